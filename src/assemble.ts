@@ -1,0 +1,27 @@
+import { DiagnosticBag } from './diag/diagnostic';
+import { SourceFile } from './diag/source';
+import { TargetName } from './spec/schema';
+import { Module } from './syntax/ast';
+import { parseModule } from './syntax/parse';
+import { TypeTable } from './syntax/types';
+import { Program } from './verify/program';
+import { verifyModule } from './verify/verifier';
+
+export interface Assembled {
+  source: SourceFile;
+  diags: DiagnosticBag;
+  module: Module;
+  types: TypeTable;
+  /** Present when the file parsed; check `diags.hasErrors()` before trusting it. */
+  program: Program;
+}
+
+/** text -> AST -> verified program, collecting every diagnostic of the file. */
+export function assemble(path: string, text: string, options: { target?: TargetName } = {}): Assembled {
+  const source = new SourceFile(path, text);
+  const diags = new DiagnosticBag(source);
+  const types = new TypeTable();
+  const module = parseModule(source, diags);
+  const program = verifyModule(module, types, diags, { target: options.target });
+  return { source, diags, module, types, program };
+}

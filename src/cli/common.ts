@@ -1,0 +1,15 @@
+/** A command-line usage problem: reported in one line, exit code 2. */
+export class UsageError extends Error {}
+
+export function usageFailure(message: string | undefined, error: Error | undefined): never {
+  throw new UsageError(message ?? error?.message ?? 'invalid arguments');
+}
+
+/** Turns a usage failure into its exit code; anything else is a bug and is rethrown. */
+export function exitWith(e: unknown): number {
+  if (e instanceof UsageError || (e instanceof Error && e.name === 'YError')) {
+    process.stderr.write(`error: ${e.message}\nRun with --help for usage.\n`);
+    return 2;
+  }
+  throw e;
+}

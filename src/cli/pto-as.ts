@@ -1,0 +1,75 @@
+import * as fs from 'fs';
+import yargs from 'yargs';
+import { assemble } from '../assemble';
+import { formatAll } from '../diag/diagnostic';
+import { printCanonical } from '../emit/canonical';
+import { moduleToJson } from '../emit/json';
+import { TargetName } from '../spec/schema';
+import { levelOf } from '../emit/level';
+import { exitWith, usageFailure } from './common';
+
+/** pto-as FILE... [--target a2a3|a5] [--emit none|canonical|l1|l2|json] [-o OUT] */
+export function main(argv: string[]): number {
+  let args;
+  try {
+    args = yargs(argv)
+      .scriptName('pto-as')
+      .usage('$0 FILE... [options]\n\nParse and verify PTO-AS programs; print diagnostics or a normalized form.')
+      .option('target', { choices: ['a2a3', 'a5'] as const, describe: "target chip (default: the module's pto.target_arch, else a2a3)" })
+      .option('emit', { choices: ['none', 'canonical', 'l1', 'l2', 'json'] as const, default: 'none' as const, describe: 'what to print for valid input' })
+      .option('o', { alias: 'output', type: 'string', describe: 'write the emitted text to this file instead of stdout' })
+      .demandCommand(1, 'pto-as: give at least one FILE')
+      .strict()
+      .exitProcess(false)
+      .fail(usageFailure)
+      .help()
+      .version(false)
+      .parseSync();
+  } catch (e) {
+    return exitWith(e);
+  }
+  if (args.help) return 0;
+  const files = args._.map(String);
+  const out: string[] = [];
+  let failed = false;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      process.stderr.write(`pto-as: error: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+      return 2;
+    }
+    const result = assemble(file, text, { target: args.target as TargetName | undefined });
+    if (result.diags.items.length > 0) process.stderr.write(formatAll(result.diags) + '\n');
+    if (result.diags.hasErrors()) {
+      failed = true;
+      continue;
+    }
+    switch (args.emit) {
+      case 'canonical':
+        out.push(printCanonical(result.module, result.types));
+        break;
+      case 'json':
+        out.push(JSON.stringify(moduleToJson(result.module, result.source), null, 1) + '\n');
+        break;
+      case 'l1':
+      case 'l2': {
+        const level = levelOf(result.program);
+        const wanted = args.emit === 'l1' ? 1 : 2;
+        if (level !== wanted && level !== 'none') {
+          process.stderr.write(`${file}: error: --emit ${args.emit}: converting Level ${level} to Level ${wanted} is not implemented yet\n`);
+          failed = true;
+          break;
+        }
+        out.push(printCanonical(result.module, result.types));
+        break;
+      }
+    }
+  }
+  if (out.length > 0) {
+    if (args.o) fs.writeFileSync(args.o, out.join(''));
+    else process.stdout.write(out.join(''));
+  }
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,59 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { ElemType, TileLoc } from '../syntax/types';
+import { InstructionFile, InstructionSpecRaw, OperandSpec, TargetName, TargetsFile } from './schema';
+
+/** An instruction of spec/instructions.json, with dtype set names resolved. */
+export interface Instruction extends Omit<InstructionSpecRaw, 'dtypes'> {
+  /** Per target: operand name -> allowed element types; undefined target = not available there. */
+  dtypes: Partial<Record<TargetName, Record<string, ElemType[]>>>;
+  /** Operands in the Level 2 `ins(...)` list, in order. */
+  ins: OperandSpec[];
+  /** Operands in the Level 2 `outs(...)` list, in order. */
+  outs: OperandSpec[];
+}
+
+export interface Isa {
+  instructions: Map<string, Instruction>;
+  buffers: Record<TargetName, Record<string, number>>;
+  locationBuffer: Record<TileLoc, string>;
+  alignment: number;
+}
+
+const specDir = path.join(__dirname, '..', '..', 'spec');
+let loaded: Isa | undefined;
+
+/** Loads and validates the ISA tables once per process. A malformed table is a bug: it throws. */
+export function isa(): Isa {
+  if (!loaded) loaded = loadIsa(specDir);
+  return loaded;
+}
+
+export function loadIsa(dir: string): Isa {
+  const file = InstructionFile.parse(JSON.parse(fs.readFileSync(path.join(dir, 'instructions.json'), 'utf8')));
+  const targets = TargetsFile.parse(JSON.parse(fs.readFileSync(path.join(dir, 'targets.json'), 'utf8')));
+  const instructions = new Map<string, Instruction>();
+  for (const raw of file.instructions) {
+    if (instructions.has(raw.name)) throw new Error(`spec: instruction '${raw.name}' is described twice`);
+    const dtypes: Instruction['dtypes'] = {};
+    for (const [target, table] of Object.entries(raw.dtypes) as [TargetName, Record<string, string | string[]>][]) {
+      const resolved: Record<string, ElemType[]> = {};
+      for (const [operand, set] of Object.entries(table)) {
+        if (!raw.operands.some((o) => o.name === operand)) throw new Error(`spec: ${raw.name}: dtypes name unknown operand '${operand}'`);
+        const list = typeof set === 'string' ? file.dtypeSets[set] : set;
+        if (!list) throw new Error(`spec: ${raw.name}: unknown dtype set '${set}'`);
+        resolved[operand] = list as ElemType[];
+      }
+      dtypes[target] = resolved;
+    }
+    const ins = raw.operands.filter((o) => o.role !== 'dst');
+    const outs = raw.operands.filter((o) => o.role === 'dst');
+    instructions.set(raw.name, { ...raw, dtypes, ins, outs });
+  }
+  return {
+    instructions,
+    buffers: { a2a3: targets.targets.a2a3.buffers, a5: targets.targets.a5.buffers },
+    locationBuffer: targets.locations as Record<TileLoc, string>,
+    alignment: targets.alignment,
+  };
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/** Schema of spec/instructions.json: each PTO instruction described once, as data. */
+
+const ElemTypeName = z.enum(['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32']);
+const Loc = z.enum(['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling']);
+const Target = z.enum(['a2a3', 'a5']);
+
+export const OperandSpec = z.object({
+  name: z.string(),
+  role: z.enum(['dst', 'src', 'tmp']),
+  /** tile: a tile buffer/value; view: a partition of a global tensor; scalar: an SSA scalar. */
+  kind: z.enum(['tile', 'view', 'scalar']),
+  optional: z.boolean().optional(),
+  /** False when the Level 1 (SSA) spelling omits this operand (scratch tiles). */
+  l1: z.boolean().optional(),
+});
+
+/** Layout requirements, by name: see verify/layout.ts. */
+export const LayoutRule = z.enum(['any', 'nd', 'row-major', 'nd-or-dn-column']);
+
+const DimRef = z.string().regex(/^[a-z0-9]+\.(vRow|vCol|rows|cols)$/, 'expected OPERAND.vRow|vCol|rows|cols');
+
+export const ValidRule = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('eq'), lhs: DimRef, rhs: DimRef, when: z.string().optional() }),
+  z.object({ kind: z.literal('positive'), of: DimRef, when: z.string().optional() }),
+  z.object({ kind: z.literal('view-matches-valid'), view: z.string(), tile: z.string() }),
+]);
+
+export const DtypeRelation = z.object({
+  kind: z.enum(['same', 'same-size']),
+  operands: z.array(z.string()).min(2),
+  when: z.string().optional(),
+});
+
+export const AttributeSpec = z.object({
+  name: z.string(),
+  kind: z.enum(['bool', 'int', 'enum']),
+  default: z.union([z.boolean(), z.number(), z.string()]).optional(),
+  values: z.array(z.string()).optional(),
+});
+
+/** Per target: operand name -> a dtype set name or an explicit list. */
+const DtypeTable = z.record(z.string(), z.union([z.string(), z.array(ElemTypeName)]));
+
+export const InstructionSpec = z.object({
+  name: z.string().regex(/^[a-z][a-z0-9_.]*$/),
+  isa: z.string(),
+  family: z.string(),
+  summary: z.string(),
+  /** The VM semantics family that executes it (vm/instructions/*). */
+  semantics: z.string(),
+  reduce: z.enum(['min', 'max', 'sum']).optional(),
+  elementwise: z.enum(['add', 'mul']).optional(),
+  operands: z.array(OperandSpec).min(1),
+  attributes: z.array(AttributeSpec).optional(),
+  tileLocs: z.record(z.string(), z.array(Loc)),
+  layouts: z.record(z.string(), LayoutRule),
+  dtypes: z.record(Target, DtypeTable),
+  dtypeRelations: z.array(DtypeRelation).optional(),
+  valid: z.array(ValidRule).optional(),
+  /** The instruction does nothing when this operand's valid region is empty. */
+  earlyReturnIfEmpty: z.string().optional(),
+  notes: z.array(z.string()).optional(),
+  implemented: z.boolean(),
+});
+
+export const InstructionFile = z.object({
+  $comment: z.string().optional(),
+  dtypeSets: z.record(z.string(), z.array(ElemTypeName)),
+  instructions: z.array(InstructionSpec),
+});
+
+export const TargetsFile = z.object({
+  $comment: z.string().optional(),
+  targets: z.record(Target, z.object({ buffers: z.record(z.string(), z.number().int().positive()) })),
+  locations: z.record(Loc, z.string()),
+  alignment: z.number().int().positive(),
+});
+
+export type OperandSpec = z.infer<typeof OperandSpec>;
+export type ValidRule = z.infer<typeof ValidRule>;
+export type InstructionSpecRaw = z.infer<typeof InstructionSpec>;
+export type TargetName = z.infer<typeof Target>;
+export type LayoutRule = z.infer<typeof LayoutRule>;
+export const TARGETS: TargetName[] = ['a2a3', 'a5'];

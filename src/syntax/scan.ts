@@ -1,0 +1,419 @@
+import { DiagnosticBag } from '../diag/diagnostic';
+
+/**
+ * The fast first pass over a file: it splits the text into statements and nested regions in one
+ * linear scan, so that the Ohm grammar is applied to one statement at a time (whole-file Ohm
+ * matching is quadratic in memory). It knows only the lexical shape of MLIR: comments, strings,
+ * balanced brackets, `<...>` dialect bodies, and where an op starts.
+ */
+
+/** A statement: the text range of one op. Its nested regions are scanned separately. */
+export interface RawStatement {
+  kind: 'op';
+  start: number;
+  end: number;
+  regions: RawRegion[];
+  /** [start, end) of each long `!dialect.type<...>` in the header, so the parser can intern it. */
+  typeTokens: number[];
+}
+
+/** Dialect types shorter than this are cheaper to match than to intern. */
+const INTERN_MIN_LENGTH = 24;
+
+/** `^bb0(%a: index):` starts a new block inside a region. */
+export interface RawLabel {
+  kind: 'label';
+  start: number;
+  end: number;
+}
+
+export interface RawRegion {
+  /** Offset of `{`. */
+  open: number;
+  /** Offset of the matching `}` (or the end of the file when unclosed). */
+  close: number;
+  items: (RawStatement | RawLabel)[];
+}
+
+/** Ops whose `{` opens a region (for any other op, `{` opens an attribute dictionary). */
+const REGION_OPS = new Set([
+  'module',
+  'func.func',
+  'scf.for',
+  'scf.if',
+  'scf.while',
+  'scf.execute_region',
+  'scf.parallel',
+  'scf.forall',
+  'pto.section.vector',
+  'pto.section.cube',
+]);
+
+const enum Ch {
+  Tab = 9,
+  LF = 10,
+  CR = 13,
+  Space = 32,
+  Bang = 33,
+  Quote = 34,
+  Hash = 35,
+  Percent = 37,
+  LParen = 40,
+  RParen = 41,
+  Comma = 44,
+  Minus = 45,
+  Dot = 46,
+  Slash = 47,
+  Colon = 58,
+  Lt = 60,
+  Eq = 61,
+  Gt = 62,
+  LBracket = 91,
+  Backslash = 92,
+  RBracket = 93,
+  Caret = 94,
+  LBrace = 123,
+  RBrace = 125,
+}
+
+function isIdentStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+function isIdentChar(c: number): boolean {
+  return isIdentStart(c) || (c >= 48 && c <= 57) || c === 36 || c === Ch.Dot;
+}
+
+/** Characters of a value name after `%`. */
+function isSuffixChar(c: number): boolean {
+  return isIdentChar(c) || c === Ch.Minus;
+}
+
+export class Scanner {
+  private readonly text: string;
+  private readonly n: number;
+
+  constructor(
+    text: string,
+    private readonly diags: DiagnosticBag,
+  ) {
+    this.text = text;
+    this.n = text.length;
+  }
+
+  /** Scans the whole file as the body of an implicit top-level region. */
+  scanFile(): RawRegion {
+    const items: (RawStatement | RawLabel)[] = [];
+    let pos = 0;
+    for (;;) {
+      pos = this.scanItems(pos, items);
+      if (pos >= this.n) break;
+      // A `}` at top level closes nothing.
+      this.diags.error({ start: pos, end: pos + 1 }, "unexpected '}' with no open region");
+      pos++;
+    }
+    return { open: -1, close: this.n, items };
+  }
+
+  /** Scans statements until a `}` at this level or the end of the file; returns that position. */
+  private scanItems(pos: number, items: (RawStatement | RawLabel)[]): number {
+    for (;;) {
+      pos = this.skipTrivia(pos);
+      if (pos >= this.n) return pos;
+      const c = this.text.charCodeAt(pos);
+      if (c === Ch.RBrace) return pos;
+      if (c === Ch.Caret) {
+        const end = this.scanLabel(pos);
+        items.push({ kind: 'label', start: pos, end });
+        pos = end;
+        continue;
+      }
+      const stmt = this.scanStatement(pos);
+      items.push(stmt);
+      // Guarantee progress even on garbage.
+      pos = stmt.end > pos ? stmt.end : pos + 1;
+    }
+  }
+
+  private scanLabel(pos: number): number {
+    let depth = 0;
+    let i = pos;
+    while (i < this.n) {
+      const c = this.text.charCodeAt(i);
+      if (c === Ch.LParen) depth++;
+      else if (c === Ch.RParen) depth = Math.max(0, depth - 1);
+      else if (c === Ch.Colon && depth === 0) return i + 1;
+      else if (c === Ch.LF && depth === 0) return i;
+      i++;
+    }
+    return i;
+  }
+
+  /** One op starting at `start`: scans to the start of the next statement at nesting depth 0. */
+  private scanStatement(start: number): RawStatement {
+    const regions: RawRegion[] = [];
+    const typeTokens: number[] = [];
+    const head = this.opNameAt(start);
+    const takesRegions = head !== undefined && REGION_OPS.has(head.name);
+    let depth = 0; // ( [ and attribute-dictionary {
+    let lastWord = '';
+    let afterRegion = false;
+    // Resume after the op name, so the name itself does not read as the next statement.
+    let i = head ? head.end : start;
+    let first = head === undefined;
+    while (i < this.n) {
+      const c = this.text.charCodeAt(i);
+      if (c === Ch.Space || c === Ch.Tab || c === Ch.CR) {
+        i++;
+        continue;
+      }
+      if (c === Ch.LF) {
+        i++;
+        // Recovery from an unbalanced bracket: a line that starts an op ends this statement.
+        if (depth > 0) {
+          const next = this.skipTrivia(i);
+          if (this.startsStatement(next)) return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens };
+        }
+        continue;
+      }
+      if (c === Ch.Slash && this.text.charCodeAt(i + 1) === Ch.Slash) {
+        i = this.skipLineComment(i);
+        continue;
+      }
+      if (!first && depth === 0 && this.startsStatement(i)) break;
+      first = false;
+      if (c === Ch.Quote) {
+        i = this.skipString(i);
+        lastWord = '';
+        continue;
+      }
+      if (c === Ch.Lt) {
+        i = this.skipAngleBody(i);
+        continue;
+      }
+      if (c === Ch.Minus && this.text.charCodeAt(i + 1) === Ch.Gt) {
+        i += 2;
+        lastWord = '->';
+        continue;
+      }
+      if (c === Ch.LParen || c === Ch.LBracket) {
+        depth++;
+        i++;
+        lastWord = '';
+        continue;
+      }
+      if (c === Ch.RParen || c === Ch.RBracket) {
+        if (depth > 0) depth--;
+        i++;
+        lastWord = '';
+        continue;
+      }
+      if (c === Ch.LBrace) {
+        const isRegion =
+          depth === 0 &&
+          takesRegions &&
+          lastWord !== 'attributes' &&
+          (!afterRegion || lastWord === 'else' || lastWord === 'do');
+        if (isRegion) {
+          const region = this.scanRegion(i);
+          regions.push(region);
+          i = region.close < this.n ? region.close + 1 : this.n;
+          afterRegion = true;
+          lastWord = '';
+          continue;
+        }
+        depth++;
+        i++;
+        lastWord = '';
+        continue;
+      }
+      if (c === Ch.RBrace) {
+        if (depth === 0) break; // closes the enclosing region
+        depth--;
+        i++;
+        lastWord = '';
+        continue;
+      }
+      if (isIdentStart(c)) {
+        let j = i + 1;
+        while (j < this.n && isIdentChar(this.text.charCodeAt(j))) j++;
+        lastWord = this.text.slice(i, j);
+        i = j;
+        continue;
+      }
+      if (c === Ch.Percent || c === Ch.Hash || c === Ch.Bang || c === 64 /* @ */ || c === Ch.Caret) {
+        let j = i + 1;
+        while (j < this.n && isSuffixChar(this.text.charCodeAt(j))) j++;
+        if (c === Ch.Bang && this.text.charCodeAt(j) === Ch.Lt) {
+          const end = this.skipAngleBody(j);
+          if (end - i >= INTERN_MIN_LENGTH && this.text.charCodeAt(end - 1) === Ch.Gt) typeTokens.push(i, end);
+          j = end;
+        }
+        i = j;
+        lastWord = '';
+        continue;
+      }
+      i++;
+      lastWord = '';
+    }
+    return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens };
+  }
+
+  private scanRegion(open: number): RawRegion {
+    const items: (RawStatement | RawLabel)[] = [];
+    const pos = this.scanItems(open + 1, items);
+    if (pos >= this.n) {
+      this.diags.error({ start: open, end: open + 1 }, "unclosed '{': no matching '}' before the end of the file");
+      return { open, close: this.n, items };
+    }
+    return { open, close: pos, items };
+  }
+
+  /** The op name of a statement that starts at `pos` (after any `%results =`). */
+  private opNameAt(pos: number): { name: string; end: number } | undefined {
+    let i = pos;
+    if (this.text.charCodeAt(i) === Ch.Percent) {
+      const after = this.resultListEnd(i);
+      if (after < 0) return undefined;
+      i = this.skipTrivia(after);
+    }
+    if (!isIdentStart(this.text.charCodeAt(i))) return undefined;
+    let j = i + 1;
+    while (j < this.n && isIdentChar(this.text.charCodeAt(j))) j++;
+    return { name: this.text.slice(i, j), end: j };
+  }
+
+  /**
+   * True when an op starts at `pos`: a dotted op name (`pto.tadd`, `arith.constant`), `return`,
+   * `module`, a block label, or a result list `%a, %b:2 =` followed by an op name.
+   */
+  private startsStatement(pos: number): boolean {
+    if (pos >= this.n) return false;
+    const c = this.text.charCodeAt(pos);
+    if (c === Ch.Caret) return true;
+    if (c === Ch.Percent) {
+      const after = this.resultListEnd(pos);
+      if (after < 0) return false;
+      const k = this.skipTrivia(after);
+      return k < this.n && isIdentStart(this.text.charCodeAt(k)) && this.isOpNameWord(k);
+    }
+    if (!isIdentStart(c)) return false;
+    if (pos > 0 && isIdentChar(this.text.charCodeAt(pos - 1))) return false;
+    return this.isOpNameWord(pos);
+  }
+
+  private isOpNameWord(pos: number): boolean {
+    let j = pos;
+    let dotted = false;
+    while (j < this.n) {
+      const c = this.text.charCodeAt(j);
+      if (!isIdentChar(c)) break;
+      if (c === Ch.Dot) dotted = true;
+      j++;
+    }
+    const word = this.text.slice(pos, j);
+    if (!dotted) return word === 'return' || word === 'module';
+    // `key.name =` and `key.name,` are attribute keys, not ops.
+    const k = this.skipSpaces(j);
+    const next = this.text.charCodeAt(k);
+    return !(next === Ch.Eq || next === Ch.Comma);
+  }
+
+  /** If `%a, %b:2 =` starts at pos, the offset just after `=`; else -1. */
+  private resultListEnd(pos: number): number {
+    let i = pos;
+    for (;;) {
+      if (this.text.charCodeAt(i) !== Ch.Percent) return -1;
+      i++;
+      const nameStart = i;
+      while (i < this.n && isSuffixChar(this.text.charCodeAt(i))) i++;
+      if (i === nameStart) return -1;
+      if (this.text.charCodeAt(i) === Ch.Colon) {
+        const d = i + 1;
+        i = d;
+        while (i < this.n && this.text.charCodeAt(i) >= 48 && this.text.charCodeAt(i) <= 57) i++;
+        if (i === d) return -1;
+      }
+      i = this.skipSpaces(i);
+      const c = this.text.charCodeAt(i);
+      if (c === Ch.Eq) return this.text.charCodeAt(i + 1) === Ch.Eq ? -1 : i + 1;
+      if (c !== Ch.Comma) return -1;
+      i = this.skipSpaces(i + 1);
+    }
+  }
+
+  /** Skips a balanced `<...>` body; `->` is one token. Stops early at a line that starts an op. */
+  private skipAngleBody(pos: number): number {
+    let depth = 0;
+    let i = pos;
+    while (i < this.n) {
+      const c = this.text.charCodeAt(i);
+      if (c === Ch.Quote) {
+        i = this.skipString(i);
+        continue;
+      }
+      if (c === Ch.Minus && this.text.charCodeAt(i + 1) === Ch.Gt) {
+        i += 2;
+        continue;
+      }
+      if (c === Ch.Lt) depth++;
+      else if (c === Ch.Gt) {
+        depth--;
+        if (depth === 0) return i + 1;
+      } else if (c === Ch.LF) {
+        const next = this.skipTrivia(i + 1);
+        if (this.startsStatement(next)) return i;
+      }
+      i++;
+    }
+    return i;
+  }
+
+  private skipString(pos: number): number {
+    let i = pos + 1;
+    while (i < this.n) {
+      const c = this.text.charCodeAt(i);
+      if (c === Ch.Backslash) i += 2;
+      else if (c === Ch.Quote) return i + 1;
+      else if (c === Ch.LF) return i; // unterminated; the grammar reports it
+      else i++;
+    }
+    return i;
+  }
+
+  private skipLineComment(pos: number): number {
+    const nl = this.text.indexOf('\n', pos);
+    return nl < 0 ? this.n : nl;
+  }
+
+  private skipSpaces(pos: number): number {
+    let i = pos;
+    while (i < this.n) {
+      const c = this.text.charCodeAt(i);
+      if (c !== Ch.Space && c !== Ch.Tab && c !== Ch.CR && c !== Ch.LF) break;
+      i++;
+    }
+    return i;
+  }
+
+  private skipTrivia(pos: number): number {
+    let i = pos;
+    for (;;) {
+      i = this.skipSpaces(i);
+      if (this.text.charCodeAt(i) === Ch.Slash && this.text.charCodeAt(i + 1) === Ch.Slash) i = this.skipLineComment(i);
+      else return i;
+    }
+  }
+
+  /** Excludes trailing whitespace and comments from a statement's range. */
+  private trimEnd(start: number, end: number): number {
+    // Walk back over whitespace; comments are handled by the grammar's `space` rule.
+    let e = end;
+    while (e > start) {
+      const c = this.text.charCodeAt(e - 1);
+      if (c === Ch.Space || c === Ch.Tab || c === Ch.CR || c === Ch.LF) e--;
+      else break;
+    }
+    return e;
+  }
+}

@@ -1,0 +1,374 @@
+import * as ohm from 'ohm-js';
+import { ptoGrammar } from './grammar';
+
+/** Element types of tiles, views and scalars. Signless MLIR integers (`i8`) are the signed types. */
+export type ElemType = 'i1' | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64' | 'index';
+
+export const TILE_LOCS = ['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling'] as const;
+export type TileLoc = (typeof TILE_LOCS)[number];
+export type BLayout = 'row_major' | 'col_major';
+export type SLayout = 'none_box' | 'row_major' | 'col_major';
+
+/** Pad values of a tile: 0 null, 1 zero, 2 max, 3 min. */
+export const PAD_NAMES = ['null', 'zero', 'max', 'min'] as const;
+
+export interface TileType {
+  kind: 'tile';
+  /** `!pto.tile_buf` (a Level 2 buffer) or `!pto.tile` (a Level 1 value). */
+  level: 'buf' | 'value';
+  loc: TileLoc;
+  dtype: ElemType;
+  rows: number;
+  cols: number;
+  /** Valid rows/cols; null = dynamic (`?`), given at run time. */
+  vRow: number | null;
+  vCol: number | null;
+  blayout: BLayout;
+  slayout: SLayout;
+  fractal: number;
+  pad: number;
+}
+
+export type Type =
+  | { kind: 'scalar'; elem: ElemType }
+  | { kind: 'ptr'; elem: ElemType }
+  | { kind: 'tensor_view'; shape: (number | null)[]; elem: ElemType }
+  | { kind: 'partition_view'; shape: (number | null)[]; elem: ElemType }
+  | TileType
+  | { kind: 'opaque'; text: string };
+
+export interface TypeParse {
+  type?: Type;
+  error?: string;
+  /** Accepted spellings that are deprecated or incomplete. */
+  warnings: string[];
+}
+
+const SCALARS: Record<string, ElemType> = {
+  i1: 'i1', i8: 'i8', si8: 'i8', ui8: 'u8', u8: 'u8', i16: 'i16', si16: 'i16', ui16: 'u16', u16: 'u16',
+  i32: 'i32', si32: 'i32', ui32: 'u32', u32: 'u32', i64: 'i64', si64: 'i64', ui64: 'u64', u64: 'u64',
+  f16: 'f16', bf16: 'bf16', f32: 'f32', f64: 'f64', index: 'index',
+  // C spellings used by the ISA manual's positional tile types.
+  int8: 'i8', uint8: 'u8', int16: 'i16', uint16: 'u16', int32: 'i32', uint32: 'u32', int64: 'i64', uint64: 'u64',
+  half: 'f16', float: 'f32', bfloat16: 'bf16', float16: 'f16', float32: 'f32',
+};
+
+export function scalarFromName(name: string): ElemType | undefined {
+  return Object.prototype.hasOwnProperty.call(SCALARS, name) ? SCALARS[name] : undefined;
+}
+
+/** Canonical MLIR spelling of an element type (unsigned as `ui8`, as PTOAS prints them). */
+export function elemTypeName(e: ElemType): string {
+  return e.startsWith('u') ? 'ui' + e.slice(1) : e;
+}
+
+export function elemSize(e: ElemType): number {
+  switch (e) {
+    case 'i1':
+    case 'i8':
+    case 'u8':
+      return 1;
+    case 'i16':
+    case 'u16':
+    case 'f16':
+    case 'bf16':
+      return 2;
+    case 'i32':
+    case 'u32':
+    case 'f32':
+      return 4;
+    default:
+      return 8;
+  }
+}
+
+export const isFloat = (e: ElemType): boolean => e === 'f16' || e === 'bf16' || e === 'f32' || e === 'f64';
+export const isInteger = (e: ElemType): boolean => !isFloat(e);
+
+interface BodyItem {
+  key?: string;
+  kind: 'shaped' | 'dims' | 'number' | 'dynamic' | 'attr' | 'type' | 'pretty' | 'ident';
+  text: string;
+}
+
+/**
+ * Interns types: each distinct type text is parsed once (the grammar's `TypeBody` rule), however
+ * many times a program repeats it.
+ */
+export class TypeTable {
+  private readonly cache = new Map<string, TypeParse>();
+  private readonly grammar = ptoGrammar();
+  private readonly semantics = bodySemantics(this.grammar);
+
+  parse(text: string): TypeParse {
+    let result = this.cache.get(text);
+    if (!result) {
+      result = this.parseUncached(text);
+      this.cache.set(text, result);
+    }
+    return result;
+  }
+
+  private parseUncached(text: string): TypeParse {
+    const scalar = scalarFromName(text);
+    if (scalar && !text.startsWith('int') && !text.startsWith('uint') && text !== 'half' && text !== 'float') {
+      return { type: { kind: 'scalar', elem: scalar }, warnings: [] };
+    }
+    const m = /^!([A-Za-z_][\w$.]*)(<[\s\S]*>)?$/.exec(text);
+    if (!m) return { type: { kind: 'opaque', text }, warnings: [] };
+    const name = m[1];
+    const body = m[2];
+    if (!['pto.tile_buf', 'pto.tile', 'pto.ptr', 'pto.tensor_view', 'pto.partition_tensor_view'].includes(name)) {
+      return { type: { kind: 'opaque', text }, warnings: [] };
+    }
+    if (!body) return { error: `'!${name}' needs parameters '<...>'`, warnings: [] };
+    const match = this.grammar.match(body, 'TypeBody');
+    if (match.failed()) return { error: `malformed parameters of '!${name}'`, warnings: [] };
+    const items = this.semantics(match).items() as BodyItem[];
+    switch (name) {
+      case 'pto.ptr':
+        return pointerType(items);
+      case 'pto.tensor_view':
+      case 'pto.partition_tensor_view':
+        return viewType(name === 'pto.tensor_view' ? 'tensor_view' : 'partition_view', items);
+      default:
+        return tileType(name === 'pto.tile_buf' ? 'buf' : 'value', items);
+    }
+  }
+}
+
+function bodySemantics(grammar: ohm.Grammar): ohm.Semantics {
+  const semantics = grammar.createSemantics();
+  semantics.addOperation<any>('items', {
+    TypeBody(_o, list, _c) {
+      return list.asIteration().children.map((item) => item.items());
+    },
+    TypeItem_keyed(key, _eq, value) {
+      return { ...value.items(), key: key.sourceString };
+    },
+    TypeItem_positional(value) {
+      return value.items();
+    },
+    TypeItemValue(this: ohm.Node, v) {
+      const kinds: Record<string, BodyItem['kind']> = {
+        shaped: 'shaped',
+        dimList: 'dims',
+        number: 'number',
+        dialectAttr: 'attr',
+        typeToken: 'type',
+        genericPretty: 'pretty',
+        ident: 'ident',
+      };
+      const kind = v.ctorName === '_terminal' ? 'dynamic' : kinds[v.ctorName] ?? 'ident';
+      return { kind, text: this.sourceString };
+    },
+  });
+  return semantics;
+}
+
+function pointerType(items: BodyItem[]): TypeParse {
+  const elem = items[0] && scalarFromName(items[0].text);
+  if (!elem || items[0].key) return { error: `'!pto.ptr' expects an element type, e.g. '!pto.ptr<f32>'`, warnings: [] };
+  const warnings = items.length > 1 ? [`'!pto.ptr<T, space>' is the old spelling; PTOAS now accepts only '!pto.ptr<T>'`] : [];
+  return { type: { kind: 'ptr', elem }, warnings };
+}
+
+function parseShaped(text: string): { shape: (number | null)[]; elem?: ElemType } {
+  const parts = text.split('x');
+  const elemName = parts.pop()!;
+  return { shape: parts.map((d) => (d === '?' ? null : Number(d))), elem: scalarFromName(elemName) };
+}
+
+function viewType(kind: 'tensor_view' | 'partition_view', items: BodyItem[]): TypeParse {
+  const spelled = kind === 'tensor_view' ? '!pto.tensor_view' : '!pto.partition_tensor_view';
+  if (items.length !== 1 || items[0].kind !== 'shaped') {
+    return { error: `'${spelled}' expects a shape and element type, e.g. '${spelled}<16x16xf32>'`, warnings: [] };
+  }
+  const { shape, elem } = parseShaped(items[0].text);
+  if (!elem) return { error: `unknown element type in '${spelled}<${items[0].text}>'`, warnings: [] };
+  return { type: { kind, shape, elem }, warnings: [] };
+}
+
+const KEY_ORDER = ['loc', 'dtype', 'rows', 'cols', 'v_row', 'v_col', 'blayout', 'slayout', 'fractal', 'pad'];
+
+/** Positional spellings of the ISA manual: `loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero`. */
+const BLAYOUT_NAMES: Record<string, BLayout> = { row_major: 'row_major', col_major: 'col_major', RowMajor: 'row_major', ColMajor: 'col_major' };
+const SLAYOUT_NAMES: Record<string, SLayout> = {
+  none_box: 'none_box', row_major: 'row_major', col_major: 'col_major',
+  NoneBox: 'none_box', RowMajor: 'row_major', ColMajor: 'col_major',
+};
+const PAD_VALUES: Record<string, number> = {
+  null: 0, zero: 1, max: 2, min: 3, Null: 0, Zero: 1, Max: 2, Min: 3, PadNull: 0, PadZero: 1, PadMax: 2, PadMin: 3,
+};
+/** The manual's fractal enum; every box of the Vec/Mat/Left/Right tiles is 512 bytes. */
+const FRACTAL_NAMES: Record<string, number> = { None: 512, NZ: 512, ZN: 512, FR: 512, RN: 512 };
+
+function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
+  const spelled = level === 'buf' ? '!pto.tile_buf' : '!pto.tile';
+  const warnings: string[] = [];
+  const fields: Partial<Record<string, BodyItem>> = {};
+  const keyed = items.filter((i) => i.key !== undefined);
+  const positional = items.filter((i) => i.key === undefined);
+
+  if (items.length === 1 && items[0].kind === 'shaped') {
+    // `!pto.tile<16x16xf32>`: a Vec tile with default layout.
+    const { shape, elem } = parseShaped(items[0].text);
+    if (!elem || shape.length !== 2 || shape.some((d) => d === null)) return { error: `'${spelled}<${items[0].text}>' needs two static dims and an element type`, warnings };
+    return { type: defaultTile(level, 'vec', elem, shape[0]!, shape[1]!), warnings };
+  }
+
+  for (const item of keyed) {
+    const key = item.key!;
+    if (key === 'valid') {
+      // Legacy `valid=RxC`.
+      const dims = item.text.split('x');
+      if (dims.length !== 2) return { error: `'valid' expects 'ROWSxCOLS', got '${item.text}'`, warnings };
+      fields.v_row = { kind: dims[0] === '?' ? 'dynamic' : 'number', text: dims[0] };
+      fields.v_col = { kind: dims[1] === '?' ? 'dynamic' : 'number', text: dims[1] };
+      warnings.push(`'valid=${item.text}' is the old spelling of 'v_row=${dims[0]}, v_col=${dims[1]}'`);
+      continue;
+    }
+    if (!KEY_ORDER.includes(key)) return { error: `unknown ${spelled} parameter '${key}' (expected one of ${KEY_ORDER.join(', ')})`, warnings };
+    if (fields[key]) return { error: `${spelled} parameter '${key}' is given twice`, warnings };
+    fields[key] = item;
+  }
+
+  if (positional.length > 0) {
+    // Manual forms: `loc=vec, f32, 16, 16[, BLayout, SLayout, Fractal, Pad]`, `f32, 16, 16`, `vec, 16x16xf16, valid=?x?`.
+    let rest = positional;
+    if (!fields.loc && rest[0]?.kind === 'ident' && (TILE_LOCS as readonly string[]).includes(rest[0].text)) {
+      fields.loc = rest[0];
+      rest = rest.slice(1);
+    }
+    if (rest[0]?.kind === 'shaped') {
+      const { shape, elem } = parseShaped(rest[0].text);
+      if (!elem || shape.length !== 2) return { error: `'${rest[0].text}' must be ROWSxCOLSxTYPE`, warnings };
+      fields.dtype = { kind: 'type', text: rest[0].text.split('x').pop()! };
+      fields.rows = { kind: 'number', text: String(shape[0]) };
+      fields.cols = { kind: 'number', text: String(shape[1]) };
+      rest = rest.slice(1);
+    } else {
+      const names = ['dtype', 'rows', 'cols'];
+      for (const n of names) {
+        if (fields[n]) continue;
+        if (rest.length === 0) break;
+        fields[n] = rest[0];
+        rest = rest.slice(1);
+      }
+    }
+    const optional = ['blayout', 'slayout', 'fractal', 'pad'];
+    for (const n of optional) {
+      if (rest.length === 0) break;
+      if (fields[n]) return { error: `${spelled} parameter '${n}' is given twice`, warnings };
+      fields[n] = rest[0];
+      rest = rest.slice(1);
+    }
+    if (rest.length > 0) return { error: `too many parameters in '${spelled}<...>'`, warnings };
+  } else if (level === 'buf') {
+    const order = keyed.map((i) => i.key);
+    const missing = KEY_ORDER.filter((k) => !fields[k] && k !== 'v_row' && k !== 'v_col');
+    if (missing.length > 0) warnings.push(`missing ${spelled} parameter(s) ${missing.join(', ')}: defaults used (PTOAS requires every parameter)`);
+    const expected = KEY_ORDER.filter((k) => order.includes(k));
+    if (!order.includes('valid') && order.join() !== expected.join()) warnings.push(`${spelled} parameters are out of order (PTOAS requires ${KEY_ORDER.join(', ')})`);
+  }
+
+  const locText = fields.loc?.text ?? 'vec';
+  let loc = locText as TileLoc;
+  if (locText === 'ub') {
+    loc = 'vec';
+    warnings.push(`'loc=ub' is the old name of 'loc=vec'`);
+  } else if (!(TILE_LOCS as readonly string[]).includes(locText)) {
+    return { error: `unknown tile location '${locText}' (expected one of ${TILE_LOCS.join(', ')})`, warnings };
+  }
+  if (!fields.dtype) return { error: `${spelled} needs an element type (dtype)`, warnings };
+  const dtype = scalarFromName(fields.dtype.text);
+  if (!dtype || dtype === 'index' || dtype === 'i1' || dtype === 'f64') return { error: `'${fields.dtype.text}' is not a tile element type`, warnings };
+  const rows = positiveInt(fields.rows, 'rows');
+  if (typeof rows === 'string') return { error: `${spelled}: ${rows}`, warnings };
+  const cols = positiveInt(fields.cols, 'cols');
+  if (typeof cols === 'string') return { error: `${spelled}: ${cols}`, warnings };
+  const vRow = validDim(fields.v_row, rows, 'v_row');
+  if (typeof vRow === 'string') return { error: `${spelled}: ${vRow}`, warnings };
+  const vCol = validDim(fields.v_col, cols, 'v_col');
+  if (typeof vCol === 'string') return { error: `${spelled}: ${vCol}`, warnings };
+
+  const blayout = fields.blayout ? BLAYOUT_NAMES[fields.blayout.text] : defaultLayout(loc).blayout;
+  if (!blayout) return { error: `unknown blayout '${fields.blayout!.text}' (expected row_major or col_major)`, warnings };
+  const slayout = fields.slayout ? SLAYOUT_NAMES[fields.slayout.text] : defaultLayout(loc).slayout;
+  if (!slayout) return { error: `unknown slayout '${fields.slayout!.text}' (expected none_box, row_major or col_major)`, warnings };
+  let fractal = loc === 'acc' ? 1024 : 512;
+  if (fields.fractal) {
+    const f = fields.fractal.kind === 'number' || fields.fractal.kind === 'dims' ? Number(fields.fractal.text) : FRACTAL_NAMES[fields.fractal.text];
+    if (f === undefined || !Number.isInteger(f)) return { error: `unknown fractal '${fields.fractal.text}'`, warnings };
+    if (fields.fractal.kind === 'ident' && fields.fractal.text !== 'None') fractal = loc === 'acc' ? 1024 : f;
+    else if (fields.fractal.kind !== 'ident') fractal = f;
+  }
+  let pad = 0;
+  if (fields.pad) {
+    const p = fields.pad.kind === 'number' || fields.pad.kind === 'dims' ? Number(fields.pad.text) : PAD_VALUES[fields.pad.text];
+    if (p === undefined || !Number.isInteger(p) || p < 0 || p > 3) return { error: `unknown pad '${fields.pad.text}' (expected 0..3 or null, zero, max, min)`, warnings };
+    pad = p;
+  }
+  return { type: { kind: 'tile', level, loc, dtype, rows, cols, vRow, vCol, blayout, slayout, fractal, pad }, warnings };
+}
+
+function positiveInt(item: BodyItem | undefined, name: string): number | string {
+  if (!item) return `missing '${name}'`;
+  const n = Number(item.text);
+  if (!(item.kind === 'number' || item.kind === 'dims') || !Number.isInteger(n) || n <= 0) return `'${name}' must be a positive integer, got '${item.text}'`;
+  return n;
+}
+
+function validDim(item: BodyItem | undefined, physical: number, name: string): number | null | string {
+  if (!item) return physical;
+  if (item.kind === 'dynamic' || item.text === '?' || item.text === '-1') return null;
+  const n = Number(item.text);
+  if (!Number.isInteger(n) || n < 0) return `'${name}' must be a non-negative integer or '?', got '${item.text}'`;
+  return n;
+}
+
+/** Default layouts per location, as PTOAS and the corpus use them. */
+export function defaultLayout(loc: TileLoc): { blayout: BLayout; slayout: SLayout } {
+  switch (loc) {
+    case 'mat':
+      return { blayout: 'col_major', slayout: 'row_major' };
+    case 'left':
+      return { blayout: 'row_major', slayout: 'row_major' };
+    case 'right':
+      return { blayout: 'row_major', slayout: 'col_major' };
+    case 'acc':
+      return { blayout: 'col_major', slayout: 'row_major' };
+    default:
+      return { blayout: 'row_major', slayout: 'none_box' };
+  }
+}
+
+function defaultTile(level: 'buf' | 'value', loc: TileLoc, dtype: ElemType, rows: number, cols: number): TileType {
+  return { kind: 'tile', level, loc, dtype, rows, cols, vRow: rows, vCol: cols, ...defaultLayout(loc), fractal: loc === 'acc' ? 1024 : 512, pad: 0 };
+}
+
+/** The canonical PTOAS spelling of a type. */
+export function printType(t: Type): string {
+  switch (t.kind) {
+    case 'scalar':
+      return elemTypeName(t.elem);
+    case 'ptr':
+      return `!pto.ptr<${elemTypeName(t.elem)}>`;
+    case 'tensor_view':
+    case 'partition_view': {
+      const dims = t.shape.map((d) => (d === null ? '?' : String(d))).join('x');
+      return `!pto.${t.kind === 'tensor_view' ? 'tensor_view' : 'partition_tensor_view'}<${dims}x${elemTypeName(t.elem)}>`;
+    }
+    case 'tile':
+      return (
+        `!pto.${t.level === 'buf' ? 'tile_buf' : 'tile'}<loc=${t.loc}, dtype=${elemTypeName(t.dtype)}, rows=${t.rows}, cols=${t.cols}, ` +
+        `v_row=${t.vRow ?? '?'}, v_col=${t.vCol ?? '?'}, blayout=${t.blayout}, slayout=${t.slayout}, fractal=${t.fractal}, pad=${t.pad}>`
+      );
+    case 'opaque':
+      return t.text;
+  }
+}
+
+export function sameType(a: Type, b: Type): boolean {
+  return printType(a) === printType(b);
+}

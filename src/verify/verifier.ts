@@ -1,0 +1,630 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { DiagnosticBag } from '../diag/diagnostic';
+import { Span } from '../diag/source';
+import { Block, Module, OpNode, Operand, Region, TypeRef, attrOf, segment } from '../syntax/ast';
+import { ElemType, TileType, Type, TypeTable, elemSize, printType } from '../syntax/types';
+import { Instruction, Isa, isa } from '../spec/isa';
+import { TargetName } from '../spec/schema';
+import { Dims, checkDimRule, dimsOfType, viewMatchesValid } from '../spec/valid';
+import { BoundInstruction, BoundOperand, Program } from './program';
+import { layoutProblem, tileTypeProblems } from './tile-rules';
+
+export interface VerifyOptions {
+  /** From the command line; overrides the module's `pto.target_arch`. */
+  target?: TargetName;
+}
+
+/** Names of every PTO op of the dialect and the manual (spec/known-ops.json). */
+let knownOps: Set<string> | undefined;
+function knownPtoOps(): Set<string> {
+  if (!knownOps) {
+    const file = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'spec', 'known-ops.json'), 'utf8')) as { ops: string[] };
+    knownOps = new Set(file.ops);
+  }
+  return knownOps;
+}
+
+const ARITH_BINARY = new Set(['arith.addi', 'arith.subi', 'arith.muli', 'arith.divsi', 'arith.divui', 'arith.remsi', 'arith.remui',
+  'arith.andi', 'arith.ori', 'arith.xori', 'arith.minsi', 'arith.maxsi', 'arith.minui', 'arith.maxui', 'arith.ceildivsi', 'arith.floordivsi',
+  'arith.shli', 'arith.shrsi', 'arith.shrui']);
+const ARITH_CASTS = new Set(['arith.index_cast', 'arith.index_castui', 'arith.extsi', 'arith.extui', 'arith.trunci']);
+const CMPI_PREDICATES = new Set(['eq', 'ne', 'slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge']);
+
+/** AST -> verified program. Every problem is a diagnostic; verification goes on to find them all. */
+export function verifyModule(module: Module, types: TypeTable, diags: DiagnosticBag, options: VerifyOptions = {}): Program {
+  return new Verifier(module, types, diags, options).run();
+}
+
+type Scope = Map<string, { type: Type; span: Span }>;
+
+class Verifier {
+  private readonly spec: Isa = isa();
+  private readonly target: TargetName;
+  private readonly program: Program;
+  private scopes: Scope[] = [];
+  /** All names defined so far in the current function (SSA: one definition each). */
+  private functionNames = new Map<string, Span>();
+  private functionTypes = new Map<string, Type>();
+  private readonly reportedTypes = new Set<string>();
+  private currentFunction: OpNode | undefined;
+
+  constructor(
+    module: Module,
+    private readonly types: TypeTable,
+    private readonly diags: DiagnosticBag,
+    options: VerifyOptions,
+  ) {
+    this.target = options.target ?? this.targetFromModule(module) ?? 'a2a3';
+    this.program = { module, target: this.target, functions: new Map(), instructions: new Map(), valueTypes: new Map() };
+  }
+
+  run(): Program {
+    for (const op of this.program.module.ops) {
+      if (op.name === 'module') this.verifyModuleOp(op);
+      else if (op.name === 'func.func') this.verifyFunction(op);
+      else this.diags.error(op.nameSpan, `'${op.name}' is not allowed at the top level (expected 'module' or 'func.func')`);
+    }
+    return this.program;
+  }
+
+  private targetFromModule(module: Module): TargetName | undefined {
+    for (const op of module.ops) {
+      if (op.name !== 'module') continue;
+      const arch = attrOf(op, 'pto.target_arch');
+      if (!arch) continue;
+      const value = arch.kind === 'string' ? arch.value : arch.kind === 'ident' ? arch.name : undefined;
+      if (value === 'a2a3' || value === 'a5') return value;
+      this.diags.error(arch.span, `unknown pto.target_arch ${JSON.stringify(value ?? '')} (expected "a2a3" or "a5")`);
+    }
+    return undefined;
+  }
+
+  private verifyModuleOp(op: OpNode): void {
+    for (const block of op.regions[0]?.blocks ?? []) {
+      for (const inner of block.ops) {
+        if (inner.name === 'func.func') this.verifyFunction(inner);
+        else if (inner.name === 'module') this.verifyModuleOp(inner);
+        else this.diags.error(inner.nameSpan, `'${inner.name}' is not allowed directly in a module (expected 'func.func')`);
+      }
+    }
+  }
+
+  private verifyFunction(fn: OpNode): void {
+    const name = fn.symbol ?? '';
+    if (this.program.functions.has(name)) this.diags.error(fn.nameSpan, `redefinition of function @${name}`);
+    else this.program.functions.set(name, fn);
+    this.currentFunction = fn;
+    this.functionNames = new Map();
+    this.functionTypes = new Map();
+    this.program.valueTypes.set(fn, this.functionTypes);
+    this.scopes = [new Map()];
+    for (const t of fn.resultTypes) this.resolveType(t);
+    const body = fn.regions[0];
+    if (body) {
+      this.verifyRegion(body, fn);
+      const last = body.blocks[body.blocks.length - 1]?.ops.at(-1);
+      if (!last || last.name !== 'func.return') {
+        this.diags.error({ start: body.span.end - 1, end: body.span.end }, `function @${name} must end with 'return'`);
+      }
+    }
+    this.currentFunction = undefined;
+  }
+
+  private verifyRegion(region: Region, owner: OpNode): void {
+    for (const block of region.blocks) this.verifyBlock(block, owner);
+  }
+
+  private verifyBlock(block: Block, owner: OpNode): void {
+    this.scopes.push(new Map());
+    for (const arg of block.args) {
+      const type = arg.type ? this.resolveType(arg.type) : undefined;
+      this.define(arg.name, type ?? { kind: 'opaque', text: '?' }, arg.span);
+    }
+    for (const op of block.ops) this.verifyOp(op, owner);
+    this.scopes.pop();
+  }
+
+  // ---- values ----------------------------------------------------------------------------------
+
+  private define(name: string, type: Type, span: Span): void {
+    const previous = this.functionNames.get(name);
+    if (previous) {
+      this.diags.error(span, `redefinition of SSA value ${name}`, [{ message: 'previously defined here', span: previous }]);
+      return;
+    }
+    this.functionNames.set(name, span);
+    this.functionTypes.set(name, type);
+    this.scopes[this.scopes.length - 1].set(name, { type, span });
+  }
+
+  private lookup(name: string): { type: Type; span: Span } | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const found = this.scopes[i].get(name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** The type of a used operand; reports undefined values and type mismatches with the definition. */
+  private useOperand(operand: Operand): Type | undefined {
+    if (operand.literal !== undefined) return { kind: 'scalar', elem: 'index' };
+    const ref = operand.value!;
+    const key = ref.index !== undefined ? `${ref.name}#${ref.index}` : ref.name;
+    let found = this.lookup(key);
+    if (!found && ref.index === 0) found = this.lookup(ref.name);
+    if (!found) {
+      const elsewhere = this.functionNames.get(key);
+      this.diags.error(ref.span, elsewhere ? `${key} is not visible here (defined in a region that does not enclose this use)` : `use of undefined value ${key}`);
+      return undefined;
+    }
+    if (operand.type) {
+      const declared = this.resolveType(operand.type);
+      if (declared && printType(declared) !== printType(found.type) && found.type.kind !== 'opaque') {
+        this.diags.error(operand.type.span, `type of ${key} is ${printType(found.type)}, but this use says ${printType(declared)}`, [
+          { message: `${key} defined here`, span: found.span },
+        ]);
+      }
+    }
+    return found.type;
+  }
+
+  private resolveType(ref: TypeRef): Type | undefined {
+    const parsed = this.types.parse(ref.text);
+    if (parsed.error) {
+      if (!this.reportedTypes.has(ref.text)) {
+        this.reportedTypes.add(ref.text);
+        this.diags.error(ref.span, parsed.error);
+      }
+      return undefined;
+    }
+    const key = ref.text + '@warn';
+    if (parsed.warnings.length > 0 && !this.reportedTypes.has(key)) {
+      this.reportedTypes.add(key);
+      for (const w of parsed.warnings) this.diags.warning(ref.span, w);
+    }
+    const type = parsed.type!;
+    if (type.kind === 'tile') {
+      const wellFormedKey = ref.text + '@' + this.target;
+      if (!this.reportedTypes.has(wellFormedKey)) {
+        this.reportedTypes.add(wellFormedKey);
+        for (const p of tileTypeProblems(type, this.target, this.spec)) this.diags.error(ref.span, `invalid tile type: ${p}`);
+      }
+    }
+    return type;
+  }
+
+  private defineResults(op: OpNode, types: (Type | undefined)[]): void {
+    let k = 0;
+    for (const r of op.results) {
+      if (r.count === 1) this.define(r.name, types[k++] ?? { kind: 'opaque', text: '?' }, r.span);
+      else for (let i = 0; i < r.count; i++) this.define(`${r.name}#${i}`, types[k++] ?? { kind: 'opaque', text: '?' }, r.span);
+    }
+  }
+
+  private resultCount(op: OpNode): number {
+    return op.results.reduce((n, r) => n + r.count, 0);
+  }
+
+  private expectResults(op: OpNode, n: number): boolean {
+    const got = this.resultCount(op);
+    if (got !== n) {
+      this.diags.error(op.results[0]?.span ?? op.nameSpan, `'${op.name}' produces ${n} result(s), but ${got} ${got === 1 ? 'is' : 'are'} named`);
+      return false;
+    }
+    return true;
+  }
+
+  // ---- ops -------------------------------------------------------------------------------------
+
+  private verifyOp(op: OpNode, parent: OpNode): void {
+    for (const l of op.legacy ?? []) this.diags.warning(l.span, l.message);
+    const operandTypes = op.operands.map((o) => this.useOperand(o));
+    const declaredResults = op.resultTypes.map((t) => this.resolveType(t));
+    switch (op.name) {
+      case 'func.return':
+        return this.verifyReturn(op, operandTypes);
+      case 'func.func':
+      case 'module':
+        this.diags.error(op.nameSpan, `'${op.name}' must be at the top level or directly in a module`);
+        return;
+      case 'arith.constant':
+        return this.verifyConstant(op, declaredResults);
+      case 'arith.cmpi':
+        return this.verifyCmpi(op, operandTypes);
+      case 'arith.select':
+        if (!isScalarOf(operandTypes[0], ['i1'])) this.diags.error(op.operands[0].span, 'arith.select condition must be i1');
+        this.expectResults(op, 1);
+        return this.defineResults(op, declaredResults);
+      case 'scf.for':
+        return this.verifyFor(op, operandTypes, declaredResults);
+      case 'scf.if':
+        return this.verifyIf(op, operandTypes, declaredResults);
+      case 'scf.while':
+        return this.verifyWhile(op, declaredResults);
+      case 'scf.yield':
+      case 'scf.condition':
+        return this.verifyTerminator(op, parent, operandTypes);
+      case 'pto.section.vector':
+      case 'pto.section.cube':
+        this.expectResults(op, 0);
+        for (const r of op.regions) this.verifyRegion(r, op);
+        return;
+      case 'pto.make_tensor_view':
+        return this.verifyMakeTensorView(op, operandTypes, declaredResults);
+      case 'pto.partition_view':
+        return this.verifyPartitionView(op, operandTypes, declaredResults);
+      case 'pto.alloc_tile':
+        return this.verifyAllocTile(op, operandTypes, declaredResults);
+    }
+    if (ARITH_BINARY.has(op.name)) {
+      for (let i = 0; i < op.operands.length; i++) {
+        if (!isIntegerLike(operandTypes[i])) this.diags.error(op.operands[i].span, `'${op.name}' needs integer or index operands`);
+      }
+      this.expectResults(op, 1);
+      return this.defineResults(op, declaredResults);
+    }
+    if (ARITH_CASTS.has(op.name)) {
+      if (!isIntegerLike(operandTypes[0]) || !isIntegerLike(declaredResults[0])) this.diags.error(op.span, `'${op.name}' converts between integer and index types`);
+      this.expectResults(op, 1);
+      return this.defineResults(op, declaredResults);
+    }
+    const instruction = op.name.startsWith('pto.') ? this.spec.instructions.get(op.name.slice(4)) : undefined;
+    if (instruction) return this.verifyInstruction(op, instruction, operandTypes, declaredResults);
+    if (knownPtoOps().has(op.name) || op.name.startsWith('arith.') || op.name.startsWith('scf.')) {
+      this.diags.error(op.nameSpan, `${op.name} is not implemented yet`);
+    } else {
+      this.diags.error(op.nameSpan, `unknown op '${op.name}'`);
+    }
+    // Keep its results defined so that later uses do not cascade into more errors.
+    this.defineResults(op, declaredResults);
+  }
+
+  private verifyReturn(op: OpNode, operandTypes: (Type | undefined)[]): void {
+    const fn = this.currentFunction;
+    if (!fn) return;
+    const expected = fn.resultTypes.map((t) => this.resolveType(t));
+    if (expected.length !== operandTypes.length) {
+      this.diags.error(op.span, `function @${fn.symbol} returns ${expected.length} value(s), but 'return' has ${operandTypes.length}`);
+      return;
+    }
+    expected.forEach((t, i) => {
+      const got = operandTypes[i];
+      if (t && got && printType(t) !== printType(got)) this.diags.error(op.operands[i].span, `return value ${i} has type ${printType(got)}, expected ${printType(t)}`);
+    });
+  }
+
+  private verifyConstant(op: OpNode, declared: (Type | undefined)[]): void {
+    const value = attrOf(op, 'value')!;
+    const type = declared[0];
+    if (!type) {
+      if (value.kind !== 'bool') this.diags.error(value.span, "arith.constant needs a type, e.g. '0 : index'");
+    } else if (type.kind !== 'scalar') {
+      this.diags.error(value.span, `arith.constant of type ${printType(type)} is not supported (expected an integer, index or float type)`);
+    } else if (value.kind === 'float' && !['f16', 'bf16', 'f32', 'f64'].includes(type.elem)) {
+      this.diags.error(value.span, `a float literal cannot have type ${printType(type)}`);
+    } else if (value.kind === 'int') {
+      const bits = type.elem === 'index' || type.elem === 'f64' ? 64 : type.elem === 'i1' ? 1 : elemSize(type.elem) * 8;
+      const isFloat = ['f16', 'bf16', 'f32'].includes(type.elem);
+      if (!isFloat && (value.value >= 1n << BigInt(bits) || value.value < -(1n << BigInt(bits - 1)))) {
+        this.diags.error(value.span, `${value.value} does not fit in ${printType(type)}`);
+      }
+    }
+    this.expectResults(op, 1);
+    this.defineResults(op, [type ?? (value.kind === 'bool' ? { kind: 'scalar', elem: 'i1' } : undefined)]);
+  }
+
+  private verifyCmpi(op: OpNode, operandTypes: (Type | undefined)[]): void {
+    const pred = attrOf(op, 'predicate');
+    if (pred?.kind === 'ident' && !CMPI_PREDICATES.has(pred.name)) {
+      this.diags.error(pred.span, `unknown arith.cmpi predicate '${pred.name}' (expected ${[...CMPI_PREDICATES].join(', ')})`);
+    }
+    operandTypes.forEach((t, i) => {
+      if (!isIntegerLike(t)) this.diags.error(op.operands[i].span, 'arith.cmpi compares integer or index values');
+    });
+    this.expectResults(op, 1);
+    this.defineResults(op, [{ kind: 'scalar', elem: 'i1' }]);
+  }
+
+  private verifyFor(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    for (const k of ['lb', 'ub', 'step']) {
+      const i = op.segments[k][0];
+      if (!isIntegerLike(operandTypes[i])) this.diags.error(op.operands[i].span, `scf.for ${k === 'lb' ? 'lower bound' : k === 'ub' ? 'upper bound' : 'step'} must be an index or integer`);
+    }
+    const body = op.regions[0];
+    const ivArg = body.blocks[0].args[0];
+    if (ivArg && !ivArg.type) ivArg.type = { text: 'index', span: ivArg.span };
+    this.expectResults(op, declared.length);
+    this.verifyRegion(body, op);
+    this.checkYields(op, body, declared);
+    this.defineResults(op, declared);
+  }
+
+  private verifyIf(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    if (!isScalarOf(operandTypes[0], ['i1'])) this.diags.error(op.operands[0].span, 'scf.if condition must be i1');
+    this.expectResults(op, declared.length);
+    if (declared.length > 0 && op.regions.length < 2) this.diags.error(op.nameSpan, "an scf.if with results needs an 'else' region");
+    for (const r of op.regions) {
+      this.verifyRegion(r, op);
+      this.checkYields(op, r, declared);
+    }
+    this.defineResults(op, declared);
+  }
+
+  private verifyWhile(op: OpNode, declared: (Type | undefined)[]): void {
+    this.expectResults(op, declared.length);
+    const [before, after] = op.regions;
+    this.verifyRegion(before, op);
+    const condition = before.blocks.at(-1)?.ops.at(-1);
+    if (!condition || condition.name !== 'scf.condition') this.diags.error(before.span, "the first region of scf.while must end with 'scf.condition'");
+    this.verifyRegion(after, op);
+    this.checkYields(op, after, op.operands.map((o) => (o.type ? this.resolveType(o.type) : undefined)));
+    this.defineResults(op, declared);
+  }
+
+  /** The region's terminator yields values of the given types (an empty yield may be left out). */
+  private checkYields(op: OpNode, region: Region, types: (Type | undefined)[]): void {
+    const last = region.blocks.at(-1)?.ops.at(-1);
+    if (!last || last.name !== 'scf.yield') {
+      if (types.length > 0) this.diags.error({ start: region.span.end - 1, end: region.span.end }, `this region of '${op.name}' must end with 'scf.yield' of ${types.length} value(s)`);
+      return;
+    }
+    const values = segment(last, 'values');
+    if (values.length !== types.length) {
+      this.diags.error(last.span, `'scf.yield' gives ${values.length} value(s), but '${op.name}' expects ${types.length}`);
+      return;
+    }
+    values.forEach((v, i) => {
+      const t = v.type ? this.types.parse(v.type.text).type : undefined;
+      const want = types[i];
+      if (t && want && printType(t) !== printType(want)) this.diags.error(v.span, `yielded value ${i} has type ${printType(t)}, but '${op.name}' expects ${printType(want)}`);
+    });
+  }
+
+  private verifyTerminator(op: OpNode, parent: OpNode, _types: (Type | undefined)[]): void {
+    const allowed = op.name === 'scf.condition' ? ['scf.while'] : ['scf.for', 'scf.if', 'scf.while'];
+    if (!allowed.includes(parent.name)) this.diags.error(op.nameSpan, `'${op.name}' is only allowed inside ${allowed.join(' or ')}`);
+  }
+
+  private verifyMakeTensorView(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const ptr = operandTypes[0];
+    const result = declared[0];
+    if (ptr && ptr.kind !== 'ptr') this.diags.error(op.operands[0].span, `pto.make_tensor_view needs a !pto.ptr source, got ${printType(ptr)}`);
+    if (result && result.kind !== 'tensor_view') this.diags.error(op.resultTypes[0].span, `pto.make_tensor_view produces a !pto.tensor_view, not ${printType(result)}`);
+    if (result?.kind === 'tensor_view') {
+      const rank = result.shape.length;
+      for (const seg of ['shape', 'strides']) {
+        if (op.segments[seg].length !== rank) this.diags.error(op.span, `${seg} has ${op.segments[seg].length} entries, but the view has rank ${rank}`);
+      }
+      if (ptr?.kind === 'ptr' && ptr.elem !== result.elem) this.diags.error(op.resultTypes[0].span, `view element type ${result.elem} differs from the pointer's ${ptr.elem}`);
+    }
+    this.checkIndexOperands(op, ['shape', 'strides'], operandTypes);
+    this.expectResults(op, 1);
+    this.defineResults(op, declared);
+  }
+
+  private verifyPartitionView(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const source = operandTypes[0];
+    const result = declared[0];
+    if (!result) {
+      if (op.resultTypes.length === 0) this.diags.error(op.span, "pto.partition_view needs a result type: ': SOURCE_TYPE -> !pto.partition_tensor_view<...>'");
+    } else if (result.kind !== 'partition_view') {
+      this.diags.error(op.resultTypes[0].span, `pto.partition_view produces a !pto.partition_tensor_view, not ${printType(result)}`);
+    }
+    if (source && source.kind !== 'tensor_view') this.diags.error(op.operands[0].span, `pto.partition_view needs a !pto.tensor_view source, got ${printType(source)}`);
+    if (source?.kind === 'tensor_view') {
+      for (const seg of ['offsets', 'sizes']) {
+        if (op.segments[seg].length !== source.shape.length) this.diags.error(op.span, `${seg} has ${op.segments[seg].length} entries, but the source view has rank ${source.shape.length}`);
+      }
+      if (result?.kind === 'partition_view' && result.elem !== source.elem) this.diags.error(op.resultTypes[0].span, `partition element type ${result.elem} differs from the source's ${source.elem}`);
+    }
+    this.checkIndexOperands(op, ['offsets', 'sizes'], operandTypes);
+    this.expectResults(op, 1);
+    this.defineResults(op, declared);
+  }
+
+  private verifyAllocTile(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const t = declared[0];
+    if (t && t.kind !== 'tile') this.diags.error(op.resultTypes[0].span, `pto.alloc_tile produces a !pto.tile_buf, not ${printType(t)}`);
+    if (t?.kind === 'tile') {
+      for (const [key, dim] of [['valid_row', t.vRow], ['valid_col', t.vCol]] as const) {
+        const given = op.segments[key] !== undefined;
+        const field = key === 'valid_row' ? 'v_row' : 'v_col';
+        if (dim === null && !given) this.diags.error(op.span, `the type has ${field}=? so pto.alloc_tile needs '${key} = %value'`);
+        if (dim !== null && given) this.diags.error(op.operands[op.segments[key][0]].span, `'${key}' is only allowed when the type has ${field}=?`);
+      }
+    }
+    this.checkIndexOperands(op, ['valid_row', 'valid_col', 'addr'], operandTypes);
+    this.expectResults(op, 1);
+    this.defineResults(op, declared);
+  }
+
+  private checkIndexOperands(op: OpNode, segments: string[], operandTypes: (Type | undefined)[]): void {
+    for (const seg of segments) {
+      for (const i of op.segments[seg] ?? []) {
+        const t = operandTypes[i];
+        if (t && !isIntegerLike(t)) this.diags.error(op.operands[i].span, `${seg} must be index or integer values, got ${printType(t)}`);
+      }
+    }
+  }
+
+  // ---- PTO instructions ------------------------------------------------------------------------
+
+  private verifyInstruction(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const bound = op.form === 'dps' ? this.bindDps(op, spec, operandTypes) : this.bindSsa(op, spec, operandTypes, declared);
+    if (!bound) {
+      this.defineResults(op, declared);
+      return;
+    }
+    this.program.instructions.set(op, bound);
+    this.checkInstruction(op, spec, bound);
+    this.defineResults(op, op.form === 'dps' ? declared : [...bound.operands.values()].filter((b) => b.result).map((b) => b.type));
+  }
+
+  private usage(spec: Instruction, level: 1 | 2): string {
+    if (level === 2) {
+      const ins = spec.ins.map((o) => `%${o.name}${o.optional ? '?' : ''}`).join(', ');
+      return `pto.${spec.name} ins(${ins} : ...) outs(${spec.outs.map((o) => '%' + o.name).join(', ')} : ...)`;
+    }
+    const results = spec.outs.filter((o) => o.kind === 'tile');
+    const args = [...spec.ins.filter((o) => o.l1 !== false), ...spec.outs.filter((o) => o.kind !== 'tile')];
+    return `${results.map((o) => '%' + o.name).join(', ')}${results.length ? ' = ' : ''}pto.${spec.name} ${args.map((o) => '%' + o.name).join(', ')} : ...`;
+  }
+
+  private bindList(op: OpNode, specs: Instruction['operands'], operands: Operand[], types: (Type | undefined)[], where: string, spec: Instruction, level: 1 | 2): Map<string, BoundOperand> | undefined {
+    const required = specs.filter((s) => !s.optional).length;
+    if (operands.length < required || operands.length > specs.length) {
+      const span = operands.length > 0 ? { start: operands[0].span.start, end: operands.at(-1)!.span.end } : op.nameSpan;
+      const count = required === specs.length ? `${specs.length}` : `${required} to ${specs.length}`;
+      this.diags.error(span, `pto.${spec.name} takes ${count} ${where} operand(s), got ${operands.length}; expected '${this.usage(spec, level)}'`);
+      return undefined;
+    }
+    const bound = new Map<string, BoundOperand>();
+    operands.forEach((o, i) => {
+      const t = types[i];
+      if (t) bound.set(specs[i].name, { spec: specs[i], type: t, use: o });
+    });
+    return bound.size === operands.length ? bound : undefined;
+  }
+
+  private bindDps(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[]): BoundInstruction | undefined {
+    if (this.resultCount(op) > 0 && op.resultTypes.length === 0) {
+      this.diags.error(op.results[0].span, `pto.${spec.name} in destination-passing form (ins/outs) has no results`);
+    }
+    const ins = this.bindList(op, spec.ins, segment(op, 'ins'), (op.segments.ins ?? []).map((i) => operandTypes[i]), 'ins', spec, 2);
+    const outs = this.bindList(op, spec.outs, segment(op, 'outs'), (op.segments.outs ?? []).map((i) => operandTypes[i]), 'outs', spec, 2);
+    if (!ins || !outs) return undefined;
+    return { spec, operands: new Map([...outs, ...ins]) };
+  }
+
+  private bindSsa(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): BoundInstruction | undefined {
+    const resultSpecs = spec.outs.filter((o) => o.kind === 'tile');
+    const argSpecs = [...spec.ins.filter((o) => o.l1 !== false), ...spec.outs.filter((o) => o.kind !== 'tile')];
+    const args = this.bindList(op, argSpecs, op.operands, operandTypes, 'input', spec, 1);
+    if (!args) return undefined;
+    if (this.resultCount(op) !== resultSpecs.length) {
+      this.diags.error(op.results[0]?.span ?? op.nameSpan, `pto.${spec.name} produces ${resultSpecs.length} result(s), got ${this.resultCount(op)}; expected '${this.usage(spec, 1)}'`);
+      return undefined;
+    }
+    if (declared.length !== resultSpecs.length) {
+      const where = op.resultTypes[0]?.span ?? op.span;
+      this.diags.error(where, `pto.${spec.name} needs a signature with ${resultSpecs.length} result type(s): '${this.usage(spec, 1)} -> RESULT_TYPE'`);
+      return undefined;
+    }
+    const operands = new Map<string, BoundOperand>();
+    resultSpecs.forEach((s, i) => {
+      const t = declared[i];
+      if (t) operands.set(s.name, { spec: s, type: t, result: op.results[i] });
+    });
+    if (operands.size !== resultSpecs.length) return undefined;
+    for (const [k, v] of args) operands.set(k, v);
+    return { spec, operands };
+  }
+
+  private checkInstruction(op: OpNode, spec: Instruction, bound: BoundInstruction): void {
+    const name = `pto.${spec.name}`;
+    const spanOf = (b: BoundOperand): Span => b.use?.type?.span ?? b.use?.span ?? op.resultTypes[0]?.span ?? op.span;
+    const allowedByTarget = spec.dtypes[this.target];
+    if (!allowedByTarget) {
+      this.diags.error(op.nameSpan, `${name} is not available on ${this.target}`);
+      return;
+    }
+    const tiles = new Map<string, TileType>();
+    for (const [operandName, b] of bound.operands) {
+      const { spec: os, type } = b;
+      if (os.kind === 'tile') {
+        if (type.kind !== 'tile') {
+          this.diags.error(spanOf(b), `${name}: ${operandName} must be a tile, got ${printType(type)}`);
+          continue;
+        }
+        tiles.set(operandName, type);
+        if (op.form === 'dps' && type.level !== 'buf') this.diags.error(spanOf(b), `${name}: in ins/outs form, ${operandName} must be a !pto.tile_buf (a !pto.tile is a Level 1 SSA value)`);
+        if (op.form === 'ssa' && b.result && type.level !== 'value') this.diags.warning(spanOf(b), `${name}: a Level 1 result is a !pto.tile value; !pto.tile_buf is a Level 2 buffer`);
+      } else if (os.kind === 'view' && type.kind !== 'partition_view') {
+        this.diags.error(spanOf(b), `${name}: ${operandName} must be a !pto.partition_tensor_view, got ${printType(type)}`);
+      }
+    }
+    const direction = this.direction(tiles);
+    for (const [operandName, tile] of tiles) {
+      const b = bound.operands.get(operandName)!;
+      const locs = spec.tileLocs[operandName];
+      if (locs && !locs.includes(tile.loc)) this.diags.error(spanOf(b), `${name}: ${operandName} must be a ${locs.join('/')} tile, not loc=${tile.loc}`);
+      const rule = spec.layouts[operandName];
+      const problem = rule ? layoutProblem(rule, tile) : null;
+      if (problem) this.diags.error(spanOf(b), `${name}: ${operandName} ${problem}`);
+      const allowed = allowedByTarget[operandName];
+      if (allowed && allowed.length > 0 && !allowed.includes(tile.dtype)) {
+        this.diags.error(spanOf(b), `${name}: ${operandName} dtype ${tile.dtype} is not supported on ${this.target} (allowed: ${allowed.join(', ')})`);
+      }
+    }
+    for (const rel of spec.dtypeRelations ?? []) {
+      if (rel.when && rel.when !== direction) continue;
+      const present = rel.operands.filter((n) => bound.operands.has(n));
+      const elems = present.map((n) => elemOf(bound.operands.get(n)!.type));
+      if (elems.some((e) => e === undefined)) continue;
+      const first = elems[0]!;
+      for (let i = 1; i < present.length; i++) {
+        const e = elems[i]!;
+        const ok = rel.kind === 'same' ? e === first : elemSize(e) === elemSize(first);
+        if (!ok) {
+          const what = rel.kind === 'same' ? 'the same element type' : 'element types of the same size';
+          this.diags.error(spanOf(bound.operands.get(present[i])!), `${name}: ${present[0]} (${first}) and ${present[i]} (${e}) must have ${what}`);
+        }
+      }
+    }
+    const dims = (n: string): Dims | undefined => {
+      const t = tiles.get(n);
+      return t ? dimsOfType(t) : undefined;
+    };
+    for (const rule of spec.valid ?? []) {
+      if ('when' in rule && rule.when && rule.when !== direction) continue;
+      if (rule.kind === 'view-matches-valid') {
+        const view = bound.operands.get(rule.view)?.type;
+        const tile = tiles.get(rule.tile);
+        if (view?.kind !== 'partition_view' || !tile) continue;
+        if (elemOf(view) !== undefined && elemSize(view.elem) !== elemSize(tile.dtype)) continue; // reported by the dtype relation
+        const outcome = viewMatchesValid(view.shape, tile.vRow, tile.vCol);
+        if (outcome.status === 'violated') this.diags.error(op.span, `${name}: ${outcome.message}`);
+        continue;
+      }
+      const outcome = checkDimRule(rule, dims);
+      if (outcome.status === 'violated') this.diags.error(op.span, `${name}: ${outcome.message}`);
+    }
+    for (const attr of spec.attributes ?? []) {
+      const a = attrOf(op, attr.name);
+      if (a && attr.kind === 'bool' && a.kind !== 'bool') this.diags.error(a.span, `${name}: '${attr.name}' must be true or false`);
+    }
+    const known = new Set((spec.attributes ?? []).map((a) => a.name));
+    for (const a of op.attrs) if (!known.has(a.key)) this.diags.error(a.span, `${name} has no attribute '${a.key}'`);
+  }
+
+  /** `vec->vec`, `mat->left`, ...: the direction of a two-tile move. */
+  private direction(tiles: Map<string, TileType>): string | undefined {
+    const src = tiles.get('src');
+    const dst = tiles.get('dst');
+    return src && dst ? `${src.loc}->${dst.loc}` : undefined;
+  }
+}
+
+function elemOf(t: Type): ElemType | undefined {
+  switch (t.kind) {
+    case 'tile':
+      return t.dtype;
+    case 'partition_view':
+    case 'tensor_view':
+    case 'ptr':
+    case 'scalar':
+      return t.elem;
+    default:
+      return undefined;
+  }
+}
+
+function isScalarOf(t: Type | undefined, elems: ElemType[]): boolean {
+  return t === undefined || (t.kind === 'scalar' && elems.includes(t.elem));
+}
+
+function isIntegerLike(t: Type | undefined): boolean {
+  return t === undefined || (t.kind === 'scalar' && ['index', 'i1', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64'].includes(t.elem));
+}
+

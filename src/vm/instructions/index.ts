@@ -1,0 +1,15 @@
+import { Semantics } from './context';
+import { elementwise } from './elementwise';
+import { load, store } from './memory';
+import { move } from './move';
+import { colReduce, rowReduce } from './reduce';
+
+/** VM dispatch: the `semantics` name of each instruction in spec/instructions.json -> its implementation. */
+export const SEMANTICS: Record<string, Semantics> = {
+  load,
+  store,
+  move,
+  'col-reduce': colReduce,
+  'row-reduce': rowReduce,
+  elementwise,
+};

@@ -1,0 +1,92 @@
+import { codec } from '../numerics/elements';
+import { PartitionView, Tile } from '../memory';
+import { InstructionContext } from './context';
+import { ElemType } from '../../syntax/types';
+import { f16BitsToNumber } from '../numerics/float16';
+import { bf16BitsToNumber } from '../numerics/bfloat16';
+
+/** Visits the elements a view and a tile's valid region share: tile (r, c) <-> global element index. */
+function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Tile, visit: (r: number, c: number, index: number) => void): void {
+  const shape = view.shape;
+  const inner = shape[shape.length - 1];
+  const outerDims = shape.slice(0, -1);
+  const outer = outerDims.reduce((p, d) => p * d, 1);
+  if (inner !== tile.vCol || outer !== tile.vRow) {
+    ctx.trap(`view shape ${shape.join('x')} does not match the tile's valid region ${tile.vRow}x${tile.vCol}`);
+  }
+  const innerStride = view.strides[shape.length - 1];
+  const limit = view.buffer.length;
+  for (let r = 0; r < tile.vRow; r++) {
+    // Row r of the tile is the r-th combination of the outer indices, in row-major order.
+    let rest = r;
+    let base = view.offset;
+    for (let d = outerDims.length - 1; d >= 0; d--) {
+      base += (rest % outerDims[d]) * view.strides[d];
+      rest = Math.floor(rest / outerDims[d]);
+    }
+    for (let c = 0; c < tile.vCol; c++) {
+      const index = base + c * innerStride;
+      if (index < 0 || index >= limit) {
+        ctx.trap(`${view.buffer.name}: element ${index} is out of bounds (the buffer has ${limit} elements of ${view.buffer.elem})`);
+      }
+      visit(r, c, index);
+    }
+  }
+}
+
+/** The bit pattern a pad value writes (PadValueMap of pto-isa); null for PadNull (leave as is). */
+export function padValue(dtype: ElemType, pad: number, profile: InstructionContext['numerics']): number | bigint | null {
+  if (pad === 0) return null;
+  if (pad === 1) return codec(dtype).isFloat ? 0 : dtype === 'i64' || dtype === 'u64' ? 0n : 0;
+  const max = pad === 2;
+  switch (dtype) {
+    case 'f32':
+      return max ? Infinity : -Infinity;
+    case 'f16':
+      // The CPU simulator's numeric_limits<half> has no infinity: it pads with 0 (see docs/numerics.md).
+      if (profile === 'cpu-sim') return 0;
+      return f16BitsToNumber(max ? 0x7c00 : 0xfc00);
+    case 'bf16':
+      return bf16BitsToNumber(max ? 0x7f80 : 0xff80);
+    case 'i8':
+      return max ? 0x7f : -0x80;
+    case 'u8':
+      return max ? 0xff : 0;
+    case 'i16':
+      return max ? 0x7fff : -0x8000;
+    case 'u16':
+      return max ? 0xffff : 0;
+    case 'i32':
+      return max ? 0x7fffffff : -0x80000000;
+    case 'u32':
+      return max ? 0xffffffff : 0;
+    default:
+      return 0n; // 64-bit types always pad with 0
+  }
+}
+
+export function load(ctx: InstructionContext): void {
+  const view = ctx.view('src');
+  const tile = ctx.tile('dst');
+  const src = view.buffer;
+  forEachTransfer(ctx, view, tile, (r, c, index) => {
+    tile.set(r, c, src.codec.read(src.view, index * src.codec.size));
+  });
+  const pad = padValue(tile.type.dtype, tile.type.pad, ctx.numerics);
+  if (pad === null) return;
+  for (let r = 0; r < tile.type.rows; r++) {
+    for (let c = 0; c < tile.type.cols; c++) {
+      if (r >= tile.vRow || c >= tile.vCol) tile.set(r, c, pad);
+    }
+  }
+}
+
+export function store(ctx: InstructionContext): void {
+  const view = ctx.view('dst');
+  const tile = ctx.tile('src');
+  const dst = view.buffer;
+  forEachTransfer(ctx, view, tile, (r, c, index) => {
+    dst.codec.write(dst.view, index * dst.codec.size, tile.get(r, c));
+    dst.written[index] = 1;
+  });
+}

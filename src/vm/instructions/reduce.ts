@@ -1,0 +1,72 @@
+import { attrOf } from '../../syntax/ast';
+import { ElementCodec, Scalar } from '../numerics/elements';
+import { InstructionContext } from './context';
+
+type Combine = (acc: Scalar, x: Scalar) => Scalar;
+
+/**
+ * min/max keep the first element and replace it only with a strictly smaller/greater one, as the
+ * reference simulator does: a NaN wins only when it comes first, and between +0 and -0 the first wins.
+ */
+function combiner(kind: 'min' | 'max' | 'sum', accumulate: ElementCodec): Combine {
+  switch (kind) {
+    case 'min':
+      return (acc, x) => (x < acc ? x : acc);
+    case 'max':
+      return (acc, x) => (x > acc ? x : acc);
+    case 'sum':
+      return (acc, x) =>
+        typeof acc === 'bigint' || typeof x === 'bigint' ? accumulate.round(BigInt(acc) + BigInt(x)) : accumulate.round(acc + x);
+  }
+}
+
+function reduceKind(ctx: InstructionContext): 'min' | 'max' | 'sum' {
+  const kind = ctx.bound.spec.reduce;
+  if (!kind) ctx.trap(`pto.${ctx.bound.spec.name} has no reduction kind in spec/instructions.json`);
+  return kind;
+}
+
+function sequentialSumNote(ctx: InstructionContext): void {
+  if (ctx.numerics === 'npu' && reduceKind(ctx) === 'sum' && ctx.tile('src').codec.isFloat) {
+    ctx.note(`--numerics npu: pto.${ctx.bound.spec.name} sums sequentially as the CPU simulator does; the NPU's tree order is not modelled yet`);
+  }
+}
+
+/** TCOLMIN/TCOLMAX/TCOLSUM: dst[0, j] = reduce over valid rows of src[i, j]; sums round in the element type after every add. */
+export function colReduce(ctx: InstructionContext): void {
+  const src = ctx.tile('src');
+  const dst = ctx.tile('dst');
+  if (src.vRow === 0 || src.vCol === 0) return;
+  const binary = attrOf(ctx.op, 'isBinary');
+  if (binary?.kind === 'bool' && binary.value) ctx.trap('tcolsum with isBinary = true (pairwise order) is not implemented yet');
+  sequentialSumNote(ctx);
+  const combine = combiner(reduceKind(ctx), dst.codec);
+  for (let c = 0; c < src.vCol; c++) {
+    let acc = src.get(0, c);
+    for (let r = 1; r < src.vRow; r++) acc = combine(acc, src.get(r, c));
+    dst.set(0, c, acc);
+  }
+}
+
+/** TROWMIN/TROWMAX/TROWSUM: dst[i, 0] = reduce over valid cols of src[i, j]; f16 sums accumulate in f32. */
+export function rowReduce(ctx: InstructionContext): void {
+  const src = ctx.tile('src');
+  const dst = ctx.tile('dst');
+  sequentialSumNote(ctx);
+  const kind = reduceKind(ctx);
+  const accumulator = kind === 'sum' && src.type.dtype === 'f16' ? f32Accumulator : dst.codec;
+  const combine = combiner(kind, accumulator);
+  for (let r = 0; r < src.vRow; r++) {
+    let acc = src.get(r, 0);
+    for (let c = 1; c < src.vCol; c++) acc = combine(acc, src.get(r, c));
+    dst.set(r, 0, acc);
+  }
+}
+
+const f32Accumulator: ElementCodec = {
+  size: 4,
+  read: () => 0,
+  write: () => undefined,
+  round: (v) => Math.fround(Number(v)),
+  isFloat: true,
+};

@@ -1,0 +1,415 @@
+import { Span } from '../diag/source';
+import { Attr, Block, OpNode, Operand, Region, attrOf, segment } from '../syntax/ast';
+import { ElemType, TileType, Type, TypeTable, isFloat } from '../syntax/types';
+import { Isa, isa } from '../spec/isa';
+import { checkDimRule } from '../spec/valid';
+import { BoundInstruction, Program } from '../verify/program';
+import { InstructionContext, NumericsProfile } from './instructions/context';
+import { SEMANTICS } from './instructions';
+import { GlobalBuffer, OnChipMemory, PartitionView, TensorView, Tile } from './memory';
+import { codec } from './numerics/elements';
+import { VmTrap } from './trap';
+
+/** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
+export type Value = bigint | number | GlobalBuffer | TensorView | PartitionView | Tile;
+
+export interface RunOptions {
+  numerics: NumericsProfile;
+  maxSteps: number;
+}
+
+export interface RunResult {
+  steps: number;
+  notes: string[];
+}
+
+/** Executes one function of a verified program. Arguments are bound by name (`%arg0`). */
+export function runFunction(program: Program, types: TypeTable, fn: OpNode, args: Map<string, Value>, options: RunOptions): RunResult {
+  return new Interpreter(program, types, options).run(fn, args);
+}
+
+class ReturnSignal {
+  constructor(readonly values: Value[]) {}
+}
+
+class Interpreter {
+  private readonly spec: Isa = isa();
+  private readonly memory: OnChipMemory;
+  /** Storage is static per op: an alloc_tile (or an L1 result) in a loop reuses its tile each iteration. */
+  private readonly tiles = new Map<OpNode, Tile>();
+  private readonly env = new Map<string, Value>();
+  private steps = 0;
+  private readonly notes: string[] = [];
+
+  constructor(
+    private readonly program: Program,
+    private readonly types: TypeTable,
+    private readonly options: RunOptions,
+  ) {
+    this.memory = new OnChipMemory(this.spec, program.target);
+  }
+
+  run(fn: OpNode, args: Map<string, Value>): RunResult {
+    const body = fn.regions[0];
+    if (!body) throw new VmTrap(`function @${fn.symbol} has no body`, fn.span);
+    for (const arg of body.blocks[0].args) {
+      const v = args.get(arg.name);
+      if (v === undefined) throw new VmTrap(`argument ${arg.name} is not bound`, arg.span);
+      this.env.set(arg.name, v);
+    }
+    try {
+      this.runBlock(body.blocks[0]);
+    } catch (e) {
+      if (!(e instanceof ReturnSignal)) throw e;
+    }
+    return { steps: this.steps, notes: this.notes };
+  }
+
+  /** Runs a block; returns the operands of its terminator (scf.yield / scf.condition). */
+  private runBlock(block: Block): { name: string; values: Value[] } | undefined {
+    for (const op of block.ops) {
+      if (++this.steps > this.options.maxSteps) throw new VmTrap(`stopped after ${this.options.maxSteps} steps (--max-steps)`, op.nameSpan);
+      if (op.name === 'scf.yield' || op.name === 'scf.condition') return { name: op.name, values: op.operands.map((o) => this.value(o)) };
+      this.runOp(op);
+    }
+    return undefined;
+  }
+
+  private runRegion(region: Region, args: Value[]): Value[] {
+    const block = region.blocks[0];
+    block.args.forEach((a, i) => this.env.set(a.name, args[i]));
+    const end = this.runBlock(block);
+    return end?.values ?? [];
+  }
+
+  private value(o: Operand): Value {
+    if (o.literal !== undefined) return BigInt(o.literal);
+    const ref = o.value!;
+    const key = ref.index !== undefined ? `${ref.name}#${ref.index}` : ref.name;
+    const v = this.env.get(key) ?? (ref.index === 0 ? this.env.get(ref.name) : undefined);
+    if (v === undefined) throw new VmTrap(`${key} has no value here`, o.span);
+    return v;
+  }
+
+  private int(o: Operand): bigint {
+    const v = this.value(o);
+    if (typeof v !== 'bigint') throw new VmTrap('expected an integer value', o.span);
+    return v;
+  }
+
+  private index(o: Operand): number {
+    return Number(this.int(o));
+  }
+
+  private setResults(op: OpNode, values: Value[]): void {
+    let k = 0;
+    for (const r of op.results) {
+      if (r.count === 1) this.env.set(r.name, values[k++]);
+      else for (let i = 0; i < r.count; i++) this.env.set(`${r.name}#${i}`, values[k++]);
+    }
+  }
+
+  private typeOf(text: { text: string }): Type {
+    const t = this.types.parse(text.text).type;
+    if (!t) throw new Error(`internal: unverified type ${text.text}`);
+    return t;
+  }
+
+  private runOp(op: OpNode): void {
+    switch (op.name) {
+      case 'func.return':
+        throw new ReturnSignal(op.operands.map((o) => this.value(o)));
+      case 'arith.constant':
+        return this.setResults(op, [constantValue(attrOf(op, 'value')!, op.resultTypes[0] ? this.typeOf(op.resultTypes[0]) : undefined)]);
+      case 'arith.cmpi':
+        return this.setResults(op, [this.compare(op)]);
+      case 'arith.select': {
+        const [c, a, b] = op.operands.map((o) => this.value(o));
+        return this.setResults(op, [c !== 0n ? a : b]);
+      }
+      case 'scf.for':
+        return this.runFor(op);
+      case 'scf.if': {
+        const taken = this.int(op.operands[0]) !== 0n ? op.regions[0] : op.regions[1];
+        return this.setResults(op, taken ? this.runRegion(taken, []) : []);
+      }
+      case 'scf.while':
+        return this.runWhile(op);
+      case 'pto.section.vector':
+      case 'pto.section.cube':
+        this.runRegion(op.regions[0], []);
+        return;
+      case 'pto.make_tensor_view':
+        return this.setResults(op, [this.makeTensorView(op)]);
+      case 'pto.partition_view':
+        return this.setResults(op, [this.partitionView(op)]);
+      case 'pto.alloc_tile':
+        return this.setResults(op, [this.allocTile(op)]);
+    }
+    if (op.name.startsWith('arith.')) return this.setResults(op, [this.arith(op)]);
+    const bound = this.program.instructions.get(op);
+    if (bound) return this.runInstruction(op, bound);
+    throw new VmTrap(`${op.name} is not implemented yet`, op.nameSpan);
+  }
+
+  private runFor(op: OpNode): void {
+    const lb = this.int(op.operands[op.segments.lb[0]]);
+    const ub = this.int(op.operands[op.segments.ub[0]]);
+    const step = this.int(op.operands[op.segments.step[0]]);
+    if (step <= 0n) throw new VmTrap(`scf.for step must be positive, got ${step}`, op.operands[op.segments.step[0]].span);
+    let carried = segment(op, 'init').map((o) => this.value(o));
+    for (let i = lb; i < ub; i += step) carried = this.runRegion(op.regions[0], [i, ...carried]);
+    this.setResults(op, carried);
+  }
+
+  private runWhile(op: OpNode): void {
+    let carried = op.operands.map((o) => this.value(o));
+    for (;;) {
+      if (++this.steps > this.options.maxSteps) throw new VmTrap(`stopped after ${this.options.maxSteps} steps (--max-steps)`, op.nameSpan);
+      const [cond, ...forwarded] = this.runRegion(op.regions[0], carried);
+      if (cond === 0n) {
+        this.setResults(op, forwarded);
+        return;
+      }
+      carried = this.runRegion(op.regions[1], forwarded);
+    }
+  }
+
+  private resultElem(op: OpNode): ElemType {
+    const t = op.resultTypes[0] ? this.typeOf(op.resultTypes[0]) : undefined;
+    return t?.kind === 'scalar' ? t.elem : 'index';
+  }
+
+  private compare(op: OpNode): bigint {
+    const pred = attrOf(op, 'predicate');
+    const name = pred?.kind === 'ident' ? pred.name : 'eq';
+    const operandType = op.operands[0].type ? this.typeOf(op.operands[0].type) : undefined;
+    const elem = operandType?.kind === 'scalar' ? operandType.elem : 'index';
+    let a = this.int(op.operands[0]);
+    let b = this.int(op.operands[1]);
+    if (name.startsWith('u')) {
+      const bits = bitWidth(elem);
+      a = BigInt.asUintN(bits, a);
+      b = BigInt.asUintN(bits, b);
+    }
+    const results: Record<string, boolean> = {
+      eq: a === b, ne: a !== b, slt: a < b, sle: a <= b, sgt: a > b, sge: a >= b, ult: a < b, ule: a <= b, ugt: a > b, uge: a >= b,
+    };
+    return results[name] ? 1n : 0n;
+  }
+
+  private arith(op: OpNode): bigint {
+    const elem = this.resultElem(op);
+    const bits = bitWidth(elem);
+    const wrap = (v: bigint): bigint => (bits === 1 ? v & 1n : BigInt.asIntN(bits, v));
+    const [a, b] = op.operands.map((o) => this.int(o));
+    const divisor = (): bigint => {
+      if (b === 0n) throw new VmTrap(`${op.name}: division by zero`, op.span);
+      return b;
+    };
+    const unsigned = (v: bigint): bigint => BigInt.asUintN(bits, v);
+    switch (op.name) {
+      case 'arith.addi':
+        return wrap(a + b);
+      case 'arith.subi':
+        return wrap(a - b);
+      case 'arith.muli':
+        return wrap(a * b);
+      case 'arith.divsi':
+        return wrap(a / divisor());
+      case 'arith.remsi':
+        return wrap(a % divisor());
+      case 'arith.divui':
+        return wrap(unsigned(a) / unsigned(divisor()));
+      case 'arith.remui':
+        return wrap(unsigned(a) % unsigned(divisor()));
+      case 'arith.ceildivsi': {
+        const d = divisor();
+        const q = a / d;
+        return wrap(q * d !== a && (a < 0n) === (d < 0n) ? q + 1n : q);
+      }
+      case 'arith.floordivsi': {
+        const d = divisor();
+        const q = a / d;
+        return wrap(q * d !== a && (a < 0n) !== (d < 0n) ? q - 1n : q);
+      }
+      case 'arith.andi':
+        return wrap(a & b);
+      case 'arith.ori':
+        return wrap(a | b);
+      case 'arith.xori':
+        return wrap(a ^ b);
+      case 'arith.minsi':
+        return a < b ? a : b;
+      case 'arith.maxsi':
+        return a > b ? a : b;
+      case 'arith.shli':
+        return wrap(a << b);
+      case 'arith.shrsi':
+        return wrap(a >> b);
+      case 'arith.index_cast':
+      case 'arith.extsi':
+      case 'arith.trunci':
+        return wrap(a);
+      case 'arith.index_castui':
+      case 'arith.extui': {
+        const from = op.operands[0].type ? this.typeOf(op.operands[0].type) : undefined;
+        return wrap(BigInt.asUintN(bitWidth(from?.kind === 'scalar' ? from.elem : 'index'), a));
+      }
+    }
+    throw new VmTrap(`${op.name} is not implemented yet`, op.nameSpan);
+  }
+
+  private makeTensorView(op: OpNode): TensorView {
+    const buffer = this.value(op.operands[0]);
+    if (!(buffer instanceof GlobalBuffer)) throw new VmTrap('pto.make_tensor_view needs a pointer argument', op.operands[0].span);
+    const shape = segment(op, 'shape').map((o) => this.index(o));
+    const strides = segment(op, 'strides').map((o) => this.index(o));
+    shape.forEach((d, i) => {
+      if (d < 0) throw new VmTrap(`shape[${i}] is negative (${d})`, segment(op, 'shape')[i].span);
+    });
+    return { kind: 'tensor_view', buffer, shape, strides };
+  }
+
+  private partitionView(op: OpNode): PartitionView {
+    const source = this.value(op.operands[0]) as TensorView;
+    const offsets = segment(op, 'offsets').map((o) => this.index(o));
+    const sizes = segment(op, 'sizes').map((o) => this.index(o));
+    let offset = 0;
+    for (let d = 0; d < source.shape.length; d++) {
+      if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] + sizes[d] > source.shape[d]) {
+        throw new VmTrap(
+          `partition [${offsets[d]}, ${offsets[d] + sizes[d]}) of dim ${d} is outside the view's extent ${source.shape[d]}`,
+          segment(op, 'offsets')[d].span,
+        );
+      }
+      offset += offsets[d] * source.strides[d];
+    }
+    const declared = op.resultTypes[0] ? this.typeOf(op.resultTypes[0]) : undefined;
+    if (declared?.kind === 'partition_view') {
+      declared.shape.forEach((d, i) => {
+        if (d !== null && d !== sizes[i]) throw new VmTrap(`sizes[${i}] is ${sizes[i]}, but the result type says ${d}`, segment(op, 'sizes')[i].span);
+      });
+    }
+    return { kind: 'partition_view', buffer: source.buffer, shape: sizes, strides: source.strides, offset };
+  }
+
+  private tileFor(op: OpNode, type: TileType): Tile {
+    let tile = this.tiles.get(op);
+    if (!tile) {
+      tile = this.memory.allocate(type, op.name, op.span);
+      this.tiles.set(op, tile);
+    }
+    return tile;
+  }
+
+  private allocTile(op: OpNode): Tile {
+    const type = this.typeOf(op.resultTypes[0]) as TileType;
+    const tile = this.tileFor(op, type);
+    tile.vRow = this.validDim(op, 'valid_row', type.vRow, type.rows);
+    tile.vCol = this.validDim(op, 'valid_col', type.vCol, type.cols);
+    return tile;
+  }
+
+  private validDim(op: OpNode, key: string, declared: number | null, physical: number): number {
+    if (declared !== null) return declared;
+    const operand = segment(op, key)[0];
+    const v = this.index(operand);
+    if (v < 0 || v > physical) throw new VmTrap(`${key} = ${v} is outside 0..${physical}`, operand.span);
+    return v;
+  }
+
+  private runInstruction(op: OpNode, bound: BoundInstruction): void {
+    const objects = new Map<string, Value>();
+    for (const [name, b] of bound.operands) {
+      if (b.use) objects.set(name, this.value(b.use));
+      else if (b.result) {
+        const tile = this.tileFor(op, b.type as TileType);
+        objects.set(name, tile);
+      }
+    }
+    const trap = (message: string): never => {
+      throw new VmTrap(`pto.${bound.spec.name}: ${message}`, op.span);
+    };
+    // Rules the verifier could not decide statically (dynamic valid regions) are checked now.
+    const dims = (name: string) => {
+      const v = objects.get(name);
+      return v instanceof Tile ? { rows: v.type.rows, cols: v.type.cols, vRow: v.vRow, vCol: v.vCol } : undefined;
+    };
+    const early = bound.spec.earlyReturnIfEmpty ? dims(bound.spec.earlyReturnIfEmpty) : undefined;
+    if (early && (early.vRow === 0 || early.vCol === 0)) return;
+    for (const rule of bound.spec.valid ?? []) {
+      if (rule.kind === 'view-matches-valid') continue; // checked by the transfer itself
+      const outcome = checkDimRule(rule, dims);
+      if (outcome.status === 'violated') trap(outcome.message);
+    }
+    const ctx: InstructionContext = {
+      op,
+      bound,
+      numerics: this.options.numerics,
+      tile: (name) => {
+        const v = objects.get(name);
+        if (!(v instanceof Tile)) trap(`operand ${name} is not a tile`);
+        return v as Tile;
+      },
+      optionalTile: (name) => {
+        const v = objects.get(name);
+        return v instanceof Tile ? v : undefined;
+      },
+      view: (name) => {
+        const v = objects.get(name);
+        if (!v || typeof v !== 'object' || !('kind' in v) || v.kind !== 'partition_view') trap(`operand ${name} is not a partition view`);
+        return v as PartitionView;
+      },
+      trap,
+      note: (message) => {
+        if (!this.notes.includes(message)) this.notes.push(message);
+      },
+    };
+    const semantics = SEMANTICS[bound.spec.semantics];
+    if (!semantics) trap('is not implemented yet');
+    semantics(ctx);
+    const results = [...bound.operands.values()].filter((b) => b.result).map((b) => objects.get(b.spec.name)!);
+    if (results.length > 0) this.setResults(op, results);
+  }
+}
+
+function bitWidth(elem: ElemType): number {
+  switch (elem) {
+    case 'i1':
+      return 1;
+    case 'i8':
+    case 'u8':
+      return 8;
+    case 'i16':
+    case 'u16':
+      return 16;
+    case 'i32':
+    case 'u32':
+      return 32;
+    default:
+      return 64;
+  }
+}
+
+/** The value of an `arith.constant`: integers wrap to their type; a hex literal of a float type is its bit pattern. */
+function constantValue(attr: Attr, type: Type | undefined): Value {
+  if (attr.kind === 'bool') return attr.value ? 1n : 0n;
+  const elem: ElemType = type?.kind === 'scalar' ? type.elem : 'index';
+  if (isFloat(elem)) {
+    if (attr.kind === 'int') {
+      const c = codec(elem);
+      const bytes = new DataView(new ArrayBuffer(8));
+      if (c.size === 8) bytes.setBigUint64(0, BigInt.asUintN(64, attr.value), true);
+      else if (c.size === 4) bytes.setUint32(0, Number(BigInt.asUintN(32, attr.value)), true);
+      else bytes.setUint16(0, Number(BigInt.asUintN(16, attr.value)), true);
+      return c.read(bytes, 0) as number;
+    }
+    if (attr.kind === 'float') return codec(elem).round(attr.value) as number;
+  }
+  if (attr.kind === 'int') return bitWidth(elem) === 1 ? attr.value & 1n : BigInt.asIntN(bitWidth(elem), attr.value);
+  if (attr.kind === 'float') return attr.value;
+  return 0n;
+}
+
+export type { Span };

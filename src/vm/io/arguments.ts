@@ -1,0 +1,224 @@
+import * as fs from 'fs';
+import { OpNode, Operand, Region, attrOf, segment } from '../../syntax/ast';
+import { ElemType, Type, TypeTable, elemSize, isFloat } from '../../syntax/types';
+import { Program } from '../../verify/program';
+import { Value } from '../interpreter';
+import { GlobalBuffer } from '../memory';
+import { codec } from '../numerics/elements';
+import { NpyError, parseNpy } from './npy';
+
+/** A problem with how the user bound arguments: a usage error (exit 2), not a program error. */
+export class ArgumentError extends Error {}
+
+/** Deterministic pseudo-random numbers (mulberry32): the same seed gives the same inputs on every machine. */
+export function random32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Random elements: floats uniform in [-4, 4) (rounded to the type), signed integers in [-100, 100],
+ * unsigned in [0, 200].
+ */
+export function randomBytes(elem: ElemType, count: number, seed: number): Uint8Array {
+  const c = codec(elem);
+  const bytes = new Uint8Array(count * c.size);
+  const view = new DataView(bytes.buffer);
+  const next = random32(seed);
+  const unsigned = elem.startsWith('u');
+  for (let i = 0; i < count; i++) {
+    const r = next();
+    let v: number | bigint = isFloat(elem) ? r * 8 - 4 : unsigned ? Math.floor(r * 201) : Math.floor(r * 201) - 100;
+    if (c.size === 8 && !isFloat(elem)) v = BigInt(v);
+    c.write(view, i * c.size, v);
+  }
+  return bytes;
+}
+
+export interface BoundArguments {
+  values: Map<string, Value>;
+  buffers: GlobalBuffer[];
+  /** How each pointer got its data, for the run summary. */
+  origins: Map<string, string>;
+}
+
+/** Binds `--arg NAME=VALUE` specs to the function's arguments; unbound pointers get generated data. */
+export function bindArguments(program: Program, types: TypeTable, fn: OpNode, specs: Map<string, string>): BoundArguments {
+  const params = fn.regions[0]?.blocks[0]?.args ?? [];
+  const known = new Set(params.map((p) => p.name.slice(1)));
+  for (const name of specs.keys()) {
+    if (!known.has(name)) throw new ArgumentError(`--arg ${name}: @${fn.symbol} has no argument %${name} (it has ${[...known].map((k) => '%' + k).join(', ') || 'none'})`);
+  }
+  const values = new Map<string, Value>();
+  const buffers: GlobalBuffer[] = [];
+  const origins = new Map<string, string>();
+  const sizing = new StaticSizing(fn, types, specs);
+  params.forEach((param, index) => {
+    const name = param.name.slice(1);
+    const type = param.type ? types.parse(param.type.text).type : undefined;
+    const spec = specs.get(name);
+    if (type?.kind === 'ptr') {
+      let bytes: Uint8Array;
+      if (spec !== undefined) {
+        bytes = readPointerData(name, type.elem, spec);
+        origins.set(name, spec);
+      } else {
+        const count = sizing.extent(param.name);
+        if (count === undefined) {
+          throw new ArgumentError(`cannot tell how large %${name} is from static views: bind it with --arg ${name}=FILE.npy|FILE.bin|zeros:N|random:N`);
+        }
+        const read = sizing.isRead(param.name);
+        bytes = read ? randomBytes(type.elem, count, 1 + index) : new Uint8Array(count * elemSize(type.elem));
+        origins.set(name, read ? `random:${count}:${1 + index}` : `zeros:${count}`);
+      }
+      const buffer = new GlobalBuffer(name, type.elem, bytes);
+      buffers.push(buffer);
+      values.set(param.name, buffer);
+    } else if (type?.kind === 'scalar') {
+      if (spec === undefined) throw new ArgumentError(`argument %${name} (${type.elem}) needs a value: --arg ${name}=NUMBER`);
+      values.set(param.name, parseScalar(name, type.elem, spec));
+    } else {
+      throw new ArgumentError(`argument %${name} has a type the VM cannot bind (${param.type?.text ?? 'unknown'})`);
+    }
+  });
+  void program;
+  return { values, buffers, origins };
+}
+
+function parseScalar(name: string, elem: ElemType, text: string): Value {
+  if (isFloat(elem)) {
+    const v = Number(text);
+    if (text.trim() === '' || Number.isNaN(v) && text.trim().toLowerCase() !== 'nan') throw new ArgumentError(`--arg ${name}=${text}: not a number`);
+    return codec(elem).round(v) as number;
+  }
+  if (!/^[+-]?(0x[0-9a-f]+|\d+)$/i.test(text.trim())) throw new ArgumentError(`--arg ${name}=${text}: not an integer`);
+  const negative = text.trim().startsWith('-');
+  const magnitude = BigInt(text.trim().replace(/^[+-]/, ''));
+  return negative ? -magnitude : magnitude;
+}
+
+function readPointerData(name: string, elem: ElemType, spec: string): Uint8Array {
+  const size = elemSize(elem);
+  const generated = /^(zeros|random):(\d+)(?::(\d+))?$/.exec(spec);
+  if (generated) {
+    const count = Number(generated[2]);
+    if (generated[1] === 'zeros') return new Uint8Array(count * size);
+    return randomBytes(elem, count, generated[3] !== undefined ? Number(generated[3]) : 1);
+  }
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(spec);
+  } catch (e) {
+    throw new ArgumentError(`--arg ${name}=${spec}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (spec.endsWith('.npy')) {
+    let array;
+    try {
+      array = parseNpy(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    } catch (e) {
+      if (e instanceof NpyError) throw new ArgumentError(`--arg ${name}=${spec}: ${e.message}`);
+      throw e;
+    }
+    const ok = array.dtype === elem || (elem === 'bf16' && array.dtype === 'u16');
+    if (!ok) throw new ArgumentError(`--arg ${name}=${spec}: the array is ${array.dtype} (${array.descr}), but %${name} points to ${elem}`);
+    return array.data;
+  }
+  if (spec.endsWith('.bin')) {
+    if (data.byteLength % size !== 0) throw new ArgumentError(`--arg ${name}=${spec}: ${data.byteLength} bytes is not a whole number of ${elem} elements`);
+    return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
+  }
+  throw new ArgumentError(`--arg ${name}=${spec}: expected FILE.npy, FILE.bin, zeros:N, random:N[:SEED] or a number`);
+}
+
+/**
+ * Sizes pointer arguments from the tensor views made of them, when shapes and strides are
+ * constants (or come from bound scalar arguments): extent = 1 + sum((shape[d] - 1) * stride[d]).
+ */
+class StaticSizing {
+  private readonly defs = new Map<string, OpNode>();
+  private readonly views: { source: string; op: OpNode }[] = [];
+  private readonly loads = new Set<string>();
+  private readonly partitionSources = new Map<string, string>();
+
+  constructor(
+    fn: OpNode,
+    private readonly types: TypeTable,
+    private readonly specs: Map<string, string>,
+  ) {
+    const visit = (region: Region): void => {
+      for (const block of region.blocks) {
+        for (const op of block.ops) {
+          for (const r of op.results) this.defs.set(r.name, op);
+          if (op.name === 'pto.make_tensor_view' && op.operands[0].value) this.views.push({ source: op.operands[0].value.name, op });
+          if (op.name === 'pto.partition_view' && op.results[0] && op.operands[0].value) this.partitionSources.set(op.results[0].name, op.operands[0].value.name);
+          if (op.name === 'pto.tload') for (const o of segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : [])) if (o.value) this.loads.add(o.value.name);
+          op.regions.forEach(visit);
+        }
+      }
+    };
+    if (fn.regions[0]) visit(fn.regions[0]);
+  }
+
+  extent(arg: string): number | undefined {
+    let extent: number | undefined;
+    for (const { source, op } of this.views) {
+      if (source !== arg) continue;
+      const shape = segment(op, 'shape').map((o) => this.evaluate(o));
+      const strides = segment(op, 'strides').map((o) => this.evaluate(o));
+      if (shape.some((d) => d === undefined) || strides.some((d) => d === undefined)) return undefined;
+      const e = shape.some((d) => d === 0) ? 0 : 1 + shape.reduce<number>((sum, d, i) => sum + (d! - 1) * strides[i]!, 0);
+      extent = Math.max(extent ?? 0, e);
+    }
+    return extent;
+  }
+
+  /** A pointer is read when a tload's source is a partition of one of its tensor views. */
+  isRead(arg: string): boolean {
+    const tensorViews = new Set(this.views.filter((v) => v.source === arg).map((v) => v.op.results[0]?.name));
+    for (const loaded of this.loads) {
+      if (tensorViews.has(this.partitionSources.get(loaded) ?? '')) return true;
+    }
+    return false;
+  }
+
+  private evaluate(o: Operand, depth = 0): number | undefined {
+    if (o.literal !== undefined) return o.literal;
+    if (!o.value || depth > 16) return undefined;
+    const bound = this.specs.get(o.value.name.slice(1));
+    if (bound !== undefined && /^[+-]?\d+$/.test(bound)) return Number(bound);
+    const def = this.defs.get(o.value.name);
+    if (!def) return undefined;
+    if (def.name === 'arith.constant') {
+      const v = attrOf(def, 'value');
+      return v?.kind === 'int' ? Number(v.value) : undefined;
+    }
+    const args = def.operands.map((x) => this.evaluate(x, depth + 1));
+    if (args.some((a) => a === undefined)) return undefined;
+    const [a, b] = args as number[];
+    switch (def.name) {
+      case 'arith.index_cast':
+      case 'arith.index_castui':
+      case 'arith.extsi':
+      case 'arith.extui':
+        return a;
+      case 'arith.addi':
+        return a + b;
+      case 'arith.subi':
+        return a - b;
+      case 'arith.muli':
+        return a * b;
+      default:
+        return undefined;
+    }
+  }
+}
+
+export function typeOfParam(types: TypeTable, text: string | undefined): Type | undefined {
+  return text ? types.parse(text).type : undefined;
+}

@@ -1,0 +1,42 @@
+import { GlobalBuffer } from '../memory';
+import { Scalar } from '../numerics/elements';
+
+export function bufferValues(b: GlobalBuffer): Scalar[] {
+  const out: Scalar[] = [];
+  const size = b.codec.size;
+  for (let i = 0; i < b.length; i++) out.push(b.codec.read(b.view, i * size));
+  return out;
+}
+
+/** JSON-safe: NaN and infinities as strings, 64-bit integers as decimal strings. */
+export function formatValue(v: Scalar): number | string {
+  if (typeof v === 'bigint') return v.toString();
+  if (Number.isNaN(v)) return 'nan';
+  if (v === Infinity) return 'inf';
+  if (v === -Infinity) return '-inf';
+  if (Object.is(v, -0)) return '-0';
+  return v;
+}
+
+const SHOWN = 64;
+
+/** A short human summary: for each argument the program wrote, how much and the first values. */
+export function summarize(buffers: GlobalBuffer[], origins: Map<string, string>): string {
+  const lines: string[] = [];
+  for (const b of buffers) {
+    const indices: number[] = [];
+    b.written.forEach((w, i) => {
+      if (w) indices.push(i);
+    });
+    if (indices.length === 0) continue;
+    lines.push(`%${b.name}: ${b.elem}, wrote ${indices.length} of ${b.length} elements (input: ${origins.get(b.name) ?? '?'})`);
+    const shown = indices.slice(0, SHOWN);
+    for (let k = 0; k < shown.length; k += 8) {
+      const row = shown.slice(k, k + 8);
+      lines.push(`  [${row[0]}] ` + row.map((i) => String(formatValue(b.codec.read(b.view, i * b.codec.size)))).join(' '));
+    }
+    if (indices.length > SHOWN) lines.push(`  ... ${indices.length - SHOWN} more (use --out ${b.name}=FILE.npy or --json)`);
+  }
+  if (lines.length === 0) lines.push('no pointer argument was written');
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,128 @@
+import { Span } from '../diag/source';
+import { Isa } from '../spec/isa';
+import { TargetName } from '../spec/schema';
+import { ElemType, TileType, elemSize } from '../syntax/types';
+import { innerBox } from '../verify/tile-rules';
+import { ElementCodec, codec } from './numerics/elements';
+import { VmTrap } from './trap';
+
+/** Global memory behind one pointer argument. `written` marks the elements the program stored. */
+export class GlobalBuffer {
+  readonly view: DataView;
+  readonly written: Uint8Array;
+  readonly codec: ElementCodec;
+
+  constructor(
+    readonly name: string,
+    readonly elem: ElemType,
+    readonly bytes: Uint8Array,
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.codec = codec(elem);
+    this.written = new Uint8Array(this.length);
+  }
+
+  get length(): number {
+    return Math.floor(this.bytes.byteLength / elemSize(this.elem));
+  }
+}
+
+/** `make_tensor_view`: shape and strides in elements over a global buffer. */
+export interface TensorView {
+  kind: 'tensor_view';
+  buffer: GlobalBuffer;
+  shape: number[];
+  strides: number[];
+}
+
+/** `partition_view`: a box of a tensor view; `offset` is its first element in the buffer. */
+export interface PartitionView {
+  kind: 'partition_view';
+  buffer: GlobalBuffer;
+  shape: number[];
+  strides: number[];
+  offset: number;
+}
+
+/** A tile: its type, its bytes in an on-chip buffer, and its current valid region. */
+export class Tile {
+  readonly kind = 'tile';
+  readonly codec: ElementCodec;
+  readonly view: DataView;
+  private readonly box: { rows: number; cols: number };
+
+  constructor(
+    readonly type: TileType,
+    readonly buffer: string,
+    readonly address: number,
+    readonly bytes: Uint8Array,
+    public vRow: number,
+    public vCol: number,
+  ) {
+    this.codec = codec(type.dtype);
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.box = innerBox(type);
+  }
+
+  /** Element index of (r, c) in the tile's storage, per its layout (pto-isa GetTileOffset). */
+  elementIndex(r: number, c: number): number {
+    const t = this.type;
+    if (t.slayout === 'none_box') return t.blayout === 'row_major' ? r * t.cols + c : r + c * t.rows;
+    const { rows: ir, cols: ic } = this.box;
+    const br = Math.floor(r / ir);
+    const bc = Math.floor(c / ic);
+    const inR = r % ir;
+    const inC = c % ic;
+    const boxSize = ir * ic;
+    if (t.blayout === 'col_major') return (Math.floor(t.rows / ir) * bc + br) * boxSize + inR * ic + inC; // Nz
+    const base = (Math.floor(t.cols / ic) * br + bc) * boxSize;
+    return t.slayout === 'col_major' ? base + inC * ir + inR : base + inR * ic + inC; // Zn : Zz
+  }
+
+  get(r: number, c: number): number | bigint {
+    return this.codec.read(this.view, this.elementIndex(r, c) * this.codec.size);
+  }
+
+  set(r: number, c: number, v: number | bigint): void {
+    this.codec.write(this.view, this.elementIndex(r, c) * this.codec.size, v);
+  }
+}
+
+/** The on-chip buffers of a target (UB, L1, L0A/B/C, ...), each with its real capacity. */
+export class OnChipMemory {
+  private readonly memories = new Map<string, Uint8Array>();
+  private readonly used = new Map<string, number>();
+
+  constructor(
+    private readonly spec: Isa,
+    readonly target: TargetName,
+  ) {}
+
+  capacity(buffer: string): number {
+    return this.spec.buffers[this.target][buffer] ?? 0;
+  }
+
+  /** Places a tile after the ones already placed (32-byte aligned); overflow is a trap naming the op. */
+  allocate(type: TileType, opName: string, span: Span): Tile {
+    const buffer = this.spec.locationBuffer[type.loc];
+    const size = type.rows * type.cols * elemSize(type.dtype);
+    const capacity = this.capacity(buffer);
+    const align = this.spec.alignment;
+    const start = Math.ceil((this.used.get(buffer) ?? 0) / align) * align;
+    if (start + size > capacity) {
+      throw new VmTrap(
+        `${opName}: out of ${buffer} memory: this ${type.rows}x${type.cols} ${type.dtype} tile needs ${size} bytes at offset ${start}, ` +
+          `but the ${buffer} of ${this.target} has ${capacity} bytes (${start} already allocated)`,
+        span,
+      );
+    }
+    this.used.set(buffer, start + size);
+    let memory = this.memories.get(buffer);
+    if (!memory) {
+      memory = new Uint8Array(capacity);
+      this.memories.set(buffer, memory);
+    }
+    const bytes = memory.subarray(start, start + size);
+    return new Tile(type, buffer, start, bytes, type.vRow ?? type.rows, type.vCol ?? type.cols);
+  }
+}
