@@ -584,11 +584,11 @@ class Verifier {
         if (view?.kind !== 'partition_view' || !tile) continue;
         if (elemOf(view) !== undefined && elemSize(view.elem) !== elemSize(tile.dtype)) continue; // reported by the dtype relation
         const outcome = viewMatchesValid(view.shape, tile.vRow, tile.vCol);
-        if (outcome.status === 'violated') this.diags.error(op.span, `${name}: ${outcome.message}`);
+        if (outcome.status === 'violated') this.diags.error(op.nameSpan, `${name}: ${outcome.message}`);
         continue;
       }
       const outcome = checkDimRule(rule, dims);
-      if (outcome.status === 'violated') this.diags.error(op.span, `${name}: ${outcome.message}`);
+      if (outcome.status === 'violated') this.diags.error(op.nameSpan, `${name}: ${outcome.message}`);
     }
     for (const attr of spec.attributes ?? []) {
       const a = attrOf(op, attr.name);
