@@ -26,20 +26,23 @@ function reduceKind(ctx: InstructionContext): 'min' | 'max' | 'sum' {
   return kind;
 }
 
-function sequentialSumNote(ctx: InstructionContext): void {
+/** Row sums on the NPU add within a repeat as a tree (vcadd); the VM adds in order, as the CPU simulator does. */
+function sequentialRowSumNote(ctx: InstructionContext): void {
   if (ctx.numerics === 'npu' && reduceKind(ctx) === 'sum' && ctx.tile('src').codec.isFloat) {
-    ctx.note(`--numerics npu: pto.${ctx.bound.spec.name} sums sequentially as the CPU simulator does; the NPU's tree order is not modelled yet`);
+    ctx.note(`--numerics npu: pto.${ctx.bound.spec.name} sums each row in order, as the CPU simulator does; the NPU's tree order is not modelled yet`);
   }
 }
 
-/** TCOLMIN/TCOLMAX/TCOLSUM: dst[0, j] = reduce over valid rows of src[i, j]; sums round in the element type after every add. */
+/**
+ * TCOLMIN/TCOLMAX/TCOLSUM: dst[0, j] = reduce over valid rows of src[i, j]. Sums add row after row,
+ * rounding in the element type after every add: the NPU's order for isBinary = false too.
+ */
 export function colReduce(ctx: InstructionContext): void {
   const src = ctx.tile('src');
   const dst = ctx.tile('dst');
   if (src.vRow === 0 || src.vCol === 0) return;
   const binary = attrOf(ctx.op, 'isBinary');
   if (binary?.kind === 'bool' && binary.value) ctx.trap('tcolsum with isBinary = true (pairwise order) is not implemented yet');
-  sequentialSumNote(ctx);
   const combine = combiner(reduceKind(ctx), dst.codec);
   for (let c = 0; c < src.vCol; c++) {
     let acc = src.get(0, c);
@@ -52,7 +55,7 @@ export function colReduce(ctx: InstructionContext): void {
 export function rowReduce(ctx: InstructionContext): void {
   const src = ctx.tile('src');
   const dst = ctx.tile('dst');
-  sequentialSumNote(ctx);
+  sequentialRowSumNote(ctx);
   const kind = reduceKind(ctx);
   const accumulator = kind === 'sum' && src.type.dtype === 'f16' ? f32Accumulator : dst.codec;
   const combine = combiner(kind, accumulator);

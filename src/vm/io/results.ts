@@ -20,6 +20,16 @@ export function formatValue(v: Scalar): number | string {
 
 const SHOWN = 64;
 
+/** The shortest decimal that reads back as the same element (f32 -3.7731953, not -3.773195266723633). */
+export function shortestDecimal(v: Scalar, round: (x: number) => Scalar): string {
+  if (typeof v === 'bigint' || !Number.isFinite(v) || Number.isInteger(v)) return String(formatValue(v));
+  for (let digits = 1; digits <= 17; digits++) {
+    const text = v.toPrecision(digits);
+    if (round(Number(text)) === v) return String(Number(text));
+  }
+  return String(v);
+}
+
 /** A short human summary: for each argument the program wrote, how much and the first values. */
 export function summarize(buffers: GlobalBuffer[], origins: Map<string, string>): string {
   const lines: string[] = [];
@@ -33,7 +43,7 @@ export function summarize(buffers: GlobalBuffer[], origins: Map<string, string>)
     const shown = indices.slice(0, SHOWN);
     for (let k = 0; k < shown.length; k += 8) {
       const row = shown.slice(k, k + 8);
-      lines.push(`  [${row[0]}] ` + row.map((i) => String(formatValue(b.codec.read(b.view, i * b.codec.size)))).join(' '));
+      lines.push(`  [${row[0]}] ` + row.map((i) => shortestDecimal(b.codec.read(b.view, i * b.codec.size), b.codec.round)).join(' '));
     }
     if (indices.length > SHOWN) lines.push(`  ... ${indices.length - SHOWN} more (use --out ${b.name}=FILE.npy or --json)`);
   }
