@@ -17,6 +17,29 @@ export function parseModule(source: SourceFile, diags: DiagnosticBag): Module {
   return { ops, span: { start: 0, end: source.text.length } };
 }
 
+/**
+ * The grammar's definition, applied directly: one Ohm match of the `File` rule over the whole text.
+ * Quadratic in memory on large files; tests use it as the reference for `parseModule`.
+ */
+export function parseWholeFile(source: SourceFile, diags: DiagnosticBag): Module | undefined {
+  const grammar = ptoGrammar();
+  const match = grammar.match(source.text, 'File');
+  if (match.failed()) {
+    const failure = match as ohm.MatchResult & { getRightmostFailurePosition(): number; getExpectedText(): string };
+    const pos = failure.getRightmostFailurePosition();
+    diags.error({ start: pos, end: pos + 1 }, `syntax error; expected ${summarizeExpected(failure.getExpectedText())}`);
+    return undefined;
+  }
+  const saved = ctx;
+  ctx = { map: { headerStarts: [0], fileStarts: [0] }, regions: [], diags, types: [] };
+  try {
+    const ops = astSemantics(grammar)(match).ast() as OpNode[];
+    return { ops, span: { start: 0, end: source.text.length } };
+  } finally {
+    ctx = saved;
+  }
+}
+
 /** Maps offsets in a statement header (regions cut out) back to offsets in the file. */
 interface OffsetMap {
   headerStarts: number[];

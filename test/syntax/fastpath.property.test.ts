@@ -1,0 +1,332 @@
+/**
+ * The fast path (scanner + per-statement `Op` matching + type interning) must mean exactly what the
+ * grammar's `File` rule means. Programs are composed from statement templates with random SSA names,
+ * random nesting in scf.for / scf.if / scf.while / sections, and random whitespace, newlines and
+ * comments between tokens; both parsers must build the same AST (spans aside) and report the same
+ * diagnostics.
+ *
+ * `parseModuleByGrammar` is the reference parser: the whole text matched by `File` and converted by
+ * the same semantic actions (see the report accompanying this file for its exact contract).
+ */
+import fc from 'fast-check';
+import { DiagnosticBag, formatAll } from '../../src/diag/diagnostic';
+import { SourceFile } from '../../src/diag/source';
+import { assemble } from '../../src/assemble';
+import * as parse from '../../src/syntax/parse';
+import { Module } from '../../src/syntax/ast';
+
+type Parser = (source: SourceFile, diags: DiagnosticBag) => Module;
+const parseModule: Parser = parse.parseModule;
+const parseByGrammar = (parse as unknown as { parseModuleByGrammar?: Parser }).parseModuleByGrammar;
+
+// ---- program generator --------------------------------------------------------------------------
+
+/** A rendered program is a flat token list; separators are chosen when it is printed. */
+type Tokens = string[];
+
+const SEPARATORS = [
+  ' ',
+  ' ',
+  ' ',
+  '',
+  '',
+  '\n',
+  '\n    ',
+  '  ',
+  '\t',
+  '\r\n',
+  ' // a comment\n',
+  '\n// comment with { braces ( and %x = pto.fake : stuff\n  ',
+  '\n\n',
+];
+
+const NAMES = ['%a', '%b', '%c0', '%c16', '%arg0', '%x_1', '%v.2', '%t$', '%1', '%42', '%to', '%ins'];
+
+const name = fc.constantFrom(...NAMES);
+const symbol = fc.constantFrom('@k', '@kernel_1', '@"quoted name"');
+
+/** Whitespace allowed inside a `<...>` type body after a comma. */
+const innerSpace = fc.constantFrom(' ', '', '\n        ', '  ');
+
+function joinItems(items: string[], spaces: string[]): string {
+  return items.map((it, i) => (i === 0 ? it : ',' + spaces[(i - 1) % spaces.length] + it)).join('');
+}
+
+const tileBufType = fc
+  .record({
+    loc: fc.constantFrom('vec', 'ub', 'mat'),
+    dtype: fc.constantFrom('f32', 'f16', 'i32'),
+    rows: fc.constantFrom('16', '32', '1'),
+    vrow: fc.constantFrom('16', '?'),
+    spaces: fc.array(innerSpace, { minLength: 1, maxLength: 4 }),
+  })
+  .map(({ loc, dtype, rows, vrow, spaces }) =>
+    '!pto.tile_buf<' +
+    joinItems(
+      [`loc=${loc}`, `dtype=${dtype}`, `rows=${rows}`, 'cols=16', `v_row=${vrow}`, 'v_col=16', 'blayout=row_major', 'slayout=none_box', 'fractal=512', 'pad=0'],
+      spaces,
+    ) +
+    '>',
+  );
+
+const tileValueType = fc.oneof(
+  fc.constant('!pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero>'),
+  fc.constant('!pto.tile<f32, 16, 16>'),
+  fc.constant('!pto.tile<16x16xf32>'),
+  fc.constant('!pto.tile<loc=vec, dtype=f16, rows=1, cols=32, v_row=1, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>'),
+);
+const tensorView = fc.constantFrom('!pto.tensor_view<?x?xf32>', '!pto.tensor_view<16x16xf16>');
+const partView = fc.constantFrom('!pto.partition_tensor_view<16x16xf32>', '!pto.partition_tensor_view<1x16xf32>');
+const scalarType = fc.constantFrom('index', 'i32', 'f32', 'i1');
+const anyType = fc.oneof(scalarType, tileBufType, tileValueType, partView);
+
+const arithBinary = fc.constantFrom('arith.addi', 'arith.subi', 'arith.muli', 'arith.divsi', 'arith.remsi');
+
+/** Statements without regions. */
+const simpleStatement: fc.Arbitrary<Tokens> = fc.oneof(
+  fc.tuple(name, fc.constantFrom('0', '16', '-3', '0x10'), fc.constantFrom('index', 'i32')).map(([n, v, t]) => [n, '=', 'arith.constant', v, ':', t]),
+  fc.tuple(name).map(([n]) => [n, '=', 'arith.constant', '1.5', ':', 'f32']),
+  fc.tuple(name).map(([n]) => [n, '=', 'arith.constant', 'true']),
+  fc.tuple(name, arithBinary, name, name).map(([n, op, a, b]) => [n, '=', op, a, ',', b, ':', 'index']),
+  fc.tuple(name, fc.constantFrom('slt', 'eq', 'sge'), name, name).map(([n, p, a, b]) => [n, '=', 'arith.cmpi', p, ',', a, ',', b, ':', 'index']),
+  fc.tuple(name, name).map(([n, a]) => [n, '=', 'arith.index_cast', a, ':', 'i32', 'to', 'index']),
+  fc.tuple(name, name, name, name).map(([n, c, a, b]) => [n, '=', 'arith.select', c, ',', a, ',', b, ':', 'index']),
+  fc.tuple(name, name, name, name, fc.boolean(), tensorView).map(([n, p, a, b, comma, tv]) => [
+    n, '=', 'pto.make_tensor_view', p, ',', 'shape', '=', '[', a, ',', b, ']', ...(comma ? [','] : []), 'strides', '=', '[', b, ',', '%c1', ']', ':', tv,
+  ]),
+  fc.tuple(name, name, name, tensorView, partView, fc.boolean()).map(([n, v, a, tv, pv, legacy]) => [
+    n, '=', legacy ? 'pto.subview' : 'pto.partition_view', v, ',', 'offsets', '=', '[', a, ',', '0', ']', ',', 'sizes', '=', '[', '16', ',', a, ']', ':', tv, '->', pv,
+  ]),
+  fc.tuple(name, fc.option(name, { nil: undefined }), fc.option(fc.tuple(name, name), { nil: undefined }), tileBufType).map(([n, addr, valid, t]) => [
+    n, '=', 'pto.alloc_tile', ...(addr ? ['addr', '=', addr] : []), ...(valid ? ['valid_row', '=', valid[0], 'valid_col', '=', valid[1]] : []), ':', t,
+  ]),
+  // Level 2, grouped and per-operand lists, glued and trailing attribute dictionaries.
+  fc.tuple(name, name, name, tileBufType).map(([a, b, c, t]) => ['pto.tadd', 'ins', '(', a, ',', b, ':', t, ',', t, ')', 'outs', '(', c, ':', t, ')']),
+  fc.tuple(name, name, name, tileBufType).map(([a, b, c, t]) => ['pto.tadd', 'ins', '(', a, ':', t, ',', b, ':', t, ')', 'outs', '(', c, ':', t, ')']),
+  fc.tuple(name, name, tileBufType).map(([a, c, t]) => ['pto.tcvt', 'ins', '(', a, '{', 'rmode', '=', '#pto<round_mode ROUND>', '}', ':', t, ')', 'outs', '(', c, ':', t, ')']),
+  fc.tuple(name, name, tileBufType).map(([a, c, t]) => ['pto.tmov', 'ins', '(', a, ':', t, ')', 'outs', '(', c, ':', t, ')', '{', 'flag', '=', 'true', ',', 'n', '=', '3', ':', 'i32', '}']),
+  fc.tuple(name, partView, tileBufType).map(([a, pv, t]) => ['pto.tload', 'ins', '(', a, ':', pv, ')', 'outs', '(', '%dst', ':', t, ')']),
+  // Level 1.
+  fc.tuple(name, name, tileValueType, tileValueType).map(([d, s, t1, t2]) => [d, '=', 'pto.tcolmin', s, ':', t1, '->', t2]),
+  fc.tuple(name, name, name, tileValueType).map(([d, a, b, t]) => [d, '=', 'pto.tadd', a, ',', b, ':', '(', t, ',', t, ')', '->', t]),
+  fc.tuple(name, name, tileValueType, partView).map(([a, v, t, pv]) => ['pto.tstore', a, ',', v, ':', '(', t, ',', pv, ')', '->', '(', ')']),
+  fc.tuple(name, name, tileValueType).map(([d, s, t]) => [`${d}:2`, '=', 'pto.tsplit', s, ':', t, '->', '(', t, ',', t, ')']),
+  fc.tuple(name, name, fc.constantFrom('#0', '#1')).map(([d, s, i]) => [d, '=', 'arith.addi', s + i, ',', s + i, ':', 'index']),
+  fc.tuple(name, name, anyType).map(([d, s, t]) => [d, '=', 'pto.tgeneric', s, '{', 'k', '=', '"s"', '}', ':', t]),
+);
+
+function region(body: Tokens[]): Tokens {
+  return ['{', ...body.flat(), '}'];
+}
+
+/** Statements, some of them with regions nesting further statements. */
+const statementTree = fc.letrec<{ stmt: Tokens; body: Tokens[] }>((tie) => ({
+  body: fc.array(tie('stmt'), { maxLength: 4 }),
+  stmt: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    simpleStatement,
+    fc.tuple(name, name, name, name, tie('body')).map(([i, lb, ub, st, body]) => ['scf.for', i, '=', lb, 'to', ub, 'step', st, ...region(body)]),
+    fc.tuple(name, name, name, tie('body')).map(([r, i, acc, body]) => [
+      r, '=', 'scf.for', i, '=', '%c0', 'to', '%c16', 'step', '%c1', 'iter_args', '(', acc, '=', '%c0', ')', '->', '(', 'index', ')',
+      ...region([...body, ['scf.yield', acc, ':', 'index']]),
+    ]),
+    fc.tuple(name, tie('body')).map(([c, body]) => ['scf.if', c, ...region(body)]),
+    fc.tuple(name, name, tie('body'), tie('body')).map(([r, c, a, b]) => [
+      r, '=', 'scf.if', c, '->', '(', 'index', ')', ...region([...a, ['scf.yield', '%c0', ':', 'index']]), 'else', ...region([...b, ['scf.yield', '%c1', ':', 'index']]),
+    ]),
+    fc.tuple(name, name, tie('body')).map(([r, x, body]) => [
+      `${r}:2`, '=', 'scf.while', '(', x, '=', '%c0', ',', '%y', '=', '%c1', ')', ':', '(', 'index', ',', 'index', ')', '->', '(', 'index', ',', 'index', ')',
+      '{', '%go', '=', 'arith.cmpi', 'slt', ',', x, ',', '%c16', ':', 'index', 'scf.condition', '(', '%go', ')', x, ',', '%y', ':', 'index', ',', 'index', '}',
+      'do', '{', '^bb0', '(', '%x2', ':', 'index', ',', '%y2', ':', 'index', ')', ':', ...body.flat(), 'scf.yield', '%x2', ',', '%y2', ':', 'index', ',', 'index', '}',
+    ]),
+    fc.tuple(fc.constantFrom('pto.section.vector', 'pto.section.cube'), tie('body')).map(([s, body]) => [s, ...region(body)]),
+  ),
+}));
+
+const func = fc
+  .record({
+    sym: symbol,
+    args: fc.array(fc.tuple(name, anyType), { maxLength: 3 }),
+    result: fc.boolean(),
+    body: fc.array(statementTree.stmt, { maxLength: 6 }),
+  })
+  .map(({ sym, args, result, body }) => [
+    'func.func', sym, '(', ...args.flatMap(([n, t], i) => [...(i > 0 ? [','] : []), n, ':', t]), ')', ...(result ? ['->', 'index'] : []),
+    ...region([...body, result ? ['return', '%c0', ':', 'index'] : ['return']]),
+  ]);
+
+const programTokens: fc.Arbitrary<Tokens> = fc
+  .record({
+    wrap: fc.constantFrom('module', 'module-attrs', 'module-sym', 'none'),
+    funcs: fc.array(func, { minLength: 1, maxLength: 2 }),
+  })
+  .map(({ wrap, funcs }) => {
+    const inner = funcs.flat();
+    switch (wrap) {
+      case 'none':
+        return inner;
+      case 'module':
+        return ['module', '{', ...inner, '}'];
+      case 'module-sym':
+        return ['module', '@m', '{', ...inner, '}'];
+      default:
+        return ['module', 'attributes', '{', 'pto.target_arch', '=', '"a5"', '}', '{', ...inner, '}'];
+    }
+  });
+
+const WORD = /[A-Za-z0-9_$.\-%#!@^]/;
+
+/** Joins tokens with the chosen separators; an empty separator is used only where tokens may touch. */
+function render(tokens: Tokens, seps: number[]): string {
+  let out = '';
+  tokens.forEach((tok, i) => {
+    if (i > 0) {
+      let sep = SEPARATORS[seps[i % seps.length]];
+      const prev = tokens[i - 1];
+      if (sep === '' && WORD.test(prev[prev.length - 1]) && (WORD.test(tok[0]) || tok[0] === '-')) sep = ' ';
+      if (sep === '' && tok.startsWith('//')) sep = ' ';
+      out += sep;
+    }
+    out += tok;
+  });
+  return out + '\n';
+}
+
+const program = fc
+  .tuple(programTokens, fc.array(fc.nat(SEPARATORS.length - 1), { minLength: 1, maxLength: 40 }))
+  .map(([tokens, seps]) => render(tokens, seps));
+
+// ---- comparison -----------------------------------------------------------------------------------
+
+/** The AST without source positions. */
+function strip(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(strip);
+  if (typeof x === 'bigint') return `${x}n`;
+  if (x && typeof x === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x)) {
+      if (k === 'span' || k === 'nameSpan' || v === undefined) continue;
+      out[k] = strip(v);
+    }
+    return out;
+  }
+  return x;
+}
+
+function runParser(parser: Parser, text: string): { ast: unknown; diags: string[] } {
+  const source = new SourceFile('gen.pto', text);
+  const diags = new DiagnosticBag(source);
+  const module = parser(source, diags);
+  return { ast: strip(module), diags: diags.sorted().map((d) => `${d.severity}: ${d.message}`) };
+}
+
+describe('fast path == File rule', () => {
+  test('the reference parser parseModuleByGrammar is exported by src/syntax/parse.ts', () => {
+    expect(typeof parseByGrammar).toBe('function');
+  });
+
+  const maybe = parseByGrammar ? test : test.skip;
+
+  maybe('generated programs: same AST and diagnostics from both parsers', () => {
+    fc.assert(
+      fc.property(program, (text) => {
+        const fast = runParser(parseModule, text);
+        const full = runParser(parseByGrammar!, text);
+        expect(full.diags).toEqual([]);
+        expect(fast.diags).toEqual(full.diags);
+        expect(fast.ast).toEqual(full.ast);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  maybe('the generator is not trivial: its programs parse without syntax errors and contain regions', () => {
+    const samples = fc.sample(program, { numRuns: 50, seed: 42 });
+    let withRegions = 0;
+    for (const text of samples) {
+      const { diags } = runParser(parseByGrammar!, text);
+      expect(diags).toEqual([]);
+      if (/scf\.(for|if|while)/.test(text)) withRegions++;
+    }
+    expect(withRegions).toBeGreaterThan(10);
+  });
+});
+
+// ---- robustness ------------------------------------------------------------------------------------
+
+function checkSpans(text: string, diags: DiagnosticBag): void {
+  for (const d of diags.items) {
+    for (const span of [d.span, ...(d.notes ?? []).map((n) => n.span)]) {
+      expect(Number.isInteger(span.start) && Number.isInteger(span.end)).toBe(true);
+      expect(span.start).toBeGreaterThanOrEqual(0);
+      expect(span.end).toBeGreaterThanOrEqual(span.start);
+      expect(span.end).toBeLessThanOrEqual(text.length);
+    }
+  }
+}
+
+/** Valid programs, then cut, spliced, duplicated and overwritten. */
+const mutated = fc
+  .tuple(program, fc.array(fc.tuple(fc.nat(), fc.nat(40), fc.oneof(fc.constantFrom('', '{', '}', '(', ')', '<', '>', '"', '%', '^', ':', '=', ',', '//', '\n', 'pto.', '#', '!', '->'), fc.string({ maxLength: 4 }))), { minLength: 1, maxLength: 4 }))
+  .map(([text, edits]) => {
+    let t = text;
+    for (const [at, len, insert] of edits) {
+      const i = t.length === 0 ? 0 : at % t.length;
+      t = t.slice(0, i) + insert + t.slice(i + len);
+    }
+    return t;
+  });
+
+const truncated = fc.tuple(program, fc.nat()).map(([text, n]) => text.slice(0, n % (text.length + 1)));
+
+const arbitraryText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 200 }),
+  fc.string({ unit: fc.constantFrom('{', '}', '(', ')', '<', '>', '[', ']', '"', '%', '^', ':', '=', ',', '/', '\n', ' ', 'a', '.', '#', '!', '-', '0', '\\'), maxLength: 80 }),
+  truncated,
+  mutated,
+);
+
+describe('robustness', () => {
+  test('parseModule never throws, and every diagnostic span lies within the file', () => {
+    fc.assert(
+      fc.property(arbitraryText, (text) => {
+        const source = new SourceFile('fuzz.pto', text);
+        const diags = new DiagnosticBag(source);
+        expect(() => parseModule(source, diags)).not.toThrow();
+        checkSpans(text, diags);
+        expect(() => formatAll(diags)).not.toThrow();
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  test('assemble (parse + verify) never throws, and every diagnostic span lies within the file', () => {
+    fc.assert(
+      fc.property(arbitraryText, (text) => {
+        let result: ReturnType<typeof assemble> | undefined;
+        expect(() => {
+          result = assemble('fuzz.pto', text);
+        }).not.toThrow();
+        checkSpans(text, result!.diags);
+        expect(() => formatAll(result!.diags)).not.toThrow();
+      }),
+      { numRuns: 800 },
+    );
+  });
+
+  test('a text that does not parse is reported with at least one error (never silently dropped)', () => {
+    fc.assert(
+      fc.property(mutated, (text) => {
+        const source = new SourceFile('fuzz.pto', text);
+        const fast = new DiagnosticBag(source);
+        parseModule(source, fast);
+        if (parseByGrammar) {
+          const full = new DiagnosticBag(source);
+          parseByGrammar(source, full);
+          if (full.hasErrors()) expect(fast.hasErrors()).toBe(true);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
