@@ -1,0 +1,556 @@
+/**
+ * One focused test per verifier rule: each asserts the exact diagnostics (message and LINE:COL,
+ * computed with SourceFile.position) of a small program. Facts: shared/reference/isa.md and
+ * isa.json (tile static_asserts, layouts, valid-region rules, buffer sizes), seed 004 (TCOLMIN).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { formatAll } from '../../src/diag/diagnostic';
+import { isa } from '../../src/spec/isa';
+import { TileSpec, at, atOnLine, diagLines, kernel, run, tileBuf, tileVal } from '../fixtures/verify/helpers';
+
+const F32_16x16 = tileBuf({ dtype: 'f32', rows: 16, cols: 16 });
+const F32_1x16 = tileBuf({ dtype: 'f32', rows: 1, cols: 16 });
+
+/** alloc + `pto.NAME ins(...) outs(...)` with per-operand types; returns the lines. */
+function dps(name: string, ins: [string, string][], outs: [string, string][]): string {
+  const list = (xs: [string, string][]): string => `${xs.map((x) => x[0]).join(', ')} : ${xs.map((x) => x[1]).join(', ')}`;
+  return `pto.${name} ins(${list(ins)}) outs(${list(outs)})`;
+}
+
+function allocs(...xs: [string, string][]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const [v, t] of xs) {
+    if (seen.has(v)) continue;
+    seen.add(v);
+    out.push(`${v} = pto.alloc_tile : ${t}`);
+  }
+  return out;
+}
+
+/** A program around one DPS instruction whose operands are all fresh alloc_tile buffers. */
+function single(name: string, ins: [string, string][], outs: [string, string][]): string {
+  return kernel([...allocs(...ins, ...outs), dps(name, ins, outs), 'return']);
+}
+
+// ---- tile location, layout, dtype relation, valid region ------------------------------------------
+
+describe('tile location', () => {
+  test('tcolmin with a mat src tile is rejected at the src type', () => {
+    const mat = tileBuf({ loc: 'mat', dtype: 'f32', rows: 16, cols: 16 });
+    const text = single('tcolmin', [['%src', mat]], [['%dst', F32_1x16]]);
+    expect(diagLines(run(text))).toEqual([`${atOnLine(text, 'pto.tcolmin', mat)}: error: pto.tcolmin: src must be a vec tile, not loc=mat`]);
+  });
+});
+
+describe('layout', () => {
+  test('tcolmin with a col_major (DN) src is rejected: all tiles must be ND', () => {
+    const dn = tileBuf({ dtype: 'f32', rows: 16, cols: 16, blayout: 'col_major' });
+    const text = single('tcolmin', [['%src', dn]], [['%dst', F32_1x16]]);
+    expect(diagLines(run(text))).toEqual([
+      `${atOnLine(text, 'pto.tcolmin', dn)}: error: pto.tcolmin: src must be ND (blayout=row_major, slayout=none_box), not DN`,
+    ]);
+  });
+
+  const src = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
+  const tmp = tileBuf({ dtype: 'f32', rows: 8, cols: 8, pad: 1 });
+
+  test('row reduction: dst DN with one column is accepted', () => {
+    const dn1 = tileBuf({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' });
+    expect(diagLines(run(single('trowsum', [['%src', src], ['%tmp', tmp]], [['%dst', dn1]])))).toEqual([]);
+  });
+
+  test('row reduction: dst ND is accepted', () => {
+    const nd = tileBuf({ dtype: 'f32', rows: 8, cols: 8, vCol: 1 });
+    expect(diagLines(run(single('trowmax', [['%src', src], ['%tmp', tmp]], [['%dst', nd]])))).toEqual([]);
+  });
+
+  test('row reduction: dst DN with two columns is rejected', () => {
+    const dn2 = tileBuf({ dtype: 'f32', rows: 8, cols: 2, blayout: 'col_major' });
+    const text = single('trowsum', [['%src', src], ['%tmp', tmp]], [['%dst', dn2]]);
+    expect(diagLines(run(text))).toEqual([`${atOnLine(text, 'pto.trowsum', dn2)}: error: pto.trowsum: dst must be ND, or DN with one column, not DN with 2 columns`]);
+  });
+
+  test('row reduction: src must be ND', () => {
+    const dnSrc = tileBuf({ dtype: 'f32', rows: 8, cols: 8, blayout: 'col_major' });
+    const dn1 = tileBuf({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' });
+    const text = single('trowmin', [['%src', dnSrc], ['%tmp', tmp]], [['%dst', dn1]]);
+    expect(diagLines(run(text))).toEqual([
+      `${atOnLine(text, 'pto.trowmin', dnSrc)}: error: pto.trowmin: src must be ND (blayout=row_major, slayout=none_box), not DN`,
+    ]);
+  });
+
+  test('elementwise: every tile must be row-major', () => {
+    const dn = tileBuf({ dtype: 'f32', rows: 8, cols: 8, blayout: 'col_major' });
+    const nd = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
+    const text = single('tadd', [['%a', nd], ['%b', dn]], [['%d', nd]]);
+    expect(diagLines(run(text))).toEqual([`${atOnLine(text, 'pto.tadd', dn)}: error: pto.tadd: src1 must be row-major (blayout=row_major)`]);
+  });
+});
+
+describe('dtype relation', () => {
+  test('tcolmin: dst and src must have the same element type (reported at src)', () => {
+    const f16 = tileBuf({ dtype: 'f16', rows: 16, cols: 16 });
+    const text = single('tcolmin', [['%src', f16]], [['%dst', F32_1x16]]);
+    expect(diagLines(run(text))).toEqual([
+      `${atOnLine(text, 'pto.tcolmin', f16)}: error: pto.tcolmin: dst (f32) and src (f16) must have the same element type`,
+    ]);
+  });
+});
+
+describe('valid region', () => {
+  test('static valid-col mismatch (src.validCol == dst.validCol) is reported at the op name', () => {
+    const dst = tileBuf({ dtype: 'f32', rows: 1, cols: 16, vCol: 8 });
+    const text = single('tcolmin', [['%src', F32_16x16]], [['%dst', dst]]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tcolmin')}: error: pto.tcolmin: src valid cols (16) must equal dst valid cols (8)`]);
+  });
+
+  test('dynamic valid cols (v_col=?) are accepted statically', () => {
+    const dst = tileBuf({ dtype: 'f32', rows: 1, cols: 16, vCol: '?' });
+    const text = kernel([
+      '%c8 = arith.constant 8 : index',
+      `%src = pto.alloc_tile : ${F32_16x16}`,
+      `%dst = pto.alloc_tile valid_col = %c8 : ${dst}`,
+      dps('tcolmin', [['%src', F32_16x16]], [['%dst', dst]]),
+      'return',
+    ]);
+    expect(diagLines(run(text))).toEqual([]);
+  });
+
+  test('row reduction: src valid rows must be positive', () => {
+    const src = tileBuf({ dtype: 'f32', rows: 8, cols: 8, vRow: 0 });
+    const tmp = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
+    const dst = tileBuf({ dtype: 'f32', rows: 8, cols: 1, vRow: 0, blayout: 'col_major' });
+    const text = single('trowsum', [['%src', src], ['%tmp', tmp]], [['%dst', dst]]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.trowsum')}: error: pto.trowsum: src valid rows must be positive, got 0`]);
+  });
+});
+
+// ---- tile type well-formedness (pto_tile.hpp static_asserts, buffer_limits.hpp) -----------------
+
+describe('tile type well-formedness', () => {
+  /** One alloc_tile of the type; the error is at the type. */
+  function allocOnly(t: TileSpec, target?: 'a2a3' | 'a5'): { text: string; lines: string[] } {
+    const text = kernel([`%t = pto.alloc_tile : ${tileBuf(t)}`, 'return']);
+    return { text, lines: diagLines(run(text, target)) };
+  }
+  const typeAt = (text: string): string => at(text, '!pto.tile_buf');
+
+  test('row-major f16 with cols=8 is rejected: rows of 16 bytes', () => {
+    const { text, lines } = allocOnly({ dtype: 'f16', rows: 16, cols: 8 });
+    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: a row-major tile needs rows of a multiple of 32 bytes: cols 8 x 2 bytes = 16`]);
+  });
+
+  test('row-major f16 with cols=16 is accepted', () => {
+    expect(allocOnly({ dtype: 'f16', rows: 1, cols: 16 }).lines).toEqual([]);
+  });
+
+  test('col_major none_box: rows x size must be a multiple of 32 bytes', () => {
+    const { text, lines } = allocOnly({ dtype: 'f32', rows: 4, cols: 1, blayout: 'col_major' });
+    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: a column-major tile needs columns of a multiple of 32 bytes: rows 4 x 4 bytes = 16`]);
+    expect(allocOnly({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' }).lines).toEqual([]);
+  });
+
+  test('v_row > rows is rejected', () => {
+    const { text, lines } = allocOnly({ dtype: 'f32', rows: 16, cols: 16, vRow: 20 });
+    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: valid rows 20 exceed rows 16`]);
+  });
+
+  test('v_col > cols is rejected', () => {
+    const { text, lines } = allocOnly({ dtype: 'f32', rows: 16, cols: 16, vCol: 17 });
+    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: valid cols 17 exceed cols 16`]);
+  });
+
+  test('fractal 256 is rejected (SFractalSize in {512, 1024, 32})', () => {
+    const { text, lines } = allocOnly({ dtype: 'f32', rows: 16, cols: 16, fractal: 256 });
+    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: fractal size must be 32, 512 or 1024, got 256`]);
+  });
+
+  // 200 x 256 x 4 = 204800 bytes = 200 KB: more than the 192 KB UB of A2A3, less than the 256 KB of A5.
+  const big: TileSpec = { dtype: 'f32', rows: 200, cols: 256 };
+
+  test('capacity: a 200 KB vec tile is rejected on a2a3 (192 KB UB)', () => {
+    const { text, lines } = allocOnly(big, 'a2a3');
+    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: a 200x256 f32 tile needs 204800 bytes, more than the 196608-byte UB of a2a3`]);
+  });
+
+  test('capacity: the same 200 KB vec tile is accepted on a5 (256 KB UB)', () => {
+    expect(allocOnly(big, 'a5').lines).toEqual([]);
+  });
+
+  test('capacity: a vec tile of exactly 192 KB fits on a2a3', () => {
+    expect(allocOnly({ dtype: 'f32', rows: 192, cols: 256 }, 'a2a3').lines).toEqual([]);
+  });
+
+  test('a malformed tile type is reported once however often it is used', () => {
+    const bad = tileBuf({ dtype: 'f16', rows: 16, cols: 8 });
+    const text = kernel([`%a = pto.alloc_tile : ${bad}`, `%b = pto.alloc_tile : ${bad}`, 'return']);
+    expect(diagLines(run(text))).toEqual([
+      `${at(text, bad)}: error: invalid tile type: a row-major tile needs rows of a multiple of 32 bytes: cols 8 x 2 bytes = 16`,
+    ]);
+  });
+});
+
+// ---- operand counts ----------------------------------------------------------------------------
+
+describe('operand counts, with the usage hint', () => {
+  test('Level 2: too many ins operands', () => {
+    const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_1x16]), `pto.tcolmin ins(%src, %dst : ${F32_16x16}, ${F32_1x16}) outs(%dst : ${F32_1x16})`, 'return']);
+    expect(diagLines(run(text))).toEqual([
+      `${atOnLine(text, 'pto.tcolmin', '%src')}: error: pto.tcolmin takes 1 ins operand(s), got 2; expected 'pto.tcolmin ins(%src : ...) outs(%dst : ...)'`,
+    ]);
+  });
+
+  test('Level 2: outs missing', () => {
+    const text = kernel([...allocs(['%src', F32_16x16]), `pto.tcolmin ins(%src : ${F32_16x16})`, 'return']);
+    expect(diagLines(run(text))).toEqual([
+      `${at(text, 'pto.tcolmin')}: error: pto.tcolmin takes 1 outs operand(s), got 0; expected 'pto.tcolmin ins(%src : ...) outs(%dst : ...)'`,
+    ]);
+  });
+
+  test('Level 2: a row reduction without its tmp', () => {
+    const src = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
+    const dst = tileBuf({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' });
+    const text = single('trowsum', [['%src', src]], [['%dst', dst]]);
+    expect(diagLines(run(text))).toEqual([
+      `${atOnLine(text, 'pto.trowsum', '%src')}: error: pto.trowsum takes 2 ins operand(s), got 1; expected 'pto.trowsum ins(%src, %tmp : ...) outs(%dst : ...)'`,
+    ]);
+  });
+
+  test('Level 2: tcolsum takes an optional tmp', () => {
+    const text = single('tcolsum', [['%src', F32_16x16], ['%t1', F32_16x16], ['%t2', F32_16x16]], [['%dst', F32_1x16]]);
+    expect(diagLines(run(text))).toEqual([
+      `${atOnLine(text, 'pto.tcolsum', '%src')}: error: pto.tcolsum takes 1 to 2 ins operand(s), got 3; expected 'pto.tcolsum ins(%src, %tmp? : ...) outs(%dst : ...)'`,
+    ]);
+  });
+
+  const S = tileVal({ dtype: 'f32', rows: 16, cols: 16 });
+  const D = tileVal({ dtype: 'f32', rows: 1, cols: 16 });
+
+  test('Level 1: too many inputs', () => {
+    const text = kernel([`%d = pto.tcolmin %s, %s : (${S}, ${S}) -> ${D}`, 'return'], `%s: ${S}`);
+    expect(diagLines(run(text))).toEqual([
+      `${atOnLine(text, 'pto.tcolmin', '%s')}: error: pto.tcolmin takes 1 input operand(s), got 2; expected '%dst = pto.tcolmin %src : ...'`,
+    ]);
+  });
+
+  test('Level 1: no result named', () => {
+    const text = kernel([`pto.tcolmin %s : ${S} -> ${D}`, 'return'], `%s: ${S}`);
+    expect(diagLines(run(text))).toEqual([
+      `${at(text, 'pto.tcolmin')}: error: pto.tcolmin produces 1 result(s), got 0; expected '%dst = pto.tcolmin %src : ...'`,
+    ]);
+  });
+
+  test('Level 2 form with a result', () => {
+    const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_1x16]), `%r = ${dps('tcolmin', [['%src', F32_16x16]], [['%dst', F32_1x16]])}`, 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%r')}: error: pto.tcolmin in destination-passing form (ins/outs) has no results`]);
+  });
+});
+
+// ---- SSA ---------------------------------------------------------------------------------------
+
+describe('SSA values', () => {
+  test('use before definition', () => {
+    const text = kernel(['%c1 = arith.constant 1 : index', '%a = arith.addi %b, %c1 : index', '%b = arith.constant 2 : index', 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%b')}: error: use of undefined value %b`]);
+  });
+
+  test('redefinition, with a note at the first definition', () => {
+    const text = kernel(['%c1 = arith.constant 1 : index', '%c1 = arith.constant 2 : index', 'return']);
+    const r = run(text);
+    expect(diagLines(r)).toEqual([`${at(text, '%c1', 1)}: error: redefinition of SSA value %c1`, `  note ${at(text, '%c1', 0)}: previously defined here`]);
+    expect(formatAll(r.diags)).toContain(`test.pto:${at(text, '%c1', 0)}: note: previously defined here`);
+  });
+
+  test('use outside the defining region', () => {
+    const text = kernel([
+      '%c0 = arith.constant 0 : index',
+      '%c1 = arith.constant 1 : index',
+      '%c4 = arith.constant 4 : index',
+      'scf.for %i = %c0 to %c4 step %c1 {',
+      '  %t = arith.addi %i, %c1 : index',
+      '}',
+      '%u = arith.addi %t, %c1 : index',
+      'return',
+    ]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%t', 1)}: error: %t is not visible here (defined in a region that does not enclose this use)`]);
+  });
+
+  test('a use whose type differs from the definition, with a note at the definition', () => {
+    const f16 = tileBuf({ dtype: 'f16', rows: 16, cols: 16 });
+    const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_1x16]), dps('tcolmin', [['%src', f16]], [['%dst', F32_1x16]]), 'return']);
+    expect(diagLines(run(text))).toEqual([
+      `${atOnLine(text, 'pto.tcolmin', f16)}: error: type of %src is ${F32_16x16}, but this use says ${f16}`,
+      `  note ${at(text, '%src')}: %src defined here`,
+    ]);
+  });
+
+  test('a scalar use whose type differs from the definition', () => {
+    const text = kernel(['%c0 = arith.constant 0 : index', '%x = arith.addi %c0, %c0 : i32', 'return']);
+    const where = atOnLine(text, '%x =', 'i32');
+    expect(diagLines(run(text))).toEqual([
+      `${where}: error: type of %c0 is index, but this use says i32`,
+      `  note ${at(text, '%c0')}: %c0 defined here`,
+      `${where}: error: type of %c0 is index, but this use says i32`,
+      `  note ${at(text, '%c0')}: %c0 defined here`,
+    ]);
+  });
+});
+
+// ---- alloc_tile, views -------------------------------------------------------------------------
+
+describe('pto.alloc_tile', () => {
+  const dyn = tileBuf({ dtype: 'f32', rows: 16, cols: 16, vRow: '?' });
+
+  test("v_row=? needs 'valid_row = %value'", () => {
+    const text = kernel([`%t = pto.alloc_tile : ${dyn}`, 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%t')}: error: the type has v_row=? so pto.alloc_tile needs 'valid_row = %value'`]);
+  });
+
+  test('v_row=? with valid_row is accepted', () => {
+    const text = kernel(['%c3 = arith.constant 3 : index', `%t = pto.alloc_tile valid_row = %c3 : ${dyn}`, 'return']);
+    expect(diagLines(run(text))).toEqual([]);
+  });
+
+  test('valid_row with a static v_row is rejected', () => {
+    const text = kernel(['%c3 = arith.constant 3 : index', `%t = pto.alloc_tile valid_row = %c3 : ${F32_16x16}`, 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%c3', 1)}: error: 'valid_row' is only allowed when the type has v_row=?`]);
+  });
+});
+
+describe('views', () => {
+  const consts = ['%c0 = arith.constant 0 : index', '%c1 = arith.constant 1 : index', '%c16 = arith.constant 16 : index'];
+
+  test('make_tensor_view: shape has fewer entries than the rank', () => {
+    const text = kernel([...consts, '%tv = pto.make_tensor_view %p, shape = [%c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>', 'return'], '%p: !pto.ptr<f32>');
+    expect(diagLines(run(text))).toEqual([`${at(text, '%tv')}: error: shape has 1 entries, but the view has rank 2`]);
+  });
+
+  test('make_tensor_view: strides has more entries than the rank', () => {
+    const text = kernel([...consts, '%tv = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c16, %c1, %c1] : !pto.tensor_view<?x?xf32>', 'return'], '%p: !pto.ptr<f32>');
+    expect(diagLines(run(text))).toEqual([`${at(text, '%tv')}: error: strides has 3 entries, but the view has rank 2`]);
+  });
+
+  test('partition_view: offsets and sizes must match the source rank', () => {
+    const text = kernel(
+      [
+        ...consts,
+        '%tv = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>',
+        '%pv = pto.partition_view %tv, offsets = [%c0], sizes = [%c16, %c16, %c1] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>',
+        'return',
+      ],
+      '%p: !pto.ptr<f32>',
+    );
+    expect(diagLines(run(text))).toEqual([
+      `${at(text, '%pv')}: error: offsets has 1 entries, but the source view has rank 2`,
+      `${at(text, '%pv')}: error: sizes has 3 entries, but the source view has rank 2`,
+    ]);
+  });
+});
+
+// ---- scf ---------------------------------------------------------------------------------------
+
+describe('scf', () => {
+  const consts = ['%c0 = arith.constant 0 : index', '%c1 = arith.constant 1 : index', '%c4 = arith.constant 4 : index', '%true = arith.constant true'];
+
+  test("scf.if with results needs an 'else' region", () => {
+    const text = kernel([...consts, '%r = scf.if %true -> (index) {', '  scf.yield %c0 : index', '}', 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'scf.if')}: error: an scf.if with results needs an 'else' region`]);
+  });
+
+  test('scf.if with results and a matching else is accepted', () => {
+    const text = kernel([...consts, '%r = scf.if %true -> (index) {', '  scf.yield %c0 : index', '} else {', '  scf.yield %c1 : index', '}', 'return']);
+    expect(diagLines(run(text))).toEqual([]);
+  });
+
+  test('scf.if: a yield of the wrong type', () => {
+    const text = kernel([...consts, '%r = scf.if %true -> (index) {', '  scf.yield %c0 : index', '} else {', '  scf.yield %true : i1', '}', 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%true', 2)}: error: yielded value 0 has type i1, but 'scf.if' expects index`]);
+  });
+
+  test('scf.if: a yield of the wrong count', () => {
+    const text = kernel([...consts, '%r = scf.if %true -> (index) {', '  scf.yield %c0, %c1 : index, index', '} else {', '  scf.yield %c1 : index', '}', 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'scf.yield')}: error: 'scf.yield' gives 2 value(s), but 'scf.if' expects 1`]);
+  });
+
+  test('scf.for: iter_args with a yield of no value', () => {
+    const text = kernel([...consts, '%r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {', '  scf.yield', '}', 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'scf.yield')}: error: 'scf.yield' gives 0 value(s), but 'scf.for' expects 1`]);
+  });
+
+  test('scf.for: iter_args with a yield of the wrong type', () => {
+    const text = kernel([...consts, '%r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {', '  scf.yield %true : i1', '}', 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%true', 1)}: error: yielded value 0 has type i1, but 'scf.for' expects index`]);
+  });
+
+  test('scf.for: an iter_args initial value of the wrong type', () => {
+    const text = kernel([...consts, '%r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %true) -> (index) {', '  scf.yield %acc : index', '}', 'return']);
+    expect(diagLines(run(text))).toEqual([
+      `${atOnLine(text, 'scf.for', 'index')}: error: type of %true is i1, but this use says index`,
+      `  note ${at(text, '%true')}: %true defined here`,
+    ]);
+  });
+
+  test('scf.for: iter_args and a matching yield are accepted', () => {
+    const text = kernel([...consts, '%r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {', '  %n = arith.addi %acc, %i : index', '  scf.yield %n : index', '}', 'return']);
+    expect(diagLines(run(text))).toEqual([]);
+  });
+});
+
+// ---- functions ---------------------------------------------------------------------------------
+
+describe('functions', () => {
+  test("a function must end with 'return' (reported at its closing brace)", () => {
+    const text = kernel(['%c0 = arith.constant 0 : index']);
+    const closing = text.indexOf('  }\n}') + 2;
+    const p = run(text).source.position(closing);
+    expect(diagLines(run(text))).toEqual([`${p.line}:${p.col}: error: function @k must end with 'return'`]);
+  });
+
+  test('return value count vs the signature', () => {
+    const text = ['module {', '  func.func @k() -> (index, index) {', '    %c0 = arith.constant 0 : index', '    return %c0 : index', '  }', '}', ''].join('\n');
+    expect(diagLines(run(text))).toEqual([`${at(text, 'return %c0')}: error: function @k returns 2 value(s), but 'return' has 1`]);
+  });
+
+  test('a bare return in a function with a result', () => {
+    const text = ['module {', '  func.func @k() -> index {', '    return', '  }', '}', ''].join('\n');
+    expect(diagLines(run(text))).toEqual([`${at(text, 'return')}: error: function @k returns 1 value(s), but 'return' has 0`]);
+  });
+
+  test('return value type vs the signature', () => {
+    const text = ['module {', '  func.func @k() -> i32 {', '    %c0 = arith.constant 0 : index', '    return %c0 : index', '  }', '}', ''].join('\n');
+    expect(diagLines(run(text))).toEqual([`${at(text, '%c0', 1)}: error: return value 0 has type index, expected i32`]);
+  });
+});
+
+// ---- target selection --------------------------------------------------------------------------
+
+describe('target selection', () => {
+  const S = tileBuf({ dtype: 'i8', rows: 32, cols: 32 });
+  const D = tileBuf({ dtype: 'i8', rows: 1, cols: 32 });
+  const body = [...allocs(['%src', S], ['%dst', D]), dps('tcolmin', [['%src', S]], [['%dst', D]]), 'return'];
+  const i8Errors = (text: string, target: string): string[] => [
+    `${atOnLine(text, 'pto.tcolmin', S)}: error: pto.tcolmin: src dtype i8 is not supported on ${target} (allowed: i16, i32, f16, f32)`,
+    `${atOnLine(text, 'pto.tcolmin', D)}: error: pto.tcolmin: dst dtype i8 is not supported on ${target} (allowed: i16, i32, f16, f32)`,
+  ];
+
+  test('the default target is a2a3: an i8 tcolmin is rejected', () => {
+    const text = kernel(body);
+    expect(run(text).program.target).toBe('a2a3');
+    expect(diagLines(run(text))).toEqual(i8Errors(text, 'a2a3'));
+  });
+
+  test('module attributes {pto.target_arch = "a5"} makes an i8 tcolmin valid', () => {
+    const text = kernel(body, '', '{pto.target_arch = "a5"}');
+    const r = run(text);
+    expect(r.program.target).toBe('a5');
+    expect(diagLines(r)).toEqual([]);
+  });
+
+  test('the --target option overrides the module attribute (a5 -> a2a3)', () => {
+    const text = kernel(body, '', '{pto.target_arch = "a5"}');
+    const r = run(text, 'a2a3');
+    expect(r.program.target).toBe('a2a3');
+    expect(diagLines(r)).toEqual(i8Errors(text, 'a2a3'));
+  });
+
+  test('the --target option overrides the module attribute (a2a3 -> a5)', () => {
+    const text = kernel(body, '', '{pto.target_arch = "a2a3"}');
+    const r = run(text, 'a5');
+    expect(r.program.target).toBe('a5');
+    expect(diagLines(r)).toEqual([]);
+  });
+
+  const f32Body = [...allocs(['%src', F32_16x16], ['%dst', F32_1x16]), dps('tcolmin', [['%src', F32_16x16]], [['%dst', F32_1x16]]), 'return'];
+
+  test('an unknown pto.target_arch string is an error at the string', () => {
+    const text = kernel(f32Body, '', '{pto.target_arch = "a7"}');
+    expect(diagLines(run(text))).toEqual([`${at(text, '"a7"')}: error: unknown pto.target_arch "a7" (expected "a2a3" or "a5")`]);
+  });
+
+  test('an unknown pto.target_arch string is an error even when --target is given', () => {
+    const text = kernel(f32Body, '', '{pto.target_arch = "a7"}');
+    expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, '"a7"')}: error: unknown pto.target_arch "a7" (expected "a2a3" or "a5")`]);
+  });
+});
+
+// ---- unknown vs not implemented ----------------------------------------------------------------
+
+describe('unknown op vs not-implemented op', () => {
+  const known: string[] = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'spec', 'known-ops.json'), 'utf8')).ops;
+  const notImplemented = 'pto.tabs';
+
+  test(`${notImplemented} is a known PTO op that spec/instructions.json lacks`, () => {
+    expect(known).toContain(notImplemented);
+    expect(isa().instructions.has(notImplemented.slice(4))).toBe(false);
+  });
+
+  test('a known op without a spec entry is "not implemented yet"', () => {
+    const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_16x16]), dps('tabs', [['%src', F32_16x16]], [['%dst', F32_16x16]]), 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tabs')}: error: pto.tabs is not implemented yet`]);
+  });
+
+  test('every known pto op that the spec lacks is "not implemented yet", never unknown', () => {
+    const custom = new Set(['pto.alloc_tile', 'pto.make_tensor_view', 'pto.partition_view', 'pto.subview', 'pto.section.vector', 'pto.section.cube']);
+    for (const op of known.filter((o) => !custom.has(o) && !isa().instructions.has(o.slice(4)))) {
+      const text = kernel([`${op} ins() outs()`, 'return']);
+      expect({ op, lines: diagLines(run(text)) }).toEqual({ op, lines: [`${at(text, op)}: error: ${op} is not implemented yet`] });
+    }
+  });
+
+  test('a pto op that is not in known-ops.json is unknown', () => {
+    const text = kernel(['pto.tfrobnicate ins() outs()', 'return']);
+    expect(known).not.toContain('pto.tfrobnicate');
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tfrobnicate')}: error: unknown op 'pto.tfrobnicate'`]);
+  });
+
+  test('an op of another dialect is unknown', () => {
+    const text = kernel(['foo.bar', 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'foo.bar')}: error: unknown op 'foo.bar'`]);
+  });
+
+  test('the results of an unknown op stay defined, and their uses do not cascade into more errors', () => {
+    const text = kernel(['%c1 = arith.constant 1 : index', '%x = pto.tfrobnicate', '%y = arith.addi %x, %c1 : index', 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tfrobnicate')}: error: unknown op 'pto.tfrobnicate'`]);
+  });
+});
+
+// ---- all errors of a file ----------------------------------------------------------------------
+
+describe('every error of a file is reported', () => {
+  test('five independent errors give five diagnostics, in source order', () => {
+    const bad = tileBuf({ dtype: 'f16', rows: 16, cols: 8 });
+    const dst8 = tileBuf({ dtype: 'f32', rows: 1, cols: 16, vCol: 8 });
+    const text = kernel([
+      '%c1 = arith.constant 1 : index',
+      `%bad = pto.alloc_tile : ${bad}`, // 1. invalid tile type
+      '%a = arith.addi %nope, %c1 : index', // 2. undefined value
+      '%c1 = arith.constant 2 : index', // 3. redefinition
+      `%src = pto.alloc_tile : ${F32_16x16}`,
+      `%dst = pto.alloc_tile : ${dst8}`,
+      dps('tcolmin', [['%src', F32_16x16]], [['%dst', dst8]]), // 4. valid cols 16 != 8
+      'pto.tfrobnicate ins() outs()', // 5. unknown op
+      'return',
+    ]);
+    const r = run(text);
+    expect(r.diags.items).toHaveLength(5);
+    expect(r.diags.errorCount).toBe(5);
+    expect(diagLines(r)).toEqual([
+      `${at(text, bad)}: error: invalid tile type: a row-major tile needs rows of a multiple of 32 bytes: cols 8 x 2 bytes = 16`,
+      `${at(text, '%nope')}: error: use of undefined value %nope`,
+      `${at(text, '%c1', 2)}: error: redefinition of SSA value %c1`,
+      `  note ${at(text, '%c1')}: previously defined here`,
+      `${at(text, 'pto.tcolmin')}: error: pto.tcolmin: src valid cols (16) must equal dst valid cols (8)`,
+      `${at(text, 'pto.tfrobnicate')}: error: unknown op 'pto.tfrobnicate'`,
+    ]);
+    // formatAll prints them in the same (source) order.
+    const headers = formatAll(r.diags)
+      .split('\n')
+      .filter((l) => / (error|warning): /.test(l))
+      .map((l) => Number(/^test\.pto:(\d+):/.exec(l)![1]));
+    expect(headers).toHaveLength(5);
+    expect([...headers].sort((x, y) => x - y)).toEqual(headers);
+    expect(new Set(headers).size).toBe(5);
+  });
+});
