@@ -12,8 +12,8 @@ export const OperandSpec = z.object({
   /** tile: a tile buffer/value; view: a partition of a global tensor; scalar: an SSA scalar. */
   kind: z.enum(['tile', 'view', 'scalar']),
   optional: z.boolean().optional(),
-  /** False when the Level 1 (SSA) spelling omits this operand (scratch tiles). */
-  l1: z.boolean().optional(),
+  /** Level 1 (SSA) spelling: absent (`false`) or optional (`"optional"`), e.g. scratch tiles. Default: as at Level 2. */
+  l1: z.union([z.literal(false), z.literal('optional')]).optional(),
 });
 
 /** Layout requirements, by name: see verify/layout.ts. */
@@ -23,6 +23,7 @@ const DimRef = z.string().regex(/^[a-z0-9]+\.(vRow|vCol|rows|cols)$/, 'expected 
 
 export const ValidRule = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('eq'), lhs: DimRef, rhs: DimRef, when: z.string().optional() }),
+  z.object({ kind: z.literal('le'), lhs: DimRef, rhs: DimRef, when: z.string().optional() }),
   z.object({ kind: z.literal('positive'), of: DimRef, when: z.string().optional() }),
   z.object({ kind: z.literal('view-matches-valid'), view: z.string(), tile: z.string() }),
 ]);
@@ -38,6 +39,8 @@ export const AttributeSpec = z.object({
   kind: z.enum(['bool', 'int', 'enum']),
   default: z.union([z.boolean(), z.number(), z.string()]).optional(),
   values: z.array(z.string()).optional(),
+  /** When the attribute is true, this operand must be present. */
+  requiresOperand: z.string().optional(),
 });
 
 /** Per target: operand name -> a dtype set name or an explicit list. */
@@ -56,7 +59,7 @@ export const InstructionSpec = z.object({
   attributes: z.array(AttributeSpec).optional(),
   tileLocs: z.record(z.string(), z.array(Loc)),
   layouts: z.record(z.string(), LayoutRule),
-  dtypes: z.record(Target, DtypeTable),
+  dtypes: z.partialRecord(Target, DtypeTable),
   dtypeRelations: z.array(DtypeRelation).optional(),
   valid: z.array(ValidRule).optional(),
   /** The instruction does nothing when this operand's valid region is empty. */

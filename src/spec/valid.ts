@@ -42,6 +42,13 @@ export function checkDimRule(rule: ValidRule, dims: (operand: string) => Dims | 
       if (a === null || b === null) return { status: 'unknown' };
       return a === b ? { status: 'ok' } : { status: 'violated', message: `${describe(rule.lhs)} (${a}) must equal ${describe(rule.rhs)} (${b})` };
     }
+    case 'le': {
+      const a = dimValue(rule.lhs, dims);
+      const b = dimValue(rule.rhs, dims);
+      if (a === undefined || b === undefined) return { status: 'ok' };
+      if (a === null || b === null) return { status: 'unknown' };
+      return a <= b ? { status: 'ok' } : { status: 'violated', message: `${describe(rule.lhs)} (${a}) must not exceed ${describe(rule.rhs)} (${b})` };
+    }
     case 'positive': {
       const a = dimValue(rule.of, dims);
       if (a === undefined) return { status: 'ok' };

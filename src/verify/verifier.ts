@@ -3,7 +3,7 @@ import * as path from 'path';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { Span } from '../diag/source';
 import { Block, Module, OpNode, Operand, Region, TypeRef, attrOf, segment } from '../syntax/ast';
-import { ElemType, TileType, Type, TypeTable, elemSize, printType } from '../syntax/types';
+import { ElemType, TileType, Type, TypeTable, elemSize, elemTypeName, printType } from '../syntax/types';
 import { Instruction, Isa, isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Dims, checkDimRule, dimsOfType, viewMatchesValid } from '../spec/valid';
@@ -38,6 +38,10 @@ export function verifyModule(module: Module, types: TypeTable, diags: Diagnostic
 
 type Scope = Map<string, { type: Type; span: Span }>;
 
+/** The type of a value whose definition could not be verified. */
+const UNKNOWN: Type = { kind: 'opaque', text: '?' };
+const isUnknown = (t: Type): boolean => t.kind === 'opaque' && t.text === '?';
+
 class Verifier {
   private readonly spec: Isa = isa();
   private readonly target: TargetName;
@@ -55,7 +59,8 @@ class Verifier {
     private readonly diags: DiagnosticBag,
     options: VerifyOptions,
   ) {
-    this.target = options.target ?? this.targetFromModule(module) ?? 'a2a3';
+    const fromModule = this.targetFromModule(module);
+    this.target = options.target ?? fromModule ?? 'a2a3';
     this.program = { module, target: this.target, functions: new Map(), instructions: new Map(), valueTypes: new Map() };
   }
 
@@ -119,7 +124,7 @@ class Verifier {
     this.scopes.push(new Map());
     for (const arg of block.args) {
       const type = arg.type ? this.resolveType(arg.type) : undefined;
-      this.define(arg.name, type ?? { kind: 'opaque', text: '?' }, arg.span);
+      this.define(arg.name, type ?? UNKNOWN, arg.span);
     }
     for (const op of block.ops) this.verifyOp(op, owner);
     this.scopes.pop();
@@ -157,6 +162,10 @@ class Verifier {
       const elsewhere = this.functionNames.get(key);
       this.diags.error(ref.span, elsewhere ? `${key} is not visible here (defined in a region that does not enclose this use)` : `use of undefined value ${key}`);
       return undefined;
+    }
+    if (isUnknown(found.type)) {
+      // Defined by an op that failed to verify: trust the use's type, so no errors cascade.
+      return operand.type ? this.resolveType(operand.type) : undefined;
     }
     if (operand.type) {
       const declared = this.resolveType(operand.type);
@@ -197,8 +206,8 @@ class Verifier {
   private defineResults(op: OpNode, types: (Type | undefined)[]): void {
     let k = 0;
     for (const r of op.results) {
-      if (r.count === 1) this.define(r.name, types[k++] ?? { kind: 'opaque', text: '?' }, r.span);
-      else for (let i = 0; i < r.count; i++) this.define(`${r.name}#${i}`, types[k++] ?? { kind: 'opaque', text: '?' }, r.span);
+      if (r.count === 1) this.define(r.name, types[k++] ?? UNKNOWN, r.span);
+      else for (let i = 0; i < r.count; i++) this.define(`${r.name}#${i}`, types[k++] ?? UNKNOWN, r.span);
     }
   }
 
@@ -468,11 +477,13 @@ class Verifier {
     }
     const results = spec.outs.filter((o) => o.kind === 'tile');
     const args = [...spec.ins.filter((o) => o.l1 !== false), ...spec.outs.filter((o) => o.kind !== 'tile')];
-    return `${results.map((o) => '%' + o.name).join(', ')}${results.length ? ' = ' : ''}pto.${spec.name} ${args.map((o) => '%' + o.name).join(', ')} : ...`;
+    const argText = (o: Instruction['operands'][number]) => `%${o.name}${o.optional || o.l1 === 'optional' ? '?' : ''}`;
+    return `${results.map((o) => '%' + o.name).join(', ')}${results.length ? ' = ' : ''}pto.${spec.name} ${args.map(argText).join(', ')} : ...`;
   }
 
   private bindList(op: OpNode, specs: Instruction['operands'], operands: Operand[], types: (Type | undefined)[], where: string, spec: Instruction, level: 1 | 2): Map<string, BoundOperand> | undefined {
-    const required = specs.filter((s) => !s.optional).length;
+    const isOptional = (s: Instruction['operands'][number]) => s.optional === true || (level === 1 && s.l1 === 'optional');
+    const required = specs.filter((s) => !isOptional(s)).length;
     if (operands.length < required || operands.length > specs.length) {
       const span = operands.length > 0 ? { start: operands[0].span.start, end: operands.at(-1)!.span.end } : op.nameSpan;
       const count = required === specs.length ? `${specs.length}` : `${required} to ${specs.length}`;
@@ -554,7 +565,7 @@ class Verifier {
       if (problem) this.diags.error(spanOf(b), `${name}: ${operandName} ${problem}`);
       const allowed = allowedByTarget[operandName];
       if (allowed && allowed.length > 0 && !allowed.includes(tile.dtype)) {
-        this.diags.error(spanOf(b), `${name}: ${operandName} dtype ${tile.dtype} is not supported on ${this.target} (allowed: ${allowed.join(', ')})`);
+        this.diags.error(spanOf(b), `${name}: ${operandName} dtype ${elemTypeName(tile.dtype)} is not supported on ${this.target} (allowed: ${allowed.map(elemTypeName).join(', ')})`);
       }
     }
     for (const rel of spec.dtypeRelations ?? []) {
@@ -568,7 +579,7 @@ class Verifier {
         const ok = rel.kind === 'same' ? e === first : elemSize(e) === elemSize(first);
         if (!ok) {
           const what = rel.kind === 'same' ? 'the same element type' : 'element types of the same size';
-          this.diags.error(spanOf(bound.operands.get(present[i])!), `${name}: ${present[0]} (${first}) and ${present[i]} (${e}) must have ${what}`);
+          this.diags.error(spanOf(bound.operands.get(present[i])!), `${name}: ${present[0]} (${elemTypeName(first)}) and ${present[i]} (${elemTypeName(e)}) must have ${what}`);
         }
       }
     }
@@ -593,6 +604,9 @@ class Verifier {
     for (const attr of spec.attributes ?? []) {
       const a = attrOf(op, attr.name);
       if (a && attr.kind === 'bool' && a.kind !== 'bool') this.diags.error(a.span, `${name}: '${attr.name}' must be true or false`);
+      if (a?.kind === 'bool' && a.value && attr.requiresOperand && !bound.operands.has(attr.requiresOperand)) {
+        this.diags.error(a.span, `${name}: '${attr.name} = true' needs the ${attr.requiresOperand} operand`);
+      }
     }
     const known = new Set((spec.attributes ?? []).map((a) => a.name));
     for (const a of op.attrs) if (!known.has(a.key)) this.diags.error(a.span, `${name} has no attribute '${a.key}'`);

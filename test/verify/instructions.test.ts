@@ -173,7 +173,7 @@ function expectedErrors(instruction: string, target: TargetName, e: Elem, c: Cas
     if (allowed.length === 0 || allowed.includes(e)) continue;
     const offset = lineStart + c.typeAt[op];
     const p = source.position(offset);
-    errors.push({ offset, text: `${p.line}:${p.col}: error: pto.${instruction}: ${op} dtype ${e} is not supported on ${target} (allowed: ${allowed.join(', ')})` });
+    errors.push({ offset, text: `${p.line}:${p.col}: error: pto.${instruction}: ${op} dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${allowed.map((a) => mlirName(a as Elem)).join(', ')})` });
   }
   return errors.sort((a, b) => a.offset - b.offset).map((x) => x.text);
 }
@@ -225,7 +225,7 @@ function check(level: 1 | 2, name: string, target: TargetName, e: Elem, label: s
     expect(want.length).toBeGreaterThan(0);
     expect(lines(r)).toEqual(want);
     for (const d of r.diags.items) {
-      expect(d.message).toContain(`dtype ${e} `);
+      expect(d.message).toContain(`dtype ${mlirName(e as Elem)} `);
       expect(d.message).toContain(` on ${target} `);
     }
   }
@@ -253,12 +253,12 @@ describe('Level 1 tcolmin, spelled as in the manual (`%d = pto.tcolmin %s : !pto
       expect(lines(r)).toEqual([]);
       return;
     }
-    const list = factTable.tcolmin[target].src.join(', ');
+    const list = factTable.tcolmin[target].src.map((a) => mlirName(a as Elem)).join(', ');
     const src = new SourceFile('x', text).position(text.indexOf(s, text.indexOf('pto.tcolmin')));
     const dst = new SourceFile('x', text).position(text.indexOf('-> ' + d) + 3);
     expect(lines(r)).toEqual([
-      `${src.line}:${src.col}: error: pto.tcolmin: src dtype ${e} is not supported on ${target} (allowed: ${list})`,
-      `${dst.line}:${dst.col}: error: pto.tcolmin: dst dtype ${e} is not supported on ${target} (allowed: ${list})`,
+      `${src.line}:${src.col}: error: pto.tcolmin: src dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${list})`,
+      `${dst.line}:${dst.col}: error: pto.tcolmin: dst dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${list})`,
     ]);
   });
 });

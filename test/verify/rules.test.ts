@@ -90,12 +90,47 @@ describe('layout', () => {
 });
 
 describe('dtype relation', () => {
+  // isa.json TROWSUM/TROWMAX/TROWMIN: dtypeRelation "same: all operands share one element type";
+  // A2A3 uses tmp as scratch of the element type (dtypes.a2a3.tmp is the src list).
+  test.each(['trowsum', 'trowmax', 'trowmin'])('%s on a2a3: tmp must have the element type of src and dst', (name) => {
+    const src = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
+    const tmp = tileBuf({ dtype: 'f16', rows: 8, cols: 16 });
+    const dst = tileBuf({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' });
+    const text = single(name, [['%src', src], ['%tmp', tmp]], [['%dst', dst]]);
+    expect(diagLines(run(text, 'a2a3'))).toEqual([`${atOnLine(text, `pto.${name}`, tmp)}: error: pto.${name}: dst (f32) and tmp (f16) must have the same element type`]);
+  });
+
   test('tcolmin: dst and src must have the same element type (reported at src)', () => {
     const f16 = tileBuf({ dtype: 'f16', rows: 16, cols: 16 });
     const text = single('tcolmin', [['%src', f16]], [['%dst', F32_1x16]]);
     expect(diagLines(run(text))).toEqual([
       `${atOnLine(text, 'pto.tcolmin', f16)}: error: pto.tcolmin: dst (f32) and src (f16) must have the same element type`,
     ]);
+  });
+});
+
+describe('tcolsum isBinary', () => {
+  test('isBinary = true with a tmp is accepted', () => {
+    const text = kernel([
+      ...allocs(['%src', F32_16x16], ['%tmp', F32_16x16], ['%dst', F32_1x16]),
+      `${dps('tcolsum', [['%src', F32_16x16], ['%tmp', F32_16x16]], [['%dst', F32_1x16]])} {isBinary = true}`,
+      'return',
+    ]);
+    expect(diagLines(run(text))).toEqual([]);
+  });
+
+  test("isBinary must be true or false", () => {
+    const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_1x16]), `${dps('tcolsum', [['%src', F32_16x16]], [['%dst', F32_1x16]])} {isBinary = 3}`, 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, '3}')}: error: pto.tcolsum: 'isBinary' must be true or false`]);
+  });
+
+  // isa.json TCOLSUM: isBinary is "bool, 4-arg overload"; "2-arg overload: sequential, no tmp".
+  // The binary tree accumulates in tmp, so isBinary = true without a tmp has nowhere to work.
+  test('isBinary = true without a tmp is rejected', () => {
+    const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_1x16]), `${dps('tcolsum', [['%src', F32_16x16]], [['%dst', F32_1x16]])} {isBinary = true}`, 'return']);
+    const lines = diagLines(run(text));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\d+:\d+: error: .*isBinary.*tmp|^\d+:\d+: error: .*tmp.*isBinary/);
   });
 });
 
@@ -116,6 +151,21 @@ describe('valid region', () => {
       'return',
     ]);
     expect(diagLines(run(text))).toEqual([]);
+  });
+
+  // isa.json TCOLSUM: validRegion.runtime.common "src.validCol <= tmp row stride (4-arg form)";
+  // shapeRelations "tmp needs ... >= C cols". The row stride of an ND tmp is its cols.
+  test('tcolsum: src valid cols must fit in a row of tmp', () => {
+    const tmp = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
+    const text = single('tcolsum', [['%src', F32_16x16], ['%tmp', tmp]], [['%dst', F32_1x16]]);
+    const lines = diagLines(run(text));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^${at(text, 'pto.tcolsum')}: error: pto\\.tcolsum: .*tmp`));
+  });
+
+  test('tcolsum: a tmp as wide as the src valid cols is accepted', () => {
+    const tmp = tileBuf({ dtype: 'f32', rows: 8, cols: 16 });
+    expect(diagLines(run(single('tcolsum', [['%src', F32_16x16], ['%tmp', tmp]], [['%dst', F32_1x16]])))).toEqual([]);
   });
 
   test('row reduction: src valid rows must be positive', () => {
@@ -240,6 +290,16 @@ describe('operand counts, with the usage hint', () => {
     expect(diagLines(run(text))).toEqual([
       `${at(text, 'pto.tcolmin')}: error: pto.tcolmin produces 1 result(s), got 0; expected '%dst = pto.tcolmin %src : ...'`,
     ]);
+  });
+
+  // shared/reference/syntax-ops.json, pto.trowsum ssa_l1 (the manual's AS Level 1 spelling):
+  // `%dst = pto.trowsum %src, %tmp : (!pto.tile<...>, !pto.tile<...>) -> !pto.tile<...>`.
+  // The PTO-AS asm form omits tmp, so Level 1 should take it as optional, not reject it.
+  test.each(['trowsum', 'trowmax', 'trowmin'])('Level 1 %s: the manual spelling with %%tmp is accepted', (name) => {
+    const src = tileVal({ dtype: 'f32', rows: 8, cols: 8 });
+    const dst = tileVal({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' });
+    const text = kernel([`%d = pto.${name} %s, %t : (${src}, ${src}) -> ${dst}`, 'return'], `%s: ${src}, %t: ${src}`);
+    expect(diagLines(run(text))).toEqual([]);
   });
 
   test('Level 2 form with a result', () => {
@@ -510,9 +570,15 @@ describe('unknown op vs not-implemented op', () => {
     expect(diagLines(run(text))).toEqual([`${at(text, 'foo.bar')}: error: unknown op 'foo.bar'`]);
   });
 
-  test('the results of an unknown op stay defined, and their uses do not cascade into more errors', () => {
+  // verifier.ts keeps the results of an unknown op defined "so that later uses do not cascade into more errors".
+  test('the results of an unknown op stay defined: a scalar use does not cascade', () => {
     const text = kernel(['%c1 = arith.constant 1 : index', '%x = pto.tfrobnicate', '%y = arith.addi %x, %c1 : index', 'return']);
     expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tfrobnicate')}: error: unknown op 'pto.tfrobnicate'`]);
+  });
+
+  test('the results of a not-implemented op stay defined: a typed tile use does not cascade', () => {
+    const text = kernel([`%x = pto.tabs`, `%dst = pto.alloc_tile : ${F32_1x16}`, dps('tcolmin', [['%x', F32_16x16]], [['%dst', F32_1x16]]), 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tabs')}: error: pto.tabs is not implemented yet`]);
   });
 });
 

@@ -226,10 +226,15 @@ function viewType(rows: number, cols: number, elem: ElemType): string {
   return `!pto.partition_tensor_view<${rows}x${cols}x${elem}>`;
 }
 
-/** Assembles and runs a case's program; returns the output buffer's bytes after the run. */
+/** Assembles and runs a case's program on its fixtures; returns the output buffer's bytes after the run. */
 export function runCase(c: GoldenCase, target: TargetName): { program: GoldenProgram; actual: Uint8Array } {
   const program = buildProgram(c, c.inputs.map(readFixture));
-  const assembled = assemble(`${c.name}.pto`, program.text, { target });
+  return { program, actual: runProgram(program, `${c.name}.pto`, target) };
+}
+
+/** Assembles and runs a program (numerics cpu-sim); returns its output buffer's bytes after the run. */
+export function runProgram(program: GoldenProgram, file: string, target: TargetName): Uint8Array {
+  const assembled = assemble(file, program.text, { target });
   if (assembled.diags.hasErrors()) throw new Error(`the generated program does not verify:\n${formatAll(assembled.diags)}\n${program.text}`);
   const fn = assembled.program.functions.get('golden')!;
   const values = new Map<string, Value>();
@@ -240,7 +245,7 @@ export function runCase(c: GoldenCase, target: TargetName): { program: GoldenPro
     values.set(`%${a.name}`, buffer);
   }
   runFunction(assembled.program, assembled.types, fn, values, { numerics: 'cpu-sim', maxSteps: 1_000_000 });
-  return { program, actual: buffers.get(program.output)!.bytes };
+  return buffers.get(program.output)!.bytes;
 }
 
 /**

@@ -13,6 +13,21 @@ function exactOp(kind: 'add' | 'mul', dtype: ElemType): Binary {
   return (a, b) => (a as number) * (b as number);
 }
 
+/** x86's default NaN (the "real indefinite", sign bit set): f32 0xffc00000, f16 0xfe00 once rounded. */
+const X86_DEFAULT_NAN = new Float64Array(new BigUint64Array([0xfff8000000000000n]).buffer)[0];
+
+/**
+ * cpu-sim: the NaN the simulator's x86 build gives, whatever host the VM runs on. A NaN operand
+ * propagates (the first one when both are); an invalid operation (inf - inf, 0 * inf) gives the x86
+ * default NaN, which is negative. Plain JS arithmetic gives the host's default NaN, which is
+ * positive on ARM (Apple silicon, Graviton), so the sign of such results would depend on the machine.
+ */
+function x86Nan(a: Scalar, b: Scalar): number {
+  if (Number.isNaN(a)) return a as number;
+  if (Number.isNaN(b)) return b as number;
+  return X86_DEFAULT_NAN;
+}
+
 /** TADD/TMUL: dst = src0 op src1 over dst's valid region, one rounding per element. */
 export function elementwise(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
@@ -20,8 +35,15 @@ export function elementwise(ctx: InstructionContext): void {
   const b = ctx.tile('src1');
   const kind = ctx.bound.spec.elementwise;
   if (!kind) ctx.trap(`pto.${ctx.bound.spec.name} has no elementwise kind in spec/instructions.json`);
+  const exact = exactOp(kind, dst.type.dtype);
+  const op: Binary =
+    ctx.numerics === 'cpu-sim' && dst.codec.isFloat
+      ? (x, y) => {
+          const v = exact(x, y);
+          return Number.isNaN(v) ? x86Nan(x, y) : v;
+        }
+      : exact;
   // bf16 results are computed in f32 and then rounded to bf16, as the vector unit does.
-  const op = exactOp(kind, dst.type.dtype);
   const round = dst.type.dtype === 'bf16' ? (v: Scalar) => Math.fround(Number(v)) : (v: Scalar) => v;
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) dst.set(r, c, dst.codec.round(round(op(a.get(r, c), b.get(r, c)))));

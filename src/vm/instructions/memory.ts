@@ -1,5 +1,5 @@
 import { codec } from '../numerics/elements';
-import { PartitionView, Tile } from '../memory';
+import { GlobalBuffer, PartitionView, Tile } from '../memory';
 import { InstructionContext } from './context';
 import { ElemType } from '../../syntax/types';
 import { f16BitsToNumber } from '../numerics/float16';
@@ -32,6 +32,20 @@ function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Til
       visit(r, c, index);
     }
   }
+}
+
+/**
+ * Transfers copy bits, never values: an f16/f32 NaN keeps its payload (and a signalling NaN stays
+ * signalling), and a same-size pair of element types (u16 view, f16 tile) moves the bit pattern.
+ */
+export function copyElement(from: Uint8Array, fromByte: number, to: Uint8Array, toByte: number, size: number): void {
+  for (let k = 0; k < size; k++) to[toByte + k] = from[fromByte + k];
+}
+
+/** The element size both sides share (the verifier's same-size rule; checked again here). */
+function elementSize(ctx: InstructionContext, buffer: GlobalBuffer, tile: Tile): number {
+  if (buffer.codec.size !== tile.codec.size) ctx.trap(`${buffer.name} has ${buffer.elem} elements, but the tile has ${tile.type.dtype}: their sizes differ`);
+  return tile.codec.size;
 }
 
 /** The bit pattern a pad value writes (PadValueMap of pto-isa); null for PadNull (leave as is). */
@@ -69,8 +83,9 @@ export function load(ctx: InstructionContext): void {
   const view = ctx.view('src');
   const tile = ctx.tile('dst');
   const src = view.buffer;
+  const size = elementSize(ctx, src, tile);
   forEachTransfer(ctx, view, tile, (r, c, index) => {
-    tile.set(r, c, src.codec.read(src.view, index * src.codec.size));
+    copyElement(src.bytes, index * size, tile.bytes, tile.elementIndex(r, c) * size, size);
   });
   const pad = padValue(tile.type.dtype, tile.type.pad, ctx.numerics);
   if (pad === null) return;
@@ -85,8 +100,9 @@ export function store(ctx: InstructionContext): void {
   const view = ctx.view('dst');
   const tile = ctx.tile('src');
   const dst = view.buffer;
+  const size = elementSize(ctx, dst, tile);
   forEachTransfer(ctx, view, tile, (r, c, index) => {
-    dst.codec.write(dst.view, index * dst.codec.size, tile.get(r, c));
+    copyElement(tile.bytes, tile.elementIndex(r, c) * size, dst.bytes, index * size, size);
     dst.written[index] = 1;
   });
 }
