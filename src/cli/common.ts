@@ -2,7 +2,8 @@
 export class UsageError extends Error {}
 
 export function usageFailure(message: string | undefined, error: Error | undefined): never {
-  throw new UsageError(message ?? error?.message ?? 'invalid arguments');
+  // yargs spreads some messages over lines ("Invalid values:\n  Argument: ..."): keep one line.
+  throw new UsageError((message ?? error?.message ?? 'invalid arguments').replace(/:?\s*\n\s*/g, ': '));
 }
 
 /** Turns a usage failure into its exit code; anything else is a bug and is rethrown. */
