@@ -17,11 +17,18 @@ export class DiagnosticBag {
   constructor(readonly source: SourceFile) {}
 
   error(span: Span, message: string, notes?: Diagnostic['notes']): void {
-    this.items.push({ severity: 'error', message, span, notes });
+    this.items.push({ severity: 'error', message, span: this.clamp(span), notes: notes?.map((n) => ({ ...n, span: this.clamp(n.span) })) });
   }
 
   warning(span: Span, message: string): void {
-    this.items.push({ severity: 'warning', message, span });
+    this.items.push({ severity: 'warning', message, span: this.clamp(span) });
+  }
+
+  /** Problems found at the end of the file point at its last character, or at an empty span. */
+  private clamp(span: Span): Span {
+    const n = this.source.text.length;
+    const start = Math.max(0, Math.min(span.start, n));
+    return { start, end: Math.max(start, Math.min(span.end, n)) };
   }
 
   get errorCount(): number {
