@@ -14,3 +14,9 @@ export function exitWith(e: unknown): number {
   }
   throw e;
 }
+
+/** `--target`, shared by both tools. */
+export const TARGET_OPTION = {
+  choices: ['a2a3', 'a5'] as const,
+  describe: "target chip (default: the module's pto.target_arch, else a2a3)",
+};

@@ -6,7 +6,7 @@ import { printCanonical } from '../emit/canonical';
 import { moduleToJson } from '../emit/json';
 import { TargetName } from '../spec/schema';
 import { levelOf } from '../emit/level';
-import { exitWith, usageFailure } from './common';
+import { TARGET_OPTION, exitWith, usageFailure } from './common';
 
 /** pto-as FILE... [--target a2a3|a5] [--emit none|canonical|l1|l2|json] [-o OUT] */
 export function main(argv: string[]): number {
@@ -15,7 +15,7 @@ export function main(argv: string[]): number {
     args = yargs(argv)
       .scriptName('pto-as')
       .usage('$0 FILE... [options]\n\nParse and verify PTO-AS programs; print diagnostics or a normalized form.')
-      .option('target', { choices: ['a2a3', 'a5'] as const, describe: "target chip (default: the module's pto.target_arch, else a2a3)" })
+      .option('target', TARGET_OPTION)
       .option('emit', { choices: ['none', 'canonical', 'l1', 'l2', 'json'] as const, default: 'none' as const, describe: 'what to print for valid input' })
       .option('o', { alias: 'output', type: 'string', describe: 'write the emitted text to this file instead of stdout' })
       .demandCommand(1, 'pto-as: give at least one FILE')

@@ -11,7 +11,7 @@ import { ArgumentError, bindArguments } from '../vm/io/arguments';
 import { bufferValues, formatValue, summarize } from '../vm/io/results';
 import { writeNpy } from '../vm/io/npy';
 import { VmTrap } from '../vm/trap';
-import { UsageError, exitWith, usageFailure } from './common';
+import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
 
 /** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--json] [--max-steps N] */
 export function main(argv: string[]): number {
@@ -21,7 +21,7 @@ export function main(argv: string[]): number {
       .scriptName('pto-vm')
       .usage('$0 run FILE [options]\n\nRun a PTO-AS program on the PTO virtual machine.')
       .command('run <file>', 'run a function of FILE', (y) => y.positional('file', { type: 'string', describe: 'the .pto program' }))
-      .option('target', { choices: ['a2a3', 'a5'] as const, describe: "target chip (default: the module's pto.target_arch, else a2a3)" })
+      .option('target', TARGET_OPTION)
       .option('entry', { type: 'string', describe: 'function to run (default: the only function, or the hacc.entry one)' })
       .option('arg', { type: 'string', array: true, default: [] as string[], describe: 'bind an argument: NAME=FILE.npy|FILE.bin|zeros:N|random:N[:SEED]|NUMBER' })
       .option('out', { type: 'string', array: true, default: [] as string[], describe: 'write a pointer argument after the run: NAME=PATH.npy|PATH.bin' })
