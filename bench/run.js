@@ -59,7 +59,7 @@ const loopText = fs.readFileSync(path.join(__dirname, '..', 'programs', 'colsum-
 const loop = assemble('colsum-loop.pto', loopText, { target: 'a5' });
 const fn = loop.program.functions.get('colsum_blocks');
 const vm = time(() => {
-  const args = bindArguments(loop.program, loop.types, fn, new Map());
+  const args = bindArguments(loop.types, fn, new Map());
   return runFunction(loop.program, loop.types, fn, args.values, { numerics: 'cpu-sim', maxSteps: 1e9 });
 }, 20);
 const asm = time(() => assemble('colsum-loop.pto', loopText, { target: 'a5' }), 20);

@@ -98,7 +98,7 @@ function run(req: RunRequest): number {
   const fn = chooseEntry(program.functions, req.entry);
   let bound;
   try {
-    bound = bindArguments(program, types, fn, req.argSpecs);
+    bound = bindArguments(types, fn, req.argSpecs);
   } catch (e) {
     if (e instanceof ArgumentError) throw new UsageError(e.message);
     throw e;

@@ -102,7 +102,7 @@ class Printer {
         return;
       case 'func.func': {
         const body = op.regions[0];
-        const params = (body?.blocks[0].args ?? []).map((a) => `${a.name}: ${a.type ? this.type(a.type) : '?'}`).join(', ');
+        const params = (op.params ?? []).map((a) => `${a.name}: ${a.type ? this.type(a.type) : '?'}`).join(', ');
         const results = op.resultTypes.length === 0 ? '' : op.resultTypes.length === 1 ? ` -> ${this.type(op.resultTypes[0])}` : ` -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})`;
         const attrs = op.attrs.length ? ' attributes ' + this.dict(op.attrs) : '';
         if (!body) {

@@ -89,6 +89,8 @@ export interface OpNode {
   regions: Region[];
   /** `@name` of a module or function. */
   symbol?: string;
+  /** A function's parameters (also the entry block's arguments when it has a body). */
+  params?: BlockArg[];
   /** Spellings that are accepted but deprecated, reported as warnings. */
   legacy?: { message: string; span: Span }[];
 }

@@ -13,7 +13,7 @@ import { RawLabel, RawRegion, RawStatement, Scanner } from './scan';
 export function parseModule(source: SourceFile, diags: DiagnosticBag): Module {
   const scanned = new Scanner(source.text, diags).scanFile();
   const parser = new StatementParser(source, diags);
-  const ops = parser.parseItems(scanned.items, 'top');
+  const ops = parser.parseItems(scanned.items);
   return { ops, span: { start: 0, end: source.text.length } };
 }
 
@@ -79,7 +79,7 @@ class StatementParser {
     private readonly diags: DiagnosticBag,
   ) {}
 
-  parseItems(items: (RawStatement | RawLabel)[], where: 'top' | 'region'): OpNode[] {
+  parseItems(items: (RawStatement | RawLabel)[]): OpNode[] {
     const ops: OpNode[] = [];
     for (const item of items) {
       if (item.kind === 'label') {
@@ -89,7 +89,6 @@ class StatementParser {
       const op = this.parseStatement(item);
       if (op) ops.push(op);
     }
-    void where;
     return ops;
   }
 
@@ -335,15 +334,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.attrs = optional<AttrEntry[]>(attrs) ?? [];
       op.resultTypes = optional<TypeRef[]>(results) ?? [];
       const params = args.asIteration().children.map((a) => a.ast() as BlockArg);
+      op.params = params;
       const body = optional<Region>(region);
       if (body) {
         body.blocks[0].args = params;
         op.regions = [body];
-      } else {
-        // A declaration: keep the parameters in an empty body so their types stay visible.
-        op.regions = [];
-        op.segments.params = [];
-        (op as OpNode & { params?: BlockArg[] }).params = params;
       }
       return op;
     },

@@ -1,7 +1,6 @@
 import * as fs from 'fs';
 import { OpNode, Operand, Region, attrOf, segment } from '../../syntax/ast';
-import { ElemType, Type, TypeTable, elemSize, isFloat } from '../../syntax/types';
-import { Program } from '../../verify/program';
+import { ElemType, TypeTable, elemSize, isFloat } from '../../syntax/types';
 import { Value } from '../interpreter';
 import { GlobalBuffer } from '../memory';
 import { codec } from '../numerics/elements';
@@ -49,7 +48,7 @@ export interface BoundArguments {
 }
 
 /** Binds `--arg NAME=VALUE` specs to the function's arguments; unbound pointers get generated data. */
-export function bindArguments(program: Program, types: TypeTable, fn: OpNode, specs: Map<string, string>): BoundArguments {
+export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, string>): BoundArguments {
   const params = fn.regions[0]?.blocks[0]?.args ?? [];
   const known = new Set(params.map((p) => p.name.slice(1)));
   for (const name of specs.keys()) {
@@ -87,7 +86,6 @@ export function bindArguments(program: Program, types: TypeTable, fn: OpNode, sp
       throw new ArgumentError(`argument %${name} has a type the VM cannot bind (${param.type?.text ?? 'unknown'})`);
     }
   });
-  void program;
   return { values, buffers, origins };
 }
 
@@ -217,8 +215,4 @@ class StaticSizing {
         return undefined;
     }
   }
-}
-
-export function typeOfParam(types: TypeTable, text: string | undefined): Type | undefined {
-  return text ? types.parse(text).type : undefined;
 }
