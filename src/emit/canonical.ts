@@ -15,6 +15,20 @@ export function printCanonical(module: Module, types: TypeTable): string {
 /** Attributes printed inside `ins(...)` rather than after `outs(...)` (PTOAS's format for these ops). */
 const ATTRS_INSIDE_INS = new Set(['pto.tcmp', 'pto.tcmps', 'pto.tcvt', 'pto.tci']);
 
+/** An MLIR string literal: \\ \" \n \t, and \XX for other control characters. */
+function quote(value: string): string {
+  const escaped = value.replace(/[\\"\x00-\x1f\x7f]/g, (c) => {
+    if (c === '\\' || c === '"') return '\\' + c;
+    if (c === '\n') return '\\n';
+    if (c === '\t') return '\\t';
+    return '\\' + c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase();
+  });
+  return `"${escaped}"`;
+}
+
+const ARITH_CASTS = new Set(['arith.index_cast', 'arith.index_castui', 'arith.extsi', 'arith.extui', 'arith.trunci', 'arith.sitofp',
+  'arith.uitofp', 'arith.fptosi', 'arith.fptoui', 'arith.extf', 'arith.truncf', 'arith.bitcast']);
+
 class Printer {
   readonly lines: string[] = [];
 
@@ -48,7 +62,7 @@ class Printer {
       case 'float':
         return a.type ? `${a.text} : ${this.type(a.type)}` : a.text;
       case 'string':
-        return JSON.stringify(a.value) + (a.type ? ` : ${this.type(a.type)}` : '');
+        return quote(a.value) + (a.type ? ` : ${this.type(a.type)}` : '');
       case 'bool':
         return String(a.value);
       case 'unit':
@@ -94,6 +108,7 @@ class Printer {
   op(op: OpNode, depth: number): void {
     const res = this.results(op.results);
     const others = op.attrs;
+    const except = (...keys: string[]) => op.attrs.filter((a) => !keys.includes(a.key));
     switch (op.name) {
       case 'module':
         this.emit(depth, `module${op.symbol ? ' @' + op.symbol : ''}${op.attrs.length ? ' attributes ' + this.dict(op.attrs) : ''} {`);
@@ -121,19 +136,21 @@ class Printer {
       }
       case 'arith.constant': {
         const v = attrOf(op, 'value')!;
-        this.emit(depth, `${res}arith.constant ${this.attr(v)}`);
+        const dict = except('value');
+        this.emit(depth, `${res}arith.constant ${dict.length ? this.dict(dict) + ' ' : ''}${this.attr(v)}`);
         return;
       }
       case 'arith.cmpi':
       case 'arith.cmpf': {
         const pred = attrOf(op, 'predicate');
         const [a, b] = op.operands;
-        this.emit(depth, `${res}${op.name} ${pred?.kind === 'ident' ? pred.name : '?'}, ${this.use(a)}, ${this.use(b)} : ${a.type ? this.type(a.type) : '?'}`);
+        this.emit(depth, `${res}${op.name} ${pred?.kind === 'ident' ? pred.name : '?'}, ${this.use(a)}, ${this.use(b)}${this.attrSuffix(except('predicate'))} : ${a.type ? this.type(a.type) : '?'}`);
         return;
       }
       case 'arith.select': {
         const [c, a, b] = op.operands;
-        this.emit(depth, `${res}arith.select ${this.use(c)}, ${this.use(a)}, ${this.use(b)} : ${this.type(op.resultTypes[0])}`);
+        const condType = c.type && c.type.text !== 'i1' ? `${this.type(c.type)}, ` : '';
+        this.emit(depth, `${res}arith.select ${this.use(c)}, ${this.use(a)}, ${this.use(b)}${this.attrSuffix(others)} : ${condType}${this.type(op.resultTypes[0])}`);
         return;
       }
       case 'scf.for': {
@@ -143,7 +160,9 @@ class Printer {
         const iter = inits.length
           ? ` iter_args(${inits.map((o, i) => `${body.blocks[0].args[i + 1].name} = ${this.use(o)}`).join(', ')}) -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})`
           : '';
-        this.emit(depth, `${res}scf.for ${body.blocks[0].args[0].name} = ${lb} to ${ub} step ${step}${iter} {`);
+        const ivType = segment(op, 'lb')[0].type;
+        const forType = ivType && ivType.text !== 'index' ? ` : ${this.type(ivType)}` : '';
+        this.emit(depth, `${res}scf.for ${body.blocks[0].args[0].name} = ${lb} to ${ub} step ${step}${iter}${forType} {`);
         this.region(body, depth);
         this.emit(depth, `}${this.attrSuffix(others)}`);
         return;
@@ -206,8 +225,9 @@ class Printer {
       }
     }
     if (op.name.startsWith('arith.')) {
-      if (op.operands.length === 1 && op.resultTypes.length === 1 && op.operands[0].type && op.operands[0].type.text !== op.resultTypes[0].text) {
-        this.emit(depth, `${res}${op.name} ${this.use(op.operands[0])} : ${this.type(op.operands[0].type)} to ${this.type(op.resultTypes[0])}`);
+      if (ARITH_CASTS.has(op.name)) {
+        const from = op.operands[0].type;
+        this.emit(depth, `${res}${op.name} ${this.use(op.operands[0])}${this.attrSuffix(others)} : ${from ? this.type(from) : '?'} to ${this.type(op.resultTypes[0])}`);
       } else {
         this.emit(depth, `${res}${op.name} ${op.operands.map((o) => this.use(o)).join(', ')}${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
       }
@@ -218,9 +238,20 @@ class Printer {
       const ins = segment(op, 'ins');
       const outs = segment(op, 'outs');
       const insText = ins.length ? `${ins.map((o) => this.use(o)).join(', ')}${inside ? this.attrSuffix(others) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}` : '';
-      const outsText = outs.length ? ` outs(${this.typedList(outs)})` : '';
+      // `outs : T` is a scalar result (pto.tgetval); `-> T` declares results next to outs operands.
+      const scalarOuts = outs.length === 0 && op.resultTypes.length > 0;
+      const outsText = outs.length ? ` outs(${this.typedList(outs)})` : scalarOuts ? ` outs : ${this.type(op.resultTypes[0])}` : '';
       const trailer = !inside ? this.attrSuffix(others) : '';
-      this.emit(depth, `${res}${op.name} ins(${insText})${outsText}${trailer}`);
+      const trailingOperands = Object.keys(op.segments)
+        .filter((k) => k !== 'ins' && k !== 'outs')
+        .map((k) => {
+          const o = segment(op, k)[0];
+          return ` ${k} = ${this.use(o)}${o.type ? ' : ' + this.type(o.type) : ''}`;
+        })
+        .join('');
+      const types = op.resultTypes.map((t) => this.type(t));
+      const declared = scalarOuts || types.length === 0 ? '' : types.length === 1 ? ` -> ${types[0]}` : ` -> (${types.join(', ')})`;
+      this.emit(depth, `${res}${op.name} ins(${insText})${outsText}${trailer}${trailingOperands}${declared}`);
       return;
     }
     // Level 1 / generic SSA form.

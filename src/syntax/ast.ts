@@ -63,6 +63,8 @@ export interface Block {
 export interface Region {
   blocks: Block[];
   span: Span;
+  /** The scanner found no closing `}` (already reported). */
+  unclosed?: boolean;
 }
 
 /**

@@ -18,26 +18,13 @@ export function parseModule(source: SourceFile, diags: DiagnosticBag): Module {
 }
 
 /**
- * The grammar's definition, applied directly: one Ohm match of the `File` rule over the whole text.
- * Quadratic in memory on large files; tests use it as the reference for `parseModule`.
+ * The grammar's definition applied directly: the `File` rule over the whole text, converted by the
+ * same semantic actions (no scanner, no statement splitting, no type interning). Quadratic in
+ * memory on large files; tests use it as the reference for `parseModule`.
  */
-export function parseWholeFile(source: SourceFile, diags: DiagnosticBag): Module | undefined {
-  const grammar = ptoGrammar();
-  const match = grammar.match(source.text, 'File');
-  if (match.failed()) {
-    const failure = match as ohm.MatchResult & { getRightmostFailurePosition(): number; getExpectedText(): string };
-    const pos = failure.getRightmostFailurePosition();
-    diags.error({ start: pos, end: pos + 1 }, `syntax error; expected ${summarizeExpected(failure.getExpectedText())}`);
-    return undefined;
-  }
-  const saved = ctx;
-  ctx = { map: { headerStarts: [0], fileStarts: [0] }, regions: [], diags, types: [] };
-  try {
-    const ops = astSemantics(grammar)(match).ast() as OpNode[];
-    return { ops, span: { start: 0, end: source.text.length } };
-  } finally {
-    ctx = saved;
-  }
+export function parseModuleByGrammar(source: SourceFile, diags: DiagnosticBag): Module {
+  const ops = new StatementParser(source, diags).parseWhole();
+  return { ops, span: { start: 0, end: source.text.length } };
 }
 
 /** Maps offsets in a statement header (regions cut out) back to offsets in the file. */
@@ -60,12 +47,13 @@ interface ActionContext {
   types: InternedType[];
 }
 
-/** A long type cut out of a statement header; `placeholder` (`!T3`) stands in its place. */
+/** A long type cut out of a statement header; `placeholder` (`!T3<>`) stands in its place at `headerStart`. */
 interface InternedType {
   text: string;
   start: number;
   end: number;
   placeholder: string;
+  headerStart: number;
 }
 
 let ctx: ActionContext | undefined;
@@ -92,6 +80,16 @@ class StatementParser {
     return ops;
   }
 
+  parseWhole(): OpNode[] {
+    const map: OffsetMap = { headerStarts: [0], fileStarts: [0] };
+    const match = this.grammar.match(this.source.text, 'File');
+    if (match.failed()) {
+      this.reportSyntax(match, map);
+      return [];
+    }
+    return this.withContext(map, [], () => this.semantics(match).ast() as OpNode[]);
+  }
+
   parseRegion(raw: RawRegion): Region {
     const blocks: Block[] = [];
     let current: Block = { args: [], ops: [], span: { start: raw.open, end: raw.close + 1 } };
@@ -108,7 +106,8 @@ class StatementParser {
     }
     // An empty entry block followed by labeled blocks is just the labeled blocks.
     if (blocks.length > 1 && blocks[0].ops.length === 0) blocks.shift();
-    return { blocks, span: { start: raw.open, end: raw.close + 1 } };
+    const unclosed = raw.close >= this.source.text.length;
+    return { blocks, span: { start: raw.open, end: raw.close + 1 }, ...(unclosed ? { unclosed } : {}) };
   }
 
   private parseLabel(item: RawLabel): { label: string; args: BlockArg[] } | undefined {
@@ -123,13 +122,14 @@ class StatementParser {
 
   private parseStatement(stmt: RawStatement): OpNode | undefined {
     const { header, map, types } = this.headerOf(stmt);
-    const match = this.grammar.match(header, 'Op');
+    const match = this.grammar.match(header, stmt.alias ? 'AliasDef' : 'Op');
+    // Regions are parsed even under a malformed header, so the errors inside them are reported too.
+    const regions = stmt.regions.map((r) => this.parseRegion(r));
     if (match.failed()) {
       this.reportSyntax(match, map);
       return undefined;
     }
-    const regions = stmt.regions.map((r) => this.parseRegion(r));
-    return this.withContext(map, regions, () => this.semantics(match).ast() as OpNode, types);
+    return this.withContext(map, regions, () => this.semantics(match).ast() as OpNode | null, types) ?? undefined;
   }
 
   private withContext<T>(map: OffsetMap, regions: Region[], f: () => T, types: InternedType[] = []): T {
@@ -155,12 +155,18 @@ class StatementParser {
     // Cuts in file order: [from, to) replaced by `replacement`.
     const cuts: { from: number; to: number; replacement: string }[] = [];
     // An unclosed region (the scanner reported it) still reads as `{}`.
-    for (const r of stmt.regions) cuts.push({ from: r.open + 1, to: Math.min(r.close, stmt.end), replacement: r.close >= stmt.end ? '}' : '' });
+    // A newline stands in for a multi-line body, so that what cannot cross a line (a string) still stops there.
+    for (const r of stmt.regions) {
+      const to = Math.min(r.close, stmt.end);
+      const newline = text.lastIndexOf('\n', to - 1) > r.open ? '\n' : '';
+      cuts.push({ from: r.open + 1, to, replacement: newline + (r.close >= stmt.end ? '}' : '') });
+    }
     for (let k = 0; k < stmt.typeTokens.length; k += 2) {
       const from = stmt.typeTokens[k];
       const to = stmt.typeTokens[k + 1];
-      const placeholder = '!T' + types.length;
-      types.push({ text: text.slice(from, to), start: from, end: to, placeholder });
+      // Ends in `<>` so that it is one complete type token, whatever follows it.
+      const placeholder = '!T' + types.length + '<>';
+      types.push({ text: text.slice(from, to), start: from, end: to, placeholder, headerStart: -1 });
       cuts.push({ from, to, replacement: placeholder });
     }
     cuts.sort((a, b) => a.from - b.from);
@@ -170,7 +176,10 @@ class StatementParser {
     let from = stmt.start;
     let length = 0;
     for (const cut of cuts) {
-      const piece = text.slice(from, cut.from) + cut.replacement;
+      const before = text.slice(from, cut.from);
+      const interned = types.find((t) => t.start === cut.from && t.placeholder === cut.replacement);
+      if (interned) interned.headerStart = length + before.length;
+      const piece = before + cut.replacement;
       parts.push(piece);
       length += piece.length;
       from = cut.to;
@@ -213,12 +222,10 @@ function optional<T>(node: Node): T | undefined {
 }
 
 function typeRef(node: Node): TypeRef {
-  const text = node.sourceString;
-  if (text.startsWith('!T')) {
-    const interned = ctx!.types.find((t) => t.placeholder === text);
-    if (interned) return { text: interned.text, span: { start: interned.start, end: interned.end } };
-  }
-  return { text, span: spanOfNode(node) };
+  const at = node.source.startIdx;
+  const interned = ctx!.types.find((t) => t.headerStart === at && t.placeholder === node.sourceString);
+  if (interned) return { text: interned.text, span: { start: interned.start, end: interned.end } };
+  return { text: node.sourceString, span: spanOfNode(node) };
 }
 
 function newOp(name: string, nameNode: Node, whole: Node, form: OpNode['form']): OpNode {
@@ -262,8 +269,11 @@ function parseIntLiteral(text: string): bigint {
   return negative ? -magnitude : magnitude;
 }
 
+/** MLIR string escapes: \\ \" \n \t and \XX (two hex digits). */
 function unquote(s: string): string {
-  return s.slice(1, -1).replace(/\\(["\\nt])/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+  return s.slice(1, -1).replace(/\\([0-9a-fA-F]{2}|.)/g, (_, c: string) =>
+    c.length === 2 ? String.fromCharCode(parseInt(c, 16)) : c === 'n' ? '\n' : c === 't' ? '\t' : c,
+  );
 }
 
 function regionFromContext(node: Node, opsNode: Node, blocksNode: Node): Region {
@@ -314,6 +324,9 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.results = optional<ResultDef[]>(results) ?? [];
       op.span = spanOfNode(this);
       return op;
+    },
+    OpCore(_start: Node, alternative: Node) {
+      return alternative.ast();
     },
     OpResults(list: Node, _eq: Node) {
       return list.asIteration().children.map((r) => r.ast());
@@ -587,7 +600,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     SsaOp(this: Node, name: Node, values: Node, attrs: Node, signature: Node) {
       const op = newOp(name.sourceString, name, this, 'ssa');
       const sig = optional<{ inputs: TypeRef[]; results: TypeRef[]; arrow: boolean }>(signature);
-      const vs = values.asIteration().children.map((v) => v.ast() as ValueRef);
+      const vs = optional<ValueRef[]>(values) ?? [];
       let inputTypes: (TypeRef | undefined)[] = [];
       if (sig?.arrow) {
         inputTypes = sig.inputs;
@@ -604,6 +617,9 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.attrs = optional<AttrEntry[]>(attrs) ?? [];
       (op as OpNode & { signatureSingle?: boolean }).signatureSingle = !!sig && !sig.arrow && sig.inputs.length === 1;
       return op;
+    },
+    SsaOperands(list: Node) {
+      return list.asIteration().children.map((v) => v.ast());
     },
     Signature(_c: Node, body: Node) {
       return body.ast();

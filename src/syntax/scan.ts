@@ -15,6 +15,8 @@ export interface RawStatement {
   regions: RawRegion[];
   /** [start, end) of each long `!dialect.type<...>` in the header, so the parser can intern it. */
   typeTokens: number[];
+  /** A top-level alias definition: `!name = type` or `#name = attr`. */
+  alias?: boolean;
 }
 
 /** Dialect types shorter than this are cheaper to match than to intern. */
@@ -74,6 +76,7 @@ const enum Ch {
   Caret = 94,
   LBrace = 123,
   RBrace = 125,
+  ByteOrderMark = 0xfeff,
 }
 
 function isIdentStart(c: number): boolean {
@@ -92,6 +95,8 @@ function isSuffixChar(c: number): boolean {
 export class Scanner {
   private readonly text: string;
   private readonly n: number;
+  /** Set while checking for a statement start inside brackets (attribute dictionaries). */
+  private insideBraces = false;
 
   constructor(
     text: string,
@@ -129,21 +134,27 @@ export class Scanner {
         continue;
       }
       const stmt = this.scanStatement(pos);
+      if (c === Ch.Bang || c === Ch.Hash) stmt.alias = true;
       items.push(stmt);
       // Guarantee progress even on garbage.
       pos = stmt.end > pos ? stmt.end : pos + 1;
     }
   }
 
+  /** `^bb0(%a: index, ...):` — ends at the `:` after the arguments; comments and newlines may appear inside. */
   private scanLabel(pos: number): number {
     let depth = 0;
     let i = pos;
     while (i < this.n) {
       const c = this.text.charCodeAt(i);
+      if (c === Ch.Slash && this.text.charCodeAt(i + 1) === Ch.Slash) {
+        i = this.skipLineComment(i);
+        continue;
+      }
       if (c === Ch.LParen) depth++;
       else if (c === Ch.RParen) depth = Math.max(0, depth - 1);
       else if (c === Ch.Colon && depth === 0) return i + 1;
-      else if (c === Ch.LF && depth === 0) return i;
+      else if (c === Ch.LF && this.startsStatement(this.skipTrivia(i + 1))) return i; // recovery: no ':'
       i++;
     }
     return i;
@@ -172,7 +183,10 @@ export class Scanner {
         // Recovery from an unbalanced bracket: a line that starts an op ends this statement.
         if (depth > 0) {
           const next = this.skipTrivia(i);
-          if (this.startsStatement(next)) return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens };
+          this.insideBraces = true;
+          const starts = this.startsStatement(next);
+          this.insideBraces = false;
+          if (starts) return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens };
         }
         continue;
       }
@@ -180,7 +194,8 @@ export class Scanner {
         i = this.skipLineComment(i);
         continue;
       }
-      if (!first && depth === 0 && this.startsStatement(i)) break;
+      // `key = pto.name` is an attribute value, not an op; `%x =` followed by `%y = op` starts one.
+      if (!first && depth === 0 && (lastWord !== '=' || c === Ch.Percent) && this.startsStatement(i)) break;
       first = false;
       if (c === Ch.Quote) {
         i = this.skipString(i);
@@ -253,8 +268,8 @@ export class Scanner {
         lastWord = '';
         continue;
       }
+      lastWord = c === Ch.Eq ? '=' : '';
       i++;
-      lastWord = '';
     }
     return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens };
   }
@@ -291,6 +306,7 @@ export class Scanner {
     if (pos >= this.n) return false;
     const c = this.text.charCodeAt(pos);
     if (c === Ch.Caret) return true;
+    if (c === Ch.Bang || c === Ch.Hash) return this.isAliasDefinition(pos);
     if (c === Ch.Percent) {
       const after = this.resultListEnd(pos);
       if (after < 0) return false;
@@ -300,6 +316,15 @@ export class Scanner {
     if (!isIdentStart(c)) return false;
     if (pos > 0 && isIdentChar(this.text.charCodeAt(pos - 1))) return false;
     return this.isOpNameWord(pos);
+  }
+
+  /** `!name =` or `#name =` (not `==`): a top-level alias definition. */
+  private isAliasDefinition(pos: number): boolean {
+    let j = pos + 1;
+    if (!isIdentStart(this.text.charCodeAt(j))) return false;
+    while (j < this.n && isIdentChar(this.text.charCodeAt(j))) j++;
+    const k = this.skipSpaces(j);
+    return this.text.charCodeAt(k) === Ch.Eq && this.text.charCodeAt(k + 1) !== Ch.Eq;
   }
 
   private isOpNameWord(pos: number): boolean {
@@ -313,10 +338,10 @@ export class Scanner {
     }
     const word = this.text.slice(pos, j);
     if (!dotted) return word === 'return' || word === 'module';
-    // `key.name =` and `key.name,` are attribute keys, not ops.
-    const k = this.skipSpaces(j);
+    // `key.name =`, `key.name,` and `key.name}` are attribute keys, not ops.
+    const k = this.skipTrivia(j);
     const next = this.text.charCodeAt(k);
-    return !(next === Ch.Eq || next === Ch.Comma);
+    return !(next === Ch.Eq || next === Ch.Comma || (next === Ch.RBrace && this.insideBraces));
   }
 
   /** If `%a, %b:2 =` starts at pos, the offset just after `=`; else -1. */
@@ -334,17 +359,21 @@ export class Scanner {
         while (i < this.n && this.text.charCodeAt(i) >= 48 && this.text.charCodeAt(i) <= 57) i++;
         if (i === d) return -1;
       }
-      i = this.skipSpaces(i);
+      i = this.skipTrivia(i);
       const c = this.text.charCodeAt(i);
       if (c === Ch.Eq) return this.text.charCodeAt(i + 1) === Ch.Eq ? -1 : i + 1;
       if (c !== Ch.Comma) return -1;
-      i = this.skipSpaces(i + 1);
+      i = this.skipTrivia(i + 1);
     }
   }
 
-  /** Skips a balanced `<...>` body; `->` is one token. Stops early at a line that starts an op. */
+  /**
+   * Skips a balanced `<...>` body as the grammar's `prettyBody` reads it: `()`, `[]` and `{}` nest
+   * inside, a `>` closes only an innermost `<`, and `->` is one token. Stops early at a line that
+   * starts an op (an unclosed body must not swallow the rest of the file).
+   */
   private skipAngleBody(pos: number): number {
-    let depth = 0;
+    const open: number[] = [];
     let i = pos;
     while (i < this.n) {
       const c = this.text.charCodeAt(i);
@@ -356,10 +385,16 @@ export class Scanner {
         i += 2;
         continue;
       }
-      if (c === Ch.Lt) depth++;
+      if (c === Ch.Lt || c === Ch.LParen || c === Ch.LBracket || c === Ch.LBrace) open.push(c);
       else if (c === Ch.Gt) {
-        depth--;
-        if (depth === 0) return i + 1;
+        if (open[open.length - 1] === Ch.Lt) {
+          open.pop();
+          if (open.length === 0) return i + 1;
+        }
+      } else if (c === Ch.RParen || c === Ch.RBracket || c === Ch.RBrace) {
+        const expected = c === Ch.RParen ? Ch.LParen : c === Ch.RBracket ? Ch.LBracket : Ch.LBrace;
+        if (open[open.length - 1] !== expected) return i; // unbalanced: let the grammar report it
+        open.pop();
       } else if (c === Ch.LF) {
         const next = this.skipTrivia(i + 1);
         if (this.startsStatement(next)) return i;
@@ -375,7 +410,7 @@ export class Scanner {
       const c = this.text.charCodeAt(i);
       if (c === Ch.Backslash) i += 2;
       else if (c === Ch.Quote) return i + 1;
-      else if (c === Ch.LF) return i; // unterminated; the grammar reports it
+      else if (c === Ch.LF) return pos + 1; // unterminated: the grammar reports it; brackets after it still count
       else i++;
     }
     return i;
@@ -390,7 +425,7 @@ export class Scanner {
     let i = pos;
     while (i < this.n) {
       const c = this.text.charCodeAt(i);
-      if (c !== Ch.Space && c !== Ch.Tab && c !== Ch.CR && c !== Ch.LF) break;
+      if (c !== Ch.Space && c !== Ch.Tab && c !== Ch.CR && c !== Ch.LF && c !== Ch.ByteOrderMark) break;
       i++;
     }
     return i;

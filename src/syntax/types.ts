@@ -223,13 +223,17 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
       // Legacy `valid=RxC`.
       const dims = item.text.split('x');
       if (dims.length !== 2) return { error: `'valid' expects 'ROWSxCOLS', got '${item.text}'`, warnings };
+      if (fields.v_row || fields.v_col) return { error: `${spelled} valid region is given twice (valid=${item.text} and v_row/v_col)`, warnings };
       fields.v_row = { kind: dims[0] === '?' ? 'dynamic' : 'number', text: dims[0] };
       fields.v_col = { kind: dims[1] === '?' ? 'dynamic' : 'number', text: dims[1] };
       warnings.push(`'valid=${item.text}' is the old spelling of 'v_row=${dims[0]}, v_col=${dims[1]}'`);
       continue;
     }
     if (!KEY_ORDER.includes(key)) return { error: `unknown ${spelled} parameter '${key}' (expected one of ${KEY_ORDER.join(', ')})`, warnings };
-    if (fields[key]) return { error: `${spelled} parameter '${key}' is given twice`, warnings };
+    if (fields[key]) {
+      const again = keyed.some((i) => i.key === 'valid') && (key === 'v_row' || key === 'v_col') ? 'valid region' : `parameter '${key}'`;
+      return { error: `${spelled} ${again} is given twice`, warnings };
+    }
     fields[key] = item;
   }
 

@@ -52,6 +52,8 @@ class Verifier {
   private functionTypes = new Map<string, Type>();
   private readonly reportedTypes = new Set<string>();
   private currentFunction: OpNode | undefined;
+  /** A region was never closed: where each op belongs is a guess, so placement checks are skipped. */
+  private readonly unclosedRegion: boolean;
 
   constructor(
     module: Module,
@@ -62,6 +64,7 @@ class Verifier {
     const fromModule = this.targetFromModule(module);
     this.target = options.target ?? fromModule ?? 'a2a3';
     this.program = { module, target: this.target, functions: new Map(), instructions: new Map(), valueTypes: new Map() };
+    this.unclosedRegion = hasUnclosedRegion(module.ops);
   }
 
   run(): Program {
@@ -109,7 +112,7 @@ class Verifier {
     if (body) {
       this.verifyRegion(body, fn);
       const last = body.blocks[body.blocks.length - 1]?.ops.at(-1);
-      if (!last || last.name !== 'func.return') {
+      if (!this.unclosedRegion && (!last || last.name !== 'func.return')) {
         this.diags.error({ start: body.span.end - 1, end: body.span.end }, `function @${name} must end with 'return'`);
       }
     }
@@ -232,6 +235,7 @@ class Verifier {
     const declaredResults = op.resultTypes.map((t) => this.resolveType(t));
     switch (op.name) {
       case 'func.return':
+        if (parent.name !== 'func.func' && !this.unclosedRegion) this.diags.error(op.nameSpan, "'func.return' is only allowed directly in func.func");
         return this.verifyReturn(op, operandTypes);
       case 'func.func':
       case 'module':
@@ -618,6 +622,10 @@ class Verifier {
     const dst = tiles.get('dst');
     return src && dst ? `${src.loc}->${dst.loc}` : undefined;
   }
+}
+
+function hasUnclosedRegion(ops: OpNode[]): boolean {
+  return ops.some((op) => op.regions.some((r) => r.unclosed || r.blocks.some((b) => hasUnclosedRegion(b.ops))));
 }
 
 function elemOf(t: Type): ElemType | undefined {

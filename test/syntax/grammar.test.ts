@@ -603,7 +603,7 @@ describe('rejected input: located errors, no exceptions', () => {
     [
       'missing operand after a comma',
       inFunc('  %x = arith.addi %a, : index'),
-      [`2:23 error: syntax error: unexpected ':'; expected "%"`],
+      [`2:23 error: syntax error: unexpected ':'; expected an SSA value like %x`],
     ],
     [
       'missing comma between operands',
