@@ -123,7 +123,11 @@ export class TypeTable {
     }
     if (!body) return { error: `'!${name}' needs parameters '<...>'`, warnings: [] };
     const match = this.grammar.match(body, 'TypeBody');
-    if (match.failed()) return { error: `malformed parameters of '!${name}'`, warnings: [] };
+    if (match.failed()) {
+      const shaped = /^<\s*((?:[0-9?]+x)+)([A-Za-z_]\w*)\s*>$/.exec(body);
+      if (shaped && !scalarFromName(shaped[2])) return { error: `unknown element type '${shaped[2]}' in '!${name}${body}'`, warnings: [] };
+      return { error: `malformed parameters of '!${name}'`, warnings: [] };
+    }
     const items = this.semantics(match).items() as BodyItem[];
     switch (name) {
       case 'pto.ptr':
@@ -210,6 +214,9 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
   const keyed = items.filter((i) => i.key !== undefined);
   const positional = items.filter((i) => i.key === undefined);
 
+  if (level === 'buf' && (positional.length > 0 || items.length === 0)) {
+    warnings.push(`'${spelled}<...>' in the manual's short form: PTOAS accepts only the keyword form (loc=..., dtype=..., rows=..., ...)`);
+  }
   if (items.length === 1 && items[0].kind === 'shaped') {
     // `!pto.tile<16x16xf32>`: a Vec tile with default layout.
     const { shape, elem } = parseShaped(items[0].text);

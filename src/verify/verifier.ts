@@ -443,7 +443,7 @@ class Verifier {
       for (const [key, dim] of [['valid_row', t.vRow], ['valid_col', t.vCol]] as const) {
         const given = op.segments[key] !== undefined;
         const field = key === 'valid_row' ? 'v_row' : 'v_col';
-        if (dim === null && !given) this.diags.error(op.span, `the type has ${field}=? so pto.alloc_tile needs '${key} = %value'`);
+        if (dim === null && !given) this.diags.error(op.nameSpan, `the type has ${field}=? so pto.alloc_tile needs '${key} = %value'`);
         if (dim !== null && given) this.diags.error(op.operands[op.segments[key][0]].span, `'${key}' is only allowed when the type has ${field}=?`);
       }
     }

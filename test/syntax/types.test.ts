@@ -87,7 +87,10 @@ describe('tile spellings', () => {
   test('!pto.tile_buf<vec, 16x16xf16, valid=?x?>', () => {
     const { type, warnings } = tile('!pto.tile_buf<vec, 16x16xf16, valid=?x?>');
     expect(type).toEqual({ ...F32_16x16, dtype: 'f16', vRow: null, vCol: null });
-    expect(warnings).toEqual(["'valid=?x?' is the old spelling of 'v_row=?, v_col=?'"]);
+    expect(warnings).toEqual([
+      "'!pto.tile_buf<...>' in the manual's short form: PTOAS accepts only the keyword form (loc=..., dtype=..., rows=..., ...)",
+      "'valid=?x?' is the old spelling of 'v_row=?, v_col=?'",
+    ]);
   });
 
   test('default layouts and fractals per location', () => {

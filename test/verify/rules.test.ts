@@ -365,7 +365,7 @@ describe('pto.alloc_tile', () => {
 
   test("v_row=? needs 'valid_row = %value'", () => {
     const text = kernel([`%t = pto.alloc_tile : ${dyn}`, 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, '%t')}: error: the type has v_row=? so pto.alloc_tile needs 'valid_row = %value'`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.alloc_tile')}: error: the type has v_row=? so pto.alloc_tile needs 'valid_row = %value'`]);
   });
 
   test('v_row=? with valid_row is accepted', () => {
