@@ -1,0 +1,111 @@
+/**
+ * End-to-end tests of bin/pto-as: exit codes (0 valid, 1 errors, 2 usage), diagnostics on stderr,
+ * emitted text on stdout or in -o. They spawn the real CLI, so dist/ must be built (`npm test` does).
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pto-as-test-'));
+});
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function ptoAs(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'pto-as'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PTO_DEBUG: '' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const TILE = (dtype: string) =>
+  `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+const ROW = (dtype: string) =>
+  `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=1, cols=32, v_row=1, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+const program = (dtype: string, attrs = '') => `module${attrs} {
+  func.func @k() {
+    %s = pto.alloc_tile : ${TILE(dtype)}
+    %d = pto.alloc_tile : ${ROW(dtype)}
+    pto.tcolmin ins(%s : ${TILE(dtype)}) outs(%d : ${ROW(dtype)})
+    return
+  }
+}
+`;
+
+function write(name: string, text: string): string {
+  const file = path.join(tmp, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+describe('pto-as', () => {
+  it('accepts every shipped program silently with exit 0', () => {
+    const files = fs.readdirSync(path.join(ROOT, 'programs')).map((f) => path.join('programs', f));
+    const r = ptoAs(...files);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('exits 1 with a located error for an int8 tcolmin on a2a3, and accepts it on a5', () => {
+    const file = write('i8.pto', program('i8'));
+    const bad = ptoAs(file);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain(`${file}:5:26: error: pto.tcolmin: src dtype i8 is not supported on a2a3 (allowed: i16, i32, f16, f32)`);
+    expect(bad.stderr).toContain(`${file}:5:165: error: pto.tcolmin: dst dtype i8 is not supported on a2a3`);
+    expect(ptoAs(file, '--target', 'a5').status).toBe(0);
+  });
+
+  it('takes the target from the module attribute pto.target_arch', () => {
+    expect(ptoAs(write('a5.pto', program('i8', ' attributes {pto.target_arch = "a5"}'))).status).toBe(0);
+  });
+
+  it('checks every file and exits 1 if any has errors', () => {
+    const good = write('good.pto', program('f32'));
+    const bad = write('bad.pto', program('i8'));
+    const r = ptoAs(good, bad);
+    expect(r.status).toBe(1);
+    expect(r.stderr).not.toContain(good);
+    expect(r.stderr).toContain(bad);
+  });
+
+  it('--emit canonical prints the program in PTOAS spelling, and -o writes it to a file', () => {
+    const legacy = write('legacy.pto', program('f32').replace(/loc=vec/g, 'loc=ub'));
+    const r = ptoAs(legacy, '--emit', 'canonical');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain("warning: 'loc=ub' is the old name of 'loc=vec'");
+    expect(r.stdout).toBe(program('f32'));
+    const out = path.join(tmp, 'out.pto');
+    expect(ptoAs(legacy, '--emit', 'canonical', '-o', out).stdout).toBe('');
+    expect(fs.readFileSync(out, 'utf8')).toBe(program('f32'));
+  });
+
+  it('--emit json prints the AST with line:col spans', () => {
+    const r = ptoAs(write('j.pto', program('f32')), '--emit', 'json');
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout);
+    const fn = json.ops[0].regions[0].blocks[0].ops[0];
+    expect(fn.name).toBe('func.func');
+    expect(fn.regions[0].blocks[0].ops[2]).toMatchObject({ name: 'pto.tcolmin', form: 'dps', nameSpan: '5:5-5:16' });
+  });
+
+  it('--emit l2 of a Level 2 program is its canonical form; of a Level 1 program, a clear error', () => {
+    expect(ptoAs(write('l2.pto', program('f32')), '--emit', 'l2').stdout).toBe(program('f32'));
+    const l1 = ptoAs(path.join('programs', 'tcolmin-l1.pto'), '--emit', 'l2');
+    expect(l1.status).toBe(1);
+    expect(l1.stderr).toBe('programs/tcolmin-l1.pto: error: --emit l2: converting Level 1 to Level 2 is not implemented yet\n');
+  });
+
+  it('usage errors exit 2 without a stack trace', () => {
+    for (const args of [[], ['--emit', 'bogus', 'programs/tcolmin.pto'], ['--bogus', 'programs/tcolmin.pto'], [path.join(tmp, 'missing.pto')]]) {
+      const r = ptoAs(...args);
+      expect(r.status).toBe(2);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.stderr.split('\n')[0]).toMatch(/error: /);
+    }
+  });
+});
