@@ -22,6 +22,7 @@ export function assemble(path: string, text: string, options: { target?: TargetN
   const diags = new DiagnosticBag(source);
   const types = new TypeTable();
   const module = parseModule(source, diags);
+  for (const alias of module.aliases) if (alias.alias.startsWith('!')) types.defineAlias(alias.alias, alias.text);
   const program = verifyModule(module, types, diags, { target: options.target });
   return { source, diags, module, types, program };
 }

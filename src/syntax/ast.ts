@@ -97,9 +97,17 @@ export interface OpNode {
   legacy?: { message: string; span: Span }[];
 }
 
+/** `!name = type` or `#name = attribute` at the top level of a file. */
+export interface AliasDef {
+  alias: string;
+  text: string;
+  span: Span;
+}
+
 export interface Module {
   /** Top-level ops; a file without `module { }` holds its functions directly. */
   ops: OpNode[];
+  aliases: AliasDef[];
   span: Span;
 }
 

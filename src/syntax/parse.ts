@@ -1,7 +1,7 @@
 import * as ohm from 'ohm-js';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { SourceFile, Span } from '../diag/source';
-import { Attr, AttrEntry, Block, BlockArg, Module, OpNode, Operand, Region, ResultDef, TypeRef, ValueRef } from './ast';
+import { AliasDef, Attr, AttrEntry, Block, BlockArg, Module, OpNode, Operand, Region, ResultDef, TypeRef, ValueRef } from './ast';
 import { ptoGrammar } from './grammar';
 import { RawLabel, RawRegion, RawStatement, Scanner } from './scan';
 
@@ -14,7 +14,7 @@ export function parseModule(source: SourceFile, diags: DiagnosticBag): Module {
   const scanned = new Scanner(source.text, diags).scanFile();
   const parser = new StatementParser(source, diags);
   const ops = parser.parseItems(scanned.items);
-  return { ops, span: { start: 0, end: source.text.length } };
+  return { ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
 }
 
 /**
@@ -23,8 +23,9 @@ export function parseModule(source: SourceFile, diags: DiagnosticBag): Module {
  * memory on large files; tests use it as the reference for `parseModule`.
  */
 export function parseModuleByGrammar(source: SourceFile, diags: DiagnosticBag): Module {
-  const ops = new StatementParser(source, diags).parseWhole();
-  return { ops, span: { start: 0, end: source.text.length } };
+  const parser = new StatementParser(source, diags);
+  const ops = parser.parseWhole();
+  return { ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
 }
 
 /** Maps offsets in a statement header (regions cut out) back to offsets in the file. */
@@ -60,7 +61,8 @@ let ctx: ActionContext | undefined;
 
 class StatementParser {
   private readonly grammar = ptoGrammar();
-  private readonly semantics = astSemantics(this.grammar);
+  private readonly semantics = sharedSemantics(this.grammar);
+  readonly aliases: AliasDef[] = [];
 
   constructor(
     private readonly source: SourceFile,
@@ -80,6 +82,16 @@ class StatementParser {
     return ops;
   }
 
+  /** Top-level items: ops, and alias definitions, which are collected instead. */
+  private collect(items: (OpNode | AliasDef | null)[]): OpNode[] {
+    const ops: OpNode[] = [];
+    for (const item of items) {
+      if (item && 'alias' in item) this.aliases.push(item);
+      else if (item) ops.push(item);
+    }
+    return ops;
+  }
+
   parseWhole(): OpNode[] {
     const map: OffsetMap = { headerStarts: [0], fileStarts: [0] };
     const match = this.grammar.match(this.source.text, 'File');
@@ -87,7 +99,7 @@ class StatementParser {
       this.reportSyntax(match, map);
       return [];
     }
-    return this.withContext(map, [], () => this.semantics(match).ast() as OpNode[]);
+    return this.collect(this.withContext(map, [], () => this.semantics(match).ast() as (OpNode | AliasDef)[]));
   }
 
   parseRegion(raw: RawRegion): Region {
@@ -129,7 +141,12 @@ class StatementParser {
       this.reportSyntax(match, map);
       return undefined;
     }
-    return this.withContext(map, regions, () => this.semantics(match).ast() as OpNode | null, types) ?? undefined;
+    const result = this.withContext(map, regions, () => this.semantics(match).ast() as OpNode | AliasDef, types);
+    if ('alias' in result) {
+      this.aliases.push(result);
+      return undefined;
+    }
+    return result;
   }
 
   private withContext<T>(map: OffsetMap, regions: Region[], f: () => T, types: InternedType[] = []): T {
@@ -288,6 +305,13 @@ function regionFromContext(node: Node, opsNode: Node, blocksNode: Node): Region 
   return { blocks, span: spanOfNode(node) };
 }
 
+/** The semantic actions are built once per grammar: every file of a run shares them. */
+let cachedSemantics: { grammar: ohm.Grammar; semantics: ohm.Semantics } | undefined;
+function sharedSemantics(grammar: ohm.Grammar): ohm.Semantics {
+  if (cachedSemantics?.grammar !== grammar) cachedSemantics = { grammar, semantics: astSemantics(grammar) };
+  return cachedSemantics.semantics;
+}
+
 function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
   const semantics = grammar.createSemantics();
   semantics.addOperation<any>('ast', {
@@ -298,10 +322,12 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       return this.sourceString;
     },
     File(items: Node) {
-      return items.children.map((i) => i.ast()).filter((x: unknown) => x !== null);
+      return items.children.map((i) => i.ast());
     },
-    AliasDef(_name: Node, _eq: Node, _value: Node) {
-      return null;
+    AliasDef(this: Node, name: Node, _eq: Node, value: Node) {
+      const v = value.ast() as Attr;
+      const text = v.kind === 'type' ? v.type.text : value.sourceString; // an interned type's own text
+      return { alias: name.sourceString, text, span: spanOfNode(this) } satisfies AliasDef;
     },
     Region(this: Node, _open: Node, ops: Node, blocks: Node, _close: Node) {
       return regionFromContext(this, ops, blocks);

@@ -99,6 +99,13 @@ export class TypeTable {
   private readonly cache = new Map<string, TypeParse>();
   private readonly grammar = ptoGrammar();
   private readonly semantics = bodySemantics(this.grammar);
+  private readonly aliases = new Map<string, string>();
+
+  /** `!name = type`: later uses of `!name` mean that type. */
+  defineAlias(name: string, text: string): void {
+    this.aliases.set(name, text);
+    this.cache.delete(name);
+  }
 
   parse(text: string): TypeParse {
     let result = this.cache.get(text);
@@ -110,6 +117,17 @@ export class TypeTable {
   }
 
   private parseUncached(text: string): TypeParse {
+    if (this.aliases.has(text)) {
+      // Follow a chain of aliases (`!a = !b`), refusing cycles.
+      const seen = new Set([text]);
+      let target = this.aliases.get(text)!;
+      while (this.aliases.has(target)) {
+        if (seen.has(target)) return { error: `type alias ${text} refers to itself`, warnings: [] };
+        seen.add(target);
+        target = this.aliases.get(target)!;
+      }
+      return this.parse(target);
+    }
     const scalar = scalarFromName(text);
     if (scalar && !text.startsWith('int') && !text.startsWith('uint') && text !== 'half' && text !== 'float') {
       return { type: { kind: 'scalar', elem: scalar }, warnings: [] };

@@ -2,7 +2,8 @@
  * The PTO-AS grammar through `parseModule` (scanner + per-statement Ohm): what it accepts, the AST
  * it builds, and the located errors for what it rejects.
  */
-import { DiagnosticBag } from '../../src/diag/diagnostic';
+import { DiagnosticBag, formatAll } from '../../src/diag/diagnostic';
+import { assemble } from '../../src/assemble';
 import { SourceFile } from '../../src/diag/source';
 import { parseModule } from '../../src/syntax/parse';
 import { Attr, Module, OpNode, Region, segment } from '../../src/syntax/ast';
@@ -703,5 +704,26 @@ describe('rejected input: located errors, no exceptions', () => {
     // The for header is broken (`%b %a`); the broken statement inside its body is also reported.
     const p = parse(inFunc('  scf.for %i = %a to %b %a {\n    %x = arith.addi %a, : index\n  }'));
     expect(located(p).map((l) => l.split(' ')[0])).toEqual(['2:25', '3:25']);
+  });
+});
+
+describe('type aliases', () => {
+  const TB = '!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+  const ROW = '!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=16, v_row=1, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+
+  test('`!name = type` at the top level stands for the type wherever it is used', () => {
+    const text = `!tb = ${TB}\n!row = !r2\n!r2 = ${ROW}\nmodule {\n  func.func @k() {\n    %s = pto.alloc_tile : !tb\n    %d = pto.alloc_tile : !row\n    pto.tcolmin ins(%s : !tb) outs(%d : !row)\n    return\n  }\n}\n`;
+    const r = assemble('alias.pto', text);
+    expect(formatAll(r.diags)).toBe('');
+    expect(r.module.aliases.map((a) => [a.alias, a.text])).toEqual([['!tb', TB], ['!row', '!r2'], ['!r2', ROW]]);
+    expect(r.program.instructions.size).toBe(1);
+  });
+
+  test('a cycle of aliases is an error at the use', () => {
+    const text = `!a = !b\n!b = !a\nmodule {\n  func.func @k() {\n    %x = pto.alloc_tile : !a\n    return\n  }\n}\n`;
+    const r = assemble('cycle.pto', text);
+    expect(r.diags.items.map((d) => `${r.source.position(d.span.start).line}:${r.source.position(d.span.start).col} ${d.message}`)).toEqual([
+      '5:27 type alias !a refers to itself',
+    ]);
   });
 });
