@@ -257,7 +257,7 @@ class Verifier {
         return this.verifyWhile(op, declaredResults);
       case 'scf.yield':
       case 'scf.condition':
-        return this.verifyTerminator(op, parent, operandTypes);
+        return this.verifyTerminator(op, parent);
       case 'pto.section.vector':
       case 'pto.section.cube':
         this.expectResults(op, 0);
@@ -394,7 +394,7 @@ class Verifier {
     });
   }
 
-  private verifyTerminator(op: OpNode, parent: OpNode, _types: (Type | undefined)[]): void {
+  private verifyTerminator(op: OpNode, parent: OpNode): void {
     const allowed = op.name === 'scf.condition' ? ['scf.while'] : ['scf.for', 'scf.if', 'scf.while'];
     if (!allowed.includes(parent.name)) this.diags.error(op.nameSpan, `'${op.name}' is only allowed inside ${allowed.join(' or ')}`);
   }

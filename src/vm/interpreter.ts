@@ -1,4 +1,3 @@
-import { Span } from '../diag/source';
 import { Attr, Block, OpNode, Operand, Region, attrOf, segment } from '../syntax/ast';
 import { ElemType, TileType, Type, TypeTable, isFloat } from '../syntax/types';
 import { Isa, isa } from '../spec/isa';
@@ -68,11 +67,16 @@ class Interpreter {
   /** Runs a block; returns the operands of its terminator (scf.yield / scf.condition). */
   private runBlock(block: Block): { name: string; values: Value[] } | undefined {
     for (const op of block.ops) {
-      if (++this.steps > this.options.maxSteps) throw new VmTrap(`stopped after ${this.options.maxSteps} steps (--max-steps)`, op.nameSpan);
+      this.step(op);
       if (op.name === 'scf.yield' || op.name === 'scf.condition') return { name: op.name, values: op.operands.map((o) => this.value(o)) };
       this.runOp(op);
     }
     return undefined;
+  }
+
+  /** Counts one executed op; `--max-steps` bounds runaway loops. */
+  private step(op: OpNode): void {
+    if (++this.steps > this.options.maxSteps) throw new VmTrap(`stopped after ${this.options.maxSteps} steps (--max-steps)`, op.nameSpan);
   }
 
   private runRegion(region: Region, args: Value[]): Value[] {
@@ -165,7 +169,7 @@ class Interpreter {
   private runWhile(op: OpNode): void {
     let carried = op.operands.map((o) => this.value(o));
     for (;;) {
-      if (++this.steps > this.options.maxSteps) throw new VmTrap(`stopped after ${this.options.maxSteps} steps (--max-steps)`, op.nameSpan);
+      this.step(op);
       const [cond, ...forwarded] = this.runRegion(op.regions[0], carried);
       if (cond === 0n) {
         this.setResults(op, forwarded);
@@ -412,4 +416,3 @@ function constantValue(attr: Attr, type: Type | undefined): Value {
   return 0n;
 }
 
-export type { Span };
