@@ -7,7 +7,7 @@ import { GlobalBuffer } from '../../src/vm/memory';
 import { VmTrap } from '../../src/vm/trap';
 
 /** Assembles `text`, binds pointer arguments to the given arrays, runs the only function. */
-function run(text: string, args: Record<string, Float32Array | Int32Array | bigint | number>, target: 'a2a3' | 'a5' = 'a2a3') {
+function run(text: string, args: Record<string, Float32Array | Int32Array | bigint | number>, target: 'a2a3' | 'a5' = 'a2a3', maxSteps = 1e6) {
   const asm = assemble('test.pto', text, { target });
   if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
   const fn = [...asm.program.functions.values()][0];
@@ -20,7 +20,7 @@ function run(text: string, args: Record<string, Float32Array | Int32Array | bigi
       values.set('%' + name, buffers[name]);
     } else values.set('%' + name, v);
   }
-  const result = runFunction(asm.program, asm.types, fn, values, { numerics: 'cpu-sim', maxSteps: 1e6 });
+  const result = runFunction(asm.program, asm.types, fn, values, { numerics: 'cpu-sim', maxSteps });
   const f32 = (name: string) => new Float32Array(buffers[name].bytes.buffer.slice(0));
   const i32 = (name: string) => new Int32Array(buffers[name].bytes.buffer.slice(0));
   return { result, f32, i32, buffers };
@@ -46,6 +46,14 @@ describe('control flow', () => {
       expected[c] = acc;
     }
     expect(Array.from(f32('out'))).toEqual(Array.from(expected));
+  });
+
+  it('stops a run at --max-steps with a trap located at the op that would exceed it', () => {
+    const text = fs.readFileSync(path.join(__dirname, '..', '..', 'programs', 'colsum-loop.pto'), 'utf8');
+    const args = { x: new Float32Array(64 * 32), out: new Float32Array(32) };
+    // 15 ops up to and including scf.for, the body's 5 ops 3 times, then partition_view, tstore, return.
+    expect(run(text, args, 'a2a3', 33).result.steps).toBe(33);
+    expect(() => run(text, args, 'a2a3', 32)).toThrow('stopped after 32 steps (--max-steps)');
   });
 
   it('threads iter_args through scf.for and results out of scf.if', () => {
