@@ -28,6 +28,22 @@ export function parseModuleByGrammar(source: SourceFile, diags: DiagnosticBag): 
   return { ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
 }
 
+const STATEMENT_CACHE_LIMIT = 100_000;
+
+/** A deep copy of an AST node with every span moved by `delta` characters. */
+function moveSpans<T>(node: T, delta: number): T {
+  if (Array.isArray(node)) return node.map((n) => moveSpans(n, delta)) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+    if (k === 'span' || k === 'nameSpan') {
+      const span = v as Span;
+      out[k] = { start: span.start + delta, end: span.end + delta };
+    } else out[k] = moveSpans(v, delta);
+  }
+  return out as T;
+}
+
 /** Maps offsets in a statement header (regions cut out) back to offsets in the file. */
 interface OffsetMap {
   headerStarts: number[];
@@ -63,6 +79,8 @@ class StatementParser {
   private readonly grammar = ptoGrammar();
   private readonly semantics = sharedSemantics(this.grammar);
   readonly aliases: AliasDef[] = [];
+  /** Region-free statements already converted, by their exact text. */
+  private readonly statementCache = new Map<string, { op: OpNode; start: number }>();
 
   constructor(
     private readonly source: SourceFile,
@@ -133,6 +151,11 @@ class StatementParser {
   }
 
   private parseStatement(stmt: RawStatement): OpNode | undefined {
+    // Compiler output repeats statements word for word; a repeat reuses the first one's AST, moved.
+    const cacheable = stmt.regions.length === 0 && !stmt.alias;
+    const key = cacheable ? this.source.text.slice(stmt.start, stmt.end) : '';
+    const cached = cacheable ? this.statementCache.get(key) : undefined;
+    if (cached) return moveSpans(cached.op, stmt.start - cached.start);
     const { header, map, types } = this.headerOf(stmt);
     const match = this.grammar.match(header, stmt.alias ? 'AliasDef' : 'Op');
     // Regions are parsed even under a malformed header, so the errors inside them are reported too.
@@ -141,10 +164,15 @@ class StatementParser {
       this.reportSyntax(match, map);
       return undefined;
     }
+    const before = this.diags.items.length;
     const result = this.withContext(map, regions, () => this.semantics(match).ast() as OpNode | AliasDef, types);
     if ('alias' in result) {
       this.aliases.push(result);
       return undefined;
+    }
+    // Only statements that converted without diagnostics are reused (a repeat must report its own).
+    if (cacheable && this.diags.items.length === before && this.statementCache.size < STATEMENT_CACHE_LIMIT) {
+      this.statementCache.set(key, { op: moveSpans(result, 0), start: stmt.start });
     }
     return result;
   }
