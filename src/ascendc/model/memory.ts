@@ -66,3 +66,17 @@ export class ModelMemory {
     }
   }
 }
+
+/**
+ * Runs one instruction on `bytes` so that it either completes or changes nothing: if it throws (an
+ * access outside the memory), the bytes are restored before the error propagates.
+ */
+export function atomically<T>(bytes: Uint8Array, body: (mem: ModelMemory) => T): T {
+  const snapshot = bytes.slice();
+  try {
+    return body(new ModelMemory(bytes));
+  } catch (e) {
+    bytes.set(snapshot);
+    throw e;
+  }
+}
