@@ -152,3 +152,52 @@ describe('memory', () => {
     );
   });
 });
+
+describe('numerics profiles', () => {
+  const program = `module {
+  func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %va = pto.make_tensor_view %a, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %vb = pto.make_tensor_view %b, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %pa = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<4x8xf32>
+    %pb = pto.partition_view %vb, offsets = [%c0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x8xf32>
+    %s = pto.alloc_tile : ${TB(4, 8)}
+    %d = pto.alloc_tile : ${TB(1, 8)}
+    pto.tload ins(%pa : !pto.partition_tensor_view<4x8xf32>) outs(%s : ${TB(4, 8)})
+    pto.tcolmin ins(%s : ${TB(4, 8)}) outs(%d : ${TB(1, 8)})
+    pto.tstore ins(%d : ${TB(1, 8)}) outs(%pb : !pto.partition_tensor_view<1x8xf32>)
+    return
+  }
+}`;
+
+  it('tcolmin: a NaN in a later row wins under npu (vmin propagates NaN) but not under cpu-sim (strict < scan)', () => {
+    // Column 0: NaN in row 2; column 1: NaN in row 0; column 2: +0 then -0; other columns plain numbers.
+    const a = new Float32Array(32).map((_, i) => 10 - i);
+    a[2 * 8 + 0] = NaN;
+    a[0 * 8 + 1] = NaN;
+    a[0 * 8 + 2] = 0;
+    for (let r = 1; r < 4; r++) a[r * 8 + 2] = -0;
+    const runWith = (numerics: 'npu' | 'cpu-sim') => {
+      const asm = assemble('t.pto', program);
+      if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
+      const fn = [...asm.program.functions.values()][0];
+      const b = new GlobalBuffer('b', 'f32', new Uint8Array(32));
+      const values = new Map<string, Value>([['%a', new GlobalBuffer('a', 'f32', new Uint8Array(a.buffer.slice(0)))], ['%b', b]]);
+      runFunction(asm.program, asm.types, fn, values, { numerics, maxSteps: 1e6 });
+      return Array.from(new Float32Array(b.bytes.buffer.slice(0)));
+    };
+    const npu = runWith('npu');
+    const sim = runWith('cpu-sim');
+    expect(npu[0]).toBeNaN();
+    expect(sim[0]).toBe(-14); // rows 0, 1, 3 of column 0: 10, 2, -14
+    expect(npu[1]).toBeNaN();
+    expect(sim[1]).toBeNaN(); // a NaN that comes first wins in both
+    expect(Object.is(npu[2], 0)).toBe(true); // +0 first: -0 is not strictly smaller
+    expect(Object.is(sim[2], 0)).toBe(true);
+    expect(npu.slice(3)).toEqual([-17, -18, -19, -20, -21]); // row 3 holds each column's minimum: 10 - (24 + c)
+    expect(sim.slice(3)).toEqual(npu.slice(3));
+  });
+});

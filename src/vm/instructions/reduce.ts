@@ -1,23 +1,26 @@
 import { attrOf } from '../../syntax/ast';
 import { ElementCodec, Scalar } from '../numerics/elements';
-import { InstructionContext } from './context';
+import { InstructionContext, NumericsProfile } from './context';
 
 type Combine = (acc: Scalar, x: Scalar) => Scalar;
 
 /**
- * min/max keep the first element and replace it only with a strictly smaller/greater one, as the
- * reference simulator does: a NaN wins only when it comes first, and between +0 and -0 the first wins.
+ * min/max keep the first element and replace it only with a strictly smaller/greater one, so between
+ * +0 and -0 the first wins. NaN: under cpu-sim, as the reference simulator's strict `<` scan does, a
+ * NaN wins only when it comes first; under npu, NaN propagates (the vector unit's vmin/vmax give NaN
+ * for a NaN input): the first NaN reached wins.
  */
-function combiner(kind: 'min' | 'max' | 'sum', accumulate: ElementCodec): Combine {
-  switch (kind) {
-    case 'min':
-      return (acc, x) => (x < acc ? x : acc);
-    case 'max':
-      return (acc, x) => (x > acc ? x : acc);
-    case 'sum':
-      return (acc, x) =>
-        typeof acc === 'bigint' || typeof x === 'bigint' ? accumulate.round(BigInt(acc) + BigInt(x)) : accumulate.round(acc + x);
+function combiner(kind: 'min' | 'max' | 'sum', accumulate: ElementCodec, numerics: NumericsProfile): Combine {
+  if (kind === 'sum') {
+    return (acc, x) => (typeof acc === 'bigint' || typeof x === 'bigint' ? accumulate.round(BigInt(acc) + BigInt(x)) : accumulate.round(acc + x));
   }
+  const better = kind === 'min' ? (x: Scalar, acc: Scalar) => x < acc : (x: Scalar, acc: Scalar) => x > acc;
+  if (numerics === 'cpu-sim') return (acc, x) => (better(x, acc) ? x : acc);
+  return (acc, x) => {
+    if (Number.isNaN(acc)) return acc; // the first NaN reached stays
+    if (Number.isNaN(x)) return x;
+    return better(x, acc) ? x : acc;
+  };
 }
 
 function reduceKind(ctx: InstructionContext): 'min' | 'max' | 'sum' {
@@ -43,7 +46,7 @@ export function colReduce(ctx: InstructionContext): void {
   if (src.vRow === 0 || src.vCol === 0) return;
   const binary = attrOf(ctx.op, 'isBinary');
   if (binary?.kind === 'bool' && binary.value) ctx.trap('tcolsum with isBinary = true (pairwise order) is not implemented yet');
-  const combine = combiner(reduceKind(ctx), dst.codec);
+  const combine = combiner(reduceKind(ctx), dst.codec, ctx.numerics);
   for (let c = 0; c < src.vCol; c++) {
     let acc = src.get(0, c);
     for (let r = 1; r < src.vRow; r++) acc = combine(acc, src.get(r, c));
@@ -58,7 +61,7 @@ export function rowReduce(ctx: InstructionContext): void {
   sequentialRowSumNote(ctx);
   const kind = reduceKind(ctx);
   const accumulator = kind === 'sum' && src.type.dtype === 'f16' ? f32Accumulator : dst.codec;
-  const combine = combiner(kind, accumulator);
+  const combine = combiner(kind, accumulator, ctx.numerics);
   for (let r = 0; r < src.vRow; r++) {
     let acc = src.get(r, 0);
     for (let c = 1; c < src.vCol; c++) acc = combine(acc, src.get(r, c));
