@@ -151,13 +151,14 @@ export const DEFAULT_DST_REP_STRIDE = 1;
 export const DEFAULT_BLK_STRIDE = 1;
 export const DEFAULT_REP_STRIDE = 8;
 
+/** Defaults of the fields every instruction has (each also has its own `repeat`). */
+function resolveCommon<P extends CommonParams & { repeat: number }>(p: P): Resolved<CommonParams> & { repeat: number } {
+  return { dtype: p.dtype, mask: p.mask, repeat: p.repeat, product: p.product ?? DEFAULT_PRODUCT, sat: p.sat ?? true };
+}
+
 export function resolveWholeReduceMin(p: WholeReduceMinParams): Resolved<WholeReduceMinParams> {
   return {
-    dtype: p.dtype,
-    mask: p.mask,
-    repeat: p.repeat,
-    product: p.product ?? DEFAULT_PRODUCT,
-    sat: p.sat ?? true,
+    ...resolveCommon(p),
     dstRepStride: p.dstRepStride ?? DEFAULT_DST_REP_STRIDE,
     srcBlkStride: p.srcBlkStride ?? DEFAULT_BLK_STRIDE,
     srcRepStride: p.srcRepStride ?? DEFAULT_REP_STRIDE,
@@ -167,11 +168,7 @@ export function resolveWholeReduceMin(p: WholeReduceMinParams): Resolved<WholeRe
 
 export function resolveBlockReduceSum(p: BlockReduceSumParams): Resolved<BlockReduceSumParams> {
   return {
-    dtype: p.dtype,
-    mask: p.mask,
-    repeat: p.repeat,
-    product: p.product ?? DEFAULT_PRODUCT,
-    sat: p.sat ?? true,
+    ...resolveCommon(p),
     dstRepStride: p.dstRepStride ?? DEFAULT_DST_REP_STRIDE,
     srcBlkStride: p.srcBlkStride ?? DEFAULT_BLK_STRIDE,
     srcRepStride: p.srcRepStride ?? DEFAULT_REP_STRIDE,
@@ -179,24 +176,12 @@ export function resolveBlockReduceSum(p: BlockReduceSumParams): Resolved<BlockRe
 }
 
 export function resolveVecReduceAdd(p: VecReduceAddParams): Resolved<VecReduceAddParams> {
-  return {
-    dtype: p.dtype,
-    mask: p.mask,
-    repeat: p.repeat,
-    product: p.product ?? DEFAULT_PRODUCT,
-    sat: p.sat ?? true,
-    srcRepStride: p.srcRepStride ?? DEFAULT_REP_STRIDE,
-    workElems: p.workElems ?? p.repeat,
-  };
+  return { ...resolveCommon(p), srcRepStride: p.srcRepStride ?? DEFAULT_REP_STRIDE, workElems: p.workElems ?? p.repeat };
 }
 
 export function resolveCopy(p: CopyParams): Resolved<CopyParams> {
   return {
-    dtype: p.dtype,
-    mask: p.mask,
-    repeat: p.repeat,
-    product: p.product ?? DEFAULT_PRODUCT,
-    sat: p.sat ?? true,
+    ...resolveCommon(p),
     dstStride: p.dstStride ?? DEFAULT_BLK_STRIDE,
     srcStride: p.srcStride ?? DEFAULT_BLK_STRIDE,
     dstRepeatSize: p.dstRepeatSize ?? DEFAULT_REP_STRIDE,
