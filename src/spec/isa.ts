@@ -5,6 +5,8 @@ import { InstructionFile, InstructionSpecRaw, OperandSpec, TargetName, TargetsFi
 
 /** An instruction of spec/instructions.json, with dtype set names resolved. */
 export interface Instruction extends Omit<InstructionSpecRaw, 'dtypes'> {
+  /** `dialect.name`, as programs spell the op. */
+  opName: string;
   /** Per target: operand name -> allowed element types; undefined target = not available there. */
   dtypes: Partial<Record<TargetName, Record<string, ElemType[]>>>;
   /** Operands in the Level 2 `ins(...)` list, in order. */
@@ -14,6 +16,7 @@ export interface Instruction extends Omit<InstructionSpecRaw, 'dtypes'> {
 }
 
 export interface Isa {
+  /** By op name (`pto.tcolmin`). */
   instructions: Map<string, Instruction>;
   buffers: Record<TargetName, Record<string, number>>;
   locationBuffer: Record<TileLoc, string>;
@@ -34,7 +37,8 @@ export function loadIsa(dir: string): Isa {
   const targets = TargetsFile.parse(JSON.parse(fs.readFileSync(path.join(dir, 'targets.json'), 'utf8')));
   const instructions = new Map<string, Instruction>();
   for (const raw of file.instructions) {
-    if (instructions.has(raw.name)) throw new Error(`spec: instruction '${raw.name}' is described twice`);
+    const opName = `${raw.dialect}.${raw.name}`;
+    if (instructions.has(opName)) throw new Error(`spec: instruction '${opName}' is described twice`);
     const dtypes: Instruction['dtypes'] = {};
     for (const [target, table] of Object.entries(raw.dtypes) as [TargetName, Record<string, string | string[]>][]) {
       const resolved: Record<string, ElemType[]> = {};
@@ -48,7 +52,7 @@ export function loadIsa(dir: string): Isa {
     }
     const ins = raw.operands.filter((o) => o.role !== 'dst');
     const outs = raw.operands.filter((o) => o.role === 'dst');
-    instructions.set(raw.name, { ...raw, dtypes, ins, outs });
+    instructions.set(opName, { ...raw, opName, dtypes, ins, outs });
   }
   return {
     instructions,

@@ -36,7 +36,9 @@ export const DtypeRelation = z.object({
 
 export const AttributeSpec = z.object({
   name: z.string(),
-  kind: z.enum(['bool', 'int', 'enum']),
+  /** mask: an integer (contiguous) or `[M0, M1]` (two unsigned 64-bit words, bit mode). */
+  kind: z.enum(['bool', 'int', 'enum', 'mask']),
+  required: z.boolean().optional(),
   default: z.union([z.boolean(), z.number(), z.string()]).optional(),
   values: z.array(z.string()).optional(),
   /** When the attribute is true, this operand must be present. */
@@ -47,6 +49,8 @@ export const AttributeSpec = z.object({
 const DtypeTable = z.record(z.string(), z.union([z.string(), z.array(ElemTypeName)]));
 
 export const InstructionSpec = z.object({
+  /** The op is spelled `DIALECT.NAME`: pto.tcolmin, ascendc.copy, tik.vec_reduce_add. */
+  dialect: z.enum(['pto', 'ascendc', 'tik']).default('pto'),
   name: z.string().regex(/^[a-z][a-z0-9_.]*$/),
   isa: z.string(),
   family: z.string(),

@@ -22,10 +22,10 @@ export function isaTable(): string {
       const sets = [...new Set(Object.values(table).map((l) => l.join(', ')))];
       return sets.length === 1 ? sets[0] : Object.entries(table).map(([k, v]) => `${k}: ${v.join(', ')}`).join('; ');
     });
-    lines.push(`| \`pto.${i.name}\` | ${i.family} | ${operands} | ${locs} | ${layouts} | ${dtypes[0]} | ${dtypes[1]} | ${i.implemented ? 'yes' : 'no'} |`);
+    lines.push(`| \`${i.opName}\` | ${i.family} | ${operands} | ${locs} | ${layouts} | ${dtypes[0]} | ${dtypes[1]} | ${i.implemented ? 'yes' : 'no'} |`);
   }
   lines.push('', '## Notes', '');
-  for (const i of spec.instructions.values()) for (const n of i.notes ?? []) lines.push(`- \`pto.${i.name}\`: ${n}`);
+  for (const i of spec.instructions.values()) for (const n of i.notes ?? []) lines.push(`- \`${i.opName}\`: ${n}`);
   return lines.join('\n') + '\n';
 }
 

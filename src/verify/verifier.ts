@@ -8,6 +8,10 @@ import { Instruction, Isa, isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Dims, checkDimRule, dimsOfType, viewMatchesValid } from '../spec/valid';
 import { BoundInstruction, BoundOperand, Program } from './program';
+import { ModelError } from '../ascendc/model/errors';
+import { DEFAULT_PRODUCT } from '../ascendc/model/params';
+import { ascendcProblems, runAscendc } from '../ascendc/run';
+import { attributeOf, paramsFromAttributes } from '../ascendc/text-form';
 import { layoutProblem, tileTypeProblems } from './tile-rules';
 
 export interface VerifyOptions {
@@ -282,7 +286,7 @@ class Verifier {
       this.expectResults(op, 1);
       return this.defineResults(op, declaredResults);
     }
-    const instruction = op.name.startsWith('pto.') ? this.spec.instructions.get(op.name.slice(4)) : undefined;
+    const instruction = this.spec.instructions.get(op.name);
     if (instruction) return this.verifyInstruction(op, instruction, operandTypes, declaredResults);
     if (knownPtoOps().has(op.name) || op.name.startsWith('arith.') || op.name.startsWith('scf.')) {
       this.diags.error(op.nameSpan, `${op.name} is not implemented yet`);
@@ -477,12 +481,12 @@ class Verifier {
   private usage(spec: Instruction, level: 1 | 2): string {
     if (level === 2) {
       const ins = spec.ins.map((o) => `%${o.name}${o.optional ? '?' : ''}`).join(', ');
-      return `pto.${spec.name} ins(${ins} : ...) outs(${spec.outs.map((o) => '%' + o.name).join(', ')} : ...)`;
+      return `${spec.opName} ins(${ins} : ...) outs(${spec.outs.map((o) => '%' + o.name).join(', ')} : ...)`;
     }
     const results = spec.outs.filter((o) => o.kind === 'tile');
     const args = [...spec.ins.filter((o) => o.l1 !== false), ...spec.outs.filter((o) => o.kind !== 'tile')];
     const argText = (o: Instruction['operands'][number]) => `%${o.name}${o.optional || o.l1 === 'optional' ? '?' : ''}`;
-    return `${results.map((o) => '%' + o.name).join(', ')}${results.length ? ' = ' : ''}pto.${spec.name} ${args.map(argText).join(', ')} : ...`;
+    return `${results.map((o) => '%' + o.name).join(', ')}${results.length ? ' = ' : ''}${spec.opName} ${args.map(argText).join(', ')} : ...`;
   }
 
   private bindList(op: OpNode, specs: Instruction['operands'], operands: Operand[], types: (Type | undefined)[], where: string, spec: Instruction, level: 1 | 2): Map<string, BoundOperand> | undefined {
@@ -491,7 +495,7 @@ class Verifier {
     if (operands.length < required || operands.length > specs.length) {
       const span = operands.length > 0 ? { start: operands[0].span.start, end: operands.at(-1)!.span.end } : op.nameSpan;
       const count = required === specs.length ? `${specs.length}` : `${required} to ${specs.length}`;
-      this.diags.error(span, `pto.${spec.name} takes ${count} ${where} operand(s), got ${operands.length}; expected '${this.usage(spec, level)}'`);
+      this.diags.error(span, `${spec.opName} takes ${count} ${where} operand(s), got ${operands.length}; expected '${this.usage(spec, level)}'`);
       return undefined;
     }
     const bound = new Map<string, BoundOperand>();
@@ -504,7 +508,7 @@ class Verifier {
 
   private bindDps(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[]): BoundInstruction | undefined {
     if (this.resultCount(op) > 0 && op.resultTypes.length === 0) {
-      this.diags.error(op.results[0].span, `pto.${spec.name} in destination-passing form (ins/outs) has no results`);
+      this.diags.error(op.results[0].span, `${spec.opName} in destination-passing form (ins/outs) has no results`);
     }
     const ins = this.bindList(op, spec.ins, segment(op, 'ins'), (op.segments.ins ?? []).map((i) => operandTypes[i]), 'ins', spec, 2);
     const outs = this.bindList(op, spec.outs, segment(op, 'outs'), (op.segments.outs ?? []).map((i) => operandTypes[i]), 'outs', spec, 2);
@@ -518,12 +522,12 @@ class Verifier {
     const args = this.bindList(op, argSpecs, op.operands, operandTypes, 'input', spec, 1);
     if (!args) return undefined;
     if (this.resultCount(op) !== resultSpecs.length) {
-      this.diags.error(op.results[0]?.span ?? op.nameSpan, `pto.${spec.name} produces ${resultSpecs.length} result(s), got ${this.resultCount(op)}; expected '${this.usage(spec, 1)}'`);
+      this.diags.error(op.results[0]?.span ?? op.nameSpan, `${spec.opName} produces ${resultSpecs.length} result(s), got ${this.resultCount(op)}; expected '${this.usage(spec, 1)}'`);
       return undefined;
     }
     if (declared.length !== resultSpecs.length) {
       const where = op.resultTypes[0]?.span ?? op.span;
-      this.diags.error(where, `pto.${spec.name} needs a signature with ${resultSpecs.length} result type(s): '${this.usage(spec, 1)} -> RESULT_TYPE'`);
+      this.diags.error(where, `${spec.opName} needs a signature with ${resultSpecs.length} result type(s): '${this.usage(spec, 1)} -> RESULT_TYPE'`);
       return undefined;
     }
     const operands = new Map<string, BoundOperand>();
@@ -537,7 +541,7 @@ class Verifier {
   }
 
   private checkInstruction(op: OpNode, spec: Instruction, bound: BoundInstruction): void {
-    const name = `pto.${spec.name}`;
+    const name = `${spec.opName}`;
     const spanOf = (b: BoundOperand): Span => b.use?.type?.span ?? b.use?.span ?? op.resultTypes[0]?.span ?? op.span;
     const allowedByTarget = spec.dtypes[this.target];
     if (!allowedByTarget) {
@@ -605,6 +609,10 @@ class Verifier {
       const outcome = checkDimRule(rule, dims);
       if (outcome.status === 'violated') this.diags.error(op.nameSpan, `${name}: ${outcome.message}`);
     }
+    if (spec.semantics === 'ascendc') {
+      this.checkAscendc(op, spec, bound, tiles);
+      return;
+    }
     for (const attr of spec.attributes ?? []) {
       const a = attrOf(op, attr.name);
       if (a && attr.kind === 'bool' && a.kind !== 'bool') this.diags.error(a.span, `${name}: '${attr.name}' must be true or false`);
@@ -614,6 +622,44 @@ class Verifier {
     }
     const known = new Set((spec.attributes ?? []).map((a) => a.name));
     for (const a of op.attrs) if (!known.has(a.key)) this.diags.error(a.span, `${name} has no attribute '${a.key}'`);
+  }
+
+  /**
+   * AscendC/TIK ops: attributes -> the model's parameters, the model's rules for their values, and a
+   * dry run on zeroed tiles that finds any access outside a tile (addresses do not depend on data).
+   */
+  private checkAscendc(op: OpNode, spec: Instruction, bound: BoundInstruction, tiles: Map<string, TileType>): void {
+    const src = tiles.get('src');
+    const dst = tiles.get('dst');
+    if (!src || !dst) return;
+    const { params, problems } = paramsFromAttributes(op, spec, src.dtype, DEFAULT_PRODUCT);
+    for (const p of problems) this.diags.error(p.span, p.message);
+    if (!params) return;
+    const bytes = (t: TileType) => new Uint8Array(t.rows * t.cols * elemSize(t.dtype));
+    const sameValue = (a: string, b: string) => bound.operands.get(a)?.use?.value?.name === bound.operands.get(b)?.use?.value?.name;
+    const srcBytes = bytes(src);
+    const work = tiles.get('work');
+    const buffers = {
+      src: srcBytes,
+      dst: sameValue('dst', 'src') ? srcBytes : bytes(dst),
+      work: work ? (sameValue('work', 'src') ? srcBytes : bytes(work)) : undefined,
+    };
+    const where = (param: string): Span => {
+      if (param === 'dtype' || param === 'src' || param === 'dst' || param === 'work') {
+        const b = bound.operands.get(param === 'dtype' ? 'src' : param);
+        return b?.use?.type?.span ?? b?.use?.span ?? op.nameSpan;
+      }
+      return attrOf(op, attributeOf(param))?.span ?? op.nameSpan;
+    };
+    const valueProblems = ascendcProblems(spec, params, buffers);
+    for (const p of valueProblems) this.diags.error(where(p.param), `${spec.opName}: ${p.message}`);
+    if (valueProblems.length > 0) return;
+    try {
+      runAscendc(spec, params, buffers);
+    } catch (e) {
+      if (!(e instanceof ModelError)) throw e;
+      this.diags.error(op.nameSpan, `${spec.opName}: ${e.message}`);
+    }
   }
 
   /** `vec->vec`, `mat->left`, ...: the direction of a two-tile move. */

@@ -333,7 +333,7 @@ class Interpreter {
       }
     }
     const trap = (message: string): never => {
-      throw new VmTrap(`pto.${bound.spec.name}: ${message}`, op.nameSpan);
+      throw new VmTrap(`${bound.spec.opName}: ${message}`, op.nameSpan);
     };
     // Rules the verifier could not decide statically (dynamic valid regions) are checked now.
     const dims = (name: string) => {

@@ -185,7 +185,7 @@ function lines(r: ReturnType<typeof run>): string[] {
   });
 }
 
-const implemented = [...isa().instructions.values()].filter((i) => i.implemented).map((i) => i.name);
+const implemented = [...isa().instructions.values()].filter((i) => i.implemented && i.dialect === 'pto').map((i) => i.name);
 
 test('every implemented instruction has reference facts and a test case', () => {
   for (const name of implemented) {

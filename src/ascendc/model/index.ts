@@ -9,7 +9,8 @@
  */
 export * from './params';
 export * from './errors';
-export { ModelMemory, atomically } from './memory';
+export { ModelMemory, TileOperands, atomically } from './memory';
+export type { MemoryAccess, TileRegion } from './memory';
 export { laneEnables, maskProblems, tikMask } from './mask';
 export { adder, pairTree, sequentialSum, bitsToNumber, numberToBits } from './numerics';
 export * from './validate';

@@ -4,11 +4,27 @@ import { ModelError } from './errors';
  * The only way the model touches memory: little-endian reads and writes of 1, 2 or 4 bytes, each
  * bounds-checked against the memory it was given (the UB, or a tile's bytes).
  */
-export class ModelMemory {
+/** How an instruction reaches its operands: one memory (the UB), or tiles (see TileOperands). */
+export interface MemoryAccess {
+  readBits(addr: number, size: number): number;
+  writeBits(addr: number, size: number, bits: number): void;
+  /** Throws unless the work tensor's bytes `addr .. addr+length-1` exist. */
+  checkWork(addr: number, length: number): void;
+}
+
+export class ModelMemory implements MemoryAccess {
   private readonly view: DataView;
 
-  constructor(readonly bytes: Uint8Array) {
+  constructor(
+    readonly bytes: Uint8Array,
+    /** How messages name this memory. */
+    readonly name = 'the memory',
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  checkWork(addr: number, length: number): void {
+    this.check(addr, length, 'work_tensor');
   }
 
   get size(): number {
@@ -27,7 +43,7 @@ export class ModelMemory {
     if (addr >= 0 && end <= this.size) return;
     const offending = addr < 0 ? addr : Math.max(addr, this.size);
     throw new ModelError(
-      `${what} of ${length} byte(s) at address ${addr} is outside the memory [0, ${this.size}): byte ${offending} is out of bounds`,
+      `${what} of ${length} byte(s) at address ${addr} is outside ${this.name} [0, ${this.size}): byte ${offending} is out of bounds`,
       [],
       offending,
     );
@@ -67,16 +83,50 @@ export class ModelMemory {
   }
 }
 
+/** A tile's bytes, placed at `base` in the model's address space. */
+export interface TileRegion {
+  memory: ModelMemory;
+  base: number;
+}
+
 /**
- * Runs one instruction on `bytes` so that it either completes or changes nothing: if it throws (an
- * access outside the memory), the bytes are restored before the error propagates.
+ * Operands in separate tiles (the PTO-AS text form): reads come from the source tile, writes go to the
+ * destination tile and the work tensor is checked against the work tile, each bounds-checked against
+ * its own bytes. Each tile sits at its own `base` address, so the model's alignment and overlap rules
+ * still apply; one tile used for two roles has one base, and then its roles overlap.
  */
-export function atomically<T>(bytes: Uint8Array, body: (mem: ModelMemory) => T): T {
-  const snapshot = bytes.slice();
+export class TileOperands implements MemoryAccess {
+  constructor(
+    readonly src: TileRegion,
+    readonly dst: TileRegion,
+    readonly work?: TileRegion,
+  ) {}
+
+  readBits(addr: number, size: number): number {
+    return this.src.memory.readBits(addr - this.src.base, size);
+  }
+
+  writeBits(addr: number, size: number, bits: number): void {
+    this.dst.memory.writeBits(addr - this.dst.base, size, bits);
+  }
+
+  /** Without a work tile the caller provides the scratch: nothing to check. */
+  checkWork(addr: number, length: number): void {
+    if (this.work) this.work.memory.check(addr - this.work.base, length, 'work_tensor');
+  }
+}
+
+/**
+ * Runs one instruction so that it either completes or changes nothing: if it throws (an access
+ * outside the memory), the written bytes are restored before the error propagates.
+ */
+export function atomically<T>(target: Uint8Array | TileOperands, body: (mem: MemoryAccess) => T): T {
+  const written = target instanceof Uint8Array ? target : target.dst.memory.bytes;
+  const snapshot = written.slice();
   try {
-    return body(new ModelMemory(bytes));
+    return body(target instanceof Uint8Array ? new ModelMemory(target) : target);
   } catch (e) {
-    bytes.set(snapshot);
+    written.set(snapshot);
     throw e;
   }
 }

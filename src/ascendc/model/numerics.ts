@@ -1,5 +1,5 @@
 import { F16_MAX, f16BitsToNumber, numberToF16Bits } from '../../vm/numerics/float16';
-import { ModelMemory } from './memory';
+import { MemoryAccess } from './memory';
 
 /**
  * Floating-point arithmetic of the model (reference/ascendc.md §1 "Floating point").
@@ -48,11 +48,11 @@ export function numberToBits(dtype: FloatType, value: number): number {
   return scratch.getUint32(0);
 }
 
-export function readFloat(mem: ModelMemory, addr: number, dtype: FloatType): number {
+export function readFloat(mem: MemoryAccess, addr: number, dtype: FloatType): number {
   return bitsToNumber(dtype, mem.readBits(addr, dtype === 'f16' ? 2 : 4));
 }
 
-export function writeFloat(mem: ModelMemory, addr: number, dtype: FloatType, value: number): void {
+export function writeFloat(mem: MemoryAccess, addr: number, dtype: FloatType, value: number): void {
   mem.writeBits(addr, dtype === 'f16' ? 2 : 4, numberToBits(dtype, value));
 }
 

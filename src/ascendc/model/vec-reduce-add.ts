@@ -1,6 +1,6 @@
 import { throwIfProblems } from './errors';
 import { laneEnables } from './mask';
-import { atomically } from './memory';
+import { TileOperands, atomically } from './memory';
 import { Add, adder, bitsToNumber, numberToBits, pairTree, sequentialSum } from './numerics';
 import { DTYPE_SIZE, Product, VecReduceAddParams, laneAddress, lanesPerRepeat, resolveVecReduceAdd } from './params';
 import { validateVecReduceAdd } from './validate';
@@ -79,14 +79,14 @@ export function vecReduceAddCombine(v: readonly (readonly number[])[], order: Ve
  * unspecified: the model neither reads nor writes it, it only checks that the `repeat_times` elements
  * lie inside the memory.
  */
-export function vecReduceAdd(memory: Uint8Array, dst: number, src: number, work: number, params: VecReduceAddParams): void {
+export function vecReduceAdd(memory: Uint8Array | TileOperands, dst: number, src: number, work: number, params: VecReduceAddParams): void {
   throwIfProblems('vec_reduce_add', validateVecReduceAdd(dst, src, work, params));
   const p = resolveVecReduceAdd(params);
   const dtype = p.dtype as 'f16' | 'f32';
   atomically(memory, (mem) => {
     const sz = DTYPE_SIZE[dtype];
     const enabled = laneEnables(p.mask, sz);
-    mem.check(work, p.repeat * sz, 'work_tensor');
+    mem.checkWork(work, p.repeat * sz);
 
     const v: number[][] = [];
     for (let r = 0; r < p.repeat; r++) {

@@ -34,7 +34,7 @@ export function elementwise(ctx: InstructionContext): void {
   const a = ctx.tile('src0');
   const b = ctx.tile('src1');
   const kind = ctx.bound.spec.elementwise;
-  if (!kind) ctx.trap(`pto.${ctx.bound.spec.name} has no elementwise kind in spec/instructions.json`);
+  if (!kind) ctx.trap(`${ctx.bound.spec.opName} has no elementwise kind in spec/instructions.json`);
   const exact = exactOp(kind, dst.type.dtype);
   const op: Binary =
     ctx.numerics === 'cpu-sim' && dst.codec.isFloat

@@ -1,3 +1,4 @@
+import { ascendc } from './ascendc';
 import { Semantics } from './context';
 import { elementwise } from './elementwise';
 import { load, store } from './memory';
@@ -12,4 +13,5 @@ export const SEMANTICS: Record<string, Semantics> = {
   'col-reduce': colReduce,
   'row-reduce': rowReduce,
   elementwise,
+  ascendc,
 };

@@ -25,14 +25,14 @@ function combiner(kind: 'min' | 'max' | 'sum', accumulate: ElementCodec, numeric
 
 function reduceKind(ctx: InstructionContext): 'min' | 'max' | 'sum' {
   const kind = ctx.bound.spec.reduce;
-  if (!kind) ctx.trap(`pto.${ctx.bound.spec.name} has no reduction kind in spec/instructions.json`);
+  if (!kind) ctx.trap(`${ctx.bound.spec.opName} has no reduction kind in spec/instructions.json`);
   return kind;
 }
 
 /** Row sums on the NPU add within a repeat as a tree (vcadd); the VM adds in order, as the CPU simulator does. */
 function sequentialRowSumNote(ctx: InstructionContext): void {
   if (ctx.numerics === 'npu' && reduceKind(ctx) === 'sum' && ctx.tile('src').codec.isFloat) {
-    ctx.note(`--numerics npu: pto.${ctx.bound.spec.name} sums each row in order, as the CPU simulator does; the NPU's tree order is not modelled yet`);
+    ctx.note(`--numerics npu: ${ctx.bound.spec.opName} sums each row in order, as the CPU simulator does; the NPU's tree order is not modelled yet`);
   }
 }
 
