@@ -47,13 +47,13 @@ export function attributeOf(field: string): string {
 const U64 = 1n << 64n;
 
 function maskOf(a: Attr): Mask | string {
-  if (a.kind === 'int') return a.value < 0n || a.value > 256n ? `mask ${a.value} is out of range` : Number(a.value);
+  if (a.kind === 'int') return a.value < 0n || a.value > 256n ? `${a.value} is out of range` : Number(a.value);
   if (a.kind === 'array' && a.items.length === 2 && a.items.every((i) => i.kind === 'int')) {
     const words = a.items.map((i) => (i as { value: bigint }).value);
-    if (words.some((w) => w < 0n || w >= U64)) return 'each word of a bit mask must be an unsigned 64-bit integer';
+    if (words.some((w) => w < 0n || w >= U64)) return 'words must be unsigned 64-bit integers';
     return [words[0], words[1]] as BitMask;
   }
-  return "mask must be an integer (contiguous mode) or [M0, M1] (bit mode: two unsigned 64-bit integers)";
+  return 'must be an integer (contiguous mode) or [M0, M1] (bit mode: two unsigned 64-bit integers)';
 }
 
 /**
@@ -81,7 +81,7 @@ export function paramsFromAttributes(
     switch (attr.kind) {
       case 'mask': {
         const mask = maskOf(v);
-        if (typeof mask === 'string') bad(mask.replace(/^mask /, 'value '));
+        if (typeof mask === 'string') bad(mask);
         else params.mask = mask;
         break;
       }
