@@ -1,9 +1,7 @@
 import { Instruction } from '../spec/isa';
 import { ModelError, Problem } from './model/errors';
 import { ModelMemory, TileOperands, TileRegion } from './model/memory';
-import {
-  BlockReduceSumParams, CopyParams, VecReduceAddParams, WholeReduceMinParams,
-} from './model/params';
+import { BlockReduceSumParams, CopyParams, DTYPE_SIZE, VecReduceAddParams, WholeReduceMinParams } from './model/params';
 import { validateBlockReduceSum, validateCopy, validateVecReduceAdd, validateWholeReduceMin } from './model/validate';
 import { blockReduceSum } from './model/block-reduce-sum';
 import { copy } from './model/copy';
@@ -33,11 +31,12 @@ function regions(tiles: AscendcTiles): { src: TileRegion; dst: TileRegion; work?
 }
 
 /**
- * The work tensor is never read or written; in the text form it is optional, and without one the
- * toolchain provides the scratch, so its size puts no limit on repeat.
+ * The work tensor is never read or written; in the text form it is optional. A work tile must hold
+ * `repeat` elements; without one the toolchain provides the scratch, so nothing limits repeat.
  */
 function noWorkLimit(params: AscendcParams, tiles: AscendcTiles): AscendcParams {
-  return tiles.work ? params : { ...params, workElems: Number.MAX_SAFE_INTEGER };
+  const workElems = tiles.work ? Math.floor(tiles.work.length / DTYPE_SIZE[params.dtype]) : Number.MAX_SAFE_INTEGER;
+  return { ...params, workElems };
 }
 
 /** The model's checks of the parameter values (ranges, alignment, product tables), for the verifier. */

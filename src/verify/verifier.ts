@@ -645,8 +645,9 @@ class Verifier {
       work: work ? (sameValue('work', 'src') ? srcBytes : bytes(work)) : undefined,
     };
     const where = (param: string): Span => {
-      if (param === 'dtype' || param === 'src' || param === 'dst' || param === 'work') {
-        const b = bound.operands.get(param === 'dtype' ? 'src' : param);
+      const operand = param === 'dtype' ? 'src' : param === 'workElems' ? 'work' : param;
+      if (operand === 'src' || operand === 'dst' || operand === 'work') {
+        const b = bound.operands.get(operand);
         return b?.use?.type?.span ?? b?.use?.span ?? op.nameSpan;
       }
       return attrOf(op, attributeOf(param))?.span ?? op.nameSpan;

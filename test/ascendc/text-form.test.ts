@@ -19,9 +19,8 @@
  *   V17 (work_tensor at byte 256 overlapping src [0, 512)): the work operand is %src itself
  *       (`ins(%src, %src)`), the text form's one way to make work overlap src.
  *   V19 (work_elems = 39 < repeat_times = 40): the work tile's size is its element count, and a tile
- *       row is a multiple of 32 bytes, so the largest work tile below 40 halves has 32 halves. The
- *       text form does not pass the tile's size as workElems (src/ascendc/run.ts), so the error is the
- *       verifier's dry run: the 80-byte work_tensor access is outside %work [0, 64), located on the op.
+ *       row is a multiple of 32 bytes, so the largest work tile below 40 halves has 32 halves; the
+ *       error is located at the work tile's type.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -44,7 +43,7 @@ const SKIPPED: Record<string, string> = {
 };
 
 /** Where an error case's diagnostic must be: an attribute's value, an operand's type, or the op's name. */
-type Locus = { attr: string } | { operand: 'src'; occurrence: 1 | 2 } | 'op';
+type Locus = { attr: string } | { operand: 'src' | 'work'; occurrence: 1 | 2 } | 'op';
 
 interface ErrorForm {
   locus: Locus;
@@ -66,7 +65,7 @@ const ERRORS: Record<string, ErrorForm> = {
   B23: { locus: { attr: 'dst_rep_stride' } },
   V16: { locus: { attr: 'repeat' } },
   V17: { locus: { operand: 'src', occurrence: 2 }, build: { inPlaceWork: true } }, // the work operand
-  V19: { locus: 'op', message: 'work_tensor of 80 byte(s) at address 0 is outside %work [0, 64)', build: { workBytes: 64 } },
+  V19: { locus: { operand: 'work', occurrence: 1 }, build: { workBytes: 64 } }, // the work tile's type
   V20: { locus: { attr: 'mask' } },
   C18: { locus: { attr: 'mask' } },
   C19: { locus: { attr: 'product' } },

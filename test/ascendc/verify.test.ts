@@ -62,3 +62,29 @@ describe('ascendc text form', () => {
     expect(check('{mask = 128, repeat = 1, order = "only_value", product = "910"}')[0]).toMatch(/ORDER_ONLY_VALUE/);
   });
 });
+
+describe('ascendc element types', () => {
+  const tile = (dtype: string, cols: number) =>
+    `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=1, cols=${cols}, v_row=1, v_col=${cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+  const program = (op: string, src: string, dst: string, attrs: string) => `module {
+  func.func @k() {
+    %src = pto.alloc_tile : ${src}
+    %dst = pto.alloc_tile : ${dst}
+    ${op} ins(%src : ${src}) outs(%dst : ${dst}) ${attrs}
+    return
+  }
+}
+`;
+  const errors = (text: string) => assemble('t.pto', text).diags.items.map((d) => d.message);
+
+  test('copy and block_reduce_sum need one element type for src and dst', () => {
+    expect(errors(program('ascendc.copy', tile('f16', 128), tile('f32', 64), '{mask = 128, repeat = 1}'))).toEqual([
+      'ascendc.copy: dst (f32) and src (f16) must have the same element type',
+    ]);
+    expect(errors(program('ascendc.copy', tile('f16', 128), tile('f16', 128), '{mask = 128, repeat = 1}'))).toEqual([]);
+  });
+
+  test('whole_reduce_min may store its uint32 indexes in a u32 tile', () => {
+    expect(errors(program('ascendc.whole_reduce_min', tile('f16', 128), tile('u32', 8), '{mask = 128, repeat = 1, order = "only_index"}'))).toEqual([]);
+  });
+});
