@@ -57,7 +57,7 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
   const values = new Map<string, Value>();
   const buffers: GlobalBuffer[] = [];
   const origins = new Map<string, string>();
-  const sizing = new StaticSizing(fn, types, specs);
+  const sizing = new StaticSizing(fn, specs);
   params.forEach((param, index) => {
     const name = param.name.slice(1);
     const type = param.type ? types.parse(param.type.text).type : undefined;
@@ -146,7 +146,6 @@ class StaticSizing {
 
   constructor(
     fn: OpNode,
-    private readonly types: TypeTable,
     private readonly specs: Map<string, string>,
   ) {
     const visit = (region: Region): void => {
