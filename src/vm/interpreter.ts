@@ -309,7 +309,15 @@ class Interpreter {
 
   private allocTile(op: OpNode): Tile {
     const type = this.typeOf(op.resultTypes[0]) as TileType;
-    const tile = this.tileFor(op, type);
+    const addr = segment(op, 'addr')[0];
+    let tile: Tile;
+    if (addr) {
+      // Manual placement: the address may change from one execution to the next.
+      tile = this.memory.place(type, this.index(addr), op.name, addr.span);
+      this.tiles.set(op, tile);
+    } else {
+      tile = this.tileFor(op, type);
+    }
     tile.vRow = this.validDim(op, 'valid_row', type.vRow, type.rows);
     tile.vCol = this.validDim(op, 'valid_col', type.vCol, type.cols);
     return tile;

@@ -88,6 +88,8 @@ export class Tile {
   }
 }
 
+const tileBytes = (t: TileType): number => t.rows * t.cols * elemSize(t.dtype);
+
 /** The on-chip buffers of a target (UB, L1, L0A/B/C, ...), each with its real capacity. */
 export class OnChipMemory {
   private readonly memories = new Map<string, Uint8Array>();
@@ -105,10 +107,9 @@ export class OnChipMemory {
   /** Places a tile after the ones already placed (32-byte aligned); overflow is a trap naming the op. */
   allocate(type: TileType, opName: string, span: Span): Tile {
     const buffer = this.spec.locationBuffer[type.loc];
-    const size = type.rows * type.cols * elemSize(type.dtype);
+    const size = tileBytes(type);
     const capacity = this.capacity(buffer);
-    const align = this.spec.alignment;
-    const start = Math.ceil((this.used.get(buffer) ?? 0) / align) * align;
+    const start = Math.ceil((this.used.get(buffer) ?? 0) / this.spec.alignment) * this.spec.alignment;
     if (start + size > capacity) {
       throw new VmTrap(
         `${opName}: out of ${buffer} memory: this ${type.rows}x${type.cols} ${type.dtype} tile needs ${size} bytes at offset ${start}, ` +
@@ -117,12 +118,33 @@ export class OnChipMemory {
       );
     }
     this.used.set(buffer, start + size);
+    return this.tileAt(type, buffer, start);
+  }
+
+  /**
+   * Places a tile at a given byte offset of its buffer (`alloc_tile addr = %a`, manual placement):
+   * tiles may alias each other; automatic placement does not avoid them.
+   */
+  place(type: TileType, address: number, opName: string, span: Span): Tile {
+    const buffer = this.spec.locationBuffer[type.loc];
+    const size = tileBytes(type);
+    const capacity = this.capacity(buffer);
+    if (!Number.isInteger(address) || address < 0 || address % this.spec.alignment !== 0) {
+      throw new VmTrap(`${opName}: address ${address} is not a ${this.spec.alignment}-byte aligned offset in the ${buffer}`, span);
+    }
+    if (address + size > capacity) {
+      throw new VmTrap(`${opName}: a ${size}-byte tile at address ${address} ends past the ${capacity}-byte ${buffer} of ${this.target}`, span);
+    }
+    return this.tileAt(type, buffer, address);
+  }
+
+  private tileAt(type: TileType, buffer: string, start: number): Tile {
     let memory = this.memories.get(buffer);
     if (!memory) {
-      memory = new Uint8Array(capacity);
+      memory = new Uint8Array(this.capacity(buffer));
       this.memories.set(buffer, memory);
     }
-    const bytes = memory.subarray(start, start + size);
+    const bytes = memory.subarray(start, start + tileBytes(type));
     return new Tile(type, buffer, start, bytes, type.vRow ?? type.rows, type.vCol ?? type.cols);
   }
 }

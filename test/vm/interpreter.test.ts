@@ -201,3 +201,42 @@ describe('numerics profiles', () => {
     expect(sim.slice(3)).toEqual(npu.slice(3));
   });
 });
+
+describe('manual placement (alloc_tile addr = %a)', () => {
+  // Two views of the same UB bytes: a 2x8 f32 tile at 1024 and a 1x16 f32 tile at 1024.
+  const placed = (addr2: number) => `module {
+  func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %at = arith.constant 1024 : index
+    %at2 = arith.constant ${addr2} : index
+    %va = pto.make_tensor_view %a, shape = [%c2, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %vb = pto.make_tensor_view %b, shape = [%c1, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %pa = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c2, %c8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<2x8xf32>
+    %pb = pto.partition_view %vb, offsets = [%c0, %c0], sizes = [%c1, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x16xf32>
+    %t = pto.alloc_tile addr = %at : ${TB(2, 8)}
+    %u = pto.alloc_tile addr = %at2 : ${TB(1, 16)}
+    pto.tload ins(%pa : !pto.partition_tensor_view<2x8xf32>) outs(%t : ${TB(2, 8)})
+    pto.tstore ins(%u : ${TB(1, 16)}) outs(%pb : !pto.partition_tensor_view<1x16xf32>)
+    return
+  }
+}`;
+
+  it('tiles at the same address share their bytes', () => {
+    const a = new Float32Array(16).map((_, i) => i + 0.5);
+    const { f32 } = run(placed(1024), { a, b: new Float32Array(16) });
+    expect(Array.from(f32('b'))).toEqual(Array.from(a));
+  });
+
+  it('an unaligned or out-of-buffer address is a trap at the address operand', () => {
+    expect(() => run(placed(1000), { a: new Float32Array(16), b: new Float32Array(16) })).toThrow(
+      'pto.alloc_tile: address 1000 is not a 32-byte aligned offset in the UB',
+    );
+    expect(() => run(placed(196608 - 32), { a: new Float32Array(16), b: new Float32Array(16) })).toThrow(
+      'pto.alloc_tile: a 64-byte tile at address 196576 ends past the 196608-byte UB of a2a3',
+    );
+  });
+});
