@@ -16,7 +16,8 @@ export function dimsOfType(t: TileType): Dims {
 }
 
 /** Resolves `src.vCol` to a number, or null when it is not known statically. */
-export function dimValue(ref: string, dims: (operand: string) => Dims | undefined): number | null | undefined {
+export function dimValue(ref: string | number, dims: (operand: string) => Dims | undefined): number | null | undefined {
+  if (typeof ref === 'number') return ref;
   const [operand, field] = ref.split('.');
   const d = dims(operand);
   if (!d) return undefined;
@@ -27,7 +28,8 @@ export type RuleOutcome = { status: 'ok' } | { status: 'unknown' } | { status: '
 
 const FIELD_WORDS: Record<string, string> = { vRow: 'valid rows', vCol: 'valid cols', rows: 'rows', cols: 'cols' };
 
-function describe(ref: string): string {
+function describe(ref: string | number): string {
+  if (typeof ref === 'number') return String(ref);
   const [operand, field] = ref.split('.');
   return `${operand} ${FIELD_WORDS[field] ?? field}`;
 }
@@ -40,7 +42,9 @@ export function checkDimRule(rule: ValidRule, dims: (operand: string) => Dims | 
       const b = dimValue(rule.rhs, dims);
       if (a === undefined || b === undefined) return { status: 'ok' }; // optional operand absent
       if (a === null || b === null) return { status: 'unknown' };
-      return a === b ? { status: 'ok' } : { status: 'violated', message: `${describe(rule.lhs)} (${a}) must equal ${describe(rule.rhs)} (${b})` };
+      if (a === b) return { status: 'ok' };
+      const rhs = typeof rule.rhs === 'number' ? `${rule.rhs}` : `${describe(rule.rhs)} (${b})`;
+      return { status: 'violated', message: `${describe(rule.lhs)} (${a}) must equal ${rhs}` };
     }
     case 'le': {
       const a = dimValue(rule.lhs, dims);

@@ -64,6 +64,8 @@ export function layoutProblem(rule: LayoutRule, t: TileType): string | null {
       return nd ? null : `must be ND (blayout=row_major, slayout=none_box), not ${layoutName(t)}`;
     case 'row-major':
       return t.blayout === 'row_major' ? null : 'must be row-major (blayout=row_major)';
+    case 'none-box':
+      return t.slayout === 'none_box' ? null : `must be ND or DN (slayout=none_box), not ${layoutName(t)}`;
     case 'nd-or-dn-column':
       return nd || (t.blayout === 'col_major' && t.slayout === 'none_box' && t.cols === 1)
         ? null

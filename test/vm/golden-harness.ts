@@ -84,6 +84,13 @@ export function readFixture(f: GoldenFile): Uint8Array {
 const COL_REDUCE = new Set(['tcolmin', 'tcolmax', 'tcolsum']);
 const ROW_REDUCE = new Set(['trowmin', 'trowmax', 'trowsum']);
 const ELEMENTWISE = new Set(['tadd', 'tmul']);
+const ROW_ARG_REDUCE = new Set(['trowargmin', 'trowargmax']);
+const COL_ARG_REDUCE = new Set(['tcolargmin', 'tcolargmax']);
+
+/** The destination's element type: the case's `odt`, except for arg reductions, whose indexes are i32 (`out_dtype`). */
+export function outputDtype(c: GoldenCase): ElemType {
+  return ROW_ARG_REDUCE.has(c.op) || COL_ARG_REDUCE.has(c.op) ? (c.output.out_dtype as ElemType) : c.odt;
+}
 const PAD_CODES: Record<string, number> = { null: 0, zero: 1, max: 2, min: 3 };
 
 interface TileSpec {
@@ -104,8 +111,8 @@ interface TileSpec {
 export function outputRegion(c: GoldenCase): { rows: number; cols: number; valid: [number, number] } {
   const [rows, cols] = c.tile;
   const [vr, vc] = c.valid;
-  if (COL_REDUCE.has(c.op)) return { rows: 1, cols, valid: [1, vc] };
-  if (ROW_REDUCE.has(c.op)) return { rows, cols: 32 / elemSize(c.odt), valid: [vr, 1] };
+  if (COL_REDUCE.has(c.op) || COL_ARG_REDUCE.has(c.op)) return { rows: 1, cols, valid: [1, vc] };
+  if (ROW_REDUCE.has(c.op) || ROW_ARG_REDUCE.has(c.op)) return { rows, cols: 32 / elemSize(outputDtype(c)), valid: [vr, 1] };
   if (c.op === 'tstore') return { rows: vr, cols: vc, valid: [vr, vc] };
   return { rows, cols, valid: [vr, vc] };
 }
@@ -123,18 +130,19 @@ export function buildProgram(c: GoldenCase, inputs: Uint8Array[]): GoldenProgram
   const [rows, cols] = c.tile;
   const [vr, vc] = c.valid;
   const out = outputRegion(c);
-  const outBytes = new Uint8Array(out.rows * out.cols * elemSize(c.odt)).fill(0xcd);
+  const odt = outputDtype(c);
+  const outBytes = new Uint8Array(out.rows * out.cols * elemSize(odt)).fill(0xcd);
   const args: GoldenProgram['args'] = inputs.map((bytes, i) => ({ name: `in${i}`, elem: c.dtype, bytes }));
-  args.push({ name: 'out', elem: c.odt, bytes: outBytes });
+  args.push({ name: 'out', elem: odt, bytes: outBytes });
 
   const tiles: TileSpec[] = [];
   const whole = (name: string, loadFrom?: string, storeTo?: string, dtype = c.dtype): TileSpec => ({
     name, dtype, rows, cols, valid: [vr, vc], pad: 0, loadFrom, storeTo,
   });
-  const dst: TileSpec = { name: 'dst', dtype: c.odt, rows: out.rows, cols: out.cols, valid: out.valid, pad: 0, loadFrom: 'out', storeTo: 'out' };
+  const dst: TileSpec = { name: 'dst', dtype: odt, rows: out.rows, cols: out.cols, valid: out.valid, pad: 0, loadFrom: 'out', storeTo: 'out' };
   let opText: (t: (name: string) => string) => string;
-  if (COL_REDUCE.has(c.op) || ROW_REDUCE.has(c.op)) {
-    const withTmp = ROW_REDUCE.has(c.op);
+  if (COL_REDUCE.has(c.op) || ROW_REDUCE.has(c.op) || ROW_ARG_REDUCE.has(c.op) || COL_ARG_REDUCE.has(c.op)) {
+    const withTmp = !COL_REDUCE.has(c.op);
     tiles.push(whole('src', 'in0'), dst);
     if (withTmp) tiles.push(whole('tmp'));
     opText = (t) => `pto.${c.op} ins(${t('src')}${withTmp ? `, ${t('tmp')}` : ''}) outs(${t('dst')})`;
@@ -253,7 +261,7 @@ export function runProgram(program: GoldenProgram, file: string, target: TargetN
  * signed zeros count). Returns one line per mismatch (at most `limit`), and the total count.
  */
 export function compareBits(c: GoldenCase, expected: Uint8Array, actual: Uint8Array, limit = 12): { count: number; lines: string[] } {
-  const size = elemSize(c.odt);
+  const size = elemSize(outputDtype(c));
   const out = outputRegion(c);
   const lines: string[] = [];
   if (expected.byteLength !== actual.byteLength) return { count: 1, lines: [`output has ${actual.byteLength} bytes, expected ${expected.byteLength}`] };
@@ -279,7 +287,7 @@ export function compareBits(c: GoldenCase, expected: Uint8Array, actual: Uint8Ar
 
 /** Whether the expected output keeps 0xCD in every byte outside the valid region (the README's contract). */
 export function paddingIsCd(c: GoldenCase, expected: Uint8Array): boolean {
-  const size = elemSize(c.odt);
+  const size = elemSize(outputDtype(c));
   const out = outputRegion(c);
   for (let r = 0; r < out.rows; r++) {
     for (let col = 0; col < out.cols; col++) {

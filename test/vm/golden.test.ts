@@ -3,7 +3,8 @@
  * for the ops the VM implements. Cases: test/fixtures/golden (manifest.json, README.md); how each
  * case becomes a PTO-AS program, and why it runs in three phases: golden-harness.ts.
  *
- * Every case runs on both targets: the README says a2a3 and a5 gave identical bytes.
+ * Every case runs on both targets (the README says a2a3 and a5 gave identical bytes), except where
+ * the ISA does not allow the case's source dtype on a target: there the verifier must reject it.
  *
  * Left out of the VM runs: the tcolsum/trowsum cases whose output dtype differs from the input
  * dtype, which the simulator accepts but the ISA does not (the NPU implementations need one element
@@ -19,8 +20,9 @@
  *   00660_trowsum_i16_i32_64x128_v64x128_randn      00663_trowsum_i16_i32_64x128_v61x123_large_sum
  */
 import { assemble } from '../../src/assemble';
+import { isa } from '../../src/spec/isa';
 import { TargetName } from '../../src/spec/schema';
-import { ElemType, elemSize } from '../../src/syntax/types';
+import { ElemType, elemSize, elemTypeName } from '../../src/syntax/types';
 import { GoldenCase, buildProgram, compareBits, loadManifest, paddingIsCd, readFixture, runCase } from './golden-harness';
 
 const TARGETS: TargetName[] = ['a2a3', 'a5'];
@@ -29,7 +31,7 @@ const cases = loadManifest();
 describe('golden conformance with the CPU simulator (numerics cpu-sim)', () => {
   test('the fixtures cover every op the VM implements, one dtype per case', () => {
     expect([...new Set(cases.map((c) => c.op))].sort()).toEqual(
-      ['tadd', 'tcolmax', 'tcolmin', 'tcolsum', 'tload', 'tmov', 'tmul', 'trowmax', 'trowmin', 'trowsum', 'tstore'],
+      ['tadd', 'tcolargmax', 'tcolargmin', 'tcolmax', 'tcolmin', 'tcolsum', 'tload', 'tmov', 'tmul', 'trowargmax', 'trowargmin', 'trowmax', 'trowmin', 'trowsum', 'tstore'],
     );
     expect(cases.filter((c) => c.dtype !== c.odt)).toEqual([]);
   });
@@ -40,7 +42,19 @@ describe('golden conformance with the CPU simulator (numerics cpu-sim)', () => {
       expect(expected.byteLength).toBe(c.output.out_bytes);
       // The harness's premise: outside the valid region the simulator's output is still 0xCD.
       expect(paddingIsCd(c, expected)).toBe(true);
-      for (const target of TARGETS) {
+      // A target whose ISA does not allow the case's source dtype must reject it (tcolargmin/max take
+      // no signed integers on a2a3); the others must reproduce the simulator's bytes.
+      const spec = isa().instructions.get(`pto.${op}`)!;
+      const srcName = spec.operands.find((o) => o.role === 'src')!.name;
+      const srcTypes = (t: TargetName) => spec.dtypes[t]?.[srcName];
+      const allows = (t: TargetName) => spec.dtypes[t] !== undefined && (srcTypes(t) === undefined || srcTypes(t)!.includes(c.dtype));
+      const targets = TARGETS.filter(allows);
+      expect(targets).not.toEqual([]);
+      for (const target of TARGETS.filter((t) => !allows(t))) {
+        const { diags } = assemble(`${c.name}.pto`, buildProgram(c, c.inputs.map(readFixture)).text, { target });
+        expect(diags.items.some((d) => d.message === `pto.${op}: ${srcName} dtype ${c.dtype} is not supported on ${target} (allowed: ${srcTypes(target)!.map(elemTypeName).join(', ')})`)).toBe(true);
+      }
+      for (const target of targets) {
         const { actual } = runCase(c, target);
         const { count, lines } = compareBits(c, expected, actual);
         const report = count === 0 ? 'bit-exact' : `${count} element(s) differ on ${target}:\n  ${lines.join('\n  ')}`;

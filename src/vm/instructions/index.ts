@@ -3,7 +3,7 @@ import { Semantics } from './context';
 import { elementwise } from './elementwise';
 import { load, store } from './memory';
 import { move } from './move';
-import { colReduce, rowReduce } from './reduce';
+import { colArgReduce, colReduce, rowArgReduce, rowReduce } from './reduce';
 
 /** VM dispatch: the `semantics` name of each instruction in spec/instructions.json -> its implementation. */
 export const SEMANTICS: Record<string, Semantics> = {
@@ -12,6 +12,8 @@ export const SEMANTICS: Record<string, Semantics> = {
   move,
   'col-reduce': colReduce,
   'row-reduce': rowReduce,
+  'row-arg-reduce': rowArgReduce,
+  'col-arg-reduce': colArgReduce,
   elementwise,
   ascendc,
 };

@@ -8,19 +8,20 @@ type Combine = (acc: Scalar, x: Scalar) => Scalar;
  * min/max keep the first element and replace it only with a strictly smaller/greater one, so between
  * +0 and -0 the first wins. NaN: under cpu-sim, as the reference simulator's strict `<` scan does, a
  * NaN wins only when it comes first; under npu, NaN propagates (the vector unit's vmin/vmax give NaN
- * for a NaN input): the first NaN reached wins.
+ * for a NaN input): the first NaN reached wins. This is whether `x` replaces the current `acc`.
  */
+function replaces(kind: 'min' | 'max', numerics: NumericsProfile): (x: Scalar, acc: Scalar) => boolean {
+  const better = kind === 'min' ? (x: Scalar, acc: Scalar) => x < acc : (x: Scalar, acc: Scalar) => x > acc;
+  if (numerics === 'cpu-sim') return better;
+  return (x, acc) => !Number.isNaN(acc) && (Number.isNaN(x) || better(x, acc)); // the first NaN reached stays
+}
+
 function combiner(kind: 'min' | 'max' | 'sum', accumulate: ElementCodec, numerics: NumericsProfile): Combine {
   if (kind === 'sum') {
     return (acc, x) => (typeof acc === 'bigint' || typeof x === 'bigint' ? accumulate.round(BigInt(acc) + BigInt(x)) : accumulate.round(acc + x));
   }
-  const better = kind === 'min' ? (x: Scalar, acc: Scalar) => x < acc : (x: Scalar, acc: Scalar) => x > acc;
-  if (numerics === 'cpu-sim') return (acc, x) => (better(x, acc) ? x : acc);
-  return (acc, x) => {
-    if (Number.isNaN(acc)) return acc; // the first NaN reached stays
-    if (Number.isNaN(x)) return x;
-    return better(x, acc) ? x : acc;
-  };
+  const replace = replaces(kind, numerics);
+  return (acc, x) => (replace(x, acc) ? x : acc);
 }
 
 function reduceKind(ctx: InstructionContext): 'min' | 'max' | 'sum' {
@@ -76,3 +77,47 @@ const f32Accumulator: ElementCodec = {
   round: (v) => Math.fround(Number(v)),
   isFloat: true,
 };
+
+function argKind(ctx: InstructionContext): 'min' | 'max' {
+  const kind = reduceKind(ctx);
+  if (kind === 'sum') ctx.trap('an arg-reduction needs reduce = min or max in spec/instructions.json');
+  return kind as 'min' | 'max';
+}
+
+/** TROWARGMIN/TROWARGMAX: dst[i, 0] = the column (within the valid region) of row i's min/max; ties keep the first. */
+export function rowArgReduce(ctx: InstructionContext): void {
+  const src = ctx.tile('src');
+  const dst = ctx.tile('dst');
+  const replace = replaces(argKind(ctx), ctx.numerics);
+  for (let r = 0; r < src.vRow; r++) {
+    let best = src.get(r, 0);
+    let at = 0;
+    for (let c = 1; c < src.vCol; c++) {
+      const x = src.get(r, c);
+      if (replace(x, best)) {
+        best = x;
+        at = c;
+      }
+    }
+    dst.set(r, 0, at);
+  }
+}
+
+/** TCOLARGMIN/TCOLARGMAX: dst[0, j] = the row (within the valid region) of column j's min/max; ties keep the first. */
+export function colArgReduce(ctx: InstructionContext): void {
+  const src = ctx.tile('src');
+  const dst = ctx.tile('dst');
+  const replace = replaces(argKind(ctx), ctx.numerics);
+  for (let c = 0; c < src.vCol; c++) {
+    let best = src.get(0, c);
+    let at = 0;
+    for (let r = 1; r < src.vRow; r++) {
+      const x = src.get(r, c);
+      if (replace(x, best)) {
+        best = x;
+        at = r;
+      }
+    }
+    dst.set(0, c, at);
+  }
+}
