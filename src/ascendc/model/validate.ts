@@ -87,6 +87,15 @@ class Checker {
     return true;
   }
 
+  /** dstRepStride / srcBlkStride / srcRepStride of the two reductions: 16-bit ranges, and no dstRepStride=0 on 910. */
+  reduceStrides(instr: string, p: { dstRepStride: number; srcBlkStride: number; srcRepStride: number; product: Product }): void {
+    if (this.range('dstRepStride', 'dstRepStride', p.dstRepStride, 0, U16_MAX) && p.dstRepStride === 0 && p.product === '910') {
+      this.add('dstRepStride', `${instr}: dstRepStride=0 is not supported on Atlas training series (910)`);
+    }
+    this.range('srcBlkStride', 'srcBlkStride', p.srcBlkStride, 0, U16_MAX);
+    this.range('srcRepStride', 'srcRepStride', p.srcRepStride, 0, U16_MAX);
+  }
+
   mask(params: { mask: WholeReduceMinParams['mask']; dtype: DType }): boolean {
     const found = maskProblems(params.mask, DTYPE_SIZE[params.dtype], DTYPE_NAME[params.dtype]);
     this.problems.push(...found);
@@ -147,11 +156,7 @@ export function validateWholeReduceMin(dst: number, src: number, params: WholeRe
   }
   if (dtypeOk) c.mask(p);
   c.range('repeat', 'repeatTimes', p.repeat, 0, 255);
-  if (c.range('dstRepStride', 'dstRepStride', p.dstRepStride, 0, U16_MAX) && p.dstRepStride === 0 && p.product === '910') {
-    c.add('dstRepStride', 'WholeReduceMin: dstRepStride=0 is not supported on Atlas training series (910)');
-  }
-  c.range('srcBlkStride', 'srcBlkStride', p.srcBlkStride, 0, U16_MAX);
-  c.range('srcRepStride', 'srcRepStride', p.srcRepStride, 0, U16_MAX);
+  c.reduceStrides('WholeReduceMin', p);
   c.address('src', src, 32);
   if (dtypeOk && orderOk) {
     const unit = wholeReduceMinDstUnit(p.dtype as 'f16' | 'f32', p.order);
@@ -177,11 +182,7 @@ export function validateBlockReduceSum(dst: number, src: number, params: BlockRe
   const dtypeOk = productOk && c.dtype(p.dtype, blockReduceSumDtypes(p.product), p.product);
   if (dtypeOk) c.mask(p);
   c.range('repeat', 'repeatTime', p.repeat, 0, 255);
-  if (c.range('dstRepStride', 'dstRepStride', p.dstRepStride, 0, U16_MAX) && p.dstRepStride === 0 && p.product === '910') {
-    c.add('dstRepStride', 'BlockReduceSum: dstRepStride=0 is not supported on Atlas training series (910)');
-  }
-  c.range('srcBlkStride', 'srcBlkStride', p.srcBlkStride, 0, U16_MAX);
-  c.range('srcRepStride', 'srcRepStride', p.srcRepStride, 0, U16_MAX);
+  c.reduceStrides('BlockReduceSum', p);
   c.address('src', src, 32);
   if (dtypeOk) {
     const align = p.dtype === 'f16' ? 16 : 32;

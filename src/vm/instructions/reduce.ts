@@ -84,23 +84,26 @@ function argKind(ctx: InstructionContext): 'min' | 'max' {
   return kind as 'min' | 'max';
 }
 
+/** The position, among `count` elements read by `at`, of the one a min/max scan keeps. */
+function argScan(count: number, at: (k: number) => Scalar, replace: (x: Scalar, acc: Scalar) => boolean): number {
+  let best = at(0);
+  let index = 0;
+  for (let k = 1; k < count; k++) {
+    const x = at(k);
+    if (replace(x, best)) {
+      best = x;
+      index = k;
+    }
+  }
+  return index;
+}
+
 /** TROWARGMIN/TROWARGMAX: dst[i, 0] = the column (within the valid region) of row i's min/max; ties keep the first. */
 export function rowArgReduce(ctx: InstructionContext): void {
   const src = ctx.tile('src');
   const dst = ctx.tile('dst');
   const replace = replaces(argKind(ctx), ctx.numerics);
-  for (let r = 0; r < src.vRow; r++) {
-    let best = src.get(r, 0);
-    let at = 0;
-    for (let c = 1; c < src.vCol; c++) {
-      const x = src.get(r, c);
-      if (replace(x, best)) {
-        best = x;
-        at = c;
-      }
-    }
-    dst.set(r, 0, at);
-  }
+  for (let r = 0; r < src.vRow; r++) dst.set(r, 0, argScan(src.vCol, (c) => src.get(r, c), replace));
 }
 
 /** TCOLARGMIN/TCOLARGMAX: dst[0, j] = the row (within the valid region) of column j's min/max; ties keep the first. */
@@ -108,16 +111,5 @@ export function colArgReduce(ctx: InstructionContext): void {
   const src = ctx.tile('src');
   const dst = ctx.tile('dst');
   const replace = replaces(argKind(ctx), ctx.numerics);
-  for (let c = 0; c < src.vCol; c++) {
-    let best = src.get(0, c);
-    let at = 0;
-    for (let r = 1; r < src.vRow; r++) {
-      const x = src.get(r, c);
-      if (replace(x, best)) {
-        best = x;
-        at = r;
-      }
-    }
-    dst.set(0, c, at);
-  }
+  for (let c = 0; c < src.vCol; c++) dst.set(0, c, argScan(src.vRow, (r) => src.get(r, c), replace));
 }
