@@ -218,6 +218,13 @@ class Printer {
         this.emit(depth, `${res}pto.partition_view ${this.use(src)}, offsets = ${list('offsets')}, sizes = ${list('sizes')}${this.attrSuffix(others)} : ${src.type ? this.type(src.type) : '?'}${result}`);
         return;
       }
+      case 'pto.subset': {
+        const src = op.operands[0];
+        const offsets = segment(op, 'offsets').map((o) => this.use(o)).join(', ');
+        const sizes = attrOf(op, 'sizes');
+        this.emit(depth, `${res}pto.subset ${this.use(src)}[${offsets}] sizes ${sizes ? this.attr(sizes) : '[]'}${this.attrSuffix(except('sizes'))} : ${src.type ? this.type(src.type) : '?'}`);
+        return;
+      }
       case 'pto.alloc_tile': {
         const keyed = ['addr', 'valid_row', 'valid_col'].filter((k) => op.segments[k]).map((k) => ` ${k} = ${this.use(segment(op, k)[0])}`).join('');
         this.emit(depth, `${res}pto.alloc_tile${keyed}${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);

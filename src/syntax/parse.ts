@@ -580,6 +580,15 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.resultTypes = [t.ast()];
       return op;
     },
+    Subset(this: Node, kw: Node, src: Node, _o: Node, offsets: Node, _c: Node, _sizesKw: Node, _o2: Node, sizes: Node, _c2: Node, attrs: Node, _colon: Node, t: Node) {
+      const op = newOp('pto.subset', kw, this, 'custom');
+      const sourceType = t.ast() as TypeRef;
+      addSegment(op, 'source', [valueOperand(src.ast(), sourceType)]);
+      addSegment(op, 'offsets', offsets.asIteration().children.map((i: Node) => i.ast()));
+      const sizeItems: Attr[] = sizes.asIteration().children.map((n: Node) => ({ kind: 'int', value: BigInt(n.sourceString), span: spanOfNode(n) }));
+      op.attrs = [{ key: 'sizes', value: { kind: 'array', items: sizeItems, span: spanOfNode(sizes) }, span: spanOfNode(sizes) }, ...(optional<AttrEntry[]>(attrs) ?? [])];
+      return op;
+    },
     AllocOperand(key: Node, _eq: Node, v: Node) {
       return { key: key.sourceString, operand: valueOperand(v.ast()) };
     },

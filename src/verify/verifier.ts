@@ -13,6 +13,7 @@ import { DEFAULT_PRODUCT } from '../ascendc/model/params';
 import { ascendcProblems, runAscendc } from '../ascendc/run';
 import { attributeOf, paramsFromAttributes } from '../ascendc/text-form';
 import { layoutProblem, tileTypeProblems } from './tile-rules';
+import { subsetType, treshapeProblem } from './views';
 
 export interface VerifyOptions {
   /** From the command line; overrides the module's `pto.target_arch`. */
@@ -273,6 +274,11 @@ class Verifier {
         return this.verifyPartitionView(op, operandTypes, declaredResults);
       case 'pto.alloc_tile':
         return this.verifyAllocTile(op, operandTypes, declaredResults);
+      case 'pto.treshape':
+        if (op.form === 'ssa') return this.verifyTreshape(op, operandTypes, declaredResults);
+        break;
+      case 'pto.subset':
+        return this.verifySubset(op, operandTypes);
     }
     if (ARITH_BINARY.has(op.name)) {
       for (let i = 0; i < op.operands.length; i++) {
@@ -456,6 +462,46 @@ class Verifier {
     this.defineResults(op, declared);
   }
 
+  /** `%v = pto.treshape %t : A -> B`: B views A's bytes. */
+  private verifyTreshape(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const [src] = operandTypes;
+    const [dst] = declared;
+    if (op.operands.length !== 1 || op.resultTypes.length !== 1) {
+      this.diags.error(op.span, "pto.treshape takes one tile: '%v = pto.treshape %t : SOURCE_TYPE -> RESULT_TYPE'");
+    } else if (src && src.kind !== 'tile') {
+      this.diags.error(op.operands[0].span, `pto.treshape needs a tile, got ${printType(src)}`);
+    } else if (dst && dst.kind !== 'tile') {
+      this.diags.error(op.resultTypes[0].span, `pto.treshape produces a tile, not ${printType(dst)}`);
+    } else if (src && dst) {
+      const problem = treshapeProblem(src as TileType, dst as TileType);
+      if (problem) this.diags.error(op.resultTypes[0].span, `pto.treshape: ${problem}`);
+    }
+    this.expectResults(op, 1);
+    this.defineResults(op, declared);
+  }
+
+  /** `%v = pto.subset %t[%r, %c] sizes [R, C] : T`: an R x C window of %t with %t's strides. */
+  private verifySubset(op: OpNode, operandTypes: (Type | undefined)[]): void {
+    const parent = operandTypes[0];
+    const sizesAttr = attrOf(op, 'sizes');
+    const sizes = sizesAttr?.kind === 'array' ? sizesAttr.items.map((i) => (i.kind === 'int' ? Number(i.value) : NaN)) : [];
+    let result: Type | undefined;
+    if (parent && parent.kind !== 'tile') {
+      this.diags.error(op.operands[0].span, `pto.subset needs a tile, got ${printType(parent)}`);
+    } else if (parent) {
+      if (op.segments.offsets.length !== 2) this.diags.error(op.span, `pto.subset needs 2 offsets (row, col), got ${op.segments.offsets.length}`);
+      const { type, problem } = subsetType(parent, sizes);
+      if (problem) this.diags.error(sizesAttr?.span ?? op.span, `pto.subset: ${problem}`);
+      else {
+        for (const p of tileTypeProblems(type!, this.target, this.spec)) this.diags.error(sizesAttr?.span ?? op.span, `pto.subset: the window is not a valid tile: ${p}`);
+        result = type;
+      }
+    }
+    this.checkIndexOperands(op, ['offsets'], operandTypes);
+    this.expectResults(op, 1);
+    this.defineResults(op, [result]);
+  }
+
   private checkIndexOperands(op: OpNode, segments: string[], operandTypes: (Type | undefined)[]): void {
     for (const seg of segments) {
       for (const i of op.segments[seg] ?? []) {
@@ -468,7 +514,7 @@ class Verifier {
   // ---- PTO instructions ------------------------------------------------------------------------
 
   private verifyInstruction(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
-    const bound = op.form === 'dps' ? this.bindDps(op, spec, operandTypes) : this.bindSsa(op, spec, operandTypes, declared);
+    const bound = op.form === 'dps' ? this.bindDps(op, spec, operandTypes, declared) : this.bindSsa(op, spec, operandTypes, declared);
     if (!bound) {
       this.defineResults(op, declared);
       return;
@@ -506,11 +552,17 @@ class Verifier {
     return bound.size === operands.length ? bound : undefined;
   }
 
-  private bindDps(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[]): BoundInstruction | undefined {
+  private bindDps(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): BoundInstruction | undefined {
     if (this.resultCount(op) > 0 && op.resultTypes.length === 0) {
       this.diags.error(op.results[0].span, `${spec.opName} in destination-passing form (ins/outs) has no results`);
     }
     const ins = this.bindList(op, spec.ins, segment(op, 'ins'), (op.segments.ins ?? []).map((i) => operandTypes[i]), 'ins', spec, 2);
+    // `%v = op ins(...) outs : T`: a scalar destination is the op's result (pto.tgetval).
+    const scalarOut = spec.outs.length === 1 && spec.outs[0].kind === 'scalar' ? spec.outs[0] : undefined;
+    if (scalarOut && (op.segments.outs ?? []).length === 0) {
+      if (!ins || !declared[0] || !this.expectResults(op, 1)) return undefined;
+      return { spec, operands: new Map([[scalarOut.name, { spec: scalarOut, type: declared[0], result: op.results[0] }], ...ins]) };
+    }
     const outs = this.bindList(op, spec.outs, segment(op, 'outs'), (op.segments.outs ?? []).map((i) => operandTypes[i]), 'outs', spec, 2);
     if (!ins || !outs) return undefined;
     return { spec, operands: new Map([...outs, ...ins]) };

@@ -7,6 +7,7 @@ import { InstructionContext, NumericsProfile } from './instructions/context';
 import { SEMANTICS } from './instructions';
 import { GlobalBuffer, OnChipMemory, PartitionView, TensorView, Tile } from './memory';
 import { codec } from './numerics/elements';
+import { subsetBoundsProblem, subsetType, tileBytes } from '../verify/views';
 import { VmTrap } from './trap';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
@@ -149,6 +150,11 @@ class Interpreter {
         return this.setResults(op, [this.partitionView(op)]);
       case 'pto.alloc_tile':
         return this.setResults(op, [this.allocTile(op)]);
+      case 'pto.treshape':
+        if (op.form === 'ssa') return this.setResults(op, [this.treshape(op)]);
+        break;
+      case 'pto.subset':
+        return this.setResults(op, [this.subset(op)]);
     }
     if (op.name.startsWith('arith.')) return this.setResults(op, [this.arith(op)]);
     const bound = this.program.instructions.get(op);
@@ -323,6 +329,34 @@ class Interpreter {
     return tile;
   }
 
+  private tileOperand(o: Operand, what: string): Tile {
+    const v = this.value(o);
+    if (!(v instanceof Tile)) throw new VmTrap(`${what} needs a tile`, o.span);
+    return v;
+  }
+
+  /** `pto.treshape`: the source's bytes as another tile type (no copy). */
+  private treshape(op: OpNode): Tile {
+    const src = this.tileOperand(op.operands[0], 'pto.treshape');
+    const type = this.typeOf(op.resultTypes[0]) as TileType;
+    if (!src.isContiguous()) throw new VmTrap('pto.treshape: the source is a window whose rows are not adjacent; only a contiguous tile can be reshaped', op.operands[0].span);
+    return new Tile(type, src.buffer, src.address, src.bytes.subarray(0, tileBytes(type)), type.vRow!, type.vCol!);
+  }
+
+  /** `pto.subset`: a window of the source at (row, col), with the source's strides (no copy). */
+  private subset(op: OpNode): Tile {
+    const parent = this.tileOperand(op.operands[0], 'pto.subset');
+    const [row, col] = segment(op, 'offsets').map((o) => this.index(o));
+    const sizesAttr = attrOf(op, 'sizes');
+    const sizes = (sizesAttr?.kind === 'array' ? sizesAttr.items.map((i) => (i.kind === 'int' ? Number(i.value) : 0)) : []) as [number, number];
+    const { type } = subsetType(parent.type, sizes);
+    const problem = subsetBoundsProblem(parent.type, row, col, sizes);
+    if (problem || !type) throw new VmTrap(`pto.subset: ${problem ?? 'invalid window'}`, op.span);
+    const strides = parent.elementStrides();
+    const offset = (row * strides.row + col * strides.col) * parent.codec.size;
+    return new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), sizes[0], sizes[1], strides);
+  }
+
   private validDim(op: OpNode, key: string, declared: number | null, physical: number): number {
     if (declared !== null) return declared;
     const operand = segment(op, key)[0];
@@ -335,10 +369,7 @@ class Interpreter {
     const objects = new Map<string, Value>();
     for (const [name, b] of bound.operands) {
       if (b.use) objects.set(name, this.value(b.use));
-      else if (b.result) {
-        const tile = this.tileFor(op, b.type as TileType);
-        objects.set(name, tile);
-      }
+      else if (b.result && b.type.kind === 'tile') objects.set(name, this.tileFor(op, b.type));
     }
     const trap = (message: string): never => {
       throw new VmTrap(`${bound.spec.opName}: ${message}`, op.nameSpan);
@@ -374,6 +405,16 @@ class Interpreter {
         return v as PartitionView;
       },
       trap,
+      scalar: (name) => {
+        const v = objects.get(name);
+        if (typeof v !== 'bigint' && typeof v !== 'number') trap(`operand ${name} is not a scalar`);
+        return v as bigint | number;
+      },
+      setResult: (name, value) => objects.set(name, value),
+      flag: (name) => {
+        const a = attrOf(op, name);
+        return a?.kind === 'bool' ? a.value : undefined;
+      },
       note: (message) => {
         if (!this.notes.includes(message)) this.notes.push(message);
       },

@@ -3,6 +3,7 @@ import { Isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { ElemType, TileType, elemSize } from '../syntax/types';
 import { innerBox } from '../verify/tile-rules';
+import { tileBytes } from '../verify/views';
 import { ElementCodec, codec } from './numerics/elements';
 import { VmTrap } from './trap';
 
@@ -58,6 +59,8 @@ export class Tile {
     readonly bytes: Uint8Array,
     public vRow: number,
     public vCol: number,
+    /** Element strides of a window (`pto.subset`) that keeps its parent's layout; none for a whole tile. */
+    readonly strides?: { row: number; col: number },
   ) {
     this.codec = codec(type.dtype);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -67,6 +70,7 @@ export class Tile {
   /** Element index of (r, c) in the tile's storage, per its layout (pto-isa GetTileOffset). */
   elementIndex(r: number, c: number): number {
     const t = this.type;
+    if (this.strides) return r * this.strides.row + c * this.strides.col;
     if (t.slayout === 'none_box') return t.blayout === 'row_major' ? r * t.cols + c : r + c * t.rows;
     const { rows: ir, cols: ic } = this.box;
     const br = Math.floor(r / ir);
@@ -79,6 +83,21 @@ export class Tile {
     return t.slayout === 'col_major' ? base + inC * ir + inR : base + inR * ic + inC; // Zn : Zz
   }
 
+  /** Element strides of a none_box tile or window. */
+  elementStrides(): { row: number; col: number } {
+    if (this.strides) return this.strides;
+    const t = this.type;
+    return t.blayout === 'row_major' ? { row: t.cols, col: 1 } : { row: 1, col: t.rows };
+  }
+
+  /** Whether the tile's elements fill one run of bytes in its own layout's order (so it can be reshaped). */
+  isContiguous(): boolean {
+    if (!this.strides) return true;
+    const t = this.type;
+    const natural = t.blayout === 'row_major' ? { row: t.cols, col: 1 } : { row: 1, col: t.rows };
+    return (t.rows === 1 || this.strides.row === natural.row) && (t.cols === 1 || this.strides.col === natural.col);
+  }
+
   get(r: number, c: number): number | bigint {
     return this.codec.read(this.view, this.elementIndex(r, c) * this.codec.size);
   }
@@ -88,7 +107,6 @@ export class Tile {
   }
 }
 
-const tileBytes = (t: TileType): number => t.rows * t.cols * elemSize(t.dtype);
 
 /** The on-chip buffers of a target (UB, L1, L0A/B/C, ...), each with its real capacity. */
 export class OnChipMemory {

@@ -56,25 +56,7 @@ export function writeFloat(mem: MemoryAccess, addr: number, dtype: FloatType, va
   mem.writeBits(addr, dtype === 'f16' ? 2 : 4, numberToBits(dtype, value));
 }
 
-/**
- * Adjacent-pair binary tree: ((x0+x1)+(x2+x3))+((x4+x5)+(x6+x7)) ... The operand list is first padded
- * with +0 up to the next power of two, as the hardware's fixed-width trees (vcadd, vcgadd) take inactive
- * or missing lanes as +0 in their positions. One value needs no add and is returned unchanged; an empty
- * list sums to +0.
- */
-export function pairTree(values: readonly number[], add: Add): number {
-  if (values.length === 0) return 0;
-  let width = 1;
-  while (width < values.length) width *= 2;
-  let level: number[] = [...values];
-  while (level.length < width) level.push(0);
-  while (level.length > 1) {
-    const next: number[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(add(level[i], level[i + 1]));
-    level = next;
-  }
-  return level[0];
-}
+export { pairTree } from '../../vm/numerics/pair-tree';
 
 /** Sequential left fold ((x0+x1)+x2)+...; one value needs no add. */
 export function sequentialSum(values: readonly number[], add: Add): number {

@@ -12,8 +12,14 @@ export interface InstructionContext {
   tile(name: string): Tile;
   optionalTile(name: string): Tile | undefined;
   view(name: string): PartitionView;
+  /** A scalar operand: integers (and index) as bigint, floats as number. */
+  scalar(name: string): bigint | number;
+  /** Sets a scalar result (the `outs : T` of pto.tgetval). */
+  setResult(name: string, value: bigint | number): void;
   /** Throws a VmTrap located at the instruction. */
   trap(message: string): never;
+  /** A bool attribute's value, or undefined when absent. */
+  flag(name: string): boolean | undefined;
   /** Reports a one-time note (e.g. a numerics approximation) without stopping. */
   note(message: string): void;
 }

@@ -1,5 +1,6 @@
 import { ElemType } from '../../syntax/types';
 import { Scalar } from '../numerics/elements';
+import { saturateF16, saturates } from '../numerics/saturation';
 import { InstructionContext } from './context';
 
 type Binary = (a: Scalar, b: Scalar) => Scalar;
@@ -45,7 +46,8 @@ export function elementwise(ctx: InstructionContext): void {
       : exact;
   // bf16 results are computed in f32 and then rounded to bf16, as the vector unit does.
   const round = dst.type.dtype === 'bf16' ? (v: Scalar) => Math.fround(Number(v)) : (v: Scalar) => v;
+  const saturate = saturates(dst.type.dtype, ctx.numerics, ctx.flag('saturation')) ? (v: Scalar) => saturateF16(v as number) : (v: Scalar) => v;
   for (let r = 0; r < dst.vRow; r++) {
-    for (let c = 0; c < dst.vCol; c++) dst.set(r, c, dst.codec.round(round(op(a.get(r, c), b.get(r, c)))));
+    for (let c = 0; c < dst.vCol; c++) dst.set(r, c, saturate(dst.codec.round(round(op(a.get(r, c), b.get(r, c))))));
   }
 }

@@ -4,6 +4,7 @@ import { elementwise } from './elementwise';
 import { load, store } from './memory';
 import { move } from './move';
 import { colArgReduce, colReduce, rowArgReduce, rowReduce } from './reduce';
+import { expandScalar, getValue, setValue } from './scalar';
 
 /** VM dispatch: the `semantics` name of each instruction in spec/instructions.json -> its implementation. */
 export const SEMANTICS: Record<string, Semantics> = {
@@ -16,4 +17,7 @@ export const SEMANTICS: Record<string, Semantics> = {
   'col-arg-reduce': colArgReduce,
   elementwise,
   ascendc,
+  'expand-scalar': expandScalar,
+  'get-value': getValue,
+  'set-value': setValue,
 };

@@ -1,6 +1,10 @@
 import { attrOf } from '../../syntax/ast';
 import { ElementCodec, Scalar } from '../numerics/elements';
+import { Tile } from '../memory';
+import { pairTree } from '../numerics/pair-tree';
+import { saturateF16, saturates } from '../numerics/saturation';
 import { InstructionContext, NumericsProfile } from './context';
+import { copyElement } from './memory';
 
 type Combine = (acc: Scalar, x: Scalar) => Scalar;
 
@@ -30,11 +34,27 @@ function reduceKind(ctx: InstructionContext): 'min' | 'max' | 'sum' {
   return kind;
 }
 
-/** Row sums on the NPU add within a repeat as a tree (vcadd); the VM adds in order, as the CPU simulator does. */
-function sequentialRowSumNote(ctx: InstructionContext): void {
-  if (ctx.numerics === 'npu' && reduceKind(ctx) === 'sum' && ctx.tile('src').codec.isFloat) {
-    ctx.note(`--numerics npu: ${ctx.bound.spec.opName} sums each row in order, as the CPU simulator does; the NPU's tree order is not modelled yet`);
-  }
+/** The add of a float sum, rounded in the element type and, in the npu fp16 saturation mode, saturated. */
+function floatAdd(ctx: InstructionContext, codec: ElementCodec): (a: number, b: number) => number {
+  const saturate = saturates(ctx.tile('dst').type.dtype, ctx.numerics, ctx.flag('saturation'));
+  return saturate ? (a, b) => saturateF16(codec.round(a + b) as number) : (a, b) => codec.round(a + b) as number;
+}
+
+/**
+ * A float row sum in the NPU's order (docs/numerics.md): a row of at most one repeat (256 bytes, L
+ * lanes) is one adjacent-pair tree; a longer row is first folded lane-wise, repeat after repeat, into
+ * L lanes, then reduced by the tree.
+ */
+function npuRowSum(row: number[], lanes: number, add: (a: number, b: number) => number): number {
+  if (row.length <= lanes) return pairTree(row, add);
+  const acc = row.slice(0, lanes);
+  for (let k = lanes; k < row.length; k++) acc[k % lanes] = add(acc[k % lanes], row[k]);
+  return pairTree(acc, add);
+}
+
+/** Copies the bits of src(r, c) to dst(dr, dc): min and max select an element, they compute nothing. */
+function copySelected(src: Tile, r: number, c: number, dst: Tile, dr: number, dc: number): void {
+  copyElement(src.bytes, src.elementIndex(r, c) * src.codec.size, dst.bytes, dst.elementIndex(dr, dc) * dst.codec.size, dst.codec.size);
 }
 
 /**
@@ -47,7 +67,13 @@ export function colReduce(ctx: InstructionContext): void {
   if (src.vRow === 0 || src.vCol === 0) return;
   const binary = attrOf(ctx.op, 'isBinary');
   if (binary?.kind === 'bool' && binary.value) ctx.trap('tcolsum with isBinary = true (pairwise order) is not implemented yet');
-  const combine = combiner(reduceKind(ctx), dst.codec, ctx.numerics);
+  const kind = reduceKind(ctx);
+  if (kind !== 'sum') {
+    const replace = replaces(kind, ctx.numerics);
+    for (let c = 0; c < src.vCol; c++) copySelected(src, argScan(src.vRow, (r) => src.get(r, c), replace), c, dst, 0, c);
+    return;
+  }
+  const combine: Combine = dst.codec.isFloat ? (floatAdd(ctx, dst.codec) as Combine) : combiner('sum', dst.codec, ctx.numerics);
   for (let c = 0; c < src.vCol; c++) {
     let acc = src.get(0, c);
     for (let r = 1; r < src.vRow; r++) acc = combine(acc, src.get(r, c));
@@ -55,14 +81,32 @@ export function colReduce(ctx: InstructionContext): void {
   }
 }
 
-/** TROWMIN/TROWMAX/TROWSUM: dst[i, 0] = reduce over valid cols of src[i, j]; f16 sums accumulate in f32. */
+/**
+ * TROWMIN/TROWMAX/TROWSUM: dst[i, 0] = reduce over valid cols of src[i, j]. Float sums: cpu-sim adds
+ * in order (f16 accumulating in f32), as the reference simulator does; npu adds in the vector unit's
+ * tree order (`npuRowSum`).
+ */
 export function rowReduce(ctx: InstructionContext): void {
   const src = ctx.tile('src');
   const dst = ctx.tile('dst');
-  sequentialRowSumNote(ctx);
   const kind = reduceKind(ctx);
-  const accumulator = kind === 'sum' && src.type.dtype === 'f16' ? f32Accumulator : dst.codec;
-  const combine = combiner(kind, accumulator, ctx.numerics);
+  if (kind !== 'sum') {
+    const replace = replaces(kind, ctx.numerics);
+    for (let r = 0; r < src.vRow; r++) copySelected(src, r, argScan(src.vCol, (c) => src.get(r, c), replace), dst, r, 0);
+    return;
+  }
+  if (ctx.numerics === 'npu' && src.codec.isFloat) {
+    const add = floatAdd(ctx, dst.codec);
+    const lanes = 256 / src.codec.size;
+    for (let r = 0; r < src.vRow; r++) {
+      const row: number[] = [];
+      for (let c = 0; c < src.vCol; c++) row.push(src.get(r, c) as number);
+      dst.set(r, 0, npuRowSum(row, lanes, add));
+    }
+    return;
+  }
+  const accumulator = src.type.dtype === 'f16' ? f32Accumulator : dst.codec;
+  const combine = combiner('sum', accumulator, ctx.numerics);
   for (let r = 0; r < src.vRow; r++) {
     let acc = src.get(r, 0);
     for (let c = 1; c < src.vCol; c++) acc = combine(acc, src.get(r, c));
