@@ -6,11 +6,14 @@ import { TypeTable, printType } from '../syntax/types';
  * `shape = [...], strides = [...]` with the comma, `pto.partition_view` for `pto.subview`.
  * Level 1 (SSA) ops stay Level 1, with canonical types.
  */
-export function printCanonical(module: Module, types: TypeTable): string {
-  const p = new Printer(types);
+export function printCanonical(module: Module, types: TypeTable, rewrite?: Rewrite): string {
+  const p = new Printer(types, rewrite);
   for (const op of module.ops) p.op(op, 0);
   return p.lines.join('\n') + '\n';
 }
+
+/** Replaces an op by lines of PTO-AS (a lowering), or keeps it (undefined). */
+export type Rewrite = (op: OpNode) => string[] | undefined;
 
 /** Attributes printed inside `ins(...)` rather than after `outs(...)` (PTOAS's format for these ops). */
 const ATTRS_INSIDE_INS = new Set(['pto.tcmp', 'pto.tcmps', 'pto.tcvt', 'pto.tci']);
@@ -32,7 +35,10 @@ const ARITH_CASTS = new Set(['arith.index_cast', 'arith.index_castui', 'arith.ex
 class Printer {
   readonly lines: string[] = [];
 
-  constructor(private readonly types: TypeTable) {}
+  constructor(
+    private readonly types: TypeTable,
+    private readonly rewrite?: Rewrite,
+  ) {}
 
   private type(t: TypeRef): string {
     const parsed = this.types.parse(t.text).type;
@@ -106,6 +112,11 @@ class Printer {
   }
 
   op(op: OpNode, depth: number): void {
+    const replacement = this.rewrite?.(op);
+    if (replacement) {
+      for (const line of replacement) this.emit(depth, line);
+      return;
+    }
     const res = this.results(op.results);
     const others = op.attrs;
     const except = (...keys: string[]) => op.attrs.filter((a) => !keys.includes(a.key));

@@ -30,7 +30,9 @@ export function expandScalar(ctx: InstructionContext): void {
 export function getValue(ctx: InstructionContext): void {
   const src = ctx.tile('src');
   const [r, c] = position(ctx, src, ctx.scalar('offset'));
-  ctx.setResult('dst', src.get(r, c));
+  const v = src.get(r, c);
+  // Integer scalars are bigints in the VM, whatever their width.
+  ctx.setResult('dst', src.codec.isFloat ? v : BigInt(v));
 }
 
 /** TSETVAL: the element at `offset` = value. */

@@ -1,0 +1,49 @@
+import { DEFAULT_PRODUCT } from '../ascendc/model/params';
+import { paramsFromAttributes } from '../ascendc/text-form';
+import { printCanonical } from '../emit/canonical';
+import { OpNode } from '../syntax/ast';
+import { TileType, TypeTable } from '../syntax/types';
+import { Program } from '../verify/program';
+import { LOWERINGS, LoweringError } from './ascendc';
+import { Emitter, TileValue } from './emitter';
+
+export { LoweringError };
+
+/** A name prefix that no SSA name of the text starts with, so the lowering's fresh names cannot collide. */
+function freshPrefix(text: string): string {
+  let prefix = 'lw';
+  while (text.includes('%' + prefix)) prefix += 'x';
+  return prefix + '_';
+}
+
+/**
+ * The lowered program as PTO-AS text: every AscendC/TIK op of a verified program replaced by PTO tile
+ * ops (src/lower/ascendc.ts), everything else printed canonically. The text is meant to be assembled
+ * again (`pto-as` accepts it; the VM runs it).
+ */
+export function lowerToText(program: Program, types: TypeTable, sourceText: string): string {
+  const prefix = freshPrefix(sourceText);
+  let count = 0;
+  return printCanonical(program.module, types, (op: OpNode) => {
+    const bound = program.instructions.get(op);
+    const lower = bound && LOWERINGS[bound.spec.opName];
+    if (!bound || !lower) return undefined;
+    const operand = (name: string): TileValue | undefined => {
+      const b = bound.operands.get(name);
+      if (!b?.use?.value || b.type.kind !== 'tile') return undefined;
+      const ref = b.use.value;
+      return { name: ref.index !== undefined ? `${ref.name}#${ref.index}` : ref.name, type: b.type as TileType };
+    };
+    const src = operand('src');
+    const dst = operand('dst');
+    if (!src || !dst) throw new LoweringError(`${op.name}: the operands are not tiles`);
+    for (const t of [src, dst]) {
+      if (t.type.slayout !== 'none_box') throw new LoweringError(`${op.name}: lowering a boxed (fractal) ${t.name} is not implemented yet`);
+    }
+    const { params, problems } = paramsFromAttributes(op, bound.spec, src.type.dtype, DEFAULT_PRODUCT);
+    if (!params) throw new LoweringError(`${op.name}: ${problems.map((p) => p.message).join('; ')}`);
+    const emitter = new Emitter(`${prefix}${count++}_`);
+    lower(emitter, { src, dst, inPlace: src.name === dst.name }, params);
+    return emitter.lines();
+  });
+}
