@@ -1,3 +1,4 @@
+import { Assembled, assemble } from '../assemble';
 import { DEFAULT_PRODUCT } from '../ascendc/model/params';
 import { paramsFromAttributes } from '../ascendc/text-form';
 import { printCanonical } from '../emit/canonical';
@@ -46,4 +47,19 @@ export function lowerToText(program: Program, types: TypeTable, sourceText: stri
     lower(emitter, { src, dst, inPlace: src.name === dst.name }, params);
     return emitter.lines();
   });
+}
+
+/** Whether the program has an op that lowering rewrites. */
+export function hasLowerableOps(program: Program): boolean {
+  for (const bound of program.instructions.values()) if (LOWERINGS[bound.spec.opName]) return true;
+  return false;
+}
+
+/**
+ * The lowered program, assembled again. Its diagnostics would be the lowering's own mistakes, so they
+ * are returned for the caller to report as such.
+ */
+export function lowerProgram(assembled: Assembled): Assembled {
+  const text = lowerToText(assembled.program, assembled.types, assembled.source.text);
+  return assemble(`${assembled.source.path} (lowered)`, text, { target: assembled.program.target });
 }

@@ -110,9 +110,9 @@ function checkValid(c: ConformanceCase, prog: TextProgram, finalBytes: (arg: str
   expect(Buffer.from(finalBytes('src_out')).equals(Buffer.from(prog.inputs.get('src_in')!))).toBe(true);
 }
 
-function runValid(c: ConformanceCase, options: BuildOptions): void {
+function runValid(c: ConformanceCase, options: BuildOptions, lowered = false): void {
   const prog = buildTextProgram(c, options);
-  const results = runTextProgram(prog);
+  const results = runTextProgram(prog, { lowered });
   for (const t of prog.tiles) {
     // tstore wrote every element of every output.
     expect(results.get(`${t.role}_out`)!.written).toBe(t.bytes / elemSize(t.dtype));
@@ -142,6 +142,7 @@ for (const instr of ['WholeReduceMin', 'BlockReduceSum', 'vec_reduce_add', 'Copy
   describe(`${OP_NAMES[instr]}: conformance cases through the text form`, () => {
     const valid = group.filter((c) => c.error === undefined);
     test.each(valid.map((c) => [`${c.id}: ${c.desc}`, c] as const))('%s', (_name, c) => runValid(c, variant(c)));
+    test.each(valid.map((c) => [`${c.id} lowered to PTO tile ops`, c] as const))('%s', (_name, c) => runValid(c, variant(c), true));
     if (instr === 'vec_reduce_add') {
       test.each(valid.map((c) => [`${c.id} without a work tile`, c] as const))('%s', (_name, c) => runValid(c, { ...variant(c), work: false }));
     }

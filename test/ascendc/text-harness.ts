@@ -31,6 +31,7 @@ import { ConformanceCase, DEFAULT_DST, DEFAULT_SRC, DEFAULT_WORK, buildUb } from
 import { Assembled, assemble } from '../../src/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { ElemType } from '../../src/syntax/types';
+import { hasLowerableOps, lowerToText } from '../../src/lower';
 import { runFunction } from '../../src/vm/interpreter';
 import { bindArguments } from '../../src/vm/io/arguments';
 
@@ -395,8 +396,13 @@ export function assembleOrThrow(file: string, text: string): Assembled {
  * zeros sized from the static views), the inputs' bytes written into their buffers, runFunction.
  * Returns every pointer argument's final bytes and how many elements were written.
  */
-export function runTextProgram(prog: TextProgram): Map<string, { bytes: Uint8Array; written: number }> {
-  const assembled = assembleOrThrow(`${prog.id}.pto`, prog.text);
+export function runTextProgram(prog: TextProgram, options: { lowered?: boolean } = {}): Map<string, { bytes: Uint8Array; written: number }> {
+  let assembled = assembleOrThrow(`${prog.id}.pto`, prog.text);
+  if (options.lowered) {
+    const text = lowerToText(assembled.program, assembled.types, prog.text);
+    assembled = assembleOrThrow(`${prog.id}-lowered.pto`, text);
+    if (hasLowerableOps(assembled.program)) throw new Error(`${prog.id}: the lowered program still has AscendC ops`);
+  }
   const fn = assembled.program.functions.get(prog.entry);
   if (!fn) throw new Error(`${prog.id}: no function @${prog.entry}`);
   const bound = bindArguments(assembled.types, fn, new Map());
