@@ -1,14 +1,15 @@
 import * as fs from 'fs';
 import yargs from 'yargs';
 import { assemble } from '../assemble';
-import { formatAll } from '../diag/diagnostic';
+import { formatAll, formatDiagnostic } from '../diag/diagnostic';
 import { printCanonical } from '../emit/canonical';
+import { LoweringError, lowerProgram } from '../lower';
 import { moduleToJson } from '../emit/json';
 import { TargetName } from '../spec/schema';
 import { levelOf } from '../emit/level';
 import { TARGET_OPTION, exitWith, usageFailure } from './common';
 
-/** pto-as FILE... [--target a2a3|a5] [--emit none|canonical|l1|l2|json] [-o OUT] */
+/** pto-as FILE... [--target a2a3|a5] [--emit none|canonical|lowered|l1|l2|json] [-o OUT] */
 export function main(argv: string[]): number {
   let args;
   try {
@@ -16,7 +17,11 @@ export function main(argv: string[]): number {
       .scriptName('pto-as')
       .usage('$0 FILE... [options]\n\nParse and verify PTO-AS programs; print diagnostics or a normalized form.')
       .option('target', TARGET_OPTION)
-      .option('emit', { choices: ['none', 'canonical', 'l1', 'l2', 'json'] as const, default: 'none' as const, describe: 'what to print for valid input' })
+      .option('emit', {
+        choices: ['none', 'canonical', 'lowered', 'l1', 'l2', 'json'] as const,
+        default: 'none' as const,
+        describe: 'what to print for valid input (lowered: AscendC/TIK ops rewritten as PTO tile ops)',
+      })
       .option('o', { alias: 'output', type: 'string', describe: 'write the emitted text to this file instead of stdout' })
       .demandCommand(1, 'pto-as: give at least one FILE')
       .strict()
@@ -52,6 +57,15 @@ export function main(argv: string[]): number {
         break;
       case 'json':
         out.push(JSON.stringify(moduleToJson(result.module, result.source), null, 1) + '\n');
+        break;
+      case 'lowered':
+        try {
+          out.push(lowerProgram(result).source.text);
+        } catch (e) {
+          if (!(e instanceof LoweringError)) throw e;
+          process.stderr.write(formatDiagnostic(result.source, { severity: 'error', message: e.message, span: e.span }) + '\n');
+          failed = true;
+        }
         break;
       case 'l1':
       case 'l2': {

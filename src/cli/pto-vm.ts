@@ -1,13 +1,15 @@
 import * as fs from 'fs';
 import yargs from 'yargs';
-import { assemble } from '../assemble';
+import { Assembled, assemble } from '../assemble';
 import { formatAll, formatDiagnostic } from '../diag/diagnostic';
 import { TargetName } from '../spec/schema';
 import { attrOf, OpNode } from '../syntax/ast';
 import { elemSize } from '../syntax/types';
-import { runFunction } from '../vm/interpreter';
+import { LoweringError, firstLowerableOp, lowerProgram } from '../lower';
+import { RunResult, runFunction } from '../vm/interpreter';
+import { GlobalBuffer } from '../vm/memory';
 import { NumericsProfile } from '../vm/instructions/context';
-import { ArgumentError, bindArguments } from '../vm/io/arguments';
+import { ArgumentError, BoundArguments, bindArguments } from '../vm/io/arguments';
 import { bufferValues, formatValue, summarize } from '../vm/io/results';
 import { writeNpy } from '../vm/io/npy';
 import { VmTrap } from '../vm/trap';
@@ -28,6 +30,8 @@ export function main(argv: string[]): number {
       .option('numerics', { choices: ['npu', 'cpu-sim'] as const, default: 'npu' as const, describe: 'rounding and reduction-order profile' })
       .option('json', { type: 'boolean', default: false, describe: 'print the results as JSON' })
       .option('max-steps', { type: 'number', default: 100_000_000, describe: 'stop after this many executed ops' })
+      .option('direct', { type: 'boolean', default: false, describe: 'run AscendC/TIK ops by their direct model instead of lowering them to PTO tile ops' })
+      .option('check-lowering', { type: 'boolean', default: false, describe: 'run the lowered program and the direct model, and report the first byte where they differ' })
       .demandCommand(1, 'pto-vm: give a command: run FILE')
       .strict()
       .exitProcess(false)
@@ -41,6 +45,7 @@ export function main(argv: string[]): number {
   if (args.help) return 0;
   try {
     if (args._[0] !== 'run') throw new UsageError(`unknown command '${String(args._[0])}' (expected 'run')`);
+    if (args.direct && args['check-lowering']) throw new UsageError('--direct and --check-lowering exclude each other (--check-lowering runs both)');
     return run({
       file: String(args.file),
       target: args.target as TargetName | undefined,
@@ -50,6 +55,8 @@ export function main(argv: string[]): number {
       numerics: args.numerics as NumericsProfile,
       json: args.json,
       maxSteps: checkMaxSteps(args['max-steps']),
+      direct: args.direct,
+      checkLowering: args['check-lowering'],
     });
   } catch (e) {
     return exitWith(e);
@@ -82,6 +89,8 @@ interface RunRequest {
   numerics: NumericsProfile;
   json: boolean;
   maxSteps: number;
+  direct: boolean;
+  checkLowering: boolean;
 }
 
 function run(req: RunRequest): number {
@@ -94,27 +103,35 @@ function run(req: RunRequest): number {
   const assembled = assemble(req.file, text, { target: req.target });
   if (assembled.diags.items.length > 0) process.stderr.write(formatAll(assembled.diags) + '\n');
   if (assembled.diags.hasErrors()) return 1;
-  const { program, types } = assembled;
-  const fn = chooseEntry(program.functions, req.entry);
-  let bound;
-  try {
-    bound = bindArguments(types, fn, req.argSpecs);
-  } catch (e) {
-    if (e instanceof ArgumentError) throw new UsageError(e.message);
-    throw e;
-  }
-  for (const name of req.outSpecs.keys()) {
-    if (!bound.buffers.some((b) => b.name === name)) throw new UsageError(`--out ${name}: @${fn.symbol} has no pointer argument %${name}`);
-  }
-  let result;
-  try {
-    result = runFunction(program, types, fn, bound.values, { numerics: req.numerics, maxSteps: req.maxSteps });
-  } catch (e) {
-    if (e instanceof VmTrap) {
+  const lowerable = firstLowerableOp(assembled.program);
+  let lowered: Assembled | undefined;
+  if (lowerable && !req.direct) {
+    try {
+      lowered = lowerProgram(assembled);
+    } catch (e) {
+      if (!(e instanceof LoweringError)) throw e;
       process.stderr.write(formatDiagnostic(assembled.source, { severity: 'error', message: e.message, span: e.span }) + '\n');
       return 1;
     }
-    throw e;
+  }
+  const main = lowered ?? assembled;
+  const fn = chooseEntry(main.program.functions, req.entry);
+  const execution = execute(main, fn.symbol!, req);
+  if (!execution) return 1;
+  const { bound, result } = execution;
+  const { program } = main;
+  if (lowerable && req.numerics !== 'npu' && !req.direct) result.notes.push('the lowering of AscendC/TIK ops is exact under --numerics npu; under cpu-sim its sums and NaN handling may differ from the direct model');
+  if (req.checkLowering && lowerable) {
+    const direct = execute(assembled, fn.symbol!, req);
+    if (!direct) return 1;
+    const difference = firstDifference(bound.buffers, direct.bound.buffers);
+    if (difference) {
+      const message = `--check-lowering: ${difference}`;
+      process.stderr.write(formatDiagnostic(assembled.source, { severity: 'error', message, span: lowerable.nameSpan }) + '\n');
+      return 1;
+    }
+    const bytes = bound.buffers.reduce((n, b) => n + b.bytes.length, 0);
+    process.stderr.write(`${req.file}: note: --check-lowering: the lowered program and the direct model agree on all ${bytes} bytes of ${bound.buffers.map((b) => '%' + b.name).join(', ')}\n`);
   }
   for (const note of result.notes) process.stderr.write(`${req.file}: note: ${note}\n`);
   for (const [name, path] of req.outSpecs) {
@@ -140,6 +157,46 @@ function run(req: RunRequest): number {
     process.stdout.write(summarize(bound.buffers, bound.origins));
   }
   return 0;
+}
+
+/** Binds the arguments and runs @name of an assembled program; a trap is reported and gives undefined. */
+function execute(assembled: Assembled, name: string, req: RunRequest): { bound: BoundArguments; result: RunResult } | undefined {
+  const fn = assembled.program.functions.get(name)!;
+  let bound: BoundArguments;
+  try {
+    bound = bindArguments(assembled.types, fn, req.argSpecs);
+  } catch (e) {
+    if (e instanceof ArgumentError) throw new UsageError(e.message);
+    throw e;
+  }
+  for (const out of req.outSpecs.keys()) {
+    if (!bound.buffers.some((b) => b.name === out)) throw new UsageError(`--out ${out}: @${fn.symbol} has no pointer argument %${out}`);
+  }
+  try {
+    return { bound, result: runFunction(assembled.program, assembled.types, fn, bound.values, { numerics: req.numerics, maxSteps: req.maxSteps }) };
+  } catch (e) {
+    if (e instanceof VmTrap) {
+      process.stderr.write(formatDiagnostic(assembled.source, { severity: 'error', message: e.message, span: e.span }) + '\n');
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+/** The first byte where the lowered run's global buffers differ from the direct run's, described; or null. */
+function firstDifference(lowered: GlobalBuffer[], direct: GlobalBuffer[]): string | null {
+  for (const a of lowered) {
+    const b = direct.find((d) => d.name === a.name)!;
+    for (let i = 0; i < a.bytes.length; i++) {
+      if (a.bytes[i] !== b.bytes[i]) {
+        const size = elemSize(a.elem);
+        const element = Math.floor(i / size);
+        const hex = (bytes: Uint8Array) => Array.from(bytes.subarray(element * size, element * size + size)).reverse().map((x) => x.toString(16).padStart(2, '0')).join('');
+        return `%${a.name} differs first at byte ${i} (element ${element}): lowered 0x${hex(a.bytes)}, direct model 0x${hex(b.bytes)}`;
+      }
+    }
+  }
+  return null;
 }
 
 function chooseEntry(functions: Map<string, OpNode>, entry: string | undefined): OpNode {

@@ -15,6 +15,7 @@ import {
 } from '../ascendc/model/params';
 import { A2_CHUNK, vecReduceAddOrder } from '../ascendc/model/vec-reduce-add';
 import { AscendcParams } from '../ascendc/text-form';
+import { Span } from '../diag/source';
 import { ElemType, elemSize } from '../syntax/types';
 import { Emitter, IndexValue, TileValue, bitsType, roundUp } from './emitter';
 
@@ -37,7 +38,15 @@ export interface LoweringOperands {
   inPlace: boolean;
 }
 
-export class LoweringError extends Error {}
+/** A program the lowering cannot rewrite, located at the op concerned. */
+export class LoweringError extends Error {
+  constructor(
+    message: string,
+    readonly span: Span,
+  ) {
+    super(message);
+  }
+}
 
 /** One run of active lanes inside one data block: lanes `lane .. lane+count-1`, block `block`, from element `offset`. */
 interface LaneRun {

@@ -37,22 +37,25 @@ export function lowerToText(program: Program, types: TypeTable, sourceText: stri
     };
     const src = operand('src');
     const dst = operand('dst');
-    if (!src || !dst) throw new LoweringError(`${op.name}: the operands are not tiles`);
+    if (!src || !dst) throw new LoweringError(`${op.name}: the operands are not tiles`, op.nameSpan);
     for (const t of [src, dst]) {
-      if (t.type.slayout !== 'none_box') throw new LoweringError(`${op.name}: lowering a boxed (fractal) ${t.name} is not implemented yet`);
+      if (t.type.slayout !== 'none_box') throw new LoweringError(`${op.name}: lowering a boxed (fractal) ${t.name} is not implemented yet`, op.nameSpan);
     }
     const { params, problems } = paramsFromAttributes(op, bound.spec, src.type.dtype, DEFAULT_PRODUCT);
-    if (!params) throw new LoweringError(`${op.name}: ${problems.map((p) => p.message).join('; ')}`);
+    if (!params) throw new LoweringError(`${op.name}: ${problems.map((p) => p.message).join('; ')}`, op.nameSpan);
     const emitter = new Emitter(`${prefix}${count++}_`);
     lower(emitter, { src, dst, inPlace: src.name === dst.name }, params);
     return emitter.lines();
   });
 }
 
-/** Whether the program has an op that lowering rewrites. */
-export function hasLowerableOps(program: Program): boolean {
-  for (const bound of program.instructions.values()) if (LOWERINGS[bound.spec.opName]) return true;
-  return false;
+/** The first op (in source order) that lowering rewrites, if any. */
+export function firstLowerableOp(program: Program): OpNode | undefined {
+  let first: OpNode | undefined;
+  for (const [op, bound] of program.instructions) {
+    if (LOWERINGS[bound.spec.opName] && (!first || op.span.start < first.span.start)) first = op;
+  }
+  return first;
 }
 
 /**
@@ -61,5 +64,11 @@ export function hasLowerableOps(program: Program): boolean {
  */
 export function lowerProgram(assembled: Assembled): Assembled {
   const text = lowerToText(assembled.program, assembled.types, assembled.source.text);
-  return assemble(`${assembled.source.path} (lowered)`, text, { target: assembled.program.target });
+  const lowered = assemble(`${assembled.source.path} (lowered)`, text, { target: assembled.program.target });
+  const first = lowered.diags.items.find((d) => d.severity === 'error');
+  if (first) {
+    const at = lowered.source.position(first.span.start);
+    throw new LoweringError(`internal error: the lowered program does not verify (line ${at.line}: ${first.message}); run with --direct`, assembled.module.span);
+  }
+  return lowered;
 }

@@ -31,7 +31,7 @@ import { ConformanceCase, DEFAULT_DST, DEFAULT_SRC, DEFAULT_WORK, buildUb } from
 import { Assembled, assemble } from '../../src/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { ElemType } from '../../src/syntax/types';
-import { hasLowerableOps, lowerToText } from '../../src/lower';
+import { firstLowerableOp, lowerToText } from '../../src/lower';
 import { runFunction } from '../../src/vm/interpreter';
 import { bindArguments } from '../../src/vm/io/arguments';
 
@@ -401,7 +401,7 @@ export function runTextProgram(prog: TextProgram, options: { lowered?: boolean }
   if (options.lowered) {
     const text = lowerToText(assembled.program, assembled.types, prog.text);
     assembled = assembleOrThrow(`${prog.id}-lowered.pto`, text);
-    if (hasLowerableOps(assembled.program)) throw new Error(`${prog.id}: the lowered program still has AscendC ops`);
+    if (firstLowerableOp(assembled.program)) throw new Error(`${prog.id}: the lowered program still has AscendC ops`);
   }
   const fn = assembled.program.functions.get(prog.entry);
   if (!fn) throw new Error(`${prog.id}: no function @${prog.entry}`);
