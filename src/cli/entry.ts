@@ -6,6 +6,11 @@ import { main as ptoVm } from './pto-vm';
  * and an exit code, never a stack trace (set PTO_DEBUG=1 to see one).
  */
 export function start(tool: 'pto-as' | 'pto-vm'): void {
+  // A reader that stops early (`| head`) closes the pipe: that ends the output, it is not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   let code: number;
   try {
     code = (tool === 'pto-as' ? ptoAs : ptoVm)(process.argv.slice(2));
