@@ -20,12 +20,9 @@ function replaces(kind: 'min' | 'max', numerics: NumericsProfile): (x: Scalar, a
   return (x, acc) => !Number.isNaN(acc) && (Number.isNaN(x) || better(x, acc)); // the first NaN reached stays
 }
 
-function combiner(kind: 'min' | 'max' | 'sum', accumulate: ElementCodec, numerics: NumericsProfile): Combine {
-  if (kind === 'sum') {
-    return (acc, x) => (typeof acc === 'bigint' || typeof x === 'bigint' ? accumulate.round(BigInt(acc) + BigInt(x)) : accumulate.round(acc + x));
-  }
-  const replace = replaces(kind, numerics);
-  return (acc, x) => (replace(x, acc) ? x : acc);
+/** An in-order sum, rounded (floats) or wrapped (integers) in `accumulate` after every add. */
+function summer(accumulate: ElementCodec): Combine {
+  return (acc, x) => (typeof acc === 'bigint' || typeof x === 'bigint' ? accumulate.round(BigInt(acc) + BigInt(x)) : accumulate.round(acc + x));
 }
 
 function reduceKind(ctx: InstructionContext): 'min' | 'max' | 'sum' {
@@ -73,7 +70,7 @@ export function colReduce(ctx: InstructionContext): void {
     for (let c = 0; c < src.vCol; c++) copySelected(src, argScan(src.vRow, (r) => src.get(r, c), replace), c, dst, 0, c);
     return;
   }
-  const combine: Combine = dst.codec.isFloat ? (floatAdd(ctx, dst.codec) as Combine) : combiner('sum', dst.codec, ctx.numerics);
+  const combine: Combine = dst.codec.isFloat ? (floatAdd(ctx, dst.codec) as Combine) : summer(dst.codec);
   for (let c = 0; c < src.vCol; c++) {
     let acc = src.get(0, c);
     for (let r = 1; r < src.vRow; r++) acc = combine(acc, src.get(r, c));
@@ -106,7 +103,7 @@ export function rowReduce(ctx: InstructionContext): void {
     return;
   }
   const accumulator = src.type.dtype === 'f16' ? f32Accumulator : dst.codec;
-  const combine = combiner('sum', accumulator, ctx.numerics);
+  const combine = summer(accumulator);
   for (let r = 0; r < src.vRow; r++) {
     let acc = src.get(r, 0);
     for (let c = 1; c < src.vCol; c++) acc = combine(acc, src.get(r, c));
