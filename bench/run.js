@@ -11,6 +11,7 @@ const { parseModule } = require('../dist/syntax/parse');
 const { ptoGrammar } = require('../dist/syntax/grammar');
 const { bindArguments } = require('../dist/vm/io/arguments');
 const { runFunction } = require('../dist/vm/interpreter');
+const { lowerProgram } = require('../dist/lower');
 
 function time(fn, repeat = 3) {
   let best = Infinity;
@@ -84,4 +85,19 @@ console.log('|---|---|---|');
 for (const [name, ms, ratio] of rows) console.log(`| ${name} | ${(ms / megabytes).toFixed(0)} | ${ratio.toFixed(1)} |`);
 console.log(`parse + verify throughput: ${(megabytes / (full.ms / 1000)).toFixed(2)} MB/s distinct, ${(megabytes / (fullRepeated.ms / 1000)).toFixed(2)} MB/s repeated; ${(naiveMsPerMb / full.ms).toFixed(0)}x faster than one whole-file Ohm match`);
 console.log(`colsum-loop.pto: run ${vm.ms.toFixed(2)} ms vs assemble ${asm.ms.toFixed(2)} ms (run/assemble = ${(vm.ms / asm.ms).toFixed(2)}), ${vm.result.steps} ops`);
+// AscendC lowering: each shipped program run lowered (the default) against its direct model.
+for (const name of ['whole-reduce-min', 'block-reduce-sum', 'vec-reduce-add', 'copy']) {
+  const text = fs.readFileSync(path.join(__dirname, '..', 'programs', `${name}.pto`), 'utf8');
+  const direct = assemble(`${name}.pto`, text);
+  const lowered = lowerProgram(direct);
+  const runOnce = (a) => {
+    const f = [...a.program.functions.values()][0];
+    const bound = bindArguments(a.types, f, new Map());
+    return runFunction(a.program, a.types, f, bound.values, { numerics: 'npu', maxSteps: 1e8 });
+  };
+  const d = time(() => runOnce(direct), 20);
+  const l = time(() => runOnce(lowered), 20);
+  const lower = time(() => lowerProgram(direct), 20);
+  console.log(`${name}.pto: lowered run ${l.ms.toFixed(2)} ms (${l.result.steps} ops) = ${(l.ms / d.ms).toFixed(1)}x the direct model's ${d.ms.toFixed(2)} ms; lowering + re-assembly ${lower.ms.toFixed(2)} ms`);
+}
 console.log(`heap used: ${(process.memoryUsage().heapUsed / (1 << 20)).toFixed(0)} MB, rss ${(process.memoryUsage().rss / (1 << 20)).toFixed(0)} MB`);
