@@ -116,6 +116,25 @@ function level2Cases(instruction: string, e: Elem): { label: string; c: Case }[]
       const c = instruction === 'tload' ? dpsCase('tload', [view], [tile], setup, `%p: !pto.ptr<${m}>`) : dpsCase('tstore', [tile], [view], setup, `%p: !pto.ptr<${m}>`);
       return [{ label: 'view <-> tile', c }];
     }
+    case 'texpands': {
+      // The scalar is a function argument of the tile's element type.
+      const scalar: Operand = { name: 'scalar', value: '%s', type: mlirName(e), tile: false };
+      const dst = tileOp('dst', full);
+      return [{ label: 'scalar -> tile', c: dpsCase(instruction, [scalar], [dst], [alloc(dst)], `%s: ${mlirName(e)}`) }];
+    }
+    case 'tsetval': {
+      const offset: Operand = { name: 'offset', value: '%o', type: 'index', tile: false };
+      const value: Operand = { name: 'value', value: '%s', type: mlirName(e), tile: false };
+      const dst = tileOp('dst', full);
+      return [{ label: 'value at offset', c: dpsCase(instruction, [offset, value], [dst], [alloc(dst)], `%o: index, %s: ${mlirName(e)}`) }];
+    }
+    case 'tgetval': {
+      // `%v = pto.tgetval ins(%src, %o : T, index) outs : ELEM`: the scalar destination is the result.
+      const src = tileOp('src', full);
+      const head = '%v = pto.tgetval ins(%src, %o : ';
+      const line = `${head}${src.type}, index) outs : ${mlirName(e)}`;
+      return [{ label: 'value at offset', c: { args: '%o: index', setup: [alloc(src)], line, typeAt: { src: head.length }, tileOperands: ['src'] } }];
+    }
   }
   throw new Error(`no Level 2 test case for ${instruction}`);
 }
