@@ -42,7 +42,7 @@ export function bitsType(size: number): ElemType {
   return size === 2 ? 'i16' : 'i32';
 }
 
-const roundUp = (n: number, m: number): number => Math.ceil(n / m) * m;
+export const roundUp = (n: number, m: number): number => Math.ceil(n / m) * m;
 
 /**
  * Writes the lowered PTO-AS of one op, line by line: fresh SSA names under a prefix no name of the
@@ -88,18 +88,13 @@ export class Emitter {
   /** `base * scale + offset` on index values, folding constants. */
   affine(base: IndexValue, scale: number, offset: number): IndexValue {
     if (typeof base === 'number') return base * scale + offset;
-    let v = base;
+    let v: IndexValue = base;
     if (scale !== 1) {
       const product = this.fresh('m');
       this.line(`${product} = arith.muli ${v}, ${this.constant(scale)} : index`);
       v = product;
     }
-    if (offset !== 0) {
-      const sum = this.fresh('a');
-      this.line(`${sum} = arith.addi ${v}, ${this.constant(offset)} : index`);
-      v = sum;
-    }
-    return v;
+    return this.add(v, offset);
   }
 
   /** `scf.for %i = from to to` around `body`; a single trip runs the body once with a constant. */
@@ -176,8 +171,8 @@ export class Emitter {
   /** Copies `count` elements, bit for bit, between two integer views of the same element size. */
   moveRun(from: TileValue, fromOffset: IndexValue, to: TileValue, toOffset: IndexValue, count: number): void {
     this.loop(0, count, (e) => {
-      const value = this.getval(from, typeof e === 'number' ? this.affine(fromOffset, 1, e) : this.add(fromOffset, e));
-      this.setval(to, typeof e === 'number' ? this.affine(toOffset, 1, e) : this.add(toOffset, e), value);
+      const value = this.getval(from, this.add(fromOffset, e));
+      this.setval(to, this.add(toOffset, e), value);
     });
   }
 
@@ -197,4 +192,3 @@ export class Emitter {
   }
 }
 
-export { roundUp };
