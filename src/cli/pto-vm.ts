@@ -13,6 +13,7 @@ import { ArgumentError, BoundArguments, bindArguments } from '../vm/io/arguments
 import { bufferValues, formatValue, summarize } from '../vm/io/results';
 import { writeNpy } from '../vm/io/npy';
 import { VmTrap } from '../vm/trap';
+import { unimplementedInstructions } from '../vm/instructions';
 import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
 
 /** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--json] [--max-steps N] */
@@ -103,6 +104,12 @@ function run(req: RunRequest): number {
   const assembled = assemble(req.file, text, { target: req.target });
   if (assembled.diags.items.length > 0) process.stderr.write(formatAll(assembled.diags) + '\n');
   if (assembled.diags.hasErrors()) return 1;
+  const missing = unimplementedInstructions(assembled.program);
+  if (missing.length > 0) {
+    const message = (op: OpNode) => `${op.name} is not implemented in the VM yet (pto-as verifies it)`;
+    process.stderr.write(missing.map((op) => formatDiagnostic(assembled.source, { severity: 'error', message: message(op), span: op.nameSpan })).join('\n') + '\n');
+    return 1;
+  }
   const lowerable = firstLowerableOp(assembled.program);
   let lowered: Assembled | undefined;
   if (lowerable && !req.direct) {

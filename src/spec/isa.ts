@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ElemType, TileLoc } from '../syntax/types';
-import { InstructionFile, InstructionSpecRaw, OperandSpec, TargetName, TargetsFile } from './schema';
+import { DtypeSetsFile, InstructionFile, InstructionSpecRaw, OperandSpec, TargetName, TargetsFile } from './schema';
 
-/** An instruction of spec/instructions.json, with dtype set names resolved. */
+/** An instruction of spec/instructions/*.json, with dtype set names resolved. */
 export interface Instruction extends Omit<InstructionSpecRaw, 'dtypes'> {
   /** `dialect.name`, as programs spell the op. */
   opName: string;
@@ -33,10 +33,11 @@ export function isa(): Isa {
 }
 
 export function loadIsa(dir: string): Isa {
-  const file = InstructionFile.parse(JSON.parse(fs.readFileSync(path.join(dir, 'instructions.json'), 'utf8')));
-  const targets = TargetsFile.parse(JSON.parse(fs.readFileSync(path.join(dir, 'targets.json'), 'utf8')));
+  const read = (file: string): unknown => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+  const { dtypeSets } = DtypeSetsFile.parse(read('dtype-sets.json'));
+  const targets = TargetsFile.parse(read('targets.json'));
   const instructions = new Map<string, Instruction>();
-  for (const raw of file.instructions) {
+  for (const raw of instructionFiles(dir).flatMap((f) => InstructionFile.parse(read(f)).instructions)) {
     const opName = `${raw.dialect}.${raw.name}`;
     if (instructions.has(opName)) throw new Error(`spec: instruction '${opName}' is described twice`);
     const dtypes: Instruction['dtypes'] = {};
@@ -44,11 +45,14 @@ export function loadIsa(dir: string): Isa {
       const resolved: Record<string, ElemType[]> = {};
       for (const [operand, set] of Object.entries(table)) {
         if (!raw.operands.some((o) => o.name === operand)) throw new Error(`spec: ${raw.name}: dtypes name unknown operand '${operand}'`);
-        const list = typeof set === 'string' ? file.dtypeSets[set] : set;
+        const list = typeof set === 'string' ? dtypeSets[set] : set;
         if (!list) throw new Error(`spec: ${raw.name}: unknown dtype set '${set}'`);
         resolved[operand] = list as ElemType[];
       }
       dtypes[target] = resolved;
+    }
+    for (const key of Object.keys({ ...raw.tileLocs, ...raw.layouts })) {
+      if (!raw.operands.some((o) => o.name === key)) throw new Error(`spec: ${raw.name}: tileLocs/layouts name unknown operand '${key}'`);
     }
     const ins = raw.operands.filter((o) => o.role !== 'dst');
     const outs = raw.operands.filter((o) => o.role === 'dst');
@@ -60,4 +64,13 @@ export function loadIsa(dir: string): Isa {
     locationBuffer: targets.locations as Record<TileLoc, string>,
     alignment: targets.alignment,
   };
+}
+
+/** The instruction tables, in a fixed order: spec/instructions/*.json by file name. */
+export function instructionFiles(dir: string): string[] {
+  return fs
+    .readdirSync(path.join(dir, 'instructions'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => path.join('instructions', f));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Schema of spec/instructions.json: each PTO instruction described once, as data. */
+/** Schemas of spec/: each PTO instruction described once, as data (spec/instructions/*.json). */
 
 const ElemTypeName = z.enum(['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32']);
 const Loc = z.enum(['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling']);
@@ -40,7 +40,15 @@ export const AttributeSpec = z.object({
   kind: z.enum(['bool', 'int', 'enum', 'mask']),
   required: z.boolean().optional(),
   default: z.union([z.boolean(), z.number(), z.string()]).optional(),
+  /** enum: the allowed values, as written in the attribute. */
   values: z.array(z.string()).optional(),
+  /**
+   * enum: how the value is spelled, `{}` standing for it: `#pto<cmp {}>` (an MLIR EnumAttr),
+   * `#pto.mask_pattern<{}>`. Absent: a bare identifier or a string.
+   */
+  syntax: z.string().includes('{}').optional(),
+  /** int: the inclusive range of allowed values. */
+  range: z.tuple([z.number(), z.number()]).optional(),
   /** When the attribute is true, this operand must be present. */
   requiresOperand: z.string().optional(),
 });
@@ -57,8 +65,12 @@ export const InstructionSpec = z.object({
   summary: z.string(),
   /** The VM semantics family that executes it (vm/instructions/*). */
   semantics: z.string(),
-  reduce: z.enum(['min', 'max', 'sum']).optional(),
-  elementwise: z.enum(['add', 'mul']).optional(),
+  reduce: z.enum(['min', 'max', 'sum', 'prod']).optional(),
+  /**
+   * The operation within a semantics family that runs several (`add`, `exp`, ...). Each family
+   * lists the operations it knows (vm/instructions), and a test checks every name is one of them.
+   */
+  op: z.string().optional(),
   operands: z.array(OperandSpec).min(1),
   attributes: z.array(AttributeSpec).optional(),
   tileLocs: z.record(z.string(), z.array(Loc)),
@@ -72,10 +84,16 @@ export const InstructionSpec = z.object({
   implemented: z.boolean(),
 });
 
+/** One file of spec/instructions/: the instructions of a family or two. */
 export const InstructionFile = z.object({
   $comment: z.string().optional(),
-  dtypeSets: z.record(z.string(), z.array(ElemTypeName)),
   instructions: z.array(InstructionSpec),
+});
+
+/** spec/dtype-sets.json: named element-type lists the instruction tables refer to. */
+export const DtypeSetsFile = z.object({
+  $comment: z.string().optional(),
+  dtypeSets: z.record(z.string(), z.array(ElemTypeName)),
 });
 
 export const TargetsFile = z.object({

@@ -1,7 +1,7 @@
 import { TileType, Type } from '../syntax/types';
 import { ValidRule } from './schema';
 
-/** Valid-region rules of spec/instructions.json, evaluated over static types (verifier) or run-time dims (VM). */
+/** Valid-region rules of spec/instructions/*.json, evaluated over static types (verifier) or run-time dims (VM). */
 
 export interface Dims {
   rows: number;

@@ -1,13 +1,13 @@
 import { isa } from '../spec/isa';
 import { TARGETS } from '../spec/schema';
 
-/** Prints docs/isa.md: the instruction coverage table, generated from spec/instructions.json. */
+/** Prints docs/isa.md: the instruction coverage table, generated from spec/instructions/*.json. */
 export function isaTable(): string {
   const spec = isa();
   const lines = [
     '# Instruction coverage',
     '',
-    'Generated from `spec/instructions.json` by `npm run docs:isa`; do not edit by hand.',
+    'Generated from `spec/instructions/*.json` by `npm run docs:isa`; do not edit by hand.',
     '',
     '| instruction | family | operands (L2: outs / ins) | tile locations | layouts | a2a3 dtypes | a5 dtypes | VM |',
     '|---|---|---|---|---|---|---|---|',

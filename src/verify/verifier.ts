@@ -14,6 +14,8 @@ import { ascendcProblems, runAscendc } from '../ascendc/run';
 import { attributeOf, paramsFromAttributes } from '../ascendc/text-form';
 import { layoutProblem, tileTypeProblems } from './tile-rules';
 import { subsetType, treshapeProblem } from './views';
+import { attributeValues, readAttribute } from './attributes';
+import { INSTRUCTION_CHECKS } from './checks';
 
 export interface VerifyOptions {
   /** From the command line; overrides the module's `pto.target_arch`. */
@@ -665,15 +667,40 @@ class Verifier {
       this.checkAscendc(op, spec, bound, tiles);
       return;
     }
+    let attributesOk = true;
     for (const attr of spec.attributes ?? []) {
       const a = attrOf(op, attr.name);
-      if (a && attr.kind === 'bool' && a.kind !== 'bool') this.diags.error(a.span, `${name}: '${attr.name}' must be true or false`);
+      const reading = readAttribute(attr, a);
+      if ('problem' in reading) {
+        this.diags.error(a!.span, `${name}: ${reading.problem}`);
+        attributesOk = false;
+      } else if (attr.required && reading.value === undefined) {
+        this.diags.error(op.nameSpan, `${name} needs the attribute '${attr.name}'`);
+        attributesOk = false;
+      }
       if (a?.kind === 'bool' && a.value && attr.requiresOperand && !bound.operands.has(attr.requiresOperand)) {
         this.diags.error(a.span, `${name}: '${attr.name} = true' needs the ${attr.requiresOperand} operand`);
       }
     }
     const known = new Set((spec.attributes ?? []).map((a) => a.name));
     for (const a of op.attrs) if (!known.has(a.key)) this.diags.error(a.span, `${name} has no attribute '${a.key}'`);
+    // Rules the tables cannot express (type pairs of tcvt, index ranges, ...): verify/checks.
+    const check = INSTRUCTION_CHECKS[spec.opName];
+    if (check && attributesOk) {
+      check({
+        op,
+        spec,
+        bound,
+        tiles,
+        target: this.target,
+        attributes: attributeValues(op, spec),
+        error: (span, message) => this.diags.error(span, `${name}: ${message}`),
+        spanOf: (operand) => {
+          const b = bound.operands.get(operand);
+          return b ? spanOf(b) : op.nameSpan;
+        },
+      });
+    }
   }
 
   /**

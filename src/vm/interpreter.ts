@@ -9,6 +9,7 @@ import { GlobalBuffer, OnChipMemory, PartitionView, TensorView, Tile } from './m
 import { codec } from './numerics/elements';
 import { subsetBoundsProblem, subsetType, tileBytes } from '../verify/views';
 import { VmTrap } from './trap';
+import { attributeValues } from '../verify/attributes';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
 export type Value = bigint | number | GlobalBuffer | TensorView | PartitionView | Tile;
@@ -386,6 +387,7 @@ class Interpreter {
       const outcome = checkDimRule(rule, dims);
       if (outcome.status === 'violated') trap(outcome.message);
     }
+    let attributes: ReturnType<typeof attributeValues> | undefined;
     const ctx: InstructionContext = {
       op,
       bound,
@@ -415,12 +417,16 @@ class Interpreter {
         const a = attrOf(op, name);
         return a?.kind === 'bool' ? a.value : undefined;
       },
+      attribute: (name) => {
+        if (!attributes) attributes = attributeValues(op, bound.spec);
+        return attributes.get(name);
+      },
       note: (message) => {
         if (!this.notes.includes(message)) this.notes.push(message);
       },
     };
-    const semantics = SEMANTICS[bound.spec.semantics];
-    if (!semantics) trap('is not implemented yet');
+    const semantics = bound.spec.implemented ? SEMANTICS[bound.spec.semantics] : undefined;
+    if (!semantics) return trap('is not implemented yet');
     semantics(ctx);
     const results = [...bound.operands.values()].filter((b) => b.result).map((b) => objects.get(b.spec.name)!);
     if (results.length > 0) this.setResults(op, results);

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { isaTable } from '../../src/tools/isa-table';
 
 describe('docs/isa.md', () => {
-  it('is the table generated from spec/instructions.json (run `npm run docs:isa` after changing the spec)', () => {
+  it('is the table generated from spec/instructions/*.json (run `npm run docs:isa` after changing the spec)', () => {
     const committed = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'isa.md'), 'utf8');
     expect(committed).toBe(isaTable());
   });

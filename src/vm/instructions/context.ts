@@ -1,6 +1,7 @@
 import { OpNode } from '../../syntax/ast';
 import { BoundInstruction } from '../../verify/program';
 import { PartitionView, Tile } from '../memory';
+import { AttributeValue } from '../../verify/attributes';
 
 export type NumericsProfile = 'npu' | 'cpu-sim';
 
@@ -20,8 +21,19 @@ export interface InstructionContext {
   trap(message: string): never;
   /** A bool attribute's value, or undefined when absent. */
   flag(name: string): boolean | undefined;
+  /** An attribute's value as the spec defines it (enum: its spelling; int: a number), default applied. */
+  attribute(name: string): AttributeValue | undefined;
   /** Reports a one-time note (e.g. a numerics approximation) without stopping. */
   note(message: string): void;
 }
 
 export type Semantics = (ctx: InstructionContext) => void;
+
+/**
+ * A module of vm/instructions: its semantics functions by the spec's `semantics` name and, for a
+ * function that runs several operations, the spec `op` values it implements.
+ */
+export interface SemanticsModule {
+  semantics: Record<string, Semantics>;
+  operations?: Record<string, readonly string[]>;
+}

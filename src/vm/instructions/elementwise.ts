@@ -34,8 +34,8 @@ export function elementwise(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
   const a = ctx.tile('src0');
   const b = ctx.tile('src1');
-  const kind = ctx.bound.spec.elementwise;
-  if (!kind) ctx.trap(`${ctx.bound.spec.opName} has no elementwise kind in spec/instructions.json`);
+  const kind = ctx.bound.spec.op;
+  if (kind !== 'add' && kind !== 'mul') ctx.trap(`${ctx.bound.spec.opName}: unknown elementwise op '${kind}' in spec/instructions`);
   const exact = exactOp(kind, dst.type.dtype);
   const op: Binary =
     ctx.numerics === 'cpu-sim' && dst.codec.isFloat

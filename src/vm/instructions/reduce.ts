@@ -27,7 +27,8 @@ function summer(accumulate: ElementCodec): Combine {
 
 function reduceKind(ctx: InstructionContext): 'min' | 'max' | 'sum' {
   const kind = ctx.bound.spec.reduce;
-  if (!kind) ctx.trap(`${ctx.bound.spec.opName} has no reduction kind in spec/instructions.json`);
+  if (!kind) ctx.trap(`${ctx.bound.spec.opName} has no reduction kind in spec/instructions`);
+  if (kind === 'prod') ctx.trap(`${ctx.bound.spec.opName}: products are not implemented yet`);
   return kind;
 }
 
@@ -121,7 +122,7 @@ const f32Accumulator: ElementCodec = {
 
 function argKind(ctx: InstructionContext): 'min' | 'max' {
   const kind = reduceKind(ctx);
-  if (kind === 'sum') ctx.trap('an arg-reduction needs reduce = min or max in spec/instructions.json');
+  if (kind === 'sum') ctx.trap('an arg-reduction needs reduce = min or max in spec/instructions');
   return kind as 'min' | 'max';
 }
 

@@ -1,0 +1,29 @@
+import { Span } from '../../diag/source';
+import { OpNode } from '../../syntax/ast';
+import { TileType } from '../../syntax/types';
+import { Instruction } from '../../spec/isa';
+import { TargetName } from '../../spec/schema';
+import { AttributeValue } from '../attributes';
+import { BoundInstruction } from '../program';
+
+/**
+ * What a check of verify/checks sees: an instruction whose operands, tile types, dtypes and
+ * attributes already passed the table-driven rules of the verifier.
+ */
+export interface CheckContext {
+  op: OpNode;
+  spec: Instruction;
+  bound: BoundInstruction;
+  /** The tile operands by spec name. */
+  tiles: Map<string, TileType>;
+  target: TargetName;
+  /** Attribute values by name, defaults applied. */
+  attributes: Map<string, AttributeValue | undefined>;
+  /** Reports an error; the instruction's name is prefixed. */
+  error(span: Span, message: string): void;
+  /** Where an operand is written (its type, else the operand), for locating errors. */
+  spanOf(operand: string): Span;
+}
+
+/** A rule of one instruction that the tables of spec/ cannot express. */
+export type InstructionCheck = (ctx: CheckContext) => void;

@@ -1,0 +1,25 @@
+import { InstructionCheck } from './context';
+import * as compare from './compare';
+import * as convert from './convert';
+import * as elementwise from './elementwise';
+import * as expand from './expand';
+import * as gather from './gather';
+import * as generate from './generate';
+import * as misc from './misc';
+import * as movement from './movement';
+import * as sort from './sort';
+import * as unary from './unary';
+
+/** Instruction checks beyond the tables, one module per family; an op name appears in one module only. */
+export const INSTRUCTION_CHECKS: Record<string, InstructionCheck> = merge([compare, convert, elementwise, expand, gather, generate, misc, movement, sort, unary].map((m) => m.checks));
+
+function merge(tables: Record<string, InstructionCheck>[]): Record<string, InstructionCheck> {
+  const all: Record<string, InstructionCheck> = {};
+  for (const t of tables) {
+    for (const [name, check] of Object.entries(t)) {
+      if (all[name]) throw new Error(`verify/checks: ${name} has two checks`);
+      all[name] = check;
+    }
+  }
+  return all;
+}

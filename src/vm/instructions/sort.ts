@@ -1,0 +1,3 @@
+import { SemanticsModule } from './context';
+
+export const module: SemanticsModule = { semantics: {} };
