@@ -158,8 +158,12 @@ function run(req: RunRequest): number {
       for (const w of b.written) written += w;
       outputs[b.name] = { dtype: b.elem, elements: b.length, bytes: b.length * elemSize(b.elem), input: bound.origins.get(b.name), written, values: bufferValues(b).map(formatValue) };
     }
-    process.stdout.write(JSON.stringify({ function: fn.symbol, target: program.target, numerics: req.numerics, steps: result.steps, notes: result.notes, outputs }) + '\n');
-  } else if (req.outSpecs.size === 0) {
+    process.stdout.write(JSON.stringify({ function: fn.symbol, target: program.target, numerics: req.numerics, steps: result.steps, notes: result.notes, printed: result.printed, outputs }) + '\n');
+    return 0;
+  }
+  // What the program printed (pto.tprint) comes first, as a device's printf output would.
+  for (const text of result.printed) process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+  if (req.outSpecs.size === 0) {
     process.stdout.write(`@${fn.symbol} on ${program.target} (numerics ${req.numerics}): ${result.steps} ops executed\n`);
     process.stdout.write(summarize(bound.buffers, bound.origins));
   }

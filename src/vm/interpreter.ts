@@ -22,6 +22,8 @@ export interface RunOptions {
 export interface RunResult {
   steps: number;
   notes: string[];
+  /** What the program printed (pto.tprint), in order. */
+  printed: string[];
 }
 
 /** Executes one function of a verified program. Arguments are bound by name (`%arg0`). */
@@ -41,6 +43,7 @@ class Interpreter {
   private readonly env = new Map<string, Value>();
   private steps = 0;
   private readonly notes: string[] = [];
+  private readonly printed: string[] = [];
 
   constructor(
     private readonly program: Program,
@@ -63,7 +66,7 @@ class Interpreter {
     } catch (e) {
       if (!(e instanceof ReturnSignal)) throw e;
     }
-    return { steps: this.steps, notes: this.notes };
+    return { steps: this.steps, notes: this.notes, printed: this.printed };
   }
 
   /** Runs a block; returns the operands of its terminator (scf.yield / scf.condition). */
@@ -420,6 +423,9 @@ class Interpreter {
       attribute: (name) => {
         if (!attributes) attributes = attributeValues(op, bound.spec);
         return attributes.get(name);
+      },
+      print: (text) => {
+        this.printed.push(text);
       },
       note: (message) => {
         if (!this.notes.includes(message)) this.notes.push(message);

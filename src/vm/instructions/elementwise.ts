@@ -1,7 +1,7 @@
 import { ElemType } from '../../syntax/types';
 import { Scalar } from '../numerics/elements';
 import { saturateF16, saturates } from '../numerics/saturation';
-import { InstructionContext } from './context';
+import { InstructionContext, SemanticsModule } from './context';
 
 type Binary = (a: Scalar, b: Scalar) => Scalar;
 
@@ -51,3 +51,5 @@ export function elementwise(ctx: InstructionContext): void {
     for (let c = 0; c < dst.vCol; c++) dst.set(r, c, saturate(dst.codec.round(round(op(a.get(r, c), b.get(r, c))))));
   }
 }
+
+export const module: SemanticsModule = { semantics: { elementwise }, operations: { elementwise: ['add', 'mul'] } };

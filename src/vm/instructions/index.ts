@@ -2,20 +2,20 @@ import { Program } from '../../verify/program';
 import { OpNode } from '../../syntax/ast';
 import { ascendc } from './ascendc';
 import { Semantics, SemanticsModule } from './context';
-import { elementwise } from './elementwise';
 import { load, store } from './memory';
-import { move } from './move';
-import { colArgReduce, colReduce, rowArgReduce, rowReduce } from './reduce';
 import { expandScalar, getValue, setValue } from './scalar';
 import * as compare from './compare';
 import * as convert from './convert';
+import * as elementwise from './elementwise';
 import * as expand from './expand';
 import * as fillpad from './fillpad';
 import * as gather from './gather';
 import * as generate from './generate';
 import * as misc from './misc';
+import * as move from './move';
 import * as partial from './partial';
 import * as print from './print';
+import * as reduce from './reduce';
 import * as rearrange from './rearrange';
 import * as sort from './sort';
 import * as unary from './unary';
@@ -24,21 +24,14 @@ const CORE: SemanticsModule = {
   semantics: {
     load,
     store,
-    move,
-    'col-reduce': colReduce,
-    'row-reduce': rowReduce,
-    'row-arg-reduce': rowArgReduce,
-    'col-arg-reduce': colArgReduce,
-    elementwise,
     ascendc,
     'expand-scalar': expandScalar,
     'get-value': getValue,
     'set-value': setValue,
   },
-  operations: { elementwise: ['add', 'mul'] },
 };
 
-const MODULES: SemanticsModule[] = [CORE, ...[compare, convert, expand, fillpad, gather, generate, misc, partial, print, rearrange, sort, unary].map((m) => m.module)];
+const MODULES: SemanticsModule[] = [CORE, ...[compare, convert, elementwise, expand, fillpad, gather, generate, misc, move, partial, print, rearrange, reduce, sort, unary].map((m) => m.module)];
 
 /** VM dispatch: the `semantics` name of each instruction in spec/instructions -> its implementation. */
 export const SEMANTICS: Record<string, Semantics> = {};

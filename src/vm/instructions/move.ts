@@ -1,4 +1,4 @@
-import { InstructionContext } from './context';
+import { InstructionContext, SemanticsModule } from './context';
 import { copyElement } from './memory';
 
 /** TMOV. Vec -> Vec copies the bits of the destination's valid region; the cube-side moves arrive with the cube path. */
@@ -14,3 +14,5 @@ export function move(ctx: InstructionContext): void {
     for (let c = 0; c < dst.vCol; c++) copyElement(src.bytes, src.elementIndex(r, c) * size, dst.bytes, dst.elementIndex(r, c) * size, size);
   }
 }
+
+export const module: SemanticsModule = { semantics: { move } };

@@ -3,7 +3,7 @@ import { ElementCodec, Scalar } from '../numerics/elements';
 import { Tile } from '../memory';
 import { pairTree } from '../numerics/pair-tree';
 import { saturateF16, saturates } from '../numerics/saturation';
-import { InstructionContext, NumericsProfile } from './context';
+import { InstructionContext, NumericsProfile, SemanticsModule } from './context';
 import { copyElement } from './memory';
 
 type Combine = (acc: Scalar, x: Scalar) => Scalar;
@@ -155,3 +155,7 @@ export function colArgReduce(ctx: InstructionContext): void {
   const replace = replaces(argKind(ctx), ctx.numerics);
   for (let c = 0; c < src.vCol; c++) dst.set(0, c, argScan(src.vRow, (r) => src.get(r, c), replace));
 }
+
+export const module: SemanticsModule = {
+  semantics: { 'col-reduce': colReduce, 'row-reduce': rowReduce, 'row-arg-reduce': rowArgReduce, 'col-arg-reduce': colArgReduce },
+};
