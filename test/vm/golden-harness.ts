@@ -84,6 +84,9 @@ export function readFixture(f: GoldenFile): Uint8Array {
 const COL_REDUCE = new Set(['tcolmin', 'tcolmax', 'tcolsum']);
 const ROW_REDUCE = new Set(['trowmin', 'trowmax', 'trowsum']);
 const ELEMENTWISE = new Set(['tadd', 'tmul']);
+const ROW_EXPAND = new Set(['trowexpandsub', 'trowexpanddiv']);
+/** The README's `--round` names -> PTOAS's RoundMode spellings. */
+const ROUND_MODES: Record<string, string> = { rint: 'RINT', round: 'ROUND', floor: 'FLOOR', ceil: 'CEIL', trunc: 'TRUNC', odd: 'ODD', none: 'NONE' };
 const ROW_ARG_REDUCE = new Set(['trowargmin', 'trowargmax']);
 const COL_ARG_REDUCE = new Set(['tcolargmin', 'tcolargmax']);
 
@@ -101,6 +104,8 @@ interface TileSpec {
   /** Valid region while the op runs (phase 1); the physical shape otherwise. */
   valid: [number, number];
   pad: number;
+  /** A column-major (DN) tile: the per-row scalars of the row expands and softmax. */
+  columnMajor?: boolean;
   /** The pointer argument the whole tile is loaded from in phase 0. */
   loadFrom?: string;
   /** The pointer argument the whole tile is stored to in phase 2. */
@@ -149,9 +154,32 @@ export function buildProgram(c: GoldenCase, inputs: Uint8Array[]): GoldenProgram
   } else if (ELEMENTWISE.has(c.op)) {
     tiles.push(whole('src0', 'in0'), whole('src1', 'in1'), dst);
     opText = (t) => `pto.${c.op} ins(${t('src0')}, ${t('src1')}) outs(${t('dst')})`;
-  } else if (c.op === 'tmov') {
+  } else if (c.op === 'tmov' || c.op === 'texp') {
     tiles.push(whole('src', 'in0'), dst);
-    opText = (t) => `pto.tmov ins(${t('src')}) outs(${t('dst')})`;
+    opText = (t) => `pto.${c.op} ins(${t('src')}) outs(${t('dst')})`;
+  } else if (c.op === 'tcvt') {
+    const mode = ROUND_MODES[c.extra[c.extra.indexOf('--round') + 1]];
+    if (!mode) throw new Error(`${c.name}: unknown round mode in ${c.extra.join(' ')}`);
+    // Without --sat the simulator ran the 3-argument TCVT, whose saturation is off: the attribute's default.
+    const saturate = c.extra.includes('--sat') ? `, ${TCVT_SATURATION} = ${c.extra[c.extra.indexOf('--sat') + 1] === 'on'}` : '';
+    tiles.push(whole('src', 'in0'), dst);
+    opText = (t) => `pto.tcvt ins(%src {rmode = #pto<round_mode ${mode}>${saturate}} : ${t('src').split(' : ')[1]}) outs(${t('dst')})`;
+  } else if (ROW_EXPAND.has(c.op)) {
+    // The per-row scalars: a DN rows x 1 tile (every case has rows x size % 32 == 0, see the README).
+    tiles.push(whole('src0', 'in0'), { name: 'src1', dtype: c.dtype, rows, cols: 1, valid: [vr, 1], pad: 0, columnMajor: true, loadFrom: 'in1' }, dst);
+    opText = (t) => `pto.${c.op} ins(${t('src0')}, ${t('src1')}) outs(${t('dst')})`;
+  } else if (c.op === 'softmax') {
+    // The README's sequence, the row scalars in DN rows x 1 tiles and the exponentials in their own tile.
+    const column = (name: string): TileSpec => ({ name, dtype: c.dtype, rows, cols: 1, valid: [vr, 1], pad: 0, columnMajor: true });
+    tiles.push(whole('src', 'in0'), whole('tmp'), whole('shifted'), column('rowmax'), column('rowsum'), dst);
+    opText = (t) =>
+      [
+        `pto.trowmax ins(${t('src')}, ${t('tmp')}) outs(${t('rowmax')})`,
+        `pto.trowexpandsub ins(${t('src')}, ${t('rowmax')}) outs(${t('shifted')})`,
+        `pto.texp ins(${t('shifted')}) outs(${t('shifted')})`,
+        `pto.trowsum ins(${t('shifted')}, ${t('tmp')}) outs(${t('rowsum')})`,
+        `pto.trowexpanddiv ins(${t('shifted')}, ${t('rowsum')}) outs(${t('dst')})`,
+      ].join('\n        ');
   } else if (c.op === 'tload') {
     const padName = c.extra[c.extra.indexOf('--pad') + 1];
     if (!(padName in PAD_CODES)) throw new Error(`${c.name}: unknown pad ${padName}`);
@@ -180,7 +208,7 @@ export function buildProgram(c: GoldenCase, inputs: Uint8Array[]): GoldenProgram
   const dynamic = (t: TileSpec) => t.valid[0] !== t.rows || t.valid[1] !== t.cols;
   const tileType = (t: TileSpec) => {
     const [r, cl] = dynamic(t) ? ['?', '?'] : [t.rows, t.cols];
-    return `!pto.tile_buf<loc=vec, dtype=${t.dtype}, rows=${t.rows}, cols=${t.cols}, v_row=${r}, v_col=${cl}, blayout=row_major, slayout=none_box, fractal=512, pad=${t.pad}>`;
+    return `!pto.tile_buf<loc=vec, dtype=${t.dtype}, rows=${t.rows}, cols=${t.cols}, v_row=${r}, v_col=${cl}, blayout=${t.columnMajor ? 'col_major' : 'row_major'}, slayout=none_box, fractal=512, pad=${t.pad}>`;
   };
   const typed = (name: string) => `%${name} : ${tileType(tiles.find((t) => t.name === name)!)}`;
 
@@ -229,6 +257,9 @@ export function buildProgram(c: GoldenCase, inputs: Uint8Array[]): GoldenProgram
   L.push('}');
   return { text: L.join('\n') + '\n', args, output: 'out' };
 }
+
+/** The name tcvt's saturation attribute has in spec/instructions/convert.json. */
+const TCVT_SATURATION = 'sat';
 
 function viewType(rows: number, cols: number, elem: ElemType): string {
   return `!pto.partition_tensor_view<${rows}x${cols}x${elem}>`;
