@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ElemType, TileLoc } from '../syntax/types';
-import { DtypeSetsFile, InstructionFile, InstructionSpecRaw, OperandSpec, TargetName, TargetsFile } from './schema';
+import { DtypeSetsFile, InstructionFile, KnownOpsFile, InstructionSpecRaw, OperandSpec, TargetName, TargetsFile } from './schema';
 
 /** An instruction of spec/instructions/*.json, with dtype set names resolved. */
 export interface Instruction extends Omit<InstructionSpecRaw, 'dtypes'> {
@@ -64,6 +64,18 @@ export function loadIsa(dir: string): Isa {
     locationBuffer: targets.locations as Record<TileLoc, string>,
     alignment: targets.alignment,
   };
+}
+
+export type KnownOps = ReturnType<typeof KnownOpsFile.parse> & { names: Set<string> };
+let known: KnownOps | undefined;
+
+/** Every PTO op name of the dialect and the manual (spec/known-ops.json), with the gaps of the tables. */
+export function knownOps(): KnownOps {
+  if (!known) {
+    const file = KnownOpsFile.parse(JSON.parse(fs.readFileSync(path.join(specDir, 'known-ops.json'), 'utf8')));
+    known = { ...file, names: new Set(file.ops) };
+  }
+  return known;
 }
 
 /** The instruction tables, in a fixed order: spec/instructions/*.json by file name. */

@@ -96,6 +96,13 @@ export const DtypeSetsFile = z.object({
   dtypeSets: z.record(z.string(), z.array(ElemTypeName)),
 });
 
+/** spec/known-ops.json: every PTO op name, and why the ones without an instruction table have none. */
+export const KnownOpsFile = z.object({
+  $comment: z.string().optional(),
+  ops: z.array(z.string()),
+  gaps: z.array(z.object({ reason: z.string(), ops: z.array(z.string()) })),
+});
+
 export const TargetsFile = z.object({
   $comment: z.string().optional(),
   targets: z.record(Target, z.object({ buffers: z.record(z.string(), z.number().int().positive()) })),

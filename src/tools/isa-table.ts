@@ -1,18 +1,64 @@
-import { isa } from '../spec/isa';
+import { Instruction, isa, knownOps } from '../spec/isa';
 import { TARGETS } from '../spec/schema';
+import { ElemType } from '../syntax/types';
 
-/** Prints docs/isa.md: the instruction coverage table, generated from spec/instructions/*.json. */
-export function isaTable(): string {
-  const spec = isa();
+/** Prints docs/isa.md: the coverage table and the instruction reference, generated from spec/. */
+
+const ELEMENTS: ElemType[] = ['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32'];
+
+/** The operand whose element types the coverage table shows: the first source tile with a list, else the destination. */
+function keyOperand(i: Instruction): string | undefined {
+  const withList = (name: string) => TARGETS.some((t) => (i.dtypes[t]?.[name] ?? []).length > 0);
+  const tiles = i.operands.filter((o) => o.kind === 'tile');
+  return (tiles.find((o) => o.role === 'src' && withList(o.name)) ?? tiles.find((o) => o.role === 'dst' && withList(o.name)))?.name;
+}
+
+function coverageCell(i: Instruction, target: (typeof TARGETS)[number], e: ElemType): string {
+  const table = i.dtypes[target];
+  if (!table) return '';
+  const key = keyOperand(i);
+  const list = key ? (table[key] ?? []) : [];
+  if (list.length > 0 && !list.includes(e)) return '';
+  return i.implemented ? 'R' : 'v';
+}
+
+function coverage(instructions: Instruction[]): string[] {
+  const head = TARGETS.flatMap((t) => ELEMENTS.map((e) => `${t === 'a2a3' ? 'A2' : 'A5'} ${e}`));
   const lines = [
-    '# Instruction coverage',
+    '## Coverage',
     '',
-    'Generated from `spec/instructions/*.json` by `npm run docs:isa`; do not edit by hand.',
+    'One row per instruction, one column per target and element type (of its first source tile, or of its',
+    'destination when the sources have no list). **R**: verified and run by the VM. **v**: verified by `pto-as`; the VM',
+    'reports it as not implemented (see "Not run by the VM" below for why). Empty: the ISA does not define it.',
+    '',
+    `| instruction | family | ${head.join(' | ')} |`,
+    `|---|---|${head.map(() => ':-:').join('|')}|`,
+  ];
+  for (const i of instructions) lines.push(`| \`${i.opName}\` | ${i.family} | ${TARGETS.flatMap((t) => ELEMENTS.map((e) => coverageCell(i, t, e))).join(' | ')} |`);
+  const run = instructions.filter((i) => i.implemented).length;
+  lines.push('', `${instructions.length} instructions described, ${run} run by the VM.`);
+  return lines;
+}
+
+function holes(instructions: Instruction[]): string[] {
+  const lines = ['## Not run by the VM', '', 'Instructions the verifier checks but the VM does not run, and why:', ''];
+  const missing = instructions.filter((i) => !i.implemented);
+  if (missing.length === 0) lines.push('None.');
+  for (const i of missing) lines.push(`- \`${i.opName}\`: ${(i.notes ?? ['(no reason recorded)']).join(' ')}`);
+  const { gaps } = knownOps();
+  lines.push('', '## PTO ops without an instruction table', '', 'Ops of the PTOAS dialect or the manual that `spec/instructions/` does not describe (the verifier says "not implemented yet"):', '');
+  for (const g of gaps) lines.push(`- ${g.reason}: ${g.ops.map((o) => `\`${o}\``).join(', ')}`);
+  return lines;
+}
+
+function reference(instructions: Instruction[]): string[] {
+  const lines = [
+    '## Instructions',
     '',
     '| instruction | family | operands (L2: outs / ins) | tile locations | layouts | a2a3 dtypes | a5 dtypes | VM |',
     '|---|---|---|---|---|---|---|---|',
   ];
-  for (const i of spec.instructions.values()) {
+  for (const i of instructions) {
     const operands = `${i.outs.map((o) => o.name).join(', ')} / ${i.ins.map((o) => o.name + (o.optional ? '?' : '')).join(', ')}`;
     const locs = Object.entries(i.tileLocs).map(([k, v]) => `${k}: ${v.join('/')}`).join('; ');
     const layouts = Object.entries(i.layouts).filter(([, v]) => v !== 'any').map(([k, v]) => `${k}: ${v}`).join('; ') || 'any';
@@ -25,7 +71,25 @@ export function isaTable(): string {
     lines.push(`| \`${i.opName}\` | ${i.family} | ${operands} | ${locs} | ${layouts} | ${dtypes[0]} | ${dtypes[1]} | ${i.implemented ? 'yes' : 'no'} |`);
   }
   lines.push('', '## Notes', '');
-  for (const i of spec.instructions.values()) for (const n of i.notes ?? []) lines.push(`- \`${i.opName}\`: ${n}`);
+  for (const i of instructions) for (const n of i.notes ?? []) lines.push(`- \`${i.opName}\`: ${n}`);
+  return lines;
+}
+
+export function isaTable(): string {
+  const instructions = [...isa().instructions.values()];
+  // By family, then in table order within a family.
+  const pto = instructions.filter((i) => i.dialect === 'pto').sort((a, b) => a.family.localeCompare(b.family));
+  const lines = [
+    '# Instruction coverage',
+    '',
+    'Generated from `spec/` by `npm run docs:isa`; do not edit by hand.',
+    '',
+    ...coverage(pto),
+    '',
+    ...holes(pto),
+    '',
+    ...reference(instructions),
+  ];
   return lines.join('\n') + '\n';
 }
 

@@ -1,10 +1,8 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { Span } from '../diag/source';
 import { Block, Module, OpNode, Operand, Region, TypeRef, attrOf, segment } from '../syntax/ast';
 import { ElemType, TileType, Type, TypeTable, elemSize, elemTypeName, printType } from '../syntax/types';
-import { Instruction, Isa, isa } from '../spec/isa';
+import { Instruction, Isa, isa, knownOps } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Dims, checkDimRule, dimsOfType, viewMatchesValid } from '../spec/valid';
 import { BoundInstruction, BoundOperand, Program } from './program';
@@ -20,16 +18,6 @@ import { INSTRUCTION_CHECKS } from './checks';
 export interface VerifyOptions {
   /** From the command line; overrides the module's `pto.target_arch`. */
   target?: TargetName;
-}
-
-/** Names of every PTO op of the dialect and the manual (spec/known-ops.json). */
-let knownOps: Set<string> | undefined;
-function knownPtoOps(): Set<string> {
-  if (!knownOps) {
-    const file = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'spec', 'known-ops.json'), 'utf8')) as { ops: string[] };
-    knownOps = new Set(file.ops);
-  }
-  return knownOps;
 }
 
 const ARITH_BINARY = new Set(['arith.addi', 'arith.subi', 'arith.muli', 'arith.divsi', 'arith.divui', 'arith.remsi', 'arith.remui',
@@ -296,7 +284,7 @@ class Verifier {
     }
     const instruction = this.spec.instructions.get(op.name);
     if (instruction) return this.verifyInstruction(op, instruction, operandTypes, declaredResults);
-    if (knownPtoOps().has(op.name) || op.name.startsWith('arith.') || op.name.startsWith('scf.')) {
+    if (knownOps().names.has(op.name) || op.name.startsWith('arith.') || op.name.startsWith('scf.')) {
       this.diags.error(op.nameSpan, `${op.name} is not implemented yet`);
     } else {
       this.diags.error(op.nameSpan, `unknown op '${op.name}'`);

@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { instructionFiles, isa, loadIsa } from '../../src/spec/isa';
+import { instructionFiles, isa, knownOps, loadIsa } from '../../src/spec/isa';
 import { DtypeSetsFile, InstructionFile, TARGETS, TargetsFile } from '../../src/spec/schema';
 import { BUFFER_FACTS, ELEMENT_ORDER, referenceFacts } from '../fixtures/verify/facts';
 
@@ -209,5 +209,17 @@ describe('a malformed table makes loadIsa throw', () => {
   test('not JSON at all', () => {
     fs.writeFileSync(path.join(dir, 'instructions', 'reduce.json'), '{ "instructions": [');
     expect(() => loadIsa(dir)).toThrow();
+  });
+});
+
+describe('known-ops.json', () => {
+  test('every PTO op is described by an instruction table or in exactly one gap group, and gaps name known ops only', () => {
+    const { ops, gaps } = knownOps();
+    const grouped = gaps.flatMap((g) => g.ops);
+    expect(grouped.filter((o) => !ops.includes(o))).toEqual([]);
+    expect(grouped.filter((o, i) => grouped.indexOf(o) !== i)).toEqual([]);
+    const described = new Set(isa().instructions.keys());
+    expect(ops.filter((o) => !described.has(o) && !grouped.includes(o))).toEqual([]);
+    expect(grouped.filter((o) => described.has(o))).toEqual([]);
   });
 });
