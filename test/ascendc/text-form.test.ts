@@ -22,15 +22,14 @@
  *       row is a multiple of 32 bytes, so the largest work tile below 40 halves has 32 halves; the
  *       error is located at the work tile's type.
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { elemSize } from '../../src/syntax/types';
 import { ConformanceCase, firstDifference, loadCases } from './case-harness';
 import { BuildOptions, TextProgram, buildTextProgram, errorsOf, rebuildUb, runTextProgram } from './text-harness';
+import { runTool } from '../fixtures/cli';
 
-const ROOT = path.join(__dirname, '..', '..');
 const cases = loadCases().filter((c) => c.instr !== 'TCOLMIN');
 
 /** Cases that cannot be expressed in the text form, and why (see the header). */
@@ -168,10 +167,7 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function cli(tool: 'pto-vm' | 'pto-as', ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', tool), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PTO_DEBUG: '' } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = runTool;
 
 const byId = (id: string): ConformanceCase => {
   const c = cases.find((k) => k.id === id);

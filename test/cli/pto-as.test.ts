@@ -2,10 +2,10 @@
  * End-to-end tests of bin/pto-as: exit codes (0 valid, 1 errors, 2 usage), diagnostics on stderr,
  * emitted text on stdout or in -o. They spawn the real CLI, so dist/ must be built (`npm test` does).
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { runTool } from '../fixtures/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -17,10 +17,7 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function ptoAs(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'pto-as'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PTO_DEBUG: '' } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const ptoAs = (...args: string[]) => runTool('pto-as', ...args);
 
 const TILE = (dtype: string) =>
   `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;

@@ -2,12 +2,12 @@
  * End-to-end tests of bin/pto-vm on programs/tcolmin.pto (a 16x16 f32 column minimum: %arg0 in,
  * %arg1 out). They spawn the real CLI, so dist/ must be built (`npm test` builds it first).
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parseNpy, writeNpy } from '../../src/vm/io/npy';
 import { randomBytes } from '../../src/vm/io/arguments';
+import { runTool } from '../fixtures/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const PROGRAM = path.join(ROOT, 'programs', 'tcolmin.pto');
@@ -21,10 +21,7 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function ptoVm(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'pto-vm'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PTO_DEBUG: '' } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const ptoVm = (...args: string[]) => runTool('pto-vm', ...args);
 
 /** Column minima of a row-major 16x16 f32 matrix, computed here from its bytes. */
 function columnMinima(bytes: Uint8Array): number[] {

@@ -4,18 +4,15 @@
  * both confirms agreement and catches a real difference. (Bit-exactness on every conformance case is
  * checked in test/ascendc/text-form.test.ts, which runs each case direct and lowered.)
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { runTool } from '../fixtures/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const PROGRAMS = ['whole-reduce-min', 'block-reduce-sum', 'vec-reduce-add', 'copy'];
 
-function cli(tool: 'pto-vm' | 'pto-as', ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', tool), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PTO_DEBUG: '' } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = runTool;
 
 let tmp: string;
 beforeAll(() => {

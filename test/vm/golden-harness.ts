@@ -39,6 +39,7 @@ import * as path from 'path';
 import * as zlib from 'zlib';
 import { assemble } from '../../src/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
+import { isa } from '../../src/spec/isa';
 import { TargetName } from '../../src/spec/schema';
 import { ElemType, elemSize } from '../../src/syntax/types';
 import { Value, runFunction } from '../../src/vm/interpreter';
@@ -67,6 +68,19 @@ export interface GoldenCase {
   extra: string[];
   inputs: GoldenFile[];
   output: GoldenFile & { out_kind: 'tile' | 'global'; out_dtype: ElemType; out_shape: [number, number]; out_bytes: number };
+}
+
+/**
+ * Which targets may run a case: those whose ISA allows the case's source dtype (tcolargmin/max take
+ * no signed integers on a2a3, for instance). softmax is a sequence of five instructions; its cases
+ * name their shared dtype, checked against the last one.
+ */
+export function targetRule(c: GoldenCase) {
+  const spec = isa().instructions.get(`pto.${c.op === 'softmax' ? 'trowexpanddiv' : c.op}`)!;
+  const srcName = spec.operands.find((o) => o.role === 'src')!.name;
+  const srcTypes = (t: TargetName) => spec.dtypes[t]?.[srcName];
+  const allows = (t: TargetName) => spec.dtypes[t] !== undefined && (srcTypes(t) === undefined || srcTypes(t)!.includes(c.dtype));
+  return { spec, srcName, srcTypes, allows };
 }
 
 export function loadManifest(): GoldenCase[] {

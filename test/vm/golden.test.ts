@@ -20,10 +20,9 @@
  *   00660_trowsum_i16_i32_64x128_v64x128_randn      00663_trowsum_i16_i32_64x128_v61x123_large_sum
  */
 import { assemble } from '../../src/assemble';
-import { isa } from '../../src/spec/isa';
 import { TargetName } from '../../src/spec/schema';
 import { ElemType, elemSize, elemTypeName } from '../../src/syntax/types';
-import { GoldenCase, buildProgram, compareBits, loadManifest, paddingIsCd, readFixture, runCase } from './golden-harness';
+import { GoldenCase, buildProgram, compareBits, loadManifest, paddingIsCd, readFixture, runCase, targetRule } from './golden-harness';
 
 const TARGETS: TargetName[] = ['a2a3', 'a5'];
 const cases = loadManifest();
@@ -45,11 +44,7 @@ describe('golden conformance with the CPU simulator (numerics cpu-sim)', () => {
       expect(paddingIsCd(c, expected)).toBe(true);
       // A target whose ISA does not allow the case's source dtype must reject it (tcolargmin/max take
       // no signed integers on a2a3); the others must reproduce the simulator's bytes.
-      // softmax is a sequence of five instructions; its cases name their shared dtype.
-      const spec = isa().instructions.get(`pto.${op === 'softmax' ? 'trowexpanddiv' : op}`)!;
-      const srcName = spec.operands.find((o) => o.role === 'src')!.name;
-      const srcTypes = (t: TargetName) => spec.dtypes[t]?.[srcName];
-      const allows = (t: TargetName) => spec.dtypes[t] !== undefined && (srcTypes(t) === undefined || srcTypes(t)!.includes(c.dtype));
+      const { srcName, srcTypes, allows } = targetRule(c);
       const targets = TARGETS.filter(allows);
       expect(targets).not.toEqual([]);
       for (const target of TARGETS.filter((t) => !allows(t))) {
