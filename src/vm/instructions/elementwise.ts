@@ -1,55 +1,169 @@
 import { ElemType } from '../../syntax/types';
-import { Scalar } from '../numerics/elements';
+import { BINARY_OPERATIONS, BinaryOperationName, ElementOperation, Fail, fusedMultiplyAdd, binaryOperation, relu } from '../numerics/arithmetic';
+import { Scalar, codec } from '../numerics/elements';
 import { saturateF16, saturates } from '../numerics/saturation';
+import { Tile } from '../memory';
 import { InstructionContext, SemanticsModule } from './context';
 
-type Binary = (a: Scalar, b: Scalar) => Scalar;
-
-/** The exact result of one operation; the destination codec rounds (floats) or wraps (integers) it. */
-function exactOp(kind: 'add' | 'mul', dtype: ElemType): Binary {
-  if (dtype === 'i64' || dtype === 'u64') return kind === 'add' ? (a, b) => BigInt(a) + BigInt(b) : (a, b) => BigInt(a) * BigInt(b);
-  if (kind === 'add') return (a, b) => (a as number) + (b as number);
-  // 32-bit integer products exceed 2^53: Math.imul gives the low 32 bits exactly.
-  if (dtype === 'i32' || dtype === 'u32') return (a, b) => Math.imul(a as number, b as number);
-  return (a, b) => (a as number) * (b as number);
+/** The spec's `op` of a binary or tile-scalar instruction, checked against the operation table. */
+function binaryName(ctx: InstructionContext): BinaryOperationName {
+  const kind = ctx.bound.spec.op as BinaryOperationName;
+  if (!BINARY_OPERATIONS.includes(kind)) ctx.trap(`unknown elementwise op '${kind}' in spec/instructions`);
+  return kind;
 }
 
-/** x86's default NaN (the "real indefinite", sign bit set): f32 0xffc00000, f16 0xfe00 once rounded. */
-const X86_DEFAULT_NAN = new Float64Array(new BigUint64Array([0xfff8000000000000n]).buffer)[0];
+/** The spec's tile sources (role src), in spec order: src0/src1, or base/exp for tpow. */
+function sourceTiles(ctx: InstructionContext): Tile[] {
+  return ctx.bound.spec.operands.filter((o) => o.role === 'src' && o.kind === 'tile').map((o) => ctx.tile(o.name));
+}
+
+function scalarOperandName(ctx: InstructionContext): string {
+  return ctx.bound.spec.operands.find((o) => o.role === 'src' && o.kind === 'scalar')!.name;
+}
 
 /**
- * cpu-sim: the NaN the simulator's x86 build gives, whatever host the VM runs on. A NaN operand
- * propagates (the first one when both are); an invalid operation (inf - inf, 0 * inf) gives the x86
- * default NaN, which is negative. Plain JS arithmetic gives the host's default NaN, which is
- * positive on ARM (Apple silicon, Graviton), so the sign of such results would depend on the machine.
+ * The last step of every element: fp16 saturation (npu, only for instructions that declare the `saturation`
+ * attribute: the arithmetic ones; max/min and bitwise ops do not overflow).
  */
-function x86Nan(a: Scalar, b: Scalar): number {
-  if (Number.isNaN(a)) return a as number;
-  if (Number.isNaN(b)) return b as number;
-  return X86_DEFAULT_NAN;
+function finisher(ctx: InstructionContext, dtype: ElemType): (v: Scalar) => Scalar {
+  const declared = ctx.bound.spec.attributes?.some((a) => a.name === 'saturation') ?? false;
+  return declared && saturates(dtype, ctx.numerics, ctx.flag('saturation')) ? (v) => saturateF16(v as number) : (v) => v;
 }
 
-/** TADD/TMUL: dst = src0 op src1 over dst's valid region, one rounding per element. */
-export function elementwise(ctx: InstructionContext): void {
-  const dst = ctx.tile('dst');
-  const a = ctx.tile('src0');
-  const b = ctx.tile('src1');
-  const kind = ctx.bound.spec.op;
-  if (kind !== 'add' && kind !== 'mul') ctx.trap(`${ctx.bound.spec.opName}: unknown elementwise op '${kind}' in spec/instructions`);
-  const exact = exactOp(kind, dst.type.dtype);
-  const op: Binary =
-    ctx.numerics === 'cpu-sim' && dst.codec.isFloat
-      ? (x, y) => {
-          const v = exact(x, y);
-          return Number.isNaN(v) ? x86Nan(x, y) : v;
-        }
-      : exact;
-  // bf16 results are computed in f32 and then rounded to bf16, as the vector unit does.
-  const round = dst.type.dtype === 'bf16' ? (v: Scalar) => Math.fround(Number(v)) : (v: Scalar) => v;
-  const saturate = saturates(dst.type.dtype, ctx.numerics, ctx.flag('saturation')) ? (v: Scalar) => saturateF16(v as number) : (v: Scalar) => v;
+function forEachValid(dst: Tile, f: (r: number, c: number) => Scalar): void {
   for (let r = 0; r < dst.vRow; r++) {
-    for (let c = 0; c < dst.vCol; c++) dst.set(r, c, saturate(dst.codec.round(round(op(a.get(r, c), b.get(r, c))))));
+    for (let c = 0; c < dst.vCol; c++) dst.set(r, c, f(r, c));
   }
 }
 
-export const module: SemanticsModule = { semantics: { elementwise }, operations: { elementwise: ['add', 'mul'] } };
+/**
+ * A scalar operand as an element of `dtype`, as the C++ API's `typename Tile::DType scalar` parameter converts it:
+ * floats round to nearest even, integers wrap, a float on an integer tile truncates toward zero.
+ */
+export function scalarAsElement(v: bigint | number, dtype: ElemType, fail: Fail): Scalar {
+  const c = codec(dtype);
+  if (c.isFloat) return c.round(Number(v));
+  if (typeof v === 'number' && !Number.isFinite(v)) fail(`the scalar ${v} has no ${dtype} value`);
+  return c.round(typeof v === 'bigint' ? v : BigInt(Math.trunc(v)));
+}
+
+/** TADD, TSUB, TMUL, TDIV, TMAX, ...: dst = src0 op src1 over dst's valid region. */
+export function elementwise(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const [a, b] = sourceTiles(ctx);
+  const op = binaryOperation(binaryName(ctx), dst.type.dtype, ctx.numerics, ctx.trap);
+  const finish = finisher(ctx, dst.type.dtype);
+  forEachValid(dst, (r, c) => finish(op(a.get(r, c), b.get(r, c))));
+}
+
+/**
+ * TADDS, TMULS, TDIVS, TMAXS, TLRELU, ...: dst = src op scalar over dst's valid region. When the scalar is
+ * written before the tile (`pto.tdivs ins(%s, %t ...)`, scalar / tile), the operands swap.
+ */
+export function elementwiseScalar(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const [src] = sourceTiles(ctx);
+  const scalarName = scalarOperandName(ctx);
+  const s = scalarAsElement(ctx.scalar(scalarName), src.type.dtype, ctx.trap);
+  const op = binaryOperation(binaryName(ctx), dst.type.dtype, ctx.numerics, ctx.trap, { scalarForm: true });
+  const finish = finisher(ctx, dst.type.dtype);
+  const uses = ctx.bound.operands;
+  const scalarFirst = (uses.get(scalarName)?.use?.span.start ?? 0) < (uses.get(ctx.bound.spec.operands.find((o) => o.role === 'src' && o.kind === 'tile')!.name)?.use?.span.start ?? 0);
+  if (scalarFirst) forEachValid(dst, (r, c) => finish(op(s, src.get(r, c))));
+  else forEachValid(dst, (r, c) => finish(op(src.get(r, c), s)));
+}
+
+export const TERNARY_OPERATIONS = ['addc', 'subc', 'addsc', 'subsc', 'muladddst', 'fusedmuladd', 'fusedmuladdrelu', 'axpy'] as const;
+type TernaryName = (typeof TERNARY_OPERATIONS)[number];
+
+/** One element of a ternary instruction from its three inputs (x, y, z as named per instruction below). */
+type Ternary = (x: Scalar, y: Scalar, z: Scalar) => Scalar;
+
+/**
+ * a * b + c: under cpu-sim the simulator's C++ expression, which rounds the product first (its build has no FP
+ * contraction); under npu the vector unit's multiply-add (vmadd, vmula, vaxpy), modelled as one rounding.
+ */
+function multiplyAdd(ctx: InstructionContext, dtype: ElemType): Ternary {
+  const mul = binaryOperation('mul', dtype, ctx.numerics, ctx.trap);
+  const add = binaryOperation('add', dtype, ctx.numerics, ctx.trap);
+  if (ctx.numerics === 'cpu-sim') return (a, b, c) => add(mul(a, b), c);
+  const target = codec(dtype);
+  return (a, b, c) => fusedMultiplyAdd(a as number, b as number, c as number, target);
+}
+
+function ternaryOperation(ctx: InstructionContext, kind: TernaryName, dtype: ElemType): Ternary {
+  const op = (name: BinaryOperationName): ElementOperation => binaryOperation(name, dtype, ctx.numerics, ctx.trap);
+  const [add, sub] = [op('add'), op('sub')];
+  switch (kind) {
+    case 'addc': // (src0, src1, src2)
+    case 'addsc': // (src0, scalar, src1)
+      return (x, y, z) => add(add(x, y), z);
+    case 'subc':
+    case 'subsc':
+      return (x, y, z) => add(sub(x, y), z);
+    case 'muladddst': {
+      // (src0, src1, dst): src0 * src1 + dst
+      const fma = multiplyAdd(ctx, dtype);
+      return (x, y, d) => fma(x, y, d);
+    }
+    case 'fusedmuladd': {
+      // (src0, src1, dst): src0 * dst + src1
+      const fma = multiplyAdd(ctx, dtype);
+      return (x, y, d) => fma(x, d, y);
+    }
+    case 'fusedmuladdrelu': {
+      const fma = multiplyAdd(ctx, dtype);
+      return (x, y, d) => relu(fma(x, d, y), ctx.numerics);
+    }
+  }
+  return ctx.trap(`${kind} has no element rule`);
+}
+
+/** TAXPY: dst = scalar * src0 + dst, dst of src0's type or f32 over f16 src0. */
+function axpy(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src0');
+  const s = scalarAsElement(ctx.scalar('scalar'), src.type.dtype, ctx.trap);
+  const finish = finisher(ctx, dst.type.dtype);
+  let step: (x: Scalar, d: Scalar) => Scalar;
+  if (ctx.numerics === 'cpu-sim') {
+    // The simulator multiplies in src0's type (half * half is rounded to half), then adds in dst's type.
+    const mul = binaryOperation('mul', src.type.dtype, ctx.numerics, ctx.trap);
+    const add = binaryOperation('add', dst.type.dtype, ctx.numerics, ctx.trap);
+    step = (x, d) => add(d, mul(x, s));
+  } else {
+    const target = codec(dst.type.dtype);
+    step = (x, d) => fusedMultiplyAdd(s as number, x as number, d as number, target);
+  }
+  forEachValid(dst, (r, c) => finish(step(src.get(r, c), dst.get(r, c))));
+}
+
+/** TADDC, TSUBC, TADDSC, TSUBSC, TMULADDDST, TFUSEDMULADD(RELU), TAXPY. */
+export function elementwiseTernary(ctx: InstructionContext): void {
+  const kind = ctx.bound.spec.op as TernaryName;
+  if (!TERNARY_OPERATIONS.includes(kind)) ctx.trap(`unknown elementwise op '${kind}' in spec/instructions`);
+  if (kind === 'axpy') return axpy(ctx);
+  const dst = ctx.tile('dst');
+  const dtype = dst.type.dtype;
+  const element = ternaryOperation(ctx, kind, dtype);
+  const finish = finisher(ctx, dtype);
+  const [a, b, c] = sourceTiles(ctx);
+  if (kind === 'addsc' || kind === 'subsc') {
+    const s = scalarAsElement(ctx.scalar('scalar'), dtype, ctx.trap);
+    forEachValid(dst, (r, col) => finish(element(a.get(r, col), s, b.get(r, col))));
+  } else if (c) {
+    forEachValid(dst, (r, col) => finish(element(a.get(r, col), b.get(r, col), c.get(r, col))));
+  } else {
+    // The multiply-adds read dst itself as their third input.
+    forEachValid(dst, (r, col) => finish(element(a.get(r, col), b.get(r, col), dst.get(r, col))));
+  }
+}
+
+export const module: SemanticsModule = {
+  semantics: { elementwise, 'elementwise-scalar': elementwiseScalar, 'elementwise-ternary': elementwiseTernary },
+  operations: {
+    elementwise: BINARY_OPERATIONS,
+    'elementwise-scalar': BINARY_OPERATIONS,
+    'elementwise-ternary': TERNARY_OPERATIONS,
+  },
+};
