@@ -78,6 +78,11 @@ export const InstructionSpec = z.object({
   dtypes: z.partialRecord(Target, DtypeTable),
   dtypeRelations: z.array(DtypeRelation).optional(),
   valid: z.array(ValidRule).optional(),
+  /**
+   * Level 2 may write the scalar source before the tile source (`pto.tdivs ins(%s, %t ...)` divides
+   * the scalar by each element): the operands are then bound by kind, not position.
+   */
+  scalarMayLead: z.boolean().optional(),
   /** The instruction does nothing when this operand's valid region is empty. */
   earlyReturnIfEmpty: z.string().optional(),
   notes: z.array(z.string()).optional(),

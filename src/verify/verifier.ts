@@ -542,11 +542,18 @@ class Verifier {
     return bound.size === operands.length ? bound : undefined;
   }
 
+  /** The specs to bind sources to, in the order written: a leading scalar swaps the two sources (scalarMayLead). */
+  private sourceOrder(spec: Instruction, specs: Instruction['operands'], types: (Type | undefined)[]): Instruction['operands'] {
+    if (!spec.scalarMayLead || specs.length < 2 || types[0]?.kind === 'tile' || types[1]?.kind !== 'tile') return specs;
+    return [specs[1], specs[0], ...specs.slice(2)];
+  }
+
   private bindDps(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): BoundInstruction | undefined {
     if (this.resultCount(op) > 0 && op.resultTypes.length === 0) {
       this.diags.error(op.results[0].span, `${spec.opName} in destination-passing form (ins/outs) has no results`);
     }
-    const ins = this.bindList(op, spec.ins, segment(op, 'ins'), (op.segments.ins ?? []).map((i) => operandTypes[i]), 'ins', spec, 2);
+    const insTypes = (op.segments.ins ?? []).map((i) => operandTypes[i]);
+    const ins = this.bindList(op, this.sourceOrder(spec, spec.ins, insTypes), segment(op, 'ins'), insTypes, 'ins', spec, 2);
     // `%v = op ins(...) outs : T`: a scalar destination is the op's result (pto.tgetval).
     const scalarOut = spec.outs.length === 1 && spec.outs[0].kind === 'scalar' ? spec.outs[0] : undefined;
     if (scalarOut && (op.segments.outs ?? []).length === 0) {
@@ -561,7 +568,7 @@ class Verifier {
   private bindSsa(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): BoundInstruction | undefined {
     const resultSpecs = spec.outs.filter((o) => o.kind === 'tile');
     const argSpecs = [...spec.ins.filter((o) => o.l1 !== false), ...spec.outs.filter((o) => o.kind !== 'tile')];
-    const args = this.bindList(op, argSpecs, op.operands, operandTypes, 'input', spec, 1);
+    const args = this.bindList(op, this.sourceOrder(spec, argSpecs, operandTypes), op.operands, operandTypes, 'input', spec, 1);
     if (!args) return undefined;
     if (this.resultCount(op) !== resultSpecs.length) {
       this.diags.error(op.results[0]?.span ?? op.nameSpan, `${spec.opName} produces ${resultSpecs.length} result(s), got ${this.resultCount(op)}; expected '${this.usage(spec, 1)}'`);

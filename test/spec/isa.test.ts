@@ -73,7 +73,11 @@ describe('dtype lists equal the reference facts', () => {
   describe.each(instructions)('%s', (name) => {
     test.each(TARGETS)('%s', (target) => {
       const expected = factTable[name]?.[target];
-      expect(expected).toBeDefined();
+      if (!expected) {
+        // Not on this target (tadddeqrelu is a2a3 only): the table leaves the target out too.
+        expect(spec.instructions.get(`pto.${name}`)!.dtypes[target]).toBeUndefined();
+        return;
+      }
       const got = spec.instructions.get(`pto.${name}`)!.dtypes[target];
       expect(got).toBeDefined();
       // Operand -> list; an operand without a list is unconstrained, written [] in the facts.

@@ -43,8 +43,10 @@ describe('scalar operands', () => {
     expect(check(`pto.tmuls ins(%a, %s : ${tb('f32')}, i32) outs(%d : ${tb('f32')})`, { a: 'f32', d: 'f32' }, '%s: i32')).toEqual([]);
     expect(check(`pto.tdivs ins(%a, %s : ${tb('i32')}, f32) outs(%d : ${tb('i32')})`, { a: 'i32', d: 'i32' }, '%s: f32')).toEqual([]);
   });
-  test('tdivs with the scalar first is not bound yet (needs the verifier to bind by kind)', () => {
-    const r = check(`pto.tdivs ins(%s, %a : f32, ${tb('f32')}) outs(%d : ${tb('f32')})`, { a: 'f32', d: 'f32' }, '%s: f32');
+  test('tdivs binds its sources by kind: the scalar may come first (scalar / tile), as PTOAS allows', () => {
+    expect(check(`pto.tdivs ins(%s, %a : f32, ${tb('f32')}) outs(%d : ${tb('f32')})`, { a: 'f32', d: 'f32' }, '%s: f32')).toEqual([]);
+    // Two scalars are still an error, reported at the operand that must be a tile.
+    const r = check(`pto.tdivs ins(%s, %s : f32, f32) outs(%d : ${tb('f32')})`, { d: 'f32' }, '%s: f32');
     expect(r.some((l) => l.includes('pto.tdivs: src must be a tile, got f32'))).toBe(true);
   });
 });

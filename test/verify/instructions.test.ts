@@ -92,9 +92,12 @@ function check(level: 1 | 2, name: string, target: TargetName, e: Elem, label: s
     const want = expectedErrors(name, target, e, c, text);
     expect(want.length).toBeGreaterThan(0);
     expect(lines(r)).toEqual(want);
-    for (const d of r.diags.items) {
-      expect(d.message).toContain(`dtype ${mlirName(e as Elem)} `);
-      expect(d.message).toContain(` on ${target} `);
+    // On a target without the instruction the one error says so (expectedErrors); otherwise each names the dtype.
+    if (factTable[name][target]) {
+      for (const d of r.diags.items) {
+        expect(d.message).toContain(`dtype ${mlirName(e as Elem)} `);
+        expect(d.message).toContain(` on ${target} `);
+      }
     }
   }
 }

@@ -292,6 +292,9 @@ describe('tile-scalar instructions', () => {
     expect(scalarOp('tsubs', 'i16', [-32768], ['i16', 1n])).toEqual([32767]);
     expect(scalarOp('tdivs', 'f32', [1, -3], ['f32', 0], { numerics: 'cpu-sim' })).toEqual([Infinity, -Infinity]);
     expect(scalarOp('tdivs', 'i32', [7, -7], ['f32', 2.9])).toEqual([3, -3]); // 2.9 truncates to 2
+    // Scalar first (PTOAS `ins(%s, %a ...)`): the scalar divided by each element.
+    const first = run(`pto.tdivs ins(%s, %a : f32, T(a)) outs(%d : T(d))`, { a: { dtype: 'f32', data: [4, -8, 0.5] }, d: { dtype: 'f32', data: [0, 0, 0] } }, { valid: [1, 3], scalars: { s: ['f32', 2] } });
+    expect(first.d.slice(0, 3)).toEqual([0.5, -0.25, 4]);
     expect(scalarOp('tmaxs', 'f32', [-1, 2], ['f32', 0])).toEqual([0, 2]);
     expect(scalarOp('tmins', 'i8', [-1, 2], ['i8', 0n])).toEqual([-1, 0]);
     expect(scalarOp('tands', 'u8', [0xff, 0x0f], ['ui8', 0x3cn])).toEqual([0x3c, 0x0c]);
