@@ -219,6 +219,9 @@ const SLAYOUT_NAMES: Record<string, SLayout> = {
   none_box: 'none_box', row_major: 'row_major', col_major: 'col_major',
   NoneBox: 'none_box', RowMajor: 'row_major', ColMajor: 'col_major',
 };
+/** pto-isa's PadValue::CustomBase: pad values from here on carry the element's bits in their low 32 bits. */
+export const CUSTOM_PAD_BASE = 2 ** 32;
+
 const PAD_VALUES: Record<string, number> = {
   null: 0, zero: 1, max: 2, min: 3, Null: 0, Zero: 1, Max: 2, Min: 3, PadNull: 0, PadZero: 1, PadMax: 2, PadMin: 3,
 };
@@ -335,7 +338,11 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
   let pad = 0;
   if (fields.pad) {
     const p = fields.pad.kind === 'number' || fields.pad.kind === 'dims' ? Number(fields.pad.text) : PAD_VALUES[fields.pad.text];
-    if (p === undefined || !Number.isInteger(p) || p < 0 || p > 3) return { error: `unknown pad '${fields.pad.text}' (expected 0..3 or null, zero, max, min)`, warnings };
+    // A custom pad value is pto-isa's encoding: bit 32 set, the element's bit pattern below (PadValueCustom).
+    const custom = p !== undefined && Number.isInteger(p) && p >= CUSTOM_PAD_BASE && p < 2 * CUSTOM_PAD_BASE;
+    if (p === undefined || !Number.isInteger(p) || p < 0 || (p > 3 && !custom)) {
+      return { error: `unknown pad '${fields.pad.text}' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)`, warnings };
+    }
     pad = p;
   }
   return { type: { kind: 'tile', level, loc, dtype, rows, cols, vRow, vCol, blayout, slayout, fractal, pad }, warnings };

@@ -187,8 +187,8 @@ describe('errors', () => {
     expect(error(FULL.replace('blayout=row_major', 'blayout=zigzag'))).toBe("unknown blayout 'zigzag' (expected row_major or col_major)");
     expect(error(FULL.replace('slayout=none_box', 'slayout=diag'))).toBe("unknown slayout 'diag' (expected none_box, row_major or col_major)");
     expect(error(FULL.replace('fractal=512', 'fractal=huge'))).toBe("unknown fractal 'huge'");
-    expect(error(FULL.replace('pad=0', 'pad=7'))).toBe("unknown pad '7' (expected 0..3 or null, zero, max, min)");
-    expect(error(FULL.replace('pad=0', 'pad=nan'))).toBe("unknown pad 'nan' (expected 0..3 or null, zero, max, min)");
+    expect(error(FULL.replace('pad=0', 'pad=7'))).toBe("unknown pad '7' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)");
+    expect(error(FULL.replace('pad=0', 'pad=nan'))).toBe("unknown pad 'nan' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)");
   });
 
   test('element types that are not tile element types', () => {

@@ -240,3 +240,33 @@ describe('manual placement (alloc_tile addr = %a)', () => {
     );
   });
 });
+
+describe('tload custom pad values (pto-isa PadValueCustom: bit 32 set, the element bits below)', () => {
+  const program = (pad: string) => `module {
+  func.func @k(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %xv = pto.make_tensor_view %x, shape = [%c2, %c2], strides = [%c2, %c1] : !pto.tensor_view<?x?xf32>
+    %yv = pto.make_tensor_view %y, shape = [%c2, %c4], strides = [%c4, %c1] : !pto.tensor_view<?x?xf32>
+    %xp = pto.partition_view %xv, offsets = [%c0, %c0], sizes = [%c2, %c2] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<2x2xf32>
+    %yp = pto.partition_view %yv, offsets = [%c0, %c0], sizes = [%c2, %c4] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<2x4xf32>
+    %t = pto.alloc_tile addr = %c0 : ${TB(2, 8).replace('v_col=8', 'v_col=2').replace('pad=0', `pad=${pad}`)}
+    %u = pto.alloc_tile addr = %c0 : ${TB(2, 8).replace('v_col=8', 'v_col=4')}
+    pto.tload ins(%xp : !pto.partition_tensor_view<2x2xf32>) outs(%t : ${TB(2, 8).replace('v_col=8', 'v_col=2').replace('pad=0', `pad=${pad}`)})
+    pto.tstore ins(%u : ${TB(2, 8).replace('v_col=8', 'v_col=4')}) outs(%yp : !pto.partition_tensor_view<2x4xf32>)
+    return
+  }
+}`;
+
+  it('pads f32 with the float whose bits the value carries: 0x1bf800000 is -1.0', () => {
+    const { f32 } = run(program('0x1bf800000'), { x: new Float32Array([1, 2, 3, 4]), y: new Float32Array(8) });
+    expect(Array.from(f32('y'))).toEqual([1, 2, -1, -1, 3, 4, -1, -1]);
+  });
+
+  it('keeps the bits exactly, a NaN payload included', () => {
+    const { buffers } = run(program('0x17fc01234'), { x: new Float32Array([1, 2, 3, 4]), y: new Float32Array(8) });
+    expect(new DataView(buffers.y.bytes.buffer).getUint32(8, true)).toBe(0x7fc01234);
+  });
+});

@@ -1,7 +1,7 @@
 import { codec } from '../numerics/elements';
 import { GlobalBuffer, PartitionView, Tile } from '../memory';
 import { InstructionContext } from './context';
-import { ElemType } from '../../syntax/types';
+import { CUSTOM_PAD_BASE, ElemType } from '../../syntax/types';
 import { f16BitsToNumber } from '../numerics/float16';
 import { bf16BitsToNumber } from '../numerics/bfloat16';
 
@@ -48,9 +48,19 @@ function elementSize(ctx: InstructionContext, buffer: GlobalBuffer, tile: Tile):
   return tile.codec.size;
 }
 
-/** The bit pattern a pad value writes (PadValueMap of pto-isa); null for PadNull (leave as is). */
+/**
+ * The value a pad writes (PadValueMap of pto-isa); null for PadNull (leave as is). A custom pad
+ * (CUSTOM_PAD_BASE | bits) holds the element's bit pattern: f32 all 32 bits, 16-bit types the low
+ * 16, 8-bit types the low 8, 32-bit integers all 32, 64-bit integers the 32 bits zero-extended.
+ */
 export function padValue(dtype: ElemType, pad: number, profile: InstructionContext['numerics']): number | bigint | null {
   if (pad === 0) return null;
+  if (pad >= CUSTOM_PAD_BASE) {
+    const c = codec(dtype);
+    const bits = new DataView(new ArrayBuffer(8));
+    bits.setUint32(0, pad - CUSTOM_PAD_BASE, true);
+    return c.read(bits, 0);
+  }
   if (pad === 1) return codec(dtype).isFloat ? 0 : dtype === 'i64' || dtype === 'u64' ? 0n : 0;
   const max = pad === 2;
   switch (dtype) {
