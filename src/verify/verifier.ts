@@ -45,6 +45,8 @@ class Verifier {
   /** All names defined so far in the current function (SSA: one definition each). */
   private functionNames = new Map<string, Span>();
   private functionTypes = new Map<string, Type>();
+  /** Integer `arith.constant` values of the current function, by SSA name, for rules on static operands. */
+  private integerConstants = new Map<string, bigint>();
   private readonly reportedTypes = new Set<string>();
   private currentFunction: OpNode | undefined;
   /** A region was never closed: where each op belongs is a guess, so placement checks are skipped. */
@@ -100,6 +102,7 @@ class Verifier {
     this.currentFunction = fn;
     this.functionNames = new Map();
     this.functionTypes = new Map();
+    this.integerConstants = new Map();
     this.program.valueTypes.set(fn, this.functionTypes);
     this.scopes = [new Map()];
     for (const t of fn.resultTypes) this.resolveType(t);
@@ -324,6 +327,7 @@ class Verifier {
       }
     }
     this.expectResults(op, 1);
+    if (value.kind === 'int' && op.results.length === 1 && op.results[0].count === 1) this.integerConstants.set(op.results[0].name, value.value);
     this.defineResults(op, [type ?? (value.kind === 'bool' ? { kind: 'scalar', elem: 'i1' } : undefined)]);
   }
 
@@ -690,6 +694,10 @@ class Verifier {
         target: this.target,
         attributes: attributeValues(op, spec),
         error: (span, message) => this.diags.error(span, `${name}: ${message}`),
+        constant: (operand) => {
+          const name = bound.operands.get(operand)?.use?.value?.name;
+          return name === undefined ? undefined : this.integerConstants.get(name);
+        },
         spanOf: (operand) => {
           const b = bound.operands.get(operand);
           return b ? spanOf(b) : op.nameSpan;

@@ -1,33 +1,8 @@
 /**
- * The data-movement family in the verifier: dtype acceptance against the reference facts (the same rule as
- * instructions.test.ts, run here for this family alone) and the rules of verify/checks/movement.ts.
+ * The data-movement family in the verifier: the rules of verify/checks/movement.ts (dtype acceptance is
+ * instructions.test.ts's, over the builders of test/fixtures/verify/cases/movement.ts).
  */
-import { TARGETS } from '../../src/spec/schema';
-import { referenceFacts } from '../fixtures/verify/facts';
-import { ELEM_TYPES, at, diagLines, kernel, run, tileBuf } from '../fixtures/verify/helpers';
-import { LEVEL1, LEVEL2 } from '../fixtures/verify/cases/movement';
-
-const facts = referenceFacts();
-
-describe('dtype acceptance follows the reference facts', () => {
-  const rows: [string, string, string, number][] = [];
-  for (const name of Object.keys(LEVEL2)) for (const target of TARGETS) for (const e of ELEM_TYPES) rows.push([name, target, e, 2]);
-  for (const name of Object.keys(LEVEL1)) for (const target of TARGETS) for (const e of ELEM_TYPES) rows.push([name, target, e, 1]);
-  test.each(rows)('%s on %s, %s (level %d)', (name, target, e, level) => {
-    const builder = (level === 2 ? LEVEL2 : LEVEL1)[name];
-    for (const { c } of builder(e as never)) {
-      const lists = facts[name][target];
-      const ok = lists !== undefined && c.tileOperands.every((op) => (lists[op] ?? []).length === 0 || lists[op].includes(e));
-      const r = run(kernel([...c.setup, c.line, 'return'], c.args), target as never);
-      const errors = diagLines(r).filter((l) => l.includes('error'));
-      if (ok) expect(errors).toEqual([]);
-      else {
-        expect(errors.length).toBeGreaterThan(0);
-        for (const l of errors) expect(l).toMatch(lists ? new RegExp(`dtype \\S+ is not supported on ${target}`) : new RegExp(`is not available on ${target}`));
-      }
-    }
-  });
-});
+import { at, diagLines, kernel, run, tileBuf } from '../fixtures/verify/helpers';
 
 const T = (dtype: string, rows: number, cols: number, extra: Record<string, unknown> = {}) => tileBuf({ dtype, rows, cols, ...extra });
 
@@ -127,4 +102,20 @@ describe('rules beyond the tables', () => {
     expect(a5.diags).toEqual([`${at(a5.text, mat, 1)}: error: pto.tprint: printing a mat tile is not supported on a5`]);
     expect(check(lines, '', 'a2a3').diags).toEqual([]);
   });
+
+  test('a window at static positions must lie inside the tile it reads or writes', () => {
+    const src = T('f32', 8, 16);
+    const dst = T('f32', 4, 8);
+    const consts = ['%c0 = arith.constant 0 : index', '%c4 = arith.constant 4 : index', '%c5 = arith.constant 5 : index', '%c9 = arith.constant 9 : index'];
+    const allocs = [`%s = pto.alloc_tile : ${src}`, `%d = pto.alloc_tile : ${dst}`];
+    const ok = check([...consts, ...allocs, `pto.textract ins(%s, %c4, %c0 : ${src}, index, index) outs(%d : ${dst})`]);
+    expect(ok.diags).toEqual([]);
+    const rows = check([...consts, ...allocs, `pto.textract ins(%s, %c5, %c0 : ${src}, index, index) outs(%d : ${dst})`]);
+    expect(rows.diags).toEqual([`${at(rows.text, 'index, index')}: error: pto.textract: the 4x8 window at (5, 0) leaves src's 8x16`]);
+    const cols = check([...consts, ...allocs, `pto.tinsert ins(%d, %c0, %c9 : ${dst}, index, index) outs(%s : ${src})`]);
+    expect(cols.diags).toEqual([`${at(cols.text, 'index, index')}: error: pto.tinsert: the 4x8 window at (0, 9) leaves dst's 8x16`]);
+    const view = check([...consts, ...allocs, `pto.tsubview ins(%s, %c5, %c9 : ${src}, index, index) outs(%d : ${dst})`]);
+    expect(view.diags).toEqual([`${at(view.text, 'index, index')}: error: pto.tsubview: the 4x8 window at (5, 9) leaves src's 8x16`]);
+  });
 });
+

@@ -21,6 +21,8 @@ export interface CheckContext {
   attributes: Map<string, AttributeValue | undefined>;
   /** Reports an error; the instruction's name is prefixed. */
   error(span: Span, message: string): void;
+  /** The value of a scalar operand defined by an integer `arith.constant`; undefined when not static. */
+  constant(operand: string): bigint | undefined;
   /** Where an operand is written (its type, else the operand), for locating errors. */
   spanOf(operand: string): Span;
 }

@@ -42,11 +42,26 @@ function checkSameLayout(ctx: CheckContext, dst: TileType, src: TileType): void 
   }
 }
 
+/**
+ * A window of `extent` (a tile's valid region) at the static (row, col) operands must lie inside the
+ * `outer` tile's rows x cols, the bound on every target (cpu-sim's tighter valid-region bound and
+ * dynamic positions are checked when the VM runs).
+ */
+function checkStaticWindow(ctx: CheckContext, position: [string, string], extent: TileType, outer: TileType, outerName: string): void {
+  const row = ctx.constant(position[0]);
+  const col = ctx.constant(position[1]);
+  if (row === undefined || col === undefined || extent.vRow === null || extent.vCol === null) return;
+  if (row < 0n || col < 0n || Number(row) + extent.vRow > outer.rows || Number(col) + extent.vCol > outer.cols) {
+    ctx.error(ctx.spanOf(position[0]), `the ${extent.vRow}x${extent.vCol} window at (${row}, ${col}) leaves ${outerName}'s ${outer.rows}x${outer.cols}`);
+  }
+}
+
 const textract: InstructionCheck = (ctx) => {
   checkIndexOperands(ctx, ['indexRow', 'indexCol']);
   const src = ctx.tiles.get('src');
   const dst = ctx.tiles.get('dst');
   if (!src || !dst) return;
+  checkStaticWindow(ctx, ['indexRow', 'indexCol'], dst, src, 'src');
   if (src.loc === 'vec' && dst.loc === 'vec') return checkSameLayout(ctx, dst, src);
   if (src.loc !== 'mat' || (dst.loc !== 'left' && dst.loc !== 'right')) {
     return ctx.error(ctx.spanOf('dst'), `extracting from a ${src.loc} tile into a ${dst.loc} tile is not supported (Vec -> Vec, Mat -> Left/Right)`);
@@ -65,7 +80,9 @@ const tinsert: InstructionCheck = (ctx) => {
   checkIndexOperands(ctx, ['indexRow', 'indexCol']);
   const src = ctx.tiles.get('src');
   const dst = ctx.tiles.get('dst');
-  if (src && dst) checkSameLayout(ctx, dst, src);
+  if (!src || !dst) return;
+  checkSameLayout(ctx, dst, src);
+  checkStaticWindow(ctx, ['indexRow', 'indexCol'], src, dst, 'dst');
 };
 
 const tsubview: InstructionCheck = (ctx) => {
@@ -75,6 +92,7 @@ const tsubview: InstructionCheck = (ctx) => {
   if (!src || !dst) return;
   if (src.loc !== dst.loc) ctx.error(ctx.spanOf('dst'), `dst (loc=${dst.loc}) and src (loc=${src.loc}) must be in the same location`);
   if (src.blayout !== dst.blayout) ctx.error(ctx.spanOf('dst'), `dst (blayout=${dst.blayout}) and src (blayout=${src.blayout}) must have the same blayout`);
+  checkStaticWindow(ctx, ['rowIdx', 'colIdx'], dst, src, 'src');
 };
 
 const tconcat: InstructionCheck = (ctx) => {
