@@ -1,3 +1,114 @@
-import { SemanticsModule } from './context';
+import { Tile } from '../memory';
+import { copyElement } from './compare';
+import { InstructionContext, SemanticsModule } from './context';
 
-export const module: SemanticsModule = { semantics: {} };
+/**
+ * Gather and scatter within tiles: TGATHER (index and mask-pattern forms), TGATHERB (32-byte blocks by byte
+ * offset), TSCATTER. Every index and offset is checked: one outside its tile is a trap, never a silent read.
+ */
+
+const BLOCK_BYTES = 32;
+
+/** A flat row-major element index into `tile`'s rows x cols, checked; `where` names the index's position. */
+function flatPosition(ctx: InstructionContext, raw: number | bigint, tile: Tile, tileName: string, where: string): [number, number] {
+  const { rows, cols } = tile.type;
+  const n = BigInt(raw);
+  if (n < 0n || n >= BigInt(rows * cols)) ctx.trap(`index ${n} at ${where} is outside ${tileName}'s ${rows}x${cols} elements (0..${rows * cols - 1})`);
+  const k = Number(n);
+  return [Math.floor(k / cols), k % cols];
+}
+
+function requireCovers(ctx: InstructionContext, tile: Tile, name: string, rows: number, cols: number, of: string): void {
+  if (tile.vRow < rows || tile.vCol < cols) ctx.trap(`${name}'s valid region ${tile.vRow}x${tile.vCol} does not cover ${of}'s ${rows}x${cols}`);
+}
+
+/**
+ * Which columns a mask pattern keeps (pto-isa common/type.hpp MaskPattern, cpu/TGather.hpp MaskSelect): the
+ * pattern's bits read right to left over each group of 2 or 4 columns.
+ */
+const KEEPS: Record<string, (c: number) => boolean> = {
+  P0101: (c) => c % 2 === 0,
+  P1010: (c) => c % 2 === 1,
+  P0001: (c) => c % 4 === 0,
+  P1111: () => true,
+};
+
+/** TGATHER: the index form when src1 is given, else the mask-pattern form. */
+export function gather(ctx: InstructionContext): void {
+  const indices = ctx.optionalTile('src1');
+  if (indices) return gatherByIndex(ctx, indices);
+  const pattern = ctx.attribute('maskPattern');
+  if (typeof pattern !== 'string') return ctx.trap('pto.tgather needs an index tile or a maskPattern');
+  gatherByPattern(ctx, pattern);
+}
+
+/** dst[i, j] = src0 at flat row-major index src1[i, j] (cpu/TGather.hpp). */
+function gatherByIndex(ctx: InstructionContext, indices: Tile): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src0');
+  requireCovers(ctx, indices, 'src1', dst.vRow, dst.vCol, 'dst');
+  for (let r = 0; r < dst.vRow; r++) {
+    for (let c = 0; c < dst.vCol; c++) {
+      const [sr, sc] = flatPosition(ctx, indices.get(r, c), src, 'src0', `src1[${r}, ${c}]`);
+      copyElement(dst, r, c, src, sr, sc);
+    }
+  }
+}
+
+/** The kept elements of src0's valid rows, in row-major order, fill dst's valid region row-major. */
+function gatherByPattern(ctx: InstructionContext, pattern: string): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src0');
+  const keeps = KEEPS[pattern] ?? ctx.trap(`maskPattern ${pattern} has no pto-isa meaning`);
+  const kept: [number, number][] = [];
+  for (let r = 0; r < src.vRow; r++) for (let c = 0; c < src.vCol; c++) if (keeps(c)) kept.push([r, c]);
+  if (kept.length !== dst.vRow * dst.vCol) {
+    ctx.trap(`maskPattern ${pattern} keeps ${kept.length} elements of src0's ${src.vRow}x${src.vCol} valid region, but dst's valid region holds ${dst.vRow}x${dst.vCol} = ${dst.vRow * dst.vCol}`);
+  }
+  kept.forEach(([sr, sc], k) => copyElement(dst, Math.floor(k / dst.vCol), k % dst.vCol, src, sr, sc));
+}
+
+/**
+ * TGATHERB (cpu/TGatherB.hpp): row i of dst is vCol x size / 32 blocks; block b is the 32 bytes of src's storage
+ * starting at byte offset[i, b].
+ */
+export function gatherBlocks(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src');
+  const offsets = ctx.tile('offset');
+  const size = dst.codec.size;
+  if ((dst.vCol * size) % BLOCK_BYTES !== 0) ctx.trap(`dst's ${dst.vCol} valid columns of ${size}-byte elements are not whole 32-byte blocks`);
+  if (src.strides) ctx.trap('pto.tgatherb with a src window (pto.subset) is not implemented yet');
+  const perBlock = BLOCK_BYTES / size;
+  const blocks = dst.vCol / perBlock;
+  requireCovers(ctx, offsets, 'offset', dst.vRow, blocks, `dst's blocks`);
+  const srcBytes = src.bytes.length;
+  for (let r = 0; r < dst.vRow; r++) {
+    for (let b = 0; b < blocks; b++) {
+      const off = Number(offsets.get(r, b));
+      if (off + BLOCK_BYTES > srcBytes) ctx.trap(`offset ${off} at offset[${r}, ${b}]: its 32-byte block ends past src's ${srcBytes} bytes`);
+      for (let k = 0; k < perBlock; k++) {
+        const to = dst.elementIndex(r, b * perBlock + k) * size;
+        for (let byte = 0; byte < size; byte++) dst.bytes[to + byte] = src.bytes[off + k * size + byte];
+      }
+    }
+  }
+}
+
+/** TSCATTER (cpu/TScatter.hpp): dst at flat row-major index indexes[i, j] = src[i, j]; a later duplicate wins. */
+export function scatter(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src');
+  const indexes = ctx.tile('indexes');
+  requireCovers(ctx, src, 'src', indexes.vRow, indexes.vCol, 'indexes');
+  for (let r = 0; r < indexes.vRow; r++) {
+    for (let c = 0; c < indexes.vCol; c++) {
+      const [dr, dc] = flatPosition(ctx, indexes.get(r, c), dst, 'dst', `indexes[${r}, ${c}]`);
+      copyElement(dst, dr, dc, src, r, c);
+    }
+  }
+}
+
+export const module: SemanticsModule = {
+  semantics: { gather, 'gather-blocks': gatherBlocks, scatter },
+};

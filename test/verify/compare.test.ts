@@ -1,0 +1,120 @@
+/**
+ * Verifier rules of compare/select, gather/scatter and the generators beyond the dtype tables
+ * (src/verify/checks/compare.ts, gather.ts, generate.ts), and the source dtype lists of tcmp/tcmps with each
+ * target's mask dtype (u8 on a2a3, u32 on a5), which the table-driven cases cannot pair.
+ */
+import { TARGETS } from '../../src/spec/schema';
+import { referenceFacts } from '../fixtures/verify/facts';
+import { ELEM_TYPES, Elem, atOnLine, diagLines, kernel, mlirName, run, tileBuf } from '../fixtures/verify/helpers';
+
+const tb = (dtype: string, rows = 8, cols = 32, vCol?: number) => tileBuf({ dtype, rows, cols, vCol });
+const MASK = { a2a3: 'u8', a5: 'u32' } as const;
+
+function check(lines: string[], tiles: Record<string, string>, args = '', target: 'a2a3' | 'a5' = 'a5'): { diags: string[]; text: string } {
+  const allocs = Object.entries(tiles).map(([name, type]) => `%${name} = pto.alloc_tile : ${type}`);
+  const text = kernel([...allocs, ...lines, 'return'], args);
+  return { diags: diagLines(run(text, target)), text };
+}
+
+describe('tcmp / tcmps sources with the target mask', () => {
+  const facts = referenceFacts();
+  const rows = TARGETS.flatMap((t) => ELEM_TYPES.map((e) => [t, e] as const));
+  test.each(rows)('tcmp on %s, %s sources', (target, e: Elem) => {
+    const [s, m] = [tb(e), tb(MASK[target])];
+    const { diags } = check([`pto.tcmp ins(%a, %b {cmpMode = #pto<cmp eq>} : ${s}, ${s}) outs(%m : ${m})`], { a: s, b: s, m }, '', target);
+    expect(diags.length === 0).toBe(facts.tcmp[target].src0.includes(e));
+  });
+  test.each(rows)('tcmps on %s, %s source', (target, e: Elem) => {
+    const [s, m] = [tb(e), tb(MASK[target])];
+    const { diags } = check([`pto.tcmps ins(%a, %s {cmpMode = #pto<cmp ne>} : ${s}, ${mlirName(e)}) outs(%m : ${m})`], { a: s, m }, `%s: ${mlirName(e)}`, target);
+    expect(diags.length === 0).toBe(facts.tcmps[target].src0.includes(e));
+  });
+});
+
+describe('cmpMode', () => {
+  const [s, m] = [tb('f32'), tb('u32')];
+  const line = (mode: string) => `pto.tcmp ins(%a, %b {cmpMode = ${mode}} : ${s}, ${s}) outs(%m : ${m})`;
+  const expected = 'expected one of #pto<cmp eq>, #pto<cmp ne>, #pto<cmp lt>, #pto<cmp le>, #pto<cmp gt>, #pto<cmp ge>';
+  test.each(['eq', 'ne', 'lt', 'le', 'gt', 'ge'])('#pto<cmp %s> is accepted', (mode) => {
+    expect(check([line(`#pto<cmp ${mode}>`)], { a: s, b: s, m }).diags).toEqual([]);
+  });
+  test("the IR manual's #pto<cmp less_than> is an error listing PTOAS's spellings", () => {
+    const { diags, text } = check([line('#pto<cmp less_than>')], { a: s, b: s, m });
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tcmp', '#pto<cmp less')}: error: pto.tcmp: unknown cmpMode 'less_than'; ${expected}`]);
+  });
+  test("upper case suggests the lower-case value; the ISA page's #pto.cmp<EQ> names the right shape", () => {
+    const upper = check([line('#pto<cmp LT>')], { a: s, b: s, m });
+    expect(upper.diags).toEqual([`${atOnLine(upper.text, 'pto.tcmp', '#pto<cmp LT')}: error: pto.tcmp: unknown cmpMode 'LT' (did you mean 'lt'?); ${expected}`]);
+    const dotted = check([line('#pto.cmp<EQ>')], { a: s, b: s, m });
+    expect(dotted.diags).toEqual([`${atOnLine(dotted.text, 'pto.tcmp', '#pto.cmp')}: error: pto.tcmp: 'cmpMode' must be written #pto<cmp VALUE>; ${expected}`]);
+  });
+  test('a2a3 compares i32 only with eq or ne', () => {
+    const [i, u8] = [tb('i32'), tb('u8')];
+    const ok = check([`pto.tcmp ins(%a, %b {cmpMode = #pto<cmp ne>} : ${i}, ${i}) outs(%m : ${u8})`], { a: i, b: i, m: u8 }, '', 'a2a3');
+    expect(ok.diags).toEqual([]);
+    const bad = check([`pto.tcmps ins(%a, %s {cmpMode = #pto<cmp gt>} : ${i}, i32) outs(%m : ${u8})`], { a: i, m: u8 }, '%s: i32', 'a2a3');
+    expect(bad.diags).toEqual([`${atOnLine(bad.text, 'pto.tcmps', '#pto<cmp gt>')}: error: pto.tcmps: a2a3 compares i32 only with eq or ne (its vector compare of i32 is equality whatever the mode), not gt`]);
+  });
+});
+
+describe('mask sizes', () => {
+  test('a mask too narrow for the source valid columns', () => {
+    const [s, m] = [tb('f32', 8, 64), tb('u32', 8, 8, 1)];
+    const { diags, text } = check([`pto.tcmp ins(%a, %b : ${s}, ${s}) outs(%m : ${m})`], { a: s, b: s, m });
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tcmp', m)}: error: pto.tcmp: dst's 1 valid ui32 columns hold 32 bits per row, but src0 has 64 valid columns (needs v_col >= 2)`]);
+  });
+  test('a tsel mask too narrow or too short for dst', () => {
+    const [d, k] = [tb('f16', 8, 32), tileBuf({ dtype: 'u8', rows: 4, cols: 32, vCol: 2 })];
+    const { diags, text } = check([`pto.tsel ins(%k, %a, %b : ${k}, ${d}, ${d}) outs(%d : ${d})`], { k, a: d, b: d, d });
+    const where = atOnLine(text, 'pto.tsel', k);
+    expect(diags).toEqual([
+      `${where}: error: pto.tsel: selMask's 2 valid ui8 columns hold 16 bits per row, but dst has 32 valid columns (needs v_col >= 4)`,
+      `${where}: error: pto.tsel: selMask has 4 valid rows, fewer than dst's 8`,
+    ]);
+  });
+});
+
+describe('tgather forms', () => {
+  const [s, d, i] = [tb('f32', 8, 64), tb('f32'), tb('i32')];
+  test('neither indices nor maskPattern', () => {
+    const { diags, text } = check([`pto.tgather ins(%s : ${s}) outs(%d : ${d})`], { s, d });
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tgather', 'pto.tgather')}: error: pto.tgather: needs an index tile (ins(%src0, %src1 : S, I)) or a maskPattern (ins(%src0, {maskPattern = #pto.mask_pattern<P0101>} : S))`]);
+  });
+  test('both', () => {
+    const { diags, text } = check([`pto.tgather ins(%s, %i {maskPattern = #pto.mask_pattern<P0101>} : ${s}, ${i}) outs(%d : ${d})`], { s, i, d });
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tgather', '#pto.mask')}: error: pto.tgather: takes either an index tile (ins(%src0, %src1 : ...)) or a maskPattern, not both`]);
+  });
+  test("PTOAS's P0011 has no pto-isa pattern", () => {
+    const { diags, text } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0011>} : ${s}) outs(%d : ${d})`], { s, d });
+    expect(diags).toEqual([
+      `${atOnLine(text, 'pto.tgather', '#pto.mask')}: error: pto.tgather: maskPattern P0011 has no pto-isa MaskPattern (pto-isa has P0101, P1010, P0001, P0010, P0100, P1000, P1111), so it cannot be lowered; use P0101, P1010, P0001 or P1111`,
+    ]);
+  });
+  test('an unknown pattern lists the accepted ones', () => {
+    const { diags } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0010>} : ${s}) outs(%d : ${d})`], { s, d });
+    expect(diags).toHaveLength(1);
+    expect(diags[0]).toContain("unknown maskPattern 'P0010'");
+  });
+});
+
+describe('tscatter index size', () => {
+  test('i16 data needs 2-byte indexes', () => {
+    const [x, idx] = [tb('i16'), tb('i32')];
+    const { diags, text } = check([`pto.tscatter ins(%s, %i : ${x}, ${idx}) outs(%d : ${x})`], { s: x, i: idx, d: x });
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tscatter', idx)}: error: pto.tscatter: indexes of i16 data must be i16 or ui16, not i32`]);
+  });
+});
+
+describe('generators', () => {
+  test('tci needs an integer start', () => {
+    const d = tb('i32', 1, 32);
+    const { diags, text } = check([`pto.tci ins(%s : f32) outs(%d : ${d})`], { d }, '%s: f32');
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tci', 'f32)')}: error: pto.tci: start must be an integer (i16, i32, ...), got f32`]);
+  });
+  test('tci needs one row', () => {
+    const d = tb('i32', 2, 32);
+    const { diags } = check([`pto.tci ins(%s : i32) outs(%d : ${d})`], { d }, '%s: i32');
+    expect(diags).toHaveLength(1);
+    expect(diags[0]).toContain('pto.tci: dst rows');
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * A small harness for instruction tests: loads each tile whole from global memory, runs one op line on tiles
+ * that may have smaller valid regions (a second alloc_tile at the same address, so padding stays observable),
+ * stores every tile whole, and returns every tile's contents and bytes.
+ */
+import { assemble } from '../../../src/assemble';
+import { formatAll } from '../../../src/diag/diagnostic';
+import { ElemType } from '../../../src/syntax/types';
+import { runFunction, Value } from '../../../src/vm/interpreter';
+import { GlobalBuffer } from '../../../src/vm/memory';
+import { codec } from '../../../src/vm/numerics/elements';
+
+export type Numerics = 'npu' | 'cpu-sim';
+export type Elem = number | bigint;
+
+export interface TileArg {
+  dtype: ElemType;
+  rows: number;
+  cols: number;
+  /** Row-major contents of the whole tile; missing elements are 0. */
+  data?: Elem[];
+  /** The valid region the op sees; default the whole tile. */
+  valid?: [number, number];
+}
+
+export interface RunOptions {
+  numerics?: Numerics;
+  target?: 'a2a3' | 'a5';
+  scalars?: Record<string, [string, Elem]>;
+}
+
+const mlir = (e: ElemType) => (e.startsWith('u') ? 'ui' + e.slice(1) : e);
+export const tileType = (t: TileArg, v?: [number, number]) =>
+  `!pto.tile_buf<loc=vec, dtype=${mlir(t.dtype)}, rows=${t.rows}, cols=${t.cols}, v_row=${v ? v[0] : t.rows}, v_col=${v ? v[1] : t.cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+
+/** The kernel text: `T(name)` in `line` stands for the tile's type with its valid region. */
+export function kernelText(line: string, tiles: Record<string, TileArg>, opts: RunOptions = {}): string {
+  const body: string[] = ['%c0 = arith.constant 0 : index', '%c1 = arith.constant 1 : index'];
+  const args: string[] = [];
+  Object.entries(tiles).forEach(([name, t], i) => {
+    const m = mlir(t.dtype);
+    const view = `!pto.partition_tensor_view<${t.rows}x${t.cols}x${m}>`;
+    args.push(`%g_${name}: !pto.ptr<${m}>`);
+    body.push(
+      `%r_${name} = arith.constant ${t.rows} : index`,
+      `%k_${name} = arith.constant ${t.cols} : index`,
+      `%a_${name} = arith.constant ${i * 16384} : index`,
+      `%tv_${name} = pto.make_tensor_view %g_${name}, shape = [%r_${name}, %k_${name}], strides = [%k_${name}, %c1] : !pto.tensor_view<?x?x${m}>`,
+      `%pv_${name} = pto.partition_view %tv_${name}, offsets = [%c0, %c0], sizes = [%r_${name}, %k_${name}] : !pto.tensor_view<?x?x${m}> -> ${view}`,
+      `%full_${name} = pto.alloc_tile addr = %a_${name} : ${tileType(t)}`,
+      `pto.tload ins(%pv_${name} : ${view}) outs(%full_${name} : ${tileType(t)})`,
+      `%${name} = pto.alloc_tile addr = %a_${name} : ${tileType(t, t.valid)}`,
+    );
+  });
+  for (const [name, [type]] of Object.entries(opts.scalars ?? {})) args.push(`%${name}: ${type}`);
+  body.push(line.replace(/\bT\(([a-z0-9_]+)\)/g, (_, n) => tileType(tiles[n], tiles[n].valid)));
+  for (const [name, t] of Object.entries(tiles)) {
+    body.push(`pto.tstore ins(%full_${name} : ${tileType(t)}) outs(%pv_${name} : !pto.partition_tensor_view<${t.rows}x${t.cols}x${mlir(t.dtype)}>)`);
+  }
+  body.push('return');
+  return ['module {', `  func.func @k(${args.join(', ')}) {`, ...body.map((l) => '    ' + l), '  }', '}', ''].join('\n');
+}
+
+/** Runs the op; returns each tile's whole contents (row-major) and raw bytes. */
+export function runTiles(line: string, tiles: Record<string, TileArg>, opts: RunOptions = {}): Record<string, Elem[]> & { bytes: Record<string, Uint8Array> } {
+  const text = kernelText(line, tiles, opts);
+  const asm = assemble('test.pto', text, { target: opts.target ?? 'a5' });
+  if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags) + '\n' + text);
+  const values = new Map<string, Value>();
+  const buffers: Record<string, GlobalBuffer> = {};
+  for (const [name, t] of Object.entries(tiles)) {
+    const c = codec(t.dtype);
+    const bytes = new Uint8Array(t.rows * t.cols * c.size);
+    const view = new DataView(bytes.buffer);
+    (t.data ?? []).forEach((v, k) => c.write(view, k * c.size, v));
+    buffers[name] = new GlobalBuffer(name, t.dtype, bytes);
+    values.set(`%g_${name}`, buffers[name]);
+  }
+  for (const [name, [, v]] of Object.entries(opts.scalars ?? {})) values.set(`%${name}`, v);
+  const fn = [...asm.program.functions.values()][0];
+  runFunction(asm.program, asm.types, fn, values, { numerics: opts.numerics ?? 'npu', maxSteps: 1e6 });
+  const out = { bytes: {} } as Record<string, Elem[]> & { bytes: Record<string, Uint8Array> };
+  for (const [name, b] of Object.entries(buffers)) {
+    const c = codec(tiles[name].dtype);
+    const view = new DataView(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength);
+    out.bytes[name] = b.bytes;
+    out[name] = Array.from({ length: b.bytes.length / c.size }, (_, k) => c.read(view, k * c.size));
+  }
+  return out;
+}
