@@ -47,6 +47,8 @@ export const AttributeSpec = z.object({
    * `#pto.mask_pattern<{}>`. Absent: a bare identifier or a string.
    */
   syntax: z.string().includes('{}').optional(),
+  /** enum: other spellings (another document's) -> the accepted value, suggested in the error. */
+  aliases: z.record(z.string(), z.string()).optional(),
   /** int: the inclusive range of allowed values. */
   range: z.tuple([z.number(), z.number()]).optional(),
   /** When the attribute is true, this operand must be present. */

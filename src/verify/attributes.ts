@@ -43,7 +43,7 @@ export function readAttribute(spec: AttributeSpec, attr: Attr | undefined): Attr
       const expected = `expected one of ${values.map((v) => spelled(spec, v)).join(', ')}`;
       if (raw === undefined) return { problem: `'${spec.name}' must be written ${spelled(spec, 'VALUE')}; ${expected}` };
       if (!values.includes(raw)) {
-        const near = values.find((v) => v.toLowerCase() === raw.toLowerCase());
+        const near = values.find((v) => v.toLowerCase() === raw.toLowerCase()) ?? spec.aliases?.[raw];
         return { problem: `unknown ${spec.name} '${raw}'${near ? ` (did you mean '${near}'?)` : ''}; ${expected}` };
       }
       return { value: raw };

@@ -38,9 +38,9 @@ describe('cmpMode', () => {
   test.each(['eq', 'ne', 'lt', 'le', 'gt', 'ge'])('#pto<cmp %s> is accepted', (mode) => {
     expect(check([line(`#pto<cmp ${mode}>`)], { a: s, b: s, m }).diags).toEqual([]);
   });
-  test("the IR manual's #pto<cmp less_than> is an error listing PTOAS's spellings", () => {
+  test("the IR manual's #pto<cmp less_than> is an error suggesting PTOAS's spelling", () => {
     const { diags, text } = check([line('#pto<cmp less_than>')], { a: s, b: s, m });
-    expect(diags).toEqual([`${atOnLine(text, 'pto.tcmp', '#pto<cmp less')}: error: pto.tcmp: unknown cmpMode 'less_than'; ${expected}`]);
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tcmp', '#pto<cmp less')}: error: pto.tcmp: unknown cmpMode 'less_than' (did you mean 'lt'?); ${expected}`]);
   });
   test("upper case suggests the lower-case value; the ISA page's #pto.cmp<EQ> names the right shape", () => {
     const upper = check([line('#pto<cmp LT>')], { a: s, b: s, m });
