@@ -14,10 +14,19 @@
 const scratchF32 = new Float32Array(1);
 const scratchU32 = new Uint32Array(scratchF32.buffer);
 
-/** Decode bf16 bits (low 16 bits of `bits`) to a number: the bits are the high half of a float32. */
+/** bf16 bits -> value for all 65536 patterns: each is the high half of a float32, so the table is lossless. */
+const BF16_TO_F32 = buildDecodeTable();
+
+function buildDecodeTable(): Float32Array {
+  const table = new Float32Array(65536);
+  const tableBits = new Uint32Array(table.buffer);
+  for (let bits = 0; bits < 65536; bits++) tableBits[bits] = bits << 16;
+  return table;
+}
+
+/** Decode bf16 bits (low 16 bits of `bits`) to a number, through the table. */
 export function bf16BitsToNumber(bits: number): number {
-  scratchU32[0] = (bits & 0xffff) << 16;
-  return scratchF32[0];
+  return BF16_TO_F32[bits & 0xffff];
 }
 
 /** Encode a number to bf16 bits: round to float32, then round-to-nearest-even to bf16. */

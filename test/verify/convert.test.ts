@@ -1,0 +1,83 @@
+/** Verifier rules of TCVT beyond the dtype tables (src/verify/checks/convert.ts) and its attributes. */
+import { atOnLine, diagLines, kernel, run, tileBuf, tileVal } from '../fixtures/verify/helpers';
+
+const tb = (dtype: string) => tileBuf({ dtype, rows: 8, cols: 32 });
+
+function program(src: string, dst: string, attrs = ''): string {
+  return kernel([`%s = pto.alloc_tile : ${tb(src)}`, `%d = pto.alloc_tile : ${tb(dst)}`, `pto.tcvt ins(%s${attrs} : ${tb(src)}) outs(%d : ${tb(dst)})`, 'return']);
+}
+const dstAt = (text: string, dst: string) => atOnLine(text, 'pto.tcvt', `outs(%d : ${tb(dst)}`).replace(/:(\d+)$/, (_, c) => `:${Number(c) + 'outs(%d : '.length}`);
+
+// The manual's Supported Conversions table (docs/isa/TCVT.md), restricted to PTO-AS element types, written out
+// pair by pair here independently of the table in the checker.
+const A2A3 = 'f32>f16 f32>f32 f32>bf16 f32>i16 f32>i32 f32>i64 f16>f32 f16>i32 f16>i16 f16>i8 f16>u8 bf16>f32 bf16>i32 i16>f16 i16>f32 i32>f32 i32>i16 i32>i64 i32>f16 i64>f32 i64>i32 u8>f16 i8>f16';
+const A5 =
+  'f32>f32 f32>f16 f32>bf16 f32>i16 f32>i32 f32>i64 f16>f32 f16>i32 f16>i16 f16>i8 f16>u8 bf16>f32 bf16>i32 bf16>f16 i16>u8 i16>f16 i16>f32 i16>u32 i16>i32 i32>f32 i32>i16 i32>u16 i32>i64 i32>u8 i64>f32 i64>i32 u8>f16 u8>u16 i8>f16 i8>i16 i8>i32 u32>u8 u32>u16 u32>i16';
+const pairs = (s: string) => s.split(' ').map((p) => p.split('>') as [string, string]);
+
+describe('tcvt type pairs', () => {
+  test.each([...pairs(A2A3).map((p) => ['a2a3', ...p]), ...pairs(A5).map((p) => ['a5', ...p])])('%s accepts %s -> %s', (target, src, dst) => {
+    expect(diagLines(run(program(src, dst), target as 'a2a3' | 'a5'))).toEqual([]);
+  });
+
+  test('rejects a pair of allowed dtypes the target does not convert, at dst, listing what src converts to', () => {
+    const text = program('f16', 'bf16');
+    expect(diagLines(run(text, 'a5'))).toEqual([`${dstAt(text, 'bf16')}: error: pto.tcvt: converting f16 to bf16 is not supported on a5 (f16 converts to f32, i32, i16, i8, ui8)`]);
+  });
+
+  test('a5-only pairs are rejected on a2a3 (i32 -> ui8 has an a2a3 dtype on both sides)', () => {
+    const text = program('i32', 'u8');
+    expect(diagLines(run(text, 'a2a3'))).toEqual([`${dstAt(text, 'u8')}: error: pto.tcvt: converting i32 to ui8 is not supported on a2a3 (i32 converts to f32, i16, i64, f16)`]);
+  });
+
+  test('A2/A3 has i32 -> f16 (the deq path) and A5 does not', () => {
+    expect(diagLines(run(program('i32', 'f16'), 'a2a3'))).toEqual([]);
+    const text = program('i32', 'f16');
+    expect(diagLines(run(text, 'a5'))).toEqual([`${dstAt(text, 'f16')}: error: pto.tcvt: converting i32 to f16 is not supported on a5 (i32 converts to f32, i16, ui16, i64, ui8)`]);
+  });
+
+  test('a dtype outside the lists gets the table error only', () => {
+    const text = program('u16', 'f16');
+    expect(diagLines(run(text, 'a5'))).toEqual([`${atOnLine(text, 'pto.tcvt', tb('u16'))}: error: pto.tcvt: src dtype ui16 is not supported on a5 (allowed: bf16, f32, f16, i16, i32, i64, i8, ui32, ui8)`]);
+  });
+});
+
+describe('tcvt attributes', () => {
+  test.each(['NONE', 'RINT', 'ROUND', 'FLOOR', 'CEIL', 'TRUNC', 'ODD', 'CAST_RINT'])('rmode %s, written inside ins(...)', (mode) => {
+    expect(diagLines(run(program('f32', 'i32', ` {rmode = #pto<round_mode ${mode}>}`), 'a5'))).toEqual([]);
+  });
+
+  test('an unknown round mode is an error naming the spellings', () => {
+    const r = diagLines(run(program('f32', 'i32', ' {rmode = #pto<round_mode NEAREST>}'), 'a5'));
+    expect(r).toHaveLength(1);
+    expect(r[0]).toContain("unknown rmode 'NEAREST'; expected one of #pto<round_mode NONE>, #pto<round_mode RINT>");
+  });
+
+  test('saturation is a bool', () => {
+    expect(diagLines(run(program('f32', 'i16', ' {rmode = #pto<round_mode TRUNC>, saturation = true}'), 'a2a3'))).toEqual([]);
+    expect(diagLines(run(program('f32', 'i16', ' {saturation = false}'), 'a2a3'))).toEqual([]);
+    const r = diagLines(run(program('f32', 'i16', ' {saturation = 1}'), 'a5'));
+    expect(r).toHaveLength(1);
+    expect(r[0]).toContain("'saturation' must be true or false");
+  });
+
+  test('on a2a3, saturation = false is rejected for the pairs that always saturate there; a5 honours it', () => {
+    const text = program('f32', 'f16', ' {saturation = false}');
+    expect(diagLines(run(text, 'a2a3'))).toEqual([
+      `${dstAt(text, 'f16')}: error: pto.tcvt: saturation = false is not available for f32 to f16 on a2a3 (it always saturates; only f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32 and i32 -> i16 can turn saturation off)`,
+    ]);
+    expect(diagLines(run(text, 'a5'))).toEqual([]);
+  });
+});
+
+describe('tcvt at Level 1', () => {
+  test('`%d = pto.tcvt %s {rmode = ...} : S -> D` verifies, and the pair rule applies', () => {
+    const t = (dtype: string) => tileVal({ dtype, rows: 8, cols: 32 });
+    const ok = kernel([`%d = pto.tcvt %s {rmode = #pto<round_mode FLOOR>} : ${t('f32')} -> ${t('i32')}`, 'return'], `%s: ${t('f32')}`);
+    expect(diagLines(run(ok, 'a5'))).toEqual([]);
+    const bad = kernel([`%d = pto.tcvt %s : ${t('f16')} -> ${t('bf16')}`, 'return'], `%s: ${t('f16')}`);
+    const r = diagLines(run(bad, 'a5'));
+    expect(r).toHaveLength(1);
+    expect(r[0]).toContain('error: pto.tcvt: converting f16 to bf16 is not supported on a5');
+  });
+});
