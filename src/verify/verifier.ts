@@ -626,7 +626,7 @@ class Verifier {
       if (problem) this.diags.error(spanOf(b), `${name}: ${operandName} ${problem}`);
       const allowed = allowedByTarget[operandName];
       if (allowed && allowed.length > 0 && !allowed.includes(tile.dtype)) {
-        this.diags.error(spanOf(b), `${name}: ${operandName} dtype ${elemTypeName(tile.dtype)} is not supported on ${this.target} (allowed: ${allowed.map(elemTypeName).join(', ')})`);
+        this.diags.error(spanOf(b), `${name}: ${operandName} dtype ${elemTypeName(tile.dtype)} is not supported on ${this.target} (allowed: ${inElementOrder(allowed).map(elemTypeName).join(', ')})`);
       }
     }
     for (const rel of spec.dtypeRelations ?? []) {
@@ -752,6 +752,10 @@ class Verifier {
     return src && dst ? `${src.loc}->${dst.loc}` : undefined;
   }
 }
+
+const ELEMENT_ORDER: ElemType[] = ['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32'];
+/** A dtype list as messages show it: in one fixed order, whatever order the table wrote it in. */
+const inElementOrder = (list: ElemType[]): ElemType[] => [...list].sort((a, b) => ELEMENT_ORDER.indexOf(a) - ELEMENT_ORDER.indexOf(b));
 
 function hasUnclosedRegion(ops: OpNode[]): boolean {
   return ops.some((op) => op.regions.some((r) => r.unclosed || r.blocks.some((b) => hasUnclosedRegion(b.ops))));

@@ -273,7 +273,7 @@ export function buildProgram(c: GoldenCase, inputs: Uint8Array[]): GoldenProgram
 }
 
 /** The name tcvt's saturation attribute has in spec/instructions/convert.json. */
-const TCVT_SATURATION = 'sat';
+const TCVT_SATURATION = 'saturation';
 
 function viewType(rows: number, cols: number, elem: ElemType): string {
   return `!pto.partition_tensor_view<${rows}x${cols}x${elem}>`;
