@@ -539,7 +539,7 @@ describe('target selection', () => {
 
 describe('unknown op vs not-implemented op', () => {
   const known: string[] = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'spec', 'known-ops.json'), 'utf8')).ops;
-  const notImplemented = 'pto.tabs';
+  const notImplemented = 'pto.tquant';
 
   test(`${notImplemented} is a known PTO op that spec/instructions/*.json lacks`, () => {
     expect(known).toContain(notImplemented);
@@ -547,8 +547,8 @@ describe('unknown op vs not-implemented op', () => {
   });
 
   test('a known op without a spec entry is "not implemented yet"', () => {
-    const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_16x16]), dps('tabs', [['%src', F32_16x16]], [['%dst', F32_16x16]]), 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tabs')}: error: pto.tabs is not implemented yet`]);
+    const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_16x16]), dps('tquant', [['%src', F32_16x16]], [['%dst', F32_16x16]]), 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tquant')}: error: pto.tquant is not implemented yet`]);
   });
 
   test('every known pto op that the spec lacks is "not implemented yet", never unknown', () => {
@@ -577,8 +577,8 @@ describe('unknown op vs not-implemented op', () => {
   });
 
   test('the results of a not-implemented op stay defined: a typed tile use does not cascade', () => {
-    const text = kernel([`%x = pto.tabs`, `%dst = pto.alloc_tile : ${F32_1x16}`, dps('tcolmin', [['%x', F32_16x16]], [['%dst', F32_1x16]]), 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tabs')}: error: pto.tabs is not implemented yet`]);
+    const text = kernel([`%x = pto.tquant`, `%dst = pto.alloc_tile : ${F32_1x16}`, dps('tcolmin', [['%x', F32_16x16]], [['%dst', F32_1x16]]), 'return']);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tquant')}: error: pto.tquant is not implemented yet`]);
   });
 });
 
