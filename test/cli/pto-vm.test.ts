@@ -143,6 +143,28 @@ describe('pto-vm run programs/tcolmin.pto', () => {
     expect(r.stderr).toMatch(new RegExp(`^${escape(file)}:${line}:\\d+: error: pto\\.tcolmin: .*\\(f16\\).*\\(f32\\).* must have the same element type$`, 'm'));
   });
 
+  test('an instruction the verifier knows but the VM does not run is reported before anything runs', () => {
+    const f32 = 'dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0';
+    const tile = (params: string) => `!pto.tile_buf<loc=vec, ${params}>`;
+    const text = [
+      'module {',
+      '  func.func @k() {',
+      `    %a = pto.alloc_tile : ${tile(f32)}`,
+      `    %d = pto.alloc_tile : ${tile(f32.replace('f32', 'f16'))}`,
+      `    pto.taddreluconv ins(%a, %a : ${tile(f32)}, ${tile(f32)}) outs(%d : ${tile(f32.replace('f32', 'f16'))})`,
+      '    return',
+      '  }',
+      '}',
+    ].join('\n');
+    const file = path.join(tmp, 'verified-only.pto');
+    fs.writeFileSync(file, text);
+    expect(runTool('pto-as', file).status).toBe(0);
+    const r = ptoVm('run', file);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toBe(`${file}:5:5: error: pto.taddreluconv is not implemented in the VM yet (pto-as verifies it)`);
+  });
+
   test('an out-of-bounds access at run time exits 1 with a located diagnostic naming the buffer', () => {
     const r = ptoVm('run', PROGRAM, '--arg', 'arg0=zeros:10');
     expect(r.status).toBe(1);
