@@ -3,87 +3,14 @@
  * checked against windows computed here from the manual's formulas.
  */
 import fc from 'fast-check';
-import { assemble } from '../../../src/assemble';
-import { formatAll } from '../../../src/diag/diagnostic';
 import { ElemType } from '../../../src/syntax/types';
-import { runFunction, Value } from '../../../src/vm/interpreter';
-import { GlobalBuffer } from '../../../src/vm/memory';
-import { codec } from '../../../src/vm/numerics/elements';
+import { Elem, Numerics, TileArg, runKernel } from './tile-kernel';
 
-type Numerics = 'npu' | 'cpu-sim';
-type Elem = number | bigint;
-
-interface TileArg {
-  dtype: ElemType;
-  rows: number;
-  cols: number;
-  /** Row-major contents of the whole tile. */
-  data: Elem[];
-  /** The valid region the op sees (default: the whole tile); the rest is padding. */
-  valid?: [number, number];
-  pad?: string;
-  /** Raw 32-bit words written instead of `data` (bit patterns a codec would not keep). */
-  words?: number[];
-}
-
-const mlir = (e: ElemType) => (e.startsWith('u') ? 'ui' + e.slice(1) : e);
-const tileType = (t: TileArg, whole = false) =>
-  `!pto.tile_buf<loc=vec, dtype=${mlir(t.dtype)}, rows=${t.rows}, cols=${t.cols}, v_row=${whole || !t.valid ? t.rows : t.valid[0]}, ` +
-  `v_col=${whole || !t.valid ? t.cols : t.valid[1]}, blayout=row_major, slayout=none_box, fractal=512, pad=${whole ? 0 : (t.pad ?? 0)}>`;
-
-/**
- * Runs `line` (tiles named %NAME, typed T(NAME); index scalars %NAME) with every tile loaded whole from
- * global memory through a second tile at the same address, and returns every tile's whole contents after.
- */
+/** Runs `line` with index scalars bound to the given values (see tile-kernel.ts); every tile's contents after. */
 function run(line: string, tiles: Record<string, TileArg>, opts: { numerics?: Numerics; target?: 'a2a3' | 'a5'; scalars?: Record<string, bigint> } = {}) {
-  const body = ['%c0 = arith.constant 0 : index', '%c1 = arith.constant 1 : index'];
-  const args: string[] = [];
-  const values = new Map<string, Value>();
-  const buffers: Record<string, GlobalBuffer> = {};
-  Object.entries(tiles).forEach(([name, t], i) => {
-    const c = codec(t.dtype);
-    const bytes = new Uint8Array(t.rows * t.cols * c.size);
-    const view = new DataView(bytes.buffer);
-    t.data.forEach((v, k) => c.write(view, k * c.size, v));
-    t.words?.forEach((w, k) => view.setUint32(k * 4, w, true));
-    buffers[name] = new GlobalBuffer(name, t.dtype, bytes);
-    values.set(`%g_${name}`, buffers[name]);
-    args.push(`%g_${name}: !pto.ptr<${mlir(t.dtype)}>`);
-    const m = mlir(t.dtype);
-    const pv = `!pto.partition_tensor_view<${t.rows}x${t.cols}x${m}>`;
-    body.push(
-      `%r_${name} = arith.constant ${t.rows} : index`,
-      `%k_${name} = arith.constant ${t.cols} : index`,
-      `%a_${name} = arith.constant ${i * 8192} : index`,
-      `%tv_${name} = pto.make_tensor_view %g_${name}, shape = [%r_${name}, %k_${name}], strides = [%k_${name}, %c1] : !pto.tensor_view<?x?x${m}>`,
-      `%pv_${name} = pto.partition_view %tv_${name}, offsets = [%c0, %c0], sizes = [%r_${name}, %k_${name}] : !pto.tensor_view<?x?x${m}> -> ${pv}`,
-      `%full_${name} = pto.alloc_tile addr = %a_${name} : ${tileType(t, true)}`,
-      `pto.tload ins(%pv_${name} : ${pv}) outs(%full_${name} : ${tileType(t, true)})`,
-      `%${name} = pto.alloc_tile addr = %a_${name} : ${tileType(t)}`,
-    );
-  });
-  for (const [name, v] of Object.entries(opts.scalars ?? {})) {
-    args.push(`%${name}: index`);
-    values.set(`%${name}`, v);
-  }
-  body.push(line.replace(/\bT\(([a-z0-9_]+)\)/g, (_, n) => tileType(tiles[n])));
-  for (const [name, t] of Object.entries(tiles)) {
-    const pv = `!pto.partition_tensor_view<${t.rows}x${t.cols}x${mlir(t.dtype)}>`;
-    body.push(`pto.tstore ins(%full_${name} : ${tileType(t, true)}) outs(%pv_${name} : ${pv})`);
-  }
-  body.push('return');
-  const text = ['module {', `  func.func @k(${args.join(', ')}) {`, ...body.map((l) => '    ' + l), '  }', '}', ''].join('\n');
-  const asm = assemble('test.pto', text, { target: opts.target ?? 'a5' });
-  if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags) + '\n' + text);
-  const fn = [...asm.program.functions.values()][0];
-  const result = runFunction(asm.program, asm.types, fn, values, { numerics: opts.numerics ?? 'npu', maxSteps: 1e6 });
-  const out: Record<string, Elem[]> = {};
-  for (const [name, b] of Object.entries(buffers)) {
-    const c = codec(tiles[name].dtype);
-    const view = new DataView(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength);
-    out[name] = Array.from({ length: b.bytes.length / c.size }, (_, k) => c.read(view, k * c.size));
-  }
-  return { out, printed: result.printed, buffers };
+  const scalars = Object.fromEntries(Object.entries(opts.scalars ?? {}).map(([name, v]): [string, [string, Elem]] => [name, ['index', v]]));
+  const { values, bytes, printed } = runKernel(line, tiles, { ...opts, scalars });
+  return { out: values, printed, buffers: Object.fromEntries(Object.entries(bytes).map(([name, b]) => [name, { bytes: b }])) };
 }
 
 /** A rows x cols tile of dtype whose element k is f(k). */

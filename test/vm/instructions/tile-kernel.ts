@@ -21,6 +21,10 @@ export interface TileArg {
   data?: Elem[];
   /** The valid region the op sees; default the whole tile. */
   valid?: [number, number];
+  /** The pad value of the tile the op sees (`pad=` of its type); default 0 (null). */
+  pad?: string;
+  /** Raw little-endian 32-bit words written after `data` (bit patterns a codec would not keep, NaN payloads). */
+  words?: number[];
 }
 
 export interface RunOptions {
@@ -30,8 +34,10 @@ export interface RunOptions {
 }
 
 const mlir = (e: ElemType) => (e.startsWith('u') ? 'ui' + e.slice(1) : e);
-export const tileType = (t: TileArg, v?: [number, number]) =>
-  `!pto.tile_buf<loc=vec, dtype=${mlir(t.dtype)}, rows=${t.rows}, cols=${t.cols}, v_row=${v ? v[0] : t.rows}, v_col=${v ? v[1] : t.cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+export const tileType = (t: TileArg, v?: [number, number], pad = '0') =>
+  `!pto.tile_buf<loc=vec, dtype=${mlir(t.dtype)}, rows=${t.rows}, cols=${t.cols}, v_row=${v ? v[0] : t.rows}, v_col=${v ? v[1] : t.cols}, blayout=row_major, slayout=none_box, fractal=512, pad=${pad}>`;
+/** The type the op sees: the tile's valid region and pad value. */
+const opType = (t: TileArg) => tileType(t, t.valid, t.pad);
 
 /** The kernel text: `T(name)` in `line` stands for the tile's type with its valid region. */
 export function kernelText(line: string, tiles: Record<string, TileArg>, opts: RunOptions = {}): string {
@@ -49,11 +55,11 @@ export function kernelText(line: string, tiles: Record<string, TileArg>, opts: R
       `%pv_${name} = pto.partition_view %tv_${name}, offsets = [%c0, %c0], sizes = [%r_${name}, %k_${name}] : !pto.tensor_view<?x?x${m}> -> ${view}`,
       `%full_${name} = pto.alloc_tile addr = %a_${name} : ${tileType(t)}`,
       `pto.tload ins(%pv_${name} : ${view}) outs(%full_${name} : ${tileType(t)})`,
-      `%${name} = pto.alloc_tile addr = %a_${name} : ${tileType(t, t.valid)}`,
+      `%${name} = pto.alloc_tile addr = %a_${name} : ${opType(t)}`,
     );
   });
   for (const [name, [type]] of Object.entries(opts.scalars ?? {})) args.push(`%${name}: ${type}`);
-  body.push(line.replace(/\bT\(([a-z0-9_]+)\)/g, (_, n) => tileType(tiles[n], tiles[n].valid)));
+  body.push(line.replace(/\bT\(([a-z0-9_]+)\)/g, (_, n) => opType(tiles[n])));
   for (const [name, t] of Object.entries(tiles)) {
     body.push(`pto.tstore ins(%full_${name} : ${tileType(t)}) outs(%pv_${name} : !pto.partition_tensor_view<${t.rows}x${t.cols}x${mlir(t.dtype)}>)`);
   }
@@ -61,8 +67,17 @@ export function kernelText(line: string, tiles: Record<string, TileArg>, opts: R
   return ['module {', `  func.func @k(${args.join(', ')}) {`, ...body.map((l) => '    ' + l), '  }', '}', ''].join('\n');
 }
 
-/** Runs the op; returns each tile's whole contents (row-major) and raw bytes. */
-export function runTiles(line: string, tiles: Record<string, TileArg>, opts: RunOptions = {}): Record<string, Elem[]> & { bytes: Record<string, Uint8Array> } {
+export interface KernelRun {
+  /** Each tile's whole contents, row-major. */
+  values: Record<string, Elem[]>;
+  /** Each tile's raw bytes. */
+  bytes: Record<string, Uint8Array>;
+  /** What the kernel printed (pto.tprint). */
+  printed: string[];
+}
+
+/** Runs the op on the tiles (see kernelText) and returns what every tile holds afterwards. */
+export function runKernel(line: string, tiles: Record<string, TileArg>, opts: RunOptions = {}): KernelRun {
   const text = kernelText(line, tiles, opts);
   const asm = assemble('test.pto', text, { target: opts.target ?? 'a5' });
   if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags) + '\n' + text);
@@ -73,18 +88,25 @@ export function runTiles(line: string, tiles: Record<string, TileArg>, opts: Run
     const bytes = new Uint8Array(t.rows * t.cols * c.size);
     const view = new DataView(bytes.buffer);
     (t.data ?? []).forEach((v, k) => c.write(view, k * c.size, v));
+    t.words?.forEach((w, k) => view.setUint32(k * 4, w, true));
     buffers[name] = new GlobalBuffer(name, t.dtype, bytes);
     values.set(`%g_${name}`, buffers[name]);
   }
   for (const [name, [, v]] of Object.entries(opts.scalars ?? {})) values.set(`%${name}`, v);
   const fn = [...asm.program.functions.values()][0];
-  runFunction(asm.program, asm.types, fn, values, { numerics: opts.numerics ?? 'npu', maxSteps: 1e6 });
-  const out = { bytes: {} } as Record<string, Elem[]> & { bytes: Record<string, Uint8Array> };
+  const { printed } = runFunction(asm.program, asm.types, fn, values, { numerics: opts.numerics ?? 'npu', maxSteps: 1e6 });
+  const run: KernelRun = { values: {}, bytes: {}, printed };
   for (const [name, b] of Object.entries(buffers)) {
     const c = codec(tiles[name].dtype);
     const view = new DataView(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength);
-    out.bytes[name] = b.bytes;
-    out[name] = Array.from({ length: b.bytes.length / c.size }, (_, k) => c.read(view, k * c.size));
+    run.bytes[name] = b.bytes;
+    run.values[name] = Array.from({ length: b.bytes.length / c.size }, (_, k) => c.read(view, k * c.size));
   }
-  return out;
+  return run;
+}
+
+/** Runs the op; returns each tile's whole contents (row-major) and raw bytes. */
+export function runTiles(line: string, tiles: Record<string, TileArg>, opts: RunOptions = {}): Record<string, Elem[]> & { bytes: Record<string, Uint8Array> } {
+  const { values, bytes } = runKernel(line, tiles, opts);
+  return Object.assign({ bytes }, values) as Record<string, Elem[]> & { bytes: Record<string, Uint8Array> };
 }
