@@ -105,6 +105,18 @@ export class Tile {
   set(r: number, c: number, v: number | bigint): void {
     this.codec.write(this.view, this.elementIndex(r, c) * this.codec.size, v);
   }
+
+  /** The raw bits of a 2- or 4-byte element: NaN payloads survive, which a decoded number may not keep. */
+  getBits(r: number, c: number): number {
+    const offset = this.elementIndex(r, c) * this.codec.size;
+    return this.codec.size === 2 ? this.view.getUint16(offset, true) : this.view.getUint32(offset, true);
+  }
+
+  setBits(r: number, c: number, bits: number): void {
+    const offset = this.elementIndex(r, c) * this.codec.size;
+    if (this.codec.size === 2) this.view.setUint16(offset, bits, true);
+    else this.view.setUint32(offset, bits >>> 0, true);
+  }
 }
 
 

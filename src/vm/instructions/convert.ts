@@ -1,5 +1,4 @@
 import { ElemType } from '../../syntax/types';
-import { Tile } from '../memory';
 import { Converter, castMode, cpuSimConverter, npuConverter, npuSaturates } from '../numerics/conversion';
 import { InstructionContext, SemanticsModule } from './context';
 
@@ -8,17 +7,6 @@ const FLOAT_BITS: Partial<Record<ElemType, { size: 2 | 4; mantissa: number; expo
   bf16: { size: 2, mantissa: 7, exponentMask: 0x7f80 },
   f32: { size: 4, mantissa: 23, exponentMask: 0x7f800000 },
 };
-
-function readBits(tile: Tile, r: number, c: number, size: 2 | 4): number {
-  const offset = tile.elementIndex(r, c) * size;
-  return size === 2 ? tile.view.getUint16(offset, true) : tile.view.getUint32(offset, true);
-}
-
-function writeBits(tile: Tile, r: number, c: number, size: 2 | 4, bits: number): void {
-  const offset = tile.elementIndex(r, c) * size;
-  if (size === 2) tile.view.setUint16(offset, bits, true);
-  else tile.view.setUint32(offset, bits >>> 0, true);
-}
 
 /**
  * cpu-sim NaNs between float types, on bit patterns: x86 (and the compiler's half/float conversions) keeps the
@@ -58,9 +46,9 @@ function convert(ctx: InstructionContext): void {
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) {
       if (nanBits) {
-        const bits = simulatorNanBits(readBits(src, r, c, FLOAT_BITS[from]!.size), from, to);
+        const bits = simulatorNanBits(src.getBits(r, c), from, to);
         if (bits !== undefined) {
-          writeBits(dst, r, c, FLOAT_BITS[to]!.size, bits);
+          dst.setBits(r, c, bits);
           continue;
         }
       }

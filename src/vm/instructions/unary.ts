@@ -90,17 +90,6 @@ function forEachValid(dst: Tile, f: (r: number, c: number) => void): void {
   }
 }
 
-function readBits(tile: Tile, r: number, c: number, size: 2 | 4): number {
-  const offset = tile.elementIndex(r, c) * size;
-  return size === 2 ? tile.view.getUint16(offset, true) : tile.view.getUint32(offset, true);
-}
-
-function writeBits(tile: Tile, r: number, c: number, size: 2 | 4, bits: number): void {
-  const offset = tile.elementIndex(r, c) * size;
-  if (size === 2) tile.view.setUint16(offset, bits, true);
-  else tile.view.setUint32(offset, bits >>> 0, true);
-}
-
 /** TEXP, TLOG, TSQRT, TRSQRT, TRECIP, TABS, TNEG, TRELU, TNOT: dst = op(src) over dst's valid region. */
 function unary(ctx: InstructionContext): void {
   const name = ctx.bound.spec.op as UnaryName;
@@ -117,7 +106,7 @@ function unary(ctx: InstructionContext): void {
   if (name === 'not') ctx.trap(`pto.tnot is not defined for ${dtype}`);
   if (name === 'abs' || name === 'neg' || name === 'relu') {
     const op = signOp(name, f, ctx.numerics);
-    forEachValid(dst, (r, c) => writeBits(dst, r, c, f.size, op(readBits(src, r, c, f.size), src.get(r, c) as number)));
+    forEachValid(dst, (r, c) => dst.setBits(r, c, op(src.getBits(r, c), src.get(r, c) as number)));
     return;
   }
   if (ctx.numerics === 'npu' && name !== 'sqrt' && name !== 'recip') {
@@ -127,9 +116,9 @@ function unary(ctx: InstructionContext): void {
   const saturate = saturates(dtype, ctx.numerics, ctx.flag('saturation'));
   const cpuSim = ctx.numerics === 'cpu-sim';
   forEachValid(dst, (r, c) => {
-    const bits = readBits(src, r, c, f.size);
+    const bits = src.getBits(r, c);
     // cpu-sim: a NaN operand comes out as itself, quieted (x86 and libm return their NaN operand).
-    if (cpuSim && isNaNBits(bits, f)) return writeBits(dst, r, c, f.size, (bits | f.quiet) >>> 0);
+    if (cpuSim && isNaNBits(bits, f)) return dst.setBits(r, c, (bits | f.quiet) >>> 0);
     const v = dst.codec.round(math(src.get(r, c) as number)) as number;
     dst.set(r, c, saturate ? saturateF16(v) : v);
   });

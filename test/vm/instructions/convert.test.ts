@@ -5,19 +5,13 @@
  */
 import { ElemType, elemSize } from '../../../src/syntax/types';
 import { codec } from '../../../src/vm/numerics/elements';
-import { Numerics, runTileKernel } from '../numerics/tile-kernel';
+import { Numerics, elementBytes, runTileKernel } from '../numerics/tile-kernel';
 
 type Elem = number | bigint;
 const ROWS = 2;
 const COLS = 32;
 
-function bytesOf(dtype: ElemType, values: Elem[], fill: Elem = 0): Uint8Array {
-  const c = codec(dtype);
-  const bytes = new Uint8Array(ROWS * COLS * c.size);
-  const view = new DataView(bytes.buffer);
-  for (let k = 0; k < ROWS * COLS; k++) c.write(view, k * c.size, k < values.length ? values[k] : fill);
-  return bytes;
-}
+const bytesOf = (dtype: ElemType, values: Elem[], fill: Elem = 0): Uint8Array => elementBytes(dtype, ROWS * COLS, values, fill);
 
 interface Options {
   numerics?: Numerics;

@@ -8,6 +8,7 @@ import { formatAll } from '../../../src/diag/diagnostic';
 import { runFunction, Value } from '../../../src/vm/interpreter';
 import { GlobalBuffer } from '../../../src/vm/memory';
 import { ElemType, elemSize } from '../../../src/syntax/types';
+import { codec } from '../../../src/vm/numerics/elements';
 
 export type Numerics = 'npu' | 'cpu-sim';
 
@@ -24,6 +25,15 @@ export const mlirName = (e: ElemType): string => (e.startsWith('u') ? 'ui' + e.s
 export function tileType(t: { dtype: ElemType; rows: number; cols: number }, valid?: [number, number]): string {
   const [vr, vc] = valid ?? [t.rows, t.cols];
   return `!pto.tile_buf<loc=vec, dtype=${mlirName(t.dtype)}, rows=${t.rows}, cols=${t.cols}, v_row=${vr}, v_col=${vc}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+}
+
+/** `count` elements of `dtype`: `values` first, then `fill`. */
+export function elementBytes(dtype: ElemType, count: number, values: (number | bigint)[], fill: number | bigint = 0): Uint8Array {
+  const c = codec(dtype);
+  const bytes = new Uint8Array(count * c.size);
+  const view = new DataView(bytes.buffer);
+  for (let k = 0; k < count; k++) c.write(view, k * c.size, k < values.length ? values[k] : fill);
+  return bytes;
 }
 
 export interface KernelOptions {
