@@ -19,7 +19,7 @@ export const OperandSpec = z.object({
 /** Layout requirements, by name: see verify/layout.ts. */
 export const LayoutRule = z.enum(['any', 'nd', 'row-major', 'nd-or-dn-column', 'none-box']);
 
-const DimRef = z.string().regex(/^[a-z0-9]+\.(vRow|vCol|rows|cols)$/, 'expected OPERAND.vRow|vCol|rows|cols');
+const DimRef = z.string().regex(/^[A-Za-z0-9]+\.(vRow|vCol|rows|cols)$/, 'expected OPERAND.vRow|vCol|rows|cols');
 
 export const ValidRule = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('eq'), lhs: DimRef, rhs: z.union([DimRef, z.number().int()]), when: z.string().optional() }),

@@ -395,6 +395,7 @@ class Interpreter {
       op,
       bound,
       numerics: this.options.numerics,
+      target: this.program.target,
       tile: (name) => {
         const v = objects.get(name);
         if (!(v instanceof Tile)) trap(`operand ${name} is not a tile`);

@@ -2,6 +2,7 @@ import { OpNode } from '../../syntax/ast';
 import { BoundInstruction } from '../../verify/program';
 import { PartitionView, Tile } from '../memory';
 import { AttributeValue } from '../../verify/attributes';
+import { TargetName } from '../../spec/schema';
 
 export type NumericsProfile = 'npu' | 'cpu-sim';
 
@@ -10,6 +11,8 @@ export interface InstructionContext {
   op: OpNode;
   bound: BoundInstruction;
   numerics: NumericsProfile;
+  /** The target the program was verified for: some NPU orders differ between A2/A3 and A5. */
+  target: TargetName;
   tile(name: string): Tile;
   optionalTile(name: string): Tile | undefined;
   view(name: string): PartitionView;

@@ -1,3 +1,4 @@
+import { TargetName } from '../../spec/schema';
 import { attrOf } from '../../syntax/ast';
 import { ElemType } from '../../syntax/types';
 import { binaryOperation, x86Nan } from '../numerics/arithmetic';
@@ -90,17 +91,21 @@ function adder(ctx: InstructionContext, dst: Tile): Combine {
 }
 
 /**
- * TCOLSUM with isBinary = true on the NPU (A2/A3 TColSum's BinarySum): adjacent rows are added pairwise,
- * t[i] = x[2i] + x[2i + 1]; an odd last row is then added to t[0]; the halving repeats over t until one row is left.
- * So 5 rows give ((x0 + x1) + x4) + (x2 + x3). A5 folds an odd row into the last pair instead (not modelled).
+ * TCOLSUM with isBinary = true on the NPU: adjacent rows are added pairwise, t[i] = x[2i] + x[2i + 1], and the
+ * halving repeats over t until one row is left. An odd last row joins a pair of the level below:
+ * - A2/A3 (TColSum's BinarySum) adds it to t[0]: 5 rows give ((x0 + x1) + x4) + (x2 + x3); one row is x0 itself.
+ * - A5 (TColSum_Binary) adds the pair to it, into the last pair: 5 rows give (x0 + x1) + (x4 + (x2 + x3)); one row
+ *   is x0 + 0, since the accumulator register starts at zero (so -0 gives +0).
  */
-export function binaryColumnSum(values: readonly Scalar[], add: Combine): Scalar {
-  if (values.length === 1) return values[0];
+export function binaryColumnSum(values: readonly Scalar[], add: Combine, target: TargetName, zero: Scalar): Scalar {
+  if (values.length === 1) return target === 'a5' ? add(values[0], zero) : values[0];
   let level = [...values];
   while (level.length > 1) {
     const next: Scalar[] = [];
     for (let i = 0; i + 1 < level.length; i += 2) next.push(add(level[i], level[i + 1]));
-    if (level.length % 2 === 1) next[0] = add(next[0], level[level.length - 1]);
+    const odd = level.length % 2 === 1 ? level[level.length - 1] : undefined;
+    if (odd !== undefined && target === 'a5') next[next.length - 1] = add(odd, next[next.length - 1]);
+    else if (odd !== undefined) next[0] = add(next[0], odd);
     level = next;
   }
   return level[0];
@@ -131,7 +136,8 @@ export function colReduce(ctx: InstructionContext): void {
   const add = adder(ctx, dst);
   const binary = attrOf(ctx.op, 'isBinary');
   if (binary?.kind === 'bool' && binary.value && ctx.numerics === 'npu') {
-    for (let c = 0; c < src.vCol; c++) dst.set(0, c, binaryColumnSum(column(c), add));
+    const zero = typeof src.get(0, 0) === 'bigint' ? 0n : 0;
+    for (let c = 0; c < src.vCol; c++) dst.set(0, c, binaryColumnSum(column(c), add, ctx.target, zero));
     return;
   }
   const start = ctx.numerics === 'cpu-sim' && dst.codec.isFloat ? (values: Scalar[]) => [0, ...values] : (values: Scalar[]) => values;

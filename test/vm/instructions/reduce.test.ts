@@ -16,12 +16,21 @@ describe('tcolsum isBinary = true', () => {
     d: { dtype: 'f32' as const, rows: 1, cols: 8, valid: [1, 1] as [number, number] },
   });
   const line = 'pto.tcolsum ins(%s, %t {isBinary = true} : T(s), T(t)) outs(%d : T(d))';
-  test('npu: the A2/A3 pairwise order ((x0 + x1) + x4) + (x2 + x3)', () => {
-    expect(runKernel(line, tiles(), 'npu').d[0]).toBe(f(f(f(1 + e) + e) + f(e + e)));
+  test('npu on a2a3: the A2/A3 pairwise order ((x0 + x1) + x4) + (x2 + x3)', () => {
+    expect(runKernel(line, tiles(), 'npu', 'a2a3').d[0]).toBe(f(f(f(1 + e) + e) + f(e + e)));
     expect(f(f(f(1 + e) + e) + f(e + e))).not.toBe(1); // the order is observable
   });
   test('cpu-sim: the simulator ignores isBinary and adds row after row from +0', () => {
     expect(runKernel(line, tiles(), 'cpu-sim').d[0]).toBe(1);
+  });  test('npu on a5: the odd row joins the last pair, (x0 + x1) + (x4 + (x2 + x3))', () => {
+    // x0 = 1 pairs with e (rounds to 1); x4 + (x2 + x3) = 3e survives, and 1 + 3e rounds to 1 + 2^-22 (A2/A3: 1 + 2^-23).
+    expect(runKernel(line, tiles(), 'npu', 'a5').d[0]).toBe(f(f(1 + e) + f(e + f(e + e))));
+    expect(f(f(1 + e) + f(e + f(e + e)))).not.toBe(f(f(f(1 + e) + e) + f(e + e)));
+  });
+  test('npu on a5: one row is added to the zeroed accumulator, so -0 gives +0 (a2a3 keeps -0)', () => {
+    const one = { s: { dtype: 'f32' as const, rows: 1, cols: 8, valid: [1, 1] as [number, number], data: [-0] }, t: { dtype: 'f32' as const, rows: 1, cols: 8 }, d: { dtype: 'f32' as const, rows: 1, cols: 8, valid: [1, 1] as [number, number] } };
+    expect(Object.is(runKernel(line, one, 'npu', 'a5').d[0], 0)).toBe(true);
+    expect(Object.is(runKernel(line, one, 'npu', 'a2a3').d[0], -0)).toBe(true);
   });
 });
 
