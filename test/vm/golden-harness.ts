@@ -302,10 +302,37 @@ export function runProgram(program: GoldenProgram, file: string, target: TargetN
 }
 
 /**
+ * The cases the VM reproduces bit for bit except the sign of some NaNs, and why. The simulator's f16
+ * row sum (cpu/TRowSum.hpp) runs under `clang loop vectorize(enable) interleave(enable)`, so which of
+ * several NaNs of a row reaches the sum depends on how clang vectorized and reassociated the loop.
+ * The VM keeps the last NaN of the row, as the scalar loop does; that matches 86 of the 89 rows with
+ * NaNs in the softmax cases, and every reduction shape tried (lanes, interleave, epilogue, tree
+ * orders) explains fewer. The three other rows are in these two cases.
+ */
+export const KNOWN_NAN_SIGN_DIFFERENCES: Record<string, string> = {
+  '01707_softmax_f16_32x32_v29x27_special': 'row 17: NaNs of both signs reach the f16 row sum',
+  '01719_softmax_f16_64x128_v61x123_special': 'rows 24 and 49: NaNs of both signs reach the f16 row sum',
+};
+
+/** What a run of a case must give: the simulator's bits, or them but for known NaN signs. */
+export function expectedVerdict(c: GoldenCase): string {
+  return c.name in KNOWN_NAN_SIGN_DIFFERENCES ? 'bit-exact but for the sign of some NaNs (known)' : 'bit-exact';
+}
+
+/** Compares a run's output with the simulator's: 'bit-exact', the known NaN-sign verdict, or a report of the differences. */
+export function verdict(c: GoldenCase, expected: Uint8Array, actual: Uint8Array, target: TargetName): string {
+  const strict = compareBits(c, expected, actual);
+  if (strict.count === 0) return 'bit-exact';
+  if (c.name in KNOWN_NAN_SIGN_DIFFERENCES && compareBits(c, expected, actual, 12, true).count === 0) return expectedVerdict(c);
+  return `${strict.count} element(s) differ on ${target}:\n  ${strict.lines.join('\n  ')}`;
+}
+
+/**
  * Element-by-element comparison of raw bits (f16 as uint16, f32 as uint32, so NaN payloads and
  * signed zeros count). Returns one line per mismatch (at most `limit`), and the total count.
+ * `ignoreNanSign` counts two NaNs that differ only in their sign bit as equal.
  */
-export function compareBits(c: GoldenCase, expected: Uint8Array, actual: Uint8Array, limit = 12): { count: number; lines: string[] } {
+export function compareBits(c: GoldenCase, expected: Uint8Array, actual: Uint8Array, limit = 12, ignoreNanSign = false): { count: number; lines: string[] } {
   const size = elemSize(outputDtype(c));
   const out = outputRegion(c);
   const lines: string[] = [];
@@ -319,6 +346,7 @@ export function compareBits(c: GoldenCase, expected: Uint8Array, actual: Uint8Ar
     const want = read(e, i);
     const got = read(a, i);
     if (want === got) continue;
+    if (ignoreNanSign && isNanBits(want, size) && (want ^ got) === signBit(size)) continue;
     count++;
     if (lines.length < limit) {
       const r = Math.floor(i / out.cols);
@@ -329,6 +357,10 @@ export function compareBits(c: GoldenCase, expected: Uint8Array, actual: Uint8Ar
   }
   return { count, lines };
 }
+
+const signBit = (size: number) => (size === 2 ? 0x8000 : 0x80000000);
+/** A NaN of the case's float type (f16 or f32 bits); integer outputs never reach here with ignoreNanSign. */
+const isNanBits = (bits: number, size: number) => (size === 2 ? (bits & 0x7c00) === 0x7c00 && (bits & 0x3ff) !== 0 : (bits & 0x7f800000) === 0x7f800000 && (bits & 0x7fffff) !== 0);
 
 /** Whether the expected output keeps 0xCD in every byte outside the valid region (the README's contract). */
 export function paddingIsCd(c: GoldenCase, expected: Uint8Array): boolean {
