@@ -3,6 +3,7 @@ import { BINARY_OPERATIONS, BinaryOperationName, ElementOperation, Fail, fusedMu
 import { Scalar, codec } from '../numerics/elements';
 import { saturateF16, saturates } from '../numerics/saturation';
 import { Tile } from '../memory';
+import { npuConverter } from '../numerics/conversion';
 import { InstructionContext, SemanticsModule } from './context';
 
 /** The spec's `op` of a binary or tile-scalar instruction, checked against the operation table. */
@@ -159,11 +160,29 @@ export function elementwiseTernary(ctx: InstructionContext): void {
   }
 }
 
+/**
+ * TADDRELUCONV: dst = convert(max(src0 + src1, 0)). The sum is rounded (floats) or wrapped (i16) in the source
+ * type, ReLU keeps positive sums (a NaN stays NaN, -0 becomes +0), and the narrowing conversion rounds to nearest
+ * even and saturates, as the vector unit's vcvt does (a5 TAddReluConv.hpp: add, vmaxs 0, vcvt RINT; a2a3's fused
+ * vaddreluconv_*): f32 -> f16 overflows to 65504, NaN becomes 0; i8 results clamp to 0..127. The CPU simulator has
+ * no TADDRELUCONV, so cpu-sim runs the same definition.
+ */
+export function elementwiseConvert(ctx: InstructionContext): void {
+  if (ctx.bound.spec.op !== 'addreluconv') ctx.trap(`${ctx.bound.spec.opName} is not implemented yet`);
+  const dst = ctx.tile('dst');
+  const [a, b] = sourceTiles(ctx);
+  const add = binaryOperation('add', a.type.dtype, 'npu', ctx.trap);
+  const convert = npuConverter(a.type.dtype, dst.type.dtype, 'rint', true, ctx.trap);
+  const positive = (v: Scalar): Scalar => (typeof v === 'bigint' ? (v > 0n ? v : 0n) : Number.isNaN(v) || v > 0 ? v : 0);
+  forEachValid(dst, (r, c) => convert(positive(add(a.get(r, c), b.get(r, c)))));
+}
+
 export const module: SemanticsModule = {
-  semantics: { elementwise, 'elementwise-scalar': elementwiseScalar, 'elementwise-ternary': elementwiseTernary },
+  semantics: { elementwise, 'elementwise-scalar': elementwiseScalar, 'elementwise-ternary': elementwiseTernary, 'elementwise-convert': elementwiseConvert },
   operations: {
     elementwise: BINARY_OPERATIONS,
     'elementwise-scalar': BINARY_OPERATIONS,
     'elementwise-ternary': TERNARY_OPERATIONS,
+    'elementwise-convert': ['addreluconv', 'adddeqrelu'],
   },
 };

@@ -410,3 +410,17 @@ describe('multiply-adds', () => {
     expect(axpy('npu')).toBe(2 ** -9 + 2 ** -20);
   });
 });
+
+describe('taddreluconv: add in the source type, ReLU, then a saturating round-to-nearest-even narrowing', () => {
+  const convert = (from: ElemType, to: ElemType, a: Elem[], b: Elem[]) =>
+    run('pto.taddreluconv ins(%a, %b : T(a), T(b)) outs(%d : T(d))', { a: { dtype: from, data: a }, b: { dtype: from, data: b }, d: { dtype: to, data: a.map(() => 0) } }, { valid: [1, a.length], target: 'a2a3' }).d.slice(0, a.length);
+  test('f32 -> f16: negative sums give 0, overflow saturates to 65504, NaN gives 0, tiny sums round to 0', () => {
+    expect(convert('f32', 'f16', [1, -3, 70000, NaN, 1e-8, 0.1], [2, 1, 0, 0, 0, 0.2])).toEqual([3, 0, 65504, 0, 0, 0.300048828125]);
+  });
+  test('f16 -> i8: the f16 sum rounds half to even, then clamps to 0..127', () => {
+    expect(convert('f16', 'i8', [1.5, 2.5, 200, -7, 126.5], [0, 0, 0, 0, 0])).toEqual([2, 2, 127, 0, 126]);
+  });
+  test('i16 -> i8: the i16 sum wraps before ReLU', () => {
+    expect(convert('i16', 'i8', [30000, 100, -5], [30000, 27, 0])).toEqual([0, 127, 0]);
+  });
+});
