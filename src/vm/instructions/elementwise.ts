@@ -168,13 +168,49 @@ export function elementwiseTernary(ctx: InstructionContext): void {
  * no TADDRELUCONV, so cpu-sim runs the same definition.
  */
 export function elementwiseConvert(ctx: InstructionContext): void {
-  if (ctx.bound.spec.op !== 'addreluconv') ctx.trap(`${ctx.bound.spec.opName} is not implemented yet`);
+  if (ctx.bound.spec.op === 'adddeqrelu') return addDequantRelu(ctx);
   const dst = ctx.tile('dst');
   const [a, b] = sourceTiles(ctx);
   const add = binaryOperation('add', a.type.dtype, 'npu', ctx.trap);
   const convert = npuConverter(a.type.dtype, dst.type.dtype, 'rint', true, ctx.trap);
   const positive = (v: Scalar): Scalar => (typeof v === 'bigint' ? (v > 0n ? v : 0n) : Number.isNaN(v) || v > 0 ? v : 0);
   forEachValid(dst, (r, c) => convert(positive(add(a.get(r, c), b.get(r, c)))));
+}
+
+/** 2^-17 and 2^17: A2/A3 scales the sum down before the dequantization multiply and back up after it. */
+const DEQ_SHIFT = 2 ** 17;
+
+/**
+ * TADDDEQRELU (A2/A3 TAddDeqRelu.hpp, the only implementation): the i32 sum (wrapping) goes to tmp; it is
+ * converted to f32 (nearest even) and multiplied by 2^-17, by deqScale and by 2^17, each product rounded to f32,
+ * into src0's storage; ReLU (vmax with 0) writes src1's storage; vconv_f322f16 (nearest even, saturating: overflow
+ * gives 65504, NaN 0) writes dst. The hardware sequence reuses src0, src1 and tmp as scratch, and so does the VM:
+ * a program that reads them afterwards sees what the NPU leaves there.
+ */
+function addDequantRelu(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const [a, b] = sourceTiles(ctx);
+  const tmp = ctx.tile('tmp');
+  const scale = Math.fround(Number(ctx.scalar('deqScale')));
+  const toHalf = npuConverter('f32', 'f16', 'rint', true, ctx.trap);
+  const f32 = Math.fround;
+  for (let r = 0; r < dst.vRow; r++) {
+    for (let c = 0; c < dst.vCol; c++) {
+      const sum = (((a.get(r, c) as number) + (b.get(r, c) as number)) | 0) as number;
+      const scaled = f32(f32(f32(f32(sum) / DEQ_SHIFT) * scale) * DEQ_SHIFT);
+      const relu = Number.isNaN(scaled) || scaled > 0 ? scaled : 0;
+      tmp.set(r, c, sum);
+      a.setBits(r, c, bitsOfF32(scaled));
+      b.setBits(r, c, bitsOfF32(relu));
+      dst.set(r, c, toHalf(relu));
+    }
+  }
+}
+
+const f32Bits = new DataView(new ArrayBuffer(4));
+function bitsOfF32(v: number): number {
+  f32Bits.setFloat32(0, v, true);
+  return f32Bits.getUint32(0, true);
 }
 
 export const module: SemanticsModule = {

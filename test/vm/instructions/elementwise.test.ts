@@ -424,3 +424,29 @@ describe('taddreluconv: add in the source type, ReLU, then a saturating round-to
     expect(convert('i16', 'i8', [30000, 100, -5], [30000, 27, 0])).toEqual([0, 127, 0]);
   });
 });
+
+describe('tadddeqrelu (A2/A3): the i32 sum, scaled by 2^-17, deqScale and 2^17 in f32, ReLU, then f16', () => {
+  test('values, wrapping, saturation, and the scratch left in src0, src1 and tmp', () => {
+    const out = run(
+      'pto.tadddeqrelu ins(%a, %b, %s, %t : T(a), T(b), f32, T(t)) outs(%d : T(d))',
+      {
+        a: { dtype: 'i32', data: [1000000, 2147483647, -5, 3, 3] },
+        b: { dtype: 'i32', data: [1, 1, 0, 4, 0] },
+        t: { dtype: 'i32', data: [0, 0, 0, 0, 0] },
+        d: { dtype: 'f16', data: [0, 0, 0, 0, 0] },
+      },
+      { valid: [1, 5], target: 'a2a3', scalars: { s: ['f32', 0.5] } },
+    );
+    // 1000001 * 0.5 = 500000.5 saturates; 2^31 - 1 + 1 wraps negative; -5 and the wrap give 0; 7 * 0.5 = 3.5; 3 * 0.5 = 1.5.
+    expect(out.d.slice(0, 5)).toEqual([65504, 0, 0, 3.5, 1.5]);
+    expect(out.t.slice(0, 5)).toEqual([1000001, -2147483648, -5, 7, 3]);
+    const f32Bits = (v: number) => new Int32Array(new Float32Array([v]).buffer)[0];
+    expect(out.a.slice(0, 5)).toEqual([500000.5, -1073741824, -2.5, 3.5, 1.5].map(f32Bits));
+    expect(out.b.slice(0, 5)).toEqual([500000.5, 0, 0, 3.5, 1.5].map(f32Bits));
+  });
+  test('the deqScale product rounds to f32 before the f16 conversion', () => {
+    const out = run('pto.tadddeqrelu ins(%a, %b, %s, %t : T(a), T(b), f32, T(t)) outs(%d : T(d))', { a: { dtype: 'i32', data: [3] }, b: { dtype: 'i32', data: [0] }, t: { dtype: 'i32', data: [0] }, d: { dtype: 'f16', data: [0] } }, { valid: [1, 1], target: 'a2a3', scalars: { s: ['f32', 0.1] } });
+    // fround(fround(3 / 2^17) * fround(0.1)) * 2^17 = 0.30000001192..., nearest f16 0.300048828125.
+    expect(out.d[0]).toBe(0.300048828125);
+  });
+});
