@@ -178,3 +178,27 @@ describe('pto-vm run programs/tcolmin.pto', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('pto-vm run programs/softmax.pto', () => {
+  test('cpu-sim: each row is exp(x - max) / sum, computed here step by step in f32 (exp in double, rounded once)', () => {
+    const x = Float32Array.from({ length: 16 * 64 }, (_, i) => Math.fround(Math.sin(i * 0.7) * 6 + (i % 5) * 0.25));
+    const input = path.join(tmp, 'softmax-x.bin');
+    const output = path.join(tmp, 'softmax-y.bin');
+    fs.writeFileSync(input, new Uint8Array(x.buffer));
+    const r = ptoVm('run', path.join(ROOT, 'programs', 'softmax.pto'), '--target', 'a5', '--numerics', 'cpu-sim', `--arg=x=${input}`, `--out=y=${output}`);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const y = new Float32Array(new Uint8Array(fs.readFileSync(output)).buffer);
+    const f = Math.fround;
+    const expected = new Float32Array(16 * 64);
+    for (let row = 0; row < 16; row++) {
+      const values = Array.from(x.subarray(row * 64, row * 64 + 64));
+      const max = values.reduce((m, v) => (v > m ? v : m));
+      const e = values.map((v) => f(Math.exp(f(v - max))));
+      const sum = e.reduce((acc, v) => f(acc + v), 0);
+      e.forEach((v, j) => (expected[row * 64 + j] = f(v / sum)));
+    }
+    expect(Buffer.from(y.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+  });
+});
+
