@@ -5,7 +5,7 @@
  */
 import { ElemType, elemSize } from '../../../src/syntax/types';
 import { codec } from '../../../src/vm/numerics/elements';
-import { Numerics, elementBytes, runTileKernel } from '../numerics/tile-kernel';
+import { Numerics, elementBytes, runWithValid } from './tile-kernel';
 
 type Elem = number | bigint;
 const ROWS = 2;
@@ -28,7 +28,7 @@ function tcvtBytes(from: ElemType, to: ElemType, values: Elem[], opts: Options =
     src: { dtype: from, rows: ROWS, cols: COLS, bytes: opts.srcBytes ?? bytesOf(from, values, from.endsWith('64') ? 0n : 0) },
     dst: { dtype: to, rows: ROWS, cols: COLS, bytes: bytesOf(to, [], dstFill) },
   };
-  return runTileKernel(line, tiles, { numerics: opts.numerics ?? 'npu', target: opts.target ?? 'a5', valid: [1, values.length] }).dst;
+  return runWithValid(line, tiles, { numerics: opts.numerics ?? 'npu', target: opts.target ?? 'a5', valid: [1, values.length] }).dst;
 }
 
 function tcvt(from: ElemType, to: ElemType, values: Elem[], opts: Options = {}): Elem[] {

@@ -3,7 +3,7 @@
  * manual's formulas with Math.fround / f16round, one rounding per element.
  */
 import { f16round } from '@petamoriken/float16';
-import { Elem, runKernel } from './expand-kernel';
+import { Elem, runValues } from './tile-kernel';
 
 const range = (n: number, f: (k: number) => number) => Array.from({ length: n }, (_, k) => f(k));
 const bits = (v: Elem) => (Object.is(v, -0) ? '-0' : String(v));
@@ -13,7 +13,7 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
   const scalars = [Math.fround(0.3), Math.fround(-1.7), Math.fround(2.25), Math.fround(1e-3)];
 
   test.each(['cpu-sim', 'npu'] as const)('trowexpandsub f32, DN scalar per row, valid 3x5 of 4x8: padding untouched (%s)', (numerics) => {
-    const out = runKernel('pto.trowexpandsub ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
+    const out = runValues('pto.trowexpandsub ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
       a: { dtype: 'f32', rows: 4, cols: 8, valid: [3, 5], data: src0 },
       s: { dtype: 'f32', rows: 8, cols: 1, valid: [3, 1], columnMajor: true, data: scalars },
       d: { dtype: 'f32', rows: 4, cols: 8, valid: [3, 5], data: range(32, () => 99) },
@@ -25,7 +25,7 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
   test('mode 2: a row-major block per row repeats along the row (dst[i, j] uses block element j mod 8)', () => {
     const a = range(32, (k) => k + 0.5);
     const block = range(16, (k) => 100 * (k + 1));
-    const out = runKernel('pto.trowexpandadd ins(%a, %b : T(a), T(b)) outs(%d : T(d))', {
+    const out = runValues('pto.trowexpandadd ins(%a, %b : T(a), T(b)) outs(%d : T(d))', {
       a: { dtype: 'f32', rows: 2, cols: 16, data: a },
       b: { dtype: 'f32', rows: 2, cols: 8, data: block },
       d: { dtype: 'f32', rows: 2, cols: 16 },
@@ -35,7 +35,7 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
 
   test('src0 may be the per-row operand: the order stays src0 / src1', () => {
     const b = range(16, (k) => k + 1);
-    const out = runKernel('pto.trowexpanddiv ins(%s, %b : T(s), T(b)) outs(%d : T(d))', {
+    const out = runValues('pto.trowexpanddiv ins(%s, %b : T(s), T(b)) outs(%d : T(d))', {
       s: { dtype: 'f32', rows: 8, cols: 1, valid: [2, 1], columnMajor: true, data: [1, 3] },
       b: { dtype: 'f32', rows: 2, cols: 8, data: b },
       d: { dtype: 'f32', rows: 2, cols: 8 },
@@ -45,13 +45,13 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
 
   test('trowexpanddiv f16: one correctly rounded quotient; x / 0 is inf', () => {
     const a = [1, 2, 3, 5, 7, 11, 13, -17, ...range(8, (k) => k)].map(f16round);
-    const out = runKernel('pto.trowexpanddiv ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
+    const out = runValues('pto.trowexpanddiv ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
       a: { dtype: 'f16', rows: 1, cols: 16, data: a },
       s: { dtype: 'f16', rows: 16, cols: 1, valid: [1, 1], columnMajor: true, data: [3] },
       d: { dtype: 'f16', rows: 1, cols: 16 },
     }, 'cpu-sim');
     expect(out.d).toEqual(a.map((x) => f16round(x / 3)));
-    const byZero = runKernel('pto.trowexpanddiv ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
+    const byZero = runValues('pto.trowexpanddiv ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
       a: { dtype: 'f16', rows: 1, cols: 16, valid: [1, 2], data: [1, -1] },
       s: { dtype: 'f16', rows: 16, cols: 1, valid: [1, 1], columnMajor: true, data: [0] },
       d: { dtype: 'f16', rows: 1, cols: 16, valid: [1, 2] },
@@ -60,7 +60,7 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
   });
 
   test('trowexpandexpdif f32: exp of the f32 difference, rounded once', () => {
-    const out = runKernel('pto.trowexpandexpdif ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
+    const out = runValues('pto.trowexpandexpdif ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
       a: { dtype: 'f32', rows: 4, cols: 8, data: src0 },
       s: { dtype: 'f32', rows: 8, cols: 1, valid: [4, 1], columnMajor: true, data: scalars },
       d: { dtype: 'f32', rows: 4, cols: 8 },
@@ -69,13 +69,13 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
   });
 
   test('trowexpandmax i32 and a wrapping trowexpandmul i16', () => {
-    const max = runKernel('pto.trowexpandmax ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
+    const max = runValues('pto.trowexpandmax ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
       a: { dtype: 'i32', rows: 1, cols: 8, data: [-5, 0, 5, 10, -10, 3, 4, 6] },
       s: { dtype: 'i32', rows: 8, cols: 1, valid: [1, 1], columnMajor: true, data: [4] },
       d: { dtype: 'i32', rows: 1, cols: 8 },
     }, 'npu');
     expect(max.d).toEqual([4, 4, 5, 10, 4, 4, 4, 6]);
-    const mul = runKernel('pto.trowexpandmul ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
+    const mul = runValues('pto.trowexpandmul ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
       a: { dtype: 'i16', rows: 1, cols: 16, valid: [1, 3], data: [300, -300, 2] },
       s: { dtype: 'i16', rows: 16, cols: 1, valid: [1, 1], columnMajor: true, data: [300] },
       d: { dtype: 'i16', rows: 1, cols: 16, valid: [1, 3] },
@@ -91,13 +91,13 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
       d: { dtype: 'f16' as const, rows: 1, cols: 16, valid: [1, 1] as [number, number] },
     });
     const line = 'pto.trowexpandmul ins(%a, %s : T(a), T(s)) outs(%d : T(d))';
-    expect(runKernel(line, tiles(), 'npu').d[0]).toBe(65504);
-    expect(runKernel(line, tiles(), 'cpu-sim').d[0]).toBe(Infinity);
+    expect(runValues(line, tiles(), 'npu').d[0]).toBe(65504);
+    expect(runValues(line, tiles(), 'cpu-sim').d[0]).toBe(Infinity);
   });
 
   test('a row-major per-row operand without one block of valid columns is a run-time error', () => {
     expect(() =>
-      runKernel('pto.trowexpandsub ins(%a, %b : T(a), T(b)) outs(%d : T(d))', {
+      runValues('pto.trowexpandsub ins(%a, %b : T(a), T(b)) outs(%d : T(d))', {
         a: { dtype: 'f32', rows: 2, cols: 16, data: [] },
         b: { dtype: 'f32', rows: 2, cols: 16, valid: [2, 4] },
         d: { dtype: 'f32', rows: 2, cols: 16 },
@@ -108,7 +108,7 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
 
 describe('trowexpand / tcolexpand copy bits', () => {
   test('trowexpand broadcasts column 0 of each valid row (-0 and NaN kept)', () => {
-    const out = runKernel('pto.trowexpand ins(%s : T(s)) outs(%d : T(d))', {
+    const out = runValues('pto.trowexpand ins(%s : T(s)) outs(%d : T(d))', {
       s: { dtype: 'f32', rows: 3, cols: 8, valid: [2, 8], data: [-0, 1, 1, 1, 1, 1, 1, 1, NaN, 2, 2, 2, 2, 2, 2, 2, 7, 3, 3, 3, 3, 3, 3, 3] },
       d: { dtype: 'f32', rows: 3, cols: 8, valid: [2, 6], data: range(24, () => 5) },
     }, 'npu');
@@ -116,7 +116,7 @@ describe('trowexpand / tcolexpand copy bits', () => {
   });
 
   test('tcolexpand broadcasts row 0 down each valid column', () => {
-    const out = runKernel('pto.tcolexpand ins(%s : T(s)) outs(%d : T(d))', {
+    const out = runValues('pto.tcolexpand ins(%s : T(s)) outs(%d : T(d))', {
       s: { dtype: 'i16', rows: 1, cols: 16, valid: [1, 10], data: range(16, (k) => k - 8) },
       d: { dtype: 'i16', rows: 3, cols: 16, valid: [3, 10], data: range(48, () => 77) },
     }, 'npu');
@@ -126,13 +126,13 @@ describe('trowexpand / tcolexpand copy bits', () => {
   test('tcolexpandsub / tcolexpandexpdif use src1[0, j]', () => {
     const a = range(16, (k) => Math.fround(k / 3));
     const s = range(8, (k) => Math.fround(k * 0.7));
-    const sub = runKernel('pto.tcolexpandsub ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
+    const sub = runValues('pto.tcolexpandsub ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
       a: { dtype: 'f32', rows: 2, cols: 8, data: a },
       s: { dtype: 'f32', rows: 1, cols: 8, data: s },
       d: { dtype: 'f32', rows: 2, cols: 8 },
     }, 'cpu-sim');
     expect(sub.d).toEqual(range(16, (k) => Math.fround(a[k] - s[k % 8])));
-    const e = runKernel('pto.tcolexpandexpdif ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
+    const e = runValues('pto.tcolexpandexpdif ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
       a: { dtype: 'f32', rows: 2, cols: 8, data: a },
       s: { dtype: 'f32', rows: 1, cols: 8, data: s },
       d: { dtype: 'f32', rows: 2, cols: 8 },

@@ -1,8 +1,8 @@
 /** Partial elementwise ops (spec/instructions/partial.json): the manual's cases, computed here by hand. */
-import { runKernel } from './expand-kernel';
+import { runValues } from './tile-kernel';
 
 test('tpartadd: the sum where both are valid, src0 elsewhere; dst padding untouched', () => {
-  const out = runKernel('pto.tpartadd ins(%a, %b : T(a), T(b)) outs(%d : T(d))', {
+  const out = runValues('pto.tpartadd ins(%a, %b : T(a), T(b)) outs(%d : T(d))', {
     a: { dtype: 'i32', rows: 2, cols: 8, valid: [2, 3], data: [1, 2, 3, 0, 0, 0, 0, 0, 4, 5, 6] },
     b: { dtype: 'i32', rows: 2, cols: 8, valid: [1, 2], data: [10, 20] },
     d: { dtype: 'i32', rows: 2, cols: 8, valid: [2, 3], data: Array(16).fill(-1) },
@@ -11,7 +11,7 @@ test('tpartadd: the sum where both are valid, src0 elsewhere; dst padding untouc
 });
 
 test('tpartargmax: src0 wins only when strictly greater (ties and NaN pick src1); the smaller region copies', () => {
-  const out = runKernel('pto.tpartargmax ins(%a, %b, %ai, %bi : T(a), T(b), T(ai), T(bi)) outs(%d, %di : T(d), T(di))', {
+  const out = runValues('pto.tpartargmax ins(%a, %b, %ai, %bi : T(a), T(b), T(ai), T(bi)) outs(%d, %di : T(d), T(di))', {
     a: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 4], data: [5, 2, NaN, 1] },
     b: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 3], data: [4, 2, 3] },
     ai: { dtype: 'i32', rows: 1, cols: 8, valid: [1, 4], data: [100, 101, 102, 103] },
@@ -25,7 +25,7 @@ test('tpartargmax: src0 wins only when strictly greater (ties and NaN pick src1)
 
 test('a pattern where no source covers dst is an error', () => {
   expect(() =>
-    runKernel('pto.tpartmax ins(%a, %b : T(a), T(b)) outs(%d : T(d))', {
+    runValues('pto.tpartmax ins(%a, %b : T(a), T(b)) outs(%d : T(d))', {
       a: { dtype: 'f32', rows: 2, cols: 8, valid: [2, 3] },
       b: { dtype: 'f32', rows: 2, cols: 8, valid: [1, 4] },
       d: { dtype: 'f32', rows: 2, cols: 8, valid: [2, 4] },

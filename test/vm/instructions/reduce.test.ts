@@ -2,7 +2,7 @@
  * The reductions added with the expand family (trowprod, tcolprod, tcolsum isBinary, tpairreducesum): expected
  * values are written out here as explicit Math.fround expressions in the order each profile documents.
  */
-import { runKernel } from './expand-kernel';
+import { runValues } from './tile-kernel';
 
 const f = Math.fround;
 const e = 2 ** -24;
@@ -17,20 +17,20 @@ describe('tcolsum isBinary = true', () => {
   });
   const line = 'pto.tcolsum ins(%s, %t {isBinary = true} : T(s), T(t)) outs(%d : T(d))';
   test('npu on a2a3: the A2/A3 pairwise order ((x0 + x1) + x4) + (x2 + x3)', () => {
-    expect(runKernel(line, tiles(), 'npu', 'a2a3').d[0]).toBe(f(f(f(1 + e) + e) + f(e + e)));
+    expect(runValues(line, tiles(), 'npu', 'a2a3').d[0]).toBe(f(f(f(1 + e) + e) + f(e + e)));
     expect(f(f(f(1 + e) + e) + f(e + e))).not.toBe(1); // the order is observable
   });
   test('cpu-sim: the simulator ignores isBinary and adds row after row from +0', () => {
-    expect(runKernel(line, tiles(), 'cpu-sim').d[0]).toBe(1);
+    expect(runValues(line, tiles(), 'cpu-sim').d[0]).toBe(1);
   });  test('npu on a5: the odd row joins the last pair, (x0 + x1) + (x4 + (x2 + x3))', () => {
     // x0 = 1 pairs with e (rounds to 1); x4 + (x2 + x3) = 3e survives, and 1 + 3e rounds to 1 + 2^-22 (A2/A3: 1 + 2^-23).
-    expect(runKernel(line, tiles(), 'npu', 'a5').d[0]).toBe(f(f(1 + e) + f(e + f(e + e))));
+    expect(runValues(line, tiles(), 'npu', 'a5').d[0]).toBe(f(f(1 + e) + f(e + f(e + e))));
     expect(f(f(1 + e) + f(e + f(e + e)))).not.toBe(f(f(f(1 + e) + e) + f(e + e)));
   });
   test('npu on a5: one row is added to the zeroed accumulator, so -0 gives +0 (a2a3 keeps -0)', () => {
     const one = { s: { dtype: 'f32' as const, rows: 1, cols: 8, valid: [1, 1] as [number, number], data: [-0] }, t: { dtype: 'f32' as const, rows: 1, cols: 8 }, d: { dtype: 'f32' as const, rows: 1, cols: 8, valid: [1, 1] as [number, number] } };
-    expect(Object.is(runKernel(line, one, 'npu', 'a5').d[0], 0)).toBe(true);
-    expect(Object.is(runKernel(line, one, 'npu', 'a2a3').d[0], -0)).toBe(true);
+    expect(Object.is(runValues(line, one, 'npu', 'a5').d[0], 0)).toBe(true);
+    expect(Object.is(runValues(line, one, 'npu', 'a2a3').d[0], -0)).toBe(true);
   });
 });
 
@@ -43,14 +43,14 @@ describe('trowprod', () => {
   });
   const line = 'pto.trowprod ins(%s, %t : T(s), T(t)) outs(%d : T(d))';
   test('cpu-sim: in order, rounded to f32 after every multiply', () => {
-    expect(runKernel(line, tiles(), 'cpu-sim').d[0]).toBe(row.reduce((a, b) => f(a * b)));
+    expect(runValues(line, tiles(), 'cpu-sim').d[0]).toBe(row.reduce((a, b) => f(a * b)));
   });
   test('npu: 8 lanes multiply columns k and k + 8, then the lanes are multiplied in order', () => {
     const lanes = [f(row[0] * row[8]), f(row[1] * row[9]), ...row.slice(2, 8)];
-    expect(runKernel(line, tiles(), 'npu').d[0]).toBe(lanes.reduce((a, b) => f(a * b)));
+    expect(runValues(line, tiles(), 'npu').d[0]).toBe(lanes.reduce((a, b) => f(a * b)));
   });
   test('i32 products wrap', () => {
-    const out = runKernel(line, {
+    const out = runValues(line, {
       s: { dtype: 'i32', rows: 1, cols: 8, valid: [1, 3], data: [65536, 65536, 3] },
       t: { dtype: 'i32', rows: 1, cols: 8 },
       d: { dtype: 'i32', rows: 8, cols: 1, valid: [1, 1], columnMajor: true },
@@ -60,7 +60,7 @@ describe('trowprod', () => {
 });
 
 test('tcolprod multiplies row after row', () => {
-  const out = runKernel('pto.tcolprod ins(%s : T(s)) outs(%d : T(d))', {
+  const out = runValues('pto.tcolprod ins(%s : T(s)) outs(%d : T(d))', {
     s: { dtype: 'f32', rows: 3, cols: 8, valid: [3, 2], data: [0.1, 2, 0, 0, 0, 0, 0, 0, 0.2, -3, 0, 0, 0, 0, 0, 0, 0.3, 4].map(f) },
     d: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 2], data: [9, 9, 9, 9, 9, 9, 9, 9] },
   }, 'cpu-sim');
@@ -68,7 +68,7 @@ test('tcolprod multiplies row after row', () => {
 });
 
 test('tpairreducesum: pairs in the lower half, 0 above; an odd last column pairs with 0 (cpu-sim)', () => {
-  const out = runKernel('pto.tpairreducesum ins(%s : T(s)) outs(%d : T(d))', {
+  const out = runValues('pto.tpairreducesum ins(%s : T(s)) outs(%d : T(d))', {
     s: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 5], data: [1, 2, 3, 4, -0, 9, 9, 9] },
     d: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 5], data: [7, 7, 7, 7, 7, 7, 7, 7] },
   }, 'cpu-sim');
@@ -77,7 +77,7 @@ test('tpairreducesum: pairs in the lower half, 0 above; an odd last column pairs
 
 describe('arg reductions, value and index form (outs(%dst, %dstIdx))', () => {
   test('trowargmax: dst takes the first maximum, dstIdx its column', () => {
-    const out = runKernel('pto.trowargmax ins(%s, %t : T(s), T(t)) outs(%v, %i : T(v), T(i))', {
+    const out = runValues('pto.trowargmax ins(%s, %t : T(s), T(t)) outs(%v, %i : T(v), T(i))', {
       s: { dtype: 'f32', rows: 2, cols: 8, valid: [2, 5], data: [1, 9, 3, 9, 2, 100, 100, 100, -4, -0, 0, -3, -1] },
       t: { dtype: 'f32', rows: 2, cols: 8 },
       v: { dtype: 'f32', rows: 8, cols: 1, valid: [2, 1], columnMajor: true },
@@ -87,7 +87,7 @@ describe('arg reductions, value and index form (outs(%dst, %dstIdx))', () => {
     expect(out.i.slice(0, 2)).toEqual([1, 1]);
   });
   test('tcolargmin: dst takes the minimum of each column, dstIdx its row', () => {
-    const out = runKernel('pto.tcolargmin ins(%s, %t : T(s), T(t)) outs(%v, %i : T(v), T(i))', {
+    const out = runValues('pto.tcolargmin ins(%s, %t : T(s), T(t)) outs(%v, %i : T(v), T(i))', {
       s: { dtype: 'f32', rows: 3, cols: 8, valid: [3, 2], data: [5, 1, 0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 0, 0, 7, -1] },
       t: { dtype: 'f32', rows: 3, cols: 8 },
       v: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 2] },

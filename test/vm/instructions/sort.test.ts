@@ -5,72 +5,19 @@
  */
 import fc from 'fast-check';
 import { getFloat16, setFloat16 } from '@petamoriken/float16';
-import { assemble } from '../../../src/assemble';
-import { formatAll } from '../../../src/diag/diagnostic';
-import { runFunction, Value } from '../../../src/vm/interpreter';
-import { GlobalBuffer } from '../../../src/vm/memory';
 import { ElemType } from '../../../src/syntax/types';
-
-type Numerics = 'npu' | 'cpu-sim';
-
-interface TileArg {
-  dtype: ElemType;
-  rows: number;
-  cols: number;
-  /** The whole tile's bytes, row-major; default: every byte 0xAB, so untouched elements are recognisable. */
-  bytes?: Uint8Array;
-  /** The valid region the op sees (default: the whole tile). */
-  valid?: [number, number];
-}
+import { Elem, Numerics, TileArg, runKernel } from './tile-kernel';
 
 const SIZE: Partial<Record<ElemType, number>> = { f16: 2, f32: 4, u32: 4 };
-const mlir = (e: ElemType) => (e.startsWith('u') ? 'ui' + e.slice(1) : e);
-const tileType = (t: TileArg, v: [number, number] = [t.rows, t.cols]) =>
-  `!pto.tile_buf<loc=vec, dtype=${mlir(t.dtype)}, rows=${t.rows}, cols=${t.cols}, v_row=${v[0]}, v_col=${v[1]}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
 
 /**
- * Loads every tile whole from global memory, runs `line` (T(name) stands for the type the op sees), stores every
- * tile whole again, and returns each tile's bytes. `scalars`: extra function arguments, name -> [type, value].
+ * Runs `line` on tiles loaded whole from global memory (tile-kernel.ts); a tile given no bytes starts as 0xAB bytes,
+ * so untouched elements are recognisable. Returns each tile's bytes. `scalars`: extra arguments, name -> [type, value].
  */
-function run(line: string, tiles: Record<string, TileArg>, numerics: Numerics, scalars: Record<string, [string, Value]> = {}): Record<string, DataView> {
-  const body = ['%c0 = arith.constant 0 : index', '%c1 = arith.constant 1 : index'];
-  const args: string[] = [];
-  const values = new Map<string, Value>();
-  const buffers: Record<string, GlobalBuffer> = {};
-  Object.entries(tiles).forEach(([name, t], i) => {
-    const bytes = t.bytes ? t.bytes.slice() : new Uint8Array(t.rows * t.cols * SIZE[t.dtype]!).fill(0xab);
-    buffers[name] = new GlobalBuffer(name, t.dtype, bytes);
-    values.set(`%g_${name}`, buffers[name]);
-    const m = mlir(t.dtype);
-    args.push(`%g_${name}: !pto.ptr<${m}>`);
-    const view = `!pto.partition_tensor_view<${t.rows}x${t.cols}x${m}>`;
-    body.push(
-      `%r_${name} = arith.constant ${t.rows} : index`,
-      `%k_${name} = arith.constant ${t.cols} : index`,
-      `%a_${name} = arith.constant ${i * 16384} : index`,
-      `%tv_${name} = pto.make_tensor_view %g_${name}, shape = [%r_${name}, %k_${name}], strides = [%k_${name}, %c1] : !pto.tensor_view<?x?x${m}>`,
-      `%pv_${name} = pto.partition_view %tv_${name}, offsets = [%c0, %c0], sizes = [%r_${name}, %k_${name}] : !pto.tensor_view<?x?x${m}> -> ${view}`,
-      `%full_${name} = pto.alloc_tile addr = %a_${name} : ${tileType(t)}`,
-      `pto.tload ins(%pv_${name} : ${view}) outs(%full_${name} : ${tileType(t)})`,
-      `%${name} = pto.alloc_tile addr = %a_${name} : ${tileType(t, t.valid)}`,
-    );
-  });
-  for (const [name, [type, v]] of Object.entries(scalars)) {
-    args.push(`%${name}: ${type}`);
-    values.set(`%${name}`, v);
-  }
-  body.push(line.replace(/\bT\(([a-z0-9_]+)\)/g, (_, n) => tileType(tiles[n], tiles[n].valid)));
-  for (const [name, t] of Object.entries(tiles)) {
-    body.push(`pto.tstore ins(%full_${name} : ${tileType(t)}) outs(%pv_${name} : !pto.partition_tensor_view<${t.rows}x${t.cols}x${mlir(t.dtype)}>)`);
-  }
-  body.push('return');
-  const text = ['module {', `  func.func @k(${args.join(', ')}) {`, ...body.map((l) => '    ' + l), '  }', '}', ''].join('\n');
-  const asm = assemble('test.pto', text, { target: 'a5' });
-  if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags) + '\n' + text);
-  runFunction(asm.program, asm.types, [...asm.program.functions.values()][0], values, { numerics, maxSteps: 1e6 });
-  const out: Record<string, DataView> = {};
-  for (const [name, b] of Object.entries(buffers)) out[name] = new DataView(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength);
-  return out;
+function run(line: string, tiles: Record<string, TileArg>, numerics: Numerics, scalars: Record<string, [string, Elem]> = {}): Record<string, DataView> {
+  const filled = Object.fromEntries(Object.entries(tiles).map(([name, t]) => [name, { ...t, bytes: t.bytes ?? new Uint8Array(t.rows * t.cols * SIZE[t.dtype]!).fill(0xab) }]));
+  const { bytes } = runKernel(line, filled, { numerics, scalars });
+  return Object.fromEntries(Object.entries(bytes).map(([name, b]) => [name, new DataView(b.buffer, b.byteOffset, b.byteLength)]));
 }
 
 /** Row-major bytes of a tile from its values (f16, f32 or u32). */
@@ -340,7 +287,7 @@ describe('tmrgsort format 2 (several lists)', () => {
     dst: { dtype: 'f32', rows: 1, cols: 128, valid: [1, dstValid] },
     tmp: { dtype: 'f32', rows: 1, cols: 128 },
   });
-  const executed: Record<string, [string, Value]> = { executed: ['vector<4xi16>', 0n] };
+  const executed: Record<string, [string, Elem]> = { executed: ['vector<4xi16>', 0n] };
 
   test.each(both)('four lists of 16, 8, 24 and 16 records merge into dst under %s', (numerics) => {
     const out = run(four, tiles(128), numerics, executed);

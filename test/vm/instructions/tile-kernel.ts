@@ -5,7 +5,7 @@
  */
 import { assemble } from '../../../src/assemble';
 import { formatAll } from '../../../src/diag/diagnostic';
-import { ElemType } from '../../../src/syntax/types';
+import { ElemType, elemSize } from '../../../src/syntax/types';
 import { runFunction, Value } from '../../../src/vm/interpreter';
 import { GlobalBuffer } from '../../../src/vm/memory';
 import { codec } from '../../../src/vm/numerics/elements';
@@ -19,6 +19,10 @@ export interface TileArg {
   cols: number;
   /** Row-major contents of the whole tile; missing elements are 0. */
   data?: Elem[];
+  /** The whole tile's initial bytes, instead of `data`. */
+  bytes?: Uint8Array;
+  /** A column-major (DN) tile. */
+  columnMajor?: boolean;
   /** The valid region the op sees; default the whole tile. */
   valid?: [number, number];
   /** The pad value of the tile the op sees (`pad=` of its type); default 0 (null). */
@@ -35,7 +39,8 @@ export interface RunOptions {
 
 const mlir = (e: ElemType) => (e.startsWith('u') ? 'ui' + e.slice(1) : e);
 export const tileType = (t: TileArg, v?: [number, number], pad = '0') =>
-  `!pto.tile_buf<loc=vec, dtype=${mlir(t.dtype)}, rows=${t.rows}, cols=${t.cols}, v_row=${v ? v[0] : t.rows}, v_col=${v ? v[1] : t.cols}, blayout=row_major, slayout=none_box, fractal=512, pad=${pad}>`;
+  `!pto.tile_buf<loc=vec, dtype=${mlir(t.dtype)}, rows=${t.rows}, cols=${t.cols}, v_row=${v ? v[0] : t.rows}, v_col=${v ? v[1] : t.cols}, ` +
+  `blayout=${t.columnMajor ? 'col_major' : 'row_major'}, slayout=none_box, fractal=512, pad=${pad}>`;
 /** The type the op sees: the tile's valid region and pad value. */
 const opType = (t: TileArg) => tileType(t, t.valid, t.pad);
 
@@ -43,20 +48,22 @@ const opType = (t: TileArg) => tileType(t, t.valid, t.pad);
 export function kernelText(line: string, tiles: Record<string, TileArg>, opts: RunOptions = {}): string {
   const body: string[] = ['%c0 = arith.constant 0 : index', '%c1 = arith.constant 1 : index'];
   const args: string[] = [];
-  Object.entries(tiles).forEach(([name, t], i) => {
+  let address = 0;
+  Object.entries(tiles).forEach(([name, t]) => {
     const m = mlir(t.dtype);
     const view = `!pto.partition_tensor_view<${t.rows}x${t.cols}x${m}>`;
     args.push(`%g_${name}: !pto.ptr<${m}>`);
     body.push(
       `%r_${name} = arith.constant ${t.rows} : index`,
       `%k_${name} = arith.constant ${t.cols} : index`,
-      `%a_${name} = arith.constant ${i * 16384} : index`,
+      `%a_${name} = arith.constant ${address} : index`,
       `%tv_${name} = pto.make_tensor_view %g_${name}, shape = [%r_${name}, %k_${name}], strides = [%k_${name}, %c1] : !pto.tensor_view<?x?x${m}>`,
       `%pv_${name} = pto.partition_view %tv_${name}, offsets = [%c0, %c0], sizes = [%r_${name}, %k_${name}] : !pto.tensor_view<?x?x${m}> -> ${view}`,
       `%full_${name} = pto.alloc_tile addr = %a_${name} : ${tileType(t)}`,
       `pto.tload ins(%pv_${name} : ${view}) outs(%full_${name} : ${tileType(t)})`,
       `%${name} = pto.alloc_tile addr = %a_${name} : ${opType(t)}`,
     );
+    address += Math.ceil((t.rows * t.cols * elemSize(t.dtype)) / 32) * 32;
   });
   for (const [name, [type]] of Object.entries(opts.scalars ?? {})) args.push(`%${name}: ${type}`);
   body.push(line.replace(/\bT\(([a-z0-9_]+)\)/g, (_, n) => opType(tiles[n])));
@@ -85,7 +92,8 @@ export function runKernel(line: string, tiles: Record<string, TileArg>, opts: Ru
   const buffers: Record<string, GlobalBuffer> = {};
   for (const [name, t] of Object.entries(tiles)) {
     const c = codec(t.dtype);
-    const bytes = new Uint8Array(t.rows * t.cols * c.size);
+    const bytes = t.bytes ? t.bytes.slice() : new Uint8Array(t.rows * t.cols * c.size);
+    if (bytes.length !== t.rows * t.cols * c.size) throw new Error(`${name}: ${bytes.length} bytes for ${t.rows}x${t.cols} ${t.dtype}`);
     const view = new DataView(bytes.buffer);
     (t.data ?? []).forEach((v, k) => c.write(view, k * c.size, v));
     t.words?.forEach((w, k) => view.setUint32(k * 4, w, true));
@@ -109,4 +117,24 @@ export function runKernel(line: string, tiles: Record<string, TileArg>, opts: Ru
 export function runTiles(line: string, tiles: Record<string, TileArg>, opts: RunOptions = {}): Record<string, Elem[]> & { bytes: Record<string, Uint8Array> } {
   const { values, bytes } = runKernel(line, tiles, opts);
   return Object.assign({ bytes }, values) as Record<string, Elem[]> & { bytes: Record<string, Uint8Array> };
+}
+
+/** Runs the op under `numerics` on `target`; every tile's whole contents afterwards (storage order). */
+export function runValues(line: string, tiles: Record<string, TileArg>, numerics: Numerics, target: 'a2a3' | 'a5' = 'a5'): Record<string, Elem[]> {
+  return runKernel(line, tiles, { numerics, target }).values;
+}
+
+/** Runs the op with the same valid region on every tile; each tile's bytes afterwards. */
+export function runWithValid(line: string, tiles: Record<string, TileArg>, opts: RunOptions & { valid?: [number, number] } = {}): Record<string, Uint8Array> {
+  const withValid = Object.fromEntries(Object.entries(tiles).map(([name, t]) => [name, { ...t, valid: opts.valid }]));
+  return runKernel(line, withValid, opts).bytes;
+}
+
+/** `count` elements of `dtype`: `values` first, then `fill`. */
+export function elementBytes(dtype: ElemType, count: number, values: Elem[], fill: Elem = 0): Uint8Array {
+  const c = codec(dtype);
+  const bytes = new Uint8Array(count * c.size);
+  const view = new DataView(bytes.buffer);
+  for (let k = 0; k < count; k++) c.write(view, k * c.size, k < values.length ? values[k] : fill);
+  return bytes;
 }

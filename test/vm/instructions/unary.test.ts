@@ -7,7 +7,7 @@
 import { f16round } from '@petamoriken/float16';
 import { ElemType, elemSize } from '../../../src/syntax/types';
 import { codec } from '../../../src/vm/numerics/elements';
-import { Numerics, elementBytes, runTileKernel } from '../numerics/tile-kernel';
+import { Numerics, elementBytes, runWithValid } from './tile-kernel';
 
 type Elem = number | bigint;
 const ROWS = 2;
@@ -28,7 +28,7 @@ function unaryBytes(name: string, dtype: ElemType, values: Elem[], opts: Options
     src: { dtype, rows: ROWS, cols: COLS, bytes: opts.srcBytes ?? bytesOf(dtype, values, dtype.endsWith('64') ? 0n : 0) },
     dst: { dtype, rows: ROWS, cols: COLS, bytes: bytesOf(dtype, [], fill) },
   };
-  return runTileKernel(line, tiles, { numerics: opts.numerics ?? 'npu', valid: [1, values.length] }).dst;
+  return runWithValid(line, tiles, { numerics: opts.numerics ?? 'npu', valid: [1, values.length] }).dst;
 }
 
 function unary(name: string, dtype: ElemType, values: Elem[], opts: Options = {}): Elem[] {
