@@ -106,6 +106,13 @@ export class Tile {
     this.codec.write(this.view, this.elementIndex(r, c) * this.codec.size, v);
   }
 
+  /** Calls `f` for every position of the valid region, row by row. */
+  forEachValid(f: (r: number, c: number) => void): void {
+    for (let r = 0; r < this.vRow; r++) {
+      for (let c = 0; c < this.vCol; c++) f(r, c);
+    }
+  }
+
   /** The raw bits of a 2- or 4-byte element: NaN payloads survive, which a decoded number may not keep. */
   getBits(r: number, c: number): number {
     const offset = this.elementIndex(r, c) * this.codec.size;

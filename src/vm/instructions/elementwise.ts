@@ -31,10 +31,9 @@ function finisher(ctx: InstructionContext, dtype: ElemType): (v: Scalar) => Scal
   return declared && saturates(dtype, ctx.numerics, ctx.flag('saturation')) ? (v) => saturateF16(v as number) : (v) => v;
 }
 
+/** Writes f(r, c) to every position of dst's valid region. */
 function forEachValid(dst: Tile, f: (r: number, c: number) => Scalar): void {
-  for (let r = 0; r < dst.vRow; r++) {
-    for (let c = 0; c < dst.vCol; c++) dst.set(r, c, f(r, c));
-  }
+  dst.forEachValid((r, c) => dst.set(r, c, f(r, c)));
 }
 
 /**

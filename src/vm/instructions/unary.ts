@@ -1,5 +1,4 @@
 import { ElemType, isFloat } from '../../syntax/types';
-import { Tile } from '../memory';
 import { x86Nan } from '../numerics/arithmetic';
 import { Scalar, codec } from '../numerics/elements';
 import { saturateF16, saturates } from '../numerics/saturation';
@@ -84,12 +83,6 @@ function integerOp(name: UnaryName, dtype: ElemType, ctx: InstructionContext): (
   return ctx.trap(`pto.t${name} is not defined for ${dtype}`);
 }
 
-function forEachValid(dst: Tile, f: (r: number, c: number) => void): void {
-  for (let r = 0; r < dst.vRow; r++) {
-    for (let c = 0; c < dst.vCol; c++) f(r, c);
-  }
-}
-
 /** TEXP, TLOG, TSQRT, TRSQRT, TRECIP, TABS, TNEG, TRELU, TNOT: dst = op(src) over dst's valid region. */
 function unary(ctx: InstructionContext): void {
   const name = ctx.bound.spec.op as UnaryName;
@@ -100,13 +93,13 @@ function unary(ctx: InstructionContext): void {
   const f = FLOAT_BITS[dtype];
   if (!isFloat(dtype) || !f) {
     const op = integerOp(name, dtype, ctx);
-    forEachValid(dst, (r, c) => dst.set(r, c, op(src.get(r, c))));
+    dst.forEachValid((r, c) => dst.set(r, c, op(src.get(r, c))));
     return;
   }
   if (name === 'not') ctx.trap(`pto.tnot is not defined for ${dtype}`);
   if (name === 'abs' || name === 'neg' || name === 'relu') {
     const op = signOp(name, f, ctx.numerics);
-    forEachValid(dst, (r, c) => dst.setBits(r, c, op(src.getBits(r, c), src.get(r, c) as number)));
+    dst.forEachValid((r, c) => dst.setBits(r, c, op(src.getBits(r, c), src.get(r, c) as number)));
     return;
   }
   if (ctx.numerics === 'npu' && name !== 'sqrt' && name !== 'recip') {
@@ -115,7 +108,7 @@ function unary(ctx: InstructionContext): void {
   const math = floatMath(name, dtype, ctx);
   const saturate = saturates(dtype, ctx.numerics, ctx.flag('saturation'));
   const cpuSim = ctx.numerics === 'cpu-sim';
-  forEachValid(dst, (r, c) => {
+  dst.forEachValid((r, c) => {
     const bits = src.getBits(r, c);
     // cpu-sim: a NaN operand comes out as itself, quieted (x86 and libm return their NaN operand).
     if (cpuSim && isNaNBits(bits, f)) return dst.setBits(r, c, (bits | f.quiet) >>> 0);
