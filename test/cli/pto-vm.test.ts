@@ -206,3 +206,20 @@ describe('pto-vm run programs/softmax.pto', () => {
   });
 });
 
+describe('pto.tprint through pto-vm', () => {
+  test('the printed tile goes to stdout before the summary, and into --json as printed', () => {
+    const t = '!pto.tile_buf<loc=vec, dtype=i32, rows=1, cols=8, v_row=1, v_col=2, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+    const text = ['module {', '  func.func @k(%s: i32) {', `    %t = pto.alloc_tile : ${t}`, `    pto.texpands ins(%s : i32) outs(%t : ${t})`, `    pto.tprint ins(%t : ${t})`, '    return', '  }', '}'].join('\n');
+    const file = path.join(tmp, 'print.pto');
+    fs.writeFileSync(file, text);
+    const r = ptoVm('run', file, '--arg', 's=7');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('tprint %t: loc=vec dtype=i32 rows=1 cols=8 valid=1x2');
+    expect(lines[1].split('|')[0].trim().split(/\s+/)).toEqual(['7', '7']);
+    expect(lines[2]).toMatch(/^@k on a2a3 \(numerics npu\): \d+ ops executed$/);
+    const json = JSON.parse(ptoVm('run', file, '--arg', 's=7', '--json').stdout);
+    expect(json.printed).toEqual([lines.slice(0, 2).join('\n') + '\n']);
+  });
+});
+
