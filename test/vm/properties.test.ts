@@ -1,7 +1,8 @@
 /**
  * Algebraic facts that hold in both numerics profiles, checked on random tiles (fast-check):
  * a minimum is one of its elements and no element is smaller, an arg-min points at the minimum
- * (the first one on ties), and views (treshape) give back the same bits.
+ * (the first one on ties), views (treshape) and transposes give back the same bits, and conversions through a
+ * wider type come back exact.
  */
 import fc from 'fast-check';
 import { assemble } from '../../src/assemble';
@@ -19,7 +20,7 @@ const tile = (dtype: string, rows: number, cols: number, layout = 'row_major') =
 
 interface Port {
   name: string;
-  dtype: 'f32' | 'i32';
+  dtype: 'f32' | 'i32' | 'f16';
   rows: number;
   cols: number;
   layout?: string;
@@ -138,4 +139,52 @@ describe.each(PROFILES)('numerics %s', (numerics) => {
       { numRuns: 40 },
     );
   });
+
+  test('ttrans there and back (8x16 -> 16x8 -> 8x16) keeps every bit', () => {
+    const anyBits = fc.array(fc.integer(), { minLength: ROWS * COLS, maxLength: ROWS * COLS }).map((v) => new Float32Array(new Int32Array(v).buffer));
+    fc.assert(
+      fc.property(anyBits, (x) => {
+        const wide = tile('f32', COLS, ROWS);
+        const body = [`pto.ttrans ins(%src, %tmpw : SRC, ${wide}) outs(%w : ${wide})`, `pto.ttrans ins(%w, %tmp : ${wide}, SRC) outs(%dst : DST)`];
+        const extra = [
+          { name: 'w', dtype: 'f32' as const, rows: COLS, cols: ROWS },
+          { name: 'tmpw', dtype: 'f32' as const, rows: COLS, cols: ROWS },
+          { name: 'tmp', dtype: 'f32' as const, rows: ROWS, cols: COLS },
+        ];
+        const y = runKernel(body, { name: 'dst', dtype: 'f32', rows: ROWS, cols: COLS }, x, numerics, extra);
+        return Buffer.from(y).equals(Buffer.from(x.buffer));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  test('tcvt f32 -> f16 -> f32 is exact for values f16 can hold, whatever the round mode', () => {
+    const f16Values = fc.integer({ min: 0, max: 0xffff }).filter((b) => (b & 0x7c00) !== 0x7c00).map((b) => (b & 0x8000 ? -1 : 1) * ((b >> 10) & 31 ? (1024 + (b & 1023)) * 2 ** (((b >> 10) & 31) - 25) : (b & 1023) * 2 ** -24));
+    const mode = fc.constantFrom('RINT', 'ROUND', 'FLOOR', 'CEIL', 'TRUNC', 'ODD', 'NONE', 'CAST_RINT');
+    fc.assert(
+      fc.property(fc.array(f16Values, { minLength: ROWS * COLS, maxLength: ROWS * COLS }), mode, (values, m) => {
+        const x = new Float32Array(values);
+        const half = tile('f16', ROWS, COLS);
+        const body = [`pto.tcvt ins(%src {rmode = #pto<round_mode ${m}>} : SRC) outs(%h : ${half})`, `pto.tcvt ins(%h : ${half}) outs(%dst : DST)`];
+        const y = runKernel(body, { name: 'dst', dtype: 'f32', rows: ROWS, cols: COLS }, x, numerics, [{ name: 'h', dtype: 'f16', rows: ROWS, cols: COLS }]);
+        return Buffer.from(y).equals(Buffer.from(x.buffer));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  test('tcvt f32 -> i32 -> f32 is exact for integers below 2^24', () => {
+    const ints = fc.integer({ min: -(2 ** 24), max: 2 ** 24 });
+    fc.assert(
+      fc.property(fc.array(ints, { minLength: ROWS * COLS, maxLength: ROWS * COLS }), (values) => {
+        const x = new Float32Array(values);
+        const i32 = tile('i32', ROWS, COLS);
+        const body = [`pto.tcvt ins(%src {rmode = #pto<round_mode TRUNC>} : SRC) outs(%n : ${i32})`, `pto.tcvt ins(%n : ${i32}) outs(%dst : DST)`];
+        const y = runKernel(body, { name: 'dst', dtype: 'f32', rows: ROWS, cols: COLS }, x, numerics, [{ name: 'n', dtype: 'i32', rows: ROWS, cols: COLS }]);
+        return Buffer.from(y).equals(Buffer.from(x.buffer));
+      }),
+      { numRuns: 30 },
+    );
+  });
 });
+
