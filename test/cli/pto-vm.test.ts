@@ -143,32 +143,6 @@ describe('pto-vm run programs/tcolmin.pto', () => {
     expect(r.stderr).toMatch(new RegExp(`^${escape(file)}:${line}:\\d+: error: pto\\.tcolmin: .*\\(f16\\).*\\(f32\\).* must have the same element type$`, 'm'));
   });
 
-  test('an instruction the verifier knows but the VM does not run is reported before anything runs', () => {
-    const tile = (dtype: string) => `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
-    const text = [
-      'module {',
-      '  func.func @k(%p: !pto.ptr<f32>) {',
-      '    %c0 = arith.constant 0 : index',
-      '    %c1 = arith.constant 1 : index',
-      '    %c16 = arith.constant 16 : index',
-      '    %v = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>',
-      '    %part = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>',
-      `    %i = pto.alloc_tile : ${tile('i32')}`,
-      `    %d = pto.alloc_tile : ${tile('f32')}`,
-      `    pto.mgather ins(%part, %i : !pto.partition_tensor_view<16x16xf32>, ${tile('i32')}) outs(%d : ${tile('f32')})`,
-      '    return',
-      '  }',
-      '}',
-    ].join('\n');
-    const file = path.join(tmp, 'verified-only.pto');
-    fs.writeFileSync(file, text);
-    expect(runTool('pto-as', file).stderr).toBe('');
-    const r = ptoVm('run', file);
-    expect(r.status).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr.split('\n')[0]).toBe(`${file}:10:5: error: pto.mgather is not implemented in the VM yet (pto-as verifies it)`);
-  });
-
   test('an out-of-bounds access at run time exits 1 with a located diagnostic naming the buffer', () => {
     const r = ptoVm('run', PROGRAM, '--arg', 'arg0=zeros:10');
     expect(r.status).toBe(1);

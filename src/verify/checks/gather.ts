@@ -51,10 +51,17 @@ const tgatherb: InstructionCheck = (ctx) => {
   if ((dst.vCol * elemSize(dst.dtype)) % 32 !== 0) ctx.error(ctx.spanOf('dst'), `dst's valid row (${dst.vCol} x ${elemSize(dst.dtype)} bytes) must be whole 32-byte blocks`);
 };
 
+/** MSCATTER's atomic max and min exist on A5 only (ScatterAtomicOp; the A2/A3 path has only add). */
+const mscatter: InstructionCheck = (ctx) => {
+  const atomic = ctx.attributes.get('atomic');
+  if (ctx.target === 'a2a3' && (atomic === 'max' || atomic === 'min')) ctx.error(attrOf(ctx.op, 'atomic')!.span, `atomic = ${atomic} is A5 only (A2/A3 has none and add)`);
+};
+
 /** Rules beyond the tables, by op name (`pto.NAME`). */
 export const checks: Record<string, InstructionCheck> = {
   'pto.tgather': tgather,
   'pto.tscatter': tscatter,
   'pto.tgatherb': tgatherb,
+  'pto.mscatter': mscatter,
 };
 

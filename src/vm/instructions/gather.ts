@@ -1,6 +1,8 @@
 import { Tile } from '../memory';
+import { binaryOperation } from '../numerics/arithmetic';
 import { copyElement } from './compare';
 import { InstructionContext, SemanticsModule } from './context';
+import { copyElement as copyBytes, viewMatrix } from './memory';
 
 /**
  * Gather and scatter within tiles: TGATHER (index and mask-pattern forms), TGATHERB (32-byte blocks by byte
@@ -109,6 +111,95 @@ export function scatter(ctx: InstructionContext): void {
   }
 }
 
+/**
+ * MGATHER / MSCATTER: global memory (a partition view, read as a matrix: rows = its outer indices, cols = its
+ * innermost dimension) through a tile of indices. Indices are read as unsigned 32-bit values. `coalesce = row`
+ * moves whole rows (idx[0, r], or idx[r, 0] for a one-column index tile); `coalesce = elem` moves elements of the
+ * flattened view (idx has the data tile's valid shape). Out-of-range indices follow `oob`; `undefined` (the C++
+ * default: the caller guarantees the range) is a trap, never a silent access.
+ */
+type Remap = (index: number, capacity: number) => number | 'skip' | 'zero';
+
+function remapper(ctx: InstructionContext, what: string): Remap {
+  const oob = ctx.attribute('oob') as string;
+  return (index, capacity) => {
+    if (index < capacity) return index;
+    switch (oob) {
+      case 'clamp':
+        return capacity - 1;
+      case 'wrap':
+        return index % capacity;
+      case 'zero':
+      case 'skip':
+        return oob;
+      default:
+        return ctx.trap(`${what} ${index} is out of range (capacity ${capacity}); oob = undefined leaves it to the caller`);
+    }
+  };
+}
+
+/** The indices of a data tile's valid region: per row (row mode) or per element (elem mode). */
+function indexOf(ctx: InstructionContext, indexes: Tile, data: Tile, mode: string): (r: number, c: number) => number {
+  const read = (r: number, c: number) => Number(BigInt.asUintN(32, BigInt(indexes.get(r, c))));
+  if (mode === 'elem') {
+    if (indexes.vRow !== data.vRow || indexes.vCol !== data.vCol) ctx.trap(`elem mode needs indexes' valid region ${indexes.vRow}x${indexes.vCol} to equal ${data.vRow}x${data.vCol}`);
+    return read;
+  }
+  if (indexes.vRow === 1 && indexes.vCol === data.vRow) return (r) => read(0, r);
+  if (indexes.vCol === 1 && indexes.vRow === data.vRow) return (r) => read(r, 0);
+  return ctx.trap(`row mode needs a 1x${data.vRow} (or ${data.vRow}x1) index tile, got valid ${indexes.vRow}x${indexes.vCol}`);
+}
+
+/** dst[r, :] = table[idx[r], :] (row) or dst[r, c] = table_flat[idx[r, c]] (elem), bits copied. */
+export function globalGather(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const view = ctx.view('mem');
+  const table = viewMatrix(ctx, view);
+  const mode = ctx.attribute('coalesce') as string;
+  const index = indexOf(ctx, ctx.tile('indexes'), dst, mode);
+  const remap = remapper(ctx, 'index');
+  const size = dst.codec.size;
+  if (view.buffer.codec.size !== size) ctx.trap(`${view.buffer.name} has ${view.buffer.elem} elements, the tile ${dst.type.dtype}: their sizes differ`);
+  if (mode === 'row' && dst.vCol > table.cols) ctx.trap(`dst's ${dst.vCol} valid columns exceed the table's rows of ${table.cols}`);
+  const capacity = mode === 'row' ? table.rows : table.rows * table.cols;
+  dst.forEachValid((r, c) => {
+    const k = remap(index(r, c), capacity);
+    if (k === 'zero') return dst.set(r, c, dst.codec.round(0));
+    const [tr, tc] = mode === 'row' ? [k as number, c] : [Math.floor((k as number) / table.cols), (k as number) % table.cols];
+    copyBytes(view.buffer.bytes, table.element(tr, tc) * size, dst.bytes, dst.elementIndex(r, c) * size, size);
+  });
+}
+
+/**
+ * table[idx[r], :] = src[r, :] (row) or table_flat[idx[r, c]] = src[r, c] (elem), in row-major order, so a later
+ * duplicate wins (A2/A3's sequential walk, A5's Conflict::Last, the simulator). `atomic = add | max | min`
+ * combines with the table's value instead, rounded in the element type.
+ */
+export function globalScatter(ctx: InstructionContext): void {
+  const src = ctx.tile('src');
+  const view = ctx.view('mem');
+  const table = viewMatrix(ctx, view);
+  const mode = ctx.attribute('coalesce') as string;
+  const index = indexOf(ctx, ctx.tile('indexes'), src, mode);
+  const remap = remapper(ctx, 'index');
+  const size = src.codec.size;
+  if (view.buffer.codec.size !== size) ctx.trap(`${view.buffer.name} has ${view.buffer.elem} elements, the tile ${src.type.dtype}: their sizes differ`);
+  if (mode === 'row' && src.vCol > table.cols) ctx.trap(`src's ${src.vCol} valid columns exceed the table's rows of ${table.cols}`);
+  const atomic = ctx.attribute('atomic') as string;
+  const combine = atomic === 'none' ? undefined : binaryOperation(atomic as 'add' | 'max' | 'min', src.type.dtype, ctx.numerics, ctx.trap);
+  const capacity = mode === 'row' ? table.rows : table.rows * table.cols;
+  const buffer = view.buffer;
+  src.forEachValid((r, c) => {
+    const k = remap(index(r, c), capacity);
+    if (k === 'skip' || k === 'zero') return;
+    const [tr, tc] = mode === 'row' ? [k, c] : [Math.floor(k / table.cols), k % table.cols];
+    const element = table.element(tr, tc);
+    buffer.written[element] = 1;
+    if (!combine) return copyBytes(src.bytes, src.elementIndex(r, c) * size, buffer.bytes, element * size, size);
+    buffer.codec.write(buffer.view, element * size, buffer.codec.round(combine(buffer.codec.read(buffer.view, element * size), src.get(r, c))));
+  });
+}
+
 export const module: SemanticsModule = {
-  semantics: { gather, 'gather-blocks': gatherBlocks, scatter },
+  semantics: { gather, 'gather-blocks': gatherBlocks, scatter, mgather: globalGather, mscatter: globalScatter },
 };

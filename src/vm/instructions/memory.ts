@@ -5,33 +5,47 @@ import { CUSTOM_PAD_BASE, ElemType } from '../../syntax/types';
 import { f16BitsToNumber } from '../numerics/float16';
 import { bf16BitsToNumber } from '../numerics/bfloat16';
 
-/** Visits the elements a view and a tile's valid region share: tile (r, c) <-> global element index. */
-function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Tile, visit: (r: number, c: number, index: number) => void): void {
+/**
+ * A view as a matrix: its rows are the combinations of the outer indices in row-major order, its columns the
+ * innermost dimension. `element(r, c)` is the buffer index of that element, checked against the buffer.
+ */
+export function viewMatrix(ctx: InstructionContext, view: PartitionView): { rows: number; cols: number; element(r: number, c: number): number } {
   const shape = view.shape;
-  const inner = shape[shape.length - 1];
   const outerDims = shape.slice(0, -1);
-  const outer = outerDims.reduce((p, d) => p * d, 1);
-  if (inner !== tile.vCol || outer !== tile.vRow) {
-    ctx.trap(`view shape ${shape.join('x')} does not match the tile's valid region ${tile.vRow}x${tile.vCol}`);
-  }
   const innerStride = view.strides[shape.length - 1];
   const limit = view.buffer.length;
-  for (let r = 0; r < tile.vRow; r++) {
-    // Row r of the tile is the r-th combination of the outer indices, in row-major order.
-    let rest = r;
-    let base = view.offset;
-    for (let d = outerDims.length - 1; d >= 0; d--) {
-      base += (rest % outerDims[d]) * view.strides[d];
-      rest = Math.floor(rest / outerDims[d]);
-    }
-    for (let c = 0; c < tile.vCol; c++) {
-      const index = base + c * innerStride;
+  // Transfers walk a row at a time: its base is computed once.
+  let cachedRow = -1;
+  let rowBase = 0;
+  return {
+    rows: outerDims.reduce((p, d) => p * d, 1),
+    cols: shape[shape.length - 1],
+    element(r, c) {
+      if (r !== cachedRow) {
+        let rest = r;
+        rowBase = view.offset;
+        for (let d = outerDims.length - 1; d >= 0; d--) {
+          rowBase += (rest % outerDims[d]) * view.strides[d];
+          rest = Math.floor(rest / outerDims[d]);
+        }
+        cachedRow = r;
+      }
+      const index = rowBase + c * innerStride;
       if (index < 0 || index >= limit) {
         ctx.trap(`${view.buffer.name}: element ${index} is out of bounds (the buffer has ${limit} elements of ${view.buffer.elem})`);
       }
-      visit(r, c, index);
-    }
+      return index;
+    },
+  };
+}
+
+/** Visits the elements a view and a tile's valid region share: tile (r, c) <-> global element index. */
+function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Tile, visit: (r: number, c: number, index: number) => void): void {
+  const matrix = viewMatrix(ctx, view);
+  if (matrix.cols !== tile.vCol || matrix.rows !== tile.vRow) {
+    ctx.trap(`view shape ${view.shape.join('x')} does not match the tile's valid region ${tile.vRow}x${tile.vCol}`);
   }
+  tile.forEachValid((r, c) => visit(r, c, matrix.element(r, c)));
 }
 
 /**
