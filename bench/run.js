@@ -85,6 +85,26 @@ console.log('|---|---|---|');
 for (const [name, ms, ratio] of rows) console.log(`| ${name} | ${(ms / megabytes).toFixed(0)} | ${ratio.toFixed(1)} |`);
 console.log(`parse + verify throughput: ${(megabytes / (full.ms / 1000)).toFixed(2)} MB/s distinct, ${(megabytes / (fullRepeated.ms / 1000)).toFixed(2)} MB/s repeated; ${(naiveMsPerMb / full.ms).toFixed(0)}x faster than one whole-file Ohm match`);
 console.log(`colsum-loop.pto: run ${vm.ms.toFixed(2)} ms vs assemble ${asm.ms.toFixed(2)} ms (run/assemble = ${(vm.ms / asm.ms).toFixed(2)}), ${vm.result.steps} ops`);
+// The vector ISA: softmax.pto (16x64 f32: trowmax, trowexpandsub, texp, trowsum, trowexpanddiv) per element,
+// against a plain JS softmax of the same elements as the baseline.
+const softmaxText = fs.readFileSync(path.join(__dirname, '..', 'programs', 'softmax.pto'), 'utf8');
+const softmax = assemble('softmax.pto', softmaxText, { target: 'a5' });
+const softmaxFn = softmax.program.functions.get('softmax_16x64');
+const softmaxArgs = bindArguments(softmax.types, softmaxFn, new Map());
+const softmaxRun = time(() => runFunction(softmax.program, softmax.types, softmaxFn, softmaxArgs.values, { numerics: 'cpu-sim', maxSteps: 1e6 }), 50);
+const jsInput = Float32Array.from({ length: 1024 }, (_, i) => Math.sin(i));
+const jsSoftmax = time(() => {
+  const out = new Float32Array(1024);
+  for (let r = 0; r < 16; r++) {
+    let max = -Infinity;
+    for (let c = 0; c < 64; c++) max = Math.max(max, jsInput[r * 64 + c]);
+    let sum = 0;
+    for (let c = 0; c < 64; c++) sum += out[r * 64 + c] = Math.exp(jsInput[r * 64 + c] - max);
+    for (let c = 0; c < 64; c++) out[r * 64 + c] /= sum;
+  }
+  return out;
+}, 200);
+console.log(`softmax.pto: run ${softmaxRun.ms.toFixed(2)} ms for 1024 elements (${((softmaxRun.ms * 1e6) / 1024).toFixed(0)} ns each) = ${(softmaxRun.ms / jsSoftmax.ms).toFixed(0)}x a plain JS softmax (${jsSoftmax.ms.toFixed(3)} ms)`);
 // AscendC lowering: each shipped program run lowered (the default) against its direct model.
 for (const name of ['whole-reduce-min', 'block-reduce-sum', 'vec-reduce-add', 'copy']) {
   const text = fs.readFileSync(path.join(__dirname, '..', 'programs', `${name}.pto`), 'utf8');
