@@ -150,23 +150,36 @@ function indexOf(ctx: InstructionContext, indexes: Tile, data: Tile, mode: strin
   return ctx.trap(`row mode needs a 1x${data.vRow} (or ${data.vRow}x1) index tile, got valid ${indexes.vRow}x${indexes.vCol}`);
 }
 
-/** dst[r, :] = table[idx[r], :] (row) or dst[r, c] = table_flat[idx[r, c]] (elem), bits copied. */
-export function globalGather(ctx: InstructionContext): void {
-  const dst = ctx.tile('dst');
+/**
+ * What MGATHER and MSCATTER share: the tile, the view as a matrix, and for each position of the tile's valid
+ * region the table element it maps to (after the out-of-range policy), or the policy's 'zero' / 'skip'.
+ */
+function globalAccess(ctx: InstructionContext, tileName: 'dst' | 'src') {
+  const tile = ctx.tile(tileName);
   const view = ctx.view('mem');
   const table = viewMatrix(ctx, view);
   const mode = ctx.attribute('coalesce') as string;
-  const index = indexOf(ctx, ctx.tile('indexes'), dst, mode);
+  const index = indexOf(ctx, ctx.tile('indexes'), tile, mode);
   const remap = remapper(ctx, 'index');
-  const size = dst.codec.size;
-  if (view.buffer.codec.size !== size) ctx.trap(`${view.buffer.name} has ${view.buffer.elem} elements, the tile ${dst.type.dtype}: their sizes differ`);
-  if (mode === 'row' && dst.vCol > table.cols) ctx.trap(`dst's ${dst.vCol} valid columns exceed the table's rows of ${table.cols}`);
+  const size = tile.codec.size;
+  if (view.buffer.codec.size !== size) ctx.trap(`${view.buffer.name} has ${view.buffer.elem} elements, the tile ${tile.type.dtype}: their sizes differ`);
+  if (mode === 'row' && tile.vCol > table.cols) ctx.trap(`${tileName}'s ${tile.vCol} valid columns exceed the table's rows of ${table.cols}`);
   const capacity = mode === 'row' ? table.rows : table.rows * table.cols;
-  dst.forEachValid((r, c) => {
+  const slot = (r: number, c: number): number | 'zero' | 'skip' => {
     const k = remap(index(r, c), capacity);
-    if (k === 'zero') return dst.set(r, c, dst.codec.round(0));
-    const [tr, tc] = mode === 'row' ? [k as number, c] : [Math.floor((k as number) / table.cols), (k as number) % table.cols];
-    copyBytes(view.buffer.bytes, table.element(tr, tc) * size, dst.bytes, dst.elementIndex(r, c) * size, size);
+    if (typeof k !== 'number') return k;
+    return mode === 'row' ? table.element(k, c) : table.element(Math.floor(k / table.cols), k % table.cols);
+  };
+  return { tile, buffer: view.buffer, size, slot };
+}
+
+/** dst[r, :] = table[idx[r], :] (row) or dst[r, c] = table_flat[idx[r, c]] (elem), bits copied. */
+export function globalGather(ctx: InstructionContext): void {
+  const { tile: dst, buffer, size, slot } = globalAccess(ctx, 'dst');
+  dst.forEachValid((r, c) => {
+    const element = slot(r, c);
+    if (element === 'zero' || element === 'skip') return dst.set(r, c, dst.codec.round(0));
+    copyBytes(buffer.bytes, element * size, dst.bytes, dst.elementIndex(r, c) * size, size);
   });
 }
 
@@ -176,24 +189,12 @@ export function globalGather(ctx: InstructionContext): void {
  * combines with the table's value instead, rounded in the element type.
  */
 export function globalScatter(ctx: InstructionContext): void {
-  const src = ctx.tile('src');
-  const view = ctx.view('mem');
-  const table = viewMatrix(ctx, view);
-  const mode = ctx.attribute('coalesce') as string;
-  const index = indexOf(ctx, ctx.tile('indexes'), src, mode);
-  const remap = remapper(ctx, 'index');
-  const size = src.codec.size;
-  if (view.buffer.codec.size !== size) ctx.trap(`${view.buffer.name} has ${view.buffer.elem} elements, the tile ${src.type.dtype}: their sizes differ`);
-  if (mode === 'row' && src.vCol > table.cols) ctx.trap(`src's ${src.vCol} valid columns exceed the table's rows of ${table.cols}`);
+  const { tile: src, buffer, size, slot } = globalAccess(ctx, 'src');
   const atomic = ctx.attribute('atomic') as string;
   const combine = atomic === 'none' ? undefined : binaryOperation(atomic as 'add' | 'max' | 'min', src.type.dtype, ctx.numerics, ctx.trap);
-  const capacity = mode === 'row' ? table.rows : table.rows * table.cols;
-  const buffer = view.buffer;
   src.forEachValid((r, c) => {
-    const k = remap(index(r, c), capacity);
-    if (k === 'skip' || k === 'zero') return;
-    const [tr, tc] = mode === 'row' ? [k, c] : [Math.floor(k / table.cols), k % table.cols];
-    const element = table.element(tr, tc);
+    const element = slot(r, c);
+    if (element === 'zero' || element === 'skip') return;
     buffer.written[element] = 1;
     if (!combine) return copyBytes(src.bytes, src.elementIndex(r, c) * size, buffer.bytes, element * size, size);
     buffer.codec.write(buffer.view, element * size, buffer.codec.round(combine(buffer.codec.read(buffer.view, element * size), src.get(r, c))));
