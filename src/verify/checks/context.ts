@@ -7,8 +7,9 @@ import { AttributeValue } from '../attributes';
 import { BoundInstruction } from '../program';
 
 /**
- * What a check of verify/checks sees: an instruction whose operands, tile types, dtypes and
- * attributes already passed the table-driven rules of the verifier.
+ * What a check of verify/checks sees: an instruction whose operands bound and whose attributes parsed.
+ * The table rules (locations, layouts, dtypes, valid regions) have run and may have reported errors,
+ * so a check should not repeat them.
  */
 export interface CheckContext {
   op: OpNode;

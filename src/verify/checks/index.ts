@@ -1,6 +1,7 @@
 import { InstructionCheck } from './context';
 import * as compare from './compare';
 import * as convert from './convert';
+import * as cube from './cube';
 import * as elementwise from './elementwise';
 import * as expand from './expand';
 import * as gather from './gather';
@@ -11,7 +12,7 @@ import * as sort from './sort';
 import * as unary from './unary';
 
 /** Instruction checks beyond the tables, one module per family; an op name appears in one module only. */
-export const INSTRUCTION_CHECKS: Record<string, InstructionCheck> = merge([compare, convert, elementwise, expand, gather, generate, misc, movement, sort, unary].map((m) => m.checks));
+export const INSTRUCTION_CHECKS: Record<string, InstructionCheck> = merge([compare, convert, cube, elementwise, expand, gather, generate, misc, movement, sort, unary].map((m) => m.checks));
 
 function merge(tables: Record<string, InstructionCheck>[]): Record<string, InstructionCheck> {
   const all: Record<string, InstructionCheck> = {};
