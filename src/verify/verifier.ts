@@ -256,6 +256,14 @@ class Verifier {
       case 'scf.yield':
       case 'scf.condition':
         return this.verifyTerminator(op, parent);
+      case 'pto.get_block_idx':
+      case 'pto.get_block_num':
+      case 'pto.get_subblock_idx':
+      case 'pto.get_subblock_num':
+        // Runtime queries: no operands, one i64 result (PTOAS writes no type).
+        if (op.operands.length > 0) this.diags.error(op.operands[0].span, `'${op.name}' takes no operands`);
+        this.expectResults(op, 1);
+        return this.defineResults(op, [{ kind: 'scalar', elem: 'i64' }]);
       case 'pto.section.vector':
       case 'pto.section.cube':
         this.expectResults(op, 0);

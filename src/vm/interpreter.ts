@@ -144,6 +144,12 @@ class Interpreter {
       }
       case 'scf.while':
         return this.runWhile(op);
+      case 'pto.get_block_idx':
+      case 'pto.get_subblock_idx':
+        return this.setResults(op, [0n]); // the VM runs one block (core) and one sub-block
+      case 'pto.get_block_num':
+      case 'pto.get_subblock_num':
+        return this.setResults(op, [1n]);
       case 'pto.section.vector':
       case 'pto.section.cube':
         this.runRegion(op.regions[0], []);

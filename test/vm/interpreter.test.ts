@@ -270,3 +270,37 @@ describe('tload custom pad values (pto-isa PadValueCustom: bit 32 set, the eleme
     expect(new DataView(buffers.y.bytes.buffer).getUint32(8, true)).toBe(0x7fc01234);
   });
 });
+
+describe('runtime queries', () => {
+  it('pto.get_block_idx/num and get_subblock_idx/num are i64: the VM runs one block of one sub-block', () => {
+    const tb = TB(1, 8, 'i32');
+    const text = `module {
+  func.func @k(%out: !pto.ptr<i32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c8 = arith.constant 8 : index
+    %b = pto.get_block_idx
+    %bn = pto.get_block_num
+    %s = pto.get_subblock_idx
+    %sn = pto.get_subblock_num
+    %t = pto.alloc_tile : ${tb}
+    %b32 = arith.trunci %b : i64 to i32
+    %bn32 = arith.trunci %bn : i64 to i32
+    %s32 = arith.trunci %s : i64 to i32
+    %sn32 = arith.trunci %sn : i64 to i32
+    pto.tsetval ins(%c0, %b32 : index, i32) outs(%t : ${tb})
+    pto.tsetval ins(%c1, %bn32 : index, i32) outs(%t : ${tb})
+    pto.tsetval ins(%c2, %s32 : index, i32) outs(%t : ${tb})
+    pto.tsetval ins(%c3, %sn32 : index, i32) outs(%t : ${tb})
+    %v = pto.make_tensor_view %out, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xi32>
+    %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xi32> -> !pto.partition_tensor_view<1x8xi32>
+    pto.tstore ins(%t : ${tb}) outs(%p : !pto.partition_tensor_view<1x8xi32>)
+    return
+  }
+}`;
+    const { i32 } = run(text, { out: new Int32Array(8).fill(-1) });
+    expect(Array.from(i32('out')).slice(0, 4)).toEqual([0, 1, 0, 1]);
+  });
+});
