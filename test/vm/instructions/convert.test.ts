@@ -3,9 +3,9 @@
  * by hand from pto-isa's cpu/TCvt.hpp (cpu-sim: rounding in double, x86 truncating conversions, saturation by
  * clamping the source) and npu/a2a3, a5 TCvt.hpp (npu: per-mode rounding, per-pair saturation defaults).
  */
-import { ElemType, elemSize } from '../../../src/syntax/types';
+import { ElemType } from '../../../src/syntax/types';
 import { codec } from '../../../src/vm/numerics/elements';
-import { Numerics, elementBytes, runWithValid } from './tile-kernel';
+import { Numerics, bits16, bits32, elementBytes, elementValues, runWithValid } from './tile-kernel';
 
 type Elem = number | bigint;
 const ROWS = 2;
@@ -33,13 +33,9 @@ function tcvtBytes(from: ElemType, to: ElemType, values: Elem[], opts: Options =
 
 function tcvt(from: ElemType, to: ElemType, values: Elem[], opts: Options = {}): Elem[] {
   const bytes = tcvtBytes(from, to, values, opts);
-  const c = codec(to);
-  const view = new DataView(bytes.buffer, bytes.byteOffset);
-  return values.map((_, k) => c.read(view, k * c.size));
+  return elementValues(to, bytes, values.length);
 }
 
-const bitsOf16 = (bytes: Uint8Array, k: number) => new DataView(bytes.buffer, bytes.byteOffset).getUint16(k * 2, true);
-const bitsOf32 = (bytes: Uint8Array, k: number) => new DataView(bytes.buffer, bytes.byteOffset).getUint32(k * 4, true);
 const INT_MIN = -(2 ** 31);
 const MODES = ['RINT', 'ROUND', 'FLOOR', 'CEIL', 'TRUNC', 'ODD', 'NONE', 'CAST_RINT'];
 const mode = (m: string) => `rmode = #pto<round_mode ${m}>`;
@@ -96,10 +92,10 @@ describe('cpu-sim (the reference simulator)', () => {
     new DataView(src.buffer).setUint16(0, 0x7d01, true); // signalling NaN, payload 0x101
     new DataView(src.buffer).setUint16(2, 0xfe00, true);
     const out = tcvtBytes('f16', 'f32', [0, 0], { numerics: 'cpu-sim', srcBytes: src });
-    expect([bitsOf32(out, 0), bitsOf32(out, 1)]).toEqual([0x7fe02000, 0xffc00000]);
+    expect([bits32(out, 0), bits32(out, 1)]).toEqual([0x7fe02000, 0xffc00000]);
     const src32 = bytesOf('f32', []);
     new DataView(src32.buffer).setUint32(0, 0xff812345, true);
-    expect(bitsOf16(tcvtBytes('f32', 'f16', [0], { numerics: 'cpu-sim', srcBytes: src32 }), 0)).toBe(0xfe09);
+    expect(bits16(tcvtBytes('f32', 'f16', [0], { numerics: 'cpu-sim', srcBytes: src32 }), 0)).toBe(0xfe09);
   });
 
   test('i64 -> f32 rounds to double first (two roundings)', () => {
@@ -192,8 +188,7 @@ describe('valid region', () => {
   test.each(['npu', 'cpu-sim'] as const)('%s: only the valid region is written; padding keeps its bytes', (numerics) => {
     const out = tcvtBytes('f32', 'f16', [1.5, -2, 3], { numerics });
     const fill = codec('f16').round(7);
-    const view = new DataView(out.buffer, out.byteOffset);
-    const all = Array.from({ length: ROWS * COLS }, (_, k) => codec('f16').read(view, k * elemSize('f16')));
+    const all = elementValues('f16', out, ROWS * COLS);
     expect(all.slice(0, 3)).toEqual([1.5, -2, 3]);
     expect(all.slice(3).every((v) => v === fill)).toBe(true);
   });

@@ -138,3 +138,14 @@ export function elementBytes(dtype: ElemType, count: number, values: Elem[], fil
   for (let k = 0; k < count; k++) c.write(view, k * c.size, k < values.length ? values[k] : fill);
   return bytes;
 }
+
+/** The first `count` elements of `dtype` in `bytes`, decoded. */
+export function elementValues(dtype: ElemType, bytes: Uint8Array, count: number): Elem[] {
+  const c = codec(dtype);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Array.from({ length: count }, (_, k) => c.read(view, k * c.size));
+}
+
+/** The raw bits of element k of 16-bit or 32-bit elements (NaN payloads a decoded number would lose). */
+export const bits16 = (bytes: Uint8Array, k: number): number => new DataView(bytes.buffer, bytes.byteOffset).getUint16(k * 2, true);
+export const bits32 = (bytes: Uint8Array, k: number): number => new DataView(bytes.buffer, bytes.byteOffset).getUint32(k * 4, true);

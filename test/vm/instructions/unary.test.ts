@@ -5,9 +5,8 @@
  * inputs; that was checked once against a C build, see docs/numerics.md.)
  */
 import { f16round } from '@petamoriken/float16';
-import { ElemType, elemSize } from '../../../src/syntax/types';
-import { codec } from '../../../src/vm/numerics/elements';
-import { Numerics, elementBytes, runWithValid } from './tile-kernel';
+import { ElemType } from '../../../src/syntax/types';
+import { Numerics, bits16, bits32, elementBytes, elementValues, runWithValid } from './tile-kernel';
 
 type Elem = number | bigint;
 const ROWS = 2;
@@ -33,13 +32,9 @@ function unaryBytes(name: string, dtype: ElemType, values: Elem[], opts: Options
 
 function unary(name: string, dtype: ElemType, values: Elem[], opts: Options = {}): Elem[] {
   const bytes = unaryBytes(name, dtype, values, opts);
-  const c = codec(dtype);
-  const view = new DataView(bytes.buffer, bytes.byteOffset);
-  return values.map((_, k) => c.read(view, k * c.size));
+  return elementValues(dtype, bytes, values.length);
 }
 
-const bits32 = (bytes: Uint8Array, k: number) => new DataView(bytes.buffer, bytes.byteOffset).getUint32(k * 4, true);
-const bits16 = (bytes: Uint8Array, k: number) => new DataView(bytes.buffer, bytes.byteOffset).getUint16(k * 2, true);
 function f32Bytes(bits: number[]): Uint8Array {
   const b = bytesOf('f32', []);
   bits.forEach((v, k) => new DataView(b.buffer).setUint32(k * 4, v, true));
@@ -137,8 +132,7 @@ describe('tabs, tneg, trelu, tnot', () => {
 describe('valid region', () => {
   test.each(['texp', 'tneg', 'tabs'])('%s writes only the valid region', (name) => {
     const out = unaryBytes(name, 'f16', [1, 2, 3]);
-    const view = new DataView(out.buffer, out.byteOffset);
-    const all = Array.from({ length: ROWS * COLS }, (_, k) => codec('f16').read(view, k * elemSize('f16')));
+    const all = elementValues('f16', out, ROWS * COLS);
     expect(all.slice(3).every((v) => v === 7)).toBe(true);
   });
 });
