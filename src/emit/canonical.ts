@@ -241,6 +241,37 @@ class Printer {
         this.emit(depth, `${res}pto.alloc_tile${keyed}${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
         return;
       }
+      case 'memref.alloc':
+        this.emit(depth, `${res}memref.alloc(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
+        return;
+      case 'pto.pointer_cast':
+        this.emit(depth, `${res}pto.pointer_cast(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
+        return;
+      case 'memref.subview': {
+        const list = (k: string) => `[${segment(op, k).map((o) => this.use(o)).join(', ')}]`;
+        const src = op.operands[0];
+        this.emit(depth, `${res}memref.subview ${this.use(src)}${list('offsets')} ${list('sizes')} ${list('strides')}${this.attrSuffix(others)} : ${src.type ? this.type(src.type) : '?'} to ${this.type(op.resultTypes[0])}`);
+        return;
+      }
+      case 'pto.bind_tile': {
+        const [src, rows, cols] = op.operands;
+        this.emit(depth, `${res}pto.bind_tile ${this.use(src)}, ${this.use(rows)}, ${this.use(cols)}${this.attrSuffix(others)} : ${src.type ? this.type(src.type) : '?'} -> ${this.type(op.resultTypes[0])}`);
+        return;
+      }
+      case 'affine.apply': {
+        const map = attrOf(op, 'map');
+        const symbols = segment(op, 'symbols');
+        const dims = segment(op, 'dims').map((o) => this.use(o)).join(', ');
+        this.emit(depth, `${res}affine.apply ${map ? this.attr(map) : '?'}(${dims})${symbols.length ? `[${symbols.map((o) => this.use(o)).join(', ')}]` : ''}${this.attrSuffix(except('map'))}`);
+        return;
+      }
+    }
+    if (op.positional) {
+      // An SSA value in the list stands in a segment named by its position.
+      const items = op.positional.items.map((a, i) => (op.segments[String(i)] ? this.use(segment(op, String(i))[0]) : this.attr(a)));
+      const args = op.positional.bracketed ? `[${items.join(', ')}]` : ` ${items.join(', ')}`;
+      this.emit(depth, `${res}${op.name}${args}${this.attrSuffix(others)}`);
+      return;
     }
     if (op.name.startsWith('arith.')) {
       if (ARITH_CASTS.has(op.name)) {

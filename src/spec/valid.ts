@@ -84,3 +84,14 @@ export function viewMatchesValid(viewShape: (number | null)[], vRow: number | nu
 }
 
 export const isTile = (t: Type | undefined): t is TileType => t?.kind === 'tile';
+
+/**
+ * The memref form moves a view to or from a flat buffer, element for element in row-major order: only the
+ * element counts must agree (`memref<1024xi32>` holds a 32x32 view).
+ */
+export function viewFitsFlatBuffer(viewShape: (number | null)[], elements: number): RuleOutcome {
+  if (viewShape.some((d) => d === null)) return { status: 'unknown' };
+  const count = viewShape.reduce<number>((p, d) => p * (d as number), 1);
+  if (count === elements) return { status: 'ok' };
+  return { status: 'violated', message: `view shape ${viewShape.join('x')} has ${count} elements, but the buffer holds ${elements}` };
+}

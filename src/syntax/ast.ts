@@ -93,6 +93,11 @@ export interface OpNode {
   symbol?: string;
   /** A function's parameters (also the entry block's arguments when it has a body). */
   params?: BlockArg[];
+  /**
+   * Attributes written in a fixed order without keys, `[a, b, c]` or bare (`pto.barrier <PIPE_V>`); their
+   * names come from the op's table entry.
+   */
+  positional?: { bracketed: boolean; items: Attr[] };
   /** Spellings that are accepted but deprecated, reported as warnings. */
   legacy?: { message: string; span: Span }[];
 }

@@ -62,6 +62,8 @@ interface ActionContext {
   regions: Region[];
   diags: DiagnosticBag;
   types: InternedType[];
+  /** Deprecated spellings met inside the op being converted (stripped types), reported by the verifier. */
+  legacy: { message: string; span: Span }[];
 }
 
 /** A long type cut out of a statement header; `placeholder` (`!T3<>`) stands in its place at `headerStart`. */
@@ -179,7 +181,7 @@ class StatementParser {
 
   private withContext<T>(map: OffsetMap, regions: Region[], f: () => T, types: InternedType[] = []): T {
     const saved = ctx;
-    ctx = { map, regions, diags: this.diags, types };
+    ctx = { map, regions, diags: this.diags, types, legacy: [] };
     try {
       return f();
     } finally {
@@ -375,6 +377,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     },
     Op(this: Node, results: Node, core: Node, _loc: Node) {
       const op = core.ast() as OpNode;
+      if (ctx!.legacy.length > 0) op.legacy = [...(op.legacy ?? []), ...ctx!.legacy.splice(0)];
       op.results = optional<ResultDef[]>(results) ?? [];
       op.span = spanOfNode(this);
       return op;
@@ -598,8 +601,86 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.attrs = optional<AttrEntry[]>(attrs) ?? [];
       return op;
     },
+    MemrefAlloc(this: Node, kw: Node, _o: Node, dynamicSizes: Node, _c: Node, attrs: Node, _colon: Node, t: Node) {
+      const op = newOp('memref.alloc', kw, this, 'custom');
+      addSegment(op, 'sizes', dynamicSizes.asIteration().children.map((v) => valueOperand(v.ast())));
+      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.resultTypes = [t.ast()];
+      return op;
+    },
+    MemrefSubview(this: Node, kw: Node, src: Node, offsets: Node, sizes: Node, strides: Node, attrs: Node, _colon: Node, from: Node, _to: Node, to: Node) {
+      const op = newOp('memref.subview', kw, this, 'custom');
+      addSegment(op, 'source', [valueOperand(src.ast(), from.ast())]);
+      addSegment(op, 'offsets', offsets.ast());
+      addSegment(op, 'sizes', sizes.ast());
+      addSegment(op, 'strides', strides.ast());
+      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.resultTypes = [to.ast()];
+      return op;
+    },
+    PointerCast(this: Node, kw: Node, _o: Node, addresses: Node, _c: Node, attrs: Node, _colon: Node, t: Node) {
+      const op = newOp('pto.pointer_cast', kw, this, 'custom');
+      addSegment(op, 'addr', addresses.asIteration().children.map((v) => valueOperand(v.ast())));
+      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.resultTypes = [t.ast()];
+      return op;
+    },
+    BindTile(this: Node, kw: Node, src: Node, _c1: Node, rows: Node, _c2: Node, cols: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
+      const op = newOp('pto.bind_tile', kw, this, 'custom');
+      addSegment(op, 'source', [valueOperand(src.ast(), from.ast())]);
+      addSegment(op, 'valid_row', [valueOperand(rows.ast())]);
+      addSegment(op, 'valid_col', [valueOperand(cols.ast())]);
+      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.resultTypes = [to.ast()];
+      return op;
+    },
+    AffineApply(this: Node, kw: Node, map: Node, _o: Node, dims: Node, _c: Node, symbols: Node, attrs: Node) {
+      const op = newOp('affine.apply', kw, this, 'custom');
+      addSegment(op, 'dims', dims.asIteration().children.map((v) => valueOperand(v.ast())));
+      addSegment(op, 'symbols', optional<Operand[]>(symbols) ?? []);
+      op.attrs = [{ key: 'map', value: { kind: 'dialect', text: map.sourceString, span: spanOfNode(map) }, span: spanOfNode(map) }, ...(optional<AttrEntry[]>(attrs) ?? [])];
+      op.resultTypes = [{ text: 'index', span: spanOfNode(kw) }];
+      return op;
+    },
+    AffineSymbols(_o: Node, list: Node, _c: Node) {
+      return list.asIteration().children.map((v) => valueOperand(v.ast()));
+    },
+    PositionalOp(this: Node, name: Node, args: Node, attrs: Node) {
+      const op = newOp(name.sourceString, name, this, 'custom');
+      const { bracketed, items } = args.ast() as { bracketed: boolean; items: (Attr | ValueRef)[] };
+      const attrItems: Attr[] = [];
+      for (const item of items) {
+        if ('kind' in item) attrItems.push(item);
+        else {
+          // An SSA value in the list (a dynamic event id) is an operand in its position.
+          addSegment(op, String(attrItems.length), [valueOperand(item)]);
+          attrItems.push({ kind: 'unit', span: item.span });
+        }
+      }
+      op.positional = { bracketed, items: attrItems };
+      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      return op;
+    },
+    PositionalArgs_bracketed(_o: Node, list: Node, _c: Node) {
+      return { bracketed: true, items: list.asIteration().children.map((i) => i.ast()) };
+    },
+    PositionalArgs_bare(first: Node, _commas: Node, rest: Node) {
+      const head: Attr = { kind: 'dialect', text: first.sourceString, span: spanOfNode(first) };
+      return { bracketed: false, items: [head, ...rest.children.map((i) => i.ast())] };
+    },
+    PositionalItem(this: Node, item: Node): Attr | ValueRef {
+      const span = spanOfNode(this);
+      if (item.ctorName === 'intLit') return { kind: 'int', value: parseIntLiteral(item.sourceString), span };
+      if (item.ctorName === 'valueUse') return item.ast() as ValueRef;
+      return { kind: 'dialect', text: item.sourceString, span };
+    },
     DpsOp(this: Node, name: Node, _ins: Node, _o: Node, ins: Node, _c: Node, outs: Node, attrs: Node, trailers: Node, resultTypes: Node) {
       const op = newOp(name.sourceString, name, this, 'dps');
+      const current = currentDpsName(op.name);
+      if (current) {
+        op.legacy = [{ message: `'${op.name}' is the old name of '${current}'`, span: op.nameSpan }];
+        op.name = current;
+      }
       const insList = ins.ast() as DpsList;
       addSegment(op, 'ins', insList.operands);
       op.attrs.push(...insList.attrs);
@@ -705,8 +786,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     TypeListOrOne_one(t: Node) {
       return [t.ast()];
     },
-    typeToken(this: Node, _t: Node) {
-      return typeRef(this);
+    typeToken(this: Node, t: Node) {
+      if (t.ctorName !== 'strippedTileType') return typeRef(this);
+      const span = spanOfNode(this);
+      ctx!.legacy.push({ message: `a tile type without its name is the old spelling of '!pto.tile_buf${this.sourceString}'`, span });
+      return { text: '!pto.tile_buf' + this.sourceString, span } satisfies TypeRef;
     },
     AttrDict(_o: Node, entries: Node, _c: Node) {
       return entries.asIteration().children.map((e) => e.ast());
@@ -770,6 +854,14 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     },
   });
   return semantics;
+}
+
+/** Early PTOAS spelled Level 2 ops with a `_dps` suffix, and the transfers without their `t`. */
+const OLD_DPS_NAMES: Record<string, string> = { 'pto.load_dps': 'pto.tload', 'pto.store_dps': 'pto.tstore' };
+
+function currentDpsName(name: string): string | undefined {
+  if (OLD_DPS_NAMES[name]) return OLD_DPS_NAMES[name];
+  return name.startsWith('pto.t') && name.endsWith('_dps') ? name.slice(0, -'_dps'.length) : undefined;
 }
 
 interface DpsList {

@@ -27,13 +27,23 @@ export interface TileType {
   slayout: SLayout;
   fractal: number;
   pad: number;
+  /** Written as a memref (the form after PTOAS's memory planning): the buffer's own shape and layout. */
+  memref?: MemrefSpelling;
+}
+
+/** `memref<16x16x16xf16, strided<[256, 16, 1]>, #pto.address_space<vec>>`: what the memref form says beyond a tile or view. */
+export interface MemrefSpelling {
+  shape: (number | null)[];
+  /** The layout as written (`strided<[1024, 1], offset: ?>`), if any. */
+  layout?: string;
+  space: 'gm' | TileLoc;
 }
 
 export type Type =
   | { kind: 'scalar'; elem: ElemType }
   | { kind: 'ptr'; elem: ElemType }
   | { kind: 'tensor_view'; shape: (number | null)[]; elem: ElemType }
-  | { kind: 'partition_view'; shape: (number | null)[]; elem: ElemType }
+  | { kind: 'partition_view'; shape: (number | null)[]; elem: ElemType; memref?: MemrefSpelling }
   | TileType
   | { kind: 'opaque'; text: string };
 
@@ -132,11 +142,12 @@ export class TypeTable {
     if (scalar && !text.startsWith('int') && !text.startsWith('uint') && text !== 'half' && text !== 'float') {
       return { type: { kind: 'scalar', elem: scalar }, warnings: [] };
     }
+    if (text.startsWith('memref<')) return this.parseMemref(text);
     const m = /^!([A-Za-z_][\w$.]*)(<[\s\S]*>)?$/.exec(text);
     if (!m) return { type: { kind: 'opaque', text }, warnings: [] };
     const name = m[1];
     const body = m[2];
-    if (!['pto.tile_buf', 'pto.tile', 'pto.ptr', 'pto.tensor_view', 'pto.partition_tensor_view'].includes(name)) {
+    if (!['pto.tile_buf', 'pto.tile', 'pto.ptr', 'pto.tensor_view', 'pto.partition_tensor_view', 'pto.tile_view'].includes(name)) {
       return { type: { kind: 'opaque', text }, warnings: [] };
     }
     if (!body) return { error: `'!${name}' needs parameters '<...>'`, warnings: [] };
@@ -153,10 +164,53 @@ export class TypeTable {
       case 'pto.tensor_view':
       case 'pto.partition_tensor_view':
         return viewType(name === 'pto.tensor_view' ? 'tensor_view' : 'partition_view', items);
+      case 'pto.tile_view': {
+        const view = viewType('partition_view', items);
+        return { ...view, warnings: [`'!pto.tile_view' is the old name of '!pto.partition_tensor_view'`, ...view.warnings] };
+      }
       default:
         return tileType(name === 'pto.tile_buf' ? 'buf' : 'value', items);
     }
   }
+
+  private parseMemref(text: string): TypeParse {
+    const match = this.grammar.match(text.slice('memref'.length), 'TypeBody');
+    if (match.failed()) return { error: `malformed memref type '${text}'`, warnings: [] };
+    return memrefType(this.semantics(match).items() as BodyItem[], text);
+  }
+}
+
+/**
+ * The memref form: a buffer in an address space. On chip it is a row-major tile whose rows are all but the
+ * last dimension (`memref<16x16x16xf16, ...<vec>>` is a 256x16 tile); in global memory it is a view.
+ */
+function memrefType(items: BodyItem[], text: string): TypeParse {
+  const warnings: string[] = [];
+  const shaped = items[0]?.kind === 'shaped' ? parseShaped(items[0].text) : undefined;
+  if (!shaped?.elem) return { error: `'${text}' needs a shape and element type first, e.g. memref<16x16xf32, #pto.address_space<vec>>`, warnings };
+  let layout: string | undefined;
+  let spaceName: string | undefined;
+  for (const item of items.slice(1)) {
+    const space = /^#pto\.address_space<\s*(\w+)\s*>$/.exec(item.text);
+    if (space) spaceName = space[1];
+    else if (item.kind === 'pretty' && item.text.startsWith('strided')) layout = item.text.replace(/\s+/g, ' ');
+    else return { error: `unsupported memref parameter '${item.text}' (expected strided<...> or #pto.address_space<...>)`, warnings };
+  }
+  if (!spaceName) return { error: `'${text}' needs an address space (#pto.address_space<gm|vec|mat|...>)`, warnings };
+  if (spaceName === 'ub') {
+    warnings.push(`'#pto.address_space<ub>' is the old name of '#pto.address_space<vec>'`);
+    spaceName = 'vec';
+  }
+  const { shape, elem } = shaped;
+  if (spaceName === 'gm') return { type: { kind: 'partition_view', shape, elem, memref: { shape, layout, space: 'gm' } }, warnings };
+  if (!(TILE_LOCS as readonly string[]).includes(spaceName)) return { error: `unknown address space '${spaceName}' (expected gm or one of ${TILE_LOCS.join(', ')})`, warnings };
+  if (shape.some((d) => d === null)) return { error: `an on-chip memref needs a static shape, got '${items[0].text}'`, warnings };
+  const dims = shape as number[];
+  const cols = dims[dims.length - 1];
+  const rows = dims.slice(0, -1).reduce((a, b) => a * b, 1);
+  const loc = spaceName as TileLoc;
+  const tile: TileType = { ...defaultTile('buf', loc, elem, rows, cols), blayout: 'row_major', slayout: 'none_box', memref: { shape, layout, space: loc } };
+  return { type: tile, warnings };
 }
 
 function bodySemantics(grammar: ohm.Grammar): ohm.Semantics {
@@ -264,6 +318,21 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
     }
     fields[key] = item;
   }
+
+  // Early PTOAS output: `!pto.tile_buf<32x64xf32, #pto.address_space<ub>>`, and windows with `strided<[32, 1], offset: [?, ?]>`.
+  for (const item of positional.filter((i) => i.kind === 'attr' || (i.kind === 'pretty' && i.text.startsWith('strided')))) {
+    const space = /^#pto\.address_space<\s*(\w+)\s*>$/.exec(item.text);
+    if (space) {
+      if (fields.loc) return { error: `${spelled} location is given twice`, warnings };
+      fields.loc = { kind: 'ident', text: space[1] === 'ub' ? 'vec' : space[1] };
+      warnings.push(`'${item.text}' in a tile type is the old spelling of 'loc=${fields.loc.text}'`);
+    } else if (item.kind === 'pretty') {
+      warnings.push(`'${item.text.replace(/\s+/g, ' ')}' in a tile type is ignored: a window's strides come from the tile it is a pto.subset of`);
+    } else {
+      return { error: `unexpected '${item.text}' in '${spelled}<...>'`, warnings };
+    }
+  }
+  positional.splice(0, positional.length, ...positional.filter((i) => !(i.kind === 'attr' || (i.kind === 'pretty' && i.text.startsWith('strided')))));
 
   if (positional.length > 0) {
     // Manual forms: `loc=vec, f32, 16, 16[, BLayout, SLayout, Fractal, Pad]`, `f32, 16, 16`, `vec, 16x16xf16, valid=?x?`.
@@ -392,10 +461,12 @@ export function printType(t: Type): string {
       return `!pto.ptr<${elemTypeName(t.elem)}>`;
     case 'tensor_view':
     case 'partition_view': {
+      if (t.kind === 'partition_view' && t.memref) return printMemref(t.memref, t.elem);
       const dims = t.shape.map((d) => (d === null ? '?' : String(d))).join('x');
       return `!pto.${t.kind === 'tensor_view' ? 'tensor_view' : 'partition_tensor_view'}<${dims}x${elemTypeName(t.elem)}>`;
     }
     case 'tile':
+      if (t.memref) return printMemref(t.memref, t.dtype);
       return (
         `!pto.${t.level === 'buf' ? 'tile_buf' : 'tile'}<loc=${t.loc}, dtype=${elemTypeName(t.dtype)}, rows=${t.rows}, cols=${t.cols}, ` +
         `v_row=${t.vRow ?? '?'}, v_col=${t.vCol ?? '?'}, blayout=${t.blayout}, slayout=${t.slayout}, fractal=${t.fractal}, pad=${t.pad}>`
@@ -403,6 +474,11 @@ export function printType(t: Type): string {
     case 'opaque':
       return t.text;
   }
+}
+
+function printMemref(m: MemrefSpelling, elem: ElemType): string {
+  const dims = m.shape.map((d) => (d === null ? '?' : String(d))).join('x');
+  return `memref<${dims}x${elemTypeName(elem)}${m.layout ? ', ' + m.layout : ''}, #pto.address_space<${m.space}>>`;
 }
 
 export function sameType(a: Type, b: Type): boolean {

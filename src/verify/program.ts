@@ -2,6 +2,7 @@ import { Module, OpNode, Operand, ResultDef } from '../syntax/ast';
 import { Instruction } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Type } from '../syntax/types';
+import { VerifiedSyncOp } from './sync';
 
 /** An instruction operand bound to its spec name: an SSA use (L1/L2 inputs, L2 outs) or an L1 result. */
 export interface BoundOperand {
@@ -26,6 +27,8 @@ export interface Program {
   functions: Map<string, OpNode>;
   /** Resolved instruction bindings, keyed by op node. */
   instructions: Map<OpNode, BoundInstruction>;
+  /** Verified synchronization ops (flags, events, barriers), keyed by op node. */
+  syncOps: Map<OpNode, VerifiedSyncOp>;
   /** The type of every SSA value definition and use, keyed by its name within its function. */
   valueTypes: Map<OpNode, Map<string, Type>>;
 }

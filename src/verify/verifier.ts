@@ -4,7 +4,7 @@ import { Block, Module, OpNode, Operand, Region, TypeRef, attrOf, segment } from
 import { ElemType, TileType, Type, TypeTable, elemSize, elemTypeName, printType } from '../syntax/types';
 import { Instruction, Isa, isa, knownOps } from '../spec/isa';
 import { TargetName } from '../spec/schema';
-import { Dims, checkDimRule, dimsOfType, viewMatchesValid } from '../spec/valid';
+import { Dims, checkDimRule, dimsOfType, viewFitsFlatBuffer, viewMatchesValid } from '../spec/valid';
 import { BoundInstruction, BoundOperand, Program } from './program';
 import { ModelError } from '../ascendc/model/errors';
 import { DEFAULT_PRODUCT } from '../ascendc/model/params';
@@ -14,6 +14,9 @@ import { layoutProblem, tileTypeProblems } from './tile-rules';
 import { subsetType, treshapeProblem } from './views';
 import { attributeValues, readAttribute } from './attributes';
 import { INSTRUCTION_CHECKS } from './checks';
+import { parseAffineMap } from '../syntax/affine';
+import { syncOps } from '../spec/sync';
+import { verifySyncOp } from './sync';
 
 export interface VerifyOptions {
   /** From the command line; overrides the module's `pto.target_arch`. */
@@ -49,6 +52,8 @@ class Verifier {
   private integerConstants = new Map<string, bigint>();
   private readonly reportedTypes = new Set<string>();
   private currentFunction: OpNode | undefined;
+  /** Views typed in the old rank-only spelling (`!pto.tensor_view<2xf32>` for rank 2), by value name: the text and its rewrite. */
+  private rankOnlyViews = new Map<string, { old: string; canonical: string }>();
   /** A region was never closed: where each op belongs is a guess, so placement checks are skipped. */
   private readonly unclosedRegion: boolean;
 
@@ -60,7 +65,7 @@ class Verifier {
   ) {
     const fromModule = this.targetFromModule(module);
     this.target = options.target ?? fromModule ?? 'a2a3';
-    this.program = { module, target: this.target, functions: new Map(), instructions: new Map(), valueTypes: new Map() };
+    this.program = { module, target: this.target, functions: new Map(), instructions: new Map(), syncOps: new Map(), valueTypes: new Map() };
     this.unclosedRegion = hasUnclosedRegion(module.ops);
   }
 
@@ -103,6 +108,7 @@ class Verifier {
     this.functionNames = new Map();
     this.functionTypes = new Map();
     this.integerConstants = new Map();
+    this.rankOnlyViews = new Map();
     this.program.valueTypes.set(fn, this.functionTypes);
     this.scopes = [new Map()];
     for (const t of fn.resultTypes) this.resolveType(t);
@@ -168,6 +174,8 @@ class Verifier {
       // Defined by an op that failed to verify: trust the use's type, so no errors cascade.
       return operand.type ? this.resolveType(operand.type) : undefined;
     }
+    const rankOnly = this.rankOnlyViews.get(key);
+    if (operand.type && rankOnly?.old === operand.type.text) operand.type.text = rankOnly.canonical; // normalized, as its definition was
     if (operand.type) {
       const declared = this.resolveType(operand.type);
       if (declared && printType(declared) !== printType(found.type) && found.type.kind !== 'opaque') {
@@ -280,6 +288,15 @@ class Verifier {
         break;
       case 'pto.subset':
         return this.verifySubset(op, operandTypes);
+      case 'memref.alloc':
+      case 'pto.pointer_cast':
+        return this.verifyMemrefBuffer(op, operandTypes, declaredResults);
+      case 'memref.subview':
+        return this.verifyMemrefSubview(op, operandTypes, declaredResults);
+      case 'pto.bind_tile':
+        return this.verifyBindTile(op, operandTypes, declaredResults);
+      case 'affine.apply':
+        return this.verifyAffineApply(op, operandTypes);
     }
     if (ARITH_BINARY.has(op.name)) {
       for (let i = 0; i < op.operands.length; i++) {
@@ -295,6 +312,13 @@ class Verifier {
     }
     const instruction = this.spec.instructions.get(op.name);
     if (instruction) return this.verifyInstruction(op, instruction, operandTypes, declaredResults);
+    const sync = syncOps().get(op.name);
+    if (sync) {
+      this.expectResults(op, 0);
+      const verified = verifySyncOp(op, sync, this.target, this.diags);
+      if (verified) this.program.syncOps.set(op, verified);
+      return;
+    }
     if (knownOps().names.has(op.name) || op.name.startsWith('arith.') || op.name.startsWith('scf.')) {
       this.diags.error(op.nameSpan, `${op.name} is not implemented yet`);
     } else {
@@ -413,9 +437,20 @@ class Verifier {
 
   private verifyMakeTensorView(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
     const ptr = operandTypes[0];
-    const result = declared[0];
+    let result = declared[0];
     if (ptr && ptr.kind !== 'ptr') this.diags.error(op.operands[0].span, `pto.make_tensor_view needs a !pto.ptr source, got ${printType(ptr)}`);
     if (result && result.kind !== 'tensor_view') this.diags.error(op.resultTypes[0].span, `pto.make_tensor_view produces a !pto.tensor_view, not ${printType(result)}`);
+    const entries = op.segments.shape.length;
+    if (result?.kind === 'tensor_view' && result.shape.length === 1 && entries > 1 && result.shape[0] === entries && op.segments.strides.length === entries) {
+      // Older PTOAS wrote a view's rank where its shape goes: `shape = [%m, %n] ... : !pto.tensor_view<2xf32>`.
+      const canonical = printType({ kind: 'tensor_view', shape: new Array(entries).fill(null), elem: result.elem });
+      const old = op.resultTypes[0].text;
+      this.diags.warning(op.resultTypes[0].span, `'${old}' gives the view's rank (the old spelling); write its shape: '${canonical}'`);
+      for (const r of op.results) this.rankOnlyViews.set(r.name, { old, canonical });
+      op.resultTypes[0].text = canonical;
+      declared = [this.resolveType(op.resultTypes[0])];
+      result = declared[0];
+    }
     if (result?.kind === 'tensor_view') {
       const rank = result.shape.length;
       for (const seg of ['shape', 'strides']) {
@@ -504,6 +539,74 @@ class Verifier {
     this.defineResults(op, [result]);
   }
 
+  // ---- the memref form (after PTOAS's memory planning) -----------------------------------------
+
+  /** `memref.alloc() : memref<...>` and `pto.pointer_cast(%addr) : memref<...>`: an on-chip buffer, as a tile. */
+  private verifyMemrefBuffer(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const t = declared[0];
+    if (t && !(t.kind === 'tile' && t.memref)) this.diags.error(op.resultTypes[0].span, `${op.name} produces an on-chip memref (memref<..., #pto.address_space<vec>>), not ${printType(t)}`);
+    if (op.name === 'memref.alloc' && op.operands.length > 0) this.diags.error(op.operands[0].span, 'memref.alloc with dynamic sizes is not supported: give the memref a static shape');
+    if (op.name === 'pto.pointer_cast' && op.operands.length !== 1) this.diags.error(op.span, `pto.pointer_cast takes one address, got ${op.operands.length}`);
+    this.checkIndexOperands(op, ['addr'], operandTypes);
+    this.expectResults(op, 1);
+    this.defineResults(op, declared);
+  }
+
+  /** `memref.subview %gm[offsets] [sizes] [strides] : A to B`: a box of a global memref. */
+  private verifyMemrefSubview(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const [source] = operandTypes;
+    const [result] = declared;
+    const isGlobal = (t: Type | undefined) => t?.kind === 'partition_view' && t.memref !== undefined;
+    if (source && !isGlobal(source)) this.diags.error(op.operands[0].span, `memref.subview needs a global memref (#pto.address_space<gm>), got ${printType(source)}`);
+    if (result && !isGlobal(result)) this.diags.error(op.resultTypes[0].span, `memref.subview produces a global memref, not ${printType(result)}`);
+    if (source?.kind === 'partition_view' && result?.kind === 'partition_view') {
+      for (const seg of ['offsets', 'sizes', 'strides']) {
+        if (op.segments[seg].length !== source.shape.length) this.diags.error(op.span, `${seg} has ${op.segments[seg].length} entries, but the source has rank ${source.shape.length}`);
+      }
+      segment(op, 'sizes').forEach((o, i) => {
+        if (o.literal !== undefined && result.shape[i] !== null && result.shape[i] !== o.literal) this.diags.error(o.span, `size ${o.literal} differs from the result's dimension ${result.shape[i]}`);
+      });
+      segment(op, 'strides').forEach((o) => {
+        if (o.literal !== 1) this.diags.error(o.span, 'memref.subview strides other than 1 are not supported');
+      });
+      if (result.elem !== source.elem) this.diags.error(op.resultTypes[0].span, `element type ${result.elem} differs from the source's ${source.elem}`);
+    }
+    this.checkIndexOperands(op, ['offsets', 'sizes', 'strides'], operandTypes);
+    this.expectResults(op, 1);
+    this.defineResults(op, declared);
+  }
+
+  /** `%v = pto.bind_tile %buf, %rows, %cols {config = ...} : A -> A`: the buffer with a valid region, as a tile. */
+  private verifyBindTile(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const [source] = operandTypes;
+    if (op.operands.length !== 3) this.diags.error(op.span, `pto.bind_tile takes a buffer and its valid rows and columns, got ${op.operands.length} operand(s)`);
+    if (source && source.kind !== 'tile') this.diags.error(op.operands[0].span, `pto.bind_tile needs an on-chip buffer, got ${printType(source)}`);
+    if (source && declared[0] && printType(source) !== printType(declared[0])) this.diags.error(op.resultTypes[0].span, `pto.bind_tile's result type ${printType(declared[0])} differs from its buffer's ${printType(source)}`);
+    for (let i = 1; i < op.operands.length; i++) {
+      if (operandTypes[i] && !isIntegerLike(operandTypes[i])) this.diags.error(op.operands[i].span, 'the valid rows and columns must be index or integer values');
+    }
+    this.expectResults(op, 1);
+    this.defineResults(op, declared);
+  }
+
+  /** `%i = affine.apply affine_map<(d0)[s0] -> (...)>(%d)[%s]`: index arithmetic. */
+  private verifyAffineApply(op: OpNode, operandTypes: (Type | undefined)[]): void {
+    const mapAttr = attrOf(op, 'map')!;
+    const map = parseAffineMap(mapAttr.kind === 'dialect' ? mapAttr.text : '');
+    if (typeof map === 'string') this.diags.error(mapAttr.span, map);
+    else {
+      if (map.results.length !== 1) this.diags.error(mapAttr.span, `affine.apply needs a map with one result, this one has ${map.results.length}`);
+      const [dims, symbols] = [op.segments.dims.length, op.segments.symbols.length];
+      if (dims !== map.dims || symbols !== map.symbols) this.diags.error(op.span, `the map takes ${map.dims} dimension(s) and ${map.symbols} symbol(s), but ${dims} and ${symbols} are given`);
+    }
+    for (let i = 0; i < op.operands.length; i++) {
+      const t = operandTypes[i];
+      if (t && !(t.kind === 'scalar' && t.elem === 'index')) this.diags.error(op.operands[i].span, `affine.apply operands must be index values, got ${printType(t)}`);
+    }
+    this.expectResults(op, 1);
+    this.defineResults(op, [{ kind: 'scalar', elem: 'index' }]);
+  }
+
   private checkIndexOperands(op: OpNode, segments: string[], operandTypes: (Type | undefined)[]): void {
     for (const seg of segments) {
       for (const i of op.segments[seg] ?? []) {
@@ -539,7 +642,14 @@ class Verifier {
 
   private bindList(op: OpNode, specs: Instruction['operands'], operands: Operand[], types: (Type | undefined)[], where: string, spec: Instruction, level: 1 | 2): Map<string, BoundOperand> | undefined {
     const isOptional = (s: Instruction['operands'][number]) => s.optional === true || (level === 1 && s.l1 === 'optional');
-    const required = specs.filter((s) => !isOptional(s)).length;
+    const legacyOmitted = level === 2 ? specs.filter((s) => s.legacyOptional && !isOptional(s)) : [];
+    let required = specs.filter((s) => !isOptional(s)).length;
+    if (legacyOmitted.length > 0 && operands.length === required - legacyOmitted.length) {
+      const names = legacyOmitted.map((s) => '%' + s.name).join(', ');
+      this.diags.warning(op.nameSpan, `${spec.opName} without ${names} is the old form; PTOAS now requires '${this.usage(spec, level)}'`);
+      required -= legacyOmitted.length;
+      specs = specs.filter((s) => !legacyOmitted.includes(s));
+    }
     if (operands.length < required || operands.length > specs.length) {
       const span = operands.length > 0 ? { start: operands[0].span.start, end: operands.at(-1)!.span.end } : op.nameSpan;
       const count = required === specs.length ? `${specs.length}` : `${required} to ${specs.length}`;
@@ -663,7 +773,7 @@ class Verifier {
         const tile = tiles.get(rule.tile);
         if (view?.kind !== 'partition_view' || !tile) continue;
         if (elemOf(view) !== undefined && elemSize(view.elem) !== elemSize(tile.dtype)) continue; // reported by the dtype relation
-        const outcome = viewMatchesValid(view.shape, tile.vRow, tile.vCol);
+        const outcome = tile.memref ? viewFitsFlatBuffer(view.shape, tile.rows * tile.cols) : viewMatchesValid(view.shape, tile.vRow, tile.vCol);
         if (outcome.status === 'violated') this.diags.error(op.nameSpan, `${name}: ${outcome.message}`);
         continue;
       }

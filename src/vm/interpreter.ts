@@ -10,6 +10,7 @@ import { codec } from './numerics/elements';
 import { subsetBoundsProblem, subsetType, tileBytes } from '../verify/views';
 import { VmTrap } from './trap';
 import { attributeValues } from '../verify/attributes';
+import { SyncFinding, SyncTracker } from './sync/tracker';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
 export type Value = bigint | number | GlobalBuffer | TensorView | PartitionView | Tile;
@@ -24,6 +25,8 @@ export interface RunResult {
   notes: string[];
   /** What the program printed (pto.tprint), in order. */
   printed: string[];
+  /** Synchronization problems found while running (missing flags, unsynchronized pipe dependencies). */
+  sync: SyncFinding[];
 }
 
 /** Executes one function of a verified program. Arguments are bound by name (`%arg0`). */
@@ -44,6 +47,7 @@ class Interpreter {
   private steps = 0;
   private readonly notes: string[] = [];
   private readonly printed: string[] = [];
+  private readonly sync: SyncTracker;
 
   constructor(
     private readonly program: Program,
@@ -51,6 +55,7 @@ class Interpreter {
     private readonly options: RunOptions,
   ) {
     this.memory = new OnChipMemory(this.spec, program.target);
+    this.sync = new SyncTracker(program);
   }
 
   run(fn: OpNode, args: Map<string, Value>): RunResult {
@@ -66,7 +71,7 @@ class Interpreter {
     } catch (e) {
       if (!(e instanceof ReturnSignal)) throw e;
     }
-    return { steps: this.steps, notes: this.notes, printed: this.printed };
+    return { steps: this.steps, notes: this.notes, printed: this.printed, sync: this.sync.findings };
   }
 
   /** Runs a block; returns the operands of its terminator (scf.yield / scf.condition). */
@@ -169,6 +174,8 @@ class Interpreter {
     if (op.name.startsWith('arith.')) return this.setResults(op, [this.arith(op)]);
     const bound = this.program.instructions.get(op);
     if (bound) return this.runInstruction(op, bound);
+    const sync = this.program.syncOps.get(op);
+    if (sync) return this.sync.syncOp(op, sync);
     throw new VmTrap(`${op.name} is not implemented yet`, op.nameSpan);
   }
 
@@ -440,6 +447,7 @@ class Interpreter {
     };
     const semantics = bound.spec.implemented ? SEMANTICS[bound.spec.semantics] : undefined;
     if (!semantics) return trap('is not implemented yet');
+    this.sync.instruction(op, bound, objects);
     semantics(ctx);
     const results = [...bound.operands.values()].filter((b) => b.result).map((b) => objects.get(b.spec.name)!);
     if (results.length > 0) this.setResults(op, results);

@@ -242,8 +242,31 @@ describe('other types', () => {
     expect(table.parse('!pto.partition_tensor_view<1x2x16xbf16>').type).toEqual({ kind: 'partition_view', shape: [1, 2, 16], elem: 'bf16' });
   });
 
+  test('an on-chip memref is a row-major tile: all but the last dimension are its rows', () => {
+    const t = table.parse('memref<4x8x16xf16, #pto.address_space<vec>>').type;
+    expect(t).toMatchObject({ kind: 'tile', loc: 'vec', dtype: 'f16', rows: 32, cols: 16, vRow: 32, vCol: 16, blayout: 'row_major', slayout: 'none_box' });
+    expect(table.parse('memref<1024xi32, #pto.address_space<mat>>').type).toMatchObject({ kind: 'tile', loc: 'mat', rows: 1, cols: 1024 });
+  });
+
+  test('a global memref is a view, with its layout kept for printing', () => {
+    expect(table.parse('memref<32x32xi32, strided<[1024, 1], offset: ?>, #pto.address_space<gm>>').type).toEqual({
+      kind: 'partition_view',
+      shape: [32, 32],
+      elem: 'i32',
+      memref: { shape: [32, 32], layout: 'strided<[1024, 1], offset: ?>', space: 'gm' },
+    });
+  });
+
+  test.each([
+    ['memref<4xf32>', "'memref<4xf32>' needs an address space (#pto.address_space<gm|vec|mat|...>)"],
+    ['memref<4xf32, #pto.address_space<l9>>', "unknown address space 'l9' (expected gm or one of vec, mat, left, right, acc, bias, scaling)"],
+    ['memref<?x4xf32, #pto.address_space<vec>>', "an on-chip memref needs a static shape, got '?x4xf32'"],
+    ['memref<4xf32, affine_map<(d0) -> (d0)>, #pto.address_space<vec>>', "unsupported memref parameter 'affine_map<(d0) -> (d0)>' (expected strided<...> or #pto.address_space<...>)"],
+  ])('memref error: %s', (text, error) => {
+    expect(table.parse(text).error).toBe(error);
+  });
+
   test('types of other dialects are opaque', () => {
-    expect(table.parse('memref<16x16xf16, #pto.address_space<vec>>').type).toEqual({ kind: 'opaque', text: 'memref<16x16xf16, #pto.address_space<vec>>' });
     expect(table.parse('!llvm.ptr').type).toEqual({ kind: 'opaque', text: '!llvm.ptr' });
   });
 
@@ -267,7 +290,10 @@ describe('printType', () => {
     ['!pto.partition_tensor_view<16x16xui8>', '!pto.partition_tensor_view<16x16xui8>'],
     ['si32', 'i32'],
     ['index', 'index'],
-    ['memref<4xf32>', 'memref<4xf32>'],
+    ['memref<4x16xf32, #pto.address_space<vec>>', 'memref<4x16xf32, #pto.address_space<vec>>'],
+    ['memref<4x16xf32, #pto.address_space<ub>>', 'memref<4x16xf32, #pto.address_space<vec>>'],
+    ['memref<32x32xf32, strided<[?,  1], offset: ?>, #pto.address_space<gm>>', 'memref<32x32xf32, strided<[?, 1], offset: ?>, #pto.address_space<gm>>'],
+    ['!pto.tile_view<32x32xf32>', '!pto.partition_tensor_view<32x32xf32>'],
   ])('%s', (text, printed) => {
     const t = table.parse(text).type!;
     expect(printType(t)).toBe(printed);
