@@ -78,9 +78,10 @@ export class Tile {
     const inR = r % ir;
     const inC = c % ic;
     const boxSize = ir * ic;
-    if (t.blayout === 'col_major') return (Math.floor(t.rows / ir) * bc + br) * boxSize + inR * ic + inC; // Nz
-    const base = (Math.floor(t.cols / ic) * br + bc) * boxSize;
-    return t.slayout === 'col_major' ? base + inC * ir + inR : base + inR * ic + inC; // Zn : Zz
+    // Box columns (N*) or box rows (Z*) are laid one after another; a tile may be narrower than one box (a 1-row GEMV Left).
+    const inner = t.slayout === 'col_major' ? inC * ir + inR : inR * ic + inC;
+    if (t.blayout === 'col_major') return bc * t.rows * ic + br * boxSize + inner; // Nz : Nn
+    return br * t.cols * ir + bc * boxSize + inner; // Zz : Zn
   }
 
   /** Element strides of a none_box tile or window. */

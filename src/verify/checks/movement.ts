@@ -1,4 +1,4 @@
-import { ElemType, TileType, elemTypeName, printType } from '../../syntax/types';
+import { ElemType, TileType, elemSize, elemTypeName, printType } from '../../syntax/types';
 import { CheckContext, InstructionCheck } from './context';
 
 /** Element types of the cube extraction Mat -> Left/Right (manual TEXTRACT, A2A3 and A5 checks, standard types only). */
@@ -137,6 +137,19 @@ const tprint: InstructionCheck = (ctx) => {
   if (src?.loc === 'mat' && ctx.target === 'a5') ctx.error(ctx.spanOf('src'), 'printing a mat tile is not supported on a5');
 };
 
+/**
+ * tstore copies bits, so the view's element type has the tile's size; an f32 Acc tile may also be stored as
+ * f16 or bf16 (the fixpipe's cast, TSTORE manual's ACC-to-GM table, both targets).
+ */
+const tstore: InstructionCheck = (ctx) => {
+  const src = ctx.tiles.get('src');
+  const view = ctx.bound.operands.get('dst')?.type;
+  if (!src || view?.kind !== 'partition_view' || !view.elem) return;
+  if (elemSize(view.elem) === elemSize(src.dtype)) return;
+  if (src.loc === 'acc' && src.dtype === 'f32' && (view.elem === 'f16' || view.elem === 'bf16')) return;
+  ctx.error(ctx.spanOf('dst'), `src (${elemTypeName(src.dtype)}) and dst (${elemTypeName(view.elem)}) must have element types of the same size`);
+};
+
 /** Rules beyond the tables, by op name (`pto.NAME`). */
 export const checks: Record<string, InstructionCheck> = {
   'pto.textract': textract,
@@ -149,4 +162,5 @@ export const checks: Record<string, InstructionCheck> = {
   'pto.tfillpad_expand': fillPad,
   'pto.tfillpad_inplace': fillPad,
   'pto.tprint': tprint,
+  'pto.tstore': tstore,
 };

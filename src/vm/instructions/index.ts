@@ -6,6 +6,7 @@ import { load, store } from './memory';
 import { expandScalar, getValue, setValue } from './scalar';
 import * as compare from './compare';
 import * as convert from './convert';
+import * as cube from './cube';
 import * as elementwise from './elementwise';
 import * as expand from './expand';
 import * as fillpad from './fillpad';
@@ -31,7 +32,7 @@ const CORE: SemanticsModule = {
   },
 };
 
-const MODULES: SemanticsModule[] = [CORE, ...[compare, convert, elementwise, expand, fillpad, gather, generate, misc, move, partial, print, rearrange, reduce, sort, unary].map((m) => m.module)];
+const MODULES: SemanticsModule[] = [CORE, ...[compare, convert, cube, elementwise, expand, fillpad, gather, generate, misc, move, partial, print, rearrange, reduce, sort, unary].map((m) => m.module)];
 
 /** VM dispatch: the `semantics` name of each instruction in spec/instructions -> its implementation. */
 export const SEMANTICS: Record<string, Semantics> = {};

@@ -4,6 +4,7 @@ import { InstructionContext } from './context';
 import { CUSTOM_PAD_BASE, ElemType } from '../../syntax/types';
 import { f16BitsToNumber } from '../numerics/float16';
 import { bf16BitsToNumber } from '../numerics/bfloat16';
+import { accumulatorCast } from './cube';
 
 /**
  * A view as a matrix: its rows are the combinations of the outer indices in row-major order, its columns the
@@ -120,13 +121,31 @@ export function load(ctx: InstructionContext): void {
   }
 }
 
+/**
+ * TSTORE. Bits are copied between same-size types; from an Acc tile an f32 accumulator may also be stored as
+ * f16 or bf16 (the fixpipe's cast, TSTORE manual's ACC-to-GM table), rounded to nearest even.
+ */
 export function store(ctx: InstructionContext): void {
   const view = ctx.view('dst');
   const tile = ctx.tile('src');
   const dst = view.buffer;
+  if (tile.type.loc === 'acc' && tile.type.dtype !== dst.elem) return storeConverted(ctx, view, tile);
   const size = elementSize(ctx, dst, tile);
   forEachTransfer(ctx, view, tile, (r, c, index) => {
     copyElement(tile.bytes, tile.elementIndex(r, c) * size, dst.bytes, index * size, size);
+    dst.written[index] = 1;
+  });
+}
+
+/** An f32 accumulator stored as f16/bf16; the other converting stores need quantisation parameters PTOAS cannot spell. */
+function storeConverted(ctx: InstructionContext, view: PartitionView, tile: Tile): void {
+  const dst = view.buffer;
+  if (tile.type.dtype !== 'f32' || (dst.elem !== 'f16' && dst.elem !== 'bf16')) {
+    ctx.trap(`storing a ${tile.type.dtype} accumulator as ${dst.elem} is not implemented yet (only f32 -> f16/bf16 converts without quantisation)`);
+  }
+  const cast = accumulatorCast(ctx, dst.elem);
+  forEachTransfer(ctx, view, tile, (r, c, index) => {
+    dst.codec.write(dst.view, index * dst.codec.size, cast(tile.get(r, c) as number));
     dst.written[index] = 1;
   });
 }

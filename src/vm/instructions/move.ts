@@ -1,17 +1,72 @@
 import { Tile } from '../memory';
 import { InstructionContext, SemanticsModule } from './context';
 import { copyElement } from './memory';
+import { accumulatorCast } from './cube';
 
-/** TMOV. Vec -> Vec copies the bits of the destination's valid region; the cube-side moves arrive with the cube path. */
+/**
+ * TMOV; the direction comes from the two locations. Vec -> Vec and Mat -> Left/Right/Scaling copy the bits of
+ * dst's valid region (same element size / type); Mat -> Bias and Acc -> Mat/Vec convert values (cube.ts's
+ * accumulator types to their narrower destinations); other pairs trap.
+ */
 export function move(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
   const src = ctx.tile('src');
-  if (src.type.loc !== 'vec' || dst.type.loc !== 'vec') {
-    ctx.trap(`tmov from ${src.type.loc} to ${dst.type.loc} is not implemented yet`);
+  const direction = `${src.type.loc}->${dst.type.loc}`;
+  if (direction === 'vec->vec') {
+    if (src.codec.size !== dst.codec.size) ctx.trap(`tmov from ${src.type.dtype} to ${dst.type.dtype}: the element sizes differ`);
+    return copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
   }
-  const size = dst.codec.size;
-  if (src.codec.size !== size) ctx.trap(`tmov from ${src.type.dtype} to ${dst.type.dtype}: the element sizes differ`);
-  copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
+  if (src.type.loc === 'mat' && ['left', 'right', 'scaling', 'bias'].includes(dst.type.loc)) return moveToCubeInput(ctx, src, dst);
+  if (src.type.loc === 'acc' && (dst.type.loc === 'mat' || dst.type.loc === 'vec')) return moveFromAccumulator(ctx, src, dst);
+  ctx.trap(`tmov from ${src.type.loc} to ${dst.type.loc} is not implemented yet`);
+}
+
+/**
+ * The region a cube-side move copies: dst's valid region. The simulator asserts that src's valid region is the
+ * same (cpu/TMov.hpp); the NPU copies dst's valid region (rounded up to whole fractals) from wherever src has it,
+ * so npu only requires it inside src's rows x cols.
+ */
+function checkMoveRegion(ctx: InstructionContext, src: Tile, dst: Tile): void {
+  if (ctx.numerics === 'cpu-sim') {
+    if (src.vRow !== dst.vRow || src.vCol !== dst.vCol) ctx.trap(`src's valid region ${src.vRow}x${src.vCol} differs from dst's ${dst.vRow}x${dst.vCol}`);
+  } else if (dst.vRow > src.type.rows || dst.vCol > src.type.cols) {
+    ctx.trap(`dst's valid region ${dst.vRow}x${dst.vCol} is larger than src's ${src.type.rows}x${src.type.cols}`);
+  }
+}
+
+/** Mat -> Left/Right/Scaling/Bias: element (r, c) keeps its place whatever the two fractal layouts are. */
+function moveToCubeInput(ctx: InstructionContext, src: Tile, dst: Tile): void {
+  checkMoveRegion(ctx, src, dst);
+  const from = src.type.dtype;
+  const to = dst.type.dtype;
+  if (from === to) return copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
+  // The bias table load widens half to float (A2/A3 TMovToBt's convControl; exact).
+  if (dst.type.loc === 'bias' && from === 'f16' && to === 'f32') return convertWindow(src, dst, (v) => v);
+  ctx.trap(`tmov from a ${from} ${src.type.loc} tile to a ${to} ${dst.type.loc} tile is not implemented yet`);
+}
+
+/**
+ * Acc -> Mat/Vec (the fixpipe): the same type is copied; f32 -> f16/bf16 is the plain cast (A2/A3 GetCastPreQuantMode:
+ * F322F16/F322BF16), rounded to nearest even. The quantising and relu forms have no PTOAS spelling. On the NPU, A2/A3
+ * has no Acc -> Vec path and its Acc -> Mat move always casts (npu/a2a3/TMov.hpp, CheckTMovAccToMat).
+ */
+function moveFromAccumulator(ctx: InstructionContext, src: Tile, dst: Tile): void {
+  checkMoveRegion(ctx, src, dst);
+  const from = src.type.dtype;
+  const to = dst.type.dtype;
+  const cast = from === 'f32' && (to === 'f16' || to === 'bf16');
+  if (ctx.numerics === 'npu' && ctx.target === 'a2a3') {
+    if (dst.type.loc === 'vec') ctx.trap('tmov from acc to vec does not exist on a2a3 (A2/A3 moves the accumulator to Mat or global memory only)');
+    if (!cast) ctx.trap(`tmov from acc to mat on a2a3 casts f32 to f16 or bf16; ${from} to ${to} is not implemented yet`);
+  }
+  if (from === to) return copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
+  if (!cast) ctx.trap(`tmov from a ${from} acc tile to a ${to} ${dst.type.loc} tile is not implemented yet (quantisation needs tmov.fp)`);
+  convertWindow(src, dst, accumulatorCast(ctx, to));
+}
+
+/** Converts dst's valid region from src, value by value. */
+function convertWindow(src: Tile, dst: Tile, convert: (v: number) => number): void {
+  dst.forEachValid((r, c) => dst.set(r, c, convert(src.get(r, c) as number)));
 }
 
 /** One corner of a rectangular copy: element (row, col) of a tile. */
@@ -58,11 +113,16 @@ function requireVecToVec(ctx: InstructionContext, name: string, src: Tile, dst: 
   if (src.type.loc !== 'vec' || dst.type.loc !== 'vec') ctx.trap(`${name} from ${src.type.loc} to ${dst.type.loc} is not implemented yet`);
 }
 
-/** TEXTRACT, Vec -> Vec: dst's valid region from the window of src at (indexRow, indexCol). */
+/**
+ * TEXTRACT, Vec -> Vec and Mat -> Left/Right: dst's valid region from the window of src at (indexRow, indexCol).
+ * Bits are copied; element (r, c) keeps its logical place whatever the fractal layouts.
+ */
 export function extract(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
   const src = ctx.tile('src');
-  requireVecToVec(ctx, 'textract', src, dst);
+  const cube = src.type.loc === 'mat' && (dst.type.loc === 'left' || dst.type.loc === 'right');
+  if (!cube) requireVecToVec(ctx, 'textract', src, dst);
+  if (src.type.dtype !== dst.type.dtype) ctx.trap(`textract from ${src.type.dtype} to ${dst.type.dtype} is not implemented yet`);
   const row = indexOperand(ctx, 'indexRow');
   const col = indexOperand(ctx, 'indexCol');
   checkWindow(ctx, row, col, dst.vRow, dst.vCol, windowBounds(ctx, src), 'src');
