@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import yargs from 'yargs';
 import { Assembled, assemble } from '../assemble';
 import { formatAll, formatDiagnostic } from '../diag/diagnostic';
+import { Span } from '../diag/source';
 import { TargetName } from '../spec/schema';
 import { attrOf, OpNode } from '../syntax/ast';
 import { elemSize } from '../syntax/types';
@@ -16,7 +17,7 @@ import { VmTrap } from '../vm/trap';
 import { unimplementedInstructions } from '../vm/instructions';
 import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
 
-/** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--json] [--max-steps N] */
+/** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--json] [--max-steps N] [--strict-sync] */
 export function main(argv: string[]): number {
   let args;
   try {
@@ -33,6 +34,7 @@ export function main(argv: string[]): number {
       .option('max-steps', { type: 'number', default: 100_000_000, describe: 'stop after this many executed ops' })
       .option('direct', { type: 'boolean', default: false, describe: 'run AscendC/TIK ops by their direct model instead of lowering them to PTO tile ops' })
       .option('check-lowering', { type: 'boolean', default: false, describe: 'run the lowered program and the direct model, and report the first byte where they differ' })
+      .option('strict-sync', { type: 'boolean', default: false, describe: 'make synchronization findings (missing set_flag/wait_flag) errors: exit 1' })
       .demandCommand(1, 'pto-vm: give a command: run FILE')
       .strict()
       .exitProcess(false)
@@ -58,6 +60,7 @@ export function main(argv: string[]): number {
       maxSteps: checkMaxSteps(args['max-steps']),
       direct: args.direct,
       checkLowering: args['check-lowering'],
+      strictSync: args['strict-sync'],
     });
   } catch (e) {
     return exitWith(e);
@@ -92,6 +95,8 @@ interface RunRequest {
   maxSteps: number;
   direct: boolean;
   checkLowering: boolean;
+  /** Synchronization findings are errors (exit 1) instead of warnings. */
+  strictSync: boolean;
 }
 
 function run(req: RunRequest): number {
@@ -141,6 +146,9 @@ function run(req: RunRequest): number {
     process.stderr.write(`${req.file}: note: --check-lowering: the lowered program and the direct model agree on all ${bytes} bytes of ${bound.buffers.map((b) => '%' + b.name).join(', ')}\n`);
   }
   for (const note of result.notes) process.stderr.write(`${req.file}: note: ${note}\n`);
+  const severity = req.strictSync ? 'error' : 'warning';
+  for (const f of result.sync) process.stderr.write(formatDiagnostic(main.source, { severity, message: f.message, span: f.span, notes: f.notes }) + '\n');
+  const syncFailed = req.strictSync && result.sync.length > 0;
   for (const [name, path] of req.outSpecs) {
     const buffer = bound.buffers.find((b) => b.name === name)!;
     const data = path.endsWith('.npy') ? writeNpy(buffer.elem === 'f64' || buffer.elem === 'i1' || buffer.elem === 'index' ? 'u8' : buffer.elem, [buffer.length], buffer.bytes) : buffer.bytes;
@@ -158,8 +166,11 @@ function run(req: RunRequest): number {
       for (const w of b.written) written += w;
       outputs[b.name] = { dtype: b.elem, elements: b.length, bytes: b.length * elemSize(b.elem), input: bound.origins.get(b.name), written, values: bufferValues(b).map(formatValue) };
     }
-    process.stdout.write(JSON.stringify({ function: fn.symbol, target: program.target, numerics: req.numerics, steps: result.steps, notes: result.notes, printed: result.printed, outputs }) + '\n');
-    return 0;
+    const sync = result.sync.map((f) => ({ severity, message: f.message, ...located(main, f.span), notes: (f.notes ?? []).map((n) => ({ message: n.message, ...located(main, n.span) })) }));
+    process.stdout.write(
+      JSON.stringify({ function: fn.symbol, target: program.target, numerics: req.numerics, steps: result.steps, notes: result.notes, printed: result.printed, sync, outputs }) + '\n',
+    );
+    return syncFailed ? 1 : 0;
   }
   // What the program printed (pto.tprint) comes first, as a device's printf output would.
   for (const text of result.printed) process.stdout.write(text.endsWith('\n') ? text : text + '\n');
@@ -167,7 +178,12 @@ function run(req: RunRequest): number {
     process.stdout.write(`@${fn.symbol} on ${program.target} (numerics ${req.numerics}): ${result.steps} ops executed\n`);
     process.stdout.write(summarize(bound.buffers, bound.origins));
   }
-  return 0;
+  return syncFailed ? 1 : 0;
+}
+
+/** FILE, LINE and COL of a span, for the JSON output. */
+function located(assembled: Assembled, span: Span): { file: string; line: number; col: number } {
+  return { file: assembled.source.path, ...assembled.source.position(span.start) };
 }
 
 /** Binds the arguments and runs @name of an assembled program; a trap is reported and gives undefined. */

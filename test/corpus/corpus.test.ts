@@ -18,24 +18,12 @@ import { TargetName } from '../../src/spec/schema';
 const root = process.env.PTO_CORPUS_DIR;
 
 /** Corpus file (relative to the root) -> [the start of its first error, why it fails]. */
-const NOT_YET: Record<string, [string, string]> = {
-  'test/basic/record_wait_event.mlir': ['pto.record_event is not implemented yet', 'the sync ops parse but are not described yet'],
-  'test/samples/Complex/5-post-insert-sync.pto': ['pto.set_flag is not implemented yet', 'the sync ops parse but are not described yet'],
-  'test/samples/Complex/mix_kernel.pto': ['pto.sync.set is not implemented yet', 'the sync ops parse but are not described yet'],
-  'test/samples/DataMovement/5-post-insert-sync.pto': ['pto.set_flag is not implemented yet', 'the sync ops parse but are not described yet'],
-  'test/samples/Elementwise/5-post-insert-sync.pto': ['pto.set_flag is not implemented yet', 'the sync ops parse but are not described yet'],
-  'test/samples/MatMul/0.pto': ['pto.set_flag is not implemented yet', 'the sync ops parse but are not described yet'],
-  'test/samples/MatMul/tmatmulk.pto': ['pto.set_flag is not implemented yet', 'the sync ops parse but are not described yet'],
-  'test/samples/Matmul_transpose/Matmul_transpose-pto-ir.pto': ['pto.record_event is not implemented yet', 'the sync ops parse but are not described yet'],
-  'test/samples/Memory/5-post-insert-sync.pto': ['pto.set_flag is not implemented yet', 'the sync ops parse but are not described yet'],
-  'test/samples/Sync/test_a5_buf_sync.pto': ['pto.get_buf is not implemented yet', 'the sync ops parse but are not described yet'],
-  'test/samples/TileScalar/5-post-insert-sync.pto': ['pto.set_flag is not implemented yet', 'the sync ops parse but are not described yet'],
-  'tools/ptobc/testdata/matmul_static_singlecore.pto': ['pto.record_event is not implemented yet', 'the sync ops parse but are not described yet'],
-};
+const NOT_YET: Record<string, [string, string]> = {};
 
 /** Files valid only on one target (the default is a2a3), and why. */
 const TARGET: Record<string, [TargetName, string]> = {
   'test/samples/Elementwise/5-post-insert-sync.pto': ['a5', 'tabs on i32 exists only on A5'],
+  'test/samples/Sync/test_a5_buf_sync.pto': ['a5', 'pto.get_buf and pto.rls_buf exist only on A5'],
 };
 
 function corpusFiles(dir: string): string[] {

@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { instructionFiles, isa, knownOps, loadIsa } from '../../src/spec/isa';
+import { syncOps } from '../../src/spec/sync';
 import { DtypeSetsFile, InstructionFile, TARGETS, TargetsFile } from '../../src/spec/schema';
 import { BUFFER_FACTS, ELEMENT_ORDER, referenceFacts } from '../fixtures/verify/facts';
 
@@ -217,12 +218,12 @@ describe('a malformed table makes loadIsa throw', () => {
 });
 
 describe('known-ops.json', () => {
-  test('every PTO op is described by an instruction table or in exactly one gap group, and gaps name known ops only', () => {
+  test('every PTO op is described by an instruction or sync table or in exactly one gap group, and gaps name known ops only', () => {
     const { ops, gaps } = knownOps();
     const grouped = gaps.flatMap((g) => g.ops);
     expect(grouped.filter((o) => !ops.includes(o))).toEqual([]);
     expect(grouped.filter((o, i) => grouped.indexOf(o) !== i)).toEqual([]);
-    const described = new Set(isa().instructions.keys());
+    const described = new Set([...isa().instructions.keys(), ...syncOps().keys()]);
     expect(ops.filter((o) => !described.has(o) && !grouped.includes(o))).toEqual([]);
     expect(grouped.filter((o) => described.has(o))).toEqual([]);
   });

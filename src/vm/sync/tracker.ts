@@ -1,30 +1,306 @@
 import { OpNode } from '../../syntax/ast';
 import { Span } from '../../diag/source';
+import { isa } from '../../spec/isa';
+import { syncTables } from '../../spec/sync';
 import { BoundInstruction, Program } from '../../verify/program';
 import { VerifiedSyncOp } from '../../verify/sync';
+import { GlobalBuffer, PartitionView, Tile } from '../memory';
+import { instructionPipe } from './pipes';
+import { Ranges, ShadowSpace, tileRanges, viewRanges } from './shadow';
 
-/** A synchronization problem found while running, located at an op. */
+/** A synchronization problem found while running, located at an op, with the other op involved as a note. */
 export interface SyncFinding {
   message: string;
   span: Span;
+  notes?: { message: string; span: Span }[];
 }
 
-/** Tracks pipes, flags and events while the VM runs (STUB, filled in by the sync work). */
-export class SyncTracker {
-  readonly findings: SyncFinding[] = [];
+/** One instruction's access to memory through one operand. */
+interface Access {
+  op: OpNode;
+  pipe: number;
+  /** The instruction's position in its pipe's queue (1-based). */
+  seq: number;
+  /** The operand as written (`%a`). */
+  operand: string;
+}
 
-  constructor(readonly program: Program) {}
+/** What a pipe knows of every pipe's progress: entry p = the last instruction of pipe p ordered before it. */
+type Clock = number[];
+
+interface PendingSet {
+  clock: Clock;
+  op: OpNode;
+  sync: VerifiedSyncOp;
+}
+
+/**
+ * Checks the synchronization of a run. Every pipe is an in-order queue; instructions are numbered per pipe and
+ * each pipe carries a vector clock of what it has synchronized with. set_flag snapshots its source pipe's clock
+ * into the (src, dst, event) slot and wait_flag joins it into the destination pipe's clock (record_event and
+ * wait_event through their op types' pipes; barrier PIPE_ALL joins every pipe; get_buf/rls_buf through their
+ * buffer id; sync.set/sync.wait through their cross-core id). Reads and writes of on-chip bytes and global
+ * elements are remembered per unit; an instruction that touches a unit another pipe wrote (or, for a write,
+ * read) after the last point this pipe synchronized with that pipe is a finding, reported once per op pair.
+ *
+ * A function with no intra-core sync op is left to PTOAS's automatic sync insertion: nothing is checked there.
+ */
+export class SyncTracker {
+  private readonly found: SyncFinding[] = [];
+  private readonly reported = new Set<string>();
+  private readonly tables = syncTables();
+  private readonly pipeIndex = new Map(this.tables.corePipes.map((p, i) => [p, i]));
+  private readonly issued: number[];
+  private readonly clocks: Clock[];
+  private readonly flags = new Map<string, PendingSet[]>();
+  private readonly crossCore = new Map<number, Clock[]>();
+  private readonly released = new Map<number, Clock>();
+  private readonly held = new Map<string, OpNode>();
+  private readonly accesses: Access[] = [];
+  private readonly chip = new Map<string, ShadowSpace>();
+  private readonly global = new Map<GlobalBuffer, ShadowSpace>();
+  private readonly pipes = new Map<OpNode, number>();
+  private readonly opIds = new Map<OpNode, number>();
+  private checkedFunctions?: Map<OpNode, boolean>;
+
+  constructor(readonly program: Program) {
+    const n = this.tables.corePipes.length;
+    this.issued = new Array(n).fill(0);
+    this.clocks = Array.from({ length: n }, () => new Array(n).fill(0));
+  }
+
+  /** The findings so far, plus the flags still set and buffer ids still held when they are read (the end of a run). */
+  get findings(): SyncFinding[] {
+    const end: SyncFinding[] = [];
+    const unwaited = new Set<OpNode>();
+    for (const pending of this.flags.values()) for (const p of pending) unwaited.add(p.op);
+    for (const op of unwaited) {
+      end.push({ message: `${this.program.syncOps.get(op)!.text} is never waited (its flag is still set when the kernel ends)`, span: op.span });
+    }
+    for (const op of this.held.values()) {
+      const sync = this.program.syncOps.get(op)!;
+      end.push({ message: `${sync.text} acquires buffer id ${sync.id} and no rls_buf releases it`, span: op.span });
+    }
+    return [...this.found, ...end];
+  }
 
   /** A sync op executed. */
   syncOp(op: OpNode, sync: VerifiedSyncOp): void {
-    void op;
-    void sync;
+    if (!this.checks(op)) return;
+    const [first, second] = sync.pipes;
+    switch (sync.spec.role) {
+      case 'set':
+        return this.set(op, sync, first, second);
+      case 'wait':
+        return this.wait(op, sync, first, second);
+      case 'barrier':
+        if (first === this.tables.allPipes) this.joinAll();
+        return; // a single pipe already runs in order here (see docs: intra-pipe hazards are not modelled)
+      case 'acquire':
+        return this.acquire(op, sync, first);
+      case 'release':
+        return this.release(op, sync, first);
+      case 'cross-set':
+        return this.crossSet(sync, first);
+      case 'cross-wait':
+        return this.crossWait(sync, first);
+    }
   }
 
   /** An instruction is about to execute with these operand objects (tiles, views, scalars) by spec name. */
   instruction(op: OpNode, bound: BoundInstruction, objects: Map<string, unknown>): void {
-    void op;
-    void bound;
-    void objects;
+    if (!this.checks(op)) return;
+    let pipe = this.pipes.get(op);
+    if (pipe === undefined) {
+      pipe = this.pipeIndex.get(instructionPipe(bound))!;
+      this.pipes.set(op, pipe);
+    }
+    const seq = ++this.issued[pipe];
+    this.clocks[pipe][pipe] = seq;
+    const touched: { access: number; write: boolean; space: ShadowSpace; ranges: Ranges }[] = [];
+    for (const [name, b] of bound.operands) {
+      const place = this.placeOf(objects.get(name));
+      if (!place) continue;
+      const operand = b.use?.value ? `${b.use.value.name}${b.use.value.index !== undefined ? '#' + b.use.value.index : ''}` : (b.result?.name ?? name);
+      this.accesses.push({ op, pipe, seq, operand });
+      touched.push({ access: this.accesses.length, write: b.spec.role !== 'src', ...place });
+    }
+    // Check everything first: an instruction does not race with itself.
+    for (const t of touched) this.check(this.accesses[t.access - 1], t.write, t.space, t.ranges);
+    for (const t of touched) this.record(t.access, pipe, t.write, t.space, t.ranges);
   }
+
+  /** Whether the function holding this op has an intra-core sync op (otherwise PTOAS inserts the sync). */
+  private checks(op: OpNode): boolean {
+    if (!this.checkedFunctions) {
+      this.checkedFunctions = new Map();
+      for (const fn of this.program.functions.values()) {
+        const ops: OpNode[] = [];
+        collectOps(fn, ops);
+        const synchronized = ops.some((o) => {
+          const role = this.program.syncOps.get(o)?.spec.role;
+          return role !== undefined && role !== 'cross-set' && role !== 'cross-wait';
+        });
+        for (const o of ops) this.checkedFunctions.set(o, synchronized);
+      }
+    }
+    return this.checkedFunctions.get(op) ?? false;
+  }
+
+  private placeOf(value: unknown): { space: ShadowSpace; ranges: Ranges } | undefined {
+    if (value instanceof Tile) return { space: this.chipSpace(value.buffer), ranges: tileRanges(value) };
+    if (value && typeof value === 'object' && (value as PartitionView).kind === 'partition_view') {
+      const view = value as PartitionView;
+      return { space: this.globalSpace(view.buffer), ranges: viewRanges(view) };
+    }
+    return undefined;
+  }
+
+  private chipSpace(buffer: string): ShadowSpace {
+    let s = this.chip.get(buffer);
+    if (!s) {
+      const size = isa().buffers[this.program.target][buffer];
+      s = new ShadowSpace(buffer, size, this.tables.corePipes.length);
+      this.chip.set(buffer, s);
+    }
+    return s;
+  }
+
+  private globalSpace(buffer: GlobalBuffer): ShadowSpace {
+    let s = this.global.get(buffer);
+    if (!s) {
+      s = new ShadowSpace('%' + buffer.name, buffer.length, this.tables.corePipes.length);
+      this.global.set(buffer, s);
+    }
+    return s;
+  }
+
+  /** Reports the earlier accesses of other pipes this one conflicts with and has not synchronized with. */
+  private check(access: Access, write: boolean, space: ShadowSpace, ranges: Ranges): void {
+    const clock = this.clocks[access.pipe];
+    const unordered = (id: number) => {
+      const earlier = this.accesses[id - 1];
+      return earlier.pipe !== access.pipe && clock[earlier.pipe] < earlier.seq;
+    };
+    const conflicts = new Map<number, 'written' | 'read'>();
+    const readers = write ? this.tables.corePipes.map((_, p) => (p === access.pipe ? undefined : space.reader(p))) : [];
+    for (const [start, end] of ranges) {
+      for (let u = Math.max(0, start); u < Math.min(end, space.size); u++) {
+        const w = space.writer[u];
+        if (w !== 0 && !conflicts.has(w) && unordered(w)) conflicts.set(w, 'written');
+        for (const r of readers) {
+          const id = r?.[u] ?? 0;
+          if (id !== 0 && !conflicts.has(id) && unordered(id)) conflicts.set(id, 'read');
+        }
+      }
+    }
+    for (const [id, how] of conflicts) this.reportRace(access, write, this.accesses[id - 1], how);
+  }
+
+  private record(id: number, pipe: number, write: boolean, space: ShadowSpace, ranges: Ranges): void {
+    const readers = write ? undefined : space.readersOf(pipe);
+    for (const [start, end] of ranges) {
+      for (let u = Math.max(0, start); u < Math.min(end, space.size); u++) {
+        if (readers) readers[u] = id;
+        else {
+          space.writer[u] = id;
+          space.clearReaders(u);
+        }
+      }
+    }
+  }
+
+  private reportRace(access: Access, write: boolean, earlier: Access, how: 'written' | 'read'): void {
+    const key = `race:${this.opId(earlier.op)}:${this.opId(access.op)}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    const [p, q] = [this.tables.corePipes[earlier.pipe], this.tables.corePipes[access.pipe]];
+    const verb = write ? 'overwrites' : 'reads';
+    const message =
+      `${access.op.name} (${q}) ${verb} ${access.operand}, ${how} by ${earlier.op.name} (${p}), ` + `with no set_flag/wait_flag from ${p} to ${q} between them`;
+    const note = `${earlier.op.name} (${p}) ${how === 'written' ? 'writes' : 'reads'} ${earlier.operand} here`;
+    this.found.push({ message, span: access.op.nameSpan, notes: [{ message: note, span: earlier.op.nameSpan }] });
+  }
+
+  private report(key: string, finding: SyncFinding): void {
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.found.push(finding);
+  }
+
+  private set(op: OpNode, sync: VerifiedSyncOp, src: string, dst: string): void {
+    const slot = `${src}|${dst}|${sync.id}`;
+    const pending = this.flags.get(slot) ?? [];
+    const earlier = pending[pending.length - 1];
+    if (earlier) {
+      this.report(`twice:${this.opId(earlier.op)}:${this.opId(op)}`, {
+        message: `${sync.text} sets a flag that is already set and not yet waited`,
+        span: op.span,
+        notes: [{ message: `${earlier.sync.text} set it here`, span: earlier.op.span }],
+      });
+    }
+    pending.push({ clock: [...this.clocks[this.pipeIndex.get(src)!]], op, sync });
+    this.flags.set(slot, pending);
+  }
+
+  private wait(op: OpNode, sync: VerifiedSyncOp, src: string, dst: string): void {
+    const slot = `${src}|${dst}|${sync.id}`;
+    const setter = this.flags.get(slot)?.shift();
+    if (this.flags.get(slot)?.length === 0) this.flags.delete(slot);
+    if (!setter) {
+      const setName = sync.spec.name === 'wait_event' ? 'record_event' : 'set_flag';
+      this.report(`orphan:${this.opId(op)}`, { message: `${sync.text} has no matching ${setName} before it (it would wait forever)`, span: op.span });
+      return;
+    }
+    this.join(this.pipeIndex.get(dst)!, setter.clock);
+  }
+
+  private acquire(op: OpNode, sync: VerifiedSyncOp, pipe: string): void {
+    const release = this.released.get(sync.id);
+    if (release) this.join(this.pipeIndex.get(pipe)!, release);
+    this.held.set(`${pipe}|${sync.id}`, op);
+  }
+
+  private release(op: OpNode, sync: VerifiedSyncOp, pipe: string): void {
+    const key = `${pipe}|${sync.id}`;
+    if (!this.held.delete(key)) {
+      this.report(`release:${this.opId(op)}`, { message: `${sync.text} releases buffer id ${sync.id} on ${pipe}, which no get_buf acquired`, span: op.span });
+    }
+    const clock = this.clocks[this.pipeIndex.get(pipe)!];
+    const previous = this.released.get(sync.id);
+    this.released.set(sync.id, previous ? previous.map((v, i) => Math.max(v, clock[i])) : [...clock]);
+  }
+
+  private crossSet(sync: VerifiedSyncOp, pipe: string): void {
+    const pending = this.crossCore.get(sync.id) ?? [];
+    pending.push([...this.clocks[this.pipeIndex.get(pipe)!]]);
+    this.crossCore.set(sync.id, pending);
+  }
+
+  /** A cross-core wait with no signal here may be answered by the other core, which this VM does not run. */
+  private crossWait(sync: VerifiedSyncOp, pipe: string): void {
+    const clock = this.crossCore.get(sync.id)?.shift();
+    if (clock) this.join(this.pipeIndex.get(pipe)!, clock);
+  }
+
+  private join(pipe: number, clock: Clock): void {
+    const mine = this.clocks[pipe];
+    for (let i = 0; i < mine.length; i++) mine[i] = Math.max(mine[i], clock[i]);
+  }
+
+  private joinAll(): void {
+    const all = this.clocks[0].map((_, i) => Math.max(...this.clocks.map((c) => c[i])));
+    for (const c of this.clocks) c.splice(0, c.length, ...all);
+  }
+
+  private opId(op: OpNode): number {
+    let id = this.opIds.get(op);
+    if (id === undefined) this.opIds.set(op, (id = this.opIds.size));
+    return id;
+  }
+}
+
+function collectOps(op: OpNode, into: OpNode[]): void {
+  into.push(op);
+  for (const region of op.regions) for (const block of region.blocks) for (const inner of block.ops) collectOps(inner, into);
 }

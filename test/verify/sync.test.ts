@@ -1,0 +1,132 @@
+/**
+ * The verifier's checks of the synchronization ops (spec/sync.json, src/verify/sync.ts): every op in its
+ * PTOAS spellings verifies, and each kind of mistake is one located error.
+ */
+import { at, diagLines, kernel, run } from '../fixtures/verify/helpers';
+import { syncOps, syncTables } from '../../src/spec/sync';
+import { knownOps } from '../../src/spec/isa';
+
+/** The diagnostics of a kernel holding just these lines. */
+function check(lines: string[], target?: 'a2a3' | 'a5'): { text: string; diags: string[] } {
+  const text = kernel([...lines, 'return']);
+  return { text, diags: diagLines(run(text, target)) };
+}
+
+describe('sync ops verify in every PTOAS spelling', () => {
+  test.each([
+    'pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]',
+    'pto.wait_flag[#pto.pipe<PIPE_MTE2>, <PIPE_V>, #pto.event<EVENT_ID7>]',
+    'pto.set_flag[<PIPE_M>, <PIPE_FIX>, <EVENT_ID3>]',
+    'pto.record_event[#pto.sync_op_type<TLOAD>, #pto.pipe_event_type<TMOV_M2L>, <EVENT_ID0>]',
+    'pto.wait_event[<TLOAD>, <TMOV_M2L>, #pto.event<EVENT_ID0>]',
+    'pto.barrier <PIPE_V>',
+    'pto.barrier <PIPE_ALL>',
+    'pto.barrier_sync[<TVEC>]',
+    'pto.barrier_sync[#pto.sync_op_type<TLOAD>]',
+    'pto.sync.set <PIPE_FIX>, 16',
+    'pto.sync.wait <PIPE_V>, 0',
+  ])('%s', (line) => {
+    expect(check([line]).diags).toEqual([]);
+  });
+
+  test('get_buf and rls_buf on a5, with the optional mode', () => {
+    expect(check(['pto.get_buf[#pto.pipe_event_type<TVEC>, 0]', 'pto.rls_buf[#pto.pipe_event_type<TVEC>, 31] {mode = 1}'], 'a5').diags).toEqual([]);
+  });
+
+  test('the verified program records each op with its values and pipes', () => {
+    const r = run(kernel(['pto.record_event[<TMATMUL>, <TSTORE_ACC>, <EVENT_ID2>]', 'return']));
+    const [verified] = [...r.program.syncOps.values()];
+    expect(verified.text).toBe('pto.record_event[TMATMUL, TSTORE_ACC, EVENT_ID2]');
+    expect(verified.pipes).toEqual(['PIPE_M', 'PIPE_FIX']);
+    expect(verified.id).toBe(2);
+  });
+});
+
+describe('located errors', () => {
+  const cases: [string, string[], string, string, ('a2a3' | 'a5')?][] = [
+    ['an unknown pipe, with a suggestion', ['pto.set_flag[<PIPE_MTE>, <PIPE_V>, <EVENT_ID0>]'], '<PIPE_MTE>', "pto.set_flag: src_pipe: unknown pipe 'PIPE_MTE' (did you mean 'PIPE_MTE1'?)"],
+    ['a pipe in lower case', ['pto.wait_flag[<PIPE_MTE2>, <pipe_v>, <EVENT_ID0>]'], '<pipe_v>', "pto.wait_flag: dst_pipe: unknown pipe 'pipe_v' (did you mean 'PIPE_V'?)"],
+    [
+      'PIPE_ALL in a flag',
+      ['pto.set_flag[<PIPE_ALL>, <PIPE_V>, <EVENT_ID0>]'],
+      '<PIPE_ALL>',
+      'pto.set_flag: src_pipe: PIPE_ALL is not allowed here: pto.set_flag names one pipe (one of PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX)',
+    ],
+    [
+      'an enum pipe no core has',
+      ['pto.barrier <PIPE_MTE4>'],
+      '<PIPE_MTE4>',
+      'pto.barrier: pipe: PIPE_MTE4 is not a pipe of an AI core that flags can name (one of PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX)',
+    ],
+    ['an event id out of range', ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID8>]'], '<EVENT_ID8>', 'pto.set_flag: event_id: EVENT_ID8 is out of range: events are EVENT_ID0..EVENT_ID7'],
+    ['an unknown event', ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_I0>]'], '<EVENT_I0>', "pto.set_flag: event_id: unknown event 'EVENT_I0' (did you mean 'EVENT_ID0'?)"],
+    [
+      'a pipe where an event goes',
+      ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>, #pto.pipe<PIPE_S>]'],
+      '#pto.pipe<PIPE_S>',
+      'pto.set_flag: event_id: expected <EVENT_IDn> or #pto.event<EVENT_IDn>, got #pto.pipe<PIPE_S>',
+    ],
+    ['an unknown op type', ['pto.record_event[<TLAOD>, <TVEC>, <EVENT_ID0>]'], '<TLAOD>', "pto.record_event: src_op: unknown op type 'TLAOD' (did you mean 'TLOAD'?)"],
+    [
+      "the IR manual's op-type names",
+      ['pto.wait_event[<TLOAD>, #pto.pipe_event_type<EVENT_COMPUTE_VEC>, <EVENT_ID0>]'],
+      '#pto.pipe_event_type<EVENT_COMPUTE_VEC>',
+      "pto.wait_event: dst_op: unknown op type 'EVENT_COMPUTE_VEC' (the IR manual's name; PTOAS spells it TVEC)",
+    ],
+    [
+      'barrier_sync takes sync_op_type only (PTOAS: PTO_SyncOpTypeAttr)',
+      ['pto.barrier_sync[#pto.pipe_event_type<TVEC>]'],
+      '#pto.pipe_event_type<TVEC>',
+      'pto.barrier_sync: op_type: expected <OP_TYPE> or #pto.sync_op_type<OP_TYPE>, got #pto.pipe_event_type<TVEC>',
+    ],
+    ['too few attributes', ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>]'], '<PIPE_MTE2>', 'pto.set_flag takes 3 attributes, got 2: pto.set_flag[<PIPE_x>, <PIPE_x>, <EVENT_IDn>]'],
+    ['brackets on a bare op', ['pto.barrier [<PIPE_V>]'], 'pto.barrier', 'pto.barrier writes its attributes without brackets: pto.barrier <PIPE_x>'],
+    [
+      'a flag from a pipe to itself',
+      ['pto.set_flag[<PIPE_V>, <PIPE_V>, <EVENT_ID0>]'],
+      'pto.set_flag',
+      'pto.set_flag from PIPE_V to itself: a pipe runs in order; use pto.barrier <PIPE_V> to order it after its own work',
+    ],
+    [
+      'an event between op types of one pipe',
+      ['pto.record_event[<TVEC>, <TMOV_M2V>, <EVENT_ID0>]'],
+      'pto.record_event',
+      'pto.record_event from PIPE_V to itself (TVEC and TMOV_M2V both run on PIPE_V): a pipe runs in order; use pto.barrier <PIPE_V> to order it after its own work',
+    ],
+    ['get_buf on a2a3', ['pto.get_buf[#pto.pipe_event_type<TVEC>, 0]'], 'pto.get_buf', 'pto.get_buf is not available on a2a3 (only on a5)', 'a2a3'],
+    ['a buffer id out of range', ['pto.rls_buf[#pto.pipe_event_type<TVEC>, 32]'], '32', 'pto.rls_buf: buf_id: must be in 0..31, got 32', 'a5'],
+    ['an unknown keyed attribute', ['pto.get_buf[<TVEC>, 0] {mod = 0}'], 'mod =', "pto.get_buf has no attribute 'mod' (it takes mode)", 'a5'],
+    ['a negative mode', ['pto.get_buf[<TVEC>, 0] {mode = -1}'], '-1', 'pto.get_buf: mode: must be in 0..2147483647, got -1', 'a5'],
+  ];
+  // Every row gets its target, so that jest does not take a missing last column for a `done` callback.
+  const rows = cases.map(([why, lines, needle, message, target]) => [why, lines, needle, message, target ?? 'a2a3'] as const);
+  test.each(rows)('%s', (_why, lines, needle, message, target) => {
+    const { text, diags } = check(lines, target);
+    expect(diags).toEqual([`${at(text, needle)}: error: ${message}`]);
+  });
+});
+
+describe('the table', () => {
+  test('describes the ten sync ops of PTOAS, each a known op', () => {
+    expect([...syncOps().keys()].sort()).toEqual(
+      ['pto.barrier', 'pto.barrier_sync', 'pto.get_buf', 'pto.record_event', 'pto.rls_buf', 'pto.set_flag', 'pto.sync.set', 'pto.sync.wait', 'pto.wait_event', 'pto.wait_flag'].sort(),
+    );
+    for (const name of syncOps().keys()) expect(knownOps().names.has(name)).toBe(true);
+  });
+
+  test("maps op types to pipes as PTOAS's mapSyncOpTypeToPipe does", () => {
+    expect(syncTables().opTypePipes).toEqual({
+      TLOAD: 'PIPE_MTE2',
+      TSTORE_ACC: 'PIPE_FIX',
+      TSTORE_VEC: 'PIPE_MTE3',
+      TMOV_M2L: 'PIPE_MTE1',
+      TMOV_M2S: 'PIPE_FIX',
+      TMOV_M2B: 'PIPE_MTE1',
+      TMOV_M2V: 'PIPE_V',
+      TMOV_V2M: 'PIPE_FIX',
+      TMATMUL: 'PIPE_M',
+      TVEC: 'PIPE_V',
+      TVECWAIT_EVENT: 'PIPE_V',
+    });
+  });
+});
