@@ -772,7 +772,8 @@ class Verifier {
         const view = bound.operands.get(rule.view)?.type;
         const tile = tiles.get(rule.tile);
         if (view?.kind !== 'partition_view' || !tile) continue;
-        if (elemOf(view) !== undefined && elemSize(view.elem) !== elemSize(tile.dtype)) continue; // reported by the dtype relation
+        const sizeRelated = (spec.dtypeRelations ?? []).some((r) => r.operands.includes(rule.view) && r.operands.includes(rule.tile));
+        if (sizeRelated && elemSize(view.elem) !== elemSize(tile.dtype)) continue; // reported by the dtype relation
         const outcome = tile.memref ? viewFitsFlatBuffer(view.shape, tile.rows * tile.cols) : viewMatchesValid(view.shape, tile.vRow, tile.vCol);
         if (outcome.status === 'violated') this.diags.error(op.nameSpan, `${name}: ${outcome.message}`);
         continue;

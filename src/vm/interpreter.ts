@@ -11,6 +11,8 @@ import { subsetBoundsProblem, subsetType, tileBytes } from '../verify/views';
 import { VmTrap } from './trap';
 import { attributeValues } from '../verify/attributes';
 import { SyncFinding, SyncTracker } from './sync/tracker';
+import { parseAffineMap } from '../syntax/affine';
+import { evaluateAffine } from './affine';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
 export type Value = bigint | number | GlobalBuffer | TensorView | PartitionView | Tile;
@@ -34,6 +36,8 @@ export function runFunction(program: Program, types: TypeTable, fn: OpNode, args
   return new Interpreter(program, types, options).run(fn, args);
 }
 
+const MAX_CALL_DEPTH = 64;
+
 class ReturnSignal {
   constructor(readonly values: Value[]) {}
 }
@@ -45,6 +49,8 @@ class Interpreter {
   private readonly tiles = new Map<OpNode, Tile>();
   private readonly env = new Map<string, Value>();
   private steps = 0;
+  /** How deep func.call has nested. */
+  private depth = 0;
   private readonly notes: string[] = [];
   private readonly printed: string[] = [];
   private readonly sync: SyncTracker;
@@ -170,6 +176,18 @@ class Interpreter {
         break;
       case 'pto.subset':
         return this.setResults(op, [this.subset(op)]);
+      case 'memref.alloc':
+        return this.setResults(op, [this.tileFor(op, this.typeOf(op.resultTypes[0]) as TileType)]);
+      case 'pto.pointer_cast':
+        return this.setResults(op, [this.pointerCast(op)]);
+      case 'pto.bind_tile':
+        return this.setResults(op, [this.bindTile(op)]);
+      case 'memref.subview':
+        return this.setResults(op, [this.memrefSubview(op)]);
+      case 'affine.apply':
+        return this.setResults(op, [this.affineApply(op)]);
+      case 'func.call':
+        return this.setResults(op, this.call(op));
     }
     if (op.name.startsWith('arith.')) return this.setResults(op, [this.arith(op)]);
     const bound = this.program.instructions.get(op);
@@ -372,6 +390,78 @@ class Interpreter {
     const strides = parent.elementStrides();
     const offset = (row * strides.row + col * strides.col) * parent.codec.size;
     return new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), sizes[0], sizes[1], strides);
+  }
+
+  /** `pto.pointer_cast(%addr) : memref<...>`: a buffer placed at a byte offset of its on-chip memory. */
+  private pointerCast(op: OpNode): Tile {
+    const type = this.typeOf(op.resultTypes[0]) as TileType;
+    const tile = this.memory.place(type, this.index(op.operands[0]), op.name, op.operands[0].span);
+    this.tiles.set(op, tile);
+    return tile;
+  }
+
+  /** `pto.bind_tile %buf, %rows, %cols`: the same bytes, with a valid region. */
+  private bindTile(op: OpNode): Tile {
+    const buffer = this.tileOperand(op.operands[0], 'pto.bind_tile');
+    const [rows, cols] = [this.index(op.operands[1]), this.index(op.operands[2])];
+    if (rows < 0 || rows > buffer.type.rows || cols < 0 || cols > buffer.type.cols) {
+      throw new VmTrap(`pto.bind_tile: valid region ${rows}x${cols} is outside the ${buffer.type.rows}x${buffer.type.cols} buffer`, op.span);
+    }
+    return new Tile(buffer.type, buffer.buffer, buffer.address, buffer.bytes, rows, cols, buffer.strides);
+  }
+
+  /** `memref.subview %gm[offsets] [sizes] [1, ...]`: a box of global memory. */
+  private memrefSubview(op: OpNode): PartitionView {
+    const source = this.value(op.operands[0]);
+    if (!(typeof source === 'object' && 'kind' in source && source.kind === 'partition_view')) throw new VmTrap('memref.subview needs a global memref', op.operands[0].span);
+    const offsets = segment(op, 'offsets').map((o) => this.index(o));
+    const sizes = segment(op, 'sizes').map((o) => this.index(o));
+    let offset = source.offset;
+    for (let d = 0; d < source.shape.length; d++) {
+      if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] + sizes[d] > source.shape[d]) {
+        throw new VmTrap(`subview [${offsets[d]}, ${offsets[d] + sizes[d]}) of dim ${d} is outside the memref's extent ${source.shape[d]}`, segment(op, 'offsets')[d].span);
+      }
+      offset += offsets[d] * source.strides[d];
+    }
+    return { kind: 'partition_view', buffer: source.buffer, shape: sizes, strides: source.strides, offset };
+  }
+
+  private affineApply(op: OpNode): bigint {
+    const map = attrOf(op, 'map');
+    const parsed = parseAffineMap(map?.kind === 'dialect' ? map.text : '');
+    if (typeof parsed === 'string') throw new VmTrap(parsed, op.span);
+    const dims = segment(op, 'dims').map((o) => this.int(o));
+    const symbols = segment(op, 'symbols').map((o) => this.int(o));
+    try {
+      return evaluateAffine(parsed.results[0], dims, symbols);
+    } catch (e) {
+      if (e instanceof RangeError) throw new VmTrap(`affine.apply: ${e.message}`, op.span);
+      throw e;
+    }
+  }
+
+  /** `func.call @f(%a, ...)`: runs @f's body with its own values; tiles and memory are shared. */
+  private call(op: OpNode): Value[] {
+    const callee = attrOf(op, 'callee');
+    const fn = callee?.kind === 'symbol' ? this.program.functions.get(callee.name) : undefined;
+    if (!fn?.regions[0]) throw new VmTrap(`func.call: no function ${callee?.kind === 'symbol' ? '@' + callee.name : ''} with a body`, op.span);
+    if (++this.depth > MAX_CALL_DEPTH) throw new VmTrap(`func.call: calls nested deeper than ${MAX_CALL_DEPTH} (recursion?)`, op.span);
+    const args = op.operands.map((o) => this.value(o));
+    const saved = new Map(this.env);
+    try {
+      this.env.clear();
+      const entry = fn.regions[0].blocks[0];
+      entry.args.forEach((a, i) => this.env.set(a.name, args[i]));
+      this.runBlock(entry);
+      return [];
+    } catch (e) {
+      if (e instanceof ReturnSignal) return e.values;
+      throw e;
+    } finally {
+      this.env.clear();
+      for (const [k, v] of saved) this.env.set(k, v);
+      this.depth--;
+    }
   }
 
   private validDim(op: OpNode, key: string, declared: number | null, physical: number): number {

@@ -43,6 +43,13 @@ export function viewMatrix(ctx: InstructionContext, view: PartitionView): { rows
 /** Visits the elements a view and a tile's valid region share: tile (r, c) <-> global element index. */
 function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Tile, visit: (r: number, c: number, index: number) => void): void {
   const matrix = viewMatrix(ctx, view);
+  if (tile.type.memref) {
+    // The memref form: a flat buffer takes the view's elements in row-major order.
+    const count = matrix.rows * matrix.cols;
+    if (count !== tile.type.rows * tile.type.cols) ctx.trap(`view shape ${view.shape.join('x')} has ${count} elements, but the buffer holds ${tile.type.rows * tile.type.cols}`);
+    for (let k = 0; k < count; k++) visit(Math.floor(k / tile.type.cols), k % tile.type.cols, matrix.element(Math.floor(k / matrix.cols), k % matrix.cols));
+    return;
+  }
   if (matrix.cols !== tile.vCol || matrix.rows !== tile.vRow) {
     ctx.trap(`view shape ${view.shape.join('x')} does not match the tile's valid region ${tile.vRow}x${tile.vCol}`);
   }

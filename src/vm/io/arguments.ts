@@ -79,6 +79,27 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
       const buffer = new GlobalBuffer(name, type.elem, bytes);
       buffers.push(buffer);
       values.set(param.name, buffer);
+    } else if (type?.kind === 'partition_view' && type.memref) {
+      // The memref form passes global memory as a typed buffer: its shape (and strides, when static) size it.
+      const strides = memrefStrides(type.shape, type.memref.layout);
+      if (!strides || type.shape.some((d) => d === null)) {
+        throw new ArgumentError(`argument %${name} is a memref with a dynamic shape or strides (${param.type!.text}): the VM cannot size it yet`);
+      }
+      const shape = type.shape as number[];
+      const count = shape.some((d) => d === 0) ? 0 : 1 + shape.reduce((sum, d, i) => sum + (d - 1) * strides[i], 0);
+      let bytes: Uint8Array;
+      if (spec !== undefined) {
+        bytes = readPointerData(name, type.elem, spec);
+        if (bytes.length < count * elemSize(type.elem)) throw new ArgumentError(`--arg ${name}: %${name} needs ${count} elements, got ${bytes.length / elemSize(type.elem)}`);
+        origins.set(name, spec);
+      } else {
+        const read = sizing.isRead(param.name);
+        bytes = read ? randomBytes(type.elem, count, 1 + index) : new Uint8Array(count * elemSize(type.elem));
+        origins.set(name, read ? `random:${count}:${1 + index}` : `zeros:${count}`);
+      }
+      const buffer = new GlobalBuffer(name, type.elem, bytes);
+      buffers.push(buffer);
+      values.set(param.name, { kind: 'partition_view', buffer, shape, strides, offset: 0 });
     } else if (type?.kind === 'scalar') {
       if (spec === undefined) throw new ArgumentError(`argument %${name} (${type.elem}) needs a value: --arg ${name}=NUMBER`);
       values.set(param.name, parseScalar(name, type.elem, spec));
@@ -87,6 +108,23 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
     }
   });
   return { values, buffers, origins };
+}
+
+/** Element strides of a memref: its `strided<[...]>` layout when every stride is static, else row-major; undefined if it cannot tell. */
+function memrefStrides(shape: (number | null)[], layout: string | undefined): number[] | undefined {
+  const written = layout ? /^strided<\s*\[([^\]]*)\]/.exec(layout) : null;
+  if (written) {
+    const strides = written[1].split(',').map((x) => x.trim());
+    if (strides.length === shape.length && strides.every((x) => /^\d+$/.test(x))) return strides.map(Number);
+  }
+  if (shape.some((d) => d === null)) return undefined;
+  const strides = new Array<number>(shape.length);
+  let step = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    strides[d] = step;
+    step *= shape[d] as number;
+  }
+  return strides;
 }
 
 function parseScalar(name: string, elem: ElemType, text: string): Value {
@@ -153,7 +191,7 @@ class StaticSizing {
         for (const op of block.ops) {
           for (const r of op.results) this.defs.set(r.name, op);
           if (op.name === 'pto.make_tensor_view' && op.operands[0].value) this.views.push({ source: op.operands[0].value.name, op });
-          if (op.name === 'pto.partition_view' && op.results[0] && op.operands[0].value) this.partitionSources.set(op.results[0].name, op.operands[0].value.name);
+          if ((op.name === 'pto.partition_view' || op.name === 'memref.subview') && op.results[0] && op.operands[0].value) this.partitionSources.set(op.results[0].name, op.operands[0].value.name);
           if (op.name === 'pto.tload') for (const o of segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : [])) if (o.value) this.loads.add(o.value.name);
           op.regions.forEach(visit);
         }
@@ -177,6 +215,8 @@ class StaticSizing {
 
   /** A pointer is read when a tload's source is a partition of one of its tensor views. */
   isRead(arg: string): boolean {
+    // The memref form loads from the argument itself or from a memref.subview of it.
+    for (const loaded of this.loads) if (loaded === arg || this.partitionSources.get(loaded) === arg) return true;
     const tensorViews = new Set(this.views.filter((v) => v.source === arg).map((v) => v.op.results[0]?.name));
     for (const loaded of this.loads) {
       if (tensorViews.has(this.partitionSources.get(loaded) ?? '')) return true;
