@@ -241,6 +241,13 @@ class Printer {
         this.emit(depth, `${res}pto.alloc_tile${keyed}${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
         return;
       }
+      case 'func.call': {
+        const callee = attrOf(op, 'callee');
+        const results = op.resultTypes.map((t) => this.type(t));
+        const signature = `(${op.operands.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}) -> ${results.length === 1 ? results[0] : `(${results.join(', ')})`}`;
+        this.emit(depth, `${res}func.call ${callee ? this.attr(callee) : '@?'}(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(except('callee'))} : ${signature}`);
+        return;
+      }
       case 'memref.alloc':
         this.emit(depth, `${res}memref.alloc(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
         return;

@@ -423,6 +423,14 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       addSegment(op, 'values', typedValues(optional(tv), this));
       return op;
     },
+    FuncCall(this: Node, kw: Node, callee: Node, _o: Node, args: Node, _c: Node, attrs: Node, _colon: Node, fnType: Node) {
+      const op = newOp('func.call', kw, this, 'custom');
+      const fn = fnType.ast() as TypeRef & { fn: { inputs: TypeRef[]; results: TypeRef[] } };
+      addSegment(op, 'args', typedValues({ values: args.asIteration().children.map((v) => v.ast()), types: fn.fn.inputs }, this));
+      op.attrs = [{ key: 'callee', value: { kind: 'symbol', name: callee.ast(), span: spanOfNode(callee) }, span: spanOfNode(callee) }, ...(optional<AttrEntry[]>(attrs) ?? [])];
+      op.resultTypes = fn.fn.results;
+      return op;
+    },
     TypedValues(values: Node, _c: Node, types: Node) {
       return {
         values: values.asIteration().children.map((v) => v.ast()),

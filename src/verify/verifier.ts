@@ -69,7 +69,17 @@ class Verifier {
     this.unclosedRegion = hasUnclosedRegion(module.ops);
   }
 
+  /** Every function of the module by name, so that a call may come before its callee. */
+  private readonly callees = new Map<string, OpNode>();
+
   run(): Program {
+    const collect = (ops: OpNode[]): void => {
+      for (const op of ops) {
+        if (op.name === 'func.func' && op.symbol !== undefined && !this.callees.has(op.symbol)) this.callees.set(op.symbol, op);
+        if (op.name === 'module') for (const b of op.regions[0]?.blocks ?? []) collect(b.ops);
+      }
+    };
+    collect(this.program.module.ops);
     for (const op of this.program.module.ops) {
       if (op.name === 'module') this.verifyModuleOp(op);
       else if (op.name === 'func.func') this.verifyFunction(op);
@@ -288,6 +298,8 @@ class Verifier {
         break;
       case 'pto.subset':
         return this.verifySubset(op, operandTypes);
+      case 'func.call':
+        return this.verifyCall(op, operandTypes, declaredResults);
       case 'memref.alloc':
       case 'pto.pointer_cast':
         return this.verifyMemrefBuffer(op, operandTypes, declaredResults);
@@ -537,6 +549,29 @@ class Verifier {
     this.checkIndexOperands(op, ['offsets'], operandTypes);
     this.expectResults(op, 1);
     this.defineResults(op, [result]);
+  }
+
+  /** `func.call @f(%a) : (A) -> R`: the callee exists and its signature is the one written. */
+  private verifyCall(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const calleeAttr = attrOf(op, 'callee')!;
+    const name = calleeAttr.kind === 'symbol' ? calleeAttr.name : '';
+    const callee = this.callees.get(name);
+    if (!callee) {
+      this.diags.error(calleeAttr.span, `func.call: no function @${name} in this module`);
+    } else {
+      const params = (callee.params ?? []).map((p) => (p.type ? this.types.parse(p.type.text).type : undefined));
+      const results = callee.resultTypes.map((t) => this.types.parse(t.text).type);
+      const show = (ts: (Type | undefined)[]) => `(${ts.map((t) => (t ? printType(t) : '?')).join(', ')})`;
+      const differs = (a: (Type | undefined)[], b: (Type | undefined)[]) => a.length !== b.length || a.some((t, i) => t && b[i] && printType(t) !== printType(b[i]!));
+      if (differs(operandTypes, params) || differs(declared, results)) {
+        this.diags.error(op.nameSpan, `func.call: @${name} takes ${show(params)} -> ${show(results)}, but this call says ${show(operandTypes)} -> ${show(declared)}`, [
+          { message: `@${name} defined here`, span: callee.nameSpan },
+        ]);
+      }
+      if (callee === this.currentFunction) this.diags.warning(op.nameSpan, `@${name} calls itself: the VM stops recursion after 64 nested calls`);
+    }
+    this.expectResults(op, declared.length);
+    this.defineResults(op, declared);
   }
 
   // ---- the memref form (after PTOAS's memory planning) -----------------------------------------

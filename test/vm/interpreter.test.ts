@@ -108,6 +108,51 @@ describe('control flow', () => {
   });
 });
 
+describe('func.call', () => {
+  it('runs call.pto: arguments by value, tiles shared with the caller, results returned', () => {
+    const text = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'syntax', 'call.pto'), 'utf8');
+    const asm = assemble('call.pto', text);
+    if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
+    const x = new Float32Array(64).map((_, i) => Math.fround(i * 0.37 - 9));
+    const buffer = new GlobalBuffer('x', 'f32', new Uint8Array(x.buffer.slice(0)));
+    runFunction(asm.program, asm.types, asm.program.functions.get('main')!, new Map<string, Value>([['%x', buffer]]), { numerics: 'npu', maxSteps: 1000 });
+    // Doubling is exact in f32 here: three doublings are x * 8.
+    expect(Array.from(new Float32Array(buffer.bytes.buffer.slice(0)))).toEqual(Array.from(x, (v) => v * 8));
+  });
+
+  it('checks a call against the callee', () => {
+    const text = `module {
+  func.func private @f(%a: index) -> index {
+    return %a : index
+  }
+  func.func @g() {
+    %c = arith.constant 1 : i32
+    %r = func.call @f(%c) : (i32) -> index
+    %s = func.call @missing(%r) : (index) -> index
+    return
+  }
+}`;
+    const lines = formatAll(assemble('t.pto', text).diags).split('\n').filter((l) => / error: /.test(l));
+    expect(lines).toEqual([
+      't.pto:7:10: error: func.call: @f takes (index) -> (index), but this call says (i32) -> (index)',
+      "t.pto:8:20: error: func.call: no function @missing in this module",
+    ]);
+  });
+
+  it('stops runaway recursion with a located trap', () => {
+    const text = `module {
+  func.func @f(%a: index) {
+    func.call @f(%a) : (index) -> ()
+    return
+  }
+}`;
+    const asm = assemble('t.pto', text);
+    expect(() => runFunction(asm.program, asm.types, asm.program.functions.get('f')!, new Map<string, Value>([['%a', 0n]]), { numerics: 'npu', maxSteps: 1e6 })).toThrow(
+      /func.call: calls nested deeper than 64/,
+    );
+  });
+});
+
 describe('memory', () => {
   const loadStore = (rows: number, cols: number, viewRows: number) => `module {
   func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>) {
