@@ -1,11 +1,11 @@
-import { Attr, Block, OpNode, Operand, Region, attrOf, segment } from '../syntax/ast';
+import { Attr, Block, BlockArg, OpNode, Operand, Region, attrOf, segment } from '../syntax/ast';
 import { ElemType, TileType, Type, TypeTable, isFloat } from '../syntax/types';
 import { Isa, isa } from '../spec/isa';
 import { checkDimRule } from '../spec/valid';
 import { BoundInstruction, Program } from '../verify/program';
 import { InstructionContext, NumericsProfile } from './instructions/context';
 import { SEMANTICS } from './instructions';
-import { GlobalBuffer, OnChipMemory, PartitionView, TensorView, Tile } from './memory';
+import { GlobalBuffer, OnChipMemory, PartitionView, TensorView, Tile, TileContents } from './memory';
 import { codec } from './numerics/elements';
 import { subsetBoundsProblem, subsetType, tileBytes } from '../verify/views';
 import { VmTrap } from './trap';
@@ -15,7 +15,7 @@ import { parseAffineMap } from '../syntax/affine';
 import { evaluateAffine } from './affine';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
-export type Value = bigint | number | GlobalBuffer | TensorView | PartitionView | Tile;
+export type Value = bigint | number | GlobalBuffer | TensorView | PartitionView | Tile | TileContents;
 
 export interface RunOptions {
   numerics: NumericsProfile;
@@ -70,7 +70,7 @@ class Interpreter {
     for (const arg of body.blocks[0].args) {
       const v = args.get(arg.name);
       if (v === undefined) throw new VmTrap(`argument ${arg.name} is not bound`, arg.span);
-      this.env.set(arg.name, v);
+      this.env.set(arg.name, typeof v === 'object' && 'kind' in v && v.kind === 'tile_contents' ? this.tileArgument(arg, v) : v);
     }
     try {
       this.runBlock(body.blocks[0]);
@@ -78,6 +78,15 @@ class Interpreter {
       if (!(e instanceof ReturnSignal)) throw e;
     }
     return { steps: this.steps, notes: this.notes, printed: this.printed, sync: this.sync.findings };
+  }
+
+  /** A tile argument (a kernel handed a buffer on chip): placed like an allocation, holding the given bytes. */
+  private tileArgument(arg: BlockArg, contents: TileContents): Tile {
+    const type = arg.type ? this.types.parse(arg.type.text).type : undefined;
+    if (type?.kind !== 'tile') throw new VmTrap(`argument ${arg.name} is not a tile`, arg.span);
+    const tile = this.memory.allocate(type, `argument ${arg.name}`, arg.span);
+    tile.bytes.set(contents.bytes.subarray(0, tile.bytes.length));
+    return tile;
   }
 
   /** Runs a block; returns the operands of its terminator (scf.yield / scf.condition). */

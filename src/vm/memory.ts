@@ -28,6 +28,12 @@ export class GlobalBuffer {
   }
 }
 
+/** The initial bytes of a tile passed as an argument: the VM places the tile in its on-chip buffer when the run starts. */
+export interface TileContents {
+  kind: 'tile_contents';
+  bytes: Uint8Array;
+}
+
 /** `make_tensor_view`: shape and strides in elements over a global buffer. */
 export interface TensorView {
   kind: 'tensor_view';

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { assemble } from '../../src/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { runFunction } from '../../src/vm/interpreter';
-import { bindArguments } from '../../src/vm/io/arguments';
+import { bindArguments, randomBytes } from '../../src/vm/io/arguments';
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'syntax', name), 'utf8');
 
@@ -44,4 +44,25 @@ test.each([
 
 test('a box outside the memref is a located trap', () => {
   expect(() => runFile(fixture('memref-form.pto'), { bi: '4', bj: '0' })).toThrow(/subview \[64, 80\) of dim 0 is outside the memref's extent 64/);
+});
+
+test('a tile argument starts with generated elements and can be cut into pto.subset windows', () => {
+  const T = '!pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+  const W = '!pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=8, v_row=8, v_col=8, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+  const text = `module {
+  func.func @halves(%out: memref<8x8xf32, #pto.address_space<gm>>, %t: ${T}) {
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %left = pto.subset %t[%c0, %c0] sizes [8, 8] : ${T}
+    %right = pto.subset %t[%c0, %c8] sizes [8, 8] : ${T}
+    pto.tsub ins(%right, %left : ${W}, ${W}) outs(%left : ${W})
+    pto.tstore ins(%left : ${W}) outs(%out : memref<8x8xf32, #pto.address_space<gm>>)
+    return
+  }
+}`;
+  const { f32, bound } = runFile(text, {});
+  expect(bound.origins.get('t')).toBe('random:128:2');
+  const initial = new Float32Array(randomBytes('f32', 128, 2).buffer);
+  const out = f32('out');
+  for (let r = 0; r < 8; r++) for (let c = 0; c < 8; c++) expect(out[r * 8 + c]).toBe(Math.fround(initial[r * 16 + c + 8] - initial[r * 16 + c]));
 });

@@ -100,6 +100,12 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
       const buffer = new GlobalBuffer(name, type.elem, bytes);
       buffers.push(buffer);
       values.set(param.name, { kind: 'partition_view', buffer, shape, strides, offset: 0 });
+    } else if (type?.kind === 'tile') {
+      // A tile argument starts with generated elements (in storage order); the VM places it on chip.
+      const count = type.rows * type.cols;
+      if (spec !== undefined) throw new ArgumentError(`--arg ${name}: %${name} is a tile; the VM fills tile arguments itself (random:${count}:${1 + index})`);
+      values.set(param.name, { kind: 'tile_contents', bytes: randomBytes(type.dtype, count, 1 + index) });
+      origins.set(name, `random:${count}:${1 + index}`);
     } else if (type?.kind === 'scalar') {
       if (spec === undefined) throw new ArgumentError(`argument %${name} (${type.elem}) needs a value: --arg ${name}=NUMBER`);
       values.set(param.name, parseScalar(name, type.elem, spec));
