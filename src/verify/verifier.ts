@@ -85,7 +85,30 @@ class Verifier {
       else if (op.name === 'func.func') this.verifyFunction(op);
       else this.diags.error(op.nameSpan, `'${op.name}' is not allowed at the top level (expected 'module' or 'func.func')`);
     }
+    this.checkPlacementLevel();
     return this.program;
+  }
+
+  /**
+   * Tiles are placed by address (`alloc_tile addr = %a`) only at PTOAS's level 3, and there every tile is:
+   * a program places all its tiles or none.
+   */
+  private checkPlacementLevel(): void {
+    const allocs: OpNode[] = [];
+    const visit = (ops: OpNode[]): void => {
+      for (const op of ops) {
+        if (op.name === 'pto.alloc_tile') allocs.push(op);
+        for (const r of op.regions) for (const b of r.blocks) visit(b.ops);
+      }
+    };
+    visit(this.program.module.ops);
+    const placed = allocs.filter((op) => op.segments.addr);
+    if (placed.length === 0 || placed.length === allocs.length) return;
+    for (const op of allocs.filter((a) => !a.segments.addr)) {
+      this.diags.error(op.nameSpan, "pto.alloc_tile needs 'addr = %a' here: other tiles of this program are placed by address (PTOAS's level 3), and a program places all its tiles or none", [
+        { message: 'placed by address here', span: placed[0].span },
+      ]);
+    }
   }
 
   private targetFromModule(module: Module): TargetName | undefined {

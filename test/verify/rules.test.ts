@@ -630,3 +630,26 @@ describe('every error of a file is reported', () => {
     expect(new Set(headers).size).toBe(5);
   });
 });
+
+describe('placement by address (PTOAS level 3)', () => {
+  test('a program that places some tiles by address must place them all', () => {
+    const text = kernel([
+      '%c0 = arith.constant 0 : i64',
+      `%a = pto.alloc_tile addr = %c0 : ${F32_16x16}`,
+      `%b = pto.alloc_tile : ${F32_16x16}`,
+      `pto.tadd ins(%a, %a : ${F32_16x16}, ${F32_16x16}) outs(%b : ${F32_16x16})`,
+      'return',
+    ]);
+    expect(diagLines(run(text))).toEqual([
+      `${at(text, 'pto.alloc_tile :')}: error: pto.alloc_tile needs 'addr = %a' here: other tiles of this program are placed by address (PTOAS's level 3), and a program places all its tiles or none`,
+      `  note ${at(text, '%a = pto.alloc_tile')}: placed by address here`,
+    ]);
+  });
+
+  test('all placed, or none placed, is fine', () => {
+    const placed = kernel(['%c0 = arith.constant 0 : i64', `%a = pto.alloc_tile addr = %c0 : ${F32_16x16}`, `%b = pto.alloc_tile addr = %c0 : ${F32_16x16}`, 'return']);
+    const automatic = kernel([`%a = pto.alloc_tile : ${F32_16x16}`, `%b = pto.alloc_tile : ${F32_16x16}`, 'return']);
+    expect(diagLines(run(placed))).toEqual([]);
+    expect(diagLines(run(automatic))).toEqual([]);
+  });
+});
