@@ -248,6 +248,29 @@ class Printer {
         this.emit(depth, `${res}func.call ${callee ? this.attr(callee) : '@?'}(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(except('callee'))} : ${signature}`);
         return;
       }
+      case 'pto.addptr':
+      case 'pto.get_tensor_view_dim': {
+        const [a, b] = op.operands;
+        this.emit(depth, `${res}${op.name} ${this.use(a)}, ${this.use(b)}${this.attrSuffix(others)} : ${a.type ? this.type(a.type) : '?'} -> ${this.type(op.resultTypes[0])}`);
+        return;
+      }
+      case 'pto.load_scalar': {
+        const [ptr, offset] = op.operands;
+        this.emit(depth, `${res}pto.load_scalar ${this.use(ptr)}[${this.use(offset)}]${this.attrSuffix(others)} : ${ptr.type ? this.type(ptr.type) : '?'} -> ${this.type(op.resultTypes[0])}`);
+        return;
+      }
+      case 'pto.store_scalar': {
+        const [value, ptr, offset] = op.operands;
+        const types = `${ptr.type ? this.type(ptr.type) : '?'}, ${value.type ? this.type(value.type) : '?'}`;
+        this.emit(depth, `pto.store_scalar ${this.use(value)}, ${this.use(ptr)}[${this.use(offset)}]${this.attrSuffix(others)} : ${types}`);
+        return;
+      }
+      case 'pto.print': {
+        const format = attrOf(op, 'format');
+        const value = op.operands[0];
+        this.emit(depth, `pto.print ins(${format ? this.attr(format) : '""'}, ${this.use(value)} : ${value.type ? this.type(value.type) : '?'})${this.attrSuffix(except('format'))}`);
+        return;
+      }
       case 'memref.alloc':
         this.emit(depth, `${res}memref.alloc(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
         return;

@@ -642,6 +642,44 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.resultTypes = [to.ast()];
       return op;
     },
+    AddPtr(this: Node, kw: Node, ptr: Node, _c: Node, offset: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
+      const op = newOp('pto.addptr', kw, this, 'custom');
+      addSegment(op, 'ptr', [valueOperand(ptr.ast(), from.ast())]);
+      addSegment(op, 'offset', [valueOperand(offset.ast())]);
+      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.resultTypes = [to.ast()];
+      return op;
+    },
+    LoadScalar(this: Node, kw: Node, ptr: Node, _o: Node, offset: Node, _c: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
+      const op = newOp('pto.load_scalar', kw, this, 'custom');
+      addSegment(op, 'ptr', [valueOperand(ptr.ast(), from.ast())]);
+      addSegment(op, 'offset', [valueOperand(offset.ast())]);
+      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.resultTypes = [to.ast()];
+      return op;
+    },
+    StoreScalar(this: Node, kw: Node, value: Node, _c1: Node, ptr: Node, _o: Node, offset: Node, _c: Node, attrs: Node, _colon: Node, ptrType: Node, _c2: Node, valueType: Node) {
+      const op = newOp('pto.store_scalar', kw, this, 'custom');
+      addSegment(op, 'value', [valueOperand(value.ast(), valueType.ast())]);
+      addSegment(op, 'ptr', [valueOperand(ptr.ast(), ptrType.ast())]);
+      addSegment(op, 'offset', [valueOperand(offset.ast())]);
+      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      return op;
+    },
+    TensorViewDim(this: Node, kw: Node, view: Node, _c: Node, dim: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
+      const op = newOp('pto.get_tensor_view_dim', kw, this, 'custom');
+      addSegment(op, 'view', [valueOperand(view.ast(), from.ast())]);
+      addSegment(op, 'dim', [valueOperand(dim.ast())]);
+      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.resultTypes = [to.ast()];
+      return op;
+    },
+    PrintScalar(this: Node, kw: Node, _ins: Node, _o: Node, format: Node, _c1: Node, value: Node, _colon: Node, t: Node, _c: Node, attrs: Node) {
+      const op = newOp('pto.print', kw, this, 'custom');
+      addSegment(op, 'value', [valueOperand(value.ast(), t.ast())]);
+      op.attrs = [{ key: 'format', value: { kind: 'string', value: unquote(format.sourceString), span: spanOfNode(format) }, span: spanOfNode(format) }, ...(optional<AttrEntry[]>(attrs) ?? [])];
+      return op;
+    },
     AffineApply(this: Node, kw: Node, map: Node, _o: Node, dims: Node, _c: Node, symbols: Node, attrs: Node) {
       const op = newOp('affine.apply', kw, this, 'custom');
       addSegment(op, 'dims', dims.asIteration().children.map((v) => valueOperand(v.ast())));

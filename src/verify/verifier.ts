@@ -15,6 +15,7 @@ import { subsetType, treshapeProblem } from './views';
 import { attributeValues, readAttribute } from './attributes';
 import { INSTRUCTION_CHECKS } from './checks';
 import { parseAffineMap } from '../syntax/affine';
+import { CMPF_PREDICATE_NAMES, FLOAT_BINARY_OPS, FLOAT_CAST_OPS } from '../spec/arith';
 import { syncOps } from '../spec/sync';
 import { verifySyncOp } from './sync';
 
@@ -284,6 +285,17 @@ class Verifier {
         return this.verifyConstant(op, declaredResults);
       case 'arith.cmpi':
         return this.verifyCmpi(op, operandTypes);
+      case 'arith.cmpf': {
+        const pred = attrOf(op, 'predicate');
+        if (pred?.kind === 'ident' && !(CMPF_PREDICATE_NAMES as readonly string[]).includes(pred.name)) {
+          this.diags.error(pred.span, `unknown arith.cmpf predicate '${pred.name}' (expected ${CMPF_PREDICATE_NAMES.join(', ')})`);
+        }
+        operandTypes.forEach((t, i) => {
+          if (t && !isFloatScalar(t)) this.diags.error(op.operands[i].span, 'arith.cmpf compares floating-point values');
+        });
+        this.expectResults(op, 1);
+        return this.defineResults(op, [{ kind: 'scalar', elem: 'i1' }]);
+      }
       case 'arith.select':
         if (!isScalarOf(operandTypes[0], ['i1'])) this.diags.error(op.operands[0].span, 'arith.select condition must be i1');
         this.expectResults(op, 1);
@@ -323,6 +335,22 @@ class Verifier {
         return this.verifySubset(op, operandTypes);
       case 'func.call':
         return this.verifyCall(op, operandTypes, declaredResults);
+      case 'pto.addptr':
+      case 'pto.load_scalar':
+      case 'pto.store_scalar':
+        return this.verifyPointerOp(op, operandTypes, declaredResults);
+      case 'pto.get_tensor_view_dim':
+        return this.verifyViewDim(op, operandTypes, declaredResults);
+      case 'pto.print':
+        if (operandTypes[0] && operandTypes[0].kind !== 'scalar') this.diags.error(op.operands[0].span, `pto.print prints a scalar, not ${printType(operandTypes[0])}`);
+        this.expectResults(op, 0);
+        return;
+      case 'pto.trap':
+        if (op.operands.length > 0 || op.resultTypes.length > 0) this.diags.error(op.span, "pto.trap takes no operands and gives no results: 'pto.trap'");
+        this.expectResults(op, 0);
+        return;
+      case 'pto.bitcast':
+        return this.verifyBitcast(op, operandTypes, declaredResults);
       case 'memref.alloc':
       case 'pto.pointer_cast':
         return this.verifyMemrefBuffer(op, operandTypes, declaredResults);
@@ -337,6 +365,23 @@ class Verifier {
       for (let i = 0; i < op.operands.length; i++) {
         if (!isIntegerLike(operandTypes[i])) this.diags.error(op.operands[i].span, `'${op.name}' needs integer or index operands`);
       }
+      this.expectResults(op, 1);
+      return this.defineResults(op, declaredResults);
+    }
+    if ((FLOAT_BINARY_OPS as readonly string[]).includes(op.name) || op.name === 'arith.negf') {
+      for (let i = 0; i < op.operands.length; i++) {
+        if (operandTypes[i] && !isFloatScalar(operandTypes[i]!)) this.diags.error(op.operands[i].span, `'${op.name}' needs floating-point operands`);
+      }
+      if (op.operands.length !== (op.name === 'arith.negf' ? 1 : 2)) this.diags.error(op.span, `'${op.name}' takes ${op.name === 'arith.negf' ? 1 : 2} operand(s)`);
+      this.expectResults(op, 1);
+      return this.defineResults(op, declaredResults);
+    }
+    if ((FLOAT_CAST_OPS as readonly string[]).includes(op.name)) {
+      const [from, to] = [operandTypes[0], declaredResults[0]];
+      const fromFloat = op.name === 'arith.fptosi' || op.name === 'arith.fptoui' || op.name === 'arith.extf' || op.name === 'arith.truncf';
+      const toFloat = op.name !== 'arith.fptosi' && op.name !== 'arith.fptoui';
+      const ok = (t: Type | undefined, float: boolean) => !t || (float ? isFloatScalar(t) : isIntegerLike(t));
+      if (!ok(from, fromFloat) || !ok(to, toFloat)) this.diags.error(op.span, `'${op.name}' converts ${fromFloat ? 'a float' : 'an integer'} to ${toFloat ? 'a float' : 'an integer'}`);
       this.expectResults(op, 1);
       return this.defineResults(op, declaredResults);
     }
@@ -594,6 +639,64 @@ class Verifier {
       if (callee === this.currentFunction) this.diags.warning(op.nameSpan, `@${name} calls itself: the VM stops recursion after 64 nested calls`);
     }
     this.expectResults(op, declared.length);
+    this.defineResults(op, declared);
+  }
+
+  // ---- pointers, scalars in memory, debugging ----------------------------------------------------
+
+  /** `pto.addptr %p, %n`, `pto.load_scalar %p[%n]`, `pto.store_scalar %v, %p[%n]`: element offsets from a pointer. */
+  private verifyPointerOp(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const ptrIndex = op.segments.ptr[0];
+    const ptr = operandTypes[ptrIndex];
+    if (ptr && ptr.kind !== 'ptr') this.diags.error(op.operands[ptrIndex].span, `${op.name} needs a !pto.ptr, got ${printType(ptr)}`);
+    const offset = operandTypes[op.segments.offset[0]];
+    if (offset && !(offset.kind === 'scalar' && offset.elem === 'index')) this.diags.error(op.operands[op.segments.offset[0]].span, `the offset must be an index, got ${printType(offset)}`);
+    const scalar = op.name === 'pto.addptr' ? undefined : op.name === 'pto.load_scalar' ? declared[0] : operandTypes[op.segments.value[0]];
+    const where = op.name === 'pto.load_scalar' ? op.resultTypes[0]?.span : op.operands[op.segments.value?.[0] ?? 0].span;
+    if (op.name === 'pto.addptr' && ptr && declared[0] && printType(ptr) !== printType(declared[0])) {
+      this.diags.error(op.resultTypes[0].span, `pto.addptr gives a pointer of its operand's type ${printType(ptr)}, not ${printType(declared[0])}`);
+    }
+    if (scalar && ptr?.kind === 'ptr' && !(scalar.kind === 'scalar' && scalar.elem === ptr.elem)) {
+      this.diags.error(where ?? op.span, `the value must be the pointer's element type ${elemTypeName(ptr.elem)}, got ${printType(scalar)}`);
+    }
+    this.expectResults(op, op.name === 'pto.store_scalar' ? 0 : 1);
+    this.defineResults(op, declared);
+  }
+
+  /** `pto.get_tensor_view_dim %v, %d : !pto.tensor_view<...> -> index`. */
+  private verifyViewDim(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const [view, dim] = operandTypes;
+    if (view && !(view.kind === 'tensor_view' || (view.kind === 'partition_view' && view.memref))) {
+      this.diags.error(op.operands[0].span, `pto.get_tensor_view_dim needs a !pto.tensor_view or a global memref, got ${printType(view)}`);
+    }
+    if (dim && !(dim.kind === 'scalar' && dim.elem === 'index')) this.diags.error(op.operands[1].span, `the dimension must be an index, got ${printType(dim)}`);
+    const known = op.operands[1].value ? this.integerConstants.get(op.operands[1].value.name) : undefined;
+    if (known !== undefined && (view?.kind === 'tensor_view' || view?.kind === 'partition_view') && (known < 0n || known >= BigInt(view.shape.length))) {
+      this.diags.error(op.operands[1].span, `dimension ${known} is out of range: the view has rank ${view.shape.length}`);
+    }
+    if (declared[0] && !(declared[0].kind === 'scalar' && declared[0].elem === 'index')) this.diags.error(op.resultTypes[0].span, `pto.get_tensor_view_dim gives an index, not ${printType(declared[0])}`);
+    this.expectResults(op, 1);
+    this.defineResults(op, declared);
+  }
+
+  /** `%b = pto.bitcast %t : A -> B`: the same bytes read as another element type of the same size. */
+  private verifyBitcast(op: OpNode, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): void {
+    const [src] = operandTypes;
+    const [dst] = declared;
+    if (op.operands.length !== 1 || op.resultTypes.length !== 1) {
+      this.diags.error(op.span, "pto.bitcast takes one tile: '%b = pto.bitcast %t : SOURCE_TYPE -> RESULT_TYPE'");
+    } else if (src && dst) {
+      if (src.kind !== 'tile' || dst.kind !== 'tile') this.diags.error(op.span, 'pto.bitcast needs a tile and gives a tile');
+      else {
+        const problem =
+          src.dtype === dst.dtype ? 'the element types are the same (use pto.treshape to change the shape or layout)'
+          : elemSize(src.dtype) !== elemSize(dst.dtype) ? `${elemTypeName(src.dtype)} and ${elemTypeName(dst.dtype)} differ in size`
+          : printType({ ...src, dtype: dst.dtype }) !== printType(dst) ? 'only the element type may change (location, shape, valid region and layout stay)'
+          : undefined;
+        if (problem) this.diags.error(op.resultTypes[0].span, `pto.bitcast: ${problem}`);
+      }
+    }
+    this.expectResults(op, 1);
     this.defineResults(op, declared);
   }
 
@@ -936,6 +1039,10 @@ const inElementOrder = (list: ElemType[]): ElemType[] => [...list].sort((a, b) =
 
 function hasUnclosedRegion(ops: OpNode[]): boolean {
   return ops.some((op) => op.regions.some((r) => r.unclosed || r.blocks.some((b) => hasUnclosedRegion(b.ops))));
+}
+
+function isFloatScalar(t: Type): boolean {
+  return t.kind === 'scalar' && (t.elem === 'f16' || t.elem === 'bf16' || t.elem === 'f32' || t.elem === 'f64');
 }
 
 function elemOf(t: Type): ElemType | undefined {

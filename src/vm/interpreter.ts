@@ -5,7 +5,7 @@ import { checkDimRule } from '../spec/valid';
 import { BoundInstruction, Program } from '../verify/program';
 import { InstructionContext, NumericsProfile } from './instructions/context';
 import { SEMANTICS } from './instructions';
-import { GlobalBuffer, OnChipMemory, PartitionView, TensorView, Tile, TileContents } from './memory';
+import { GlobalBuffer, OnChipMemory, PartitionView, Pointer, TensorView, Tile, TileContents } from './memory';
 import { codec } from './numerics/elements';
 import { subsetBoundsProblem, subsetType, tileBytes } from '../verify/views';
 import { VmTrap } from './trap';
@@ -13,9 +13,11 @@ import { attributeValues } from '../verify/attributes';
 import { SyncFinding, SyncTracker } from './sync/tracker';
 import { parseAffineMap } from '../syntax/affine';
 import { evaluateAffine } from './affine';
+import { CMPF_PREDICATES, FLOAT_BINARY, floatToInt, roundTo } from './float-arith';
+import { CmpfPredicate, FLOAT_CAST_OPS, FloatBinaryOp } from '../spec/arith';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
-export type Value = bigint | number | GlobalBuffer | TensorView | PartitionView | Tile | TileContents;
+export type Value = bigint | number | GlobalBuffer | Pointer | TensorView | PartitionView | Tile | TileContents;
 
 export interface RunOptions {
   numerics: NumericsProfile;
@@ -126,6 +128,35 @@ class Interpreter {
     return v;
   }
 
+  private float(o: Operand): number {
+    const v = this.value(o);
+    if (typeof v !== 'number') throw new VmTrap('expected a floating-point value', o.span);
+    return v;
+  }
+
+  /** sitofp/uitofp round to the result type; fptosi/fptoui truncate (out of range is a trap); extf/truncf convert. */
+  private floatCast(op: OpNode): Value {
+    const to = this.resultElem(op);
+    const fromType = op.operands[0].type ? this.typeOf(op.operands[0].type) : undefined;
+    const from = fromType?.kind === 'scalar' ? fromType.elem : 'index';
+    switch (op.name) {
+      case 'arith.sitofp':
+        return roundTo(to, Number(this.int(op.operands[0])));
+      case 'arith.uitofp':
+        return roundTo(to, Number(BigInt.asUintN(bitWidth(from), this.int(op.operands[0]))));
+      case 'arith.fptosi':
+      case 'arith.fptoui':
+        try {
+          return floatToInt(this.float(op.operands[0]), bitWidth(to), op.name === 'arith.fptoui');
+        } catch (e) {
+          if (e instanceof RangeError) throw new VmTrap(`${op.name}: ${e.message} (the result is undefined in MLIR)`, op.span);
+          throw e;
+        }
+      default:
+        return roundTo(to, this.float(op.operands[0]));
+    }
+  }
+
   private index(o: Operand): number {
     return Number(this.int(o));
   }
@@ -152,6 +183,13 @@ class Interpreter {
         return this.setResults(op, [constantValue(attrOf(op, 'value')!, op.resultTypes[0] ? this.typeOf(op.resultTypes[0]) : undefined)]);
       case 'arith.cmpi':
         return this.setResults(op, [this.compare(op)]);
+      case 'arith.cmpf': {
+        const pred = attrOf(op, 'predicate');
+        const [a, b] = op.operands.map((o) => this.float(o));
+        return this.setResults(op, [CMPF_PREDICATES[(pred?.kind === 'ident' ? pred.name : 'false') as CmpfPredicate](a, b) ? 1n : 0n]);
+      }
+      case 'arith.negf':
+        return this.setResults(op, [-this.float(op.operands[0])]);
       case 'arith.select': {
         const [c, a, b] = op.operands.map((o) => this.value(o));
         return this.setResults(op, [c !== 0n ? a : b]);
@@ -197,7 +235,40 @@ class Interpreter {
         return this.setResults(op, [this.affineApply(op)]);
       case 'func.call':
         return this.setResults(op, this.call(op));
+      case 'pto.addptr': {
+        const { buffer, offset } = this.pointer(op.operands[0], op.name);
+        return this.setResults(op, [{ kind: 'pointer', buffer, offset: offset + this.index(op.operands[1]) } satisfies Pointer]);
+      }
+      case 'pto.load_scalar': {
+        const { buffer, element } = this.scalarAccess(op);
+        return this.setResults(op, [buffer.codec.read(buffer.view, element * buffer.codec.size)]);
+      }
+      case 'pto.store_scalar': {
+        const { buffer, element } = this.scalarAccess(op);
+        buffer.codec.write(buffer.view, element * buffer.codec.size, this.value(op.operands[0]) as number | bigint);
+        buffer.written[element] = 1;
+        return;
+      }
+      case 'pto.get_tensor_view_dim': {
+        const view = this.value(op.operands[0]) as TensorView | PartitionView;
+        const dim = this.index(op.operands[1]);
+        if (dim < 0 || dim >= view.shape.length) throw new VmTrap(`dimension ${dim} is out of range: the view has rank ${view.shape.length}`, op.operands[1].span);
+        return this.setResults(op, [BigInt(view.shape[dim])]);
+      }
+      case 'pto.print':
+        this.printed.push(formatScalar(this.stringAttr(op, 'format'), this.value(op.operands[0]) as number | bigint, op));
+        return;
+      case 'pto.trap':
+        throw new VmTrap('pto.trap: the program stopped itself', op.nameSpan);
+      case 'pto.bitcast': {
+        const src = this.tileOperand(op.operands[0], 'pto.bitcast');
+        const type = this.typeOf(op.resultTypes[0]) as TileType;
+        return this.setResults(op, [new Tile(type, src.buffer, src.address, src.bytes, src.vRow, src.vCol, src.strides)]);
+      }
     }
+    const floatOp = FLOAT_BINARY[op.name as FloatBinaryOp];
+    if (floatOp) return this.setResults(op, [roundTo(this.resultElem(op), floatOp(this.float(op.operands[0]), this.float(op.operands[1])))]);
+    if ((FLOAT_CAST_OPS as readonly string[]).includes(op.name)) return this.setResults(op, [this.floatCast(op)]);
     if (op.name.startsWith('arith.')) return this.setResults(op, [this.arith(op)]);
     const bound = this.program.instructions.get(op);
     if (bound) return this.runInstruction(op, bound);
@@ -315,21 +386,20 @@ class Interpreter {
   }
 
   private makeTensorView(op: OpNode): TensorView {
-    const buffer = this.value(op.operands[0]);
-    if (!(buffer instanceof GlobalBuffer)) throw new VmTrap('pto.make_tensor_view needs a pointer argument', op.operands[0].span);
+    const { buffer, offset: base } = this.pointer(op.operands[0], 'pto.make_tensor_view');
     const shape = segment(op, 'shape').map((o) => this.index(o));
     const strides = segment(op, 'strides').map((o) => this.index(o));
     shape.forEach((d, i) => {
       if (d < 0) throw new VmTrap(`shape[${i}] is negative (${d})`, segment(op, 'shape')[i].span);
     });
-    return { kind: 'tensor_view', buffer, shape, strides };
+    return { kind: 'tensor_view', buffer, shape, strides, offset: base };
   }
 
   private partitionView(op: OpNode): PartitionView {
     const source = this.value(op.operands[0]) as TensorView;
     const offsets = segment(op, 'offsets').map((o) => this.index(o));
     const sizes = segment(op, 'sizes').map((o) => this.index(o));
-    let offset = 0;
+    let offset = source.offset;
     for (let d = 0; d < source.shape.length; d++) {
       if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] + sizes[d] > source.shape[d]) {
         throw new VmTrap(
@@ -399,6 +469,30 @@ class Interpreter {
     const strides = parent.elementStrides();
     const offset = (row * strides.row + col * strides.col) * parent.codec.size;
     return new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), sizes[0], sizes[1], strides);
+  }
+
+  /** A pointer operand: an argument (its buffer from element 0) or a `pto.addptr` result. */
+  private pointer(o: Operand, what: string): { buffer: GlobalBuffer; offset: number } {
+    const v = this.value(o);
+    if (v instanceof GlobalBuffer) return { buffer: v, offset: 0 };
+    if (typeof v === 'object' && 'kind' in v && v.kind === 'pointer') return v;
+    throw new VmTrap(`${what} needs a pointer`, o.span);
+  }
+
+  /** The element `pto.load_scalar`/`store_scalar` touch: the pointer plus the offset, inside the buffer. */
+  private scalarAccess(op: OpNode): { buffer: GlobalBuffer; element: number } {
+    const ptr = segment(op, 'ptr')[0];
+    const { buffer, offset } = this.pointer(ptr, op.name);
+    const element = offset + this.index(segment(op, 'offset')[0]);
+    if (element < 0 || element >= buffer.length) {
+      throw new VmTrap(`${op.name}: element ${element} of %${buffer.name} is out of bounds (the buffer has ${buffer.length} elements of ${buffer.elem})`, op.span);
+    }
+    return { buffer, element };
+  }
+
+  private stringAttr(op: OpNode, key: string): string {
+    const a = attrOf(op, key);
+    return a?.kind === 'string' ? a.value : '';
   }
 
   /** `pto.pointer_cast(%addr) : memref<...>`: a buffer placed at a byte offset of its on-chip memory. */
@@ -551,6 +645,34 @@ class Interpreter {
     const results = [...bound.operands.values()].filter((b) => b.result).map((b) => objects.get(b.spec.name)!);
     if (results.length > 0) this.setResults(op, results);
   }
+}
+
+/**
+ * printf for one scalar, as C formats it: %d %i %u (integers), %f %e with an optional precision (floats), %x,
+ * %%. Any other conversion is refused rather than guessed.
+ */
+function formatScalar(format: string, value: number | bigint, op: OpNode): string {
+  let used = false;
+  return format.replace(/%(?:%|(\.\d+)?(l{0,2})([a-zA-Z]))/g, (whole, precision: string | undefined, _length: string, conversion: string | undefined) => {
+    if (whole === '%%') return '%';
+    if (used) throw new VmTrap(`pto.print: the format '${format}' has more than one conversion, but pto.print prints one value`, op.span);
+    used = true;
+    const digits = precision ? Number(precision.slice(1)) : 6;
+    const n = Number(value);
+    switch (conversion) {
+      case 'd':
+      case 'i':
+      case 'u':
+        return typeof value === 'bigint' ? value.toString() : String(Math.trunc(n));
+      case 'x':
+        return typeof value === 'bigint' ? BigInt.asUintN(64, value).toString(16) : Math.trunc(n).toString(16);
+      case 'f':
+        return Number.isFinite(n) ? n.toFixed(digits) : String(n).toLowerCase().replace('infinity', 'inf');
+      case 'e':
+        return Number.isFinite(n) ? n.toExponential(digits).replace(/e([+-])(\d)$/, 'e$10$2') : String(n).toLowerCase().replace('infinity', 'inf');
+    }
+    throw new VmTrap(`pto.print: the conversion '${whole}' is not supported (use %d, %i, %u, %x, %f or %e)`, op.span);
+  });
 }
 
 function bitWidth(elem: ElemType): number {

@@ -34,12 +34,20 @@ export interface TileContents {
   bytes: Uint8Array;
 }
 
-/** `make_tensor_view`: shape and strides in elements over a global buffer. */
+/** A pointer into global memory: `pto.addptr` moves it by whole elements. */
+export interface Pointer {
+  kind: 'pointer';
+  buffer: GlobalBuffer;
+  offset: number;
+}
+
+/** `make_tensor_view`: shape and strides in elements over a global buffer, from element `offset` on. */
 export interface TensorView {
   kind: 'tensor_view';
   buffer: GlobalBuffer;
   shape: number[];
   strides: number[];
+  offset: number;
 }
 
 /** `partition_view`: a box of a tensor view; `offset` is its first element in the buffer. */
