@@ -180,6 +180,50 @@ describe('pto-vm run programs/softmax.pto', () => {
   });
 });
 
+describe('pto-vm run programs/matmul.pto', () => {
+  const program = path.join(ROOT, 'programs', 'matmul.pto');
+
+  test('C = A x B: f16 inputs, each element a sum of exact f16 products rounded to f32 per step (k ascending)', () => {
+    const r = ptoVm('run', program, '--json');
+    expect(r.status).toBe(0);
+    const { outputs } = JSON.parse(r.stdout);
+    // The generated inputs, rebuilt here (seed = argument index + 1), read as f16.
+    const half = (seed: number) => Array.from(new Uint16Array(randomBytes('f16', 256, seed).buffer), (bits) => getFloat16(bits));
+    const [a, b] = [half(1), half(2)];
+    const expected: number[] = [];
+    for (let i = 0; i < 16; i++) {
+      for (let j = 0; j < 16; j++) {
+        let sum = 0;
+        for (let k = 0; k < 16; k++) sum = Math.fround(sum + a[i * 16 + k] * b[k * 16 + j]); // f16 x f16 is exact in f32
+        expected.push(sum);
+      }
+    }
+    expect(outputs.c.values).toEqual(expected);
+  });
+
+  test('without the wait between the matmul and the store, the store is reported; --strict-sync makes it an error', () => {
+    const broken = path.join(tmp, 'matmul-broken.pto');
+    fs.writeFileSync(broken, fs.readFileSync(program, 'utf8').replace(/\n\s*pto\.wait_flag\[<PIPE_M>, <PIPE_FIX>, <EVENT_ID0>\]/, ''));
+    const r = ptoVm('run', broken);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/matmul-broken\.pto:\d+:5: warning: pto\.tstore \(PIPE_FIX\) reads %acc, written by pto\.tmatmul \(PIPE_M\), with no set_flag\/wait_flag from PIPE_M to PIPE_FIX between them/);
+    const strict = ptoVm('run', broken, '--strict-sync');
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toMatch(/error: pto\.tstore \(PIPE_FIX\) reads %acc/);
+    expect(ptoVm('run', program, '--strict-sync').status).toBe(0);
+  });
+});
+
+/** An f16 bit pattern's value (a direct decoding, independent of the VM's table). */
+function getFloat16(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  if (exponent === 0) return sign * fraction * 2 ** -24;
+  if (exponent === 31) return fraction ? NaN : sign * Infinity;
+  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
+}
+
 describe('pto.tprint through pto-vm', () => {
   test('the printed tile goes to stdout before the summary, and into --json as printed', () => {
     const t = '!pto.tile_buf<loc=vec, dtype=i32, rows=1, cols=8, v_row=1, v_col=2, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
