@@ -396,24 +396,27 @@ class Interpreter {
   }
 
   private partitionView(op: OpNode): PartitionView {
-    const source = this.value(op.operands[0]) as TensorView;
-    const offsets = segment(op, 'offsets').map((o) => this.index(o));
-    const sizes = segment(op, 'sizes').map((o) => this.index(o));
-    let offset = source.offset;
-    for (let d = 0; d < source.shape.length; d++) {
-      if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] + sizes[d] > source.shape[d]) {
-        throw new VmTrap(
-          `partition [${offsets[d]}, ${offsets[d] + sizes[d]}) of dim ${d} is outside the view's extent ${source.shape[d]}`,
-          segment(op, 'offsets')[d].span,
-        );
-      }
-      offset += offsets[d] * source.strides[d];
-    }
+    const box = this.box(op, this.value(op.operands[0]) as TensorView, 'partition', "the view's extent");
+    const sizes = box.shape;
     const declared = op.resultTypes[0] ? this.typeOf(op.resultTypes[0]) : undefined;
     if (declared?.kind === 'partition_view') {
       declared.shape.forEach((d, i) => {
         if (d !== null && d !== sizes[i]) throw new VmTrap(`sizes[${i}] is ${sizes[i]}, but the result type says ${d}`, segment(op, 'sizes')[i].span);
       });
+    }
+    return box;
+  }
+
+  /** The box `offsets`/`sizes` of `op` cut from a view (or global memref): each dimension must stay inside. */
+  private box(op: OpNode, source: TensorView | PartitionView, what: string, extent: string): PartitionView {
+    const offsets = segment(op, 'offsets').map((o) => this.index(o));
+    const sizes = segment(op, 'sizes').map((o) => this.index(o));
+    let offset = source.offset;
+    for (let d = 0; d < source.shape.length; d++) {
+      if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] + sizes[d] > source.shape[d]) {
+        throw new VmTrap(`${what} [${offsets[d]}, ${offsets[d] + sizes[d]}) of dim ${d} is outside ${extent} ${source.shape[d]}`, segment(op, 'offsets')[d].span);
+      }
+      offset += offsets[d] * source.strides[d];
     }
     return { kind: 'partition_view', buffer: source.buffer, shape: sizes, strides: source.strides, offset };
   }
@@ -517,16 +520,7 @@ class Interpreter {
   private memrefSubview(op: OpNode): PartitionView {
     const source = this.value(op.operands[0]);
     if (!(typeof source === 'object' && 'kind' in source && source.kind === 'partition_view')) throw new VmTrap('memref.subview needs a global memref', op.operands[0].span);
-    const offsets = segment(op, 'offsets').map((o) => this.index(o));
-    const sizes = segment(op, 'sizes').map((o) => this.index(o));
-    let offset = source.offset;
-    for (let d = 0; d < source.shape.length; d++) {
-      if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] + sizes[d] > source.shape[d]) {
-        throw new VmTrap(`subview [${offsets[d]}, ${offsets[d] + sizes[d]}) of dim ${d} is outside the memref's extent ${source.shape[d]}`, segment(op, 'offsets')[d].span);
-      }
-      offset += offsets[d] * source.strides[d];
-    }
-    return { kind: 'partition_view', buffer: source.buffer, shape: sizes, strides: source.strides, offset };
+    return this.box(op, source, 'subview', "the memref's extent");
   }
 
   private affineApply(op: OpNode): bigint {
