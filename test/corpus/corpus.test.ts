@@ -49,8 +49,6 @@ const DO_NOT_RUN: string[] = [
   'test/basic/plan_memory_fragmentation_hole_fit.mlir: @fragmentation_hole_fit: memref.alloc: out of UB memory: this 256x16 f16 tile needs 8192 bytes at offset 196608, but the UB of a2a3 has 196608 bytes (196608 already allocated)',
   'test/basic/plan_memory_fragmentation_two_holes.mlir: @fragmentation_two_holes: memref.alloc: out of UB memory: this 256x16 f16 tile needs 8192 bytes at offset 196608, but the UB of a2a3 has 196608 bytes (196608 already allocated)',
   'test/basic/plan_memory_reuse_sequential.mlir: @reuse_sequential: memref.alloc: out of UB memory: this 256x16 f16 tile needs 8192 bytes at offset 196608, but the UB of a2a3 has 196608 bytes (196608 already allocated)',
-  // An A5 kernel (cube and vector with cross-core sync.set/wait): A2/A3 has no Acc -> Vec move.
-  'test/samples/Complex/mix_kernel.pto: @vector_cube_mixed_kernel: pto.tmov: tmov from acc to vec does not exist on a2a3 (A2/A3 moves the accumulator to Mat or global memory only)',
   // The sample alternates valid_col between 32 and 33 on a 32-column tile: the second is outside the tile.
   'test/samples/Sync/test_dynamic_valid_shape.pto: @test_dynamic_valid_shape: valid_col = 33 is outside 0..32',
 ];
@@ -59,6 +57,7 @@ const DO_NOT_RUN: string[] = [
 const TARGET: Record<string, [TargetName, string]> = {
   'test/samples/Elementwise/5-post-insert-sync.pto': ['a5', 'tabs on i32 exists only on A5'],
   'test/samples/Sync/test_a5_buf_sync.pto': ['a5', 'pto.get_buf and pto.rls_buf exist only on A5'],
+  'test/samples/Complex/mix_kernel.pto': ['a5', 'it moves the accumulator to Vec, which only A5 can'],
 };
 
 /**
