@@ -6,7 +6,7 @@ import { printCanonical } from '../emit/canonical';
 import { LoweringError, lowerProgram } from '../lower';
 import { moduleToJson } from '../emit/json';
 import { TargetName } from '../spec/schema';
-import { levelOf } from '../emit/level';
+import { LevelConversionError, emitAtLevel } from '../emit/level-convert';
 import { TARGET_OPTION, exitWith, usageFailure } from './common';
 
 /** pto-as FILE... [--target a2a3|a5] [--emit none|canonical|lowered|l1|l2|json] [-o OUT] */
@@ -68,17 +68,15 @@ export function main(argv: string[]): number {
         }
         break;
       case 'l1':
-      case 'l2': {
-        const level = levelOf(result.program);
-        const wanted = args.emit === 'l1' ? 1 : 2;
-        if (level !== wanted && level !== 'none') {
-          process.stderr.write(`${file}: error: --emit ${args.emit}: converting Level ${level} to Level ${wanted} is not implemented yet\n`);
+      case 'l2':
+        try {
+          out.push(emitAtLevel(result, args.emit === 'l1' ? 1 : 2));
+        } catch (e) {
+          if (!(e instanceof LevelConversionError)) throw e;
+          process.stderr.write(formatDiagnostic(result.source, { severity: 'error', message: e.message, span: e.span }) + '\n');
           failed = true;
-          break;
         }
-        out.push(printCanonical(result.module, result.types));
         break;
-      }
     }
   }
   if (out.length > 0) {

@@ -90,11 +90,17 @@ describe('pto-as', () => {
     expect(fn.regions[0].blocks[0].ops[2]).toMatchObject({ name: 'pto.tcolmin', form: 'dps', nameSpan: '5:5-5:16' });
   });
 
-  it('--emit l2 of a Level 2 program is its canonical form; of a Level 1 program, a clear error', () => {
+  it('--emit l2 of a Level 2 program is its canonical form; of a Level 1 program, its conversion', () => {
     expect(ptoAs(write('l2.pto', program('f32')), '--emit', 'l2').stdout).toBe(program('f32'));
     const l1 = ptoAs(path.join('programs', 'tcolmin-l1.pto'), '--emit', 'l2');
-    expect(l1.status).toBe(1);
-    expect(l1.stderr).toBe('programs/tcolmin-l1.pto: error: --emit l2: converting Level 1 to Level 2 is not implemented yet\n');
+    expect(l1.status).toBe(0);
+    expect(l1.stdout).toContain('pto.tcolmin ins(%src : !pto.tile_buf<');
+  });
+
+  it('--emit l1 refuses what Level 1 cannot express, with a located error', () => {
+    const r = ptoAs(path.join('test', 'fixtures', 'level', 'subset.pto'), '--emit', 'l1');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^test\/fixtures\/level\/subset\.pto:\d+:\d+: error: L2 -> L1: pto\.subset .*cannot be expressed/m);
   });
 
   it('usage errors exit 2 without a stack trace', () => {
