@@ -49,6 +49,7 @@ class Interpreter {
   private readonly memory: OnChipMemory;
   /** Storage is static per op: an alloc_tile (or an L1 result) in a loop reuses its tile each iteration. */
   private readonly tiles = new Map<OpNode, Tile>();
+  private readonly resultTiles = new Map<OpNode, Map<string, Tile>>();
   private readonly env = new Map<string, Value>();
   private steps = 0;
   /** How deep func.call has nested. */
@@ -421,6 +422,15 @@ class Interpreter {
     return { kind: 'partition_view', buffer: source.buffer, shape: sizes, strides: source.strides, offset };
   }
 
+  /** The storage of a Level 1 tile result: one per result of the op, reused when the op runs again. */
+  private resultTile(op: OpNode, name: string, type: TileType): Tile {
+    let byName = this.resultTiles.get(op);
+    if (!byName) this.resultTiles.set(op, (byName = new Map()));
+    let tile = byName.get(name);
+    if (!tile) byName.set(name, (tile = this.memory.allocate(type, op.name, op.span)));
+    return tile;
+  }
+
   private tileFor(op: OpNode, type: TileType): Tile {
     let tile = this.tiles.get(op);
     if (!tile) {
@@ -573,7 +583,7 @@ class Interpreter {
     const objects = new Map<string, Value>();
     for (const [name, b] of bound.operands) {
       if (b.use) objects.set(name, this.value(b.use));
-      else if (b.result && b.type.kind === 'tile') objects.set(name, this.tileFor(op, b.type));
+      else if (b.result && b.type.kind === 'tile') objects.set(name, this.resultTile(op, name, b.type));
     }
     const trap = (message: string): never => {
       throw new VmTrap(`${bound.spec.opName}: ${message}`, op.nameSpan);

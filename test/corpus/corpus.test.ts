@@ -14,7 +14,6 @@ import { assemble } from '../../src/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { printCanonical } from '../../src/emit/canonical';
 import { TargetName } from '../../src/spec/schema';
-import { attrOf } from '../../src/syntax/ast';
 import { runFunction } from '../../src/vm/interpreter';
 import { ArgumentError, bindArguments } from '../../src/vm/io/arguments';
 import { VmTrap } from '../../src/vm/trap';

@@ -108,6 +108,34 @@ describe('control flow', () => {
   });
 });
 
+describe('Level 1 results', () => {
+  it('an op with two tile results gives each its own storage (tdeinterleave: evens and odds)', () => {
+    const T = '!pto.tile<loc=vec, dtype=f32, rows=1, cols=8, v_row=1, v_col=8, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+    const text = `module {
+  func.func @k(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %xv = pto.make_tensor_view %x, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %yv = pto.make_tensor_view %y, shape = [%c1, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %xp = pto.partition_view %xv, offsets = [%c0, %c0], sizes = [1, 8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x8xf32>
+    %lo = pto.partition_view %yv, offsets = [%c0, %c0], sizes = [1, 8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x8xf32>
+    %hi = pto.partition_view %yv, offsets = [%c0, %c8], sizes = [1, 8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x8xf32>
+    %t = pto.tload %xp : !pto.partition_tensor_view<1x8xf32> -> ${T}
+    %even, %odd = pto.tdeinterleave %t, %t : (${T}, ${T}) -> (${T}, ${T})
+    pto.tstore %even, %lo : (${T}, !pto.partition_tensor_view<1x8xf32>) -> ()
+    pto.tstore %odd, %hi : (${T}, !pto.partition_tensor_view<1x8xf32>) -> ()
+    return
+  }
+}`;
+    const x = Float32Array.from([0, 1, 2, 3, 4, 5, 6, 7]);
+    const { f32 } = run(text, { x, y: new Float32Array(16) }, 'a5');
+    // The stream x ++ x: evens 0 2 4 6 0 2 4 6, odds 1 3 5 7 1 3 5 7.
+    expect(Array.from(f32('y'))).toEqual([0, 2, 4, 6, 0, 2, 4, 6, 1, 3, 5, 7, 1, 3, 5, 7]);
+  });
+});
+
 describe('func.call', () => {
   it('runs call.pto: arguments by value, tiles shared with the caller, results returned', () => {
     const text = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'syntax', 'call.pto'), 'utf8');

@@ -34,7 +34,8 @@ function shapeOf(ctx: InstructionContext, a: Tile, b: Tile): MatmulShape {
  * holds only when both are the same storage; anything else would give a result the manual does not describe.
  */
 function requireInPlaceAccumulation(ctx: InstructionContext, cIn: Tile, cOut: Tile): void {
-  if (ctx.numerics !== 'npu') return;
+  // At Level 1 the result is a new value: the compiler gives it cInMatrix's storage, so C1 = C0 + A x B holds.
+  if (ctx.numerics !== 'npu' || ctx.op.form === 'ssa') return;
   if (cIn.buffer !== cOut.buffer || cIn.address !== cOut.address) {
     ctx.trap('on the NPU the accumulation happens in cOutMatrix in place (cInMatrix is not read): with a distinct cInMatrix this is not implemented yet; pass the same tile');
   }
