@@ -4,18 +4,16 @@
  * types); expected values come from a plain triple loop here (f32 steps rounded with Math.fround, inputs chosen
  * exactly representable), never from the implementation.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { getFloat16, setFloat16 } from '@petamoriken/float16';
 import { assemble } from '../../../src/assemble';
 import { formatAll } from '../../../src/diag/diagnostic';
 import { ElemType } from '../../../src/syntax/types';
 import { runFunction, RunResult, Value } from '../../../src/vm/interpreter';
 import { GlobalBuffer } from '../../../src/vm/memory';
-import { bindArguments } from '../../../src/vm/io/arguments';
+import { matmul as reference } from '../../models/matmul';
+import { Matrix, rowsOf } from '../../models/matrix';
 
 type Numerics = 'npu' | 'cpu-sim';
-type Matrix = number[][];
 type InputType = 'f16' | 'bf16' | 'f32' | 'i8';
 
 const mlir = (e: ElemType) => (e.startsWith('u') ? 'ui' + e.slice(1) : e);
@@ -50,8 +48,6 @@ function values(b: GlobalBuffer): number[] {
   return Array.from({ length: b.length }, (_, k) => readElement(b.view, b.elem, k));
 }
 
-const rowsOf = (flat: number[], rows: number, cols: number): Matrix => Array.from({ length: rows }, (_, r) => flat.slice(r * cols, r * cols + cols));
-
 /** Deterministic inputs exactly representable in `dtype`: small multiples of 1/8 (floats) or integers in [-128, 127] (i8). */
 function inputs(dtype: InputType, count: number, seed: number): number[] {
   let s = seed >>> 0;
@@ -69,31 +65,6 @@ function f32Inputs(count: number, seed: number): number[] {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
     return Math.fround((s / 2 ** 32 - 0.5) * 7.3);
   });
-}
-
-// ---- reference ------------------------------------------------------------------------------------------------
-
-/**
- * C = A x B the simulator's way, written plainly: for each element a sum from 0 over k ascending, every step rounded to
- * f32 (a * b is exact in double for these inputs, so Math.fround(sum + a * b) is one fused multiply-add); K is cut into
- * `chunks` (tmatmul, then tmatmul.acc per chunk: total = fround(total + chunk sum)); bias is added to the first chunk.
- */
-function reference(a: Matrix, b: Matrix, opts: { integer?: boolean; chunks?: number; bias?: number[] } = {}): Matrix {
-  const k = b.length;
-  const chunks = opts.chunks ?? 1;
-  const step = k / chunks;
-  return a.map((row) =>
-    b[0].map((_, j) => {
-      let total = 0;
-      for (let s = 0; s < chunks; s++) {
-        let sum = 0;
-        for (let t = s * step; t < (s + 1) * step; t++) sum = opts.integer ? sum + row[t] * b[t][j] : Math.fround(sum + row[t] * b[t][j]);
-        if (s === 0 && opts.bias) sum = opts.integer ? sum + opts.bias[j] : Math.fround(sum + opts.bias[j]);
-        total = s === 0 ? sum : opts.integer ? total + sum : Math.fround(total + sum);
-      }
-      return opts.integer ? total | 0 : total;
-    }),
-  );
 }
 
 // ---- kernels ----------------------------------------------------------------------------------------------------
@@ -569,69 +540,5 @@ describe('not implemented: clear errors', () => {
     expect(formatAll(kernel(acc('i32'), 'f16').diags)).toContain('error: pto.tstore: src (i32) and dst (f16) must have element types of the same size');
     const vec = { ...acc('f32'), loc: 'vec', layout: 'nd' as const };
     expect(formatAll(kernel(vec, 'f16').diags)).toContain('error: pto.tstore: src (f32) and dst (f16) must have element types of the same size');
-  });
-});
-
-// ---- PTOAS cube samples (run only with PTO_CORPUS_DIR=/path/to/PTOAS) -------------------------------------------------
-
-interface Sample {
-  file: string;
-  /** Output pointer -> A and B pointers, the K range used, the K chunk of the .acc steps, the bias pointer, a final scale, B stored column-major (DN). */
-  outputs: Record<string, { a: string; b: string; k?: number; chunk?: number; bias?: string; scale?: number; bColumnMajor?: boolean }>;
-  args?: Record<string, string>;
-}
-
-const SAMPLES: Sample[] = [
-  { file: 'FFN/ffn_fc1.pto', outputs: { h1_s: { a: 'x', b: 'w1' }, h2_s: { a: 'x', b: 'w3' } } },
-  { file: 'FFN/ffn_fc1_splitk.pto', outputs: { h1_s: { a: 'x', b: 'w1', chunk: 32 }, h2_s: { a: 'x', b: 'w3', chunk: 32 } } },
-  { file: 'FFN/ffn_fc2.pto', outputs: { out: { a: 'h_s', b: 'w2' } } },
-  { file: 'FlashAttention/flash_attention_qk.pto', outputs: { scores: { a: 'q', b: 'kt' } } },
-  { file: 'FlashAttention/flash_attention_qk_boundary.pto', outputs: { scores: { a: 'q', b: 'kt' } }, args: { valid_m: '32', valid_k: '32', valid_n: '32' } },
-  { file: 'FlashAttention/flash_attention_qk_splitk.pto', outputs: { scores: { a: 'q', b: 'kt', chunk: 32 } } },
-  { file: 'FlashAttention/flash_attention_sv.pto', outputs: { out: { a: 'softmax', b: 'v' } } },
-  { file: 'FlashAttention/flash_attention_sv_splitk.pto', outputs: { out: { a: 'softmax', b: 'v', chunk: 32 } } },
-  { file: 'GQA/gqa_qk.pto', outputs: { scores: { a: 'q', b: 'kt' } } },
-  { file: 'GQA/gqa_qk_splitk.pto', outputs: { scores: { a: 'q', b: 'kt', chunk: 32 } } },
-  { file: 'GQA/gqa_sv.pto', outputs: { out: { a: 'softmax', b: 'v' } } },
-  { file: 'PyPTOIRParser/paged_attention_example_kernel_qk_matmul.pto', outputs: { arg2: { a: 'arg0', b: 'arg1', bColumnMajor: true } } },
-  { file: 'PyPTOIRParser/paged_attention_example_kernel_pv_matmul.pto', outputs: { arg2: { a: 'arg0', b: 'arg1' } } },
-  { file: 'Sync/matmul.pto', outputs: { arg0: { a: 'arg1', b: 'arg2', chunk: 32, bias: 'arg3' } }, args: { arg4: '1' } },
-  { file: 'ControlFlow/control_flow_mixed_pipe.pto', outputs: { c_out: { a: 'a', b: 'b', k: 32, scale: 0.5 } } },
-  { file: 'MatmulVectorMix/matmul_vector_mix-pto-new.pto', outputs: { arg3: { a: 'arg0', b: 'arg1', bias: 'arg2' } } },
-];
-
-const corpus = process.env.PTO_CORPUS_DIR;
-(corpus ? describe : describe.skip)('PTOAS cube samples run end to end and match a plain matmul', () => {
-  test.each(SAMPLES.map((s) => [s.file, s] as [string, Sample]))('%s', (file, sample) => {
-    const full = path.join(corpus!, 'test', 'samples', file);
-    const asm = assemble(full, fs.readFileSync(full, 'utf8'), {});
-    if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
-    const fn = [...asm.program.functions.values()].find((f) => f.regions.length > 0)!;
-    const bound = bindArguments(asm.types, fn, new Map(Object.entries(sample.args ?? {})));
-    // Inputs exactly representable in bf16 (the paged attention kernels' type), so every sample sees the same kind of data.
-    for (const b of bound.buffers) {
-      const fresh = buffer(b.name, b.elem, inputs('bf16', b.length, b.name.length * 7 + b.length));
-      b.bytes.set(fresh.bytes);
-    }
-    const inputsBefore = new Map(bound.buffers.map((b) => [b.name, values(b)]));
-    for (const numerics of ['npu', 'cpu-sim'] as Numerics[]) {
-      for (const b of bound.buffers) b.bytes.set(buffer(b.name, b.elem, inputsBefore.get(b.name)!).bytes);
-      runFunction(asm.program, asm.types, fn, bound.values, { numerics, maxSteps: 1e7 });
-      for (const [out, spec] of Object.entries(sample.outputs)) {
-        const outBuffer = bound.buffers.find((x) => x.name === out)!;
-        const bRows = bound.buffers.find((x) => x.name === spec.b)!.length;
-        // Shapes: A is M x K, B is K x N, C is M x N (N = 128 in the paged attention kernels, 32 elsewhere).
-        const outCols = file.includes('paged') ? 128 : 32;
-        const m = outBuffer.length / outCols;
-        const kAll = inputsBefore.get(spec.a)!.length / m;
-        const a = rowsOf(inputsBefore.get(spec.a)!, m, kAll).map((r) => r.slice(0, spec.k ?? kAll));
-        const bStored = rowsOf(inputsBefore.get(spec.b)!, bRows / outCols, outCols);
-        const b = (spec.bColumnMajor ? bStored[0].map((_, r) => bStored.map((row) => row[r])) : bStored).slice(0, spec.k ?? kAll);
-        const bias = spec.bias ? inputsBefore.get(spec.bias)! : undefined;
-        let expected = reference(a, b, { chunks: spec.chunk ? (spec.k ?? kAll) / spec.chunk : 1, bias });
-        if (spec.scale !== undefined) expected = expected.map((r) => r.map((v) => Math.fround(v * spec.scale!)));
-        expect(rowsOf(values(outBuffer), m, outCols)).toEqual(expected);
-      }
-    }
   });
 });

@@ -1,0 +1,160 @@
+/**
+ * Runs a PTOAS sample (read from PTO_CORPUS_DIR) and compares every global buffer after the run with what its
+ * reference says, element for element (Object.is: -0 and NaN count). A reference is written from the sample's
+ * meaning (its .py source, its comments, the ops it runs) with the plain models in test/models, never with VM code.
+ * Buffers a reference does not mention must come back unchanged, unless it lists them as scratch.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { getFloat16, setFloat16 } from '@petamoriken/float16';
+import { assemble } from '../../../src/assemble';
+import { formatAll } from '../../../src/diag/diagnostic';
+import { TargetName } from '../../../src/spec/schema';
+import { ElemType } from '../../../src/syntax/types';
+import { runFunction } from '../../../src/vm/interpreter';
+import { bindArguments } from '../../../src/vm/io/arguments';
+import { GlobalBuffer } from '../../../src/vm/memory';
+import { Profile } from '../../models/reduce';
+
+export const corpusRoot = process.env.PTO_CORPUS_DIR;
+
+export interface SampleIO {
+  /** Every global buffer before the run, by argument name (without %), as numbers. */
+  in: Record<string, number[]>;
+  /** The scalar arguments as bound. */
+  scalar: Record<string, number>;
+  profile: Profile;
+}
+
+export interface SampleReference {
+  /** Relative to the corpus root. */
+  file: string;
+  /** The function to run when the file has several. */
+  fn?: string;
+  target?: TargetName;
+  /** Scalar arguments (and sizes of buffers the views do not fix), as `pto-vm run --arg` takes them. */
+  args?: Record<string, string>;
+  /**
+   * Input data: `generated` is what pto-vm generates (uniform in [-4, 4)); `exact` are small multiples of 1/8,
+   * exactly representable in bf16 and with exact products, for the cube kernels.
+   */
+  fill?: 'generated' | 'exact';
+  /** Profiles to run under; both by default. */
+  profiles?: Profile[];
+  /** Buffers the kernel writes that the reference does not check (intermediate results it stores for itself). */
+  scratch?: string[];
+  /** Every checked buffer after the run. */
+  expect(io: SampleIO): Record<string, number[]>;
+}
+
+export const sampleName = (r: SampleReference): string => (r.fn ? `${r.file} @${r.fn}` : r.file);
+
+// ---- element codecs (independent of the VM's) ----------------------------------------------------------------
+
+const SIZE: Partial<Record<ElemType, number>> = { f32: 4, f16: 2, bf16: 2, i32: 4, i16: 2, i8: 1, u8: 1, u16: 2, u32: 4 };
+
+function read(view: DataView, elem: ElemType, k: number): number {
+  switch (elem) {
+    case 'f32': return view.getFloat32(k * 4, true);
+    case 'f16': return getFloat16(view, k * 2, true);
+    case 'bf16': return new Float32Array(new Uint32Array([view.getUint16(k * 2, true) << 16]).buffer)[0];
+    case 'i32': return view.getInt32(k * 4, true);
+    case 'i16': return view.getInt16(k * 2, true);
+    case 'i8': return view.getInt8(k);
+    case 'u8': return view.getUint8(k);
+    case 'u16': return view.getUint16(k * 2, true);
+    case 'u32': return view.getUint32(k * 4, true);
+    default: throw new Error(`no reference codec for ${elem}`);
+  }
+}
+
+function write(view: DataView, elem: ElemType, k: number, v: number): void {
+  switch (elem) {
+    case 'f32': return view.setFloat32(k * 4, v, true);
+    case 'f16': return setFloat16(view, k * 2, v, true);
+    case 'bf16': return view.setUint16(k * 2, new Uint32Array(new Float32Array([v]).buffer)[0] >>> 16, true); // exact inputs only
+    case 'i32': case 'u32': return view.setInt32(k * 4, v, true);
+    case 'i16': case 'u16': return view.setInt16(k * 2, v, true);
+    case 'i8': case 'u8': return view.setInt8(k, v);
+    default: throw new Error(`no reference codec for ${elem}`);
+  }
+}
+
+const valuesOf = (b: GlobalBuffer): number[] => Array.from({ length: b.length }, (_, k) => read(b.view, b.elem, k));
+
+/** Small multiples of 1/8 in [-16, 16) (floats) or integers in [-100, 100]: exact in bf16, products exact in f32. */
+function exactValues(elem: ElemType, count: number, seed: number): number[] {
+  let s = seed >>> 0;
+  const next = () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+  const float = elem === 'f32' || elem === 'f16' || elem === 'bf16';
+  return Array.from({ length: count }, () => (float ? (Math.floor(next() * 255) - 127) / 8 : Math.floor(next() * 201) - 100));
+}
+
+// ---- running ----------------------------------------------------------------------------------------------------
+
+export interface SampleRun {
+  before: Record<string, number[]>;
+  after: Record<string, number[]>;
+  scalar: Record<string, number>;
+}
+
+export function runSample(ref: SampleReference, profile: Profile, root = corpusRoot!): SampleRun {
+  const asm = assemble(ref.file, fs.readFileSync(path.join(root, ref.file), 'utf8'), { target: ref.target });
+  if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
+  const fns = [...asm.program.functions.values()].filter((f) => f.regions.length > 0);
+  const fn = ref.fn ? fns.find((f) => f.symbol === ref.fn) : fns[0];
+  if (!fn) throw new Error(`${ref.file} has no function ${ref.fn}`);
+  const args = new Map(Object.entries(ref.args ?? {}));
+  const bound = bindArguments(asm.types, fn, args);
+  bound.buffers.forEach((b, index) => {
+    if (ref.fill !== 'exact') return;
+    exactValues(b.elem, b.length, 7 * index + b.length).forEach((v, k) => write(b.view, b.elem, k, v));
+  });
+  const before = Object.fromEntries(bound.buffers.map((b) => [b.name, valuesOf(b)]));
+  const scalar: Record<string, number> = {};
+  for (const p of fn.params ?? []) {
+    const name = p.name.slice(1);
+    if (args.has(name) && !(name in before)) scalar[name] = Number(args.get(name));
+  }
+  runFunction(asm.program, asm.types, fn, bound.values, { numerics: profile, maxSteps: 1e8 });
+  const after = Object.fromEntries(bound.buffers.map((b) => [b.name, valuesOf(b)]));
+  for (const b of bound.buffers) if (!SIZE[b.elem]) throw new Error(`no reference codec for ${b.elem}`);
+  return { before, after, scalar };
+}
+
+/** The first few differences between a buffer and its expected contents, as readable lines. */
+export function differences(name: string, got: number[], want: number[], limit = 5): string[] {
+  const out: string[] = [];
+  if (got.length !== want.length) out.push(`%${name}: ${got.length} elements, the reference has ${want.length}`);
+  for (let k = 0; k < Math.min(got.length, want.length) && out.length < limit; k++) {
+    if (!Object.is(got[k], want[k])) out.push(`%${name}[${k}]: got ${got[k]}, want ${want[k]}`);
+  }
+  return out;
+}
+
+/** Registers one test per sample and profile; skipped with a message when PTO_CORPUS_DIR is unset. */
+export function checkReferences(group: string, references: SampleReference[]): void {
+  if (!corpusRoot) {
+    test.skip(`${group}: PTO_CORPUS_DIR is not set: export zhangstevenunity/PTOAS and point PTO_CORPUS_DIR at it`, () => undefined);
+    return;
+  }
+  if (references.length === 0) {
+    test.todo(`${group}: no references yet`);
+    return;
+  }
+  const cases = references.flatMap((r) => (r.profiles ?? (['npu', 'cpu-sim'] as Profile[])).map((p) => [sampleName(r), p, r] as const));
+  test.each(cases)('%s (%s) agrees with its reference', (_name, profile, ref) => {
+    const run = runSample(ref, profile);
+    const want = ref.expect({ in: run.before, scalar: run.scalar, profile });
+    const problems: string[] = [];
+    for (const name of Object.keys(want)) if (!(name in run.after)) problems.push(`the reference names %${name}, which is not a buffer argument`);
+    for (const [name, got] of Object.entries(run.after)) {
+      if (ref.scratch?.includes(name)) continue;
+      problems.push(...differences(name, got, want[name] ?? run.before[name]));
+    }
+    expect(problems).toEqual([]);
+  });
+}
