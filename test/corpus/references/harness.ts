@@ -47,7 +47,11 @@ export interface SampleReference {
   expect(io: SampleIO): Record<string, number[]>;
 }
 
-export const sampleName = (r: SampleReference): string => (r.fn ? `${r.file} @${r.fn}` : r.file);
+/** The file, the function when named, and the scalar bindings: what tells two entries of one file apart. */
+export function sampleName(r: SampleReference): string {
+  const args = Object.entries(r.args ?? {}).map(([k, v]) => `${k}=${v}`);
+  return [r.file, ...(r.fn ? [`@${r.fn}`] : []), ...args].join(' ');
+}
 
 // ---- element codecs (independent of the VM's) ----------------------------------------------------------------
 
