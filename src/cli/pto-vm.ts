@@ -7,7 +7,7 @@ import { TargetName } from '../spec/schema';
 import { attrOf, OpNode } from '../syntax/ast';
 import { elemSize } from '../syntax/types';
 import { LoweringError, firstLowerableOp, lowerProgram } from '../lower';
-import { RunResult, runFunction } from '../vm/interpreter';
+import { RunResult, runLaunch } from '../vm/interpreter';
 import { GlobalBuffer } from '../vm/memory';
 import { NumericsProfile } from '../vm/instructions/context';
 import { ArgumentError, BoundArguments, bindArguments } from '../vm/io/arguments';
@@ -17,7 +17,7 @@ import { VmTrap } from '../vm/trap';
 import { unimplementedInstructions } from '../vm/instructions';
 import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
 
-/** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--json] [--max-steps N] [--strict-sync] */
+/** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--strict-sync] */
 export function main(argv: string[]): number {
   let args;
   try {
@@ -34,6 +34,8 @@ export function main(argv: string[]): number {
       .option('max-steps', { type: 'number', default: 100_000_000, describe: 'stop after this many executed ops' })
       .option('direct', { type: 'boolean', default: false, describe: 'run AscendC/TIK ops by their direct model instead of lowering them to PTO tile ops' })
       .option('check-lowering', { type: 'boolean', default: false, describe: 'run the lowered program and the direct model, and report the first byte where they differ' })
+      .option('blocks', { type: 'number', default: 1, describe: 'run the kernel on this many blocks (cores), one after another, sharing global memory' })
+      .option('subblocks', { type: 'number', default: 1, describe: 'sub-blocks (vector cores) per block' })
       .option('strict-sync', { type: 'boolean', default: false, describe: 'make synchronization findings (missing set_flag/wait_flag) errors: exit 1' })
       .demandCommand(1, 'pto-vm: give a command: run FILE')
       .strict()
@@ -61,6 +63,8 @@ export function main(argv: string[]): number {
       direct: args.direct,
       checkLowering: args['check-lowering'],
       strictSync: args['strict-sync'],
+      blocks: checkCount(args.blocks, '--blocks'),
+      subblocks: checkCount(args.subblocks, '--subblocks'),
     });
   } catch (e) {
     return exitWith(e);
@@ -69,6 +73,11 @@ export function main(argv: string[]): number {
 
 function checkMaxSteps(n: number): number {
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--max-steps must be a positive integer, got ${n}`);
+  return n;
+}
+
+function checkCount(n: number, flag: string): number {
+  if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new UsageError(`${flag} must be an integer from 1 to 65535, got ${n}`);
   return n;
 }
 
@@ -97,6 +106,8 @@ interface RunRequest {
   checkLowering: boolean;
   /** Synchronization findings are errors (exit 1) instead of warnings. */
   strictSync: boolean;
+  blocks: number;
+  subblocks: number;
 }
 
 function run(req: RunRequest): number {
@@ -200,7 +211,7 @@ function execute(assembled: Assembled, name: string, req: RunRequest): { bound: 
     if (!bound.buffers.some((b) => b.name === out)) throw new UsageError(`--out ${out}: @${fn.symbol} has no pointer argument %${out}`);
   }
   try {
-    return { bound, result: runFunction(assembled.program, assembled.types, fn, bound.values, { numerics: req.numerics, maxSteps: req.maxSteps }) };
+    return { bound, result: runLaunch(assembled.program, assembled.types, fn, bound.values, { numerics: req.numerics, maxSteps: req.maxSteps }, req.blocks, req.subblocks) };
   } catch (e) {
     if (e instanceof VmTrap) {
       process.stderr.write(formatDiagnostic(assembled.source, { severity: 'error', message: e.message, span: e.span }) + '\n');

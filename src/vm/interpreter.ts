@@ -22,6 +22,15 @@ export type Value = bigint | number | GlobalBuffer | Pointer | TensorView | Part
 export interface RunOptions {
   numerics: NumericsProfile;
   maxSteps: number;
+  /** Which core this run is: pto.get_block_idx and friends read it. One block, one sub-block by default. */
+  core?: CoreIndex;
+}
+
+export interface CoreIndex {
+  block: number;
+  blocks: number;
+  subblock: number;
+  subblocks: number;
 }
 
 export interface RunResult {
@@ -31,6 +40,32 @@ export interface RunResult {
   printed: string[];
   /** Synchronization problems found while running (missing flags, unsynchronized pipe dependencies). */
   sync: SyncFinding[];
+}
+
+/**
+ * Runs a kernel on blocks x subblocks cores, one core after another in index order (block-major), all sharing the
+ * global buffers; each core has its own on-chip memory. Cores that wait for each other are not modelled: a kernel
+ * that hands data between cores inside one launch sees every earlier core finished. --max-steps bounds each core.
+ */
+export function runLaunch(program: Program, types: TypeTable, fn: OpNode, args: Map<string, Value>, options: RunOptions, blocks: number, subblocks: number): RunResult {
+  const total: RunResult = { steps: 0, notes: [], printed: [], sync: [] };
+  for (let block = 0; block < blocks; block++) {
+    for (let subblock = 0; subblock < subblocks; subblock++) {
+      const core = { block, blocks, subblock, subblocks };
+      let result: RunResult;
+      try {
+        result = runFunction(program, types, fn, args, { ...options, core });
+      } catch (e) {
+        if (!(e instanceof VmTrap) || blocks * subblocks === 1) throw e;
+        throw new VmTrap(`block ${block}${subblocks > 1 ? `, sub-block ${subblock}` : ''}: ${e.message}`, e.span);
+      }
+      total.steps += result.steps;
+      for (const note of result.notes) if (!total.notes.includes(note)) total.notes.push(note);
+      total.printed.push(...result.printed);
+      total.sync.push(...result.sync);
+    }
+  }
+  return total;
 }
 
 /** Executes one function of a verified program. Arguments are bound by name (`%arg0`). */
@@ -58,11 +93,14 @@ class Interpreter {
   private readonly printed: string[] = [];
   private readonly sync: SyncTracker;
 
+  private readonly core: CoreIndex;
+
   constructor(
     private readonly program: Program,
     private readonly types: TypeTable,
     private readonly options: RunOptions,
   ) {
+    this.core = options.core ?? { block: 0, blocks: 1, subblock: 0, subblocks: 1 };
     this.memory = new OnChipMemory(this.spec, program.target);
     this.sync = new SyncTracker(program);
   }
@@ -204,11 +242,13 @@ class Interpreter {
       case 'scf.while':
         return this.runWhile(op);
       case 'pto.get_block_idx':
-      case 'pto.get_subblock_idx':
-        return this.setResults(op, [0n]); // the VM runs one block (core) and one sub-block
+        return this.setResults(op, [BigInt(this.core.block)]);
       case 'pto.get_block_num':
+        return this.setResults(op, [BigInt(this.core.blocks)]);
+      case 'pto.get_subblock_idx':
+        return this.setResults(op, [BigInt(this.core.subblock)]);
       case 'pto.get_subblock_num':
-        return this.setResults(op, [1n]);
+        return this.setResults(op, [BigInt(this.core.subblocks)]);
       case 'pto.section.vector':
       case 'pto.section.cube':
         this.runRegion(op.regions[0], []);
@@ -242,7 +282,9 @@ class Interpreter {
       }
       case 'pto.load_scalar': {
         const { buffer, element } = this.scalarAccess(op);
-        return this.setResults(op, [buffer.codec.read(buffer.view, element * buffer.codec.size)]);
+        const loaded = buffer.codec.read(buffer.view, element * buffer.codec.size);
+        // Integer scalars are bigint in the VM whatever their width (the codec reads narrow ones as numbers).
+        return this.setResults(op, [isFloat(buffer.elem) ? loaded : BigInt(loaded)]);
       }
       case 'pto.store_scalar': {
         const { buffer, element } = this.scalarAccess(op);

@@ -241,3 +241,36 @@ describe('pto.tprint through pto-vm', () => {
   });
 });
 
+
+describe('pto-vm run programs/vadd-blocks.pto (block i adds rows 32i..32i+31)', () => {
+  const program = path.join(ROOT, 'programs', 'vadd-blocks.pto');
+  // The generated inputs, rebuilt here (seed = argument index + 1).
+  const [a, b] = [1, 2].map((seed) => new Float32Array(randomBytes('f32', 128 * 32, seed).buffer));
+  const sum = Array.from(a, (x, k) => Math.fround(x + b[k]));
+
+  test('--blocks 4 runs every block: all 128 rows are a + b', () => {
+    const r = ptoVm('run', program, '--blocks', '4', '--json');
+    expect(r.status).toBe(0);
+    const { outputs } = JSON.parse(r.stdout);
+    expect(outputs.c.values).toEqual(sum);
+    expect(outputs.c.written).toBe(128 * 32);
+  });
+
+  test('one block (the default) writes only rows 0..31', () => {
+    const { outputs } = JSON.parse(ptoVm('run', program, '--json').stdout);
+    expect(outputs.c.written).toBe(32 * 32);
+    expect(outputs.c.values).toEqual([...sum.slice(0, 1024), ...new Array(3 * 1024).fill(0)]);
+  });
+
+  test('--blocks 5 runs a block whose rows are outside the tensor: a located trap, exit 1', () => {
+    const r = ptoVm('run', program, '--blocks', '5');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/vadd-blocks\.pto:15:54: error: block 4: partition \[128, 160\) of dim 0 is outside the view's extent 128/);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  test('--blocks and --subblocks take a positive integer', () => {
+    expectUsageError(ptoVm('run', program, '--blocks', '0'), /--blocks must be an integer from 1 to 65535, got 0/);
+    expectUsageError(ptoVm('run', program, '--subblocks', '1.5'), /--subblocks must be an integer from 1 to 65535, got 1.5/);
+  });
+});

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { assemble } from '../../src/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
-import { runFunction, Value } from '../../src/vm/interpreter';
+import { runFunction, runLaunch, Value } from '../../src/vm/interpreter';
 import { GlobalBuffer } from '../../src/vm/memory';
 import { VmTrap } from '../../src/vm/trap';
 
@@ -375,5 +375,53 @@ describe('runtime queries', () => {
 }`;
     const { i32 } = run(text, { out: new Int32Array(8).fill(-1) });
     expect(Array.from(i32('out')).slice(0, 4)).toEqual([0, 1, 0, 1]);
+  });
+
+  it('a launch on 3 blocks of 2 sub-blocks runs 6 cores in order, each with its own indices, over shared global memory', () => {
+    // Core (b, s) writes [b, blocks, s, subblocks, order] at row b * subblocks + s of %out; `order` is how many cores
+    // ran before it, counted in %out[30], which every core reads and increments.
+    const text = `module {
+  func.func @k(%out: !pto.ptr<i32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c5 = arith.constant 5 : index
+    %c30 = arith.constant 30 : index
+    %one = arith.constant 1 : i32
+    %b = pto.get_block_idx
+    %bn = pto.get_block_num
+    %s = pto.get_subblock_idx
+    %sn = pto.get_subblock_num
+    %bs = arith.muli %b, %sn : i64
+    %row64 = arith.addi %bs, %s : i64
+    %row = arith.index_cast %row64 : i64 to index
+    %base = arith.muli %row, %c5 : index
+    %p = pto.addptr %out, %base : !pto.ptr<i32> -> !pto.ptr<i32>
+    %order = pto.load_scalar %out[%c30] : !pto.ptr<i32> -> i32
+    %next = arith.addi %order, %one : i32
+    pto.store_scalar %next, %out[%c30] : !pto.ptr<i32>, i32
+    %b32 = arith.trunci %b : i64 to i32
+    %bn32 = arith.trunci %bn : i64 to i32
+    %s32 = arith.trunci %s : i64 to i32
+    %sn32 = arith.trunci %sn : i64 to i32
+    %c0 = arith.constant 0 : index
+    pto.store_scalar %b32, %p[%c0] : !pto.ptr<i32>, i32
+    pto.store_scalar %bn32, %p[%c1] : !pto.ptr<i32>, i32
+    pto.store_scalar %s32, %p[%c2] : !pto.ptr<i32>, i32
+    pto.store_scalar %sn32, %p[%c3] : !pto.ptr<i32>, i32
+    pto.store_scalar %order, %p[%c4] : !pto.ptr<i32>, i32
+    return
+  }
+}`;
+    const asm = assemble('launch.pto', text);
+    if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
+    const out = new GlobalBuffer('out', 'i32', new Uint8Array(31 * 4));
+    const fn = [...asm.program.functions.values()][0];
+    const result = runLaunch(asm.program, asm.types, fn, new Map<string, Value>([['%out', out]]), { numerics: 'npu', maxSteps: 1e6 }, 3, 2);
+    const got = Array.from(new Int32Array(out.bytes.buffer.slice(0)));
+    const rows = [0, 1, 2].flatMap((b) => [0, 1].map((s) => [b, 3, s, 2, b * 2 + s]));
+    expect(got).toEqual([...rows.flat(), 6]);
+    expect(result.steps).toBe(6 * 30); // 30 ops per core, counted in the kernel above
   });
 });
