@@ -43,6 +43,11 @@ export interface SampleReference {
   profiles?: Profile[];
   /** Buffers the kernel writes that the reference does not check (intermediate results it stores for itself). */
   scratch?: string[];
+  /**
+   * Tiles to observe, for kernels that keep their result on chip: the harness adds a pointer argument
+   * `%observed_<tile>` per tile and stores the tile's valid region there before the function returns (see observe()).
+   */
+  observe?: string[];
   /** Every checked buffer after the run. */
   expect(io: SampleIO): Record<string, number[]>;
 }
@@ -105,8 +110,48 @@ export interface SampleRun {
   scalar: Record<string, number>;
 }
 
+/**
+ * The sample with a store of each observed tile added before the last `return` of the function (the only one, or
+ * `fn`), into a new pointer argument `%observed_<tile>` shaped like the tile's valid region. A text edit: the tile's
+ * type is read from its alloc_tile.
+ */
+export function observe(text: string, tiles: string[], fn?: string): string {
+  const header = fn ? new RegExp(`func\\.func @${fn}\\(`) : /func\.func @[\w$.]+\(/;
+  const start = text.search(header);
+  if (start < 0) throw new Error(`no function ${fn ?? ''} to instrument`);
+  const open = text.indexOf('(', start) + 1;
+  const end = text.indexOf('\n  }', open);
+  const ret = text.lastIndexOf('return', end);
+  const params: string[] = [];
+  const stores: string[] = [];
+  for (const tile of tiles) {
+    const alloc = new RegExp(`${tile} = pto\\.alloc_tile[^:]*:\\s*(!pto\\.tile_buf<[^>]*>)`).exec(text);
+    if (!alloc) throw new Error(`no alloc_tile of ${tile}`);
+    const type = alloc[1].replace(/\s+/g, ' ');
+    const field = (key: string) => new RegExp(`${key}=(\\w+)`).exec(type)![1];
+    const [dtype, rows, cols] = [field('dtype'), field('v_row'), field('v_col')];
+    const name = `observed_${tile.slice(1)}`;
+    const view = `!pto.tensor_view<?x?x${dtype}>`;
+    const part = `!pto.partition_tensor_view<${rows}x${cols}x${dtype}>`;
+    params.push(`%${name}: !pto.ptr<${dtype}>`);
+    stores.push(
+      `%${name}_rows = arith.constant ${rows} : index`,
+      `%${name}_cols = arith.constant ${cols} : index`,
+      `%${name}_one = arith.constant 1 : index`,
+      `%${name}_zero = arith.constant 0 : index`,
+      `%${name}_view = pto.make_tensor_view %${name}, shape = [%${name}_rows, %${name}_cols], strides = [%${name}_cols, %${name}_one] : ${view}`,
+      `%${name}_part = pto.partition_view %${name}_view, offsets = [%${name}_zero, %${name}_zero], sizes = [%${name}_rows, %${name}_cols] : ${view} -> ${part}`,
+      `pto.tstore ins(${tile} : ${type}) outs(%${name}_part : ${part})`,
+    );
+  }
+  const empty = text[open] === ')';
+  return text.slice(0, open) + params.join(', ') + (empty ? '' : ', ') + text.slice(open, ret) + stores.join('\n    ') + '\n    ' + text.slice(ret);
+}
+
 export function runSample(ref: SampleReference, profile: Profile, root = corpusRoot!): SampleRun {
-  const asm = assemble(ref.file, fs.readFileSync(path.join(root, ref.file), 'utf8'), { target: ref.target });
+  const original = fs.readFileSync(path.join(root, ref.file), 'utf8');
+  const text = ref.observe ? observe(original, ref.observe, ref.fn) : original;
+  const asm = assemble(ref.file, text, { target: ref.target });
   if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
   const fns = [...asm.program.functions.values()].filter((f) => f.regions.length > 0);
   const fn = ref.fn ? fns.find((f) => f.symbol === ref.fn) : fns[0];

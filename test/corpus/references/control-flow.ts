@@ -1,0 +1,4 @@
+/** (to be written) */
+import { SampleReference } from './harness';
+
+export const CONTROL_FLOW: SampleReference[] = [];
