@@ -11,7 +11,7 @@ import { assemble } from '../../../src/assemble';
 import { formatAll } from '../../../src/diag/diagnostic';
 import { TargetName } from '../../../src/spec/schema';
 import { ElemType } from '../../../src/syntax/types';
-import { runFunction } from '../../../src/vm/interpreter';
+import { runLaunch } from '../../../src/vm/interpreter';
 import { bindArguments } from '../../../src/vm/io/arguments';
 import { GlobalBuffer } from '../../../src/vm/memory';
 import { Profile } from '../../models/reduce';
@@ -48,6 +48,8 @@ export interface SampleReference {
    * `%observed_<tile>` per tile and stores the tile's valid region there before the function returns (see observe()).
    */
   observe?: string[];
+  /** Run the kernel on this many blocks and sub-blocks (pto-vm --blocks/--subblocks); one core by default. */
+  launch?: { blocks: number; subblocks: number };
   /** Every checked buffer after the run. */
   expect(io: SampleIO): Record<string, number[]>;
 }
@@ -55,7 +57,8 @@ export interface SampleReference {
 /** The file, the function when named, and the scalar bindings: what tells two entries of one file apart. */
 export function sampleName(r: SampleReference): string {
   const args = Object.entries(r.args ?? {}).map(([k, v]) => `${k}=${v}`);
-  return [r.file, ...(r.fn ? [`@${r.fn}`] : []), ...args].join(' ');
+  const launch = r.launch ? [`--blocks ${r.launch.blocks} --subblocks ${r.launch.subblocks}`] : [];
+  return [r.file, ...(r.fn ? [`@${r.fn}`] : []), ...args, ...launch].join(' ');
 }
 
 // ---- element codecs (independent of the VM's) ----------------------------------------------------------------
@@ -89,7 +92,12 @@ function write(view: DataView, elem: ElemType, k: number, v: number): void {
   }
 }
 
-const valuesOf = (b: GlobalBuffer): number[] => Array.from({ length: b.length }, (_, k) => read(b.view, b.elem, k));
+function valuesOf(b: GlobalBuffer): number[] {
+  // The common 4-byte types through a typed array: the 5-D samples hold 16M elements.
+  if (b.elem === 'f32') return Array.from(new Float32Array(b.bytes.slice().buffer));
+  if (b.elem === 'i32') return Array.from(new Int32Array(b.bytes.slice().buffer));
+  return Array.from({ length: b.length }, (_, k) => read(b.view, b.elem, k));
+}
 
 /** Small multiples of 1/8 in [-16, 16) (floats) or integers in [-100, 100]: exact in bf16, products exact in f32. */
 function exactValues(elem: ElemType, count: number, seed: number): number[] {
@@ -163,12 +171,20 @@ export function runSample(ref: SampleReference, profile: Profile, root = corpusR
     exactValues(b.elem, b.length, 7 * index + b.length).forEach((v, k) => write(b.view, b.elem, k, v));
   });
   const before = Object.fromEntries(bound.buffers.map((b) => [b.name, valuesOf(b)]));
+  // Tile arguments (a kernel handed a buffer on chip) hold generated data too: their contents are inputs.
+  for (const p of fn.params ?? []) {
+    const value = bound.values.get(p.name);
+    const type = p.type ? asm.types.parse(p.type.text).type : undefined;
+    if (typeof value !== 'object' || !('kind' in value) || value.kind !== 'tile_contents' || type?.kind !== 'tile') continue;
+    const view = new DataView(value.bytes.buffer, value.bytes.byteOffset, value.bytes.byteLength);
+    before[p.name.slice(1)] = Array.from({ length: value.bytes.byteLength / SIZE[type.dtype]! }, (_, k) => read(view, type.dtype, k));
+  }
   const scalar: Record<string, number> = {};
   for (const p of fn.params ?? []) {
     const name = p.name.slice(1);
     if (args.has(name) && !(name in before)) scalar[name] = Number(args.get(name));
   }
-  runFunction(asm.program, asm.types, fn, bound.values, { numerics: profile, maxSteps: 1e8 });
+  runLaunch(asm.program, asm.types, fn, bound.values, { numerics: profile, maxSteps: 1e8 }, ref.launch?.blocks ?? 1, ref.launch?.subblocks ?? 1);
   const after = Object.fromEntries(bound.buffers.map((b) => [b.name, valuesOf(b)]));
   for (const b of bound.buffers) if (!SIZE[b.elem]) throw new Error(`no reference codec for ${b.elem}`);
   return { before, after, scalar };
