@@ -54,11 +54,12 @@ export interface SampleReference {
   expect(io: SampleIO): Record<string, number[]>;
 }
 
-/** The file, the function when named, and the scalar bindings: what tells two entries of one file apart. */
+/** The file, the function when named, the scalar bindings, the launch and the fill: what tells two entries of one file apart. */
 export function sampleName(r: SampleReference): string {
   const args = Object.entries(r.args ?? {}).map(([k, v]) => `${k}=${v}`);
   const launch = r.launch ? [`--blocks ${r.launch.blocks} --subblocks ${r.launch.subblocks}`] : [];
-  return [r.file, ...(r.fn ? [`@${r.fn}`] : []), ...args, ...launch].join(' ');
+  const fill = r.fill === 'exact' ? ['(exact inputs)'] : [];
+  return [r.file, ...(r.fn ? [`@${r.fn}`] : []), ...args, ...launch, ...fill].join(' ');
 }
 
 // ---- element codecs (independent of the VM's) ----------------------------------------------------------------
