@@ -5,6 +5,7 @@
  * divides by the row sums. Every tile op rounds to f32; row vectors are 16 x 1 (one element per row).
  */
 import { bf16, exp32, f32 } from '../../models/float';
+import { rowsOf } from '../../models/matrix';
 import { rowMax, rowSum } from '../../models/reduce';
 import { SampleIO, SampleReference } from './harness';
 
@@ -12,7 +13,6 @@ const ROWS = 16;
 const COLS = 128;
 const DIR = 'test/samples/PyPTOIRParser/paged_attention_example_kernel';
 
-const rowsOf = (flat: number[]): number[][] => Array.from({ length: ROWS }, (_, r) => flat.slice(r * COLS, (r + 1) * COLS));
 /** tmax's rule (src0 < src1 ? src1 : src0); the generated data has no NaN, where the profiles differ. */
 const max = (a: number, b: number): number => (a < b ? b : a);
 
@@ -24,7 +24,7 @@ const max = (a: number, b: number): number => (a < b ? b : a);
 function softmaxPrepare(io: SampleIO): Record<string, number[]> {
   const scale = f32(io.scalar.arg1);
   const ties = io.profile === 'npu' ? 'away' : 'even';
-  const scaled = rowsOf(io.in.arg0).map((row) => row.map((x) => f32(x * scale)));
+  const scaled = rowsOf(io.in.arg0, ROWS, COLS).map((row) => row.map((x) => f32(x * scale)));
   const rowMaxima = scaled.map(rowMax);
   const probabilities = scaled.map((row, r) => row.map((x) => bf16(exp32(f32(x - rowMaxima[r])), ties)));
   return { arg2: probabilities.flat(), arg3: rowMaxima, arg4: probabilities.map((row) => rowSum(row, io.profile)) };
@@ -52,7 +52,7 @@ function onlineUpdate(io: SampleIO): Record<string, number[]> {
       return f32(f32(x * alpha[r]) + f32(oiNew[k] * beta[r]));
     });
   }
-  const dst = last ? o.map((x, k) => f32(x / l[Math.floor(k / COLS)])) : o;
+  const dst = last ? o.map((x, k) => f32(x / l[Math.floor(k / COLS)])) : o.map(() => 0);
   return { arg3: m, arg4: l, arg5: o, arg6: dst };
 }
 
