@@ -119,3 +119,86 @@ describe('rules beyond the tables', () => {
   });
 });
 
+
+describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
+  const ACC = (dtype: string) => T(dtype, 16, 16, { loc: 'acc', blayout: 'col_major', slayout: 'row_major', fractal: 1024 });
+  const MAT = (dtype: string) => T(dtype, 16, 32, { loc: 'mat', vCol: 16, blayout: 'col_major', slayout: 'row_major' });
+  const VEC = (dtype: string) => T(dtype, 16, 32, { vCol: 16 });
+  const FP = (dtype = 'u64', vCol = 16) => T(dtype, 1, 16, { loc: 'scaling', vCol });
+  const allocs = (pairs: [string, string][]) => pairs.map(([n, t]) => `${n} = pto.alloc_tile : ${t}`);
+  const view = (elem: string) => [
+    '%c0 = arith.constant 0 : index',
+    '%c1 = arith.constant 1 : index',
+    '%c16 = arith.constant 16 : index',
+    `%tv = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?x${elem}>`,
+    `%pv = pto.partition_view %tv, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?x${elem}> -> !pto.partition_tensor_view<16x16x${elem}>`,
+  ];
+  const PV = (elem: string) => `!pto.partition_tensor_view<16x16x${elem}>`;
+
+  test('tmov {relu, pre_quant} and tmov.fp from an accumulator are accepted on both targets (Mat on a2a3)', () => {
+    for (const target of ['a2a3', 'a5'] as const) {
+      const lines = [
+        ...allocs([['%a', ACC('i32')], ['%m', MAT('i8')], ['%s', FP()]]),
+        `pto.tmov ins(%a {relu = true, pre_quant = 0x400000003F800000} : ${ACC('i32')}) outs(%m : ${MAT('i8')})`,
+        `pto.tmov.fp ins(%a, %s : ${ACC('i32')}, ${FP()}) outs(%m : ${MAT('i8')})`,
+        `pto.tmov ins(%a {relu = true} : ${ACC('i32')}) outs(%m : ${MAT('i8')})`,
+      ];
+      expect(check(lines, '', target).diags).toEqual([]);
+    }
+  });
+
+  test('relu and pre_quant need an Acc source', () => {
+    const lines = [...allocs([['%v', VEC('f32')], ['%w', VEC('f32')]]), `pto.tmov ins(%v {relu = true} : ${VEC('f32')}) outs(%w : ${VEC('f32')})`];
+    const { text, diags } = check(lines);
+    expect(diags).toEqual([`${at(text, 'pto.tmov ins')}: error: pto.tmov: relu and pre_quant apply to the fixpipe: src must be an acc tile, not loc=vec`]);
+  });
+
+  test('pre_quant is a 64-bit word', () => {
+    const lines = [...allocs([['%a', ACC('f32')], ['%m', MAT('i8')]]), `pto.tmov ins(%a {pre_quant = 0x10000000000000000} : ${ACC('f32')}) outs(%m : ${MAT('i8')})`];
+    const { text, diags } = check(lines);
+    expect(diags).toEqual([`${at(text, '0x1000')}: error: pto.tmov: 'pre_quant' must be a 64-bit quant word in 0..0xFFFFFFFFFFFFFFFF, got 18446744073709551616`]);
+  });
+
+  test('quantised pairs per target: a2a3 moves f32 only to i8, a5 also to u8/f16/bf16/f32', () => {
+    const lines = [...allocs([['%a', ACC('f32')], ['%m', MAT('u8')], ['%s', FP()]]), `pto.tmov.fp ins(%a, %s : ${ACC('f32')}, ${FP()}) outs(%m : ${MAT('u8')})`];
+    const { text, diags } = check(lines, '', 'a2a3');
+    expect(diags).toEqual([`${at(text, MAT('u8'), 1)}: error: pto.tmov.fp: quantising f32 to ui8 is not supported on a2a3 (f32 -> i8; i32 -> i8, ui8, f16, i16)`]);
+    expect(check(lines, '', 'a5').diags).toEqual([]);
+  });
+
+  test('on a2a3 the fixpipe moves the accumulator to Mat, not Vec', () => {
+    const lines = [...allocs([['%a', ACC('i32')], ['%v', VEC('i8')], ['%s', FP()]]), `pto.tmov.fp ins(%a, %s : ${ACC('i32')}, ${FP()}) outs(%v : ${VEC('i8')})`];
+    const { text, diags } = check(lines, '', 'a2a3');
+    expect(diags).toEqual([`${at(text, VEC('i8'), 1)}: error: pto.tmov.fp: on a2a3 the fixpipe moves the accumulator to a mat tile, not loc=vec`]);
+    expect(check(lines, '', 'a5').diags).toEqual([]);
+  });
+
+  test('fp holds 64-bit words, one valid col per quantised col', () => {
+    const narrow = FP('u64', 8);
+    const lines = [
+      ...allocs([['%a', ACC('i32')], ['%v', VEC('i8')], ['%s', narrow], ['%f', FP('f32')]]),
+      `pto.tmov.fp ins(%a, %s : ${ACC('i32')}, ${narrow}) outs(%v : ${VEC('i8')})`,
+      `pto.tmov.fp ins(%a, %f : ${ACC('i32')}, ${FP('f32')}) outs(%v : ${VEC('i8')})`,
+    ];
+    const { text, diags } = check(lines);
+    expect(diags).toEqual([
+      `${at(text, narrow, 1)}: error: pto.tmov.fp: fp has 8 valid cols, but dst has 16: one quant word per col`,
+      `${at(text, FP('f32'), 1)}: error: pto.tmov.fp: fp holds 64-bit quant words (ui64 or i64), not f32`,
+    ]);
+  });
+
+  test('tstore {pre_quant} and tstore_fp follow the ACC-to-GM table: i32 -> f16 yes, f32 -> f16 only on a5', () => {
+    const ok = [...view('f16'), ...allocs([['%a', ACC('i32')], ['%s', FP()]]), `pto.tstore_fp ins(%a, %s : ${ACC('i32')}, ${FP()}) outs(%pv : ${PV('f16')})`];
+    expect(check(ok, '%p: !pto.ptr<f16>', 'a2a3').diags).toEqual([]);
+    const f32 = [...view('f16'), ...allocs([['%a', ACC('f32')]]), `pto.tstore ins(%a {pre_quant = 0x3F800000} : ${ACC('f32')}) outs(%pv : ${PV('f16')})`];
+    const { text, diags } = check(f32, '%p: !pto.ptr<f16>', 'a2a3');
+    expect(diags).toEqual([`${at(text, PV('f16'), 1)}: error: pto.tstore: quantising f32 to f16 is not supported on a2a3 (f32 -> i8, ui8; i32 -> i8, ui8, f16)`]);
+    expect(check(f32, '%p: !pto.ptr<f16>', 'a5').diags).toEqual([]);
+  });
+
+  test('without pre_quant a tstore from Acc still needs same-size types or the f32 -> f16/bf16 cast', () => {
+    const lines = [...view('i8'), ...allocs([['%a', ACC('i32')]]), `pto.tstore ins(%a {relu = true} : ${ACC('i32')}) outs(%pv : ${PV('i8')})`];
+    const { text, diags } = check(lines, '%p: !pto.ptr<i8>');
+    expect(diags).toEqual([`${at(text, PV('i8'), 1)}: error: pto.tstore: src (i32) and dst (i8) must have element types of the same size`]);
+  });
+});

@@ -1,4 +1,6 @@
+import { attrOf } from '../../syntax/ast';
 import { ElemType, TileType, elemSize, elemTypeName, printType } from '../../syntax/types';
+import { TargetName } from '../../spec/schema';
 import { CheckContext, InstructionCheck } from './context';
 
 /** Element types of the cube extraction Mat -> Left/Right (manual TEXTRACT, A2A3 and A5 checks, standard types only). */
@@ -137,17 +139,116 @@ const tprint: InstructionCheck = (ctx) => {
   if (src?.loc === 'mat' && ctx.target === 'a5') ctx.error(ctx.spanOf('src'), 'printing a mat tile is not supported on a5');
 };
 
+type QuantPairs = Partial<Record<ElemType, ElemType[]>>;
+
+const A5_QUANT_PAIRS: QuantPairs = { f32: ['i8', 'u8', 'f16', 'bf16', 'f32'], i32: ['i8', 'u8', 'f16', 'bf16'] };
+
+/**
+ * The accumulator -> destination pairs the fixpipe quantises (scalar {pre_quant} and vector fp forms alike), standard
+ * types only. Moves: npu/a2a3/common.hpp CheckTMovAccToMat (f32 -> int8 only), npu/a5/common.hpp CheckTMovAccValid.
+ * Stores: npu/a2a3/TStore.hpp CheckAcc2gm and the TSTORE manual's ACC-to-GM table, npu/a5/TStore.hpp CheckStaticAcc.
+ */
+const QUANT_PAIRS: Record<'move' | 'store', Record<TargetName, QuantPairs>> = {
+  move: { a2a3: { f32: ['i8'], i32: ['i8', 'u8', 'f16', 'i16'] }, a5: A5_QUANT_PAIRS },
+  store: { a2a3: { f32: ['i8', 'u8'], i32: ['i8', 'u8', 'f16'] }, a5: A5_QUANT_PAIRS },
+};
+
+const describePairs = (pairs: QuantPairs) =>
+  Object.entries(pairs)
+    .map(([from, to]) => `${elemTypeName(from as ElemType)} -> ${to!.map(elemTypeName).join(', ')}`)
+    .join('; ');
+
+/** A quantising move or store: the accumulator -> destination pair must be one the target's fixpipe has. */
+function checkQuantPair(ctx: CheckContext, path: 'move' | 'store', from: ElemType, to: ElemType, at: string): void {
+  const pairs = QUANT_PAIRS[path][ctx.target];
+  if (!pairs[from]) return ctx.error(ctx.spanOf('src'), `quantisation takes an f32 or i32 accumulator, not ${elemTypeName(from)}`);
+  if (!pairs[from]!.includes(to)) {
+    ctx.error(ctx.spanOf(at), `quantising ${elemTypeName(from)} to ${elemTypeName(to)} is not supported on ${ctx.target} (${describePairs(pairs)})`);
+  }
+}
+
+/**
+ * {relu} and {pre_quant} configure the fixpipe, so they need an Acc source; pre_quant is the scalar-quant form's
+ * 64-bit word. Returns whether a quant word is given (and valid).
+ */
+function checkFixpipeAttributes(ctx: CheckContext, src: TileType): boolean {
+  const word = attrOf(ctx.op, 'pre_quant');
+  const relu = ctx.attributes.get('relu') === true;
+  if ((relu || word) && src.loc !== 'acc') {
+    ctx.error(ctx.op.nameSpan, `relu and pre_quant apply to the fixpipe: src must be an acc tile, not loc=${src.loc}`);
+    return false;
+  }
+  if (word?.kind === 'int' && (word.value < 0n || word.value >= 1n << 64n)) {
+    ctx.error(word.span, `'pre_quant' must be a 64-bit quant word in 0..0xFFFFFFFFFFFFFFFF, got ${word.value}`);
+    return false;
+  }
+  return word !== undefined;
+}
+
+/** On a2a3 the accumulator's quantising and relu moves go to Mat only (npu/a2a3/TMov.hpp, CheckTMovAccToMat). */
+function checkA2a3MoveToMat(ctx: CheckContext, dst: TileType): void {
+  if (ctx.target === 'a2a3' && dst.loc !== 'mat') ctx.error(ctx.spanOf('dst'), `on a2a3 the fixpipe moves the accumulator to a mat tile, not loc=${dst.loc}`);
+}
+
+/** The fp tile of the vector-quant forms: 64-bit words, at least one valid col per quantised col. */
+function checkQuantTile(ctx: CheckContext, cols: number | null, whose: string): void {
+  const fp = ctx.tiles.get('fp');
+  if (!fp) return;
+  if (fp.dtype !== 'u64' && fp.dtype !== 'i64') return ctx.error(ctx.spanOf('fp'), `fp holds 64-bit quant words (ui64 or i64), not ${elemTypeName(fp.dtype)}`);
+  if (fp.vCol !== null && cols !== null && fp.vCol < cols) ctx.error(ctx.spanOf('fp'), `fp has ${fp.vCol} valid cols, but ${whose} has ${cols}: one quant word per col`);
+}
+
+const tmov: InstructionCheck = (ctx) => {
+  const src = ctx.tiles.get('src');
+  const dst = ctx.tiles.get('dst');
+  if (!src || !dst) return;
+  const quantised = checkFixpipeAttributes(ctx, src);
+  if (src.loc === 'acc' && (quantised || ctx.attributes.get('relu') === true)) checkA2a3MoveToMat(ctx, dst);
+  if (quantised) checkQuantPair(ctx, 'move', src.dtype, dst.dtype, 'dst');
+};
+
+const tmovFp: InstructionCheck = (ctx) => {
+  const src = ctx.tiles.get('src');
+  const dst = ctx.tiles.get('dst');
+  if (!src || !dst) return;
+  checkA2a3MoveToMat(ctx, dst);
+  checkQuantTile(ctx, dst.vCol, 'dst');
+  if (isAllowed(ctx, 'src', src.dtype) && isAllowed(ctx, 'dst', dst.dtype)) checkQuantPair(ctx, 'move', src.dtype, dst.dtype, 'dst');
+};
+
+/** Whether the table's dtype list for the operand takes the dtype (if not, the table rule has reported it). */
+function isAllowed(ctx: CheckContext, operand: string, dtype: ElemType): boolean {
+  const list = ctx.spec.dtypes[ctx.target]?.[operand];
+  return !list || list.length === 0 || list.includes(dtype);
+}
+
+/** The element type of the view operand `dst`, when it is a typed partition view. */
+function viewElem(ctx: CheckContext): ElemType | undefined {
+  const view = ctx.bound.operands.get('dst')?.type;
+  return view?.kind === 'partition_view' && view.elem ? view.elem : undefined;
+}
+
 /**
  * tstore copies bits, so the view's element type has the tile's size; an f32 Acc tile may also be stored as
- * f16 or bf16 (the fixpipe's cast, TSTORE manual's ACC-to-GM table, both targets).
+ * f16 or bf16 (the fixpipe's cast, TSTORE manual's ACC-to-GM table, both targets). With {pre_quant} the
+ * quantised pairs of that table apply instead.
  */
 const tstore: InstructionCheck = (ctx) => {
   const src = ctx.tiles.get('src');
-  const view = ctx.bound.operands.get('dst')?.type;
-  if (!src || view?.kind !== 'partition_view' || !view.elem) return;
-  if (elemSize(view.elem) === elemSize(src.dtype)) return;
-  if (src.loc === 'acc' && src.dtype === 'f32' && (view.elem === 'f16' || view.elem === 'bf16')) return;
-  ctx.error(ctx.spanOf('dst'), `src (${elemTypeName(src.dtype)}) and dst (${elemTypeName(view.elem)}) must have element types of the same size`);
+  const elem = viewElem(ctx);
+  if (!src || !elem) return;
+  if (checkFixpipeAttributes(ctx, src)) return checkQuantPair(ctx, 'store', src.dtype, elem, 'dst');
+  if (elemSize(elem) === elemSize(src.dtype)) return;
+  if (src.loc === 'acc' && src.dtype === 'f32' && (elem === 'f16' || elem === 'bf16')) return;
+  ctx.error(ctx.spanOf('dst'), `src (${elemTypeName(src.dtype)}) and dst (${elemTypeName(elem)}) must have element types of the same size`);
+};
+
+const tstoreFp: InstructionCheck = (ctx) => {
+  const src = ctx.tiles.get('src');
+  const elem = viewElem(ctx);
+  if (!src || !elem) return;
+  checkQuantTile(ctx, src.vCol, 'src');
+  if (isAllowed(ctx, 'src', src.dtype)) checkQuantPair(ctx, 'store', src.dtype, elem, 'dst');
 };
 
 /** Rules beyond the tables, by op name (`pto.NAME`). */
@@ -163,4 +264,7 @@ export const checks: Record<string, InstructionCheck> = {
   'pto.tfillpad_inplace': fillPad,
   'pto.tprint': tprint,
   'pto.tstore': tstore,
+  'pto.tstore_fp': tstoreFp,
+  'pto.tmov': tmov,
+  'pto.tmov.fp': tmovFp,
 };

@@ -1,12 +1,13 @@
 import { Tile } from '../memory';
+import { QuantForm } from '../numerics/fixpipe';
 import { InstructionContext, SemanticsModule } from './context';
-import { copyElement } from './memory';
+import { copyElement, fixpipeFor, fixpipeOptions, quantWords } from './memory';
 import { accumulatorCast } from './cube';
 
 /**
- * TMOV; the direction comes from the two locations. Vec -> Vec and Mat -> Left/Right/Scaling copy the bits of
- * dst's valid region (same element size / type); Mat -> Bias and Acc -> Mat/Vec convert values (cube.ts's
- * accumulator types to their narrower destinations); other pairs trap.
+ * TMOV and TMOV_FP; the direction comes from the two locations. Vec -> Vec and Mat -> Left/Right/Scaling copy the
+ * bits of dst's valid region (same element size / type); Mat -> Bias and Acc -> Mat/Vec convert values (cube.ts's
+ * accumulator types to their narrower destinations, through the fixpipe); other pairs trap.
  */
 export function move(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
@@ -47,21 +48,37 @@ function moveToCubeInput(ctx: InstructionContext, src: Tile, dst: Tile): void {
 
 /**
  * Acc -> Mat/Vec (the fixpipe): the same type is copied; f32 -> f16/bf16 is the plain cast (A2/A3 GetCastPreQuantMode:
- * F322F16/F322BF16), rounded to nearest even. The quantising and relu forms have no PTOAS spelling. On the NPU, A2/A3
- * has no Acc -> Vec path and its Acc -> Mat move always casts (npu/a2a3/TMov.hpp, CheckTMovAccToMat).
+ * F322F16/F322BF16), rounded to nearest even. {relu}, {pre_quant} and tmov.fp's fp tile go through
+ * vm/numerics/fixpipe.ts. On the NPU, A2/A3 has no Acc -> Vec path and its plain Acc -> Mat move always casts
+ * (npu/a2a3/TMov.hpp, CheckTMovAccToMat).
  */
 function moveFromAccumulator(ctx: InstructionContext, src: Tile, dst: Tile): void {
   checkMoveRegion(ctx, src, dst);
   const from = src.type.dtype;
   const to = dst.type.dtype;
+  const options = fixpipeOptions(ctx);
   const cast = from === 'f32' && (to === 'f16' || to === 'bf16');
   if (ctx.numerics === 'npu' && ctx.target === 'a2a3') {
     if (dst.type.loc === 'vec') ctx.trap('tmov from acc to vec does not exist on a2a3 (A2/A3 moves the accumulator to Mat or global memory only)');
-    if (!cast) ctx.trap(`tmov from acc to mat on a2a3 casts f32 to f16 or bf16; ${from} to ${to} is not implemented yet`);
+    if (!cast && options.form === 'none') ctx.trap(`tmov from acc to mat on a2a3 casts f32 to f16 or bf16; ${from} to ${to} is not implemented yet`);
   }
+  if (options.form !== 'none' || options.relu) return moveThroughFixpipe(ctx, src, dst, options.form, options.word);
   if (from === to) return copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
   if (!cast) ctx.trap(`tmov from a ${from} acc tile to a ${to} ${dst.type.loc} tile is not implemented yet (quantisation needs tmov.fp)`);
   convertWindow(src, dst, accumulatorCast(ctx, to));
+}
+
+/**
+ * The relu and quantising forms. Column c of dst takes fp's word c (tmov.fp) or the scalar word. The simulator's
+ * scalar-quant TMOV drops the word and copies with a plain C++ conversion (cpu/TMov.hpp), which the VM does not model.
+ */
+function moveThroughFixpipe(ctx: InstructionContext, src: Tile, dst: Tile, form: QuantForm, word: bigint): void {
+  if (form === 'scalar' && ctx.numerics === 'cpu-sim') ctx.trap('tmov {pre_quant} under cpu-sim: the simulator ignores the quant word (cpu/TMov.hpp); not implemented');
+  const convert = fixpipeFor(ctx, src, dst.type.dtype, form === 'vector' ? 'tmov.fp' : 'tmov');
+  const fp = ctx.optionalTile('fp');
+  const words = fp ? quantWords(fp) : undefined;
+  if (words && dst.vCol > words.length) ctx.trap(`fp has ${words.length} valid cols, but dst has ${dst.vCol}: one quant word per dst col`);
+  dst.forEachValid((r, c) => dst.set(r, c, convert(src.get(r, c) as number, words ? words[c] : word)));
 }
 
 /** Converts dst's valid region from src, value by value. */
