@@ -5,8 +5,7 @@ import { CUSTOM_PAD_BASE, ElemType } from '../../syntax/types';
 import { f16BitsToNumber } from '../numerics/float16';
 import { bf16BitsToNumber } from '../numerics/bfloat16';
 import { accumulatorCast } from './cube';
-import { attrOf } from '../../syntax/ast';
-import { FixpipeConvert, FixpipeSite, QuantForm, fixpipeConverter } from '../numerics/fixpipe';
+import { FixpipeOptions, fixpipeFor, fixpipeOptions, quantWords, usesFixpipe } from './fixpipe';
 
 /**
  * A view as a matrix: its rows are the combinations of the outer indices in row-major order, its columns the
@@ -140,7 +139,7 @@ export function store(ctx: InstructionContext): void {
   const tile = ctx.tile('src');
   const dst = view.buffer;
   const fixpipe = fixpipeOptions(ctx);
-  if (tile.type.loc === 'acc' && (fixpipe.form !== 'none' || fixpipe.relu)) return storeThroughFixpipe(ctx, view, tile);
+  if (tile.type.loc === 'acc' && usesFixpipe(fixpipe)) return storeThroughFixpipe(ctx, view, tile, fixpipe);
   if (tile.type.loc === 'acc' && tile.type.dtype !== dst.elem) return storeConverted(ctx, view, tile);
   const size = elementSize(ctx, dst, tile);
   forEachTransfer(ctx, view, tile, (r, c, index) => {
@@ -162,39 +161,18 @@ function storeConverted(ctx: InstructionContext, view: PartitionView, tile: Tile
   });
 }
 
-/** The fixpipe attributes of a move or store out of Acc: {relu = true} and the scalar-quant {pre_quant = WORD}. */
-export function fixpipeOptions(ctx: InstructionContext): { relu: boolean; form: QuantForm; word: bigint } {
-  const attr = attrOf(ctx.op, 'pre_quant');
-  const word = attr?.kind === 'int' ? BigInt.asUintN(64, attr.value) : 0n;
-  return { relu: ctx.flag('relu') === true, form: ctx.optionalTile('fp') ? 'vector' : attr ? 'scalar' : 'none', word };
-}
-
-/** The fixpipe's converter for from -> to under the run's profile; a pair or mode the VM does not model traps. */
-export function fixpipeFor(ctx: InstructionContext, from: Tile, to: ElemType, site: FixpipeSite): FixpipeConvert {
-  const { relu, form } = fixpipeOptions(ctx);
-  const converter = fixpipeConverter({ from: from.type.dtype, to, form, relu, profile: ctx.numerics, site });
-  if (typeof converter === 'string') ctx.trap(`${ctx.op.name} from ${from.type.dtype} to ${to} under ${ctx.numerics}: ${converter}; not implemented`);
-  return converter;
-}
-
-/** The 64-bit quant words of a scaling tile's first row, one per valid col (read as unsigned). */
-export function quantWords(fp: Tile): bigint[] {
-  return Array.from({ length: fp.vCol }, (_, c) => BigInt.asUintN(64, BigInt(fp.get(0, c))));
-}
-
 /**
  * An Acc tile through the fixpipe into global memory. The quant word of element (r, c): the scalar word, or fp's
  * column c (npu); the simulator indexes its word vector by row for a column-major tile such as Acc (cpu/TStore.hpp).
  */
-function storeThroughFixpipe(ctx: InstructionContext, view: PartitionView, tile: Tile): void {
+function storeThroughFixpipe(ctx: InstructionContext, view: PartitionView, tile: Tile, options: FixpipeOptions): void {
   const dst = view.buffer;
-  const convert = fixpipeFor(ctx, tile, dst.elem, 'tstore');
-  const { word } = fixpipeOptions(ctx);
+  const convert = fixpipeFor(ctx, options, tile, dst.elem, 'tstore');
   const fp = ctx.optionalTile('fp');
   const words = fp ? quantWords(fp) : undefined;
   const byRow = ctx.numerics === 'cpu-sim' && tile.type.blayout === 'col_major';
   const wordAt = (r: number, c: number): bigint => {
-    if (!words) return word;
+    if (!words) return options.word;
     const k = byRow ? r : c;
     if (k >= words.length) ctx.trap(`fp has ${words.length} valid cols, but ${byRow ? `row ${r} (the simulator picks the word by row)` : `col ${c}`} needs a word`);
     return words[k];

@@ -1,7 +1,7 @@
 import { Tile } from '../memory';
-import { QuantForm } from '../numerics/fixpipe';
 import { InstructionContext, SemanticsModule } from './context';
-import { copyElement, fixpipeFor, fixpipeOptions, quantWords } from './memory';
+import { FixpipeOptions, fixpipeFor, fixpipeOptions, quantWords, usesFixpipe } from './fixpipe';
+import { copyElement } from './memory';
 import { accumulatorCast } from './cube';
 
 /**
@@ -62,7 +62,7 @@ function moveFromAccumulator(ctx: InstructionContext, src: Tile, dst: Tile): voi
     if (dst.type.loc === 'vec') ctx.trap('tmov from acc to vec does not exist on a2a3 (A2/A3 moves the accumulator to Mat or global memory only)');
     if (!cast && options.form === 'none') ctx.trap(`tmov from acc to mat on a2a3 casts f32 to f16 or bf16; ${from} to ${to} is not implemented yet`);
   }
-  if (options.form !== 'none' || options.relu) return moveThroughFixpipe(ctx, src, dst, options.form, options.word);
+  if (usesFixpipe(options)) return moveThroughFixpipe(ctx, src, dst, options);
   if (from === to) return copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
   if (!cast) ctx.trap(`tmov from a ${from} acc tile to a ${to} ${dst.type.loc} tile is not implemented yet (quantisation needs tmov.fp)`);
   convertWindow(src, dst, accumulatorCast(ctx, to));
@@ -72,13 +72,13 @@ function moveFromAccumulator(ctx: InstructionContext, src: Tile, dst: Tile): voi
  * The relu and quantising forms. Column c of dst takes fp's word c (tmov.fp) or the scalar word. The simulator's
  * scalar-quant TMOV drops the word and copies with a plain C++ conversion (cpu/TMov.hpp), which the VM does not model.
  */
-function moveThroughFixpipe(ctx: InstructionContext, src: Tile, dst: Tile, form: QuantForm, word: bigint): void {
-  if (form === 'scalar' && ctx.numerics === 'cpu-sim') ctx.trap('tmov {pre_quant} under cpu-sim: the simulator ignores the quant word (cpu/TMov.hpp); not implemented');
-  const convert = fixpipeFor(ctx, src, dst.type.dtype, form === 'vector' ? 'tmov.fp' : 'tmov');
+function moveThroughFixpipe(ctx: InstructionContext, src: Tile, dst: Tile, options: FixpipeOptions): void {
+  if (options.form === 'scalar' && ctx.numerics === 'cpu-sim') ctx.trap('tmov {pre_quant} under cpu-sim: the simulator ignores the quant word (cpu/TMov.hpp); not implemented');
+  const convert = fixpipeFor(ctx, options, src, dst.type.dtype, options.form === 'vector' ? 'tmov.fp' : 'tmov');
   const fp = ctx.optionalTile('fp');
   const words = fp ? quantWords(fp) : undefined;
   if (words && dst.vCol > words.length) ctx.trap(`fp has ${words.length} valid cols, but dst has ${dst.vCol}: one quant word per dst col`);
-  dst.forEachValid((r, c) => dst.set(r, c, convert(src.get(r, c) as number, words ? words[c] : word)));
+  dst.forEachValid((r, c) => dst.set(r, c, convert(src.get(r, c) as number, words ? words[c] : options.word)));
 }
 
 /** Converts dst's valid region from src, value by value. */
