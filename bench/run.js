@@ -4,7 +4,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { assemble } = require('../dist/assemble');
+const { assemble } = require('../dist/verify/assemble');
 const { SourceFile } = require('../dist/diag/source');
 const { DiagnosticBag } = require('../dist/diag/diagnostic');
 const { parseModule } = require('../dist/syntax/parse');

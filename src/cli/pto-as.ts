@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import yargs from 'yargs';
-import { assemble } from '../assemble';
+import { assemble } from '../verify/assemble';
 import { formatAll, formatDiagnostic } from '../diag/diagnostic';
 import { printCanonical } from '../emit/canonical';
 import { LoweringError, lowerProgram } from '../lower';

@@ -1,20 +1,20 @@
 import * as fs from 'fs';
 import yargs from 'yargs';
-import { Assembled, assemble } from '../assemble';
+import { Assembled, assemble } from '../verify/assemble';
 import { formatAll, formatDiagnostic } from '../diag/diagnostic';
 import { Span } from '../diag/source';
 import { TargetName } from '../spec/schema';
 import { attrOf, OpNode } from '../syntax/ast';
-import { elemSize } from '../syntax/types';
+import { elemSize } from '../types/type';
 import { LoweringError, firstLowerableOp, lowerProgram } from '../lower';
 import { RunResult, runLaunch } from '../vm/interpreter';
-import { GlobalBuffer } from '../vm/memory';
-import { NumericsProfile } from '../vm/instructions/context';
+import { GlobalBuffer } from '../machine/memory';
+import { NumericsProfile } from '../ops/instructions/semantics/context';
 import { ArgumentError, BoundArguments, bindArguments } from '../vm/io/arguments';
 import { bufferValues, formatValue, summarize } from '../vm/io/results';
 import { writeNpy } from '../vm/io/npy';
-import { VmTrap } from '../vm/trap';
-import { unimplementedInstructions } from '../vm/instructions';
+import { VmTrap } from '../machine/trap';
+import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
 
 /** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--strict-sync] */

@@ -1,5 +1,6 @@
 import { Attr, AttrEntry, Block, Module, OpNode, Operand, Region, ResultDef, TypeRef, attrOf, segment } from '../syntax/ast';
-import { TypeTable, printType } from '../syntax/types';
+import { TypeTable } from '../syntax/type-table';
+import { printType } from '../types/type';
 
 /**
  * Prints a module in the current PTOAS spelling: keyword tile_buf types in their fixed order,

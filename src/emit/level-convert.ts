@@ -1,4 +1,4 @@
-import { Assembled, assemble } from '../assemble';
+import { Assembled, assemble } from '../verify/assemble';
 import { printCanonical } from './canonical';
 import { levelOf } from './level';
 import { LevelConversionError } from './level-convert/ast-edit';

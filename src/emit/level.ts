@@ -1,4 +1,4 @@
-import { Program } from '../verify/program';
+import { Program } from '../ir/program';
 
 /** Which PTO-AS level a program's instructions are written at: 1 (SSA), 2 (ins/outs), mixed, or none. */
 export function levelOf(program: Program): 1 | 2 | 'mixed' | 'none' {

@@ -14,9 +14,9 @@ import {
   resolveWholeReduceMin,
 } from '../ascendc/model/params';
 import { A2_CHUNK, vecReduceAddOrder } from '../ascendc/model/vec-reduce-add';
-import { AscendcParams } from '../ascendc/text-form';
+import { AscendcParams } from '../ops/instructions/ascendc-text-form';
 import { Span } from '../diag/source';
-import { ElemType, elemSize } from '../syntax/types';
+import { ElemType, elemSize } from '../types/type';
 import { Emitter, IndexValue, TileValue, bitsType, roundUp } from './emitter';
 
 /**

@@ -1,4 +1,4 @@
-import { ElemType, TileType, elemSize, elemTypeName, printType } from '../syntax/types';
+import { ElemType, TileType, elemSize, elemTypeName, printType } from '../types/type';
 
 /** A tile value of the lowered program: its SSA name and type. */
 export interface TileValue {

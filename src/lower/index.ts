@@ -1,10 +1,11 @@
-import { Assembled, assemble } from '../assemble';
+import { Assembled, assemble } from '../verify/assemble';
 import { DEFAULT_PRODUCT } from '../ascendc/model/params';
-import { paramsFromAttributes } from '../ascendc/text-form';
+import { paramsFromAttributes } from '../ops/instructions/ascendc-text-form';
 import { printCanonical } from '../emit/canonical';
 import { OpNode } from '../syntax/ast';
-import { TileType, TypeTable } from '../syntax/types';
-import { Program } from '../verify/program';
+import { TileType } from '../types/type';
+import { TypeTable } from '../syntax/type-table';
+import { Program } from '../ir/program';
 import { LOWERINGS, LoweringError } from './ascendc';
 import { Emitter, TileValue } from './emitter';
 

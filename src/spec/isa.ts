@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { ElemType, TileLoc } from '../syntax/types';
+import { ElemType, TileLoc } from '../types/type';
 import { DtypeSetsFile, InstructionFile, KnownOpsFile, InstructionSpecRaw, OperandSpec, TargetName, TargetsFile } from './schema';
 
 /** An instruction of spec/instructions/*.json, with dtype set names resolved. */

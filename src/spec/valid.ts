@@ -1,4 +1,4 @@
-import { TileType, Type } from '../syntax/types';
+import { TileType, Type } from '../types/type';
 import { ValidRule } from './schema';
 
 /** Valid-region rules of spec/instructions/*.json, evaluated over static types (verifier) or run-time dims (VM). */

@@ -1,6 +1,6 @@
 import { Instruction, isa, knownOps } from '../spec/isa';
 import { TARGETS } from '../spec/schema';
-import { ElemType } from '../syntax/types';
+import { ElemType } from '../types/type';
 
 /** Prints docs/isa.md: the coverage table and the instruction reference, generated from spec/. */
 

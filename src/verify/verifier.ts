@@ -1,23 +1,24 @@
 import { DiagnosticBag } from '../diag/diagnostic';
 import { Span } from '../diag/source';
 import { Block, Module, OpNode, Operand, Region, TypeRef, attrOf, segment } from '../syntax/ast';
-import { ElemType, TileType, Type, TypeTable, elemSize, elemTypeName, printType } from '../syntax/types';
+import { ElemType, TileType, Type, elemSize, elemTypeName, printType } from '../types/type';
+import { TypeTable } from '../syntax/type-table';
 import { Instruction, Isa, isa, knownOps } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Dims, checkDimRule, dimsOfType, viewFitsFlatBuffer, viewMatchesValid } from '../spec/valid';
-import { BoundInstruction, BoundOperand, Program } from './program';
+import { BoundInstruction, BoundOperand, Program } from '../ir/program';
 import { ModelError } from '../ascendc/model/errors';
 import { DEFAULT_PRODUCT } from '../ascendc/model/params';
-import { ascendcProblems, runAscendc } from '../ascendc/run';
-import { attributeOf, paramsFromAttributes } from '../ascendc/text-form';
-import { layoutProblem, tileTypeProblems } from './tile-rules';
-import { subsetType, treshapeProblem } from './views';
-import { attributeValues, readAttribute } from './attributes';
-import { INSTRUCTION_CHECKS } from './checks';
+import { ascendcProblems, runAscendc } from '../ops/instructions/ascendc-run';
+import { attributeOf, paramsFromAttributes } from '../ops/instructions/ascendc-text-form';
+import { layoutProblem, tileTypeProblems } from '../ops/tile-rules';
+import { subsetType, treshapeProblem } from '../ops/tile-views';
+import { attributeValues, readAttribute } from '../ops/attributes';
+import { INSTRUCTION_CHECKS } from '../ops/instructions/checks';
 import { parseAffineMap } from '../syntax/affine';
 import { CMPF_PREDICATE_NAMES, FLOAT_BINARY_OPS, FLOAT_CAST_OPS } from '../spec/arith';
 import { syncOps } from '../spec/sync';
-import { verifySyncOp } from './sync';
+import { verifySyncOp } from '../ops/sync';
 
 export interface VerifyOptions {
   /** From the command line; overrides the module's `pto.target_arch`. */

@@ -1,19 +1,21 @@
 import { Attr, Block, BlockArg, OpNode, Operand, Region, attrOf, segment } from '../syntax/ast';
-import { ElemType, TileType, Type, TypeTable, isFloat } from '../syntax/types';
+import { ElemType, TileType, Type, isFloat } from '../types/type';
+import { TypeTable } from '../syntax/type-table';
 import { Isa, isa } from '../spec/isa';
 import { checkDimRule } from '../spec/valid';
-import { BoundInstruction, Program } from '../verify/program';
-import { InstructionContext, NumericsProfile } from './instructions/context';
-import { SEMANTICS } from './instructions';
-import { GlobalBuffer, OnChipMemory, PartitionView, Pointer, TensorView, Tile, TileContents } from './memory';
-import { codec } from './numerics/elements';
-import { subsetBoundsProblem, subsetType, tileBytes } from '../verify/views';
-import { VmTrap } from './trap';
-import { attributeValues } from '../verify/attributes';
+import { BoundInstruction, Program } from '../ir/program';
+import { InstructionContext, NumericsProfile } from '../ops/instructions/semantics/context';
+import { SEMANTICS } from '../ops/instructions/semantics';
+import { GlobalBuffer, OnChipMemory, PartitionView, Pointer, TensorView, Tile, TileContents } from '../machine/memory';
+import { codec } from '../numerics/elements';
+import { subsetBoundsProblem, subsetType } from '../ops/tile-views';
+import { tileBytes } from '../types/geometry';
+import { VmTrap } from '../machine/trap';
+import { attributeValues } from '../ops/attributes';
 import { SyncFinding, SyncTracker } from './sync/tracker';
 import { parseAffineMap } from '../syntax/affine';
 import { evaluateAffine } from './affine';
-import { CMPF_PREDICATES, FLOAT_BINARY, floatToInt, roundTo } from './float-arith';
+import { CMPF_PREDICATES, FLOAT_BINARY, floatToInt, roundTo } from '../ops/arith-float';
 import { CmpfPredicate, FLOAT_CAST_OPS, FloatBinaryOp } from '../spec/arith';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */

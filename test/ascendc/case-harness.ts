@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { numberToF16Bits } from '../../src/vm/numerics/float16';
+import { numberToF16Bits } from '../../src/numerics/float16';
 import {
   BitMask,
   DType,

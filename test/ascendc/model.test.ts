@@ -27,7 +27,7 @@ import {
   vecReduceAddCombine,
   wholeReduceMin,
 } from '../../src/ascendc/model';
-import { f16BitsToNumber, numberToF16Bits } from '../../src/vm/numerics/float16';
+import { f16BitsToNumber, numberToF16Bits } from '../../src/numerics/float16';
 
 const FILL = 0xee;
 

@@ -25,7 +25,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { elemSize } from '../../src/syntax/types';
+import { elemSize } from '../../src/types/type';
 import { ConformanceCase, firstDifference, loadCases } from './case-harness';
 import { BuildOptions, TextProgram, buildTextProgram, errorsOf, rebuildUb, runTextProgram } from './text-harness';
 import { runTool } from '../fixtures/cli';

@@ -28,9 +28,9 @@
  * with one located error.
  */
 import { ConformanceCase, DEFAULT_DST, DEFAULT_SRC, DEFAULT_WORK, buildUb } from './case-harness';
-import { Assembled, assemble } from '../../src/assemble';
+import { Assembled, assemble } from '../../src/verify/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
-import { ElemType } from '../../src/syntax/types';
+import { ElemType } from '../../src/types/type';
 import { firstLowerableOp, lowerToText } from '../../src/lower';
 import { runFunction } from '../../src/vm/interpreter';
 import { bindArguments } from '../../src/vm/io/arguments';

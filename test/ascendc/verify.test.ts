@@ -1,5 +1,5 @@
 /** The AscendC text form in the verifier: attribute problems and the model's rules, located. */
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 
 const SRC = '!pto.tile_buf<loc=vec, dtype=f16, rows=8, cols=128, v_row=8, v_col=128, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
 const DST = '!pto.tile_buf<loc=vec, dtype=f16, rows=1, cols=16, v_row=1, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';

@@ -10,13 +10,13 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { printCanonical } from '../../src/emit/canonical';
 import { TargetName } from '../../src/spec/schema';
 import { runFunction } from '../../src/vm/interpreter';
 import { ArgumentError, bindArguments } from '../../src/vm/io/arguments';
-import { VmTrap } from '../../src/vm/trap';
+import { VmTrap } from '../../src/machine/trap';
 
 const root = process.env.PTO_CORPUS_DIR;
 

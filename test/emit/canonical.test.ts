@@ -4,13 +4,14 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 import { DiagnosticBag, formatAll } from '../../src/diag/diagnostic';
 import { SourceFile } from '../../src/diag/source';
 import { printCanonical } from '../../src/emit/canonical';
 import { Module } from '../../src/syntax/ast';
 import { parseModule } from '../../src/syntax/parse';
-import { TypeTable, printType } from '../../src/syntax/types';
+import { TypeTable } from '../../src/syntax/type-table';
+import { printType } from '../../src/types/type';
 
 const root = path.join(__dirname, '..', '..');
 

@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { Assembled, assemble } from '../../src/assemble';
+import { Assembled, assemble } from '../../src/verify/assemble';
 import { formatAll, formatDiagnostic } from '../../src/diag/diagnostic';
 import { printCanonical } from '../../src/emit/canonical';
 import { levelOf } from '../../src/emit/level';

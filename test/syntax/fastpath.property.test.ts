@@ -11,10 +11,10 @@
 import fc from 'fast-check';
 import { DiagnosticBag, formatAll } from '../../src/diag/diagnostic';
 import { SourceFile } from '../../src/diag/source';
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 import * as parse from '../../src/syntax/parse';
 import { Module } from '../../src/syntax/ast';
-import { TypeTable } from '../../src/syntax/types';
+import { TypeTable } from '../../src/syntax/type-table';
 
 type Parser = (source: SourceFile, diags: DiagnosticBag) => Module;
 const parseModule: Parser = parse.parseModule;

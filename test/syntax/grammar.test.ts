@@ -3,7 +3,7 @@
  * it builds, and the located errors for what it rejects.
  */
 import { DiagnosticBag, formatAll } from '../../src/diag/diagnostic';
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 import { SourceFile } from '../../src/diag/source';
 import { parseModule } from '../../src/syntax/parse';
 import { Attr, Module, OpNode, Region, segment } from '../../src/syntax/ast';

@@ -3,10 +3,10 @@
  * inputs hold no NaN payloads and one dtype per case. Runs the golden harness's programs on inputs
  * made of NaNs with payloads, signalling ones among them, and a u16 -> f16 transfer.
  */
-import { assemble } from '../../src/assemble';
-import { ElemType } from '../../src/syntax/types';
+import { assemble } from '../../src/verify/assemble';
+import { ElemType } from '../../src/types/type';
 import { Value, runFunction } from '../../src/vm/interpreter';
-import { GlobalBuffer } from '../../src/vm/memory';
+import { GlobalBuffer } from '../../src/machine/memory';
 import { GoldenCase, buildProgram, runProgram } from './golden-harness';
 
 /** 16 x 64 elements, every one a NaN with its own payload and alternating sign. */

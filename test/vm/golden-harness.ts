@@ -37,13 +37,13 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as zlib from 'zlib';
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { isa } from '../../src/spec/isa';
 import { TargetName } from '../../src/spec/schema';
-import { ElemType, elemSize } from '../../src/syntax/types';
+import { ElemType, elemSize } from '../../src/types/type';
 import { Value, runFunction } from '../../src/vm/interpreter';
-import { GlobalBuffer } from '../../src/vm/memory';
+import { GlobalBuffer } from '../../src/machine/memory';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures', 'golden');
 

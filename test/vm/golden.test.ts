@@ -19,9 +19,9 @@
  *   00654_trowsum_i16_i32_32x32_v32x32_randn        00657_trowsum_i16_i32_32x32_v29x27_large_sum
  *   00660_trowsum_i16_i32_64x128_v64x128_randn      00663_trowsum_i16_i32_64x128_v61x123_large_sum
  */
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 import { TargetName } from '../../src/spec/schema';
-import { ElemType, elemSize, elemTypeName } from '../../src/syntax/types';
+import { ElemType, elemSize, elemTypeName } from '../../src/types/type';
 import { GoldenCase, buildProgram, expectedVerdict, loadManifest, paddingIsCd, readFixture, runCase, targetRule, verdict } from './golden-harness';
 
 const TARGETS: TargetName[] = ['a2a3', 'a5'];

@@ -1,10 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { runFunction, runLaunch, Value } from '../../src/vm/interpreter';
-import { GlobalBuffer } from '../../src/vm/memory';
-import { VmTrap } from '../../src/vm/trap';
+import { GlobalBuffer } from '../../src/machine/memory';
+import { VmTrap } from '../../src/machine/trap';
 
 /** Assembles `text`, binds pointer arguments to the given arrays, runs the only function. */
 function run(text: string, args: Record<string, Float32Array | Int32Array | bigint | number>, target: 'a2a3' | 'a5' = 'a2a3', maxSteps = 1e6) {

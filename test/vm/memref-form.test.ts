@@ -4,7 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { runFunction } from '../../src/vm/interpreter';
 import { bindArguments, randomBytes } from '../../src/vm/io/arguments';

@@ -5,11 +5,11 @@
  * wider type come back exact.
  */
 import fc from 'fast-check';
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
-import { NumericsProfile } from '../../src/vm/instructions/context';
+import { NumericsProfile } from '../../src/ops/instructions/semantics/context';
 import { Value, runFunction } from '../../src/vm/interpreter';
-import { GlobalBuffer } from '../../src/vm/memory';
+import { GlobalBuffer } from '../../src/machine/memory';
 
 const PROFILES: NumericsProfile[] = ['npu', 'cpu-sim'];
 const ROWS = 8;

@@ -1,10 +1,10 @@
 /** Scalars outside tiles: float arith, pointers (addptr, load_scalar, store_scalar), view dims, pto.print, pto.bitcast, pto.trap. */
 import * as fs from 'fs';
 import * as path from 'path';
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { runFunction, Value } from '../../src/vm/interpreter';
-import { GlobalBuffer } from '../../src/vm/memory';
+import { GlobalBuffer } from '../../src/machine/memory';
 
 function run(text: string, args: Record<string, Value>) {
   const asm = assemble('t.pto', text);

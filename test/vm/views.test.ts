@@ -2,12 +2,12 @@
  * Tile views and scalar access (pto.treshape, pto.subset, pto.texpands, pto.tgetval, pto.tsetval) and
  * the npu row-sum order with fp16 saturation. Expected values are worked out by hand in each test.
  */
-import { assemble } from '../../src/assemble';
+import { assemble } from '../../src/verify/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
-import { ElemType } from '../../src/syntax/types';
+import { ElemType } from '../../src/types/type';
 import { runFunction, Value } from '../../src/vm/interpreter';
-import { NumericsProfile } from '../../src/vm/instructions/context';
-import { GlobalBuffer } from '../../src/vm/memory';
+import { NumericsProfile } from '../../src/ops/instructions/semantics/context';
+import { GlobalBuffer } from '../../src/machine/memory';
 
 const T = (dtype: string, rows: number, cols: number, v = `v_row=${rows}, v_col=${cols}`, layout = 'row_major') =>
   `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=${rows}, cols=${cols}, ${v}, blayout=${layout}, slayout=none_box, fractal=512, pad=0>`;

@@ -1,4 +1,4 @@
-import { F16_MAX, f16BitsToNumber, numberToF16Bits } from '../../vm/numerics/float16';
+import { F16_MAX, f16BitsToNumber, numberToF16Bits } from '../../numerics/float16';
 import { MemoryAccess } from './memory';
 
 /**
@@ -56,7 +56,7 @@ export function writeFloat(mem: MemoryAccess, addr: number, dtype: FloatType, va
   mem.writeBits(addr, dtype === 'f16' ? 2 : 4, numberToBits(dtype, value));
 }
 
-export { pairTree } from '../../vm/numerics/pair-tree';
+export { pairTree } from '../../numerics/pair-tree';
 
 /** Sequential left fold ((x0+x1)+x2)+...; one value needs no add. */
 export function sequentialSum(values: readonly number[], add: Add): number {

@@ -1,6 +1,7 @@
 import { Span } from '../../diag/source';
 import { Block, OpNode, Operand, Region, ResultDef, TypeRef } from '../../syntax/ast';
-import { TileType, Type, TypeTable, printType } from '../../syntax/types';
+import { TileType, Type, printType } from '../../types/type';
+import { TypeTable } from '../../syntax/type-table';
 
 /** A program that cannot be converted to the requested level, located at the construct that prevents it. */
 export class LevelConversionError extends Error {

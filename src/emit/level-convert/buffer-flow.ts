@@ -1,6 +1,6 @@
 import { Block, OpNode, segment } from '../../syntax/ast';
 import { OperandSpec } from '../../spec/schema';
-import { Program } from '../../verify/program';
+import { Program } from '../../ir/program';
 import { useKey } from './ast-edit';
 
 /** What a run of ops does first to a buffer: reads its contents, overwrites them, or neither (on some path). */

@@ -1,7 +1,7 @@
 import { Span } from '../../diag/source';
 import { Block, BlockArg, Module, OpNode, Operand, Region, ResultDef, segment } from '../../syntax/ast';
-import { TypeTable } from '../../syntax/types';
-import { BoundInstruction, Program } from '../../verify/program';
+import { TypeTable } from '../../syntax/type-table';
+import { BoundInstruction, Program } from '../../ir/program';
 import { LevelConversionError, Names, TypeSpeller, allocTile, newOp, resultKeys, typeRef, useKey, withSegments, yieldOp } from './ast-edit';
 import { BufferFlow, bodyOps, droppedAtLevel1, yielded } from './buffer-flow';
 

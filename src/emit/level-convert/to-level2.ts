@@ -1,6 +1,6 @@
 import { Block, BlockArg, Module, OpNode, Operand, Region, segment } from '../../syntax/ast';
-import { TypeTable } from '../../syntax/types';
-import { BoundInstruction, Program } from '../../verify/program';
+import { TypeTable } from '../../syntax/type-table';
+import { BoundInstruction, Program } from '../../ir/program';
 import {
   LevelConversionError, Names, TypeSpeller, allocTile, keptResults, newOp, resultKeys, tileCopy, typeRef, useKey, valueOperand, withSegments, yieldOp,
 } from './ast-edit';

@@ -1,9 +1,10 @@
 import * as fs from 'fs';
 import { OpNode, Operand, Region, attrOf, segment } from '../../syntax/ast';
-import { ElemType, TypeTable, elemSize, isFloat } from '../../syntax/types';
+import { ElemType, elemSize, isFloat } from '../../types/type';
+import { TypeTable } from '../../syntax/type-table';
 import { Value } from '../interpreter';
-import { GlobalBuffer } from '../memory';
-import { codec } from '../numerics/elements';
+import { GlobalBuffer } from '../../machine/memory';
+import { codec } from '../../numerics/elements';
 import { NpyError, parseNpy } from './npy';
 
 /** A problem with how the user bound arguments: a usage error (exit 2), not a program error. */

@@ -1,5 +1,5 @@
-import { GlobalBuffer } from '../memory';
-import { Scalar } from '../numerics/elements';
+import { GlobalBuffer } from '../../machine/memory';
+import { Scalar } from '../../numerics/elements';
 
 export function bufferValues(b: GlobalBuffer): Scalar[] {
   const out: Scalar[] = [];

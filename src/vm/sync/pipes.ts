@@ -1,5 +1,5 @@
 import { PipeRuleSpec, syncTables } from '../../spec/sync';
-import { BoundInstruction } from '../../verify/program';
+import { BoundInstruction } from '../../ir/program';
 
 /** The pipe an instruction runs on, by the rules of spec/sync.json (first match wins), from its tiles' locations. */
 export function instructionPipe(bound: BoundInstruction, rules: PipeRuleSpec[] = syncTables().pipeRules): string {

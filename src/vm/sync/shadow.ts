@@ -1,5 +1,5 @@
-import { tileBytes } from '../../verify/views';
-import { PartitionView, Tile } from '../memory';
+import { tileBytes } from '../../types/geometry';
+import { PartitionView, Tile } from '../../machine/memory';
 
 /** Half-open ranges [start, end) of units (bytes on chip, elements in global memory), sorted and merged. */
 export type Ranges = [number, number][];

@@ -2,9 +2,8 @@ import { OpNode } from '../../syntax/ast';
 import { Span } from '../../diag/source';
 import { isa } from '../../spec/isa';
 import { syncTables } from '../../spec/sync';
-import { BoundInstruction, Program } from '../../verify/program';
-import { VerifiedSyncOp } from '../../verify/sync';
-import { GlobalBuffer, PartitionView, Tile } from '../memory';
+import { BoundInstruction, Program, VerifiedSyncOp } from '../../ir/program';
+import { GlobalBuffer, PartitionView, Tile } from '../../machine/memory';
 import { instructionPipe } from './pipes';
 import { Ranges, ShadowSpace, tileRanges, viewRanges } from './shadow';
 

@@ -7,13 +7,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { getFloat16, setFloat16 } from '@petamoriken/float16';
-import { assemble } from '../../../src/assemble';
+import { assemble } from '../../../src/verify/assemble';
 import { formatAll } from '../../../src/diag/diagnostic';
 import { TargetName } from '../../../src/spec/schema';
-import { ElemType, elemSize } from '../../../src/syntax/types';
+import { ElemType, elemSize } from '../../../src/types/type';
 import { runLaunch } from '../../../src/vm/interpreter';
 import { bindArguments } from '../../../src/vm/io/arguments';
-import { GlobalBuffer } from '../../../src/vm/memory';
+import { GlobalBuffer } from '../../../src/machine/memory';
 import { Profile } from '../../models/reduce';
 
 export const corpusRoot = process.env.PTO_CORPUS_DIR;

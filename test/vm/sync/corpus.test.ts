@@ -9,7 +9,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { assemble } from '../../../src/assemble';
+import { assemble } from '../../../src/verify/assemble';
 import { formatAll } from '../../../src/diag/diagnostic';
 import { TargetName } from '../../../src/spec/schema';
 import { runFunction } from '../../../src/vm/interpreter';

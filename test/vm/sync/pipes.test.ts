@@ -3,7 +3,7 @@
  * (include/pto/common/event.hpp) and PTOAS's getPipe(): tile locations decide for moves and stores.
  */
 import { isa } from '../../../src/spec/isa';
-import { BoundInstruction } from '../../../src/verify/program';
+import { BoundInstruction } from '../../../src/ir/program';
 import { instructionPipe } from '../../../src/vm/sync/pipes';
 
 /** A bound instruction whose tile operands have these locations (only what instructionPipe reads). */

@@ -5,11 +5,11 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { assemble } from '../../../src/assemble';
+import { assemble } from '../../../src/verify/assemble';
 import { formatAll } from '../../../src/diag/diagnostic';
 import { TargetName } from '../../../src/spec/schema';
 import { runFunction, Value } from '../../../src/vm/interpreter';
-import { GlobalBuffer } from '../../../src/vm/memory';
+import { GlobalBuffer } from '../../../src/machine/memory';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'sync');
 const ADD = fs.readFileSync(path.join(FIXTURES, 'add.pto'), 'utf8');

@@ -1,0 +1,202 @@
+import { Span } from '../diag/source';
+import { Isa } from '../spec/isa';
+import { TargetName } from '../spec/schema';
+import { ElemType, TileType, elemSize } from '../types/type';
+import { innerBox } from '../types/geometry';
+import { tileBytes } from '../types/geometry';
+import { ElementCodec, codec } from '../numerics/elements';
+import { VmTrap } from './trap';
+
+/** Global memory behind one pointer argument. `written` marks the elements the program stored. */
+export class GlobalBuffer {
+  readonly view: DataView;
+  readonly written: Uint8Array;
+  readonly codec: ElementCodec;
+
+  constructor(
+    readonly name: string,
+    readonly elem: ElemType,
+    readonly bytes: Uint8Array,
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.codec = codec(elem);
+    this.written = new Uint8Array(this.length);
+  }
+
+  get length(): number {
+    return Math.floor(this.bytes.byteLength / elemSize(this.elem));
+  }
+}
+
+/** The initial bytes of a tile passed as an argument: the VM places the tile in its on-chip buffer when the run starts. */
+export interface TileContents {
+  kind: 'tile_contents';
+  bytes: Uint8Array;
+}
+
+/** A pointer into global memory: `pto.addptr` moves it by whole elements. */
+export interface Pointer {
+  kind: 'pointer';
+  buffer: GlobalBuffer;
+  offset: number;
+}
+
+/** `make_tensor_view`: shape and strides in elements over a global buffer, from element `offset` on. */
+export interface TensorView {
+  kind: 'tensor_view';
+  buffer: GlobalBuffer;
+  shape: number[];
+  strides: number[];
+  offset: number;
+}
+
+/** `partition_view`: a box of a tensor view; `offset` is its first element in the buffer. */
+export interface PartitionView {
+  kind: 'partition_view';
+  buffer: GlobalBuffer;
+  shape: number[];
+  strides: number[];
+  offset: number;
+}
+
+/** A tile: its type, its bytes in an on-chip buffer, and its current valid region. */
+export class Tile {
+  readonly kind = 'tile';
+  readonly codec: ElementCodec;
+  readonly view: DataView;
+  private readonly box: { rows: number; cols: number };
+
+  constructor(
+    readonly type: TileType,
+    readonly buffer: string,
+    readonly address: number,
+    readonly bytes: Uint8Array,
+    public vRow: number,
+    public vCol: number,
+    /** Element strides of a window (`pto.subset`) that keeps its parent's layout; none for a whole tile. */
+    readonly strides?: { row: number; col: number },
+  ) {
+    this.codec = codec(type.dtype);
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.box = innerBox(type);
+  }
+
+  /** Element index of (r, c) in the tile's storage, per its layout (pto-isa GetTileOffset). */
+  elementIndex(r: number, c: number): number {
+    const t = this.type;
+    if (this.strides) return r * this.strides.row + c * this.strides.col;
+    if (t.slayout === 'none_box') return t.blayout === 'row_major' ? r * t.cols + c : r + c * t.rows;
+    const { rows: ir, cols: ic } = this.box;
+    const br = Math.floor(r / ir);
+    const bc = Math.floor(c / ic);
+    const inR = r % ir;
+    const inC = c % ic;
+    const boxSize = ir * ic;
+    // Box columns (N*) or box rows (Z*) are laid one after another; a tile may be narrower than one box (a 1-row GEMV Left).
+    const inner = t.slayout === 'col_major' ? inC * ir + inR : inR * ic + inC;
+    if (t.blayout === 'col_major') return bc * t.rows * ic + br * boxSize + inner; // Nz : Nn
+    return br * t.cols * ir + bc * boxSize + inner; // Zz : Zn
+  }
+
+  /** Element strides of a none_box tile or window. */
+  elementStrides(): { row: number; col: number } {
+    if (this.strides) return this.strides;
+    const t = this.type;
+    return t.blayout === 'row_major' ? { row: t.cols, col: 1 } : { row: 1, col: t.rows };
+  }
+
+  /** Whether the tile's elements fill one run of bytes in its own layout's order (so it can be reshaped). */
+  isContiguous(): boolean {
+    if (!this.strides) return true;
+    const t = this.type;
+    const natural = t.blayout === 'row_major' ? { row: t.cols, col: 1 } : { row: 1, col: t.rows };
+    return (t.rows === 1 || this.strides.row === natural.row) && (t.cols === 1 || this.strides.col === natural.col);
+  }
+
+  get(r: number, c: number): number | bigint {
+    return this.codec.read(this.view, this.elementIndex(r, c) * this.codec.size);
+  }
+
+  set(r: number, c: number, v: number | bigint): void {
+    this.codec.write(this.view, this.elementIndex(r, c) * this.codec.size, v);
+  }
+
+  /** Calls `f` for every position of the valid region, row by row. */
+  forEachValid(f: (r: number, c: number) => void): void {
+    for (let r = 0; r < this.vRow; r++) {
+      for (let c = 0; c < this.vCol; c++) f(r, c);
+    }
+  }
+
+  /** The raw bits of a 2- or 4-byte element: NaN payloads survive, which a decoded number may not keep. */
+  getBits(r: number, c: number): number {
+    const offset = this.elementIndex(r, c) * this.codec.size;
+    return this.codec.size === 2 ? this.view.getUint16(offset, true) : this.view.getUint32(offset, true);
+  }
+
+  setBits(r: number, c: number, bits: number): void {
+    const offset = this.elementIndex(r, c) * this.codec.size;
+    if (this.codec.size === 2) this.view.setUint16(offset, bits, true);
+    else this.view.setUint32(offset, bits >>> 0, true);
+  }
+}
+
+
+/** The on-chip buffers of a target (UB, L1, L0A/B/C, ...), each with its real capacity. */
+export class OnChipMemory {
+  private readonly memories = new Map<string, Uint8Array>();
+  private readonly used = new Map<string, number>();
+
+  constructor(
+    private readonly spec: Isa,
+    readonly target: TargetName,
+  ) {}
+
+  capacity(buffer: string): number {
+    return this.spec.buffers[this.target][buffer] ?? 0;
+  }
+
+  /** Places a tile after the ones already placed (32-byte aligned); overflow is a trap naming the op. */
+  allocate(type: TileType, opName: string, span: Span): Tile {
+    const buffer = this.spec.locationBuffer[type.loc];
+    const size = tileBytes(type);
+    const capacity = this.capacity(buffer);
+    const start = Math.ceil((this.used.get(buffer) ?? 0) / this.spec.alignment) * this.spec.alignment;
+    if (start + size > capacity) {
+      throw new VmTrap(
+        `${opName}: out of ${buffer} memory: this ${type.rows}x${type.cols} ${type.dtype} tile needs ${size} bytes at offset ${start}, ` +
+          `but the ${buffer} of ${this.target} has ${capacity} bytes (${start} already allocated)`,
+        span,
+      );
+    }
+    this.used.set(buffer, start + size);
+    return this.tileAt(type, buffer, start);
+  }
+
+  /**
+   * Places a tile at a given byte offset of its buffer (`alloc_tile addr = %a`, manual placement):
+   * tiles may alias each other; automatic placement does not avoid them.
+   */
+  place(type: TileType, address: number, opName: string, span: Span): Tile {
+    const buffer = this.spec.locationBuffer[type.loc];
+    const size = tileBytes(type);
+    const capacity = this.capacity(buffer);
+    if (!Number.isInteger(address) || address < 0 || address % this.spec.alignment !== 0) {
+      throw new VmTrap(`${opName}: address ${address} is not a ${this.spec.alignment}-byte aligned offset in the ${buffer}`, span);
+    }
+    if (address + size > capacity) {
+      throw new VmTrap(`${opName}: a ${size}-byte tile at address ${address} ends past the ${capacity}-byte ${buffer} of ${this.target}`, span);
+    }
+    return this.tileAt(type, buffer, address);
+  }
+
+  private tileAt(type: TileType, buffer: string, start: number): Tile {
+    let memory = this.memories.get(buffer);
+    if (!memory) {
+      memory = new Uint8Array(this.capacity(buffer));
+      this.memories.set(buffer, memory);
+    }
+    const bytes = memory.subarray(start, start + tileBytes(type));
+    return new Tile(type, buffer, start, bytes, type.vRow ?? type.rows, type.vCol ?? type.cols);
+  }
+}

@@ -1,0 +1,67 @@
+import { ElemType, elemTypeName } from '../../../types/type';
+import { TargetName } from '../../../spec/schema';
+import { CheckContext, InstructionCheck } from './context';
+
+/**
+ * The (src -> dst) element-type pairs TCVT converts, per target: the manual's "Supported Conversions" table
+ * (pto-isa docs/isa/TCVT.md), restricted to the element types PTO-AS has (no fp8, fp4, hifloat8 or int4).
+ */
+export const CONVERSION_PAIRS: Record<TargetName, Partial<Record<ElemType, ElemType[]>>> = {
+  a2a3: {
+    f32: ['f16', 'f32', 'bf16', 'i16', 'i32', 'i64'],
+    f16: ['f32', 'i32', 'i16', 'i8', 'u8'],
+    bf16: ['f32', 'i32'],
+    i16: ['f16', 'f32'],
+    i32: ['f32', 'i16', 'i64', 'f16'],
+    i64: ['f32', 'i32'],
+    u8: ['f16'],
+    i8: ['f16'],
+  },
+  a5: {
+    f32: ['f32', 'f16', 'bf16', 'i16', 'i32', 'i64'],
+    f16: ['f32', 'i32', 'i16', 'i8', 'u8'],
+    bf16: ['f32', 'i32', 'f16'],
+    i16: ['u8', 'f16', 'f32', 'u32', 'i32'],
+    i32: ['f32', 'i16', 'u16', 'i64', 'u8'],
+    i64: ['f32', 'i32'],
+    u8: ['f16', 'u16'],
+    i8: ['f16', 'i16', 'i32'],
+    u32: ['u8', 'u16', 'i16'],
+  },
+};
+
+/**
+ * The narrowing pairs whose saturation the A2/A3 implementation lets the program choose (and whose 3-argument
+ * default is OFF on both targets); A2/A3 runs every other pair saturated (pto-isa npu/a2a3/TCvt.hpp kIsNarrowingCvt).
+ */
+export const NARROWING_PAIRS: readonly string[] = ['f16->u8', 'f16->i8', 'f32->i16', 'f16->i16', 'i64->i32', 'i32->i16'];
+
+export function isSupportedPair(target: TargetName, src: ElemType, dst: ElemType): boolean {
+  return CONVERSION_PAIRS[target][src]?.includes(dst) ?? false;
+}
+
+function typePair(ctx: CheckContext): void {
+  const src = ctx.tiles.get('src');
+  const dst = ctx.tiles.get('dst');
+  if (!src || !dst) return;
+  // A dtype outside the target's lists was reported by the tables already.
+  const allowed = ctx.spec.dtypes[ctx.target];
+  if (!allowed?.src?.includes(src.dtype) || !allowed?.dst?.includes(dst.dtype)) return;
+  if (!isSupportedPair(ctx.target, src.dtype, dst.dtype)) {
+    const targets = (CONVERSION_PAIRS[ctx.target][src.dtype] ?? []).map(elemTypeName);
+    const from = targets.length > 0 ? `${elemTypeName(src.dtype)} converts to ${targets.join(', ')}` : `no conversion starts from ${elemTypeName(src.dtype)}`;
+    ctx.error(ctx.spanOf('dst'), `converting ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} is not supported on ${ctx.target} (${from})`);
+    return;
+  }
+  // An explicit `saturation = false` that A2/A3 would silently ignore is rejected rather than run as something else.
+  const pair = `${src.dtype}->${dst.dtype}`;
+  if (ctx.target === 'a2a3' && ctx.attributes.get('saturation') === false && !NARROWING_PAIRS.includes(pair)) {
+    ctx.error(
+      ctx.spanOf('dst'),
+      `saturation = false is not available for ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} on a2a3 (it always saturates; only f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32 and i32 -> i16 can turn saturation off)`,
+    );
+  }
+}
+
+/** Rules beyond the tables, by op name (`pto.NAME`). */
+export const checks: Record<string, InstructionCheck> = { 'pto.tcvt': typePair };

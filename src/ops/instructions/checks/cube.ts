@@ -1,0 +1,26 @@
+import { ElemType, elemTypeName } from '../../../types/type';
+import { InstructionCheck } from './context';
+
+/**
+ * The cube's accumulator/input pairs (pto-isa TMATMUL/TGEMV, both targets, the standard element types):
+ * an i32 accumulator takes i8 inputs; an f32 accumulator takes f16, bf16 or f32 inputs, both the same.
+ */
+const INPUTS_FOR: Record<string, ElemType[]> = { i32: ['i8'], f32: ['f16', 'bf16', 'f32'] };
+
+const matmul: InstructionCheck = (ctx) => {
+  const c = ctx.tiles.get('cMatrix') ?? ctx.tiles.get('cOutMatrix');
+  const a = ctx.tiles.get('aMatrix');
+  const b = ctx.tiles.get('bMatrix');
+  if (!c || !a || !b) return;
+  if (a.dtype !== b.dtype) ctx.error(ctx.spanOf('bMatrix'), `aMatrix (${elemTypeName(a.dtype)}) and bMatrix (${elemTypeName(b.dtype)}) must have the same element type`);
+  const allowed = INPUTS_FOR[c.dtype] ?? [];
+  // An input type no accumulator takes was already reported by the dtype tables.
+  const someAccumulatorTakes = Object.values(INPUTS_FOR).some((l) => l.includes(a.dtype));
+  if (someAccumulatorTakes && !allowed.includes(a.dtype)) {
+    const name = ctx.tiles.has('cMatrix') ? 'cMatrix' : 'cOutMatrix';
+    ctx.error(ctx.spanOf(name), `an ${elemTypeName(c.dtype)} accumulator takes ${allowed.map(elemTypeName).join(', ')} inputs, not ${elemTypeName(a.dtype)}`);
+  }
+};
+
+/** Rules beyond the tables, by op name (`pto.NAME`). */
+export const checks: Record<string, InstructionCheck> = Object.fromEntries(['tmatmul', 'tmatmul.acc', 'tmatmul.bias', 'tgemv', 'tgemv.acc', 'tgemv.bias'].map((n) => [`pto.${n}`, matmul]));

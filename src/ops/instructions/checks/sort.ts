@@ -1,0 +1,96 @@
+import { TileType, Type, elemSize, elemTypeName, printType } from '../../../types/type';
+import { layoutProblem } from '../../tile-rules';
+import { CheckContext, InstructionCheck } from './context';
+
+/** A sort record is 8 bytes: [value, index u32] for f32, [value, 0, index u32] for f16. */
+const RECORD_BYTES = 8;
+
+/** Tile columns one (value, index) record takes: 2 for f32, 4 for f16. */
+export function recordColumns(tile: TileType): number {
+  return RECORD_BYTES / elemSize(tile.dtype);
+}
+
+/** PTOAS has no Level 1 form of the sort instructions, and their outs hold inputs (tsort32's idx) or several results. */
+function requireLevel2(ctx: CheckContext, spelling: string): boolean {
+  if (ctx.op.form === 'dps') return true;
+  ctx.error(ctx.op.nameSpan, `has no Level 1 form; write '${spelling}'`);
+  return false;
+}
+
+/**
+ * TSORT32: idx gives each row its indices (or one row for all: A2/A3 and A5 broadcast a one-row idx), and dst
+ * must hold one record per valid element of src.
+ */
+function tsort32(ctx: CheckContext): void {
+  if (!requireLevel2(ctx, 'pto.tsort32 ins(%src : T) outs(%dst, %idx : T, ui32)')) return;
+  const src = ctx.tiles.get('src');
+  const dst = ctx.tiles.get('dst');
+  const idx = ctx.tiles.get('idx');
+  if (!src || !dst || !idx) return;
+  if (idx.vRow !== null && src.vRow !== null && idx.vRow !== 1 && idx.vRow !== src.vRow) {
+    ctx.error(ctx.spanOf('idx'), `idx must have as many valid rows as src (${src.vRow}) or one row for all, not ${idx.vRow}`);
+  }
+  if (src.vCol !== null && dst.vCol !== null && dst.dtype === src.dtype) {
+    const needed = src.vCol * recordColumns(dst);
+    if (dst.vCol < needed) {
+      const record = `one ${RECORD_BYTES}-byte value-index record, ${recordColumns(dst)} ${elemTypeName(dst.dtype)} columns, per element of src's ${src.vCol}`;
+      ctx.error(ctx.spanOf('dst'), `dst needs ${needed} valid columns (${record}), but has ${dst.vCol}`);
+    }
+  }
+}
+
+const isIntegerScalar = (t: Type): boolean => t.kind === 'scalar' && !['f16', 'bf16', 'f32', 'f64', 'i1'].includes(t.elem);
+
+/**
+ * TMRGSORT has two formats that share the second ins position: format 1 `ins(%src, %blockLen : T, i32)
+ * outs(%dst : T)` and format 2 `ins(%s0, %s1[, %s2[, %s3]] : T, ...) outs(%dst, %tmp, %executed : T, T,
+ * vector<4xi16>)`. The table declares src1 as a scalar so both bind; this check gives src1 the tile rules in
+ * format 2 and checks each format's operands.
+ */
+function tmrgsort(ctx: CheckContext): void {
+  if (!requireLevel2(ctx, 'pto.tmrgsort ins(%src, %blockLen : T, i32) outs(%dst : T)')) return;
+  const second = ctx.bound.operands.get('src1')?.type;
+  if (!second) return;
+  for (const [name, tile] of ctx.tiles) {
+    if (tile.rows !== 1) ctx.error(ctx.spanOf(name), `${name} must have 1 row, not ${tile.rows}`);
+  }
+  if (second.kind === 'tile') return mergeLists(ctx, second);
+  if (!isIntegerScalar(second)) {
+    ctx.error(ctx.spanOf('src1'), `the second ins operand must be the integer blockLen (format 1) or the tile src1 (format 2), not ${printType(second)}`);
+    return;
+  }
+  for (const extra of ['src2', 'src3', 'tmp', 'executed']) {
+    if (ctx.bound.operands.has(extra)) ctx.error(ctx.spanOf(extra), `format 1 (src, blockLen) takes no ${extra}`);
+  }
+  if (ctx.attributes.get('exhausted') === true) ctx.error(ctx.op.nameSpan, 'exhausted = true applies to format 2 (several lists) only');
+  const src = ctx.tiles.get('src0');
+  const dst = ctx.tiles.get('dst');
+  if (src && dst && src.cols !== dst.cols) ctx.error(ctx.spanOf('dst'), `dst must have as many columns as src (${src.cols}), not ${dst.cols}`);
+}
+
+/** Format 2: src1 is a tile like the other lists, and the outs are dst, tmp and the executed counts. */
+function mergeLists(ctx: CheckContext, src1: TileType): void {
+  const where = ctx.spanOf('src1');
+  if (src1.loc !== 'vec') ctx.error(where, `src1 must be a vec tile, not loc=${src1.loc}`);
+  const layout = layoutProblem('row-major', src1);
+  if (layout) ctx.error(where, `src1 ${layout}`);
+  const allowed = ctx.spec.dtypes[ctx.target]?.src1 ?? [];
+  if (allowed.length > 0 && !allowed.includes(src1.dtype)) {
+    ctx.error(where, `src1 dtype ${elemTypeName(src1.dtype)} is not supported on ${ctx.target} (allowed: ${allowed.map(elemTypeName).join(', ')})`);
+  } else {
+    const src0 = ctx.tiles.get('src0');
+    if (src0 && src0.dtype !== src1.dtype) {
+      ctx.error(where, `src0 (${elemTypeName(src0.dtype)}) and src1 (${elemTypeName(src1.dtype)}) must have the same element type`);
+    }
+  }
+  if (src1.rows !== 1) ctx.error(where, `src1 must have 1 row, not ${src1.rows}`);
+  for (const needed of ['tmp', 'executed']) {
+    if (!ctx.bound.operands.has(needed)) ctx.error(ctx.op.nameSpan, `format 2 (several lists) needs outs(%dst, %tmp, %executed : T, T, vector<4xi16>); ${needed} is missing`);
+  }
+  const executed = ctx.bound.operands.get('executed')?.type;
+  if (executed && printType(executed).replace(/\s+/g, '') !== 'vector<4xi16>') {
+    ctx.error(ctx.spanOf('executed'), `executed must be a vector<4xi16> (the counts taken from each list), not ${printType(executed)}`);
+  }
+}
+
+export const checks: Record<string, InstructionCheck> = { 'pto.tsort32': tsort32, 'pto.tmrgsort': tmrgsort };

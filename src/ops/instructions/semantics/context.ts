@@ -1,0 +1,44 @@
+import { OpNode } from '../../../syntax/ast';
+import { BoundInstruction } from '../../../ir/program';
+import { PartitionView, Tile } from '../../../machine/memory';
+import { AttributeValue } from '../../attributes';
+import { TargetName } from '../../../spec/schema';
+
+export type NumericsProfile = 'npu' | 'cpu-sim';
+
+/** What an instruction's semantics function sees: its bound operands, resolved to run-time objects. */
+export interface InstructionContext {
+  op: OpNode;
+  bound: BoundInstruction;
+  numerics: NumericsProfile;
+  /** The target the program was verified for: some NPU orders differ between A2/A3 and A5. */
+  target: TargetName;
+  tile(name: string): Tile;
+  optionalTile(name: string): Tile | undefined;
+  view(name: string): PartitionView;
+  /** A scalar operand: integers (and index) as bigint, floats as number. */
+  scalar(name: string): bigint | number;
+  /** Sets a scalar result (the `outs : T` of pto.tgetval). */
+  setResult(name: string, value: bigint | number): void;
+  /** Throws a VmTrap located at the instruction. */
+  trap(message: string): never;
+  /** A bool attribute's value, or undefined when absent. */
+  flag(name: string): boolean | undefined;
+  /** An attribute's value as the spec defines it (enum: its spelling; int: a number), default applied. */
+  attribute(name: string): AttributeValue | undefined;
+  /** Appends text to the program's printed output (pto.tprint); pto-vm writes it to stdout. */
+  print(text: string): void;
+  /** Reports a one-time note (e.g. a numerics approximation) without stopping. */
+  note(message: string): void;
+}
+
+export type Semantics = (ctx: InstructionContext) => void;
+
+/**
+ * A module of vm/instructions: its semantics functions by the spec's `semantics` name and, for a
+ * function that runs several operations, the spec `op` values it implements.
+ */
+export interface SemanticsModule {
+  semantics: Record<string, Semantics>;
+  operations?: Record<string, readonly string[]>;
+}

@@ -1,0 +1,60 @@
+import { ElemType } from '../../../types/type';
+import { Converter, castMode, cpuSimConverter, npuConverter, npuSaturates } from '../../../numerics/conversion';
+import { InstructionContext, SemanticsModule } from './context';
+
+const FLOAT_BITS: Partial<Record<ElemType, { size: 2 | 4; mantissa: number; exponentMask: number }>> = {
+  f16: { size: 2, mantissa: 10, exponentMask: 0x7c00 },
+  bf16: { size: 2, mantissa: 7, exponentMask: 0x7f80 },
+  f32: { size: 4, mantissa: 23, exponentMask: 0x7f800000 },
+};
+
+/**
+ * cpu-sim NaNs between float types, on bit patterns: x86 (and the compiler's half/float conversions) keeps the
+ * sign and the top payload bits and sets the quiet bit; a same-type cast changes nothing. A JS number would lose them.
+ * Returns undefined when the source element is not a NaN.
+ */
+function simulatorNanBits(bits: number, src: ElemType, dst: ElemType): number | undefined {
+  const from = FLOAT_BITS[src]!;
+  const to = FLOAT_BITS[dst]!;
+  const mantissaMask = 2 ** from.mantissa - 1;
+  if ((bits & from.exponentMask) >>> 0 !== from.exponentMask || (bits & mantissaMask) === 0) return undefined;
+  if (src === dst) return bits;
+  const signed = bits >>> (from.size * 8 - 1) === 1;
+  const payload = bits & mantissaMask;
+  const shifted = from.mantissa >= to.mantissa ? payload >>> (from.mantissa - to.mantissa) : payload << (to.mantissa - from.mantissa);
+  const quiet = 2 ** (to.mantissa - 1);
+  const sign = signed ? 2 ** (to.size * 8 - 1) : 0;
+  return (sign + to.exponentMask + (shifted | quiet)) >>> 0;
+}
+
+/** TCVT: dst = src converted to dst's element type per rmode and saturation, over the valid region. */
+function convert(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src');
+  const from = src.type.dtype;
+  const to = dst.type.dtype;
+  const mode = castMode(String(ctx.attribute('rmode')));
+  const explicitSaturation = ctx.flag('saturation');
+  let element: Converter;
+  if (ctx.numerics === 'cpu-sim') {
+    // The simulator's 3-argument TCVT (what PTOAS emits) runs with SaturationMode::OFF.
+    element = cpuSimConverter(from, to, mode, explicitSaturation ?? false);
+  } else {
+    element = npuConverter(from, to, mode, npuSaturates(from, to, explicitSaturation), ctx.trap);
+  }
+  const nanBits = ctx.numerics === 'cpu-sim' && !explicitSaturation && FLOAT_BITS[from] && FLOAT_BITS[to];
+  for (let r = 0; r < dst.vRow; r++) {
+    for (let c = 0; c < dst.vCol; c++) {
+      if (nanBits) {
+        const bits = simulatorNanBits(src.getBits(r, c), from, to);
+        if (bits !== undefined) {
+          dst.setBits(r, c, bits);
+          continue;
+        }
+      }
+      dst.set(r, c, element(src.get(r, c)));
+    }
+  }
+}
+
+export const module: SemanticsModule = { semantics: { convert } };

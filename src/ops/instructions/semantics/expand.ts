@@ -1,0 +1,127 @@
+import { ElemType } from '../../../types/type';
+import { BinaryOperationName, ElementOperation, binaryOperation } from '../../../numerics/arithmetic';
+import { Scalar, codec } from '../../../numerics/elements';
+import { saturateF16, saturates } from '../../../numerics/saturation';
+import { Tile } from '../../../machine/memory';
+import { InstructionContext, SemanticsModule } from './context';
+import { copyElement } from './memory';
+
+/** The operations of the row/column expand families (spec `op`): the binary ones plus exp(src0 - src1). */
+export const EXPAND_OPERATIONS = ['add', 'sub', 'mul', 'div', 'max', 'min', 'expdif'] as const;
+type ExpandOperation = (typeof EXPAND_OPERATIONS)[number];
+
+function operationName(ctx: InstructionContext): ExpandOperation {
+  const name = ctx.bound.spec.op as ExpandOperation;
+  if (!EXPAND_OPERATIONS.includes(name)) ctx.trap(`unknown expand op '${name}' in spec/instructions`);
+  return name;
+}
+
+/**
+ * exp(a - b): the difference rounded to the element type (the simulator's `src0 - src1` in T; A2/A3's TROWEXPANDSUB
+ * step), then exp of it rounded once to T (the simulator's std::exp in double). A NaN difference is returned as is,
+ * so its sign survives (Math.exp(NaN) would give the host's NaN).
+ */
+function expDifference(dtype: ElemType, ctx: InstructionContext, finish: (v: Scalar) => Scalar): ElementOperation {
+  const sub = binaryOperation('sub', dtype, ctx.numerics, ctx.trap);
+  const target = codec(dtype);
+  return (a, b) => {
+    const d = finish(sub(a, b)) as number;
+    return Number.isNaN(d) ? d : target.round(Math.exp(d));
+  };
+}
+
+/**
+ * The element operation of an expand instruction, including the npu fp16 saturation of the arithmetic ones (those that
+ * declare the `saturation` attribute; max/min do not overflow).
+ */
+function expandOperation(ctx: InstructionContext, dtype: ElemType): ElementOperation {
+  const declared = ctx.bound.spec.attributes?.some((a) => a.name === 'saturation') ?? false;
+  const finish = declared && saturates(dtype, ctx.numerics, ctx.flag('saturation')) ? (v: Scalar) => saturateF16(v as number) : (v: Scalar) => v;
+  const name = operationName(ctx);
+  const op = name === 'expdif' ? expDifference(dtype, ctx, finish) : binaryOperation(name as BinaryOperationName, dtype, ctx.numerics, ctx.trap);
+  return (a, b) => finish(op(a, b));
+}
+
+function copyBits(src: Tile, r: number, c: number, dst: Tile, dr: number, dc: number): void {
+  copyElement(src.bytes, src.elementIndex(r, c) * src.codec.size, dst.bytes, dst.elementIndex(dr, dc) * dst.codec.size, dst.codec.size);
+}
+
+/** TROWEXPAND: dst[i, j] = src[i, 0] over dst's valid region (bits copied). */
+export function rowExpand(ctx: InstructionContext): void {
+  const src = ctx.tile('src');
+  const dst = ctx.tile('dst');
+  if (src.vCol === 0) return;
+  for (let r = 0; r < dst.vRow; r++) {
+    for (let c = 0; c < dst.vCol; c++) copyBits(src, r, 0, dst, r, c);
+  }
+}
+
+/** TCOLEXPAND: dst[i, j] = src[0, j] over dst's valid region (bits copied). */
+export function colExpand(ctx: InstructionContext): void {
+  const src = ctx.tile('src');
+  const dst = ctx.tile('dst');
+  if (src.vRow === 0) return;
+  for (let r = 0; r < dst.vRow; r++) {
+    for (let c = 0; c < dst.vCol; c++) copyBits(src, 0, c, dst, r, c);
+  }
+}
+
+const sameValidShape = (a: Tile, b: Tile): boolean => a.vRow === b.vRow && a.vCol === b.vCol;
+
+/**
+ * Why `expanded` cannot be the per-row operand of dst, or null when it can: DN with one valid column (a scalar per
+ * row), or row-major with one 32-byte block of valid columns per row; with a tmp tile, only the DN form.
+ */
+function rowOperandProblem(expanded: Tile, dst: Tile, withTmp: boolean): string | null {
+  const block = 32 / expanded.codec.size;
+  const dn = expanded.type.blayout === 'col_major';
+  if (expanded.vRow !== dst.vRow) return `its valid rows (${expanded.vRow}) differ from dst's (${dst.vRow})`;
+  if (dn && expanded.vCol !== 1) return `a column-major per-row operand needs 1 valid column, not ${expanded.vCol}`;
+  if (!dn && withTmp) return 'with a tmp tile the per-row operand must be column-major (DN) with one column';
+  if (!dn && expanded.vCol !== block) return `a row-major per-row operand needs ${block} valid columns (one 32-byte block), not ${expanded.vCol}`;
+  return null;
+}
+
+/**
+ * TROWEXPANDADD/SUB/MUL/DIV/MAX/MIN/EXPDIF: dst[i, j] = src0 op src1, one of the two being the per-row operand. Its
+ * column is j mod its valid columns: 0 for a DN scalar per row, the position within the repeating 32-byte block for
+ * a row-major block (the manual's mode 2; the simulator and the A2/A3 block-stride-0 vector op read it so).
+ */
+export function rowExpandBinary(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src0 = ctx.tile('src0');
+  const src1 = ctx.tile('src1');
+  if (dst.vRow === 0 || dst.vCol === 0) return;
+  const src0Full = sameValidShape(src0, dst) && src0.type.blayout === 'row_major';
+  const full = src0Full ? src0 : src1;
+  const expanded = src0Full ? src1 : src0;
+  if (!sameValidShape(full, dst) || full.type.blayout !== 'row_major') {
+    ctx.trap(`${ctx.bound.spec.opName}: neither source is a row-major tile with dst's valid shape ${dst.vRow}x${dst.vCol}`);
+  }
+  const problem = rowOperandProblem(expanded, dst, ctx.optionalTile('tmp') !== undefined);
+  if (problem) ctx.trap(`${ctx.bound.spec.opName}: ${src0Full ? 'src1' : 'src0'} is the per-row operand, but ${problem}`);
+  const op = expandOperation(ctx, dst.type.dtype);
+  const width0 = src0.vCol;
+  const width1 = src1.vCol;
+  for (let r = 0; r < dst.vRow; r++) {
+    for (let c = 0; c < dst.vCol; c++) dst.set(r, c, op(src0.get(r, c % width0), src1.get(r, c % width1)));
+  }
+}
+
+/** TCOLEXPANDADD/SUB/MUL/DIV/MAX/MIN/EXPDIF: dst[i, j] = src0[i, j] op src1[0, j]. */
+export function colExpandBinary(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src0 = ctx.tile('src0');
+  const src1 = ctx.tile('src1');
+  if (dst.vRow === 0 || dst.vCol === 0) return;
+  if (src1.vRow === 0) ctx.trap(`${ctx.bound.spec.opName}: src1 has no valid row to expand`);
+  const op = expandOperation(ctx, dst.type.dtype);
+  for (let r = 0; r < dst.vRow; r++) {
+    for (let c = 0; c < dst.vCol; c++) dst.set(r, c, op(src0.get(r, c), src1.get(0, c)));
+  }
+}
+
+export const module: SemanticsModule = {
+  semantics: { 'row-expand': rowExpand, 'col-expand': colExpand, 'row-expand-binary': rowExpandBinary, 'col-expand-binary': colExpandBinary },
+  operations: { 'row-expand-binary': EXPAND_OPERATIONS, 'col-expand-binary': EXPAND_OPERATIONS },
+};

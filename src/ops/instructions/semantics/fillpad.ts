@@ -1,0 +1,55 @@
+import { Tile } from '../../../machine/memory';
+import { InstructionContext, SemanticsModule } from './context';
+import { copyElement, padValue } from './memory';
+
+/**
+ * TFILLPAD, TFILLPAD_EXPAND, TFILLPAD_INPLACE (spec `op`: normal, expand, inplace): src's valid
+ * region is copied into dst (bits), and padding positions get dst's pad value. Which positions are
+ * padding differs: the NPU (a5 TFillPad.hpp) fills the columns right of src's valid cols in src's
+ * valid rows, then the rows from src's valid rows down to dst's valid rows; the simulator fills
+ * every other element of dst's rows x cols.
+ */
+export function fillPad(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src');
+  const inPlace = ctx.bound.spec.op === 'inplace';
+  if (inPlace && (dst.buffer !== src.buffer || dst.address !== src.address)) {
+    ctx.trap(`dst and src must be the same tile storage (dst at ${dst.buffer} ${dst.address}, src at ${src.buffer} ${src.address})`);
+  }
+  const pad = padValue(dst.type.dtype, dst.type.pad, ctx.numerics);
+  if (pad === null) ctx.trap("dst's pad value is null: there is nothing to fill with");
+  const fill = (r: number, c: number) => dst.set(r, c, pad!);
+  if (ctx.numerics === 'cpu-sim') {
+    // The simulator moves values through dst's C++ type: a different type of the same size converts.
+    if (src.type.dtype !== dst.type.dtype) ctx.trap(`from ${src.type.dtype} to ${dst.type.dtype} under cpu-sim (a value conversion in the simulator) is not implemented yet`);
+    fillWholeTile(dst, src, fill);
+    return;
+  }
+  if (!inPlace) copyValidRegion(src, dst);
+  for (let r = 0; r < src.vRow; r++) {
+    for (let c = src.vCol; c < dst.type.cols; c++) fill(r, c);
+  }
+  // Nothing below when src has at least dst's valid rows (a2a3; a5 computes the row count unsigned).
+  for (let r = src.vRow; r < dst.vRow; r++) {
+    for (let c = 0; c < dst.type.cols; c++) fill(r, c);
+  }
+}
+
+function copyValidRegion(src: Tile, dst: Tile): void {
+  const size = dst.codec.size;
+  for (let r = 0; r < src.vRow; r++) {
+    for (let c = 0; c < src.vCol; c++) copyElement(src.bytes, src.elementIndex(r, c) * size, dst.bytes, dst.elementIndex(r, c) * size, size);
+  }
+}
+
+function fillWholeTile(dst: Tile, src: Tile, fill: (r: number, c: number) => void): void {
+  const size = dst.codec.size;
+  for (let r = 0; r < dst.type.rows; r++) {
+    for (let c = 0; c < dst.type.cols; c++) {
+      if (r < src.vRow && c < src.vCol) copyElement(src.bytes, src.elementIndex(r, c) * size, dst.bytes, dst.elementIndex(r, c) * size, size);
+      else fill(r, c);
+    }
+  }
+}
+
+export const module: SemanticsModule = { semantics: { 'fill-pad': fillPad }, operations: { 'fill-pad': ['normal', 'expand', 'inplace'] } };

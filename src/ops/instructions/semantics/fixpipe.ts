@@ -1,0 +1,37 @@
+import { attrOf } from '../../../syntax/ast';
+import { ElemType } from '../../../types/type';
+import { Tile } from '../../../machine/memory';
+import { FixpipeConvert, FixpipeSite, QuantForm, fixpipeConverter } from '../../../numerics/fixpipe';
+import { InstructionContext } from './context';
+
+/**
+ * The operands of a move or store out of Acc that configure the fixpipe (numerics/fixpipe.ts does the conversion):
+ * {relu = true}, the scalar-quant {pre_quant = WORD}, and the vector-quant fp tile of tmov.fp / tstore_fp.
+ */
+export interface FixpipeOptions {
+  relu: boolean;
+  form: QuantForm;
+  /** The scalar quant word (0n unless form is 'scalar'). */
+  word: bigint;
+}
+
+export function fixpipeOptions(ctx: InstructionContext): FixpipeOptions {
+  const attr = attrOf(ctx.op, 'pre_quant');
+  const word = attr?.kind === 'int' ? BigInt.asUintN(64, attr.value) : 0n;
+  return { relu: ctx.flag('relu') === true, form: ctx.optionalTile('fp') ? 'vector' : attr ? 'scalar' : 'none', word };
+}
+
+/** Whether the op goes through the fixpipe's relu or quantisation rather than a plain copy or cast. */
+export const usesFixpipe = (options: FixpipeOptions): boolean => options.form !== 'none' || options.relu;
+
+/** The fixpipe's converter for from -> to under the run's profile; a pair or mode the VM does not model traps. */
+export function fixpipeFor(ctx: InstructionContext, options: FixpipeOptions, from: Tile, to: ElemType, site: FixpipeSite): FixpipeConvert {
+  const converter = fixpipeConverter({ from: from.type.dtype, to, form: options.form, relu: options.relu, profile: ctx.numerics, site });
+  if (typeof converter === 'string') ctx.trap(`${ctx.op.name} from ${from.type.dtype} to ${to} under ${ctx.numerics}: ${converter}; not implemented`);
+  return converter;
+}
+
+/** The 64-bit quant words of a scaling tile's first row, one per valid col (read as unsigned). */
+export function quantWords(fp: Tile): bigint[] {
+  return Array.from({ length: fp.vCol }, (_, c) => BigInt.asUintN(64, BigInt(fp.get(0, c))));
+}

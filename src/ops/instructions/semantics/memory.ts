@@ -1,0 +1,184 @@
+import { codec } from '../../../numerics/elements';
+import { GlobalBuffer, PartitionView, Tile } from '../../../machine/memory';
+import { InstructionContext } from './context';
+import { CUSTOM_PAD_BASE, ElemType } from '../../../types/type';
+import { f16BitsToNumber } from '../../../numerics/float16';
+import { bf16BitsToNumber } from '../../../numerics/bfloat16';
+import { accumulatorCast } from './cube';
+import { FixpipeOptions, fixpipeFor, fixpipeOptions, quantWords, usesFixpipe } from './fixpipe';
+
+/**
+ * A view as a matrix: its rows are the combinations of the outer indices in row-major order, its columns the
+ * innermost dimension. `element(r, c)` is the buffer index of that element, checked against the buffer.
+ */
+export function viewMatrix(ctx: InstructionContext, view: PartitionView): { rows: number; cols: number; element(r: number, c: number): number } {
+  const shape = view.shape;
+  const outerDims = shape.slice(0, -1);
+  const innerStride = view.strides[shape.length - 1];
+  const limit = view.buffer.length;
+  // Transfers walk a row at a time: its base is computed once.
+  let cachedRow = -1;
+  let rowBase = 0;
+  return {
+    rows: outerDims.reduce((p, d) => p * d, 1),
+    cols: shape[shape.length - 1],
+    element(r, c) {
+      if (r !== cachedRow) {
+        let rest = r;
+        rowBase = view.offset;
+        for (let d = outerDims.length - 1; d >= 0; d--) {
+          rowBase += (rest % outerDims[d]) * view.strides[d];
+          rest = Math.floor(rest / outerDims[d]);
+        }
+        cachedRow = r;
+      }
+      const index = rowBase + c * innerStride;
+      if (index < 0 || index >= limit) {
+        ctx.trap(`${view.buffer.name}: element ${index} is out of bounds (the buffer has ${limit} elements of ${view.buffer.elem})`);
+      }
+      return index;
+    },
+  };
+}
+
+/** Visits the elements a view and a tile's valid region share: tile (r, c) <-> global element index. */
+function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Tile, visit: (r: number, c: number, index: number) => void): void {
+  const matrix = viewMatrix(ctx, view);
+  if (tile.type.memref) {
+    // The memref form: a flat buffer takes the view's elements in row-major order.
+    const count = matrix.rows * matrix.cols;
+    if (count !== tile.type.rows * tile.type.cols) ctx.trap(`view shape ${view.shape.join('x')} has ${count} elements, but the buffer holds ${tile.type.rows * tile.type.cols}`);
+    for (let k = 0; k < count; k++) visit(Math.floor(k / tile.type.cols), k % tile.type.cols, matrix.element(Math.floor(k / matrix.cols), k % matrix.cols));
+    return;
+  }
+  if (matrix.cols !== tile.vCol || matrix.rows !== tile.vRow) {
+    ctx.trap(`view shape ${view.shape.join('x')} does not match the tile's valid region ${tile.vRow}x${tile.vCol}`);
+  }
+  tile.forEachValid((r, c) => visit(r, c, matrix.element(r, c)));
+}
+
+/**
+ * Transfers copy bits, never values: an f16/f32 NaN keeps its payload (and a signalling NaN stays
+ * signalling), and a same-size pair of element types (u16 view, f16 tile) moves the bit pattern.
+ */
+export function copyElement(from: Uint8Array, fromByte: number, to: Uint8Array, toByte: number, size: number): void {
+  for (let k = 0; k < size; k++) to[toByte + k] = from[fromByte + k];
+}
+
+/** The element size both sides share (the verifier's same-size rule; checked again here). */
+function elementSize(ctx: InstructionContext, buffer: GlobalBuffer, tile: Tile): number {
+  if (buffer.codec.size !== tile.codec.size) ctx.trap(`${buffer.name} has ${buffer.elem} elements, but the tile has ${tile.type.dtype}: their sizes differ`);
+  return tile.codec.size;
+}
+
+/**
+ * The value a pad writes (PadValueMap of pto-isa); null for PadNull (leave as is). A custom pad
+ * (CUSTOM_PAD_BASE | bits) holds the element's bit pattern: f32 all 32 bits, 16-bit types the low
+ * 16, 8-bit types the low 8, 32-bit integers all 32, 64-bit integers the 32 bits zero-extended.
+ */
+export function padValue(dtype: ElemType, pad: number, profile: InstructionContext['numerics']): number | bigint | null {
+  if (pad === 0) return null;
+  if (pad >= CUSTOM_PAD_BASE) {
+    const c = codec(dtype);
+    const bits = new DataView(new ArrayBuffer(8));
+    bits.setUint32(0, pad - CUSTOM_PAD_BASE, true);
+    return c.read(bits, 0);
+  }
+  if (pad === 1) return codec(dtype).isFloat ? 0 : dtype === 'i64' || dtype === 'u64' ? 0n : 0;
+  const max = pad === 2;
+  switch (dtype) {
+    case 'f32':
+      return max ? Infinity : -Infinity;
+    case 'f16':
+      // The CPU simulator's numeric_limits<half> has no infinity: it pads with 0 (see docs/numerics.md).
+      if (profile === 'cpu-sim') return 0;
+      return f16BitsToNumber(max ? 0x7c00 : 0xfc00);
+    case 'bf16':
+      return bf16BitsToNumber(max ? 0x7f80 : 0xff80);
+    case 'i8':
+      return max ? 0x7f : -0x80;
+    case 'u8':
+      return max ? 0xff : 0;
+    case 'i16':
+      return max ? 0x7fff : -0x8000;
+    case 'u16':
+      return max ? 0xffff : 0;
+    case 'i32':
+      return max ? 0x7fffffff : -0x80000000;
+    case 'u32':
+      return max ? 0xffffffff : 0;
+    default:
+      return 0n; // 64-bit types always pad with 0
+  }
+}
+
+export function load(ctx: InstructionContext): void {
+  const view = ctx.view('src');
+  const tile = ctx.tile('dst');
+  const src = view.buffer;
+  const size = elementSize(ctx, src, tile);
+  forEachTransfer(ctx, view, tile, (r, c, index) => {
+    copyElement(src.bytes, index * size, tile.bytes, tile.elementIndex(r, c) * size, size);
+  });
+  const pad = padValue(tile.type.dtype, tile.type.pad, ctx.numerics);
+  if (pad === null) return;
+  for (let r = 0; r < tile.type.rows; r++) {
+    for (let c = 0; c < tile.type.cols; c++) {
+      if (r >= tile.vRow || c >= tile.vCol) tile.set(r, c, pad);
+    }
+  }
+}
+
+/**
+ * TSTORE and TSTORE_FP. Bits are copied between same-size types; from an Acc tile an f32 accumulator may also be
+ * stored as f16 or bf16 (the fixpipe's cast, TSTORE manual's ACC-to-GM table), rounded to nearest even. The relu,
+ * scalar-quant ({pre_quant}) and vector-quant (tstore_fp's fp tile) forms go through vm/numerics/fixpipe.ts.
+ */
+export function store(ctx: InstructionContext): void {
+  const view = ctx.view('dst');
+  const tile = ctx.tile('src');
+  const dst = view.buffer;
+  const fixpipe = fixpipeOptions(ctx);
+  if (tile.type.loc === 'acc' && usesFixpipe(fixpipe)) return storeThroughFixpipe(ctx, view, tile, fixpipe);
+  if (tile.type.loc === 'acc' && tile.type.dtype !== dst.elem) return storeConverted(ctx, view, tile);
+  const size = elementSize(ctx, dst, tile);
+  forEachTransfer(ctx, view, tile, (r, c, index) => {
+    copyElement(tile.bytes, tile.elementIndex(r, c) * size, dst.bytes, index * size, size);
+    dst.written[index] = 1;
+  });
+}
+
+/** An f32 accumulator stored as f16/bf16; the other converting stores need quantisation parameters (pre_quant, tstore_fp). */
+function storeConverted(ctx: InstructionContext, view: PartitionView, tile: Tile): void {
+  const dst = view.buffer;
+  if (tile.type.dtype !== 'f32' || (dst.elem !== 'f16' && dst.elem !== 'bf16')) {
+    ctx.trap(`storing a ${tile.type.dtype} accumulator as ${dst.elem} needs a quant word ({pre_quant = WORD} or pto.tstore_fp)`);
+  }
+  const cast = accumulatorCast(ctx, dst.elem);
+  forEachTransfer(ctx, view, tile, (r, c, index) => {
+    dst.codec.write(dst.view, index * dst.codec.size, cast(tile.get(r, c) as number));
+    dst.written[index] = 1;
+  });
+}
+
+/**
+ * An Acc tile through the fixpipe into global memory. The quant word of element (r, c): the scalar word, or fp's
+ * column c (npu); the simulator indexes its word vector by row for a column-major tile such as Acc (cpu/TStore.hpp).
+ */
+function storeThroughFixpipe(ctx: InstructionContext, view: PartitionView, tile: Tile, options: FixpipeOptions): void {
+  const dst = view.buffer;
+  const convert = fixpipeFor(ctx, options, tile, dst.elem, 'tstore');
+  const fp = ctx.optionalTile('fp');
+  const words = fp ? quantWords(fp) : undefined;
+  const byRow = ctx.numerics === 'cpu-sim' && tile.type.blayout === 'col_major';
+  const wordAt = (r: number, c: number): bigint => {
+    if (!words) return options.word;
+    const k = byRow ? r : c;
+    if (k >= words.length) ctx.trap(`fp has ${words.length} valid cols, but ${byRow ? `row ${r} (the simulator picks the word by row)` : `col ${c}`} needs a word`);
+    return words[k];
+  };
+  forEachTransfer(ctx, view, tile, (r, c, index) => {
+    dst.codec.write(dst.view, index * dst.codec.size, convert(tile.get(r, c) as number, wordAt(r, c)));
+    dst.written[index] = 1;
+  });
+}

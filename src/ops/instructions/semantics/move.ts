@@ -1,0 +1,174 @@
+import { Tile } from '../../../machine/memory';
+import { InstructionContext, SemanticsModule } from './context';
+import { FixpipeOptions, fixpipeFor, fixpipeOptions, quantWords, usesFixpipe } from './fixpipe';
+import { copyElement } from './memory';
+import { accumulatorCast } from './cube';
+
+/**
+ * TMOV and TMOV_FP; the direction comes from the two locations. Vec -> Vec and Mat -> Left/Right/Scaling copy the
+ * bits of dst's valid region (same element size / type); Mat -> Bias and Acc -> Mat/Vec convert values (cube.ts's
+ * accumulator types to their narrower destinations, through the fixpipe); other pairs trap.
+ */
+export function move(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src');
+  const direction = `${src.type.loc}->${dst.type.loc}`;
+  if (direction === 'vec->vec') {
+    if (src.codec.size !== dst.codec.size) ctx.trap(`tmov from ${src.type.dtype} to ${dst.type.dtype}: the element sizes differ`);
+    return copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
+  }
+  if (src.type.loc === 'mat' && ['left', 'right', 'scaling', 'bias'].includes(dst.type.loc)) return moveToCubeInput(ctx, src, dst);
+  if (src.type.loc === 'acc' && (dst.type.loc === 'mat' || dst.type.loc === 'vec')) return moveFromAccumulator(ctx, src, dst);
+  ctx.trap(`tmov from ${src.type.loc} to ${dst.type.loc} is not implemented yet`);
+}
+
+/**
+ * The region a cube-side move copies: dst's valid region. The simulator asserts that src's valid region is the
+ * same (cpu/TMov.hpp); the NPU copies dst's valid region (rounded up to whole fractals) from wherever src has it,
+ * so npu only requires it inside src's rows x cols.
+ */
+function checkMoveRegion(ctx: InstructionContext, src: Tile, dst: Tile): void {
+  if (ctx.numerics === 'cpu-sim') {
+    if (src.vRow !== dst.vRow || src.vCol !== dst.vCol) ctx.trap(`src's valid region ${src.vRow}x${src.vCol} differs from dst's ${dst.vRow}x${dst.vCol}`);
+  } else if (dst.vRow > src.type.rows || dst.vCol > src.type.cols) {
+    ctx.trap(`dst's valid region ${dst.vRow}x${dst.vCol} is larger than src's ${src.type.rows}x${src.type.cols}`);
+  }
+}
+
+/** Mat -> Left/Right/Scaling/Bias: element (r, c) keeps its place whatever the two fractal layouts are. */
+function moveToCubeInput(ctx: InstructionContext, src: Tile, dst: Tile): void {
+  checkMoveRegion(ctx, src, dst);
+  const from = src.type.dtype;
+  const to = dst.type.dtype;
+  if (from === to) return copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
+  // The bias table load widens half to float (A2/A3 TMovToBt's convControl; exact).
+  if (dst.type.loc === 'bias' && from === 'f16' && to === 'f32') return convertWindow(src, dst, (v) => v);
+  ctx.trap(`tmov from a ${from} ${src.type.loc} tile to a ${to} ${dst.type.loc} tile is not implemented yet`);
+}
+
+/**
+ * Acc -> Mat/Vec (the fixpipe): the same type is copied; f32 -> f16/bf16 is the plain cast (A2/A3 GetCastPreQuantMode:
+ * F322F16/F322BF16), rounded to nearest even. {relu}, {pre_quant} and tmov.fp's fp tile go through
+ * vm/numerics/fixpipe.ts. On the NPU, A2/A3 has no Acc -> Vec path and its plain Acc -> Mat move always casts
+ * (npu/a2a3/TMov.hpp, CheckTMovAccToMat).
+ */
+function moveFromAccumulator(ctx: InstructionContext, src: Tile, dst: Tile): void {
+  checkMoveRegion(ctx, src, dst);
+  const from = src.type.dtype;
+  const to = dst.type.dtype;
+  const options = fixpipeOptions(ctx);
+  const cast = from === 'f32' && (to === 'f16' || to === 'bf16');
+  if (ctx.numerics === 'npu' && ctx.target === 'a2a3') {
+    if (dst.type.loc === 'vec') ctx.trap('tmov from acc to vec does not exist on a2a3 (A2/A3 moves the accumulator to Mat or global memory only)');
+    if (!cast && options.form === 'none') ctx.trap(`tmov from acc to mat on a2a3 casts f32 to f16 or bf16; ${from} to ${to} is not implemented yet`);
+  }
+  if (usesFixpipe(options)) return moveThroughFixpipe(ctx, src, dst, options);
+  if (from === to) return copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
+  if (!cast) ctx.trap(`tmov from a ${from} acc tile to a ${to} ${dst.type.loc} tile is not implemented yet (quantisation needs tmov.fp)`);
+  convertWindow(src, dst, accumulatorCast(ctx, to));
+}
+
+/**
+ * The relu and quantising forms. Column c of dst takes fp's word c (tmov.fp) or the scalar word. The simulator's
+ * scalar-quant TMOV drops the word and copies with a plain C++ conversion (cpu/TMov.hpp), which the VM does not model.
+ */
+function moveThroughFixpipe(ctx: InstructionContext, src: Tile, dst: Tile, options: FixpipeOptions): void {
+  if (options.form === 'scalar' && ctx.numerics === 'cpu-sim') ctx.trap('tmov {pre_quant} under cpu-sim: the simulator ignores the quant word (cpu/TMov.hpp); not implemented');
+  const convert = fixpipeFor(ctx, options, src, dst.type.dtype, options.form === 'vector' ? 'tmov.fp' : 'tmov');
+  const fp = ctx.optionalTile('fp');
+  const words = fp ? quantWords(fp) : undefined;
+  if (words && dst.vCol > words.length) ctx.trap(`fp has ${words.length} valid cols, but dst has ${dst.vCol}: one quant word per dst col`);
+  dst.forEachValid((r, c) => dst.set(r, c, convert(src.get(r, c) as number, words ? words[c] : options.word)));
+}
+
+/** Converts dst's valid region from src, value by value. */
+function convertWindow(src: Tile, dst: Tile, convert: (v: number) => number): void {
+  dst.forEachValid((r, c) => dst.set(r, c, convert(src.get(r, c) as number)));
+}
+
+/** One corner of a rectangular copy: element (row, col) of a tile. */
+export interface Corner {
+  tile: Tile;
+  row: number;
+  col: number;
+}
+
+/** Copies the bits of a rows x cols window, each tile addressed through its own layout. */
+export function copyWindow(from: Corner, to: Corner, rows: number, cols: number): void {
+  const size = to.tile.codec.size;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const fromByte = from.tile.elementIndex(from.row + r, from.col + c) * size;
+      copyElement(from.tile.bytes, fromByte, to.tile.bytes, to.tile.elementIndex(to.row + r, to.col + c) * size, size);
+    }
+  }
+}
+
+/** A row/column index operand as a number; negative values trap. */
+export function indexOperand(ctx: InstructionContext, name: string): number {
+  const v = ctx.scalar(name);
+  const n = typeof v === 'bigint' ? Number(v) : v;
+  if (!Number.isInteger(n) || n < 0) ctx.trap(`${name} = ${v} must be a non-negative integer`);
+  return n;
+}
+
+/** The extent a window may reach in a tile: its valid region under cpu-sim (the simulator asserts it), else its rows x cols. */
+function windowBounds(ctx: InstructionContext, tile: Tile): { rows: number; cols: number; what: string } {
+  return ctx.numerics === 'cpu-sim'
+    ? { rows: tile.vRow, cols: tile.vCol, what: 'valid region' }
+    : { rows: tile.type.rows, cols: tile.type.cols, what: 'rows x cols' };
+}
+
+/** Traps unless the window rows x cols at (row, col) lies inside `bounds`. */
+function checkWindow(ctx: InstructionContext, row: number, col: number, rows: number, cols: number, bounds: { rows: number; cols: number; what: string }, whose: string): void {
+  if (row + rows > bounds.rows || col + cols > bounds.cols) {
+    ctx.trap(`the ${rows}x${cols} window at (${row}, ${col}) leaves ${whose}'s ${bounds.what} ${bounds.rows}x${bounds.cols}`);
+  }
+}
+
+function requireVecToVec(ctx: InstructionContext, name: string, src: Tile, dst: Tile): void {
+  if (src.type.loc !== 'vec' || dst.type.loc !== 'vec') ctx.trap(`${name} from ${src.type.loc} to ${dst.type.loc} is not implemented yet`);
+}
+
+/**
+ * TEXTRACT, Vec -> Vec and Mat -> Left/Right: dst's valid region from the window of src at (indexRow, indexCol).
+ * Bits are copied; element (r, c) keeps its logical place whatever the fractal layouts.
+ */
+export function extract(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src');
+  const cube = src.type.loc === 'mat' && (dst.type.loc === 'left' || dst.type.loc === 'right');
+  if (!cube) requireVecToVec(ctx, 'textract', src, dst);
+  if (src.type.dtype !== dst.type.dtype) ctx.trap(`textract from ${src.type.dtype} to ${dst.type.dtype} is not implemented yet`);
+  const row = indexOperand(ctx, 'indexRow');
+  const col = indexOperand(ctx, 'indexCol');
+  checkWindow(ctx, row, col, dst.vRow, dst.vCol, windowBounds(ctx, src), 'src');
+  copyWindow({ tile: src, row, col }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
+}
+
+/** TINSERT, Vec -> Vec: src's valid region into dst at (indexRow, indexCol). */
+export function insert(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src');
+  requireVecToVec(ctx, 'tinsert', src, dst);
+  const row = indexOperand(ctx, 'indexRow');
+  const col = indexOperand(ctx, 'indexCol');
+  checkWindow(ctx, row, col, src.vRow, src.vCol, windowBounds(ctx, dst), 'dst');
+  copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row, col }, src.vRow, src.vCol);
+}
+
+/**
+ * TSUBVIEW. On the NPU dst becomes a view into src; the VM's dst has its own storage, so the window
+ * is copied (the manual's math, dst[i, j] = src[rowIdx + i, colIdx + j]).
+ */
+export function subview(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src');
+  const row = indexOperand(ctx, 'rowIdx');
+  const col = indexOperand(ctx, 'colIdx');
+  // rowIdx/colIdx count inside src's valid region (manual, TSUBVIEW).
+  checkWindow(ctx, row, col, dst.vRow, dst.vCol, { rows: src.vRow, cols: src.vCol, what: 'valid region' }, 'src');
+  copyWindow({ tile: src, row, col }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
+}
+
+export const module: SemanticsModule = { semantics: { move, extract, insert, subview } };

@@ -1,0 +1,43 @@
+import { Tile } from '../../../machine/memory';
+import { InstructionContext } from './context';
+
+/**
+ * Scalar access to tiles: TEXPANDS (fill), TGETVAL / TSETVAL (one element). A float scalar is rounded to
+ * the tile's type; an integer wraps. Offsets count elements row by row over the tile's rows x cols.
+ */
+
+function position(ctx: InstructionContext, tile: Tile, offset: bigint | number): [number, number] {
+  const n = typeof offset === 'bigint' ? offset : BigInt(Math.trunc(offset));
+  const size = tile.type.rows * tile.type.cols;
+  if (n < 0n || n >= BigInt(size)) ctx.trap(`offset ${n} is outside the ${tile.type.rows}x${tile.type.cols} tile (0..${size - 1})`);
+  const k = Number(n);
+  return [Math.floor(k / tile.type.cols), k % tile.type.cols];
+}
+
+function asElement(tile: Tile, v: bigint | number): bigint | number {
+  if (tile.codec.isFloat) return tile.codec.round(Number(v));
+  return tile.codec.round(typeof v === 'bigint' ? v : BigInt(Math.trunc(v)));
+}
+
+/** TEXPANDS: dst[i, j] = scalar over dst's valid region. */
+export function expandScalar(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const v = asElement(dst, ctx.scalar('scalar'));
+  for (let r = 0; r < dst.vRow; r++) for (let c = 0; c < dst.vCol; c++) dst.set(r, c, v);
+}
+
+/** TGETVAL: the element at `offset`. */
+export function getValue(ctx: InstructionContext): void {
+  const src = ctx.tile('src');
+  const [r, c] = position(ctx, src, ctx.scalar('offset'));
+  const v = src.get(r, c);
+  // Integer scalars are bigints in the VM, whatever their width.
+  ctx.setResult('dst', src.codec.isFloat ? v : BigInt(v));
+}
+
+/** TSETVAL: the element at `offset` = value. */
+export function setValue(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const [r, c] = position(ctx, dst, ctx.scalar('offset'));
+  dst.set(r, c, asElement(dst, ctx.scalar('value')));
+}

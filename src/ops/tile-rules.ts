@@ -1,0 +1,54 @@
+import { Isa } from '../spec/isa';
+import { LayoutRule, TargetName } from '../spec/schema';
+import { TileType, elemSize } from '../types/type';
+import { innerBox, layoutName } from '../types/geometry';
+
+/** Well-formedness of a tile type (the static_asserts of pto-isa's Tile template). */
+export function tileTypeProblems(t: TileType, target: TargetName, spec: Isa): string[] {
+  const problems: string[] = [];
+  const size = elemSize(t.dtype);
+  if (t.vRow !== null && t.vRow > t.rows) problems.push(`valid rows ${t.vRow} exceed rows ${t.rows}`);
+  if (t.vCol !== null && t.vCol > t.cols) problems.push(`valid cols ${t.vCol} exceed cols ${t.cols}`);
+  if (![32, 512, 1024].includes(t.fractal)) problems.push(`fractal size must be 32, 512 or 1024, got ${t.fractal}`);
+  if (t.blayout === 'col_major' && t.slayout === 'col_major') problems.push('blayout=col_major with slayout=col_major (Nn) is not a supported layout');
+  if (t.slayout === 'none_box') {
+    if (t.blayout === 'row_major' && (t.cols * size) % 32 !== 0) {
+      problems.push(`a row-major tile needs rows of a multiple of 32 bytes: cols ${t.cols} x ${size} bytes = ${t.cols * size}`);
+    }
+    if (t.blayout === 'col_major' && (t.rows * size) % 32 !== 0) {
+      problems.push(`a column-major tile needs columns of a multiple of 32 bytes: rows ${t.rows} x ${size} bytes = ${t.rows * size}`);
+    }
+  } else {
+    const box = innerBox(t);
+    if (t.cols % box.cols !== 0) problems.push(`cols ${t.cols} must be a multiple of the fractal box width ${box.cols}`);
+    if (t.loc !== 'vec' && t.fractal !== 32 && t.rows !== 1 && t.rows % box.rows !== 0) {
+      problems.push(`rows ${t.rows} must be a multiple of the fractal box height ${box.rows}`);
+    }
+  }
+  const buffer = spec.locationBuffer[t.loc];
+  const capacity = spec.buffers[target][buffer];
+  const bytes = t.rows * t.cols * size;
+  if (capacity !== undefined && bytes > capacity) {
+    problems.push(`a ${t.rows}x${t.cols} ${t.dtype} tile needs ${bytes} bytes, more than the ${capacity}-byte ${buffer} of ${target}`);
+  }
+  return problems;
+}
+
+/** Null when the tile satisfies the rule, else what is required. */
+export function layoutProblem(rule: LayoutRule, t: TileType): string | null {
+  const nd = t.blayout === 'row_major' && t.slayout === 'none_box';
+  switch (rule) {
+    case 'any':
+      return null;
+    case 'nd':
+      return nd ? null : `must be ND (blayout=row_major, slayout=none_box), not ${layoutName(t)}`;
+    case 'row-major':
+      return t.blayout === 'row_major' ? null : 'must be row-major (blayout=row_major)';
+    case 'none-box':
+      return t.slayout === 'none_box' ? null : `must be ND or DN (slayout=none_box), not ${layoutName(t)}`;
+    case 'nd-or-dn-column':
+      return nd || (t.blayout === 'col_major' && t.slayout === 'none_box' && t.cols === 1)
+        ? null
+        : `must be ND, or DN with one column, not ${layoutName(t)}${t.cols !== 1 && t.blayout === 'col_major' ? ` with ${t.cols} columns` : ''}`;
+  }
+}

@@ -1,0 +1,35 @@
+import { TileType } from '../types/type';
+import { tileBytes } from '../types/geometry';
+
+/**
+ * Tile views: `pto.treshape` (the same bytes as another tile type) and `pto.subset` (a window of a
+ * tile that keeps the parent's strides). Both alias storage; neither moves data. The rules here are
+ * shared by the verifier (types) and the VM (run-time offsets).
+ */
+
+/** Why `src` cannot be reinterpreted as `dst`, or null. Element types may differ (a bit view). */
+export function treshapeProblem(src: TileType, dst: TileType): string | null {
+  if (src.loc !== dst.loc) return `the result must stay in loc=${src.loc}, not loc=${dst.loc}`;
+  if ((src.slayout === 'none_box') !== (dst.slayout === 'none_box')) return 'cannot reshape between a boxed (fractal) layout and none_box';
+  if (tileBytes(src) !== tileBytes(dst)) return `the result has ${tileBytes(dst)} bytes but the source has ${tileBytes(src)}: a reshape keeps the size`;
+  if (dst.vRow === null || dst.vCol === null) return 'the result type needs a static valid shape';
+  return null;
+}
+
+/** The type of `pto.subset %t[...] sizes [rows, cols]`: the window, fully valid, in the parent's layout. */
+export function subsetType(parent: TileType, sizes: number[]): { type?: TileType; problem?: string } {
+  if (sizes.length !== 2) return { problem: `sizes must have 2 entries (rows, cols), got ${sizes.length}` };
+  const [rows, cols] = sizes;
+  if (parent.slayout !== 'none_box') return { problem: 'a subset of a boxed (fractal) tile is not implemented yet' };
+  if (rows < 1 || cols < 1) return { problem: `sizes must be positive, got [${rows}, ${cols}]` };
+  if (rows > parent.rows || cols > parent.cols) return { problem: `sizes [${rows}, ${cols}] exceed the ${parent.rows}x${parent.cols} source` };
+  return { type: { ...parent, rows, cols, vRow: rows, vCol: cols } };
+}
+
+/** Why a window at (row, col) does not fit its parent, or null (checked at run time for dynamic offsets). */
+export function subsetBoundsProblem(parent: TileType, row: number, col: number, sizes: [number, number]): string | null {
+  if (row < 0 || col < 0 || row + sizes[0] > parent.rows || col + sizes[1] > parent.cols) {
+    return `the window [${row}, ${col}] + [${sizes[0]}, ${sizes[1]}] is outside the ${parent.rows}x${parent.cols} source`;
+  }
+  return null;
+}

@@ -1,0 +1,136 @@
+/**
+ * The types of PTO-AS values: element types, scalars, pointers, views and tiles, and their canonical spelling.
+ * Parsing type text is syntax's job (syntax/type-table.ts); this module only describes and prints types.
+ */
+
+/** Element types of tiles, views and scalars. Signless MLIR integers (`i8`) are the signed types. */
+export type ElemType = 'i1' | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64' | 'index';
+
+export const TILE_LOCS = ['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling'] as const;
+export type TileLoc = (typeof TILE_LOCS)[number];
+export type BLayout = 'row_major' | 'col_major';
+export type SLayout = 'none_box' | 'row_major' | 'col_major';
+
+export interface TileType {
+  kind: 'tile';
+  /** `!pto.tile_buf` (a Level 2 buffer) or `!pto.tile` (a Level 1 value). */
+  level: 'buf' | 'value';
+  loc: TileLoc;
+  dtype: ElemType;
+  rows: number;
+  cols: number;
+  /** Valid rows/cols; null = dynamic (`?`), given at run time. */
+  vRow: number | null;
+  vCol: number | null;
+  blayout: BLayout;
+  slayout: SLayout;
+  fractal: number;
+  pad: number;
+  /** Written as a memref (the form after PTOAS's memory planning): the buffer's own shape and layout. */
+  memref?: MemrefSpelling;
+}
+
+/** `memref<16x16x16xf16, strided<[256, 16, 1]>, #pto.address_space<vec>>`: what the memref form says beyond a tile or view. */
+export interface MemrefSpelling {
+  shape: (number | null)[];
+  /** The layout as written (`strided<[1024, 1], offset: ?>`), if any. */
+  layout?: string;
+  space: 'gm' | TileLoc;
+}
+
+export type Type =
+  | { kind: 'scalar'; elem: ElemType }
+  | { kind: 'ptr'; elem: ElemType }
+  | { kind: 'tensor_view'; shape: (number | null)[]; elem: ElemType }
+  | { kind: 'partition_view'; shape: (number | null)[]; elem: ElemType; memref?: MemrefSpelling }
+  | TileType
+  | { kind: 'opaque'; text: string };
+
+const SCALARS: Record<string, ElemType> = {
+  i1: 'i1', i8: 'i8', si8: 'i8', ui8: 'u8', u8: 'u8', i16: 'i16', si16: 'i16', ui16: 'u16', u16: 'u16',
+  i32: 'i32', si32: 'i32', ui32: 'u32', u32: 'u32', i64: 'i64', si64: 'i64', ui64: 'u64', u64: 'u64',
+  f16: 'f16', bf16: 'bf16', f32: 'f32', f64: 'f64', index: 'index',
+  // C spellings used by the ISA manual's positional tile types.
+  int8: 'i8', uint8: 'u8', int16: 'i16', uint16: 'u16', int32: 'i32', uint32: 'u32', int64: 'i64', uint64: 'u64',
+  half: 'f16', float: 'f32', bfloat16: 'bf16', float16: 'f16', float32: 'f32',
+};
+
+export function scalarFromName(name: string): ElemType | undefined {
+  return Object.prototype.hasOwnProperty.call(SCALARS, name) ? SCALARS[name] : undefined;
+}
+
+/** Canonical MLIR spelling of an element type (unsigned as `ui8`, as PTOAS prints them). */
+export function elemTypeName(e: ElemType): string {
+  return e.startsWith('u') ? 'ui' + e.slice(1) : e;
+}
+
+export function elemSize(e: ElemType): number {
+  switch (e) {
+    case 'i1':
+    case 'i8':
+    case 'u8':
+      return 1;
+    case 'i16':
+    case 'u16':
+    case 'f16':
+    case 'bf16':
+      return 2;
+    case 'i32':
+    case 'u32':
+    case 'f32':
+      return 4;
+    default:
+      return 8;
+  }
+}
+
+export const isFloat = (e: ElemType): boolean => e === 'f16' || e === 'bf16' || e === 'f32' || e === 'f64';
+export const isInteger = (e: ElemType): boolean => !isFloat(e);
+
+/** pto-isa's PadValue::CustomBase: pad values from here on carry the element's bits in their low 32 bits. */
+export const CUSTOM_PAD_BASE = 2 ** 32;
+
+/** Default layouts per location, as PTOAS and the corpus use them. */
+export function defaultLayout(loc: TileLoc): { blayout: BLayout; slayout: SLayout } {
+  switch (loc) {
+    case 'mat':
+      return { blayout: 'col_major', slayout: 'row_major' };
+    case 'left':
+      return { blayout: 'row_major', slayout: 'row_major' };
+    case 'right':
+      return { blayout: 'row_major', slayout: 'col_major' };
+    case 'acc':
+      return { blayout: 'col_major', slayout: 'row_major' };
+    default:
+      return { blayout: 'row_major', slayout: 'none_box' };
+  }
+}
+
+/** The canonical PTOAS spelling of a type. */
+export function printType(t: Type): string {
+  switch (t.kind) {
+    case 'scalar':
+      return elemTypeName(t.elem);
+    case 'ptr':
+      return `!pto.ptr<${elemTypeName(t.elem)}>`;
+    case 'tensor_view':
+    case 'partition_view': {
+      if (t.kind === 'partition_view' && t.memref) return printMemref(t.memref, t.elem);
+      const dims = t.shape.map((d) => (d === null ? '?' : String(d))).join('x');
+      return `!pto.${t.kind === 'tensor_view' ? 'tensor_view' : 'partition_tensor_view'}<${dims}x${elemTypeName(t.elem)}>`;
+    }
+    case 'tile':
+      if (t.memref) return printMemref(t.memref, t.dtype);
+      return (
+        `!pto.${t.level === 'buf' ? 'tile_buf' : 'tile'}<loc=${t.loc}, dtype=${elemTypeName(t.dtype)}, rows=${t.rows}, cols=${t.cols}, ` +
+        `v_row=${t.vRow ?? '?'}, v_col=${t.vCol ?? '?'}, blayout=${t.blayout}, slayout=${t.slayout}, fractal=${t.fractal}, pad=${t.pad}>`
+      );
+    case 'opaque':
+      return t.text;
+  }
+}
+
+function printMemref(m: MemrefSpelling, elem: ElemType): string {
+  const dims = m.shape.map((d) => (d === null ? '?' : String(d))).join('x');
+  return `memref<${dims}x${elemTypeName(elem)}${m.layout ? ', ' + m.layout : ''}, #pto.address_space<${m.space}>>`;
+}

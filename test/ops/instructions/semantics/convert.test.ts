@@ -1,0 +1,195 @@
+/**
+ * TCVT on the VM (src/vm/instructions/convert.ts) under both numerics profiles. Expected values are worked out
+ * by hand from pto-isa's cpu/TCvt.hpp (cpu-sim: rounding in double, x86 truncating conversions, saturation by
+ * clamping the source) and npu/a2a3, a5 TCvt.hpp (npu: per-mode rounding, per-pair saturation defaults).
+ */
+import { ElemType } from '../../../../src/types/type';
+import { codec } from '../../../../src/numerics/elements';
+import { Numerics, bits16, bits32, elementBytes, elementValues, runWithValid } from './tile-kernel';
+
+type Elem = number | bigint;
+const ROWS = 2;
+const COLS = 32;
+
+const bytesOf = (dtype: ElemType, values: Elem[], fill: Elem = 0): Uint8Array => elementBytes(dtype, ROWS * COLS, values, fill);
+
+interface Options {
+  numerics?: Numerics;
+  target?: 'a2a3' | 'a5';
+  attrs?: string;
+  srcBytes?: Uint8Array;
+}
+
+/** Converts `values` (row 0 of src) and returns the whole dst tile's bytes; the valid region is 1 x values.length. */
+function tcvtBytes(from: ElemType, to: ElemType, values: Elem[], opts: Options = {}): Uint8Array {
+  const line = `pto.tcvt ins(%src${opts.attrs ? ` {${opts.attrs}}` : ''} : T(src)) outs(%dst : T(dst))`;
+  const dstFill = to.startsWith('f') || to === 'bf16' ? 7 : to.endsWith('64') ? 7n : 7;
+  const tiles = {
+    src: { dtype: from, rows: ROWS, cols: COLS, bytes: opts.srcBytes ?? bytesOf(from, values, from.endsWith('64') ? 0n : 0) },
+    dst: { dtype: to, rows: ROWS, cols: COLS, bytes: bytesOf(to, [], dstFill) },
+  };
+  return runWithValid(line, tiles, { numerics: opts.numerics ?? 'npu', target: opts.target ?? 'a5', valid: [1, values.length] }).dst;
+}
+
+function tcvt(from: ElemType, to: ElemType, values: Elem[], opts: Options = {}): Elem[] {
+  const bytes = tcvtBytes(from, to, values, opts);
+  return elementValues(to, bytes, values.length);
+}
+
+const INT_MIN = -(2 ** 31);
+const MODES = ['RINT', 'ROUND', 'FLOOR', 'CEIL', 'TRUNC', 'ODD', 'NONE', 'CAST_RINT'];
+const mode = (m: string) => `rmode = #pto<round_mode ${m}>`;
+
+describe('cpu-sim (the reference simulator)', () => {
+  const cpu = (attrs?: string): Options => ({ numerics: 'cpu-sim', attrs });
+  const xs = [2.5, -2.5, 3.5, 0.5, -0.5, 1.25, -1.75];
+
+  test('f32 -> i32 rounds in double per mode; ODD is nearest with ties to odd, NONE truncates', () => {
+    const want: Record<string, number[]> = {
+      RINT: [2, -2, 4, 0, 0, 1, -2],
+      ROUND: [3, -3, 4, 1, -1, 1, -2],
+      FLOOR: [2, -3, 3, 0, -1, 1, -2],
+      CEIL: [3, -2, 4, 1, 0, 2, -1],
+      TRUNC: [2, -2, 3, 0, 0, 1, -1],
+      ODD: [3, -3, 3, 1, -1, 1, -2],
+      NONE: [2, -2, 3, 0, 0, 1, -1],
+      CAST_RINT: [2, -2, 4, 0, 0, 1, -2],
+    };
+    for (const m of MODES) expect([m, tcvt('f32', 'i32', xs, cpu(mode(m)))]).toEqual([m, want[m]]);
+  });
+
+  test('f32 -> i32: NaN, infinities and overflow give INT_MIN (x86 cvttsd2si)', () => {
+    expect(tcvt('f32', 'i32', [NaN, Infinity, -Infinity, 3e9, -3e9, 2147483520], cpu())).toEqual([INT_MIN, INT_MIN, INT_MIN, INT_MIN, INT_MIN, 2147483520]);
+  });
+
+  test('saturation clamps the source in double and converts it back to f32 first, so a large f32 -> i32 still gives INT_MIN', () => {
+    // hi = min(FLT_MAX, INT_MAX) = 2147483647 becomes 2147483648.0f, which is out of i32's range.
+    expect(tcvt('f32', 'i32', [NaN, 3e9, -3e9, 100.5], cpu('saturation = true'))).toEqual([INT_MIN, INT_MIN, INT_MIN, 100]);
+  });
+
+  test('f32 -> i16 without saturation keeps the low bits of the 32-bit conversion', () => {
+    expect(tcvt('f32', 'i16', [40000, -40000, NaN, 3e9, 123.5], cpu())).toEqual([40000 - 65536, 65536 - 40000, 0, 0, 124]);
+    expect(tcvt('f32', 'i16', [40000, -40000, NaN, 123.5], cpu('saturation = true'))).toEqual([32767, -32768, 32767, 124]);
+  });
+
+  test('f16 -> u8 goes through int64, so negative values wrap', () => {
+    expect(tcvt('f16', 'u8', [-1, 300, 255.5, NaN], cpu())).toEqual([255, 44, 0, 0]);
+    expect(tcvt('f16', 'u8', [-1, 300, NaN], cpu('saturation = true'))).toEqual([0, 255, 255]);
+  });
+
+  test('f16 -> i16 with saturation: 32767 is 32768 in f16, which wraps to -32768', () => {
+    expect(tcvt('f16', 'i16', [40000, -40000], cpu('saturation = true'))).toEqual([-32768, -32768]);
+  });
+
+  test('f32 -> f16 rounds to nearest even whatever the mode; saturation turns NaN and inf into 65504', () => {
+    const values = [1 + 2 ** -11, -(1 + 2 ** -11), 1 + 3 * 2 ** -11, 70000, Infinity];
+    for (const m of MODES) expect([m, tcvt('f32', 'f16', values, cpu(mode(m)))]).toEqual([m, [1, -1, 1 + 2 ** -9, Infinity, Infinity]]);
+    expect(tcvt('f32', 'f16', [NaN, Infinity, -Infinity, 70000, -1e30], cpu('saturation = true'))).toEqual([65504, 65504, -65504, 65504, -65504]);
+  });
+
+  test('float -> float NaNs keep their sign and payload and are quieted', () => {
+    const src = bytesOf('f16', []);
+    new DataView(src.buffer).setUint16(0, 0x7d01, true); // signalling NaN, payload 0x101
+    new DataView(src.buffer).setUint16(2, 0xfe00, true);
+    const out = tcvtBytes('f16', 'f32', [0, 0], { numerics: 'cpu-sim', srcBytes: src });
+    expect([bits32(out, 0), bits32(out, 1)]).toEqual([0x7fe02000, 0xffc00000]);
+    const src32 = bytesOf('f32', []);
+    new DataView(src32.buffer).setUint32(0, 0xff812345, true);
+    expect(bits16(tcvtBytes('f32', 'f16', [0], { numerics: 'cpu-sim', srcBytes: src32 }), 0)).toBe(0xfe09);
+  });
+
+  test('i64 -> f32 rounds to double first (two roundings)', () => {
+    // 2^53 + 2^29 + 1 rounds to the double 2^53 + 2^29, an f32 tie that goes to even, 2^53.
+    expect(tcvt('i64', 'f32', [2n ** 53n + 2n ** 29n + 1n], cpu())).toEqual([2 ** 53]);
+    expect(tcvt('i64', 'f32', [2n ** 53n + 2n ** 29n + 1n])).toEqual([2 ** 53 + 2 ** 30]); // npu: rounded once
+  });
+
+  test('f32 -> f32 ignores the mode', () => {
+    expect(tcvt('f32', 'f32', [2.7, -2.5], cpu(mode('FLOOR')))).toEqual([Math.fround(2.7), -2.5]);
+  });
+});
+
+describe('npu', () => {
+  test('f32 -> f16 rounds per mode; NONE and CAST_RINT are to nearest even; ODD rounds to odd', () => {
+    const x = 1 + 2 ** -11 + 2 ** -20; // above the midpoint of 1 and 1 + 2^-10
+    const tie = 1 + 2 ** -11;
+    const want: Record<string, number[]> = {
+      RINT: [1 + 2 ** -10, 1, -1],
+      ROUND: [1 + 2 ** -10, 1 + 2 ** -10, -1 - 2 ** -10],
+      FLOOR: [1, 1, -1 - 2 ** -10],
+      CEIL: [1 + 2 ** -10, 1 + 2 ** -10, -1],
+      TRUNC: [1, 1, -1],
+      ODD: [1 + 2 ** -10, 1 + 2 ** -10, -1 - 2 ** -10],
+      NONE: [1 + 2 ** -10, 1, -1],
+      CAST_RINT: [1 + 2 ** -10, 1, -1],
+    };
+    for (const m of MODES) expect([m, tcvt('f32', 'f16', [x, tie, -tie], { attrs: mode(m) })]).toEqual([m, want[m]]);
+  });
+
+  test('f32 -> f16 saturates by default (NaN -> 0, inf -> 65504); a5 can turn it off', () => {
+    expect(tcvt('f32', 'f16', [NaN, Infinity, -70000, 1])).toEqual([0, 65504, -65504, 1]);
+    const off = tcvt('f32', 'f16', [NaN, Infinity, -70000], { attrs: 'saturation = false' });
+    expect([Number.isNaN(off[0]), off[1], off[2]]).toEqual([true, Infinity, -Infinity]);
+  });
+
+  test('f32 -> i32: per mode; ODD and NONE truncate (no round-to-odd for this pair); saturated NaN is 0', () => {
+    const xs = [2.5, -2.5, 3.5];
+    expect(MODES.map((m) => tcvt('f32', 'i32', xs, { attrs: mode(m) }))).toEqual([
+      [2, -2, 4],
+      [3, -3, 4],
+      [2, -3, 3],
+      [3, -2, 4],
+      [2, -2, 3],
+      [2, -2, 3],
+      [2, -2, 3],
+      [2, -2, 4],
+    ]);
+    expect(tcvt('f32', 'i32', [NaN, 3e9, -Infinity])).toEqual([0, 2147483647, INT_MIN]);
+  });
+
+  test('f32 -> i32 without saturation traps on a value the NPU result is not documented for', () => {
+    expect(tcvt('f32', 'i32', [5.5], { attrs: 'saturation = false' })).toEqual([6]);
+    expect(() => tcvt('f32', 'i32', [3e9], { attrs: 'saturation = false' })).toThrow('pto.tcvt f32 -> i32 without saturation: the NPU result for 3000000000 is not documented');
+  });
+
+  test('f32 -> i16 defaults to no saturation: saturate to i32, then keep the low bits', () => {
+    expect(tcvt('f32', 'i16', [40000, NaN, 3e9, -7.9], { target: 'a2a3' })).toEqual([40000 - 65536, 0, -1, -8]); // default rmode: nearest even
+    expect(tcvt('f32', 'i16', [40000, NaN, -3e9], { target: 'a2a3', attrs: 'saturation = true' })).toEqual([32767, 0, -32768]);
+  });
+
+  test('integer narrowing: i32 -> i16 wraps by default, i16 -> u8 (a5) saturates by default', () => {
+    expect(tcvt('i32', 'i16', [40000, -40000, 5])).toEqual([40000 - 65536, 65536 - 40000, 5]);
+    expect(tcvt('i32', 'i16', [40000, -40000], { attrs: 'saturation = true' })).toEqual([32767, -32768]);
+    expect(tcvt('i16', 'u8', [-5, 300, 200])).toEqual([0, 255, 200]);
+    expect(tcvt('i16', 'u8', [-5, 300], { attrs: 'saturation = false' })).toEqual([251, 44]);
+  });
+
+  test('f32 -> f32 rounds to an integral value per mode', () => {
+    expect(tcvt('f32', 'f32', [2.7, -2.5, 2.5], { attrs: mode('RINT') })).toEqual([3, -2, 2]);
+    expect(tcvt('f32', 'f32', [2.7, -2.5], { attrs: mode('FLOOR') })).toEqual([2, -3]);
+  });
+
+  test('i32 -> f32 rounds per mode', () => {
+    const v = 2 ** 24 + 1; // between the f32 values 2^24 and 2^24 + 2: a tie
+    expect(tcvt('i32', 'f32', [v], { attrs: mode('RINT') })).toEqual([2 ** 24]);
+    expect(tcvt('i32', 'f32', [v], { attrs: mode('CEIL') })).toEqual([2 ** 24 + 2]);
+    expect(tcvt('i32', 'f32', [-v], { attrs: mode('ROUND') })).toEqual([-(2 ** 24 + 2)]);
+  });
+
+  test('widening is exact: f16 -> f32 keeps infinities and NaN unsaturated, bf16 -> f32, i8 -> i32', () => {
+    const r = tcvt('f16', 'f32', [Infinity, -0, 65504, NaN]);
+    expect([r[0], Object.is(r[1], -0), r[2], Number.isNaN(r[3])]).toEqual([Infinity, true, 65504, true]);
+    expect(tcvt('bf16', 'f32', [3.140625, -Infinity])).toEqual([3.140625, -Infinity]);
+    expect(tcvt('i8', 'i32', [-128, 127])).toEqual([-128, 127]);
+  });
+});
+
+describe('valid region', () => {
+  test.each(['npu', 'cpu-sim'] as const)('%s: only the valid region is written; padding keeps its bytes', (numerics) => {
+    const out = tcvtBytes('f32', 'f16', [1.5, -2, 3], { numerics });
+    const fill = codec('f16').round(7);
+    const all = elementValues('f16', out, ROWS * COLS);
+    expect(all.slice(0, 3)).toEqual([1.5, -2, 3]);
+    expect(all.slice(3).every((v) => v === fill)).toBe(true);
+  });
+});

@@ -1,0 +1,307 @@
+/** TypeTable: every accepted spelling of PTO types, their errors and warnings, and printType. */
+import { TileType, printType } from '../../src/types/type';
+import { TypeTable } from '../../src/syntax/type-table';
+
+const table = new TypeTable();
+
+function tile(text: string): { type: TileType; warnings: string[] } {
+  const r = table.parse(text);
+  expect(r.error).toBeUndefined();
+  expect(r.type?.kind).toBe('tile');
+  return { type: r.type as TileType, warnings: r.warnings };
+}
+
+const F32_16x16: TileType = {
+  kind: 'tile',
+  level: 'buf',
+  loc: 'vec',
+  dtype: 'f32',
+  rows: 16,
+  cols: 16,
+  vRow: 16,
+  vCol: 16,
+  blayout: 'row_major',
+  slayout: 'none_box',
+  fractal: 512,
+  pad: 0,
+};
+
+const FULL = '!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+
+describe('tile spellings', () => {
+  test('keyword !pto.tile_buf with every parameter', () => {
+    const { type, warnings } = tile(FULL);
+    expect(type).toEqual(F32_16x16);
+    expect(warnings).toEqual([]);
+  });
+
+  test('keyword spelling with newlines and extra spaces', () => {
+    const { type, warnings } = tile('!pto.tile_buf<loc = vec,\n  dtype=f32, rows=16,cols=16, v_row=16, v_col=16,\n  blayout=row_major, slayout=none_box, fractal=512, pad=0>');
+    expect(type).toEqual(F32_16x16);
+    expect(warnings).toEqual([]);
+  });
+
+  test('dynamic valid dims: ? and -1', () => {
+    expect(tile(FULL.replace('v_row=16, v_col=16', 'v_row=?, v_col=?')).type).toMatchObject({ vRow: null, vCol: null });
+    expect(tile(FULL.replace('v_row=16', 'v_row=-1')).type).toMatchObject({ vRow: null, vCol: 16 });
+    expect(tile(FULL.replace('v_row=16', 'v_row=3')).type).toMatchObject({ vRow: 3, vCol: 16 });
+  });
+
+  test('keyword !pto.tile is a Level 1 value with the same fields', () => {
+    const { type, warnings } = tile(FULL.replace('!pto.tile_buf<', '!pto.tile<'));
+    expect(type).toEqual({ ...F32_16x16, level: 'value' });
+    expect(warnings).toEqual([]);
+  });
+
+  test("positional !pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero> (the ISA manual's spelling)", () => {
+    const { type, warnings } = tile('!pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero>');
+    expect(type).toEqual({ ...F32_16x16, level: 'value', pad: 1 });
+    expect(warnings).toEqual([]);
+  });
+
+  test('positional layouts, fractals and pads by their manual names', () => {
+    expect(tile('!pto.tile<loc=vec, f16, 16, 16, ColMajor, NoneBox, None, Max>').type).toMatchObject({ dtype: 'f16', blayout: 'col_major', slayout: 'none_box', pad: 2 });
+    expect(tile('!pto.tile<loc=mat, f16, 16, 16, ColMajor, RowMajor, NZ, Null>').type).toMatchObject({ loc: 'mat', blayout: 'col_major', slayout: 'row_major', fractal: 512, pad: 0 });
+    expect(tile('!pto.tile<loc=acc, f32, 16, 16, ColMajor, RowMajor, NZ, PadMin>').type).toMatchObject({ loc: 'acc', fractal: 1024, pad: 3 });
+  });
+
+  test('positional C type names', () => {
+    expect(tile('!pto.tile<loc=vec, half, 16, 16>').type.dtype).toBe('f16');
+    expect(tile('!pto.tile<loc=vec, float, 16, 16>').type.dtype).toBe('f32');
+    expect(tile('!pto.tile<loc=vec, int8, 32, 32>').type.dtype).toBe('i8');
+    expect(tile('!pto.tile<loc=vec, uint16, 16, 16>').type.dtype).toBe('u16');
+    expect(tile('!pto.tile<loc=vec, bfloat16, 16, 16>').type.dtype).toBe('bf16');
+  });
+
+  test('!pto.tile<f32, 16, 16>: a Vec tile with default layout', () => {
+    const { type, warnings } = tile('!pto.tile<f32, 16, 16>');
+    expect(type).toEqual({ ...F32_16x16, level: 'value' });
+    expect(warnings).toEqual([]);
+  });
+
+  test('!pto.tile<16x16xf32>: a Vec tile with default layout', () => {
+    const { type, warnings } = tile('!pto.tile<16x16xf32>');
+    expect(type).toEqual({ ...F32_16x16, level: 'value' });
+    expect(warnings).toEqual([]);
+  });
+
+  test('!pto.tile_buf<vec, 16x16xf16, valid=?x?>', () => {
+    const { type, warnings } = tile('!pto.tile_buf<vec, 16x16xf16, valid=?x?>');
+    expect(type).toEqual({ ...F32_16x16, dtype: 'f16', vRow: null, vCol: null });
+    expect(warnings).toEqual([
+      "'!pto.tile_buf<...>' in the manual's short form: PTOAS accepts only the keyword form (loc=..., dtype=..., rows=..., ...)",
+      "'valid=?x?' is the old spelling of 'v_row=?, v_col=?'",
+    ]);
+  });
+
+  test('default layouts and fractals per location', () => {
+    const defaults = (loc: string) => {
+      const t = tile(`!pto.tile<loc=${loc}, f16, 16, 16>`).type;
+      return [t.blayout, t.slayout, t.fractal];
+    };
+    expect(defaults('vec')).toEqual(['row_major', 'none_box', 512]);
+    expect(defaults('mat')).toEqual(['col_major', 'row_major', 512]);
+    expect(defaults('left')).toEqual(['row_major', 'row_major', 512]);
+    expect(defaults('right')).toEqual(['row_major', 'col_major', 512]);
+    expect(defaults('acc')).toEqual(['col_major', 'row_major', 1024]);
+  });
+
+  test('numeric pads and unsigned element types', () => {
+    expect(tile(FULL.replace('pad=0', 'pad=3')).type.pad).toBe(3);
+    expect(tile(FULL.replace('pad=0', 'pad=min')).type.pad).toBe(3);
+    expect(tile(FULL.replace('dtype=f32', 'dtype=ui16')).type.dtype).toBe('u16');
+    expect(tile(FULL.replace('dtype=f32', 'dtype=u8')).type.dtype).toBe('u8');
+    expect(tile(FULL.replace('dtype=f32', 'dtype=si32')).type.dtype).toBe('i32');
+  });
+});
+
+describe('legacy and incomplete spellings: accepted with warnings', () => {
+  test('loc=ub is the old name of loc=vec', () => {
+    const { type, warnings } = tile(FULL.replace('loc=vec', 'loc=ub'));
+    expect(type).toEqual(F32_16x16);
+    expect(warnings).toEqual(["'loc=ub' is the old name of 'loc=vec'"]);
+  });
+
+  test('valid=RxC is the old spelling of v_row, v_col', () => {
+    const { type, warnings } = tile('!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, valid=8x16, blayout=row_major, slayout=none_box, fractal=512, pad=0>');
+    expect(type).toEqual({ ...F32_16x16, vRow: 8 });
+    expect(warnings).toEqual(["'valid=8x16' is the old spelling of 'v_row=8, v_col=16'"]);
+  });
+
+  test('missing keys: defaults, and a warning naming them', () => {
+    const { type, warnings } = tile('!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16>');
+    expect(type).toEqual(F32_16x16);
+    expect(warnings).toEqual(['missing !pto.tile_buf parameter(s) blayout, slayout, fractal, pad: defaults used (PTOAS requires every parameter)']);
+  });
+
+  test('missing v_row/v_col alone is not worth a warning (they default to rows/cols)', () => {
+    const { warnings } = tile('!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>');
+    expect(warnings).toEqual([]);
+  });
+
+  test('out-of-order keys', () => {
+    const { type, warnings } = tile('!pto.tile_buf<dtype=f32, loc=vec, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>');
+    expect(type).toEqual(F32_16x16);
+    expect(warnings).toEqual(['!pto.tile_buf parameters are out of order (PTOAS requires loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad)']);
+  });
+
+  test('several problems at once give several warnings', () => {
+    const { warnings } = tile('!pto.tile_buf<dtype=f32, loc=ub, rows=16, cols=16>');
+    expect(warnings).toHaveLength(3);
+    expect(warnings).toContain("'loc=ub' is the old name of 'loc=vec'");
+  });
+
+  test("'!pto.ptr<T, space>' is the old pointer spelling", () => {
+    const r = table.parse('!pto.ptr<f32, gm>');
+    expect(r.type).toEqual({ kind: 'ptr', elem: 'f32' });
+    expect(r.warnings).toEqual(["'!pto.ptr<T, space>' is the old spelling; PTOAS now accepts only '!pto.ptr<T>'"]);
+  });
+});
+
+describe('errors', () => {
+  const error = (text: string) => {
+    const r = table.parse(text);
+    expect(r.type).toBeUndefined();
+    return r.error;
+  };
+
+  test('unknown location', () => {
+    expect(error(FULL.replace('loc=vec', 'loc=gm'))).toBe("unknown tile location 'gm' (expected one of vec, mat, left, right, acc, bias, scaling)");
+  });
+
+  test('unknown key', () => {
+    expect(error(FULL.replace('pad=0', 'padding=0'))).toBe(
+      "unknown !pto.tile_buf parameter 'padding' (expected one of loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad)",
+    );
+  });
+
+  test('a key given twice', () => {
+    expect(error(FULL.replace('pad=0', 'pad=0, rows=8'))).toBe("!pto.tile_buf parameter 'rows' is given twice");
+  });
+
+  test('valid=RxC together with v_row is a duplicate whichever comes first', () => {
+    expect(error('!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, valid=8x16, v_row=4>')).toMatch(/given twice/);
+    expect(error('!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=4, valid=8x16>')).toMatch(/given twice/);
+  });
+
+  test('unknown layouts, fractal and pad', () => {
+    expect(error(FULL.replace('blayout=row_major', 'blayout=zigzag'))).toBe("unknown blayout 'zigzag' (expected row_major or col_major)");
+    expect(error(FULL.replace('slayout=none_box', 'slayout=diag'))).toBe("unknown slayout 'diag' (expected none_box, row_major or col_major)");
+    expect(error(FULL.replace('fractal=512', 'fractal=huge'))).toBe("unknown fractal 'huge'");
+    expect(error(FULL.replace('pad=0', 'pad=7'))).toBe("unknown pad '7' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)");
+    expect(error(FULL.replace('pad=0', 'pad=nan'))).toBe("unknown pad 'nan' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)");
+  });
+
+  test('element types that are not tile element types', () => {
+    expect(error(FULL.replace('dtype=f32', 'dtype=index'))).toBe("'index' is not a tile element type");
+    expect(error(FULL.replace('dtype=f32', 'dtype=f64'))).toBe("'f64' is not a tile element type");
+    expect(error(FULL.replace('dtype=f32', 'dtype=q7'))).toBe("'q7' is not a tile element type");
+    expect(error('!pto.tile_buf<loc=vec, rows=16, cols=16>')).toBe('!pto.tile_buf needs an element type (dtype)');
+  });
+
+  test('rows, cols and valid dims', () => {
+    expect(error(FULL.replace('rows=16', 'rows=0'))).toBe("!pto.tile_buf: 'rows' must be a positive integer, got '0'");
+    expect(error(FULL.replace('cols=16', 'cols=?'))).toBe("!pto.tile_buf: 'cols' must be a positive integer, got '?'");
+    expect(error('!pto.tile_buf<loc=vec, dtype=f32, cols=16>')).toBe("!pto.tile_buf: missing 'rows'");
+    expect(error(FULL.replace('v_col=16', 'v_col=-4'))).toBe("!pto.tile_buf: 'v_col' must be a non-negative integer or '?', got '-4'");
+  });
+
+  test('shaped tiles need two static dims', () => {
+    expect(error('!pto.tile<?x16xf32>')).toBe("'!pto.tile<?x16xf32>' needs two static dims and an element type");
+    expect(error('!pto.tile<16xf32>')).toBe("'!pto.tile<16xf32>' needs two static dims and an element type");
+  });
+
+  test('too many positional parameters', () => {
+    expect(error('!pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero, Extra>')).toBe("too many parameters in '!pto.tile<...>'");
+  });
+
+  test('missing or malformed parameter lists', () => {
+    expect(error('!pto.tile_buf')).toBe("'!pto.tile_buf' needs parameters '<...>'");
+    expect(error('!pto.tile_buf<loc=vec,, dtype=f32>')).toBe("malformed parameters of '!pto.tile_buf'");
+    expect(error('!pto.ptr<>')).toBe("'!pto.ptr' expects an element type, e.g. '!pto.ptr<f32>'");
+    expect(error('!pto.tensor_view<f32>')).toBe("'!pto.tensor_view' expects a shape and element type, e.g. '!pto.tensor_view<16x16xf32>'");
+    expect(error('!pto.partition_tensor_view<16x16xf8E4M3FN>')).toBe("unknown element type in '!pto.partition_tensor_view<16x16xf8E4M3FN>'");
+  });
+});
+
+describe('other types', () => {
+  test('scalars', () => {
+    expect(table.parse('index').type).toEqual({ kind: 'scalar', elem: 'index' });
+    expect(table.parse('i1').type).toEqual({ kind: 'scalar', elem: 'i1' });
+    expect(table.parse('ui8').type).toEqual({ kind: 'scalar', elem: 'u8' });
+    expect(table.parse('bf16').type).toEqual({ kind: 'scalar', elem: 'bf16' });
+  });
+
+  test('C names are not scalar types outside tile parameters', () => {
+    expect(table.parse('float').type).toEqual({ kind: 'opaque', text: 'float' });
+    expect(table.parse('int8').type).toEqual({ kind: 'opaque', text: 'int8' });
+  });
+
+  test('pointers and views', () => {
+    expect(table.parse('!pto.ptr<f16>')).toEqual({ type: { kind: 'ptr', elem: 'f16' }, warnings: [] });
+    expect(table.parse('!pto.tensor_view<?x?xf32>').type).toEqual({ kind: 'tensor_view', shape: [null, null], elem: 'f32' });
+    expect(table.parse('!pto.partition_tensor_view<1x2x16xbf16>').type).toEqual({ kind: 'partition_view', shape: [1, 2, 16], elem: 'bf16' });
+  });
+
+  test('an on-chip memref is a row-major tile: all but the last dimension are its rows', () => {
+    const t = table.parse('memref<4x8x16xf16, #pto.address_space<vec>>').type;
+    expect(t).toMatchObject({ kind: 'tile', loc: 'vec', dtype: 'f16', rows: 32, cols: 16, vRow: 32, vCol: 16, blayout: 'row_major', slayout: 'none_box' });
+    expect(table.parse('memref<1024xi32, #pto.address_space<mat>>').type).toMatchObject({ kind: 'tile', loc: 'mat', rows: 1, cols: 1024 });
+  });
+
+  test('a global memref is a view, with its layout kept for printing', () => {
+    expect(table.parse('memref<32x32xi32, strided<[1024, 1], offset: ?>, #pto.address_space<gm>>').type).toEqual({
+      kind: 'partition_view',
+      shape: [32, 32],
+      elem: 'i32',
+      memref: { shape: [32, 32], layout: 'strided<[1024, 1], offset: ?>', space: 'gm' },
+    });
+  });
+
+  test.each([
+    ['memref<4xf32>', "'memref<4xf32>' needs an address space (#pto.address_space<gm|vec|mat|...>)"],
+    ['memref<4xf32, #pto.address_space<l9>>', "unknown address space 'l9' (expected gm or one of vec, mat, left, right, acc, bias, scaling)"],
+    ['memref<?x4xf32, #pto.address_space<vec>>', "an on-chip memref needs a static shape, got '?x4xf32'"],
+    ['memref<4xf32, affine_map<(d0) -> (d0)>, #pto.address_space<vec>>', "unsupported memref parameter 'affine_map<(d0) -> (d0)>' (expected strided<...> or #pto.address_space<...>)"],
+  ])('memref error: %s', (text, error) => {
+    expect(table.parse(text).error).toBe(error);
+  });
+
+  test('types of other dialects are opaque', () => {
+    expect(table.parse('!llvm.ptr').type).toEqual({ kind: 'opaque', text: '!llvm.ptr' });
+  });
+
+  test('each distinct text is parsed once', () => {
+    const t = new TypeTable();
+    expect(t.parse(FULL)).toBe(t.parse(FULL));
+  });
+});
+
+describe('printType', () => {
+  test.each([
+    [FULL, FULL],
+    ['!pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero>', '!pto.tile<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=1>'],
+    ['!pto.tile<16x16xf32>', '!pto.tile<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>'],
+    ['!pto.tile_buf<vec, 16x16xf16, valid=?x?>', '!pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=16, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>'],
+    [FULL.replace('loc=vec', 'loc=ub'), FULL],
+    ['!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16>', '!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>'],
+    [FULL.replace('dtype=f32', 'dtype=u8'), FULL.replace('dtype=f32', 'dtype=ui8')],
+    ['!pto.ptr<f32, gm>', '!pto.ptr<f32>'],
+    ['!pto.tensor_view<?x16xf16>', '!pto.tensor_view<?x16xf16>'],
+    ['!pto.partition_tensor_view<16x16xui8>', '!pto.partition_tensor_view<16x16xui8>'],
+    ['si32', 'i32'],
+    ['index', 'index'],
+    ['memref<4x16xf32, #pto.address_space<vec>>', 'memref<4x16xf32, #pto.address_space<vec>>'],
+    ['memref<4x16xf32, #pto.address_space<ub>>', 'memref<4x16xf32, #pto.address_space<vec>>'],
+    ['memref<32x32xf32, strided<[?,  1], offset: ?>, #pto.address_space<gm>>', 'memref<32x32xf32, strided<[?, 1], offset: ?>, #pto.address_space<gm>>'],
+    ['!pto.tile_view<32x32xf32>', '!pto.partition_tensor_view<32x32xf32>'],
+  ])('%s', (text, printed) => {
+    const t = table.parse(text).type!;
+    expect(printType(t)).toBe(printed);
+    // The printed form is canonical: it parses to the same type, without warnings, and prints the same.
+    const again = table.parse(printed);
+    expect(again.warnings).toEqual([]);
+    expect(again.type).toEqual(t);
+    expect(printType(again.type!)).toBe(printed);
+  });
+});
