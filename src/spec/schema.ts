@@ -16,6 +16,11 @@ export const OperandSpec = z.object({
   l1: z.union([z.literal(false), z.literal('optional')]).optional(),
   /** Older PTOAS output omitted it at Level 2 (PTOAS now requires it): accepted with a warning. */
   legacyOptional: z.boolean().optional(),
+  /**
+   * Its kind depends on the op's form (why, in words): the family's check (ops/instructions/checks) checks it, and
+   * the generic check that an operand is of its declared kind skips it.
+   */
+  polymorphic: z.string().optional(),
 });
 
 /** Layout requirements, by name: see verify/layout.ts. */

@@ -134,3 +134,18 @@ function printMemref(m: MemrefSpelling, elem: ElemType): string {
   const dims = m.shape.map((d) => (d === null ? '?' : String(d))).join('x');
   return `memref<${dims}x${elemTypeName(elem)}${m.layout ? ', ' + m.layout : ''}, #pto.address_space<${m.space}>>`;
 }
+
+/** A floating-point scalar. */
+export function isFloatScalar(t: Type): boolean {
+  return t.kind === 'scalar' && isFloat(t.elem);
+}
+
+/** An integer or index scalar; an unknown type (already reported) passes. */
+export function isIntegerLike(t: Type | undefined): boolean {
+  return t === undefined || (t.kind === 'scalar' && !isFloat(t.elem));
+}
+
+/** A scalar of one of these element types; an unknown type (already reported) passes. */
+export function isScalarOf(t: Type | undefined, elems: ElemType[]): boolean {
+  return t === undefined || (t.kind === 'scalar' && elems.includes(t.elem));
+}

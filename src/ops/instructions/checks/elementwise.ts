@@ -1,16 +1,8 @@
-import { ElemType, elemTypeName, printType } from '../../../types/type';
+import { ElemType, elemTypeName } from '../../../types/type';
 import { CheckContext, InstructionCheck } from './context';
-
-/** A scalar operand (tadds' scalar, tlrelu's slope, ...) must be an index, integer or float value, not a tile or view. */
-function scalarOperandsAreScalars(ctx: CheckContext): void {
-  for (const [name, b] of ctx.bound.operands) {
-    if (b.spec.kind === 'scalar' && b.type.kind !== 'scalar') ctx.error(ctx.spanOf(name), `${name} must be a scalar (index, integer or float), got ${printType(b.type)}`);
-  }
-}
 
 /** TAXPY accumulates into dst of src0's type, or into f32 from f16 src0. */
 function axpy(ctx: CheckContext): void {
-  scalarOperandsAreScalars(ctx);
   const dst = ctx.tiles.get('dst');
   const src = ctx.tiles.get('src0');
   if (!dst || !src || dst.dtype === src.dtype || (dst.dtype === 'f32' && src.dtype === 'f16')) return;
@@ -33,11 +25,8 @@ function addReluConv(ctx: CheckContext): void {
   ctx.error(ctx.spanOf('dst'), `converting ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} is not supported (src0 -> dst: ${pairs})`);
 }
 
-const WITH_SCALAR = ['tadds', 'tsubs', 'tmuls', 'tdivs', 'tmaxs', 'tmins', 'tands', 'tors', 'txors', 'tshls', 'tshrs', 'trems', 'tfmods', 'tpows', 'tlrelu', 'taddsc', 'tsubsc', 'tadddeqrelu'];
-
 /** Rules beyond the tables, by op name (`pto.NAME`). */
 export const checks: Record<string, InstructionCheck> = {
-  ...Object.fromEntries(WITH_SCALAR.map((name) => [`pto.${name}`, scalarOperandsAreScalars])),
   'pto.taxpy': axpy,
   'pto.taddreluconv': addReluConv,
 };

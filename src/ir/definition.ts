@@ -1,0 +1,98 @@
+import { DiagnosticBag } from '../diag/diagnostic';
+import { Span } from '../diag/source';
+import { Isa } from '../spec/isa';
+import { TargetName } from '../spec/schema';
+import { OpNode, Region, TypeRef } from '../syntax/ast';
+import { Type } from '../types/type';
+import { BoundInstruction, VerifiedSyncOp } from './program';
+
+/**
+ * One op of PTO-AS, defined once (as MLIR's ODS defines a dialect's ops): how it is spelled, whether it owns
+ * regions, how it is verified, and the properties the transforms ask about. Everything that needs to know about
+ * an op (the scanner's region ops, the parser, the verifier, the VM, the printers, the level conversion) reads this
+ * definition from the registry (src/ops/registry.ts); none keeps a list or a switch of op names of its own.
+ */
+export interface OpDefinition {
+  /** The canonical name, as printed. */
+  name: string;
+  /** Other accepted spellings; a deprecated one is reported with a located warning naming the canonical one. */
+  spellings?: Spelling[];
+  /** Its `{` opens regions (the scanner must know before anything is parsed). */
+  hasRegions?: boolean;
+  /**
+   * A terminator ends the block it is in: `yield` hands its operands to the op that owns the region, `return` to
+   * the caller of the function.
+   */
+  terminator?: 'yield' | 'return';
+  /** `module` and `func.func` are the structure around the code; the verifier walks them itself. */
+  structure?: 'module' | 'function';
+  /** Checks the op and defines its results (through the verifier context). */
+  verify(v: OpVerifier): void;
+  /** A rule across every occurrence of the op in the program (after each has been verified). */
+  checkAll?(occurrences: OpNode[], error: (span: Span, message: string, notes?: { message: string; span: Span }[]) => void): void;
+  properties?: OpProperties;
+}
+
+export interface Spelling {
+  name: string;
+  deprecated?: boolean;
+}
+
+/** Facts about an op that transforms and printers ask for, instead of keeping lists of names. */
+export interface OpProperties {
+  /**
+   * The result names the bytes of an operand (a second name for a buffer): the level conversion cannot express
+   * that at Level 1. `level2`: also at Level 2 it is only a view (not a new buffer).
+   */
+  aliasesOperand?: { level2: boolean };
+}
+
+/** What an op's `verify` sees: the op with its operand and declared result types resolved, and the verifier's services. */
+export interface OpVerifier {
+  readonly op: OpNode;
+  /** The op whose region holds this op (`func.func`, `scf.for`, ...). */
+  readonly parent: OpNode;
+  readonly target: TargetName;
+  readonly isa: Isa;
+  /** Each operand's type; undefined where the value is undefined or its type did not parse (already reported). */
+  readonly operands: (Type | undefined)[];
+  /** Each declared result type (`resultTypes` of the AST), resolved. */
+  readonly declared: (Type | undefined)[];
+  /** The function being verified. */
+  readonly function: OpNode;
+  /** A region of the file was never closed: which op a region belongs to is a guess, so placement checks are skipped. */
+  readonly placementUncertain: boolean;
+
+  /** The file's diagnostics, for checks that report through shared helpers. */
+  readonly diags: DiagnosticBag;
+  error(span: Span, message: string, notes?: { message: string; span: Span }[]): void;
+  warning(span: Span, message: string): void;
+  /** Parses and checks a type written in the program (each distinct problem reported once). */
+  type(ref: TypeRef): Type | undefined;
+  /** The number of results named is `n`; reports it otherwise. */
+  expectResults(n: number): boolean;
+  /** Defines the op's results with these types (undefined: unknown, no cascading errors on its uses). */
+  define(types: (Type | undefined)[]): void;
+  /** Every operand of these segments is an index or integer value. */
+  expectIndexOperands(segments: string[]): void;
+  /** The value of an operand that an integer `arith.constant` of this function defines. */
+  constant(operandIndex: number): bigint | undefined;
+  /** Records the integer value the op's (single) result has, for rules on static operands. */
+  recordConstant(value: bigint): void;
+  /** A function of the module by name (calls may precede their callee). */
+  callee(name: string): OpNode | undefined;
+  /**
+   * Verifies a region of the op in a new scope. Its blocks' arguments are typed as written; `untyped` gives the
+   * types of entry-block arguments written without one (a loop's induction variable).
+   */
+  region(region: Region, untyped?: Type[]): void;
+  /** Records what an instruction bound to (its operands by spec name), for the VM and the transforms. */
+  recordInstruction(bound: BoundInstruction): void;
+  /** Records a verified synchronization op. */
+  recordSync(verified: VerifiedSyncOp): void;
+  /**
+   * The op's result `index` is declared with an old spelling of `canonical`: its type (and every use of the value
+   * written with the same old text) means `canonical` from here on. Returns the resolved type.
+   */
+  respellResult(index: number, canonical: string): Type | undefined;
+}

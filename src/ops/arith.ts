@@ -1,0 +1,290 @@
+import { OpDefinition, OpVerifier } from '../ir/definition';
+import { attrOf } from '../syntax/ast';
+import { ElemType, Type, elemSize, isFloatScalar, isIntegerLike, isScalarOf, printType } from '../types/type';
+import { codec } from '../numerics/elements';
+
+/**
+ * The scalar `arith` ops, as one table in the manner of wabt's opcode.def: each row gives the op's name, how it is
+ * spelled, the class of its operands and the function that computes it. The verifier, the VM and the printer all
+ * read this table.
+ *
+ * Integers (iN, index) are two's-complement values of their type's width, held as bigint in their signed reading
+ * (i1 as 0 or 1); an op reads them signed or unsigned as its name says and wraps its result to the width.
+ */
+
+/** How an arith op is written (the grammar rule of its custom syntax). */
+export type ArithSyntax = 'ArithGeneric' | 'ArithCast' | 'ArithCmp' | 'ArithSelect' | 'ArithConstant';
+
+type IntegerFn = (a: bigint, b: bigint, bits: number) => bigint;
+type FloatFn = (a: number, b: number) => number;
+
+/** The width in bits of an integer (or index) element type. */
+export function bitWidth(elem: ElemType): number {
+  if (elem === 'i1') return 1;
+  if (elem === 'index' || elem === 'f64') return 64;
+  return elemSize(elem) * 8;
+}
+
+/** A value wrapped to `bits` bits, in its signed reading (i1: 0 or 1). */
+export function wrapInteger(v: bigint, bits: number): bigint {
+  return bits === 1 ? v & 1n : BigInt.asIntN(bits, v);
+}
+
+const unsigned = (v: bigint, bits: number): bigint => BigInt.asUintN(bits, v);
+
+/** The divisor, unless it is zero: division by zero is undefined behaviour in MLIR, a trap here. */
+function divisor(b: bigint): bigint {
+  if (b === 0n) throw new RangeError('division by zero');
+  return b;
+}
+
+/** Integer binary ops: name -> computation on values of `bits` bits (the result is wrapped by the caller). */
+export const INTEGER_BINARY: Record<string, IntegerFn> = {
+  'arith.addi': (a, b) => a + b,
+  'arith.subi': (a, b) => a - b,
+  'arith.muli': (a, b) => a * b,
+  'arith.divsi': (a, b) => a / divisor(b),
+  'arith.remsi': (a, b) => a % divisor(b),
+  'arith.divui': (a, b, bits) => unsigned(a, bits) / unsigned(divisor(b), bits),
+  'arith.remui': (a, b, bits) => unsigned(a, bits) % unsigned(divisor(b), bits),
+  'arith.ceildivsi': (a, b) => {
+    const q = a / divisor(b);
+    return q * b !== a && a < 0n === b < 0n ? q + 1n : q;
+  },
+  'arith.floordivsi': (a, b) => {
+    const q = a / divisor(b);
+    return q * b !== a && a < 0n !== b < 0n ? q - 1n : q;
+  },
+  'arith.andi': (a, b) => a & b,
+  'arith.ori': (a, b) => a | b,
+  'arith.xori': (a, b) => a ^ b,
+  'arith.minsi': (a, b) => (a < b ? a : b),
+  'arith.maxsi': (a, b) => (a > b ? a : b),
+  'arith.minui': (a, b, bits) => (unsigned(a, bits) < unsigned(b, bits) ? a : b),
+  'arith.maxui': (a, b, bits) => (unsigned(a, bits) > unsigned(b, bits) ? a : b),
+  'arith.shli': (a, b) => a << b,
+  'arith.shrsi': (a, b) => a >> b,
+  'arith.shrui': (a, b, bits) => unsigned(a, bits) >> unsigned(b, bits),
+};
+
+/**
+ * Floating-point binary ops: each result is rounded to its type (f16, bf16, f32; f64 exact in JavaScript), round to
+ * nearest even, as MLIR's arith semantics and IEEE 754 define them.
+ */
+export const FLOAT_BINARY: Record<string, FloatFn> = {
+  'arith.addf': (a, b) => a + b,
+  'arith.subf': (a, b) => a - b,
+  'arith.mulf': (a, b) => a * b,
+  'arith.divf': (a, b) => a / b,
+  // C fmod: the remainder has the dividend's sign.
+  'arith.remf': (a, b) => a % b,
+  // maximumf/minimumf propagate NaN and order -0 below +0; maxnumf/minnumf return the other operand for one NaN.
+  'arith.maximumf': (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.max(a, b)),
+  'arith.minimumf': (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.min(a, b)),
+  'arith.maxnumf': (a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b)),
+  'arith.minnumf': (a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.min(a, b)),
+};
+
+/** Integer-to-integer casts: how the source is read before the result wraps to its width. */
+export const INTEGER_CASTS: Record<string, 'signed' | 'unsigned'> = {
+  'arith.index_cast': 'signed',
+  'arith.extsi': 'signed',
+  'arith.trunci': 'signed',
+  'arith.index_castui': 'unsigned',
+  'arith.extui': 'unsigned',
+};
+
+/** Casts with a floating-point side: which side is a float. */
+export const FLOAT_CASTS: Record<string, { from: 'integer' | 'float'; to: 'integer' | 'float'; unsigned?: boolean }> = {
+  'arith.sitofp': { from: 'integer', to: 'float' },
+  'arith.uitofp': { from: 'integer', to: 'float', unsigned: true },
+  'arith.fptosi': { from: 'float', to: 'integer' },
+  'arith.fptoui': { from: 'float', to: 'integer', unsigned: true },
+  'arith.extf': { from: 'float', to: 'float' },
+  'arith.truncf': { from: 'float', to: 'float' },
+};
+
+export const CMPI_PREDICATES: Record<string, (a: bigint, b: bigint) => boolean> = {
+  eq: (a, b) => a === b,
+  ne: (a, b) => a !== b,
+  slt: (a, b) => a < b,
+  sle: (a, b) => a <= b,
+  sgt: (a, b) => a > b,
+  sge: (a, b) => a >= b,
+  ult: (a, b) => a < b,
+  ule: (a, b) => a <= b,
+  ugt: (a, b) => a > b,
+  uge: (a, b) => a >= b,
+};
+
+/** `arith.cmpf` predicates: ordered ones are false when either operand is NaN, unordered ones true. */
+export const CMPF_PREDICATES: Record<string, (a: number, b: number) => boolean> = {
+  false: () => false,
+  oeq: (a, b) => a === b,
+  ogt: (a, b) => a > b,
+  oge: (a, b) => a >= b,
+  olt: (a, b) => a < b,
+  ole: (a, b) => a <= b,
+  one: (a, b) => a < b || a > b,
+  ord: (a, b) => !Number.isNaN(a) && !Number.isNaN(b),
+  ueq: (a, b) => Number.isNaN(a) || Number.isNaN(b) || a === b,
+  ugt: (a, b) => !(a <= b),
+  uge: (a, b) => !(a < b),
+  ult: (a, b) => !(a >= b),
+  ule: (a, b) => !(a > b),
+  une: (a, b) => a !== b,
+  uno: (a, b) => Number.isNaN(a) || Number.isNaN(b),
+  true: () => true,
+};
+
+/** A float rounded to its type. */
+export function roundTo(elem: ElemType, v: number): number {
+  return elem === 'f64' ? v : (codec(elem).round(v) as number);
+}
+
+/** An integer from a float, toward zero. Out of range (and NaN) is undefined in MLIR: a RangeError, never a guess. */
+export function floatToInt(v: number, bits: number, isUnsigned: boolean): bigint {
+  const t = Math.trunc(v);
+  const [lo, hi] = isUnsigned ? [0n, (1n << BigInt(bits)) - 1n] : [-(1n << BigInt(bits - 1)), (1n << BigInt(bits - 1)) - 1n];
+  if (!Number.isFinite(t) || BigInt(t) < lo || BigInt(t) > hi) throw new RangeError(`${v} does not fit in ${isUnsigned ? 'u' : 'i'}${bits}`);
+  return BigInt(t);
+}
+
+// ---- definitions ---------------------------------------------------------------------------------------------------
+
+function integerBinary(name: string): OpDefinition {
+  return {
+    name,
+    verify(v) {
+      v.operands.forEach((t, i) => {
+        if (!isIntegerLike(t)) v.error(v.op.operands[i].span, `'${name}' needs integer or index operands`);
+      });
+      v.expectResults(1);
+      v.define(v.declared);
+    },
+  };
+}
+
+function floatArithmetic(name: string, arity: 1 | 2): OpDefinition {
+  return {
+    name,
+    verify(v) {
+      v.operands.forEach((t, i) => {
+        if (t && !isFloatScalar(t)) v.error(v.op.operands[i].span, `'${name}' needs floating-point operands`);
+      });
+      if (v.op.operands.length !== arity) v.error(v.op.span, `'${name}' takes ${arity} operand(s)`);
+      v.expectResults(1);
+      v.define(v.declared);
+    },
+  };
+}
+
+function floatCast(name: string): OpDefinition {
+  const { from, to } = FLOAT_CASTS[name];
+  return {
+    name,
+    verify(v) {
+      const ok = (t: Type | undefined, side: 'integer' | 'float') => !t || (side === 'float' ? isFloatScalar(t) : isIntegerLike(t));
+      if (!ok(v.operands[0], from) || !ok(v.declared[0], to)) {
+        v.error(v.op.span, `'${name}' converts ${from === 'float' ? 'a float' : 'an integer'} to ${to === 'float' ? 'a float' : 'an integer'}`);
+      }
+      v.expectResults(1);
+      v.define(v.declared);
+    },
+  };
+}
+
+function integerCast(name: string): OpDefinition {
+  return {
+    name,
+    verify(v) {
+      if (!isIntegerLike(v.operands[0]) || !isIntegerLike(v.declared[0])) v.error(v.op.span, `'${name}' converts between integer and index types`);
+      v.expectResults(1);
+      v.define(v.declared);
+    },
+  };
+}
+
+function predicateOf(v: OpVerifier, names: string[], op: string): void {
+  const pred = attrOf(v.op, 'predicate');
+  if (pred?.kind === 'ident' && !names.includes(pred.name)) v.error(pred.span, `unknown ${op} predicate '${pred.name}' (expected ${names.join(', ')})`);
+}
+
+const cmpi: OpDefinition = {
+  name: 'arith.cmpi',
+  verify(v) {
+    predicateOf(v, Object.keys(CMPI_PREDICATES), 'arith.cmpi');
+    v.operands.forEach((t, i) => {
+      if (!isIntegerLike(t)) v.error(v.op.operands[i].span, 'arith.cmpi compares integer or index values');
+    });
+    v.expectResults(1);
+    v.define([{ kind: 'scalar', elem: 'i1' }]);
+  },
+};
+
+const cmpf: OpDefinition = {
+  name: 'arith.cmpf',
+  verify(v) {
+    predicateOf(v, Object.keys(CMPF_PREDICATES), 'arith.cmpf');
+    v.operands.forEach((t, i) => {
+      if (t && !isFloatScalar(t)) v.error(v.op.operands[i].span, 'arith.cmpf compares floating-point values');
+    });
+    v.expectResults(1);
+    v.define([{ kind: 'scalar', elem: 'i1' }]);
+  },
+};
+
+const select: OpDefinition = {
+  name: 'arith.select',
+  verify(v) {
+    if (!isScalarOf(v.operands[0], ['i1'])) v.error(v.op.operands[0].span, 'arith.select condition must be i1');
+    v.expectResults(1);
+    v.define(v.declared);
+  },
+};
+
+const constant: OpDefinition = {
+  name: 'arith.constant',
+  verify(v) {
+    const value = attrOf(v.op, 'value')!;
+    const type = v.declared[0];
+    if (!type) {
+      if (value.kind !== 'bool') v.error(value.span, "arith.constant needs a type, e.g. '0 : index'");
+    } else if (type.kind !== 'scalar') {
+      v.error(value.span, `arith.constant of type ${printType(type)} is not supported (expected an integer, index or float type)`);
+    } else if (value.kind === 'float' && !['f16', 'bf16', 'f32', 'f64'].includes(type.elem)) {
+      v.error(value.span, `a float literal cannot have type ${printType(type)}`);
+    } else if (value.kind === 'int') {
+      const bits = type.elem === 'index' || type.elem === 'f64' ? 64 : type.elem === 'i1' ? 1 : elemSize(type.elem) * 8;
+      const isFloat = ['f16', 'bf16', 'f32'].includes(type.elem);
+      if (!isFloat && (value.value >= 1n << BigInt(bits) || value.value < -(1n << BigInt(bits - 1)))) {
+        v.error(value.span, `${value.value} does not fit in ${printType(type)}`);
+      }
+    }
+    v.expectResults(1);
+    if (value.kind === 'int') v.recordConstant(value.value);
+    v.define([type ?? (value.kind === 'bool' ? { kind: 'scalar', elem: 'i1' } : undefined)]);
+  },
+};
+
+/** Spelled like a cast but not run: the verifier reports it as not implemented. */
+const notImplemented = (name: string): OpDefinition => ({
+  name,
+  verify(v) {
+    v.error(v.op.nameSpan, `${name} is not implemented yet`);
+    v.define(v.declared);
+  },
+});
+
+export const ARITH_DEFINITIONS: OpDefinition[] = [
+  constant,
+  cmpi,
+  cmpf,
+  select,
+  ...Object.keys(INTEGER_BINARY).map(integerBinary),
+  ...Object.keys(FLOAT_BINARY).map((n) => floatArithmetic(n, 2)),
+  floatArithmetic('arith.negf', 1),
+  ...Object.keys(INTEGER_CASTS).map(integerCast),
+  ...Object.keys(FLOAT_CASTS).map(floatCast),
+  notImplemented('arith.bitcast'),
+];

@@ -1,0 +1,72 @@
+import { OpDefinition } from '../ir/definition';
+import { attrOf } from '../syntax/ast';
+import { Type, printType } from '../types/type';
+
+/** The MLIR structure around PTO code: modules, functions, returns and calls. */
+
+const moduleOp: OpDefinition = {
+  name: 'module',
+  hasRegions: true,
+  structure: 'module',
+  verify(v) {
+    v.error(v.op.nameSpan, "'module' must be at the top level or directly in a module");
+  },
+};
+
+const funcOp: OpDefinition = {
+  name: 'func.func',
+  hasRegions: true,
+  structure: 'function',
+  verify(v) {
+    v.error(v.op.nameSpan, "'func.func' must be at the top level or directly in a module");
+  },
+};
+
+const returnOp: OpDefinition = {
+  name: 'func.return',
+  spellings: [{ name: 'return' }],
+  terminator: 'return',
+  verify(v) {
+    const { op, function: fn } = v;
+    if (v.parent !== fn && !v.placementUncertain) v.error(op.nameSpan, "'func.return' is only allowed directly in func.func");
+    const expected = fn.resultTypes.map((t) => v.type(t));
+    if (expected.length !== v.operands.length) {
+      v.error(op.span, `function @${fn.symbol} returns ${expected.length} value(s), but 'return' has ${v.operands.length}`);
+      return;
+    }
+    expected.forEach((t, i) => {
+      const got = v.operands[i];
+      if (t && got && printType(t) !== printType(got)) v.error(op.operands[i].span, `return value ${i} has type ${printType(got)}, expected ${printType(t)}`);
+    });
+  },
+};
+
+/** `func.call @f(%a) : (A) -> R`: the callee exists and its signature is the one written. */
+const callOp: OpDefinition = {
+  name: 'func.call',
+  spellings: [{ name: 'call' }],
+  verify(v) {
+    const { op } = v;
+    const calleeAttr = attrOf(op, 'callee')!;
+    const name = calleeAttr.kind === 'symbol' ? calleeAttr.name : '';
+    const callee = v.callee(name);
+    if (!callee) {
+      v.error(calleeAttr.span, `func.call: no function @${name} in this module`);
+    } else {
+      const params = (callee.params ?? []).map((p) => (p.type ? v.type(p.type) : undefined));
+      const results = callee.resultTypes.map((t) => v.type(t));
+      const show = (ts: (Type | undefined)[]) => `(${ts.map((t) => (t ? printType(t) : '?')).join(', ')})`;
+      const differs = (a: (Type | undefined)[], b: (Type | undefined)[]) => a.length !== b.length || a.some((t, i) => t && b[i] && printType(t) !== printType(b[i]!));
+      if (differs(v.operands, params) || differs(v.declared, results)) {
+        v.error(op.nameSpan, `func.call: @${name} takes ${show(params)} -> ${show(results)}, but this call says ${show(v.operands)} -> ${show(v.declared)}`, [
+          { message: `@${name} defined here`, span: callee.nameSpan },
+        ]);
+      }
+      if (callee === v.function) v.warning(op.nameSpan, `@${name} calls itself: the VM stops recursion after 64 nested calls`);
+    }
+    v.expectResults(v.declared.length);
+    v.define(v.declared);
+  },
+};
+
+export const BUILTIN_DEFINITIONS: OpDefinition[] = [moduleOp, funcOp, returnOp, callOp];

@@ -1,0 +1,310 @@
+import { Span } from '../../diag/source';
+import { OpDefinition, OpVerifier } from '../../ir/definition';
+import { BoundInstruction, BoundOperand } from '../../ir/program';
+import { ModelError } from '../../ascendc/model/errors';
+import { DEFAULT_PRODUCT } from '../../ascendc/model/params';
+import { Instruction } from '../../spec/isa';
+import { Dims, checkDimRule, dimsOfType, viewFitsFlatBuffer, viewMatchesValid } from '../../spec/valid';
+import { OpNode, Operand, attrOf, segment } from '../../syntax/ast';
+import { ElemType, TileType, Type, elemSize, elemTypeName, printType } from '../../types/type';
+import { readAttribute, attributeValues } from '../attributes';
+import { layoutProblem } from '../tile-rules';
+import { ascendcProblems, runAscendc } from './ascendc-run';
+import { attributeOf, paramsFromAttributes } from './ascendc-text-form';
+import { INSTRUCTION_CHECKS } from './checks';
+
+/**
+ * The definition of a table instruction (spec/instructions/*.json): its operands bind to the entry's names
+ * (Level 2 `ins`/`outs`, Level 1 operands and results) and every rule of the entry is checked, then the family's
+ * checks beyond the tables (./checks).
+ */
+export function instructionDefinition(spec: Instruction): OpDefinition {
+  return {
+    name: spec.opName,
+    verify: (v) => new InstructionVerification(v, spec).run(),
+  };
+}
+
+const resultCount = (op: OpNode): number => op.results.reduce((n, r) => n + r.count, 0);
+
+class InstructionVerification {
+  constructor(
+    private readonly v: OpVerifier,
+    private readonly spec: Instruction,
+  ) {}
+
+  run(): void {
+    const { op, operands: operandTypes, declared } = this.v;
+    const spec = this.spec;
+    const bound = op.form === 'dps' ? this.bindDps(op, spec, operandTypes, declared) : this.bindSsa(op, spec, operandTypes, declared);
+    if (!bound) {
+      this.v.define(declared);
+      return;
+    }
+    this.v.recordInstruction(bound);
+    this.checkInstruction(op, spec, bound);
+    this.v.define(op.form === 'dps' ? declared : [...bound.operands.values()].filter((b) => b.result).map((b) => b.type));
+  }
+
+  private usage(spec: Instruction, level: 1 | 2): string {
+    if (level === 2) {
+      const ins = spec.ins.map((o) => `%${o.name}${o.optional ? '?' : ''}`).join(', ');
+      return `${spec.opName} ins(${ins} : ...) outs(${spec.outs.map((o) => '%' + o.name).join(', ')} : ...)`;
+    }
+    const results = spec.outs.filter((o) => o.kind === 'tile');
+    const args = [...spec.ins.filter((o) => o.l1 !== false), ...spec.outs.filter((o) => o.kind !== 'tile')];
+    const argText = (o: Instruction['operands'][number]) => `%${o.name}${o.optional || o.l1 === 'optional' ? '?' : ''}`;
+    return `${results.map((o) => '%' + o.name).join(', ')}${results.length ? ' = ' : ''}${spec.opName} ${args.map(argText).join(', ')} : ...`;
+  }
+
+  private bindList(op: OpNode, specs: Instruction['operands'], operands: Operand[], types: (Type | undefined)[], where: string, spec: Instruction, level: 1 | 2): Map<string, BoundOperand> | undefined {
+    const isOptional = (s: Instruction['operands'][number]) => s.optional === true || (level === 1 && s.l1 === 'optional');
+    const legacyOmitted = level === 2 ? specs.filter((s) => s.legacyOptional && !isOptional(s)) : [];
+    let required = specs.filter((s) => !isOptional(s)).length;
+    if (legacyOmitted.length > 0 && operands.length === required - legacyOmitted.length) {
+      const names = legacyOmitted.map((s) => '%' + s.name).join(', ');
+      this.v.warning(op.nameSpan, `${spec.opName} without ${names} is the old form; PTOAS now requires '${this.usage(spec, level)}'`);
+      required -= legacyOmitted.length;
+      specs = specs.filter((s) => !legacyOmitted.includes(s));
+    }
+    if (operands.length < required || operands.length > specs.length) {
+      const span = operands.length > 0 ? { start: operands[0].span.start, end: operands.at(-1)!.span.end } : op.nameSpan;
+      const count = required === specs.length ? `${specs.length}` : `${required} to ${specs.length}`;
+      this.v.error(span, `${spec.opName} takes ${count} ${where} operand(s), got ${operands.length}; expected '${this.usage(spec, level)}'`);
+      return undefined;
+    }
+    const bound = new Map<string, BoundOperand>();
+    operands.forEach((o, i) => {
+      const t = types[i];
+      if (t) bound.set(specs[i].name, { spec: specs[i], type: t, use: o });
+    });
+    return bound.size === operands.length ? bound : undefined;
+  }
+
+  /** The specs to bind sources to, in the order written: a leading scalar swaps the two sources (scalarMayLead). */
+  private sourceOrder(spec: Instruction, specs: Instruction['operands'], types: (Type | undefined)[]): Instruction['operands'] {
+    if (!spec.scalarMayLead || specs.length < 2 || types[0]?.kind === 'tile' || types[1]?.kind !== 'tile') return specs;
+    return [specs[1], specs[0], ...specs.slice(2)];
+  }
+
+  private bindDps(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): BoundInstruction | undefined {
+    if (resultCount(op) > 0 && op.resultTypes.length === 0) {
+      this.v.error(op.results[0].span, `${spec.opName} in destination-passing form (ins/outs) has no results`);
+    }
+    const insTypes = (op.segments.ins ?? []).map((i) => operandTypes[i]);
+    const ins = this.bindList(op, this.sourceOrder(spec, spec.ins, insTypes), segment(op, 'ins'), insTypes, 'ins', spec, 2);
+    // `%v = op ins(...) outs : T`: a scalar destination is the op's result (pto.tgetval).
+    const scalarOut = spec.outs.length === 1 && spec.outs[0].kind === 'scalar' ? spec.outs[0] : undefined;
+    if (scalarOut && (op.segments.outs ?? []).length === 0) {
+      if (!ins || !declared[0] || !this.v.expectResults(1)) return undefined;
+      return { spec, operands: new Map([[scalarOut.name, { spec: scalarOut, type: declared[0], result: op.results[0] }], ...ins]) };
+    }
+    const outs = this.bindList(op, spec.outs, segment(op, 'outs'), (op.segments.outs ?? []).map((i) => operandTypes[i]), 'outs', spec, 2);
+    if (!ins || !outs) return undefined;
+    return { spec, operands: new Map([...outs, ...ins]) };
+  }
+
+  private bindSsa(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): BoundInstruction | undefined {
+    const resultSpecs = spec.outs.filter((o) => o.kind === 'tile');
+    const argSpecs = [...spec.ins.filter((o) => o.l1 !== false), ...spec.outs.filter((o) => o.kind !== 'tile')];
+    const args = this.bindList(op, this.sourceOrder(spec, argSpecs, operandTypes), op.operands, operandTypes, 'input', spec, 1);
+    if (!args) return undefined;
+    if (resultCount(op) !== resultSpecs.length) {
+      this.v.error(op.results[0]?.span ?? op.nameSpan, `${spec.opName} produces ${resultSpecs.length} result(s), got ${resultCount(op)}; expected '${this.usage(spec, 1)}'`);
+      return undefined;
+    }
+    if (declared.length !== resultSpecs.length) {
+      const where = op.resultTypes[0]?.span ?? op.span;
+      this.v.error(where, `${spec.opName} needs a signature with ${resultSpecs.length} result type(s): '${this.usage(spec, 1)} -> RESULT_TYPE'`);
+      return undefined;
+    }
+    const operands = new Map<string, BoundOperand>();
+    resultSpecs.forEach((s, i) => {
+      const t = declared[i];
+      if (t) operands.set(s.name, { spec: s, type: t, result: op.results[i] });
+    });
+    if (operands.size !== resultSpecs.length) return undefined;
+    for (const [k, v] of args) operands.set(k, v);
+    return { spec, operands };
+  }
+
+  private checkInstruction(op: OpNode, spec: Instruction, bound: BoundInstruction): void {
+    const name = `${spec.opName}`;
+    const spanOf = (b: BoundOperand): Span => b.use?.type?.span ?? b.use?.span ?? op.resultTypes[0]?.span ?? op.span;
+    const allowedByTarget = spec.dtypes[this.v.target];
+    if (!allowedByTarget) {
+      this.v.error(op.nameSpan, `${name} is not available on ${this.v.target}`);
+      return;
+    }
+    const tiles = new Map<string, TileType>();
+    for (const [operandName, b] of bound.operands) {
+      const { spec: os, type } = b;
+      if (os.kind === 'tile') {
+        if (type.kind !== 'tile') {
+          this.v.error(spanOf(b), `${name}: ${operandName} must be a tile, got ${printType(type)}`);
+          continue;
+        }
+        tiles.set(operandName, type);
+        if (op.form === 'dps' && type.level !== 'buf') this.v.error(spanOf(b), `${name}: in ins/outs form, ${operandName} must be a !pto.tile_buf (a !pto.tile is a Level 1 SSA value)`);
+        if (op.form === 'ssa' && b.result && type.level !== 'value') this.v.warning(spanOf(b), `${name}: a Level 1 result is a !pto.tile value; !pto.tile_buf is a Level 2 buffer`);
+      } else if (os.kind === 'view' && type.kind !== 'partition_view') {
+        this.v.error(spanOf(b), `${name}: ${operandName} must be a !pto.partition_tensor_view, got ${printType(type)}`);
+      } else if (os.kind === 'scalar' && type.kind !== 'scalar' && !os.polymorphic) {
+        this.v.error(spanOf(b), `${name}: ${operandName} must be a scalar (index, integer or float), got ${printType(type)}`);
+      }
+    }
+    const direction = this.direction(tiles);
+    for (const [operandName, tile] of tiles) {
+      const b = bound.operands.get(operandName)!;
+      const locs = spec.tileLocs[operandName];
+      if (locs && !locs.includes(tile.loc)) this.v.error(spanOf(b), `${name}: ${operandName} must be a ${locs.join('/')} tile, not loc=${tile.loc}`);
+      const rule = spec.layouts[operandName];
+      const problem = rule ? layoutProblem(rule, tile) : null;
+      if (problem) this.v.error(spanOf(b), `${name}: ${operandName} ${problem}`);
+      const allowed = allowedByTarget[operandName];
+      if (allowed && allowed.length > 0 && !allowed.includes(tile.dtype)) {
+        this.v.error(spanOf(b), `${name}: ${operandName} dtype ${elemTypeName(tile.dtype)} is not supported on ${this.v.target} (allowed: ${inElementOrder(allowed).map(elemTypeName).join(', ')})`);
+      }
+    }
+    for (const rel of spec.dtypeRelations ?? []) {
+      if (rel.when && rel.when !== direction) continue;
+      const present = rel.operands.filter((n) => bound.operands.has(n));
+      const elems = present.map((n) => elemOf(bound.operands.get(n)!.type));
+      if (elems.some((e) => e === undefined)) continue;
+      const first = elems[0]!;
+      for (let i = 1; i < present.length; i++) {
+        const e = elems[i]!;
+        const ok = rel.kind === 'same' ? e === first : elemSize(e) === elemSize(first);
+        if (!ok) {
+          const what = rel.kind === 'same' ? 'the same element type' : 'element types of the same size';
+          this.v.error(spanOf(bound.operands.get(present[i])!), `${name}: ${present[0]} (${elemTypeName(first)}) and ${present[i]} (${elemTypeName(e)}) must have ${what}`);
+        }
+      }
+    }
+    const dims = (n: string): Dims | undefined => {
+      const t = tiles.get(n);
+      return t ? dimsOfType(t) : undefined;
+    };
+    for (const rule of spec.valid ?? []) {
+      if ('when' in rule && rule.when && rule.when !== direction) continue;
+      if (rule.kind === 'view-matches-valid') {
+        const view = bound.operands.get(rule.view)?.type;
+        const tile = tiles.get(rule.tile);
+        if (view?.kind !== 'partition_view' || !tile) continue;
+        const sizeRelated = (spec.dtypeRelations ?? []).some((r) => r.operands.includes(rule.view) && r.operands.includes(rule.tile));
+        if (sizeRelated && elemSize(view.elem) !== elemSize(tile.dtype)) continue; // reported by the dtype relation
+        const outcome = tile.memref ? viewFitsFlatBuffer(view.shape, tile.rows * tile.cols) : viewMatchesValid(view.shape, tile.vRow, tile.vCol);
+        if (outcome.status === 'violated') this.v.error(op.nameSpan, `${name}: ${outcome.message}`);
+        continue;
+      }
+      const outcome = checkDimRule(rule, dims);
+      if (outcome.status === 'violated') this.v.error(op.nameSpan, `${name}: ${outcome.message}`);
+    }
+    if (spec.semantics === 'ascendc') {
+      this.checkAscendc(op, spec, bound, tiles);
+      return;
+    }
+    let attributesOk = true;
+    for (const attr of spec.attributes ?? []) {
+      const a = attrOf(op, attr.name);
+      const reading = readAttribute(attr, a);
+      if ('problem' in reading) {
+        this.v.error(a!.span, `${name}: ${reading.problem}`);
+        attributesOk = false;
+      } else if (attr.required && reading.value === undefined) {
+        this.v.error(op.nameSpan, `${name} needs the attribute '${attr.name}'`);
+        attributesOk = false;
+      }
+      if (a?.kind === 'bool' && a.value && attr.requiresOperand && !bound.operands.has(attr.requiresOperand)) {
+        this.v.error(a.span, `${name}: '${attr.name} = true' needs the ${attr.requiresOperand} operand`);
+      }
+    }
+    const known = new Set((spec.attributes ?? []).map((a) => a.name));
+    for (const a of op.attrs) if (!known.has(a.key)) this.v.error(a.span, `${name} has no attribute '${a.key}'`);
+    // Rules the tables cannot express (type pairs of tcvt, index ranges, ...): verify/checks.
+    const check = INSTRUCTION_CHECKS[spec.opName];
+    if (check && attributesOk) {
+      check({
+        op,
+        spec,
+        bound,
+        tiles,
+        target: this.v.target,
+        attributes: attributeValues(op, spec),
+        error: (span, message) => this.v.error(span, `${name}: ${message}`),
+        constant: (operand) => {
+          const use = bound.operands.get(operand)?.use;
+          return use === undefined ? undefined : this.v.constant(op.operands.indexOf(use));
+        },
+        spanOf: (operand) => {
+          const b = bound.operands.get(operand);
+          return b ? spanOf(b) : op.nameSpan;
+        },
+      });
+    }
+  }
+
+  /**
+   * AscendC/TIK ops: attributes -> the model's parameters, the model's rules for their values, and a
+   * dry run on zeroed tiles that finds any access outside a tile (addresses do not depend on data).
+   */
+  private checkAscendc(op: OpNode, spec: Instruction, bound: BoundInstruction, tiles: Map<string, TileType>): void {
+    const src = tiles.get('src');
+    const dst = tiles.get('dst');
+    if (!src || !dst) return;
+    const { params, problems } = paramsFromAttributes(op, spec, src.dtype, DEFAULT_PRODUCT);
+    for (const p of problems) this.v.error(p.span, p.message);
+    if (!params) return;
+    const bytes = (t: TileType) => new Uint8Array(t.rows * t.cols * elemSize(t.dtype));
+    const sameValue = (a: string, b: string) => bound.operands.get(a)?.use?.value?.name === bound.operands.get(b)?.use?.value?.name;
+    const srcBytes = bytes(src);
+    const work = tiles.get('work');
+    const buffers = {
+      src: srcBytes,
+      dst: sameValue('dst', 'src') ? srcBytes : bytes(dst),
+      work: work ? (sameValue('work', 'src') ? srcBytes : bytes(work)) : undefined,
+    };
+    const where = (param: string): Span => {
+      const operand = param === 'dtype' ? 'src' : param === 'workElems' ? 'work' : param;
+      if (operand === 'src' || operand === 'dst' || operand === 'work') {
+        const b = bound.operands.get(operand);
+        return b?.use?.type?.span ?? b?.use?.span ?? op.nameSpan;
+      }
+      return attrOf(op, attributeOf(param))?.span ?? op.nameSpan;
+    };
+    const valueProblems = ascendcProblems(spec, params, buffers);
+    for (const p of valueProblems) this.v.error(where(p.param), `${spec.opName}: ${p.message}`);
+    if (valueProblems.length > 0) return;
+    try {
+      runAscendc(spec, params, buffers);
+    } catch (e) {
+      if (!(e instanceof ModelError)) throw e;
+      this.v.error(op.nameSpan, `${spec.opName}: ${e.message}`);
+    }
+  }
+
+  /** `vec->vec`, `mat->left`, ...: the direction of a two-tile move. */
+  private direction(tiles: Map<string, TileType>): string | undefined {
+    const src = tiles.get('src');
+    const dst = tiles.get('dst');
+    return src && dst ? `${src.loc}->${dst.loc}` : undefined;
+  }
+}
+
+const ELEMENT_ORDER: ElemType[] = ['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32'];
+/** A dtype list as messages show it: in one fixed order, whatever order the table wrote it in. */
+const inElementOrder = (list: ElemType[]): ElemType[] => [...list].sort((a, b) => ELEMENT_ORDER.indexOf(a) - ELEMENT_ORDER.indexOf(b));
+
+function elemOf(t: Type): ElemType | undefined {
+  switch (t.kind) {
+    case 'tile':
+      return t.dtype;
+    case 'partition_view':
+    case 'tensor_view':
+    case 'ptr':
+    case 'scalar':
+      return t.elem;
+    default:
+      return undefined;
+  }
+}

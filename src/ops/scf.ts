@@ -1,0 +1,102 @@
+import { OpDefinition, OpVerifier } from '../ir/definition';
+import { Region, segment } from '../syntax/ast';
+import { Type, isIntegerLike, isScalarOf, printType } from '../types/type';
+
+/** Structured control flow: loops, branches and the terminators that hand values back to them. */
+
+const INDEX: Type = { kind: 'scalar', elem: 'index' };
+
+/** The region's terminator yields values of the given types (an empty yield may be left out). */
+function checkYields(v: OpVerifier, region: Region, types: (Type | undefined)[]): void {
+  const { op } = v;
+  const last = region.blocks.at(-1)?.ops.at(-1);
+  if (!last || last.name !== yieldOp.name) {
+    if (types.length > 0) v.error({ start: region.span.end - 1, end: region.span.end }, `this region of '${op.name}' must end with 'scf.yield' of ${types.length} value(s)`);
+    return;
+  }
+  const values = segment(last, 'values');
+  if (values.length !== types.length) {
+    v.error(last.span, `'scf.yield' gives ${values.length} value(s), but '${op.name}' expects ${types.length}`);
+    return;
+  }
+  values.forEach((value, i) => {
+    const t = value.type ? v.type(value.type) : undefined;
+    const want = types[i];
+    if (t && want && printType(t) !== printType(want)) v.error(value.span, `yielded value ${i} has type ${printType(t)}, but '${op.name}' expects ${printType(want)}`);
+  });
+}
+
+const forOp: OpDefinition = {
+  name: 'scf.for',
+  hasRegions: true,
+  verify(v) {
+    const { op } = v;
+    for (const k of ['lb', 'ub', 'step']) {
+      const i = op.segments[k][0];
+      if (!isIntegerLike(v.operands[i])) v.error(op.operands[i].span, `scf.for ${k === 'lb' ? 'lower bound' : k === 'ub' ? 'upper bound' : 'step'} must be an index or integer`);
+    }
+    const body = op.regions[0];
+    v.expectResults(v.declared.length);
+    // The induction variable is an index unless the loop says otherwise (`: i32`).
+    v.region(body, [INDEX]);
+    checkYields(v, body, v.declared);
+    v.define(v.declared);
+  },
+};
+
+const ifOp: OpDefinition = {
+  name: 'scf.if',
+  hasRegions: true,
+  verify(v) {
+    const { op } = v;
+    if (!isScalarOf(v.operands[0], ['i1'])) v.error(op.operands[0].span, 'scf.if condition must be i1');
+    v.expectResults(v.declared.length);
+    if (v.declared.length > 0 && op.regions.length < 2) v.error(op.nameSpan, "an scf.if with results needs an 'else' region");
+    for (const r of op.regions) {
+      v.region(r);
+      checkYields(v, r, v.declared);
+    }
+    v.define(v.declared);
+  },
+};
+
+const whileOp: OpDefinition = {
+  name: 'scf.while',
+  hasRegions: true,
+  verify(v) {
+    const { op } = v;
+    v.expectResults(v.declared.length);
+    const [before, after] = op.regions;
+    v.region(before);
+    const condition = before.blocks.at(-1)?.ops.at(-1);
+    if (!condition || condition.name !== conditionOp.name) v.error(before.span, "the first region of scf.while must end with 'scf.condition'");
+    v.region(after);
+    checkYields(v, after, op.operands.map((o) => (o.type ? v.type(o.type) : undefined)));
+    v.define(v.declared);
+  },
+};
+
+function terminator(name: string, parents: OpDefinition[]): OpDefinition {
+  return {
+    name,
+    terminator: 'yield',
+    verify(v) {
+      if (!parents.some((p) => p.name === v.parent.name)) v.error(v.op.nameSpan, `'${name}' is only allowed inside ${parents.map((p) => p.name).join(' or ')}`);
+    },
+  };
+}
+
+const yieldOp = terminator('scf.yield', [forOp, ifOp, whileOp]);
+const conditionOp = terminator('scf.condition', [whileOp]);
+
+/** Region ops of the scf dialect that PTOAS does not emit: known (their `{` opens a region), not implemented. */
+const unimplemented = (name: string): OpDefinition => ({
+  name,
+  hasRegions: true,
+  verify(v) {
+    v.error(v.op.nameSpan, `${name} is not implemented yet`);
+    v.define(v.declared);
+  },
+});
+
+export const SCF_DEFINITIONS: OpDefinition[] = [forOp, ifOp, whileOp, yieldOp, conditionOp, ...['scf.execute_region', 'scf.parallel', 'scf.forall'].map(unimplemented)];

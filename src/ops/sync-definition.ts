@@ -1,0 +1,15 @@
+import { OpDefinition } from '../ir/definition';
+import { SyncOpSpec } from '../spec/sync';
+import { verifySyncOp } from './sync';
+
+/** The definition of a synchronization op of spec/sync.json (flags, events, barriers, buffer tokens). */
+export function syncDefinition(spec: SyncOpSpec): OpDefinition {
+  return {
+    name: spec.opName,
+    verify(v) {
+      v.expectResults(0);
+      const verified = verifySyncOp(v.op, spec, v.target, v.diags);
+      if (verified) v.recordSync(verified);
+    },
+  };
+}
