@@ -5,6 +5,9 @@ import { TargetName } from '../spec/schema';
 import { OpNode, Region, TypeRef } from '../syntax/ast';
 import { Type } from '../types/type';
 import { BoundInstruction, VerifiedSyncOp } from './program';
+import { BoundOp, BoundRegion } from './bound';
+import { OnChipMemory } from '../machine/memory';
+import { Value } from '../machine/value';
 
 /**
  * One op of PTO-AS, defined once (as MLIR's ODS defines a dialect's ops): how it is spelled, whether it owns
@@ -28,6 +31,8 @@ export interface OpDefinition {
   structure?: 'module' | 'function';
   /** Checks the op and defines its results (through the verifier context). */
   verify(v: OpVerifier): void;
+  /** Runs the op in the VM; absent: the VM reports the op as not implemented. */
+  execute?(x: Executor, op: BoundOp): void;
   /** A rule across every occurrence of the op in the program (after each has been verified). */
   checkAll?(occurrences: OpNode[], error: (span: Span, message: string, notes?: { message: string; span: Span }[]) => void): void;
   properties?: OpProperties;
@@ -95,4 +100,50 @@ export interface OpVerifier {
    * written with the same old text) means `canonical` from here on. Returns the resolved type.
    */
   respellResult(index: number, canonical: string): Type | undefined;
+}
+
+/** How the VM orders and rounds: as the NPU does, or as pto-isa's CPU simulator does. */
+export type NumericsProfile = 'npu' | 'cpu-sim';
+
+/** Which core of a launch runs: pto.get_block_idx and friends read it. */
+export interface CoreIndex {
+  block: number;
+  blocks: number;
+  subblock: number;
+  subblocks: number;
+}
+
+/** What an op's `execute` sees: the values of the running function's frame and the machine. */
+export interface Executor {
+  readonly target: TargetName;
+  readonly numerics: NumericsProfile;
+  readonly memory: OnChipMemory;
+  readonly core: CoreIndex;
+  /** The value of operand `i` of `op` (a trap if it has none, which verification rules out). */
+  operand(op: BoundOp, i: number): Value;
+  /** An integer (index, iN) operand. */
+  int(op: BoundOp, i: number): bigint;
+  /** An index operand as a JavaScript number. */
+  index(op: BoundOp, i: number): number;
+  /** A floating-point operand. */
+  float(op: BoundOp, i: number): number;
+  /** The value in a slot of the running frame. */
+  slot(slot: number): Value | undefined;
+  setResults(op: BoundOp, values: Value[]): void;
+  /** Runs a region's entry block with these block arguments; returns the values its terminator hands back. */
+  runRegion(region: BoundRegion, args: Value[]): Value[];
+  /** Counts one more step of a loop (`--max-steps` bounds runaway loops). */
+  step(op: BoundOp): void;
+  /** Runs a function of the program with these arguments; returns its results. */
+  call(op: BoundOp, callee: string, args: Value[]): Value[];
+  /** Storage that belongs to an op (an allocation): made the first time it runs and the same on later runs. */
+  storage<T extends Value>(op: BoundOp, key: string, make: () => T): T;
+  /** Appends text to what the program printed. */
+  print(text: string): void;
+  /** A one-time note (a numerics approximation) that does not stop the run. */
+  note(message: string): void;
+  /** Tells the synchronization checker that an instruction runs, touching these operands. */
+  observeInstruction(op: BoundOp, objects: Map<string, Value>): void;
+  /** Tells the synchronization checker that a sync op runs. */
+  observeSync(op: BoundOp): void;
 }

@@ -3,6 +3,7 @@ import { Instruction } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Type } from '../types/type';
 import { SyncOpSpec } from '../spec/sync';
+import { BoundProgram } from './bound';
 
 /** An instruction operand bound to its spec name: an SSA use (L1/L2 inputs, L2 outs) or an L1 result. */
 export interface BoundOperand {
@@ -12,6 +13,8 @@ export interface BoundOperand {
   use?: Operand;
   /** Set for an L1 destination, which is the op's result. */
   result?: ResultDef;
+  /** The frame slot of the value (the use's, or the L1 result's). */
+  slot?: number;
 }
 
 /** A verified PTO instruction: every operand found, typed and checked against the spec. */
@@ -31,6 +34,8 @@ export interface Program {
   syncOps: Map<OpNode, VerifiedSyncOp>;
   /** The type of every SSA value definition and use, keyed by its name within its function. */
   valueTypes: Map<OpNode, Map<string, Type>>;
+  /** The bound IR the VM runs (complete only when the file has no errors). */
+  bound: BoundProgram;
 }
 
 /** A verified sync op: its table entry, its attribute values by name, and the pipes they resolve to. */

@@ -1,6 +1,10 @@
 import { OpDefinition, OpVerifier } from '../ir/definition';
+import { BoundOp } from '../ir/bound';
+import { VmTrap } from '../machine/trap';
+import { Value } from '../machine/value';
+import { Attr } from '../syntax/ast';
 import { attrOf } from '../syntax/ast';
-import { ElemType, Type, elemSize, isFloatScalar, isIntegerLike, isScalarOf, printType } from '../types/type';
+import { ElemType, Type, elemSize, isFloat, isFloatScalar, isIntegerLike, isScalarOf, printType } from '../types/type';
 import { codec } from '../numerics/elements';
 
 /**
@@ -152,6 +156,19 @@ export function floatToInt(v: number, bits: number, isUnsigned: boolean): bigint
 
 // ---- definitions ---------------------------------------------------------------------------------------------------
 
+/** The element type of a scalar (index when unknown, which verification rules out). */
+const elemOf = (t: Type | undefined): ElemType => (t?.kind === 'scalar' ? t.elem : 'index');
+
+/** Runs a computation that may be undefined in MLIR (a RangeError): a trap naming the op. */
+function defined<T>(op: BoundOp, compute: () => T, what = (e: RangeError) => `${op.def.name}: ${e.message}`): T {
+  try {
+    return compute();
+  } catch (e) {
+    if (e instanceof RangeError) throw new VmTrap(what(e), op.node.span);
+    throw e;
+  }
+}
+
 function integerBinary(name: string): OpDefinition {
   return {
     name,
@@ -161,6 +178,11 @@ function integerBinary(name: string): OpDefinition {
       });
       v.expectResults(1);
       v.define(v.declared);
+    },
+    execute(x, op) {
+      const bits = bitWidth(elemOf(op.resultTypes[0]));
+      const [a, b] = [x.int(op, 0), x.int(op, 1)];
+      x.setResults(op, [wrapInteger(defined(op, () => INTEGER_BINARY[name](a, b, bits)), bits)]);
     },
   };
 }
@@ -176,11 +198,16 @@ function floatArithmetic(name: string, arity: 1 | 2): OpDefinition {
       v.expectResults(1);
       v.define(v.declared);
     },
+    execute(x, op) {
+      const value = arity === 1 ? -x.float(op, 0) : FLOAT_BINARY[name](x.float(op, 0), x.float(op, 1));
+      x.setResults(op, [arity === 1 ? value : roundTo(elemOf(op.resultTypes[0]), value)]);
+    },
   };
 }
 
+/** sitofp/uitofp round to the result type; fptosi/fptoui truncate (out of range is a trap); extf/truncf convert. */
 function floatCast(name: string): OpDefinition {
-  const { from, to } = FLOAT_CASTS[name];
+  const { from, to, unsigned: isUnsigned } = FLOAT_CASTS[name];
   return {
     name,
     verify(v) {
@@ -190,6 +217,20 @@ function floatCast(name: string): OpDefinition {
       }
       v.expectResults(1);
       v.define(v.declared);
+    },
+    execute(x, op) {
+      const result = elemOf(op.resultTypes[0]);
+      let value: Value;
+      if (from === 'integer') {
+        const a = x.int(op, 0);
+        value = roundTo(result, Number(isUnsigned ? BigInt.asUintN(bitWidth(elemOf(op.operandTypes[0])), a) : a));
+      } else if (to === 'integer') {
+        const a = x.float(op, 0);
+        value = defined(op, () => floatToInt(a, bitWidth(result), isUnsigned === true), (e) => `${name}: ${e.message} (the result is undefined in MLIR)`);
+      } else {
+        value = roundTo(result, x.float(op, 0));
+      }
+      x.setResults(op, [value]);
     },
   };
 }
@@ -201,6 +242,11 @@ function integerCast(name: string): OpDefinition {
       if (!isIntegerLike(v.operands[0]) || !isIntegerLike(v.declared[0])) v.error(v.op.span, `'${name}' converts between integer and index types`);
       v.expectResults(1);
       v.define(v.declared);
+    },
+    execute(x, op) {
+      const a = x.int(op, 0);
+      const read = INTEGER_CASTS[name] === 'unsigned' ? BigInt.asUintN(bitWidth(elemOf(op.operandTypes[0])), a) : a;
+      x.setResults(op, [wrapInteger(read, bitWidth(elemOf(op.resultTypes[0])))]);
     },
   };
 }
@@ -220,6 +266,15 @@ const cmpi: OpDefinition = {
     v.expectResults(1);
     v.define([{ kind: 'scalar', elem: 'i1' }]);
   },
+  execute(x, op) {
+    const name = predicateName(op, 'eq');
+    let [a, b] = [x.int(op, 0), x.int(op, 1)];
+    if (name.startsWith('u')) {
+      const bits = bitWidth(elemOf(op.operandTypes[0]));
+      [a, b] = [BigInt.asUintN(bits, a), BigInt.asUintN(bits, b)];
+    }
+    x.setResults(op, [CMPI_PREDICATES[name](a, b) ? 1n : 0n]);
+  },
 };
 
 const cmpf: OpDefinition = {
@@ -232,6 +287,9 @@ const cmpf: OpDefinition = {
     v.expectResults(1);
     v.define([{ kind: 'scalar', elem: 'i1' }]);
   },
+  execute(x, op) {
+    x.setResults(op, [CMPF_PREDICATES[predicateName(op, 'false')](x.float(op, 0), x.float(op, 1)) ? 1n : 0n]);
+  },
 };
 
 const select: OpDefinition = {
@@ -240,6 +298,9 @@ const select: OpDefinition = {
     if (!isScalarOf(v.operands[0], ['i1'])) v.error(v.op.operands[0].span, 'arith.select condition must be i1');
     v.expectResults(1);
     v.define(v.declared);
+  },
+  execute(x, op) {
+    x.setResults(op, [x.operand(op, 0) !== 0n ? x.operand(op, 1) : x.operand(op, 2)]);
   },
 };
 
@@ -265,7 +326,35 @@ const constant: OpDefinition = {
     if (value.kind === 'int') v.recordConstant(value.value);
     v.define([type ?? (value.kind === 'bool' ? { kind: 'scalar', elem: 'i1' } : undefined)]);
   },
+  execute(x, op) {
+    x.setResults(op, [constantValue(attrOf(op.node, 'value')!, op.resultTypes[0])]);
+  },
 };
+
+function predicateName(op: BoundOp, otherwise: string): string {
+  const pred = attrOf(op.node, 'predicate');
+  return pred?.kind === 'ident' ? pred.name : otherwise;
+}
+
+/** The value of an `arith.constant`: integers wrap to their type; a hex literal of a float type is its bit pattern. */
+function constantValue(attr: Attr, type: Type | undefined): Value {
+  if (attr.kind === 'bool') return attr.value ? 1n : 0n;
+  const elem = elemOf(type);
+  if (isFloat(elem)) {
+    if (attr.kind === 'int') {
+      const c = codec(elem);
+      const bytes = new DataView(new ArrayBuffer(8));
+      if (c.size === 8) bytes.setBigUint64(0, BigInt.asUintN(64, attr.value), true);
+      else if (c.size === 4) bytes.setUint32(0, Number(BigInt.asUintN(32, attr.value)), true);
+      else bytes.setUint16(0, Number(BigInt.asUintN(16, attr.value)), true);
+      return c.read(bytes, 0) as number;
+    }
+    if (attr.kind === 'float') return codec(elem).round(attr.value) as number;
+  }
+  if (attr.kind === 'int') return wrapInteger(attr.value, bitWidth(elem));
+  if (attr.kind === 'float') return attr.value;
+  return 0n;
+}
 
 /** Spelled like a cast but not run: the verifier reports it as not implemented. */
 const notImplemented = (name: string): OpDefinition => ({

@@ -67,6 +67,11 @@ const callOp: OpDefinition = {
     v.expectResults(v.declared.length);
     v.define(v.declared);
   },
+  execute(x, op) {
+    const callee = attrOf(op.node, 'callee');
+    const name = callee?.kind === 'symbol' ? callee.name : '';
+    x.setResults(op, x.call(op, name, op.operands.map((_, i) => x.operand(op, i))));
+  },
 };
 
 export const BUILTIN_DEFINITIONS: OpDefinition[] = [moduleOp, funcOp, returnOp, callOp];

@@ -1,14 +1,31 @@
 import { OpDefinition } from '../ir/definition';
+import { PartitionView, Tile } from '../machine/memory';
+import { VmTrap } from '../machine/trap';
+import { evaluateAffine } from './affine';
+import { box } from './global-memory';
+import { tileOperand } from './tiles';
 import { attrOf, segment } from '../syntax/ast';
-import { Type, isIntegerLike, printType } from '../types/type';
+import { TileType, Type, isIntegerLike, printType } from '../types/type';
 import { parseAffineMap } from '../syntax/affine';
 
 /** The memref form (buffers after PTOAS's memory planning) and index arithmetic with affine maps. */
 
 
+/** `memref.alloc` takes the next free bytes of its buffer (once, reused by later runs); `pto.pointer_cast` is placed at its address. */
+const PLACEMENT: Record<string, OpDefinition['execute']> = {
+  'memref.alloc'(x, op) {
+    const type = op.resultTypes[0] as TileType;
+    x.setResults(op, [x.storage(op, 'tile', () => x.memory.allocate(type, op.def.name, op.node.span))]);
+  },
+  'pto.pointer_cast'(x, op) {
+    x.setResults(op, [x.memory.place(op.resultTypes[0] as TileType, x.index(op, 0), op.def.name, op.node.operands[0].span)]);
+  },
+};
+
 function memrefBuffer(name: string): OpDefinition {
   return {
     name,
+    execute: PLACEMENT[name],
     properties: { aliasesOperand: { level2: false } },
     verify(v) {
       const { op } = v;
@@ -27,6 +44,11 @@ function memrefBuffer(name: string): OpDefinition {
 /** `memref.subview %gm[offsets] [sizes] [strides] : A to B`: a box of a global memref. */
 const subview: OpDefinition = {
   name: 'memref.subview',
+  execute(x, op) {
+    const source = x.operand(op, 0);
+    if (!(typeof source === 'object' && 'kind' in source && source.kind === 'partition_view')) throw new VmTrap('memref.subview needs a global memref', op.node.operands[0].span);
+    x.setResults(op, [box(x, op, source as PartitionView, 'subview', "the memref's extent")]);
+  },
   verify(v) {
     const { op } = v;
     const declared = v.declared;
@@ -54,8 +76,17 @@ const subview: OpDefinition = {
 };
 
 /** `%v = pto.bind_tile %buf, %rows, %cols {config = ...} : A -> A`: the buffer with a valid region, as a tile. */
+/** `pto.bind_tile %buf, %rows, %cols`: the same bytes, with a valid region. */
 const bindTile: OpDefinition = {
   name: 'pto.bind_tile',
+  execute(x, op) {
+    const buffer = tileOperand(x, op, 0);
+    const [rows, cols] = [x.index(op, 1), x.index(op, 2)];
+    if (rows < 0 || rows > buffer.type.rows || cols < 0 || cols > buffer.type.cols) {
+      throw new VmTrap(`pto.bind_tile: valid region ${rows}x${cols} is outside the ${buffer.type.rows}x${buffer.type.cols} buffer`, op.node.span);
+    }
+    x.setResults(op, [new Tile(buffer.type, buffer.buffer, buffer.address, buffer.bytes, rows, cols, buffer.strides)]);
+  },
   properties: { aliasesOperand: { level2: true } },
   verify(v) {
     const { op } = v;
@@ -75,6 +106,20 @@ const bindTile: OpDefinition = {
 /** `%i = affine.apply affine_map<(d0)[s0] -> (...)>(%d)[%s]`: index arithmetic. */
 const affineApply: OpDefinition = {
   name: 'affine.apply',
+  execute(x, op) {
+    const map = attrOf(op.node, 'map');
+    const parsed = parseAffineMap(map?.kind === 'dialect' ? map.text : '');
+    if (typeof parsed === 'string') throw new VmTrap(parsed, op.node.span);
+    const { segments } = op.node;
+    const dims = segments.dims.map((i) => x.int(op, i));
+    const symbols = segments.symbols.map((i) => x.int(op, i));
+    try {
+      x.setResults(op, [evaluateAffine(parsed.results[0], dims, symbols)]);
+    } catch (e) {
+      if (e instanceof RangeError) throw new VmTrap(`affine.apply: ${e.message}`, op.node.span);
+      throw e;
+    }
+  },
   verify(v) {
     const { op } = v;
   const mapAttr = attrOf(op, 'map')!;
@@ -94,4 +139,4 @@ const affineApply: OpDefinition = {
   },
 };
 
-export const MEMREF_DEFINITIONS: OpDefinition[] = [memrefBuffer('memref.alloc'), memrefBuffer('pto.pointer_cast'), subview, bindTile, affineApply];
+export const MEMREF_DEFINITIONS: OpDefinition[] = [...Object.keys(PLACEMENT).map(memrefBuffer), subview, bindTile, affineApply];

@@ -1,12 +1,48 @@
-import { OpDefinition } from '../ir/definition';
+import { Executor, OpDefinition } from '../ir/definition';
+import { BoundOp } from '../ir/bound';
+import { GlobalBuffer, Pointer } from '../machine/memory';
+import { VmTrap } from '../machine/trap';
+import { isFloat } from '../types/type';
+import { pointerOperand } from './global-memory';
 import { elemTypeName, printType } from '../types/type';
 
 /** Pointers to global memory and the scalars they address. */
 
 
+/** The element `pto.load_scalar`/`store_scalar` touch: the pointer plus the offset, inside the buffer. */
+function scalarAccess(x: Executor, op: BoundOp): { buffer: GlobalBuffer; element: number } {
+  const { segments } = op.node;
+  const { buffer, offset } = pointerOperand(x, op, segments.ptr[0]);
+  const element = offset + x.index(op, segments.offset[0]);
+  if (element < 0 || element >= buffer.length) {
+    throw new VmTrap(`${op.def.name}: element ${element} of %${buffer.name} is out of bounds (the buffer has ${buffer.length} elements of ${buffer.elem})`, op.node.span);
+  }
+  return { buffer, element };
+}
+
+/** The pointer ops by name, with how each runs; they share one verification. */
+const EXECUTE: Record<string, OpDefinition['execute']> = {
+  'pto.addptr'(x, op) {
+    const { buffer, offset } = pointerOperand(x, op, 0);
+    x.setResults(op, [{ kind: 'pointer', buffer, offset: offset + x.index(op, 1) } satisfies Pointer]);
+  },
+  'pto.load_scalar'(x, op) {
+    const { buffer, element } = scalarAccess(x, op);
+    const loaded = buffer.codec.read(buffer.view, element * buffer.codec.size);
+    // Integer scalars are bigint in the VM whatever their width (the codec reads narrow ones as numbers).
+    x.setResults(op, [isFloat(buffer.elem) ? loaded : BigInt(loaded)]);
+  },
+  'pto.store_scalar'(x, op) {
+    const { buffer, element } = scalarAccess(x, op);
+    buffer.codec.write(buffer.view, element * buffer.codec.size, x.operand(op, op.node.segments.value[0]) as number | bigint);
+    buffer.written[element] = 1;
+  },
+};
+
 function pointerOp(name: string): OpDefinition {
   return {
     name,
+    execute: EXECUTE[name],
     verify(v) {
       const { op } = v;
       const declared = v.declared;
@@ -29,4 +65,4 @@ function pointerOp(name: string): OpDefinition {
   };
 }
 
-export const POINTER_DEFINITIONS: OpDefinition[] = ['pto.addptr', 'pto.load_scalar', 'pto.store_scalar'].map(pointerOp);
+export const POINTER_DEFINITIONS: OpDefinition[] = Object.keys(EXECUTE).map(pointerOp);

@@ -1,4 +1,5 @@
 import { OpDefinition, OpVerifier } from '../ir/definition';
+import { VmTrap } from '../machine/trap';
 import { Region, segment } from '../syntax/ast';
 import { Type, isIntegerLike, isScalarOf, printType } from '../types/type';
 
@@ -42,6 +43,14 @@ const forOp: OpDefinition = {
     checkYields(v, body, v.declared);
     v.define(v.declared);
   },
+  execute(x, op) {
+    const { segments } = op.node;
+    const [lb, ub, step] = [segments.lb[0], segments.ub[0], segments.step[0]].map((i) => x.int(op, i));
+    if (step <= 0n) throw new VmTrap(`scf.for step must be positive, got ${step}`, op.node.operands[segments.step[0]].span);
+    let carried = segments.init.map((i) => x.operand(op, i));
+    for (let i = lb; i < ub; i += step) carried = x.runRegion(op.regions[0], [i, ...carried]);
+    x.setResults(op, carried);
+  },
 };
 
 const ifOp: OpDefinition = {
@@ -58,6 +67,10 @@ const ifOp: OpDefinition = {
     }
     v.define(v.declared);
   },
+  execute(x, op) {
+    const taken = x.int(op, 0) !== 0n ? op.regions[0] : op.regions[1];
+    x.setResults(op, taken ? x.runRegion(taken, []) : []);
+  },
 };
 
 const whileOp: OpDefinition = {
@@ -73,6 +86,18 @@ const whileOp: OpDefinition = {
     v.region(after);
     checkYields(v, after, op.operands.map((o) => (o.type ? v.type(o.type) : undefined)));
     v.define(v.declared);
+  },
+  execute(x, op) {
+    let carried = op.operands.map((_, i) => x.operand(op, i));
+    for (;;) {
+      x.step(op);
+      const [condition, ...forwarded] = x.runRegion(op.regions[0], carried);
+      if (condition === 0n) {
+        x.setResults(op, forwarded);
+        return;
+      }
+      carried = x.runRegion(op.regions[1], forwarded);
+    }
   },
 };
 

@@ -11,5 +11,6 @@ export function syncDefinition(spec: SyncOpSpec): OpDefinition {
       const verified = verifySyncOp(v.op, spec, v.target, v.diags);
       if (verified) v.recordSync(verified);
     },
+    execute: (x, op) => x.observeSync(op),
   };
 }

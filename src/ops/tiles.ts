@@ -1,13 +1,42 @@
-import { OpDefinition } from '../ir/definition';
+import { Executor, OpDefinition } from '../ir/definition';
+import { BoundOp } from '../ir/bound';
+import { Tile } from '../machine/memory';
+import { VmTrap } from '../machine/trap';
+import { tileBytes } from '../types/geometry';
 import { attrOf } from '../syntax/ast';
 import { TileType, Type, elemSize, elemTypeName, printType } from '../types/type';
 import { tileTypeProblems } from './tile-rules';
-import { subsetType, treshapeProblem } from './tile-views';
+import { subsetBoundsProblem, subsetType, treshapeProblem } from './tile-views';
+
+/** A tile operand (verification makes sure it is one). */
+export function tileOperand(x: Executor, op: BoundOp, i: number): Tile {
+  const v = x.operand(op, i);
+  if (!(v instanceof Tile)) throw new VmTrap(`${op.def.name} needs a tile`, op.node.operands[i].span);
+  return v;
+}
+
+/** A valid dimension of an allocation: the type's, or the `valid_row`/`valid_col` operand for `?`. */
+function validDim(x: Executor, op: BoundOp, key: string, declared: number | null, physical: number): number {
+  if (declared !== null) return declared;
+  const i = op.node.segments[key][0];
+  const v = x.index(op, i);
+  if (v < 0 || v > physical) throw new VmTrap(`${key} = ${v} is outside 0..${physical}`, op.node.operands[i].span);
+  return v;
+}
 
 /** Tiles: allocation, and views of a tile's bytes (a window, a reshape, a bit cast). */
 
 const allocTile: OpDefinition = {
   name: 'pto.alloc_tile',
+  execute(x, op) {
+    const type = op.resultTypes[0] as TileType;
+    const addr = op.node.segments.addr?.[0];
+    // Placed by address, the tile may move from one run of the op to the next; else it keeps its first storage.
+    const tile = addr !== undefined ? x.memory.place(type, x.index(op, addr), op.def.name, op.node.operands[addr].span) : x.storage(op, 'tile', () => x.memory.allocate(type, op.def.name, op.node.span));
+    tile.vRow = validDim(x, op, 'valid_row', type.vRow, type.rows);
+    tile.vCol = validDim(x, op, 'valid_col', type.vCol, type.cols);
+    x.setResults(op, [tile]);
+  },
   /**
    * Tiles are placed by address (`alloc_tile addr = %a`) only at PTOAS's level 3, and there every tile is:
    * a program places all its tiles or none.
@@ -44,6 +73,13 @@ const allocTile: OpDefinition = {
 const treshape: OpDefinition = {
   name: 'pto.treshape',
   properties: { aliasesOperand: { level2: true } },
+  /** The source's bytes as another tile type (no copy). */
+  execute(x, op) {
+    const src = tileOperand(x, op, 0);
+    const type = op.resultTypes[0] as TileType;
+    if (!src.isContiguous()) throw new VmTrap('pto.treshape: the source is a window whose rows are not adjacent; only a contiguous tile can be reshaped', op.node.operands[0].span);
+    x.setResults(op, [new Tile(type, src.buffer, src.address, src.bytes.subarray(0, tileBytes(type)), type.vRow!, type.vCol!)]);
+  },
   verify(v) {
     const { op } = v;
     if (op.form !== 'ssa') {
@@ -74,6 +110,19 @@ const treshape: OpDefinition = {
 const subset: OpDefinition = {
   name: 'pto.subset',
   properties: { aliasesOperand: { level2: true } },
+  /** A window of the source at (row, col), with the source's strides (no copy). */
+  execute(x, op) {
+    const parent = tileOperand(x, op, 0);
+    const [row, col] = op.node.segments.offsets.map((i) => x.index(op, i));
+    const sizesAttr = attrOf(op.node, 'sizes');
+    const sizes = (sizesAttr?.kind === 'array' ? sizesAttr.items.map((i) => (i.kind === 'int' ? Number(i.value) : 0)) : []) as [number, number];
+    const { type } = subsetType(parent.type, sizes);
+    const problem = subsetBoundsProblem(parent.type, row, col, sizes);
+    if (problem || !type) throw new VmTrap(`pto.subset: ${problem ?? 'invalid window'}`, op.node.span);
+    const strides = parent.elementStrides();
+    const offset = (row * strides.row + col * strides.col) * parent.codec.size;
+    x.setResults(op, [new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), sizes[0], sizes[1], strides)]);
+  },
   verify(v) {
     const { op } = v;
   const parent = v.operands[0];
@@ -100,6 +149,10 @@ const subset: OpDefinition = {
 const bitcast: OpDefinition = {
   name: 'pto.bitcast',
   properties: { aliasesOperand: { level2: true } },
+  execute(x, op) {
+    const src = tileOperand(x, op, 0);
+    x.setResults(op, [new Tile(op.resultTypes[0] as TileType, src.buffer, src.address, src.bytes, src.vRow, src.vCol, src.strides)]);
+  },
   verify(v) {
     const { op } = v;
     const declared = v.declared;

@@ -1,10 +1,23 @@
 import { OpDefinition } from '../ir/definition';
+import { PartitionView, TensorView } from '../machine/memory';
+import { VmTrap } from '../machine/trap';
+import { box, pointerOperand } from './global-memory';
 import { printType } from '../types/type';
 
 /** Views of global memory: a tensor view over a pointer, a partition of it, and its dimensions. */
 
 const makeTensorView: OpDefinition = {
   name: 'pto.make_tensor_view',
+  execute(x, op) {
+    const { buffer, offset } = pointerOperand(x, op, 0);
+    const { segments, operands } = op.node;
+    const shape = segments.shape.map((i) => x.index(op, i));
+    const strides = segments.strides.map((i) => x.index(op, i));
+    shape.forEach((d, i) => {
+      if (d < 0) throw new VmTrap(`shape[${i}] is negative (${d})`, operands[segments.shape[i]].span);
+    });
+    x.setResults(op, [{ kind: 'tensor_view', buffer, shape, strides, offset } satisfies TensorView]);
+  },
   verify(v) {
     const { op } = v;
     let declared = v.declared;
@@ -37,6 +50,16 @@ const makeTensorView: OpDefinition = {
 const partitionView: OpDefinition = {
   name: 'pto.partition_view',
   spellings: [{ name: 'pto.subview', deprecated: true }],
+  execute(x, op) {
+    const part = box(x, op, x.operand(op, 0) as TensorView, 'partition', "the view's extent");
+    const declared = op.resultTypes[0];
+    if (declared?.kind === 'partition_view') {
+      declared.shape.forEach((d, i) => {
+        if (d !== null && d !== part.shape[i]) throw new VmTrap(`sizes[${i}] is ${part.shape[i]}, but the result type says ${d}`, op.node.operands[op.node.segments.sizes[i]].span);
+      });
+    }
+    x.setResults(op, [part]);
+  },
   verify(v) {
     const { op } = v;
     const declared = v.declared;
@@ -62,6 +85,12 @@ const partitionView: OpDefinition = {
 
 const tensorViewDim: OpDefinition = {
   name: 'pto.get_tensor_view_dim',
+  execute(x, op) {
+    const view = x.operand(op, 0) as TensorView | PartitionView;
+    const dim = x.index(op, 1);
+    if (dim < 0 || dim >= view.shape.length) throw new VmTrap(`dimension ${dim} is out of range: the view has rank ${view.shape.length}`, op.node.operands[1].span);
+    x.setResults(op, [BigInt(view.shape[dim])]);
+  },
   verify(v) {
     const { op } = v;
     const declared = v.declared;

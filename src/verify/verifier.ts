@@ -7,6 +7,7 @@ import { Isa, isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Program } from '../ir/program';
 import { OpDefinition, OpVerifier } from '../ir/definition';
+import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
 import { tileTypeProblems } from '../ops/tile-rules';
 import { Registry, opRegistry } from '../ops/registry';
 
@@ -23,7 +24,10 @@ export function verifyModule(module: Module, types: TypeTable, diags: Diagnostic
   return new Verifier(module, types, diags, options).run();
 }
 
-type Scope = Map<string, { type: Type; span: Span }>;
+type Scope = Map<string, { type: Type; span: Span; slot: Slot }>;
+
+/** Where a use could not be resolved (an error has been reported). */
+const NO_SLOT: Slot = -1;
 
 /** The type of a value whose definition could not be verified. */
 const UNKNOWN: Type = { kind: 'opaque', text: '?' };
@@ -46,6 +50,8 @@ class Verifier {
   private respelled = new Map<string, { old: string; canonical: string }>();
   /** A region was never closed: where each op belongs is a guess, so placement checks are skipped. */
   private readonly unclosedRegion: boolean;
+  /** The frame of the function being verified: its next free slot and the literal operands it presets. */
+  private frame: { size: number; literals: { slot: Slot; value: bigint }[] } = { size: 0, literals: [] };
   /** Every occurrence of each op with a program-wide rule (`checkAll`). */
   private readonly occurrences = new Map<OpDefinition, OpNode[]>();
 
@@ -57,7 +63,15 @@ class Verifier {
   ) {
     const fromModule = this.targetFromModule(module);
     this.target = options.target ?? fromModule ?? 'a2a3';
-    this.program = { module, target: this.target, functions: new Map(), instructions: new Map(), syncOps: new Map(), valueTypes: new Map() };
+    this.program = {
+      module,
+      target: this.target,
+      functions: new Map(),
+      instructions: new Map(),
+      syncOps: new Map(),
+      valueTypes: new Map(),
+      bound: { target: this.target, module, functions: new Map() },
+    };
     this.unclosedRegion = hasUnclosedRegion(module.ops);
   }
 
@@ -120,48 +134,62 @@ class Verifier {
     this.functionTypes = new Map();
     this.integerConstants = new Map();
     this.respelled = new Map();
+    this.frame = { size: 0, literals: [] };
     this.program.valueTypes.set(fn, this.functionTypes);
     this.scopes = [new Map()];
     for (const t of fn.resultTypes) this.resolveType(t);
     const body = fn.regions[0];
+    const bound: BoundFunction = { name, node: fn, params: [], paramTypes: [], frameSize: 0, literals: this.frame.literals };
+    if (!this.program.bound.functions.has(name)) this.program.bound.functions.set(name, bound);
     if (body) {
-      this.verifyRegion(body, fn);
+      bound.body = this.verifyRegion(body, fn);
+      bound.params = bound.body.blocks[0]?.args ?? [];
+      bound.paramTypes = (body.blocks[0]?.args ?? []).map((a) => this.functionTypes.get(a.name));
       const last = body.blocks[body.blocks.length - 1]?.ops.at(-1);
       if (!this.unclosedRegion && (!last || this.registry.lookup(last.name)?.def.terminator !== 'return')) {
         this.diags.error({ start: body.span.end - 1, end: body.span.end }, `function @${name} must end with 'return'`);
       }
     }
+    bound.frameSize = this.frame.size;
     this.currentFunction = undefined;
   }
 
-  private verifyRegion(region: Region, owner: OpNode, untyped: Type[] = []): void {
-    region.blocks.forEach((block, i) => this.verifyBlock(block, owner, i === 0 ? untyped : []));
+  private verifyRegion(region: Region, owner: OpNode, untyped: Type[] = []): BoundRegion {
+    return { node: region, blocks: region.blocks.map((block, i) => this.verifyBlock(block, owner, i === 0 ? untyped : [])) };
   }
 
-  private verifyBlock(block: Block, owner: OpNode, untyped: Type[]): void {
+  private verifyBlock(block: Block, owner: OpNode, untyped: Type[]): BoundBlock {
     this.scopes.push(new Map());
-    block.args.forEach((arg, i) => {
+    const args = block.args.map((arg, i) => {
       const type = arg.type ? this.resolveType(arg.type) : untyped[i];
-      this.define(arg.name, type ?? UNKNOWN, arg.span);
+      return this.define(arg.name, type ?? UNKNOWN, arg.span);
     });
-    for (const op of block.ops) this.verifyOp(op, owner);
+    const ops: BoundOp[] = [];
+    for (const op of block.ops) {
+      const bound = this.verifyOp(op, owner);
+      if (bound) ops.push(bound);
+    }
     this.scopes.pop();
+    return { node: block, args, ops };
   }
 
   // ---- values ----------------------------------------------------------------------------------
 
-  private define(name: string, type: Type, span: Span): void {
+  /** Defines an SSA value in the current scope; returns its frame slot. */
+  private define(name: string, type: Type, span: Span): Slot {
+    const slot = this.frame.size++;
     const previous = this.functionNames.get(name);
     if (previous) {
       this.diags.error(span, `redefinition of SSA value ${name}`, [{ message: 'previously defined here', span: previous }]);
-      return;
+      return slot;
     }
     this.functionNames.set(name, span);
     this.functionTypes.set(name, type);
-    this.scopes[this.scopes.length - 1].set(name, { type, span });
+    this.scopes[this.scopes.length - 1].set(name, { type, span, slot });
+    return slot;
   }
 
-  private lookup(name: string): { type: Type; span: Span } | undefined {
+  private lookup(name: string): { type: Type; span: Span; slot: Slot } | undefined {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const found = this.scopes[i].get(name);
       if (found) return found;
@@ -169,9 +197,13 @@ class Verifier {
     return undefined;
   }
 
-  /** The type of a used operand; reports undefined values and type mismatches with the definition. */
-  private useOperand(operand: Operand): Type | undefined {
-    if (operand.literal !== undefined) return { kind: 'scalar', elem: 'index' };
+  /** The type and slot of a used operand; reports undefined values and type mismatches with the definition. */
+  private useOperand(operand: Operand): { type: Type | undefined; slot: Slot } {
+    if (operand.literal !== undefined) {
+      const slot = this.frame.size++;
+      this.frame.literals.push({ slot, value: BigInt(operand.literal) });
+      return { type: { kind: 'scalar', elem: 'index' }, slot };
+    }
     const ref = operand.value!;
     const key = ref.index !== undefined ? `${ref.name}#${ref.index}` : ref.name;
     let found = this.lookup(key);
@@ -179,11 +211,11 @@ class Verifier {
     if (!found) {
       const elsewhere = this.functionNames.get(key);
       this.diags.error(ref.span, elsewhere ? `${key} is not visible here (defined in a region that does not enclose this use)` : `use of undefined value ${key}`);
-      return undefined;
+      return { type: undefined, slot: NO_SLOT };
     }
     if (isUnknown(found.type)) {
       // Defined by an op that failed to verify: trust the use's type, so no errors cascade.
-      return operand.type ? this.resolveType(operand.type) : undefined;
+      return { type: operand.type ? this.resolveType(operand.type) : undefined, slot: found.slot };
     }
     const respelled = this.respelled.get(key);
     if (operand.type && respelled?.old === operand.type.text) operand.type.text = respelled.canonical; // normalized, as its definition was
@@ -195,7 +227,7 @@ class Verifier {
         ]);
       }
     }
-    return found.type;
+    return { type: found.type, slot: found.slot };
   }
 
   private resolveType(ref: TypeRef): Type | undefined {
@@ -223,12 +255,21 @@ class Verifier {
     return type;
   }
 
-  private defineResults(op: OpNode, types: (Type | undefined)[]): void {
+  /** Defines the op's results (`%x:2` as `%x#0`, `%x#1`); returns their slots and types. */
+  private defineResults(op: OpNode, types: (Type | undefined)[]): { slots: Slot[]; types: (Type | undefined)[] } {
+    const slots: Slot[] = [];
+    const defined: (Type | undefined)[] = [];
     let k = 0;
+    const one = (name: string, span: Span) => {
+      const type = types[k++];
+      defined.push(type);
+      slots.push(this.define(name, type ?? UNKNOWN, span));
+    };
     for (const r of op.results) {
-      if (r.count === 1) this.define(r.name, types[k++] ?? UNKNOWN, r.span);
-      else for (let i = 0; i < r.count; i++) this.define(`${r.name}#${i}`, types[k++] ?? UNKNOWN, r.span);
+      if (r.count === 1) one(r.name, r.span);
+      else for (let i = 0; i < r.count; i++) one(`${r.name}#${i}`, r.span);
     }
+    return { slots, types: defined };
   }
 
   private resultCount(op: OpNode): number {
@@ -246,17 +287,27 @@ class Verifier {
 
   // ---- ops -------------------------------------------------------------------------------------
 
-  private verifyOp(op: OpNode, parent: OpNode): void {
+  private verifyOp(op: OpNode, parent: OpNode): BoundOp | undefined {
     for (const l of op.legacy ?? []) this.diags.warning(l.span, l.message);
-    const operandTypes = op.operands.map((o) => this.useOperand(o));
+    const uses = op.operands.map((o) => this.useOperand(o));
+    const operandTypes = uses.map((u) => u.type);
     const declaredResults = op.resultTypes.map((t) => this.resolveType(t));
     const entry = this.registry.lookup(op.name);
     if (!entry) {
       this.diags.error(op.nameSpan, this.registry.unknownOpMessage(op.name));
       // Keep its results defined so that later uses do not cascade into more errors.
       this.defineResults(op, declaredResults);
-      return;
+      return undefined;
     }
+    const bound: BoundOp = {
+      def: entry.def,
+      node: op,
+      operands: uses.map((u) => u.slot),
+      operandTypes,
+      results: [],
+      resultTypes: [],
+      regions: [],
+    };
     const context: OpVerifier = {
       op,
       parent,
@@ -271,7 +322,11 @@ class Verifier {
       warning: (span, message) => this.diags.warning(span, message),
       type: (ref) => this.resolveType(ref),
       expectResults: (n) => this.expectResults(op, n),
-      define: (types) => this.defineResults(op, types),
+      define: (types) => {
+        const defined = this.defineResults(op, types);
+        bound.results = defined.slots;
+        bound.resultTypes = defined.types;
+      },
       expectIndexOperands: (segments) => this.checkIndexOperands(op, segments, operandTypes),
       constant: (i) => {
         const name = op.operands[i]?.value?.name;
@@ -281,9 +336,17 @@ class Verifier {
         if (op.results.length === 1 && op.results[0].count === 1) this.integerConstants.set(op.results[0].name, value);
       },
       callee: (name) => this.callees.get(name),
-      region: (region, untyped) => this.verifyRegion(region, op, untyped),
-      recordInstruction: (bound) => this.program.instructions.set(op, bound),
-      recordSync: (verified) => this.program.syncOps.set(op, verified),
+      region: (region, untyped) => {
+        bound.regions.push(this.verifyRegion(region, op, untyped));
+      },
+      recordInstruction: (instruction) => {
+        this.program.instructions.set(op, instruction);
+        bound.instruction = instruction;
+      },
+      recordSync: (verified) => {
+        this.program.syncOps.set(op, verified);
+        bound.sync = verified;
+      },
       respellResult: (index, canonical) => {
         const ref = op.resultTypes[index];
         for (const r of op.results) this.respelled.set(r.name, { old: ref.text, canonical });
@@ -292,10 +355,23 @@ class Verifier {
       },
     };
     entry.def.verify(context);
+    if (bound.instruction) this.assignSlots(bound);
     if (entry.def.checkAll) {
       const seen = this.occurrences.get(entry.def);
       if (seen) seen.push(op);
       else this.occurrences.set(entry.def, [op]);
+    }
+    return bound;
+  }
+
+  /** Each bound instruction operand gets the slot of the value it names: the use's, or the Level 1 result's. */
+  private assignSlots(op: BoundOp): void {
+    // A result `%x:2` holds two slots: each result definition starts at the sum of the counts before it.
+    let next = 0;
+    const resultIndex = new Map(op.node.results.map((r) => [r, (next += r.count) - r.count]));
+    for (const b of op.instruction!.operands.values()) {
+      if (b.use) b.slot = op.operands[op.node.operands.indexOf(b.use)];
+      else if (b.result) b.slot = op.results[resultIndex.get(b.result)!];
     }
   }
 

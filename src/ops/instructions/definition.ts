@@ -12,6 +12,7 @@ import { layoutProblem } from '../tile-rules';
 import { ascendcProblems, runAscendc } from './ascendc-run';
 import { attributeOf, paramsFromAttributes } from './ascendc-text-form';
 import { INSTRUCTION_CHECKS } from './checks';
+import { executeInstruction } from './execute';
 
 /**
  * The definition of a table instruction (spec/instructions/*.json): its operands bind to the entry's names
@@ -22,6 +23,7 @@ export function instructionDefinition(spec: Instruction): OpDefinition {
   return {
     name: spec.opName,
     verify: (v) => new InstructionVerification(v, spec).run(),
+    execute: executeInstruction,
   };
 }
 

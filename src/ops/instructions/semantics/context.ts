@@ -3,8 +3,9 @@ import { BoundInstruction } from '../../../ir/program';
 import { PartitionView, Tile } from '../../../machine/memory';
 import { AttributeValue } from '../../attributes';
 import { TargetName } from '../../../spec/schema';
+import { NumericsProfile } from '../../../ir/definition';
 
-export type NumericsProfile = 'npu' | 'cpu-sim';
+export type { NumericsProfile } from '../../../ir/definition';
 
 /** What an instruction's semantics function sees: its bound operands, resolved to run-time objects. */
 export interface InstructionContext {

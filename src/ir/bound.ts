@@ -1,0 +1,60 @@
+import { Block, Module, OpNode, Region } from '../syntax/ast';
+import { TargetName } from '../spec/schema';
+import { Type } from '../types/type';
+import { BoundInstruction, VerifiedSyncOp } from './program';
+import { OpDefinition } from './definition';
+
+/**
+ * The bound IR: what the verifier hands to the VM, the printers and the transforms. Every op carries its
+ * definition, its operands and results as slots of its function's frame (integer indices, not names), their
+ * types, and what verification decided about it; nothing downstream looks a name up or parses text again.
+ */
+
+/** Where one SSA value lives while its function runs: an index into the function's frame. */
+export type Slot = number;
+
+export interface BoundFunction {
+  name: string;
+  node: OpNode;
+  /** The entry block's arguments. */
+  params: Slot[];
+  paramTypes: (Type | undefined)[];
+  body?: BoundRegion;
+  /** How many slots a frame of this function has. */
+  frameSize: number;
+  /** Integer literals written where operands go (`offsets = [0, 16]`): slots set when a frame is made. */
+  literals: { slot: Slot; value: bigint }[];
+}
+
+export interface BoundRegion {
+  node: Region;
+  blocks: BoundBlock[];
+}
+
+export interface BoundBlock {
+  node: Block;
+  args: Slot[];
+  ops: BoundOp[];
+}
+
+export interface BoundOp {
+  def: OpDefinition;
+  node: OpNode;
+  /** One slot per operand of `node.operands`. */
+  operands: Slot[];
+  operandTypes: (Type | undefined)[];
+  /** One slot per result (`%x:2` has two). */
+  results: Slot[];
+  resultTypes: (Type | undefined)[];
+  regions: BoundRegion[];
+  /** A table instruction's operands bound to its spec names. */
+  instruction?: BoundInstruction;
+  /** A synchronization op's resolved attributes. */
+  sync?: VerifiedSyncOp;
+}
+
+export interface BoundProgram {
+  target: TargetName;
+  module: Module;
+  functions: Map<string, BoundFunction>;
+}

@@ -1,0 +1,29 @@
+import { BoundOp } from '../ir/bound';
+import { Executor } from '../ir/definition';
+import { GlobalBuffer, PartitionView, TensorView } from '../machine/memory';
+import { VmTrap } from '../machine/trap';
+
+/** Run-time helpers of the ops that address global memory (views, pointers, the memref form). */
+
+/** A pointer operand: an argument (its buffer from element 0) or a `pto.addptr` result. */
+export function pointerOperand(x: Executor, op: BoundOp, i: number): { buffer: GlobalBuffer; offset: number } {
+  const v = x.operand(op, i);
+  if (v instanceof GlobalBuffer) return { buffer: v, offset: 0 };
+  if (typeof v === 'object' && 'kind' in v && v.kind === 'pointer') return v;
+  throw new VmTrap(`${op.def.name} needs a pointer`, op.node.operands[i].span);
+}
+
+/** The box `offsets`/`sizes` of `op` cut from a view (or global memref): each dimension must stay inside. */
+export function box(x: Executor, op: BoundOp, source: TensorView | PartitionView, what: string, extent: string): PartitionView {
+  const { segments, operands } = op.node;
+  const offsets = segments.offsets.map((i) => x.index(op, i));
+  const sizes = segments.sizes.map((i) => x.index(op, i));
+  let offset = source.offset;
+  for (let d = 0; d < source.shape.length; d++) {
+    if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] + sizes[d] > source.shape[d]) {
+      throw new VmTrap(`${what} [${offsets[d]}, ${offsets[d] + sizes[d]}) of dim ${d} is outside ${extent} ${source.shape[d]}`, operands[segments.offsets[d]].span);
+    }
+    offset += offsets[d] * source.strides[d];
+  }
+  return { kind: 'partition_view', buffer: source.buffer, shape: sizes, strides: source.strides, offset };
+}
