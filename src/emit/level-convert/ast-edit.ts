@@ -1,5 +1,6 @@
 import { Span } from '../../diag/source';
-import { Block, OpNode, Operand, Region, ResultDef, TypeRef } from '../../syntax/ast';
+import { OpNode, Operand, ResultDef, TypeRef } from '../../syntax/ast';
+import { newOp, withSegments } from '../../syntax/build';
 import { TileType, Type, printType } from '../../types/type';
 import { TypeTable } from '../../syntax/type-table';
 
@@ -102,30 +103,6 @@ export class TypeSpeller {
   }
 }
 
-export function typeRef(text: string, span: Span): TypeRef {
-  return { text, span };
-}
-
-export function valueOperand(name: string, type: TypeRef | undefined, span: Span): Operand {
-  return { value: { name, span }, type, span };
-}
-
-/** An op with fields filled in the way the parser fills them. */
-export function newOp(name: string, form: OpNode['form'], span: Span, fields: Partial<OpNode> = {}): OpNode {
-  return { name, nameSpan: span, span, form, results: [], operands: [], segments: {}, attrs: [], resultTypes: [], regions: [], ...fields };
-}
-
-/** Operands grouped as named segments, in order. */
-export function withSegments(groups: [string, Operand[]][]): { operands: Operand[]; segments: Record<string, number[]> } {
-  const operands: Operand[] = [];
-  const segments: Record<string, number[]> = {};
-  for (const [name, list] of groups) {
-    segments[name] = list.map((_, i) => operands.length + i);
-    operands.push(...list);
-  }
-  return { operands, segments };
-}
-
 export function allocTile(name: string, type: TypeRef, span: Span): OpNode {
   return newOp('pto.alloc_tile', 'custom', span, { results: [{ name, count: 1, span }], resultTypes: [type] });
 }
@@ -140,10 +117,6 @@ export function tileCopy(src: Operand, dst: Operand, span: Span): OpNode {
 
 export function yieldOp(values: Operand[], span: Span): OpNode {
   return newOp('scf.yield', 'custom', span, withSegments([['values', values]]));
-}
-
-export function singleBlockRegion(template: Region, block: Block): Region {
-  return { ...template, blocks: [block] };
 }
 
 /** The results of a rewritten op: the ones kept, under new names when the input grouped them as `%x:N`. */

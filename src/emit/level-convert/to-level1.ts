@@ -2,7 +2,8 @@ import { Span } from '../../diag/source';
 import { Block, BlockArg, Module, OpNode, Operand, Region, ResultDef, segment } from '../../syntax/ast';
 import { TypeTable } from '../../syntax/type-table';
 import { BoundInstruction, Program } from '../../ir/program';
-import { LevelConversionError, Names, TypeSpeller, allocTile, newOp, resultKeys, typeRef, useKey, withSegments, yieldOp } from './ast-edit';
+import { newOp, typeRef, withSegments } from '../../syntax/build';
+import { LevelConversionError, Names, TypeSpeller, allocTile, resultKeys, useKey, yieldOp } from './ast-edit';
 import { BufferFlow, bodyOps, droppedAtLevel1, yielded } from './buffer-flow';
 
 /**

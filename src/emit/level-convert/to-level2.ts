@@ -1,9 +1,8 @@
 import { Block, BlockArg, Module, OpNode, Operand, Region, segment } from '../../syntax/ast';
 import { TypeTable } from '../../syntax/type-table';
 import { BoundInstruction, Program } from '../../ir/program';
-import {
-  LevelConversionError, Names, TypeSpeller, allocTile, keptResults, newOp, resultKeys, tileCopy, typeRef, useKey, valueOperand, withSegments, yieldOp,
-} from './ast-edit';
+import { newOp, typeRef, valueOperand, withSegments } from '../../syntax/build';
+import { LevelConversionError, Names, TypeSpeller, allocTile, keptResults, resultKeys, tileCopy, useKey, yieldOp } from './ast-edit';
 
 /**
  * Level 1 (SSA tile values) -> Level 2 (buffers, ins/outs).
