@@ -20,6 +20,11 @@ export interface OpDefinition {
   name: string;
   /** Other accepted spellings; a deprecated one is reported with a located warning naming the canonical one. */
   spellings?: Spelling[];
+  /**
+   * The grammar rule (src/syntax/pto.ohm) of its custom syntax, what follows the name: `ScfForBody` for
+   * `scf.for %i = %lb to %ub step %s {...}`. Absent: the generic syntax (Level 1 SSA, Level 2 DPS, positional).
+   */
+  syntax?: string;
   /** Its `{` opens regions (the scanner must know before anything is parsed). */
   hasRegions?: boolean;
   /**

@@ -172,6 +172,7 @@ function defined<T>(op: BoundOp, compute: () => T, what = (e: RangeError) => `${
 function integerBinary(name: string): OpDefinition {
   return {
     name,
+    syntax: 'ArithBody',
     verify(v) {
       v.operands.forEach((t, i) => {
         if (!isIntegerLike(t)) v.error(v.op.operands[i].span, `'${name}' needs integer or index operands`);
@@ -190,6 +191,7 @@ function integerBinary(name: string): OpDefinition {
 function floatArithmetic(name: string, arity: 1 | 2): OpDefinition {
   return {
     name,
+    syntax: 'ArithBody',
     verify(v) {
       v.operands.forEach((t, i) => {
         if (t && !isFloatScalar(t)) v.error(v.op.operands[i].span, `'${name}' needs floating-point operands`);
@@ -210,6 +212,7 @@ function floatCast(name: string): OpDefinition {
   const { from, to, unsigned: isUnsigned } = FLOAT_CASTS[name];
   return {
     name,
+    syntax: 'ArithCastBody',
     verify(v) {
       const ok = (t: Type | undefined, side: 'integer' | 'float') => !t || (side === 'float' ? isFloatScalar(t) : isIntegerLike(t));
       if (!ok(v.operands[0], from) || !ok(v.declared[0], to)) {
@@ -238,6 +241,7 @@ function floatCast(name: string): OpDefinition {
 function integerCast(name: string): OpDefinition {
   return {
     name,
+    syntax: 'ArithCastBody',
     verify(v) {
       if (!isIntegerLike(v.operands[0]) || !isIntegerLike(v.declared[0])) v.error(v.op.span, `'${name}' converts between integer and index types`);
       v.expectResults(1);
@@ -258,6 +262,7 @@ function predicateOf(v: OpVerifier, names: string[], op: string): void {
 
 const cmpi: OpDefinition = {
   name: 'arith.cmpi',
+  syntax: 'ArithCmpBody',
   verify(v) {
     predicateOf(v, Object.keys(CMPI_PREDICATES), 'arith.cmpi');
     v.operands.forEach((t, i) => {
@@ -279,6 +284,7 @@ const cmpi: OpDefinition = {
 
 const cmpf: OpDefinition = {
   name: 'arith.cmpf',
+  syntax: 'ArithCmpBody',
   verify(v) {
     predicateOf(v, Object.keys(CMPF_PREDICATES), 'arith.cmpf');
     v.operands.forEach((t, i) => {
@@ -294,6 +300,7 @@ const cmpf: OpDefinition = {
 
 const select: OpDefinition = {
   name: 'arith.select',
+  syntax: 'ArithSelectBody',
   verify(v) {
     if (!isScalarOf(v.operands[0], ['i1'])) v.error(v.op.operands[0].span, 'arith.select condition must be i1');
     v.expectResults(1);
@@ -306,6 +313,7 @@ const select: OpDefinition = {
 
 const constant: OpDefinition = {
   name: 'arith.constant',
+  syntax: 'ArithConstantBody',
   verify(v) {
     const value = attrOf(v.op, 'value')!;
     const type = v.declared[0];
@@ -359,6 +367,7 @@ function constantValue(attr: Attr, type: Type | undefined): Value {
 /** Spelled like a cast but not run: the verifier reports it as not implemented. */
 const notImplemented = (name: string): OpDefinition => ({
   name,
+  syntax: 'ArithCastBody',
   verify(v) {
     v.error(v.op.nameSpan, `${name} is not implemented yet`);
     v.define(v.declared);

@@ -6,6 +6,7 @@ import { Type, printType } from '../types/type';
 
 const moduleOp: OpDefinition = {
   name: 'module',
+  syntax: 'ModuleBody',
   hasRegions: true,
   structure: 'module',
   verify(v) {
@@ -15,6 +16,7 @@ const moduleOp: OpDefinition = {
 
 const funcOp: OpDefinition = {
   name: 'func.func',
+  syntax: 'FuncBody',
   hasRegions: true,
   structure: 'function',
   verify(v) {
@@ -24,6 +26,7 @@ const funcOp: OpDefinition = {
 
 const returnOp: OpDefinition = {
   name: 'func.return',
+  syntax: 'ReturnBody',
   spellings: [{ name: 'return' }],
   terminator: 'return',
   verify(v) {
@@ -44,6 +47,7 @@ const returnOp: OpDefinition = {
 /** `func.call @f(%a) : (A) -> R`: the callee exists and its signature is the one written. */
 const callOp: OpDefinition = {
   name: 'func.call',
+  syntax: 'CallBody',
   spellings: [{ name: 'call' }],
   verify(v) {
     const { op } = v;

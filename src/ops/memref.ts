@@ -12,20 +12,26 @@ import { parseAffineMap } from '../syntax/affine';
 
 
 /** `memref.alloc` takes the next free bytes of its buffer (once, reused by later runs); `pto.pointer_cast` is placed at its address. */
-const PLACEMENT: Record<string, OpDefinition['execute']> = {
-  'memref.alloc'(x, op) {
-    const type = op.resultTypes[0] as TileType;
-    x.setResults(op, [x.storage(op, 'tile', () => x.memory.allocate(type, op.def.name, op.node.span))]);
+const PLACEMENT: Record<string, Pick<OpDefinition, 'syntax' | 'execute'>> = {
+  'memref.alloc': {
+    syntax: 'MemrefAllocBody',
+    execute(x, op) {
+      const type = op.resultTypes[0] as TileType;
+      x.setResults(op, [x.storage(op, 'tile', () => x.memory.allocate(type, op.def.name, op.node.span))]);
+    },
   },
-  'pto.pointer_cast'(x, op) {
-    x.setResults(op, [x.memory.place(op.resultTypes[0] as TileType, x.index(op, 0), op.def.name, op.node.operands[0].span)]);
+  'pto.pointer_cast': {
+    syntax: 'PointerCastBody',
+    execute(x, op) {
+      x.setResults(op, [x.memory.place(op.resultTypes[0] as TileType, x.index(op, 0), op.def.name, op.node.operands[0].span)]);
+    },
   },
 };
 
 function memrefBuffer(name: string): OpDefinition {
   return {
     name,
-    execute: PLACEMENT[name],
+    ...PLACEMENT[name],
     properties: { aliasesOperand: { level2: false } },
     verify(v) {
       const { op } = v;
@@ -44,6 +50,7 @@ function memrefBuffer(name: string): OpDefinition {
 /** `memref.subview %gm[offsets] [sizes] [strides] : A to B`: a box of a global memref. */
 const subview: OpDefinition = {
   name: 'memref.subview',
+  syntax: 'MemrefSubviewBody',
   execute(x, op) {
     const source = x.operand(op, 0);
     if (!(typeof source === 'object' && 'kind' in source && source.kind === 'partition_view')) throw new VmTrap('memref.subview needs a global memref', op.node.operands[0].span);
@@ -79,6 +86,7 @@ const subview: OpDefinition = {
 /** `pto.bind_tile %buf, %rows, %cols`: the same bytes, with a valid region. */
 const bindTile: OpDefinition = {
   name: 'pto.bind_tile',
+  syntax: 'BindTileBody',
   execute(x, op) {
     const buffer = tileOperand(x, op, 0);
     const [rows, cols] = [x.index(op, 1), x.index(op, 2)];
@@ -106,6 +114,7 @@ const bindTile: OpDefinition = {
 /** `%i = affine.apply affine_map<(d0)[s0] -> (...)>(%d)[%s]`: index arithmetic. */
 const affineApply: OpDefinition = {
   name: 'affine.apply',
+  syntax: 'AffineApplyBody',
   execute(x, op) {
     const map = attrOf(op.node, 'map');
     const parsed = parseAffineMap(map?.kind === 'dialect' ? map.text : '');

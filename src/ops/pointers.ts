@@ -21,28 +21,37 @@ function scalarAccess(x: Executor, op: BoundOp): { buffer: GlobalBuffer; element
 }
 
 /** The pointer ops by name, with how each runs; they share one verification. */
-const EXECUTE: Record<string, OpDefinition['execute']> = {
-  'pto.addptr'(x, op) {
-    const { buffer, offset } = pointerOperand(x, op, 0);
-    x.setResults(op, [{ kind: 'pointer', buffer, offset: offset + x.index(op, 1) } satisfies Pointer]);
+const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute'>> = {
+  'pto.addptr': {
+    syntax: 'AddPtrBody',
+    execute(x, op) {
+      const { buffer, offset } = pointerOperand(x, op, 0);
+      x.setResults(op, [{ kind: 'pointer', buffer, offset: offset + x.index(op, 1) } satisfies Pointer]);
+    },
   },
-  'pto.load_scalar'(x, op) {
-    const { buffer, element } = scalarAccess(x, op);
-    const loaded = buffer.codec.read(buffer.view, element * buffer.codec.size);
-    // Integer scalars are bigint in the VM whatever their width (the codec reads narrow ones as numbers).
-    x.setResults(op, [isFloat(buffer.elem) ? loaded : BigInt(loaded)]);
+  'pto.load_scalar': {
+    syntax: 'LoadScalarBody',
+    execute(x, op) {
+      const { buffer, element } = scalarAccess(x, op);
+      const loaded = buffer.codec.read(buffer.view, element * buffer.codec.size);
+      // Integer scalars are bigint in the VM whatever their width (the codec reads narrow ones as numbers).
+      x.setResults(op, [isFloat(buffer.elem) ? loaded : BigInt(loaded)]);
+    },
   },
-  'pto.store_scalar'(x, op) {
-    const { buffer, element } = scalarAccess(x, op);
-    buffer.codec.write(buffer.view, element * buffer.codec.size, x.operand(op, op.node.segments.value[0]) as number | bigint);
-    buffer.written[element] = 1;
+  'pto.store_scalar': {
+    syntax: 'StoreScalarBody',
+    execute(x, op) {
+      const { buffer, element } = scalarAccess(x, op);
+      buffer.codec.write(buffer.view, element * buffer.codec.size, x.operand(op, op.node.segments.value[0]) as number | bigint);
+      buffer.written[element] = 1;
+    },
   },
 };
 
 function pointerOp(name: string): OpDefinition {
   return {
     name,
-    execute: EXECUTE[name],
+    ...POINTER_OPS[name],
     verify(v) {
       const { op } = v;
       const declared = v.declared;
@@ -65,4 +74,4 @@ function pointerOp(name: string): OpDefinition {
   };
 }
 
-export const POINTER_DEFINITIONS: OpDefinition[] = Object.keys(EXECUTE).map(pointerOp);
+export const POINTER_DEFINITIONS: OpDefinition[] = Object.keys(POINTER_OPS).map(pointerOp);

@@ -1,4 +1,5 @@
 import { OpDefinition } from '../ir/definition';
+import { OpSyntaxTable } from '../syntax/op-syntax';
 import { isa, knownOps } from '../spec/isa';
 import { syncOps } from '../spec/sync';
 import { ARITH_DEFINITIONS } from './arith';
@@ -16,13 +17,11 @@ import { VIEW_DEFINITIONS } from './views';
  * Every op the toolchain knows, each defined once: the structural ops (one file per dialect group) and the
  * instructions and sync ops of the tables in spec/. Lookups go through here; nothing else lists op names.
  */
-export interface Registry {
+export interface Registry extends OpSyntaxTable {
   /** All definitions, structural ops first, then the table instructions and sync ops. */
   readonly definitions: readonly OpDefinition[];
   /** The definition of a name or one of its other spellings; `deprecated` when the spelling is an old one. */
   lookup(name: string): { def: OpDefinition; deprecated: boolean } | undefined;
-  /** Names (all spellings) of the ops whose `{` opens a region, for the statement scanner. */
-  readonly regionOps: ReadonlySet<string>;
   /**
    * For a name with no definition: why it is not run. An op of the dialects the toolchain speaks (known from the
    * manual or the dialect, or any arith/scf op) is "not implemented yet"; anything else is unknown.
@@ -62,12 +61,16 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
     add(def.name, def, false);
     for (const s of def.spellings ?? []) add(s.name, def, s.deprecated === true);
   }
-  const regionOps = new Set([...byName].filter(([, e]) => e.def.hasRegions).map(([name]) => name));
   const known = knownOps().names;
   return {
     definitions,
     lookup: (name) => byName.get(name),
-    regionOps,
+    syntaxOf(name) {
+      const entry = byName.get(name);
+      if (!entry) return undefined;
+      const { def, deprecated } = entry;
+      return { name: def.name, syntax: def.syntax, deprecated, hasRegions: def.hasRegions === true };
+    },
     unknownOpMessage: (name) => (known.has(name) || SPOKEN_DIALECTS.some((d) => name.startsWith(d)) ? `${name} is not implemented yet` : `unknown op '${name}'`),
   };
 }

@@ -23,6 +23,7 @@ function coreQuery(name: string, read: (core: CoreIndex) => number): OpDefinitio
 function section(name: string): OpDefinition {
   return {
     name,
+    syntax: 'SectionBody',
     hasRegions: true,
     verify(v) {
       v.expectResults(0);
@@ -36,6 +37,7 @@ function section(name: string): OpDefinition {
 
 const printOp: OpDefinition = {
   name: 'pto.print',
+  syntax: 'PrintBody',
   verify(v) {
     const t = v.operands[0];
     if (t && t.kind !== 'scalar') v.error(v.op.operands[0].span, `pto.print prints a scalar, not ${printType(t)}`);

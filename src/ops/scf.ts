@@ -29,6 +29,7 @@ function checkYields(v: OpVerifier, region: Region, types: (Type | undefined)[])
 
 const forOp: OpDefinition = {
   name: 'scf.for',
+  syntax: 'ScfForBody',
   hasRegions: true,
   verify(v) {
     const { op } = v;
@@ -55,6 +56,7 @@ const forOp: OpDefinition = {
 
 const ifOp: OpDefinition = {
   name: 'scf.if',
+  syntax: 'ScfIfBody',
   hasRegions: true,
   verify(v) {
     const { op } = v;
@@ -75,6 +77,7 @@ const ifOp: OpDefinition = {
 
 const whileOp: OpDefinition = {
   name: 'scf.while',
+  syntax: 'ScfWhileBody',
   hasRegions: true,
   verify(v) {
     const { op } = v;
@@ -101,9 +104,10 @@ const whileOp: OpDefinition = {
   },
 };
 
-function terminator(name: string, parents: OpDefinition[]): OpDefinition {
+function terminator(name: string, syntax: string, parents: OpDefinition[]): OpDefinition {
   return {
     name,
+    syntax,
     terminator: 'yield',
     verify(v) {
       if (!parents.some((p) => p.name === v.parent.name)) v.error(v.op.nameSpan, `'${name}' is only allowed inside ${parents.map((p) => p.name).join(' or ')}`);
@@ -111,8 +115,8 @@ function terminator(name: string, parents: OpDefinition[]): OpDefinition {
   };
 }
 
-const yieldOp = terminator('scf.yield', [forOp, ifOp, whileOp]);
-const conditionOp = terminator('scf.condition', [whileOp]);
+const yieldOp = terminator('scf.yield', 'ScfYieldBody', [forOp, ifOp, whileOp]);
+const conditionOp = terminator('scf.condition', 'ScfConditionBody', [whileOp]);
 
 /** Region ops of the scf dialect that PTOAS does not emit: known (their `{` opens a region), not implemented. */
 const unimplemented = (name: string): OpDefinition => ({

@@ -28,6 +28,7 @@ function validDim(x: Executor, op: BoundOp, key: string, declared: number | null
 
 const allocTile: OpDefinition = {
   name: 'pto.alloc_tile',
+  syntax: 'AllocTileBody',
   execute(x, op) {
     const type = op.resultTypes[0] as TileType;
     const addr = op.node.segments.addr?.[0];
@@ -109,6 +110,7 @@ const treshape: OpDefinition = {
 /** `%v = pto.subset %t[%r, %c] sizes [R, C] : T`: an R x C window of %t with %t's strides. */
 const subset: OpDefinition = {
   name: 'pto.subset',
+  syntax: 'SubsetBody',
   properties: { aliasesOperand: { level2: true } },
   /** A window of the source at (row, col), with the source's strides (no copy). */
   execute(x, op) {

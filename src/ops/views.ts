@@ -8,6 +8,7 @@ import { printType } from '../types/type';
 
 const makeTensorView: OpDefinition = {
   name: 'pto.make_tensor_view',
+  syntax: 'MakeTensorViewBody',
   execute(x, op) {
     const { buffer, offset } = pointerOperand(x, op, 0);
     const { segments, operands } = op.node;
@@ -49,6 +50,7 @@ const makeTensorView: OpDefinition = {
 
 const partitionView: OpDefinition = {
   name: 'pto.partition_view',
+  syntax: 'PartitionViewBody',
   spellings: [{ name: 'pto.subview', deprecated: true }],
   execute(x, op) {
     const part = box(x, op, x.operand(op, 0) as TensorView, 'partition', "the view's extent");
@@ -85,6 +87,7 @@ const partitionView: OpDefinition = {
 
 const tensorViewDim: OpDefinition = {
   name: 'pto.get_tensor_view_dim',
+  syntax: 'TensorViewDimBody',
   execute(x, op) {
     const view = x.operand(op, 0) as TensorView | PartitionView;
     const dim = x.index(op, 1);

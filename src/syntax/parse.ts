@@ -1,30 +1,29 @@
 import * as ohm from 'ohm-js';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { SourceFile, Span } from '../diag/source';
-import { AliasDef, Attr, AttrEntry, Block, BlockArg, Module, OpNode, Operand, Region, ResultDef, TypeRef, ValueRef } from './ast';
+import { AliasDef, Attr, AttrEntry, BlockArg, Block, Module, OpNode, Operand, Region, ResultDef, TypeRef, ValueRef } from './ast';
 import { ptoGrammar } from './grammar';
+import { OpSyntax, OpSyntaxTable } from './op-syntax';
 import { RawLabel, RawRegion, RawStatement, Scanner } from './scan';
 
-/**
- * Text -> AST. The scanner splits the file into statements; each statement's header (its text with
- * the bodies of nested regions cut out) is matched against the grammar's `Op` rule. Syntax errors
- * become diagnostics and parsing continues with the next statement.
- */
-export function parseModule(source: SourceFile, diags: DiagnosticBag): Module {
-  const scanned = new Scanner(source.text, diags).scanFile();
-  const parser = new StatementParser(source, diags);
-  const ops = parser.parseItems(scanned.items);
-  return { ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
+export interface ParseOptions {
+  /**
+   * The two fast paths: a repeated statement reuses the first one's AST, and each long type string is matched
+   * once. On by default; off, every statement is matched in full, which is their definition (tests compare the
+   * two, and the benchmark measures what they save).
+   */
+  fastPaths?: boolean;
 }
 
 /**
- * The grammar's definition applied directly: the `File` rule over the whole text, converted by the
- * same semantic actions (no scanner, no statement splitting, no type interning). Quadratic in
- * memory on large files; tests use it as the reference for `parseModule`.
+ * Text -> AST. The scanner splits the file into statements; each statement's header (its text with the bodies
+ * of nested regions cut out) is matched against `Stmt<Body>`, where the op's definition names the body rule.
+ * Syntax errors become diagnostics and parsing continues with the next statement.
  */
-export function parseModuleByGrammar(source: SourceFile, diags: DiagnosticBag): Module {
-  const parser = new StatementParser(source, diags);
-  const ops = parser.parseWhole();
+export function parseModule(source: SourceFile, diags: DiagnosticBag, opTable: OpSyntaxTable, options: ParseOptions = {}): Module {
+  const scanned = new Scanner(source.text, diags, (name) => opTable.syntaxOf(name)?.hasRegions === true).scanFile();
+  const parser = new StatementParser(source, diags, opTable, options.fastPaths ?? true);
+  const ops = parser.parseItems(scanned.items);
   return { ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
 }
 
@@ -56,14 +55,19 @@ function mapOffset(m: OffsetMap, offset: number): number {
   return m.fileStarts[k] + (offset - m.headerStarts[k]);
 }
 
-/** State shared with the semantic actions while one statement is converted. */
+/** What the semantic actions of one statement share; passed to them as the argument of the `ast` operation. */
 interface ActionContext {
   map: OffsetMap;
+  /** The statement's regions, parsed already, in order: each `{}` of the header takes the next one. */
   regions: Region[];
   diags: DiagnosticBag;
   types: InternedType[];
+  /** The op the statement spells (from the registry), if it is one the toolchain defines. */
+  op: OpSyntax | undefined;
   /** Deprecated spellings met inside the op being converted (stripped types), reported by the verifier. */
   legacy: { message: string; span: Span }[];
+  /** Where the op's name is (set before its body is converted). */
+  nameSpan?: Span;
 }
 
 /** A long type cut out of a statement header; `placeholder` (`!T3<>`) stands in its place at `headerStart`. */
@@ -75,8 +79,6 @@ interface InternedType {
   headerStart: number;
 }
 
-let ctx: ActionContext | undefined;
-
 class StatementParser {
   private readonly grammar = ptoGrammar();
   private readonly semantics = sharedSemantics(this.grammar);
@@ -87,6 +89,8 @@ class StatementParser {
   constructor(
     private readonly source: SourceFile,
     private readonly diags: DiagnosticBag,
+    private readonly opTable: OpSyntaxTable,
+    private readonly fastPaths: boolean,
   ) {}
 
   parseItems(items: (RawStatement | RawLabel)[]): OpNode[] {
@@ -100,26 +104,6 @@ class StatementParser {
       if (op) ops.push(op);
     }
     return ops;
-  }
-
-  /** Top-level items: ops, and alias definitions, which are collected instead. */
-  private collect(items: (OpNode | AliasDef | null)[]): OpNode[] {
-    const ops: OpNode[] = [];
-    for (const item of items) {
-      if (item && 'alias' in item) this.aliases.push(item);
-      else if (item) ops.push(item);
-    }
-    return ops;
-  }
-
-  parseWhole(): OpNode[] {
-    const map: OffsetMap = { headerStarts: [0], fileStarts: [0] };
-    const match = this.grammar.match(this.source.text, 'File');
-    if (match.failed()) {
-      this.reportSyntax(match, map);
-      return [];
-    }
-    return this.collect(this.withContext(map, [], () => this.semantics(match).ast() as (OpNode | AliasDef)[]));
   }
 
   parseRegion(raw: RawRegion): Region {
@@ -144,22 +128,24 @@ class StatementParser {
 
   private parseLabel(item: RawLabel): { label: string; args: BlockArg[] } | undefined {
     const text = this.source.text.slice(item.start, item.end);
+    const map = { headerStarts: [0], fileStarts: [item.start] };
     const match = this.grammar.match(text, 'BlockLabel');
     if (match.failed()) {
-      this.reportSyntax(match, { headerStarts: [0], fileStarts: [item.start] });
+      this.reportSyntax(match, map);
       return undefined;
     }
-    return this.withContext({ headerStarts: [0], fileStarts: [item.start] }, [], () => this.semantics(match).ast());
+    return this.semantics(match).ast(this.context(map, [], [], undefined));
   }
 
   private parseStatement(stmt: RawStatement): OpNode | undefined {
     // Compiler output repeats statements word for word; a repeat reuses the first one's AST, moved.
-    const cacheable = stmt.regions.length === 0 && !stmt.alias;
+    const cacheable = this.fastPaths && stmt.regions.length === 0 && !stmt.alias;
     const key = cacheable ? this.source.text.slice(stmt.start, stmt.end) : '';
     const cached = cacheable ? this.statementCache.get(key) : undefined;
     if (cached) return moveSpans(cached.op, stmt.start - cached.start);
     const { header, map, types } = this.headerOf(stmt);
-    const match = this.grammar.match(header, stmt.alias ? 'AliasDef' : 'Op');
+    const op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
+    const match = this.grammar.match(header, stmt.alias ? 'AliasDef' : `Stmt<${op?.syntax ?? 'GenericBody'}>`);
     // Regions are parsed even under a malformed header, so the errors inside them are reported too.
     const regions = stmt.regions.map((r) => this.parseRegion(r));
     if (match.failed()) {
@@ -167,7 +153,7 @@ class StatementParser {
       return undefined;
     }
     const before = this.diags.items.length;
-    const result = this.withContext(map, regions, () => this.semantics(match).ast() as OpNode | AliasDef, types);
+    const result = this.semantics(match).ast(this.context(map, regions, types, op)) as OpNode | AliasDef;
     if ('alias' in result) {
       this.aliases.push(result);
       return undefined;
@@ -179,14 +165,8 @@ class StatementParser {
     return result;
   }
 
-  private withContext<T>(map: OffsetMap, regions: Region[], f: () => T, types: InternedType[] = []): T {
-    const saved = ctx;
-    ctx = { map, regions, diags: this.diags, types, legacy: [] };
-    try {
-      return f();
-    } finally {
-      ctx = saved;
-    }
+  private context(map: OffsetMap, regions: Region[], types: InternedType[], op: OpSyntax | undefined): ActionContext {
+    return { map, regions, diags: this.diags, types, op, legacy: [] };
   }
 
   /**
@@ -196,7 +176,8 @@ class StatementParser {
   private headerOf(stmt: RawStatement): { header: string; map: OffsetMap; types: InternedType[] } {
     const text = this.source.text;
     const types: InternedType[] = [];
-    if (stmt.regions.length === 0 && stmt.typeTokens.length === 0) {
+    const typeTokens = this.fastPaths ? stmt.typeTokens : [];
+    if (stmt.regions.length === 0 && typeTokens.length === 0) {
       return { header: text.slice(stmt.start, stmt.end), map: { headerStarts: [0], fileStarts: [stmt.start] }, types };
     }
     // Cuts in file order: [from, to) replaced by `replacement`.
@@ -208,9 +189,9 @@ class StatementParser {
       const newline = text.lastIndexOf('\n', to - 1) > r.open ? '\n' : '';
       cuts.push({ from: r.open + 1, to, replacement: newline + (r.close >= stmt.end ? '}' : '') });
     }
-    for (let k = 0; k < stmt.typeTokens.length; k += 2) {
-      const from = stmt.typeTokens[k];
-      const to = stmt.typeTokens[k + 1];
+    for (let k = 0; k < typeTokens.length; k += 2) {
+      const from = typeTokens[k];
+      const to = typeTokens[k + 1];
       // Ends in `<>` so that it is one complete type token, whatever follows it.
       const placeholder = '!T' + types.length + '<>';
       types.push({ text: text.slice(from, to), start: from, end: to, placeholder, headerStart: -1 });
@@ -258,40 +239,36 @@ function summarizeExpected(text: string): string {
 
 type Node = ohm.Node;
 
-function spanOfNode(node: Node): Span {
-  const c = ctx!;
+/** The context an action was called with (the argument of the `ast` operation). */
+function contextOf(node: Node): ActionContext {
+  return (node as Node & { args: { c: ActionContext } }).args.c;
+}
+
+function spanOf(c: ActionContext, node: Node): Span {
   const src = node.source;
   return { start: mapOffset(c.map, src.startIdx), end: mapOffset(c.map, src.endIdx) };
 }
 
-function optional<T>(node: Node): T | undefined {
-  return node.children.length > 0 ? (node.children[0].ast() as T) : undefined;
+function optional<T>(node: Node, c: ActionContext): T | undefined {
+  return node.children.length > 0 ? (node.children[0].ast(c) as T) : undefined;
 }
 
-function typeRef(node: Node): TypeRef {
+function typeRef(c: ActionContext, node: Node): TypeRef {
   const at = node.source.startIdx;
-  const interned = ctx!.types.find((t) => t.headerStart === at && t.placeholder === node.sourceString);
+  const interned = c.types.find((t) => t.headerStart === at && t.placeholder === node.sourceString);
   if (interned) return { text: interned.text, span: { start: interned.start, end: interned.end } };
-  return { text: node.sourceString, span: spanOfNode(node) };
+  return { text: node.sourceString, span: spanOf(c, node) };
 }
 
-function newOp(name: string, nameNode: Node, whole: Node, form: OpNode['form']): OpNode {
-  return {
-    name,
-    nameSpan: spanOfNode(nameNode),
-    span: spanOfNode(whole),
-    form,
-    results: [],
-    operands: [],
-    segments: {},
-    attrs: [],
-    resultTypes: [],
-    regions: [],
-  };
+/** The fields of an op that its body fills; the statement adds the name, the results and the spans. */
+type OpFields = Pick<OpNode, 'operands' | 'segments' | 'attrs' | 'resultTypes' | 'regions'> & Partial<OpNode>;
+
+function fields(): OpFields {
+  return { operands: [], segments: {}, attrs: [], resultTypes: [], regions: [] };
 }
 
 /** Appends operands as a named segment. */
-function addSegment(op: OpNode, name: string, operands: Operand[]): void {
+function addSegment(op: OpFields, name: string, operands: Operand[]): void {
   const start = op.operands.length;
   op.operands.push(...operands);
   op.segments[name] = operands.map((_, i) => start + i);
@@ -301,10 +278,10 @@ function valueOperand(v: ValueRef, type?: TypeRef): Operand {
   return { value: v, type, span: type ? { start: v.span.start, end: type.span.end } : v.span };
 }
 
-function typedValues(tv: { values: ValueRef[]; types: TypeRef[] } | undefined, where: Node): Operand[] {
+function typedValues(c: ActionContext, tv: { values: ValueRef[]; types: TypeRef[] } | undefined, where: Node): Operand[] {
   if (!tv) return [];
   if (tv.values.length !== tv.types.length) {
-    ctx!.diags.error(spanOfNode(where), `${tv.values.length} value(s) but ${tv.types.length} type(s)`);
+    c.diags.error(spanOf(c, where), `${tv.values.length} value(s) but ${tv.types.length} type(s)`);
   }
   return tv.values.map((v, i) => valueOperand(v, tv.types[i]));
 }
@@ -323,18 +300,6 @@ function unquote(s: string): string {
   );
 }
 
-function regionFromContext(node: Node, opsNode: Node, blocksNode: Node): Region {
-  const c = ctx!;
-  if (opsNode.children.length === 0 && blocksNode.children.length === 0 && c.regions.length > 0) {
-    return c.regions.shift()!;
-  }
-  // Whole-file matching (File rule): the region's ops are in the tree.
-  const entry: Block = { args: [], ops: opsNode.children.map((o) => o.ast() as OpNode), span: spanOfNode(node) };
-  const labeled = blocksNode.children.map((b) => b.ast() as Block);
-  const blocks = entry.ops.length === 0 && labeled.length > 0 ? labeled : [entry, ...labeled];
-  return { blocks, span: spanOfNode(node) };
-}
-
 /** The semantic actions are built once per grammar: every file of a run shares them. */
 let cachedSemantics: { grammar: ohm.Grammar; semantics: ohm.Semantics } | undefined;
 function sharedSemantics(grammar: ohm.Grammar): ohm.Semantics {
@@ -344,68 +309,77 @@ function sharedSemantics(grammar: ohm.Grammar): ohm.Semantics {
 
 function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
   const semantics = grammar.createSemantics();
-  semantics.addOperation<any>('ast', {
-    _iter(...children: Node[]) {
-      return children.map((c) => c.ast());
+  semantics.addOperation<any>('ast(c)', {
+    _iter(this: Node, ...children: Node[]) {
+      const c = contextOf(this);
+      return children.map((child) => child.ast(c));
     },
     _terminal(this: Node) {
       return this.sourceString;
     },
-    File(items: Node) {
-      return items.children.map((i) => i.ast());
-    },
     AliasDef(this: Node, name: Node, _eq: Node, value: Node) {
-      const v = value.ast() as Attr;
+      const c = contextOf(this);
+      const v = value.ast(c) as Attr;
       const text = v.kind === 'type' ? v.type.text : value.sourceString; // an interned type's own text
-      return { alias: name.sourceString, text, span: spanOfNode(this) } satisfies AliasDef;
+      return { alias: name.sourceString, text, span: spanOf(c, this) } satisfies AliasDef;
     },
-    Region(this: Node, _open: Node, ops: Node, blocks: Node, _close: Node) {
-      return regionFromContext(this, ops, blocks);
+    Region(this: Node, _open: Node, _close: Node) {
+      // Each `{}` of the header stands for the next region the parser has already read.
+      return contextOf(this).regions.shift()!;
     },
-    LabeledBlock(this: Node, label: Node, ops: Node) {
-      const l = label.ast() as { label: string; args: BlockArg[] };
-      return { label: l.label, args: l.args, ops: ops.children.map((o) => o.ast()), span: spanOfNode(this) } satisfies Block;
+    BlockLabel(this: Node, id: Node, args: Node, _colon: Node) {
+      const c = contextOf(this);
+      return { label: id.sourceString, args: optional<BlockArg[]>(args, c) ?? [] };
     },
-    BlockLabel(id: Node, args: Node, _colon: Node) {
-      return { label: id.sourceString, args: optional<BlockArg[]>(args) ?? [] };
-    },
-    BlockArgs(_o: Node, list: Node, _c: Node) {
-      return list.asIteration().children.map((a) => a.ast());
+    BlockArgs(this: Node, _o: Node, list: Node, _c: Node) {
+      const c = contextOf(this);
+      return list.asIteration().children.map((a) => a.ast(c));
     },
     BlockArg(this: Node, v: Node, _c: Node, t: Node, _loc: Node) {
-      return { name: v.sourceString, type: t.ast(), span: spanOfNode(this) } satisfies BlockArg;
+      const c = contextOf(this);
+      return { name: v.sourceString, type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
     },
-    Op(this: Node, results: Node, core: Node, _loc: Node) {
-      const op = core.ast() as OpNode;
-      if (ctx!.legacy.length > 0) op.legacy = [...(op.legacy ?? []), ...ctx!.legacy.splice(0)];
-      op.results = optional<ResultDef[]>(results) ?? [];
-      op.span = spanOfNode(this);
+    Stmt(this: Node, results: Node, name: Node, body: Node, _loc: Node) {
+      const c = contextOf(this);
+      const spelled = name.sourceString;
+      c.nameSpan = spanOf(c, name);
+      const op: OpNode = {
+        name: c.op?.name ?? spelled,
+        nameSpan: c.nameSpan,
+        span: spanOf(c, this),
+        form: 'custom',
+        results: optional<ResultDef[]>(results, c) ?? [],
+        ...(body.ast(c) as OpFields),
+      };
+      if (c.op?.deprecated) op.legacy = [{ message: `'${spelled}' is the old name of '${c.op.name}'`, span: op.nameSpan }];
+      if (c.legacy.length > 0) op.legacy = [...(op.legacy ?? []), ...c.legacy.splice(0)];
       return op;
     },
-    OpCore(_start: Node, alternative: Node) {
-      return alternative.ast();
+    OpResults(this: Node, list: Node, _eq: Node) {
+      const c = contextOf(this);
+      return list.asIteration().children.map((r) => r.ast(c));
     },
-    OpResults(list: Node, _eq: Node) {
-      return list.asIteration().children.map((r) => r.ast());
-    },
-    ModuleOp(this: Node, kw: Node, sym: Node, attrs: Node, region: Node) {
-      const op = newOp('module', kw, this, 'custom');
-      op.symbol = optional<string>(sym);
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.regions = [region.ast()];
+    ModuleBody(this: Node, sym: Node, attrs: Node, region: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      op.symbol = optional<string>(sym, c);
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.regions = [region.ast(c)];
       return op;
     },
-    Attributes(_kw: Node, dict: Node) {
-      return dict.ast();
+    Attributes(this: Node, _kw: Node, dict: Node) {
+      const c = contextOf(this);
+      return dict.ast(c);
     },
-    FuncOp(this: Node, kw: Node, _vis: Node, sym: Node, _o: Node, args: Node, _c: Node, results: Node, attrs: Node, region: Node) {
-      const op = newOp('func.func', kw, this, 'custom');
-      op.symbol = sym.ast();
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.resultTypes = optional<TypeRef[]>(results) ?? [];
-      const params = args.asIteration().children.map((a) => a.ast() as BlockArg);
+    FuncBody(this: Node, _vis: Node, sym: Node, _o: Node, args: Node, _c: Node, results: Node, attrs: Node, region: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      op.symbol = sym.ast(c);
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = optional<TypeRef[]>(results, c) ?? [];
+      const params = args.asIteration().children.map((a) => a.ast(c) as BlockArg);
       op.params = params;
-      const body = optional<Region>(region);
+      const body = optional<Region>(region, c);
       if (body) {
         body.blocks[0].args = params;
         op.regions = [body];
@@ -413,287 +387,324 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       return op;
     },
     FuncArg(this: Node, v: Node, _c: Node, t: Node, _attrs: Node, _loc: Node) {
-      return { name: v.sourceString, type: t.ast(), span: spanOfNode(this) } satisfies BlockArg;
+      const c = contextOf(this);
+      return { name: v.sourceString, type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
     },
-    FuncResults(_arrow: Node, types: Node) {
-      return types.ast();
+    FuncResults(this: Node, _arrow: Node, types: Node) {
+      const c = contextOf(this);
+      return types.ast(c);
     },
-    ReturnOp(this: Node, kw: Node, tv: Node) {
-      const op = newOp('func.return', kw, this, 'custom');
-      addSegment(op, 'values', typedValues(optional(tv), this));
+    ReturnBody(this: Node, tv: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'values', typedValues(c, optional(tv, c), this));
       return op;
     },
-    FuncCall(this: Node, kw: Node, callee: Node, _o: Node, args: Node, _c: Node, attrs: Node, _colon: Node, fnType: Node) {
-      const op = newOp('func.call', kw, this, 'custom');
-      const fn = fnType.ast() as TypeRef & { fn: { inputs: TypeRef[]; results: TypeRef[] } };
-      addSegment(op, 'args', typedValues({ values: args.asIteration().children.map((v) => v.ast()), types: fn.fn.inputs }, this));
-      op.attrs = [{ key: 'callee', value: { kind: 'symbol', name: callee.ast(), span: spanOfNode(callee) }, span: spanOfNode(callee) }, ...(optional<AttrEntry[]>(attrs) ?? [])];
+    CallBody(this: Node, callee: Node, _o: Node, args: Node, _c: Node, attrs: Node, _colon: Node, fnType: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const fn = fnType.ast(c) as TypeRef & { fn: { inputs: TypeRef[]; results: TypeRef[] } };
+      addSegment(op, 'args', typedValues(c, { values: args.asIteration().children.map((v) => v.ast(c)), types: fn.fn.inputs }, this));
+      op.attrs = [{ key: 'callee', value: { kind: 'symbol', name: callee.ast(c), span: spanOf(c, callee) }, span: spanOf(c, callee) }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
       op.resultTypes = fn.fn.results;
       return op;
     },
-    TypedValues(values: Node, _c: Node, types: Node) {
+    TypedValues(this: Node, values: Node, _c: Node, types: Node) {
+      const c = contextOf(this);
       return {
-        values: values.asIteration().children.map((v) => v.ast()),
-        types: types.asIteration().children.map((t) => t.ast()),
+        values: values.asIteration().children.map((v) => v.ast(c)),
+        types: types.asIteration().children.map((t) => t.ast(c)),
       };
     },
-    ScfFor(this: Node, kw: Node, _u: Node, iv: Node, _eq: Node, lb: Node, _to: Node, ub: Node, _step: Node, step: Node, iter: Node, forType: Node, region: Node, attrs: Node) {
-      const op = newOp('scf.for', kw, this, 'custom');
-      const ivType = optional<TypeRef>(forType);
-      addSegment(op, 'lb', [valueOperand(lb.ast(), ivType)]);
-      addSegment(op, 'ub', [valueOperand(ub.ast(), ivType)]);
-      addSegment(op, 'step', [valueOperand(step.ast(), ivType)]);
-      const iterArgs = optional<{ bindings: { name: string; span: Span; use: ValueRef }[]; types: TypeRef[] }>(iter);
+    ScfForBody(this: Node, _u: Node, iv: Node, _eq: Node, lb: Node, _to: Node, ub: Node, _step: Node, step: Node, iter: Node, forType: Node, region: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const ivType = optional<TypeRef>(forType, c);
+      addSegment(op, 'lb', [valueOperand(lb.ast(c), ivType)]);
+      addSegment(op, 'ub', [valueOperand(ub.ast(c), ivType)]);
+      addSegment(op, 'step', [valueOperand(step.ast(c), ivType)]);
+      const iterArgs = optional<{ bindings: { name: string; span: Span; use: ValueRef }[]; types: TypeRef[] }>(iter, c);
       const bindings = iterArgs?.bindings ?? [];
       const types = iterArgs?.types ?? [];
       if (iterArgs && bindings.length !== types.length) {
-        ctx!.diags.error(spanOfNode(iter), `${bindings.length} iter_args but ${types.length} result type(s)`);
+        c.diags.error(spanOf(c, iter), `${bindings.length} iter_args but ${types.length} result type(s)`);
       }
       addSegment(op, 'init', bindings.map((b, i) => valueOperand(b.use, types[i])));
       op.resultTypes = types;
-      const body = region.ast() as Region;
-      const ivArg: BlockArg = { name: iv.sourceString, type: ivType, span: spanOfNode(iv) };
+      const body = region.ast(c) as Region;
+      const ivArg: BlockArg = { name: iv.sourceString, type: ivType, span: spanOf(c, iv) };
       body.blocks[0].args = [ivArg, ...bindings.map((b, i) => ({ name: b.name, type: types[i], span: b.span }))];
       op.regions = [body];
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
     },
-    IterArgs(_kw: Node, _o: Node, bindings: Node, _c: Node, _arrow: Node, types: Node) {
-      return { bindings: bindings.asIteration().children.map((b) => b.ast()), types: types.ast() };
+    IterArgs(this: Node, _kw: Node, _o: Node, bindings: Node, _c: Node, _arrow: Node, types: Node) {
+      const c = contextOf(this);
+      return { bindings: bindings.asIteration().children.map((b) => b.ast(c)), types: types.ast(c) };
     },
-    ScfForType(_c: Node, t: Node) {
-      return t.ast();
+    ScfForType(this: Node, _c: Node, t: Node) {
+      const c = contextOf(this);
+      return t.ast(c);
     },
-    Binding(v: Node, _eq: Node, use: Node) {
-      return { name: v.sourceString, span: spanOfNode(v), use: use.ast() };
+    Binding(this: Node, v: Node, _eq: Node, use: Node) {
+      const c = contextOf(this);
+      return { name: v.sourceString, span: spanOf(c, v), use: use.ast(c) };
     },
-    ScfIf(this: Node, kw: Node, cond: Node, resultTypes: Node, thenRegion: Node, elseRegion: Node, attrs: Node) {
-      const op = newOp('scf.if', kw, this, 'custom');
-      addSegment(op, 'condition', [valueOperand(cond.ast())]);
-      op.resultTypes = optional<TypeRef[]>(resultTypes) ?? [];
-      op.regions = [thenRegion.ast()];
-      const otherwise = optional<Region>(elseRegion);
+    ScfIfBody(this: Node, cond: Node, resultTypes: Node, thenRegion: Node, elseRegion: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'condition', [valueOperand(cond.ast(c))]);
+      op.resultTypes = optional<TypeRef[]>(resultTypes, c) ?? [];
+      op.regions = [thenRegion.ast(c)];
+      const otherwise = optional<Region>(elseRegion, c);
       if (otherwise) op.regions.push(otherwise);
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
     },
-    ResultTypes(_arrow: Node, types: Node) {
-      return types.ast();
+    ResultTypes(this: Node, _arrow: Node, types: Node) {
+      const c = contextOf(this);
+      return types.ast(c);
     },
-    ElseRegion(_kw: Node, region: Node) {
-      return region.ast();
+    ElseRegion(this: Node, _kw: Node, region: Node) {
+      const c = contextOf(this);
+      return region.ast(c);
     },
-    ScfWhile(this: Node, kw: Node, _o: Node, bindings: Node, _c: Node, _colon: Node, fnType: Node, before: Node, _do: Node, after: Node, attrs: Node) {
-      const op = newOp('scf.while', kw, this, 'custom');
-      const fn = fnType.ast() as TypeRef & { fn: { inputs: TypeRef[]; results: TypeRef[] } };
-      const bs = bindings.asIteration().children.map((b) => b.ast() as { name: string; span: Span; use: ValueRef });
+    ScfWhileBody(this: Node, _o: Node, bindings: Node, _c: Node, _colon: Node, fnType: Node, before: Node, _do: Node, after: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const fn = fnType.ast(c) as TypeRef & { fn: { inputs: TypeRef[]; results: TypeRef[] } };
+      const bs = bindings.asIteration().children.map((b) => b.ast(c) as { name: string; span: Span; use: ValueRef });
       addSegment(op, 'init', bs.map((b, i) => valueOperand(b.use, fn.fn.inputs[i])));
       op.resultTypes = fn.fn.results;
-      const beforeRegion = before.ast() as Region;
+      const beforeRegion = before.ast(c) as Region;
       beforeRegion.blocks[0].args = bs.map((b, i) => ({ name: b.name, type: fn.fn.inputs[i], span: b.span }));
-      op.regions = [beforeRegion, after.ast()];
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.regions = [beforeRegion, after.ast(c)];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
     },
-    ScfCondition(this: Node, kw: Node, _o: Node, cond: Node, _c: Node, tv: Node) {
-      const op = newOp('scf.condition', kw, this, 'custom');
-      addSegment(op, 'condition', [valueOperand(cond.ast())]);
-      addSegment(op, 'values', typedValues(optional(tv), this));
+    ScfConditionBody(this: Node, _o: Node, cond: Node, _c: Node, tv: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'condition', [valueOperand(cond.ast(c))]);
+      addSegment(op, 'values', typedValues(c, optional(tv, c), this));
       return op;
     },
-    ScfYield(this: Node, kw: Node, tv: Node) {
-      const op = newOp('scf.yield', kw, this, 'custom');
-      addSegment(op, 'values', typedValues(optional(tv), this));
+    ScfYieldBody(this: Node, tv: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'values', typedValues(c, optional(tv, c), this));
       return op;
     },
-    ArithConstant(this: Node, kw: Node, attrs: Node, value: Node) {
-      const op = newOp('arith.constant', kw, this, 'custom');
-      const v = value.ast() as Attr;
-      op.attrs = [...(optional<AttrEntry[]>(attrs) ?? []), { key: 'value', value: v, span: v.span }];
+    ArithConstantBody(this: Node, attrs: Node, value: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const v = value.ast(c) as Attr;
+      op.attrs = [...(optional<AttrEntry[]>(attrs, c) ?? []), { key: 'value', value: v, span: v.span }];
       const t = 'type' in v && v.type && typeof v.type === 'object' && 'text' in v.type ? v.type : undefined;
       if (t) op.resultTypes = [t];
       else if (v.kind === 'bool') op.resultTypes = [{ text: 'i1', span: v.span }];
       return op;
     },
-    ArithCmp(this: Node, name: Node, pred: Node, _c1: Node, lhs: Node, _c2: Node, rhs: Node, attrs: Node, _colon: Node, t: Node) {
-      const op = newOp(name.sourceString, name, this, 'custom');
-      const type = t.ast() as TypeRef;
-      addSegment(op, 'operands', [valueOperand(lhs.ast(), type), valueOperand(rhs.ast(), type)]);
-      op.attrs = [{ key: 'predicate', value: { kind: 'ident', name: pred.sourceString, span: spanOfNode(pred) }, span: spanOfNode(pred) }, ...(optional<AttrEntry[]>(attrs) ?? [])];
+    ArithCmpBody(this: Node, pred: Node, _c1: Node, lhs: Node, _c2: Node, rhs: Node, attrs: Node, _colon: Node, t: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const type = t.ast(c) as TypeRef;
+      addSegment(op, 'operands', [valueOperand(lhs.ast(c), type), valueOperand(rhs.ast(c), type)]);
+      op.attrs = [{ key: 'predicate', value: { kind: 'ident', name: pred.sourceString, span: spanOf(c, pred) }, span: spanOf(c, pred) }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
       op.resultTypes = [{ text: 'i1', span: type.span }];
       return op;
     },
-    ArithCast(this: Node, name: Node, v: Node, attrs: Node, _c: Node, from: Node, _to: Node, to: Node) {
-      const op = newOp(name.sourceString, name, this, 'custom');
-      addSegment(op, 'operands', [valueOperand(v.ast(), from.ast())]);
-      op.resultTypes = [to.ast()];
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+    ArithCastBody(this: Node, v: Node, attrs: Node, _c: Node, from: Node, _to: Node, to: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'operands', [valueOperand(v.ast(c), from.ast(c))]);
+      op.resultTypes = [to.ast(c)];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
     },
-    ArithSelect(this: Node, kw: Node, c: Node, _1: Node, a: Node, _2: Node, b: Node, attrs: Node, _colon: Node, types: Node) {
-      const op = newOp('arith.select', kw, this, 'custom');
-      const ts = types.asIteration().children.map((t) => t.ast() as TypeRef);
+    ArithSelectBody(this: Node, cond: Node, _1: Node, a: Node, _2: Node, b: Node, attrs: Node, _colon: Node, types: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const ts = types.asIteration().children.map((t) => t.ast(c) as TypeRef);
       const valueType = ts[ts.length - 1];
       const condType = ts.length > 1 ? ts[0] : { text: 'i1', span: valueType.span };
-      addSegment(op, 'operands', [valueOperand(c.ast(), condType), valueOperand(a.ast(), valueType), valueOperand(b.ast(), valueType)]);
+      addSegment(op, 'operands', [valueOperand(cond.ast(c), condType), valueOperand(a.ast(c), valueType), valueOperand(b.ast(c), valueType)]);
       op.resultTypes = [valueType];
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
     },
-    ArithGeneric(this: Node, name: Node, values: Node, _overflow: Node, attrs: Node, _colon: Node, t: Node) {
-      const op = newOp(name.sourceString, name, this, 'custom');
-      const type = t.ast() as TypeRef;
-      addSegment(op, 'operands', values.asIteration().children.map((v) => valueOperand(v.ast(), type)));
+    ArithBody(this: Node, values: Node, _overflow: Node, attrs: Node, _colon: Node, t: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const type = t.ast(c) as TypeRef;
+      addSegment(op, 'operands', values.asIteration().children.map((v) => valueOperand(v.ast(c), type)));
       op.resultTypes = [type];
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
     },
-    MakeTensorView(this: Node, kw: Node, src: Node, _c: Node, _shapeKw: Node, _eq: Node, shape: Node, comma: Node, _stridesKw: Node, _eq2: Node, strides: Node, attrs: Node, _colon: Node, t: Node) {
-      const op = newOp('pto.make_tensor_view', kw, this, 'custom');
-      addSegment(op, 'source', [valueOperand(src.ast())]);
-      addSegment(op, 'shape', shape.ast());
-      addSegment(op, 'strides', strides.ast());
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.resultTypes = [t.ast()];
+    MakeTensorViewBody(this: Node, src: Node, _c: Node, _shapeKw: Node, _eq: Node, shape: Node, comma: Node, _stridesKw: Node, _eq2: Node, strides: Node, attrs: Node, _colon: Node, t: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'source', [valueOperand(src.ast(c))]);
+      addSegment(op, 'shape', shape.ast(c));
+      addSegment(op, 'strides', strides.ast(c));
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = [t.ast(c)];
       if (comma.sourceString === '') {
-        op.legacy = [{ message: "missing ',' before 'strides' (accepted for older PTOAS output; write 'shape = [...], strides = [...]')", span: spanOfNode(_stridesKw) }];
+        op.legacy = [{ message: "missing ',' before 'strides' (accepted for older PTOAS output; write 'shape = [...], strides = [...]')", span: spanOf(c, _stridesKw) }];
       }
       return op;
     },
-    PartitionView(this: Node, name: Node, src: Node, _c: Node, _offKw: Node, _eq: Node, offsets: Node, _c2: Node, _sizesKw: Node, _eq2: Node, sizes: Node, attrs: Node, _colon: Node, t: Node, result: Node) {
-      const op = newOp('pto.partition_view', name, this, 'custom');
-      const sourceType = t.ast() as TypeRef;
-      addSegment(op, 'source', [valueOperand(src.ast(), sourceType)]);
-      addSegment(op, 'offsets', offsets.ast());
-      addSegment(op, 'sizes', sizes.ast());
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.resultTypes = optional<TypeRef[]>(result) ?? [];
-      if (name.sourceString === 'pto.subview') {
-        op.legacy = [{ message: "'pto.subview' is the old name of 'pto.partition_view'", span: spanOfNode(name) }];
-      }
+    PartitionViewBody(this: Node, src: Node, _c: Node, _offKw: Node, _eq: Node, offsets: Node, _c2: Node, _sizesKw: Node, _eq2: Node, sizes: Node, attrs: Node, _colon: Node, t: Node, result: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const sourceType = t.ast(c) as TypeRef;
+      addSegment(op, 'source', [valueOperand(src.ast(c), sourceType)]);
+      addSegment(op, 'offsets', offsets.ast(c));
+      addSegment(op, 'sizes', sizes.ast(c));
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = optional<TypeRef[]>(result, c) ?? [];
       return op;
     },
-    IndexList(_o: Node, items: Node, _c: Node) {
-      return items.asIteration().children.map((i) => i.ast());
+    IndexList(this: Node, _o: Node, items: Node, _c: Node) {
+      const c = contextOf(this);
+      return items.asIteration().children.map((i) => i.ast(c));
     },
     IndexItem(this: Node, item: Node) {
-      if (item.ctorName === 'intLit') return { literal: Number(item.sourceString), span: spanOfNode(item) } satisfies Operand;
-      return valueOperand(item.ast());
+      const c = contextOf(this);
+      if (item.ctorName === 'intLit') return { literal: Number(item.sourceString), span: spanOf(c, item) } satisfies Operand;
+      return valueOperand(item.ast(c));
     },
-    AllocTile(this: Node, kw: Node, operands: Node, attrs: Node, _c: Node, t: Node) {
-      const op = newOp('pto.alloc_tile', kw, this, 'custom');
+    AllocTileBody(this: Node, operands: Node, attrs: Node, _c: Node, t: Node) {
+      const c = contextOf(this);
+      const op = fields();
       for (const o of operands.children) {
-        const { key, operand } = o.ast() as { key: string; operand: Operand };
-        if (op.segments[key]) ctx!.diags.error(operand.span, `'${key}' is given twice`);
+        const { key, operand } = o.ast(c) as { key: string; operand: Operand };
+        if (op.segments[key]) c.diags.error(operand.span, `'${key}' is given twice`);
         else addSegment(op, key, [operand]);
       }
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.resultTypes = [t.ast()];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = [t.ast(c)];
       return op;
     },
-    Subset(this: Node, kw: Node, src: Node, _o: Node, offsets: Node, _c: Node, _sizesKw: Node, _o2: Node, sizes: Node, _c2: Node, attrs: Node, _colon: Node, t: Node) {
-      const op = newOp('pto.subset', kw, this, 'custom');
-      const sourceType = t.ast() as TypeRef;
-      addSegment(op, 'source', [valueOperand(src.ast(), sourceType)]);
-      addSegment(op, 'offsets', offsets.asIteration().children.map((i: Node) => i.ast()));
-      const sizeItems: Attr[] = sizes.asIteration().children.map((n: Node) => ({ kind: 'int', value: BigInt(n.sourceString), span: spanOfNode(n) }));
-      op.attrs = [{ key: 'sizes', value: { kind: 'array', items: sizeItems, span: spanOfNode(sizes) }, span: spanOfNode(sizes) }, ...(optional<AttrEntry[]>(attrs) ?? [])];
+    SubsetBody(this: Node, src: Node, _o: Node, offsets: Node, _c: Node, _sizesKw: Node, _o2: Node, sizes: Node, _c2: Node, attrs: Node, _colon: Node, t: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const sourceType = t.ast(c) as TypeRef;
+      addSegment(op, 'source', [valueOperand(src.ast(c), sourceType)]);
+      addSegment(op, 'offsets', offsets.asIteration().children.map((i: Node) => i.ast(c)));
+      const sizeItems: Attr[] = sizes.asIteration().children.map((n: Node) => ({ kind: 'int', value: BigInt(n.sourceString), span: spanOf(c, n) }));
+      op.attrs = [{ key: 'sizes', value: { kind: 'array', items: sizeItems, span: spanOf(c, sizes) }, span: spanOf(c, sizes) }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
       return op;
     },
-    AllocOperand(key: Node, _eq: Node, v: Node) {
-      return { key: key.sourceString, operand: valueOperand(v.ast()) };
+    AllocOperand(this: Node, key: Node, _eq: Node, v: Node) {
+      const c = contextOf(this);
+      return { key: key.sourceString, operand: valueOperand(v.ast(c)) };
     },
-    Section(this: Node, name: Node, region: Node, attrs: Node) {
-      const op = newOp(name.sourceString, name, this, 'custom');
-      op.regions = [region.ast()];
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+    SectionBody(this: Node, region: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      op.regions = [region.ast(c)];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
     },
-    MemrefAlloc(this: Node, kw: Node, _o: Node, dynamicSizes: Node, _c: Node, attrs: Node, _colon: Node, t: Node) {
-      const op = newOp('memref.alloc', kw, this, 'custom');
-      addSegment(op, 'sizes', dynamicSizes.asIteration().children.map((v) => valueOperand(v.ast())));
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.resultTypes = [t.ast()];
+    MemrefAllocBody(this: Node, _o: Node, dynamicSizes: Node, _c: Node, attrs: Node, _colon: Node, t: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'sizes', dynamicSizes.asIteration().children.map((v) => valueOperand(v.ast(c))));
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = [t.ast(c)];
       return op;
     },
-    MemrefSubview(this: Node, kw: Node, src: Node, offsets: Node, sizes: Node, strides: Node, attrs: Node, _colon: Node, from: Node, _to: Node, to: Node) {
-      const op = newOp('memref.subview', kw, this, 'custom');
-      addSegment(op, 'source', [valueOperand(src.ast(), from.ast())]);
-      addSegment(op, 'offsets', offsets.ast());
-      addSegment(op, 'sizes', sizes.ast());
-      addSegment(op, 'strides', strides.ast());
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.resultTypes = [to.ast()];
+    MemrefSubviewBody(this: Node, src: Node, offsets: Node, sizes: Node, strides: Node, attrs: Node, _colon: Node, from: Node, _to: Node, to: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'source', [valueOperand(src.ast(c), from.ast(c))]);
+      addSegment(op, 'offsets', offsets.ast(c));
+      addSegment(op, 'sizes', sizes.ast(c));
+      addSegment(op, 'strides', strides.ast(c));
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = [to.ast(c)];
       return op;
     },
-    PointerCast(this: Node, kw: Node, _o: Node, addresses: Node, _c: Node, attrs: Node, _colon: Node, t: Node) {
-      const op = newOp('pto.pointer_cast', kw, this, 'custom');
-      addSegment(op, 'addr', addresses.asIteration().children.map((v) => valueOperand(v.ast())));
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.resultTypes = [t.ast()];
+    PointerCastBody(this: Node, _o: Node, addresses: Node, _c: Node, attrs: Node, _colon: Node, t: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'addr', addresses.asIteration().children.map((v) => valueOperand(v.ast(c))));
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = [t.ast(c)];
       return op;
     },
-    BindTile(this: Node, kw: Node, src: Node, _c1: Node, rows: Node, _c2: Node, cols: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
-      const op = newOp('pto.bind_tile', kw, this, 'custom');
-      addSegment(op, 'source', [valueOperand(src.ast(), from.ast())]);
-      addSegment(op, 'valid_row', [valueOperand(rows.ast())]);
-      addSegment(op, 'valid_col', [valueOperand(cols.ast())]);
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.resultTypes = [to.ast()];
+    BindTileBody(this: Node, src: Node, _c1: Node, rows: Node, _c2: Node, cols: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'source', [valueOperand(src.ast(c), from.ast(c))]);
+      addSegment(op, 'valid_row', [valueOperand(rows.ast(c))]);
+      addSegment(op, 'valid_col', [valueOperand(cols.ast(c))]);
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = [to.ast(c)];
       return op;
     },
-    AddPtr(this: Node, kw: Node, ptr: Node, _c: Node, offset: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
-      const op = newOp('pto.addptr', kw, this, 'custom');
-      addSegment(op, 'ptr', [valueOperand(ptr.ast(), from.ast())]);
-      addSegment(op, 'offset', [valueOperand(offset.ast())]);
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.resultTypes = [to.ast()];
+    AddPtrBody(this: Node, ptr: Node, _c: Node, offset: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'ptr', [valueOperand(ptr.ast(c), from.ast(c))]);
+      addSegment(op, 'offset', [valueOperand(offset.ast(c))]);
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = [to.ast(c)];
       return op;
     },
-    LoadScalar(this: Node, kw: Node, ptr: Node, _o: Node, offset: Node, _c: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
-      const op = newOp('pto.load_scalar', kw, this, 'custom');
-      addSegment(op, 'ptr', [valueOperand(ptr.ast(), from.ast())]);
-      addSegment(op, 'offset', [valueOperand(offset.ast())]);
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.resultTypes = [to.ast()];
+    LoadScalarBody(this: Node, ptr: Node, _o: Node, offset: Node, _c: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'ptr', [valueOperand(ptr.ast(c), from.ast(c))]);
+      addSegment(op, 'offset', [valueOperand(offset.ast(c))]);
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = [to.ast(c)];
       return op;
     },
-    StoreScalar(this: Node, kw: Node, value: Node, _c1: Node, ptr: Node, _o: Node, offset: Node, _c: Node, attrs: Node, _colon: Node, ptrType: Node, _c2: Node, valueType: Node) {
-      const op = newOp('pto.store_scalar', kw, this, 'custom');
-      addSegment(op, 'value', [valueOperand(value.ast(), valueType.ast())]);
-      addSegment(op, 'ptr', [valueOperand(ptr.ast(), ptrType.ast())]);
-      addSegment(op, 'offset', [valueOperand(offset.ast())]);
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+    StoreScalarBody(this: Node, value: Node, _c1: Node, ptr: Node, _o: Node, offset: Node, _c: Node, attrs: Node, _colon: Node, ptrType: Node, _c2: Node, valueType: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'value', [valueOperand(value.ast(c), valueType.ast(c))]);
+      addSegment(op, 'ptr', [valueOperand(ptr.ast(c), ptrType.ast(c))]);
+      addSegment(op, 'offset', [valueOperand(offset.ast(c))]);
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
     },
-    TensorViewDim(this: Node, kw: Node, view: Node, _c: Node, dim: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
-      const op = newOp('pto.get_tensor_view_dim', kw, this, 'custom');
-      addSegment(op, 'view', [valueOperand(view.ast(), from.ast())]);
-      addSegment(op, 'dim', [valueOperand(dim.ast())]);
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
-      op.resultTypes = [to.ast()];
+    TensorViewDimBody(this: Node, view: Node, _c: Node, dim: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'view', [valueOperand(view.ast(c), from.ast(c))]);
+      addSegment(op, 'dim', [valueOperand(dim.ast(c))]);
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = [to.ast(c)];
       return op;
     },
-    PrintScalar(this: Node, kw: Node, _ins: Node, _o: Node, format: Node, _c1: Node, value: Node, _colon: Node, t: Node, _c: Node, attrs: Node) {
-      const op = newOp('pto.print', kw, this, 'custom');
-      addSegment(op, 'value', [valueOperand(value.ast(), t.ast())]);
-      op.attrs = [{ key: 'format', value: { kind: 'string', value: unquote(format.sourceString), span: spanOfNode(format) }, span: spanOfNode(format) }, ...(optional<AttrEntry[]>(attrs) ?? [])];
+    PrintBody(this: Node, _ins: Node, _o: Node, format: Node, _c1: Node, value: Node, _colon: Node, t: Node, _c: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'value', [valueOperand(value.ast(c), t.ast(c))]);
+      op.attrs = [{ key: 'format', value: { kind: 'string', value: unquote(format.sourceString), span: spanOf(c, format) }, span: spanOf(c, format) }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
       return op;
     },
-    AffineApply(this: Node, kw: Node, map: Node, _o: Node, dims: Node, _c: Node, symbols: Node, attrs: Node) {
-      const op = newOp('affine.apply', kw, this, 'custom');
-      addSegment(op, 'dims', dims.asIteration().children.map((v) => valueOperand(v.ast())));
-      addSegment(op, 'symbols', optional<Operand[]>(symbols) ?? []);
-      op.attrs = [{ key: 'map', value: { kind: 'dialect', text: map.sourceString, span: spanOfNode(map) }, span: spanOfNode(map) }, ...(optional<AttrEntry[]>(attrs) ?? [])];
-      op.resultTypes = [{ text: 'index', span: spanOfNode(kw) }];
+    AffineApplyBody(this: Node, map: Node, _o: Node, dims: Node, _c: Node, symbols: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'dims', dims.asIteration().children.map((v) => valueOperand(v.ast(c))));
+      addSegment(op, 'symbols', optional<Operand[]>(symbols, c) ?? []);
+      op.attrs = [{ key: 'map', value: { kind: 'dialect', text: map.sourceString, span: spanOf(c, map) }, span: spanOf(c, map) }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
+      op.resultTypes = [{ text: 'index', span: c.nameSpan! }];
       return op;
     },
-    AffineSymbols(_o: Node, list: Node, _c: Node) {
-      return list.asIteration().children.map((v) => valueOperand(v.ast()));
+    AffineSymbols(this: Node, _o: Node, list: Node, _c: Node) {
+      const c = contextOf(this);
+      return list.asIteration().children.map((v) => valueOperand(v.ast(c)));
     },
-    PositionalOp(this: Node, name: Node, args: Node, attrs: Node) {
-      const op = newOp(name.sourceString, name, this, 'custom');
-      const { bracketed, items } = args.ast() as { bracketed: boolean; items: (Attr | ValueRef)[] };
+    PositionalBody(this: Node, args: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const { bracketed, items } = args.ast(c) as { bracketed: boolean; items: (Attr | ValueRef)[] };
       const attrItems: Attr[] = [];
       for (const item of items) {
         if ('kind' in item) attrItems.push(item);
@@ -704,33 +715,32 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
         }
       }
       op.positional = { bracketed, items: attrItems };
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
     },
-    PositionalArgs_bracketed(_o: Node, list: Node, _c: Node) {
-      return { bracketed: true, items: list.asIteration().children.map((i) => i.ast()) };
+    PositionalArgs_bracketed(this: Node, _o: Node, list: Node, _c: Node) {
+      const c = contextOf(this);
+      return { bracketed: true, items: list.asIteration().children.map((i) => i.ast(c)) };
     },
-    PositionalArgs_bare(first: Node, _commas: Node, rest: Node) {
-      const head: Attr = { kind: 'dialect', text: first.sourceString, span: spanOfNode(first) };
-      return { bracketed: false, items: [head, ...rest.children.map((i) => i.ast())] };
+    PositionalArgs_bare(this: Node, first: Node, _commas: Node, rest: Node) {
+      const c = contextOf(this);
+      const head: Attr = { kind: 'dialect', text: first.sourceString, span: spanOf(c, first) };
+      return { bracketed: false, items: [head, ...rest.children.map((i) => i.ast(c))] };
     },
     PositionalItem(this: Node, item: Node): Attr | ValueRef {
-      const span = spanOfNode(this);
+      const c = contextOf(this);
+      const span = spanOf(c, this);
       if (item.ctorName === 'intLit') return { kind: 'int', value: parseIntLiteral(item.sourceString), span };
-      if (item.ctorName === 'valueUse') return item.ast() as ValueRef;
+      if (item.ctorName === 'valueUse') return item.ast(c) as ValueRef;
       return { kind: 'dialect', text: item.sourceString, span };
     },
-    DpsOp(this: Node, name: Node, _ins: Node, _o: Node, ins: Node, _c: Node, outs: Node, attrs: Node, trailers: Node, resultTypes: Node) {
-      const op = newOp(name.sourceString, name, this, 'dps');
-      const current = currentDpsName(op.name);
-      if (current) {
-        op.legacy = [{ message: `'${op.name}' is the old name of '${current}'`, span: op.nameSpan }];
-        op.name = current;
-      }
-      const insList = ins.ast() as DpsList;
+    DpsBody(this: Node, _ins: Node, _o: Node, ins: Node, _c: Node, outs: Node, attrs: Node, trailers: Node, resultTypes: Node) {
+      const c = contextOf(this);
+      const op: OpFields = { form: 'dps', ...fields() };
+      const insList = ins.ast(c) as DpsList;
       addSegment(op, 'ins', insList.operands);
       op.attrs.push(...insList.attrs);
-      const outsList = optional<DpsList | { scalar: TypeRef }>(outs);
+      const outsList = optional<DpsList | { scalar: TypeRef }>(outs, c);
       if (outsList && 'scalar' in outsList) {
         addSegment(op, 'outs', []);
         op.resultTypes = [outsList.scalar];
@@ -739,58 +749,68 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
         addSegment(op, 'outs', list?.operands ?? []);
         op.attrs.push(...(list?.attrs ?? []));
       }
-      op.attrs.push(...(optional<AttrEntry[]>(attrs) ?? []));
+      op.attrs.push(...(optional<AttrEntry[]>(attrs, c) ?? []));
       for (const t of trailers.children) {
-        const trailer = t.ast() as { key: string; value: ValueRef | Attr; type?: TypeRef; span: Span };
+        const trailer = t.ast(c) as { key: string; value: ValueRef | Attr; type?: TypeRef; span: Span };
         if ('kind' in trailer.value) op.attrs.push({ key: trailer.key, value: trailer.value, span: trailer.span });
         else addSegment(op, trailer.key, [valueOperand(trailer.value, trailer.type)]);
       }
-      const declared = optional<TypeRef[]>(resultTypes);
+      const declared = optional<TypeRef[]>(resultTypes, c);
       if (declared) op.resultTypes = declared;
       return op;
     },
-    DpsOuts_list(_kw: Node, _o: Node, list: Node, _c: Node) {
-      return list.ast();
+    DpsOuts_list(this: Node, _kw: Node, _o: Node, list: Node, _c: Node) {
+      const c = contextOf(this);
+      return list.ast(c);
     },
-    DpsOuts_scalar(_kw: Node, _c: Node, t: Node) {
-      return { scalar: t.ast() };
+    DpsOuts_scalar(this: Node, _kw: Node, _c: Node, t: Node) {
+      const c = contextOf(this);
+      return { scalar: t.ast(c) };
     },
-    PerOperandList(list: Node, _lookahead: Node) {
-      return { operands: list.asIteration().children.map((o) => o.ast()), attrs: [] } satisfies DpsList;
+    PerOperandList(this: Node, list: Node, _lookahead: Node) {
+      const c = contextOf(this);
+      return { operands: list.asIteration().children.map((o) => o.ast(c)), attrs: [] } satisfies DpsList;
     },
-    TypedOperand(v: Node, _c: Node, t: Node) {
-      return valueOperand(v.ast(), t.ast());
+    TypedOperand(this: Node, v: Node, _c: Node, t: Node) {
+      const c = contextOf(this);
+      return valueOperand(v.ast(c), t.ast(c));
     },
     GroupedList(this: Node, items: Node, _c: Node, types: Node) {
+      const c = contextOf(this);
       const values: ValueRef[] = [];
       const attrs: AttrEntry[] = [];
       for (const item of items.asIteration().children) {
-        const it = item.ast() as { value?: ValueRef; attrs: AttrEntry[] };
+        const it = item.ast(c) as { value?: ValueRef; attrs: AttrEntry[] };
         if (it.value) values.push(it.value);
         attrs.push(...it.attrs);
       }
-      const ts = types.asIteration().children.map((t) => t.ast() as TypeRef);
-      return { operands: typedValues({ values, types: ts }, this), attrs } satisfies DpsList;
+      const ts = types.asIteration().children.map((t) => t.ast(c) as TypeRef);
+      return { operands: typedValues(c, { values, types: ts }, this), attrs } satisfies DpsList;
     },
-    EmptyList(_lookahead: Node) {
+    EmptyList(this: Node, _lookahead: Node) {
       return { operands: [], attrs: [] } satisfies DpsList;
     },
-    DpsItem_value(v: Node, attrs: Node) {
-      return { value: v.ast(), attrs: optional<AttrEntry[]>(attrs) ?? [] };
+    DpsItem_value(this: Node, v: Node, attrs: Node) {
+      const c = contextOf(this);
+      return { value: v.ast(c), attrs: optional<AttrEntry[]>(attrs, c) ?? [] };
     },
-    DpsItem_attrs(dict: Node) {
-      return { attrs: dict.ast() };
+    DpsItem_attrs(this: Node, dict: Node) {
+      const c = contextOf(this);
+      return { attrs: dict.ast(c) };
     },
     DpsTrailer(this: Node, key: Node, _eq: Node, value: Node, type: Node) {
-      return { key: key.sourceString, value: value.ast(), type: optional<TypeRef>(type), span: spanOfNode(this) };
+      const c = contextOf(this);
+      return { key: key.sourceString, value: value.ast(c), type: optional<TypeRef>(type, c), span: spanOf(c, this) };
     },
-    DpsTrailerType(_c: Node, t: Node) {
-      return t.ast();
+    DpsTrailerType(this: Node, _c: Node, t: Node) {
+      const c = contextOf(this);
+      return t.ast(c);
     },
-    SsaOp(this: Node, name: Node, values: Node, attrs: Node, signature: Node) {
-      const op = newOp(name.sourceString, name, this, 'ssa');
-      const sig = optional<{ inputs: TypeRef[]; results: TypeRef[]; arrow: boolean }>(signature);
-      const vs = optional<ValueRef[]>(values) ?? [];
+    SsaBody(this: Node, values: Node, attrs: Node, signature: Node) {
+      const c = contextOf(this);
+      const op: OpFields = { form: 'ssa', ...fields() };
+      const sig = optional<{ inputs: TypeRef[]; results: TypeRef[]; arrow: boolean }>(signature, c);
+      const vs = optional<ValueRef[]>(values, c) ?? [];
       let inputTypes: (TypeRef | undefined)[] = [];
       if (sig?.arrow) {
         inputTypes = sig.inputs;
@@ -801,81 +821,95 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
         op.resultTypes = sig.inputs.length === 1 ? [sig.inputs[0]] : [];
       }
       if (sig?.arrow && inputTypes.length !== vs.length && !(vs.length === 0 && inputTypes.length === 0)) {
-        ctx!.diags.error(spanOfNode(signature), `${vs.length} operand(s) but ${inputTypes.length} type(s) in the signature`);
+        c.diags.error(spanOf(c, signature), `${vs.length} operand(s) but ${inputTypes.length} type(s) in the signature`);
       }
       addSegment(op, 'operands', vs.map((v, i) => valueOperand(v, inputTypes[i])));
-      op.attrs = optional<AttrEntry[]>(attrs) ?? [];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       (op as OpNode & { signatureSingle?: boolean }).signatureSingle = !!sig && !sig.arrow && sig.inputs.length === 1;
       return op;
     },
-    SsaOperands(list: Node) {
-      return list.asIteration().children.map((v) => v.ast());
+    SsaOperands(this: Node, list: Node) {
+      const c = contextOf(this);
+      return list.asIteration().children.map((v) => v.ast(c));
     },
-    Signature(_c: Node, body: Node) {
-      return body.ast();
+    Signature(this: Node, _c: Node, body: Node) {
+      const c = contextOf(this);
+      return body.ast(c);
     },
-    SignatureBody_arrow(inputs: Node, _arrow: Node, results: Node) {
-      return { inputs: inputs.ast(), results: results.ast(), arrow: true };
+    SignatureBody_arrow(this: Node, inputs: Node, _arrow: Node, results: Node) {
+      const c = contextOf(this);
+      return { inputs: inputs.ast(c), results: results.ast(c), arrow: true };
     },
-    SignatureBody_plain(list: Node) {
-      return { inputs: list.asIteration().children.map((t) => t.ast()), results: [], arrow: false };
+    SignatureBody_plain(this: Node, list: Node) {
+      const c = contextOf(this);
+      return { inputs: list.asIteration().children.map((t) => t.ast(c)), results: [], arrow: false };
     },
-    Loc(_kw: Node, _body: Node) {
+    Loc(this: Node, _kw: Node, _body: Node) {
       return null;
     },
     FunctionType(this: Node, _o: Node, inputs: Node, _c: Node, _arrow: Node, results: Node) {
-      return { ...typeRef(this), fn: { inputs: inputs.asIteration().children.map((t) => t.ast()), results: results.ast() } };
+      const c = contextOf(this);
+      return { ...typeRef(c, this), fn: { inputs: inputs.asIteration().children.map((t) => t.ast(c)), results: results.ast(c) } };
     },
-    TypeListOrOne_list(_o: Node, list: Node, _c: Node) {
-      return list.asIteration().children.map((t) => t.ast());
+    TypeListOrOne_list(this: Node, _o: Node, list: Node, _c: Node) {
+      const c = contextOf(this);
+      return list.asIteration().children.map((t) => t.ast(c));
     },
-    TypeListOrOne_one(t: Node) {
-      return [t.ast()];
+    TypeListOrOne_one(this: Node, t: Node) {
+      const c = contextOf(this);
+      return [t.ast(c)];
     },
     typeToken(this: Node, t: Node) {
-      if (t.ctorName !== 'strippedTileType') return typeRef(this);
-      const span = spanOfNode(this);
-      ctx!.legacy.push({ message: `a tile type without its name is the old spelling of '!pto.tile_buf${this.sourceString}'`, span });
+      const c = contextOf(this);
+      if (t.ctorName !== 'strippedTileType') return typeRef(c, this);
+      const span = spanOf(c, this);
+      c.legacy.push({ message: `a tile type without its name is the old spelling of '!pto.tile_buf${this.sourceString}'`, span });
       return { text: '!pto.tile_buf' + this.sourceString, span } satisfies TypeRef;
     },
-    AttrDict(_o: Node, entries: Node, _c: Node) {
-      return entries.asIteration().children.map((e) => e.ast());
+    AttrDict(this: Node, _o: Node, entries: Node, _c: Node) {
+      const c = contextOf(this);
+      return entries.asIteration().children.map((e) => e.ast(c));
     },
     AttrEntry_value(this: Node, key: Node, _eq: Node, value: Node) {
-      return { key: key.ast(), value: value.ast(), span: spanOfNode(this) } satisfies AttrEntry;
+      const c = contextOf(this);
+      return { key: key.ast(c), value: value.ast(c), span: spanOf(c, this) } satisfies AttrEntry;
     },
     AttrEntry_unit(this: Node, key: Node) {
-      return { key: key.ast(), value: { kind: 'unit', span: spanOfNode(this) }, span: spanOfNode(this) } satisfies AttrEntry;
+      const c = contextOf(this);
+      return { key: key.ast(c), value: { kind: 'unit', span: spanOf(c, this) }, span: spanOf(c, this) } satisfies AttrEntry;
     },
     AttrKey(this: Node, k: Node) {
       return k.ctorName === 'string' ? unquote(k.sourceString) : k.sourceString;
     },
     Attr(this: Node, x: Node): Attr {
-      const span = spanOfNode(this);
+      const c = contextOf(this);
+      const span = spanOf(c, this);
       switch (x.ctorName) {
         case 'ArrayAttr':
         case 'TypedLiteral':
-          return x.ast();
+          return x.ast(c);
         case 'AttrDict':
-          return { kind: 'dict', entries: x.ast(), span };
+          return { kind: 'dict', entries: x.ast(c), span };
         case 'boolLit':
           return { kind: 'bool', value: x.sourceString === 'true', span };
         case 'dialectAttr':
           return { kind: 'dialect', text: x.sourceString, span };
         case 'symbolRef':
-          return { kind: 'symbol', name: x.ast(), span };
+          return { kind: 'symbol', name: x.ast(c), span };
         case 'Type':
-          return { kind: 'type', type: x.ast(), span };
+          return { kind: 'type', type: x.ast(c), span };
         default:
           return { kind: 'ident', name: x.sourceString, span };
       }
     },
     ArrayAttr(this: Node, _o: Node, items: Node, _c: Node) {
-      return { kind: 'array', items: items.asIteration().children.map((i) => i.ast()), span: spanOfNode(this) } satisfies Attr;
+      const c = contextOf(this);
+      return { kind: 'array', items: items.asIteration().children.map((i) => i.ast(c)), span: spanOf(c, this) } satisfies Attr;
     },
     TypedLiteral(this: Node, lit: Node, type: Node): Attr {
-      const span = spanOfNode(this);
-      const t = optional<TypeRef>(type);
+      const c = contextOf(this);
+      const span = spanOf(c, this);
+      const t = optional<TypeRef>(type, c);
       const text = lit.sourceString;
       const inner = lit.children[0];
       if (inner.ctorName === 'string') return { kind: 'string', value: unquote(text), type: t, span };
@@ -884,30 +918,25 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       }
       return { kind: 'int', value: parseIntLiteral(text), type: t, span };
     },
-    LiteralType(_c: Node, t: Node) {
-      return t.ast();
+    LiteralType(this: Node, _c: Node, t: Node) {
+      const c = contextOf(this);
+      return t.ast(c);
     },
     valueUse(this: Node, id: Node, index: Node) {
+      const c = contextOf(this);
       const idx = index.children.length > 0 ? Number(index.sourceString.slice(1)) : undefined;
-      return { name: id.sourceString, index: idx, span: spanOfNode(this) } satisfies ValueRef;
+      return { name: id.sourceString, index: idx, span: spanOf(c, this) } satisfies ValueRef;
     },
     resultDef(this: Node, id: Node, count: Node) {
+      const c = contextOf(this);
       const n = count.children.length > 0 ? Number(count.sourceString.slice(1)) : 1;
-      return { name: id.sourceString, count: n, span: spanOfNode(this) } satisfies ResultDef;
+      return { name: id.sourceString, count: n, span: spanOf(c, this) } satisfies ResultDef;
     },
-    symbolRef(_at: Node, name: Node) {
+    symbolRef(this: Node, _at: Node, name: Node) {
       return name.ctorName === 'string' ? unquote(name.sourceString) : name.sourceString;
     },
   });
   return semantics;
-}
-
-/** Early PTOAS spelled Level 2 ops with a `_dps` suffix, and the transfers without their `t`. */
-const OLD_DPS_NAMES: Record<string, string> = { 'pto.load_dps': 'pto.tload', 'pto.store_dps': 'pto.tstore' };
-
-function currentDpsName(name: string): string | undefined {
-  if (OLD_DPS_NAMES[name]) return OLD_DPS_NAMES[name];
-  return name.startsWith('pto.t') && name.endsWith('_dps') ? name.slice(0, -'_dps'.length) : undefined;
 }
 
 interface DpsList {

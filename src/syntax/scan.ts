@@ -17,6 +17,8 @@ export interface RawStatement {
   typeTokens: number[];
   /** A top-level alias definition: `!name = type` or `#name = attr`. */
   alias?: boolean;
+  /** The op name as spelled (after any `%results =`), when the statement starts with one. */
+  name?: string;
 }
 
 /** Dialect types shorter than this are cheaper to match than to intern. */
@@ -36,20 +38,6 @@ export interface RawRegion {
   close: number;
   items: (RawStatement | RawLabel)[];
 }
-
-/** Ops whose `{` opens a region (for any other op, `{` opens an attribute dictionary). */
-const REGION_OPS = new Set([
-  'module',
-  'func.func',
-  'scf.for',
-  'scf.if',
-  'scf.while',
-  'scf.execute_region',
-  'scf.parallel',
-  'scf.forall',
-  'pto.section.vector',
-  'pto.section.cube',
-]);
 
 const enum Ch {
   Tab = 9,
@@ -98,9 +86,14 @@ export class Scanner {
   /** Set while checking for a statement start inside brackets (attribute dictionaries). */
   private insideBraces = false;
 
+  /**
+   * @param opensRegion whether an op's `{` opens a region (for any other op, `{` opens an attribute dictionary):
+   *   the op registry knows, and the scanner must know before anything is parsed.
+   */
   constructor(
     text: string,
     private readonly diags: DiagnosticBag,
+    private readonly opensRegion: (opName: string) => boolean,
   ) {
     this.text = text;
     this.n = text.length;
@@ -165,7 +158,7 @@ export class Scanner {
     const regions: RawRegion[] = [];
     const typeTokens: number[] = [];
     const head = this.opNameAt(start);
-    const takesRegions = head !== undefined && REGION_OPS.has(head.name);
+    const takesRegions = head !== undefined && this.opensRegion(head.name);
     let depth = 0; // ( [ and attribute-dictionary {
     let lastWord = '';
     let afterRegion = false;
@@ -186,7 +179,7 @@ export class Scanner {
           this.insideBraces = true;
           const starts = this.startsStatement(next);
           this.insideBraces = false;
-          if (starts) return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens };
+          if (starts) return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens, name: head?.name };
         }
         continue;
       }
@@ -271,7 +264,7 @@ export class Scanner {
       lastWord = c === Ch.Eq ? '=' : '';
       i++;
     }
-    return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens };
+    return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens, name: head?.name };
   }
 
   private scanRegion(open: number): RawRegion {

@@ -5,6 +5,7 @@ import { Module } from '../syntax/ast';
 import { parseModule } from '../syntax/parse';
 import { TypeTable } from '../syntax/type-table';
 import { Program } from '../ir/program';
+import { opRegistry } from '../ops/registry';
 import { verifyModule } from './verifier';
 
 export interface Assembled {
@@ -21,7 +22,7 @@ export function assemble(path: string, text: string, options: { target?: TargetN
   const source = new SourceFile(path, text);
   const diags = new DiagnosticBag(source);
   const types = new TypeTable();
-  const module = parseModule(source, diags);
+  const module = parseModule(source, diags, opRegistry());
   for (const alias of module.aliases) if (alias.alias.startsWith('!')) types.defineAlias(alias.alias, alias.text);
   const program = verifyModule(module, types, diags, { target: options.target });
   return { source, diags, module, types, program };

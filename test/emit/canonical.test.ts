@@ -10,6 +10,7 @@ import { SourceFile } from '../../src/diag/source';
 import { printCanonical } from '../../src/emit/canonical';
 import { Module } from '../../src/syntax/ast';
 import { parseModule } from '../../src/syntax/parse';
+import { opRegistry } from '../../src/ops/registry';
 import { TypeTable } from '../../src/syntax/type-table';
 import { printType } from '../../src/types/type';
 
@@ -33,7 +34,7 @@ function canonical(file: string, text: string): { text: string; errors: boolean 
 function parseOnly(file: string, text: string): { module: Module; diags: DiagnosticBag } {
   const source = new SourceFile(file, text);
   const diags = new DiagnosticBag(source);
-  return { module: parseModule(source, diags), diags };
+  return { module: parseModule(source, diags, opRegistry()), diags };
 }
 
 /**

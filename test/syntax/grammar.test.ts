@@ -6,6 +6,7 @@ import { DiagnosticBag, formatAll } from '../../src/diag/diagnostic';
 import { assemble } from '../../src/verify/assemble';
 import { SourceFile } from '../../src/diag/source';
 import { parseModule } from '../../src/syntax/parse';
+import { opRegistry } from '../../src/ops/registry';
 import { Attr, Module, OpNode, Region, segment } from '../../src/syntax/ast';
 
 interface Parsed {
@@ -19,7 +20,7 @@ function parse(text: string): Parsed {
   const diags = new DiagnosticBag(source);
   let module: Module | undefined;
   expect(() => {
-    module = parseModule(source, diags);
+    module = parseModule(source, diags, opRegistry());
   }).not.toThrow();
   return { module: module!, diags, source };
 }

@@ -1,5 +1,5 @@
 import { Span } from '../../diag/source';
-import { OpDefinition, OpVerifier } from '../../ir/definition';
+import { OpDefinition, OpVerifier, Spelling } from '../../ir/definition';
 import { BoundInstruction, BoundOperand } from '../../ir/program';
 import { ModelError } from '../../ascendc/model/errors';
 import { DEFAULT_PRODUCT } from '../../ascendc/model/params';
@@ -22,9 +22,19 @@ import { executeInstruction } from './execute';
 export function instructionDefinition(spec: Instruction): OpDefinition {
   return {
     name: spec.opName,
+    spellings: oldDpsSpellings(spec.opName),
     verify: (v) => new InstructionVerification(v, spec).run(),
     execute: executeInstruction,
   };
+}
+
+/** Early PTOAS spelled Level 2 tile ops with a `_dps` suffix, and the transfers also without their `t`. */
+function oldDpsSpellings(name: string): Spelling[] {
+  if (!name.startsWith('pto.t')) return [];
+  const spellings = [{ name: `${name}_dps`, deprecated: true }];
+  const transfer = /^pto\.t(load|store)$/.exec(name);
+  if (transfer) spellings.push({ name: `pto.${transfer[1]}_dps`, deprecated: true });
+  return spellings;
 }
 
 const resultCount = (op: OpNode): number => op.results.reduce((n, r) => n + r.count, 0);
