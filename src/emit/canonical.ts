@@ -1,6 +1,7 @@
 import { Attr, AttrEntry, Block, Module, OpNode, Operand, Region, ResultDef, TypeRef, attrOf, segment } from '../syntax/ast';
 import { TypeTable } from '../syntax/type-table';
 import { printType } from '../types/type';
+import { opRegistry } from '../ops/registry';
 
 /**
  * Prints a module in the current PTOAS spelling: keyword tile_buf types in their fixed order,
@@ -16,9 +17,6 @@ export function printCanonical(module: Module, types: TypeTable, rewrite?: Rewri
 /** Replaces an op by lines of PTO-AS (a lowering), or keeps it (undefined). */
 export type Rewrite = (op: OpNode) => string[] | undefined;
 
-/** Attributes printed inside `ins(...)` rather than after `outs(...)` (PTOAS's format for these ops). */
-const ATTRS_INSIDE_INS = new Set(['pto.tcmp', 'pto.tcmps', 'pto.tcvt', 'pto.tci']);
-
 /** An MLIR string literal: \\ \" \n \t, and \XX for other control characters. */
 function quote(value: string): string {
   const escaped = value.replace(/[\\"\x00-\x1f\x7f]/g, (c) => {
@@ -30,9 +28,6 @@ function quote(value: string): string {
   return `"${escaped}"`;
 }
 
-const ARITH_CASTS = new Set(['arith.index_cast', 'arith.index_castui', 'arith.extsi', 'arith.extui', 'arith.trunci', 'arith.sitofp',
-  'arith.uitofp', 'arith.fptosi', 'arith.fptoui', 'arith.extf', 'arith.truncf', 'arith.bitcast']);
-
 class Printer {
   readonly lines: string[] = [];
 
@@ -41,23 +36,23 @@ class Printer {
     private readonly rewrite?: Rewrite,
   ) {}
 
-  private type(t: TypeRef): string {
+  type(t: TypeRef): string {
     const parsed = this.types.parse(t.text).type;
     return parsed ? printType(parsed) : t.text;
   }
 
-  private use(o: Operand): string {
+  use(o: Operand): string {
     if (o.literal !== undefined) return String(o.literal);
     const v = o.value!;
     return v.index !== undefined ? `${v.name}#${v.index}` : v.name;
   }
 
-  private results(rs: ResultDef[]): string {
+  results(rs: ResultDef[]): string {
     if (rs.length === 0) return '';
     return rs.map((r) => (r.count > 1 ? `${r.name}:${r.count}` : r.name)).join(', ') + ' = ';
   }
 
-  private typedList(os: Operand[]): string {
+  typedList(os: Operand[]): string {
     if (os.length === 0) return '';
     return `${os.map((o) => this.use(o)).join(', ')} : ${os.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}`;
   }
@@ -89,20 +84,20 @@ class Printer {
     }
   }
 
-  private dict(entries: AttrEntry[]): string {
+  dict(entries: AttrEntry[]): string {
     const key = (k: string) => (/^[A-Za-z_][\w$.]*$/.test(k) ? k : JSON.stringify(k));
     return `{${entries.map((e) => (e.value.kind === 'unit' ? key(e.key) : `${key(e.key)} = ${this.attr(e.value)}`)).join(', ')}}`;
   }
 
-  private attrSuffix(entries: AttrEntry[]): string {
+  attrSuffix(entries: AttrEntry[]): string {
     return entries.length > 0 ? ' ' + this.dict(entries) : '';
   }
 
-  private emit(depth: number, text: string): void {
+  emit(depth: number, text: string): void {
     this.lines.push('  '.repeat(depth) + text);
   }
 
-  private region(region: Region, depth: number, showEntryArgs = false): void {
+  region(region: Region, depth: number, showEntryArgs = false): void {
     region.blocks.forEach((b: Block, i) => {
       if (b.label !== undefined && (i > 0 || showEntryArgs || b.args.length > 0)) {
         const args = b.args.map((a) => `${a.name}: ${a.type ? this.type(a.type) : '?'}`).join(', ');
@@ -120,182 +115,11 @@ class Printer {
     }
     const res = this.results(op.results);
     const others = op.attrs;
-    const except = (...keys: string[]) => op.attrs.filter((a) => !keys.includes(a.key));
-    switch (op.name) {
-      case 'module':
-        this.emit(depth, `module${op.symbol ? ' @' + op.symbol : ''}${op.attrs.length ? ' attributes ' + this.dict(op.attrs) : ''} {`);
-        this.region(op.regions[0], depth);
-        this.emit(depth, '}');
-        return;
-      case 'func.func': {
-        const body = op.regions[0];
-        const params = (op.params ?? []).map((a) => `${a.name}: ${a.type ? this.type(a.type) : '?'}`).join(', ');
-        const results = op.resultTypes.length === 0 ? '' : op.resultTypes.length === 1 ? ` -> ${this.type(op.resultTypes[0])}` : ` -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})`;
-        const attrs = op.attrs.length ? ' attributes ' + this.dict(op.attrs) : '';
-        if (!body) {
-          this.emit(depth, `func.func private @${op.symbol}(${params})${results}${attrs}`);
-          return;
-        }
-        this.emit(depth, `func.func @${op.symbol}(${params})${results}${attrs} {`);
-        this.region(body, depth);
-        this.emit(depth, '}');
-        return;
-      }
-      case 'func.return': {
-        const values = segment(op, 'values');
-        this.emit(depth, values.length ? `return ${this.typedList(values)}` : 'return');
-        return;
-      }
-      case 'arith.constant': {
-        const v = attrOf(op, 'value')!;
-        const dict = except('value');
-        this.emit(depth, `${res}arith.constant ${dict.length ? this.dict(dict) + ' ' : ''}${this.attr(v)}`);
-        return;
-      }
-      case 'arith.cmpi':
-      case 'arith.cmpf': {
-        const pred = attrOf(op, 'predicate');
-        const [a, b] = op.operands;
-        this.emit(depth, `${res}${op.name} ${pred?.kind === 'ident' ? pred.name : '?'}, ${this.use(a)}, ${this.use(b)}${this.attrSuffix(except('predicate'))} : ${a.type ? this.type(a.type) : '?'}`);
-        return;
-      }
-      case 'arith.select': {
-        const [c, a, b] = op.operands;
-        const condType = c.type && c.type.text !== 'i1' ? `${this.type(c.type)}, ` : '';
-        this.emit(depth, `${res}arith.select ${this.use(c)}, ${this.use(a)}, ${this.use(b)}${this.attrSuffix(others)} : ${condType}${this.type(op.resultTypes[0])}`);
-        return;
-      }
-      case 'scf.for': {
-        const [lb, ub, step] = ['lb', 'ub', 'step'].map((k) => this.use(segment(op, k)[0]));
-        const body = op.regions[0];
-        const inits = segment(op, 'init');
-        const iter = inits.length
-          ? ` iter_args(${inits.map((o, i) => `${body.blocks[0].args[i + 1].name} = ${this.use(o)}`).join(', ')}) -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})`
-          : '';
-        const ivType = segment(op, 'lb')[0].type;
-        const forType = ivType && ivType.text !== 'index' ? ` : ${this.type(ivType)}` : '';
-        this.emit(depth, `${res}scf.for ${body.blocks[0].args[0].name} = ${lb} to ${ub} step ${step}${iter}${forType} {`);
-        this.region(body, depth);
-        this.emit(depth, `}${this.attrSuffix(others)}`);
-        return;
-      }
-      case 'scf.if': {
-        const types = op.resultTypes.length ? ` -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})` : '';
-        this.emit(depth, `${res}scf.if ${this.use(op.operands[0])}${types} {`);
-        this.region(op.regions[0], depth);
-        if (op.regions[1]) {
-          this.emit(depth, '} else {');
-          this.region(op.regions[1], depth);
-        }
-        this.emit(depth, `}${this.attrSuffix(others)}`);
-        return;
-      }
-      case 'scf.while': {
-        const before = op.regions[0].blocks[0];
-        const inits = op.operands.map((o, i) => `${before.args[i].name} = ${this.use(o)}`).join(', ');
-        const ins = op.operands.map((o) => (o.type ? this.type(o.type) : '?')).join(', ');
-        const outs = op.resultTypes.map((t) => this.type(t)).join(', ');
-        this.emit(depth, `${res}scf.while (${inits}) : (${ins}) -> (${outs}) {`);
-        this.region(op.regions[0], depth);
-        this.emit(depth, '} do {');
-        this.region(op.regions[1], depth, true);
-        this.emit(depth, `}${this.attrSuffix(others)}`);
-        return;
-      }
-      case 'scf.condition': {
-        const values = segment(op, 'values');
-        this.emit(depth, `scf.condition(${this.use(op.operands[0])})${values.length ? ' ' + this.typedList(values) : ''}`);
-        return;
-      }
-      case 'scf.yield': {
-        const values = segment(op, 'values');
-        this.emit(depth, values.length ? `scf.yield ${this.typedList(values)}` : 'scf.yield');
-        return;
-      }
-      case 'pto.section.vector':
-      case 'pto.section.cube':
-        this.emit(depth, `${op.name} {`);
-        this.region(op.regions[0], depth);
-        this.emit(depth, `}${this.attrSuffix(others)}`);
-        return;
-      case 'pto.make_tensor_view': {
-        const list = (k: string) => `[${segment(op, k).map((o) => this.use(o)).join(', ')}]`;
-        this.emit(depth, `${res}pto.make_tensor_view ${this.use(op.operands[0])}, shape = ${list('shape')}, strides = ${list('strides')}${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
-        return;
-      }
-      case 'pto.partition_view': {
-        const list = (k: string) => `[${segment(op, k).map((o) => this.use(o)).join(', ')}]`;
-        const src = op.operands[0];
-        const result = op.resultTypes[0] ? ` -> ${this.type(op.resultTypes[0])}` : '';
-        this.emit(depth, `${res}pto.partition_view ${this.use(src)}, offsets = ${list('offsets')}, sizes = ${list('sizes')}${this.attrSuffix(others)} : ${src.type ? this.type(src.type) : '?'}${result}`);
-        return;
-      }
-      case 'pto.subset': {
-        const src = op.operands[0];
-        const offsets = segment(op, 'offsets').map((o) => this.use(o)).join(', ');
-        const sizes = attrOf(op, 'sizes');
-        this.emit(depth, `${res}pto.subset ${this.use(src)}[${offsets}] sizes ${sizes ? this.attr(sizes) : '[]'}${this.attrSuffix(except('sizes'))} : ${src.type ? this.type(src.type) : '?'}`);
-        return;
-      }
-      case 'pto.alloc_tile': {
-        const keyed = ['addr', 'valid_row', 'valid_col'].filter((k) => op.segments[k]).map((k) => ` ${k} = ${this.use(segment(op, k)[0])}`).join('');
-        this.emit(depth, `${res}pto.alloc_tile${keyed}${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
-        return;
-      }
-      case 'func.call': {
-        const callee = attrOf(op, 'callee');
-        const results = op.resultTypes.map((t) => this.type(t));
-        const signature = `(${op.operands.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}) -> ${results.length === 1 ? results[0] : `(${results.join(', ')})`}`;
-        this.emit(depth, `${res}func.call ${callee ? this.attr(callee) : '@?'}(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(except('callee'))} : ${signature}`);
-        return;
-      }
-      case 'pto.addptr':
-      case 'pto.get_tensor_view_dim': {
-        const [a, b] = op.operands;
-        this.emit(depth, `${res}${op.name} ${this.use(a)}, ${this.use(b)}${this.attrSuffix(others)} : ${a.type ? this.type(a.type) : '?'} -> ${this.type(op.resultTypes[0])}`);
-        return;
-      }
-      case 'pto.load_scalar': {
-        const [ptr, offset] = op.operands;
-        this.emit(depth, `${res}pto.load_scalar ${this.use(ptr)}[${this.use(offset)}]${this.attrSuffix(others)} : ${ptr.type ? this.type(ptr.type) : '?'} -> ${this.type(op.resultTypes[0])}`);
-        return;
-      }
-      case 'pto.store_scalar': {
-        const [value, ptr, offset] = op.operands;
-        const types = `${ptr.type ? this.type(ptr.type) : '?'}, ${value.type ? this.type(value.type) : '?'}`;
-        this.emit(depth, `pto.store_scalar ${this.use(value)}, ${this.use(ptr)}[${this.use(offset)}]${this.attrSuffix(others)} : ${types}`);
-        return;
-      }
-      case 'pto.print': {
-        const format = attrOf(op, 'format');
-        const value = op.operands[0];
-        this.emit(depth, `pto.print ins(${format ? this.attr(format) : '""'}, ${this.use(value)} : ${value.type ? this.type(value.type) : '?'})${this.attrSuffix(except('format'))}`);
-        return;
-      }
-      case 'memref.alloc':
-        this.emit(depth, `${res}memref.alloc(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
-        return;
-      case 'pto.pointer_cast':
-        this.emit(depth, `${res}pto.pointer_cast(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
-        return;
-      case 'memref.subview': {
-        const list = (k: string) => `[${segment(op, k).map((o) => this.use(o)).join(', ')}]`;
-        const src = op.operands[0];
-        this.emit(depth, `${res}memref.subview ${this.use(src)}${list('offsets')} ${list('sizes')} ${list('strides')}${this.attrSuffix(others)} : ${src.type ? this.type(src.type) : '?'} to ${this.type(op.resultTypes[0])}`);
-        return;
-      }
-      case 'pto.bind_tile': {
-        const [src, rows, cols] = op.operands;
-        this.emit(depth, `${res}pto.bind_tile ${this.use(src)}, ${this.use(rows)}, ${this.use(cols)}${this.attrSuffix(others)} : ${src.type ? this.type(src.type) : '?'} -> ${this.type(op.resultTypes[0])}`);
-        return;
-      }
-      case 'affine.apply': {
-        const map = attrOf(op, 'map');
-        const symbols = segment(op, 'symbols');
-        const dims = segment(op, 'dims').map((o) => this.use(o)).join(', ');
-        this.emit(depth, `${res}affine.apply ${map ? this.attr(map) : '?'}(${dims})${symbols.length ? `[${symbols.map((o) => this.use(o)).join(', ')}]` : ''}${this.attrSuffix(except('map'))}`);
-        return;
-      }
+    const syntax = opRegistry().syntaxOf(op.name)?.syntax;
+    const custom = syntax ? CUSTOM_SYNTAX[syntax] : undefined;
+    if (custom) {
+      custom.call(this, op, depth, res);
+      return;
     }
     if (op.positional) {
       // An SSA value in the list stands in a segment named by its position.
@@ -304,17 +128,8 @@ class Printer {
       this.emit(depth, `${res}${op.name}${args}${this.attrSuffix(others)}`);
       return;
     }
-    if (op.name.startsWith('arith.')) {
-      if (ARITH_CASTS.has(op.name)) {
-        const from = op.operands[0].type;
-        this.emit(depth, `${res}${op.name} ${this.use(op.operands[0])}${this.attrSuffix(others)} : ${from ? this.type(from) : '?'} to ${this.type(op.resultTypes[0])}`);
-      } else {
-        this.emit(depth, `${res}${op.name} ${op.operands.map((o) => this.use(o)).join(', ')}${this.attrSuffix(others)} : ${this.type(op.resultTypes[0])}`);
-      }
-      return;
-    }
     if (op.form === 'dps') {
-      const inside = ATTRS_INSIDE_INS.has(op.name);
+      const inside = opRegistry().lookup(op.name)?.def.properties?.attributesInIns === true;
       const ins = segment(op, 'ins');
       const outs = segment(op, 'outs');
       const insText = ins.length ? `${ins.map((o) => this.use(o)).join(', ')}${inside ? this.attrSuffix(others) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}` : '';
@@ -347,3 +162,180 @@ class Printer {
     this.emit(depth, `${res}${op.name}${operands ? ' ' + operands : ''}${this.attrSuffix(others)}${sig}`);
   }
 }
+
+type SyntaxPrinter = (this: Printer, op: OpNode, depth: number, res: string) => void;
+
+/** The operands of a segment as a bracketed list: `[%a, 0, %b]`. */
+function list(p: Printer, op: OpNode, key: string): string {
+  return `[${segment(op, key).map((o) => p.use(o)).join(', ')}]`;
+}
+
+const typeOf = (p: Printer, o: Operand | undefined): string => (o?.type ? p.type(o.type) : '?');
+const except = (op: OpNode, ...keys: string[]): AttrEntry[] => op.attrs.filter((a) => !keys.includes(a.key));
+
+/** `ptr, offset : T -> R` (pto.addptr, pto.get_tensor_view_dim). */
+const twoOperandsArrow: SyntaxPrinter = function (op, depth, res) {
+  const [a, b] = op.operands;
+  this.emit(depth, `${res}${op.name} ${this.use(a)}, ${this.use(b)}${this.attrSuffix(op.attrs)} : ${typeOf(this, a)} -> ${this.type(op.resultTypes[0])}`);
+};
+
+/** `(addresses) : T` (memref.alloc, pto.pointer_cast). */
+const parenthesizedOperands: SyntaxPrinter = function (op, depth, res) {
+  this.emit(depth, `${res}${op.name}(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(op.attrs)} : ${this.type(op.resultTypes[0])}`);
+};
+
+/**
+ * The printer of each custom syntax, by the grammar rule that parses it (an op's definition names the rule):
+ * each prints what its rule reads, in the current PTOAS spelling.
+ */
+const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
+  ModuleBody(op, depth) {
+    this.emit(depth, `${op.name}${op.symbol ? ' @' + op.symbol : ''}${op.attrs.length ? ' attributes ' + this.dict(op.attrs) : ''} {`);
+    this.region(op.regions[0], depth);
+    this.emit(depth, '}');
+  },
+  FuncBody(op, depth) {
+    const body = op.regions[0];
+    const params = (op.params ?? []).map((a) => `${a.name}: ${a.type ? this.type(a.type) : '?'}`).join(', ');
+    const results = op.resultTypes.length === 0 ? '' : op.resultTypes.length === 1 ? ` -> ${this.type(op.resultTypes[0])}` : ` -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})`;
+    const attrs = op.attrs.length ? ' attributes ' + this.dict(op.attrs) : '';
+    if (!body) {
+      this.emit(depth, `${op.name} private @${op.symbol}(${params})${results}${attrs}`);
+      return;
+    }
+    this.emit(depth, `${op.name} @${op.symbol}(${params})${results}${attrs} {`);
+    this.region(body, depth);
+    this.emit(depth, '}');
+  },
+  // MLIR prints the function terminator by its short name.
+  ReturnBody(op, depth) {
+    const values = segment(op, 'values');
+    this.emit(depth, values.length ? `return ${this.typedList(values)}` : 'return');
+  },
+  CallBody(op, depth, res) {
+    const callee = attrOf(op, 'callee');
+    const results = op.resultTypes.map((t) => this.type(t));
+    const signature = `(${op.operands.map((o) => typeOf(this, o)).join(', ')}) -> ${results.length === 1 ? results[0] : `(${results.join(', ')})`}`;
+    this.emit(depth, `${res}${op.name} ${callee ? this.attr(callee) : '@?'}(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(except(op, 'callee'))} : ${signature}`);
+  },
+  ScfForBody(op, depth, res) {
+    const [lb, ub, step] = ['lb', 'ub', 'step'].map((k) => this.use(segment(op, k)[0]));
+    const body = op.regions[0];
+    const inits = segment(op, 'init');
+    const iter = inits.length
+      ? ` iter_args(${inits.map((o, i) => `${body.blocks[0].args[i + 1].name} = ${this.use(o)}`).join(', ')}) -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})`
+      : '';
+    const ivType = segment(op, 'lb')[0].type;
+    const forType = ivType && ivType.text !== 'index' ? ` : ${this.type(ivType)}` : '';
+    this.emit(depth, `${res}${op.name} ${body.blocks[0].args[0].name} = ${lb} to ${ub} step ${step}${iter}${forType} {`);
+    this.region(body, depth);
+    this.emit(depth, `}${this.attrSuffix(op.attrs)}`);
+  },
+  ScfIfBody(op, depth, res) {
+    const types = op.resultTypes.length ? ` -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})` : '';
+    this.emit(depth, `${res}${op.name} ${this.use(op.operands[0])}${types} {`);
+    this.region(op.regions[0], depth);
+    if (op.regions[1]) {
+      this.emit(depth, '} else {');
+      this.region(op.regions[1], depth);
+    }
+    this.emit(depth, `}${this.attrSuffix(op.attrs)}`);
+  },
+  ScfWhileBody(op, depth, res) {
+    const before = op.regions[0].blocks[0];
+    const inits = op.operands.map((o, i) => `${before.args[i].name} = ${this.use(o)}`).join(', ');
+    const ins = op.operands.map((o) => typeOf(this, o)).join(', ');
+    const outs = op.resultTypes.map((t) => this.type(t)).join(', ');
+    this.emit(depth, `${res}${op.name} (${inits}) : (${ins}) -> (${outs}) {`);
+    this.region(op.regions[0], depth);
+    this.emit(depth, '} do {');
+    this.region(op.regions[1], depth, true);
+    this.emit(depth, `}${this.attrSuffix(op.attrs)}`);
+  },
+  ScfConditionBody(op, depth) {
+    const values = segment(op, 'values');
+    this.emit(depth, `${op.name}(${this.use(op.operands[0])})${values.length ? ' ' + this.typedList(values) : ''}`);
+  },
+  ScfYieldBody(op, depth) {
+    const values = segment(op, 'values');
+    this.emit(depth, values.length ? `${op.name} ${this.typedList(values)}` : op.name);
+  },
+  ArithConstantBody(op, depth, res) {
+    const v = attrOf(op, 'value')!;
+    const dict = except(op, 'value');
+    this.emit(depth, `${res}${op.name} ${dict.length ? this.dict(dict) + ' ' : ''}${this.attr(v)}`);
+  },
+  ArithCmpBody(op, depth, res) {
+    const pred = attrOf(op, 'predicate');
+    const [a, b] = op.operands;
+    this.emit(depth, `${res}${op.name} ${pred?.kind === 'ident' ? pred.name : '?'}, ${this.use(a)}, ${this.use(b)}${this.attrSuffix(except(op, 'predicate'))} : ${typeOf(this, a)}`);
+  },
+  ArithSelectBody(op, depth, res) {
+    const [c, a, b] = op.operands;
+    const condType = c.type && c.type.text !== 'i1' ? `${this.type(c.type)}, ` : '';
+    this.emit(depth, `${res}${op.name} ${this.use(c)}, ${this.use(a)}, ${this.use(b)}${this.attrSuffix(op.attrs)} : ${condType}${this.type(op.resultTypes[0])}`);
+  },
+  ArithCastBody(op, depth, res) {
+    this.emit(depth, `${res}${op.name} ${this.use(op.operands[0])}${this.attrSuffix(op.attrs)} : ${typeOf(this, op.operands[0])} to ${this.type(op.resultTypes[0])}`);
+  },
+  ArithBody(op, depth, res) {
+    this.emit(depth, `${res}${op.name} ${op.operands.map((o) => this.use(o)).join(', ')}${this.attrSuffix(op.attrs)} : ${this.type(op.resultTypes[0])}`);
+  },
+  SectionBody(op, depth) {
+    this.emit(depth, `${op.name} {`);
+    this.region(op.regions[0], depth);
+    this.emit(depth, `}${this.attrSuffix(op.attrs)}`);
+  },
+  MakeTensorViewBody(op, depth, res) {
+    this.emit(depth, `${res}${op.name} ${this.use(op.operands[0])}, shape = ${list(this, op, 'shape')}, strides = ${list(this, op, 'strides')}${this.attrSuffix(op.attrs)} : ${this.type(op.resultTypes[0])}`);
+  },
+  PartitionViewBody(op, depth, res) {
+    const src = op.operands[0];
+    const result = op.resultTypes[0] ? ` -> ${this.type(op.resultTypes[0])}` : '';
+    this.emit(depth, `${res}${op.name} ${this.use(src)}, offsets = ${list(this, op, 'offsets')}, sizes = ${list(this, op, 'sizes')}${this.attrSuffix(op.attrs)} : ${typeOf(this, src)}${result}`);
+  },
+  SubsetBody(op, depth, res) {
+    const src = op.operands[0];
+    const offsets = segment(op, 'offsets').map((o) => this.use(o)).join(', ');
+    const sizes = attrOf(op, 'sizes');
+    this.emit(depth, `${res}${op.name} ${this.use(src)}[${offsets}] sizes ${sizes ? this.attr(sizes) : '[]'}${this.attrSuffix(except(op, 'sizes'))} : ${typeOf(this, src)}`);
+  },
+  AllocTileBody(op, depth, res) {
+    const keyed = ['addr', 'valid_row', 'valid_col'].filter((k) => op.segments[k]).map((k) => ` ${k} = ${this.use(segment(op, k)[0])}`).join('');
+    this.emit(depth, `${res}${op.name}${keyed}${this.attrSuffix(op.attrs)} : ${this.type(op.resultTypes[0])}`);
+  },
+  AddPtrBody: twoOperandsArrow,
+  TensorViewDimBody: twoOperandsArrow,
+  LoadScalarBody(op, depth, res) {
+    const [ptr, offset] = op.operands;
+    this.emit(depth, `${res}${op.name} ${this.use(ptr)}[${this.use(offset)}]${this.attrSuffix(op.attrs)} : ${typeOf(this, ptr)} -> ${this.type(op.resultTypes[0])}`);
+  },
+  StoreScalarBody(op, depth) {
+    const [value, ptr, offset] = op.operands;
+    this.emit(depth, `${op.name} ${this.use(value)}, ${this.use(ptr)}[${this.use(offset)}]${this.attrSuffix(op.attrs)} : ${typeOf(this, ptr)}, ${typeOf(this, value)}`);
+  },
+  PrintBody(op, depth) {
+    const format = attrOf(op, 'format');
+    const value = op.operands[0];
+    this.emit(depth, `${op.name} ins(${format ? this.attr(format) : '""'}, ${this.use(value)} : ${typeOf(this, value)})${this.attrSuffix(except(op, 'format'))}`);
+  },
+  MemrefAllocBody: parenthesizedOperands,
+  PointerCastBody: parenthesizedOperands,
+  MemrefSubviewBody(op, depth, res) {
+    const src = op.operands[0];
+    this.emit(depth, `${res}${op.name} ${this.use(src)}${list(this, op, 'offsets')} ${list(this, op, 'sizes')} ${list(this, op, 'strides')}${this.attrSuffix(op.attrs)} : ${typeOf(this, src)} to ${this.type(op.resultTypes[0])}`);
+  },
+  BindTileBody(op, depth, res) {
+    const [src, rows, cols] = op.operands;
+    this.emit(depth, `${res}${op.name} ${this.use(src)}, ${this.use(rows)}, ${this.use(cols)}${this.attrSuffix(op.attrs)} : ${typeOf(this, src)} -> ${this.type(op.resultTypes[0])}`);
+  },
+  AffineApplyBody(op, depth, res) {
+    const map = attrOf(op, 'map');
+    const symbols = segment(op, 'symbols');
+    const dims = segment(op, 'dims').map((o) => this.use(o)).join(', ');
+    this.emit(depth, `${res}${op.name} ${map ? this.attr(map) : '?'}(${dims})${symbols.length ? `[${symbols.map((o) => this.use(o)).join(', ')}]` : ''}${this.attrSuffix(except(op, 'map'))}`);
+  },
+};
+
+/** The custom syntaxes that have a printer, for the test that every definition's syntax has one. */
+export const PRINTED_SYNTAXES: ReadonlySet<string> = new Set(Object.keys(CUSTOM_SYNTAX));

@@ -1,4 +1,7 @@
-import { Assembled, assemble } from '../verify/assemble';
+import { DiagnosticBag } from '../diag/diagnostic';
+import { Module } from '../syntax/ast';
+import { Assembled } from '../verify/assemble';
+import { verifyModule } from '../verify/verifier';
 import { printCanonical } from './canonical';
 import { levelOf } from './level';
 import { LevelConversionError } from './level-convert/ast-edit';
@@ -16,21 +19,24 @@ export function emitAtLevel(assembled: Assembled, level: 1 | 2): string {
   const current = levelOf(assembled.program);
   if (current === level || current === 'none') return printCanonical(assembled.module, assembled.types);
   const module = level === 2 ? moduleToLevel2(assembled.program, assembled.types) : moduleToLevel1(assembled.program, assembled.types);
-  const text = printCanonical(module, assembled.types);
-  checkConverted(assembled, text, level);
-  return text;
+  checkConverted(assembled, module, level);
+  return printCanonical(module, assembled.types);
 }
 
-/** The converted text must verify; if it does not, that is reported at the first function rather than printed. */
-function checkConverted(original: Assembled, text: string, level: 1 | 2): void {
-  const again = assemble(original.source.path, text, { target: original.program.target });
-  const error = again.diags.items.find((d) => d.severity === 'error');
+/**
+ * The converted module must verify; if it does not, that is reported at the first function rather than printed.
+ * Its ops keep the spans of the constructs they come from, so the verifier's finding points into the original.
+ */
+function checkConverted(original: Assembled, module: Module, level: 1 | 2): void {
+  const diags = new DiagnosticBag(original.source);
+  verifyModule(module, original.types, diags, { target: original.program.target });
+  const error = diags.items.find((d) => d.severity === 'error');
   if (!error) return;
-  const where = again.source.position(error.span.start);
+  const where = original.source.position(error.span.start);
   const first = [...original.program.functions.values()][0];
   const direction = level === 2 ? 'L1 -> L2' : 'L2 -> L1';
   throw new LevelConversionError(
-    `${direction}: the converted program does not verify (line ${where.line}: ${error.message}); this program cannot be expressed at Level ${level} by this converter`,
+    `${direction}: the converted program does not verify (${error.message}, from line ${where.line}); this program cannot be expressed at Level ${level} by this converter`,
     first?.nameSpan ?? original.module.span,
   );
 }

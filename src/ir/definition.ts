@@ -38,6 +38,11 @@ export interface OpDefinition {
   verify(v: OpVerifier): void;
   /** Runs the op in the VM; absent: the VM reports the op as not implemented. */
   execute?(x: Executor, op: BoundOp): void;
+  /**
+   * The value of its one result when its operands are known integers (MLIR's fold), for analyses before a run
+   * (sizing pointer arguments from constant shapes); undefined when it does not fold.
+   */
+  fold?(operands: bigint[], resultType: Type | undefined, op: OpNode): bigint | undefined;
   /** A rule across every occurrence of the op in the program (after each has been verified). */
   checkAll?(occurrences: OpNode[], error: (span: Span, message: string, notes?: { message: string; span: Span }[]) => void): void;
   properties?: OpProperties;
@@ -55,6 +60,8 @@ export interface OpProperties {
    * that at Level 1. `level2`: also at Level 2 it is only a view (not a new buffer).
    */
   aliasesOperand?: { level2: boolean };
+  /** PTOAS prints its attributes inside `ins(...)` rather than after `outs(...)`. */
+  attributesInIns?: boolean;
 }
 
 /** What an op's `verify` sees: the op with its operand and declared result types resolved, and the verifier's services. */

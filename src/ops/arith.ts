@@ -185,7 +185,21 @@ function integerBinary(name: string): OpDefinition {
       const [a, b] = [x.int(op, 0), x.int(op, 1)];
       x.setResults(op, [wrapInteger(defined(op, () => INTEGER_BINARY[name](a, b, bits)), bits)]);
     },
+    fold([a, b], resultType) {
+      const bits = bitWidth(elemOf(resultType));
+      return foldable(() => wrapInteger(INTEGER_BINARY[name](a, b, bits), bits));
+    },
   };
+}
+
+/** A fold that would be undefined at run time (a RangeError: division by zero, ...) does not fold. */
+function foldable(compute: () => bigint): bigint | undefined {
+  try {
+    return compute();
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
+    throw e;
+  }
 }
 
 function floatArithmetic(name: string, arity: 1 | 2): OpDefinition {
@@ -251,6 +265,10 @@ function integerCast(name: string): OpDefinition {
       const a = x.int(op, 0);
       const read = INTEGER_CASTS[name] === 'unsigned' ? BigInt.asUintN(bitWidth(elemOf(op.operandTypes[0])), a) : a;
       x.setResults(op, [wrapInteger(read, bitWidth(elemOf(op.resultTypes[0])))]);
+    },
+    // An unsigned cast of a negative value depends on the operand's width, which a fold does not see.
+    fold([a], resultType) {
+      return INTEGER_CASTS[name] === 'unsigned' && a < 0n ? undefined : wrapInteger(a, bitWidth(elemOf(resultType)));
     },
   };
 }
@@ -336,6 +354,10 @@ const constant: OpDefinition = {
   },
   execute(x, op) {
     x.setResults(op, [constantValue(attrOf(op.node, 'value')!, op.resultTypes[0])]);
+  },
+  fold(_operands, _type, op) {
+    const value = attrOf(op, 'value');
+    return value?.kind === 'int' ? value.value : undefined;
   },
 };
 

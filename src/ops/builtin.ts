@@ -4,7 +4,7 @@ import { Type, printType } from '../types/type';
 
 /** The MLIR structure around PTO code: modules, functions, returns and calls. */
 
-const moduleOp: OpDefinition = {
+export const moduleOp: OpDefinition = {
   name: 'module',
   syntax: 'ModuleBody',
   hasRegions: true,
@@ -14,7 +14,7 @@ const moduleOp: OpDefinition = {
   },
 };
 
-const funcOp: OpDefinition = {
+export const funcOp: OpDefinition = {
   name: 'func.func',
   syntax: 'FuncBody',
   hasRegions: true,
@@ -45,7 +45,7 @@ const returnOp: OpDefinition = {
 };
 
 /** `func.call @f(%a) : (A) -> R`: the callee exists and its signature is the one written. */
-const callOp: OpDefinition = {
+export const callOp: OpDefinition = {
   name: 'func.call',
   syntax: 'CallBody',
   spellings: [{ name: 'call' }],

@@ -48,7 +48,7 @@ function memrefBuffer(name: string): OpDefinition {
 }
 
 /** `memref.subview %gm[offsets] [sizes] [strides] : A to B`: a box of a global memref. */
-const subview: OpDefinition = {
+export const subview: OpDefinition = {
   name: 'memref.subview',
   syntax: 'MemrefSubviewBody',
   execute(x, op) {
@@ -84,7 +84,7 @@ const subview: OpDefinition = {
 
 /** `%v = pto.bind_tile %buf, %rows, %cols {config = ...} : A -> A`: the buffer with a valid region, as a tile. */
 /** `pto.bind_tile %buf, %rows, %cols`: the same bytes, with a valid region. */
-const bindTile: OpDefinition = {
+export const bindTile: OpDefinition = {
   name: 'pto.bind_tile',
   syntax: 'BindTileBody',
   execute(x, op) {

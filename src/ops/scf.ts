@@ -27,7 +27,7 @@ function checkYields(v: OpVerifier, region: Region, types: (Type | undefined)[])
   });
 }
 
-const forOp: OpDefinition = {
+export const forOp: OpDefinition = {
   name: 'scf.for',
   syntax: 'ScfForBody',
   hasRegions: true,
@@ -54,7 +54,7 @@ const forOp: OpDefinition = {
   },
 };
 
-const ifOp: OpDefinition = {
+export const ifOp: OpDefinition = {
   name: 'scf.if',
   syntax: 'ScfIfBody',
   hasRegions: true,
@@ -75,7 +75,7 @@ const ifOp: OpDefinition = {
   },
 };
 
-const whileOp: OpDefinition = {
+export const whileOp: OpDefinition = {
   name: 'scf.while',
   syntax: 'ScfWhileBody',
   hasRegions: true,
@@ -115,7 +115,7 @@ function terminator(name: string, syntax: string, parents: OpDefinition[]): OpDe
   };
 }
 
-const yieldOp = terminator('scf.yield', 'ScfYieldBody', [forOp, ifOp, whileOp]);
+export const yieldOp = terminator('scf.yield', 'ScfYieldBody', [forOp, ifOp, whileOp]);
 const conditionOp = terminator('scf.condition', 'ScfConditionBody', [whileOp]);
 
 /** Region ops of the scf dialect that PTOAS does not emit: known (their `{` opens a region), not implemented. */

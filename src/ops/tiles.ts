@@ -26,7 +26,7 @@ function validDim(x: Executor, op: BoundOp, key: string, declared: number | null
 
 /** Tiles: allocation, and views of a tile's bytes (a window, a reshape, a bit cast). */
 
-const allocTile: OpDefinition = {
+export const allocTile: OpDefinition = {
   name: 'pto.alloc_tile',
   syntax: 'AllocTileBody',
   execute(x, op) {

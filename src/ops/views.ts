@@ -6,7 +6,7 @@ import { printType } from '../types/type';
 
 /** Views of global memory: a tensor view over a pointer, a partition of it, and its dimensions. */
 
-const makeTensorView: OpDefinition = {
+export const makeTensorView: OpDefinition = {
   name: 'pto.make_tensor_view',
   syntax: 'MakeTensorViewBody',
   execute(x, op) {
@@ -48,7 +48,7 @@ const makeTensorView: OpDefinition = {
   },
 };
 
-const partitionView: OpDefinition = {
+export const partitionView: OpDefinition = {
   name: 'pto.partition_view',
   syntax: 'PartitionViewBody',
   spellings: [{ name: 'pto.subview', deprecated: true }],

@@ -92,6 +92,13 @@ export const InstructionSpec = z.object({
    * the scalar by each element): the operands are then bound by kind, not position.
    */
   scalarMayLead: z.boolean().optional(),
+  /**
+   * The destination's contents before the op are an input too (it accumulates into it, or writes only part of
+   * it): at Level 1, where a result is a new value, the op cannot be expressed.
+   */
+  readsDestination: z.boolean().optional(),
+  /** PTOAS prints the op's attributes inside `ins(...)` (`ins(%a, %b {cmpMode = ...} : ...)`), not after `outs(...)`. */
+  attributesInIns: z.boolean().optional(),
   /** The instruction does nothing when this operand's valid region is empty. */
   earlyReturnIfEmpty: z.string().optional(),
   notes: z.array(z.string()).optional(),

@@ -1,4 +1,6 @@
 import { Span } from '../../diag/source';
+import * as scf from '../../ops/scf';
+import * as tiles from '../../ops/tiles';
 import { OpNode, Operand, ResultDef, TypeRef } from '../../syntax/ast';
 import { newOp, withSegments } from '../../syntax/build';
 import { TileType, Type, printType } from '../../types/type';
@@ -104,7 +106,7 @@ export class TypeSpeller {
 }
 
 export function allocTile(name: string, type: TypeRef, span: Span): OpNode {
-  return newOp('pto.alloc_tile', 'custom', span, { results: [{ name, count: 1, span }], resultTypes: [type] });
+  return newOp(tiles.allocTile.name, 'custom', span, { results: [{ name, count: 1, span }], resultTypes: [type] });
 }
 
 /** `pto.tmov ins(%src : T) outs(%dst : T)`: a whole-tile copy. */
@@ -116,7 +118,7 @@ export function tileCopy(src: Operand, dst: Operand, span: Span): OpNode {
 }
 
 export function yieldOp(values: Operand[], span: Span): OpNode {
-  return newOp('scf.yield', 'custom', span, withSegments([['values', values]]));
+  return newOp(scf.yieldOp.name, 'custom', span, withSegments([['values', values]]));
 }
 
 /** The results of a rewritten op: the ones kept, under new names when the input grouped them as `%x:N`. */

@@ -1,4 +1,6 @@
 import { Block, OpNode, segment } from '../../syntax/ast';
+import * as builtin from '../../ops/builtin';
+import * as scf from '../../ops/scf';
 import { OperandSpec } from '../../spec/schema';
 import { Program } from '../../ir/program';
 import { useKey } from './ast-edit';
@@ -69,13 +71,13 @@ export class BufferFlow {
   private access(op: OpNode, b: string): Access {
     const { reads, writes } = this.effect(op);
     if (reads.has(b)) return 'read';
-    if (op.name === 'scf.if') {
+    if (op.name === scf.ifOp.name) {
       const branches = [op.regions[0], op.regions[1]].map((r) => (r ? this.scan(r.blocks[0].ops, b) : 'none'));
       if (branches.includes('read')) return 'read';
       return branches.every((a) => a === 'written') ? 'written' : 'none';
     }
-    if (op.name === 'scf.for') return this.scan(op.regions[0].blocks[0].ops, b) === 'read' ? 'read' : 'none';
-    if (op.name === 'scf.while') return this.mentions(op, b) ? 'read' : 'none';
+    if (op.name === scf.forOp.name) return this.scan(op.regions[0].blocks[0].ops, b) === 'read' ? 'read' : 'none';
+    if (op.name === scf.whileOp.name) return this.mentions(op, b) ? 'read' : 'none';
     if (op.regions.length === 1 && op.regions[0].blocks.length === 1) {
       // Regions run once, in place (pto.section.vector / cube).
       const inner = this.scan(op.regions[0].blocks[0].ops, b);
@@ -100,11 +102,11 @@ export class BufferFlow {
     if (access !== 'none') return access === 'read';
     const owner = place.owner;
     switch (owner.name) {
-      case 'func.func':
+      case builtin.funcOp.name:
         return false;
-      case 'scf.for':
+      case scf.forOp.name:
         return this.scan(owner.regions[0].blocks[0].ops, b) === 'read' || this.liveAfter(owner, b);
-      case 'scf.while':
+      case scf.whileOp.name:
         return true;
       default:
         return this.liveAfter(owner, b);
@@ -126,7 +128,7 @@ export class BufferFlow {
 /** The loop body, or the if branch, without its terminator. */
 export function bodyOps(block: Block): { ops: OpNode[]; terminator?: OpNode } {
   const last = block.ops.at(-1);
-  if (last?.name === 'scf.yield') return { ops: block.ops.slice(0, -1), terminator: last };
+  if (last?.name === scf.yieldOp.name) return { ops: block.ops.slice(0, -1), terminator: last };
   return { ops: block.ops };
 }
 

@@ -1,4 +1,8 @@
 import { Span } from '../../diag/source';
+import { opRegistry } from '../../ops/registry';
+import * as builtin from '../../ops/builtin';
+import * as scf from '../../ops/scf';
+import * as tiles from '../../ops/tiles';
 import { Block, BlockArg, Module, OpNode, Operand, Region, ResultDef, segment } from '../../syntax/ast';
 import { TypeTable } from '../../syntax/type-table';
 import { BoundInstruction, Program } from '../../ir/program';
@@ -23,14 +27,13 @@ export function moduleToLevel1(program: Program, types: TypeTable): Module {
 }
 
 function convertTopLevel(op: OpNode, program: Program, types: TypeTable): OpNode {
-  if (op.name === 'func.func') return new FunctionToLevel1(program, types, op).convert();
-  if (op.name === 'module') return { ...op, regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map((b) => ({ ...b, ops: b.ops.map((o) => convertTopLevel(o, program, types)) })) })) };
+  if (op.name === builtin.funcOp.name) return new FunctionToLevel1(program, types, op).convert();
+  if (op.name === builtin.moduleOp.name) return { ...op, regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map((b) => ({ ...b, ops: b.ops.map((o) => convertTopLevel(o, program, types)) })) })) };
   return op;
 }
 
-/** Instructions that read their destination (accumulate into it or write only part of it). */
-const READS_DESTINATION = new Set(['pto.tmuladddst', 'pto.tfusedmuladd', 'pto.tfusedmuladdrelu', 'pto.taxpy', 'pto.tinsert', 'pto.tsetval', 'pto.tscatter', 'pto.tfillpad_inplace']);
-const ALIASING_OPS = new Set(['pto.treshape', 'pto.subset', 'pto.bitcast', 'pto.bind_tile', 'memref.alloc', 'pto.pointer_cast']);
+/** Ops whose result names the bytes of an operand (a second name for a buffer). */
+const aliasesOperand = (op: OpNode): boolean => opRegistry().lookup(op.name)?.def.properties?.aliasesOperand !== undefined;
 
 /** What a buffer holds at a point of the program: a value, or contents Level 1 has no name for. */
 type Contents = { value: string } | { state: 'uninitialised' | 'scratch' | 'unknown'; where: Span };
@@ -111,8 +114,8 @@ class FunctionToLevel1 {
   }
 
   private op(op: OpNode, env: Map<string, Contents>): OpNode[] {
-    if (op.name === 'pto.alloc_tile') return this.alloc(op, env);
-    if (ALIASING_OPS.has(op.name)) this.refuse(op.nameSpan, `${op.name} makes a second name for a buffer's bytes; aliasing cannot be expressed at Level 1`);
+    if (op.name === tiles.allocTile.name) return this.alloc(op, env);
+    if (aliasesOperand(op)) this.refuse(op.nameSpan, `${op.name} makes a second name for a buffer's bytes; aliasing cannot be expressed at Level 1`);
     const bound = this.program.instructions.get(op);
     if (bound && op.form === 'dps') return [this.instruction(op, bound, env)];
     if (bound) {
@@ -128,20 +131,20 @@ class FunctionToLevel1 {
       return [converted];
     }
     switch (op.name) {
-      case 'scf.for':
+      case scf.forOp.name:
         return this.loop(op, env);
-      case 'scf.if':
+      case scf.ifOp.name:
         return this.branch(op, env);
-      case 'scf.while':
+      case scf.whileOp.name:
         if (this.flow.writtenInside(op).some((b) => env.has(b))) this.refuse(op.nameSpan, 'an scf.while that writes a tile buffer cannot be expressed at Level 1 yet');
         break;
-      case 'func.call':
+      case builtin.callOp.name:
         for (const o of op.operands) {
           if (useKey(o) && env.has(useKey(o)!)) this.refuse(o.span, `func.call passes the buffer ${useKey(o)}, which the callee may write; that cannot be expressed at Level 1`);
         }
         break;
     }
-    if (op.regions.length > 0 && op.name !== 'scf.while') {
+    if (op.regions.length > 0 && op.name !== scf.whileOp.name) {
       // Regions that run once in place (pto.section.vector / cube) share the enclosing buffers' values.
       return [{ ...this.copyOperands(op, env), regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map((b) => ({ ...b, ops: this.ops(b.ops, env) })) })) }];
     }
@@ -188,7 +191,7 @@ class FunctionToLevel1 {
     const outs = segment(op, 'outs');
     const specOf = (o: Operand) => [...bound.operands.values()].find((b) => b.use === o)!.spec;
     const firstOut = outs.find((o) => specOf(o).kind === 'tile');
-    if (READS_DESTINATION.has(op.name)) this.refuse(op.nameSpan, `${op.name} reads its destination${firstOut ? ' ' + useKey(firstOut) : ''}; a Level 1 result is a new value, so this cannot be expressed at Level 1`);
+    if (spec.readsDestination) this.refuse(op.nameSpan, `${op.name} reads its destination${firstOut ? ' ' + useKey(firstOut) : ''}; a Level 1 result is a new value, so this cannot be expressed at Level 1`);
     if (outs.length === 0 && op.resultTypes.length > 0) this.refuse(op.nameSpan, `${op.name} with a scalar result cannot be expressed at Level 1 (its Level 1 form takes the destination as an input)`);
     const missing = spec.outs.find((s) => s.kind === 'tile' && !bound.operands.has(s.name));
     if (missing) this.refuse(op.nameSpan, `${op.name} without its optional ${missing.name} cannot be expressed at Level 1, where every tile destination is a result`);

@@ -1,4 +1,8 @@
 import { Block, BlockArg, Module, OpNode, Operand, Region, segment } from '../../syntax/ast';
+import { opRegistry } from '../../ops/registry';
+import * as builtin from '../../ops/builtin';
+import * as scf from '../../ops/scf';
+import * as tiles from '../../ops/tiles';
 import { TypeTable } from '../../syntax/type-table';
 import { BoundInstruction, Program } from '../../ir/program';
 import { newOp, typeRef, valueOperand, withSegments } from '../../syntax/build';
@@ -22,8 +26,8 @@ export function moduleToLevel2(program: Program, types: TypeTable): Module {
 }
 
 function convertTopLevel(op: OpNode, program: Program, types: TypeTable): OpNode {
-  if (op.name === 'func.func') return new FunctionToLevel2(program, types, op).convert();
-  if (op.name === 'module') return { ...op, regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map((b) => ({ ...b, ops: b.ops.map((o) => convertTopLevel(o, program, types)) })) })) };
+  if (op.name === builtin.funcOp.name) return new FunctionToLevel2(program, types, op).convert();
+  if (op.name === builtin.moduleOp.name) return { ...op, regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map((b) => ({ ...b, ops: b.ops.map((o) => convertTopLevel(o, program, types)) })) })) };
   return op;
 }
 
@@ -31,7 +35,8 @@ function convertTopLevel(op: OpNode, program: Program, types: TypeTable): OpNode
 const IN_PLACE_SEMANTICS = new Set(['elementwise', 'elementwise-scalar', 'unary']);
 const ACCUMULATOR = 'cInMatrix';
 /** Ops whose result shares its source's bytes: buffers involved are never reused for other values. */
-const ALIASING_OPS = new Set(['pto.treshape', 'pto.subset', 'pto.bitcast', 'pto.bind_tile']);
+/** Ops whose result is, at Level 2 too, only another name for an operand's bytes (a view, not a new buffer). */
+const viewsOperand = (op: OpNode): boolean => opRegistry().lookup(op.name)?.def.properties?.aliasesOperand?.level2 === true;
 
 class FunctionToLevel2 {
   private readonly spell: TypeSpeller;
@@ -73,7 +78,7 @@ class FunctionToLevel2 {
       const key = useKey(o);
       if (key) this.useCounts.set(key, (this.useCounts.get(key) ?? 0) + 1);
     }
-    if (ALIASING_OPS.has(op.name)) {
+    if (viewsOperand(op)) {
       for (const o of op.operands) if (useKey(o)) this.aliased.add(useKey(o)!);
       for (const key of resultKeys(op.results)) this.aliased.add(key);
     }
@@ -103,12 +108,12 @@ class FunctionToLevel2 {
   private op(op: OpNode): OpNode[] {
     const bound = this.program.instructions.get(op);
     if (bound && op.form === 'ssa') return [this.instruction(op, bound)];
-    if (op.name === 'scf.for' && this.hasTileCarried(op)) return this.loop(op);
-    if (op.name === 'scf.if' && op.resultTypes.some((t) => this.spell.tile(t))) return this.branch(op);
-    if (op.name === 'scf.while' && [...op.operands.map((o) => o.type), ...op.resultTypes].some((t) => this.spell.tile(t))) {
+    if (op.name === scf.forOp.name && this.hasTileCarried(op)) return this.loop(op);
+    if (op.name === scf.ifOp.name && op.resultTypes.some((t) => this.spell.tile(t))) return this.branch(op);
+    if (op.name === scf.whileOp.name && [...op.operands.map((o) => o.type), ...op.resultTypes].some((t) => this.spell.tile(t))) {
       throw new LevelConversionError('L1 -> L2: an scf.while carrying a tile value cannot be converted yet', op.nameSpan);
     }
-    if (op.name === 'pto.alloc_tile' || ALIASING_OPS.has(op.name)) {
+    if (op.name === tiles.allocTile.name || viewsOperand(op)) {
       // Buffers already (an uninitialised tile, or a view of another tile's bytes): their own names.
       for (const key of resultKeys(op.results)) this.renames.set(key, key);
     }
@@ -236,9 +241,9 @@ class FunctionToLevel2 {
       if (keys[k]) this.renames.set(keys[k], buffer);
     });
     const terminator = body.ops.at(-1);
-    const yielded = terminator?.name === 'scf.yield' ? segment(terminator, 'values') : [];
+    const yielded = terminator?.name === scf.yieldOp.name ? segment(terminator, 'values') : [];
     this.chooseTargets(body, yielded, buffers, (k) => (isTile[k] ? iterArgs[k].name : undefined));
-    const ops = body.ops.slice(0, terminator?.name === 'scf.yield' ? -1 : undefined).flatMap((o) => this.op(o));
+    const ops = body.ops.slice(0, terminator?.name === scf.yieldOp.name ? -1 : undefined).flatMap((o) => this.op(o));
     ops.push(...this.finalCopies(yielded, buffers, op));
     const kept = yielded.filter((_, k) => !isTile[k]).map((o) => this.operand(o));
     if (kept.length > 0) ops.push(yieldOp(kept, terminator?.span ?? op.span));
@@ -265,9 +270,9 @@ class FunctionToLevel2 {
     const regions = op.regions.map((region) => {
       const block = region.blocks[0];
       const terminator = block.ops.at(-1);
-      const yielded = terminator?.name === 'scf.yield' ? segment(terminator, 'values') : [];
+      const yielded = terminator?.name === scf.yieldOp.name ? segment(terminator, 'values') : [];
       this.chooseTargets(block, yielded, buffers, (k) => this.carriedBy.get(keys[k]));
-      const ops = block.ops.slice(0, terminator?.name === 'scf.yield' ? -1 : undefined).flatMap((o) => this.op(o));
+      const ops = block.ops.slice(0, terminator?.name === scf.yieldOp.name ? -1 : undefined).flatMap((o) => this.op(o));
       ops.push(...this.finalCopies(yielded, buffers, op));
       const kept = yielded.filter((_, k) => !isTile[k]).map((o) => this.operand(o));
       if (kept.length > 0) ops.push(yieldOp(kept, terminator?.span ?? op.span));
@@ -293,7 +298,7 @@ class FunctionToLevel2 {
       if (at < 0) return;
       const def = block.ops[at];
       const bound = this.program.instructions.get(def);
-      const ifResult = def.name === 'scf.if' && !bound;
+      const ifResult = def.name === scf.ifOp.name && !bound;
       if (!ifResult && (!bound || def.form !== 'ssa')) return;
       const carried = carriedOf(k);
       if (carried) {

@@ -23,6 +23,7 @@ export function instructionDefinition(spec: Instruction): OpDefinition {
   return {
     name: spec.opName,
     spellings: oldDpsSpellings(spec.opName),
+    properties: { attributesInIns: spec.attributesInIns },
     verify: (v) => new InstructionVerification(v, spec).run(),
     execute: executeInstruction,
   };

@@ -1,11 +1,14 @@
 import * as fs from 'fs';
-import { OpNode, Operand, Region, attrOf, segment } from '../../syntax/ast';
+import { OpNode, Operand, Region, segment } from '../../syntax/ast';
 import { ElemType, elemSize, isFloat } from '../../types/type';
 import { TypeTable } from '../../syntax/type-table';
 import { Value } from '../interpreter';
 import { GlobalBuffer } from '../../machine/memory';
 import { codec } from '../../numerics/elements';
 import { NpyError, parseNpy } from './npy';
+import { opRegistry } from '../../ops/registry';
+import { makeTensorView, partitionView } from '../../ops/views';
+import { subview } from '../../ops/memref';
 
 /** A problem with how the user bound arguments: a usage error (exit 2), not a program error. */
 export class ArgumentError extends Error {}
@@ -58,7 +61,7 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
   const values = new Map<string, Value>();
   const buffers: GlobalBuffer[] = [];
   const origins = new Map<string, string>();
-  const sizing = new StaticSizing(fn, specs);
+  const sizing = new StaticSizing(fn, specs, types);
   params.forEach((param, index) => {
     const name = param.name.slice(1);
     const type = param.type ? types.parse(param.type.text).type : undefined;
@@ -192,13 +195,14 @@ class StaticSizing {
   constructor(
     fn: OpNode,
     private readonly specs: Map<string, string>,
+    private readonly types: TypeTable,
   ) {
     const visit = (region: Region): void => {
       for (const block of region.blocks) {
         for (const op of block.ops) {
           for (const r of op.results) this.defs.set(r.name, op);
-          if (op.name === 'pto.make_tensor_view' && op.operands[0].value) this.views.push({ source: op.operands[0].value.name, op });
-          if ((op.name === 'pto.partition_view' || op.name === 'memref.subview') && op.results[0] && op.operands[0].value) this.partitionSources.set(op.results[0].name, op.operands[0].value.name);
+          if (op.name === makeTensorView.name && op.operands[0].value) this.views.push({ source: op.operands[0].value.name, op });
+          if ((op.name === partitionView.name || op.name === subview.name) && op.results[0] && op.operands[0].value) this.partitionSources.set(op.results[0].name, op.operands[0].value.name);
           if (op.name === 'pto.tload') for (const o of segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : [])) if (o.value) this.loads.add(o.value.name);
           op.regions.forEach(visit);
         }
@@ -237,28 +241,12 @@ class StaticSizing {
     const bound = this.specs.get(o.value.name.slice(1));
     if (bound !== undefined && /^[+-]?\d+$/.test(bound)) return Number(bound);
     const def = this.defs.get(o.value.name);
-    if (!def) return undefined;
-    if (def.name === 'arith.constant') {
-      const v = attrOf(def, 'value');
-      return v?.kind === 'int' ? Number(v.value) : undefined;
-    }
+    const fold = def && opRegistry().lookup(def.name)?.def.fold;
+    if (!def || !fold) return undefined;
     const args = def.operands.map((x) => this.evaluate(x, depth + 1));
     if (args.some((a) => a === undefined)) return undefined;
-    const [a, b] = args as number[];
-    switch (def.name) {
-      case 'arith.index_cast':
-      case 'arith.index_castui':
-      case 'arith.extsi':
-      case 'arith.extui':
-        return a;
-      case 'arith.addi':
-        return a + b;
-      case 'arith.subi':
-        return a - b;
-      case 'arith.muli':
-        return a * b;
-      default:
-        return undefined;
-    }
+    const resultType = def.resultTypes[0] ? this.types.parse(def.resultTypes[0].text).type : undefined;
+    const folded = fold(args.map((a) => BigInt(a!)), resultType, def);
+    return folded === undefined ? undefined : Number(folded);
   }
 }
