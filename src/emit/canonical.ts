@@ -37,7 +37,7 @@ class Printer {
   ) {}
 
   type(t: TypeRef): string {
-    const parsed = this.types.parse(t.text).type;
+    const parsed = this.types.resolve(t).type;
     return parsed ? printType(parsed) : t.text;
   }
 

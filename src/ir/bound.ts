@@ -51,6 +51,13 @@ export interface BoundOp {
   instruction?: BoundInstruction;
   /** A synchronization op's resolved attributes. */
   sync?: VerifiedSyncOp;
+  /** What the definition's verify decoded from the attributes (OpVerifier.decide); read with `decided`. */
+  decoded?: unknown;
+}
+
+/** What an op's definition decoded at verification: the definition that wrote it names the type. */
+export function decided<T>(op: BoundOp): T {
+  return op.decoded as T;
 }
 
 export interface BoundProgram {

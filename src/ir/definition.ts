@@ -108,6 +108,12 @@ export interface OpVerifier {
   /** Records a verified synchronization op. */
   recordSync(verified: VerifiedSyncOp): void;
   /**
+   * Records what the op's attributes decode to (a constant's value, a predicate, a parsed affine map, a callee),
+   * decoded once here so that the VM and the passes read it from the bound op (`decided(op)`), typed by the
+   * definition that wrote it.
+   */
+  decide(decoded: unknown): void;
+  /**
    * The op's result `index` is declared with an old spelling of `canonical`: its type (and every use of the value
    * written with the same old text) means `canonical` from here on. Returns the resolved type.
    */

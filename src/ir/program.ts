@@ -1,6 +1,6 @@
 import { Module, OpNode, Operand, ResultDef } from '../syntax/ast';
 import { Instruction } from '../spec/isa';
-import { TargetName } from '../spec/schema';
+import { AttributeValue, TargetName } from '../spec/schema';
 import { Type } from '../types/type';
 import { SyncOpSpec } from '../spec/sync';
 import { BoundProgram } from './bound';
@@ -21,6 +21,10 @@ export interface BoundOperand {
 export interface BoundInstruction {
   spec: Instruction;
   operands: Map<string, BoundOperand>;
+  /** The spec's attributes decoded, defaults applied (set once they verified). */
+  attributes?: Map<string, AttributeValue | undefined>;
+  /** The attributes the program wrote (a default is not a choice: `saturation` unwritten differs from `= true`). */
+  written?: ReadonlySet<string>;
 }
 
 /** The verified IR: the AST plus what verification resolved, ready for the VM and the printers. */

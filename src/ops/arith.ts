@@ -1,5 +1,5 @@
 import { OpDefinition, OpVerifier } from '../ir/definition';
-import { BoundOp } from '../ir/bound';
+import { BoundOp, decided } from '../ir/bound';
 import { VmTrap } from '../machine/trap';
 import { Value } from '../machine/value';
 import { Attr } from '../syntax/ast';
@@ -273,9 +273,11 @@ function integerCast(name: string): OpDefinition {
   };
 }
 
+/** Checks the predicate and records it for the run (the parser always gives one). */
 function predicateOf(v: OpVerifier, names: string[], op: string): void {
   const pred = attrOf(v.op, 'predicate');
   if (pred?.kind === 'ident' && !names.includes(pred.name)) v.error(pred.span, `unknown ${op} predicate '${pred.name}' (expected ${names.join(', ')})`);
+  v.decide(pred?.kind === 'ident' ? pred.name : undefined);
 }
 
 const cmpi: OpDefinition = {
@@ -290,7 +292,7 @@ const cmpi: OpDefinition = {
     v.define([{ kind: 'scalar', elem: 'i1' }]);
   },
   execute(x, op) {
-    const name = predicateName(op, 'eq');
+    const name = decided<string>(op);
     let [a, b] = [x.int(op, 0), x.int(op, 1)];
     if (name.startsWith('u')) {
       const bits = bitWidth(elemOf(op.operandTypes[0]));
@@ -312,7 +314,7 @@ const cmpf: OpDefinition = {
     v.define([{ kind: 'scalar', elem: 'i1' }]);
   },
   execute(x, op) {
-    x.setResults(op, [CMPF_PREDICATES[predicateName(op, 'false')](x.float(op, 0), x.float(op, 1)) ? 1n : 0n]);
+    x.setResults(op, [CMPF_PREDICATES[decided<string>(op)](x.float(op, 0), x.float(op, 1)) ? 1n : 0n]);
   },
 };
 
@@ -350,21 +352,18 @@ const constant: OpDefinition = {
     }
     v.expectResults(1);
     if (value.kind === 'int') v.recordConstant(value.value);
-    v.define([type ?? (value.kind === 'bool' ? { kind: 'scalar', elem: 'i1' } : undefined)]);
+    const resultType = type ?? (value.kind === 'bool' ? { kind: 'scalar', elem: 'i1' } : undefined);
+    v.define([resultType]);
+    v.decide(constantValue(value, resultType));
   },
   execute(x, op) {
-    x.setResults(op, [constantValue(attrOf(op.node, 'value')!, op.resultTypes[0])]);
+    x.setResults(op, [decided<Value>(op)]);
   },
   fold(_operands, _type, op) {
     const value = attrOf(op, 'value');
     return value?.kind === 'int' ? value.value : undefined;
   },
 };
-
-function predicateName(op: BoundOp, otherwise: string): string {
-  const pred = attrOf(op.node, 'predicate');
-  return pred?.kind === 'ident' ? pred.name : otherwise;
-}
 
 /** The value of an `arith.constant`: integers wrap to their type; a hex literal of a float type is its bit pattern. */
 function constantValue(attr: Attr, type: Type | undefined): Value {

@@ -1,4 +1,4 @@
-import { Attr, OpNode, attrOf } from '../syntax/ast';
+import { Attr } from '../syntax/ast';
 import { Instruction } from '../spec/isa';
 
 /**
@@ -7,7 +7,9 @@ import { Instruction } from '../spec/isa';
  */
 
 type AttributeSpec = NonNullable<Instruction['attributes']>[number];
-export type AttributeValue = boolean | number | string;
+import { AttributeValue } from '../spec/schema';
+
+export type { AttributeValue };
 
 export type AttributeReading = { value: AttributeValue | undefined } | { problem: string };
 
@@ -34,7 +36,7 @@ export function readAttribute(spec: AttributeSpec, attr: Attr | undefined): Attr
       if (attr.kind !== 'int') return { problem: `'${spec.name}' must be an integer` };
       const v = Number(attr.value);
       if (spec.range && (v < spec.range[0] || v > spec.range[1])) return { problem: `'${spec.name}' must be in ${spec.range[0]}..${spec.range[1]}, got ${v}` };
-      return { value: v };
+      return { value: Number.isSafeInteger(v) ? v : attr.value };
     }
     case 'enum': {
       const values = spec.values ?? [];
@@ -53,12 +55,3 @@ export function readAttribute(spec: AttributeSpec, attr: Attr | undefined): Attr
   }
 }
 
-/** Every attribute of a verified op by name, defaults applied (absent and no default: undefined). */
-export function attributeValues(op: OpNode, spec: Instruction): Map<string, AttributeValue | undefined> {
-  const values = new Map<string, AttributeValue | undefined>();
-  for (const a of spec.attributes ?? []) {
-    const reading = readAttribute(a, attrOf(op, a.name));
-    values.set(a.name, 'value' in reading ? reading.value : a.default);
-  }
-  return values;
-}

@@ -1,4 +1,5 @@
 import { OpDefinition } from '../ir/definition';
+import { decided } from '../ir/bound';
 import { attrOf } from '../syntax/ast';
 import { Type, printType } from '../types/type';
 
@@ -68,13 +69,12 @@ export const callOp: OpDefinition = {
       }
       if (callee === v.function) v.warning(op.nameSpan, `@${name} calls itself: the VM stops recursion after 64 nested calls`);
     }
+    v.decide(name);
     v.expectResults(v.declared.length);
     v.define(v.declared);
   },
   execute(x, op) {
-    const callee = attrOf(op.node, 'callee');
-    const name = callee?.kind === 'symbol' ? callee.name : '';
-    x.setResults(op, x.call(op, name, op.operands.map((_, i) => x.operand(op, i))));
+    x.setResults(op, x.call(op, decided<string>(op), op.operands.map((_, i) => x.operand(op, i))));
   },
 };
 

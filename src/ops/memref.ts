@@ -1,4 +1,5 @@
 import { OpDefinition } from '../ir/definition';
+import { decided } from '../ir/bound';
 import { PartitionView, Tile } from '../machine/memory';
 import { VmTrap } from '../machine/trap';
 import { evaluateAffine } from './affine';
@@ -6,7 +7,7 @@ import { box } from './global-memory';
 import { tileOperand } from './tiles';
 import { attrOf, segment } from '../syntax/ast';
 import { TileType, Type, isIntegerLike, printType } from '../types/type';
-import { parseAffineMap } from '../syntax/affine';
+import { AffineMap, parseAffineMap } from '../syntax/affine';
 
 /** The memref form (buffers after PTOAS's memory planning) and index arithmetic with affine maps. */
 
@@ -116,9 +117,7 @@ const affineApply: OpDefinition = {
   name: 'affine.apply',
   syntax: 'AffineApplyBody',
   execute(x, op) {
-    const map = attrOf(op.node, 'map');
-    const parsed = parseAffineMap(map?.kind === 'dialect' ? map.text : '');
-    if (typeof parsed === 'string') throw new VmTrap(parsed, op.node.span);
+    const parsed = decided<AffineMap>(op);
     const { segments } = op.node;
     const dims = segments.dims.map((i) => x.int(op, i));
     const symbols = segments.symbols.map((i) => x.int(op, i));
@@ -135,6 +134,7 @@ const affineApply: OpDefinition = {
   const map = parseAffineMap(mapAttr.kind === 'dialect' ? mapAttr.text : '');
   if (typeof map === 'string') v.error(mapAttr.span, map);
   else {
+    v.decide(map);
     if (map.results.length !== 1) v.error(mapAttr.span, `affine.apply needs a map with one result, this one has ${map.results.length}`);
     const [dims, symbols] = [op.segments.dims.length, op.segments.symbols.length];
     if (dims !== map.dims || symbols !== map.symbols) v.error(op.span, `the map takes ${map.dims} dimension(s) and ${map.symbols} symbol(s), but ${dims} and ${symbols} are given`);

@@ -1,3 +1,4 @@
+import { decided } from '../ir/bound';
 import { CoreIndex, OpDefinition } from '../ir/definition';
 import { VmTrap } from '../machine/trap';
 import { formatScalar } from './print-format';
@@ -42,10 +43,11 @@ const printOp: OpDefinition = {
     const t = v.operands[0];
     if (t && t.kind !== 'scalar') v.error(v.op.operands[0].span, `pto.print prints a scalar, not ${printType(t)}`);
     v.expectResults(0);
+    const format = attrOf(v.op, 'format');
+    v.decide(format?.kind === 'string' ? format.value : '');
   },
   execute(x, op) {
-    const format = attrOf(op.node, 'format');
-    x.print(formatScalar(format?.kind === 'string' ? format.value : '', x.operand(op, 0) as number | bigint, op.node));
+    x.print(formatScalar(decided<string>(op), x.operand(op, 0) as number | bigint, op.node));
   },
 };
 

@@ -1,5 +1,5 @@
 import { Executor, OpDefinition } from '../ir/definition';
-import { BoundOp } from '../ir/bound';
+import { BoundOp, decided } from '../ir/bound';
 import { Tile } from '../machine/memory';
 import { VmTrap } from '../machine/trap';
 import { tileBytes } from '../types/geometry';
@@ -116,8 +116,7 @@ const subset: OpDefinition = {
   execute(x, op) {
     const parent = tileOperand(x, op, 0);
     const [row, col] = op.node.segments.offsets.map((i) => x.index(op, i));
-    const sizesAttr = attrOf(op.node, 'sizes');
-    const sizes = (sizesAttr?.kind === 'array' ? sizesAttr.items.map((i) => (i.kind === 'int' ? Number(i.value) : 0)) : []) as [number, number];
+    const sizes = decided<[number, number]>(op);
     const { type } = subsetType(parent.type, sizes);
     const problem = subsetBoundsProblem(parent.type, row, col, sizes);
     if (problem || !type) throw new VmTrap(`pto.subset: ${problem ?? 'invalid window'}`, op.node.span);
@@ -145,6 +144,7 @@ const subset: OpDefinition = {
   v.expectIndexOperands(['offsets']);
   v.expectResults(1);
   v.define([result]);
+  v.decide(sizes);
   },
 };
 

@@ -41,6 +41,9 @@ export const DtypeRelation = z.object({
   when: z.string().optional(),
 });
 
+/** An attribute's decoded value: bool, int (a bigint when a number cannot hold it exactly), or enum spelling. */
+export type AttributeValue = boolean | number | bigint | string;
+
 export const AttributeSpec = z.object({
   name: z.string(),
   /** mask: an integer (contiguous) or `[M0, M1]` (two unsigned 64-bit words, bit mode). */

@@ -1,4 +1,5 @@
 import * as ohm from 'ohm-js';
+import { TypeRef } from './ast';
 import { ptoGrammar } from './grammar';
 import { BLayout, CUSTOM_PAD_BASE, ElemType, SLayout, TILE_LOCS, TileLoc, TileType, Type, defaultLayout, scalarFromName } from '../types/type';
 
@@ -21,6 +22,7 @@ interface BodyItem {
  */
 export class TypeTable {
   private readonly cache = new Map<string, TypeParse>();
+  private readonly respelled = new WeakMap<TypeRef, string>();
   private readonly grammar = ptoGrammar();
   private readonly semantics = bodySemantics(this.grammar);
   private readonly aliases = new Map<string, string>();
@@ -29,6 +31,27 @@ export class TypeTable {
   defineAlias(name: string, text: string): void {
     this.aliases.set(name, text);
     this.cache.delete(name);
+  }
+
+  /**
+   * The type a written type means: its text, or the spelling the verifier decided it stands for (an old spelling
+   * it normalized, see `respell`). Everything after parsing reads written types through here.
+   */
+  resolve(ref: TypeRef): TypeParse {
+    return this.parse(this.spelling(ref));
+  }
+
+  /** The text of a written type as it is meant: its canonical spelling when the verifier normalized it. */
+  spelling(ref: TypeRef): string {
+    return this.respelled.get(ref) ?? ref.text;
+  }
+
+  /**
+   * Records that a written type is an old spelling of `canonical` (`!pto.tensor_view<2xf32>`, a rank where the
+   * shape goes). The AST keeps what was written; printers and passes see the canonical spelling through `resolve`.
+   */
+  respell(ref: TypeRef, canonical: string): void {
+    this.respelled.set(ref, canonical);
   }
 
   parse(text: string): TypeParse {

@@ -218,7 +218,7 @@ class Verifier {
       return { type: operand.type ? this.resolveType(operand.type) : undefined, slot: found.slot };
     }
     const respelled = this.respelled.get(key);
-    if (operand.type && respelled?.old === operand.type.text) operand.type.text = respelled.canonical; // normalized, as its definition was
+    if (operand.type && respelled?.old === operand.type.text) this.types.respell(operand.type, respelled.canonical); // normalized, as its definition was
     if (operand.type) {
       const declared = this.resolveType(operand.type);
       if (declared && printType(declared) !== printType(found.type) && found.type.kind !== 'opaque') {
@@ -231,22 +231,23 @@ class Verifier {
   }
 
   private resolveType(ref: TypeRef): Type | undefined {
-    const parsed = this.types.parse(ref.text);
+    const text = this.types.spelling(ref);
+    const parsed = this.types.parse(text);
     if (parsed.error) {
-      if (!this.reportedTypes.has(ref.text)) {
-        this.reportedTypes.add(ref.text);
+      if (!this.reportedTypes.has(text)) {
+        this.reportedTypes.add(text);
         this.diags.error(ref.span, parsed.error);
       }
       return undefined;
     }
-    const key = ref.text + '@warn';
+    const key = text + '@warn';
     if (parsed.warnings.length > 0 && !this.reportedTypes.has(key)) {
       this.reportedTypes.add(key);
       for (const w of parsed.warnings) this.diags.warning(ref.span, w);
     }
     const type = parsed.type!;
     if (type.kind === 'tile') {
-      const wellFormedKey = ref.text + '@' + this.target;
+      const wellFormedKey = text + '@' + this.target;
       if (!this.reportedTypes.has(wellFormedKey)) {
         this.reportedTypes.add(wellFormedKey);
         for (const p of tileTypeProblems(type, this.target, this.spec)) this.diags.error(ref.span, `invalid tile type: ${p}`);
@@ -347,10 +348,13 @@ class Verifier {
         this.program.syncOps.set(op, verified);
         bound.sync = verified;
       },
+      decide: (decoded) => {
+        bound.decoded = decoded;
+      },
       respellResult: (index, canonical) => {
         const ref = op.resultTypes[index];
         for (const r of op.results) this.respelled.set(r.name, { old: ref.text, canonical });
-        ref.text = canonical;
+        this.types.respell(ref, canonical);
         return this.resolveType(ref);
       },
     };

@@ -82,7 +82,7 @@ export class TypeSpeller {
   ) {}
 
   parse(t: TypeRef | undefined): Type | undefined {
-    return t ? this.types.parse(t.text).type : undefined;
+    return t ? this.types.resolve(t).type : undefined;
   }
 
   tile(t: TypeRef | undefined): TileType | undefined {

@@ -7,7 +7,7 @@ import { Instruction } from '../../spec/isa';
 import { Dims, checkDimRule, dimsOfType, viewFitsFlatBuffer, viewMatchesValid } from '../../spec/valid';
 import { OpNode, Operand, attrOf, segment } from '../../syntax/ast';
 import { ElemType, TileType, Type, elemSize, elemTypeName, printType } from '../../types/type';
-import { readAttribute, attributeValues } from '../attributes';
+import { AttributeValue, readAttribute } from '../attributes';
 import { layoutProblem } from '../tile-rules';
 import { ascendcProblems, runAscendc } from './ascendc-run';
 import { attributeOf, paramsFromAttributes } from './ascendc-text-form';
@@ -218,9 +218,12 @@ class InstructionVerification {
       return;
     }
     let attributesOk = true;
+    const attributes = new Map<string, AttributeValue | undefined>();
+    const written = new Set<string>();
     for (const attr of spec.attributes ?? []) {
       const a = attrOf(op, attr.name);
       const reading = readAttribute(attr, a);
+      if (a) written.add(attr.name);
       if ('problem' in reading) {
         this.v.error(a!.span, `${name}: ${reading.problem}`);
         attributesOk = false;
@@ -228,12 +231,15 @@ class InstructionVerification {
         this.v.error(op.nameSpan, `${name} needs the attribute '${attr.name}'`);
         attributesOk = false;
       }
+      attributes.set(attr.name, 'value' in reading && reading.value !== undefined ? reading.value : attr.default);
       if (a?.kind === 'bool' && a.value && attr.requiresOperand && !bound.operands.has(attr.requiresOperand)) {
         this.v.error(a.span, `${name}: '${attr.name} = true' needs the ${attr.requiresOperand} operand`);
       }
     }
     const known = new Set((spec.attributes ?? []).map((a) => a.name));
     for (const a of op.attrs) if (!known.has(a.key)) this.v.error(a.span, `${name} has no attribute '${a.key}'`);
+    bound.attributes = attributes;
+    bound.written = written;
     // Rules the tables cannot express (type pairs of tcvt, index ranges, ...): verify/checks.
     const check = INSTRUCTION_CHECKS[spec.opName];
     if (check && attributesOk) {
@@ -243,7 +249,7 @@ class InstructionVerification {
         bound,
         tiles,
         target: this.v.target,
-        attributes: attributeValues(op, spec),
+        attributes,
         error: (span, message) => this.v.error(span, `${name}: ${message}`),
         constant: (operand) => {
           const use = bound.operands.get(operand)?.use;

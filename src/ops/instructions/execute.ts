@@ -5,7 +5,6 @@ import { VmTrap } from '../../machine/trap';
 import { Value } from '../../machine/value';
 import { checkDimRule } from '../../spec/valid';
 import { TileType } from '../../types/type';
-import { attributeValues } from '../attributes';
 import { InstructionContext } from './semantics/context';
 import { SEMANTICS } from './semantics';
 
@@ -38,7 +37,6 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
     const outcome = checkDimRule(rule, dims);
     if (outcome.status === 'violated') trap(outcome.message);
   }
-  let attributes: ReturnType<typeof attributeValues> | undefined;
   const ctx: InstructionContext = {
     op: op.node,
     bound,
@@ -66,13 +64,10 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
     },
     setResult: (name, value) => objects.set(name, value),
     flag: (name) => {
-      const a = op.node.attrs.find((e) => e.key === name)?.value;
-      return a?.kind === 'bool' ? a.value : undefined;
+      const value = bound.written?.has(name) ? bound.attributes?.get(name) : undefined;
+      return typeof value === 'boolean' ? value : undefined;
     },
-    attribute: (name) => {
-      attributes ??= attributeValues(op.node, bound.spec);
-      return attributes.get(name);
-    },
+    attribute: (name) => bound.attributes?.get(name),
     print: (text) => x.print(text),
     note: (message) => x.note(message),
   };

@@ -64,7 +64,7 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
   const sizing = new StaticSizing(fn, specs, types);
   params.forEach((param, index) => {
     const name = param.name.slice(1);
-    const type = param.type ? types.parse(param.type.text).type : undefined;
+    const type = param.type ? types.resolve(param.type).type : undefined;
     const spec = specs.get(name);
     if (type?.kind === 'ptr') {
       let bytes: Uint8Array;
@@ -245,7 +245,7 @@ class StaticSizing {
     if (!def || !fold) return undefined;
     const args = def.operands.map((x) => this.evaluate(x, depth + 1));
     if (args.some((a) => a === undefined)) return undefined;
-    const resultType = def.resultTypes[0] ? this.types.parse(def.resultTypes[0].text).type : undefined;
+    const resultType = def.resultTypes[0] ? this.types.resolve(def.resultTypes[0]).type : undefined;
     const folded = fold(args.map((a) => BigInt(a!)), resultType, def);
     return folded === undefined ? undefined : Number(folded);
   }

@@ -1,4 +1,3 @@
-import { attrOf } from '../../../syntax/ast';
 import { ElemType } from '../../../types/type';
 import { Tile } from '../../../machine/memory';
 import { FixpipeConvert, FixpipeSite, QuantForm, fixpipeConverter } from '../../../numerics/fixpipe';
@@ -16,9 +15,9 @@ export interface FixpipeOptions {
 }
 
 export function fixpipeOptions(ctx: InstructionContext): FixpipeOptions {
-  const attr = attrOf(ctx.op, 'pre_quant');
-  const word = attr?.kind === 'int' ? BigInt.asUintN(64, attr.value) : 0n;
-  return { relu: ctx.flag('relu') === true, form: ctx.optionalTile('fp') ? 'vector' : attr ? 'scalar' : 'none', word };
+  const preQuant = ctx.attribute('pre_quant');
+  const word = typeof preQuant === 'number' || typeof preQuant === 'bigint' ? BigInt.asUintN(64, BigInt(preQuant)) : 0n;
+  return { relu: ctx.flag('relu') === true, form: ctx.optionalTile('fp') ? 'vector' : preQuant !== undefined ? 'scalar' : 'none', word };
 }
 
 /** Whether the op goes through the fixpipe's relu or quantisation rather than a plain copy or cast. */

@@ -1,5 +1,4 @@
 import { TargetName } from '../../../spec/schema';
-import { attrOf } from '../../../syntax/ast';
 import { ElemType } from '../../../types/type';
 import { binaryOperation, x86Nan } from '../../../numerics/arithmetic';
 import { ElementCodec, Scalar } from '../../../numerics/elements';
@@ -134,8 +133,7 @@ export function colReduce(ctx: InstructionContext): void {
     return;
   }
   const add = adder(ctx, dst);
-  const binary = attrOf(ctx.op, 'isBinary');
-  if (binary?.kind === 'bool' && binary.value && ctx.numerics === 'npu') {
+  if (ctx.attribute('isBinary') === true && ctx.numerics === 'npu') {
     const zero = typeof src.get(0, 0) === 'bigint' ? 0n : 0;
     for (let c = 0; c < src.vCol; c++) dst.set(0, c, binaryColumnSum(column(c), add, ctx.target, zero));
     return;
