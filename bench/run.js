@@ -84,8 +84,12 @@ console.log(`input: ${megabytes.toFixed(2)} MB of PTO-AS, every statement distin
 console.log('| phase | ms per MB | x baseline |');
 console.log('|---|---|---|');
 for (const [name, ms, ratio] of rows) console.log(`| ${name} | ${(ms / megabytes).toFixed(0)} | ${ratio.toFixed(1)} |`);
-console.log(`parse + verify throughput: ${(megabytes / (full.ms / 1000)).toFixed(2)} MB/s distinct, ${(megabytes / (fullRepeated.ms / 1000)).toFixed(2)} MB/s repeated; the fast paths parse repeated statements ${(parseRepeatedSlow.ms / parseRepeated.ms).toFixed(1)}x faster`);
-console.log(`colsum-loop.pto: run ${vm.ms.toFixed(2)} ms vs assemble ${asm.ms.toFixed(2)} ms (run/assemble = ${(vm.ms / asm.ms).toFixed(2)}), ${vm.result.steps} ops`);
+console.log(
+  `parse + verify throughput: ${(megabytes / (full.ms / 1000)).toFixed(2)} MB/s distinct, ${(megabytes / (fullRepeated.ms / 1000)).toFixed(2)} MB/s repeated; the fast paths parse repeated statements ${(parseRepeatedSlow.ms / parseRepeated.ms).toFixed(1)}x faster`,
+);
+console.log(
+  `colsum-loop.pto: run ${vm.ms.toFixed(2)} ms vs assemble ${asm.ms.toFixed(2)} ms (run/assemble = ${(vm.ms / asm.ms).toFixed(2)}), ${vm.result.steps} ops`,
+);
 // The vector ISA: softmax.pto (16x64 f32: trowmax, trowexpandsub, texp, trowsum, trowexpanddiv) per element,
 // against a plain JS softmax of the same elements as the baseline.
 const softmaxText = fs.readFileSync(path.join(__dirname, '..', 'programs', 'softmax.pto'), 'utf8');
@@ -105,7 +109,9 @@ const jsSoftmax = time(() => {
   }
   return out;
 }, 200);
-console.log(`softmax.pto: run ${softmaxRun.ms.toFixed(2)} ms for 1024 elements (${((softmaxRun.ms * 1e6) / 1024).toFixed(0)} ns each) = ${(softmaxRun.ms / jsSoftmax.ms).toFixed(0)}x a plain JS softmax (${jsSoftmax.ms.toFixed(3)} ms)`);
+console.log(
+  `softmax.pto: run ${softmaxRun.ms.toFixed(2)} ms for 1024 elements (${((softmaxRun.ms * 1e6) / 1024).toFixed(0)} ns each) = ${(softmaxRun.ms / jsSoftmax.ms).toFixed(0)}x a plain JS softmax (${jsSoftmax.ms.toFixed(3)} ms)`,
+);
 // AscendC lowering: each shipped program run lowered (the default) against its direct model.
 for (const name of ['whole-reduce-min', 'block-reduce-sum', 'vec-reduce-add', 'copy']) {
   const text = fs.readFileSync(path.join(__dirname, '..', 'programs', `${name}.pto`), 'utf8');
@@ -119,6 +125,8 @@ for (const name of ['whole-reduce-min', 'block-reduce-sum', 'vec-reduce-add', 'c
   const d = time(() => runOnce(direct), 20);
   const l = time(() => runOnce(lowered), 20);
   const lower = time(() => lowerProgram(direct), 20);
-  console.log(`${name}.pto: lowered run ${l.ms.toFixed(2)} ms (${l.result.steps} ops) = ${(l.ms / d.ms).toFixed(1)}x the direct model's ${d.ms.toFixed(2)} ms; lowering + re-assembly ${lower.ms.toFixed(2)} ms`);
+  console.log(
+    `${name}.pto: lowered run ${l.ms.toFixed(2)} ms (${l.result.steps} ops) = ${(l.ms / d.ms).toFixed(1)}x the direct model's ${d.ms.toFixed(2)} ms; lowering + re-assembly ${lower.ms.toFixed(2)} ms`,
+  );
 }
 console.log(`heap used: ${(process.memoryUsage().heapUsed / (1 << 20)).toFixed(0)} MB, rss ${(process.memoryUsage().rss / (1 << 20)).toFixed(0)} MB`);

@@ -27,13 +27,22 @@ export function main(argv: string[]): number {
       .command('run <file>', 'run a function of FILE', (y) => y.positional('file', { type: 'string', describe: 'the .pto program' }))
       .option('target', TARGET_OPTION)
       .option('entry', { type: 'string', describe: 'function to run (default: the only function, or the hacc.entry one)' })
-      .option('arg', { type: 'string', array: true, default: [] as string[], describe: 'bind an argument: NAME=FILE.npy|FILE.bin|zeros:N|random:N[:SEED]|NUMBER' })
+      .option('arg', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'bind an argument: NAME=FILE.npy|FILE.bin|zeros:N|random:N[:SEED]|NUMBER',
+      })
       .option('out', { type: 'string', array: true, default: [] as string[], describe: 'write a pointer argument after the run: NAME=PATH.npy|PATH.bin' })
       .option('numerics', { choices: ['npu', 'cpu-sim'] as const, default: 'npu' as const, describe: 'rounding and reduction-order profile' })
       .option('json', { type: 'boolean', default: false, describe: 'print the results as JSON' })
       .option('max-steps', { type: 'number', default: 100_000_000, describe: 'stop after this many executed ops' })
       .option('direct', { type: 'boolean', default: false, describe: 'run AscendC/TIK ops by their direct model instead of lowering them to PTO tile ops' })
-      .option('check-lowering', { type: 'boolean', default: false, describe: 'run the lowered program and the direct model, and report the first byte where they differ' })
+      .option('check-lowering', {
+        type: 'boolean',
+        default: false,
+        describe: 'run the lowered program and the direct model, and report the first byte where they differ',
+      })
       .option('blocks', { type: 'number', default: 1, describe: 'run the kernel on this many blocks (cores), one after another, sharing global memory' })
       .option('subblocks', { type: 'number', default: 1, describe: 'sub-blocks (vector cores) per block' })
       .option('strict-sync', { type: 'boolean', default: false, describe: 'make synchronization findings (missing set_flag/wait_flag) errors: exit 1' })
@@ -123,7 +132,9 @@ function run(req: RunRequest): number {
   const missing = unimplementedInstructions(assembled.program);
   if (missing.length > 0) {
     const message = (op: OpNode) => `${op.name} is not implemented in the VM yet (pto-as verifies it)`;
-    process.stderr.write(missing.map((op) => formatDiagnostic(assembled.source, { severity: 'error', message: message(op), span: op.nameSpan })).join('\n') + '\n');
+    process.stderr.write(
+      missing.map((op) => formatDiagnostic(assembled.source, { severity: 'error', message: message(op), span: op.nameSpan })).join('\n') + '\n',
+    );
     return 1;
   }
   const lowerable = firstLowerableOp(assembled.program);
@@ -143,7 +154,10 @@ function run(req: RunRequest): number {
   if (!execution) return 1;
   const { bound, result } = execution;
   const { program } = main;
-  if (lowerable && req.numerics !== 'npu' && !req.direct) result.notes.push('the lowering of AscendC/TIK ops is exact under --numerics npu; under cpu-sim its sums and NaN handling may differ from the direct model');
+  if (lowerable && req.numerics !== 'npu' && !req.direct)
+    result.notes.push(
+      'the lowering of AscendC/TIK ops is exact under --numerics npu; under cpu-sim its sums and NaN handling may differ from the direct model',
+    );
   if (req.checkLowering && lowerable) {
     const direct = execute(assembled, fn.symbol!, req);
     if (!direct) return 1;
@@ -154,7 +168,9 @@ function run(req: RunRequest): number {
       return 1;
     }
     const bytes = bound.buffers.reduce((n, b) => n + b.bytes.length, 0);
-    process.stderr.write(`${req.file}: note: --check-lowering: the lowered program and the direct model agree on all ${bytes} bytes of ${bound.buffers.map((b) => '%' + b.name).join(', ')}\n`);
+    process.stderr.write(
+      `${req.file}: note: --check-lowering: the lowered program and the direct model agree on all ${bytes} bytes of ${bound.buffers.map((b) => '%' + b.name).join(', ')}\n`,
+    );
   }
   for (const note of result.notes) process.stderr.write(`${req.file}: note: ${note}\n`);
   const severity = req.strictSync ? 'error' : 'warning';
@@ -162,7 +178,9 @@ function run(req: RunRequest): number {
   const syncFailed = req.strictSync && result.sync.length > 0;
   for (const [name, path] of req.outSpecs) {
     const buffer = bound.buffers.find((b) => b.name === name)!;
-    const data = path.endsWith('.npy') ? writeNpy(buffer.elem === 'f64' || buffer.elem === 'i1' || buffer.elem === 'index' ? 'u8' : buffer.elem, [buffer.length], buffer.bytes) : buffer.bytes;
+    const data = path.endsWith('.npy')
+      ? writeNpy(buffer.elem === 'f64' || buffer.elem === 'i1' || buffer.elem === 'index' ? 'u8' : buffer.elem, [buffer.length], buffer.bytes)
+      : buffer.bytes;
     if (!path.endsWith('.npy') && !path.endsWith('.bin')) throw new UsageError(`--out ${name}=${path}: expected PATH.npy or PATH.bin`);
     try {
       fs.writeFileSync(path, data);
@@ -175,11 +193,32 @@ function run(req: RunRequest): number {
     for (const b of bound.buffers) {
       let written = 0;
       for (const w of b.written) written += w;
-      outputs[b.name] = { dtype: b.elem, elements: b.length, bytes: b.length * elemSize(b.elem), input: bound.origins.get(b.name), written, values: bufferValues(b).map(formatValue) };
+      outputs[b.name] = {
+        dtype: b.elem,
+        elements: b.length,
+        bytes: b.length * elemSize(b.elem),
+        input: bound.origins.get(b.name),
+        written,
+        values: bufferValues(b).map(formatValue),
+      };
     }
-    const sync = result.sync.map((f) => ({ severity, message: f.message, ...located(main, f.span), notes: (f.notes ?? []).map((n) => ({ message: n.message, ...located(main, n.span) })) }));
+    const sync = result.sync.map((f) => ({
+      severity,
+      message: f.message,
+      ...located(main, f.span),
+      notes: (f.notes ?? []).map((n) => ({ message: n.message, ...located(main, n.span) })),
+    }));
     process.stdout.write(
-      JSON.stringify({ function: fn.symbol, target: program.target, numerics: req.numerics, steps: result.steps, notes: result.notes, printed: result.printed, sync, outputs }) + '\n',
+      JSON.stringify({
+        function: fn.symbol,
+        target: program.target,
+        numerics: req.numerics,
+        steps: result.steps,
+        notes: result.notes,
+        printed: result.printed,
+        sync,
+        outputs,
+      }) + '\n',
     );
     return syncFailed ? 1 : 0;
   }
@@ -211,7 +250,10 @@ function execute(assembled: Assembled, name: string, req: RunRequest): { bound: 
     if (!bound.buffers.some((b) => b.name === out)) throw new UsageError(`--out ${out}: @${fn.symbol} has no pointer argument %${out}`);
   }
   try {
-    return { bound, result: runLaunch(assembled.program, assembled.types, fn, bound.values, { numerics: req.numerics, maxSteps: req.maxSteps }, req.blocks, req.subblocks) };
+    return {
+      bound,
+      result: runLaunch(assembled.program, assembled.types, fn, bound.values, { numerics: req.numerics, maxSteps: req.maxSteps }, req.blocks, req.subblocks),
+    };
   } catch (e) {
     if (e instanceof VmTrap) {
       process.stderr.write(formatDiagnostic(assembled.source, { severity: 'error', message: e.message, span: e.span }) + '\n');
@@ -229,7 +271,11 @@ function firstDifference(lowered: GlobalBuffer[], direct: GlobalBuffer[]): strin
       if (a.bytes[i] !== b.bytes[i]) {
         const size = elemSize(a.elem);
         const element = Math.floor(i / size);
-        const hex = (bytes: Uint8Array) => Array.from(bytes.subarray(element * size, element * size + size)).reverse().map((x) => x.toString(16).padStart(2, '0')).join('');
+        const hex = (bytes: Uint8Array) =>
+          Array.from(bytes.subarray(element * size, element * size + size))
+            .reverse()
+            .map((x) => x.toString(16).padStart(2, '0'))
+            .join('');
         return `%${a.name} differs first at byte ${i} (element ${element}): lowered 0x${hex(a.bytes)}, direct model 0x${hex(b.bytes)}`;
       }
     }
@@ -241,7 +287,8 @@ function chooseEntry(functions: Map<string, OpNode>, entry: string | undefined):
   const defined = [...functions.values()].filter((f) => f.regions.length > 0);
   if (entry !== undefined) {
     const fn = functions.get(entry.replace(/^@/, ''));
-    if (!fn || fn.regions.length === 0) throw new UsageError(`--entry ${entry}: no function @${entry.replace(/^@/, '')} with a body (have: ${defined.map((f) => '@' + f.symbol).join(', ')})`);
+    if (!fn || fn.regions.length === 0)
+      throw new UsageError(`--entry ${entry}: no function @${entry.replace(/^@/, '')} with a body (have: ${defined.map((f) => '@' + f.symbol).join(', ')})`);
     return fn;
   }
   if (defined.length === 1) return defined[0];

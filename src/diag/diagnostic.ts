@@ -68,5 +68,8 @@ function formatOne(source: SourceFile, severity: Severity, message: string, span
 }
 
 export function formatAll(bag: DiagnosticBag): string {
-  return bag.sorted().map((d) => formatDiagnostic(bag.source, d)).join('\n');
+  return bag
+    .sorted()
+    .map((d) => formatDiagnostic(bag.source, d))
+    .join('\n');
 }

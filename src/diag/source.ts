@@ -2,7 +2,10 @@
 export class SourceFile {
   private lineStarts: number[] | undefined;
 
-  constructor(readonly path: string, readonly text: string) {}
+  constructor(
+    readonly path: string,
+    readonly text: string,
+  ) {}
 
   /** 1-based line and column of a character offset. */
   position(offset: number): { line: number; col: number } {

@@ -19,6 +19,7 @@ export type Rewrite = (op: OpNode) => string[] | undefined;
 
 /** An MLIR string literal: \\ \" \n \t, and \XX for other control characters. */
 function quote(value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what gets escaped
   const escaped = value.replace(/[\\"\x00-\x1f\x7f]/g, (c) => {
     if (c === '\\' || c === '"') return '\\' + c;
     if (c === '\n') return '\\n';
@@ -132,7 +133,9 @@ class Printer {
       const inside = opRegistry().lookup(op.name)?.def.properties?.attributesInIns === true;
       const ins = segment(op, 'ins');
       const outs = segment(op, 'outs');
-      const insText = ins.length ? `${ins.map((o) => this.use(o)).join(', ')}${inside ? this.attrSuffix(others) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}` : '';
+      const insText = ins.length
+        ? `${ins.map((o) => this.use(o)).join(', ')}${inside ? this.attrSuffix(others) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}`
+        : '';
       // `outs : T` is a scalar result (pto.tgetval); `-> T` declares results next to outs operands.
       const scalarOuts = outs.length === 0 && op.resultTypes.length > 0;
       const outsText = outs.length ? ` outs(${this.typedList(outs)})` : scalarOuts ? ` outs : ${this.type(op.resultTypes[0])}` : '';
@@ -167,7 +170,9 @@ type SyntaxPrinter = (this: Printer, op: OpNode, depth: number, res: string) => 
 
 /** The operands of a segment as a bracketed list: `[%a, 0, %b]`. */
 function list(p: Printer, op: OpNode, key: string): string {
-  return `[${segment(op, key).map((o) => p.use(o)).join(', ')}]`;
+  return `[${segment(op, key)
+    .map((o) => p.use(o))
+    .join(', ')}]`;
 }
 
 const typeOf = (p: Printer, o: Operand | undefined): string => (o?.type ? p.type(o.type) : '?');
@@ -197,7 +202,12 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
   FuncBody(op, depth) {
     const body = op.regions[0];
     const params = (op.params ?? []).map((a) => `${a.name}: ${a.type ? this.type(a.type) : '?'}`).join(', ');
-    const results = op.resultTypes.length === 0 ? '' : op.resultTypes.length === 1 ? ` -> ${this.type(op.resultTypes[0])}` : ` -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})`;
+    const results =
+      op.resultTypes.length === 0
+        ? ''
+        : op.resultTypes.length === 1
+          ? ` -> ${this.type(op.resultTypes[0])}`
+          : ` -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})`;
     const attrs = op.attrs.length ? ' attributes ' + this.dict(op.attrs) : '';
     if (!body) {
       this.emit(depth, `${op.name} private @${op.symbol}(${params})${results}${attrs}`);
@@ -216,7 +226,10 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
     const callee = attrOf(op, 'callee');
     const results = op.resultTypes.map((t) => this.type(t));
     const signature = `(${op.operands.map((o) => typeOf(this, o)).join(', ')}) -> ${results.length === 1 ? results[0] : `(${results.join(', ')})`}`;
-    this.emit(depth, `${res}${op.name} ${callee ? this.attr(callee) : '@?'}(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(except(op, 'callee'))} : ${signature}`);
+    this.emit(
+      depth,
+      `${res}${op.name} ${callee ? this.attr(callee) : '@?'}(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(except(op, 'callee'))} : ${signature}`,
+    );
   },
   ScfForBody(op, depth, res) {
     const [lb, ub, step] = ['lb', 'ub', 'step'].map((k) => this.use(segment(op, k)[0]));
@@ -268,15 +281,24 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
   ArithCmpBody(op, depth, res) {
     const pred = attrOf(op, 'predicate');
     const [a, b] = op.operands;
-    this.emit(depth, `${res}${op.name} ${pred?.kind === 'ident' ? pred.name : '?'}, ${this.use(a)}, ${this.use(b)}${this.attrSuffix(except(op, 'predicate'))} : ${typeOf(this, a)}`);
+    this.emit(
+      depth,
+      `${res}${op.name} ${pred?.kind === 'ident' ? pred.name : '?'}, ${this.use(a)}, ${this.use(b)}${this.attrSuffix(except(op, 'predicate'))} : ${typeOf(this, a)}`,
+    );
   },
   ArithSelectBody(op, depth, res) {
     const [c, a, b] = op.operands;
     const condType = c.type && c.type.text !== 'i1' ? `${this.type(c.type)}, ` : '';
-    this.emit(depth, `${res}${op.name} ${this.use(c)}, ${this.use(a)}, ${this.use(b)}${this.attrSuffix(op.attrs)} : ${condType}${this.type(op.resultTypes[0])}`);
+    this.emit(
+      depth,
+      `${res}${op.name} ${this.use(c)}, ${this.use(a)}, ${this.use(b)}${this.attrSuffix(op.attrs)} : ${condType}${this.type(op.resultTypes[0])}`,
+    );
   },
   ArithCastBody(op, depth, res) {
-    this.emit(depth, `${res}${op.name} ${this.use(op.operands[0])}${this.attrSuffix(op.attrs)} : ${typeOf(this, op.operands[0])} to ${this.type(op.resultTypes[0])}`);
+    this.emit(
+      depth,
+      `${res}${op.name} ${this.use(op.operands[0])}${this.attrSuffix(op.attrs)} : ${typeOf(this, op.operands[0])} to ${this.type(op.resultTypes[0])}`,
+    );
   },
   ArithBody(op, depth, res) {
     this.emit(depth, `${res}${op.name} ${op.operands.map((o) => this.use(o)).join(', ')}${this.attrSuffix(op.attrs)} : ${this.type(op.resultTypes[0])}`);
@@ -287,53 +309,87 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
     this.emit(depth, `}${this.attrSuffix(op.attrs)}`);
   },
   MakeTensorViewBody(op, depth, res) {
-    this.emit(depth, `${res}${op.name} ${this.use(op.operands[0])}, shape = ${list(this, op, 'shape')}, strides = ${list(this, op, 'strides')}${this.attrSuffix(op.attrs)} : ${this.type(op.resultTypes[0])}`);
+    this.emit(
+      depth,
+      `${res}${op.name} ${this.use(op.operands[0])}, shape = ${list(this, op, 'shape')}, strides = ${list(this, op, 'strides')}${this.attrSuffix(op.attrs)} : ${this.type(op.resultTypes[0])}`,
+    );
   },
   PartitionViewBody(op, depth, res) {
     const src = op.operands[0];
     const result = op.resultTypes[0] ? ` -> ${this.type(op.resultTypes[0])}` : '';
-    this.emit(depth, `${res}${op.name} ${this.use(src)}, offsets = ${list(this, op, 'offsets')}, sizes = ${list(this, op, 'sizes')}${this.attrSuffix(op.attrs)} : ${typeOf(this, src)}${result}`);
+    this.emit(
+      depth,
+      `${res}${op.name} ${this.use(src)}, offsets = ${list(this, op, 'offsets')}, sizes = ${list(this, op, 'sizes')}${this.attrSuffix(op.attrs)} : ${typeOf(this, src)}${result}`,
+    );
   },
   SubsetBody(op, depth, res) {
     const src = op.operands[0];
-    const offsets = segment(op, 'offsets').map((o) => this.use(o)).join(', ');
+    const offsets = segment(op, 'offsets')
+      .map((o) => this.use(o))
+      .join(', ');
     const sizes = attrOf(op, 'sizes');
-    this.emit(depth, `${res}${op.name} ${this.use(src)}[${offsets}] sizes ${sizes ? this.attr(sizes) : '[]'}${this.attrSuffix(except(op, 'sizes'))} : ${typeOf(this, src)}`);
+    this.emit(
+      depth,
+      `${res}${op.name} ${this.use(src)}[${offsets}] sizes ${sizes ? this.attr(sizes) : '[]'}${this.attrSuffix(except(op, 'sizes'))} : ${typeOf(this, src)}`,
+    );
   },
   AllocTileBody(op, depth, res) {
-    const keyed = ['addr', 'valid_row', 'valid_col'].filter((k) => op.segments[k]).map((k) => ` ${k} = ${this.use(segment(op, k)[0])}`).join('');
+    const keyed = ['addr', 'valid_row', 'valid_col']
+      .filter((k) => op.segments[k])
+      .map((k) => ` ${k} = ${this.use(segment(op, k)[0])}`)
+      .join('');
     this.emit(depth, `${res}${op.name}${keyed}${this.attrSuffix(op.attrs)} : ${this.type(op.resultTypes[0])}`);
   },
   AddPtrBody: twoOperandsArrow,
   TensorViewDimBody: twoOperandsArrow,
   LoadScalarBody(op, depth, res) {
     const [ptr, offset] = op.operands;
-    this.emit(depth, `${res}${op.name} ${this.use(ptr)}[${this.use(offset)}]${this.attrSuffix(op.attrs)} : ${typeOf(this, ptr)} -> ${this.type(op.resultTypes[0])}`);
+    this.emit(
+      depth,
+      `${res}${op.name} ${this.use(ptr)}[${this.use(offset)}]${this.attrSuffix(op.attrs)} : ${typeOf(this, ptr)} -> ${this.type(op.resultTypes[0])}`,
+    );
   },
   StoreScalarBody(op, depth) {
     const [value, ptr, offset] = op.operands;
-    this.emit(depth, `${op.name} ${this.use(value)}, ${this.use(ptr)}[${this.use(offset)}]${this.attrSuffix(op.attrs)} : ${typeOf(this, ptr)}, ${typeOf(this, value)}`);
+    this.emit(
+      depth,
+      `${op.name} ${this.use(value)}, ${this.use(ptr)}[${this.use(offset)}]${this.attrSuffix(op.attrs)} : ${typeOf(this, ptr)}, ${typeOf(this, value)}`,
+    );
   },
   PrintBody(op, depth) {
     const format = attrOf(op, 'format');
     const value = op.operands[0];
-    this.emit(depth, `${op.name} ins(${format ? this.attr(format) : '""'}, ${this.use(value)} : ${typeOf(this, value)})${this.attrSuffix(except(op, 'format'))}`);
+    this.emit(
+      depth,
+      `${op.name} ins(${format ? this.attr(format) : '""'}, ${this.use(value)} : ${typeOf(this, value)})${this.attrSuffix(except(op, 'format'))}`,
+    );
   },
   MemrefAllocBody: parenthesizedOperands,
   PointerCastBody: parenthesizedOperands,
   MemrefSubviewBody(op, depth, res) {
     const src = op.operands[0];
-    this.emit(depth, `${res}${op.name} ${this.use(src)}${list(this, op, 'offsets')} ${list(this, op, 'sizes')} ${list(this, op, 'strides')}${this.attrSuffix(op.attrs)} : ${typeOf(this, src)} to ${this.type(op.resultTypes[0])}`);
+    this.emit(
+      depth,
+      `${res}${op.name} ${this.use(src)}${list(this, op, 'offsets')} ${list(this, op, 'sizes')} ${list(this, op, 'strides')}${this.attrSuffix(op.attrs)} : ${typeOf(this, src)} to ${this.type(op.resultTypes[0])}`,
+    );
   },
   BindTileBody(op, depth, res) {
     const [src, rows, cols] = op.operands;
-    this.emit(depth, `${res}${op.name} ${this.use(src)}, ${this.use(rows)}, ${this.use(cols)}${this.attrSuffix(op.attrs)} : ${typeOf(this, src)} -> ${this.type(op.resultTypes[0])}`);
+    this.emit(
+      depth,
+      `${res}${op.name} ${this.use(src)}, ${this.use(rows)}, ${this.use(cols)}${this.attrSuffix(op.attrs)} : ${typeOf(this, src)} -> ${this.type(op.resultTypes[0])}`,
+    );
   },
   AffineApplyBody(op, depth, res) {
     const map = attrOf(op, 'map');
     const symbols = segment(op, 'symbols');
-    const dims = segment(op, 'dims').map((o) => this.use(o)).join(', ');
-    this.emit(depth, `${res}${op.name} ${map ? this.attr(map) : '?'}(${dims})${symbols.length ? `[${symbols.map((o) => this.use(o)).join(', ')}]` : ''}${this.attrSuffix(except(op, 'map'))}`);
+    const dims = segment(op, 'dims')
+      .map((o) => this.use(o))
+      .join(', ');
+    this.emit(
+      depth,
+      `${res}${op.name} ${map ? this.attr(map) : '?'}(${dims})${symbols.length ? `[${symbols.map((o) => this.use(o)).join(', ')}]` : ''}${this.attrSuffix(except(op, 'map'))}`,
+    );
   },
 };
 

@@ -355,4 +355,3 @@ export const LOWERINGS: Record<string, (e: Emitter, io: LoweringOperands, params
   'tik.vec_reduce_add': lowerVecReduceAdd,
   'ascendc.copy': lowerCopy,
 };
-

@@ -191,4 +191,3 @@ export class Emitter {
     return name;
   }
 }
-

@@ -69,7 +69,10 @@ export function lowerProgram(assembled: Assembled): Assembled {
   const first = lowered.diags.items.find((d) => d.severity === 'error');
   if (first) {
     const at = lowered.source.position(first.span.start);
-    throw new LoweringError(`internal error: the lowered program does not verify (line ${at.line}: ${first.message}); run with --direct`, assembled.module.span);
+    throw new LoweringError(
+      `internal error: the lowered program does not verify (line ${at.line}: ${first.message}); run with --direct`,
+      assembled.module.span,
+    );
   }
   return lowered;
 }

@@ -141,7 +141,6 @@ export class Tile {
   }
 }
 
-
 /** The on-chip buffers of a target (UB, L1, L0A/B/C, ...), each with its real capacity. */
 export class OnChipMemory {
   private readonly memories = new Map<string, Uint8Array>();

@@ -12,7 +12,24 @@ export type ElementOperation = (a: Scalar, b: Scalar) => Scalar;
 /** Stops the instruction with a message (the VM's trap). */
 export type Fail = (message: string) => never;
 
-export const BINARY_OPERATIONS = ['add', 'sub', 'mul', 'div', 'max', 'min', 'and', 'or', 'xor', 'shl', 'shr', 'rem', 'fmod', 'pow', 'prelu', 'subrelu'] as const;
+export const BINARY_OPERATIONS = [
+  'add',
+  'sub',
+  'mul',
+  'div',
+  'max',
+  'min',
+  'and',
+  'or',
+  'xor',
+  'shl',
+  'shr',
+  'rem',
+  'fmod',
+  'pow',
+  'prelu',
+  'subrelu',
+] as const;
 export type BinaryOperationName = (typeof BINARY_OPERATIONS)[number];
 
 export interface OperationOptions {
@@ -106,7 +123,7 @@ function nanFirst(pick: ElementOperation): ElementOperation {
 
 /** The simulator's sign test of the remainder adjustment: `(a >= 0) != (b >= 0)` (so -0 counts as non-negative, NaN as negative). */
 function differentSigns(a: Scalar, b: Scalar): boolean {
-  return (a >= 0) !== (b >= 0);
+  return a >= 0 !== b >= 0;
 }
 
 /**
@@ -188,7 +205,10 @@ function int32Operation(name: BinaryOperationName, dtype: ElemType, numerics: Nu
   const signed = isSigned(dtype);
   const cpuSim = numerics === 'cpu-sim';
   const wrap = (v: number) => c.round(v);
-  const num = (f: (a: number, b: number) => number): ElementOperation => (a, b) => wrap(f(a as number, b as number));
+  const num =
+    (f: (a: number, b: number) => number): ElementOperation =>
+    (a, b) =>
+      wrap(f(a as number, b as number));
   const divisor = (b: number) => (b === 0 ? fail(`integer division by zero (${dtype})`) : b);
   // C promotes 8/16-bit operands to int, so only 32-bit signed MIN / -1 overflows; x86's idiv faults on it.
   const faultsOnOverflow = (a: number, b: number) => cpuSim && dtype === 'i32' && a === -0x80000000 && b === -1;
@@ -252,7 +272,10 @@ function int64Operation(name: BinaryOperationName, dtype: ElemType, numerics: Nu
   const signed = dtype === 'i64';
   const cpuSim = numerics === 'cpu-sim';
   const wrap = signed ? (v: bigint) => BigInt.asIntN(64, v) : (v: bigint) => BigInt.asUintN(64, v);
-  const big = (f: (a: bigint, b: bigint) => bigint): ElementOperation => (a, b) => wrap(f(a as bigint, b as bigint));
+  const big =
+    (f: (a: bigint, b: bigint) => bigint): ElementOperation =>
+    (a, b) =>
+      wrap(f(a as bigint, b as bigint));
   const divisor = (b: bigint) => (b === 0n ? fail(`integer division by zero (${dtype})`) : b);
   const MIN = -(2n ** 63n);
   const checkOverflow = (a: bigint, b: bigint, what: string) => {
@@ -287,7 +310,7 @@ function int64Operation(name: BinaryOperationName, dtype: ElemType, numerics: Nu
         divisor(b);
         checkOverflow(a, b, 'remainder');
         const r = a % b;
-        return (a >= 0n) !== (b >= 0n) && r !== 0n ? r + b : r;
+        return a >= 0n !== b >= 0n && r !== 0n ? r + b : r;
       });
     case 'fmod':
       return big((a, b) => (divisor(b), options.scalarForm && checkOverflow(a, b, 'remainder'), a % b));

@@ -15,7 +15,16 @@ export type CastMode = RoundingMode | 'none';
 
 /** PTOAS's #pto<round_mode X> spellings: RINT and CAST_RINT both lower to pto::RoundMode::CAST_RINT. */
 export function castMode(ptoasName: string): CastMode {
-  const modes: Record<string, CastMode> = { NONE: 'none', RINT: 'rint', CAST_RINT: 'rint', ROUND: 'round', FLOOR: 'floor', CEIL: 'ceil', TRUNC: 'trunc', ODD: 'odd' };
+  const modes: Record<string, CastMode> = {
+    NONE: 'none',
+    RINT: 'rint',
+    CAST_RINT: 'rint',
+    ROUND: 'round',
+    FLOOR: 'floor',
+    CEIL: 'ceil',
+    TRUNC: 'trunc',
+    ODD: 'odd',
+  };
   const mode = modes[ptoasName];
   if (!mode) throw new Error(`unknown round mode ${ptoasName}`);
   return mode;
@@ -158,12 +167,17 @@ export function roundIntegerToFormat(v: bigint, format: FloatFormat, mode: Round
   if (rest !== 0n) {
     const half = 1n << BigInt(shift - 1);
     const up =
-      mode === 'rint' ? rest > half || (rest === half && (kept & 1n) === 1n)
-      : mode === 'round' ? rest >= half
-      : mode === 'floor' ? negative
-      : mode === 'ceil' ? !negative
-      : mode === 'odd' ? (kept & 1n) === 0n
-      : false;
+      mode === 'rint'
+        ? rest > half || (rest === half && (kept & 1n) === 1n)
+        : mode === 'round'
+          ? rest >= half
+          : mode === 'floor'
+            ? negative
+            : mode === 'ceil'
+              ? !negative
+              : mode === 'odd'
+                ? (kept & 1n) === 0n
+                : false;
     if (up) kept += 1n;
   }
   const rounded = Number(kept << BigInt(shift));

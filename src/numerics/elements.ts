@@ -24,13 +24,23 @@ function intCodec(size: 1 | 2 | 4, signed: boolean): ElementCodec {
   const bits = size * 8;
   const wrap = signed ? (v: number) => (v << (32 - bits)) >> (32 - bits) : bits === 32 ? (v: number) => v >>> 0 : (v: number) => v & ((1 << bits) - 1);
   const read =
-    size === 1 ? (signed ? (d: DataView, o: number) => d.getInt8(o) : (d: DataView, o: number) => d.getUint8(o))
-    : size === 2 ? (signed ? (d: DataView, o: number) => d.getInt16(o, true) : (d: DataView, o: number) => d.getUint16(o, true))
-    : signed ? (d: DataView, o: number) => d.getInt32(o, true) : (d: DataView, o: number) => d.getUint32(o, true);
+    size === 1
+      ? signed
+        ? (d: DataView, o: number) => d.getInt8(o)
+        : (d: DataView, o: number) => d.getUint8(o)
+      : size === 2
+        ? signed
+          ? (d: DataView, o: number) => d.getInt16(o, true)
+          : (d: DataView, o: number) => d.getUint16(o, true)
+        : signed
+          ? (d: DataView, o: number) => d.getInt32(o, true)
+          : (d: DataView, o: number) => d.getUint32(o, true);
   const write =
-    size === 1 ? (d: DataView, o: number, v: Scalar) => d.setUint8(o, wrapNumber(v) & 0xff)
-    : size === 2 ? (d: DataView, o: number, v: Scalar) => d.setUint16(o, wrapNumber(v) & 0xffff, true)
-    : (d: DataView, o: number, v: Scalar) => d.setUint32(o, wrapNumber(v) >>> 0, true);
+    size === 1
+      ? (d: DataView, o: number, v: Scalar) => d.setUint8(o, wrapNumber(v) & 0xff)
+      : size === 2
+        ? (d: DataView, o: number, v: Scalar) => d.setUint16(o, wrapNumber(v) & 0xffff, true)
+        : (d: DataView, o: number, v: Scalar) => d.setUint32(o, wrapNumber(v) >>> 0, true);
   return { size, read, write, round: (v) => wrap(wrapNumber(v)), isFloat: false };
 }
 

@@ -183,7 +183,12 @@ function integerBinary(name: string): OpDefinition {
     execute(x, op) {
       const bits = bitWidth(elemOf(op.resultTypes[0]));
       const [a, b] = [x.int(op, 0), x.int(op, 1)];
-      x.setResults(op, [wrapInteger(defined(op, () => INTEGER_BINARY[name](a, b, bits)), bits)]);
+      x.setResults(op, [
+        wrapInteger(
+          defined(op, () => INTEGER_BINARY[name](a, b, bits)),
+          bits,
+        ),
+      ]);
     },
     fold([a, b], resultType) {
       const bits = bitWidth(elemOf(resultType));
@@ -243,7 +248,11 @@ function floatCast(name: string): OpDefinition {
         value = roundTo(result, Number(isUnsigned ? BigInt.asUintN(bitWidth(elemOf(op.operandTypes[0])), a) : a));
       } else if (to === 'integer') {
         const a = x.float(op, 0);
-        value = defined(op, () => floatToInt(a, bitWidth(result), isUnsigned === true), (e) => `${name}: ${e.message} (the result is undefined in MLIR)`);
+        value = defined(
+          op,
+          () => floatToInt(a, bitWidth(result), isUnsigned === true),
+          (e) => `${name}: ${e.message} (the result is undefined in MLIR)`,
+        );
       } else {
         value = roundTo(result, x.float(op, 0));
       }

@@ -15,7 +15,11 @@ export type AttributeReading = { value: AttributeValue | undefined } | { problem
 
 /** `#pto<cmp lt>` with syntax `#pto<cmp {}>` -> `lt`; undefined when the text has another shape. */
 function fromSyntax(text: string, syntax: string): string | undefined {
-  const squash = (s: string) => s.replace(/\s+/g, ' ').replace(/\s*([<>.])\s*/g, '$1').trim();
+  const squash = (s: string) =>
+    s
+      .replace(/\s+/g, ' ')
+      .replace(/\s*([<>.])\s*/g, '$1')
+      .trim();
   const [before, after] = squash(syntax).split('{}');
   const t = squash(text);
   if (!t.startsWith(before) || !t.endsWith(after) || t.length <= before.length + after.length) return undefined;
@@ -54,4 +58,3 @@ export function readAttribute(spec: AttributeSpec, attr: Attr | undefined): Attr
       return { value: undefined }; // masks: the AscendC ops read them (ascendc/text-form.ts)
   }
 }
-

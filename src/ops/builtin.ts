@@ -61,7 +61,8 @@ export const callOp: OpDefinition = {
       const params = (callee.params ?? []).map((p) => (p.type ? v.type(p.type) : undefined));
       const results = callee.resultTypes.map((t) => v.type(t));
       const show = (ts: (Type | undefined)[]) => `(${ts.map((t) => (t ? printType(t) : '?')).join(', ')})`;
-      const differs = (a: (Type | undefined)[], b: (Type | undefined)[]) => a.length !== b.length || a.some((t, i) => t && b[i] && printType(t) !== printType(b[i]!));
+      const differs = (a: (Type | undefined)[], b: (Type | undefined)[]) =>
+        a.length !== b.length || a.some((t, i) => t && b[i] && printType(t) !== printType(b[i]!));
       if (differs(v.operands, params) || differs(v.declared, results)) {
         v.error(op.nameSpan, `func.call: @${name} takes ${show(params)} -> ${show(results)}, but this call says ${show(v.operands)} -> ${show(v.declared)}`, [
           { message: `@${name} defined here`, span: callee.nameSpan },
@@ -74,7 +75,14 @@ export const callOp: OpDefinition = {
     v.define(v.declared);
   },
   execute(x, op) {
-    x.setResults(op, x.call(op, decided<string>(op), op.operands.map((_, i) => x.operand(op, i))));
+    x.setResults(
+      op,
+      x.call(
+        op,
+        decided<string>(op),
+        op.operands.map((_, i) => x.operand(op, i)),
+      ),
+    );
   },
 };
 

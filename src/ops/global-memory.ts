@@ -21,7 +21,10 @@ export function box(x: Executor, op: BoundOp, source: TensorView | PartitionView
   let offset = source.offset;
   for (let d = 0; d < source.shape.length; d++) {
     if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] + sizes[d] > source.shape[d]) {
-      throw new VmTrap(`${what} [${offsets[d]}, ${offsets[d] + sizes[d]}) of dim ${d} is outside ${extent} ${source.shape[d]}`, operands[segments.offsets[d]].span);
+      throw new VmTrap(
+        `${what} [${offsets[d]}, ${offsets[d] + sizes[d]}) of dim ${d} is outside ${extent} ${source.shape[d]}`,
+        operands[segments.offsets[d]].span,
+      );
     }
     offset += offsets[d] * source.strides[d];
   }

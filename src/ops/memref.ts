@@ -11,7 +11,6 @@ import { AffineMap, parseAffineMap } from '../syntax/affine';
 
 /** The memref form (buffers after PTOAS's memory planning) and index arithmetic with affine maps. */
 
-
 /** `memref.alloc` takes the next free bytes of its buffer (once, reused by later runs); `pto.pointer_cast` is placed at its address. */
 const PLACEMENT: Record<string, Pick<OpDefinition, 'syntax' | 'execute'>> = {
   'memref.alloc': {
@@ -37,13 +36,15 @@ function memrefBuffer(name: string): OpDefinition {
     verify(v) {
       const { op } = v;
       const declared = v.declared;
-    const t = declared[0];
-    if (t && !(t.kind === 'tile' && t.memref)) v.error(op.resultTypes[0].span, `${op.name} produces an on-chip memref (memref<..., #pto.address_space<vec>>), not ${printType(t)}`);
-    if (op.name === 'memref.alloc' && op.operands.length > 0) v.error(op.operands[0].span, 'memref.alloc with dynamic sizes is not supported: give the memref a static shape');
-    if (op.name === 'pto.pointer_cast' && op.operands.length !== 1) v.error(op.span, `pto.pointer_cast takes one address, got ${op.operands.length}`);
-    v.expectIndexOperands(['addr']);
-    v.expectResults(1);
-    v.define(declared);
+      const t = declared[0];
+      if (t && !(t.kind === 'tile' && t.memref))
+        v.error(op.resultTypes[0].span, `${op.name} produces an on-chip memref (memref<..., #pto.address_space<vec>>), not ${printType(t)}`);
+      if (op.name === 'memref.alloc' && op.operands.length > 0)
+        v.error(op.operands[0].span, 'memref.alloc with dynamic sizes is not supported: give the memref a static shape');
+      if (op.name === 'pto.pointer_cast' && op.operands.length !== 1) v.error(op.span, `pto.pointer_cast takes one address, got ${op.operands.length}`);
+      v.expectIndexOperands(['addr']);
+      v.expectResults(1);
+      v.define(declared);
     },
   };
 }
@@ -54,32 +55,35 @@ export const subview: OpDefinition = {
   syntax: 'MemrefSubviewBody',
   execute(x, op) {
     const source = x.operand(op, 0);
-    if (!(typeof source === 'object' && 'kind' in source && source.kind === 'partition_view')) throw new VmTrap('memref.subview needs a global memref', op.node.operands[0].span);
+    if (!(typeof source === 'object' && 'kind' in source && source.kind === 'partition_view'))
+      throw new VmTrap('memref.subview needs a global memref', op.node.operands[0].span);
     x.setResults(op, [box(x, op, source as PartitionView, 'subview', "the memref's extent")]);
   },
   verify(v) {
     const { op } = v;
     const declared = v.declared;
-  const [source] = v.operands;
-  const [result] = declared;
-  const isGlobal = (t: Type | undefined) => t?.kind === 'partition_view' && t.memref !== undefined;
-  if (source && !isGlobal(source)) v.error(op.operands[0].span, `memref.subview needs a global memref (#pto.address_space<gm>), got ${printType(source)}`);
-  if (result && !isGlobal(result)) v.error(op.resultTypes[0].span, `memref.subview produces a global memref, not ${printType(result)}`);
-  if (source?.kind === 'partition_view' && result?.kind === 'partition_view') {
-    for (const seg of ['offsets', 'sizes', 'strides']) {
-      if (op.segments[seg].length !== source.shape.length) v.error(op.span, `${seg} has ${op.segments[seg].length} entries, but the source has rank ${source.shape.length}`);
+    const [source] = v.operands;
+    const [result] = declared;
+    const isGlobal = (t: Type | undefined) => t?.kind === 'partition_view' && t.memref !== undefined;
+    if (source && !isGlobal(source)) v.error(op.operands[0].span, `memref.subview needs a global memref (#pto.address_space<gm>), got ${printType(source)}`);
+    if (result && !isGlobal(result)) v.error(op.resultTypes[0].span, `memref.subview produces a global memref, not ${printType(result)}`);
+    if (source?.kind === 'partition_view' && result?.kind === 'partition_view') {
+      for (const seg of ['offsets', 'sizes', 'strides']) {
+        if (op.segments[seg].length !== source.shape.length)
+          v.error(op.span, `${seg} has ${op.segments[seg].length} entries, but the source has rank ${source.shape.length}`);
+      }
+      segment(op, 'sizes').forEach((o, i) => {
+        if (o.literal !== undefined && result.shape[i] !== null && result.shape[i] !== o.literal)
+          v.error(o.span, `size ${o.literal} differs from the result's dimension ${result.shape[i]}`);
+      });
+      segment(op, 'strides').forEach((o) => {
+        if (o.literal !== 1) v.error(o.span, 'memref.subview strides other than 1 are not supported');
+      });
+      if (result.elem !== source.elem) v.error(op.resultTypes[0].span, `element type ${result.elem} differs from the source's ${source.elem}`);
     }
-    segment(op, 'sizes').forEach((o, i) => {
-      if (o.literal !== undefined && result.shape[i] !== null && result.shape[i] !== o.literal) v.error(o.span, `size ${o.literal} differs from the result's dimension ${result.shape[i]}`);
-    });
-    segment(op, 'strides').forEach((o) => {
-      if (o.literal !== 1) v.error(o.span, 'memref.subview strides other than 1 are not supported');
-    });
-    if (result.elem !== source.elem) v.error(op.resultTypes[0].span, `element type ${result.elem} differs from the source's ${source.elem}`);
-  }
-  v.expectIndexOperands(['offsets', 'sizes', 'strides']);
-  v.expectResults(1);
-  v.define(declared);
+    v.expectIndexOperands(['offsets', 'sizes', 'strides']);
+    v.expectResults(1);
+    v.define(declared);
   },
 };
 
@@ -100,15 +104,16 @@ export const bindTile: OpDefinition = {
   verify(v) {
     const { op } = v;
     const declared = v.declared;
-  const [source] = v.operands;
-  if (op.operands.length !== 3) v.error(op.span, `pto.bind_tile takes a buffer and its valid rows and columns, got ${op.operands.length} operand(s)`);
-  if (source && source.kind !== 'tile') v.error(op.operands[0].span, `pto.bind_tile needs an on-chip buffer, got ${printType(source)}`);
-  if (source && declared[0] && printType(source) !== printType(declared[0])) v.error(op.resultTypes[0].span, `pto.bind_tile's result type ${printType(declared[0])} differs from its buffer's ${printType(source)}`);
-  for (let i = 1; i < op.operands.length; i++) {
-    if (v.operands[i] && !isIntegerLike(v.operands[i])) v.error(op.operands[i].span, 'the valid rows and columns must be index or integer values');
-  }
-  v.expectResults(1);
-  v.define(declared);
+    const [source] = v.operands;
+    if (op.operands.length !== 3) v.error(op.span, `pto.bind_tile takes a buffer and its valid rows and columns, got ${op.operands.length} operand(s)`);
+    if (source && source.kind !== 'tile') v.error(op.operands[0].span, `pto.bind_tile needs an on-chip buffer, got ${printType(source)}`);
+    if (source && declared[0] && printType(source) !== printType(declared[0]))
+      v.error(op.resultTypes[0].span, `pto.bind_tile's result type ${printType(declared[0])} differs from its buffer's ${printType(source)}`);
+    for (let i = 1; i < op.operands.length; i++) {
+      if (v.operands[i] && !isIntegerLike(v.operands[i])) v.error(op.operands[i].span, 'the valid rows and columns must be index or integer values');
+    }
+    v.expectResults(1);
+    v.define(declared);
   },
 };
 
@@ -130,21 +135,22 @@ const affineApply: OpDefinition = {
   },
   verify(v) {
     const { op } = v;
-  const mapAttr = attrOf(op, 'map')!;
-  const map = parseAffineMap(mapAttr.kind === 'dialect' ? mapAttr.text : '');
-  if (typeof map === 'string') v.error(mapAttr.span, map);
-  else {
-    v.decide(map);
-    if (map.results.length !== 1) v.error(mapAttr.span, `affine.apply needs a map with one result, this one has ${map.results.length}`);
-    const [dims, symbols] = [op.segments.dims.length, op.segments.symbols.length];
-    if (dims !== map.dims || symbols !== map.symbols) v.error(op.span, `the map takes ${map.dims} dimension(s) and ${map.symbols} symbol(s), but ${dims} and ${symbols} are given`);
-  }
-  for (let i = 0; i < op.operands.length; i++) {
-    const t = v.operands[i];
-    if (t && !(t.kind === 'scalar' && t.elem === 'index')) v.error(op.operands[i].span, `affine.apply operands must be index values, got ${printType(t)}`);
-  }
-  v.expectResults(1);
-  v.define([{ kind: 'scalar', elem: 'index' }]);
+    const mapAttr = attrOf(op, 'map')!;
+    const map = parseAffineMap(mapAttr.kind === 'dialect' ? mapAttr.text : '');
+    if (typeof map === 'string') v.error(mapAttr.span, map);
+    else {
+      v.decide(map);
+      if (map.results.length !== 1) v.error(mapAttr.span, `affine.apply needs a map with one result, this one has ${map.results.length}`);
+      const [dims, symbols] = [op.segments.dims.length, op.segments.symbols.length];
+      if (dims !== map.dims || symbols !== map.symbols)
+        v.error(op.span, `the map takes ${map.dims} dimension(s) and ${map.symbols} symbol(s), but ${dims} and ${symbols} are given`);
+    }
+    for (let i = 0; i < op.operands.length; i++) {
+      const t = v.operands[i];
+      if (t && !(t.kind === 'scalar' && t.elem === 'index')) v.error(op.operands[i].span, `affine.apply operands must be index values, got ${printType(t)}`);
+    }
+    v.expectResults(1);
+    v.define([{ kind: 'scalar', elem: 'index' }]);
   },
 };
 

@@ -8,14 +8,16 @@ import { elemTypeName, printType } from '../types/type';
 
 /** Pointers to global memory and the scalars they address. */
 
-
 /** The element `pto.load_scalar`/`store_scalar` touch: the pointer plus the offset, inside the buffer. */
 function scalarAccess(x: Executor, op: BoundOp): { buffer: GlobalBuffer; element: number } {
   const { segments } = op.node;
   const { buffer, offset } = pointerOperand(x, op, segments.ptr[0]);
   const element = offset + x.index(op, segments.offset[0]);
   if (element < 0 || element >= buffer.length) {
-    throw new VmTrap(`${op.def.name}: element ${element} of %${buffer.name} is out of bounds (the buffer has ${buffer.length} elements of ${buffer.elem})`, op.node.span);
+    throw new VmTrap(
+      `${op.def.name}: element ${element} of %${buffer.name} is out of bounds (the buffer has ${buffer.length} elements of ${buffer.elem})`,
+      op.node.span,
+    );
   }
   return { buffer, element };
 }
@@ -55,21 +57,22 @@ function pointerOp(name: string): OpDefinition {
     verify(v) {
       const { op } = v;
       const declared = v.declared;
-    const ptrIndex = op.segments.ptr[0];
-    const ptr = v.operands[ptrIndex];
-    if (ptr && ptr.kind !== 'ptr') v.error(op.operands[ptrIndex].span, `${op.name} needs a !pto.ptr, got ${printType(ptr)}`);
-    const offset = v.operands[op.segments.offset[0]];
-    if (offset && !(offset.kind === 'scalar' && offset.elem === 'index')) v.error(op.operands[op.segments.offset[0]].span, `the offset must be an index, got ${printType(offset)}`);
-    const scalar = op.name === 'pto.addptr' ? undefined : op.name === 'pto.load_scalar' ? declared[0] : v.operands[op.segments.value[0]];
-    const where = op.name === 'pto.load_scalar' ? op.resultTypes[0]?.span : op.operands[op.segments.value?.[0] ?? 0].span;
-    if (op.name === 'pto.addptr' && ptr && declared[0] && printType(ptr) !== printType(declared[0])) {
-      v.error(op.resultTypes[0].span, `pto.addptr gives a pointer of its operand's type ${printType(ptr)}, not ${printType(declared[0])}`);
-    }
-    if (scalar && ptr?.kind === 'ptr' && !(scalar.kind === 'scalar' && scalar.elem === ptr.elem)) {
-      v.error(where ?? op.span, `the value must be the pointer's element type ${elemTypeName(ptr.elem)}, got ${printType(scalar)}`);
-    }
-    v.expectResults(op.name === 'pto.store_scalar' ? 0 : 1);
-    v.define(declared);
+      const ptrIndex = op.segments.ptr[0];
+      const ptr = v.operands[ptrIndex];
+      if (ptr && ptr.kind !== 'ptr') v.error(op.operands[ptrIndex].span, `${op.name} needs a !pto.ptr, got ${printType(ptr)}`);
+      const offset = v.operands[op.segments.offset[0]];
+      if (offset && !(offset.kind === 'scalar' && offset.elem === 'index'))
+        v.error(op.operands[op.segments.offset[0]].span, `the offset must be an index, got ${printType(offset)}`);
+      const scalar = op.name === 'pto.addptr' ? undefined : op.name === 'pto.load_scalar' ? declared[0] : v.operands[op.segments.value[0]];
+      const where = op.name === 'pto.load_scalar' ? op.resultTypes[0]?.span : op.operands[op.segments.value?.[0] ?? 0].span;
+      if (op.name === 'pto.addptr' && ptr && declared[0] && printType(ptr) !== printType(declared[0])) {
+        v.error(op.resultTypes[0].span, `pto.addptr gives a pointer of its operand's type ${printType(ptr)}, not ${printType(declared[0])}`);
+      }
+      if (scalar && ptr?.kind === 'ptr' && !(scalar.kind === 'scalar' && scalar.elem === ptr.elem)) {
+        v.error(where ?? op.span, `the value must be the pointer's element type ${elemTypeName(ptr.elem)}, got ${printType(scalar)}`);
+      }
+      v.expectResults(op.name === 'pto.store_scalar' ? 0 : 1);
+      v.define(declared);
     },
   };
 }

@@ -71,6 +71,7 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
       const { def, deprecated } = entry;
       return { name: def.name, syntax: def.syntax, deprecated, hasRegions: def.hasRegions === true };
     },
-    unknownOpMessage: (name) => (known.has(name) || SPOKEN_DIALECTS.some((d) => name.startsWith(d)) ? `${name} is not implemented yet` : `unknown op '${name}'`),
+    unknownOpMessage: (name) =>
+      known.has(name) || SPOKEN_DIALECTS.some((d) => name.startsWith(d)) ? `${name} is not implemented yet` : `unknown op '${name}'`,
   };
 }

@@ -12,7 +12,8 @@ function checkYields(v: OpVerifier, region: Region, types: (Type | undefined)[])
   const { op } = v;
   const last = region.blocks.at(-1)?.ops.at(-1);
   if (!last || last.name !== yieldOp.name) {
-    if (types.length > 0) v.error({ start: region.span.end - 1, end: region.span.end }, `this region of '${op.name}' must end with 'scf.yield' of ${types.length} value(s)`);
+    if (types.length > 0)
+      v.error({ start: region.span.end - 1, end: region.span.end }, `this region of '${op.name}' must end with 'scf.yield' of ${types.length} value(s)`);
     return;
   }
   const values = segment(last, 'values');
@@ -23,7 +24,8 @@ function checkYields(v: OpVerifier, region: Region, types: (Type | undefined)[])
   values.forEach((value, i) => {
     const t = value.type ? v.type(value.type) : undefined;
     const want = types[i];
-    if (t && want && printType(t) !== printType(want)) v.error(value.span, `yielded value ${i} has type ${printType(t)}, but '${op.name}' expects ${printType(want)}`);
+    if (t && want && printType(t) !== printType(want))
+      v.error(value.span, `yielded value ${i} has type ${printType(t)}, but '${op.name}' expects ${printType(want)}`);
   });
 }
 
@@ -35,7 +37,8 @@ export const forOp: OpDefinition = {
     const { op } = v;
     for (const k of ['lb', 'ub', 'step']) {
       const i = op.segments[k][0];
-      if (!isIntegerLike(v.operands[i])) v.error(op.operands[i].span, `scf.for ${k === 'lb' ? 'lower bound' : k === 'ub' ? 'upper bound' : 'step'} must be an index or integer`);
+      if (!isIntegerLike(v.operands[i]))
+        v.error(op.operands[i].span, `scf.for ${k === 'lb' ? 'lower bound' : k === 'ub' ? 'upper bound' : 'step'} must be an index or integer`);
     }
     const body = op.regions[0];
     v.expectResults(v.declared.length);
@@ -87,7 +90,11 @@ export const whileOp: OpDefinition = {
     const condition = before.blocks.at(-1)?.ops.at(-1);
     if (!condition || condition.name !== conditionOp.name) v.error(before.span, "the first region of scf.while must end with 'scf.condition'");
     v.region(after);
-    checkYields(v, after, op.operands.map((o) => (o.type ? v.type(o.type) : undefined)));
+    checkYields(
+      v,
+      after,
+      op.operands.map((o) => (o.type ? v.type(o.type) : undefined)),
+    );
     v.define(v.declared);
   },
   execute(x, op) {
@@ -128,4 +135,11 @@ const unimplemented = (name: string): OpDefinition => ({
   },
 });
 
-export const SCF_DEFINITIONS: OpDefinition[] = [forOp, ifOp, whileOp, yieldOp, conditionOp, ...['scf.execute_region', 'scf.parallel', 'scf.forall'].map(unimplemented)];
+export const SCF_DEFINITIONS: OpDefinition[] = [
+  forOp,
+  ifOp,
+  whileOp,
+  yieldOp,
+  conditionOp,
+  ...['scf.execute_region', 'scf.parallel', 'scf.forall'].map(unimplemented),
+];

@@ -27,7 +27,10 @@ export function verifySyncOp(op: OpNode, spec: SyncOpSpec, target: TargetName, d
   }
   if (positional.items.length !== spec.attributes.length) {
     const span = positional.items.length > 0 ? cover(positional.items.map((i) => i.span)) : op.nameSpan;
-    diags.error(span, `${op.name} takes ${spec.attributes.length} attribute${spec.attributes.length === 1 ? '' : 's'}, got ${positional.items.length}: ${form}`);
+    diags.error(
+      span,
+      `${op.name} takes ${spec.attributes.length} attribute${spec.attributes.length === 1 ? '' : 's'}, got ${positional.items.length}: ${form}`,
+    );
     return undefined;
   }
   const values = new Map<string, string | number>();
@@ -38,7 +41,10 @@ export function verifySyncOp(op: OpNode, spec: SyncOpSpec, target: TargetName, d
   for (const entry of op.attrs) {
     const a = spec.keyed?.find((k) => k.name === entry.key);
     if (!a) {
-      diags.error(entry.span, `${op.name} has no attribute '${entry.key}'${spec.keyed?.length ? ` (it takes ${spec.keyed.map((k) => k.name).join(', ')})` : ''}`);
+      diags.error(
+        entry.span,
+        `${op.name} has no attribute '${entry.key}'${spec.keyed?.length ? ` (it takes ${spec.keyed.map((k) => k.name).join(', ')})` : ''}`,
+      );
       continue;
     }
     const value = readSyncAttribute(op, a, entry.value, tables, diags);
@@ -106,7 +112,8 @@ function readSyncAttribute(op: OpNode, a: SyncAttributeSpec, attr: Attr, tables:
   switch (a.kind) {
     case 'pipe': {
       if (!tables.pipeNames.includes(name)) return fail(`unknown pipe '${name}'${suggestion(name, tables.pipeNames)}`);
-      if (name === tables.allPipes) return a.allowAll ? name : fail(`${name} is not allowed here: ${op.name} names one pipe (one of ${tables.corePipes.join(', ')})`);
+      if (name === tables.allPipes)
+        return a.allowAll ? name : fail(`${name} is not allowed here: ${op.name} names one pipe (one of ${tables.corePipes.join(', ')})`);
       if (!tables.corePipes.includes(name)) return fail(`${name} is not a pipe of an AI core that flags can name (one of ${tables.corePipes.join(', ')})`);
       return name;
     }

@@ -33,7 +33,10 @@ export const allocTile: OpDefinition = {
     const type = op.resultTypes[0] as TileType;
     const addr = op.node.segments.addr?.[0];
     // Placed by address, the tile may move from one run of the op to the next; else it keeps its first storage.
-    const tile = addr !== undefined ? x.memory.place(type, x.index(op, addr), op.def.name, op.node.operands[addr].span) : x.storage(op, 'tile', () => x.memory.allocate(type, op.def.name, op.node.span));
+    const tile =
+      addr !== undefined
+        ? x.memory.place(type, x.index(op, addr), op.def.name, op.node.operands[addr].span)
+        : x.storage(op, 'tile', () => x.memory.allocate(type, op.def.name, op.node.span));
     tile.vRow = validDim(x, op, 'valid_row', type.vRow, type.rows);
     tile.vCol = validDim(x, op, 'valid_col', type.vCol, type.cols);
     x.setResults(op, [tile]);
@@ -46,27 +49,32 @@ export const allocTile: OpDefinition = {
     const placed = allocs.filter((op) => op.segments.addr);
     if (placed.length === 0 || placed.length === allocs.length) return;
     for (const op of allocs.filter((a) => !a.segments.addr)) {
-      error(op.nameSpan, "pto.alloc_tile needs 'addr = %a' here: other tiles of this program are placed by address (PTOAS's level 3), and a program places all its tiles or none", [
-        { message: 'placed by address here', span: placed[0].span },
-      ]);
+      error(
+        op.nameSpan,
+        "pto.alloc_tile needs 'addr = %a' here: other tiles of this program are placed by address (PTOAS's level 3), and a program places all its tiles or none",
+        [{ message: 'placed by address here', span: placed[0].span }],
+      );
     }
   },
   verify(v) {
     const { op } = v;
     const declared = v.declared;
-  const t = declared[0];
-  if (t && t.kind !== 'tile') v.error(op.resultTypes[0].span, `pto.alloc_tile produces a !pto.tile_buf, not ${printType(t)}`);
-  if (t?.kind === 'tile') {
-    for (const [key, dim] of [['valid_row', t.vRow], ['valid_col', t.vCol]] as const) {
-      const given = op.segments[key] !== undefined;
-      const field = key === 'valid_row' ? 'v_row' : 'v_col';
-      if (dim === null && !given) v.error(op.nameSpan, `the type has ${field}=? so pto.alloc_tile needs '${key} = %value'`);
-      if (dim !== null && given) v.error(op.operands[op.segments[key][0]].span, `'${key}' is only allowed when the type has ${field}=?`);
+    const t = declared[0];
+    if (t && t.kind !== 'tile') v.error(op.resultTypes[0].span, `pto.alloc_tile produces a !pto.tile_buf, not ${printType(t)}`);
+    if (t?.kind === 'tile') {
+      for (const [key, dim] of [
+        ['valid_row', t.vRow],
+        ['valid_col', t.vCol],
+      ] as const) {
+        const given = op.segments[key] !== undefined;
+        const field = key === 'valid_row' ? 'v_row' : 'v_col';
+        if (dim === null && !given) v.error(op.nameSpan, `the type has ${field}=? so pto.alloc_tile needs '${key} = %value'`);
+        if (dim !== null && given) v.error(op.operands[op.segments[key][0]].span, `'${key}' is only allowed when the type has ${field}=?`);
+      }
     }
-  }
-  v.expectIndexOperands(['valid_row', 'valid_col', 'addr']);
-  v.expectResults(1);
-  v.define(declared);
+    v.expectIndexOperands(['valid_row', 'valid_col', 'addr']);
+    v.expectResults(1);
+    v.define(declared);
   },
 };
 
@@ -78,7 +86,8 @@ const treshape: OpDefinition = {
   execute(x, op) {
     const src = tileOperand(x, op, 0);
     const type = op.resultTypes[0] as TileType;
-    if (!src.isContiguous()) throw new VmTrap('pto.treshape: the source is a window whose rows are not adjacent; only a contiguous tile can be reshaped', op.node.operands[0].span);
+    if (!src.isContiguous())
+      throw new VmTrap('pto.treshape: the source is a window whose rows are not adjacent; only a contiguous tile can be reshaped', op.node.operands[0].span);
     x.setResults(op, [new Tile(type, src.buffer, src.address, src.bytes.subarray(0, tileBytes(type)), type.vRow!, type.vCol!)]);
   },
   verify(v) {
@@ -90,20 +99,20 @@ const treshape: OpDefinition = {
       return;
     }
     const declared = v.declared;
-  const [src] = v.operands;
-  const [dst] = declared;
-  if (op.operands.length !== 1 || op.resultTypes.length !== 1) {
-    v.error(op.span, "pto.treshape takes one tile: '%v = pto.treshape %t : SOURCE_TYPE -> RESULT_TYPE'");
-  } else if (src && src.kind !== 'tile') {
-    v.error(op.operands[0].span, `pto.treshape needs a tile, got ${printType(src)}`);
-  } else if (dst && dst.kind !== 'tile') {
-    v.error(op.resultTypes[0].span, `pto.treshape produces a tile, not ${printType(dst)}`);
-  } else if (src && dst) {
-    const problem = treshapeProblem(src as TileType, dst as TileType);
-    if (problem) v.error(op.resultTypes[0].span, `pto.treshape: ${problem}`);
-  }
-  v.expectResults(1);
-  v.define(declared);
+    const [src] = v.operands;
+    const [dst] = declared;
+    if (op.operands.length !== 1 || op.resultTypes.length !== 1) {
+      v.error(op.span, "pto.treshape takes one tile: '%v = pto.treshape %t : SOURCE_TYPE -> RESULT_TYPE'");
+    } else if (src && src.kind !== 'tile') {
+      v.error(op.operands[0].span, `pto.treshape needs a tile, got ${printType(src)}`);
+    } else if (dst && dst.kind !== 'tile') {
+      v.error(op.resultTypes[0].span, `pto.treshape produces a tile, not ${printType(dst)}`);
+    } else if (src && dst) {
+      const problem = treshapeProblem(src as TileType, dst as TileType);
+      if (problem) v.error(op.resultTypes[0].span, `pto.treshape: ${problem}`);
+    }
+    v.expectResults(1);
+    v.define(declared);
   },
 };
 
@@ -126,25 +135,25 @@ const subset: OpDefinition = {
   },
   verify(v) {
     const { op } = v;
-  const parent = v.operands[0];
-  const sizesAttr = attrOf(op, 'sizes');
-  const sizes = sizesAttr?.kind === 'array' ? sizesAttr.items.map((i) => (i.kind === 'int' ? Number(i.value) : NaN)) : [];
-  let result: Type | undefined;
-  if (parent && parent.kind !== 'tile') {
-    v.error(op.operands[0].span, `pto.subset needs a tile, got ${printType(parent)}`);
-  } else if (parent) {
-    if (op.segments.offsets.length !== 2) v.error(op.span, `pto.subset needs 2 offsets (row, col), got ${op.segments.offsets.length}`);
-    const { type, problem } = subsetType(parent, sizes);
-    if (problem) v.error(sizesAttr?.span ?? op.span, `pto.subset: ${problem}`);
-    else {
-      for (const p of tileTypeProblems(type!, v.target, v.isa)) v.error(sizesAttr?.span ?? op.span, `pto.subset: the window is not a valid tile: ${p}`);
-      result = type;
+    const parent = v.operands[0];
+    const sizesAttr = attrOf(op, 'sizes');
+    const sizes = sizesAttr?.kind === 'array' ? sizesAttr.items.map((i) => (i.kind === 'int' ? Number(i.value) : NaN)) : [];
+    let result: Type | undefined;
+    if (parent && parent.kind !== 'tile') {
+      v.error(op.operands[0].span, `pto.subset needs a tile, got ${printType(parent)}`);
+    } else if (parent) {
+      if (op.segments.offsets.length !== 2) v.error(op.span, `pto.subset needs 2 offsets (row, col), got ${op.segments.offsets.length}`);
+      const { type, problem } = subsetType(parent, sizes);
+      if (problem) v.error(sizesAttr?.span ?? op.span, `pto.subset: ${problem}`);
+      else {
+        for (const p of tileTypeProblems(type!, v.target, v.isa)) v.error(sizesAttr?.span ?? op.span, `pto.subset: the window is not a valid tile: ${p}`);
+        result = type;
+      }
     }
-  }
-  v.expectIndexOperands(['offsets']);
-  v.expectResults(1);
-  v.define([result]);
-  v.decide(sizes);
+    v.expectIndexOperands(['offsets']);
+    v.expectResults(1);
+    v.define([result]);
+    v.decide(sizes);
   },
 };
 
@@ -158,23 +167,26 @@ const bitcast: OpDefinition = {
   verify(v) {
     const { op } = v;
     const declared = v.declared;
-  const [src] = v.operands;
-  const [dst] = declared;
-  if (op.operands.length !== 1 || op.resultTypes.length !== 1) {
-    v.error(op.span, "pto.bitcast takes one tile: '%b = pto.bitcast %t : SOURCE_TYPE -> RESULT_TYPE'");
-  } else if (src && dst) {
-    if (src.kind !== 'tile' || dst.kind !== 'tile') v.error(op.span, 'pto.bitcast needs a tile and gives a tile');
-    else {
-      const problem =
-        src.dtype === dst.dtype ? 'the element types are the same (use pto.treshape to change the shape or layout)'
-        : elemSize(src.dtype) !== elemSize(dst.dtype) ? `${elemTypeName(src.dtype)} and ${elemTypeName(dst.dtype)} differ in size`
-        : printType({ ...src, dtype: dst.dtype }) !== printType(dst) ? 'only the element type may change (location, shape, valid region and layout stay)'
-        : undefined;
-      if (problem) v.error(op.resultTypes[0].span, `pto.bitcast: ${problem}`);
+    const [src] = v.operands;
+    const [dst] = declared;
+    if (op.operands.length !== 1 || op.resultTypes.length !== 1) {
+      v.error(op.span, "pto.bitcast takes one tile: '%b = pto.bitcast %t : SOURCE_TYPE -> RESULT_TYPE'");
+    } else if (src && dst) {
+      if (src.kind !== 'tile' || dst.kind !== 'tile') v.error(op.span, 'pto.bitcast needs a tile and gives a tile');
+      else {
+        const problem =
+          src.dtype === dst.dtype
+            ? 'the element types are the same (use pto.treshape to change the shape or layout)'
+            : elemSize(src.dtype) !== elemSize(dst.dtype)
+              ? `${elemTypeName(src.dtype)} and ${elemTypeName(dst.dtype)} differ in size`
+              : printType({ ...src, dtype: dst.dtype }) !== printType(dst)
+                ? 'only the element type may change (location, shape, valid region and layout stay)'
+                : undefined;
+        if (problem) v.error(op.resultTypes[0].span, `pto.bitcast: ${problem}`);
+      }
     }
-  }
-  v.expectResults(1);
-  v.define(declared);
+    v.expectResults(1);
+    v.define(declared);
   },
 };
 

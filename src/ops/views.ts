@@ -22,29 +22,30 @@ export const makeTensorView: OpDefinition = {
   verify(v) {
     const { op } = v;
     let declared = v.declared;
-  const ptr = v.operands[0];
-  let result = declared[0];
-  if (ptr && ptr.kind !== 'ptr') v.error(op.operands[0].span, `pto.make_tensor_view needs a !pto.ptr source, got ${printType(ptr)}`);
-  if (result && result.kind !== 'tensor_view') v.error(op.resultTypes[0].span, `pto.make_tensor_view produces a !pto.tensor_view, not ${printType(result)}`);
-  const entries = op.segments.shape.length;
-  if (result?.kind === 'tensor_view' && result.shape.length === 1 && entries > 1 && result.shape[0] === entries && op.segments.strides.length === entries) {
-    // Older PTOAS wrote a view's rank where its shape goes: `shape = [%m, %n] ... : !pto.tensor_view<2xf32>`.
-    const canonical = printType({ kind: 'tensor_view', shape: new Array(entries).fill(null), elem: result.elem });
-    const old = op.resultTypes[0].text;
-    v.warning(op.resultTypes[0].span, `'${old}' gives the view's rank (the old spelling); write its shape: '${canonical}'`);
-    declared = [v.respellResult(0, canonical)];
-    result = declared[0];
-  }
-  if (result?.kind === 'tensor_view') {
-    const rank = result.shape.length;
-    for (const seg of ['shape', 'strides']) {
-      if (op.segments[seg].length !== rank) v.error(op.span, `${seg} has ${op.segments[seg].length} entries, but the view has rank ${rank}`);
+    const ptr = v.operands[0];
+    let result = declared[0];
+    if (ptr && ptr.kind !== 'ptr') v.error(op.operands[0].span, `pto.make_tensor_view needs a !pto.ptr source, got ${printType(ptr)}`);
+    if (result && result.kind !== 'tensor_view') v.error(op.resultTypes[0].span, `pto.make_tensor_view produces a !pto.tensor_view, not ${printType(result)}`);
+    const entries = op.segments.shape.length;
+    if (result?.kind === 'tensor_view' && result.shape.length === 1 && entries > 1 && result.shape[0] === entries && op.segments.strides.length === entries) {
+      // Older PTOAS wrote a view's rank where its shape goes: `shape = [%m, %n] ... : !pto.tensor_view<2xf32>`.
+      const canonical = printType({ kind: 'tensor_view', shape: new Array(entries).fill(null), elem: result.elem });
+      const old = op.resultTypes[0].text;
+      v.warning(op.resultTypes[0].span, `'${old}' gives the view's rank (the old spelling); write its shape: '${canonical}'`);
+      declared = [v.respellResult(0, canonical)];
+      result = declared[0];
     }
-    if (ptr?.kind === 'ptr' && ptr.elem !== result.elem) v.error(op.resultTypes[0].span, `view element type ${result.elem} differs from the pointer's ${ptr.elem}`);
-  }
-  v.expectIndexOperands(['shape', 'strides']);
-  v.expectResults(1);
-  v.define(declared);
+    if (result?.kind === 'tensor_view') {
+      const rank = result.shape.length;
+      for (const seg of ['shape', 'strides']) {
+        if (op.segments[seg].length !== rank) v.error(op.span, `${seg} has ${op.segments[seg].length} entries, but the view has rank ${rank}`);
+      }
+      if (ptr?.kind === 'ptr' && ptr.elem !== result.elem)
+        v.error(op.resultTypes[0].span, `view element type ${result.elem} differs from the pointer's ${ptr.elem}`);
+    }
+    v.expectIndexOperands(['shape', 'strides']);
+    v.expectResults(1);
+    v.define(declared);
   },
 };
 
@@ -57,7 +58,8 @@ export const partitionView: OpDefinition = {
     const declared = op.resultTypes[0];
     if (declared?.kind === 'partition_view') {
       declared.shape.forEach((d, i) => {
-        if (d !== null && d !== part.shape[i]) throw new VmTrap(`sizes[${i}] is ${part.shape[i]}, but the result type says ${d}`, op.node.operands[op.node.segments.sizes[i]].span);
+        if (d !== null && d !== part.shape[i])
+          throw new VmTrap(`sizes[${i}] is ${part.shape[i]}, but the result type says ${d}`, op.node.operands[op.node.segments.sizes[i]].span);
       });
     }
     x.setResults(op, [part]);
@@ -65,23 +67,25 @@ export const partitionView: OpDefinition = {
   verify(v) {
     const { op } = v;
     const declared = v.declared;
-  const source = v.operands[0];
-  const result = declared[0];
-  if (!result) {
-    if (op.resultTypes.length === 0) v.error(op.span, "pto.partition_view needs a result type: ': SOURCE_TYPE -> !pto.partition_tensor_view<...>'");
-  } else if (result.kind !== 'partition_view') {
-    v.error(op.resultTypes[0].span, `pto.partition_view produces a !pto.partition_tensor_view, not ${printType(result)}`);
-  }
-  if (source && source.kind !== 'tensor_view') v.error(op.operands[0].span, `pto.partition_view needs a !pto.tensor_view source, got ${printType(source)}`);
-  if (source?.kind === 'tensor_view') {
-    for (const seg of ['offsets', 'sizes']) {
-      if (op.segments[seg].length !== source.shape.length) v.error(op.span, `${seg} has ${op.segments[seg].length} entries, but the source view has rank ${source.shape.length}`);
+    const source = v.operands[0];
+    const result = declared[0];
+    if (!result) {
+      if (op.resultTypes.length === 0) v.error(op.span, "pto.partition_view needs a result type: ': SOURCE_TYPE -> !pto.partition_tensor_view<...>'");
+    } else if (result.kind !== 'partition_view') {
+      v.error(op.resultTypes[0].span, `pto.partition_view produces a !pto.partition_tensor_view, not ${printType(result)}`);
     }
-    if (result?.kind === 'partition_view' && result.elem !== source.elem) v.error(op.resultTypes[0].span, `partition element type ${result.elem} differs from the source's ${source.elem}`);
-  }
-  v.expectIndexOperands(['offsets', 'sizes']);
-  v.expectResults(1);
-  v.define(declared);
+    if (source && source.kind !== 'tensor_view') v.error(op.operands[0].span, `pto.partition_view needs a !pto.tensor_view source, got ${printType(source)}`);
+    if (source?.kind === 'tensor_view') {
+      for (const seg of ['offsets', 'sizes']) {
+        if (op.segments[seg].length !== source.shape.length)
+          v.error(op.span, `${seg} has ${op.segments[seg].length} entries, but the source view has rank ${source.shape.length}`);
+      }
+      if (result?.kind === 'partition_view' && result.elem !== source.elem)
+        v.error(op.resultTypes[0].span, `partition element type ${result.elem} differs from the source's ${source.elem}`);
+    }
+    v.expectIndexOperands(['offsets', 'sizes']);
+    v.expectResults(1);
+    v.define(declared);
   },
 };
 
@@ -91,24 +95,26 @@ const tensorViewDim: OpDefinition = {
   execute(x, op) {
     const view = x.operand(op, 0) as TensorView | PartitionView;
     const dim = x.index(op, 1);
-    if (dim < 0 || dim >= view.shape.length) throw new VmTrap(`dimension ${dim} is out of range: the view has rank ${view.shape.length}`, op.node.operands[1].span);
+    if (dim < 0 || dim >= view.shape.length)
+      throw new VmTrap(`dimension ${dim} is out of range: the view has rank ${view.shape.length}`, op.node.operands[1].span);
     x.setResults(op, [BigInt(view.shape[dim])]);
   },
   verify(v) {
     const { op } = v;
     const declared = v.declared;
-  const [view, dim] = v.operands;
-  if (view && !(view.kind === 'tensor_view' || (view.kind === 'partition_view' && view.memref))) {
-    v.error(op.operands[0].span, `pto.get_tensor_view_dim needs a !pto.tensor_view or a global memref, got ${printType(view)}`);
-  }
-  if (dim && !(dim.kind === 'scalar' && dim.elem === 'index')) v.error(op.operands[1].span, `the dimension must be an index, got ${printType(dim)}`);
-  const known = v.constant(1);
-  if (known !== undefined && (view?.kind === 'tensor_view' || view?.kind === 'partition_view') && (known < 0n || known >= BigInt(view.shape.length))) {
-    v.error(op.operands[1].span, `dimension ${known} is out of range: the view has rank ${view.shape.length}`);
-  }
-  if (declared[0] && !(declared[0].kind === 'scalar' && declared[0].elem === 'index')) v.error(op.resultTypes[0].span, `pto.get_tensor_view_dim gives an index, not ${printType(declared[0])}`);
-  v.expectResults(1);
-  v.define(declared);
+    const [view, dim] = v.operands;
+    if (view && !(view.kind === 'tensor_view' || (view.kind === 'partition_view' && view.memref))) {
+      v.error(op.operands[0].span, `pto.get_tensor_view_dim needs a !pto.tensor_view or a global memref, got ${printType(view)}`);
+    }
+    if (dim && !(dim.kind === 'scalar' && dim.elem === 'index')) v.error(op.operands[1].span, `the dimension must be an index, got ${printType(dim)}`);
+    const known = v.constant(1);
+    if (known !== undefined && (view?.kind === 'tensor_view' || view?.kind === 'partition_view') && (known < 0n || known >= BigInt(view.shape.length))) {
+      v.error(op.operands[1].span, `dimension ${known} is out of range: the view has rank ${view.shape.length}`);
+    }
+    if (declared[0] && !(declared[0].kind === 'scalar' && declared[0].elem === 'index'))
+      v.error(op.resultTypes[0].span, `pto.get_tensor_view_dim gives an index, not ${printType(declared[0])}`);
+    v.expectResults(1);
+    v.define(declared);
   },
 };
 

@@ -38,7 +38,10 @@ function parseUncached(text: string): AffineMap | string {
     AffineMap(_kw, _o, dims, symbols, _arrow, _po, results, _pc, _c) {
       const dimNames = dims.expr() as string[];
       const symbolNames = (symbols.children[0]?.expr() ?? []) as string[];
-      for (const [list, kind] of [[dimNames, 'dim'], [symbolNames, 'symbol']] as const) {
+      for (const [list, kind] of [
+        [dimNames, 'dim'],
+        [symbolNames, 'symbol'],
+      ] as const) {
         list.forEach((name, index) => {
           if (names.has(name)) problem = `'${name}' is declared twice in '${text}'`;
           names.set(name, { kind, index });

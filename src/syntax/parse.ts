@@ -229,7 +229,10 @@ class StatementParser {
 
 /** Ohm's "expected" text can list dozens of alternatives; keep it readable. */
 function summarizeExpected(text: string): string {
-  const items = text.split(/, or |, | or /).map((s) => s.trim()).filter((s) => s.length > 0);
+  const items = text
+    .split(/, or |, | or /)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   const unique = [...new Set(items)];
   if (unique.length <= 6) return unique.join(', ');
   return unique.slice(0, 6).join(', ') + ', ...';
@@ -295,9 +298,9 @@ function parseIntLiteral(text: string): bigint {
 
 /** MLIR string escapes: \\ \" \n \t and \XX (two hex digits). */
 function unquote(s: string): string {
-  return s.slice(1, -1).replace(/\\([0-9a-fA-F]{2}|.)/g, (_, c: string) =>
-    c.length === 2 ? String.fromCharCode(parseInt(c, 16)) : c === 'n' ? '\n' : c === 't' ? '\t' : c,
-  );
+  return s
+    .slice(1, -1)
+    .replace(/\\([0-9a-fA-F]{2}|.)/g, (_, c: string) => (c.length === 2 ? String.fromCharCode(parseInt(c, 16)) : c === 'n' ? '\n' : c === 't' ? '\t' : c));
 }
 
 /** The semantic actions are built once per grammar: every file of a run shares them. */
@@ -405,7 +408,10 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const op = fields();
       const fn = fnType.ast(c) as TypeRef & { fn: { inputs: TypeRef[]; results: TypeRef[] } };
       addSegment(op, 'args', typedValues(c, { values: args.asIteration().children.map((v) => v.ast(c)), types: fn.fn.inputs }, this));
-      op.attrs = [{ key: 'callee', value: { kind: 'symbol', name: callee.ast(c), span: spanOf(c, callee) }, span: spanOf(c, callee) }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
+      op.attrs = [
+        { key: 'callee', value: { kind: 'symbol', name: callee.ast(c), span: spanOf(c, callee) }, span: spanOf(c, callee) },
+        ...(optional<AttrEntry[]>(attrs, c) ?? []),
+      ];
       op.resultTypes = fn.fn.results;
       return op;
     },
@@ -416,7 +422,21 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
         types: types.asIteration().children.map((t) => t.ast(c)),
       };
     },
-    ScfForBody(this: Node, _u: Node, iv: Node, _eq: Node, lb: Node, _to: Node, ub: Node, _step: Node, step: Node, iter: Node, forType: Node, region: Node, attrs: Node) {
+    ScfForBody(
+      this: Node,
+      _u: Node,
+      iv: Node,
+      _eq: Node,
+      lb: Node,
+      _to: Node,
+      ub: Node,
+      _step: Node,
+      step: Node,
+      iter: Node,
+      forType: Node,
+      region: Node,
+      attrs: Node,
+    ) {
       const c = contextOf(this);
       const op = fields();
       const ivType = optional<TypeRef>(forType, c);
@@ -429,7 +449,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       if (iterArgs && bindings.length !== types.length) {
         c.diags.error(spanOf(c, iter), `${bindings.length} iter_args but ${types.length} result type(s)`);
       }
-      addSegment(op, 'init', bindings.map((b, i) => valueOperand(b.use, types[i])));
+      addSegment(
+        op,
+        'init',
+        bindings.map((b, i) => valueOperand(b.use, types[i])),
+      );
       op.resultTypes = types;
       const body = region.ast(c) as Region;
       const ivArg: BlockArg = { name: iv.sourceString, type: ivType, span: spanOf(c, iv) };
@@ -474,7 +498,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const op = fields();
       const fn = fnType.ast(c) as TypeRef & { fn: { inputs: TypeRef[]; results: TypeRef[] } };
       const bs = bindings.asIteration().children.map((b) => b.ast(c) as { name: string; span: Span; use: ValueRef });
-      addSegment(op, 'init', bs.map((b, i) => valueOperand(b.use, fn.fn.inputs[i])));
+      addSegment(
+        op,
+        'init',
+        bs.map((b, i) => valueOperand(b.use, fn.fn.inputs[i])),
+      );
       op.resultTypes = fn.fn.results;
       const beforeRegion = before.ast(c) as Region;
       beforeRegion.blocks[0].args = bs.map((b, i) => ({ name: b.name, type: fn.fn.inputs[i], span: b.span }));
@@ -510,7 +538,10 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const op = fields();
       const type = t.ast(c) as TypeRef;
       addSegment(op, 'operands', [valueOperand(lhs.ast(c), type), valueOperand(rhs.ast(c), type)]);
-      op.attrs = [{ key: 'predicate', value: { kind: 'ident', name: pred.sourceString, span: spanOf(c, pred) }, span: spanOf(c, pred) }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
+      op.attrs = [
+        { key: 'predicate', value: { kind: 'ident', name: pred.sourceString, span: spanOf(c, pred) }, span: spanOf(c, pred) },
+        ...(optional<AttrEntry[]>(attrs, c) ?? []),
+      ];
       op.resultTypes = [{ text: 'i1', span: type.span }];
       return op;
     },
@@ -537,12 +568,30 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const c = contextOf(this);
       const op = fields();
       const type = t.ast(c) as TypeRef;
-      addSegment(op, 'operands', values.asIteration().children.map((v) => valueOperand(v.ast(c), type)));
+      addSegment(
+        op,
+        'operands',
+        values.asIteration().children.map((v) => valueOperand(v.ast(c), type)),
+      );
       op.resultTypes = [type];
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
     },
-    MakeTensorViewBody(this: Node, src: Node, _c: Node, _shapeKw: Node, _eq: Node, shape: Node, comma: Node, _stridesKw: Node, _eq2: Node, strides: Node, attrs: Node, _colon: Node, t: Node) {
+    MakeTensorViewBody(
+      this: Node,
+      src: Node,
+      _c: Node,
+      _shapeKw: Node,
+      _eq: Node,
+      shape: Node,
+      comma: Node,
+      _stridesKw: Node,
+      _eq2: Node,
+      strides: Node,
+      attrs: Node,
+      _colon: Node,
+      t: Node,
+    ) {
       const c = contextOf(this);
       const op = fields();
       addSegment(op, 'source', [valueOperand(src.ast(c))]);
@@ -551,11 +600,28 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       op.resultTypes = [t.ast(c)];
       if (comma.sourceString === '') {
-        op.legacy = [{ message: "missing ',' before 'strides' (accepted for older PTOAS output; write 'shape = [...], strides = [...]')", span: spanOf(c, _stridesKw) }];
+        op.legacy = [
+          { message: "missing ',' before 'strides' (accepted for older PTOAS output; write 'shape = [...], strides = [...]')", span: spanOf(c, _stridesKw) },
+        ];
       }
       return op;
     },
-    PartitionViewBody(this: Node, src: Node, _c: Node, _offKw: Node, _eq: Node, offsets: Node, _c2: Node, _sizesKw: Node, _eq2: Node, sizes: Node, attrs: Node, _colon: Node, t: Node, result: Node) {
+    PartitionViewBody(
+      this: Node,
+      src: Node,
+      _c: Node,
+      _offKw: Node,
+      _eq: Node,
+      offsets: Node,
+      _c2: Node,
+      _sizesKw: Node,
+      _eq2: Node,
+      sizes: Node,
+      attrs: Node,
+      _colon: Node,
+      t: Node,
+      result: Node,
+    ) {
       const c = contextOf(this);
       const op = fields();
       const sourceType = t.ast(c) as TypeRef;
@@ -587,14 +653,34 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.resultTypes = [t.ast(c)];
       return op;
     },
-    SubsetBody(this: Node, src: Node, _o: Node, offsets: Node, _c: Node, _sizesKw: Node, _o2: Node, sizes: Node, _c2: Node, attrs: Node, _colon: Node, t: Node) {
+    SubsetBody(
+      this: Node,
+      src: Node,
+      _o: Node,
+      offsets: Node,
+      _c: Node,
+      _sizesKw: Node,
+      _o2: Node,
+      sizes: Node,
+      _c2: Node,
+      attrs: Node,
+      _colon: Node,
+      t: Node,
+    ) {
       const c = contextOf(this);
       const op = fields();
       const sourceType = t.ast(c) as TypeRef;
       addSegment(op, 'source', [valueOperand(src.ast(c), sourceType)]);
-      addSegment(op, 'offsets', offsets.asIteration().children.map((i: Node) => i.ast(c)));
+      addSegment(
+        op,
+        'offsets',
+        offsets.asIteration().children.map((i: Node) => i.ast(c)),
+      );
       const sizeItems: Attr[] = sizes.asIteration().children.map((n: Node) => ({ kind: 'int', value: BigInt(n.sourceString), span: spanOf(c, n) }));
-      op.attrs = [{ key: 'sizes', value: { kind: 'array', items: sizeItems, span: spanOf(c, sizes) }, span: spanOf(c, sizes) }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
+      op.attrs = [
+        { key: 'sizes', value: { kind: 'array', items: sizeItems, span: spanOf(c, sizes) }, span: spanOf(c, sizes) },
+        ...(optional<AttrEntry[]>(attrs, c) ?? []),
+      ];
       return op;
     },
     AllocOperand(this: Node, key: Node, _eq: Node, v: Node) {
@@ -611,7 +697,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     MemrefAllocBody(this: Node, _o: Node, dynamicSizes: Node, _c: Node, attrs: Node, _colon: Node, t: Node) {
       const c = contextOf(this);
       const op = fields();
-      addSegment(op, 'sizes', dynamicSizes.asIteration().children.map((v) => valueOperand(v.ast(c))));
+      addSegment(
+        op,
+        'sizes',
+        dynamicSizes.asIteration().children.map((v) => valueOperand(v.ast(c))),
+      );
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       op.resultTypes = [t.ast(c)];
       return op;
@@ -630,7 +720,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     PointerCastBody(this: Node, _o: Node, addresses: Node, _c: Node, attrs: Node, _colon: Node, t: Node) {
       const c = contextOf(this);
       const op = fields();
-      addSegment(op, 'addr', addresses.asIteration().children.map((v) => valueOperand(v.ast(c))));
+      addSegment(
+        op,
+        'addr',
+        addresses.asIteration().children.map((v) => valueOperand(v.ast(c))),
+      );
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       op.resultTypes = [t.ast(c)];
       return op;
@@ -663,7 +757,20 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.resultTypes = [to.ast(c)];
       return op;
     },
-    StoreScalarBody(this: Node, value: Node, _c1: Node, ptr: Node, _o: Node, offset: Node, _c: Node, attrs: Node, _colon: Node, ptrType: Node, _c2: Node, valueType: Node) {
+    StoreScalarBody(
+      this: Node,
+      value: Node,
+      _c1: Node,
+      ptr: Node,
+      _o: Node,
+      offset: Node,
+      _c: Node,
+      attrs: Node,
+      _colon: Node,
+      ptrType: Node,
+      _c2: Node,
+      valueType: Node,
+    ) {
       const c = contextOf(this);
       const op = fields();
       addSegment(op, 'value', [valueOperand(value.ast(c), valueType.ast(c))]);
@@ -685,15 +792,25 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const c = contextOf(this);
       const op = fields();
       addSegment(op, 'value', [valueOperand(value.ast(c), t.ast(c))]);
-      op.attrs = [{ key: 'format', value: { kind: 'string', value: unquote(format.sourceString), span: spanOf(c, format) }, span: spanOf(c, format) }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
+      op.attrs = [
+        { key: 'format', value: { kind: 'string', value: unquote(format.sourceString), span: spanOf(c, format) }, span: spanOf(c, format) },
+        ...(optional<AttrEntry[]>(attrs, c) ?? []),
+      ];
       return op;
     },
     AffineApplyBody(this: Node, map: Node, _o: Node, dims: Node, _c: Node, symbols: Node, attrs: Node) {
       const c = contextOf(this);
       const op = fields();
-      addSegment(op, 'dims', dims.asIteration().children.map((v) => valueOperand(v.ast(c))));
+      addSegment(
+        op,
+        'dims',
+        dims.asIteration().children.map((v) => valueOperand(v.ast(c))),
+      );
       addSegment(op, 'symbols', optional<Operand[]>(symbols, c) ?? []);
-      op.attrs = [{ key: 'map', value: { kind: 'dialect', text: map.sourceString, span: spanOf(c, map) }, span: spanOf(c, map) }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
+      op.attrs = [
+        { key: 'map', value: { kind: 'dialect', text: map.sourceString, span: spanOf(c, map) }, span: spanOf(c, map) },
+        ...(optional<AttrEntry[]>(attrs, c) ?? []),
+      ];
       op.resultTypes = [{ text: 'index', span: c.nameSpan! }];
       return op;
     },
@@ -823,7 +940,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       if (sig?.arrow && inputTypes.length !== vs.length && !(vs.length === 0 && inputTypes.length === 0)) {
         c.diags.error(spanOf(c, signature), `${vs.length} operand(s) but ${inputTypes.length} type(s) in the signature`);
       }
-      addSegment(op, 'operands', vs.map((v, i) => valueOperand(v, inputTypes[i])));
+      addSegment(
+        op,
+        'operands',
+        vs.map((v, i) => valueOperand(v, inputTypes[i])),
+      );
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       (op as OpNode & { signatureSingle?: boolean }).signatureSingle = !!sig && !sig.arrow && sig.inputs.length === 1;
       return op;

@@ -217,11 +217,7 @@ export class Scanner {
         continue;
       }
       if (c === Ch.LBrace) {
-        const isRegion =
-          depth === 0 &&
-          takesRegions &&
-          lastWord !== 'attributes' &&
-          (!afterRegion || lastWord === 'else' || lastWord === 'do');
+        const isRegion = depth === 0 && takesRegions && lastWord !== 'attributes' && (!afterRegion || lastWord === 'else' || lastWord === 'do');
         if (isRegion) {
           const region = this.scanRegion(i);
           regions.push(region);
@@ -403,7 +399,8 @@ export class Scanner {
       const c = this.text.charCodeAt(i);
       if (c === Ch.Backslash) i += 2;
       else if (c === Ch.Quote) return i + 1;
-      else if (c === Ch.LF) return pos + 1; // unterminated: the grammar reports it; brackets after it still count
+      else if (c === Ch.LF)
+        return pos + 1; // unterminated: the grammar reports it; brackets after it still count
       else i++;
     }
     return i;

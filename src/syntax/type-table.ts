@@ -140,7 +140,8 @@ function memrefType(items: BodyItem[], text: string): TypeParse {
   }
   const { shape, elem } = shaped;
   if (spaceName === 'gm') return { type: { kind: 'partition_view', shape, elem, memref: { shape, layout, space: 'gm' } }, warnings };
-  if (!(TILE_LOCS as readonly string[]).includes(spaceName)) return { error: `unknown address space '${spaceName}' (expected gm or one of ${TILE_LOCS.join(', ')})`, warnings };
+  if (!(TILE_LOCS as readonly string[]).includes(spaceName))
+    return { error: `unknown address space '${spaceName}' (expected gm or one of ${TILE_LOCS.join(', ')})`, warnings };
   if (shape.some((d) => d === null)) return { error: `an on-chip memref needs a static shape, got '${items[0].text}'`, warnings };
   const dims = shape as number[];
   const cols = dims[dims.length - 1];
@@ -172,7 +173,7 @@ function bodySemantics(grammar: ohm.Grammar): ohm.Semantics {
         genericPretty: 'pretty',
         ident: 'ident',
       };
-      const kind = v.ctorName === '_terminal' ? 'dynamic' : kinds[v.ctorName] ?? 'ident';
+      const kind = v.ctorName === '_terminal' ? 'dynamic' : (kinds[v.ctorName] ?? 'ident');
       return { kind, text: this.sourceString };
     },
   });
@@ -207,12 +208,27 @@ const KEY_ORDER = ['loc', 'dtype', 'rows', 'cols', 'v_row', 'v_col', 'blayout', 
 /** Positional spellings of the ISA manual: `loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero`. */
 const BLAYOUT_NAMES: Record<string, BLayout> = { row_major: 'row_major', col_major: 'col_major', RowMajor: 'row_major', ColMajor: 'col_major' };
 const SLAYOUT_NAMES: Record<string, SLayout> = {
-  none_box: 'none_box', row_major: 'row_major', col_major: 'col_major',
-  NoneBox: 'none_box', RowMajor: 'row_major', ColMajor: 'col_major',
+  none_box: 'none_box',
+  row_major: 'row_major',
+  col_major: 'col_major',
+  NoneBox: 'none_box',
+  RowMajor: 'row_major',
+  ColMajor: 'col_major',
 };
 
 const PAD_VALUES: Record<string, number> = {
-  null: 0, zero: 1, max: 2, min: 3, Null: 0, Zero: 1, Max: 2, Min: 3, PadNull: 0, PadZero: 1, PadMax: 2, PadMin: 3,
+  null: 0,
+  zero: 1,
+  max: 2,
+  min: 3,
+  Null: 0,
+  Zero: 1,
+  Max: 2,
+  Min: 3,
+  PadNull: 0,
+  PadZero: 1,
+  PadMax: 2,
+  PadMin: 3,
 };
 /** The manual's fractal enum; every box of the Vec/Mat/Left/Right tiles is 512 bytes. */
 const FRACTAL_NAMES: Record<string, number> = { None: 512, NZ: 512, ZN: 512, FR: 512, RN: 512 };
@@ -230,7 +246,8 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
   if (items.length === 1 && items[0].kind === 'shaped') {
     // `!pto.tile<16x16xf32>`: a Vec tile with default layout.
     const { shape, elem } = parseShaped(items[0].text);
-    if (!elem || shape.length !== 2 || shape.some((d) => d === null)) return { error: `'${spelled}<${items[0].text}>' needs two static dims and an element type`, warnings };
+    if (!elem || shape.length !== 2 || shape.some((d) => d === null))
+      return { error: `'${spelled}<${items[0].text}>' needs two static dims and an element type`, warnings };
     return { type: defaultTile(level, 'vec', elem, shape[0]!, shape[1]!), warnings };
   }
 
@@ -305,7 +322,8 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
     const missing = KEY_ORDER.filter((k) => !fields[k] && k !== 'v_row' && k !== 'v_col');
     if (missing.length > 0) warnings.push(`missing ${spelled} parameter(s) ${missing.join(', ')}: defaults used (PTOAS requires every parameter)`);
     const expected = KEY_ORDER.filter((k) => order.includes(k));
-    if (!order.includes('valid') && order.join() !== expected.join()) warnings.push(`${spelled} parameters are out of order (PTOAS requires ${KEY_ORDER.join(', ')})`);
+    if (!order.includes('valid') && order.join() !== expected.join())
+      warnings.push(`${spelled} parameters are out of order (PTOAS requires ${KEY_ORDER.join(', ')})`);
   }
 
   const locText = fields.loc?.text ?? 'vec';
@@ -345,7 +363,10 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
     // A custom pad value is pto-isa's encoding: bit 32 set, the element's bit pattern below (PadValueCustom).
     const custom = p !== undefined && Number.isInteger(p) && p >= CUSTOM_PAD_BASE && p < 2 * CUSTOM_PAD_BASE;
     if (p === undefined || !Number.isInteger(p) || p < 0 || (p > 3 && !custom)) {
-      return { error: `unknown pad '${fields.pad.text}' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)`, warnings };
+      return {
+        error: `unknown pad '${fields.pad.text}' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)`,
+        warnings,
+      };
     }
     pad = p;
   }
@@ -370,4 +391,3 @@ function validDim(item: BodyItem | undefined, physical: number, name: string): n
 function defaultTile(level: 'buf' | 'value', loc: TileLoc, dtype: ElemType, rows: number, cols: number): TileType {
   return { kind: 'tile', level, loc, dtype, rows, cols, vRow: rows, vCol: cols, ...defaultLayout(loc), fractal: loc === 'acc' ? 1024 : 512, pad: 0 };
 }
-

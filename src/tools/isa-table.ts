@@ -34,7 +34,8 @@ function coverage(instructions: Instruction[]): string[] {
     `| instruction | family | ${head.join(' | ')} |`,
     `|---|---|${head.map(() => ':-:').join('|')}|`,
   ];
-  for (const i of instructions) lines.push(`| \`${i.opName}\` | ${i.family} | ${TARGETS.flatMap((t) => ELEMENTS.map((e) => coverageCell(i, t, e))).join(' | ')} |`);
+  for (const i of instructions)
+    lines.push(`| \`${i.opName}\` | ${i.family} | ${TARGETS.flatMap((t) => ELEMENTS.map((e) => coverageCell(i, t, e))).join(' | ')} |`);
   const run = instructions.filter((i) => i.implemented).length;
   lines.push('', `${instructions.length} instructions described, ${run} run by the VM.`);
   return lines;
@@ -46,7 +47,13 @@ function holes(instructions: Instruction[]): string[] {
   if (missing.length === 0) lines.push('None.');
   for (const i of missing) lines.push(`- \`${i.opName}\`: ${(i.notes ?? ['(no reason recorded)']).join(' ')}`);
   const { gaps } = knownOps();
-  lines.push('', '## PTO ops without an instruction table', '', 'Ops of the PTOAS dialect or the manual that `spec/instructions/` does not describe (the verifier says "not implemented yet"):', '');
+  lines.push(
+    '',
+    '## PTO ops without an instruction table',
+    '',
+    'Ops of the PTOAS dialect or the manual that `spec/instructions/` does not describe (the verifier says "not implemented yet"):',
+    '',
+  );
   for (const g of gaps) lines.push(`- ${g.reason}: ${g.ops.map((o) => `\`${o}\``).join(', ')}`);
   return lines;
 }
@@ -60,13 +67,23 @@ function reference(instructions: Instruction[]): string[] {
   ];
   for (const i of instructions) {
     const operands = `${i.outs.map((o) => o.name).join(', ')} / ${i.ins.map((o) => o.name + (o.optional ? '?' : '')).join(', ')}`;
-    const locs = Object.entries(i.tileLocs).map(([k, v]) => `${k}: ${v.join('/')}`).join('; ');
-    const layouts = Object.entries(i.layouts).filter(([, v]) => v !== 'any').map(([k, v]) => `${k}: ${v}`).join('; ') || 'any';
+    const locs = Object.entries(i.tileLocs)
+      .map(([k, v]) => `${k}: ${v.join('/')}`)
+      .join('; ');
+    const layouts =
+      Object.entries(i.layouts)
+        .filter(([, v]) => v !== 'any')
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; ') || 'any';
     const dtypes = TARGETS.map((t) => {
       const table = i.dtypes[t];
       if (!table) return 'n/a';
       const sets = [...new Set(Object.values(table).map((l) => l.join(', ')))];
-      return sets.length === 1 ? sets[0] : Object.entries(table).map(([k, v]) => `${k}: ${v.join(', ')}`).join('; ');
+      return sets.length === 1
+        ? sets[0]
+        : Object.entries(table)
+            .map(([k, v]) => `${k}: ${v.join(', ')}`)
+            .join('; ');
     });
     lines.push(`| \`${i.opName}\` | ${i.family} | ${operands} | ${locs} | ${layouts} | ${dtypes[0]} | ${dtypes[1]} | ${i.implemented ? 'yes' : 'no'} |`);
   }

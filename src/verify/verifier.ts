@@ -210,7 +210,10 @@ class Verifier {
     if (!found && ref.index === 0) found = this.lookup(ref.name);
     if (!found) {
       const elsewhere = this.functionNames.get(key);
-      this.diags.error(ref.span, elsewhere ? `${key} is not visible here (defined in a region that does not enclose this use)` : `use of undefined value ${key}`);
+      this.diags.error(
+        ref.span,
+        elsewhere ? `${key} is not visible here (defined in a region that does not enclose this use)` : `use of undefined value ${key}`,
+      );
       return { type: undefined, slot: NO_SLOT };
     }
     if (isUnknown(found.type)) {

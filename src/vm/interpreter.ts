@@ -34,7 +34,15 @@ export interface RunResult {
  * global buffers; each core has its own on-chip memory. Cores that wait for each other are not modelled: a kernel
  * that hands data between cores inside one launch sees every earlier core finished. --max-steps bounds each core.
  */
-export function runLaunch(program: Program, types: TypeTable, fn: OpNode, args: Map<string, Value>, options: RunOptions, blocks: number, subblocks: number): RunResult {
+export function runLaunch(
+  program: Program,
+  types: TypeTable,
+  fn: OpNode,
+  args: Map<string, Value>,
+  options: RunOptions,
+  blocks: number,
+  subblocks: number,
+): RunResult {
   const total: RunResult = { steps: 0, notes: [], printed: [], sync: [] };
   for (let block = 0; block < blocks; block++) {
     for (let subblock = 0; subblock < subblocks; subblock++) {

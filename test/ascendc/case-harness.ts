@@ -116,7 +116,13 @@ function generate(gen: string, dtype: string): number[] {
 /** A region's words as little-endian bytes. */
 export function regionBytes(region: Region): Uint8Array {
   const size = wordSize(region.dtype);
-  const words = region.bits !== undefined ? region.bits.trim().split(/\s+/).map((w) => parseInt(w, 16)) : generate(region.gen ?? '', region.dtype);
+  const words =
+    region.bits !== undefined
+      ? region.bits
+          .trim()
+          .split(/\s+/)
+          .map((w) => parseInt(w, 16))
+      : generate(region.gen ?? '', region.dtype);
   if (words.length !== region.count) throw new Error(`region @${region.addr}: ${words.length} words, count says ${region.count}`);
   const out = new Uint8Array(words.length * size);
   const dv = new DataView(out.buffer);
@@ -167,7 +173,10 @@ function num(v: unknown): number | undefined {
 /** "a,b,c" or "{a,b,c,d}" -> numbers. */
 function list(v: unknown): number[] | undefined {
   if (v === undefined) return undefined;
-  return String(v).replace(/[{}\s]/g, '').split(',').map(Number);
+  return String(v)
+    .replace(/[{}\s]/g, '')
+    .split(',')
+    .map(Number);
 }
 
 /**
@@ -176,17 +185,35 @@ function list(v: unknown): number[] | undefined {
  */
 const TCOLMIN_TILES: Record<string, { src: TileRef; dst: TileRef }> = {
   // valid rows 0 of a 16x16 f32 tile: early return
-  T02: { src: { addr: 0, dtype: 'f32', rows: 16, cols: 16, validRow: 0, validCol: 16 }, dst: { addr: 8192, dtype: 'f32', rows: 1, cols: 16, validRow: 1, validCol: 16 } },
+  T02: {
+    src: { addr: 0, dtype: 'f32', rows: 16, cols: 16, validRow: 0, validCol: 16 },
+    dst: { addr: 8192, dtype: 'f32', rows: 1, cols: 16, validRow: 1, validCol: 16 },
+  },
   // f16 16x16 = F1(256), valid 3x5
-  T03: { src: { addr: 0, dtype: 'f16', rows: 16, cols: 16, validRow: 3, validCol: 5 }, dst: { addr: 8192, dtype: 'f16', rows: 1, cols: 16, validRow: 1, validCol: 5 } },
+  T03: {
+    src: { addr: 0, dtype: 'f16', rows: 16, cols: 16, validRow: 3, validCol: 5 },
+    dst: { addr: 8192, dtype: 'f16', rows: 1, cols: 16, validRow: 1, validCol: 5 },
+  },
   // f16 2x16
-  T05: { src: { addr: 0, dtype: 'f16', rows: 2, cols: 16, validRow: 2, validCol: 16 }, dst: { addr: 8192, dtype: 'f16', rows: 1, cols: 16, validRow: 1, validCol: 16 } },
+  T05: {
+    src: { addr: 0, dtype: 'f16', rows: 2, cols: 16, validRow: 2, validCol: 16 },
+    dst: { addr: 8192, dtype: 'f16', rows: 1, cols: 16, validRow: 1, validCol: 16 },
+  },
   // int16 1x16
-  T06: { src: { addr: 0, dtype: 'i16', rows: 1, cols: 16, validRow: 1, validCol: 16 }, dst: { addr: 8192, dtype: 'i16', rows: 1, cols: 16, validRow: 1, validCol: 16 } },
+  T06: {
+    src: { addr: 0, dtype: 'i16', rows: 1, cols: 16, validRow: 1, validCol: 16 },
+    dst: { addr: 8192, dtype: 'i16', rows: 1, cols: 16, validRow: 1, validCol: 16 },
+  },
   // valid col mismatch: src 16x16 f32 (valid 16 cols), dst valid 8 cols
-  T08: { src: { addr: 0, dtype: 'f32', rows: 16, cols: 16, validRow: 16, validCol: 16 }, dst: { addr: 8192, dtype: 'f32', rows: 1, cols: 16, validRow: 1, validCol: 8 } },
+  T08: {
+    src: { addr: 0, dtype: 'f32', rows: 16, cols: 16, validRow: 16, validCol: 16 },
+    dst: { addr: 8192, dtype: 'f32', rows: 1, cols: 16, validRow: 1, validCol: 8 },
+  },
   // dtype mismatch: src f32, dst f16
-  T09: { src: { addr: 0, dtype: 'f32', rows: 16, cols: 16, validRow: 16, validCol: 16 }, dst: { addr: 8192, dtype: 'f16', rows: 1, cols: 16, validRow: 1, validCol: 16 } },
+  T09: {
+    src: { addr: 0, dtype: 'f32', rows: 16, cols: 16, validRow: 16, validCol: 16 },
+    dst: { addr: 8192, dtype: 'f16', rows: 1, cols: 16, validRow: 1, validCol: 16 },
+  },
 };
 
 /** A case turned into a validation and a run of the model. */
@@ -271,4 +298,3 @@ export function problemsOf(prepared: PreparedCase, ub: Uint8Array): { problems: 
   }
   return { problems: [] };
 }
-

@@ -138,7 +138,11 @@ describe('WholeReduceMin', () => {
 
   test('float: [value, index] with the index as uint32 bits in the float slot; dstRepStride unit 8 B', () => {
     const mem = memory();
-    putF32(mem, 0, Array.from({ length: 128 }, (_, i) => (i === 70 ? -7.25 : i === 5 ? -1 : 10)));
+    putF32(
+      mem,
+      0,
+      Array.from({ length: 128 }, (_, i) => (i === 70 ? -7.25 : i === 5 ? -1 : 10)),
+    );
     wholeReduceMin(mem, 4096, 0, { dtype: 'f32', mask: 64, repeat: 2, dstRepStride: 2 });
     expect([view(mem).getFloat32(4096, true), u32(mem, 4100)]).toEqual([-1, 5]);
     expect(u32(mem, 4104)).toBe(0xeeeeeeee); // the gap of dstRepStride = 2
@@ -442,7 +446,11 @@ describe('Copy', () => {
 
   test('srcStride = 0 broadcasts block 0; dstRepeatSize = 0 keeps the last repeat', () => {
     const mem = memory();
-    putF16(mem, 0, Array.from({ length: 256 }, (_, i) => i));
+    putF16(
+      mem,
+      0,
+      Array.from({ length: 256 }, (_, i) => i),
+    );
     copy(mem, 4096, 0, { dtype: 'u16', mask: 128, repeat: 1, srcStride: 0 });
     for (let b = 0; b < 8; b++) expect(halves(mem, 4096 + 32 * b, 16)).toEqual(halves(mem, 0, 16));
     copy(mem, 6144, 0, { dtype: 'f16', mask: 128, repeat: 2, dstRepeatSize: 0 });
@@ -453,7 +461,11 @@ describe('Copy', () => {
     const p: CopyParams = { dtype: 'f16', mask: 128, repeat: 1, dstStride: 0 };
     expect(params(validateCopy(4096, 0, p))).toEqual(['dstStride']);
     const mem = memory();
-    putF16(mem, 0, Array.from({ length: 128 }, (_, i) => i));
+    putF16(
+      mem,
+      0,
+      Array.from({ length: 128 }, (_, i) => i),
+    );
     copy(mem, 4096, 0, { ...p, allowDstStride0: true });
     expect(halves(mem, 4096, 16)).toEqual(halves(mem, 7 * 32, 16));
     expect(u16(mem, 4128)).toBe(SENTINEL16);
@@ -495,7 +507,11 @@ describe('Copy', () => {
       fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 4 }), (blocksOut, repeat) => {
         const size = 4096;
         const mem = memory(size);
-        putF16(mem, 0, Array.from({ length: 1024 }, (_, i) => i));
+        putF16(
+          mem,
+          0,
+          Array.from({ length: 1024 }, (_, i) => i),
+        );
         // The last repeat's final `blocksOut` blocks fall outside the memory.
         const dst = size - (repeat - 1) * 256 - 256 + 32 * blocksOut;
         const before = mem.slice();
@@ -530,7 +546,9 @@ describe('TCOLMIN', () => {
       [1, 0x8000, 0x7e00],
       [1, 0x8000, -5],
     ];
-    rows.forEach((r, i) => putF16Bits(mem, 32 * i, [numberToF16Bits(r[0]), r[1], i === 1 ? 0x7e00 : numberToF16Bits(r[2]), ...new Array(13).fill(numberToF16Bits(7))]));
+    rows.forEach((r, i) =>
+      putF16Bits(mem, 32 * i, [numberToF16Bits(r[0]), r[1], i === 1 ? 0x7e00 : numberToF16Bits(r[2]), ...new Array(13).fill(numberToF16Bits(7))]),
+    );
     const src = { addr: 0, dtype: 'f16' as DType, rows: 3, cols: 16, validRow: 3, validCol: 3 };
     tcolmin(mem, { addr: 4096, dtype: 'f16', rows: 1, cols: 16, validRow: 1, validCol: 3 }, src);
     expect([u16(mem, 4096), u16(mem, 4098), u16(mem, 4100), u16(mem, 4102)]).toEqual([0x3c00, 0x0000, 0x7e00, SENTINEL16]);

@@ -108,7 +108,12 @@ export interface CaseParams {
 }
 
 function list(v: unknown): number[] | undefined {
-  return v === undefined ? undefined : String(v).replace(/[{}\s]/g, '').split(',').map(Number);
+  return v === undefined
+    ? undefined
+    : String(v)
+        .replace(/[{}\s]/g, '')
+        .split(',')
+        .map(Number);
 }
 
 function num(v: unknown): number | undefined {
@@ -308,7 +313,13 @@ export interface ProgramShape {
  * A program that loads every tile from `%<role>_in`, runs `opName` with `attrs`, and stores every tile
  * to `%<role>_out`.
  */
-export function programText(entry: string, header: string, opName: string, shape: ProgramShape, attrs: string): { text: string; opLine: number; opText: string } {
+export function programText(
+  entry: string,
+  header: string,
+  opName: string,
+  shape: ProgramShape,
+  attrs: string,
+): { text: string; opLine: number; opText: string } {
   const { tiles } = shape;
   const args: string[] = [];
   for (const t of tiles) args.push(`%${t.role}_in: !pto.ptr<${t.dtype}>`);
@@ -327,7 +338,9 @@ export function programText(entry: string, header: string, opName: string, shape
     for (const dir of ['in', 'out']) {
       const v = `%${t.role}_${dir}`;
       L.push(`    ${v}_view = pto.make_tensor_view ${v}, shape = [%c1, %c${cols(t)}], strides = [%c${cols(t)}, %c1] : !pto.tensor_view<?x?x${t.dtype}>`);
-      L.push(`    ${v}_part = pto.partition_view ${v}_view, offsets = [%c0, %c0], sizes = [%c1, %c${cols(t)}] : !pto.tensor_view<?x?x${t.dtype}> -> ${part(t)}`);
+      L.push(
+        `    ${v}_part = pto.partition_view ${v}_view, offsets = [%c0, %c0], sizes = [%c1, %c${cols(t)}] : !pto.tensor_view<?x?x${t.dtype}> -> ${part(t)}`,
+      );
     }
   }
   for (const t of tiles) L.push(`    %${t.role} = pto.alloc_tile : ${tileType(t)}`);
@@ -348,10 +361,7 @@ export function programText(entry: string, header: string, opName: string, shape
  * - `inPlaceWork`: the work operand is %src itself (the text form's way to make work overlap src);
  * - `workBytes`: the size of the work tile.
  */
-export function buildTextProgram(
-  c: ConformanceCase,
-  options: BuildOptions & { inPlaceWork?: boolean; workBytes?: number } = {},
-): TextProgram {
+export function buildTextProgram(c: ConformanceCase, options: BuildOptions & { inPlaceWork?: boolean; workBytes?: number } = {}): TextProgram {
   const p = caseParams(c);
   const withWork = c.instr === 'vec_reduce_add' && (options.work ?? true) && !options.inPlaceWork;
   const tiles = layoutTiles(c, p, withWork);
@@ -373,7 +383,10 @@ export function buildTextProgram(
     inputs.set(`${t.role}_in`, bytes);
     outputs.set(t.role, `${t.role}_out`);
   }
-  const operandOf = new Map<Role, Role>([['src', 'src'], ['dst', 'dst']]);
+  const operandOf = new Map<Role, Role>([
+    ['src', 'src'],
+    ['dst', 'dst'],
+  ]);
   if (withWork) operandOf.set('work', 'work');
   if (options.inPlaceWork) operandOf.set('work', 'src');
   return { id: c.id, text, entry, opLine, opText, tiles, inputs, outputs, operandOf };

@@ -62,6 +62,10 @@ beforeAll(() => {
   reports = runAll();
 }, 600_000);
 
-test.each(cases.map((c) => [c.name]))('%s through bin/pto-vm', async (name) => {
-  expect((await reports).get(name)).toBe(expectedVerdict(cases.find((c) => c.name === name)!));
-}, 600_000);
+test.each(cases.map((c) => [c.name]))(
+  '%s through bin/pto-vm',
+  async (name) => {
+    expect((await reports).get(name)).toBe(expectedVerdict(cases.find((c) => c.name === name)!));
+  },
+  600_000,
+);

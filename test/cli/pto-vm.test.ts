@@ -206,7 +206,9 @@ describe('pto-vm run programs/matmul.pto', () => {
     fs.writeFileSync(broken, fs.readFileSync(program, 'utf8').replace(/\n\s*pto\.wait_flag\[<PIPE_M>, <PIPE_FIX>, <EVENT_ID0>\]/, ''));
     const r = ptoVm('run', broken);
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/matmul-broken\.pto:\d+:5: warning: pto\.tstore \(PIPE_FIX\) reads %acc, written by pto\.tmatmul \(PIPE_M\), with no set_flag\/wait_flag from PIPE_M to PIPE_FIX between them/);
+    expect(r.stderr).toMatch(
+      /matmul-broken\.pto:\d+:5: warning: pto\.tstore \(PIPE_FIX\) reads %acc, written by pto\.tmatmul \(PIPE_M\), with no set_flag\/wait_flag from PIPE_M to PIPE_FIX between them/,
+    );
     const strict = ptoVm('run', broken, '--strict-sync');
     expect(strict.status).toBe(1);
     expect(strict.stderr).toMatch(/error: pto\.tstore \(PIPE_FIX\) reads %acc/);
@@ -227,7 +229,16 @@ function getFloat16(bits: number): number {
 describe('pto.tprint through pto-vm', () => {
   test('the printed tile goes to stdout before the summary, and into --json as printed', () => {
     const t = '!pto.tile_buf<loc=vec, dtype=i32, rows=1, cols=8, v_row=1, v_col=2, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
-    const text = ['module {', '  func.func @k(%s: i32) {', `    %t = pto.alloc_tile : ${t}`, `    pto.texpands ins(%s : i32) outs(%t : ${t})`, `    pto.tprint ins(%t : ${t})`, '    return', '  }', '}'].join('\n');
+    const text = [
+      'module {',
+      '  func.func @k(%s: i32) {',
+      `    %t = pto.alloc_tile : ${t}`,
+      `    pto.texpands ins(%s : i32) outs(%t : ${t})`,
+      `    pto.tprint ins(%t : ${t})`,
+      '    return',
+      '  }',
+      '}',
+    ].join('\n');
     const file = path.join(tmp, 'print.pto');
     fs.writeFileSync(file, text);
     const r = ptoVm('run', file, '--arg', 's=7');
@@ -240,7 +251,6 @@ describe('pto.tprint through pto-vm', () => {
     expect(json.printed).toEqual([lines.slice(0, 2).join('\n') + '\n']);
   });
 });
-
 
 describe('pto-vm run programs/vadd-blocks.pto (block i adds rows 32i..32i+31)', () => {
   const program = path.join(ROOT, 'programs', 'vadd-blocks.pto');

@@ -32,13 +32,30 @@ const BINDINGS: Record<string, Record<string, string>> = {
   'test/samples/Complex/5-post-insert-sync.pto': { tile_i: '3', tile_j: '5' },
   'test/samples/DataMovement/5-post-insert-sync.pto': { arg2: '3', arg3: '5', arg4: '4', arg5: '16' },
   'test/samples/Elementwise/5-post-insert-sync.pto': {
-    '@vec_and_kernel_2d arg3': '3', '@vec_and_kernel_2d arg4': '5', '@vec_abs_kernel_2d arg2': '3', '@vec_abs_kernel_2d arg3': '5',
-    '@vec_add_kernel_2d arg3': '3', '@vec_add_kernel_2d arg4': '5', '@vec_addc_kernel_2d arg4': '3', '@vec_addc_kernel_2d arg5': '5',
+    '@vec_and_kernel_2d arg3': '3',
+    '@vec_and_kernel_2d arg4': '5',
+    '@vec_abs_kernel_2d arg2': '3',
+    '@vec_abs_kernel_2d arg3': '5',
+    '@vec_add_kernel_2d arg3': '3',
+    '@vec_add_kernel_2d arg4': '5',
+    '@vec_addc_kernel_2d arg4': '3',
+    '@vec_addc_kernel_2d arg5': '5',
   },
   'test/samples/Memory/5-post-insert-sync.pto': { arg2: '3', arg3: '5' },
   'test/samples/TileScalar/5-post-insert-sync.pto': { arg2: '-9', arg3: '3', arg4: '5' },
   // Offsets and sizes of a 5-D partition: 1x1x16x16x16 at (0, 0, 0, 16, 32), a 256x16 tile.
-  'test/samples/Partition5D/partition5d_dynamic.pto': { arg2: '0', arg3: '0', arg4: '0', arg5: '16', arg6: '32', arg7: '1', arg8: '1', arg9: '16', arg10: '16', arg11: '16' },
+  'test/samples/Partition5D/partition5d_dynamic.pto': {
+    arg2: '0',
+    arg3: '0',
+    arg4: '0',
+    arg5: '16',
+    arg6: '32',
+    arg7: '1',
+    arg8: '1',
+    arg9: '16',
+    arg10: '16',
+    arg11: '16',
+  },
   'test/samples/Sync/test_dynamic_valid_shape.pto': { arg0: 'random:64', arg1: 'zeros:64', argN: '64' },
 };
 
@@ -125,7 +142,9 @@ if (!root) {
     const options = { target: TARGET[file]?.[0] };
     if (known) {
       test(`does not assemble yet: ${known[1]}`, () => {
-        const first = assemble(file, text, options).diags.sorted().find((d) => d.severity === 'error');
+        const first = assemble(file, text, options)
+          .diags.sorted()
+          .find((d) => d.severity === 'error');
         expect(first?.message.startsWith(known[0])).toBe(true);
       });
       return;

@@ -166,7 +166,9 @@ describe('printer details', () => {
   });
 
   test('a generic SSA op with attributes, no operands and no types', () => {
-    roundTrip('  pto.barrier {pipe = #pto.pipe<PIPE_ALL>}\n  %i = pto.get_block_idx : index\n  %n = pto.tfoo %i {k = [1, 2.5, "s", true, @sym, i32, #pto<x>]} : index');
+    roundTrip(
+      '  pto.barrier {pipe = #pto.pipe<PIPE_ALL>}\n  %i = pto.get_block_idx : index\n  %n = pto.tfoo %i {k = [1, 2.5, "s", true, @sym, i32, #pto<x>]} : index',
+    );
   });
 
   test('arith casts and generic arith ops with attributes', () => {
@@ -174,11 +176,14 @@ describe('printer details', () => {
   });
 
   test('a module with a symbol, a declaration and function results', () => {
-    const text = 'module @m {\n  func.func private @ext(%x: index) -> index\n  func.func @g(%x: index) -> (index, index) {\n    return %x, %x : index, index\n  }\n}\n';
+    const text =
+      'module @m {\n  func.func private @ext(%x: index) -> index\n  func.func @g(%x: index) -> (index, index) {\n    return %x, %x : index, index\n  }\n}\n';
     const first = canonical('t.pto', text);
     expect(first.text).toContain('module @m {');
     expect(first.text).toContain('func.func private @ext(%x: index) -> index');
-    expect(meaning({ module: parseOnly('t.pto', first.text).module, types: new TypeTable() })).toEqual(meaning({ module: parseOnly('t.pto', text).module, types: new TypeTable() }));
+    expect(meaning({ module: parseOnly('t.pto', first.text).module, types: new TypeTable() })).toEqual(
+      meaning({ module: parseOnly('t.pto', text).module, types: new TypeTable() }),
+    );
     expect(canonical('t.pto', first.text).text).toBe(first.text);
   });
 });

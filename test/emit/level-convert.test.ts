@@ -171,7 +171,19 @@ const corpus = process.env.PTO_CORPUS_DIR;
   }
 
   test('every sample that assembles converts to the other level or is refused with a located error', () => {
-    const tally = { samples: 0, assembled: 0, toL1: 0, toL2: 0, refusedL1: 0, refusedL2: 0, noTiles: 0, vmCompared: 0, vmSkipped: 0, back: 0, vmBackCompared: 0 };
+    const tally = {
+      samples: 0,
+      assembled: 0,
+      toL1: 0,
+      toL2: 0,
+      refusedL1: 0,
+      refusedL2: 0,
+      noTiles: 0,
+      vmCompared: 0,
+      vmSkipped: 0,
+      back: 0,
+      vmBackCompared: 0,
+    };
     const refusals: string[] = [];
     const failures: string[] = [];
     for (const file of listPto(corpus!).sort()) {

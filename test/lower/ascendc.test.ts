@@ -50,7 +50,11 @@ describe.each(PROGRAMS)('programs/%s.pto', (name) => {
   test('pto-vm run --check-lowering: the lowered program and the direct model agree on every byte', () => {
     const r = cli('pto-vm', 'run', program, '--check-lowering', '--arg', 'x=random:2048:11');
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`^${program.replace(/[.]/g, '\\.')}: note: --check-lowering: the lowered program and the direct model agree on all \\d+ bytes of %x, %out\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^${program.replace(/[.]/g, '\\.')}: note: --check-lowering: the lowered program and the direct model agree on all \\d+ bytes of %x, %out\\n$`,
+      ),
+    );
   });
 
   test('the default run (lowered) and --direct print the same results', () => {
@@ -83,7 +87,9 @@ describe('--check-lowering finds a real difference', () => {
     const text = fs.readFileSync(path.join(ROOT, program), 'utf8');
     const line = text.slice(0, text.indexOf('ascendc.whole_reduce_min')).split('\n').length;
     const col = text.split('\n')[line - 1].indexOf('ascendc.whole_reduce_min') + 1;
-    expect(r.stderr).toContain(`${program}:${line}:${col}: error: --check-lowering: %out differs first at byte 1 (element 0): lowered 0xc000, direct model 0x7e00`);
+    expect(r.stderr).toContain(
+      `${program}:${line}:${col}: error: --check-lowering: %out differs first at byte 1 (element 0): lowered 0xc000, direct model 0x7e00`,
+    );
   });
 
   test('--direct and --check-lowering together are a usage error', () => {

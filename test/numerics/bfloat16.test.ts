@@ -150,9 +150,7 @@ describe('numberToBf16Bits', () => {
     fc.float(), // all float32 values
     fc.integer({ min: 0, max: 0xffffffff }).map(float32FromBits), // uniform over float32 bit patterns
     // Exact bf16 midpoints, nudged by up to 3 float32 ulps.
-    fc.tuple(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: -3, max: 3 })).map(([upper, nudge]) =>
-      float32FromBits(((upper << 16) | 0x8000) + nudge),
-    ),
+    fc.tuple(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: -3, max: 3 })).map(([upper, nudge]) => float32FromBits(((upper << 16) | 0x8000) + nudge)),
     fc.double({ min: 3.3e38, max: 3.5e38 }), // overflow boundary
   );
 

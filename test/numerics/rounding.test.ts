@@ -70,7 +70,10 @@ const f32Around = fc.oneof(
 
 describe('roundToFormat to f16', () => {
   test.each(MODES)('%s agrees with the bracketing reference on f32 inputs', (mode) => {
-    fc.assert(fc.property(f32Around, (x) => Object.is(roundToFormat(x, FORMATS.f16, mode), referenceF16(x, mode))), { numRuns: 20000 });
+    fc.assert(
+      fc.property(f32Around, (x) => Object.is(roundToFormat(x, FORMATS.f16, mode), referenceF16(x, mode))),
+      { numRuns: 20000 },
+    );
   });
 
   test('ties and overflow by hand', () => {
@@ -85,7 +88,10 @@ describe('roundToFormat to f16', () => {
 
 describe('roundIntegerToFormat', () => {
   test.each(MODES)('%s to f16 agrees with the reference on integers', (mode) => {
-    fc.assert(fc.property(fc.integer({ min: -80000, max: 80000 }), (n) => Object.is(roundIntegerToFormat(BigInt(n), FORMATS.f16, mode), referenceF16(n, mode) || 0)), { numRuns: 20000 });
+    fc.assert(
+      fc.property(fc.integer({ min: -80000, max: 80000 }), (n) => Object.is(roundIntegerToFormat(BigInt(n), FORMATS.f16, mode), referenceF16(n, mode) || 0)),
+      { numRuns: 20000 },
+    );
   });
 
   test('i64 to f32 rounds exactly, without going through double', () => {

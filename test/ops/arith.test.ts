@@ -13,7 +13,10 @@ import { opRegistry } from '../../src/ops/registry';
 /** Runs `%r = OP %a, %b : TYPE` and returns what it stored: a signed reading of the result. */
 function compute(op: string, type: 'i8' | 'i32' | 'index', a: bigint, b: bigint): bigint {
   const elem = type === 'index' ? 'i64' : type;
-  const store = type === 'index' ? ['%s = arith.index_cast %r : index to i64', 'pto.store_scalar %s, %out[%c0] : !pto.ptr<i64>, i64'] : [`pto.store_scalar %r, %out[%c0] : !pto.ptr<${elem}>, ${elem}`];
+  const store =
+    type === 'index'
+      ? ['%s = arith.index_cast %r : index to i64', 'pto.store_scalar %s, %out[%c0] : !pto.ptr<i64>, i64']
+      : [`pto.store_scalar %r, %out[%c0] : !pto.ptr<${elem}>, ${elem}`];
   const text = [
     'module {',
     `  func.func @k(%a: ${type}, %b: ${type}, %out: !pto.ptr<${elem}>) {`,
@@ -29,7 +32,17 @@ function compute(op: string, type: 'i8' | 'i32' | 'index', a: bigint, b: bigint)
   const bytes = { i8: 1, i32: 4, i64: 8 }[elem];
   const out = new GlobalBuffer('out', elem, new Uint8Array(bytes));
   const fn = [...asm.program.functions.values()][0];
-  runFunction(asm.program, asm.types, fn, new Map<string, bigint | GlobalBuffer>([['%a', a], ['%b', b], ['%out', out]]), { numerics: 'npu', maxSteps: 100 });
+  runFunction(
+    asm.program,
+    asm.types,
+    fn,
+    new Map<string, bigint | GlobalBuffer>([
+      ['%a', a],
+      ['%b', b],
+      ['%out', out],
+    ]),
+    { numerics: 'npu', maxSteps: 100 },
+  );
   const view = new DataView(out.bytes.buffer);
   return elem === 'i8' ? BigInt(view.getInt8(0)) : elem === 'i32' ? BigInt(view.getInt32(0, true)) : view.getBigInt64(0, true);
 }

@@ -16,7 +16,7 @@ describe('the op registry', () => {
     expect(registry.lookup('pto.tadd')?.def.syntax).toBeUndefined();
   });
 
-  it("names only body rules the grammar defines, each of which the canonical printer prints", () => {
+  it('names only body rules the grammar defines, each of which the canonical printer prints', () => {
     const rules = ptoGrammar().rules as Record<string, unknown>;
     const syntaxes = [...new Set(withSyntax.map((d) => d.syntax!))];
     expect(syntaxes.filter((s) => !(s in rules))).toEqual([]);

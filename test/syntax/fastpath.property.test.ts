@@ -62,13 +62,25 @@ const tileBufType = fc
     vrow: fc.constantFrom('16', '?'),
     spaces: fc.array(innerSpace, { minLength: 1, maxLength: 4 }),
   })
-  .map(({ loc, dtype, rows, vrow, spaces }) =>
-    '!pto.tile_buf<' +
-    joinItems(
-      [`loc=${loc}`, `dtype=${dtype}`, `rows=${rows}`, 'cols=16', `v_row=${vrow}`, 'v_col=16', 'blayout=row_major', 'slayout=none_box', 'fractal=512', 'pad=0'],
-      spaces,
-    ) +
-    '>',
+  .map(
+    ({ loc, dtype, rows, vrow, spaces }) =>
+      '!pto.tile_buf<' +
+      joinItems(
+        [
+          `loc=${loc}`,
+          `dtype=${dtype}`,
+          `rows=${rows}`,
+          'cols=16',
+          `v_row=${vrow}`,
+          'v_col=16',
+          'blayout=row_major',
+          'slayout=none_box',
+          'fractal=512',
+          'pad=0',
+        ],
+        spaces,
+      ) +
+      '>',
   );
 
 const tileValueType = fc.oneof(
@@ -93,20 +105,80 @@ const simpleStatement: fc.Arbitrary<Tokens> = fc.oneof(
   fc.tuple(name, fc.constantFrom('slt', 'eq', 'sge'), name, name).map(([n, p, a, b]) => [n, '=', 'arith.cmpi', p, ',', a, ',', b, ':', 'index']),
   fc.tuple(name, name).map(([n, a]) => [n, '=', 'arith.index_cast', a, ':', 'i32', 'to', 'index']),
   fc.tuple(name, name, name, name).map(([n, c, a, b]) => [n, '=', 'arith.select', c, ',', a, ',', b, ':', 'index']),
-  fc.tuple(name, name, name, name, fc.boolean(), tensorView).map(([n, p, a, b, comma, tv]) => [
-    n, '=', 'pto.make_tensor_view', p, ',', 'shape', '=', '[', a, ',', b, ']', ...(comma ? [','] : []), 'strides', '=', '[', b, ',', '%c1', ']', ':', tv,
-  ]),
-  fc.tuple(name, name, name, tensorView, partView, fc.boolean()).map(([n, v, a, tv, pv, legacy]) => [
-    n, '=', legacy ? 'pto.subview' : 'pto.partition_view', v, ',', 'offsets', '=', '[', a, ',', '0', ']', ',', 'sizes', '=', '[', '16', ',', a, ']', ':', tv, '->', pv,
-  ]),
-  fc.tuple(name, fc.option(name, { nil: undefined }), fc.option(fc.tuple(name, name), { nil: undefined }), tileBufType).map(([n, addr, valid, t]) => [
-    n, '=', 'pto.alloc_tile', ...(addr ? ['addr', '=', addr] : []), ...(valid ? ['valid_row', '=', valid[0], 'valid_col', '=', valid[1]] : []), ':', t,
-  ]),
+  fc
+    .tuple(name, name, name, name, fc.boolean(), tensorView)
+    .map(([n, p, a, b, comma, tv]) => [
+      n,
+      '=',
+      'pto.make_tensor_view',
+      p,
+      ',',
+      'shape',
+      '=',
+      '[',
+      a,
+      ',',
+      b,
+      ']',
+      ...(comma ? [','] : []),
+      'strides',
+      '=',
+      '[',
+      b,
+      ',',
+      '%c1',
+      ']',
+      ':',
+      tv,
+    ]),
+  fc
+    .tuple(name, name, name, tensorView, partView, fc.boolean())
+    .map(([n, v, a, tv, pv, legacy]) => [
+      n,
+      '=',
+      legacy ? 'pto.subview' : 'pto.partition_view',
+      v,
+      ',',
+      'offsets',
+      '=',
+      '[',
+      a,
+      ',',
+      '0',
+      ']',
+      ',',
+      'sizes',
+      '=',
+      '[',
+      '16',
+      ',',
+      a,
+      ']',
+      ':',
+      tv,
+      '->',
+      pv,
+    ]),
+  fc
+    .tuple(name, fc.option(name, { nil: undefined }), fc.option(fc.tuple(name, name), { nil: undefined }), tileBufType)
+    .map(([n, addr, valid, t]) => [
+      n,
+      '=',
+      'pto.alloc_tile',
+      ...(addr ? ['addr', '=', addr] : []),
+      ...(valid ? ['valid_row', '=', valid[0], 'valid_col', '=', valid[1]] : []),
+      ':',
+      t,
+    ]),
   // Level 2, grouped and per-operand lists, glued and trailing attribute dictionaries.
   fc.tuple(name, name, name, tileBufType).map(([a, b, c, t]) => ['pto.tadd', 'ins', '(', a, ',', b, ':', t, ',', t, ')', 'outs', '(', c, ':', t, ')']),
   fc.tuple(name, name, name, tileBufType).map(([a, b, c, t]) => ['pto.tadd', 'ins', '(', a, ':', t, ',', b, ':', t, ')', 'outs', '(', c, ':', t, ')']),
-  fc.tuple(name, name, tileBufType).map(([a, c, t]) => ['pto.tcvt', 'ins', '(', a, '{', 'rmode', '=', '#pto<round_mode ROUND>', '}', ':', t, ')', 'outs', '(', c, ':', t, ')']),
-  fc.tuple(name, name, tileBufType).map(([a, c, t]) => ['pto.tmov', 'ins', '(', a, ':', t, ')', 'outs', '(', c, ':', t, ')', '{', 'flag', '=', 'true', ',', 'n', '=', '3', ':', 'i32', '}']),
+  fc
+    .tuple(name, name, tileBufType)
+    .map(([a, c, t]) => ['pto.tcvt', 'ins', '(', a, '{', 'rmode', '=', '#pto<round_mode ROUND>', '}', ':', t, ')', 'outs', '(', c, ':', t, ')']),
+  fc
+    .tuple(name, name, tileBufType)
+    .map(([a, c, t]) => ['pto.tmov', 'ins', '(', a, ':', t, ')', 'outs', '(', c, ':', t, ')', '{', 'flag', '=', 'true', ',', 'n', '=', '3', ':', 'i32', '}']),
   fc.tuple(name, partView, tileBufType).map(([a, pv, t]) => ['pto.tload', 'ins', '(', a, ':', pv, ')', 'outs', '(', '%dst', ':', t, ')']),
   // Level 1.
   fc.tuple(name, name, tileValueType, tileValueType).map(([d, s, t1, t2]) => [d, '=', 'pto.tcolmin', s, ':', t1, '->', t2]),
@@ -121,7 +193,9 @@ const simpleStatement: fc.Arbitrary<Tokens> = fc.oneof(
   fc.tuple(name).map(([n]) => [n, '=', 'arith.constant', '{', 'pto.unit_flag', ',', 'note', '=', '[', '1', ',', '"x"', ']', '}', '0', ':', 'index']),
   fc.tuple(name).map(([n]) => [n, '=', 'arith.constant', '7', ':', 'index', 'loc', '("k.py":3:4)']),
   fc.tuple(name, tileBufType).map(([a, t]) => [n0(a), '=', 'pto.tgetval', 'ins', '(', a, ':', t, ')', 'outs', ':', 'f32']),
-  fc.tuple(name, name, tileBufType).map(([a, s, t]) => ['pto.tsel', 'ins', '(', a, ':', t, ')', 'outs', '(', a, ':', t, ')', 'mask', '=', s, ':', 'i32', 'mode', '=', '#pto<mode X>']),
+  fc
+    .tuple(name, name, tileBufType)
+    .map(([a, s, t]) => ['pto.tsel', 'ins', '(', a, ':', t, ')', 'outs', '(', a, ':', t, ')', 'mask', '=', s, ':', 'i32', 'mode', '=', '#pto<mode X>']),
   fc.tuple(name, name, tileBufType).map(([r, a, t]) => [r, '=', 'pto.tfoo', 'ins', '(', a, ':', t, ')', 'outs', '(', a, ':', t, ')', '->', t]),
   fc.tuple(name).map(([n]) => [n, '=', 'pto.get_block_idx', ':', 'index']),
   fc.constant<Tokens>(['pto.barrier']),
@@ -145,20 +219,144 @@ const statementTree = fc.letrec<{ stmt: Tokens; body: Tokens[] }>((tie) => ({
     { depthSize: 'small', withCrossShrink: true },
     simpleStatement,
     fc.tuple(name, name, name, name, tie('body')).map(([i, lb, ub, st, body]) => ['scf.for', i, '=', lb, 'to', ub, 'step', st, ...region(body)]),
-    fc.tuple(name, tie('body')).map(([i, body]) => ['scf.for', 'unsigned', i, '=', '%lo', 'to', '%hi', 'step', '%st', ':', 'i32', ...region(body), '{', 'pto.loop', '=', '1', ':', 'i32', '}']),
-    fc.tuple(name, name, name, tie('body')).map(([r, i, acc, body]) => [
-      r, '=', 'scf.for', i, '=', '%c0', 'to', '%c16', 'step', '%c1', 'iter_args', '(', acc, '=', '%c0', ')', '->', '(', 'index', ')',
-      ...region([...body, ['scf.yield', acc, ':', 'index']]),
-    ]),
+    fc
+      .tuple(name, tie('body'))
+      .map(([i, body]) => [
+        'scf.for',
+        'unsigned',
+        i,
+        '=',
+        '%lo',
+        'to',
+        '%hi',
+        'step',
+        '%st',
+        ':',
+        'i32',
+        ...region(body),
+        '{',
+        'pto.loop',
+        '=',
+        '1',
+        ':',
+        'i32',
+        '}',
+      ]),
+    fc
+      .tuple(name, name, name, tie('body'))
+      .map(([r, i, acc, body]) => [
+        r,
+        '=',
+        'scf.for',
+        i,
+        '=',
+        '%c0',
+        'to',
+        '%c16',
+        'step',
+        '%c1',
+        'iter_args',
+        '(',
+        acc,
+        '=',
+        '%c0',
+        ')',
+        '->',
+        '(',
+        'index',
+        ')',
+        ...region([...body, ['scf.yield', acc, ':', 'index']]),
+      ]),
     fc.tuple(name, tie('body')).map(([c, body]) => ['scf.if', c, ...region(body)]),
-    fc.tuple(name, name, tie('body'), tie('body')).map(([r, c, a, b]) => [
-      r, '=', 'scf.if', c, '->', '(', 'index', ')', ...region([...a, ['scf.yield', '%c0', ':', 'index']]), 'else', ...region([...b, ['scf.yield', '%c1', ':', 'index']]),
-    ]),
-    fc.tuple(name, name, tie('body')).map(([r, x, body]) => [
-      `${r}:2`, '=', 'scf.while', '(', x, '=', '%c0', ',', '%y', '=', '%c1', ')', ':', '(', 'index', ',', 'index', ')', '->', '(', 'index', ',', 'index', ')',
-      '{', '%go', '=', 'arith.cmpi', 'slt', ',', x, ',', '%c16', ':', 'index', 'scf.condition', '(', '%go', ')', x, ',', '%y', ':', 'index', ',', 'index', '}',
-      'do', '{', '^bb0', '(', '%x2', ':', 'index', ',', '%y2', ':', 'index', ')', ':', ...body.flat(), 'scf.yield', '%x2', ',', '%y2', ':', 'index', ',', 'index', '}',
-    ]),
+    fc
+      .tuple(name, name, tie('body'), tie('body'))
+      .map(([r, c, a, b]) => [
+        r,
+        '=',
+        'scf.if',
+        c,
+        '->',
+        '(',
+        'index',
+        ')',
+        ...region([...a, ['scf.yield', '%c0', ':', 'index']]),
+        'else',
+        ...region([...b, ['scf.yield', '%c1', ':', 'index']]),
+      ]),
+    fc
+      .tuple(name, name, tie('body'))
+      .map(([r, x, body]) => [
+        `${r}:2`,
+        '=',
+        'scf.while',
+        '(',
+        x,
+        '=',
+        '%c0',
+        ',',
+        '%y',
+        '=',
+        '%c1',
+        ')',
+        ':',
+        '(',
+        'index',
+        ',',
+        'index',
+        ')',
+        '->',
+        '(',
+        'index',
+        ',',
+        'index',
+        ')',
+        '{',
+        '%go',
+        '=',
+        'arith.cmpi',
+        'slt',
+        ',',
+        x,
+        ',',
+        '%c16',
+        ':',
+        'index',
+        'scf.condition',
+        '(',
+        '%go',
+        ')',
+        x,
+        ',',
+        '%y',
+        ':',
+        'index',
+        ',',
+        'index',
+        '}',
+        'do',
+        '{',
+        '^bb0',
+        '(',
+        '%x2',
+        ':',
+        'index',
+        ',',
+        '%y2',
+        ':',
+        'index',
+        ')',
+        ':',
+        ...body.flat(),
+        'scf.yield',
+        '%x2',
+        ',',
+        '%y2',
+        ':',
+        'index',
+        ',',
+        'index',
+        '}',
+      ]),
     fc.tuple(fc.constantFrom('pto.section.vector', 'pto.section.cube'), tie('body')).map(([s, body]) => [s, ...region(body)]),
   ),
 }));
@@ -175,7 +373,12 @@ const definition = fc
     body: fc.array(statementTree.stmt, { maxLength: 5 }),
   })
   .map(({ sym, args, result, body }) => [
-    'func.func', sym, '(', ...args.flatMap(([n, t], i) => [...(i > 0 ? [','] : []), n, ':', t]), ')', ...(result ? ['->', 'index'] : []),
+    'func.func',
+    sym,
+    '(',
+    ...args.flatMap(([n, t], i) => [...(i > 0 ? [','] : []), n, ':', t]),
+    ')',
+    ...(result ? ['->', 'index'] : []),
     ...region([...body, result ? ['return', '%c0', ':', 'index'] : ['return']]),
   ]);
 
@@ -218,9 +421,7 @@ function render(tokens: Tokens, seps: number[]): string {
   return out + '\n';
 }
 
-const program = fc
-  .tuple(programTokens, fc.array(fc.nat(SEPARATORS.length - 1), { minLength: 1, maxLength: 40 }))
-  .map(([tokens, seps]) => render(tokens, seps));
+const program = fc.tuple(programTokens, fc.array(fc.nat(SEPARATORS.length - 1), { minLength: 1, maxLength: 40 })).map(([tokens, seps]) => render(tokens, seps));
 
 // ---- comparison -----------------------------------------------------------------------------------
 
@@ -277,7 +478,9 @@ describe('the fast paths == every statement matched in full', () => {
   const TB = '!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
   const fn = (body: string) => `func.func @k(%a: index, %b: index) {\n${body}\n  return\n}\n`;
   const whileWith = (label: string) =>
-    fn(`  %r = scf.while (%x = %a) : (index) -> (index) {\n    %go = arith.cmpi slt, %x, %b : index\n    scf.condition(%go) %x : index\n  } do {\n  ${label}\n    scf.yield %y : index\n  }`);
+    fn(
+      `  %r = scf.while (%x = %a) : (index) -> (index) {\n    %go = arith.cmpi slt, %x, %b : index\n    scf.condition(%go) %x : index\n  } do {\n  ${label}\n    scf.yield %y : index\n  }`,
+    );
   test.each([
     ['a newline between a block label and its arguments', whileWith('^bb0\n    (%y: index):')],
     ['a newline between the arguments of a block label and its colon', whileWith('^bb0(%y: index)\n    :')],
@@ -294,7 +497,10 @@ describe('the fast paths == every statement matched in full', () => {
     ['a long type glued to the next word (the placeholder must not absorb it)', fn('  %x = pto.tfoo %a : !pto.partition_tensor_view<16x16xf32>index')],
     ['an unbalanced bracket inside a long type body', fn(`  pto.tadd ins(%a : !pto.tile_buf<(loc=vec, dtype=f32, rows=16, cols=16>) outs(%a : ${TB})`)],
     ["a '>' inside parentheses in a long type body", fn('  %v = pto.tview %a : !pto.some_long_type_name<(a > b)> -> index')],
-    ['a statement repeated word for word, the second time elsewhere', fn(`  %x = arith.addi %a, %b : index\n  scf.for %i = %a to %b step %b {\n    %x = arith.addi %a, %b : index\n  }`)],
+    [
+      'a statement repeated word for word, the second time elsewhere',
+      fn(`  %x = arith.addi %a, %b : index\n  scf.for %i = %a to %b step %b {\n    %x = arith.addi %a, %b : index\n  }`),
+    ],
   ])('%s', (_what, text) => {
     const fast = runParser(parseModule, text);
     const full = runParser(parseInFull, text);
@@ -337,7 +543,20 @@ function checkSpans(text: string, diags: DiagnosticBag): void {
 
 /** Valid programs, then cut, spliced, duplicated and overwritten. */
 const mutated = fc
-  .tuple(program, fc.array(fc.tuple(fc.nat(), fc.nat(40), fc.oneof(fc.constantFrom('', '{', '}', '(', ')', '<', '>', '"', '%', '^', ':', '=', ',', '//', '\n', 'pto.', '#', '!', '->'), fc.string({ maxLength: 4 }))), { minLength: 1, maxLength: 4 }))
+  .tuple(
+    program,
+    fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.nat(40),
+        fc.oneof(
+          fc.constantFrom('', '{', '}', '(', ')', '<', '>', '"', '%', '^', ':', '=', ',', '//', '\n', 'pto.', '#', '!', '->'),
+          fc.string({ maxLength: 4 }),
+        ),
+      ),
+      { minLength: 1, maxLength: 4 },
+    ),
+  )
   .map(([text, edits]) => {
     let t = text;
     for (const [at, len, insert] of edits) {
@@ -351,7 +570,10 @@ const truncated = fc.tuple(program, fc.nat()).map(([text, n]) => text.slice(0, n
 
 const arbitraryText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
-  fc.string({ unit: fc.constantFrom('{', '}', '(', ')', '<', '>', '[', ']', '"', '%', '^', ':', '=', ',', '/', '\n', ' ', 'a', '.', '#', '!', '-', '0', '\\'), maxLength: 80 }),
+  fc.string({
+    unit: fc.constantFrom('{', '}', '(', ')', '<', '>', '[', ']', '"', '%', '^', ':', '=', ',', '/', '\n', ' ', 'a', '.', '#', '!', '-', '0', '\\'),
+    maxLength: 80,
+  }),
   truncated,
   mutated,
 );

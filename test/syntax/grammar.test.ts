@@ -59,7 +59,9 @@ function only(m: Module, name: string): OpNode {
 
 /** Operand names of a segment, `%x#1` for result uses, numbers for literals. */
 function uses(op: OpNode, seg: string): (string | number)[] {
-  return segment(op, seg).map((o) => (o.literal !== undefined ? o.literal : o.value!.index !== undefined ? `${o.value!.name}#${o.value!.index}` : o.value!.name));
+  return segment(op, seg).map((o) =>
+    o.literal !== undefined ? o.literal : o.value!.index !== undefined ? `${o.value!.name}#${o.value!.index}` : o.value!.name,
+  );
 }
 
 function typesOf(op: OpNode, seg: string): (string | undefined)[] {
@@ -336,9 +338,7 @@ describe('scf', () => {
   });
 
   test('scf.if without else; `else` on its own line', () => {
-    const [, if1, if2] = bodyOps(
-      '  %c = arith.cmpi eq, %a, %b : index\n  scf.if %c {\n  }\n  scf.if %c {\n  }\n  else {\n  }',
-    );
+    const [, if1, if2] = bodyOps('  %c = arith.cmpi eq, %a, %b : index\n  scf.if %c {\n  }\n  scf.if %c {\n  }\n  else {\n  }');
     expect(if1.regions).toHaveLength(1);
     expect(if2.regions).toHaveLength(2);
   });
@@ -445,7 +445,9 @@ describe('pto structure ops', () => {
   test('pto.alloc_tile with and without valid_row/valid_col/addr', () => {
     const dyn = TB16.replace('v_row=16, v_col=16', 'v_row=?, v_col=?');
     const [plain, valid, addr] = bodyOps(
-      [`  %t0 = pto.alloc_tile : ${TB16}`, `  %t1 = pto.alloc_tile valid_row = %a valid_col = %b : ${dyn}`, `  %t2 = pto.alloc_tile addr = %a : ${TB16}`].join('\n'),
+      [`  %t0 = pto.alloc_tile : ${TB16}`, `  %t1 = pto.alloc_tile valid_row = %a valid_col = %b : ${dyn}`, `  %t2 = pto.alloc_tile addr = %a : ${TB16}`].join(
+        '\n',
+      ),
     );
     expect(plain.name).toBe('pto.alloc_tile');
     expect(plain.operands).toEqual([]);
@@ -602,21 +604,9 @@ describe('tile type spellings are captured as written', () => {
 
 describe('rejected input: located errors, no exceptions', () => {
   test.each<[string, string, string[]]>([
-    [
-      'missing operand after a comma',
-      inFunc('  %x = arith.addi %a, : index'),
-      [`2:23 error: syntax error: unexpected ':'; expected an SSA value like %x`],
-    ],
-    [
-      'missing comma between operands',
-      inFunc('  %x = arith.addi %a %b : index'),
-      ['2:22 error: syntax error: unexpected \'%\''],
-    ],
-    [
-      'scf.for without `to`',
-      inFunc('  scf.for %i = %a %b step %a {\n  }'),
-      [`2:19 error: syntax error: unexpected '%'; expected "to"`],
-    ],
+    ['missing operand after a comma', inFunc('  %x = arith.addi %a, : index'), [`2:23 error: syntax error: unexpected ':'; expected an SSA value like %x`]],
+    ['missing comma between operands', inFunc('  %x = arith.addi %a %b : index'), ["2:22 error: syntax error: unexpected '%'"]],
+    ['scf.for without `to`', inFunc('  scf.for %i = %a %b step %a {\n  }'), [`2:19 error: syntax error: unexpected '%'; expected "to"`]],
     [
       'an unclosed region at the end of the file',
       'module {\n  func.func @f() {\n    return\n  }\n',
@@ -635,21 +625,13 @@ describe('rejected input: located errors, no exceptions', () => {
       inFunc('  %x = arith.addi (%a, %b : index\n  %y = arith.addi %a, %b : index'),
       ["2:19 error: syntax error: unexpected '('"],
     ],
-    [
-      'more values than types in a grouped ins list',
-      inFunc(`  pto.tadd ins(%x, %y : ${TB16}) outs(%z : ${TB16})`),
-      ['2:16 error: 2 value(s) but 1 type(s)'],
-    ],
+    ['more values than types in a grouped ins list', inFunc(`  pto.tadd ins(%x, %y : ${TB16}) outs(%z : ${TB16})`), ['2:16 error: 2 value(s) but 1 type(s)']],
     [
       'more iter_args than result types',
       inFunc('  %r = scf.for %i = %a to %b step %a iter_args(%s = %a, %t = %b) -> (index) {\n    scf.yield %s : index\n  }'),
       ['2:38 error: 2 iter_args but 1 result type(s)'],
     ],
-    [
-      'valid_row given twice',
-      inFunc(`  %t = pto.alloc_tile valid_row = %a valid_row = %b : ${TB16}`),
-      ["2:50 error: 'valid_row' is given twice"],
-    ],
+    ['valid_row given twice', inFunc(`  %t = pto.alloc_tile valid_row = %a valid_row = %b : ${TB16}`), ["2:50 error: 'valid_row' is given twice"]],
     [
       'an SSA signature with fewer types than operands',
       inFunc(`  %d = pto.tadd %x, %y : (${TV16}) -> ${TV16}`),
@@ -658,7 +640,7 @@ describe('rejected input: located errors, no exceptions', () => {
     [
       'make_tensor_view without shape =',
       inFunc('  %v = pto.make_tensor_view %p, [%a, %b], strides = [%b, %a] : !pto.tensor_view<?x?xf32>'),
-      ["2:33 error: syntax error: unexpected '['; expected \"shape\""],
+      ['2:33 error: syntax error: unexpected \'[\'; expected "shape"'],
     ],
     ['a result list without an op', inFunc('  %x =\n  %y = arith.addi %a, %b : index'), ['2:7 error: syntax error: unexpected end of statement']],
     [
@@ -668,11 +650,7 @@ describe('rejected input: located errors, no exceptions', () => {
       'module attributes {pto.target_arch = "a5} {\n  func.func @f() {\n    return\n  }\n}\n',
       ['1:'],
     ],
-    [
-      'a type with an unclosed <',
-      inFunc('  %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32\n  %u = arith.addi %a, %b : index'),
-      ['2:'],
-    ],
+    ['a type with an unclosed <', inFunc('  %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32\n  %u = arith.addi %a, %b : index'), ['2:']],
   ])('%s', (_what, text, expected) => {
     const p = parse(text);
     const got = located(p);
@@ -716,7 +694,11 @@ describe('type aliases', () => {
     const text = `!tb = ${TB}\n!row = !r2\n!r2 = ${ROW}\nmodule {\n  func.func @k() {\n    %s = pto.alloc_tile : !tb\n    %d = pto.alloc_tile : !row\n    pto.tcolmin ins(%s : !tb) outs(%d : !row)\n    return\n  }\n}\n`;
     const r = assemble('alias.pto', text);
     expect(formatAll(r.diags)).toBe('');
-    expect(r.module.aliases.map((a) => [a.alias, a.text])).toEqual([['!tb', TB], ['!row', '!r2'], ['!r2', ROW]]);
+    expect(r.module.aliases.map((a) => [a.alias, a.text])).toEqual([
+      ['!tb', TB],
+      ['!row', '!r2'],
+      ['!r2', ROW],
+    ]);
     expect(r.program.instructions.size).toBe(1);
   });
 

@@ -36,7 +36,9 @@ describe('tile spellings', () => {
   });
 
   test('keyword spelling with newlines and extra spaces', () => {
-    const { type, warnings } = tile('!pto.tile_buf<loc = vec,\n  dtype=f32, rows=16,cols=16, v_row=16, v_col=16,\n  blayout=row_major, slayout=none_box, fractal=512, pad=0>');
+    const { type, warnings } = tile(
+      '!pto.tile_buf<loc = vec,\n  dtype=f32, rows=16,cols=16, v_row=16, v_col=16,\n  blayout=row_major, slayout=none_box, fractal=512, pad=0>',
+    );
     expect(type).toEqual(F32_16x16);
     expect(warnings).toEqual([]);
   });
@@ -60,8 +62,19 @@ describe('tile spellings', () => {
   });
 
   test('positional layouts, fractals and pads by their manual names', () => {
-    expect(tile('!pto.tile<loc=vec, f16, 16, 16, ColMajor, NoneBox, None, Max>').type).toMatchObject({ dtype: 'f16', blayout: 'col_major', slayout: 'none_box', pad: 2 });
-    expect(tile('!pto.tile<loc=mat, f16, 16, 16, ColMajor, RowMajor, NZ, Null>').type).toMatchObject({ loc: 'mat', blayout: 'col_major', slayout: 'row_major', fractal: 512, pad: 0 });
+    expect(tile('!pto.tile<loc=vec, f16, 16, 16, ColMajor, NoneBox, None, Max>').type).toMatchObject({
+      dtype: 'f16',
+      blayout: 'col_major',
+      slayout: 'none_box',
+      pad: 2,
+    });
+    expect(tile('!pto.tile<loc=mat, f16, 16, 16, ColMajor, RowMajor, NZ, Null>').type).toMatchObject({
+      loc: 'mat',
+      blayout: 'col_major',
+      slayout: 'row_major',
+      fractal: 512,
+      pad: 0,
+    });
     expect(tile('!pto.tile<loc=acc, f32, 16, 16, ColMajor, RowMajor, NZ, PadMin>').type).toMatchObject({ loc: 'acc', fractal: 1024, pad: 3 });
   });
 
@@ -140,9 +153,13 @@ describe('legacy and incomplete spellings: accepted with warnings', () => {
   });
 
   test('out-of-order keys', () => {
-    const { type, warnings } = tile('!pto.tile_buf<dtype=f32, loc=vec, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>');
+    const { type, warnings } = tile(
+      '!pto.tile_buf<dtype=f32, loc=vec, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>',
+    );
     expect(type).toEqual(F32_16x16);
-    expect(warnings).toEqual(['!pto.tile_buf parameters are out of order (PTOAS requires loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad)']);
+    expect(warnings).toEqual([
+      '!pto.tile_buf parameters are out of order (PTOAS requires loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad)',
+    ]);
   });
 
   test('several problems at once give several warnings', () => {
@@ -188,8 +205,12 @@ describe('errors', () => {
     expect(error(FULL.replace('blayout=row_major', 'blayout=zigzag'))).toBe("unknown blayout 'zigzag' (expected row_major or col_major)");
     expect(error(FULL.replace('slayout=none_box', 'slayout=diag'))).toBe("unknown slayout 'diag' (expected none_box, row_major or col_major)");
     expect(error(FULL.replace('fractal=512', 'fractal=huge'))).toBe("unknown fractal 'huge'");
-    expect(error(FULL.replace('pad=0', 'pad=7'))).toBe("unknown pad '7' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)");
-    expect(error(FULL.replace('pad=0', 'pad=nan'))).toBe("unknown pad 'nan' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)");
+    expect(error(FULL.replace('pad=0', 'pad=7'))).toBe(
+      "unknown pad '7' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)",
+    );
+    expect(error(FULL.replace('pad=0', 'pad=nan'))).toBe(
+      "unknown pad 'nan' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)",
+    );
   });
 
   test('element types that are not tile element types', () => {
@@ -262,7 +283,10 @@ describe('other types', () => {
     ['memref<4xf32>', "'memref<4xf32>' needs an address space (#pto.address_space<gm|vec|mat|...>)"],
     ['memref<4xf32, #pto.address_space<l9>>', "unknown address space 'l9' (expected gm or one of vec, mat, left, right, acc, bias, scaling)"],
     ['memref<?x4xf32, #pto.address_space<vec>>', "an on-chip memref needs a static shape, got '?x4xf32'"],
-    ['memref<4xf32, affine_map<(d0) -> (d0)>, #pto.address_space<vec>>', "unsupported memref parameter 'affine_map<(d0) -> (d0)>' (expected strided<...> or #pto.address_space<...>)"],
+    [
+      'memref<4xf32, affine_map<(d0) -> (d0)>, #pto.address_space<vec>>',
+      "unsupported memref parameter 'affine_map<(d0) -> (d0)>' (expected strided<...> or #pto.address_space<...>)",
+    ],
   ])('memref error: %s', (text, error) => {
     expect(table.parse(text).error).toBe(error);
   });
@@ -280,11 +304,20 @@ describe('other types', () => {
 describe('printType', () => {
   test.each([
     [FULL, FULL],
-    ['!pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero>', '!pto.tile<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=1>'],
+    [
+      '!pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero>',
+      '!pto.tile<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=1>',
+    ],
     ['!pto.tile<16x16xf32>', '!pto.tile<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>'],
-    ['!pto.tile_buf<vec, 16x16xf16, valid=?x?>', '!pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=16, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>'],
+    [
+      '!pto.tile_buf<vec, 16x16xf16, valid=?x?>',
+      '!pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=16, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>',
+    ],
     [FULL.replace('loc=vec', 'loc=ub'), FULL],
-    ['!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16>', '!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>'],
+    [
+      '!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16>',
+      '!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>',
+    ],
     [FULL.replace('dtype=f32', 'dtype=u8'), FULL.replace('dtype=f32', 'dtype=ui8')],
     ['!pto.ptr<f32, gm>', '!pto.ptr<f32>'],
     ['!pto.tensor_view<?x16xf16>', '!pto.tensor_view<?x16xf16>'],

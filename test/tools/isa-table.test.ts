@@ -11,7 +11,10 @@ describe('docs/isa.md', () => {
 
   it('lists TCOLMIN with the seed dtypes on a2a3 and the 2026-08 list (with 64-bit integers) on a5', () => {
     const table = isaTable();
-    const row = table.slice(table.indexOf('## Instructions')).split('\n').find((l) => l.startsWith('| `pto.tcolmin`'))!;
+    const row = table
+      .slice(table.indexOf('## Instructions'))
+      .split('\n')
+      .find((l) => l.startsWith('| `pto.tcolmin`'))!;
     const cells = row.split('|').map((c) => c.trim());
     expect(cells[6]).toBe('i16, i32, f16, f32');
     expect(cells[7]).toBe('i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32');
@@ -23,11 +26,15 @@ describe('docs/isa.md', () => {
   });
 
   it('marks each cell of the coverage table from the dtype lists: R where the VM runs it, v where only the verifier does', () => {
-    const row = (name: string) => isaTable().split('\n').find((l) => l.startsWith(`| \`pto.${name}\` |`))!.split('|').map((c) => c.trim());
+    const row = (name: string) =>
+      isaTable()
+        .split('\n')
+        .find((l) => l.startsWith(`| \`pto.${name}\` |`))!
+        .split('|')
+        .map((c) => c.trim());
     // Columns: instruction, family, then a2a3 i8..f32 (11), then a5 i8..f32 (11).
     const tcolmin = row('tcolmin');
     expect(tcolmin.slice(3, 14)).toEqual(['', '', 'R', '', 'R', '', '', '', 'R', '', 'R']);
     expect(tcolmin.slice(14, 25)).toEqual(Array(11).fill('R'));
   });
 });
-

@@ -26,7 +26,12 @@ describe('tcmp / tcmps sources with the target mask', () => {
   });
   test.each(rows)('tcmps on %s, %s source', (target, e: Elem) => {
     const [s, m] = [tb(e), tb(MASK[target])];
-    const { diags } = check([`pto.tcmps ins(%a, %s {cmpMode = #pto<cmp ne>} : ${s}, ${mlirName(e)}) outs(%m : ${m})`], { a: s, m }, `%s: ${mlirName(e)}`, target);
+    const { diags } = check(
+      [`pto.tcmps ins(%a, %s {cmpMode = #pto<cmp ne>} : ${s}, ${mlirName(e)}) outs(%m : ${m})`],
+      { a: s, m },
+      `%s: ${mlirName(e)}`,
+      target,
+    );
     expect(diags.length === 0).toBe(facts.tcmps[target].src0.includes(e));
   });
 });
@@ -44,7 +49,9 @@ describe('cmpMode', () => {
   });
   test("upper case suggests the lower-case value; the ISA page's #pto.cmp<EQ> names the right shape", () => {
     const upper = check([line('#pto<cmp LT>')], { a: s, b: s, m });
-    expect(upper.diags).toEqual([`${atOnLine(upper.text, 'pto.tcmp', '#pto<cmp LT')}: error: pto.tcmp: unknown cmpMode 'LT' (did you mean 'lt'?); ${expected}`]);
+    expect(upper.diags).toEqual([
+      `${atOnLine(upper.text, 'pto.tcmp', '#pto<cmp LT')}: error: pto.tcmp: unknown cmpMode 'LT' (did you mean 'lt'?); ${expected}`,
+    ]);
     const dotted = check([line('#pto.cmp<EQ>')], { a: s, b: s, m });
     expect(dotted.diags).toEqual([`${atOnLine(dotted.text, 'pto.tcmp', '#pto.cmp')}: error: pto.tcmp: 'cmpMode' must be written #pto<cmp VALUE>; ${expected}`]);
   });
@@ -53,7 +60,9 @@ describe('cmpMode', () => {
     const ok = check([`pto.tcmp ins(%a, %b {cmpMode = #pto<cmp ne>} : ${i}, ${i}) outs(%m : ${u8})`], { a: i, b: i, m: u8 }, '', 'a2a3');
     expect(ok.diags).toEqual([]);
     const bad = check([`pto.tcmps ins(%a, %s {cmpMode = #pto<cmp gt>} : ${i}, i32) outs(%m : ${u8})`], { a: i, m: u8 }, '%s: i32', 'a2a3');
-    expect(bad.diags).toEqual([`${atOnLine(bad.text, 'pto.tcmps', '#pto<cmp gt>')}: error: pto.tcmps: a2a3 compares i32 only with eq or ne (its vector compare of i32 is equality whatever the mode), not gt`]);
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tcmps', '#pto<cmp gt>')}: error: pto.tcmps: a2a3 compares i32 only with eq or ne (its vector compare of i32 is equality whatever the mode), not gt`,
+    ]);
   });
 });
 
@@ -61,7 +70,9 @@ describe('mask sizes', () => {
   test('a mask too narrow for the source valid columns', () => {
     const [s, m] = [tb('f32', 8, 64), tb('u32', 8, 8, 1)];
     const { diags, text } = check([`pto.tcmp ins(%a, %b : ${s}, ${s}) outs(%m : ${m})`], { a: s, b: s, m });
-    expect(diags).toEqual([`${atOnLine(text, 'pto.tcmp', m)}: error: pto.tcmp: dst's 1 valid ui32 columns hold 32 bits per row, but src0 has 64 valid columns (needs v_col >= 2)`]);
+    expect(diags).toEqual([
+      `${atOnLine(text, 'pto.tcmp', m)}: error: pto.tcmp: dst's 1 valid ui32 columns hold 32 bits per row, but src0 has 64 valid columns (needs v_col >= 2)`,
+    ]);
   });
   test('a tsel mask too narrow or too short for dst', () => {
     const [d, k] = [tb('f16', 8, 32), tileBuf({ dtype: 'u8', rows: 4, cols: 32, vCol: 2 })];
@@ -78,11 +89,15 @@ describe('tgather forms', () => {
   const [s, d, i] = [tb('f32', 8, 64), tb('f32'), tb('i32')];
   test('neither indices nor maskPattern', () => {
     const { diags, text } = check([`pto.tgather ins(%s : ${s}) outs(%d : ${d})`], { s, d });
-    expect(diags).toEqual([`${atOnLine(text, 'pto.tgather', 'pto.tgather')}: error: pto.tgather: needs an index tile (ins(%src0, %src1 : S, I)) or a maskPattern (ins(%src0, {maskPattern = #pto.mask_pattern<P0101>} : S))`]);
+    expect(diags).toEqual([
+      `${atOnLine(text, 'pto.tgather', 'pto.tgather')}: error: pto.tgather: needs an index tile (ins(%src0, %src1 : S, I)) or a maskPattern (ins(%src0, {maskPattern = #pto.mask_pattern<P0101>} : S))`,
+    ]);
   });
   test('both', () => {
     const { diags, text } = check([`pto.tgather ins(%s, %i {maskPattern = #pto.mask_pattern<P0101>} : ${s}, ${i}) outs(%d : ${d})`], { s, i, d });
-    expect(diags).toEqual([`${atOnLine(text, 'pto.tgather', '#pto.mask')}: error: pto.tgather: takes either an index tile (ins(%src0, %src1 : ...)) or a maskPattern, not both`]);
+    expect(diags).toEqual([
+      `${atOnLine(text, 'pto.tgather', '#pto.mask')}: error: pto.tgather: takes either an index tile (ins(%src0, %src1 : ...)) or a maskPattern, not both`,
+    ]);
   });
   test("PTOAS's P0011 has no pto-isa pattern", () => {
     const { diags, text } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0011>} : ${s}) outs(%d : ${d})`], { s, d });

@@ -4,13 +4,20 @@ import { atOnLine, diagLines, kernel, run, tileBuf, tileVal } from '../fixtures/
 const tb = (dtype: string) => tileBuf({ dtype, rows: 8, cols: 32 });
 
 function program(src: string, dst: string, attrs = ''): string {
-  return kernel([`%s = pto.alloc_tile : ${tb(src)}`, `%d = pto.alloc_tile : ${tb(dst)}`, `pto.tcvt ins(%s${attrs} : ${tb(src)}) outs(%d : ${tb(dst)})`, 'return']);
+  return kernel([
+    `%s = pto.alloc_tile : ${tb(src)}`,
+    `%d = pto.alloc_tile : ${tb(dst)}`,
+    `pto.tcvt ins(%s${attrs} : ${tb(src)}) outs(%d : ${tb(dst)})`,
+    'return',
+  ]);
 }
-const dstAt = (text: string, dst: string) => atOnLine(text, 'pto.tcvt', `outs(%d : ${tb(dst)}`).replace(/:(\d+)$/, (_, c) => `:${Number(c) + 'outs(%d : '.length}`);
+const dstAt = (text: string, dst: string) =>
+  atOnLine(text, 'pto.tcvt', `outs(%d : ${tb(dst)}`).replace(/:(\d+)$/, (_, c) => `:${Number(c) + 'outs(%d : '.length}`);
 
 // The manual's Supported Conversions table (docs/isa/TCVT.md), restricted to PTO-AS element types, written out
 // pair by pair here independently of the table in the checker.
-const A2A3 = 'f32>f16 f32>f32 f32>bf16 f32>i16 f32>i32 f32>i64 f16>f32 f16>i32 f16>i16 f16>i8 f16>u8 bf16>f32 bf16>i32 i16>f16 i16>f32 i32>f32 i32>i16 i32>i64 i32>f16 i64>f32 i64>i32 u8>f16 i8>f16';
+const A2A3 =
+  'f32>f16 f32>f32 f32>bf16 f32>i16 f32>i32 f32>i64 f16>f32 f16>i32 f16>i16 f16>i8 f16>u8 bf16>f32 bf16>i32 i16>f16 i16>f32 i32>f32 i32>i16 i32>i64 i32>f16 i64>f32 i64>i32 u8>f16 i8>f16';
 const A5 =
   'f32>f32 f32>f16 f32>bf16 f32>i16 f32>i32 f32>i64 f16>f32 f16>i32 f16>i16 f16>i8 f16>u8 bf16>f32 bf16>i32 bf16>f16 i16>u8 i16>f16 i16>f32 i16>u32 i16>i32 i32>f32 i32>i16 i32>u16 i32>i64 i32>u8 i64>f32 i64>i32 u8>f16 u8>u16 i8>f16 i8>i16 i8>i32 u32>u8 u32>u16 u32>i16';
 const pairs = (s: string) => s.split(' ').map((p) => p.split('>') as [string, string]);
@@ -22,23 +29,31 @@ describe('tcvt type pairs', () => {
 
   test('rejects a pair of allowed dtypes the target does not convert, at dst, listing what src converts to', () => {
     const text = program('f16', 'bf16');
-    expect(diagLines(run(text, 'a5'))).toEqual([`${dstAt(text, 'bf16')}: error: pto.tcvt: converting f16 to bf16 is not supported on a5 (f16 converts to f32, i32, i16, i8, ui8)`]);
+    expect(diagLines(run(text, 'a5'))).toEqual([
+      `${dstAt(text, 'bf16')}: error: pto.tcvt: converting f16 to bf16 is not supported on a5 (f16 converts to f32, i32, i16, i8, ui8)`,
+    ]);
   });
 
   test('a5-only pairs are rejected on a2a3 (i32 -> ui8 has an a2a3 dtype on both sides)', () => {
     const text = program('i32', 'u8');
-    expect(diagLines(run(text, 'a2a3'))).toEqual([`${dstAt(text, 'u8')}: error: pto.tcvt: converting i32 to ui8 is not supported on a2a3 (i32 converts to f32, i16, i64, f16)`]);
+    expect(diagLines(run(text, 'a2a3'))).toEqual([
+      `${dstAt(text, 'u8')}: error: pto.tcvt: converting i32 to ui8 is not supported on a2a3 (i32 converts to f32, i16, i64, f16)`,
+    ]);
   });
 
   test('A2/A3 has i32 -> f16 (the deq path) and A5 does not', () => {
     expect(diagLines(run(program('i32', 'f16'), 'a2a3'))).toEqual([]);
     const text = program('i32', 'f16');
-    expect(diagLines(run(text, 'a5'))).toEqual([`${dstAt(text, 'f16')}: error: pto.tcvt: converting i32 to f16 is not supported on a5 (i32 converts to f32, i16, ui16, i64, ui8)`]);
+    expect(diagLines(run(text, 'a5'))).toEqual([
+      `${dstAt(text, 'f16')}: error: pto.tcvt: converting i32 to f16 is not supported on a5 (i32 converts to f32, i16, ui16, i64, ui8)`,
+    ]);
   });
 
   test('a dtype outside the lists gets the table error only', () => {
     const text = program('u16', 'f16');
-    expect(diagLines(run(text, 'a5'))).toEqual([`${atOnLine(text, 'pto.tcvt', tb('u16'))}: error: pto.tcvt: src dtype ui16 is not supported on a5 (allowed: i8, ui8, i16, i32, ui32, i64, f16, bf16, f32)`]);
+    expect(diagLines(run(text, 'a5'))).toEqual([
+      `${atOnLine(text, 'pto.tcvt', tb('u16'))}: error: pto.tcvt: src dtype ui16 is not supported on a5 (allowed: i8, ui8, i16, i32, ui32, i64, f16, bf16, f32)`,
+    ]);
   });
 });
 

@@ -3,10 +3,17 @@ import { at, diagLines, kernel, run, tileBuf } from '../fixtures/verify/helpers'
 
 const left = (dtype: string, rows: number, cols: number) => tileBuf({ loc: 'left', dtype, rows, cols, blayout: 'row_major', slayout: 'row_major' });
 const right = (dtype: string, rows: number, cols: number) => tileBuf({ loc: 'right', dtype, rows, cols, blayout: 'row_major', slayout: 'col_major' });
-const acc = (dtype: string, rows: number, cols: number) => tileBuf({ loc: 'acc', dtype, rows, cols, blayout: 'col_major', slayout: 'row_major', fractal: 1024 });
+const acc = (dtype: string, rows: number, cols: number) =>
+  tileBuf({ loc: 'acc', dtype, rows, cols, blayout: 'col_major', slayout: 'row_major', fractal: 1024 });
 
 function matmul(a: string, b: string, c: string) {
-  const text = kernel([`%a = pto.alloc_tile : ${a}`, `%b = pto.alloc_tile : ${b}`, `%c = pto.alloc_tile : ${c}`, `pto.tmatmul ins(%a, %b : ${a}, ${b}) outs(%c : ${c})`, 'return']);
+  const text = kernel([
+    `%a = pto.alloc_tile : ${a}`,
+    `%b = pto.alloc_tile : ${b}`,
+    `%c = pto.alloc_tile : ${c}`,
+    `pto.tmatmul ins(%a, %b : ${a}, ${b}) outs(%c : ${c})`,
+    'return',
+  ]);
   return { text, lines: diagLines(run(text, 'a5')) };
 }
 
@@ -19,7 +26,9 @@ test('an i32 accumulator takes i8 inputs only, and both inputs share a type', ()
   const wrongAcc = matmul(left('f16', 16, 32), right('f16', 32, 16), acc('i32', 16, 16));
   expect(wrongAcc.lines).toEqual([`${at(wrongAcc.text, acc('i32', 16, 16), 1)}: error: pto.tmatmul: an i32 accumulator takes i8 inputs, not f16`]);
   const mixed = matmul(left('f16', 16, 32), right('bf16', 32, 16), acc('f32', 16, 16));
-  expect(mixed.lines).toEqual([`${at(mixed.text, right('bf16', 32, 16), 1)}: error: pto.tmatmul: aMatrix (f16) and bMatrix (bf16) must have the same element type`]);
+  expect(mixed.lines).toEqual([
+    `${at(mixed.text, right('bf16', 32, 16), 1)}: error: pto.tmatmul: aMatrix (f16) and bMatrix (bf16) must have the same element type`,
+  ]);
 });
 
 test('K must agree between the inputs, M and N with the accumulator', () => {

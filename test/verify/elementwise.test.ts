@@ -16,20 +16,28 @@ describe('taxpy', () => {
   test('rejects f16 dst over f32 src0', () => {
     const line = `pto.taxpy ins(%a, %s : ${tb('f32')}, f32) outs(%d : ${tb('f16')})`;
     const col = 4 + line.indexOf(tb('f16')) + 1;
-    expect(check(line, { a: 'f32', d: 'f16' }, '%s: f32')).toEqual([`5:${col}: error: pto.taxpy: dst (f16) must have src0's element type (f32), or be f32 with f16 src0`]);
+    expect(check(line, { a: 'f32', d: 'f16' }, '%s: f32')).toEqual([
+      `5:${col}: error: pto.taxpy: dst (f16) must have src0's element type (f32), or be f32 with f16 src0`,
+    ]);
   });
 });
 
 describe('taddreluconv', () => {
   test('accepts the three narrowing pairs', () => {
-    for (const [s, d] of [['f32', 'f16'], ['f16', 'i8'], ['i16', 'i8']]) {
+    for (const [s, d] of [
+      ['f32', 'f16'],
+      ['f16', 'i8'],
+      ['i16', 'i8'],
+    ]) {
       expect(check(`pto.taddreluconv ins(%a, %b : ${tb(s)}, ${tb(s)}) outs(%d : ${tb(d)})`, { a: s, b: s, d })).toEqual([]);
     }
   });
   test('rejects a pair of allowed dtypes that is not one of them', () => {
     const line = `pto.taddreluconv ins(%a, %b : ${tb('f32')}, ${tb('f32')}) outs(%d : ${tb('i8')})`;
     const col = 4 + line.lastIndexOf(tb('i8')) + 1;
-    expect(check(line, { a: 'f32', b: 'f32', d: 'i8' })).toEqual([`6:${col}: error: pto.taddreluconv: converting f32 to i8 is not supported (src0 -> dst: f32 -> f16, f16 -> i8, i16 -> i8)`]);
+    expect(check(line, { a: 'f32', b: 'f32', d: 'i8' })).toEqual([
+      `6:${col}: error: pto.taddreluconv: converting f32 to i8 is not supported (src0 -> dst: f32 -> f16, f16 -> i8, i16 -> i8)`,
+    ]);
   });
 });
 
@@ -37,7 +45,9 @@ describe('scalar operands', () => {
   test('a tile in the scalar position is an error', () => {
     const line = `pto.tadds ins(%a, %b : ${tb('f32')}, ${tb('f32')}) outs(%d : ${tb('f32')})`;
     const col = 4 + line.indexOf(tb('f32'), line.indexOf(',', line.indexOf(':'))) + 1;
-    expect(check(line, { a: 'f32', b: 'f32', d: 'f32' })).toEqual([`6:${col}: error: pto.tadds: scalar must be a scalar (index, integer or float), got ${tb('f32')}`]);
+    expect(check(line, { a: 'f32', b: 'f32', d: 'f32' })).toEqual([
+      `6:${col}: error: pto.tadds: scalar must be a scalar (index, integer or float), got ${tb('f32')}`,
+    ]);
   });
   test('an integer scalar on a float tile and a float scalar on an integer tile are accepted (the API converts)', () => {
     expect(check(`pto.tmuls ins(%a, %s : ${tb('f32')}, i32) outs(%d : ${tb('f32')})`, { a: 'f32', d: 'f32' }, '%s: i32')).toEqual([]);
@@ -54,10 +64,19 @@ describe('scalar operands', () => {
 describe('optional scratch tiles', () => {
   test('txor and trem accept the PTOAS form without tmp and the manual form with it', () => {
     expect(check(`pto.txor ins(%a, %b : ${tb('i32')}, ${tb('i32')}) outs(%d : ${tb('i32')})`, { a: 'i32', b: 'i32', d: 'i32' }, '', 'a2a3')).toEqual([]);
-    expect(check(`pto.trem ins(%a, %b, %t : ${tb('f32')}, ${tb('f32')}, ${tb('f32')}) outs(%d : ${tb('f32')})`, { a: 'f32', b: 'f32', t: 'f32', d: 'f32' }, '', 'a2a3')).toEqual([]);
+    expect(
+      check(
+        `pto.trem ins(%a, %b, %t : ${tb('f32')}, ${tb('f32')}, ${tb('f32')}) outs(%d : ${tb('f32')})`,
+        { a: 'f32', b: 'f32', t: 'f32', d: 'f32' },
+        '',
+        'a2a3',
+      ),
+    ).toEqual([]);
   });
   test('a2a3 tprelu keeps its mask in a u8 tmp', () => {
     const line = `pto.tprelu ins(%a, %b, %t : ${tb('f16')}, ${tb('f16')}, ${tb('f16')}) outs(%d : ${tb('f16')})`;
-    expect(check(line, { a: 'f16', b: 'f16', t: 'f16', d: 'f16' }, '', 'a2a3').join('\n')).toContain('pto.tprelu: tmp dtype f16 is not supported on a2a3 (allowed: ui8)');
+    expect(check(line, { a: 'f16', b: 'f16', t: 'f16', d: 'f16' }, '', 'a2a3').join('\n')).toContain(
+      'pto.tprelu: tmp dtype f16 is not supported on a2a3 (allowed: ui8)',
+    );
   });
 });

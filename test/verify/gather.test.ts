@@ -1,7 +1,8 @@
 /** mgather/mscatter attributes in the verifier (verify/checks/gather.ts): the spellings and the A5-only atomics. */
 import { at, diagLines, kernel, run } from '../fixtures/verify/helpers';
 
-const tile = (dtype: string) => `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+const tile = (dtype: string) =>
+  `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
 const setup = [
   '%c0 = arith.constant 0 : index',
   '%c1 = arith.constant 1 : index',

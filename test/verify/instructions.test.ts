@@ -37,7 +37,13 @@ function expectedErrors(instruction: string, target: TargetName, e: Elem, c: Cas
     if (allowed.length === 0 || allowed.includes(e)) continue;
     const offset = lineStart + c.typeAt[op];
     const p = source.position(offset);
-    errors.push({ offset, text: `${p.line}:${p.col}: error: pto.${instruction}: ${op} dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${[...allowed].sort((a, b) => ELEM_TYPES.indexOf(a as Elem) - ELEM_TYPES.indexOf(b as Elem)).map((a) => mlirName(a as Elem)).join(', ')})` });
+    errors.push({
+      offset,
+      text: `${p.line}:${p.col}: error: pto.${instruction}: ${op} dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${[...allowed]
+        .sort((a, b) => ELEM_TYPES.indexOf(a as Elem) - ELEM_TYPES.indexOf(b as Elem))
+        .map((a) => mlirName(a as Elem))
+        .join(', ')})`,
+    });
   }
   return errors.sort((a, b) => a.offset - b.offset).map((x) => x.text);
 }

@@ -21,7 +21,9 @@ describe('thistogram', () => {
     expect(r1.lines).toEqual([`${at(r1.text, 'pto.thistogram')}: error: pto.thistogram: a ui16 src has two bytes: byte must be BYTE_0 or BYTE_1, not BYTE_2`]);
     const nd = tb('u8', 32, 32);
     const r2 = check(hist('BYTE_0', u16, nd), { s: u16, i: nd, d: dst });
-    expect(r2.lines).toEqual([`${at(r2.text, nd, 1)}: error: pto.thistogram: with a ui16 src, idx must be DN (blayout=col_major, slayout=none_box) with one column: one match byte per row`]);
+    expect(r2.lines).toEqual([
+      `${at(r2.text, nd, 1)}: error: pto.thistogram: with a ui16 src, idx must be DN (blayout=col_major, slayout=none_box) with one column: one match byte per row`,
+    ]);
   });
 
   test('ui32: idx has 3 - byte rows and src columns', () => {

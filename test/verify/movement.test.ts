@@ -31,15 +31,25 @@ describe('rules beyond the tables', () => {
     const dst = T('f32', 16, 8);
     const { text, diags } = check([`%s = pto.alloc_tile : ${src}`, `%d = pto.alloc_tile : ${dst}`, `pto.ttrans ins(%s : ${src}) outs(%d : ${dst})`]);
     const p = at(text, 'pto.ttrans');
-    expect(diags).toEqual([`${p}: error: pto.ttrans: dst valid rows (16) must equal src valid cols (8)`, `${p}: error: pto.ttrans: dst valid cols (8) must equal src valid rows (16)`]);
+    expect(diags).toEqual([
+      `${p}: error: pto.ttrans: dst valid rows (16) must equal src valid cols (8)`,
+      `${p}: error: pto.ttrans: dst valid cols (8) must equal src valid rows (16)`,
+    ]);
   });
 
   test('tconcat: a5 needs dst valid cols = the sum; a2a3 only that it fits', () => {
     const s = T('f16', 4, 16, { vCol: 8 });
     const d = T('f16', 4, 32, { vCol: 20 });
-    const lines = [`%a = pto.alloc_tile : ${s}`, `%b = pto.alloc_tile : ${s}`, `%d = pto.alloc_tile : ${d}`, `pto.tconcat ins(%a, %b : ${s}, ${s}) outs(%d : ${d})`];
+    const lines = [
+      `%a = pto.alloc_tile : ${s}`,
+      `%b = pto.alloc_tile : ${s}`,
+      `%d = pto.alloc_tile : ${d}`,
+      `pto.tconcat ins(%a, %b : ${s}, ${s}) outs(%d : ${d})`,
+    ];
     const a5 = check(lines, '', 'a5');
-    expect(a5.diags).toEqual([`${at(a5.text, 'pto.tconcat')}: error: pto.tconcat: dst valid cols (20) must equal src0 valid cols + src1 valid cols (8 + 8) on a5`]);
+    expect(a5.diags).toEqual([
+      `${at(a5.text, 'pto.tconcat')}: error: pto.tconcat: dst valid cols (20) must equal src0 valid cols + src1 valid cols (8 + 8) on a5`,
+    ]);
     expect(check(lines, '', 'a2a3').diags).toEqual([]);
   });
 
@@ -47,33 +57,54 @@ describe('rules beyond the tables', () => {
     const s = T('f16', 4, 16);
     const d = T('f16', 4, 32);
     const i = T('i32', 4, 8, { vCol: 1 });
-    const { text, diags } = check([`%a = pto.alloc_tile : ${s}`, `%b = pto.alloc_tile : ${s}`, `%d = pto.alloc_tile : ${d}`, `%i = pto.alloc_tile : ${i}`, `pto.tconcat ins(%a, %b, %i : ${s}, ${s}, ${i}) outs(%d : ${d})`]);
+    const { text, diags } = check([
+      `%a = pto.alloc_tile : ${s}`,
+      `%b = pto.alloc_tile : ${s}`,
+      `%d = pto.alloc_tile : ${d}`,
+      `%i = pto.alloc_tile : ${i}`,
+      `pto.tconcat ins(%a, %b, %i : ${s}, ${s}, ${i}) outs(%d : ${d})`,
+    ]);
     expect(diags).toEqual([`${at(text, 'pto.tconcat')}: error: pto.tconcat: takes both index tiles (src0Idx, src1Idx) or neither`]);
   });
 
   test('tinterleave needs even valid cols', () => {
     const t = T('f32', 4, 8, { vCol: 3 });
-    const { text, diags } = check([...['a', 'b', 'x', 'y'].map((n) => `%${n} = pto.alloc_tile : ${t}`), `pto.tinterleave ins(%a, %b : ${t}, ${t}) outs(%x, %y : ${t}, ${t})`]);
+    const { text, diags } = check([
+      ...['a', 'b', 'x', 'y'].map((n) => `%${n} = pto.alloc_tile : ${t}`),
+      `pto.tinterleave ins(%a, %b : ${t}, ${t}) outs(%x, %y : ${t}, ${t})`,
+    ]);
     expect(diags).toEqual([`${at(text, 'pto.tinterleave')}: error: pto.tinterleave: valid cols (3) must be even`]);
   });
 
   test('tinterleave does not exist on a2a3', () => {
     const t = T('f32', 4, 8);
-    const { text, diags } = check([...['a', 'b', 'x', 'y'].map((n) => `%${n} = pto.alloc_tile : ${t}`), `pto.tinterleave ins(%a, %b : ${t}, ${t}) outs(%x, %y : ${t}, ${t})`], '', 'a2a3');
+    const { text, diags } = check(
+      [...['a', 'b', 'x', 'y'].map((n) => `%${n} = pto.alloc_tile : ${t}`), `pto.tinterleave ins(%a, %b : ${t}, ${t}) outs(%x, %y : ${t}, ${t})`],
+      '',
+      'a2a3',
+    );
     expect(diags).toEqual([`${at(text, 'pto.tinterleave')}: error: pto.tinterleave is not available on a2a3`]);
   });
 
   test('tdeinterleave, one source: dst cols are half of src cols', () => {
     const s = T('f32', 4, 16);
     const d = T('f32', 4, 16);
-    const { text, diags } = check([`%s = pto.alloc_tile : ${s}`, `%x = pto.alloc_tile : ${d}`, `%y = pto.alloc_tile : ${d}`, `pto.tdeinterleave ins(%s : ${s}) outs(%x, %y : ${d}, ${d})`]);
+    const { text, diags } = check([
+      `%s = pto.alloc_tile : ${s}`,
+      `%x = pto.alloc_tile : ${d}`,
+      `%y = pto.alloc_tile : ${d}`,
+      `pto.tdeinterleave ins(%s : ${s}) outs(%x, %y : ${d}, ${d})`,
+    ]);
     expect(diags).toEqual([`${at(text, 'pto.tdeinterleave')}: error: pto.tdeinterleave: dst0 valid region (4x16) must be src0's (4x16) with half the cols`]);
   });
 
   test('textract: a window larger than the source, a float index, a cube direction', () => {
     const src = T('f32', 8, 8);
     const dst = T('f32', 16, 8);
-    const { text, diags } = check([`%s = pto.alloc_tile : ${src}`, `%d = pto.alloc_tile : ${dst}`, `pto.textract ins(%s, %r, %c : ${src}, index, f32) outs(%d : ${dst})`], '%r: index, %c: f32');
+    const { text, diags } = check(
+      [`%s = pto.alloc_tile : ${src}`, `%d = pto.alloc_tile : ${dst}`, `pto.textract ins(%s, %r, %c : ${src}, index, f32) outs(%d : ${dst})`],
+      '%r: index, %c: f32',
+    );
     expect(diags).toEqual([
       `${at(text, 'pto.textract')}: error: pto.textract: dst rows (16) must not exceed src rows (8)`,
       `${at(text, 'f32) outs')}: error: pto.textract: indexCol must be an index or integer value, got f32`,
@@ -83,7 +114,11 @@ describe('rules beyond the tables', () => {
   test('textract Mat -> Left passes the verifier with a cube dtype and layout, not with others', () => {
     const mat = (dtype: string) => tileBuf({ loc: 'mat', dtype, rows: 16, cols: 16, blayout: 'col_major', slayout: 'row_major' });
     const left = (dtype: string) => tileBuf({ loc: 'left', dtype, rows: 16, cols: 16, blayout: 'row_major', slayout: 'row_major' });
-    const program = (dtype: string) => [`%s = pto.alloc_tile : ${mat(dtype)}`, `%d = pto.alloc_tile : ${left(dtype)}`, `pto.textract ins(%s, %r, %r : ${mat(dtype)}, index, index) outs(%d : ${left(dtype)})`];
+    const program = (dtype: string) => [
+      `%s = pto.alloc_tile : ${mat(dtype)}`,
+      `%d = pto.alloc_tile : ${left(dtype)}`,
+      `pto.textract ins(%s, %r, %r : ${mat(dtype)}, index, index) outs(%d : ${left(dtype)})`,
+    ];
     const f16 = check(program('f16'), '%r: index');
     expect(f16.diags.filter((l) => l.includes('pto.textract'))).toEqual([]);
     const i16 = check(program('i16'), '%r: index');
@@ -94,7 +129,10 @@ describe('rules beyond the tables', () => {
   test('tsubview needs one location; tprint of a mat tile only on a2a3', () => {
     const vec = T('f32', 8, 8);
     const acc = tileBuf({ loc: 'acc', dtype: 'f32', rows: 16, cols: 16, blayout: 'col_major', slayout: 'row_major', fractal: 1024 });
-    const sub = check([`%s = pto.alloc_tile : ${acc}`, `%d = pto.alloc_tile : ${vec}`, `pto.tsubview ins(%s, %r, %r : ${acc}, index, index) outs(%d : ${vec})`], '%r: index');
+    const sub = check(
+      [`%s = pto.alloc_tile : ${acc}`, `%d = pto.alloc_tile : ${vec}`, `pto.tsubview ins(%s, %r, %r : ${acc}, index, index) outs(%d : ${vec})`],
+      '%r: index',
+    );
     expect(sub.diags.some((l) => l.endsWith('error: pto.tsubview: dst (loc=vec) and src (loc=acc) must be in the same location'))).toBe(true);
     const mat = tileBuf({ loc: 'mat', dtype: 'f32', rows: 16, cols: 16, blayout: 'col_major', slayout: 'row_major' });
     const lines = [`%m = pto.alloc_tile : ${mat}`, `pto.tprint ins(%m : ${mat})`];
@@ -119,7 +157,6 @@ describe('rules beyond the tables', () => {
   });
 });
 
-
 describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
   const ACC = (dtype: string) => T(dtype, 16, 16, { loc: 'acc', blayout: 'col_major', slayout: 'row_major', fractal: 1024 });
   const MAT = (dtype: string) => T(dtype, 16, 32, { loc: 'mat', vCol: 16, blayout: 'col_major', slayout: 'row_major' });
@@ -138,7 +175,11 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
   test('tmov {relu, pre_quant} and tmov.fp from an accumulator are accepted on both targets (Mat on a2a3)', () => {
     for (const target of ['a2a3', 'a5'] as const) {
       const lines = [
-        ...allocs([['%a', ACC('i32')], ['%m', MAT('i8')], ['%s', FP()]]),
+        ...allocs([
+          ['%a', ACC('i32')],
+          ['%m', MAT('i8')],
+          ['%s', FP()],
+        ]),
         `pto.tmov ins(%a {relu = true, pre_quant = 0x400000003F800000} : ${ACC('i32')}) outs(%m : ${MAT('i8')})`,
         `pto.tmov.fp ins(%a, %s : ${ACC('i32')}, ${FP()}) outs(%m : ${MAT('i8')})`,
         `pto.tmov ins(%a {relu = true} : ${ACC('i32')}) outs(%m : ${MAT('i8')})`,
@@ -148,26 +189,56 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
   });
 
   test('relu and pre_quant need an Acc source', () => {
-    const lines = [...allocs([['%v', VEC('f32')], ['%w', VEC('f32')]]), `pto.tmov ins(%v {relu = true} : ${VEC('f32')}) outs(%w : ${VEC('f32')})`];
+    const lines = [
+      ...allocs([
+        ['%v', VEC('f32')],
+        ['%w', VEC('f32')],
+      ]),
+      `pto.tmov ins(%v {relu = true} : ${VEC('f32')}) outs(%w : ${VEC('f32')})`,
+    ];
     const { text, diags } = check(lines);
     expect(diags).toEqual([`${at(text, 'pto.tmov ins')}: error: pto.tmov: relu and pre_quant apply to the fixpipe: src must be an acc tile, not loc=vec`]);
   });
 
   test('pre_quant is a 64-bit word', () => {
-    const lines = [...allocs([['%a', ACC('f32')], ['%m', MAT('i8')]]), `pto.tmov ins(%a {pre_quant = 0x10000000000000000} : ${ACC('f32')}) outs(%m : ${MAT('i8')})`];
+    const lines = [
+      ...allocs([
+        ['%a', ACC('f32')],
+        ['%m', MAT('i8')],
+      ]),
+      `pto.tmov ins(%a {pre_quant = 0x10000000000000000} : ${ACC('f32')}) outs(%m : ${MAT('i8')})`,
+    ];
     const { text, diags } = check(lines);
-    expect(diags).toEqual([`${at(text, '0x1000')}: error: pto.tmov: 'pre_quant' must be a 64-bit quant word in 0..0xFFFFFFFFFFFFFFFF, got 18446744073709551616`]);
+    expect(diags).toEqual([
+      `${at(text, '0x1000')}: error: pto.tmov: 'pre_quant' must be a 64-bit quant word in 0..0xFFFFFFFFFFFFFFFF, got 18446744073709551616`,
+    ]);
   });
 
   test('quantised pairs per target: a2a3 moves f32 only to i8, a5 also to u8/f16/bf16/f32', () => {
-    const lines = [...allocs([['%a', ACC('f32')], ['%m', MAT('u8')], ['%s', FP()]]), `pto.tmov.fp ins(%a, %s : ${ACC('f32')}, ${FP()}) outs(%m : ${MAT('u8')})`];
+    const lines = [
+      ...allocs([
+        ['%a', ACC('f32')],
+        ['%m', MAT('u8')],
+        ['%s', FP()],
+      ]),
+      `pto.tmov.fp ins(%a, %s : ${ACC('f32')}, ${FP()}) outs(%m : ${MAT('u8')})`,
+    ];
     const { text, diags } = check(lines, '', 'a2a3');
-    expect(diags).toEqual([`${at(text, MAT('u8'), 1)}: error: pto.tmov.fp: quantising f32 to ui8 is not supported on a2a3 (f32 -> i8; i32 -> i8, ui8, f16, i16)`]);
+    expect(diags).toEqual([
+      `${at(text, MAT('u8'), 1)}: error: pto.tmov.fp: quantising f32 to ui8 is not supported on a2a3 (f32 -> i8; i32 -> i8, ui8, f16, i16)`,
+    ]);
     expect(check(lines, '', 'a5').diags).toEqual([]);
   });
 
   test('on a2a3 the fixpipe moves the accumulator to Mat, not Vec', () => {
-    const lines = [...allocs([['%a', ACC('i32')], ['%v', VEC('i8')], ['%s', FP()]]), `pto.tmov.fp ins(%a, %s : ${ACC('i32')}, ${FP()}) outs(%v : ${VEC('i8')})`];
+    const lines = [
+      ...allocs([
+        ['%a', ACC('i32')],
+        ['%v', VEC('i8')],
+        ['%s', FP()],
+      ]),
+      `pto.tmov.fp ins(%a, %s : ${ACC('i32')}, ${FP()}) outs(%v : ${VEC('i8')})`,
+    ];
     const { text, diags } = check(lines, '', 'a2a3');
     expect(diags).toEqual([`${at(text, VEC('i8'), 1)}: error: pto.tmov.fp: on a2a3 the fixpipe moves the accumulator to a mat tile, not loc=vec`]);
     expect(check(lines, '', 'a5').diags).toEqual([]);
@@ -176,7 +247,12 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
   test('fp holds 64-bit words, one valid col per quantised col', () => {
     const narrow = FP('u64', 8);
     const lines = [
-      ...allocs([['%a', ACC('i32')], ['%v', VEC('i8')], ['%s', narrow], ['%f', FP('f32')]]),
+      ...allocs([
+        ['%a', ACC('i32')],
+        ['%v', VEC('i8')],
+        ['%s', narrow],
+        ['%f', FP('f32')],
+      ]),
       `pto.tmov.fp ins(%a, %s : ${ACC('i32')}, ${narrow}) outs(%v : ${VEC('i8')})`,
       `pto.tmov.fp ins(%a, %f : ${ACC('i32')}, ${FP('f32')}) outs(%v : ${VEC('i8')})`,
     ];
@@ -188,11 +264,20 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
   });
 
   test('tstore {pre_quant} and tstore_fp follow the ACC-to-GM table: i32 -> f16 yes, f32 -> f16 only on a5', () => {
-    const ok = [...view('f16'), ...allocs([['%a', ACC('i32')], ['%s', FP()]]), `pto.tstore_fp ins(%a, %s : ${ACC('i32')}, ${FP()}) outs(%pv : ${PV('f16')})`];
+    const ok = [
+      ...view('f16'),
+      ...allocs([
+        ['%a', ACC('i32')],
+        ['%s', FP()],
+      ]),
+      `pto.tstore_fp ins(%a, %s : ${ACC('i32')}, ${FP()}) outs(%pv : ${PV('f16')})`,
+    ];
     expect(check(ok, '%p: !pto.ptr<f16>', 'a2a3').diags).toEqual([]);
     const f32 = [...view('f16'), ...allocs([['%a', ACC('f32')]]), `pto.tstore ins(%a {pre_quant = 0x3F800000} : ${ACC('f32')}) outs(%pv : ${PV('f16')})`];
     const { text, diags } = check(f32, '%p: !pto.ptr<f16>', 'a2a3');
-    expect(diags).toEqual([`${at(text, PV('f16'), 1)}: error: pto.tstore: quantising f32 to f16 is not supported on a2a3 (f32 -> i8, ui8; i32 -> i8, ui8, f16)`]);
+    expect(diags).toEqual([
+      `${at(text, PV('f16'), 1)}: error: pto.tstore: quantising f32 to f16 is not supported on a2a3 (f32 -> i8, ui8; i32 -> i8, ui8, f16)`,
+    ]);
     expect(check(f32, '%p: !pto.ptr<f16>', 'a5').diags).toEqual([]);
   });
 

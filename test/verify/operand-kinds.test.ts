@@ -23,7 +23,9 @@ function verify(line: string): { diags: string[]; text: string } {
 describe('operands declared scalar or tile are checked for that kind', () => {
   it('rejects pto.texpands with a tile where the scalar goes, at the operand type', () => {
     const { diags, text } = verify(`pto.texpands ins(%t : ${TILE}) outs(%d : ${TILE})`);
-    expect(diags).toEqual([`${at(text, TILE, 0, text.indexOf('pto.texpands'))}: error: pto.texpands: scalar must be a scalar (index, integer or float), got ${TILE}`]);
+    expect(diags).toEqual([
+      `${at(text, TILE, 0, text.indexOf('pto.texpands'))}: error: pto.texpands: scalar must be a scalar (index, integer or float), got ${TILE}`,
+    ]);
   });
 
   it('accepts pto.texpands with a scalar', () => {
@@ -32,7 +34,9 @@ describe('operands declared scalar or tile are checked for that kind', () => {
 
   it('rejects pto.tgetval with a tile as its offset', () => {
     const { diags, text } = verify(`%v = pto.tgetval ins(%t, %d : ${TILE}, ${TILE}) outs : f32`);
-    expect(diags).toEqual([`${at(text, TILE, 1, text.indexOf('pto.tgetval'))}: error: pto.tgetval: offset must be a scalar (index, integer or float), got ${TILE}`]);
+    expect(diags).toEqual([
+      `${at(text, TILE, 1, text.indexOf('pto.tgetval'))}: error: pto.tgetval: offset must be a scalar (index, integer or float), got ${TILE}`,
+    ]);
   });
 
   it('rejects pto.tsetval with a tile as its value', () => {

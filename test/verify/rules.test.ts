@@ -59,24 +59,66 @@ describe('layout', () => {
 
   test('row reduction: dst DN with one column is accepted', () => {
     const dn1 = tileBuf({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' });
-    expect(diagLines(run(single('trowsum', [['%src', src], ['%tmp', tmp]], [['%dst', dn1]])))).toEqual([]);
+    expect(
+      diagLines(
+        run(
+          single(
+            'trowsum',
+            [
+              ['%src', src],
+              ['%tmp', tmp],
+            ],
+            [['%dst', dn1]],
+          ),
+        ),
+      ),
+    ).toEqual([]);
   });
 
   test('row reduction: dst ND is accepted', () => {
     const nd = tileBuf({ dtype: 'f32', rows: 8, cols: 8, vCol: 1 });
-    expect(diagLines(run(single('trowmax', [['%src', src], ['%tmp', tmp]], [['%dst', nd]])))).toEqual([]);
+    expect(
+      diagLines(
+        run(
+          single(
+            'trowmax',
+            [
+              ['%src', src],
+              ['%tmp', tmp],
+            ],
+            [['%dst', nd]],
+          ),
+        ),
+      ),
+    ).toEqual([]);
   });
 
   test('row reduction: dst DN with two columns is rejected', () => {
     const dn2 = tileBuf({ dtype: 'f32', rows: 8, cols: 2, blayout: 'col_major' });
-    const text = single('trowsum', [['%src', src], ['%tmp', tmp]], [['%dst', dn2]]);
-    expect(diagLines(run(text))).toEqual([`${atOnLine(text, 'pto.trowsum', dn2)}: error: pto.trowsum: dst must be ND, or DN with one column, not DN with 2 columns`]);
+    const text = single(
+      'trowsum',
+      [
+        ['%src', src],
+        ['%tmp', tmp],
+      ],
+      [['%dst', dn2]],
+    );
+    expect(diagLines(run(text))).toEqual([
+      `${atOnLine(text, 'pto.trowsum', dn2)}: error: pto.trowsum: dst must be ND, or DN with one column, not DN with 2 columns`,
+    ]);
   });
 
   test('row reduction: src must be ND', () => {
     const dnSrc = tileBuf({ dtype: 'f32', rows: 8, cols: 8, blayout: 'col_major' });
     const dn1 = tileBuf({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' });
-    const text = single('trowmin', [['%src', dnSrc], ['%tmp', tmp]], [['%dst', dn1]]);
+    const text = single(
+      'trowmin',
+      [
+        ['%src', dnSrc],
+        ['%tmp', tmp],
+      ],
+      [['%dst', dn1]],
+    );
     expect(diagLines(run(text))).toEqual([
       `${atOnLine(text, 'pto.trowmin', dnSrc)}: error: pto.trowmin: src must be ND (blayout=row_major, slayout=none_box), not DN`,
     ]);
@@ -85,7 +127,14 @@ describe('layout', () => {
   test('elementwise: every tile must be row-major', () => {
     const dn = tileBuf({ dtype: 'f32', rows: 8, cols: 8, blayout: 'col_major' });
     const nd = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
-    const text = single('tadd', [['%a', nd], ['%b', dn]], [['%d', nd]]);
+    const text = single(
+      'tadd',
+      [
+        ['%a', nd],
+        ['%b', dn],
+      ],
+      [['%d', nd]],
+    );
     expect(diagLines(run(text))).toEqual([`${atOnLine(text, 'pto.tadd', dn)}: error: pto.tadd: src1 must be row-major (blayout=row_major)`]);
   });
 });
@@ -97,8 +146,17 @@ describe('dtype relation', () => {
     const src = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
     const tmp = tileBuf({ dtype: 'f16', rows: 8, cols: 16 });
     const dst = tileBuf({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' });
-    const text = single(name, [['%src', src], ['%tmp', tmp]], [['%dst', dst]]);
-    expect(diagLines(run(text, 'a2a3'))).toEqual([`${atOnLine(text, `pto.${name}`, tmp)}: error: pto.${name}: dst (f32) and tmp (f16) must have the same element type`]);
+    const text = single(
+      name,
+      [
+        ['%src', src],
+        ['%tmp', tmp],
+      ],
+      [['%dst', dst]],
+    );
+    expect(diagLines(run(text, 'a2a3'))).toEqual([
+      `${atOnLine(text, `pto.${name}`, tmp)}: error: pto.${name}: dst (f32) and tmp (f16) must have the same element type`,
+    ]);
   });
 
   test('tcolmin: dst and src must have the same element type (reported at src)', () => {
@@ -114,21 +172,36 @@ describe('tcolsum isBinary', () => {
   test('isBinary = true with a tmp is accepted', () => {
     const text = kernel([
       ...allocs(['%src', F32_16x16], ['%tmp', F32_16x16], ['%dst', F32_1x16]),
-      `${dps('tcolsum', [['%src', F32_16x16], ['%tmp', F32_16x16]], [['%dst', F32_1x16]])} {isBinary = true}`,
+      `${dps(
+        'tcolsum',
+        [
+          ['%src', F32_16x16],
+          ['%tmp', F32_16x16],
+        ],
+        [['%dst', F32_1x16]],
+      )} {isBinary = true}`,
       'return',
     ]);
     expect(diagLines(run(text))).toEqual([]);
   });
 
-  test("isBinary must be true or false", () => {
-    const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_1x16]), `${dps('tcolsum', [['%src', F32_16x16]], [['%dst', F32_1x16]])} {isBinary = 3}`, 'return']);
+  test('isBinary must be true or false', () => {
+    const text = kernel([
+      ...allocs(['%src', F32_16x16], ['%dst', F32_1x16]),
+      `${dps('tcolsum', [['%src', F32_16x16]], [['%dst', F32_1x16]])} {isBinary = 3}`,
+      'return',
+    ]);
     expect(diagLines(run(text))).toEqual([`${at(text, '3}')}: error: pto.tcolsum: 'isBinary' must be true or false`]);
   });
 
   // isa.json TCOLSUM: isBinary is "bool, 4-arg overload"; "2-arg overload: sequential, no tmp".
   // The binary tree accumulates in tmp, so isBinary = true without a tmp has nowhere to work.
   test('isBinary = true without a tmp is rejected', () => {
-    const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_1x16]), `${dps('tcolsum', [['%src', F32_16x16]], [['%dst', F32_1x16]])} {isBinary = true}`, 'return']);
+    const text = kernel([
+      ...allocs(['%src', F32_16x16], ['%dst', F32_1x16]),
+      `${dps('tcolsum', [['%src', F32_16x16]], [['%dst', F32_1x16]])} {isBinary = true}`,
+      'return',
+    ]);
     const lines = diagLines(run(text));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\d+:\d+: error: .*isBinary.*tmp|^\d+:\d+: error: .*tmp.*isBinary/);
@@ -158,7 +231,14 @@ describe('valid region', () => {
   // shapeRelations "tmp needs ... >= C cols". The row stride of an ND tmp is its cols.
   test('tcolsum: src valid cols must fit in a row of tmp', () => {
     const tmp = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
-    const text = single('tcolsum', [['%src', F32_16x16], ['%tmp', tmp]], [['%dst', F32_1x16]]);
+    const text = single(
+      'tcolsum',
+      [
+        ['%src', F32_16x16],
+        ['%tmp', tmp],
+      ],
+      [['%dst', F32_1x16]],
+    );
     const lines = diagLines(run(text));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^${at(text, 'pto.tcolsum')}: error: pto\\.tcolsum: .*tmp`));
@@ -166,14 +246,34 @@ describe('valid region', () => {
 
   test('tcolsum: a tmp as wide as the src valid cols is accepted', () => {
     const tmp = tileBuf({ dtype: 'f32', rows: 8, cols: 16 });
-    expect(diagLines(run(single('tcolsum', [['%src', F32_16x16], ['%tmp', tmp]], [['%dst', F32_1x16]])))).toEqual([]);
+    expect(
+      diagLines(
+        run(
+          single(
+            'tcolsum',
+            [
+              ['%src', F32_16x16],
+              ['%tmp', tmp],
+            ],
+            [['%dst', F32_1x16]],
+          ),
+        ),
+      ),
+    ).toEqual([]);
   });
 
   test('row reduction: src valid rows must be positive', () => {
     const src = tileBuf({ dtype: 'f32', rows: 8, cols: 8, vRow: 0 });
     const tmp = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
     const dst = tileBuf({ dtype: 'f32', rows: 8, cols: 1, vRow: 0, blayout: 'col_major' });
-    const text = single('trowsum', [['%src', src], ['%tmp', tmp]], [['%dst', dst]]);
+    const text = single(
+      'trowsum',
+      [
+        ['%src', src],
+        ['%tmp', tmp],
+      ],
+      [['%dst', dst]],
+    );
     expect(diagLines(run(text))).toEqual([`${at(text, 'pto.trowsum')}: error: pto.trowsum: src valid rows must be positive, got 0`]);
   });
 });
@@ -247,7 +347,11 @@ describe('tile type well-formedness', () => {
 
 describe('operand counts, with the usage hint', () => {
   test('Level 2: too many ins operands', () => {
-    const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_1x16]), `pto.tcolmin ins(%src, %dst : ${F32_16x16}, ${F32_1x16}) outs(%dst : ${F32_1x16})`, 'return']);
+    const text = kernel([
+      ...allocs(['%src', F32_16x16], ['%dst', F32_1x16]),
+      `pto.tcolmin ins(%src, %dst : ${F32_16x16}, ${F32_1x16}) outs(%dst : ${F32_1x16})`,
+      'return',
+    ]);
     expect(diagLines(run(text))).toEqual([
       `${atOnLine(text, 'pto.tcolmin', '%src')}: error: pto.tcolmin takes 1 ins operand(s), got 2; expected 'pto.tcolmin ins(%src : ...) outs(%dst : ...)'`,
     ]);
@@ -272,14 +376,30 @@ describe('operand counts, with the usage hint', () => {
   test('Level 2: a row reduction with too many ins is still an error', () => {
     const src = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
     const dst = tileBuf({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' });
-    const text = single('trowsum', [['%src', src], ['%t1', src], ['%t2', src]], [['%dst', dst]]);
+    const text = single(
+      'trowsum',
+      [
+        ['%src', src],
+        ['%t1', src],
+        ['%t2', src],
+      ],
+      [['%dst', dst]],
+    );
     expect(diagLines(run(text))).toEqual([
       `${atOnLine(text, 'pto.trowsum', '%src')}: error: pto.trowsum takes 2 ins operand(s), got 3; expected 'pto.trowsum ins(%src, %tmp : ...) outs(%dst : ...)'`,
     ]);
   });
 
   test('Level 2: tcolsum takes an optional tmp', () => {
-    const text = single('tcolsum', [['%src', F32_16x16], ['%t1', F32_16x16], ['%t2', F32_16x16]], [['%dst', F32_1x16]]);
+    const text = single(
+      'tcolsum',
+      [
+        ['%src', F32_16x16],
+        ['%t1', F32_16x16],
+        ['%t2', F32_16x16],
+      ],
+      [['%dst', F32_1x16]],
+    );
     expect(diagLines(run(text))).toEqual([
       `${atOnLine(text, 'pto.tcolsum', '%src')}: error: pto.tcolsum takes 1 to 2 ins operand(s), got 3; expected 'pto.tcolsum ins(%src, %tmp? : ...) outs(%dst : ...)'`,
     ]);
@@ -393,12 +513,18 @@ describe('views', () => {
   const consts = ['%c0 = arith.constant 0 : index', '%c1 = arith.constant 1 : index', '%c16 = arith.constant 16 : index'];
 
   test('make_tensor_view: shape has fewer entries than the rank', () => {
-    const text = kernel([...consts, '%tv = pto.make_tensor_view %p, shape = [%c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>', 'return'], '%p: !pto.ptr<f32>');
+    const text = kernel(
+      [...consts, '%tv = pto.make_tensor_view %p, shape = [%c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>', 'return'],
+      '%p: !pto.ptr<f32>',
+    );
     expect(diagLines(run(text))).toEqual([`${at(text, '%tv')}: error: shape has 1 entries, but the view has rank 2`]);
   });
 
   test('make_tensor_view: strides has more entries than the rank', () => {
-    const text = kernel([...consts, '%tv = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c16, %c1, %c1] : !pto.tensor_view<?x?xf32>', 'return'], '%p: !pto.ptr<f32>');
+    const text = kernel(
+      [...consts, '%tv = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c16, %c1, %c1] : !pto.tensor_view<?x?xf32>', 'return'],
+      '%p: !pto.ptr<f32>',
+    );
     expect(diagLines(run(text))).toEqual([`${at(text, '%tv')}: error: strides has 3 entries, but the view has rank 2`]);
   });
 
@@ -440,7 +566,15 @@ describe('scf', () => {
   });
 
   test('scf.if: a yield of the wrong count', () => {
-    const text = kernel([...consts, '%r = scf.if %true -> (index) {', '  scf.yield %c0, %c1 : index, index', '} else {', '  scf.yield %c1 : index', '}', 'return']);
+    const text = kernel([
+      ...consts,
+      '%r = scf.if %true -> (index) {',
+      '  scf.yield %c0, %c1 : index, index',
+      '} else {',
+      '  scf.yield %c1 : index',
+      '}',
+      'return',
+    ]);
     expect(diagLines(run(text))).toEqual([`${at(text, 'scf.yield')}: error: 'scf.yield' gives 2 value(s), but 'scf.if' expects 1`]);
   });
 
@@ -463,7 +597,14 @@ describe('scf', () => {
   });
 
   test('scf.for: iter_args and a matching yield are accepted', () => {
-    const text = kernel([...consts, '%r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {', '  %n = arith.addi %acc, %i : index', '  scf.yield %n : index', '}', 'return']);
+    const text = kernel([
+      ...consts,
+      '%r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {',
+      '  %n = arith.addi %acc, %i : index',
+      '  scf.yield %n : index',
+      '}',
+      'return',
+    ]);
     expect(diagLines(run(text))).toEqual([]);
   });
 });
@@ -479,7 +620,9 @@ describe('functions', () => {
   });
 
   test('return value count vs the signature', () => {
-    const text = ['module {', '  func.func @k() -> (index, index) {', '    %c0 = arith.constant 0 : index', '    return %c0 : index', '  }', '}', ''].join('\n');
+    const text = ['module {', '  func.func @k() -> (index, index) {', '    %c0 = arith.constant 0 : index', '    return %c0 : index', '  }', '}', ''].join(
+      '\n',
+    );
     expect(diagLines(run(text))).toEqual([`${at(text, 'return %c0')}: error: function @k returns 2 value(s), but 'return' has 1`]);
   });
 
@@ -562,7 +705,28 @@ describe('unknown op vs not-implemented op', () => {
   });
 
   test('every known pto op that the spec lacks is "not implemented yet", never unknown', () => {
-    const custom = new Set(['pto.alloc_tile', 'pto.subset', 'pto.make_tensor_view', 'pto.partition_view', 'pto.subview', 'pto.section.vector', 'pto.section.cube', 'pto.get_block_idx', 'pto.get_block_num', 'pto.get_subblock_idx', 'pto.get_subblock_num', 'pto.bind_tile', 'pto.pointer_cast', 'pto.addptr', 'pto.load_scalar', 'pto.store_scalar', 'pto.bitcast', 'pto.get_tensor_view_dim', 'pto.print', 'pto.trap']);
+    const custom = new Set([
+      'pto.alloc_tile',
+      'pto.subset',
+      'pto.make_tensor_view',
+      'pto.partition_view',
+      'pto.subview',
+      'pto.section.vector',
+      'pto.section.cube',
+      'pto.get_block_idx',
+      'pto.get_block_num',
+      'pto.get_subblock_idx',
+      'pto.get_subblock_num',
+      'pto.bind_tile',
+      'pto.pointer_cast',
+      'pto.addptr',
+      'pto.load_scalar',
+      'pto.store_scalar',
+      'pto.bitcast',
+      'pto.get_tensor_view_dim',
+      'pto.print',
+      'pto.trap',
+    ]);
     for (const op of known.filter((o) => !custom.has(o) && !isa().instructions.has(o) && !syncOps().has(o))) {
       const text = kernel([`${op} ins() outs()`, 'return']);
       expect({ op, lines: diagLines(run(text)) }).toEqual({ op, lines: [`${at(text, op)}: error: ${op} is not implemented yet`] });
@@ -647,7 +811,12 @@ describe('placement by address (PTOAS level 3)', () => {
   });
 
   test('all placed, or none placed, is fine', () => {
-    const placed = kernel(['%c0 = arith.constant 0 : i64', `%a = pto.alloc_tile addr = %c0 : ${F32_16x16}`, `%b = pto.alloc_tile addr = %c0 : ${F32_16x16}`, 'return']);
+    const placed = kernel([
+      '%c0 = arith.constant 0 : i64',
+      `%a = pto.alloc_tile addr = %c0 : ${F32_16x16}`,
+      `%b = pto.alloc_tile addr = %c0 : ${F32_16x16}`,
+      'return',
+    ]);
     const automatic = kernel([`%a = pto.alloc_tile : ${F32_16x16}`, `%b = pto.alloc_tile : ${F32_16x16}`, 'return']);
     expect(diagLines(run(placed))).toEqual([]);
     expect(diagLines(run(automatic))).toEqual([]);

@@ -31,12 +31,16 @@ describe('tsort32', () => {
     const narrow = tb('f16', 4, 96);
     const half = tb('f16', 4, 32);
     const { text, lines } = check(`pto.tsort32 ins(%s : ${half}) outs(%d, %i : ${narrow}, ${idx})`, { s: half, d: narrow, i: idx });
-    expect(lines).toEqual([`${at(text, narrow, 1)}: error: pto.tsort32: dst needs 128 valid columns (one 8-byte value-index record, 4 f16 columns, per element of src's 32), but has 96`]);
+    expect(lines).toEqual([
+      `${at(text, narrow, 1)}: error: pto.tsort32: dst needs 128 valid columns (one 8-byte value-index record, 4 f16 columns, per element of src's 32), but has 96`,
+    ]);
   });
 
   test("the manual's spelling (idx in ins) names the PTOAS one", () => {
     const { text, lines } = check(`pto.tsort32 ins(%s, %i : ${src}, ${idx}) outs(%d : ${dst})`, { s: src, d: dst, i: idx });
-    expect(lines).toEqual([`${at(text, '%d :')}: error: pto.tsort32 takes 2 outs operand(s), got 1; expected 'pto.tsort32 ins(%src, %tmp? : ...) outs(%dst, %idx : ...)'`]);
+    expect(lines).toEqual([
+      `${at(text, '%d :')}: error: pto.tsort32 takes 2 outs operand(s), got 1; expected 'pto.tsort32 ins(%src, %tmp? : ...) outs(%dst, %idx : ...)'`,
+    ]);
   });
 });
 
@@ -61,7 +65,9 @@ describe('tmrgsort', () => {
       `${at(r1.text, tmp, 1)}: error: pto.tmrgsort: format 1 (src, blockLen) takes no tmp`,
     ]);
     const r2 = check(`pto.tmrgsort ins(%s, %n : ${row}, f32) outs(%d : ${wide})`, { s: row, d: wide }, '%n: f32');
-    expect(r2.lines).toEqual([`${at(r2.text, 'f32) outs')}: error: pto.tmrgsort: the second ins operand must be the integer blockLen (format 1) or the tile src1 (format 2), not f32`]);
+    expect(r2.lines).toEqual([
+      `${at(r2.text, 'f32) outs')}: error: pto.tmrgsort: the second ins operand must be the integer blockLen (format 1) or the tile src1 (format 2), not f32`,
+    ]);
     const two = tb('f32', 2, 256);
     const r3 = check(`pto.tmrgsort ins(%s, %n : ${two}, i32) outs(%d : ${wide})`, { s: two, d: wide }, '%n: i32');
     expect(r3.lines).toEqual([
@@ -94,6 +100,8 @@ describe('Level 1', () => {
     const d = tileVal({ dtype: 'f32', rows: 1, cols: 64 });
     const i = tileVal({ dtype: 'u32', rows: 1, cols: 32 });
     const text = kernel([`%d, %i = pto.tsort32 %s : ${s} -> (${d}, ${i})`, 'return'], `%s: ${s}`);
-    expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, 'pto.tsort32')}: error: pto.tsort32: has no Level 1 form; write 'pto.tsort32 ins(%src : T) outs(%dst, %idx : T, ui32)'`]);
+    expect(diagLines(run(text, 'a5'))).toEqual([
+      `${at(text, 'pto.tsort32')}: error: pto.tsort32: has no Level 1 form; write 'pto.tsort32 ins(%src : T) outs(%dst, %idx : T, ui32)'`,
+    ]);
   });
 });

@@ -44,8 +44,18 @@ describe('sync ops verify in every PTOAS spelling', () => {
 
 describe('located errors', () => {
   const cases: [string, string[], string, string, ('a2a3' | 'a5')?][] = [
-    ['an unknown pipe, with a suggestion', ['pto.set_flag[<PIPE_MTE>, <PIPE_V>, <EVENT_ID0>]'], '<PIPE_MTE>', "pto.set_flag: src_pipe: unknown pipe 'PIPE_MTE' (did you mean 'PIPE_MTE1'?)"],
-    ['a pipe in lower case', ['pto.wait_flag[<PIPE_MTE2>, <pipe_v>, <EVENT_ID0>]'], '<pipe_v>', "pto.wait_flag: dst_pipe: unknown pipe 'pipe_v' (did you mean 'PIPE_V'?)"],
+    [
+      'an unknown pipe, with a suggestion',
+      ['pto.set_flag[<PIPE_MTE>, <PIPE_V>, <EVENT_ID0>]'],
+      '<PIPE_MTE>',
+      "pto.set_flag: src_pipe: unknown pipe 'PIPE_MTE' (did you mean 'PIPE_MTE1'?)",
+    ],
+    [
+      'a pipe in lower case',
+      ['pto.wait_flag[<PIPE_MTE2>, <pipe_v>, <EVENT_ID0>]'],
+      '<pipe_v>',
+      "pto.wait_flag: dst_pipe: unknown pipe 'pipe_v' (did you mean 'PIPE_V'?)",
+    ],
     [
       'PIPE_ALL in a flag',
       ['pto.set_flag[<PIPE_ALL>, <PIPE_V>, <EVENT_ID0>]'],
@@ -58,15 +68,30 @@ describe('located errors', () => {
       '<PIPE_MTE4>',
       'pto.barrier: pipe: PIPE_MTE4 is not a pipe of an AI core that flags can name (one of PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX)',
     ],
-    ['an event id out of range', ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID8>]'], '<EVENT_ID8>', 'pto.set_flag: event_id: EVENT_ID8 is out of range: events are EVENT_ID0..EVENT_ID7'],
-    ['an unknown event', ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_I0>]'], '<EVENT_I0>', "pto.set_flag: event_id: unknown event 'EVENT_I0' (did you mean 'EVENT_ID0'?)"],
+    [
+      'an event id out of range',
+      ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID8>]'],
+      '<EVENT_ID8>',
+      'pto.set_flag: event_id: EVENT_ID8 is out of range: events are EVENT_ID0..EVENT_ID7',
+    ],
+    [
+      'an unknown event',
+      ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_I0>]'],
+      '<EVENT_I0>',
+      "pto.set_flag: event_id: unknown event 'EVENT_I0' (did you mean 'EVENT_ID0'?)",
+    ],
     [
       'a pipe where an event goes',
       ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>, #pto.pipe<PIPE_S>]'],
       '#pto.pipe<PIPE_S>',
       'pto.set_flag: event_id: expected <EVENT_IDn> or #pto.event<EVENT_IDn>, got #pto.pipe<PIPE_S>',
     ],
-    ['an unknown op type', ['pto.record_event[<TLAOD>, <TVEC>, <EVENT_ID0>]'], '<TLAOD>', "pto.record_event: src_op: unknown op type 'TLAOD' (did you mean 'TLOAD'?)"],
+    [
+      'an unknown op type',
+      ['pto.record_event[<TLAOD>, <TVEC>, <EVENT_ID0>]'],
+      '<TLAOD>',
+      "pto.record_event: src_op: unknown op type 'TLAOD' (did you mean 'TLOAD'?)",
+    ],
     [
       "the IR manual's op-type names",
       ['pto.wait_event[<TLOAD>, #pto.pipe_event_type<EVENT_COMPUTE_VEC>, <EVENT_ID0>]'],
@@ -79,7 +104,12 @@ describe('located errors', () => {
       '#pto.pipe_event_type<TVEC>',
       'pto.barrier_sync: op_type: expected <OP_TYPE> or #pto.sync_op_type<OP_TYPE>, got #pto.pipe_event_type<TVEC>',
     ],
-    ['too few attributes', ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>]'], '<PIPE_MTE2>', 'pto.set_flag takes 3 attributes, got 2: pto.set_flag[<PIPE_x>, <PIPE_x>, <EVENT_IDn>]'],
+    [
+      'too few attributes',
+      ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>]'],
+      '<PIPE_MTE2>',
+      'pto.set_flag takes 3 attributes, got 2: pto.set_flag[<PIPE_x>, <PIPE_x>, <EVENT_IDn>]',
+    ],
     ['brackets on a bare op', ['pto.barrier [<PIPE_V>]'], 'pto.barrier', 'pto.barrier writes its attributes without brackets: pto.barrier <PIPE_x>'],
     [
       'a flag from a pipe to itself',
@@ -109,7 +139,18 @@ describe('located errors', () => {
 describe('the table', () => {
   test('describes the ten sync ops of PTOAS, each a known op', () => {
     expect([...syncOps().keys()].sort()).toEqual(
-      ['pto.barrier', 'pto.barrier_sync', 'pto.get_buf', 'pto.record_event', 'pto.rls_buf', 'pto.set_flag', 'pto.sync.set', 'pto.sync.wait', 'pto.wait_event', 'pto.wait_flag'].sort(),
+      [
+        'pto.barrier',
+        'pto.barrier_sync',
+        'pto.get_buf',
+        'pto.record_event',
+        'pto.rls_buf',
+        'pto.set_flag',
+        'pto.sync.set',
+        'pto.sync.wait',
+        'pto.wait_event',
+        'pto.wait_flag',
+      ].sort(),
     );
     for (const name of syncOps().keys()) expect(knownOps().names.has(name)).toBe(true);
   });

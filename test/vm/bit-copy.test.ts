@@ -18,13 +18,21 @@ function nanPayloads(dtype: 'f16' | 'f32'): Uint8Array {
     return new Uint8Array(bits.buffer);
   }
   const bits = new Uint32Array(n);
-  for (let i = 0; i < n; i++) bits[i] = ((i % 2 ? 0x80000000 : 0) | 0x7f800000 | ((Math.imul(i, 2654435761) >>> 9) || 1)) >>> 0;
+  for (let i = 0; i < n; i++) bits[i] = ((i % 2 ? 0x80000000 : 0) | 0x7f800000 | (Math.imul(i, 2654435761) >>> 9 || 1)) >>> 0;
   return new Uint8Array(bits.buffer);
 }
 
 function transferCase(op: string, dtype: ElemType): GoldenCase {
   return {
-    name: `${op}_${dtype}_nan_payloads`, op, dtype, odt: dtype, tile: [16, 64], valid: [16, 64], input_kind: 'nan', extra: op === 'tload' ? ['--pad', 'null'] : [], inputs: [],
+    name: `${op}_${dtype}_nan_payloads`,
+    op,
+    dtype,
+    odt: dtype,
+    tile: [16, 64],
+    valid: [16, 64],
+    input_kind: 'nan',
+    extra: op === 'tload' ? ['--pad', 'null'] : [],
+    inputs: [],
     output: { file: '', shape: [], sha256: '', out_kind: op === 'tstore' ? 'global' : 'tile', out_dtype: dtype, out_shape: [16, 64], out_bytes: 0 },
   };
 }
@@ -68,7 +76,10 @@ test('a u16 view loads into an f16 tile bit for bit', () => {
   const bits = Uint16Array.from([0x3c00, 15360, 0x7c01, 0x7e55, 0xfd00, 0x8000, 0x7bff, 0x0001, 0xbc00, 1, 2, 3, 0x7c00, 0xfc00, 0xffff, 0x1234]);
   const input = new GlobalBuffer('arg0', 'u16', new Uint8Array(bits.buffer.slice(0)));
   const output = new GlobalBuffer('arg1', 'f16', new Uint8Array(32));
-  const args = new Map<string, Value>([['%arg0', input], ['%arg1', output]]);
+  const args = new Map<string, Value>([
+    ['%arg0', input],
+    ['%arg1', output],
+  ]);
   runFunction(program, types, program.functions.get('f')!, args, { numerics: 'npu', maxSteps: 1000 });
   expect(Array.from(new Uint16Array(output.bytes.buffer.slice(0)))).toEqual(Array.from(bits));
 });

@@ -156,7 +156,14 @@ export function buildProgram(c: GoldenCase, inputs: Uint8Array[]): GoldenProgram
 
   const tiles: TileSpec[] = [];
   const whole = (name: string, loadFrom?: string, storeTo?: string, dtype = c.dtype): TileSpec => ({
-    name, dtype, rows, cols, valid: [vr, vc], pad: 0, loadFrom, storeTo,
+    name,
+    dtype,
+    rows,
+    cols,
+    valid: [vr, vc],
+    pad: 0,
+    loadFrom,
+    storeTo,
   });
   const dst: TileSpec = { name: 'dst', dtype: odt, rows: out.rows, cols: out.cols, valid: out.valid, pad: 0, loadFrom: 'out', storeTo: 'out' };
   let opText: (t: (name: string) => string) => string;
@@ -232,8 +239,12 @@ export function buildProgram(c: GoldenCase, inputs: Uint8Array[]): GoldenProgram
   L.push(`  func.func @golden(${args.map((a) => `%${a.name}: !pto.ptr<${a.elem}>`).join(', ')}) {`);
   for (const n of [...constants].sort((a, b) => a - b)) L.push(`    %c${n} = arith.constant ${n} : index`);
   for (const [arg, v] of views) {
-    L.push(`    %${arg}_view = pto.make_tensor_view %${arg}, shape = [%c${v.rows}, %c${v.cols}], strides = [%c${v.cols}, %c1] : !pto.tensor_view<?x?x${v.elem}>`);
-    L.push(`    %${arg}_part = pto.partition_view %${arg}_view, offsets = [%c0, %c0], sizes = [%c${v.rows}, %c${v.cols}] : !pto.tensor_view<?x?x${v.elem}> -> ${viewType(v.rows, v.cols, v.elem)}`);
+    L.push(
+      `    %${arg}_view = pto.make_tensor_view %${arg}, shape = [%c${v.rows}, %c${v.cols}], strides = [%c${v.cols}, %c1] : !pto.tensor_view<?x?x${v.elem}>`,
+    );
+    L.push(
+      `    %${arg}_part = pto.partition_view %${arg}_view, offsets = [%c0, %c0], sizes = [%c${v.rows}, %c${v.cols}] : !pto.tensor_view<?x?x${v.elem}> -> ${viewType(v.rows, v.cols, v.elem)}`,
+    );
   }
   L.push('    // Three phases over the same tiles: 0 = load whole tiles, 1 = the op on the valid region, 2 = store whole tiles.');
   L.push('    scf.for %phase = %c0 to %c3 step %c1 {');
@@ -360,7 +371,8 @@ export function compareBits(c: GoldenCase, expected: Uint8Array, actual: Uint8Ar
 
 const signBit = (size: number) => (size === 2 ? 0x8000 : 0x80000000);
 /** A NaN of the case's float type (f16 or f32 bits); integer outputs never reach here with ignoreNanSign. */
-const isNanBits = (bits: number, size: number) => (size === 2 ? (bits & 0x7c00) === 0x7c00 && (bits & 0x3ff) !== 0 : (bits & 0x7f800000) === 0x7f800000 && (bits & 0x7fffff) !== 0);
+const isNanBits = (bits: number, size: number) =>
+  size === 2 ? (bits & 0x7c00) === 0x7c00 && (bits & 0x3ff) !== 0 : (bits & 0x7f800000) === 0x7f800000 && (bits & 0x7fffff) !== 0;
 
 /** Whether the expected output keeps 0xCD in every byte outside the valid region (the README's contract). */
 export function paddingIsCd(c: GoldenCase, expected: Uint8Array): boolean {

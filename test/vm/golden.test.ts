@@ -29,9 +29,28 @@ const cases = loadManifest();
 
 describe('golden conformance with the CPU simulator (numerics cpu-sim)', () => {
   test('the fixtures cover every op the VM implements, one dtype per case', () => {
-    expect([...new Set(cases.map((c) => c.op))].sort()).toEqual(
-      ['softmax', 'tadd', 'tcolargmax', 'tcolargmin', 'tcolmax', 'tcolmin', 'tcolsum', 'tcvt', 'texp', 'tload', 'tmov', 'tmul', 'trowargmax', 'trowargmin', 'trowexpanddiv', 'trowexpandsub', 'trowmax', 'trowmin', 'trowsum', 'tstore'],
-    );
+    expect([...new Set(cases.map((c) => c.op))].sort()).toEqual([
+      'softmax',
+      'tadd',
+      'tcolargmax',
+      'tcolargmin',
+      'tcolmax',
+      'tcolmin',
+      'tcolsum',
+      'tcvt',
+      'texp',
+      'tload',
+      'tmov',
+      'tmul',
+      'trowargmax',
+      'trowargmin',
+      'trowexpanddiv',
+      'trowexpandsub',
+      'trowmax',
+      'trowmin',
+      'trowsum',
+      'tstore',
+    ]);
     // One dtype per case, except tcvt, whose cases convert between two.
     expect(cases.filter((c) => c.dtype !== c.odt && c.op !== 'tcvt')).toEqual([]);
   });
@@ -49,7 +68,12 @@ describe('golden conformance with the CPU simulator (numerics cpu-sim)', () => {
       expect(targets).not.toEqual([]);
       for (const target of TARGETS.filter((t) => !allows(t))) {
         const { diags } = assemble(`${c.name}.pto`, buildProgram(c, c.inputs.map(readFixture)).text, { target });
-        expect(diags.items.some((d) => d.message === `pto.${op}: ${srcName} dtype ${c.dtype} is not supported on ${target} (allowed: ${srcTypes(target)!.map(elemTypeName).join(', ')})`)).toBe(true);
+        expect(
+          diags.items.some(
+            (d) =>
+              d.message === `pto.${op}: ${srcName} dtype ${c.dtype} is not supported on ${target} (allowed: ${srcTypes(target)!.map(elemTypeName).join(', ')})`,
+          ),
+        ).toBe(true);
       }
       for (const target of targets) {
         const { actual } = runCase(c, target);
@@ -70,7 +94,15 @@ describe('the verifier rejects the accumulating reductions the simulator allows'
 
   test.each(cases)('%s', (_name, p, target) => {
     const c: GoldenCase = {
-      name: `${p.op}_${p.dtype}_${p.odt}`, op: p.op, dtype: p.dtype, odt: p.odt, tile: [16, 64], valid: [13, 59], input_kind: 'randn', extra: [], inputs: [],
+      name: `${p.op}_${p.dtype}_${p.odt}`,
+      op: p.op,
+      dtype: p.dtype,
+      odt: p.odt,
+      tile: [16, 64],
+      valid: [13, 59],
+      input_kind: 'randn',
+      extra: [],
+      inputs: [],
       output: { file: '', shape: [], sha256: '', out_kind: 'tile', out_dtype: p.odt, out_shape: [1, 1], out_bytes: 0 },
     };
     const program = buildProgram(c, [new Uint8Array(16 * 64 * elemSize(p.dtype))]);
@@ -80,7 +112,11 @@ describe('the verifier rejects the accumulating reductions the simulator allows'
     expect(errors.length).toBeGreaterThan(0);
     for (const e of errors) expect(source.lineText(source.position(e.span.start).line)).toContain(`pto.${p.op} ins(`);
     const mixed = errors.filter(
-      (e) => e.message.startsWith(`pto.${p.op}: `) && e.message.endsWith('must have the same element type') && e.message.includes(`(${p.dtype})`) && e.message.includes(`(${p.odt})`),
+      (e) =>
+        e.message.startsWith(`pto.${p.op}: `) &&
+        e.message.endsWith('must have the same element type') &&
+        e.message.includes(`(${p.dtype})`) &&
+        e.message.includes(`(${p.odt})`),
     );
     expect(mixed).not.toEqual([]);
   });

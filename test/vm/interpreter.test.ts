@@ -160,10 +160,12 @@ describe('func.call', () => {
     return
   }
 }`;
-    const lines = formatAll(assemble('t.pto', text).diags).split('\n').filter((l) => / error: /.test(l));
+    const lines = formatAll(assemble('t.pto', text).diags)
+      .split('\n')
+      .filter((l) => / error: /.test(l));
     expect(lines).toEqual([
       't.pto:7:10: error: func.call: @f takes (index) -> (index), but this call says (i32) -> (index)',
-      "t.pto:8:20: error: func.call: no function @missing in this module",
+      't.pto:8:20: error: func.call: no function @missing in this module',
     ]);
   });
 
@@ -175,9 +177,9 @@ describe('func.call', () => {
   }
 }`;
     const asm = assemble('t.pto', text);
-    expect(() => runFunction(asm.program, asm.types, asm.program.functions.get('f')!, new Map<string, Value>([['%a', 0n]]), { numerics: 'npu', maxSteps: 1e6 })).toThrow(
-      /func.call: calls nested deeper than 64/,
-    );
+    expect(() =>
+      runFunction(asm.program, asm.types, asm.program.functions.get('f')!, new Map<string, Value>([['%a', 0n]]), { numerics: 'npu', maxSteps: 1e6 }),
+    ).toThrow(/func.call: calls nested deeper than 64/);
   });
 });
 
@@ -217,7 +219,10 @@ describe('memory', () => {
 
   it('traps when tiles overflow the UB of the target, naming the op', () => {
     // Seven 32 KB f32 tiles fit in a5's 256 KB UB; a2a3's 192 KB holds six, so the seventh traps.
-    const allocs = Array.from({ length: 7 }, (_, i) => `    %t${i} = pto.alloc_tile : ${TB(64, 128)}\n    pto.tmov ins(%t${i} : ${TB(64, 128)}) outs(%t${i} : ${TB(64, 128)})`).join('\n');
+    const allocs = Array.from(
+      { length: 7 },
+      (_, i) => `    %t${i} = pto.alloc_tile : ${TB(64, 128)}\n    pto.tmov ins(%t${i} : ${TB(64, 128)}) outs(%t${i} : ${TB(64, 128)})`,
+    ).join('\n');
     const text = `module {\n  func.func @k() {\n${allocs}\n    return\n  }\n}`;
     expect(() => run(text, {}, 'a5')).not.toThrow();
     expect(() => run(text, {}, 'a2a3')).toThrow(
@@ -258,7 +263,10 @@ describe('numerics profiles', () => {
       if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
       const fn = [...asm.program.functions.values()][0];
       const b = new GlobalBuffer('b', 'f32', new Uint8Array(32));
-      const values = new Map<string, Value>([['%a', new GlobalBuffer('a', 'f32', new Uint8Array(a.buffer.slice(0)))], ['%b', b]]);
+      const values = new Map<string, Value>([
+        ['%a', new GlobalBuffer('a', 'f32', new Uint8Array(a.buffer.slice(0)))],
+        ['%b', b],
+      ]);
       runFunction(asm.program, asm.types, fn, values, { numerics, maxSteps: 1e6 });
       return Array.from(new Float32Array(b.bytes.buffer.slice(0)));
     };

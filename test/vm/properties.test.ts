@@ -82,7 +82,9 @@ describe.each(PROFILES)('numerics %s', (numerics) => {
     fc.assert(
       fc.property(finiteTile, (x) => {
         const dst = { name: 'dst', dtype: 'f32' as const, rows: ROWS, cols: 1, layout: 'col_major' };
-        const y = f32(runKernel(['pto.trowmin ins(%src, %tmp : SRC, SRC) outs(%dst : DST)'], dst, x, numerics, [{ name: 'tmp', dtype: 'f32', rows: ROWS, cols: COLS }]));
+        const y = f32(
+          runKernel(['pto.trowmin ins(%src, %tmp : SRC, SRC) outs(%dst : DST)'], dst, x, numerics, [{ name: 'tmp', dtype: 'f32', rows: ROWS, cols: COLS }]),
+        );
         for (let r = 0; r < ROWS; r++) {
           const values = row(x, r);
           if (!values.some((v) => Object.is(v, y[r]))) return false;
@@ -112,7 +114,9 @@ describe.each(PROFILES)('numerics %s', (numerics) => {
     fc.assert(
       fc.property(finiteTile, (x) => {
         const dst = { name: 'dst', dtype: 'i32' as const, rows: ROWS, cols: 1, layout: 'col_major' };
-        const y = i32(runKernel(['pto.trowargmin ins(%src, %tmp : SRC, SRC) outs(%dst : DST)'], dst, x, numerics, [{ name: 'tmp', dtype: 'f32', rows: ROWS, cols: COLS }]));
+        const y = i32(
+          runKernel(['pto.trowargmin ins(%src, %tmp : SRC, SRC) outs(%dst : DST)'], dst, x, numerics, [{ name: 'tmp', dtype: 'f32', rows: ROWS, cols: COLS }]),
+        );
         for (let r = 0; r < ROWS; r++) {
           const values = row(x, r);
           const k = y[r];
@@ -132,7 +136,11 @@ describe.each(PROFILES)('numerics %s', (numerics) => {
     fc.assert(
       fc.property(anyBits, (x) => {
         const wide = tile('i32', COLS, ROWS);
-        const body = [`%as_int = pto.treshape %src : SRC -> ${wide}`, `%back = pto.treshape %as_int : ${wide} -> SRC`, 'pto.tmov ins(%back : SRC) outs(%dst : DST)'];
+        const body = [
+          `%as_int = pto.treshape %src : SRC -> ${wide}`,
+          `%back = pto.treshape %as_int : ${wide} -> SRC`,
+          'pto.tmov ins(%back : SRC) outs(%dst : DST)',
+        ];
         const y = runKernel(body, { name: 'dst', dtype: 'f32', rows: ROWS, cols: COLS }, x, numerics);
         return Buffer.from(y).equals(Buffer.from(x.buffer));
       }),
@@ -159,7 +167,10 @@ describe.each(PROFILES)('numerics %s', (numerics) => {
   });
 
   test('tcvt f32 -> f16 -> f32 is exact for values f16 can hold, whatever the round mode', () => {
-    const f16Values = fc.integer({ min: 0, max: 0xffff }).filter((b) => (b & 0x7c00) !== 0x7c00).map((b) => (b & 0x8000 ? -1 : 1) * ((b >> 10) & 31 ? (1024 + (b & 1023)) * 2 ** (((b >> 10) & 31) - 25) : (b & 1023) * 2 ** -24));
+    const f16Values = fc
+      .integer({ min: 0, max: 0xffff })
+      .filter((b) => (b & 0x7c00) !== 0x7c00)
+      .map((b) => (b & 0x8000 ? -1 : 1) * ((b >> 10) & 31 ? (1024 + (b & 1023)) * 2 ** (((b >> 10) & 31) - 25) : (b & 1023) * 2 ** -24));
     const mode = fc.constantFrom('RINT', 'ROUND', 'FLOOR', 'CEIL', 'TRUNC', 'ODD', 'NONE', 'CAST_RINT');
     fc.assert(
       fc.property(fc.array(f16Values, { minLength: ROWS * COLS, maxLength: ROWS * COLS }), mode, (values, m) => {
@@ -187,4 +198,3 @@ describe.each(PROFILES)('numerics %s', (numerics) => {
     );
   });
 });
-

@@ -16,7 +16,7 @@ function run(text: string, args: Record<string, Value>) {
 const f32Buffer = (name: string, values: number[]) => new GlobalBuffer(name, 'f32', new Uint8Array(new Float32Array(values).buffer));
 const f32Of = (b: GlobalBuffer) => Array.from(new Float32Array(b.bytes.buffer.slice(0)));
 
-test('scalars.pto: y[k + 1] = x[k] * (the view\'s column count), printed; the tile\'s bits stored as i32', () => {
+test("scalars.pto: y[k + 1] = x[k] * (the view's column count), printed; the tile's bits stored as i32", () => {
   const text = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'syntax', 'scalars.pto'), 'utf8');
   const xs = Array.from({ length: 32 }, (_, i) => Math.fround(i * 0.731 - 5.5));
   const [x, y] = [f32Buffer('x', xs), f32Buffer('y', new Array(8).fill(0))];
@@ -61,7 +61,13 @@ test.each([
   ['uno', 1, NaN, 1],
 ])('arith.cmpf %s %f, %f is %i', (pred, a, b, expected) => {
   const out = f32Buffer('out', [7]);
-  const body = [`%c = arith.cmpf ${pred}, %a, %b : f32`, '%one = arith.constant 1.0 : f32', '%zero = arith.constant 0.0 : f32', '%r = arith.select %c, %one, %zero : f32', 'pto.store_scalar %r, %out[%c0] : !pto.ptr<f32>, f32'];
+  const body = [
+    `%c = arith.cmpf ${pred}, %a, %b : f32`,
+    '%one = arith.constant 1.0 : f32',
+    '%zero = arith.constant 0.0 : f32',
+    '%r = arith.select %c, %one, %zero : f32',
+    'pto.store_scalar %r, %out[%c0] : !pto.ptr<f32>, f32',
+  ];
   run(scalarKernel(body), { a, b, out });
   expect(f32Of(out)[0]).toBe(expected);
 });
@@ -84,24 +90,40 @@ test('casts: sitofp rounds to f32, fptosi truncates toward zero, and an out-of-r
 
 test('addptr moves by elements; a scalar access outside the buffer is a located trap', () => {
   const out = f32Buffer('out', [1, 2, 3]);
-  const body = ['%c2 = arith.constant 2 : index', '%p = pto.addptr %out, %c2 : !pto.ptr<f32> -> !pto.ptr<f32>', '%v = pto.load_scalar %p[%c0] : !pto.ptr<f32> -> f32', 'pto.store_scalar %v, %out[%c0] : !pto.ptr<f32>, f32', 'pto.store_scalar %v, %p[%c2] : !pto.ptr<f32>, f32'];
-  expect(() => run(scalarKernel(body), { a: 0, b: 0, out })).toThrow(/pto.store_scalar: element 4 of %out is out of bounds \(the buffer has 3 elements of f32\)/);
+  const body = [
+    '%c2 = arith.constant 2 : index',
+    '%p = pto.addptr %out, %c2 : !pto.ptr<f32> -> !pto.ptr<f32>',
+    '%v = pto.load_scalar %p[%c0] : !pto.ptr<f32> -> f32',
+    'pto.store_scalar %v, %out[%c0] : !pto.ptr<f32>, f32',
+    'pto.store_scalar %v, %p[%c2] : !pto.ptr<f32>, f32',
+  ];
+  expect(() => run(scalarKernel(body), { a: 0, b: 0, out })).toThrow(
+    /pto.store_scalar: element 4 of %out is out of bounds \(the buffer has 3 elements of f32\)/,
+  );
   expect(f32Of(out)).toEqual([3, 2, 3]);
 });
 
 test('pto.trap stops the run where it stands; pto.print refuses a conversion it cannot format exactly', () => {
   expect(() => run(scalarKernel(['pto.trap']), { a: 0, b: 0, out: f32Buffer('out', [0]) })).toThrow(/pto.trap: the program stopped itself/);
-  expect(() => run(scalarKernel(['pto.print ins("%g", %a : f32)']), { a: 1, b: 0, out: f32Buffer('out', [0]) })).toThrow(/the conversion '%g' is not supported/);
-  expect(run(scalarKernel(['pto.print ins("%d%% done", %a : f32)', 'pto.print ins("%.2e", %a : f32)']), { a: 12.5, b: 0, out: f32Buffer('out', [0]) }).printed).toEqual([
-    '12% done',
-    '1.25e+01',
-  ]);
+  expect(() => run(scalarKernel(['pto.print ins("%g", %a : f32)']), { a: 1, b: 0, out: f32Buffer('out', [0]) })).toThrow(
+    /the conversion '%g' is not supported/,
+  );
+  expect(
+    run(scalarKernel(['pto.print ins("%d%% done", %a : f32)', 'pto.print ins("%.2e", %a : f32)']), { a: 12.5, b: 0, out: f32Buffer('out', [0]) }).printed,
+  ).toEqual(['12% done', '1.25e+01']);
   expect(() => run(scalarKernel(['pto.print ins("%d and %d", %a : f32)']), { a: 1, b: 0, out: f32Buffer('out', [0]) })).toThrow(/has more than one conversion/);
 });
 
 test('the verifier checks pointer and scalar types', () => {
-  const text = scalarKernel(['%v = pto.load_scalar %out[%c0] : !pto.ptr<f32> -> i32', 'pto.store_scalar %a, %out[%a] : !pto.ptr<f32>, f32', '%x = arith.addf %c0, %a : f32', '%b2 = pto.bitcast %a : f32 -> f32']);
-  const errors = formatAll(assemble('t.pto', text).diags).split('\n').filter((l) => l.includes('error:'));
+  const text = scalarKernel([
+    '%v = pto.load_scalar %out[%c0] : !pto.ptr<f32> -> i32',
+    'pto.store_scalar %a, %out[%a] : !pto.ptr<f32>, f32',
+    '%x = arith.addf %c0, %a : f32',
+    '%b2 = pto.bitcast %a : f32 -> f32',
+  ]);
+  const errors = formatAll(assemble('t.pto', text).diags)
+    .split('\n')
+    .filter((l) => l.includes('error:'));
   expect(errors).toEqual([
     "t.pto:4:55: error: the value must be the pointer's element type f32, got i32",
     't.pto:5:31: error: the offset must be an index, got f32',

@@ -109,7 +109,11 @@ describe('pto.treshape: the same bytes as another tile type', () => {
 
 describe('pto.texpands', () => {
   test('fills the valid region only', () => {
-    const text = kernel('i32', 4, 8, ['%c5 = arith.constant 5 : i32', `%w = pto.subset %a[%c1, %c0] sizes [1, 8] : ${T('i32', 4, 8)}`, `pto.texpands ins(%c5 : i32) outs(%w : ${T('i32', 1, 8)})`]);
+    const text = kernel('i32', 4, 8, [
+      '%c5 = arith.constant 5 : i32',
+      `%w = pto.subset %a[%c1, %c0] sizes [1, 8] : ${T('i32', 4, 8)}`,
+      `pto.texpands ins(%c5 : i32) outs(%w : ${T('i32', 1, 8)})`,
+    ]);
     const x = Array.from({ length: 32 }, (_, i) => 100 - i);
     expect(asI32(run(text, 'i32', i32(x)))).toEqual(x.map((v, i) => (i >= 8 && i < 16 ? 5 : v)));
   });

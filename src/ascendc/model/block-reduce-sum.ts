@@ -39,9 +39,7 @@ export function blockReduceSum(memory: Uint8Array | TileOperands, dst: number, s
           sums.push(p.product === '310B' ? 0 : null);
           continue;
         }
-        const values = lanes.map((l) =>
-          enabled[l] ? bitsToNumber(dtype, mem.readBits(laneAddress(src, r, l, p.srcBlkStride, p.srcRepStride, sz), sz)) : 0,
-        );
+        const values = lanes.map((l) => (enabled[l] ? bitsToNumber(dtype, mem.readBits(laneAddress(src, r, l, p.srcBlkStride, p.srcRepStride, sz), sz)) : 0));
         sums.push(pairTree(values, add));
       }
       // Writes of the repeat.

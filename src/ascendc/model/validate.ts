@@ -152,7 +152,10 @@ export function validateWholeReduceMin(dst: number, src: number, params: WholeRe
     c.add('order', `WholeReduceMin: order ${String(p.order)} is not one of ${REDUCE_ORDERS.join(', ')}`);
     orderOk = false;
   } else if (productOk && !WHOLE_REDUCE_MIN_ORDERS[p.order].includes(p.product)) {
-    c.add('order', `WholeReduceMin: ${p.order} not supported on ${p.product} (${PRODUCT_NAME[p.product]}); supported on: ${WHOLE_REDUCE_MIN_ORDERS[p.order].join(', ')}`);
+    c.add(
+      'order',
+      `WholeReduceMin: ${p.order} not supported on ${p.product} (${PRODUCT_NAME[p.product]}); supported on: ${WHOLE_REDUCE_MIN_ORDERS[p.order].join(', ')}`,
+    );
   }
   if (dtypeOk) c.mask(p);
   c.range('repeat', 'repeatTimes', p.repeat, 0, 255);

@@ -111,10 +111,15 @@ export function allocTile(name: string, type: TypeRef, span: Span): OpNode {
 
 /** `pto.tmov ins(%src : T) outs(%dst : T)`: a whole-tile copy. */
 export function tileCopy(src: Operand, dst: Operand, span: Span): OpNode {
-  return newOp('pto.tmov', 'dps', span, withSegments([
-    ['ins', [src]],
-    ['outs', [dst]],
-  ]));
+  return newOp(
+    'pto.tmov',
+    'dps',
+    span,
+    withSegments([
+      ['ins', [src]],
+      ['outs', [dst]],
+    ]),
+  );
 }
 
 export function yieldOp(values: Operand[], span: Span): OpNode {

@@ -28,7 +28,11 @@ export function moduleToLevel1(program: Program, types: TypeTable): Module {
 
 function convertTopLevel(op: OpNode, program: Program, types: TypeTable): OpNode {
   if (op.name === builtin.funcOp.name) return new FunctionToLevel1(program, types, op).convert();
-  if (op.name === builtin.moduleOp.name) return { ...op, regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map((b) => ({ ...b, ops: b.ops.map((o) => convertTopLevel(o, program, types)) })) })) };
+  if (op.name === builtin.moduleOp.name)
+    return {
+      ...op,
+      regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map((b) => ({ ...b, ops: b.ops.map((o) => convertTopLevel(o, program, types)) })) })),
+    };
   return op;
 }
 
@@ -136,17 +140,21 @@ class FunctionToLevel1 {
       case scf.ifOp.name:
         return this.branch(op, env);
       case scf.whileOp.name:
-        if (this.flow.writtenInside(op).some((b) => env.has(b))) this.refuse(op.nameSpan, 'an scf.while that writes a tile buffer cannot be expressed at Level 1 yet');
+        if (this.flow.writtenInside(op).some((b) => env.has(b)))
+          this.refuse(op.nameSpan, 'an scf.while that writes a tile buffer cannot be expressed at Level 1 yet');
         break;
       case builtin.callOp.name:
         for (const o of op.operands) {
-          if (useKey(o) && env.has(useKey(o)!)) this.refuse(o.span, `func.call passes the buffer ${useKey(o)}, which the callee may write; that cannot be expressed at Level 1`);
+          if (useKey(o) && env.has(useKey(o)!))
+            this.refuse(o.span, `func.call passes the buffer ${useKey(o)}, which the callee may write; that cannot be expressed at Level 1`);
         }
         break;
     }
     if (op.regions.length > 0 && op.name !== scf.whileOp.name) {
       // Regions that run once in place (pto.section.vector / cube) share the enclosing buffers' values.
-      return [{ ...this.copyOperands(op, env), regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map((b) => ({ ...b, ops: this.ops(b.ops, env) })) })) }];
+      return [
+        { ...this.copyOperands(op, env), regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map((b) => ({ ...b, ops: this.ops(b.ops, env) })) })) },
+      ];
     }
     return [this.copy(op, env)];
   }
@@ -162,7 +170,10 @@ class FunctionToLevel1 {
 
   /** A region that does not write buffers (scf.while): uses renamed, nothing else. */
   private region(r: Region, env: Map<string, Contents>): Region {
-    return { ...r, blocks: r.blocks.map((b) => ({ ...b, args: b.args.map((a) => ({ ...a, type: this.spell.ref(a.type) })), ops: this.ops(b.ops, new Map(env)) })) };
+    return {
+      ...r,
+      blocks: r.blocks.map((b) => ({ ...b, args: b.args.map((a) => ({ ...a, type: this.spell.ref(a.type) })), ops: this.ops(b.ops, new Map(env)) })),
+    };
   }
 
   private alloc(op: OpNode, env: Map<string, Contents>): OpNode[] {
@@ -173,7 +184,10 @@ class FunctionToLevel1 {
     if (addr) this.refuse(addr.span, `${name} is placed by a manual address (addr = ...), which cannot be expressed at Level 1`);
     const dynamic = segment(op, 'valid_row')[0] ?? segment(op, 'valid_col')[0];
     if (dynamic || tile.vRow === null || tile.vCol === null) {
-      this.refuse(dynamic?.span ?? op.resultTypes[0].span, `${name} has a dynamic valid region; a Level 1 tile value's valid region comes from its type, so this cannot be expressed at Level 1`);
+      this.refuse(
+        dynamic?.span ?? op.resultTypes[0].span,
+        `${name} has a dynamic valid region; a Level 1 tile value's valid region comes from its type, so this cannot be expressed at Level 1`,
+      );
     }
     const text = this.spell.text(tile);
     this.bufferTypes.set(name, text);
@@ -191,10 +205,16 @@ class FunctionToLevel1 {
     const outs = segment(op, 'outs');
     const specOf = (o: Operand) => [...bound.operands.values()].find((b) => b.use === o)!.spec;
     const firstOut = outs.find((o) => specOf(o).kind === 'tile');
-    if (spec.readsDestination) this.refuse(op.nameSpan, `${op.name} reads its destination${firstOut ? ' ' + useKey(firstOut) : ''}; a Level 1 result is a new value, so this cannot be expressed at Level 1`);
-    if (outs.length === 0 && op.resultTypes.length > 0) this.refuse(op.nameSpan, `${op.name} with a scalar result cannot be expressed at Level 1 (its Level 1 form takes the destination as an input)`);
+    if (spec.readsDestination)
+      this.refuse(
+        op.nameSpan,
+        `${op.name} reads its destination${firstOut ? ' ' + useKey(firstOut) : ''}; a Level 1 result is a new value, so this cannot be expressed at Level 1`,
+      );
+    if (outs.length === 0 && op.resultTypes.length > 0)
+      this.refuse(op.nameSpan, `${op.name} with a scalar result cannot be expressed at Level 1 (its Level 1 form takes the destination as an input)`);
     const missing = spec.outs.find((s) => s.kind === 'tile' && !bound.operands.has(s.name));
-    if (missing) this.refuse(op.nameSpan, `${op.name} without its optional ${missing.name} cannot be expressed at Level 1, where every tile destination is a result`);
+    if (missing)
+      this.refuse(op.nameSpan, `${op.name} without its optional ${missing.name} cannot be expressed at Level 1, where every tile destination is a result`);
     const args: Operand[] = [];
     const clobbered: string[] = [];
     for (const o of segment(op, 'ins')) {
@@ -259,7 +279,10 @@ class FunctionToLevel1 {
     });
     const newOps = this.ops(ops, inner);
     const span = terminator?.span ?? op.span;
-    const yieldedValues = [...yielded(terminator).map((o) => this.read(o, inner, terminator!)), ...carried.map((b) => this.operandOf(this.current(inner, b, span, 'the loop body yields'), b, span))];
+    const yieldedValues = [
+      ...yielded(terminator).map((o) => this.read(o, inner, terminator!)),
+      ...carried.map((b) => this.operandOf(this.current(inner, b, span, 'the loop body yields'), b, span)),
+    ];
     if (terminator || yieldedValues.length > 0) newOps.push(yieldOp(yieldedValues, span));
     const results = carried.map((b) => this.newValue(b));
     this.settle(env, [...written, ...this.changed(env, inner)], new Map(carried.map((b, i) => [b, results[i]])), op.span);
@@ -299,7 +322,10 @@ class FunctionToLevel1 {
       const { ops, terminator } = block ? bodyOps(block) : { ops: [], terminator: undefined };
       const newOps = this.ops(ops, inner);
       const span = terminator?.span ?? op.span;
-      const values = [...yielded(terminator).map((o) => this.read(o, inner, terminator!)), ...needed.map((b) => this.operandOf(this.current(inner, b, span, 'the if yields'), b, span))];
+      const values = [
+        ...yielded(terminator).map((o) => this.read(o, inner, terminator!)),
+        ...needed.map((b) => this.operandOf(this.current(inner, b, span, 'the if yields'), b, span)),
+      ];
       if (terminator || values.length > 0) newOps.push(yieldOp(values, span));
       for (const b of this.changed(env, inner)) changed.add(b);
       const newBlock: Block = block ? { ...block, ops: newOps } : { args: [], ops: newOps, span: op.span };

@@ -27,7 +27,11 @@ export function moduleToLevel2(program: Program, types: TypeTable): Module {
 
 function convertTopLevel(op: OpNode, program: Program, types: TypeTable): OpNode {
   if (op.name === builtin.funcOp.name) return new FunctionToLevel2(program, types, op).convert();
-  if (op.name === builtin.moduleOp.name) return { ...op, regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map((b) => ({ ...b, ops: b.ops.map((o) => convertTopLevel(o, program, types)) })) })) };
+  if (op.name === builtin.moduleOp.name)
+    return {
+      ...op,
+      regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map((b) => ({ ...b, ops: b.ops.map((o) => convertTopLevel(o, program, types)) })) })),
+    };
   return op;
 }
 
@@ -158,7 +162,19 @@ class FunctionToLevel2 {
       if (!b) break;
       outs.push(b.result ? resultBuffers.get(s.name)! : this.operand(b.use!));
     }
-    return { ...newOp(op.name, 'dps', op.span, withSegments([['ins', ins], ['outs', outs]])), nameSpan: op.nameSpan, attrs: op.attrs };
+    return {
+      ...newOp(
+        op.name,
+        'dps',
+        op.span,
+        withSegments([
+          ['ins', ins],
+          ['outs', outs],
+        ]),
+      ),
+      nameSpan: op.nameSpan,
+      attrs: op.attrs,
+    };
   }
 
   /** The buffer a result is computed into: the one an enclosing construct asked for, a reused accumulator, or its own. */
@@ -183,7 +199,10 @@ class FunctionToLevel2 {
     if (!typeText) throw new LevelConversionError(`L1 -> L2: the type of ${key} is unknown`, where.span);
     const tile = this.spell.types.parse(typeText).type;
     if (tile?.kind === 'tile' && (tile.vRow === null || tile.vCol === null)) {
-      throw new LevelConversionError(`L1 -> L2: ${key} has a dynamic valid region (v_row/v_col = ?), which Level 1 gives no value for; it cannot be expressed as an allocation`, where.span);
+      throw new LevelConversionError(
+        `L1 -> L2: ${key} has a dynamic valid region (v_row/v_col = ?), which Level 1 gives no value for; it cannot be expressed as an allocation`,
+        where.span,
+      );
     }
     const name = nameHint.includes('#') ? this.names.fresh(nameHint) : nameHint;
     this.names.claim(name);
@@ -265,7 +284,9 @@ class FunctionToLevel2 {
     const keys = resultKeys(op.results);
     const isTile = op.resultTypes.map((t) => this.spell.tile(t) !== undefined);
     // A result an enclosing loop yields may be computed straight into the loop's buffer.
-    const buffers = op.resultTypes.map((t, k) => (isTile[k] ? (this.targets.get(keys[k]) ?? this.newBuffer(keys[k], this.spell.text(this.spell.parse(t)!), op)) : undefined));
+    const buffers = op.resultTypes.map((t, k) =>
+      isTile[k] ? (this.targets.get(keys[k]) ?? this.newBuffer(keys[k], this.spell.text(this.spell.parse(t)!), op)) : undefined,
+    );
     buffers.forEach((b, k) => b && this.renames.set(keys[k], b));
     const regions = op.regions.map((region) => {
       const block = region.blocks[0];

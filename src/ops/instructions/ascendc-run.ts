@@ -21,8 +21,7 @@ export interface AscendcTiles {
 const BASES = { src: 0, dst: 1 << 24, work: 2 << 24 };
 
 function regions(tiles: AscendcTiles): { src: TileRegion; dst: TileRegion; work?: TileRegion; bases: { src: number; dst: number; work: number } } {
-  const baseOf = (role: 'src' | 'dst' | 'work', bytes: Uint8Array): number =>
-    bytes === tiles.src ? BASES.src : bytes === tiles.dst ? BASES.dst : BASES[role];
+  const baseOf = (role: 'src' | 'dst' | 'work', bytes: Uint8Array): number => (bytes === tiles.src ? BASES.src : bytes === tiles.dst ? BASES.dst : BASES[role]);
   const region = (role: 'src' | 'dst' | 'work', bytes: Uint8Array): TileRegion => ({ memory: new ModelMemory(bytes, `%${role}`), base: baseOf(role, bytes) });
   const src = region('src', tiles.src);
   const dst = region('dst', tiles.dst);

@@ -105,7 +105,8 @@ export function paramsFromAttributes(
     }
   }
   for (const attr of spec.attributes ?? []) {
-    if (attr.required && !attrOf(op, attr.name)) problems.push({ key: attr.name, span: op.nameSpan, message: `${spec.opName} needs the attribute '${attr.name}'` });
+    if (attr.required && !attrOf(op, attr.name))
+      problems.push({ key: attr.name, span: op.nameSpan, message: `${spec.opName} needs the attribute '${attr.name}'` });
   }
   if (problems.length > 0) return { problems };
   return { params: params as AscendcParams, problems };

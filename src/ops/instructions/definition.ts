@@ -70,7 +70,15 @@ class InstructionVerification {
     return `${results.map((o) => '%' + o.name).join(', ')}${results.length ? ' = ' : ''}${spec.opName} ${args.map(argText).join(', ')} : ...`;
   }
 
-  private bindList(op: OpNode, specs: Instruction['operands'], operands: Operand[], types: (Type | undefined)[], where: string, spec: Instruction, level: 1 | 2): Map<string, BoundOperand> | undefined {
+  private bindList(
+    op: OpNode,
+    specs: Instruction['operands'],
+    operands: Operand[],
+    types: (Type | undefined)[],
+    where: string,
+    spec: Instruction,
+    level: 1 | 2,
+  ): Map<string, BoundOperand> | undefined {
     const isOptional = (s: Instruction['operands'][number]) => s.optional === true || (level === 1 && s.l1 === 'optional');
     const legacyOmitted = level === 2 ? specs.filter((s) => s.legacyOptional && !isOptional(s)) : [];
     let required = specs.filter((s) => !isOptional(s)).length;
@@ -112,7 +120,15 @@ class InstructionVerification {
       if (!ins || !declared[0] || !this.v.expectResults(1)) return undefined;
       return { spec, operands: new Map([[scalarOut.name, { spec: scalarOut, type: declared[0], result: op.results[0] }], ...ins]) };
     }
-    const outs = this.bindList(op, spec.outs, segment(op, 'outs'), (op.segments.outs ?? []).map((i) => operandTypes[i]), 'outs', spec, 2);
+    const outs = this.bindList(
+      op,
+      spec.outs,
+      segment(op, 'outs'),
+      (op.segments.outs ?? []).map((i) => operandTypes[i]),
+      'outs',
+      spec,
+      2,
+    );
     if (!ins || !outs) return undefined;
     return { spec, operands: new Map([...outs, ...ins]) };
   }
@@ -123,7 +139,10 @@ class InstructionVerification {
     const args = this.bindList(op, this.sourceOrder(spec, argSpecs, operandTypes), op.operands, operandTypes, 'input', spec, 1);
     if (!args) return undefined;
     if (resultCount(op) !== resultSpecs.length) {
-      this.v.error(op.results[0]?.span ?? op.nameSpan, `${spec.opName} produces ${resultSpecs.length} result(s), got ${resultCount(op)}; expected '${this.usage(spec, 1)}'`);
+      this.v.error(
+        op.results[0]?.span ?? op.nameSpan,
+        `${spec.opName} produces ${resultSpecs.length} result(s), got ${resultCount(op)}; expected '${this.usage(spec, 1)}'`,
+      );
       return undefined;
     }
     if (declared.length !== resultSpecs.length) {
@@ -158,8 +177,10 @@ class InstructionVerification {
           continue;
         }
         tiles.set(operandName, type);
-        if (op.form === 'dps' && type.level !== 'buf') this.v.error(spanOf(b), `${name}: in ins/outs form, ${operandName} must be a !pto.tile_buf (a !pto.tile is a Level 1 SSA value)`);
-        if (op.form === 'ssa' && b.result && type.level !== 'value') this.v.warning(spanOf(b), `${name}: a Level 1 result is a !pto.tile value; !pto.tile_buf is a Level 2 buffer`);
+        if (op.form === 'dps' && type.level !== 'buf')
+          this.v.error(spanOf(b), `${name}: in ins/outs form, ${operandName} must be a !pto.tile_buf (a !pto.tile is a Level 1 SSA value)`);
+        if (op.form === 'ssa' && b.result && type.level !== 'value')
+          this.v.warning(spanOf(b), `${name}: a Level 1 result is a !pto.tile value; !pto.tile_buf is a Level 2 buffer`);
       } else if (os.kind === 'view' && type.kind !== 'partition_view') {
         this.v.error(spanOf(b), `${name}: ${operandName} must be a !pto.partition_tensor_view, got ${printType(type)}`);
       } else if (os.kind === 'scalar' && type.kind !== 'scalar' && !os.polymorphic) {
@@ -176,7 +197,10 @@ class InstructionVerification {
       if (problem) this.v.error(spanOf(b), `${name}: ${operandName} ${problem}`);
       const allowed = allowedByTarget[operandName];
       if (allowed && allowed.length > 0 && !allowed.includes(tile.dtype)) {
-        this.v.error(spanOf(b), `${name}: ${operandName} dtype ${elemTypeName(tile.dtype)} is not supported on ${this.v.target} (allowed: ${inElementOrder(allowed).map(elemTypeName).join(', ')})`);
+        this.v.error(
+          spanOf(b),
+          `${name}: ${operandName} dtype ${elemTypeName(tile.dtype)} is not supported on ${this.v.target} (allowed: ${inElementOrder(allowed).map(elemTypeName).join(', ')})`,
+        );
       }
     }
     for (const rel of spec.dtypeRelations ?? []) {
@@ -190,7 +214,10 @@ class InstructionVerification {
         const ok = rel.kind === 'same' ? e === first : elemSize(e) === elemSize(first);
         if (!ok) {
           const what = rel.kind === 'same' ? 'the same element type' : 'element types of the same size';
-          this.v.error(spanOf(bound.operands.get(present[i])!), `${name}: ${present[0]} (${elemTypeName(first)}) and ${present[i]} (${elemTypeName(e)}) must have ${what}`);
+          this.v.error(
+            spanOf(bound.operands.get(present[i])!),
+            `${name}: ${present[0]} (${elemTypeName(first)}) and ${present[i]} (${elemTypeName(e)}) must have ${what}`,
+          );
         }
       }
     }

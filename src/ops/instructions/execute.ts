@@ -20,7 +20,10 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
     else if (b.result && b.type.kind === 'tile') {
       const type = b.type as TileType;
       // A Level 1 result has storage of its own, reused when the op runs again.
-      objects.set(name, x.storage(op, name, () => x.memory.allocate(type, op.def.name, op.node.span)));
+      objects.set(
+        name,
+        x.storage(op, name, () => x.memory.allocate(type, op.def.name, op.node.span)),
+      );
     }
   }
   const trap = (message: string): never => {

@@ -56,7 +56,8 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
   const params = fn.regions[0]?.blocks[0]?.args ?? [];
   const known = new Set(params.map((p) => p.name.slice(1)));
   for (const name of specs.keys()) {
-    if (!known.has(name)) throw new ArgumentError(`--arg ${name}: @${fn.symbol} has no argument %${name} (it has ${[...known].map((k) => '%' + k).join(', ') || 'none'})`);
+    if (!known.has(name))
+      throw new ArgumentError(`--arg ${name}: @${fn.symbol} has no argument %${name} (it has ${[...known].map((k) => '%' + k).join(', ') || 'none'})`);
   }
   const values = new Map<string, Value>();
   const buffers: GlobalBuffer[] = [];
@@ -94,7 +95,8 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
       let bytes: Uint8Array;
       if (spec !== undefined) {
         bytes = readPointerData(name, type.elem, spec);
-        if (bytes.length < count * elemSize(type.elem)) throw new ArgumentError(`--arg ${name}: %${name} needs ${count} elements, got ${bytes.length / elemSize(type.elem)}`);
+        if (bytes.length < count * elemSize(type.elem))
+          throw new ArgumentError(`--arg ${name}: %${name} needs ${count} elements, got ${bytes.length / elemSize(type.elem)}`);
         origins.set(name, spec);
       } else {
         const read = sizing.isRead(param.name);
@@ -140,7 +142,7 @@ function memrefStrides(shape: (number | null)[], layout: string | undefined): nu
 function parseScalar(name: string, elem: ElemType, text: string): Value {
   if (isFloat(elem)) {
     const v = Number(text);
-    if (text.trim() === '' || Number.isNaN(v) && text.trim().toLowerCase() !== 'nan') throw new ArgumentError(`--arg ${name}=${text}: not a number`);
+    if (text.trim() === '' || (Number.isNaN(v) && text.trim().toLowerCase() !== 'nan')) throw new ArgumentError(`--arg ${name}=${text}: not a number`);
     return codec(elem).round(v) as number;
   }
   if (!/^[+-]?(0x[0-9a-f]+|\d+)$/i.test(text.trim())) throw new ArgumentError(`--arg ${name}=${text}: not an integer`);
@@ -202,8 +204,10 @@ class StaticSizing {
         for (const op of block.ops) {
           for (const r of op.results) this.defs.set(r.name, op);
           if (op.name === makeTensorView.name && op.operands[0].value) this.views.push({ source: op.operands[0].value.name, op });
-          if ((op.name === partitionView.name || op.name === subview.name) && op.results[0] && op.operands[0].value) this.partitionSources.set(op.results[0].name, op.operands[0].value.name);
-          if (op.name === 'pto.tload') for (const o of segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : [])) if (o.value) this.loads.add(o.value.name);
+          if ((op.name === partitionView.name || op.name === subview.name) && op.results[0] && op.operands[0].value)
+            this.partitionSources.set(op.results[0].name, op.operands[0].value.name);
+          if (op.name === 'pto.tload')
+            for (const o of segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : [])) if (o.value) this.loads.add(o.value.name);
           op.regions.forEach(visit);
         }
       }
@@ -246,7 +250,11 @@ class StaticSizing {
     const args = def.operands.map((x) => this.evaluate(x, depth + 1));
     if (args.some((a) => a === undefined)) return undefined;
     const resultType = def.resultTypes[0] ? this.types.resolve(def.resultTypes[0]).type : undefined;
-    const folded = fold(args.map((a) => BigInt(a!)), resultType, def);
+    const folded = fold(
+      args.map((a) => BigInt(a!)),
+      resultType,
+      def,
+    );
     return folded === undefined ? undefined : Number(folded);
   }
 }

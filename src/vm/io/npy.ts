@@ -19,10 +19,7 @@
  * 2-byte void ('<V2' / '|V2'), are reported as 'bf16'.
  */
 
-export type NpyDtype =
-  | 'f16' | 'bf16' | 'f32' | 'f64'
-  | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64'
-  | 'bool';
+export type NpyDtype = 'f16' | 'bf16' | 'f32' | 'f64' | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'bool';
 
 export interface NpyArray {
   dtype: NpyDtype;
@@ -49,21 +46,50 @@ const ARRAY_ALIGN = 64;
 const GROWTH_AXIS_MAX_DIGITS = 21;
 
 const DESCR_BY_DTYPE: Record<NpyDtype, string> = {
-  f16: '<f2', bf16: '<u2', f32: '<f4', f64: '<f8',
-  i8: '|i1', u8: '|u1', i16: '<i2', u16: '<u2', i32: '<i4', u32: '<u4', i64: '<i8', u64: '<u8',
+  f16: '<f2',
+  bf16: '<u2',
+  f32: '<f4',
+  f64: '<f8',
+  i8: '|i1',
+  u8: '|u1',
+  i16: '<i2',
+  u16: '<u2',
+  i32: '<i4',
+  u32: '<u4',
+  i64: '<i8',
+  u64: '<u8',
   bool: '|b1',
 };
 
 const ITEM_SIZE_BY_DTYPE: Record<NpyDtype, number> = {
-  f16: 2, bf16: 2, f32: 4, f64: 8,
-  i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8,
+  f16: 2,
+  bf16: 2,
+  f32: 4,
+  f64: 8,
+  i8: 1,
+  u8: 1,
+  i16: 2,
+  u16: 2,
+  i32: 4,
+  u32: 4,
+  i64: 8,
+  u64: 8,
   bool: 1,
 };
 
 /** NumPy type code (kind + item size, byte order stripped) -> dtype. */
 const DTYPE_BY_TYPE_CODE: Record<string, NpyDtype> = {
-  f2: 'f16', f4: 'f32', f8: 'f64',
-  i1: 'i8', u1: 'u8', i2: 'i16', u2: 'u16', i4: 'i32', u4: 'u32', i8: 'i64', u8: 'u64',
+  f2: 'f16',
+  f4: 'f32',
+  f8: 'f64',
+  i1: 'i8',
+  u1: 'u8',
+  i2: 'i16',
+  u2: 'u16',
+  i4: 'i32',
+  u4: 'u32',
+  i8: 'i64',
+  u8: 'u64',
   b1: 'bool',
   V2: 'bf16', // ml_dtypes.bfloat16 saved by np.save
 };
@@ -113,8 +139,7 @@ export function parseNpy(bytes: Uint8Array): NpyArray {
   const actualDataLength = bytes.length - dataStart;
   if (actualDataLength !== expectedDataLength) {
     throw new NpyError(
-      `data length mismatch: shape (${header.shape.join(', ')}) of ${header.descr} needs ` +
-        `${expectedDataLength} bytes but the file has ${actualDataLength}`,
+      `data length mismatch: shape (${header.shape.join(', ')}) of ${header.descr} needs ` + `${expectedDataLength} bytes but the file has ${actualDataLength}`,
     );
   }
 
@@ -161,9 +186,7 @@ function parseHeader(text: string): NpyHeader {
   }
   const keys = [...dict.keys()].sort();
   if (keys.join(',') !== 'descr,fortran_order,shape') {
-    throw new NpyError(
-      `malformed .npy header: keys must be exactly 'descr', 'fortran_order', 'shape'; got ${keys.map((k) => `'${k}'`).join(', ') || 'none'}`,
-    );
+    throw new NpyError(`malformed .npy header: keys must be exactly 'descr', 'fortran_order', 'shape'; got ${keys.map((k) => `'${k}'`).join(', ') || 'none'}`);
   }
   const descr = dict.get('descr');
   const fortranOrder = dict.get('fortran_order');
@@ -181,10 +204,7 @@ function parseHeader(text: string): NpyHeader {
 }
 
 function isTupleOfInts(value: PyValue | undefined): value is PyTuple {
-  return (
-    value instanceof PyTuple &&
-    value.items.every((d) => typeof d === 'bigint' && d >= 0n && d <= BigInt(Number.MAX_SAFE_INTEGER))
-  );
+  return value instanceof PyTuple && value.items.every((d) => typeof d === 'bigint' && d >= 0n && d <= BigInt(Number.MAX_SAFE_INTEGER));
 }
 
 function dtypeFromDescr(descr: string): { dtype: NpyDtype; bigEndian: boolean } {
@@ -192,9 +212,7 @@ function dtypeFromDescr(descr: string): { dtype: NpyDtype; bigEndian: boolean } 
   const match = /^([<>|=]?)([a-zA-Z]\d+)$/.exec(descr);
   const dtype = match ? DTYPE_BY_TYPE_CODE[match[2]] : undefined;
   if (!match || dtype === undefined) {
-    throw new NpyError(
-      `unsupported dtype '${descr}' (supported: f2 f4 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1, plus bfloat16 as 'bfloat16'/'V2')`,
-    );
+    throw new NpyError(`unsupported dtype '${descr}' (supported: f2 f4 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1, plus bfloat16 as 'bfloat16'/'V2')`);
   }
   const byteOrder = match[1];
   const itemSize = dtypeItemSize(dtype);
@@ -268,9 +286,7 @@ export function writeNpy(dtype: NpyDtype, shape: number[], data: Uint8Array): Ui
   }
   const expectedDataLength = shape.reduce((n, d) => n * d, 1) * dtypeItemSize(dtype);
   if (data.length !== expectedDataLength) {
-    throw new NpyError(
-      `data length mismatch: shape (${shape.join(', ')}) of ${dtype} needs ${expectedDataLength} bytes, got ${data.length}`,
-    );
+    throw new NpyError(`data length mismatch: shape (${shape.join(', ')}) of ${dtype} needs ${expectedDataLength} bytes, got ${data.length}`);
   }
 
   const dict = `{'descr': '${npyDescr(dtype)}', 'fortran_order': False, 'shape': ${pythonTupleRepr(shape)}, }`;
@@ -352,7 +368,11 @@ class PyLiteralParser {
     if (c === '[') return this.parseSequence('[', ']');
     if (c === "'" || c === '"') return this.parseString();
     if (c !== undefined && /[-+0-9]/.test(c)) return this.parseInteger();
-    for (const [word, value] of [['True', true], ['False', false], ['None', null]] as const) {
+    for (const [word, value] of [
+      ['True', true],
+      ['False', false],
+      ['None', null],
+    ] as const) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length;
         return value;

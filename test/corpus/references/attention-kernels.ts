@@ -27,21 +27,25 @@ const times = (left: number[], right: number[]): number[] => matmul(rowsOf(left,
 const scoresOf = (io: SampleIO, chunked: boolean): number[] => product(io, { a: 'q', b: 'kt', m: SIDE, n: SIDE, ...(chunked ? { chunk: 32 } : {}) });
 
 /** scores = Q x K^T; softmax = the polynomial of scores (times group_scale first for GQA); out = softmax x V. */
-const attention = (opts: { chunked: boolean; grouped: boolean; degree: 3 | 4; names?: [string, string] }) => (io: SampleIO): Record<string, number[]> => {
-  const scores = scoresOf(io, opts.chunked);
-  const softmax = scores.map((s, k) => taylorSoftmax(opts.grouped ? f32(s * io.in.group_scale[k]) : s, opts.degree));
-  const [scoresName, softmaxName] = opts.names ?? ['scores', 'softmax'];
-  return { [scoresName]: scores, [softmaxName]: softmax, out: times(softmax, io.in.v) };
-};
+const attention =
+  (opts: { chunked: boolean; grouped: boolean; degree: 3 | 4; names?: [string, string] }) =>
+  (io: SampleIO): Record<string, number[]> => {
+    const scores = scoresOf(io, opts.chunked);
+    const softmax = scores.map((s, k) => taylorSoftmax(opts.grouped ? f32(s * io.in.group_scale[k]) : s, opts.degree));
+    const [scoresName, softmaxName] = opts.names ?? ['scores', 'softmax'];
+    return { [scoresName]: scores, [softmaxName]: softmax, out: times(softmax, io.in.v) };
+  };
 
 /** h1 = X x W1, h2 = X x W3 (K chunks of 32 when tiled), h = gate(h1, h2), result = h x W2. */
-const ffn = (opts: { chunked: boolean; gate: (h1: number, h2: number) => number; h: string; result: string }) => (io: SampleIO): Record<string, number[]> => {
-  const fc1 = (w: string): MatmulShape => ({ a: 'x', b: w, m: SIDE, n: SIDE, ...(opts.chunked ? { chunk: 32 } : {}) });
-  const h1 = product(io, fc1('w1'));
-  const h2 = product(io, fc1('w3'));
-  const h = h1.map((x, k) => opts.gate(x, h2[k]));
-  return { h1_s: h1, h2_s: h2, [opts.h]: h, [opts.result]: times(h, io.in.w2) };
-};
+const ffn =
+  (opts: { chunked: boolean; gate: (h1: number, h2: number) => number; h: string; result: string }) =>
+  (io: SampleIO): Record<string, number[]> => {
+    const fc1 = (w: string): MatmulShape => ({ a: 'x', b: w, m: SIDE, n: SIDE, ...(opts.chunked ? { chunk: 32 } : {}) });
+    const h1 = product(io, fc1('w1'));
+    const h2 = product(io, fc1('w3'));
+    const h = h1.map((x, k) => opts.gate(x, h2[k]));
+    return { h1_s: h1, h2_s: h2, [opts.h]: h, [opts.result]: times(h, io.in.w2) };
+  };
 
 /**
  * The kernel with exact inputs, and again with generated ones: with exact inputs few scores stay inside the clamp and

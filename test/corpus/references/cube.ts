@@ -59,4 +59,3 @@ export const CUBE: SampleReference[] = [
   sample('ControlFlow/control_flow_mixed_pipe.pto', { c_out: square('a', 'b', { kUsed: 32, scale: 0.5 }) }),
   sample('MatmulVectorMix/matmul_vector_mix-pto-new.pto', { arg3: square('arg0', 'arg1', { bias: 'arg2' }) }),
 ];
-

@@ -66,28 +66,48 @@ export function sampleName(r: SampleReference): string {
 
 function read(view: DataView, elem: ElemType, k: number): number {
   switch (elem) {
-    case 'f32': return view.getFloat32(k * 4, true);
-    case 'f16': return getFloat16(view, k * 2, true);
-    case 'bf16': return new Float32Array(new Uint32Array([view.getUint16(k * 2, true) << 16]).buffer)[0];
-    case 'i32': return view.getInt32(k * 4, true);
-    case 'i16': return view.getInt16(k * 2, true);
-    case 'i8': return view.getInt8(k);
-    case 'u8': return view.getUint8(k);
-    case 'u16': return view.getUint16(k * 2, true);
-    case 'u32': return view.getUint32(k * 4, true);
-    default: throw new Error(`no reference codec for ${elem}`);
+    case 'f32':
+      return view.getFloat32(k * 4, true);
+    case 'f16':
+      return getFloat16(view, k * 2, true);
+    case 'bf16':
+      return new Float32Array(new Uint32Array([view.getUint16(k * 2, true) << 16]).buffer)[0];
+    case 'i32':
+      return view.getInt32(k * 4, true);
+    case 'i16':
+      return view.getInt16(k * 2, true);
+    case 'i8':
+      return view.getInt8(k);
+    case 'u8':
+      return view.getUint8(k);
+    case 'u16':
+      return view.getUint16(k * 2, true);
+    case 'u32':
+      return view.getUint32(k * 4, true);
+    default:
+      throw new Error(`no reference codec for ${elem}`);
   }
 }
 
 function write(view: DataView, elem: ElemType, k: number, v: number): void {
   switch (elem) {
-    case 'f32': return view.setFloat32(k * 4, v, true);
-    case 'f16': return setFloat16(view, k * 2, v, true);
-    case 'bf16': return view.setUint16(k * 2, new Uint32Array(new Float32Array([v]).buffer)[0] >>> 16, true); // exact inputs only
-    case 'i32': case 'u32': return view.setInt32(k * 4, v, true);
-    case 'i16': case 'u16': return view.setInt16(k * 2, v, true);
-    case 'i8': case 'u8': return view.setInt8(k, v);
-    default: throw new Error(`no reference codec for ${elem}`);
+    case 'f32':
+      return view.setFloat32(k * 4, v, true);
+    case 'f16':
+      return setFloat16(view, k * 2, v, true);
+    case 'bf16':
+      return view.setUint16(k * 2, new Uint32Array(new Float32Array([v]).buffer)[0] >>> 16, true); // exact inputs only
+    case 'i32':
+    case 'u32':
+      return view.setInt32(k * 4, v, true);
+    case 'i16':
+    case 'u16':
+      return view.setInt16(k * 2, v, true);
+    case 'i8':
+    case 'u8':
+      return view.setInt8(k, v);
+    default:
+      throw new Error(`no reference codec for ${elem}`);
   }
 }
 

@@ -21,8 +21,12 @@ const MAGIC = [0x93, ...ascii('NUMPY')];
 
 /** np.save(np.arange(6, dtype='<f4').reshape(2, 3)) as written by NumPy >= 1.24. */
 const ARANGE6_F4_2x3 = bytes(
-  MAGIC, [1, 0], [0x76, 0x00], // version 1.0, header length 118
-  "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", ' '.repeat(20 + 38), '\n',
+  MAGIC,
+  [1, 0],
+  [0x76, 0x00], // version 1.0, header length 118
+  "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+  ' '.repeat(20 + 38),
+  '\n',
   [0x00, 0x00, 0x00, 0x00], // 0.0f
   [0x00, 0x00, 0x80, 0x3f], // 1.0f
   [0x00, 0x00, 0x00, 0x40], // 2.0f
@@ -33,57 +37,89 @@ const ARANGE6_F4_2x3 = bytes(
 
 /** np.save(np.array([1, -2, 3, -4, 32767], dtype='<i2')): 1-D shape '(5,)'. */
 const I2_1D = bytes(
-  MAGIC, [1, 0], [0x76, 0x00],
-  "{'descr': '<i2', 'fortran_order': False, 'shape': (5,), }", ' '.repeat(20 + 40), '\n',
+  MAGIC,
+  [1, 0],
+  [0x76, 0x00],
+  "{'descr': '<i2', 'fortran_order': False, 'shape': (5,), }",
+  ' '.repeat(20 + 40),
+  '\n',
   [0x01, 0x00, 0xfe, 0xff, 0x03, 0x00, 0xfc, 0xff, 0xff, 0x7f],
 );
 
 /** np.save(np.float64(3.5)): 0-d shape '()', one element, no growth spaces. */
 const F8_SCALAR = bytes(
-  MAGIC, [1, 0], [0x76, 0x00],
-  "{'descr': '<f8', 'fortran_order': False, 'shape': (), }", ' '.repeat(62), '\n',
+  MAGIC,
+  [1, 0],
+  [0x76, 0x00],
+  "{'descr': '<f8', 'fortran_order': False, 'shape': (), }",
+  ' '.repeat(62),
+  '\n',
   [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0c, 0x40], // 3.5 = 0x400c000000000000
 );
 
 /** Format 2.0 (u32 header length), as np.lib.format.write_array(..., version=(2, 0)) writes [1, 2, 65535] as '<u2'. */
 const U2_V2 = bytes(
-  MAGIC, [2, 0], [0x74, 0x00, 0x00, 0x00], // header length 116; 12-byte prefix + 116 = 128
-  "{'descr': '<u2', 'fortran_order': False, 'shape': (3,), }", ' '.repeat(20 + 38), '\n',
+  MAGIC,
+  [2, 0],
+  [0x74, 0x00, 0x00, 0x00], // header length 116; 12-byte prefix + 116 = 128
+  "{'descr': '<u2', 'fortran_order': False, 'shape': (3,), }",
+  ' '.repeat(20 + 38),
+  '\n',
   [0x01, 0x00, 0x02, 0x00, 0xff, 0xff],
 );
 
 /** Same with version 3.0 (UTF-8 header; byte-identical here because the header is ASCII). */
 const U2_V3 = bytes(
-  MAGIC, [3, 0], [0x74, 0x00, 0x00, 0x00],
-  "{'descr': '<u2', 'fortran_order': False, 'shape': (3,), }", ' '.repeat(20 + 38), '\n',
+  MAGIC,
+  [3, 0],
+  [0x74, 0x00, 0x00, 0x00],
+  "{'descr': '<u2', 'fortran_order': False, 'shape': (3,), }",
+  ' '.repeat(20 + 38),
+  '\n',
   [0x01, 0x00, 0x02, 0x00, 0xff, 0xff],
 );
 
 /** Older NumPy: no growth spaces and only 16-byte alignment (10 + 70 = 80). */
 const OLD_STYLE_I4 = bytes(
-  MAGIC, [1, 0], [0x46, 0x00], // header length 70: 10 + 57 + 12 + 1 = 80
-  "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }", ' '.repeat(12), '\n',
+  MAGIC,
+  [1, 0],
+  [0x46, 0x00], // header length 70: 10 + 57 + 12 + 1 = 80
+  "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }",
+  ' '.repeat(12),
+  '\n',
   [0x07, 0x00, 0x00, 0x00, 0xf9, 0xff, 0xff, 0xff], // 7, -7
 );
 
 /** np.save(np.asfortranarray(np.arange(6, dtype='<i4').reshape(2, 3))): column-major data 0 3 1 4 2 5. */
 const FORTRAN_I4_2x3 = bytes(
-  MAGIC, [1, 0], [0x76, 0x00],
-  "{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3), }", ' '.repeat(20 + 39), '\n', // 'True' is one shorter than 'False'
+  MAGIC,
+  [1, 0],
+  [0x76, 0x00],
+  "{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3), }",
+  ' '.repeat(20 + 39),
+  '\n', // 'True' is one shorter than 'False'
   [0, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, 5, 0, 0, 0],
 );
 
 /** np.save(np.array([1, 2, -3], dtype='>f4')): big-endian data. */
 const BIG_ENDIAN_F4 = bytes(
-  MAGIC, [1, 0], [0x76, 0x00],
-  "{'descr': '>f4', 'fortran_order': False, 'shape': (3,), }", ' '.repeat(20 + 40), '\n',
+  MAGIC,
+  [1, 0],
+  [0x76, 0x00],
+  "{'descr': '>f4', 'fortran_order': False, 'shape': (3,), }",
+  ' '.repeat(20 + 40),
+  '\n',
   [0x3f, 0x80, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0xc0, 0x40, 0x00, 0x00],
 );
 
 /** A header as a Python 2 era NumPy could write it: long-integer 'L' suffixes. */
 const PY2_LONGS = bytes(
-  MAGIC, [1, 0], [0x46, 0x00],
-  "{'descr': '<u1', 'fortran_order': False, 'shape': (2L, 1L), }", ' '.repeat(8), '\n', // 10 + 61 + 8 + 1 = 80
+  MAGIC,
+  [1, 0],
+  [0x46, 0x00],
+  "{'descr': '<u1', 'fortran_order': False, 'shape': (2L, 1L), }",
+  ' '.repeat(8),
+  '\n', // 10 + 61 + 8 + 1 = 80
   [0xaa, 0xbb],
 );
 
@@ -112,7 +148,13 @@ function expectNpyError(run: () => unknown, message: RegExp): void {
 describe('hand-built fixtures', () => {
   it('have the sizes the spec demands (data 64-byte aligned, header ends in newline)', () => {
     for (const [fixture, prefixLength] of [
-      [ARANGE6_F4_2x3, 10], [I2_1D, 10], [F8_SCALAR, 10], [U2_V2, 12], [U2_V3, 12], [FORTRAN_I4_2x3, 10], [BIG_ENDIAN_F4, 10],
+      [ARANGE6_F4_2x3, 10],
+      [I2_1D, 10],
+      [F8_SCALAR, 10],
+      [U2_V2, 12],
+      [U2_V3, 12],
+      [FORTRAN_I4_2x3, 10],
+      [BIG_ENDIAN_F4, 10],
     ] as const) {
       const view = new DataView(fixture.buffer);
       const headerLength = prefixLength === 10 ? view.getUint16(8, true) : view.getUint32(8, true);
@@ -214,12 +256,24 @@ describe('parseNpy', () => {
 
   it('maps every supported descr to its dtype', () => {
     const cases: Array<[string, NpyDtype, number]> = [
-      ['<f2', 'f16', 2], ['<f4', 'f32', 4], ['<f8', 'f64', 8],
-      ['|i1', 'i8', 1], ['<i1', 'i8', 1], ['|u1', 'u8', 1], ['<u1', 'u8', 1],
-      ['<i2', 'i16', 2], ['<u2', 'u16', 2], ['<i4', 'i32', 4], ['<u4', 'u32', 4], ['<i8', 'i64', 8], ['<u8', 'u64', 8],
+      ['<f2', 'f16', 2],
+      ['<f4', 'f32', 4],
+      ['<f8', 'f64', 8],
+      ['|i1', 'i8', 1],
+      ['<i1', 'i8', 1],
+      ['|u1', 'u8', 1],
+      ['<u1', 'u8', 1],
+      ['<i2', 'i16', 2],
+      ['<u2', 'u16', 2],
+      ['<i4', 'i32', 4],
+      ['<u4', 'u32', 4],
+      ['<i8', 'i64', 8],
+      ['<u8', 'u64', 8],
       ['|b1', 'bool', 1],
       // bf16 as saved via ml_dtypes: np.save writes a 2-byte void; str(dtype) is 'bfloat16'.
-      ['<V2', 'bf16', 2], ['|V2', 'bf16', 2], ['bfloat16', 'bf16', 2],
+      ['<V2', 'bf16', 2],
+      ['|V2', 'bf16', 2],
+      ['bfloat16', 'bf16', 2],
     ];
     for (const [descr, dtype, itemSize] of cases) {
       const data = Array.from({ length: itemSize }, (_, i) => i + 1);
@@ -243,7 +297,10 @@ describe('parseNpy', () => {
   });
 
   describe('errors', () => {
-    const header = (dict: string, data: number[] = []) => () => parseNpy(v1File(dict, data));
+    const header =
+      (dict: string, data: number[] = []) =>
+      () =>
+        parseNpy(v1File(dict, data));
 
     it('rejects a bad magic string', () => {
       expectNpyError(() => parseNpy(bytes('PK\u0003\u0004 not numpy')), /magic/);
@@ -355,9 +412,19 @@ describe('writeNpy', () => {
 describe('npyDescr / dtypeItemSize', () => {
   it('map every dtype', () => {
     const expected: Record<NpyDtype, [string, number]> = {
-      f16: ['<f2', 2], bf16: ['<u2', 2], f32: ['<f4', 4], f64: ['<f8', 8],
-      i8: ['|i1', 1], u8: ['|u1', 1], i16: ['<i2', 2], u16: ['<u2', 2], i32: ['<i4', 4], u32: ['<u4', 4],
-      i64: ['<i8', 8], u64: ['<u8', 8], bool: ['|b1', 1],
+      f16: ['<f2', 2],
+      bf16: ['<u2', 2],
+      f32: ['<f4', 4],
+      f64: ['<f8', 8],
+      i8: ['|i1', 1],
+      u8: ['|u1', 1],
+      i16: ['<i2', 2],
+      u16: ['<u2', 2],
+      i32: ['<i4', 4],
+      u32: ['<u4', 4],
+      i64: ['<i8', 8],
+      u64: ['<u8', 8],
+      bool: ['|b1', 1],
     };
     for (const [dtype, [descr, size]] of Object.entries(expected) as Array<[NpyDtype, [string, number]]>) {
       expect([dtype, npyDescr(dtype), dtypeItemSize(dtype)]).toEqual([dtype, descr, size]);
@@ -369,12 +436,10 @@ describe('round trips', () => {
   const ALL_DTYPES: NpyDtype[] = ['f16', 'bf16', 'f32', 'f64', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'bool'];
 
   it('writeNpy then parseNpy preserves shape and bytes for every dtype', () => {
-    const arbitraryCase = fc
-      .tuple(fc.constantFrom(...ALL_DTYPES), fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 4 }))
-      .chain(([dtype, shape]) => {
-        const length = shape.reduce((n, d) => n * d, 1) * dtypeItemSize(dtype);
-        return fc.tuple(fc.constant(dtype), fc.constant(shape), fc.uint8Array({ minLength: length, maxLength: length }));
-      });
+    const arbitraryCase = fc.tuple(fc.constantFrom(...ALL_DTYPES), fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 4 })).chain(([dtype, shape]) => {
+      const length = shape.reduce((n, d) => n * d, 1) * dtypeItemSize(dtype);
+      return fc.tuple(fc.constant(dtype), fc.constant(shape), fc.uint8Array({ minLength: length, maxLength: length }));
+    });
     fc.assert(
       fc.property(arbitraryCase, ([dtype, shape, data]) => {
         const array = parseNpy(writeNpy(dtype, shape, data));

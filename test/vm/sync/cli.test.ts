@@ -18,7 +18,12 @@ beforeAll(() => {
   correct = path.join(tmp, 'add.pto');
   fs.writeFileSync(correct, ADD);
   broken = path.join(tmp, 'add-no-wait.pto');
-  fs.writeFileSync(broken, ADD.split('\n').filter((l) => !l.includes(WAIT)).join('\n'));
+  fs.writeFileSync(
+    broken,
+    ADD.split('\n')
+      .filter((l) => !l.includes(WAIT))
+      .join('\n'),
+  );
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -33,7 +33,10 @@ const SAMPLES: SyncSample[] = [
     args: { arg2: '0', arg3: '0' },
     remove: 'pto.wait_flag[<PIPE_MTE2>, <PIPE_V>',
     findings: [
-      ['pto.tcolexpand_dps', 'pto.tcolexpand (PIPE_V) reads %ub_src, written by pto.tload (PIPE_MTE2), with no set_flag/wait_flag from PIPE_MTE2 to PIPE_V between them'],
+      [
+        'pto.tcolexpand_dps',
+        'pto.tcolexpand (PIPE_V) reads %ub_src, written by pto.tload (PIPE_MTE2), with no set_flag/wait_flag from PIPE_MTE2 to PIPE_V between them',
+      ],
       ['pto.set_flag[<PIPE_MTE2>, <PIPE_V>', 'pto.set_flag[PIPE_MTE2, PIPE_V, EVENT_ID0] is never waited (its flag is still set when the kernel ends)'],
     ],
   },
@@ -43,8 +46,14 @@ const SAMPLES: SyncSample[] = [
     args: { arg3: '1', arg4: '1' },
     remove: 'pto.wait_event[#pto.sync_op_type<TMATMUL>, #pto.sync_op_type<TSTORE_ACC>',
     findings: [
-      ['pto.tstore ins(%15', 'pto.tstore (PIPE_FIX) reads %15, written by pto.tmatmul (PIPE_M), with no set_flag/wait_flag from PIPE_M to PIPE_FIX between them'],
-      ['pto.record_event[#pto.sync_op_type<TMATMUL>', 'pto.record_event[TMATMUL, TSTORE_ACC, EVENT_ID0] is never waited (its flag is still set when the kernel ends)'],
+      [
+        'pto.tstore ins(%15',
+        'pto.tstore (PIPE_FIX) reads %15, written by pto.tmatmul (PIPE_M), with no set_flag/wait_flag from PIPE_M to PIPE_FIX between them',
+      ],
+      [
+        'pto.record_event[#pto.sync_op_type<TMATMUL>',
+        'pto.record_event[TMATMUL, TSTORE_ACC, EVENT_ID0] is never waited (its flag is still set when the kernel ends)',
+      ],
     ],
   },
   {

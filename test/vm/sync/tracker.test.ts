@@ -124,8 +124,12 @@ describe('a straight-line kernel: tload (MTE2) -> tadd (V) -> tstore (MTE3)', ()
   test('a flag on another event id does not pair with the wait', () => {
     const text = replaceLine(ADD, `pto.set_flag[<${MTE2_V}`, 'pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID1>]');
     const lines = runSync(text, 256).lines;
-    expect(lines[0]).toBe(`${at(text, `pto.wait_flag[<${MTE2_V}`)}: pto.wait_flag[PIPE_MTE2, PIPE_V, EVENT_ID0] has no matching set_flag before it (it would wait forever)`);
-    expect(lines[lines.length - 1]).toBe(`${at(text, `pto.set_flag[<${MTE2_V}`)}: pto.set_flag[PIPE_MTE2, PIPE_V, EVENT_ID1] is never waited (its flag is still set when the kernel ends)`);
+    expect(lines[0]).toBe(
+      `${at(text, `pto.wait_flag[<${MTE2_V}`)}: pto.wait_flag[PIPE_MTE2, PIPE_V, EVENT_ID0] has no matching set_flag before it (it would wait forever)`,
+    );
+    expect(lines[lines.length - 1]).toBe(
+      `${at(text, `pto.set_flag[<${MTE2_V}`)}: pto.set_flag[PIPE_MTE2, PIPE_V, EVENT_ID1] is never waited (its flag is still set when the kernel ends)`,
+    );
   });
 
   test('with no sync op at all the kernel is left to PTOAS --enable-insert-sync: no findings', () => {
@@ -162,7 +166,10 @@ describe('a straight-line kernel: tload (MTE2) -> tadd (V) -> tstore (MTE3)', ()
 
   test('tiles that alias (alloc_tile addr) count as the same bytes', () => {
     // %tq is placed over %ta; loading into it again after the add needs V -> MTE2 (the add read those bytes).
-    let text = ADD.replace('%ta = pto.alloc_tile : !tile', '%addr = arith.constant 0 : index\n    %ta = pto.alloc_tile addr = %addr : !tile\n    %tq = pto.alloc_tile addr = %addr : !tile');
+    let text = ADD.replace(
+      '%ta = pto.alloc_tile : !tile',
+      '%addr = arith.constant 0 : index\n    %ta = pto.alloc_tile addr = %addr : !tile\n    %tq = pto.alloc_tile addr = %addr : !tile',
+    );
     text = text.replace('%tb = pto.alloc_tile : !tile', '%addr_b = arith.constant 1024 : index\n    %tb = pto.alloc_tile addr = %addr_b : !tile');
     text = text.replace('%tc = pto.alloc_tile : !tile', '%addr_c = arith.constant 2048 : index\n    %tc = pto.alloc_tile addr = %addr_c : !tile');
     text = text.replace('    return\n', '    pto.tload ins(%bp : !pto.partition_tensor_view<16x16xf32>) outs(%tq : !tile)\n    return\n');

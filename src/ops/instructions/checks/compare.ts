@@ -24,7 +24,10 @@ function maskHolds(ctx: CheckContext, maskName: string, mask: TileType | undefin
   const needed = Math.ceil(columns / bits);
   if (mask.vCol < needed) {
     const type = elemTypeName(mask.dtype);
-    ctx.error(ctx.spanOf(maskName), `${maskName}'s ${mask.vCol} valid ${type} columns hold ${mask.vCol * bits} bits per row, but ${dataName} has ${columns} valid columns (needs v_col >= ${needed})`);
+    ctx.error(
+      ctx.spanOf(maskName),
+      `${maskName}'s ${mask.vCol} valid ${type} columns hold ${mask.vCol * bits} bits per row, but ${dataName} has ${columns} valid columns (needs v_col >= ${needed})`,
+    );
   }
 }
 

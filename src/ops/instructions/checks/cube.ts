@@ -12,7 +12,8 @@ const matmul: InstructionCheck = (ctx) => {
   const a = ctx.tiles.get('aMatrix');
   const b = ctx.tiles.get('bMatrix');
   if (!c || !a || !b) return;
-  if (a.dtype !== b.dtype) ctx.error(ctx.spanOf('bMatrix'), `aMatrix (${elemTypeName(a.dtype)}) and bMatrix (${elemTypeName(b.dtype)}) must have the same element type`);
+  if (a.dtype !== b.dtype)
+    ctx.error(ctx.spanOf('bMatrix'), `aMatrix (${elemTypeName(a.dtype)}) and bMatrix (${elemTypeName(b.dtype)}) must have the same element type`);
   const allowed = INPUTS_FOR[c.dtype] ?? [];
   // An input type no accumulator takes was already reported by the dtype tables.
   const someAccumulatorTakes = Object.values(INPUTS_FOR).some((l) => l.includes(a.dtype));
@@ -23,4 +24,6 @@ const matmul: InstructionCheck = (ctx) => {
 };
 
 /** Rules beyond the tables, by op name (`pto.NAME`). */
-export const checks: Record<string, InstructionCheck> = Object.fromEntries(['tmatmul', 'tmatmul.acc', 'tmatmul.bias', 'tgemv', 'tgemv.acc', 'tgemv.bias'].map((n) => [`pto.${n}`, matmul]));
+export const checks: Record<string, InstructionCheck> = Object.fromEntries(
+  ['tmatmul', 'tmatmul.acc', 'tmatmul.bias', 'tgemv', 'tgemv.acc', 'tgemv.bias'].map((n) => [`pto.${n}`, matmul]),
+);

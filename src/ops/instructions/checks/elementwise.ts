@@ -21,7 +21,12 @@ function addReluConv(ctx: CheckContext): void {
   // A dtype outside the target's lists was reported by the tables already.
   const allowed = ctx.spec.dtypes[ctx.target];
   if (!allowed?.dst?.includes(dst.dtype) || !allowed?.src0?.includes(src.dtype)) return;
-  const pairs = ADD_RELU_CONV_PAIRS.map((p) => p.split('->').map((e) => elemTypeName(e as ElemType)).join(' -> ')).join(', ');
+  const pairs = ADD_RELU_CONV_PAIRS.map((p) =>
+    p
+      .split('->')
+      .map((e) => elemTypeName(e as ElemType))
+      .join(' -> '),
+  ).join(', ');
   ctx.error(ctx.spanOf('dst'), `converting ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} is not supported (src0 -> dst: ${pairs})`);
 }
 

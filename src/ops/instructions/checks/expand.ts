@@ -37,7 +37,10 @@ function rowExpandOperands(ctx: CheckContext): void {
   } else if (withTmp) {
     ctx.error(ctx.spanOf(name), `with a tmp tile, ${name}, the per-row operand, must be column-major (DN) with 1 valid column`);
   } else if (expanded.vCol !== block) {
-    ctx.error(ctx.spanOf(name), `${name}, the per-row operand, is row-major: it needs ${block} valid columns (one 32-byte block of ${elemTypeName(expanded.dtype)}), not ${expanded.vCol}`);
+    ctx.error(
+      ctx.spanOf(name),
+      `${name}, the per-row operand, is row-major: it needs ${block} valid columns (one 32-byte block of ${elemTypeName(expanded.dtype)}), not ${expanded.vCol}`,
+    );
   }
 }
 
@@ -48,12 +51,19 @@ function partialRegions(ctx: CheckContext): void {
   const src1 = ctx.tiles.get('src1');
   if (!dst || !src0 || !src1 || !staticValid(dst) || !staticValid(src0) || !staticValid(src1)) return;
   if (sameValid(src0, dst) || sameValid(src1, dst)) return;
-  ctx.error(ctx.spanOf('dst'), `the valid region of src0 (${src0.vRow}x${src0.vCol}) or src1 (${src1.vRow}x${src1.vCol}) must equal dst's (${dst.vRow}x${dst.vCol})`);
+  ctx.error(
+    ctx.spanOf('dst'),
+    `the valid region of src0 (${src0.vRow}x${src0.vCol}) or src1 (${src1.vRow}x${src1.vCol}) must equal dst's (${dst.vRow}x${dst.vCol})`,
+  );
 }
 
 /** Each index tile has its value tile's valid shape (the spec's valid rules cannot name camel-case operands). */
 function indexShapes(ctx: CheckContext): void {
-  for (const [index, value] of [['dstIdx', 'dst'], ['src0Idx', 'src0'], ['src1Idx', 'src1']]) {
+  for (const [index, value] of [
+    ['dstIdx', 'dst'],
+    ['src0Idx', 'src0'],
+    ['src1Idx', 'src1'],
+  ]) {
     const i = ctx.tiles.get(index);
     const v = ctx.tiles.get(value);
     if (!i || !v || !staticValid(i) || !staticValid(v) || sameValid(i, v)) continue;
@@ -81,11 +91,17 @@ function argReduceDestinations(ctx: CheckContext): void {
   const index = ctx.tiles.get('dstIdx');
   if (!dst || !src) return;
   if (!index) {
-    if (dst.dtype !== 'i32' && dst.dtype !== 'u32') ctx.error(ctx.spanOf('dst'), `dst is the index (i32 or ui32) unless a second destination dstIdx is given, got ${elemTypeName(dst.dtype)}`);
+    if (dst.dtype !== 'i32' && dst.dtype !== 'u32')
+      ctx.error(ctx.spanOf('dst'), `dst is the index (i32 or ui32) unless a second destination dstIdx is given, got ${elemTypeName(dst.dtype)}`);
     return;
   }
-  if (dst.dtype !== src.dtype) ctx.error(ctx.spanOf('dst'), `with dstIdx, dst holds the selected values: its element type must be src's (${elemTypeName(src.dtype)}), got ${elemTypeName(dst.dtype)}`);
-  if (staticValid(dst) && staticValid(index) && !sameValid(dst, index)) ctx.error(ctx.spanOf('dstIdx'), `dstIdx's valid shape ${index.vRow}x${index.vCol} must equal dst's (${dst.vRow}x${dst.vCol})`);
+  if (dst.dtype !== src.dtype)
+    ctx.error(
+      ctx.spanOf('dst'),
+      `with dstIdx, dst holds the selected values: its element type must be src's (${elemTypeName(src.dtype)}), got ${elemTypeName(dst.dtype)}`,
+    );
+  if (staticValid(dst) && staticValid(index) && !sameValid(dst, index))
+    ctx.error(ctx.spanOf('dstIdx'), `dstIdx's valid shape ${index.vRow}x${index.vCol} must equal dst's (${dst.vRow}x${dst.vCol})`);
 }
 
 const ROW_EXPAND_BINARY = ['add', 'sub', 'mul', 'div', 'max', 'min', 'expdif'].map((o) => `pto.trowexpand${o}`);

@@ -21,13 +21,24 @@ const tgather: InstructionCheck = (ctx) => {
     return;
   }
   if (typeof pattern === 'string' && PATTERNS_WITHOUT_MEANING.includes(pattern)) {
-    ctx.error(patternAttr!.span, `maskPattern ${pattern} has no pto-isa MaskPattern (pto-isa has P0101, P1010, P0001, P0010, P0100, P1000, P1111), so it cannot be lowered; use P0101, P1010, P0001 or P1111`);
+    ctx.error(
+      patternAttr!.span,
+      `maskPattern ${pattern} has no pto-isa MaskPattern (pto-isa has P0101, P1010, P0001, P0010, P0100, P1000, P1111), so it cannot be lowered; use P0101, P1010, P0001 or P1111`,
+    );
   }
   const dst = ctx.tiles.get('dst');
   const src = ctx.tiles.get('src0');
   if (!hasIndices && dst && src && dst.dtype !== src.dtype) return; // reported by the dtype relation
   const indices = ctx.tiles.get('src1');
-  if (indices && dst && indices.vRow !== null && indices.vCol !== null && dst.vRow !== null && dst.vCol !== null && (indices.vRow < dst.vRow || indices.vCol < dst.vCol)) {
+  if (
+    indices &&
+    dst &&
+    indices.vRow !== null &&
+    indices.vCol !== null &&
+    dst.vRow !== null &&
+    dst.vCol !== null &&
+    (indices.vRow < dst.vRow || indices.vCol < dst.vCol)
+  ) {
     ctx.error(ctx.spanOf('src1'), `src1's valid region ${indices.vRow}x${indices.vCol} does not cover dst's ${dst.vRow}x${dst.vCol}`);
   }
 };
@@ -48,13 +59,15 @@ const tscatter: InstructionCheck = (ctx) => {
 const tgatherb: InstructionCheck = (ctx) => {
   const dst = ctx.tiles.get('dst');
   if (!dst || dst.vCol === null) return;
-  if ((dst.vCol * elemSize(dst.dtype)) % 32 !== 0) ctx.error(ctx.spanOf('dst'), `dst's valid row (${dst.vCol} x ${elemSize(dst.dtype)} bytes) must be whole 32-byte blocks`);
+  if ((dst.vCol * elemSize(dst.dtype)) % 32 !== 0)
+    ctx.error(ctx.spanOf('dst'), `dst's valid row (${dst.vCol} x ${elemSize(dst.dtype)} bytes) must be whole 32-byte blocks`);
 };
 
 /** MSCATTER's atomic max and min exist on A5 only (ScatterAtomicOp; the A2/A3 path has only add). */
 const mscatter: InstructionCheck = (ctx) => {
   const atomic = ctx.attributes.get('atomic');
-  if (ctx.target === 'a2a3' && (atomic === 'max' || atomic === 'min')) ctx.error(attrOf(ctx.op, 'atomic')!.span, `atomic = ${atomic} is A5 only (A2/A3 has none and add)`);
+  if (ctx.target === 'a2a3' && (atomic === 'max' || atomic === 'min'))
+    ctx.error(attrOf(ctx.op, 'atomic')!.span, `atomic = ${atomic} is A5 only (A2/A3 has none and add)`);
 };
 
 /** Rules beyond the tables, by op name (`pto.NAME`). */
@@ -64,4 +77,3 @@ export const checks: Record<string, InstructionCheck> = {
   'pto.tgatherb': tgatherb,
   'pto.mscatter': mscatter,
 };
-

@@ -8,7 +8,8 @@ const INTEGERS = ['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64'];
 function integerScalar(name: string): InstructionCheck {
   return (ctx) => {
     const t = ctx.bound.operands.get(name)?.type;
-    if (t && (t.kind !== 'scalar' || !INTEGERS.includes(t.elem))) ctx.error(ctx.spanOf(name), `${name} must be an integer (i16, i32, ...), got ${printType(t)}`);
+    if (t && (t.kind !== 'scalar' || !INTEGERS.includes(t.elem)))
+      ctx.error(ctx.spanOf(name), `${name} must be an integer (i16, i32, ...), got ${printType(t)}`);
   };
 }
 

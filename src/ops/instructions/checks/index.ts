@@ -11,7 +11,9 @@ import * as movement from './movement';
 import * as sort from './sort';
 
 /** Instruction checks beyond the tables, one module per family; an op name appears in one module only. */
-export const INSTRUCTION_CHECKS: Record<string, InstructionCheck> = merge([compare, convert, cube, elementwise, expand, gather, generate, misc, movement, sort].map((m) => m.checks));
+export const INSTRUCTION_CHECKS: Record<string, InstructionCheck> = merge(
+  [compare, convert, cube, elementwise, expand, gather, generate, misc, movement, sort].map((m) => m.checks),
+);
 
 function merge(tables: Record<string, InstructionCheck>[]): Record<string, InstructionCheck> {
   const all: Record<string, InstructionCheck> = {};

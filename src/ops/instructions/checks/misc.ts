@@ -30,7 +30,8 @@ function thistogram(ctx: CheckContext): void {
 }
 
 function filterRows(ctx: CheckContext, src: TileType, idx: TileType, rows: number): void {
-  if (idx.rows !== rows) ctx.error(ctx.spanOf('idx'), `byte BYTE_${3 - rows} of a ui32 src filters by the ${rows} byte(s) above it: idx must have ${rows} row(s), not ${idx.rows}`);
+  if (idx.rows !== rows)
+    ctx.error(ctx.spanOf('idx'), `byte BYTE_${3 - rows} of a ui32 src filters by the ${rows} byte(s) above it: idx must have ${rows} row(s), not ${idx.rows}`);
   if (idx.cols !== src.cols) ctx.error(ctx.spanOf('idx'), `idx must have as many columns as src (${src.cols}), not ${idx.cols}`);
 }
 
@@ -43,7 +44,8 @@ function trandom(ctx: CheckContext): void {
   for (const [name, words] of Object.entries(WORDS)) {
     const tile = ctx.tiles.get(name);
     if (!tile) continue;
-    if (tile.dtype !== 'u32' && tile.dtype !== 'i32') ctx.error(ctx.spanOf(name), `${name} must be a ui32 or i32 tile (its first ${words} elements are the ${name} words)`);
+    if (tile.dtype !== 'u32' && tile.dtype !== 'i32')
+      ctx.error(ctx.spanOf(name), `${name} must be a ui32 or i32 tile (its first ${words} elements are the ${name} words)`);
     else if (tile.vCol !== null && tile.vCol < words) ctx.error(ctx.spanOf(name), `${name} needs ${words} valid elements in row 0, but has ${tile.vCol}`);
   }
 }

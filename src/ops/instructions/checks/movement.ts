@@ -34,7 +34,8 @@ const layoutName = (t: TileType) => `blayout=${t.blayout}, slayout=${t.slayout}`
 function checkIndexOperands(ctx: CheckContext, names: string[]): void {
   for (const name of names) {
     const type = ctx.bound.operands.get(name)?.type;
-    if (type && !(type.kind === 'scalar' && INDEX_TYPES.includes(type.elem))) ctx.error(ctx.spanOf(name), `${name} must be an index or integer value, got ${printType(type)}`);
+    if (type && !(type.kind === 'scalar' && INDEX_TYPES.includes(type.elem)))
+      ctx.error(ctx.spanOf(name), `${name} must be an index or integer value, got ${printType(type)}`);
   }
 }
 
@@ -108,7 +109,8 @@ const tconcat: InstructionCheck = (ctx) => {
   if (!dst || !src0 || !src1 || src0.vCol === null || src1.vCol === null) return;
   const sum = src0.vCol + src1.vCol;
   if (ctx.target === 'a5') {
-    if (dst.vCol !== null && dst.vCol !== sum) ctx.error(ctx.op.nameSpan, `dst valid cols (${dst.vCol}) must equal src0 valid cols + src1 valid cols (${src0.vCol} + ${src1.vCol}) on a5`);
+    if (dst.vCol !== null && dst.vCol !== sum)
+      ctx.error(ctx.op.nameSpan, `dst valid cols (${dst.vCol}) must equal src0 valid cols + src1 valid cols (${src0.vCol} + ${src1.vCol}) on a5`);
   } else if (sum > dst.cols) {
     ctx.error(ctx.op.nameSpan, `src0 valid cols + src1 valid cols (${src0.vCol} + ${src1.vCol}) must not exceed dst cols (${dst.cols})`);
   }
@@ -195,7 +197,8 @@ function checkQuantTile(ctx: CheckContext, cols: number | null, whose: string): 
   const fp = ctx.tiles.get('fp');
   if (!fp) return;
   if (fp.dtype !== 'u64' && fp.dtype !== 'i64') return ctx.error(ctx.spanOf('fp'), `fp holds 64-bit quant words (ui64 or i64), not ${elemTypeName(fp.dtype)}`);
-  if (fp.vCol !== null && cols !== null && fp.vCol < cols) ctx.error(ctx.spanOf('fp'), `fp has ${fp.vCol} valid cols, but ${whose} has ${cols}: one quant word per col`);
+  if (fp.vCol !== null && cols !== null && fp.vCol < cols)
+    ctx.error(ctx.spanOf('fp'), `fp has ${fp.vCol} valid cols, but ${whose} has ${cols}: one quant word per col`);
 }
 
 const tmov: InstructionCheck = (ctx) => {

@@ -85,7 +85,8 @@ function mergeLists(ctx: CheckContext, src1: TileType): void {
   }
   if (src1.rows !== 1) ctx.error(where, `src1 must have 1 row, not ${src1.rows}`);
   for (const needed of ['tmp', 'executed']) {
-    if (!ctx.bound.operands.has(needed)) ctx.error(ctx.op.nameSpan, `format 2 (several lists) needs outs(%dst, %tmp, %executed : T, T, vector<4xi16>); ${needed} is missing`);
+    if (!ctx.bound.operands.has(needed))
+      ctx.error(ctx.op.nameSpan, `format 2 (several lists) needs outs(%dst, %tmp, %executed : T, T, vector<4xi16>); ${needed} is missing`);
   }
   const executed = ctx.bound.operands.get('executed')?.type;
   if (executed && printType(executed).replace(/\s+/g, '') !== 'vector<4xi16>') {

@@ -63,7 +63,7 @@ export function maskBits(mask: Tile): number {
 function maskBit(mask: Tile, r: number, c: number): boolean {
   const w = maskBits(mask);
   const element = Number(mask.get(r, Math.floor(c / w)));
-  return ((element >>> c % w) & 1) === 1;
+  return ((element >>> (c % w)) & 1) === 1;
 }
 
 /** Copies one element's bits (NaN payloads included): selections and gathers move data, they do not compute. */
@@ -83,7 +83,9 @@ function requireMaskColumns(ctx: InstructionContext, mask: Tile, what: string, c
   const w = maskBits(mask);
   const needed = Math.ceil(columns / w);
   if (needed > mask.vCol) {
-    ctx.trap(`the mask's ${mask.vCol} valid ${mask.type.dtype} columns hold ${mask.vCol * w} bits per row; ${what} has ${columns} valid columns (needs ${needed} mask columns)`);
+    ctx.trap(
+      `the mask's ${mask.vCol} valid ${mask.type.dtype} columns hold ${mask.vCol * w} bits per row; ${what} has ${columns} valid columns (needs ${needed} mask columns)`,
+    );
   }
 }
 
@@ -197,7 +199,7 @@ function simulatorSelectBits(ctx: InstructionContext, mask: Tile, dst: Tile): (r
     const k = Math.floor(n / 8);
     const mr = perRow === 0 ? mask.vRow : Math.floor(k / perRow);
     if (mr >= mask.vRow) ctx.trap(`the mask's ${mask.vRow}x${mask.vCol} valid region has no bit for dst element (${r}, ${c}) (bit ${n} of the stream)`);
-    return ((Number(mask.get(mr, k % perRow)) >>> n % 8) & 1) === 1;
+    return ((Number(mask.get(mr, k % perRow)) >>> (n % 8)) & 1) === 1;
   };
 }
 

@@ -37,7 +37,9 @@ function requireInPlaceAccumulation(ctx: InstructionContext, cIn: Tile, cOut: Ti
   // At Level 1 the result is a new value: the compiler gives it cInMatrix's storage, so C1 = C0 + A x B holds.
   if (ctx.numerics !== 'npu' || ctx.op.form === 'ssa') return;
   if (cIn.buffer !== cOut.buffer || cIn.address !== cOut.address) {
-    ctx.trap('on the NPU the accumulation happens in cOutMatrix in place (cInMatrix is not read): with a distinct cInMatrix this is not implemented yet; pass the same tile');
+    ctx.trap(
+      'on the NPU the accumulation happens in cOutMatrix in place (cInMatrix is not read): with a distinct cInMatrix this is not implemented yet; pass the same tile',
+    );
   }
 }
 
@@ -85,7 +87,9 @@ export function matmul(ctx: InstructionContext): void {
   if (bias && bias.vCol < n) ctx.trap(`biasData has ${bias.vCol} valid cols, fewer than n = ${n}`);
   const integer = c.type.dtype === 'i32';
   if (!integer && ctx.numerics === 'npu') {
-    ctx.note('npu: the cube\'s summation order and internal precision are not documented; the VM sums as the reference simulator does (k ascending, f32 fused multiply-add)');
+    ctx.note(
+      "npu: the cube's summation order and internal precision are not documented; the VM sums as the reference simulator does (k ascending, f32 fused multiply-add)",
+    );
   }
   // All of C is computed before any is written: cInMatrix may be cOutMatrix.
   const results: number[] = [];

@@ -68,7 +68,9 @@ export function elementwiseScalar(ctx: InstructionContext): void {
   const op = binaryOperation(binaryName(ctx), dst.type.dtype, ctx.numerics, ctx.trap, { scalarForm: true });
   const finish = finisher(ctx, dst.type.dtype);
   const uses = ctx.bound.operands;
-  const scalarFirst = (uses.get(scalarName)?.use?.span.start ?? 0) < (uses.get(ctx.bound.spec.operands.find((o) => o.role === 'src' && o.kind === 'tile')!.name)?.use?.span.start ?? 0);
+  const scalarFirst =
+    (uses.get(scalarName)?.use?.span.start ?? 0) <
+    (uses.get(ctx.bound.spec.operands.find((o) => o.role === 'src' && o.kind === 'tile')!.name)?.use?.span.start ?? 0);
   if (scalarFirst) forEachValid(dst, (r, c) => finish(op(s, src.get(r, c))));
   else forEachValid(dst, (r, c) => finish(op(src.get(r, c), s)));
 }

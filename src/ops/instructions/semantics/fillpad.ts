@@ -21,7 +21,8 @@ export function fillPad(ctx: InstructionContext): void {
   const fill = (r: number, c: number) => dst.set(r, c, pad!);
   if (ctx.numerics === 'cpu-sim') {
     // The simulator moves values through dst's C++ type: a different type of the same size converts.
-    if (src.type.dtype !== dst.type.dtype) ctx.trap(`from ${src.type.dtype} to ${dst.type.dtype} under cpu-sim (a value conversion in the simulator) is not implemented yet`);
+    if (src.type.dtype !== dst.type.dtype)
+      ctx.trap(`from ${src.type.dtype} to ${dst.type.dtype} under cpu-sim (a value conversion in the simulator) is not implemented yet`);
     fillWholeTile(dst, src, fill);
     return;
   }

@@ -65,7 +65,9 @@ function gatherByPattern(ctx: InstructionContext, pattern: string): void {
   const kept: [number, number][] = [];
   for (let r = 0; r < src.vRow; r++) for (let c = 0; c < src.vCol; c++) if (keeps(c)) kept.push([r, c]);
   if (kept.length !== dst.vRow * dst.vCol) {
-    ctx.trap(`maskPattern ${pattern} keeps ${kept.length} elements of src0's ${src.vRow}x${src.vCol} valid region, but dst's valid region holds ${dst.vRow}x${dst.vCol} = ${dst.vRow * dst.vCol}`);
+    ctx.trap(
+      `maskPattern ${pattern} keeps ${kept.length} elements of src0's ${src.vRow}x${src.vCol} valid region, but dst's valid region holds ${dst.vRow}x${dst.vCol} = ${dst.vRow * dst.vCol}`,
+    );
   }
   kept.forEach(([sr, sc], k) => copyElement(dst, Math.floor(k / dst.vCol), k % dst.vCol, src, sr, sc));
 }
@@ -142,7 +144,8 @@ function remapper(ctx: InstructionContext, what: string): Remap {
 function indexOf(ctx: InstructionContext, indexes: Tile, data: Tile, mode: string): (r: number, c: number) => number {
   const read = (r: number, c: number) => Number(BigInt.asUintN(32, BigInt(indexes.get(r, c))));
   if (mode === 'elem') {
-    if (indexes.vRow !== data.vRow || indexes.vCol !== data.vCol) ctx.trap(`elem mode needs indexes' valid region ${indexes.vRow}x${indexes.vCol} to equal ${data.vRow}x${data.vCol}`);
+    if (indexes.vRow !== data.vRow || indexes.vCol !== data.vCol)
+      ctx.trap(`elem mode needs indexes' valid region ${indexes.vRow}x${indexes.vCol} to equal ${data.vRow}x${data.vCol}`);
     return read;
   }
   if (indexes.vRow === 1 && indexes.vCol === data.vRow) return (r) => read(0, r);

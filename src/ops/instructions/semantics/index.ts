@@ -32,7 +32,10 @@ const CORE: SemanticsModule = {
   },
 };
 
-const MODULES: SemanticsModule[] = [CORE, ...[compare, convert, cube, elementwise, expand, fillpad, gather, generate, misc, move, partial, print, rearrange, reduce, sort, unary].map((m) => m.module)];
+const MODULES: SemanticsModule[] = [
+  CORE,
+  ...[compare, convert, cube, elementwise, expand, fillpad, gather, generate, misc, move, partial, print, rearrange, reduce, sort, unary].map((m) => m.module),
+];
 
 /** VM dispatch: the `semantics` name of each instruction in spec/instructions -> its implementation. */
 export const SEMANTICS: Record<string, Semantics> = {};

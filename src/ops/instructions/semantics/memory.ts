@@ -47,7 +47,8 @@ function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Til
   if (tile.type.memref) {
     // The memref form: a flat buffer takes the view's elements in row-major order.
     const count = matrix.rows * matrix.cols;
-    if (count !== tile.type.rows * tile.type.cols) ctx.trap(`view shape ${view.shape.join('x')} has ${count} elements, but the buffer holds ${tile.type.rows * tile.type.cols}`);
+    if (count !== tile.type.rows * tile.type.cols)
+      ctx.trap(`view shape ${view.shape.join('x')} has ${count} elements, but the buffer holds ${tile.type.rows * tile.type.cols}`);
     for (let k = 0; k < count; k++) visit(Math.floor(k / tile.type.cols), k % tile.type.cols, matrix.element(Math.floor(k / matrix.cols), k % matrix.cols));
     return;
   }
@@ -174,7 +175,8 @@ function storeThroughFixpipe(ctx: InstructionContext, view: PartitionView, tile:
   const wordAt = (r: number, c: number): bigint => {
     if (!words) return options.word;
     const k = byRow ? r : c;
-    if (k >= words.length) ctx.trap(`fp has ${words.length} valid cols, but ${byRow ? `row ${r} (the simulator picks the word by row)` : `col ${c}`} needs a word`);
+    if (k >= words.length)
+      ctx.trap(`fp has ${words.length} valid cols, but ${byRow ? `row ${r} (the simulator picks the word by row)` : `col ${c}`} needs a word`);
     return words[k];
   };
   forEachTransfer(ctx, view, tile, (r, c, index) => {

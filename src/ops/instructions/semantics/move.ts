@@ -73,7 +73,8 @@ function moveFromAccumulator(ctx: InstructionContext, src: Tile, dst: Tile): voi
  * scalar-quant TMOV drops the word and copies with a plain C++ conversion (cpu/TMov.hpp), which the VM does not model.
  */
 function moveThroughFixpipe(ctx: InstructionContext, src: Tile, dst: Tile, options: FixpipeOptions): void {
-  if (options.form === 'scalar' && ctx.numerics === 'cpu-sim') ctx.trap('tmov {pre_quant} under cpu-sim: the simulator ignores the quant word (cpu/TMov.hpp); not implemented');
+  if (options.form === 'scalar' && ctx.numerics === 'cpu-sim')
+    ctx.trap('tmov {pre_quant} under cpu-sim: the simulator ignores the quant word (cpu/TMov.hpp); not implemented');
   const convert = fixpipeFor(ctx, options, src, dst.type.dtype, options.form === 'vector' ? 'tmov.fp' : 'tmov');
   const fp = ctx.optionalTile('fp');
   const words = fp ? quantWords(fp) : undefined;
@@ -120,7 +121,15 @@ function windowBounds(ctx: InstructionContext, tile: Tile): { rows: number; cols
 }
 
 /** Traps unless the window rows x cols at (row, col) lies inside `bounds`. */
-function checkWindow(ctx: InstructionContext, row: number, col: number, rows: number, cols: number, bounds: { rows: number; cols: number; what: string }, whose: string): void {
+function checkWindow(
+  ctx: InstructionContext,
+  row: number,
+  col: number,
+  rows: number,
+  cols: number,
+  bounds: { rows: number; cols: number; what: string },
+  whose: string,
+): void {
   if (row + rows > bounds.rows || col + cols > bounds.cols) {
     ctx.trap(`the ${rows}x${cols} window at (${row}, ${col}) leaves ${whose}'s ${bounds.what} ${bounds.rows}x${bounds.cols}`);
   }

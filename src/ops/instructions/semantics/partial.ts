@@ -59,8 +59,13 @@ export function partialArg(ctx: InstructionContext): void {
   const [dst, dstIdx, src0, src1, src0Idx, src1Idx] = ['dst', 'dstIdx', 'src0', 'src1', 'src0Idx', 'src1Idx'].map((n) => ctx.tile(n));
   if (dst.vRow === 0 || dst.vCol === 0) return;
   checkPattern(ctx, dst, src0, src1);
-  for (const [index, value, name] of [[dstIdx, dst, 'dstIdx'], [src0Idx, src0, 'src0Idx'], [src1Idx, src1, 'src1Idx']] as const) {
-    if (index.vRow !== value.vRow || index.vCol !== value.vCol) ctx.trap(`${ctx.bound.spec.opName}: ${name}'s valid shape ${index.vRow}x${index.vCol} differs from its value tile's (${value.vRow}x${value.vCol})`);
+  for (const [index, value, name] of [
+    [dstIdx, dst, 'dstIdx'],
+    [src0Idx, src0, 'src0Idx'],
+    [src1Idx, src1, 'src1Idx'],
+  ] as const) {
+    if (index.vRow !== value.vRow || index.vCol !== value.vCol)
+      ctx.trap(`${ctx.bound.spec.opName}: ${name}'s valid shape ${index.vRow}x${index.vCol} differs from its value tile's (${value.vRow}x${value.vCol})`);
   }
   const kind = ctx.bound.spec.op;
   if (kind !== 'max' && kind !== 'min') ctx.trap(`unknown partial arg op '${kind}' in spec/instructions`);

@@ -123,7 +123,15 @@ export function colReduce(ctx: InstructionContext): void {
   const kind = reduceKind(ctx);
   if (kind === 'min' || kind === 'max') {
     const replace = replaces(kind, ctx.numerics);
-    for (let c = 0; c < src.vCol; c++) copySelected(src, argScan(src.vRow, (r) => src.get(r, c), replace), c, dst, 0, c);
+    for (let c = 0; c < src.vCol; c++)
+      copySelected(
+        src,
+        argScan(src.vRow, (r) => src.get(r, c), replace),
+        c,
+        dst,
+        0,
+        c,
+      );
     return;
   }
   const column = (c: number): Scalar[] => Array.from({ length: src.vRow }, (_, r) => src.get(r, c));
@@ -183,7 +191,15 @@ export function rowReduce(ctx: InstructionContext): void {
   if (kind === 'prod') return rowProduct(ctx, src, dst);
   if (kind !== 'sum') {
     const replace = replaces(kind, ctx.numerics);
-    for (let r = 0; r < src.vRow; r++) copySelected(src, r, argScan(src.vCol, (c) => src.get(r, c), replace), dst, r, 0);
+    for (let r = 0; r < src.vRow; r++)
+      copySelected(
+        src,
+        r,
+        argScan(src.vCol, (c) => src.get(r, c), replace),
+        dst,
+        r,
+        0,
+      );
     return;
   }
   if (ctx.numerics === 'npu' && src.codec.isFloat) {
@@ -275,7 +291,8 @@ export function pairReduceSum(ctx: InstructionContext): void {
   const src = ctx.tile('src0');
   const dst = ctx.tile('dst');
   const cols = dst.vCol;
-  if (ctx.numerics === 'npu' && cols % 2 === 1) ctx.trap(`pto.tpairreducesum with an odd number of valid columns (${cols}) is not implemented yet for --numerics npu`);
+  if (ctx.numerics === 'npu' && cols % 2 === 1)
+    ctx.trap(`pto.tpairreducesum with an odd number of valid columns (${cols}) is not implemented yet for --numerics npu`);
   const add = floatAdd(ctx, dst.codec);
   const half = Math.ceil(cols / 2);
   for (let r = 0; r < dst.vRow; r++) {

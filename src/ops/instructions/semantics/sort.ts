@@ -96,14 +96,17 @@ export function sort32(ctx: InstructionContext): void {
   if (records * recordColumns(dst) > dst.vCol) {
     ctx.trap(`dst needs ${records * recordColumns(dst)} valid columns for ${records} records per row, but has ${dst.vCol}`);
   }
-  if (padded && records > idx.type.cols) ctx.trap(`the NPU reads the indices of the padded last block from idx columns up to ${records - 1}, past idx's ${idx.type.cols} columns`);
+  if (padded && records > idx.type.cols)
+    ctx.trap(`the NPU reads the indices of the padded last block from idx columns up to ${records - 1}, past idx's ${idx.type.cols} columns`);
   for (let r = 0; r < src.vRow; r++) {
     for (let start = 0; start < src.vCol; start += BLOCK) {
       const n = Math.min(BLOCK, src.vCol - start);
       const block: SortRecord[] = [];
       for (let k = 0; k < n; k++) block.push(makeRecord(src, r, start + k, Number(idx.get(idxRow(r), start + k))));
       if (block.some((x) => Number.isNaN(x.value))) {
-        ctx.trap('a NaN in src: its place in the sorted order is not defined (the NPU manual does not give it; the simulator’s comparator is not a strict weak order)');
+        ctx.trap(
+          'a NaN in src: its place in the sorted order is not defined (the NPU manual does not give it; the simulator’s comparator is not a strict weak order)',
+        );
       }
       const sorted = sortBlock(block);
       if (padded && n < BLOCK) {

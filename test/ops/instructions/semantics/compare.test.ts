@@ -34,8 +34,18 @@ describe('tcmp', () => {
   const f32 = (data: number[]): TileArg => ({ dtype: 'f32', rows: 2, cols: 8, data });
   describe.each(MODES)('%s on f32, a5 (u32 mask), both profiles', (mode) => {
     test.each(['npu', 'cpu-sim'] as const)('%s', (numerics) => {
-      const out = runTiles(tcmp(mode), { a: f32(a), b: f32(b), m: { dtype: 'u32', rows: 2, cols: 8, data: Array(16).fill(0xdeadbeef), valid: [2, 1] } }, { numerics });
-      const rows = [0, 1].map((r) => pack(a.slice(r * 8, r * 8 + 8).map((x, c) => reference[mode](x, b[r * 8 + c])), 32)[0]);
+      const out = runTiles(
+        tcmp(mode),
+        { a: f32(a), b: f32(b), m: { dtype: 'u32', rows: 2, cols: 8, data: Array(16).fill(0xdeadbeef), valid: [2, 1] } },
+        { numerics },
+      );
+      const rows = [0, 1].map(
+        (r) =>
+          pack(
+            a.slice(r * 8, r * 8 + 8).map((x, c) => reference[mode](x, b[r * 8 + c])),
+            32,
+          )[0],
+      );
       // Padding: npu leaves it; cpu-sim zeroes the whole mask tile first, as the simulator does.
       const pad = numerics === 'npu' ? 0xdeadbeef : 0;
       expect(out.m).toEqual([rows[0], ...Array(7).fill(pad), rows[1], ...Array(7).fill(pad)]);
@@ -45,7 +55,15 @@ describe('tcmp', () => {
   test('a2a3 u8 mask: 20 columns take 3 bytes per row; bits past column 20 are 0; other bytes untouched', () => {
     const x = Array.from({ length: 32 }, (_, i) => i % 3);
     const y = Array(32).fill(1);
-    const out = runTiles(tcmp('gt'), { a: { dtype: 'f16', rows: 1, cols: 32, data: x, valid: [1, 20] }, b: { dtype: 'f16', rows: 1, cols: 32, data: y, valid: [1, 20] }, m: { dtype: 'u8', rows: 1, cols: 32, data: Array(32).fill(0xaa), valid: [1, 3] } }, { target: 'a2a3' });
+    const out = runTiles(
+      tcmp('gt'),
+      {
+        a: { dtype: 'f16', rows: 1, cols: 32, data: x, valid: [1, 20] },
+        b: { dtype: 'f16', rows: 1, cols: 32, data: y, valid: [1, 20] },
+        m: { dtype: 'u8', rows: 1, cols: 32, data: Array(32).fill(0xaa), valid: [1, 3] },
+      },
+      { target: 'a2a3' },
+    );
     const bits = x.slice(0, 20).map((v) => v > 1);
     expect(out.m).toEqual([...pack(bits, 8), ...Array(29).fill(0xaa)]);
     // By hand: columns 2, 5, 8, 11, 14, 17 (i % 3 == 2) are set: bits 2, 5 | 0, 3, 6 | 1 of the three bytes.
@@ -54,17 +72,30 @@ describe('tcmp', () => {
 
   test('i64 compares exactly (a5)', () => {
     const big = 2n ** 62n;
-    const out = runTiles(tcmp('lt'), { a: { dtype: 'i64', rows: 1, cols: 4, data: [big, -big, big + 1n, 0n] }, b: { dtype: 'i64', rows: 1, cols: 4, data: [big + 1n, -big, big, -1n] }, m: { dtype: 'u32', rows: 1, cols: 8 } });
+    const out = runTiles(tcmp('lt'), {
+      a: { dtype: 'i64', rows: 1, cols: 4, data: [big, -big, big + 1n, 0n] },
+      b: { dtype: 'i64', rows: 1, cols: 4, data: [big + 1n, -big, big, -1n] },
+      m: { dtype: 'u32', rows: 1, cols: 8 },
+    });
     expect(out.m[0]).toBe(0b0001);
   });
 
   test('property: every bit of an f32 mask is the IEEE comparison (npu)', () => {
     fc.assert(
-      fc.property(fc.array(fc.float(), { minLength: 32, maxLength: 32 }), fc.array(fc.float(), { minLength: 32, maxLength: 32 }), fc.constantFrom(...MODES), (x, y, mode) => {
-        const out = runTiles(tcmp(mode), { a: { dtype: 'f32', rows: 1, cols: 32, data: x }, b: { dtype: 'f32', rows: 1, cols: 32, data: y }, m: { dtype: 'u32', rows: 1, cols: 8 } });
-        const want = x.map((v, i) => reference[mode](Math.fround(v), Math.fround(y[i])));
-        expect(out.m[0]).toBe(pack(want, 32)[0]);
-      }),
+      fc.property(
+        fc.array(fc.float(), { minLength: 32, maxLength: 32 }),
+        fc.array(fc.float(), { minLength: 32, maxLength: 32 }),
+        fc.constantFrom(...MODES),
+        (x, y, mode) => {
+          const out = runTiles(tcmp(mode), {
+            a: { dtype: 'f32', rows: 1, cols: 32, data: x },
+            b: { dtype: 'f32', rows: 1, cols: 32, data: y },
+            m: { dtype: 'u32', rows: 1, cols: 8 },
+          });
+          const want = x.map((v, i) => reference[mode](Math.fround(v), Math.fround(y[i])));
+          expect(out.m[0]).toBe(pack(want, 32)[0]);
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -75,8 +106,17 @@ const tcmps = (mode: Mode, type: string) => `pto.tcmps ins(%a, %s {cmpMode = #pt
 describe('tcmps', () => {
   test.each(MODES)('%s on f32 against 2 (npu, a5)', (mode) => {
     const x = [1, 2, 3, NaN, 2, -Infinity, 2.0000002, 1e-10];
-    const out = runTiles(tcmps(mode, 'f32'), { a: { dtype: 'f32', rows: 1, cols: 8, data: x }, m: { dtype: 'u32', rows: 1, cols: 8, valid: [1, 1] } }, { scalars: { s: ['f32', 2] } });
-    expect(out.m[0]).toBe(pack(x.map((v) => reference[mode](Math.fround(v), 2)), 32)[0]);
+    const out = runTiles(
+      tcmps(mode, 'f32'),
+      { a: { dtype: 'f32', rows: 1, cols: 8, data: x }, m: { dtype: 'u32', rows: 1, cols: 8, valid: [1, 1] } },
+      { scalars: { s: ['f32', 2] } },
+    );
+    expect(out.m[0]).toBe(
+      pack(
+        x.map((v) => reference[mode](Math.fround(v), 2)),
+        32,
+      )[0],
+    );
   });
 
   test('cpu-sim: eq is |a - b| < 1e-9 in double, so 1e-10 eq 2e-10 and inf eq inf is false; ne is its negation or a NaN', () => {
@@ -98,7 +138,10 @@ describe('tcmps', () => {
     // src 2 x 16 f32: 2 bytes per source row. dst u8 with 3 valid columns: the simulator fills (0,0), (0,1), (0,2),
     // (1,0) from the byte stream; npu puts each source row's bytes in its own mask row.
     const x = [...Array(16).fill(5), ...Array(8).fill(0), ...Array(8).fill(5)];
-    const tiles = (): Record<string, TileArg> => ({ a: { dtype: 'f32', rows: 2, cols: 16, data: x }, m: { dtype: 'u8', rows: 2, cols: 32, data: Array(64).fill(9), valid: [2, 3] } });
+    const tiles = (): Record<string, TileArg> => ({
+      a: { dtype: 'f32', rows: 2, cols: 16, data: x },
+      m: { dtype: 'u8', rows: 2, cols: 32, data: Array(64).fill(9), valid: [2, 3] },
+    });
     const opts = { target: 'a2a3' as const, scalars: { s: ['f32', 1] as [string, Elem] } };
     const sim = runTiles(tcmps('gt', 'f32'), tiles(), { ...opts, numerics: 'cpu-sim' });
     expect(sim.m).toEqual([0xff, 0xff, 0x00, ...Array(29).fill(0), 0xff, ...Array(31).fill(0)]);
@@ -157,7 +200,12 @@ describe('tsel', () => {
   test('selection copies bits: NaN payloads survive', () => {
     const nan = 0x7fc01234;
     const a: TileArg = { dtype: 'u32', rows: 1, cols: 8, data: [nan, nan] };
-    const out = runTiles('pto.tsel ins(%k, %a, %b : T(k), T(a), T(b)) outs(%d : T(d))', { k: { dtype: 'u8', rows: 1, cols: 32, data: [1] }, a, b: { dtype: 'u32', rows: 1, cols: 8 }, d: { dtype: 'u32', rows: 1, cols: 8 } });
+    const out = runTiles('pto.tsel ins(%k, %a, %b : T(k), T(a), T(b)) outs(%d : T(d))', {
+      k: { dtype: 'u8', rows: 1, cols: 32, data: [1] },
+      a,
+      b: { dtype: 'u32', rows: 1, cols: 8 },
+      d: { dtype: 'u32', rows: 1, cols: 8 },
+    });
     expect(out.d.slice(0, 2)).toEqual([nan, 0]);
   });
 });
@@ -166,7 +214,15 @@ describe('tsels', () => {
   const line = (type: string) => `pto.tsels ins(%k, %a, %s : T(k), T(a), ${type}) outs(%d : T(d))`;
   test.each(['npu', 'cpu-sim'] as const)('u32 mask: bit c % 32 of element c / 32 (%s)', (numerics) => {
     const a = Array.from({ length: 40 }, (_, i) => i);
-    const out = runTiles(line('i16'), { k: { dtype: 'u32', rows: 1, cols: 8, data: [0x80000001, 0b10] }, a: { dtype: 'i16', rows: 1, cols: 48, data: a, valid: [1, 40] }, d: { dtype: 'i16', rows: 1, cols: 48, valid: [1, 40] } }, { numerics, scalars: { s: ['i16', -5n] } });
+    const out = runTiles(
+      line('i16'),
+      {
+        k: { dtype: 'u32', rows: 1, cols: 8, data: [0x80000001, 0b10] },
+        a: { dtype: 'i16', rows: 1, cols: 48, data: a, valid: [1, 40] },
+        d: { dtype: 'i16', rows: 1, cols: 48, valid: [1, 40] },
+      },
+      { numerics, scalars: { s: ['i16', -5n] } },
+    );
     const want: Elem[] = a.map((v, c) => (c === 0 || c === 31 || c === 33 ? v : -5));
     expect(out.d).toEqual([...want, ...Array(8).fill(0)]);
   });

@@ -149,7 +149,9 @@ describe('npu', () => {
 
   test('f32 -> i32 without saturation traps on a value the NPU result is not documented for', () => {
     expect(tcvt('f32', 'i32', [5.5], { attrs: 'saturation = false' })).toEqual([6]);
-    expect(() => tcvt('f32', 'i32', [3e9], { attrs: 'saturation = false' })).toThrow('pto.tcvt f32 -> i32 without saturation: the NPU result for 3000000000 is not documented');
+    expect(() => tcvt('f32', 'i32', [3e9], { attrs: 'saturation = false' })).toThrow(
+      'pto.tcvt f32 -> i32 without saturation: the NPU result for 3000000000 is not documented',
+    );
   });
 
   test('f32 -> i16 defaults to no saturation: saturate to i32, then keep the low bits', () => {

@@ -24,7 +24,8 @@ const SIZE: Record<string, number> = { i8: 1, f16: 2, bf16: 2, f32: 4, i32: 4 };
 function writeElement(view: DataView, dtype: ElemType, k: number, v: number): void {
   if (dtype === 'f32') view.setFloat32(k * 4, v, true);
   else if (dtype === 'f16') setFloat16(view, k * 2, v, true);
-  else if (dtype === 'bf16') view.setUint16(k * 2, new Uint32Array(new Float32Array([v]).buffer)[0] >>> 16, true); // inputs are exact bf16 values
+  else if (dtype === 'bf16')
+    view.setUint16(k * 2, new Uint32Array(new Float32Array([v]).buffer)[0] >>> 16, true); // inputs are exact bf16 values
   else if (dtype === 'i8') view.setInt8(k, v);
   else view.setInt32(k * 4, v, true);
 }
@@ -79,7 +80,12 @@ interface TileSpec {
   layout: 'nz' | 'zz' | 'zn' | 'nd';
 }
 
-const LAYOUT = { nz: 'blayout=col_major, slayout=row_major', zz: 'blayout=row_major, slayout=row_major', zn: 'blayout=row_major, slayout=col_major', nd: 'blayout=row_major, slayout=none_box' };
+const LAYOUT = {
+  nz: 'blayout=col_major, slayout=row_major',
+  zz: 'blayout=row_major, slayout=row_major',
+  zn: 'blayout=row_major, slayout=col_major',
+  nd: 'blayout=row_major, slayout=none_box',
+};
 const tileBuf = (t: TileSpec) =>
   `!pto.tile_buf<loc=${t.loc}, dtype=${mlir(t.dtype)}, rows=${t.rows}, cols=${t.cols}, v_row=${t.vRow}, v_col=${t.vCol}, ${LAYOUT[t.layout]}, fractal=${t.loc === 'acc' ? 1024 : 512}, pad=0>`;
 
@@ -133,7 +139,9 @@ class KernelWriter {
   op(name: string, ins: string[], outs: string[]): void {
     const typeOf = (n: string) => (this.tiles.has(n) ? tileBuf(this.tiles.get(n)!) : 'index');
     const ref = (n: string) => (this.tiles.has(n) ? `%${n}` : this.constant(Number(n)));
-    this.body.push(`pto.${name} ins(${ins.map(ref).join(', ')} : ${ins.map(typeOf).join(', ')}) outs(${outs.map(ref).join(', ')} : ${outs.map(typeOf).join(', ')})`);
+    this.body.push(
+      `pto.${name} ins(${ins.map(ref).join(', ')} : ${ins.map(typeOf).join(', ')}) outs(${outs.map(ref).join(', ')} : ${outs.map(typeOf).join(', ')})`,
+    );
   }
 
   text(): string {
@@ -213,7 +221,12 @@ function chain(o: ChainOptions): { c: Matrix; a: Matrix; b: Matrix; bias?: numbe
   const aValues = o.a ?? (o.dtype === 'f32' ? f32Inputs(o.m * o.k, 1) : inputs(o.dtype, o.m * o.k, 1));
   const bValues = o.b ?? (o.dtype === 'f32' ? f32Inputs(o.k * o.n, 2) : inputs(o.dtype, o.k * o.n, 2));
   const biasValues = o.bias ?? (acc === 'i32' ? inputs('i8', o.n, 3).map((v) => v * 1000) : inputs('f16', o.n, 3));
-  const buffers = [buffer('a', o.dtype, aValues), buffer('b', o.dtype, bValues), ...(withBias ? [buffer('bias', acc, biasValues)] : []), buffer('c', out, Array(o.m * o.n).fill(0))];
+  const buffers = [
+    buffer('a', o.dtype, aValues),
+    buffer('b', o.dtype, bValues),
+    ...(withBias ? [buffer('bias', acc, biasValues)] : []),
+    buffer('c', out, Array(o.m * o.n).fill(0)),
+  ];
   const text = w.text();
   const result = runText(text, buffers, o.numerics ?? 'npu', o.target ?? 'a5');
   const c = rowsOf(values(buffers[buffers.length - 1]), o.m, o.n);
@@ -258,8 +271,9 @@ describe('tmatmul through the whole chain (tload -> tmov -> tmatmul -> tstore)',
     ]);
   });
 
-  test('npu notes that the float summation order is the simulator\'s; cpu-sim and integer sums do not', () => {
-    const note = "npu: the cube's summation order and internal precision are not documented; the VM sums as the reference simulator does (k ascending, f32 fused multiply-add)";
+  test("npu notes that the float summation order is the simulator's; cpu-sim and integer sums do not", () => {
+    const note =
+      "npu: the cube's summation order and internal precision are not documented; the VM sums as the reference simulator does (k ascending, f32 fused multiply-add)";
     expect(chain({ dtype: 'f16', m: 2, k: 16, n: 2 }).result.notes).toEqual([note]);
     expect(chain({ dtype: 'f16', m: 2, k: 16, n: 2, numerics: 'cpu-sim' }).result.notes).toEqual([]);
     expect(chain({ dtype: 'i8', m: 2, k: 32, n: 2 }).result.notes).toEqual([]);
@@ -286,7 +300,10 @@ describe('tmatmul through the whole chain (tload -> tmov -> tmatmul -> tstore)',
     const bValues = inputs('f16', 256, 5);
     const c = buffer('c', 'f32', Array(256).fill(-7));
     runText(w.text(), [buffer('a', 'f16', aValues), buffer('b', 'f16', bValues), c], 'npu');
-    const expected = reference(rowsOf(aValues, 16, 16).slice(0, 3), rowsOf(bValues, 16, 16).map((r) => r.slice(0, 5)));
+    const expected = reference(
+      rowsOf(aValues, 16, 16).slice(0, 3),
+      rowsOf(bValues, 16, 16).map((r) => r.slice(0, 5)),
+    );
     const out = rowsOf(values(c), 16, 16);
     out.forEach((row, r) => row.forEach((v, j) => expect(v).toBe(r < 3 && j < 5 ? expected[r][j] : -7)));
   });
@@ -335,7 +352,9 @@ describe('tmatmul.acc', () => {
   });
 
   test('npu: the NPU accumulates in place, so a distinct cInMatrix is an error, not another result', () => {
-    expect(() => distinctAccumulators('npu')).toThrow('pto.tmatmul.acc: on the NPU the accumulation happens in cOutMatrix in place (cInMatrix is not read): with a distinct cInMatrix this is not implemented yet; pass the same tile');
+    expect(() => distinctAccumulators('npu')).toThrow(
+      'pto.tmatmul.acc: on the NPU the accumulation happens in cOutMatrix in place (cInMatrix is not read): with a distinct cInMatrix this is not implemented yet; pass the same tile',
+    );
   });
 });
 
@@ -401,7 +420,9 @@ describe('tgemv', () => {
   });
 
   test('an aMatrix with two valid rows is an error (the manual requires m = 1)', () => {
-    expect(() => chain({ dtype: 'f16', m: 2, k: 16, n: 16, op: 'tgemv' })).toThrow('pto.tgemv: aMatrix has 2 valid rows; a gemv multiplies a one-row aMatrix (m = 1)');
+    expect(() => chain({ dtype: 'f16', m: 2, k: 16, n: 16, op: 'tgemv' })).toThrow(
+      'pto.tgemv: aMatrix has 2 valid rows; a gemv multiplies a one-row aMatrix (m = 1)',
+    );
   });
 });
 
@@ -488,7 +509,9 @@ describe('out of the accumulator', () => {
   });
 
   test('npu on a2a3 has no Acc -> Vec move', () => {
-    expect(() => accToVec({ numerics: 'npu', target: 'a2a3', vec: 'f32' })).toThrow('pto.tmov: tmov from acc to vec does not exist on a2a3 (A2/A3 moves the accumulator to Mat or global memory only)');
+    expect(() => accToVec({ numerics: 'npu', target: 'a2a3', vec: 'f32' })).toThrow(
+      'pto.tmov: tmov from acc to vec does not exist on a2a3 (A2/A3 moves the accumulator to Mat or global memory only)',
+    );
   });
 });
 
@@ -504,7 +527,9 @@ describe('fractal layouts', () => {
     w.body.push('%flat = pto.alloc_tile addr = %c0 : ' + tileBuf({ loc: 'mat', dtype: 'f32', rows: 1, cols: 256, vRow: 1, vCol: 256, layout: 'nd' }));
     w.body.push(
       `%flat_view = pto.partition_view %raw_tv, offsets = [%c0, %c0], sizes = [%c1, %c256] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x256xf32>`,
-      'pto.tstore ins(%flat : ' + tileBuf({ loc: 'mat', dtype: 'f32', rows: 1, cols: 256, vRow: 1, vCol: 256, layout: 'nd' }) + ') outs(%flat_view : !pto.partition_tensor_view<1x256xf32>)',
+      'pto.tstore ins(%flat : ' +
+        tileBuf({ loc: 'mat', dtype: 'f32', rows: 1, cols: 256, vRow: 1, vCol: 256, layout: 'nd' }) +
+        ') outs(%flat_view : !pto.partition_tensor_view<1x256xf32>)',
     );
     w.constant(256);
     const a = Array.from({ length: 256 }, (_, k) => k);
@@ -523,7 +548,9 @@ describe('not implemented: clear errors', () => {
     w.tile('acc', { loc: 'acc', dtype: 'i32', rows: 16, cols: 16, vRow: 16, vCol: 16, layout: 'nz' });
     w.tile('v', { loc: 'vec', dtype: 'f16', rows: 16, cols: 16, vRow: 16, vCol: 16, layout: 'nd' });
     w.op('tmov', ['acc'], ['v']);
-    expect(() => runText(w.text(), [], 'npu', 'a5')).toThrow('pto.tmov: tmov from a i32 acc tile to a f16 vec tile is not implemented yet (quantisation needs tmov.fp)');
+    expect(() => runText(w.text(), [], 'npu', 'a5')).toThrow(
+      'pto.tmov: tmov from a i32 acc tile to a f16 vec tile is not implemented yet (quantisation needs tmov.fp)',
+    );
   });
 
   test('the verifier takes an f32 Acc stored as f16 and rejects other size-changing stores', () => {

@@ -104,16 +104,27 @@ const withScalar = (name: string, type: string) => `pto.${name} ins(%a, %s : T(a
 
 /** dst = a op b elementwise for one dtype; returns dst's first `a.length` elements. */
 function binary(name: string, dtype: ElemType, a: Elem[], b: Elem[], opts: RunOptions = {}): Elem[] {
-  const out = run(bin(name), { a: { dtype, data: a }, b: { dtype, data: b }, d: { dtype, data: a.map(() => (typeof a[0] === 'bigint' ? 0n : 0)) } }, { valid: [1, a.length], ...opts });
+  const out = run(
+    bin(name),
+    { a: { dtype, data: a }, b: { dtype, data: b }, d: { dtype, data: a.map(() => (typeof a[0] === 'bigint' ? 0n : 0)) } },
+    { valid: [1, a.length], ...opts },
+  );
   return out.d.slice(0, a.length);
 }
 
 function scalarOp(name: string, dtype: ElemType, a: Elem[], s: [string, Elem], opts: RunOptions = {}): Elem[] {
-  const out = run(withScalar(name, s[0]), { a: { dtype, data: a }, d: { dtype, data: a.map(() => (typeof a[0] === 'bigint' ? 0n : 0)) } }, { valid: [1, a.length], ...opts, scalars: { s } });
+  const out = run(
+    withScalar(name, s[0]),
+    { a: { dtype, data: a }, d: { dtype, data: a.map(() => (typeof a[0] === 'bigint' ? 0n : 0)) } },
+    { valid: [1, a.length], ...opts, scalars: { s } },
+  );
   return out.d.slice(0, a.length);
 }
 
-const f16Values = fc.integer({ min: 0, max: 0xffff }).map((bits) => f16FromBits(bits)).filter((v) => Number.isFinite(v));
+const f16Values = fc
+  .integer({ min: 0, max: 0xffff })
+  .map((bits) => f16FromBits(bits))
+  .filter((v) => Number.isFinite(v));
 function f16FromBits(bits: number): number {
   const sign = bits & 0x8000 ? -1 : 1;
   const e = (bits >> 10) & 0x1f;
@@ -133,7 +144,13 @@ describe('float arithmetic rounds once to the element type', () => {
   test.each(ops)('%s f32 (cpu-sim): Math.fround of the exact result', (name, f) => {
     fc.assert(
       fc.property(fc.array(fc.tuple(f32Values, f32Values), { minLength: 1, maxLength: 8 }), (pairs) => {
-        const got = binary(name, 'f32', pairs.map((p) => p[0]), pairs.map((p) => p[1]), { numerics: 'cpu-sim' });
+        const got = binary(
+          name,
+          'f32',
+          pairs.map((p) => p[0]),
+          pairs.map((p) => p[1]),
+          { numerics: 'cpu-sim' },
+        );
         pairs.forEach(([x, y], i) => {
           const want = Math.fround(f(x, y));
           if (Number.isNaN(want)) expect(Number.isNaN(got[i] as number)).toBe(true);
@@ -146,7 +163,13 @@ describe('float arithmetic rounds once to the element type', () => {
   test.each(ops)('%s f16 (cpu-sim): f16round of the exact result', (name, f) => {
     fc.assert(
       fc.property(fc.array(fc.tuple(f16Values, f16Values), { minLength: 1, maxLength: 16 }), (pairs) => {
-        const got = binary(name, 'f16', pairs.map((p) => p[0]), pairs.map((p) => p[1]), { numerics: 'cpu-sim' });
+        const got = binary(
+          name,
+          'f16',
+          pairs.map((p) => p[0]),
+          pairs.map((p) => p[1]),
+          { numerics: 'cpu-sim' },
+        );
         pairs.forEach(([x, y], i) => {
           const want = f16round(f(x, y));
           if (Number.isNaN(want)) expect(Number.isNaN(got[i] as number)).toBe(true);
@@ -171,16 +194,28 @@ describe('float arithmetic rounds once to the element type', () => {
 describe('special values and fp16 saturation', () => {
   test('cpu-sim: inf - inf and 0 * inf give the negative x86 default NaN; a NaN operand propagates', () => {
     // The element bits are read from memory: a JS NaN read back may lose its sign.
-    const f32 = run(bin('tsub'), { a: { dtype: 'f32', data: [Infinity, NaN] }, b: { dtype: 'f32', data: [Infinity, 1] }, d: { dtype: 'f32', data: [0, 0] } }, { numerics: 'cpu-sim', valid: [1, 2] });
+    const f32 = run(
+      bin('tsub'),
+      { a: { dtype: 'f32', data: [Infinity, NaN] }, b: { dtype: 'f32', data: [Infinity, 1] }, d: { dtype: 'f32', data: [0, 0] } },
+      { numerics: 'cpu-sim', valid: [1, 2] },
+    );
     expect([f32.bits!.d.getUint32(0, true), f32.bits!.d.getUint32(4, true)]).toEqual([0xffc00000, 0x7fc00000]);
-    const f16 = run(bin('tmul'), { a: { dtype: 'f16', data: [0, 1] }, b: { dtype: 'f16', data: [Infinity, NaN] }, d: { dtype: 'f16', data: [0, 0] } }, { numerics: 'cpu-sim', valid: [1, 2] });
+    const f16 = run(
+      bin('tmul'),
+      { a: { dtype: 'f16', data: [0, 1] }, b: { dtype: 'f16', data: [Infinity, NaN] }, d: { dtype: 'f16', data: [0, 0] } },
+      { numerics: 'cpu-sim', valid: [1, 2] },
+    );
     expect([f16.bits!.d.getUint16(0, true), f16.bits!.d.getUint16(2, true)]).toEqual([0xfe00, 0x7e00]);
   });
 
   test('npu f16: overflow saturates to +-65504 and NaN to 0 by default; saturation = false keeps IEEE results', () => {
     expect(binary('tmul', 'f16', [300, -300, 0], [300, 300, Infinity])).toEqual([65504, -65504, 0]);
     expect(binary('tdiv', 'f16', [1, -1], [0, 0])).toEqual([65504, -65504]);
-    const ieee = run('pto.tsub ins(%a, %b : T(a), T(b)) outs(%d : T(d)) {saturation = false}', { a: { dtype: 'f16', data: [60000, 1] }, b: { dtype: 'f16', data: [-60000, 1] }, d: { dtype: 'f16', data: [0, 0] } });
+    const ieee = run('pto.tsub ins(%a, %b : T(a), T(b)) outs(%d : T(d)) {saturation = false}', {
+      a: { dtype: 'f16', data: [60000, 1] },
+      b: { dtype: 'f16', data: [-60000, 1] },
+      d: { dtype: 'f16', data: [0, 0] },
+    });
     expect(ieee.d.slice(0, 2)).toEqual([Infinity, 0]);
     expect(binary('tsub', 'f16', [60000], [-60000], { numerics: 'cpu-sim' })).toEqual([Infinity]);
     // f32 never saturates.
@@ -193,10 +228,10 @@ describe('special values and fp16 saturation', () => {
     const cpuMax = binary('tmax', 'f32', a, b, { numerics: 'cpu-sim' });
     // std::max(a, b) = a < b ? b : a
     expect(Number.isNaN(cpuMax[0] as number)).toBe(true);
-    expect(cpuMax.slice(1).map((v) => Object.is(v, 0) ? '+0' : Object.is(v, -0) ? '-0' : v)).toEqual([1, '+0', '-0']);
+    expect(cpuMax.slice(1).map((v) => (Object.is(v, 0) ? '+0' : Object.is(v, -0) ? '-0' : v))).toEqual([1, '+0', '-0']);
     const cpuMin = binary('tmin', 'f32', a, b, { numerics: 'cpu-sim' });
     expect(Number.isNaN(cpuMin[0] as number)).toBe(true);
-    expect(cpuMin.slice(1).map((v) => Object.is(v, 0) ? '+0' : Object.is(v, -0) ? '-0' : v)).toEqual([1, '+0', '-0']);
+    expect(cpuMin.slice(1).map((v) => (Object.is(v, 0) ? '+0' : Object.is(v, -0) ? '-0' : v))).toEqual([1, '+0', '-0']);
     const npuMax = binary('tmax', 'f16', a, b);
     expect(npuMax.slice(0, 2).every((v) => Number.isNaN(v as number))).toBe(true);
     const npuMin = binary('tmin', 'f16', a, b);
@@ -206,7 +241,15 @@ describe('special values and fp16 saturation', () => {
   });
 
   test('only the valid region is written; padding keeps its contents', () => {
-    const out = run(bin('tadd'), { a: { dtype: 'f32', rows: 2, data: Array(16).fill(1) }, b: { dtype: 'f32', rows: 2, data: Array(16).fill(2) }, d: { dtype: 'f32', rows: 2, data: Array(16).fill(-7) } }, { valid: [1, 3] });
+    const out = run(
+      bin('tadd'),
+      {
+        a: { dtype: 'f32', rows: 2, data: Array(16).fill(1) },
+        b: { dtype: 'f32', rows: 2, data: Array(16).fill(2) },
+        d: { dtype: 'f32', rows: 2, data: Array(16).fill(-7) },
+      },
+      { valid: [1, 3] },
+    );
     expect(out.d).toEqual([3, 3, 3, -7, -7, -7, -7, -7, ...Array(8).fill(-7)]);
   });
 });
@@ -231,13 +274,16 @@ describe('integers wrap', () => {
 
   test('bitwise and/or/xor on random values equal JS bit operations', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: -32768, max: 32767 }), fc.integer({ min: -32768, max: 32767 })), { minLength: 1, maxLength: 16 }), (pairs) => {
-        const a = pairs.map((p) => p[0]);
-        const b = pairs.map((p) => p[1]);
-        expect(binary('tand', 'i16', a, b, { target: 'a2a3' })).toEqual(pairs.map(([x, y]) => x & y));
-        expect(binary('tor', 'i16', a, b)).toEqual(pairs.map(([x, y]) => x | y));
-        expect(binary('txor', 'i16', a, b)).toEqual(pairs.map(([x, y]) => x ^ y));
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: -32768, max: 32767 }), fc.integer({ min: -32768, max: 32767 })), { minLength: 1, maxLength: 16 }),
+        (pairs) => {
+          const a = pairs.map((p) => p[0]);
+          const b = pairs.map((p) => p[1]);
+          expect(binary('tand', 'i16', a, b, { target: 'a2a3' })).toEqual(pairs.map(([x, y]) => x & y));
+          expect(binary('tor', 'i16', a, b)).toEqual(pairs.map(([x, y]) => x | y));
+          expect(binary('txor', 'i16', a, b)).toEqual(pairs.map(([x, y]) => x ^ y));
+        },
+      ),
       { numRuns: 8 },
     );
   });
@@ -258,7 +304,7 @@ describe('integers wrap', () => {
 });
 
 describe('remainders', () => {
-  test('trem takes the divisor\'s sign, tfmod the dividend\'s', () => {
+  test("trem takes the divisor's sign, tfmod the dividend's", () => {
     expect(binary('trem', 'i32', [7, -7, 7, -7, 6], [3, 3, -3, -3, -3])).toEqual([1, 2, -2, -1, 0]);
     expect(binary('tfmod', 'i32', [7, -7, 7, -7], [3, 3, -3, -3])).toEqual([1, -1, 1, -1]);
     expect(binary('trem', 'f32', [7.5, -7.5, -0], [2, 2, 2])).toEqual([1.5, 0.5, -0]);
@@ -273,13 +319,17 @@ describe('remainders', () => {
 
 describe('tpow', () => {
   const pow = (dtype: ElemType, base: Elem[], exp: Elem[], opts: RunOptions = {}) =>
-    run('pto.tpow ins(%a, %b : T(a), T(b)) outs(%d : T(d))', { a: { dtype, data: base }, b: { dtype, data: exp }, d: { dtype, data: base.map(() => 0) } }, { valid: [1, base.length], ...opts }).d.slice(0, base.length);
+    run(
+      'pto.tpow ins(%a, %b : T(a), T(b)) outs(%d : T(d))',
+      { a: { dtype, data: base }, b: { dtype, data: exp }, d: { dtype, data: base.map(() => 0) } },
+      { valid: [1, base.length], ...opts },
+    ).d.slice(0, base.length);
   test('integers: exact powers wrapped; negative exponents give 0 except for base +-1', () => {
     expect(pow('i32', [3, 2, -1, 5, 0, -2], [4, -1, -3, 0, 0, 31])).toEqual([81, 0, -1, 1, 1, -(2 ** 31)]);
     expect(pow('i8', [3], [5])).toEqual([243 - 256]);
     expect(pow('u32', [3], [21], { numerics: 'cpu-sim' })).toEqual([Number(3n ** 21n % 2n ** 32n)]);
   });
-  test('floats: pow in double rounded to the element type; C\'s pow(1, NaN) = 1', () => {
+  test("floats: pow in double rounded to the element type; C's pow(1, NaN) = 1", () => {
     expect(pow('f32', [2, 1, -8, 4], [0.5, NaN, 1 / 3, -0.5])).toEqual([Math.fround(Math.SQRT2), 1, NaN, 0.5]);
   });
 });
@@ -293,7 +343,11 @@ describe('tile-scalar instructions', () => {
     expect(scalarOp('tdivs', 'f32', [1, -3], ['f32', 0], { numerics: 'cpu-sim' })).toEqual([Infinity, -Infinity]);
     expect(scalarOp('tdivs', 'i32', [7, -7], ['f32', 2.9])).toEqual([3, -3]); // 2.9 truncates to 2
     // Scalar first (PTOAS `ins(%s, %a ...)`): the scalar divided by each element.
-    const first = run(`pto.tdivs ins(%s, %a : f32, T(a)) outs(%d : T(d))`, { a: { dtype: 'f32', data: [4, -8, 0.5] }, d: { dtype: 'f32', data: [0, 0, 0] } }, { valid: [1, 3], scalars: { s: ['f32', 2] } });
+    const first = run(
+      `pto.tdivs ins(%s, %a : f32, T(a)) outs(%d : T(d))`,
+      { a: { dtype: 'f32', data: [4, -8, 0.5] }, d: { dtype: 'f32', data: [0, 0, 0] } },
+      { valid: [1, 3], scalars: { s: ['f32', 2] } },
+    );
     expect(first.d.slice(0, 3)).toEqual([0.5, -0.25, 4]);
     expect(scalarOp('tmaxs', 'f32', [-1, 2], ['f32', 0])).toEqual([0, 2]);
     expect(scalarOp('tmins', 'i8', [-1, 2], ['i8', 0n])).toEqual([-1, 0]);
@@ -304,13 +358,21 @@ describe('tile-scalar instructions', () => {
   });
 
   test('tlrelu: x > 0 ? x : x * slope; -0 and NaN take the product', () => {
-    const got = run('pto.tlrelu ins(%a, %s : T(a), f32) outs(%d : T(d))', { a: { dtype: 'f32', data: [2, -2, -0, NaN] }, d: { dtype: 'f32', data: [0, 0, 0, 0] } }, { scalars: { s: ['f32', 0.25] }, valid: [1, 4] }).d;
+    const got = run(
+      'pto.tlrelu ins(%a, %s : T(a), f32) outs(%d : T(d))',
+      { a: { dtype: 'f32', data: [2, -2, -0, NaN] }, d: { dtype: 'f32', data: [0, 0, 0, 0] } },
+      { scalars: { s: ['f32', 0.25] }, valid: [1, 4] },
+    ).d;
     expect(got.slice(0, 3)).toEqual([2, -0.5, -0]);
     expect(Number.isNaN(got[3] as number)).toBe(true);
   });
 
   test('tpows: integer exponent as a scalar', () => {
-    const got = run('pto.tpows ins(%a, %s : T(a), i32) outs(%d : T(d))', { a: { dtype: 'i32', data: [2, -3] }, d: { dtype: 'i32', data: [0, 0] } }, { scalars: { s: ['i32', 3n] }, valid: [1, 2] }).d;
+    const got = run(
+      'pto.tpows ins(%a, %s : T(a), i32) outs(%d : T(d))',
+      { a: { dtype: 'i32', data: [2, -3] }, d: { dtype: 'i32', data: [0, 0] } },
+      { scalars: { s: ['i32', 3n] }, valid: [1, 2] },
+    ).d;
     expect(got.slice(0, 2)).toEqual([8, -27]);
   });
 });
@@ -351,7 +413,7 @@ describe('multiply-adds', () => {
     const finite = fc.float({ noNaN: true, noDefaultInfinity: true, min: Math.fround(-1e15), max: Math.fround(1e15) });
     fc.assert(
       fc.property(finite, finite, finite, (a, b, c) => {
-        const want = nearestF32(exact(a) * exact(b) / (1n << SCALE) + exact(c));
+        const want = nearestF32((exact(a) * exact(b)) / (1n << SCALE) + exact(c));
         const got = fusedMultiplyAdd(a, b, c, codec('f32'));
         // An exact zero's sign is not what this oracle decides.
         if (want === 0) expect(got === 0).toBe(true);
@@ -365,7 +427,11 @@ describe('multiply-adds', () => {
   });
 
   const fma = (name: string, a: number[], b: number[], d: number[], numerics: Numerics, dtype: ElemType = 'f32') =>
-    run(`pto.${name} ins(%a, %b : T(a), T(b)) outs(%d : T(d))`, { a: { dtype, data: a }, b: { dtype, data: b }, d: { dtype, data: d } }, { numerics, valid: [1, a.length] }).d.slice(0, a.length);
+    run(
+      `pto.${name} ins(%a, %b : T(a), T(b)) outs(%d : T(d))`,
+      { a: { dtype, data: a }, b: { dtype, data: b }, d: { dtype, data: d } },
+      { numerics, valid: [1, a.length] },
+    ).d.slice(0, a.length);
 
   test('tfusedmuladd: dst = src0 * dst + src1; cpu-sim rounds the product, npu rounds once', () => {
     // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: the product rounds to 1 + 2^-11 in f32, so - 1 leaves 2^-11.
@@ -395,16 +461,28 @@ describe('multiply-adds', () => {
 
   test('taddc/tsubc round after each op (f16: 2048 + 1 rounds to 2048 before + 1)', () => {
     const addc = (name: string, numerics: Numerics) =>
-      run(`pto.${name} ins(%a, %b, %c : T(a), T(b), T(c)) outs(%d : T(d))`, { a: { dtype: 'f16', data: [2048] }, b: { dtype: 'f16', data: [1] }, c: { dtype: 'f16', data: [1] }, d: { dtype: 'f16', data: [0] } }, { numerics, valid: [1, 1] }).d[0];
+      run(
+        `pto.${name} ins(%a, %b, %c : T(a), T(b), T(c)) outs(%d : T(d))`,
+        { a: { dtype: 'f16', data: [2048] }, b: { dtype: 'f16', data: [1] }, c: { dtype: 'f16', data: [1] }, d: { dtype: 'f16', data: [0] } },
+        { numerics, valid: [1, 1] },
+      ).d[0];
     expect(addc('taddc', 'cpu-sim')).toBe(2048);
     expect(addc('tsubc', 'npu')).toBe(2048); // 2048 - 1 = 2047 exact, + 1 = 2048
-    const sc = run('pto.taddsc ins(%a, %s, %b : T(a), i32, T(b)) outs(%d : T(d))', { a: { dtype: 'i16', data: [32767] }, b: { dtype: 'i16', data: [2] }, d: { dtype: 'i16', data: [0] } }, { scalars: { s: ['i32', 1n] }, valid: [1, 1], target: 'a2a3' }).d[0];
+    const sc = run(
+      'pto.taddsc ins(%a, %s, %b : T(a), i32, T(b)) outs(%d : T(d))',
+      { a: { dtype: 'i16', data: [32767] }, b: { dtype: 'i16', data: [2] }, d: { dtype: 'i16', data: [0] } },
+      { scalars: { s: ['i32', 1n] }, valid: [1, 1], target: 'a2a3' },
+    ).d[0];
     expect(sc).toBe(-32766);
   });
 
   test('taxpy: f16 src0 accumulates into f32 dst; cpu-sim rounds the product to f16 first', () => {
     const axpy = (numerics: Numerics) =>
-      run('pto.taxpy ins(%a, %s : T(a), f16) outs(%d : T(d))', { a: { dtype: 'f16', data: [1 + 2 ** -10] }, d: { dtype: 'f32', data: [-1] } }, { numerics, scalars: { s: ['f16', 1 + 2 ** -10] }, valid: [1, 1] }).d[0];
+      run(
+        'pto.taxpy ins(%a, %s : T(a), f16) outs(%d : T(d))',
+        { a: { dtype: 'f16', data: [1 + 2 ** -10] }, d: { dtype: 'f32', data: [-1] } },
+        { numerics, scalars: { s: ['f16', 1 + 2 ** -10] }, valid: [1, 1] },
+      ).d[0];
     // (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20: f16 keeps 1 + 2^-9, f32 keeps it all.
     expect(axpy('cpu-sim')).toBe(2 ** -9);
     expect(axpy('npu')).toBe(2 ** -9 + 2 ** -20);
@@ -413,7 +491,11 @@ describe('multiply-adds', () => {
 
 describe('taddreluconv: add in the source type, ReLU, then a saturating round-to-nearest-even narrowing', () => {
   const convert = (from: ElemType, to: ElemType, a: Elem[], b: Elem[]) =>
-    run('pto.taddreluconv ins(%a, %b : T(a), T(b)) outs(%d : T(d))', { a: { dtype: from, data: a }, b: { dtype: from, data: b }, d: { dtype: to, data: a.map(() => 0) } }, { valid: [1, a.length], target: 'a2a3' }).d.slice(0, a.length);
+    run(
+      'pto.taddreluconv ins(%a, %b : T(a), T(b)) outs(%d : T(d))',
+      { a: { dtype: from, data: a }, b: { dtype: from, data: b }, d: { dtype: to, data: a.map(() => 0) } },
+      { valid: [1, a.length], target: 'a2a3' },
+    ).d.slice(0, a.length);
   test('f32 -> f16: negative sums give 0, overflow saturates to 65504, NaN gives 0, tiny sums round to 0', () => {
     expect(convert('f32', 'f16', [1, -3, 70000, NaN, 1e-8, 0.1], [2, 1, 0, 0, 0, 0.2])).toEqual([3, 0, 65504, 0, 0, 0.300048828125]);
   });
@@ -445,7 +527,11 @@ describe('tadddeqrelu (A2/A3): the i32 sum, scaled by 2^-17, deqScale and 2^17 i
     expect(out.b.slice(0, 5)).toEqual([500000.5, 0, 0, 3.5, 1.5].map(f32Bits));
   });
   test('the deqScale product rounds to f32 before the f16 conversion', () => {
-    const out = run('pto.tadddeqrelu ins(%a, %b, %s, %t : T(a), T(b), f32, T(t)) outs(%d : T(d))', { a: { dtype: 'i32', data: [3] }, b: { dtype: 'i32', data: [0] }, t: { dtype: 'i32', data: [0] }, d: { dtype: 'f16', data: [0] } }, { valid: [1, 1], target: 'a2a3', scalars: { s: ['f32', 0.1] } });
+    const out = run(
+      'pto.tadddeqrelu ins(%a, %b, %s, %t : T(a), T(b), f32, T(t)) outs(%d : T(d))',
+      { a: { dtype: 'i32', data: [3] }, b: { dtype: 'i32', data: [0] }, t: { dtype: 'i32', data: [0] }, d: { dtype: 'f16', data: [0] } },
+      { valid: [1, 1], target: 'a2a3', scalars: { s: ['f32', 0.1] } },
+    );
     // fround(fround(3 / 2^17) * fround(0.1)) * 2^17 = 0.30000001192..., nearest f16 0.300048828125.
     expect(out.d[0]).toBe(0.300048828125);
   });

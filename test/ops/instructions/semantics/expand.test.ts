@@ -13,11 +13,15 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
   const scalars = [Math.fround(0.3), Math.fround(-1.7), Math.fround(2.25), Math.fround(1e-3)];
 
   test.each(['cpu-sim', 'npu'] as const)('trowexpandsub f32, DN scalar per row, valid 3x5 of 4x8: padding untouched (%s)', (numerics) => {
-    const out = runValues('pto.trowexpandsub ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
-      a: { dtype: 'f32', rows: 4, cols: 8, valid: [3, 5], data: src0 },
-      s: { dtype: 'f32', rows: 8, cols: 1, valid: [3, 1], columnMajor: true, data: scalars },
-      d: { dtype: 'f32', rows: 4, cols: 8, valid: [3, 5], data: range(32, () => 99) },
-    }, numerics);
+    const out = runValues(
+      'pto.trowexpandsub ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
+      {
+        a: { dtype: 'f32', rows: 4, cols: 8, valid: [3, 5], data: src0 },
+        s: { dtype: 'f32', rows: 8, cols: 1, valid: [3, 1], columnMajor: true, data: scalars },
+        d: { dtype: 'f32', rows: 4, cols: 8, valid: [3, 5], data: range(32, () => 99) },
+      },
+      numerics,
+    );
     const want = range(32, (k) => (Math.floor(k / 8) < 3 && k % 8 < 5 ? Math.fround(src0[k] - scalars[Math.floor(k / 8)]) : 99));
     expect(out.d).toEqual(want);
   });
@@ -25,61 +29,89 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
   test('mode 2: a row-major block per row repeats along the row (dst[i, j] uses block element j mod 8)', () => {
     const a = range(32, (k) => k + 0.5);
     const block = range(16, (k) => 100 * (k + 1));
-    const out = runValues('pto.trowexpandadd ins(%a, %b : T(a), T(b)) outs(%d : T(d))', {
-      a: { dtype: 'f32', rows: 2, cols: 16, data: a },
-      b: { dtype: 'f32', rows: 2, cols: 8, data: block },
-      d: { dtype: 'f32', rows: 2, cols: 16 },
-    }, 'cpu-sim');
-    expect(out.d).toEqual(range(32, (k) => a[k] + block[Math.floor(k / 16) * 8 + (k % 16) % 8]));
+    const out = runValues(
+      'pto.trowexpandadd ins(%a, %b : T(a), T(b)) outs(%d : T(d))',
+      {
+        a: { dtype: 'f32', rows: 2, cols: 16, data: a },
+        b: { dtype: 'f32', rows: 2, cols: 8, data: block },
+        d: { dtype: 'f32', rows: 2, cols: 16 },
+      },
+      'cpu-sim',
+    );
+    expect(out.d).toEqual(range(32, (k) => a[k] + block[Math.floor(k / 16) * 8 + ((k % 16) % 8)]));
   });
 
   test('src0 may be the per-row operand: the order stays src0 / src1', () => {
     const b = range(16, (k) => k + 1);
-    const out = runValues('pto.trowexpanddiv ins(%s, %b : T(s), T(b)) outs(%d : T(d))', {
-      s: { dtype: 'f32', rows: 8, cols: 1, valid: [2, 1], columnMajor: true, data: [1, 3] },
-      b: { dtype: 'f32', rows: 2, cols: 8, data: b },
-      d: { dtype: 'f32', rows: 2, cols: 8 },
-    }, 'cpu-sim');
+    const out = runValues(
+      'pto.trowexpanddiv ins(%s, %b : T(s), T(b)) outs(%d : T(d))',
+      {
+        s: { dtype: 'f32', rows: 8, cols: 1, valid: [2, 1], columnMajor: true, data: [1, 3] },
+        b: { dtype: 'f32', rows: 2, cols: 8, data: b },
+        d: { dtype: 'f32', rows: 2, cols: 8 },
+      },
+      'cpu-sim',
+    );
     expect(out.d).toEqual(range(16, (k) => Math.fround((k < 8 ? 1 : 3) / b[k])));
   });
 
   test('trowexpanddiv f16: one correctly rounded quotient; x / 0 is inf', () => {
     const a = [1, 2, 3, 5, 7, 11, 13, -17, ...range(8, (k) => k)].map(f16round);
-    const out = runValues('pto.trowexpanddiv ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
-      a: { dtype: 'f16', rows: 1, cols: 16, data: a },
-      s: { dtype: 'f16', rows: 16, cols: 1, valid: [1, 1], columnMajor: true, data: [3] },
-      d: { dtype: 'f16', rows: 1, cols: 16 },
-    }, 'cpu-sim');
+    const out = runValues(
+      'pto.trowexpanddiv ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
+      {
+        a: { dtype: 'f16', rows: 1, cols: 16, data: a },
+        s: { dtype: 'f16', rows: 16, cols: 1, valid: [1, 1], columnMajor: true, data: [3] },
+        d: { dtype: 'f16', rows: 1, cols: 16 },
+      },
+      'cpu-sim',
+    );
     expect(out.d).toEqual(a.map((x) => f16round(x / 3)));
-    const byZero = runValues('pto.trowexpanddiv ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
-      a: { dtype: 'f16', rows: 1, cols: 16, valid: [1, 2], data: [1, -1] },
-      s: { dtype: 'f16', rows: 16, cols: 1, valid: [1, 1], columnMajor: true, data: [0] },
-      d: { dtype: 'f16', rows: 1, cols: 16, valid: [1, 2] },
-    }, 'cpu-sim');
+    const byZero = runValues(
+      'pto.trowexpanddiv ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
+      {
+        a: { dtype: 'f16', rows: 1, cols: 16, valid: [1, 2], data: [1, -1] },
+        s: { dtype: 'f16', rows: 16, cols: 1, valid: [1, 1], columnMajor: true, data: [0] },
+        d: { dtype: 'f16', rows: 1, cols: 16, valid: [1, 2] },
+      },
+      'cpu-sim',
+    );
     expect(byZero.d.slice(0, 2)).toEqual([Infinity, -Infinity]);
   });
 
   test('trowexpandexpdif f32: exp of the f32 difference, rounded once', () => {
-    const out = runValues('pto.trowexpandexpdif ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
-      a: { dtype: 'f32', rows: 4, cols: 8, data: src0 },
-      s: { dtype: 'f32', rows: 8, cols: 1, valid: [4, 1], columnMajor: true, data: scalars },
-      d: { dtype: 'f32', rows: 4, cols: 8 },
-    }, 'cpu-sim');
+    const out = runValues(
+      'pto.trowexpandexpdif ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
+      {
+        a: { dtype: 'f32', rows: 4, cols: 8, data: src0 },
+        s: { dtype: 'f32', rows: 8, cols: 1, valid: [4, 1], columnMajor: true, data: scalars },
+        d: { dtype: 'f32', rows: 4, cols: 8 },
+      },
+      'cpu-sim',
+    );
     expect(out.d).toEqual(range(32, (k) => Math.fround(Math.exp(Math.fround(src0[k] - scalars[Math.floor(k / 8)])))));
   });
 
   test('trowexpandmax i32 and a wrapping trowexpandmul i16', () => {
-    const max = runValues('pto.trowexpandmax ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
-      a: { dtype: 'i32', rows: 1, cols: 8, data: [-5, 0, 5, 10, -10, 3, 4, 6] },
-      s: { dtype: 'i32', rows: 8, cols: 1, valid: [1, 1], columnMajor: true, data: [4] },
-      d: { dtype: 'i32', rows: 1, cols: 8 },
-    }, 'npu');
+    const max = runValues(
+      'pto.trowexpandmax ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
+      {
+        a: { dtype: 'i32', rows: 1, cols: 8, data: [-5, 0, 5, 10, -10, 3, 4, 6] },
+        s: { dtype: 'i32', rows: 8, cols: 1, valid: [1, 1], columnMajor: true, data: [4] },
+        d: { dtype: 'i32', rows: 1, cols: 8 },
+      },
+      'npu',
+    );
     expect(max.d).toEqual([4, 4, 5, 10, 4, 4, 4, 6]);
-    const mul = runValues('pto.trowexpandmul ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
-      a: { dtype: 'i16', rows: 1, cols: 16, valid: [1, 3], data: [300, -300, 2] },
-      s: { dtype: 'i16', rows: 16, cols: 1, valid: [1, 1], columnMajor: true, data: [300] },
-      d: { dtype: 'i16', rows: 1, cols: 16, valid: [1, 3] },
-    }, 'npu');
+    const mul = runValues(
+      'pto.trowexpandmul ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
+      {
+        a: { dtype: 'i16', rows: 1, cols: 16, valid: [1, 3], data: [300, -300, 2] },
+        s: { dtype: 'i16', rows: 16, cols: 1, valid: [1, 1], columnMajor: true, data: [300] },
+        d: { dtype: 'i16', rows: 1, cols: 16, valid: [1, 3] },
+      },
+      'npu',
+    );
     // 90000 wraps to 90000 - 65536 = 24464; -90000 to -24464.
     expect(mul.d.slice(0, 3)).toEqual([24464, -24464, 600]);
   });
@@ -97,46 +129,66 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
 
   test('a row-major per-row operand without one block of valid columns is a run-time error', () => {
     expect(() =>
-      runValues('pto.trowexpandsub ins(%a, %b : T(a), T(b)) outs(%d : T(d))', {
-        a: { dtype: 'f32', rows: 2, cols: 16, data: [] },
-        b: { dtype: 'f32', rows: 2, cols: 16, valid: [2, 4] },
-        d: { dtype: 'f32', rows: 2, cols: 16 },
-      }, 'cpu-sim'),
+      runValues(
+        'pto.trowexpandsub ins(%a, %b : T(a), T(b)) outs(%d : T(d))',
+        {
+          a: { dtype: 'f32', rows: 2, cols: 16, data: [] },
+          b: { dtype: 'f32', rows: 2, cols: 16, valid: [2, 4] },
+          d: { dtype: 'f32', rows: 2, cols: 16 },
+        },
+        'cpu-sim',
+      ),
     ).toThrow(/per-row operand|8 valid columns/);
   });
 });
 
 describe('trowexpand / tcolexpand copy bits', () => {
   test('trowexpand broadcasts column 0 of each valid row (-0 and NaN kept)', () => {
-    const out = runValues('pto.trowexpand ins(%s : T(s)) outs(%d : T(d))', {
-      s: { dtype: 'f32', rows: 3, cols: 8, valid: [2, 8], data: [-0, 1, 1, 1, 1, 1, 1, 1, NaN, 2, 2, 2, 2, 2, 2, 2, 7, 3, 3, 3, 3, 3, 3, 3] },
-      d: { dtype: 'f32', rows: 3, cols: 8, valid: [2, 6], data: range(24, () => 5) },
-    }, 'npu');
+    const out = runValues(
+      'pto.trowexpand ins(%s : T(s)) outs(%d : T(d))',
+      {
+        s: { dtype: 'f32', rows: 3, cols: 8, valid: [2, 8], data: [-0, 1, 1, 1, 1, 1, 1, 1, NaN, 2, 2, 2, 2, 2, 2, 2, 7, 3, 3, 3, 3, 3, 3, 3] },
+        d: { dtype: 'f32', rows: 3, cols: 8, valid: [2, 6], data: range(24, () => 5) },
+      },
+      'npu',
+    );
     expect(out.d.map(bits)).toEqual(Array.from({ length: 24 }, (_, k) => (k < 16 && k % 8 < 6 ? (k < 8 ? '-0' : 'NaN') : '5')));
   });
 
   test('tcolexpand broadcasts row 0 down each valid column', () => {
-    const out = runValues('pto.tcolexpand ins(%s : T(s)) outs(%d : T(d))', {
-      s: { dtype: 'i16', rows: 1, cols: 16, valid: [1, 10], data: range(16, (k) => k - 8) },
-      d: { dtype: 'i16', rows: 3, cols: 16, valid: [3, 10], data: range(48, () => 77) },
-    }, 'npu');
+    const out = runValues(
+      'pto.tcolexpand ins(%s : T(s)) outs(%d : T(d))',
+      {
+        s: { dtype: 'i16', rows: 1, cols: 16, valid: [1, 10], data: range(16, (k) => k - 8) },
+        d: { dtype: 'i16', rows: 3, cols: 16, valid: [3, 10], data: range(48, () => 77) },
+      },
+      'npu',
+    );
     expect(out.d).toEqual(range(48, (k) => (k % 16 < 10 ? (k % 16) - 8 : 77)));
   });
 
   test('tcolexpandsub / tcolexpandexpdif use src1[0, j]', () => {
     const a = range(16, (k) => Math.fround(k / 3));
     const s = range(8, (k) => Math.fround(k * 0.7));
-    const sub = runValues('pto.tcolexpandsub ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
-      a: { dtype: 'f32', rows: 2, cols: 8, data: a },
-      s: { dtype: 'f32', rows: 1, cols: 8, data: s },
-      d: { dtype: 'f32', rows: 2, cols: 8 },
-    }, 'cpu-sim');
+    const sub = runValues(
+      'pto.tcolexpandsub ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
+      {
+        a: { dtype: 'f32', rows: 2, cols: 8, data: a },
+        s: { dtype: 'f32', rows: 1, cols: 8, data: s },
+        d: { dtype: 'f32', rows: 2, cols: 8 },
+      },
+      'cpu-sim',
+    );
     expect(sub.d).toEqual(range(16, (k) => Math.fround(a[k] - s[k % 8])));
-    const e = runValues('pto.tcolexpandexpdif ins(%a, %s : T(a), T(s)) outs(%d : T(d))', {
-      a: { dtype: 'f32', rows: 2, cols: 8, data: a },
-      s: { dtype: 'f32', rows: 1, cols: 8, data: s },
-      d: { dtype: 'f32', rows: 2, cols: 8 },
-    }, 'cpu-sim');
+    const e = runValues(
+      'pto.tcolexpandexpdif ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
+      {
+        a: { dtype: 'f32', rows: 2, cols: 8, data: a },
+        s: { dtype: 'f32', rows: 1, cols: 8, data: s },
+        d: { dtype: 'f32', rows: 2, cols: 8 },
+      },
+      'cpu-sim',
+    );
     expect(e.d).toEqual(range(16, (k) => Math.fround(Math.exp(Math.fround(a[k] - s[k % 8])))));
   });
 });

@@ -15,13 +15,25 @@ function run(line: string, tiles: Record<string, TileArg>, opts: { numerics?: Nu
 }
 
 /** A rows x cols tile of dtype whose element k is f(k). */
-const iota = (dtype: ElemType, rows: number, cols: number, f: (k: number) => Elem = (k) => k + 1): TileArg => ({ dtype, rows, cols, data: Array.from({ length: rows * cols }, (_, k) => f(k)) });
-
+const iota = (dtype: ElemType, rows: number, cols: number, f: (k: number) => Elem = (k) => k + 1): TileArg => ({
+  dtype,
+  rows,
+  cols,
+  data: Array.from({ length: rows * cols }, (_, k) => f(k)),
+});
 
 const FILL = 'pto.tfillpad ins(%s : T(s)) outs(%d : T(d))';
 
 /** The expected dst: src inside src's valid region, `pad` at padding positions, `old` elsewhere. */
-function expected(rows: number, cols: number, src: (r: number, c: number) => Elem, valid: [number, number], isPad: (r: number, c: number) => boolean, pad: Elem, old: Elem): Elem[] {
+function expected(
+  rows: number,
+  cols: number,
+  src: (r: number, c: number) => Elem,
+  valid: [number, number],
+  isPad: (r: number, c: number) => boolean,
+  pad: Elem,
+  old: Elem,
+): Elem[] {
   const out: Elem[] = [];
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out.push(r < valid[0] && c < valid[1] ? src(r, c) : isPad(r, c) ? pad : old);
   return out;
@@ -74,7 +86,17 @@ describe('tfillpad_expand and tfillpad_inplace', () => {
     const s = { ...iota('i16', 2, 16), valid: [2, 5] as [number, number] };
     const d: TileArg = { dtype: 'i16', rows: 4, cols: 32, data: Array(128).fill(9), pad: 'zero' };
     const { out } = run('pto.tfillpad_expand ins(%s : T(s)) outs(%d : T(d))', { s, d });
-    expect(out.d).toEqual(expected(4, 32, (r, c) => r * 16 + c + 1, [2, 5], () => true, 0, 9));
+    expect(out.d).toEqual(
+      expected(
+        4,
+        32,
+        (r, c) => r * 16 + c + 1,
+        [2, 5],
+        () => true,
+        0,
+        9,
+      ),
+    );
   });
 
   test('inplace: only the padding of the one tile is written; separate tiles trap', () => {
@@ -85,6 +107,8 @@ describe('tfillpad_expand and tfillpad_inplace', () => {
     const sim = run('pto.tfillpad_inplace ins(%t : T(t)) outs(%t : T(t))', { t }, { numerics: 'cpu-sim' }).out;
     expect(sim.t).toEqual([1, 2, 3, 4, ...Array(60).fill(255)]);
     const other: TileArg = { ...t, data: Array(64).fill(0) };
-    expect(() => run('pto.tfillpad_inplace ins(%t : T(t)) outs(%o : T(o))', { t, o: other })).toThrow('pto.tfillpad_inplace: dst and src must be the same tile storage');
+    expect(() => run('pto.tfillpad_inplace ins(%t : T(t)) outs(%o : T(o))', { t, o: other })).toThrow(
+      'pto.tfillpad_inplace: dst and src must be the same tile storage',
+    );
   });
 });

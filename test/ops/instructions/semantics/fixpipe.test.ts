@@ -26,7 +26,8 @@ const tile = (loc: string, dtype: string, rows: number, cols: number, vRow: numb
 const f32Bits = (v: number) => new Uint32Array(new Float32Array([v]).buffer)[0];
 const SIGNED = 1n << 46n;
 /** A quant word: scale (as its f32 bits), offset (bits 37..45), signed 8-bit result (bit 46). */
-const word = (scale: number, o: { offset?: number; signed?: boolean } = {}) => BigInt(f32Bits(scale)) | (BigInt(o.offset ?? 0) << 37n) | (o.signed === false ? 0n : SIGNED);
+const word = (scale: number, o: { offset?: number; signed?: boolean } = {}) =>
+  BigInt(f32Bits(scale)) | (BigInt(o.offset ?? 0) << 37n) | (o.signed === false ? 0n : SIGNED);
 const hex = (w: bigint) => '0x' + w.toString(16);
 
 function buffer(name: string, dtype: string, values: (number | bigint)[]): GlobalBuffer {
@@ -156,16 +157,29 @@ describe('the quant word', () => {
 describe('tstore {pre_quant}: f32 -> i8 / u8', () => {
   test.each(BOTH)('%s: ties to even, saturation at -128/127, the sign bit choosing the range', (numerics) => {
     const acc = [[2.5, 3.5, -2.5, 0.4999, 100, -100, 1e9, -1e9]];
-    expect(run({ acc, accType: 'f32', out: 'i8', via: 'tstore', attrs: `pre_quant = ${hex(word(1))}`, numerics })).toEqual([[2, 4, -2, 0, 100, -100, 127, -128]]);
+    expect(run({ acc, accType: 'f32', out: 'i8', via: 'tstore', attrs: `pre_quant = ${hex(word(1))}`, numerics })).toEqual([
+      [2, 4, -2, 0, 100, -100, 127, -128],
+    ]);
     // Unsigned (bit 46 clear) into u8: 0..255.
-    const u8 = run({ acc: [[-3, 254.5, 255.5, 300]], accType: 'f32', out: 'u8', via: 'tstore', attrs: `pre_quant = ${hex(word(1, { signed: false }))}`, numerics });
+    const u8 = run({
+      acc: [[-3, 254.5, 255.5, 300]],
+      accType: 'f32',
+      out: 'u8',
+      via: 'tstore',
+      attrs: `pre_quant = ${hex(word(1, { signed: false }))}`,
+      numerics,
+    });
     expect(u8).toEqual([[0, 254, 255, 255]]);
     // Scale 2: 63.75 x 2 = 127.5 rounds to 128 and saturates; -64.25 x 2 = -128.5 rounds to -128.
-    expect(run({ acc: [[63.75, -64.25, 1.25]], accType: 'f32', out: 'i8', via: 'tstore', attrs: `pre_quant = ${hex(word(2))}`, numerics })).toEqual([[127, -128, 2]]);
+    expect(run({ acc: [[63.75, -64.25, 1.25]], accType: 'f32', out: 'i8', via: 'tstore', attrs: `pre_quant = ${hex(word(2))}`, numerics })).toEqual([
+      [127, -128, 2],
+    ]);
   });
 
   test.each(BOTH)('%s: an i8 destination with the unsigned range wraps (200 -> -56)', (numerics) => {
-    expect(run({ acc: [[200, -5]], accType: 'f32', out: 'i8', via: 'tstore', attrs: `pre_quant = ${hex(word(1, { signed: false }))}`, numerics })).toEqual([[-56, 0]]);
+    expect(run({ acc: [[200, -5]], accType: 'f32', out: 'i8', via: 'tstore', attrs: `pre_quant = ${hex(word(1, { signed: false }))}`, numerics })).toEqual([
+      [-56, 0],
+    ]);
   });
 
   test('the offset: cpu-sim rounds value + offset once; npu rounds, saturates to -256..255, then adds it', () => {
@@ -188,14 +202,18 @@ describe('tstore {pre_quant}: f32 -> i8 / u8', () => {
 
   test.each(BOTH)('%s: +-infinity saturates, NaN gives 0', (numerics) => {
     // One column: C = a x 1 + 0 keeps infinities and NaN (B = identity would spread NaN over the row).
-    const out = [Infinity, -Infinity, NaN].map((v) => run({ acc: [[v]], accType: 'f32', out: 'i8', via: 'tstore', attrs: `pre_quant = ${hex(word(1))}`, numerics })[0][0]);
+    const out = [Infinity, -Infinity, NaN].map(
+      (v) => run({ acc: [[v]], accType: 'f32', out: 'i8', via: 'tstore', attrs: `pre_quant = ${hex(word(1))}`, numerics })[0][0],
+    );
     expect(out).toEqual([127, -128, 0]);
   });
 });
 
 describe('relu', () => {
   test.each(BOTH)('%s: after the quantisation: a negative scale turns -5 into 5 and 5 into 0', (numerics) => {
-    expect(run({ acc: [[5, -5, 0.75]], accType: 'f32', out: 'i8', via: 'tstore', attrs: `relu = true, pre_quant = ${hex(word(-1))}`, numerics })).toEqual([[0, 5, 0]]);
+    expect(run({ acc: [[5, -5, 0.75]], accType: 'f32', out: 'i8', via: 'tstore', attrs: `relu = true, pre_quant = ${hex(word(-1))}`, numerics })).toEqual([
+      [0, 5, 0],
+    ]);
   });
 
   test.each(BOTH)('%s: tstore {relu} f32 -> f32 and -> f16 clears negatives', (numerics) => {
@@ -203,7 +221,7 @@ describe('relu', () => {
     expect(run({ acc: [[-1.5, 1 + 2 ** -11, 3]], accType: 'f32', out: 'f16', via: 'tstore', attrs: 'relu = true', numerics })).toEqual([[0, 1, 3]]);
   });
 
-  test('NaN: the simulator\'s TSTORE ReLU gives 0, its TMOV relu keeps NaN; npu keeps NaN', () => {
+  test("NaN: the simulator's TSTORE ReLU gives 0, its TMOV relu keeps NaN; npu keeps NaN", () => {
     const nan = (via: 'tstore' | 'tmov', numerics: Numerics) => run({ acc: [[NaN]], accType: 'f32', out: 'f32', via, attrs: 'relu = true', numerics })[0][0];
     expect(nan('tstore', 'cpu-sim')).toBe(0);
     expect(nan('tmov', 'cpu-sim')).toBeNaN();
@@ -270,7 +288,7 @@ describe('not modelled: clear errors', () => {
     );
   });
 
-  test('cpu-sim: tstore_fp reading a word past fp\'s valid cols for a row', () => {
+  test("cpu-sim: tstore_fp reading a word past fp's valid cols for a row", () => {
     const acc = [[1], [2]];
     expect(() => run({ acc, accType: 'f32', out: 'i8', via: 'tstore_fp', words: [word(1)], numerics: 'cpu-sim' })).toThrow(
       'pto.tstore_fp: fp has 1 valid cols, but row 1 (the simulator picks the word by row) needs a word',
@@ -278,7 +296,9 @@ describe('not modelled: clear errors', () => {
   });
 
   test('npu: tstore_fp i32 -> f16 on a2a3 by column', () => {
-    expect(run({ acc: [[100, 7]], accType: 'i32', out: 'f16', via: 'tstore_fp', words: [word(1024), word(0.5)], numerics: 'npu', target: 'a2a3' })).toEqual([[65504, 3.5]]);
+    expect(run({ acc: [[100, 7]], accType: 'i32', out: 'f16', via: 'tstore_fp', words: [word(1024), word(0.5)], numerics: 'npu', target: 'a2a3' })).toEqual([
+      [65504, 3.5],
+    ]);
   });
 
   test('cpu-sim: a vector-quant pair the simulator has no mode for (f32 -> f16 on a5)', () => {

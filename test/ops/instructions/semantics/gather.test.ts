@@ -8,13 +8,21 @@ describe('tgather, index form', () => {
   test.each(['npu', 'cpu-sim'] as const)('dst[i, j] = src0 at flat index src1[i, j] (%s)', (numerics) => {
     const s: TileArg = { dtype: 'f16', rows: 2, cols: 16, data: iota(32, 100) };
     const idx = [31, 0, 16, 15, 1, 1, 30, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-    const out = runTiles(line, { s, i: { dtype: 'i32', rows: 1, cols: 16, data: idx }, d: { dtype: 'f16', rows: 1, cols: 16, data: Array(16).fill(-1), valid: [1, 16] } }, { numerics, target: 'a2a3' });
+    const out = runTiles(
+      line,
+      { s, i: { dtype: 'i32', rows: 1, cols: 16, data: idx }, d: { dtype: 'f16', rows: 1, cols: 16, data: Array(16).fill(-1), valid: [1, 16] } },
+      { numerics, target: 'a2a3' },
+    );
     expect(out.d).toEqual([131, 100, 116, 115, 101, 101, 130, 102, 103, 104, 105, 106, 107, 108, 109, 110]);
   });
 
   test('an index outside src0 is a trap naming the index, its position and the extent', () => {
-    const tiles = { s: { dtype: 'f32' as const, rows: 1, cols: 8 }, i: { dtype: 'i32' as const, rows: 1, cols: 8, data: [0, 3, 8] }, d: { dtype: 'f32' as const, rows: 1, cols: 8 } };
-    expect(() => runTiles(line, tiles)).toThrow('index 8 at src1[0, 2] is outside src0\'s 1x8 elements (0..7)');
+    const tiles = {
+      s: { dtype: 'f32' as const, rows: 1, cols: 8 },
+      i: { dtype: 'i32' as const, rows: 1, cols: 8, data: [0, 3, 8] },
+      d: { dtype: 'f32' as const, rows: 1, cols: 8 },
+    };
+    expect(() => runTiles(line, tiles)).toThrow("index 8 at src1[0, 2] is outside src0's 1x8 elements (0..7)");
     expect(() => runTiles(line, { ...tiles, i: { ...tiles.i, data: [0, -1] } })).toThrow('index -1 at src1[0, 1]');
   });
 });
@@ -45,7 +53,11 @@ describe('tgatherb', () => {
     expect(out.d).toEqual([...iota(8, 24), ...iota(8, 1)]);
   });
   test('a block ending past src is a trap', () => {
-    const tiles = { s: { dtype: 'i32' as const, rows: 1, cols: 8 }, o: { dtype: 'u32' as const, rows: 1, cols: 8, data: [4] }, d: { dtype: 'i32' as const, rows: 1, cols: 8 } };
+    const tiles = {
+      s: { dtype: 'i32' as const, rows: 1, cols: 8 },
+      o: { dtype: 'u32' as const, rows: 1, cols: 8, data: [4] },
+      d: { dtype: 'i32' as const, rows: 1, cols: 8 },
+    };
     expect(() => runTiles(line, tiles)).toThrow("offset 4 at offset[0, 0]: its 32-byte block ends past src's 32 bytes");
   });
 });
@@ -53,13 +65,25 @@ describe('tgatherb', () => {
 describe('tscatter', () => {
   const line = 'pto.tscatter ins(%s, %i : T(s), T(i)) outs(%d : T(d))';
   test.each(['npu', 'cpu-sim'] as const)('dst at flat index indexes[i, j] = src[i, j], a later duplicate wins (%s)', (numerics) => {
-    const out = runTiles(line, { s: { dtype: 'i16', rows: 1, cols: 16, data: iota(16, 1) }, i: { dtype: 'i16', rows: 1, cols: 16, data: [17, 0, 5, 5], valid: [1, 4] }, d: { dtype: 'i16', rows: 2, cols: 16, data: Array(32).fill(-1) } }, { numerics });
+    const out = runTiles(
+      line,
+      {
+        s: { dtype: 'i16', rows: 1, cols: 16, data: iota(16, 1) },
+        i: { dtype: 'i16', rows: 1, cols: 16, data: [17, 0, 5, 5], valid: [1, 4] },
+        d: { dtype: 'i16', rows: 2, cols: 16, data: Array(32).fill(-1) },
+      },
+      { numerics },
+    );
     const want = Array(32).fill(-1);
     [want[17], want[0], want[5]] = [1, 2, 4];
     expect(out.d).toEqual(want);
   });
   test('an index outside dst is a trap', () => {
-    const tiles = { s: { dtype: 'i16' as const, rows: 1, cols: 16 }, i: { dtype: 'i16' as const, rows: 1, cols: 16, data: [32], valid: [1, 1] as [number, number] }, d: { dtype: 'i16' as const, rows: 2, cols: 16 } };
+    const tiles = {
+      s: { dtype: 'i16' as const, rows: 1, cols: 16 },
+      i: { dtype: 'i16' as const, rows: 1, cols: 16, data: [32], valid: [1, 1] as [number, number] },
+      d: { dtype: 'i16' as const, rows: 2, cols: 16 },
+    };
     expect(() => runTiles(line, tiles)).toThrow("index 32 at indexes[0, 0] is outside dst's 2x16 elements (0..31)");
   });
 });

@@ -31,7 +31,11 @@ describe('ttri', () => {
     [true, -1],
     [true, 2],
   ])('upper = %s, diagonal %d, f32 4 x 8 tile with a 3 x 6 valid region', (upper, k) => {
-    const out = runTiles(line(upper), { d: { dtype: 'f32', rows: 4, cols: 8, data: Array(32).fill(5), valid: [3, 6] } }, { scalars: { k: ['i32', BigInt(k)] } });
+    const out = runTiles(
+      line(upper),
+      { d: { dtype: 'f32', rows: 4, cols: 8, data: Array(32).fill(5), valid: [3, 6] } },
+      { scalars: { k: ['i32', BigInt(k)] } },
+    );
     expect(out.d).toEqual(reference(upper, k, 4, 8, [3, 6], 5));
   });
   test('lower, diagonal 0, by hand on i16', () => {

@@ -10,8 +10,10 @@ import { GlobalBuffer } from '../../../../src/machine/memory';
 import { VmTrap } from '../../../../src/machine/trap';
 
 const TABLE = Array.from({ length: 32 }, (_, k) => 100 + k); // table[r][c] = 100 + 8r + c
-const data = (rows: number, cols: number, v = 'v_row=2, v_col=8') => `!pto.tile_buf<loc=vec, dtype=f32, rows=${rows}, cols=${cols}, ${v}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
-const index = (rows: number, cols: number, v: string) => `!pto.tile_buf<loc=vec, dtype=i32, rows=${rows}, cols=${cols}, ${v}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+const data = (rows: number, cols: number, v = 'v_row=2, v_col=8') =>
+  `!pto.tile_buf<loc=vec, dtype=f32, rows=${rows}, cols=${cols}, ${v}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+const index = (rows: number, cols: number, v: string) =>
+  `!pto.tile_buf<loc=vec, dtype=i32, rows=${rows}, cols=${cols}, ${v}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
 
 /**
  * Loads %ix (2x8 i32) and %tile (2x8 f32) whole, runs `op` on the views IDX/DATA (the op's valid regions), stores
@@ -39,7 +41,10 @@ function run(op: string, idx: number[], tileData: number[], valid: { idx: string
     pto.tload ins(%xp : !pto.partition_tensor_view<2x8xf32>) outs(%tw : ${whole.data})
     %ix = pto.alloc_tile addr = %c0 : ${index(2, 8, valid.idx)}
     %tile = pto.alloc_tile addr = %c64 : ${data(2, 8, valid.data)}
-    ${op.replace(/\bIDX\b/g, index(2, 8, valid.idx)).replace(/\bDATA\b/g, data(2, 8, valid.data)).replace(/\bMEM\b/g, '!pto.partition_tensor_view<4x8xf32>')}
+    ${op
+      .replace(/\bIDX\b/g, index(2, 8, valid.idx))
+      .replace(/\bDATA\b/g, data(2, 8, valid.data))
+      .replace(/\bMEM\b/g, '!pto.partition_tensor_view<4x8xf32>')}
     pto.tstore ins(%tw : ${whole.data}) outs(%xp : !pto.partition_tensor_view<2x8xf32>)
     return
   }
@@ -65,7 +70,12 @@ describe('mgather', () => {
     expect(tile).toEqual([...row(3), ...row(1)]);
   });
   test('elem coalescing: dst[r, c] = the flattened table at idx[r, c]; the rest of dst is untouched', () => {
-    const { tile } = run('pto.mgather ins(%mem, %ix : MEM, IDX) outs(%tile : DATA) {coalesce = elem}', [31, 0, 9, 0, 0, 0, 0, 0, 17, 2, 5], [...Array(16).fill(-1)], { idx: 'v_row=2, v_col=3', data: 'v_row=2, v_col=3' });
+    const { tile } = run(
+      'pto.mgather ins(%mem, %ix : MEM, IDX) outs(%tile : DATA) {coalesce = elem}',
+      [31, 0, 9, 0, 0, 0, 0, 0, 17, 2, 5],
+      [...Array(16).fill(-1)],
+      { idx: 'v_row=2, v_col=3', data: 'v_row=2, v_col=3' },
+    );
     expect(tile).toEqual([131, 100, 109, -1, -1, -1, -1, -1, 117, 102, 105, -1, -1, -1, -1, -1]);
   });
   test('out-of-range rows: clamp to the last, wrap modulo the capacity, zero fills; undefined traps', () => {

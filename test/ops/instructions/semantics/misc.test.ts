@@ -69,7 +69,9 @@ function run(line: string, tiles: Record<string, TileArg>, numerics: Numerics = 
   body.push(line.replace(/\bT\(([a-z0-9_]+)\)/g, (_, n) => tileType(tiles[n], tiles[n].valid)));
   for (const [name, t] of Object.entries(tiles)) {
     const [vr, vc] = t.blayout === 'col_major' ? [1, t.rows * t.cols] : [t.rows, t.cols];
-    body.push(`pto.tstore ins(%full_${name} : ${tileType({ dtype: t.dtype, rows: vr, cols: vc })}) outs(%pv_${name} : !pto.partition_tensor_view<${vr}x${vc}x${mlir(t.dtype)}>)`);
+    body.push(
+      `pto.tstore ins(%full_${name} : ${tileType({ dtype: t.dtype, rows: vr, cols: vc })}) outs(%pv_${name} : !pto.partition_tensor_view<${vr}x${vc}x${mlir(t.dtype)}>)`,
+    );
   }
   body.push('return');
   const text = ['module {', `  func.func @k(${args.join(', ')}) {`, ...body.map((l) => '    ' + l), '  }', '}', ''].join('\n');
@@ -81,7 +83,8 @@ function run(line: string, tiles: Record<string, TileArg>, numerics: Numerics = 
   return out;
 }
 
-const u32Row = (view: DataView, cols: number, row: number, count: number, first = 0) => Array.from({ length: count }, (_, c) => view.getUint32((row * cols + first + c) * 4, true));
+const u32Row = (view: DataView, cols: number, row: number, count: number, first = 0) =>
+  Array.from({ length: count }, (_, c) => view.getUint32((row * cols + first + c) * 4, true));
 
 /** A cumulative histogram from (bin, count) steps: bins below the first step are 0. */
 function cumulative(steps: [number, number][]): number[] {
@@ -102,16 +105,34 @@ describe('thistogram', () => {
     const src: TileArg = { dtype: 'u16', rows: 2, cols: 16, data: [0x0100, 0x0105, 0x0200, 0xff00, ...Array(12).fill(0x0000), ...Array(16).fill(0x7f7f)] };
     const idx: TileArg = { dtype: 'u8', rows: 32, cols: 1, blayout: 'col_major', data: Array(32).fill(0) };
     const out = run(histogram('BYTE_1'), { src, idx, dst: dst(2) });
-    expect(u32Row(out.dst, 264, 0, 256)).toEqual(cumulative([[0, 12], [1, 2], [2, 1], [255, 1]]));
+    expect(u32Row(out.dst, 264, 0, 256)).toEqual(
+      cumulative([
+        [0, 12],
+        [1, 2],
+        [2, 1],
+        [255, 1],
+      ]),
+    );
     expect(u32Row(out.dst, 264, 1, 256)).toEqual(cumulative([[0x7f, 16]]));
     expect(u32Row(out.dst, 264, 0, 8, 256)).toEqual(Array(8).fill(0xabababab));
   });
 
-  test('ui16, BYTE_0: only the elements whose high byte is the row\'s idx byte', () => {
-    const src: TileArg = { dtype: 'u16', rows: 2, cols: 16, data: [0x0103, 0x0203, 0x01ff, 0x0100, ...Array(12).fill(0x0501), 0x0207, 0x0207, 0x0103, ...Array(13).fill(0x0300)] };
+  test("ui16, BYTE_0: only the elements whose high byte is the row's idx byte", () => {
+    const src: TileArg = {
+      dtype: 'u16',
+      rows: 2,
+      cols: 16,
+      data: [0x0103, 0x0203, 0x01ff, 0x0100, ...Array(12).fill(0x0501), 0x0207, 0x0207, 0x0103, ...Array(13).fill(0x0300)],
+    };
     const idx: TileArg = { dtype: 'u8', rows: 32, cols: 1, blayout: 'col_major', data: [1, 2, ...Array(30).fill(0)] };
     const out = run(histogram('BYTE_0'), { src, idx, dst: dst(2) }, 'cpu-sim');
-    expect(u32Row(out.dst, 264, 0, 256)).toEqual(cumulative([[0, 1], [3, 1], [0xff, 1]]));
+    expect(u32Row(out.dst, 264, 0, 256)).toEqual(
+      cumulative([
+        [0, 1],
+        [3, 1],
+        [0xff, 1],
+      ]),
+    );
     expect(u32Row(out.dst, 264, 1, 256)).toEqual(cumulative([[7, 2]]));
   });
 
@@ -120,7 +141,13 @@ describe('thistogram', () => {
     const src: TileArg = { dtype: 'u32', rows: 1, cols: 32, data };
     const idx: TileArg = { dtype: 'u8', rows: 3, cols: 32, data: [0xaa, ...Array(31).fill(0), 0xbb, ...Array(31).fill(0), 0xcc, ...Array(31).fill(0)] };
     const out = run(histogram('BYTE_0'), { src, idx, dst: dst(1) });
-    expect(u32Row(out.dst, 264, 0, 256)).toEqual(cumulative([[1, 1], [2, 1], [0xff, 1]]));
+    expect(u32Row(out.dst, 264, 0, 256)).toEqual(
+      cumulative([
+        [1, 1],
+        [2, 1],
+        [0xff, 1],
+      ]),
+    );
   });
 
   test('property (ui32, any byte): dst(r, b) counts the passing elements whose byte is at most b', () => {
@@ -131,10 +158,11 @@ describe('thistogram', () => {
         fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 3, maxLength: 3 }),
         (raw, byte, filterSeeds) => {
           // Mostly shared upper bytes, so that filters pass often.
-          const data = raw.map((v) => (((0x01020300 | (v & 0xff)) ^ ((v >>> 8) & 0x03030300)) >>> 0));
+          const data = raw.map((v) => ((0x01020300 | (v & 0xff)) ^ ((v >>> 8) & 0x03030300)) >>> 0);
           const filters = filterSeeds.map((f, k) => [1, 2, 3][k] ^ f);
           const rows = 3 - byte;
-          const idx: TileArg | undefined = rows > 0 ? { dtype: 'u8', rows, cols: 32, data: filters.slice(0, rows).flatMap((f) => [f, ...Array(31).fill(0)]) } : undefined;
+          const idx: TileArg | undefined =
+            rows > 0 ? { dtype: 'u8', rows, cols: 32, data: filters.slice(0, rows).flatMap((f) => [f, ...Array(31).fill(0)]) } : undefined;
           const src: TileArg = { dtype: 'u32', rows: 2, cols: 32, data };
           const out = run(histogram(`BYTE_${byte}`), { src, idx: idx ?? { dtype: 'u8', rows: 1, cols: 32 }, dst: dst(2) });
           for (let r = 0; r < 2; r++) {
@@ -186,9 +214,21 @@ function add(counter: number[], n: number): number[] {
 
 // Random123's published known answers for Philox4x32-10 (its tests/kat_vectors).
 const KAT: [number[], number[], number[]][] = [
-  [[0, 0, 0, 0], [0, 0], [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]],
-  [[0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff], [0xffffffff, 0xffffffff], [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]],
-  [[0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344], [0xa4093822, 0x299f31d0], [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1]],
+  [
+    [0, 0, 0, 0],
+    [0, 0],
+    [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8],
+  ],
+  [
+    [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff],
+    [0xffffffff, 0xffffffff],
+    [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd],
+  ],
+  [
+    [0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344],
+    [0xa4093822, 0x299f31d0],
+    [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1],
+  ],
 ];
 
 describe('trandom', () => {
@@ -213,14 +253,20 @@ describe('trandom', () => {
     const tiles = (): Record<string, TileArg> => ({ key: keyTile(key), counter: counterTile(counter), dst: { dtype: 'u32', rows: 1, cols: 256 } });
     const lanes = Array.from({ length: 64 }, (_, l) => philox(add(counter, l), key, rounds));
     expect(u32Row(run(line(` {rounds = ${rounds}}`), tiles(), 'npu').dst, 256, 0, 256)).toEqual(lanes.flat());
-    expect(u32Row(run(line(` {rounds = ${rounds}}`), tiles(), 'cpu-sim').dst, 256, 0, 256)).toEqual([0, 1, 2, 3].flatMap((w) => lanes.map((words) => words[w])));
+    expect(u32Row(run(line(` {rounds = ${rounds}}`), tiles(), 'cpu-sim').dst, 256, 0, 256)).toEqual(
+      [0, 1, 2, 3].flatMap((w) => lanes.map((words) => words[w])),
+    );
   });
 
   test('the counter advances per step and per row differently: cpu-sim by cols / 4, npu by 64 and by the valid tail', () => {
     const counter = [7, 0, 0, 0];
     const key = [1, 2];
     // Two rows of a 2 x 512 tile with 300 valid columns: two steps per row.
-    const tiles = (): Record<string, TileArg> => ({ key: keyTile(key), counter: counterTile(counter), dst: { dtype: 'i32', rows: 2, cols: 512, valid: [2, 300] } });
+    const tiles = (): Record<string, TileArg> => ({
+      key: keyTile(key),
+      counter: counterTile(counter),
+      dst: { dtype: 'i32', rows: 2, cols: 512, valid: [2, 300] },
+    });
     const cpu = run(line(), tiles(), 'cpu-sim').dst;
     const npu = run(line(), tiles(), 'npu').dst;
     const first = (view: DataView, row: number, col: number) => view.getUint32((row * 512 + col) * 4, true);

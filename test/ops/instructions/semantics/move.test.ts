@@ -14,7 +14,12 @@ function run(line: string, tiles: Record<string, TileArg>, opts: { numerics?: Nu
 }
 
 /** A rows x cols tile of dtype whose element k is f(k). */
-const iota = (dtype: ElemType, rows: number, cols: number, f: (k: number) => Elem = (k) => k + 1): TileArg => ({ dtype, rows, cols, data: Array.from({ length: rows * cols }, (_, k) => f(k)) });
+const iota = (dtype: ElemType, rows: number, cols: number, f: (k: number) => Elem = (k) => k + 1): TileArg => ({
+  dtype,
+  rows,
+  cols,
+  data: Array.from({ length: rows * cols }, (_, k) => f(k)),
+});
 
 const EXTRACT = 'pto.textract ins(%s, %r, %c : T(s), index, index) outs(%d : T(d))';
 const INSERT = 'pto.tinsert ins(%s, %r, %c : T(s), index, index) outs(%d : T(d))';
@@ -23,14 +28,20 @@ const SUBVIEW = 'pto.tsubview ins(%s, %r, %c : T(s), index, index) outs(%d : T(d
 describe('textract', () => {
   test('copies the window at (indexRow, indexCol) into dst valid region, leaving dst padding alone', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 8 }), (r0, c0, vr, vc) => {
-        const s = iota('f32', 8, 16);
-        const d: TileArg = { dtype: 'f32', rows: 4, cols: 8, data: Array(32).fill(-1), valid: [vr, vc] };
-        const { out } = run(EXTRACT, { s, d }, { scalars: { r: BigInt(r0), c: BigInt(c0) } });
-        for (let i = 0; i < 4; i++) {
-          for (let j = 0; j < 8; j++) expect(out.d[i * 8 + j]).toBe(i < vr && j < vc ? (r0 + i) * 16 + (c0 + j) + 1 : -1);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 4 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 8 }),
+        (r0, c0, vr, vc) => {
+          const s = iota('f32', 8, 16);
+          const d: TileArg = { dtype: 'f32', rows: 4, cols: 8, data: Array(32).fill(-1), valid: [vr, vc] };
+          const { out } = run(EXTRACT, { s, d }, { scalars: { r: BigInt(r0), c: BigInt(c0) } });
+          for (let i = 0; i < 4; i++) {
+            for (let j = 0; j < 8; j++) expect(out.d[i * 8 + j]).toBe(i < vr && j < vc ? (r0 + i) * 16 + (c0 + j) + 1 : -1);
+          }
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -47,7 +58,7 @@ describe('textract', () => {
     const s = { ...iota('i32', 4, 8), valid: [4, 4] as [number, number] };
     const d: TileArg = { dtype: 'i32', rows: 1, cols: 8, data: Array(8).fill(0), valid: [1, 4] };
     expect(run(EXTRACT, { s, d }, { scalars: { r: 1n, c: 4n } }).out.d.slice(0, 4)).toEqual([13, 14, 15, 16]);
-    expect(() => run(EXTRACT, { s, d }, { scalars: { r: 1n, c: 5n } })).toThrow('pto.textract: the 1x4 window at (1, 5) leaves src\'s rows x cols 4x8');
+    expect(() => run(EXTRACT, { s, d }, { scalars: { r: 1n, c: 5n } })).toThrow("pto.textract: the 1x4 window at (1, 5) leaves src's rows x cols 4x8");
     expect(() => run(EXTRACT, { s, d }, { numerics: 'cpu-sim', scalars: { r: 1n, c: 4n } })).toThrow("the 1x4 window at (1, 4) leaves src's valid region 4x4");
   });
 });
@@ -55,17 +66,23 @@ describe('textract', () => {
 describe('tinsert', () => {
   test('writes src valid region at (indexRow, indexCol), nothing else', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 1, max: 2 }), fc.integer({ min: 1, max: 8 }), (r0, c0, vr, vc) => {
-        const s = { ...iota('i16', 2, 16, (k) => 1000 + k), valid: [vr, vc] as [number, number] };
-        const d: TileArg = { dtype: 'i16', rows: 8, cols: 16, data: Array(128).fill(-7) };
-        const { out } = run(INSERT, { s, d }, { scalars: { r: BigInt(r0), c: BigInt(c0) } });
-        for (let i = 0; i < 8; i++) {
-          for (let j = 0; j < 16; j++) {
-            const inside = i >= r0 && i < r0 + vr && j >= c0 && j < c0 + vc;
-            expect(out.d[i * 16 + j]).toBe(inside ? 1000 + (i - r0) * 16 + (j - c0) : -7);
+      fc.property(
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 1, max: 2 }),
+        fc.integer({ min: 1, max: 8 }),
+        (r0, c0, vr, vc) => {
+          const s = { ...iota('i16', 2, 16, (k) => 1000 + k), valid: [vr, vc] as [number, number] };
+          const d: TileArg = { dtype: 'i16', rows: 8, cols: 16, data: Array(128).fill(-7) };
+          const { out } = run(INSERT, { s, d }, { scalars: { r: BigInt(r0), c: BigInt(c0) } });
+          for (let i = 0; i < 8; i++) {
+            for (let j = 0; j < 16; j++) {
+              const inside = i >= r0 && i < r0 + vr && j >= c0 && j < c0 + vc;
+              expect(out.d[i * 16 + j]).toBe(inside ? 1000 + (i - r0) * 16 + (j - c0) : -7);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 25 },
     );
   });

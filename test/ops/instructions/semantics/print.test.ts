@@ -10,7 +10,6 @@ function run(line: string, tiles: Record<string, TileArg>, opts: { numerics?: Nu
   return { out: values, printed, buffers: Object.fromEntries(Object.entries(bytes).map(([name, b]) => [name, { bytes: b }])) };
 }
 
-
 import { formatValue } from '../../../../src/ops/instructions/semantics/print';
 import { Elem, Numerics, TileArg, runKernel } from './tile-kernel';
 
@@ -18,7 +17,8 @@ describe('tprint', () => {
   test('prints a header and every row, marking padding columns with | and padding rows with dashes', () => {
     const t: TileArg = { dtype: 'i32', rows: 3, cols: 8, data: Array.from({ length: 24 }, (_, k) => k - 3), valid: [2, 3] };
     const { printed, out } = run('pto.tprint ins(%t : T(t))', { t });
-    const row = (from: number) => [0, 1, 2].map((c) => String(from + c).padStart(8)).join(' ') + ' | ' + [3, 4, 5, 6, 7].map((c) => String(from + c).padStart(8)).join(' ');
+    const row = (from: number) =>
+      [0, 1, 2].map((c) => String(from + c).padStart(8)).join(' ') + ' | ' + [3, 4, 5, 6, 7].map((c) => String(from + c).padStart(8)).join(' ');
     const lines = [row(-3), row(5)];
     expect(printed).toEqual([['tprint %t: loc=vec dtype=i32 rows=3 cols=8 valid=2x3', ...lines, '-'.repeat(lines[0].length), row(13)].join('\n') + '\n']);
     expect(out.t).toEqual(t.data); // printing changes nothing

@@ -14,8 +14,12 @@ function run(line: string, tiles: Record<string, TileArg>, opts: { numerics?: Nu
 }
 
 /** A rows x cols tile of dtype whose element k is f(k). */
-const iota = (dtype: ElemType, rows: number, cols: number, f: (k: number) => Elem = (k) => k + 1): TileArg => ({ dtype, rows, cols, data: Array.from({ length: rows * cols }, (_, k) => f(k)) });
-
+const iota = (dtype: ElemType, rows: number, cols: number, f: (k: number) => Elem = (k) => k + 1): TileArg => ({
+  dtype,
+  rows,
+  cols,
+  data: Array.from({ length: rows * cols }, (_, k) => f(k)),
+});
 
 describe('ttrans', () => {
   test('dst[j][i] = src[i][j] over src valid region; dst padding untouched; tmp optional', () => {
@@ -111,7 +115,11 @@ describe('tinterleave and tdeinterleave', () => {
             expect(back.q[r * 32 + c]).toBe(b.data![r * 32 + c]);
           }
         }
-        const one = run('pto.tdeinterleave ins(%s : T(s)) outs(%p, %q : T(p), T(q))', { s: { ...a, valid: [2, 2 * half] }, p: { ...zero, valid: [2, half] }, q: { ...zero, valid: [2, half] } }).out;
+        const one = run('pto.tdeinterleave ins(%s : T(s)) outs(%p, %q : T(p), T(q))', {
+          s: { ...a, valid: [2, 2 * half] },
+          p: { ...zero, valid: [2, half] },
+          q: { ...zero, valid: [2, half] },
+        }).out;
         for (let k = 0; k < half; k++) {
           expect(one.p[k]).toBe(values[2 * k]);
           expect(one.q[k]).toBe(values[2 * k + 1]);

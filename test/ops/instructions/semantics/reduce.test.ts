@@ -22,13 +22,18 @@ describe('tcolsum isBinary = true', () => {
   });
   test('cpu-sim: the simulator ignores isBinary and adds row after row from +0', () => {
     expect(runValues(line, tiles(), 'cpu-sim').d[0]).toBe(1);
-  });  test('npu on a5: the odd row joins the last pair, (x0 + x1) + (x4 + (x2 + x3))', () => {
+  });
+  test('npu on a5: the odd row joins the last pair, (x0 + x1) + (x4 + (x2 + x3))', () => {
     // x0 = 1 pairs with e (rounds to 1); x4 + (x2 + x3) = 3e survives, and 1 + 3e rounds to 1 + 2^-22 (A2/A3: 1 + 2^-23).
     expect(runValues(line, tiles(), 'npu', 'a5').d[0]).toBe(f(f(1 + e) + f(e + f(e + e))));
     expect(f(f(1 + e) + f(e + f(e + e)))).not.toBe(f(f(f(1 + e) + e) + f(e + e)));
   });
   test('npu on a5: one row is added to the zeroed accumulator, so -0 gives +0 (a2a3 keeps -0)', () => {
-    const one = { s: { dtype: 'f32' as const, rows: 1, cols: 8, valid: [1, 1] as [number, number], data: [-0] }, t: { dtype: 'f32' as const, rows: 1, cols: 8 }, d: { dtype: 'f32' as const, rows: 1, cols: 8, valid: [1, 1] as [number, number] } };
+    const one = {
+      s: { dtype: 'f32' as const, rows: 1, cols: 8, valid: [1, 1] as [number, number], data: [-0] },
+      t: { dtype: 'f32' as const, rows: 1, cols: 8 },
+      d: { dtype: 'f32' as const, rows: 1, cols: 8, valid: [1, 1] as [number, number] },
+    };
     expect(Object.is(runValues(line, one, 'npu', 'a5').d[0], 0)).toBe(true);
     expect(Object.is(runValues(line, one, 'npu', 'a2a3').d[0], -0)).toBe(true);
   });
@@ -50,49 +55,69 @@ describe('trowprod', () => {
     expect(runValues(line, tiles(), 'npu').d[0]).toBe(lanes.reduce((a, b) => f(a * b)));
   });
   test('i32 products wrap', () => {
-    const out = runValues(line, {
-      s: { dtype: 'i32', rows: 1, cols: 8, valid: [1, 3], data: [65536, 65536, 3] },
-      t: { dtype: 'i32', rows: 1, cols: 8 },
-      d: { dtype: 'i32', rows: 8, cols: 1, valid: [1, 1], columnMajor: true },
-    }, 'npu');
+    const out = runValues(
+      line,
+      {
+        s: { dtype: 'i32', rows: 1, cols: 8, valid: [1, 3], data: [65536, 65536, 3] },
+        t: { dtype: 'i32', rows: 1, cols: 8 },
+        d: { dtype: 'i32', rows: 8, cols: 1, valid: [1, 1], columnMajor: true },
+      },
+      'npu',
+    );
     expect(out.d[0]).toBe(0);
   });
 });
 
 test('tcolprod multiplies row after row', () => {
-  const out = runValues('pto.tcolprod ins(%s : T(s)) outs(%d : T(d))', {
-    s: { dtype: 'f32', rows: 3, cols: 8, valid: [3, 2], data: [0.1, 2, 0, 0, 0, 0, 0, 0, 0.2, -3, 0, 0, 0, 0, 0, 0, 0.3, 4].map(f) },
-    d: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 2], data: [9, 9, 9, 9, 9, 9, 9, 9] },
-  }, 'cpu-sim');
+  const out = runValues(
+    'pto.tcolprod ins(%s : T(s)) outs(%d : T(d))',
+    {
+      s: { dtype: 'f32', rows: 3, cols: 8, valid: [3, 2], data: [0.1, 2, 0, 0, 0, 0, 0, 0, 0.2, -3, 0, 0, 0, 0, 0, 0, 0.3, 4].map(f) },
+      d: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 2], data: [9, 9, 9, 9, 9, 9, 9, 9] },
+    },
+    'cpu-sim',
+  );
   expect(out.d).toEqual([f(f(f(0.1) * f(0.2)) * f(0.3)), -24, 9, 9, 9, 9, 9, 9]);
 });
 
 test('tpairreducesum: pairs in the lower half, 0 above; an odd last column pairs with 0 (cpu-sim)', () => {
-  const out = runValues('pto.tpairreducesum ins(%s : T(s)) outs(%d : T(d))', {
-    s: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 5], data: [1, 2, 3, 4, -0, 9, 9, 9] },
-    d: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 5], data: [7, 7, 7, 7, 7, 7, 7, 7] },
-  }, 'cpu-sim');
+  const out = runValues(
+    'pto.tpairreducesum ins(%s : T(s)) outs(%d : T(d))',
+    {
+      s: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 5], data: [1, 2, 3, 4, -0, 9, 9, 9] },
+      d: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 5], data: [7, 7, 7, 7, 7, 7, 7, 7] },
+    },
+    'cpu-sim',
+  );
   expect(out.d.map((v) => (Object.is(v, -0) ? '-0' : v))).toEqual([3, 7, 0, 0, 0, 7, 7, 7]);
 });
 
 describe('arg reductions, value and index form (outs(%dst, %dstIdx))', () => {
   test('trowargmax: dst takes the first maximum, dstIdx its column', () => {
-    const out = runValues('pto.trowargmax ins(%s, %t : T(s), T(t)) outs(%v, %i : T(v), T(i))', {
-      s: { dtype: 'f32', rows: 2, cols: 8, valid: [2, 5], data: [1, 9, 3, 9, 2, 100, 100, 100, -4, -0, 0, -3, -1] },
-      t: { dtype: 'f32', rows: 2, cols: 8 },
-      v: { dtype: 'f32', rows: 8, cols: 1, valid: [2, 1], columnMajor: true },
-      i: { dtype: 'i32', rows: 8, cols: 1, valid: [2, 1], columnMajor: true },
-    }, 'cpu-sim');
+    const out = runValues(
+      'pto.trowargmax ins(%s, %t : T(s), T(t)) outs(%v, %i : T(v), T(i))',
+      {
+        s: { dtype: 'f32', rows: 2, cols: 8, valid: [2, 5], data: [1, 9, 3, 9, 2, 100, 100, 100, -4, -0, 0, -3, -1] },
+        t: { dtype: 'f32', rows: 2, cols: 8 },
+        v: { dtype: 'f32', rows: 8, cols: 1, valid: [2, 1], columnMajor: true },
+        i: { dtype: 'i32', rows: 8, cols: 1, valid: [2, 1], columnMajor: true },
+      },
+      'cpu-sim',
+    );
     expect(out.v.slice(0, 2).map((x) => (Object.is(x, -0) ? '-0' : x))).toEqual([9, '-0']);
     expect(out.i.slice(0, 2)).toEqual([1, 1]);
   });
   test('tcolargmin: dst takes the minimum of each column, dstIdx its row', () => {
-    const out = runValues('pto.tcolargmin ins(%s, %t : T(s), T(t)) outs(%v, %i : T(v), T(i))', {
-      s: { dtype: 'f32', rows: 3, cols: 8, valid: [3, 2], data: [5, 1, 0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 0, 0, 7, -1] },
-      t: { dtype: 'f32', rows: 3, cols: 8 },
-      v: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 2] },
-      i: { dtype: 'i32', rows: 1, cols: 8, valid: [1, 2] },
-    }, 'npu');
+    const out = runValues(
+      'pto.tcolargmin ins(%s, %t : T(s), T(t)) outs(%v, %i : T(v), T(i))',
+      {
+        s: { dtype: 'f32', rows: 3, cols: 8, valid: [3, 2], data: [5, 1, 0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 0, 0, 7, -1] },
+        t: { dtype: 'f32', rows: 3, cols: 8 },
+        v: { dtype: 'f32', rows: 1, cols: 8, valid: [1, 2] },
+        i: { dtype: 'i32', rows: 1, cols: 8, valid: [1, 2] },
+      },
+      'npu',
+    );
     expect(out.v.slice(0, 2)).toEqual([2, -1]);
     expect(out.i.slice(0, 2)).toEqual([1, 2]);
   });

@@ -15,7 +15,9 @@ const SIZE: Partial<Record<ElemType, number>> = { f16: 2, f32: 4, u32: 4 };
  * so untouched elements are recognisable. Returns each tile's bytes. `scalars`: extra arguments, name -> [type, value].
  */
 function run(line: string, tiles: Record<string, TileArg>, numerics: Numerics, scalars: Record<string, [string, Elem]> = {}): Record<string, DataView> {
-  const filled = Object.fromEntries(Object.entries(tiles).map(([name, t]) => [name, { ...t, bytes: t.bytes ?? new Uint8Array(t.rows * t.cols * SIZE[t.dtype]!).fill(0xab) }]));
+  const filled = Object.fromEntries(
+    Object.entries(tiles).map(([name, t]) => [name, { ...t, bytes: t.bytes ?? new Uint8Array(t.rows * t.cols * SIZE[t.dtype]!).fill(0xab) }]),
+  );
   const { bytes } = runKernel(line, filled, { numerics, scalars });
   return Object.fromEntries(Object.entries(bytes).map(([name, b]) => [name, new DataView(b.buffer, b.byteOffset, b.byteLength)]));
 }
@@ -194,7 +196,15 @@ describe('tsort32', () => {
           {
             src: { dtype, rows: 1, cols: 64, bytes: tileBytes(dtype, values) },
             dst: { dtype, rows: 1, cols: 64 * k },
-            idx: { dtype: 'u32', rows: 1, cols: 64, bytes: tileBytes('u32', values.map((_, c) => c)) },
+            idx: {
+              dtype: 'u32',
+              rows: 1,
+              cols: 64,
+              bytes: tileBytes(
+                'u32',
+                values.map((_, c) => c),
+              ),
+            },
           },
           'cpu-sim',
         );
@@ -202,7 +212,8 @@ describe('tsort32', () => {
           const got = Array.from({ length: 32 }, (_, p) => recordAt(out.dst, dtype, 64 * k, 0, block * 32 + p));
           expect(got.map((r) => r.index).sort((a, b) => a - b)).toEqual(Array.from({ length: 32 }, (_, p) => block * 32 + p));
           for (const r of got) expect(r.value).toBe(values[r.index]);
-          for (let p = 1; p < 32; p++) expect(got[p - 1].value > got[p].value || (got[p - 1].value === got[p].value && got[p - 1].index < got[p].index)).toBe(true);
+          for (let p = 1; p < 32; p++)
+            expect(got[p - 1].value > got[p].value || (got[p - 1].value === got[p].value && got[p - 1].index < got[p].index)).toBe(true);
         }
       }),
       { numRuns: 15 },
@@ -240,30 +251,48 @@ function sortedList(count: number, seed: number, base: number): Rec[] {
 }
 
 /** The merge of sorted lists, as a stable sort of their concatenation: equal values keep the list order. */
-const mergedByStableSort = (lists: Rec[][]): Rec[] => lists.flat().map((r, order) => ({ r, order })).sort((a, b) => b.r.value - a.r.value || a.order - b.order).map((x) => x.r);
+const mergedByStableSort = (lists: Rec[][]): Rec[] =>
+  lists
+    .flat()
+    .map((r, order) => ({ r, order }))
+    .sort((a, b) => b.r.value - a.r.value || a.order - b.order)
+    .map((x) => x.r);
 
-const readRecords = (view: DataView, dtype: ElemType, cols: number, count: number, first = 0) => Array.from({ length: count }, (_, p) => recordAt(view, dtype, cols, 0, first + p));
+const readRecords = (view: DataView, dtype: ElemType, cols: number, count: number, first = 0) =>
+  Array.from({ length: count }, (_, p) => recordAt(view, dtype, cols, 0, first + p));
 
 describe('tmrgsort format 1 (src, blockLen)', () => {
   const line = 'pto.tmrgsort ins(%src, %blockLen : T(src), i32) outs(%dst : T(dst))';
 
   test.each(both)('f32, blockLen 64, two groups of 4 blocks of 32 records, under %s', (numerics) => {
     const blocks = Array.from({ length: 8 }, (_, b) => sortedList(32, b, b * 100));
-    const out = run(line, { src: { dtype: 'f32', rows: 1, cols: 512, bytes: f32Records(blocks.flat()) }, dst: { dtype: 'f32', rows: 1, cols: 512 } }, numerics, { blockLen: ['i32', 64n] });
+    const out = run(
+      line,
+      { src: { dtype: 'f32', rows: 1, cols: 512, bytes: f32Records(blocks.flat()) }, dst: { dtype: 'f32', rows: 1, cols: 512 } },
+      numerics,
+      { blockLen: ['i32', 64n] },
+    );
     expect(readRecords(out.dst, 'f32', 512, 128)).toEqual(mergedByStableSort(blocks.slice(0, 4)));
     expect(readRecords(out.dst, 'f32', 512, 128, 128)).toEqual(mergedByStableSort(blocks.slice(4)));
   });
 
   test('f16, blockLen 64: blocks of 16 records', () => {
     const blocks = Array.from({ length: 4 }, (_, b) => sortedList(16, b + 3, b * 16));
-    const out = run(line, { src: { dtype: 'f16', rows: 1, cols: 256, bytes: f16Records(blocks.flat()) }, dst: { dtype: 'f16', rows: 1, cols: 256 } }, 'npu', { blockLen: ['i32', 64n] });
+    const out = run(line, { src: { dtype: 'f16', rows: 1, cols: 256, bytes: f16Records(blocks.flat()) }, dst: { dtype: 'f16', rows: 1, cols: 256 } }, 'npu', {
+      blockLen: ['i32', 64n],
+    });
     expect(readRecords(out.dst, 'f16', 256, 64)).toEqual(mergedByStableSort(blocks).map((r) => ({ ...r, gap: 0 })));
   });
 
   test('equal values: the earlier block first', () => {
     const blocks = [0, 1, 2, 3].map((b) => Array.from({ length: 32 }, (_, k) => ({ value: k < 16 ? 7 : -0, index: b * 32 + k })));
-    const out = run(line, { src: { dtype: 'f32', rows: 1, cols: 256, bytes: f32Records(blocks.flat()) }, dst: { dtype: 'f32', rows: 1, cols: 256 } }, 'npu', { blockLen: ['i32', 64n] });
-    const want = [...[0, 1, 2, 3].flatMap((b) => Array.from({ length: 16 }, (_, k) => b * 32 + k)), ...[0, 1, 2, 3].flatMap((b) => Array.from({ length: 16 }, (_, k) => b * 32 + 16 + k))];
+    const out = run(line, { src: { dtype: 'f32', rows: 1, cols: 256, bytes: f32Records(blocks.flat()) }, dst: { dtype: 'f32', rows: 1, cols: 256 } }, 'npu', {
+      blockLen: ['i32', 64n],
+    });
+    const want = [
+      ...[0, 1, 2, 3].flatMap((b) => Array.from({ length: 16 }, (_, k) => b * 32 + k)),
+      ...[0, 1, 2, 3].flatMap((b) => Array.from({ length: 16 }, (_, k) => b * 32 + 16 + k)),
+    ];
     expect(readRecords(out.dst, 'f32', 256, 128).map((r) => r.index)).toEqual(want);
   });
 
@@ -271,7 +300,10 @@ describe('tmrgsort format 1 (src, blockLen)', () => {
     [96n, 512, 'blockLen must be a positive multiple of 64, got 96'],
     [64n, 384, "src's 384 valid columns must be 1 to 255 groups of 4 x blockLen = 256"],
   ])('blockLen %s with %s columns is an error', (blockLen, cols, message) => {
-    const tiles: Record<string, TileArg> = { src: { dtype: 'f32', rows: 1, cols: 512, valid: [1, cols] }, dst: { dtype: 'f32', rows: 1, cols: 512, valid: [1, cols] } };
+    const tiles: Record<string, TileArg> = {
+      src: { dtype: 'f32', rows: 1, cols: 512, valid: [1, cols] },
+      dst: { dtype: 'f32', rows: 1, cols: 512, valid: [1, cols] },
+    };
     expect(() => run(line, tiles, 'cpu-sim', { blockLen: ['i32', blockLen] })).toThrow(message);
   });
 });
@@ -321,7 +353,16 @@ describe('tmrgsort format 2 (several lists)', () => {
 
   test('NaN: cpu-sim takes a NaN only from the list it starts with (its strict > scan); npu reports an error', () => {
     const line = 'pto.tmrgsort ins(%s0, %s1 : T(s0), T(s1)) outs(%dst, %tmp, %executed : T(dst), T(tmp), vector<4xi16>)';
-    const nanFirst = { s0: [{ value: NaN, index: 0 }, { value: 1, index: 1 }], s1: [{ value: 5, index: 2 }, { value: 4, index: 3 }] };
+    const nanFirst = {
+      s0: [
+        { value: NaN, index: 0 },
+        { value: 1, index: 1 },
+      ],
+      s1: [
+        { value: 5, index: 2 },
+        { value: 4, index: 3 },
+      ],
+    };
     const nanLater = { s0: [{ value: 3, index: 0 }], s1: [{ value: NaN, index: 1 }] };
     const go = (l: { s0: Rec[]; s1: Rec[] }, numerics: Numerics) =>
       run(
@@ -346,10 +387,27 @@ describe('tmrgsort format 2 (several lists)', () => {
         const sorted = raw.map((l, i) => [...l].sort((a, b) => b - a).map((value, k) => ({ value, index: i * 100 + k })));
         const t = (i: number): TileArg => ({ dtype: 'f32', rows: 1, cols: 32, bytes: f32Records(sorted[i], 32), valid: [1, sorted[i].length * 2] });
         const total = sorted.reduce((n, l) => n + l.length, 0);
-        const out = run(four, { s0: t(0), s1: t(1), s2: t(2), s3: t(3), dst: { dtype: 'f32', rows: 1, cols: 128, valid: [1, total * 2] }, tmp: { dtype: 'f32', rows: 1, cols: 128 } }, 'cpu-sim', executed);
+        const out = run(
+          four,
+          {
+            s0: t(0),
+            s1: t(1),
+            s2: t(2),
+            s3: t(3),
+            dst: { dtype: 'f32', rows: 1, cols: 128, valid: [1, total * 2] },
+            tmp: { dtype: 'f32', rows: 1, cols: 128 },
+          },
+          'cpu-sim',
+          executed,
+        );
         const got = readRecords(out.dst, 'f32', 128, total);
         for (let p = 1; p < total; p++) expect(got[p - 1].value).toBeGreaterThanOrEqual(got[p].value);
-        expect(got.map((r) => r.index).sort((a, b) => a - b)).toEqual(sorted.flat().map((r) => r.index).sort((a, b) => a - b));
+        expect(got.map((r) => r.index).sort((a, b) => a - b)).toEqual(
+          sorted
+            .flat()
+            .map((r) => r.index)
+            .sort((a, b) => a - b),
+        );
       }),
       { numRuns: 15 },
     );
