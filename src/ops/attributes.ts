@@ -55,6 +55,6 @@ export function readAttribute(spec: AttributeSpec, attr: Attr | undefined): Attr
       return { value: raw };
     }
     default:
-      return { value: undefined }; // masks: the AscendC ops read them (ascendc/text-form.ts)
+      return { value: undefined }; // masks: the AscendC ops read them (ops/instructions/ascendc-text-form.ts)
   }
 }

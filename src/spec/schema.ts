@@ -23,7 +23,7 @@ export const OperandSpec = z.object({
   polymorphic: z.string().optional(),
 });
 
-/** Layout requirements, by name: see verify/layout.ts. */
+/** Layout requirements, by name: see ops/tile-rules.ts. */
 export const LayoutRule = z.enum(['any', 'nd', 'row-major', 'nd-or-dn-column', 'none-box']);
 
 const DimRef = z.string().regex(/^[A-Za-z0-9]+\.(vRow|vCol|rows|cols)$/, 'expected OPERAND.vRow|vCol|rows|cols');
@@ -75,12 +75,12 @@ export const InstructionSpec = z.object({
   isa: z.string(),
   family: z.string(),
   summary: z.string(),
-  /** The VM semantics family that executes it (vm/instructions/*). */
+  /** The VM semantics family that executes it (ops/instructions/semantics/*). */
   semantics: z.string(),
   reduce: z.enum(['min', 'max', 'sum', 'prod']).optional(),
   /**
    * The operation within a semantics family that runs several (`add`, `exp`, ...). Each family
-   * lists the operations it knows (vm/instructions), and a test checks every name is one of them.
+   * lists the operations it knows (ops/instructions/semantics), and a test checks every name is one of them.
    */
   op: z.string().optional(),
   operands: z.array(OperandSpec).min(1),

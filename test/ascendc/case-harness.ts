@@ -19,20 +19,18 @@ import {
   Problem,
   Product,
   ReduceOrder,
-  TileRef,
   blockReduceSum,
   copy,
   fullMask,
-  tcolmin,
   tikMask,
   validateBlockReduceSum,
   validateCopy,
-  validateTcolmin,
   validateVecReduceAdd,
   validateWholeReduceMin,
   vecReduceAdd,
   wholeReduceMin,
 } from '../../src/ascendc/model';
+import { TileRef, tcolmin, validateTcolmin } from './tcolmin-model';
 
 export interface Region {
   addr: number;

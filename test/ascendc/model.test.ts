@@ -13,7 +13,6 @@ import {
   Product,
   adder,
   blockReduceSum,
-  tcolmin,
   copy,
   laneEnables,
   maskProblems,
@@ -27,6 +26,7 @@ import {
   vecReduceAddCombine,
   wholeReduceMin,
 } from '../../src/ascendc/model';
+import { tcolmin } from './tcolmin-model';
 import { f16BitsToNumber, numberToF16Bits } from '../../src/numerics/float16';
 
 const FILL = 0xee;

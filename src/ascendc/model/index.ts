@@ -1,6 +1,6 @@
 /**
  * Direct semantic model of the AscendC / TIK seed instructions over raw bytes (issue 3):
- * WholeReduceMin, BlockReduceSum, vec_reduce_add and Copy, plus TCOLMIN. It transcribes the seeds and
+ * WholeReduceMin, BlockReduceSum, vec_reduce_add and Copy. It transcribes the seeds and
  * reference/ascendc.md and is the oracle a lowering to PTO tile ops is checked against.
  *
  * Every instruction function validates its parameters first (ModelError listing the problems), then
@@ -19,4 +19,3 @@ export { blockReduceSum } from './block-reduce-sum';
 export { vecReduceAdd, vecReduceAddCombine, vecReduceAddOrder, A2_CHUNK } from './vec-reduce-add';
 export type { VecReduceAddOrder } from './vec-reduce-add';
 export { copy } from './copy';
-export { tcolmin } from './tcolmin';

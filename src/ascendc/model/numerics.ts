@@ -1,5 +1,4 @@
 import { F16_MAX, f16BitsToNumber, numberToF16Bits } from '../../numerics/float16';
-import { MemoryAccess } from './memory';
 
 /**
  * Floating-point arithmetic of the model (reference/ascendc.md §1 "Floating point").
@@ -46,14 +45,6 @@ export function numberToBits(dtype: FloatType, value: number): number {
   const scratch = new DataView(new ArrayBuffer(4));
   scratch.setFloat32(0, value);
   return scratch.getUint32(0);
-}
-
-export function readFloat(mem: MemoryAccess, addr: number, dtype: FloatType): number {
-  return bitsToNumber(dtype, mem.readBits(addr, dtype === 'f16' ? 2 : 4));
-}
-
-export function writeFloat(mem: MemoryAccess, addr: number, dtype: FloatType, value: number): void {
-  mem.writeBits(addr, dtype === 'f16' ? 2 : 4, numberToBits(dtype, value));
 }
 
 export { pairTree } from '../../numerics/pair-tree';

@@ -29,7 +29,8 @@ import {
 
 const U16_MAX = 65535;
 
-class Checker {
+/** Collects the problems of one call: ranges, alignment, availability (also used by the tests' models). */
+export class Checker {
   readonly problems: Problem[] = [];
 
   constructor(readonly instr: string) {}
@@ -294,46 +295,3 @@ export function validateCopy(dst: number, src: number, params: CopyParams): Prob
 
 // ---------------------------------------------------------------------------------------------------
 // TCOLMIN (seed 004, reference §6)
-
-/** A row-major (ND) Vec tile in the memory: `rows x cols` elements at `addr`, valid region `validRow x validCol`. */
-export interface TileRef {
-  addr: number;
-  dtype: DType;
-  rows: number;
-  cols: number;
-  validRow: number;
-  validCol: number;
-}
-
-/** TCOLMIN dtypes on A2A3 [seed 004]. */
-export const TCOLMIN_DTYPES: readonly DType[] = ['f16', 'f32', 'i16', 'i32'];
-
-function checkTile(c: Checker, name: 'src' | 'dst', t: TileRef): boolean {
-  let ok = c.range(`${name}.rows`, `${name}.rows`, t.rows, 1, Number.MAX_SAFE_INTEGER);
-  ok = c.range(`${name}.cols`, `${name}.cols`, t.cols, 1, Number.MAX_SAFE_INTEGER) && ok;
-  if (!ok) return false;
-  ok = c.range(`${name}.validRow`, `${name}.validRow`, t.validRow, 0, t.rows) && ok;
-  ok = c.range(`${name}.validCol`, `${name}.validCol`, t.validCol, 0, t.cols) && ok;
-  ok = c.address(`${name}.addr`, t.addr, 32, 'a Vec tile starts on a 32-byte boundary') && ok;
-  if (DTYPES.includes(t.dtype) && (t.cols * DTYPE_SIZE[t.dtype]) % BLOCK_BYTES !== 0) {
-    c.add(`${name}.cols`, `TCOLMIN: ${name} row of ${t.cols} x ${t.dtype} is ${t.cols * DTYPE_SIZE[t.dtype]} bytes, not a multiple of 32`);
-    ok = false;
-  }
-  return ok;
-}
-
-export function validateTcolmin(dst: TileRef, src: TileRef): Problem[] {
-  const c = new Checker('TCOLMIN');
-  if (!TCOLMIN_DTYPES.includes(src.dtype)) {
-    c.add('src.dtype', `TCOLMIN: dtype ${String(src.dtype)} not supported on A2A3; supported: ${TCOLMIN_DTYPES.join(', ')}`);
-  }
-  if (dst.dtype !== src.dtype) {
-    c.add('dst.dtype', `TCOLMIN: dst.DType must equal src.DType (dst ${String(dst.dtype)}, src ${String(src.dtype)})`);
-  }
-  checkTile(c, 'src', src);
-  checkTile(c, 'dst', dst);
-  if (src.validCol !== dst.validCol) {
-    c.add('dst.validCol', `TCOLMIN: src.GetValidCol() must equal dst.GetValidCol() (src ${src.validCol}, dst ${dst.validCol})`);
-  }
-  return c.problems;
-}

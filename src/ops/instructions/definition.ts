@@ -267,7 +267,7 @@ class InstructionVerification {
     for (const a of op.attrs) if (!known.has(a.key)) this.v.error(a.span, `${name} has no attribute '${a.key}'`);
     bound.attributes = attributes;
     bound.written = written;
-    // Rules the tables cannot express (type pairs of tcvt, index ranges, ...): verify/checks.
+    // Rules the tables cannot express (type pairs of tcvt, index ranges, ...): ops/instructions/checks.
     const check = INSTRUCTION_CHECKS[spec.opName];
     if (check && attributesOk) {
       check({

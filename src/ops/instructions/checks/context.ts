@@ -7,7 +7,7 @@ import { AttributeValue } from '../../attributes';
 import { BoundInstruction } from '../../../ir/program';
 
 /**
- * What a check of verify/checks sees: an instruction whose operands bound and whose attributes parsed.
+ * What a check of ops/instructions/checks sees: an instruction whose operands bound and whose attributes parsed.
  * The table rules (locations, layouts, dtypes, valid regions) have run and may have reported errors,
  * so a check should not repeat them.
  */

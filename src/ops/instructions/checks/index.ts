@@ -19,7 +19,7 @@ function merge(tables: Record<string, InstructionCheck>[]): Record<string, Instr
   const all: Record<string, InstructionCheck> = {};
   for (const t of tables) {
     for (const [name, check] of Object.entries(t)) {
-      if (all[name]) throw new Error(`verify/checks: ${name} has two checks`);
+      if (all[name]) throw new Error(`ops/instructions/checks: ${name} has two checks`);
       all[name] = check;
     }
   }

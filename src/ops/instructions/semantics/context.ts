@@ -36,7 +36,7 @@ export interface InstructionContext {
 export type Semantics = (ctx: InstructionContext) => void;
 
 /**
- * A module of vm/instructions: its semantics functions by the spec's `semantics` name and, for a
+ * A module of ops/instructions/semantics: its semantics functions by the spec's `semantics` name and, for a
  * function that runs several operations, the spec `op` values it implements.
  */
 export interface SemanticsModule {

@@ -43,7 +43,7 @@ export const SEMANTICS: Record<string, Semantics> = {};
 export const OPERATIONS: Record<string, readonly string[]> = {};
 for (const m of MODULES) {
   for (const [name, fn] of Object.entries(m.semantics)) {
-    if (SEMANTICS[name]) throw new Error(`vm/instructions: semantics '${name}' is defined twice`);
+    if (SEMANTICS[name]) throw new Error(`ops/instructions/semantics: semantics '${name}' is defined twice`);
     SEMANTICS[name] = fn;
   }
   Object.assign(OPERATIONS, m.operations ?? {});

@@ -133,7 +133,7 @@ export function load(ctx: InstructionContext): void {
 /**
  * TSTORE and TSTORE_FP. Bits are copied between same-size types; from an Acc tile an f32 accumulator may also be
  * stored as f16 or bf16 (the fixpipe's cast, TSTORE manual's ACC-to-GM table), rounded to nearest even. The relu,
- * scalar-quant ({pre_quant}) and vector-quant (tstore_fp's fp tile) forms go through vm/numerics/fixpipe.ts.
+ * scalar-quant ({pre_quant}) and vector-quant (tstore_fp's fp tile) forms go through numerics/fixpipe.ts.
  */
 export function store(ctx: InstructionContext): void {
   const view = ctx.view('dst');

@@ -49,7 +49,7 @@ function moveToCubeInput(ctx: InstructionContext, src: Tile, dst: Tile): void {
 /**
  * Acc -> Mat/Vec (the fixpipe): the same type is copied; f32 -> f16/bf16 is the plain cast (A2/A3 GetCastPreQuantMode:
  * F322F16/F322BF16), rounded to nearest even. {relu}, {pre_quant} and tmov.fp's fp tile go through
- * vm/numerics/fixpipe.ts. On the NPU, A2/A3 has no Acc -> Vec path and its plain Acc -> Mat move always casts
+ * numerics/fixpipe.ts. On the NPU, A2/A3 has no Acc -> Vec path and its plain Acc -> Mat move always casts
  * (npu/a2a3/TMov.hpp, CheckTMovAccToMat).
  */
 function moveFromAccumulator(ctx: InstructionContext, src: Tile, dst: Tile): void {
