@@ -55,6 +55,10 @@ export const INTEGER_BINARY: Record<string, IntegerFn> = {
     const q = a / divisor(b);
     return q * b !== a && a < 0n === b < 0n ? q + 1n : q;
   },
+  'arith.ceildivui': (a, b, bits) => {
+    const divisorBits = unsigned(divisor(b), bits);
+    return (unsigned(a, bits) + divisorBits - 1n) / divisorBits;
+  },
   'arith.floordivsi': (a, b) => {
     const q = a / divisor(b);
     return q * b !== a && a < 0n !== b < 0n ? q - 1n : q;

@@ -67,6 +67,11 @@ describe('unsigned integer ops read their operands as unsigned', () => {
     ['arith.divui', 'i8', -56n, 3n, 66n],
     ['arith.remui', 'i8', -56n, 3n, 2n],
     ['arith.divsi', 'i8', -56n, 3n, -18n],
+    // Unsigned ceiling division: 7 / 2 -> 4; -1 : i32 is 4294967295, / 2 -> 2147483648, which as i32 reads -2^31;
+    // 0 / 5 -> 0 (no rounding up from nothing).
+    ['arith.ceildivui', 'i32', 7n, 2n, 4n],
+    ['arith.ceildivui', 'i32', -1n, 2n, -2147483648n],
+    ['arith.ceildivui', 'i8', 0n, 5n, 0n],
     ['arith.remsi', 'i8', -56n, 3n, -2n],
   ] as const)('%s (%s) of %d, %d is %d', (op, type, a, b, expected) => {
     expect(compute(op, type, a, b)).toBe(expected);
