@@ -126,7 +126,7 @@ for (const name of ['whole-reduce-min', 'block-reduce-sum', 'vec-reduce-add', 'c
   const l = time(() => runOnce(lowered), 20);
   const lower = time(() => lowerProgram(direct), 20);
   console.log(
-    `${name}.pto: lowered run ${l.ms.toFixed(2)} ms (${l.result.steps} ops) = ${(l.ms / d.ms).toFixed(1)}x the direct model's ${d.ms.toFixed(2)} ms; lowering + re-assembly ${lower.ms.toFixed(2)} ms`,
+    `${name}.pto: lowered run ${l.ms.toFixed(2)} ms (${l.result.steps} ops) = ${(l.ms / d.ms).toFixed(1)}x the direct model's ${d.ms.toFixed(2)} ms; lowering + verification ${lower.ms.toFixed(2)} ms`,
   );
 }
 console.log(`heap used: ${(process.memoryUsage().heapUsed / (1 << 20)).toFixed(0)} MB, rss ${(process.memoryUsage().rss / (1 << 20)).toFixed(0)} MB`);

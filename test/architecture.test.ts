@@ -18,7 +18,7 @@ const ALLOWED: Record<string, string[]> = {
   syntax: ['diag', 'types'],
   ascendc: ['numerics'],
   machine: ['diag', 'types', 'numerics', 'spec'],
-  ir: ['diag', 'types', 'spec', 'syntax', 'machine'],
+  ir: ['diag', 'types', 'spec', 'syntax', 'ascendc', 'machine'],
   ops: ['diag', 'types', 'numerics', 'spec', 'syntax', 'ascendc', 'machine', 'ir'],
   verify: ['diag', 'types', 'spec', 'syntax', 'ascendc', 'ir', 'ops'],
   vm: ['diag', 'types', 'numerics', 'spec', 'syntax', 'machine', 'ir', 'ops'],

@@ -60,7 +60,7 @@ export function main(argv: string[]): number {
         break;
       case 'lowered':
         try {
-          out.push(lowerProgram(result).source.text);
+          out.push(printCanonical(lowerProgram(result).module, result.types));
         } catch (e) {
           if (!(e instanceof LoweringError)) throw e;
           process.stderr.write(formatDiagnostic(result.source, { severity: 'error', message: e.message, span: e.span }) + '\n');

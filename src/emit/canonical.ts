@@ -8,14 +8,11 @@ import { opRegistry } from '../ops/registry';
  * `shape = [...], strides = [...]` with the comma, `pto.partition_view` for `pto.subview`.
  * Level 1 (SSA) ops stay Level 1, with canonical types.
  */
-export function printCanonical(module: Module, types: TypeTable, rewrite?: Rewrite): string {
-  const p = new Printer(types, rewrite);
+export function printCanonical(module: Module, types: TypeTable): string {
+  const p = new Printer(types);
   for (const op of module.ops) p.op(op, 0);
   return p.lines.join('\n') + '\n';
 }
-
-/** Replaces an op by lines of PTO-AS (a lowering), or keeps it (undefined). */
-export type Rewrite = (op: OpNode) => string[] | undefined;
 
 /** An MLIR string literal: \\ \" \n \t, and \XX for other control characters. */
 function quote(value: string): string {
@@ -32,10 +29,7 @@ function quote(value: string): string {
 class Printer {
   readonly lines: string[] = [];
 
-  constructor(
-    private readonly types: TypeTable,
-    private readonly rewrite?: Rewrite,
-  ) {}
+  constructor(private readonly types: TypeTable) {}
 
   type(t: TypeRef): string {
     const parsed = this.types.resolve(t).type;
@@ -109,11 +103,6 @@ class Printer {
   }
 
   op(op: OpNode, depth: number): void {
-    const replacement = this.rewrite?.(op);
-    if (replacement) {
-      for (const line of replacement) this.emit(depth, line);
-      return;
-    }
     const res = this.results(op.results);
     const others = op.attrs;
     const syntax = opRegistry().syntaxOf(op.name)?.syntax;

@@ -1,5 +1,6 @@
 import { Module, OpNode, Operand, ResultDef } from '../syntax/ast';
 import { Instruction } from '../spec/isa';
+import { AscendcParams } from '../ascendc/model/params';
 import { AttributeValue, TargetName } from '../spec/schema';
 import { Type } from '../types/type';
 import { SyncOpSpec } from '../spec/sync';
@@ -23,6 +24,8 @@ export interface BoundInstruction {
   operands: Map<string, BoundOperand>;
   /** The spec's attributes decoded, defaults applied (set once they verified). */
   attributes?: Map<string, AttributeValue | undefined>;
+  /** An AscendC/TIK op's attributes as the model's parameters (decoded once, by the verifier). */
+  ascendc?: AscendcParams;
   /** The attributes the program wrote (a default is not a choice: `saturation` unwritten differs from `= true`). */
   written?: ReadonlySet<string>;
 }

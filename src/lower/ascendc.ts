@@ -16,6 +16,7 @@ import {
 import { A2_CHUNK, vecReduceAddOrder } from '../ascendc/model/vec-reduce-add';
 import { AscendcParams } from '../ops/instructions/ascendc-text-form';
 import { Span } from '../diag/source';
+import { AttrEntry } from '../syntax/ast';
 import { ElemType, elemSize } from '../types/type';
 import { Emitter, IndexValue, TileValue, bitsType, roundUp } from './emitter';
 
@@ -127,7 +128,8 @@ function repeatView(e: Emitter, blockRows: TileValue, r: IndexValue, repStride: 
   return e.reshape(window, { dtype: lanes.dtype, rows: 1, cols: blocks * lanes.perBlock, vCol: validCols }, 'row');
 }
 
-const saturationAttr = (dtype: ElemType, sat: boolean): string => (dtype === 'f16' && !sat ? ' {saturation = false}' : '');
+/** `{saturation = false}` where it changes anything: the f16 adds of a non-saturating call. */
+const saturationAttr = (e: Emitter, dtype: ElemType, sat: boolean): AttrEntry[] => (dtype === 'f16' && !sat ? e.flag('saturation', false) : []);
 
 // ---- WholeReduceMin ------------------------------------------------------------------------------
 
@@ -223,7 +225,7 @@ export function lowerBlockReduceSum(e: Emitter, io: LoweringOperands, params: As
       gather(e, lanes, srcBits!, r, p.srcRepStride, p.srcBlkStride, scratchBits!, false);
       blocks = scratch!;
     }
-    e.op('trowsum', [blocks, tmp], [sums], saturationAttr(lanes.dtype, p.sat));
+    e.op('trowsum', [blocks, tmp], [sums], saturationAttr(e, lanes.dtype, p.sat));
     const base = e.affine(r, p.dstRepStride * BLOCKS_PER_REPEAT, 0);
     written.forEach((w, b) => {
       if (w) e.setval(dstBits, e.add(base, b), e.getval(sumBits, b));
@@ -237,7 +239,7 @@ export function lowerVecReduceAdd(e: Emitter, io: LoweringOperands, params: Asce
   const p = resolveVecReduceAdd(params as unknown as VecReduceAddParams);
   const lanes = new Lanes(p.dtype as ElemType, p.mask);
   const L = lanes.perRepeat;
-  const sat = saturationAttr(lanes.dtype, p.sat);
+  const sat = saturationAttr(e, lanes.dtype, p.sat);
   const dstBits = e.flat(io.dst, lanes.bits, 'd');
   // Repeat r as one row of L lanes: a view when every lane is active, else gathered with masked lanes +0.
   const viewable = lanes.full;

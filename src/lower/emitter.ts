@@ -1,3 +1,6 @@
+import { Span } from '../diag/source';
+import { Attr, AttrEntry, OpNode, Operand, ResultDef, TypeRef } from '../syntax/ast';
+import { newOp, typeRef, withSegments } from '../syntax/build';
 import { ElemType, TileType, elemSize, elemTypeName, printType } from '../types/type';
 
 /** A tile value of the lowered program: its SSA name and type. */
@@ -45,29 +48,49 @@ export function bitsType(size: number): ElemType {
 export const roundUp = (n: number, m: number): number => Math.ceil(n / m) * m;
 
 /**
- * Writes the lowered PTO-AS of one op, line by line: fresh SSA names under a prefix no name of the
- * module uses, constants on first use (hoisted to the start of the lowering, so loops see them), and
- * `scf.for` bodies indented.
+ * Builds the lowered IR of one op, op by op (AST nodes made the way the parser makes them, so the verifier
+ * checks them like any other): fresh SSA names under a prefix no name of the module uses, constants on first
+ * use (hoisted to the start of the lowering, so loops see them), and `scf.for` bodies as nested regions. Every
+ * node carries the span of the op it replaces, so a diagnostic or a trap in the lowered code points there.
  */
 export class Emitter {
-  private readonly body: string[] = [];
-  private readonly constants: string[] = [];
+  /** The op lists being filled: the lowering's top level, then the body of each open loop. */
+  private readonly blocks: OpNode[][] = [[]];
+  private readonly constants: OpNode[] = [];
   private readonly constantNames = new Map<string, string>();
-  private depth = 0;
   private counter = 0;
 
-  constructor(private readonly prefix: string) {}
+  constructor(
+    private readonly prefix: string,
+    private readonly span: Span,
+  ) {}
 
-  lines(): string[] {
-    return [...this.constants, ...this.body];
+  /** The lowered ops: the hoisted constants, then the body. */
+  ops(): OpNode[] {
+    return [...this.constants, ...this.blocks[0]];
   }
 
   fresh(hint: string): string {
     return `%${this.prefix}${hint}${this.counter++}`;
   }
 
-  line(text: string): void {
-    this.body.push('  '.repeat(this.depth) + text);
+  private push(op: OpNode): void {
+    this.blocks[this.blocks.length - 1].push(op);
+  }
+
+  private typeRef(type: string | TileType): TypeRef {
+    return typeRef(typeof type === 'string' ? type : printType(type), this.span);
+  }
+
+  /** A use of a value (`%x`, or `%x#1` for one result of a multi-result op), typed as given. */
+  private use(name: string, type?: string | TileType): Operand {
+    const hash = name.indexOf('#');
+    const value = hash < 0 ? { name, span: this.span } : { name: name.slice(0, hash), index: Number(name.slice(hash + 1)), span: this.span };
+    return { value, type: type === undefined ? undefined : this.typeRef(type), span: this.span };
+  }
+
+  private result(name: string): ResultDef[] {
+    return [{ name, count: 1, span: this.span }];
   }
 
   constant(value: number, type: string = 'index'): string {
@@ -76,7 +99,14 @@ export class Emitter {
     if (!name) {
       name = `%${this.prefix}c${value < 0 ? 'm' + -value : value}${type === 'index' ? '' : '_' + type}`;
       this.constantNames.set(key, name);
-      this.constants.push(`${name} = arith.constant ${value} : ${type}`);
+      const literal: Attr = { kind: 'int', value: BigInt(value), type: this.typeRef(type), span: this.span };
+      this.constants.push(
+        newOp('arith.constant', 'custom', this.span, {
+          results: this.result(name),
+          attrs: [{ key: 'value', value: literal, span: this.span }],
+          resultTypes: [this.typeRef(type)],
+        }),
+      );
     }
     return name;
   }
@@ -85,15 +115,23 @@ export class Emitter {
     return typeof v === 'number' ? this.constant(v) : v;
   }
 
+  /** `name a, b : index`, an index-typed arith op. */
+  private indexArith(name: string, a: string, b: string, hint: string): string {
+    const result = this.fresh(hint);
+    this.push(
+      newOp(name, 'custom', this.span, {
+        results: this.result(result),
+        ...withSegments([['operands', [this.use(a, 'index'), this.use(b, 'index')]]]),
+        resultTypes: [this.typeRef('index')],
+      }),
+    );
+    return result;
+  }
+
   /** `base * scale + offset` on index values, folding constants. */
   affine(base: IndexValue, scale: number, offset: number): IndexValue {
     if (typeof base === 'number') return base * scale + offset;
-    let v: IndexValue = base;
-    if (scale !== 1) {
-      const product = this.fresh('m');
-      this.line(`${product} = arith.muli ${v}, ${this.constant(scale)} : index`);
-      v = product;
-    }
+    const v = scale === 1 ? base : this.indexArith('arith.muli', base, this.constant(scale), 'm');
     return this.add(v, offset);
   }
 
@@ -102,28 +140,41 @@ export class Emitter {
     if (to <= from) return;
     if (to - from === 1) return body(from);
     const i = this.fresh('i');
-    this.line(`scf.for ${i} = ${this.constant(from)} to ${this.constant(to)} step ${this.constant(1)} {`);
-    this.depth++;
+    const bounds = [this.constant(from), this.constant(to), this.constant(1)].map((name) => this.use(name));
+    const ops: OpNode[] = [];
+    this.blocks.push(ops);
     body(i);
-    this.depth--;
-    this.line('}');
-  }
-
-  type(t: TileType): string {
-    return printType(t);
+    this.blocks.pop();
+    const block = { args: [{ name: i, type: undefined, span: this.span }], ops, span: this.span };
+    this.push(
+      newOp('scf.for', 'custom', this.span, {
+        ...withSegments([
+          ['lb', [bounds[0]]],
+          ['ub', [bounds[1]]],
+          ['step', [bounds[2]]],
+          ['init', []],
+        ]),
+        regions: [{ blocks: [block], span: this.span }],
+      }),
+    );
   }
 
   alloc(shape: Shape, hint = 't'): TileValue {
     const type = vecTile(shape);
     const name = this.fresh(hint);
-    this.line(`${name} = pto.alloc_tile : ${this.type(type)}`);
+    this.push(newOp('pto.alloc_tile', 'custom', this.span, { results: this.result(name), resultTypes: [this.typeRef(type)] }));
     return { name, type };
   }
 
   reshape(v: TileValue, shape: Shape, hint = 'v'): TileValue {
     const type = vecTile(shape);
     const name = this.fresh(hint);
-    this.line(`${name} = pto.treshape ${v.name} : ${this.type(v.type)} -> ${this.type(type)}`);
+    const op = newOp('pto.treshape', 'ssa', this.span, {
+      results: this.result(name),
+      ...withSegments([['operands', [this.use(v.name, v.type)]]]),
+      resultTypes: [this.typeRef(type)],
+    });
+    this.push(Object.assign(op, { signatureSingle: false }));
     return { name, type };
   }
 
@@ -142,30 +193,63 @@ export class Emitter {
 
   subset(v: TileValue, row: IndexValue, col: IndexValue, rows: number, cols: number, hint = 'w'): TileValue {
     const name = this.fresh(hint);
-    this.line(`${name} = pto.subset ${v.name}[${this.index(row)}, ${this.index(col)}] sizes [${rows}, ${cols}] : ${this.type(v.type)}`);
+    const sizes: Attr = {
+      kind: 'array',
+      items: [rows, cols].map((n): Attr => ({ kind: 'int', value: BigInt(n), span: this.span })),
+      span: this.span,
+    };
+    this.push(
+      newOp('pto.subset', 'custom', this.span, {
+        results: this.result(name),
+        ...withSegments([
+          ['source', [this.use(v.name, v.type)]],
+          ['offsets', [this.use(this.index(row)), this.use(this.index(col))]],
+        ]),
+        attrs: [{ key: 'sizes', value: sizes, span: this.span }],
+      }),
+    );
     return { name, type: { ...v.type, rows, cols, vRow: rows, vCol: cols } };
   }
 
+  /** A DPS op `pto.NAME ins(...) outs(...) {attrs}`; a scalar result (`outs : T`) when `scalarResult` is given. */
+  private dps(name: string, ins: Operand[], outs: Operand[], attrs: AttrEntry[] = [], scalarResult?: { name: string; type: string }): void {
+    this.push(
+      newOp(`pto.${name}`, 'dps', this.span, {
+        results: scalarResult ? this.result(scalarResult.name) : [],
+        ...withSegments([
+          ['ins', ins],
+          ['outs', outs],
+        ]),
+        attrs,
+        resultTypes: scalarResult ? [this.typeRef(scalarResult.type)] : [],
+      }),
+    );
+  }
+
   /** A DPS tile op: `op ins(a, b : A, B) outs(d : D) {attrs}`. */
-  op(name: string, ins: TileValue[], outs: TileValue[], attrs = ''): void {
-    const insText = `${ins.map((v) => v.name).join(', ')} : ${ins.map((v) => this.type(v.type)).join(', ')}`;
-    const outsText = `${outs.map((v) => v.name).join(', ')} : ${outs.map((v) => this.type(v.type)).join(', ')}`;
-    this.line(`pto.${name} ins(${insText}) outs(${outsText})${attrs}`);
+  op(name: string, ins: TileValue[], outs: TileValue[], attrs: AttrEntry[] = []): void {
+    const typed = (v: TileValue) => this.use(v.name, v.type);
+    this.dps(name, ins.map(typed), outs.map(typed), attrs);
+  }
+
+  /** `{name = value}`: a boolean attribute for `op`. */
+  flag(name: string, value: boolean): AttrEntry[] {
+    return [{ key: name, value: { kind: 'bool', value, span: this.span }, span: this.span }];
   }
 
   fill(v: TileValue, value: number): void {
     const elem = elemTypeName(v.type.dtype);
-    this.line(`pto.texpands ins(${this.constant(value, elem)} : ${elem}) outs(${v.name} : ${this.type(v.type)})`);
+    this.dps('texpands', [this.use(this.constant(value, elem), elem)], [this.use(v.name, v.type)]);
   }
 
   getval(v: TileValue, offset: IndexValue): string {
     const name = this.fresh('e');
-    this.line(`${name} = pto.tgetval ins(${v.name}, ${this.index(offset)} : ${this.type(v.type)}, index) outs : ${elemTypeName(v.type.dtype)}`);
+    this.dps('tgetval', [this.use(v.name, v.type), this.use(this.index(offset), 'index')], [], [], { name, type: elemTypeName(v.type.dtype) });
     return name;
   }
 
   setval(v: TileValue, offset: IndexValue, value: string): void {
-    this.line(`pto.tsetval ins(${this.index(offset)}, ${value} : index, ${elemTypeName(v.type.dtype)}) outs(${v.name} : ${this.type(v.type)})`);
+    this.dps('tsetval', [this.use(this.index(offset), 'index'), this.use(value, elemTypeName(v.type.dtype))], [this.use(v.name, v.type)]);
   }
 
   /** Copies `count` elements, bit for bit, between two integer views of the same element size. */
@@ -180,14 +264,14 @@ export class Emitter {
     if (typeof a === 'number' && typeof b === 'number') return a + b;
     if (a === 0) return b;
     if (b === 0) return a;
-    const name = this.fresh('a');
-    this.line(`${name} = arith.addi ${this.index(a)}, ${this.index(b)} : index`);
-    return name;
+    return this.indexArith('arith.addi', this.index(a), this.index(b), 'a');
   }
 
   cast(value: string, from: string, to: string, op: string): string {
     const name = this.fresh('x');
-    this.line(`${name} = ${op} ${value} : ${from} to ${to}`);
+    this.push(
+      newOp(op, 'custom', this.span, { results: this.result(name), ...withSegments([['operands', [this.use(value, from)]]]), resultTypes: [this.typeRef(to)] }),
+    );
     return name;
   }
 }

@@ -1,11 +1,11 @@
-import { Assembled, assemble } from '../verify/assemble';
-import { DEFAULT_PRODUCT } from '../ascendc/model/params';
-import { paramsFromAttributes } from '../ops/instructions/ascendc-text-form';
+import { DiagnosticBag } from '../diag/diagnostic';
 import { printCanonical } from '../emit/canonical';
-import { OpNode } from '../syntax/ast';
-import { TileType } from '../types/type';
-import { TypeTable } from '../syntax/type-table';
 import { Program } from '../ir/program';
+import { Block, Module, OpNode } from '../syntax/ast';
+import { TypeTable } from '../syntax/type-table';
+import { TileType } from '../types/type';
+import { Assembled } from '../verify/assemble';
+import { verifyModule } from '../verify/verifier';
 import { LOWERINGS, LoweringError } from './ascendc';
 import { Emitter, TileValue } from './emitter';
 
@@ -19,17 +19,16 @@ function freshPrefix(text: string): string {
 }
 
 /**
- * The lowered program as PTO-AS text: every AscendC/TIK op of a verified program replaced by PTO tile
- * ops (src/lower/ascendc.ts), everything else printed canonically. The text is meant to be assembled
- * again (`pto-as` accepts it; the VM runs it).
+ * The lowered module: every AscendC/TIK op of a verified program replaced by PTO tile ops (src/lower/ascendc.ts),
+ * built as IR; everything else is the program's own AST.
  */
-export function lowerToText(program: Program, types: TypeTable, sourceText: string): string {
+export function lowerModule(program: Program, sourceText: string): Module {
   const prefix = freshPrefix(sourceText);
   let count = 0;
-  return printCanonical(program.module, types, (op: OpNode) => {
+  const lowerOp = (op: OpNode): OpNode[] => {
     const bound = program.instructions.get(op);
     const lower = bound && LOWERINGS[bound.spec.opName];
-    if (!bound || !lower) return undefined;
+    if (!bound || !lower) return [op.regions.length > 0 ? { ...op, regions: op.regions.map((r) => ({ ...r, blocks: r.blocks.map(lowerBlock) })) } : op];
     const operand = (name: string): TileValue | undefined => {
       const b = bound.operands.get(name);
       if (!b?.use?.value || b.type.kind !== 'tile') return undefined;
@@ -42,12 +41,18 @@ export function lowerToText(program: Program, types: TypeTable, sourceText: stri
     for (const t of [src, dst]) {
       if (t.type.slayout !== 'none_box') throw new LoweringError(`${op.name}: lowering a boxed (fractal) ${t.name} is not implemented yet`, op.nameSpan);
     }
-    const { params, problems } = paramsFromAttributes(op, bound.spec, src.type.dtype, DEFAULT_PRODUCT);
-    if (!params) throw new LoweringError(`${op.name}: ${problems.map((p) => p.message).join('; ')}`, op.nameSpan);
-    const emitter = new Emitter(`${prefix}${count++}_`);
-    lower(emitter, { src, dst, inPlace: src.name === dst.name }, params);
-    return emitter.lines();
-  });
+    if (!bound.ascendc) throw new LoweringError(`${op.name}: its attributes did not verify`, op.nameSpan);
+    const emitter = new Emitter(`${prefix}${count++}_`, op.span);
+    lower(emitter, { src, dst, inPlace: src.name === dst.name }, bound.ascendc);
+    return emitter.ops();
+  };
+  const lowerBlock = (block: Block): Block => ({ ...block, ops: block.ops.flatMap(lowerOp) });
+  return { ...program.module, ops: program.module.ops.flatMap(lowerOp) };
+}
+
+/** The lowered program as PTO-AS text, printed canonically (`pto-as --emit lowered`). */
+export function lowerToText(program: Program, types: TypeTable, sourceText: string): string {
+  return printCanonical(lowerModule(program, sourceText), types);
 }
 
 /** The first op (in source order) that lowering rewrites, if any. */
@@ -60,19 +65,21 @@ export function firstLowerableOp(program: Program): OpNode | undefined {
 }
 
 /**
- * The lowered program, assembled again. Its diagnostics would be the lowering's own mistakes, so they
- * are returned for the caller to report as such.
+ * The lowered program, verified directly (no text in between). Its ops keep the span of the op they replace, so
+ * the run's findings point into the original source. A diagnostic would be the lowering's own mistake: it is
+ * raised as such.
  */
 export function lowerProgram(assembled: Assembled): Assembled {
-  const text = lowerToText(assembled.program, assembled.types, assembled.source.text);
-  const lowered = assemble(`${assembled.source.path} (lowered)`, text, { target: assembled.program.target });
-  const first = lowered.diags.items.find((d) => d.severity === 'error');
+  const module = lowerModule(assembled.program, assembled.source.text);
+  const diags = new DiagnosticBag(assembled.source);
+  const program = verifyModule(module, assembled.types, diags, { target: assembled.program.target });
+  const first = diags.items.find((d) => d.severity === 'error');
   if (first) {
-    const at = lowered.source.position(first.span.start);
+    const at = assembled.source.position(first.span.start);
     throw new LoweringError(
-      `internal error: the lowered program does not verify (line ${at.line}: ${first.message}); run with --direct`,
+      `internal error: the lowered program does not verify (${first.message}, from line ${at.line}); run with --direct`,
       assembled.module.span,
     );
   }
-  return lowered;
+  return { source: assembled.source, diags, module, types: assembled.types, program };
 }

@@ -221,3 +221,5 @@ export function laneAddress(base: number, r: number, l: number, blkStride: numbe
 export function fullMask(dtype: DType): number {
   return lanesPerRepeat(DTYPE_SIZE[dtype]);
 }
+
+export type AscendcParams = Record<string, unknown> & { dtype: DType; mask: Mask; repeat: number; product: Product; sat: boolean };

@@ -2,7 +2,7 @@ import { Span } from '../../diag/source';
 import { Attr, OpNode, attrOf } from '../../syntax/ast';
 import { ElemType } from '../../types/type';
 import { Instruction } from '../../spec/isa';
-import { BitMask, DType, Mask, Product, ReduceOrder } from '../../ascendc/model/params';
+import { AscendcParams, BitMask, Mask, Product, ReduceOrder } from '../../ascendc/model/params';
 
 /**
  * The PTO-AS text form of the AscendC/TIK instructions: attributes -> the model's parameters.
@@ -21,7 +21,7 @@ export interface AttributeProblem {
   message: string;
 }
 
-export type AscendcParams = Record<string, unknown> & { dtype: DType; mask: Mask; repeat: number; product: Product; sat: boolean };
+export type { AscendcParams };
 
 const PRODUCTS: Record<string, Product> = { a2: 'A2', '310b': '310B', '910': '910', '310p': '310P', '310': '310' };
 const ORDERS: Record<string, ReduceOrder> = {

@@ -301,6 +301,7 @@ class InstructionVerification {
     const { params, problems } = paramsFromAttributes(op, spec, src.dtype, DEFAULT_PRODUCT);
     for (const p of problems) this.v.error(p.span, p.message);
     if (!params) return;
+    bound.ascendc = params;
     const bytes = (t: TileType) => new Uint8Array(t.rows * t.cols * elemSize(t.dtype));
     const sameValue = (a: string, b: string) => bound.operands.get(a)?.use?.value?.name === bound.operands.get(b)?.use?.value?.name;
     const srcBytes = bytes(src);

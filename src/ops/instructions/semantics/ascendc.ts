@@ -1,7 +1,5 @@
 import { ModelError } from '../../../ascendc/model/errors';
-import { DEFAULT_PRODUCT } from '../../../ascendc/model/params';
 import { runAscendc } from '../ascendc-run';
-import { paramsFromAttributes } from '../ascendc-text-form';
 import { InstructionContext } from './context';
 
 /**
@@ -13,8 +11,8 @@ export function ascendc(ctx: InstructionContext): void {
   const src = ctx.tile('src');
   const dst = ctx.tile('dst');
   const work = ctx.optionalTile('work');
-  const { params, problems } = paramsFromAttributes(ctx.op, spec, src.type.dtype, DEFAULT_PRODUCT);
-  if (!params) ctx.trap(problems.map((p) => p.message).join('; '));
+  const params = ctx.bound.ascendc;
+  if (!params) ctx.trap('the attributes were not verified');
   try {
     runAscendc(spec, params!, { src: src.bytes, dst: dst === src ? src.bytes : dst.bytes, work: work === src ? src.bytes : work?.bytes });
   } catch (e) {
