@@ -1,12 +1,13 @@
+import { LocatedError } from '../diag/located-error';
 import * as fs from 'fs';
 import yargs from 'yargs';
 import { assemble } from '../verify/assemble';
 import { formatAll, formatDiagnostic } from '../diag/diagnostic';
 import { printCanonical } from '../emit/canonical';
-import { LoweringError, lowerProgram } from '../lower';
+import { lowerProgram } from '../lower';
 import { moduleToJson } from '../emit/json';
 import { TargetName } from '../spec/schema';
-import { LevelConversionError, emitAtLevel } from '../emit/level-convert';
+import { emitAtLevel } from '../emit/level-convert';
 import { TARGET_OPTION, exitWith, usageFailure } from './common';
 
 /** pto-as FILE... [--target a2a3|a5] [--emit none|canonical|lowered|l1|l2|json] [-o OUT] */
@@ -62,8 +63,8 @@ export function main(argv: string[]): number {
         try {
           out.push(printCanonical(lowerProgram(result).module, result.types));
         } catch (e) {
-          if (!(e instanceof LoweringError)) throw e;
-          process.stderr.write(formatDiagnostic(result.source, { severity: 'error', message: e.message, span: e.span }) + '\n');
+          if (!(e instanceof LocatedError)) throw e;
+          process.stderr.write(formatDiagnostic(result.source, e.diagnostic) + '\n');
           failed = true;
         }
         break;
@@ -72,8 +73,8 @@ export function main(argv: string[]): number {
         try {
           out.push(emitAtLevel(result, args.emit === 'l1' ? 1 : 2));
         } catch (e) {
-          if (!(e instanceof LevelConversionError)) throw e;
-          process.stderr.write(formatDiagnostic(result.source, { severity: 'error', message: e.message, span: e.span }) + '\n');
+          if (!(e instanceof LocatedError)) throw e;
+          process.stderr.write(formatDiagnostic(result.source, e.diagnostic) + '\n');
           failed = true;
         }
         break;

@@ -1,3 +1,5 @@
+import { LocatedError } from '../diag/located-error';
+import { DIAGNOSTICS } from '../diag/catalog';
 import * as fs from 'fs';
 import yargs from 'yargs';
 import { Assembled, assemble } from '../verify/assemble';
@@ -6,14 +8,13 @@ import { Span } from '../diag/source';
 import { TargetName } from '../spec/schema';
 import { attrOf, OpNode } from '../syntax/ast';
 import { elemSize } from '../types/type';
-import { LoweringError, firstLowerableOp, lowerProgram } from '../lower';
+import { firstLowerableOp, lowerProgram } from '../lower';
 import { RunResult, runLaunch } from '../vm/interpreter';
 import { GlobalBuffer } from '../machine/memory';
 import { NumericsProfile } from '../ops/instructions/semantics/context';
 import { ArgumentError, BoundArguments, bindArguments } from '../vm/io/arguments';
 import { bufferValues, formatValue, summarize } from '../vm/io/results';
 import { writeNpy } from '../vm/io/npy';
-import { VmTrap } from '../machine/trap';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
 
@@ -133,7 +134,9 @@ function run(req: RunRequest): number {
   if (missing.length > 0) {
     const message = (op: OpNode) => `${op.name} is not implemented in the VM yet (pto-as verifies it)`;
     process.stderr.write(
-      missing.map((op) => formatDiagnostic(assembled.source, { severity: 'error', message: message(op), span: op.nameSpan })).join('\n') + '\n',
+      missing
+        .map((op) => formatDiagnostic(assembled.source, { severity: 'error', code: DIAGNOSTICS.notRunnable.code, message: message(op), span: op.nameSpan }))
+        .join('\n') + '\n',
     );
     return 1;
   }
@@ -143,8 +146,8 @@ function run(req: RunRequest): number {
     try {
       lowered = lowerProgram(assembled);
     } catch (e) {
-      if (!(e instanceof LoweringError)) throw e;
-      process.stderr.write(formatDiagnostic(assembled.source, { severity: 'error', message: e.message, span: e.span }) + '\n');
+      if (!(e instanceof LocatedError)) throw e;
+      process.stderr.write(formatDiagnostic(assembled.source, e.diagnostic) + '\n');
       return 1;
     }
   }
@@ -164,7 +167,9 @@ function run(req: RunRequest): number {
     const difference = firstDifference(bound.buffers, direct.bound.buffers);
     if (difference) {
       const message = `--check-lowering: ${difference}`;
-      process.stderr.write(formatDiagnostic(assembled.source, { severity: 'error', message, span: lowerable.nameSpan }) + '\n');
+      process.stderr.write(
+        formatDiagnostic(assembled.source, { severity: 'error', code: DIAGNOSTICS.loweringMismatch.code, message, span: lowerable.nameSpan }) + '\n',
+      );
       return 1;
     }
     const bytes = bound.buffers.reduce((n, b) => n + b.bytes.length, 0);
@@ -174,7 +179,10 @@ function run(req: RunRequest): number {
   }
   for (const note of result.notes) process.stderr.write(`${req.file}: note: ${note}\n`);
   const severity = req.strictSync ? 'error' : 'warning';
-  for (const f of result.sync) process.stderr.write(formatDiagnostic(main.source, { severity, message: f.message, span: f.span, notes: f.notes }) + '\n');
+  for (const f of result.sync)
+    process.stderr.write(
+      formatDiagnostic(main.source, { severity, code: DIAGNOSTICS.syncFinding.code, message: f.message, span: f.span, notes: f.notes }) + '\n',
+    );
   const syncFailed = req.strictSync && result.sync.length > 0;
   for (const [name, path] of req.outSpecs) {
     const buffer = bound.buffers.find((b) => b.name === name)!;
@@ -255,8 +263,8 @@ function execute(assembled: Assembled, name: string, req: RunRequest): { bound: 
       result: runLaunch(assembled.program, assembled.types, fn, bound.values, { numerics: req.numerics, maxSteps: req.maxSteps }, req.blocks, req.subblocks),
     };
   } catch (e) {
-    if (e instanceof VmTrap) {
-      process.stderr.write(formatDiagnostic(assembled.source, { severity: 'error', message: e.message, span: e.span }) + '\n');
+    if (e instanceof LocatedError) {
+      process.stderr.write(formatDiagnostic(assembled.source, e.diagnostic) + '\n');
       return undefined;
     }
     throw e;

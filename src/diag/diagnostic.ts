@@ -1,9 +1,12 @@
+import { DiagnosticKind } from './catalog';
 import { SourceFile, Span } from './source';
 
 export type Severity = 'error' | 'warning' | 'note';
 
 export interface Diagnostic {
   severity: Severity;
+  /** The catalog code (`E0301`); every error and warning has one. */
+  code?: string;
   message: string;
   span: Span;
   /** Notes attached to this diagnostic, e.g. where a value was defined. */
@@ -16,12 +19,15 @@ export class DiagnosticBag {
 
   constructor(readonly source: SourceFile) {}
 
-  error(span: Span, message: string, notes?: Diagnostic['notes']): void {
-    this.items.push({ severity: 'error', message, span: this.clamp(span), notes: notes?.map((n) => ({ ...n, span: this.clamp(n.span) })) });
-  }
-
-  warning(span: Span, message: string): void {
-    this.items.push({ severity: 'warning', message, span: this.clamp(span) });
+  /** Reports a problem of a kind of the catalog, at its severity. */
+  report(kind: DiagnosticKind, span: Span, message: string, notes?: Diagnostic['notes']): void {
+    this.items.push({
+      severity: kind.severity,
+      code: kind.code,
+      message,
+      span: this.clamp(span),
+      notes: notes?.map((n) => ({ ...n, span: this.clamp(n.span) })),
+    });
   }
 
   /** Problems found at the end of the file point at its last character, or at an empty span. */
@@ -52,12 +58,12 @@ export class DiagnosticBag {
 
 /** `FILE:LINE:COL: severity: message`, then the source line and a caret under the span. */
 export function formatDiagnostic(source: SourceFile, d: Diagnostic): string {
-  const out = [formatOne(source, d.severity, d.message, d.span)];
+  const out = [formatOne(source, d.code ? `${d.severity}[${d.code}]` : d.severity, d.message, d.span)];
   for (const note of d.notes ?? []) out.push(formatOne(source, 'note', note.message, note.span));
   return out.join('\n');
 }
 
-function formatOne(source: SourceFile, severity: Severity, message: string, span: Span): string {
+function formatOne(source: SourceFile, severity: string, message: string, span: Span): string {
   const { line, col } = source.position(span.start);
   const lineText = source.lineText(line);
   const end = source.position(Math.max(span.start, span.end - 1));

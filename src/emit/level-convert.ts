@@ -4,16 +4,14 @@ import { Assembled } from '../verify/assemble';
 import { verifyModule } from '../verify/verifier';
 import { printCanonical } from './canonical';
 import { levelOf } from './level';
-import { LevelConversionError } from './level-convert/ast-edit';
+import { conversionError } from './level-convert/ast-edit';
 import { moduleToLevel1 } from './level-convert/to-level1';
 import { moduleToLevel2 } from './level-convert/to-level2';
-
-export { LevelConversionError } from './level-convert/ast-edit';
 
 /**
  * The text of an assembled, verified program at PTO-AS Level 1 (SSA tile values) or Level 2 (buffers, ins/outs).
  * A program already at that level (or with no tile instruction) prints in canonical form. A program that cannot be
- * expressed at the requested level throws a LevelConversionError located at the construct in the way.
+ * expressed at the requested level throws a LocatedError (levelConversion) located at the construct in the way.
  */
 export function emitAtLevel(assembled: Assembled, level: 1 | 2): string {
   const current = levelOf(assembled.program);
@@ -35,7 +33,7 @@ function checkConverted(original: Assembled, module: Module, level: 1 | 2): void
   const where = original.source.position(error.span.start);
   const first = [...original.program.functions.values()][0];
   const direction = level === 2 ? 'L1 -> L2' : 'L2 -> L1';
-  throw new LevelConversionError(
+  throw conversionError(
     `${direction}: the converted program does not verify (${error.message}, from line ${where.line}); this program cannot be expressed at Level ${level} by this converter`,
     first?.nameSpan ?? original.module.span,
   );

@@ -1,3 +1,4 @@
+import { DiagnosticKind } from '../diag/catalog';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { Span } from '../diag/source';
 import { Isa } from '../spec/isa';
@@ -46,6 +47,8 @@ export interface OpDefinition {
   /** A rule across every occurrence of the op in the program (after each has been verified). */
   checkAll?(occurrences: OpNode[], error: (span: Span, message: string, notes?: { message: string; span: Span }[]) => void): void;
   properties?: OpProperties;
+  /** The catalog kind of the problems its `verify` reports, unless a report names another. */
+  diagnostic?: DiagnosticKind;
 }
 
 export interface Spelling {
@@ -82,8 +85,9 @@ export interface OpVerifier {
 
   /** The file's diagnostics, for checks that report through shared helpers. */
   readonly diags: DiagnosticBag;
-  error(span: Span, message: string, notes?: { message: string; span: Span }[]): void;
-  warning(span: Span, message: string): void;
+  /** Reports a problem: of the definition's kind (`diagnostic`), or of the kind given. */
+  error(span: Span, message: string, notes?: { message: string; span: Span }[], kind?: DiagnosticKind): void;
+  warning(span: Span, message: string, kind: DiagnosticKind): void;
   /** Parses and checks a type written in the program (each distinct problem reported once). */
   type(ref: TypeRef): Type | undefined;
   /** The number of results named is `n`; reports it otherwise. */

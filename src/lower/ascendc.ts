@@ -15,7 +15,6 @@ import {
 } from '../ascendc/model/params';
 import { A2_CHUNK, vecReduceAddOrder } from '../ascendc/model/vec-reduce-add';
 import { AscendcParams } from '../ops/instructions/ascendc-text-form';
-import { Span } from '../diag/source';
 import { AttrEntry } from '../syntax/ast';
 import { ElemType, elemSize } from '../types/type';
 import { Emitter, IndexValue, TileValue, bitsType, roundUp } from './emitter';
@@ -37,16 +36,6 @@ export interface LoweringOperands {
   dst: TileValue;
   /** src and dst are one tile: a repeat is read completely before it is written. */
   inPlace: boolean;
-}
-
-/** A program the lowering cannot rewrite, located at the op concerned. */
-export class LoweringError extends Error {
-  constructor(
-    message: string,
-    readonly span: Span,
-  ) {
-    super(message);
-  }
 }
 
 /** One run of active lanes inside one data block: lanes `lane .. lane+count-1`, block `block`, from element `offset`. */

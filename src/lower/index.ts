@@ -1,4 +1,5 @@
 import { DiagnosticBag } from '../diag/diagnostic';
+import { Span } from '../diag/source';
 import { printCanonical } from '../emit/canonical';
 import { Program } from '../ir/program';
 import { Block, Module, OpNode } from '../syntax/ast';
@@ -6,10 +7,13 @@ import { TypeTable } from '../syntax/type-table';
 import { TileType } from '../types/type';
 import { Assembled } from '../verify/assemble';
 import { verifyModule } from '../verify/verifier';
-import { LOWERINGS, LoweringError } from './ascendc';
+import { LOWERINGS } from './ascendc';
+import { DIAGNOSTICS } from '../diag/catalog';
+import { LocatedError } from '../diag/located-error';
 import { Emitter, TileValue } from './emitter';
 
-export { LoweringError };
+/** A program the lowering cannot rewrite, located at the op concerned. */
+const loweringError = (message: string, span: Span): LocatedError => new LocatedError(DIAGNOSTICS.lowering, message, span);
 
 /** A name prefix that no SSA name of the text starts with, so the lowering's fresh names cannot collide. */
 function freshPrefix(text: string): string {
@@ -37,11 +41,11 @@ export function lowerModule(program: Program, sourceText: string): Module {
     };
     const src = operand('src');
     const dst = operand('dst');
-    if (!src || !dst) throw new LoweringError(`${op.name}: the operands are not tiles`, op.nameSpan);
+    if (!src || !dst) throw loweringError(`${op.name}: the operands are not tiles`, op.nameSpan);
     for (const t of [src, dst]) {
-      if (t.type.slayout !== 'none_box') throw new LoweringError(`${op.name}: lowering a boxed (fractal) ${t.name} is not implemented yet`, op.nameSpan);
+      if (t.type.slayout !== 'none_box') throw loweringError(`${op.name}: lowering a boxed (fractal) ${t.name} is not implemented yet`, op.nameSpan);
     }
-    if (!bound.ascendc) throw new LoweringError(`${op.name}: its attributes did not verify`, op.nameSpan);
+    if (!bound.ascendc) throw loweringError(`${op.name}: its attributes did not verify`, op.nameSpan);
     const emitter = new Emitter(`${prefix}${count++}_`, op.span);
     lower(emitter, { src, dst, inPlace: src.name === dst.name }, bound.ascendc);
     return emitter.ops();
@@ -76,7 +80,7 @@ export function lowerProgram(assembled: Assembled): Assembled {
   const first = diags.items.find((d) => d.severity === 'error');
   if (first) {
     const at = assembled.source.position(first.span.start);
-    throw new LoweringError(
+    throw loweringError(
       `internal error: the lowered program does not verify (${first.message}, from line ${at.line}); run with --direct`,
       assembled.module.span,
     );

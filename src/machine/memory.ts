@@ -5,7 +5,7 @@ import { ElemType, TileType, elemSize } from '../types/type';
 import { innerBox } from '../types/geometry';
 import { tileBytes } from '../types/geometry';
 import { ElementCodec, codec } from '../numerics/elements';
-import { VmTrap } from './trap';
+import { vmTrap } from './trap';
 
 /** Global memory behind one pointer argument. `written` marks the elements the program stored. */
 export class GlobalBuffer {
@@ -162,7 +162,7 @@ export class OnChipMemory {
     const capacity = this.capacity(buffer);
     const start = Math.ceil((this.used.get(buffer) ?? 0) / this.spec.alignment) * this.spec.alignment;
     if (start + size > capacity) {
-      throw new VmTrap(
+      throw vmTrap(
         `${opName}: out of ${buffer} memory: this ${type.rows}x${type.cols} ${type.dtype} tile needs ${size} bytes at offset ${start}, ` +
           `but the ${buffer} of ${this.target} has ${capacity} bytes (${start} already allocated)`,
         span,
@@ -181,10 +181,10 @@ export class OnChipMemory {
     const size = tileBytes(type);
     const capacity = this.capacity(buffer);
     if (!Number.isInteger(address) || address < 0 || address % this.spec.alignment !== 0) {
-      throw new VmTrap(`${opName}: address ${address} is not a ${this.spec.alignment}-byte aligned offset in the ${buffer}`, span);
+      throw vmTrap(`${opName}: address ${address} is not a ${this.spec.alignment}-byte aligned offset in the ${buffer}`, span);
     }
     if (address + size > capacity) {
-      throw new VmTrap(`${opName}: a ${size}-byte tile at address ${address} ends past the ${capacity}-byte ${buffer} of ${this.target}`, span);
+      throw vmTrap(`${opName}: a ${size}-byte tile at address ${address} ends past the ${capacity}-byte ${buffer} of ${this.target}`, span);
     }
     return this.tileAt(type, buffer, address);
   }

@@ -1,11 +1,8 @@
+import { DIAGNOSTICS } from '../diag/catalog';
+import { LocatedError } from '../diag/located-error';
 import { Span } from '../diag/source';
 
 /** A run-time error of the program (bounds, capacity, a failed valid-region check), at a source location. */
-export class VmTrap extends Error {
-  constructor(
-    message: string,
-    readonly span: Span,
-  ) {
-    super(message);
-  }
+export function vmTrap(message: string, span: Span): LocatedError {
+  return new LocatedError(DIAGNOSTICS.trap, message, span);
 }

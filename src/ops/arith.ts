@@ -1,6 +1,7 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
 import { OpDefinition, OpVerifier } from '../ir/definition';
 import { BoundOp, decided } from '../ir/bound';
-import { VmTrap } from '../machine/trap';
+import { vmTrap } from '../machine/trap';
 import { Value } from '../machine/value';
 import { Attr } from '../syntax/ast';
 import { attrOf } from '../syntax/ast';
@@ -168,7 +169,7 @@ function defined<T>(op: BoundOp, compute: () => T, what = (e: RangeError) => `${
   try {
     return compute();
   } catch (e) {
-    if (e instanceof RangeError) throw new VmTrap(what(e), op.node.span);
+    if (e instanceof RangeError) throw vmTrap(what(e), op.node.span);
     throw e;
   }
 }
@@ -403,7 +404,7 @@ const notImplemented = (name: string): OpDefinition => ({
   name,
   syntax: 'ArithCastBody',
   verify(v) {
-    v.error(v.op.nameSpan, `${name} is not implemented yet`);
+    v.error(v.op.nameSpan, `${name} is not implemented yet`, undefined, D.unknownOp);
     v.define(v.declared);
   },
 });

@@ -1,3 +1,4 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
 import { OpDefinition } from '../ir/definition';
 import { decided } from '../ir/bound';
 import { attrOf } from '../syntax/ast';
@@ -68,7 +69,7 @@ export const callOp: OpDefinition = {
           { message: `@${name} defined here`, span: callee.nameSpan },
         ]);
       }
-      if (callee === v.function) v.warning(op.nameSpan, `@${name} calls itself: the VM stops recursion after 64 nested calls`);
+      if (callee === v.function) v.warning(op.nameSpan, `@${name} calls itself: the VM stops recursion after 64 nested calls`, D.recursiveCall);
     }
     v.decide(name);
     v.expectResults(v.declared.length);

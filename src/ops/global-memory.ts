@@ -1,7 +1,7 @@
 import { BoundOp } from '../ir/bound';
 import { Executor } from '../ir/definition';
 import { GlobalBuffer, PartitionView, TensorView } from '../machine/memory';
-import { VmTrap } from '../machine/trap';
+import { vmTrap } from '../machine/trap';
 
 /** Run-time helpers of the ops that address global memory (views, pointers, the memref form). */
 
@@ -10,7 +10,7 @@ export function pointerOperand(x: Executor, op: BoundOp, i: number): { buffer: G
   const v = x.operand(op, i);
   if (v instanceof GlobalBuffer) return { buffer: v, offset: 0 };
   if (typeof v === 'object' && 'kind' in v && v.kind === 'pointer') return v;
-  throw new VmTrap(`${op.def.name} needs a pointer`, op.node.operands[i].span);
+  throw vmTrap(`${op.def.name} needs a pointer`, op.node.operands[i].span);
 }
 
 /** The box `offsets`/`sizes` of `op` cut from a view (or global memref): each dimension must stay inside. */
@@ -21,10 +21,7 @@ export function box(x: Executor, op: BoundOp, source: TensorView | PartitionView
   let offset = source.offset;
   for (let d = 0; d < source.shape.length; d++) {
     if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] + sizes[d] > source.shape[d]) {
-      throw new VmTrap(
-        `${what} [${offsets[d]}, ${offsets[d] + sizes[d]}) of dim ${d} is outside ${extent} ${source.shape[d]}`,
-        operands[segments.offsets[d]].span,
-      );
+      throw vmTrap(`${what} [${offsets[d]}, ${offsets[d] + sizes[d]}) of dim ${d} is outside ${extent} ${source.shape[d]}`, operands[segments.offsets[d]].span);
     }
     offset += offsets[d] * source.strides[d];
   }

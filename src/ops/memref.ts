@@ -1,7 +1,7 @@
 import { OpDefinition } from '../ir/definition';
 import { decided } from '../ir/bound';
 import { PartitionView, Tile } from '../machine/memory';
-import { VmTrap } from '../machine/trap';
+import { vmTrap } from '../machine/trap';
 import { evaluateAffine } from './affine';
 import { box } from './global-memory';
 import { tileOperand } from './tiles';
@@ -56,7 +56,7 @@ export const subview: OpDefinition = {
   execute(x, op) {
     const source = x.operand(op, 0);
     if (!(typeof source === 'object' && 'kind' in source && source.kind === 'partition_view'))
-      throw new VmTrap('memref.subview needs a global memref', op.node.operands[0].span);
+      throw vmTrap('memref.subview needs a global memref', op.node.operands[0].span);
     x.setResults(op, [box(x, op, source as PartitionView, 'subview', "the memref's extent")]);
   },
   verify(v) {
@@ -96,7 +96,7 @@ export const bindTile: OpDefinition = {
     const buffer = tileOperand(x, op, 0);
     const [rows, cols] = [x.index(op, 1), x.index(op, 2)];
     if (rows < 0 || rows > buffer.type.rows || cols < 0 || cols > buffer.type.cols) {
-      throw new VmTrap(`pto.bind_tile: valid region ${rows}x${cols} is outside the ${buffer.type.rows}x${buffer.type.cols} buffer`, op.node.span);
+      throw vmTrap(`pto.bind_tile: valid region ${rows}x${cols} is outside the ${buffer.type.rows}x${buffer.type.cols} buffer`, op.node.span);
     }
     x.setResults(op, [new Tile(buffer.type, buffer.buffer, buffer.address, buffer.bytes, rows, cols, buffer.strides)]);
   },
@@ -129,7 +129,7 @@ const affineApply: OpDefinition = {
     try {
       x.setResults(op, [evaluateAffine(parsed.results[0], dims, symbols)]);
     } catch (e) {
-      if (e instanceof RangeError) throw new VmTrap(`affine.apply: ${e.message}`, op.node.span);
+      if (e instanceof RangeError) throw vmTrap(`affine.apply: ${e.message}`, op.node.span);
       throw e;
     }
   },

@@ -1,7 +1,7 @@
 import { Executor, OpDefinition } from '../ir/definition';
 import { BoundOp } from '../ir/bound';
 import { GlobalBuffer, Pointer } from '../machine/memory';
-import { VmTrap } from '../machine/trap';
+import { vmTrap } from '../machine/trap';
 import { isFloat } from '../types/type';
 import { pointerOperand } from './global-memory';
 import { elemTypeName, printType } from '../types/type';
@@ -14,7 +14,7 @@ function scalarAccess(x: Executor, op: BoundOp): { buffer: GlobalBuffer; element
   const { buffer, offset } = pointerOperand(x, op, segments.ptr[0]);
   const element = offset + x.index(op, segments.offset[0]);
   if (element < 0 || element >= buffer.length) {
-    throw new VmTrap(
+    throw vmTrap(
       `${op.def.name}: element ${element} of %${buffer.name} is out of bounds (the buffer has ${buffer.length} elements of ${buffer.elem})`,
       op.node.span,
     );

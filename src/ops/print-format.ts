@@ -1,5 +1,5 @@
 import { OpNode } from '../syntax/ast';
-import { VmTrap } from '../machine/trap';
+import { vmTrap } from '../machine/trap';
 
 /**
  * printf for one scalar, as C formats it: %d %i %u (integers), %f %e with an optional precision (floats), %x,
@@ -9,7 +9,7 @@ export function formatScalar(format: string, value: number | bigint, op: OpNode)
   let used = false;
   return format.replace(/%(?:%|(\.\d+)?(l{0,2})([a-zA-Z]))/g, (whole, precision: string | undefined, _length: string, conversion: string | undefined) => {
     if (whole === '%%') return '%';
-    if (used) throw new VmTrap(`pto.print: the format '${format}' has more than one conversion, but pto.print prints one value`, op.span);
+    if (used) throw vmTrap(`pto.print: the format '${format}' has more than one conversion, but pto.print prints one value`, op.span);
     used = true;
     const digits = precision ? Number(precision.slice(1)) : 6;
     const n = Number(value);
@@ -25,6 +25,6 @@ export function formatScalar(format: string, value: number | bigint, op: OpNode)
       case 'e':
         return Number.isFinite(n) ? n.toExponential(digits).replace(/e([+-])(\d)$/, 'e$10$2') : String(n).toLowerCase().replace('infinity', 'inf');
     }
-    throw new VmTrap(`pto.print: the conversion '${whole}' is not supported (use %d, %i, %u, %x, %f or %e)`, op.span);
+    throw vmTrap(`pto.print: the conversion '${whole}' is not supported (use %d, %i, %u, %x, %f or %e)`, op.span);
   });
 }

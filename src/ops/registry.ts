@@ -1,3 +1,5 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
+import { DiagnosticKind } from '../diag/catalog';
 import { OpDefinition } from '../ir/definition';
 import { OpSyntaxTable } from '../syntax/op-syntax';
 import { isa, knownOps } from '../spec/isa';
@@ -32,19 +34,26 @@ export interface Registry extends OpSyntaxTable {
 let registry: Registry | undefined;
 
 export function opRegistry(): Registry {
+  // Each group's problems are of one kind of the diagnostics catalog, unless a report names another.
   registry ??= buildRegistry([
-    ...BUILTIN_DEFINITIONS,
-    ...SCF_DEFINITIONS,
-    ...ARITH_DEFINITIONS,
-    ...VIEW_DEFINITIONS,
-    ...TILE_DEFINITIONS,
-    ...POINTER_DEFINITIONS,
-    ...MEMREF_DEFINITIONS,
-    ...RUNTIME_DEFINITIONS,
-    ...[...isa().instructions.values()].map(instructionDefinition),
-    ...[...syncOps().values()].map(syncDefinition),
+    ...reporting(BUILTIN_DEFINITIONS, D.functionOp),
+    ...reporting(SCF_DEFINITIONS, D.scfOp),
+    ...reporting(ARITH_DEFINITIONS, D.arithOp),
+    ...reporting(VIEW_DEFINITIONS, D.viewOp),
+    ...reporting(TILE_DEFINITIONS, D.tileOp),
+    ...reporting(POINTER_DEFINITIONS, D.pointerOp),
+    ...reporting(MEMREF_DEFINITIONS, D.memrefOp),
+    ...reporting(RUNTIME_DEFINITIONS, D.runtimeOp),
+    ...reporting([...isa().instructions.values()].map(instructionDefinition), D.instructionRule),
+    ...reporting([...syncOps().values()].map(syncDefinition), D.syncOp),
   ]);
   return registry;
+}
+
+/** The definitions, reporting their problems as `kind` (the definition objects themselves, so identity holds). */
+function reporting(definitions: OpDefinition[], kind: DiagnosticKind): OpDefinition[] {
+  for (const def of definitions) def.diagnostic ??= kind;
+  return definitions;
 }
 
 /** Dialects whose every op is one the toolchain may come to run: an op of these without a definition is not implemented (yet). */

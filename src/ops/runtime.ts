@@ -1,6 +1,6 @@
 import { decided } from '../ir/bound';
 import { CoreIndex, OpDefinition } from '../ir/definition';
-import { VmTrap } from '../machine/trap';
+import { vmTrap } from '../machine/trap';
 import { formatScalar } from './print-format';
 import { attrOf } from '../syntax/ast';
 import { printType } from '../types/type';
@@ -58,7 +58,7 @@ const trapOp: OpDefinition = {
     v.expectResults(0);
   },
   execute(_x, op) {
-    throw new VmTrap('pto.trap: the program stopped itself', op.node.nameSpan);
+    throw vmTrap('pto.trap: the program stopped itself', op.node.nameSpan);
   },
 };
 

@@ -1,5 +1,6 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
 import { OpDefinition, OpVerifier } from '../ir/definition';
-import { VmTrap } from '../machine/trap';
+import { vmTrap } from '../machine/trap';
 import { Region, segment } from '../syntax/ast';
 import { Type, isIntegerLike, isScalarOf, printType } from '../types/type';
 
@@ -50,7 +51,7 @@ export const forOp: OpDefinition = {
   execute(x, op) {
     const { segments } = op.node;
     const [lb, ub, step] = [segments.lb[0], segments.ub[0], segments.step[0]].map((i) => x.int(op, i));
-    if (step <= 0n) throw new VmTrap(`scf.for step must be positive, got ${step}`, op.node.operands[segments.step[0]].span);
+    if (step <= 0n) throw vmTrap(`scf.for step must be positive, got ${step}`, op.node.operands[segments.step[0]].span);
     let carried = segments.init.map((i) => x.operand(op, i));
     for (let i = lb; i < ub; i += step) carried = x.runRegion(op.regions[0], [i, ...carried]);
     x.setResults(op, carried);
@@ -130,7 +131,7 @@ const unimplemented = (name: string): OpDefinition => ({
   name,
   hasRegions: true,
   verify(v) {
-    v.error(v.op.nameSpan, `${name} is not implemented yet`);
+    v.error(v.op.nameSpan, `${name} is not implemented yet`, undefined, D.unknownOp);
     v.define(v.declared);
   },
 });

@@ -1,3 +1,4 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { Span } from '../diag/source';
 import { Attr, OpNode } from '../syntax/ast';
@@ -14,20 +15,21 @@ export function verifySyncOp(op: OpNode, spec: SyncOpSpec, target: TargetName, d
   const tables = syncTables();
   const errorsBefore = diags.errorCount;
   if (!spec.targets.includes(target)) {
-    diags.error(op.nameSpan, `${op.name} is not available on ${target} (only on ${spec.targets.join(', ')})`);
+    diags.report(D.syncOp, op.nameSpan, `${op.name} is not available on ${target} (only on ${spec.targets.join(', ')})`);
   }
   const form = formOf(spec);
   const positional = op.positional;
   if (!positional) {
-    diags.error(op.span, `${op.name} takes ${spec.attributes.length === 1 ? 'an attribute' : `${spec.attributes.length} attributes`}: ${form}`);
+    diags.report(D.syncOp, op.span, `${op.name} takes ${spec.attributes.length === 1 ? 'an attribute' : `${spec.attributes.length} attributes`}: ${form}`);
     return undefined;
   }
   if (positional.bracketed !== spec.bracketed) {
-    diags.error(op.nameSpan, `${op.name} writes its attributes ${spec.bracketed ? 'in brackets' : 'without brackets'}: ${form}`);
+    diags.report(D.syncOp, op.nameSpan, `${op.name} writes its attributes ${spec.bracketed ? 'in brackets' : 'without brackets'}: ${form}`);
   }
   if (positional.items.length !== spec.attributes.length) {
     const span = positional.items.length > 0 ? cover(positional.items.map((i) => i.span)) : op.nameSpan;
-    diags.error(
+    diags.report(
+      D.syncOp,
       span,
       `${op.name} takes ${spec.attributes.length} attribute${spec.attributes.length === 1 ? '' : 's'}, got ${positional.items.length}: ${form}`,
     );
@@ -41,7 +43,8 @@ export function verifySyncOp(op: OpNode, spec: SyncOpSpec, target: TargetName, d
   for (const entry of op.attrs) {
     const a = spec.keyed?.find((k) => k.name === entry.key);
     if (!a) {
-      diags.error(
+      diags.report(
+        D.syncOp,
         entry.span,
         `${op.name} has no attribute '${entry.key}'${spec.keyed?.length ? ` (it takes ${spec.keyed.map((k) => k.name).join(', ')})` : ''}`,
       );
@@ -56,7 +59,11 @@ export function verifySyncOp(op: OpNode, spec: SyncOpSpec, target: TargetName, d
   if ((spec.role === 'set' || spec.role === 'wait') && pipes[0] === pipes[1]) {
     const [src, dst] = spec.attributes.map((a) => values.get(a.name));
     const through = src === pipes[0] ? '' : ` (${src} and ${dst} both run on ${pipes[0]})`;
-    diags.error(op.span, `${op.name} from ${pipes[0]} to itself${through}: a pipe runs in order; use pto.barrier <${pipes[0]}> to order it after its own work`);
+    diags.report(
+      D.syncOp,
+      op.span,
+      `${op.name} from ${pipes[0]} to itself${through}: a pipe runs in order; use pto.barrier <${pipes[0]}> to order it after its own work`,
+    );
     return undefined;
   }
   const idAttr = spec.attributes.find((a) => a.kind === 'event' || a.kind === 'int');
@@ -97,7 +104,7 @@ function pipeOf(value: string, a: SyncAttributeSpec, tables: SyncTables): string
 /** One attribute's value (a name or a number), or undefined after reporting why it is wrong. */
 function readSyncAttribute(op: OpNode, a: SyncAttributeSpec, attr: Attr, tables: SyncTables, diags: DiagnosticBag): string | number | undefined {
   const fail = (message: string): undefined => {
-    diags.error(attr.span, `${op.name}: ${a.name}: ${message}`);
+    diags.report(D.syncOp, attr.span, `${op.name}: ${a.name}: ${message}`);
     return undefined;
   };
   if (a.kind === 'int') {

@@ -1,7 +1,8 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
 import { Executor, OpDefinition } from '../ir/definition';
 import { BoundOp, decided } from '../ir/bound';
 import { Tile } from '../machine/memory';
-import { VmTrap } from '../machine/trap';
+import { vmTrap } from '../machine/trap';
 import { tileBytes } from '../types/geometry';
 import { attrOf } from '../syntax/ast';
 import { TileType, Type, elemSize, elemTypeName, printType } from '../types/type';
@@ -11,7 +12,7 @@ import { subsetBoundsProblem, subsetType, treshapeProblem } from './tile-views';
 /** A tile operand (verification makes sure it is one). */
 export function tileOperand(x: Executor, op: BoundOp, i: number): Tile {
   const v = x.operand(op, i);
-  if (!(v instanceof Tile)) throw new VmTrap(`${op.def.name} needs a tile`, op.node.operands[i].span);
+  if (!(v instanceof Tile)) throw vmTrap(`${op.def.name} needs a tile`, op.node.operands[i].span);
   return v;
 }
 
@@ -20,7 +21,7 @@ function validDim(x: Executor, op: BoundOp, key: string, declared: number | null
   if (declared !== null) return declared;
   const i = op.node.segments[key][0];
   const v = x.index(op, i);
-  if (v < 0 || v > physical) throw new VmTrap(`${key} = ${v} is outside 0..${physical}`, op.node.operands[i].span);
+  if (v < 0 || v > physical) throw vmTrap(`${key} = ${v} is outside 0..${physical}`, op.node.operands[i].span);
   return v;
 }
 
@@ -87,14 +88,14 @@ const treshape: OpDefinition = {
     const src = tileOperand(x, op, 0);
     const type = op.resultTypes[0] as TileType;
     if (!src.isContiguous())
-      throw new VmTrap('pto.treshape: the source is a window whose rows are not adjacent; only a contiguous tile can be reshaped', op.node.operands[0].span);
+      throw vmTrap('pto.treshape: the source is a window whose rows are not adjacent; only a contiguous tile can be reshaped', op.node.operands[0].span);
     x.setResults(op, [new Tile(type, src.buffer, src.address, src.bytes.subarray(0, tileBytes(type)), type.vRow!, type.vCol!)]);
   },
   verify(v) {
     const { op } = v;
     if (op.form !== 'ssa') {
       // The manual's TRESHAPE in destination-passing form: only the Level 1 view is run here.
-      v.error(op.nameSpan, 'pto.treshape is not implemented yet');
+      v.error(op.nameSpan, 'pto.treshape is not implemented yet', undefined, D.unknownOp);
       v.define(v.declared);
       return;
     }
@@ -128,7 +129,7 @@ const subset: OpDefinition = {
     const sizes = decided<[number, number]>(op);
     const { type } = subsetType(parent.type, sizes);
     const problem = subsetBoundsProblem(parent.type, row, col, sizes);
-    if (problem || !type) throw new VmTrap(`pto.subset: ${problem ?? 'invalid window'}`, op.node.span);
+    if (problem || !type) throw vmTrap(`pto.subset: ${problem ?? 'invalid window'}`, op.node.span);
     const strides = parent.elementStrides();
     const offset = (row * strides.row + col * strides.col) * parent.codec.size;
     x.setResults(op, [new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), sizes[0], sizes[1], strides)]);

@@ -1,6 +1,7 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
 import { OpDefinition } from '../ir/definition';
 import { PartitionView, TensorView } from '../machine/memory';
-import { VmTrap } from '../machine/trap';
+import { vmTrap } from '../machine/trap';
 import { box, pointerOperand } from './global-memory';
 import { printType } from '../types/type';
 
@@ -15,7 +16,7 @@ export const makeTensorView: OpDefinition = {
     const shape = segments.shape.map((i) => x.index(op, i));
     const strides = segments.strides.map((i) => x.index(op, i));
     shape.forEach((d, i) => {
-      if (d < 0) throw new VmTrap(`shape[${i}] is negative (${d})`, operands[segments.shape[i]].span);
+      if (d < 0) throw vmTrap(`shape[${i}] is negative (${d})`, operands[segments.shape[i]].span);
     });
     x.setResults(op, [{ kind: 'tensor_view', buffer, shape, strides, offset } satisfies TensorView]);
   },
@@ -31,7 +32,7 @@ export const makeTensorView: OpDefinition = {
       // Older PTOAS wrote a view's rank where its shape goes: `shape = [%m, %n] ... : !pto.tensor_view<2xf32>`.
       const canonical = printType({ kind: 'tensor_view', shape: new Array(entries).fill(null), elem: result.elem });
       const old = op.resultTypes[0].text;
-      v.warning(op.resultTypes[0].span, `'${old}' gives the view's rank (the old spelling); write its shape: '${canonical}'`);
+      v.warning(op.resultTypes[0].span, `'${old}' gives the view's rank (the old spelling); write its shape: '${canonical}'`, D.oldSpelling);
       declared = [v.respellResult(0, canonical)];
       result = declared[0];
     }
@@ -59,7 +60,7 @@ export const partitionView: OpDefinition = {
     if (declared?.kind === 'partition_view') {
       declared.shape.forEach((d, i) => {
         if (d !== null && d !== part.shape[i])
-          throw new VmTrap(`sizes[${i}] is ${part.shape[i]}, but the result type says ${d}`, op.node.operands[op.node.segments.sizes[i]].span);
+          throw vmTrap(`sizes[${i}] is ${part.shape[i]}, but the result type says ${d}`, op.node.operands[op.node.segments.sizes[i]].span);
       });
     }
     x.setResults(op, [part]);
@@ -95,8 +96,7 @@ const tensorViewDim: OpDefinition = {
   execute(x, op) {
     const view = x.operand(op, 0) as TensorView | PartitionView;
     const dim = x.index(op, 1);
-    if (dim < 0 || dim >= view.shape.length)
-      throw new VmTrap(`dimension ${dim} is out of range: the view has rank ${view.shape.length}`, op.node.operands[1].span);
+    if (dim < 0 || dim >= view.shape.length) throw vmTrap(`dimension ${dim} is out of range: the view has rank ${view.shape.length}`, op.node.operands[1].span);
     x.setResults(op, [BigInt(view.shape[dim])]);
   },
   verify(v) {

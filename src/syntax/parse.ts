@@ -1,4 +1,5 @@
 import * as ohm from 'ohm-js';
+import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { SourceFile, Span } from '../diag/source';
 import { AliasDef, Attr, AttrEntry, BlockArg, Block, Module, OpNode, Operand, Region, ResultDef, TypeRef, ValueRef } from './ast';
@@ -97,7 +98,7 @@ class StatementParser {
     const ops: OpNode[] = [];
     for (const item of items) {
       if (item.kind === 'label') {
-        this.diags.error({ start: item.start, end: item.end }, 'block label outside a region body');
+        this.diags.report(D.labelOutsideRegion, { start: item.start, end: item.end }, 'block label outside a region body');
         continue;
       }
       const op = this.parseStatement(item);
@@ -223,7 +224,11 @@ class StatementParser {
     const pos = mapOffset(map, failure.getRightmostFailurePosition());
     const found = this.source.text.slice(pos, pos + 1);
     const what = found === '' || found === '\n' ? 'end of statement' : `'${found}'`;
-    this.diags.error({ start: pos, end: pos + 1 }, `syntax error: unexpected ${what}; expected ${summarizeExpected(failure.getExpectedText())}`);
+    this.diags.report(
+      D.syntaxError,
+      { start: pos, end: pos + 1 },
+      `syntax error: unexpected ${what}; expected ${summarizeExpected(failure.getExpectedText())}`,
+    );
   }
 }
 
@@ -284,7 +289,7 @@ function valueOperand(v: ValueRef, type?: TypeRef): Operand {
 function typedValues(c: ActionContext, tv: { values: ValueRef[]; types: TypeRef[] } | undefined, where: Node): Operand[] {
   if (!tv) return [];
   if (tv.values.length !== tv.types.length) {
-    c.diags.error(spanOf(c, where), `${tv.values.length} value(s) but ${tv.types.length} type(s)`);
+    c.diags.report(D.listMismatch, spanOf(c, where), `${tv.values.length} value(s) but ${tv.types.length} type(s)`);
   }
   return tv.values.map((v, i) => valueOperand(v, tv.types[i]));
 }
@@ -447,7 +452,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const bindings = iterArgs?.bindings ?? [];
       const types = iterArgs?.types ?? [];
       if (iterArgs && bindings.length !== types.length) {
-        c.diags.error(spanOf(c, iter), `${bindings.length} iter_args but ${types.length} result type(s)`);
+        c.diags.report(D.listMismatch, spanOf(c, iter), `${bindings.length} iter_args but ${types.length} result type(s)`);
       }
       addSegment(
         op,
@@ -646,7 +651,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const op = fields();
       for (const o of operands.children) {
         const { key, operand } = o.ast(c) as { key: string; operand: Operand };
-        if (op.segments[key]) c.diags.error(operand.span, `'${key}' is given twice`);
+        if (op.segments[key]) c.diags.report(D.listMismatch, operand.span, `'${key}' is given twice`);
         else addSegment(op, key, [operand]);
       }
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
@@ -938,7 +943,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
         op.resultTypes = sig.inputs.length === 1 ? [sig.inputs[0]] : [];
       }
       if (sig?.arrow && inputTypes.length !== vs.length && !(vs.length === 0 && inputTypes.length === 0)) {
-        c.diags.error(spanOf(c, signature), `${vs.length} operand(s) but ${inputTypes.length} type(s) in the signature`);
+        c.diags.report(D.listMismatch, spanOf(c, signature), `${vs.length} operand(s) but ${inputTypes.length} type(s) in the signature`);
       }
       addSegment(
         op,

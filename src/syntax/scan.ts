@@ -1,3 +1,4 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticBag } from '../diag/diagnostic';
 
 /**
@@ -107,7 +108,7 @@ export class Scanner {
       pos = this.scanItems(pos, items);
       if (pos >= this.n) break;
       // A `}` at top level closes nothing.
-      this.diags.error({ start: pos, end: pos + 1 }, "unexpected '}' with no open region");
+      this.diags.report(D.unbalancedRegion, { start: pos, end: pos + 1 }, "unexpected '}' with no open region");
       pos++;
     }
     return { open: -1, close: this.n, items };
@@ -267,7 +268,7 @@ export class Scanner {
     const items: (RawStatement | RawLabel)[] = [];
     const pos = this.scanItems(open + 1, items);
     if (pos >= this.n) {
-      this.diags.error({ start: open, end: open + 1 }, "unclosed '{': no matching '}' before the end of the file");
+      this.diags.report(D.unbalancedRegion, { start: open, end: open + 1 }, "unclosed '{': no matching '}' before the end of the file");
       return { open, close: this.n, items };
     }
     return { open, close: pos, items };

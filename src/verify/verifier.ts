@@ -1,3 +1,4 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { Span } from '../diag/source';
 import { Block, Module, OpNode, Operand, Region, TypeRef, attrOf } from '../syntax/ast';
@@ -95,10 +96,9 @@ class Verifier {
       const structure = this.structureOf(op);
       if (structure === 'module') this.verifyModuleOp(op);
       else if (structure === 'function') this.verifyFunction(op);
-      else this.diags.error(op.nameSpan, `'${op.name}' is not allowed at the top level (expected 'module' or 'func.func')`);
+      else this.diags.report(D.misplacedOp, op.nameSpan, `'${op.name}' is not allowed at the top level (expected 'module' or 'func.func')`);
     }
-    const error = (span: Span, message: string, notes?: { message: string; span: Span }[]) => this.diags.error(span, message, notes);
-    for (const [def, ops] of this.occurrences) def.checkAll!(ops, error);
+    for (const [def, ops] of this.occurrences) def.checkAll!(ops, (span, message, notes) => this.diags.report(def.diagnostic!, span, message, notes));
     return this.program;
   }
 
@@ -109,7 +109,7 @@ class Verifier {
       if (!arch) continue;
       const value = arch.kind === 'string' ? arch.value : arch.kind === 'ident' ? arch.name : undefined;
       if (value === 'a2a3' || value === 'a5') return value;
-      this.diags.error(arch.span, `unknown pto.target_arch ${JSON.stringify(value ?? '')} (expected "a2a3" or "a5")`);
+      this.diags.report(D.unknownTarget, arch.span, `unknown pto.target_arch ${JSON.stringify(value ?? '')} (expected "a2a3" or "a5")`);
     }
     return undefined;
   }
@@ -120,14 +120,14 @@ class Verifier {
         const structure = this.structureOf(inner);
         if (structure === 'function') this.verifyFunction(inner);
         else if (structure === 'module') this.verifyModuleOp(inner);
-        else this.diags.error(inner.nameSpan, `'${inner.name}' is not allowed directly in a module (expected 'func.func')`);
+        else this.diags.report(D.misplacedOp, inner.nameSpan, `'${inner.name}' is not allowed directly in a module (expected 'func.func')`);
       }
     }
   }
 
   private verifyFunction(fn: OpNode): void {
     const name = fn.symbol ?? '';
-    if (this.program.functions.has(name)) this.diags.error(fn.nameSpan, `redefinition of function @${name}`);
+    if (this.program.functions.has(name)) this.diags.report(D.redefinition, fn.nameSpan, `redefinition of function @${name}`);
     else this.program.functions.set(name, fn);
     this.currentFunction = fn;
     this.functionNames = new Map();
@@ -147,7 +147,7 @@ class Verifier {
       bound.paramTypes = (body.blocks[0]?.args ?? []).map((a) => this.functionTypes.get(a.name));
       const last = body.blocks[body.blocks.length - 1]?.ops.at(-1);
       if (!this.unclosedRegion && (!last || this.registry.lookup(last.name)?.def.terminator !== 'return')) {
-        this.diags.error({ start: body.span.end - 1, end: body.span.end }, `function @${name} must end with 'return'`);
+        this.diags.report(D.missingReturn, { start: body.span.end - 1, end: body.span.end }, `function @${name} must end with 'return'`);
       }
     }
     bound.frameSize = this.frame.size;
@@ -180,7 +180,7 @@ class Verifier {
     const slot = this.frame.size++;
     const previous = this.functionNames.get(name);
     if (previous) {
-      this.diags.error(span, `redefinition of SSA value ${name}`, [{ message: 'previously defined here', span: previous }]);
+      this.diags.report(D.redefinition, span, `redefinition of SSA value ${name}`, [{ message: 'previously defined here', span: previous }]);
       return slot;
     }
     this.functionNames.set(name, span);
@@ -210,7 +210,8 @@ class Verifier {
     if (!found && ref.index === 0) found = this.lookup(ref.name);
     if (!found) {
       const elsewhere = this.functionNames.get(key);
-      this.diags.error(
+      this.diags.report(
+        D.undefinedValue,
         ref.span,
         elsewhere ? `${key} is not visible here (defined in a region that does not enclose this use)` : `use of undefined value ${key}`,
       );
@@ -225,7 +226,7 @@ class Verifier {
     if (operand.type) {
       const declared = this.resolveType(operand.type);
       if (declared && printType(declared) !== printType(found.type) && found.type.kind !== 'opaque') {
-        this.diags.error(operand.type.span, `type of ${key} is ${printType(found.type)}, but this use says ${printType(declared)}`, [
+        this.diags.report(D.typeMismatch, operand.type.span, `type of ${key} is ${printType(found.type)}, but this use says ${printType(declared)}`, [
           { message: `${key} defined here`, span: found.span },
         ]);
       }
@@ -239,21 +240,21 @@ class Verifier {
     if (parsed.error) {
       if (!this.reportedTypes.has(text)) {
         this.reportedTypes.add(text);
-        this.diags.error(ref.span, parsed.error);
+        this.diags.report(D.invalidType, ref.span, parsed.error);
       }
       return undefined;
     }
     const key = text + '@warn';
     if (parsed.warnings.length > 0 && !this.reportedTypes.has(key)) {
       this.reportedTypes.add(key);
-      for (const w of parsed.warnings) this.diags.warning(ref.span, w);
+      for (const w of parsed.warnings) this.diags.report(D.oldSpelling, ref.span, w);
     }
     const type = parsed.type!;
     if (type.kind === 'tile') {
       const wellFormedKey = text + '@' + this.target;
       if (!this.reportedTypes.has(wellFormedKey)) {
         this.reportedTypes.add(wellFormedKey);
-        for (const p of tileTypeProblems(type, this.target, this.spec)) this.diags.error(ref.span, `invalid tile type: ${p}`);
+        for (const p of tileTypeProblems(type, this.target, this.spec)) this.diags.report(D.invalidTileType, ref.span, `invalid tile type: ${p}`);
       }
     }
     return type;
@@ -283,7 +284,11 @@ class Verifier {
   private expectResults(op: OpNode, n: number): boolean {
     const got = this.resultCount(op);
     if (got !== n) {
-      this.diags.error(op.results[0]?.span ?? op.nameSpan, `'${op.name}' produces ${n} result(s), but ${got} ${got === 1 ? 'is' : 'are'} named`);
+      this.diags.report(
+        D.resultCount,
+        op.results[0]?.span ?? op.nameSpan,
+        `'${op.name}' produces ${n} result(s), but ${got} ${got === 1 ? 'is' : 'are'} named`,
+      );
       return false;
     }
     return true;
@@ -292,13 +297,13 @@ class Verifier {
   // ---- ops -------------------------------------------------------------------------------------
 
   private verifyOp(op: OpNode, parent: OpNode): BoundOp | undefined {
-    for (const l of op.legacy ?? []) this.diags.warning(l.span, l.message);
+    for (const l of op.legacy ?? []) this.diags.report(D.oldSpelling, l.span, l.message);
     const uses = op.operands.map((o) => this.useOperand(o));
     const operandTypes = uses.map((u) => u.type);
     const declaredResults = op.resultTypes.map((t) => this.resolveType(t));
     const entry = this.registry.lookup(op.name);
     if (!entry) {
-      this.diags.error(op.nameSpan, this.registry.unknownOpMessage(op.name));
+      this.diags.report(D.unknownOp, op.nameSpan, this.registry.unknownOpMessage(op.name));
       // Keep its results defined so that later uses do not cascade into more errors.
       this.defineResults(op, declaredResults);
       return undefined;
@@ -322,8 +327,8 @@ class Verifier {
       function: this.currentFunction!,
       placementUncertain: this.unclosedRegion,
       diags: this.diags,
-      error: (span, message, notes) => this.diags.error(span, message, notes),
-      warning: (span, message) => this.diags.warning(span, message),
+      error: (span, message, notes, kind) => this.diags.report(kind ?? entry.def.diagnostic!, span, message, notes),
+      warning: (span, message, kind) => this.diags.report(kind, span, message),
       type: (ref) => this.resolveType(ref),
       expectResults: (n) => this.expectResults(op, n),
       define: (types) => {
@@ -386,7 +391,7 @@ class Verifier {
     for (const seg of segments) {
       for (const i of op.segments[seg] ?? []) {
         const t = operandTypes[i];
-        if (t && !isIntegerLike(t)) this.diags.error(op.operands[i].span, `${seg} must be index or integer values, got ${printType(t)}`);
+        if (t && !isIntegerLike(t)) this.diags.report(D.indexOperand, op.operands[i].span, `${seg} must be index or integer values, got ${printType(t)}`);
       }
     }
   }

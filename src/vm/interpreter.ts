@@ -1,3 +1,4 @@
+import { LocatedError } from '../diag/located-error';
 import { OpNode } from '../syntax/ast';
 import { TypeTable } from '../syntax/type-table';
 import { isa } from '../spec/isa';
@@ -5,7 +6,7 @@ import { Program } from '../ir/program';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion } from '../ir/bound';
 import { CoreIndex, Executor, NumericsProfile } from '../ir/definition';
 import { OnChipMemory, Tile, TileContents } from '../machine/memory';
-import { VmTrap } from '../machine/trap';
+import { vmTrap } from '../machine/trap';
 import { Value } from '../machine/value';
 import { TargetName } from '../spec/schema';
 import { SyncFinding, SyncTracker } from './sync/tracker';
@@ -51,8 +52,8 @@ export function runLaunch(
       try {
         result = runFunction(program, types, fn, args, { ...options, core });
       } catch (e) {
-        if (!(e instanceof VmTrap) || blocks * subblocks === 1) throw e;
-        throw new VmTrap(`block ${block}${subblocks > 1 ? `, sub-block ${subblock}` : ''}: ${e.message}`, e.span);
+        if (!(e instanceof LocatedError) || blocks * subblocks === 1) throw e;
+        throw vmTrap(`block ${block}${subblocks > 1 ? `, sub-block ${subblock}` : ''}: ${e.message}`, e.span);
       }
       total.steps += result.steps;
       for (const note of result.notes) if (!total.notes.includes(note)) total.notes.push(note);
@@ -108,11 +109,11 @@ class Interpreter implements Executor {
   run(node: OpNode, args: Map<string, Value>): RunResult {
     const fn = this.program.bound.functions.get(node.symbol ?? '');
     const body = fn?.node === node ? fn.body : undefined;
-    if (!fn || !body) throw new VmTrap(`function @${node.symbol} has no body`, node.span);
+    if (!fn || !body) throw vmTrap(`function @${node.symbol} has no body`, node.span);
     this.frame = this.newFrame(fn);
     body.node.blocks[0].args.forEach((arg, i) => {
       const v = args.get(arg.name);
-      if (v === undefined) throw new VmTrap(`argument ${arg.name} is not bound`, arg.span);
+      if (v === undefined) throw vmTrap(`argument ${arg.name} is not bound`, arg.span);
       this.frame[fn.params[i]] = typeof v === 'object' && 'kind' in v && v.kind === 'tile_contents' ? this.tileArgument(fn, i, v) : v;
     });
     try {
@@ -133,7 +134,7 @@ class Interpreter implements Executor {
   private tileArgument(fn: BoundFunction, index: number, contents: TileContents): Tile {
     const type = fn.paramTypes[index];
     const arg = fn.body!.node.blocks[0].args[index];
-    if (type?.kind !== 'tile') throw new VmTrap(`argument ${arg.name} is not a tile`, arg.span);
+    if (type?.kind !== 'tile') throw vmTrap(`argument ${arg.name} is not a tile`, arg.span);
     const tile = this.memory.allocate(type, `argument ${arg.name}`, arg.span);
     tile.bytes.set(contents.bytes.subarray(0, tile.bytes.length));
     return tile;
@@ -149,14 +150,14 @@ class Interpreter implements Executor {
         if (terminator === 'return') throw new ReturnSignal(values);
         return values;
       }
-      if (!op.def.execute) throw new VmTrap(`${op.node.name} is not implemented yet`, op.node.nameSpan);
+      if (!op.def.execute) throw vmTrap(`${op.node.name} is not implemented yet`, op.node.nameSpan);
       op.def.execute(this, op);
     }
     return undefined;
   }
 
   step(op: BoundOp): void {
-    if (++this.steps > this.options.maxSteps) throw new VmTrap(`stopped after ${this.options.maxSteps} steps (--max-steps)`, op.node.nameSpan);
+    if (++this.steps > this.options.maxSteps) throw vmTrap(`stopped after ${this.options.maxSteps} steps (--max-steps)`, op.node.nameSpan);
   }
 
   runRegion(region: BoundRegion, args: Value[]): Value[] {
@@ -171,7 +172,7 @@ class Interpreter implements Executor {
       const o = op.node.operands[i];
       const ref = o.value;
       const key = ref ? (ref.index !== undefined ? `${ref.name}#${ref.index}` : ref.name) : String(o.literal);
-      throw new VmTrap(`${key} has no value here`, o.span);
+      throw vmTrap(`${key} has no value here`, o.span);
     }
     return v;
   }
@@ -182,7 +183,7 @@ class Interpreter implements Executor {
 
   int(op: BoundOp, i: number): bigint {
     const v = this.operand(op, i);
-    if (typeof v !== 'bigint') throw new VmTrap('expected an integer value', op.node.operands[i].span);
+    if (typeof v !== 'bigint') throw vmTrap('expected an integer value', op.node.operands[i].span);
     return v;
   }
 
@@ -192,7 +193,7 @@ class Interpreter implements Executor {
 
   float(op: BoundOp, i: number): number {
     const v = this.operand(op, i);
-    if (typeof v !== 'number') throw new VmTrap('expected a floating-point value', op.node.operands[i].span);
+    if (typeof v !== 'number') throw vmTrap('expected a floating-point value', op.node.operands[i].span);
     return v;
   }
 
@@ -203,8 +204,8 @@ class Interpreter implements Executor {
   /** `func.call @f(%a, ...)`: runs @f's body in a frame of its own; tiles and memory are shared. */
   call(op: BoundOp, callee: string, args: Value[]): Value[] {
     const fn = this.program.bound.functions.get(callee);
-    if (!fn?.body) throw new VmTrap(`func.call: no function @${callee} with a body`, op.node.span);
-    if (++this.depth > MAX_CALL_DEPTH) throw new VmTrap(`func.call: calls nested deeper than ${MAX_CALL_DEPTH} (recursion?)`, op.node.span);
+    if (!fn?.body) throw vmTrap(`func.call: no function @${callee} with a body`, op.node.span);
+    if (++this.depth > MAX_CALL_DEPTH) throw vmTrap(`func.call: calls nested deeper than ${MAX_CALL_DEPTH} (recursion?)`, op.node.span);
     const saved = this.frame;
     try {
       this.frame = this.newFrame(fn);

@@ -441,12 +441,12 @@ export function rebuildUb(c: ConformanceCase, prog: TextProgram, finalBytes: (ar
 }
 
 /** The located errors of a program that must not verify: "line:col message". */
-export function errorsOf(file: string, text: string): { offset: number; at: string; message: string }[] {
+export function errorsOf(file: string, text: string): { offset: number; at: string; code?: string; message: string }[] {
   const r = assemble(file, text, { target: TARGET });
   return r.diags.items
     .filter((d) => d.severity === 'error')
     .map((d) => {
       const pos = r.source.position(d.span.start);
-      return { offset: d.span.start, at: `${pos.line}:${pos.col}`, message: d.message };
+      return { offset: d.span.start, at: `${pos.line}:${pos.col}`, code: d.code, message: d.message };
     });
 }

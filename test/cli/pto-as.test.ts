@@ -52,8 +52,8 @@ describe('pto-as', () => {
     const file = write('i8.pto', program('i8'));
     const bad = ptoAs(file);
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toContain(`${file}:5:26: error: pto.tcolmin: src dtype i8 is not supported on a2a3 (allowed: i16, i32, f16, f32)`);
-    expect(bad.stderr).toContain(`${file}:5:165: error: pto.tcolmin: dst dtype i8 is not supported on a2a3`);
+    expect(bad.stderr).toContain(`${file}:5:26: error[E0505]: pto.tcolmin: src dtype i8 is not supported on a2a3 (allowed: i16, i32, f16, f32)`);
+    expect(bad.stderr).toContain(`${file}:5:165: error[E0505]: pto.tcolmin: dst dtype i8 is not supported on a2a3`);
     expect(ptoAs(file, '--target', 'a5').status).toBe(0);
   });
 
@@ -74,7 +74,7 @@ describe('pto-as', () => {
     const legacy = write('legacy.pto', program('f32').replace(/loc=vec/g, 'loc=ub'));
     const r = ptoAs(legacy, '--emit', 'canonical');
     expect(r.status).toBe(0);
-    expect(r.stderr).toContain("warning: 'loc=ub' is the old name of 'loc=vec'");
+    expect(r.stderr).toContain("warning[W0105]: 'loc=ub' is the old name of 'loc=vec'");
     expect(r.stdout).toBe(program('f32'));
     const out = path.join(tmp, 'out.pto');
     expect(ptoAs(legacy, '--emit', 'canonical', '-o', out).stdout).toBe('');
@@ -100,7 +100,7 @@ describe('pto-as', () => {
   it('--emit l1 refuses what Level 1 cannot express, with a located error', () => {
     const r = ptoAs(path.join('test', 'fixtures', 'level', 'subset.pto'), '--emit', 'l1');
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^test\/fixtures\/level\/subset\.pto:\d+:\d+: error: L2 -> L1: pto\.subset .*cannot be expressed/m);
+    expect(r.stderr).toMatch(/^test\/fixtures\/level\/subset\.pto:\d+:\d+: error\[E0901\]: L2 -> L1: pto\.subset .*cannot be expressed/m);
   });
 
   it('usage errors exit 2 without a stack trace', () => {

@@ -140,7 +140,9 @@ describe('pto-vm run programs/tcolmin.pto', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toMatch(/^\s+at /m);
     const line = lineOf(text, 'pto.tcolmin ins(');
-    expect(r.stderr).toMatch(new RegExp(`^${escape(file)}:${line}:\\d+: error: pto\\.tcolmin: .*\\(f16\\).*\\(f32\\).* must have the same element type$`, 'm'));
+    expect(r.stderr).toMatch(
+      new RegExp(`^${escape(file)}:${line}:\\d+: error\\[E0505\\]: pto\\.tcolmin: .*\\(f16\\).*\\(f32\\).* must have the same element type$`, 'm'),
+    );
   });
 
   test('an out-of-bounds access at run time exits 1 with a located diagnostic naming the buffer', () => {
@@ -149,7 +151,7 @@ describe('pto-vm run programs/tcolmin.pto', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toMatch(/^\s+at /m);
     const line = lineOf(fs.readFileSync(PROGRAM, 'utf8'), 'pto.tload ins(');
-    expect(r.stderr).toMatch(new RegExp(`^${escape(PROGRAM)}:${line}:\\d+: error: pto\\.tload: arg0: element 10 is out of bounds`, 'm'));
+    expect(r.stderr).toMatch(new RegExp(`^${escape(PROGRAM)}:${line}:\\d+: error\\[E0801\\]: pto\\.tload: arg0: element 10 is out of bounds`, 'm'));
   });
 });
 
@@ -207,11 +209,11 @@ describe('pto-vm run programs/matmul.pto', () => {
     const r = ptoVm('run', broken);
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(
-      /matmul-broken\.pto:\d+:5: warning: pto\.tstore \(PIPE_FIX\) reads %acc, written by pto\.tmatmul \(PIPE_M\), with no set_flag\/wait_flag from PIPE_M to PIPE_FIX between them/,
+      /matmul-broken\.pto:\d+:5: warning\[W0702\]: pto\.tstore \(PIPE_FIX\) reads %acc, written by pto\.tmatmul \(PIPE_M\), with no set_flag\/wait_flag from PIPE_M to PIPE_FIX between them/,
     );
     const strict = ptoVm('run', broken, '--strict-sync');
     expect(strict.status).toBe(1);
-    expect(strict.stderr).toMatch(/error: pto\.tstore \(PIPE_FIX\) reads %acc/);
+    expect(strict.stderr).toMatch(/error\[W0702\]: pto\.tstore \(PIPE_FIX\) reads %acc/);
     expect(ptoVm('run', program, '--strict-sync').status).toBe(0);
   });
 });
@@ -275,7 +277,7 @@ describe('pto-vm run programs/vadd-blocks.pto (block i adds rows 32i..32i+31)', 
   test('--blocks 5 runs a block whose rows are outside the tensor: a located trap, exit 1', () => {
     const r = ptoVm('run', program, '--blocks', '5');
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/vadd-blocks\.pto:15:54: error: block 4: partition \[128, 160\) of dim 0 is outside the view's extent 128/);
+    expect(r.stderr).toMatch(/vadd-blocks\.pto:15:54: error\[E0801\]: block 4: partition \[128, 160\) of dim 0 is outside the view's extent 128/);
     expect(r.stderr).not.toMatch(/^\s+at /m);
   });
 

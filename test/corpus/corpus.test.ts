@@ -8,6 +8,7 @@
  * assemble again and be a fixed point. The files that do not assemble yet are listed below with the first error
  * they give and why: such a file must still give that error, so that fixing one shows here and the list shrinks.
  */
+import { LocatedError } from '../../src/diag/located-error';
 import * as fs from 'fs';
 import * as path from 'path';
 import { assemble } from '../../src/verify/assemble';
@@ -16,7 +17,6 @@ import { printCanonical } from '../../src/emit/canonical';
 import { TargetName } from '../../src/spec/schema';
 import { runFunction } from '../../src/vm/interpreter';
 import { ArgumentError, bindArguments } from '../../src/vm/io/arguments';
-import { VmTrap } from '../../src/machine/trap';
 
 const root = process.env.PTO_CORPUS_DIR;
 
@@ -98,7 +98,7 @@ function runWithGeneratedInputs(file: string, text: string, target: TargetName |
       runFunction(asm.program, asm.types, fn, bound.values, { numerics: 'npu', maxSteps: 10_000_000 });
       for (const b of bound.buffers) buffers[`@${fn.symbol} %${b.name}`] = Buffer.from(b.bytes).toString('base64');
     } catch (e) {
-      if (e instanceof VmTrap || e instanceof ArgumentError) return { trap: `@${fn.symbol}: ${e.message}` };
+      if (e instanceof LocatedError || e instanceof ArgumentError) return { trap: `@${fn.symbol}: ${e.message}` };
       throw e;
     }
   }

@@ -9,7 +9,8 @@ import { Assembled, assemble } from '../../src/verify/assemble';
 import { formatAll, formatDiagnostic } from '../../src/diag/diagnostic';
 import { printCanonical } from '../../src/emit/canonical';
 import { levelOf } from '../../src/emit/level';
-import { LevelConversionError, emitAtLevel } from '../../src/emit/level-convert';
+import { emitAtLevel } from '../../src/emit/level-convert';
+import { LocatedError } from '../../src/diag/located-error';
 import { runFunction } from '../../src/vm/interpreter';
 import { bindArguments } from '../../src/vm/io/arguments';
 
@@ -48,8 +49,8 @@ function refusal(a: Assembled, level: 1 | 2): string {
   try {
     emitAtLevel(a, level);
   } catch (e) {
-    if (!(e instanceof LevelConversionError)) throw e;
-    return formatDiagnostic(a.source, { severity: 'error', message: e.message, span: e.span }) + '\n';
+    if (!(e instanceof LocatedError)) throw e;
+    return formatDiagnostic(a.source, e.diagnostic) + '\n';
   }
   throw new Error('expected the conversion to be refused');
 }
@@ -139,7 +140,7 @@ describe('Level 2 -> Level 1', () => {
     test(`${name}: refused with a located error`, () => {
       const a = load(path.join(fixtures, `${name}.pto`));
       const message = refusal(a, 1);
-      expect(message).toMatch(/^[^:]+:\d+:\d+: error: L2 -> L1: .*cannot be expressed/);
+      expect(message).toMatch(/^[^:]+:\d+:\d+: error\[E0901\]: L2 -> L1: .*cannot be expressed/);
       expectGolden(path.join(fixtures, `${name}.l1.error`), message.replace(root + path.sep, ''));
     });
   }
@@ -201,7 +202,7 @@ const corpus = process.env.PTO_CORPUS_DIR;
       try {
         text = emitAtLevel(a, wanted);
       } catch (e) {
-        if (!(e instanceof LevelConversionError)) throw e;
+        if (!(e instanceof LocatedError)) throw e;
         tally[wanted === 1 ? 'refusedL1' : 'refusedL2']++;
         refusals.push(`${path.relative(corpus!, file)}: ${e.message}`);
         continue;
@@ -219,7 +220,7 @@ const corpus = process.env.PTO_CORPUS_DIR;
         if (back.diags.hasErrors()) failures.push(`${file}: converting back does not assemble:\n${formatAll(back.diags)}`);
         else tally.back++;
       } catch (e) {
-        if (!(e instanceof LevelConversionError)) throw e;
+        if (!(e instanceof LocatedError)) throw e;
         failures.push(`${file}: converting back is refused: ${e.message}`);
       }
       let before: Record<string, string>;

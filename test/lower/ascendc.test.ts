@@ -88,7 +88,7 @@ describe('--check-lowering finds a real difference', () => {
     const line = text.slice(0, text.indexOf('ascendc.whole_reduce_min')).split('\n').length;
     const col = text.split('\n')[line - 1].indexOf('ascendc.whole_reduce_min') + 1;
     expect(r.stderr).toContain(
-      `${program}:${line}:${col}: error: --check-lowering: %out differs first at byte 1 (element 0): lowered 0xc000, direct model 0x7e00`,
+      `${program}:${line}:${col}: error[E0903]: --check-lowering: %out differs first at byte 1 (element 0): lowered 0xc000, direct model 0x7e00`,
     );
   });
 

@@ -102,5 +102,5 @@ test('every arith op the registry defines either runs or is refused by the verif
     .map((d) => d.name);
   expect(notRun).toEqual(['arith.bitcast']);
   const asm = assemble('t.pto', 'func.func @k(%a: i32) {\n  %r = arith.bitcast %a : i32 to f32\n  return\n}\n');
-  expect(formatAll(asm.diags)).toContain('error: arith.bitcast is not implemented yet');
+  expect(formatAll(asm.diags)).toContain('error[E0301]: arith.bitcast is not implemented yet');
 });

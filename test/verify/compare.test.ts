@@ -45,15 +45,19 @@ describe('cmpMode', () => {
   });
   test("the IR manual's #pto<cmp less_than> is an error suggesting PTOAS's spelling", () => {
     const { diags, text } = check([line('#pto<cmp less_than>')], { a: s, b: s, m });
-    expect(diags).toEqual([`${atOnLine(text, 'pto.tcmp', '#pto<cmp less')}: error: pto.tcmp: unknown cmpMode 'less_than' (did you mean 'lt'?); ${expected}`]);
+    expect(diags).toEqual([
+      `${atOnLine(text, 'pto.tcmp', '#pto<cmp less')}: error[E0507]: pto.tcmp: unknown cmpMode 'less_than' (did you mean 'lt'?); ${expected}`,
+    ]);
   });
   test("upper case suggests the lower-case value; the ISA page's #pto.cmp<EQ> names the right shape", () => {
     const upper = check([line('#pto<cmp LT>')], { a: s, b: s, m });
     expect(upper.diags).toEqual([
-      `${atOnLine(upper.text, 'pto.tcmp', '#pto<cmp LT')}: error: pto.tcmp: unknown cmpMode 'LT' (did you mean 'lt'?); ${expected}`,
+      `${atOnLine(upper.text, 'pto.tcmp', '#pto<cmp LT')}: error[E0507]: pto.tcmp: unknown cmpMode 'LT' (did you mean 'lt'?); ${expected}`,
     ]);
     const dotted = check([line('#pto.cmp<EQ>')], { a: s, b: s, m });
-    expect(dotted.diags).toEqual([`${atOnLine(dotted.text, 'pto.tcmp', '#pto.cmp')}: error: pto.tcmp: 'cmpMode' must be written #pto<cmp VALUE>; ${expected}`]);
+    expect(dotted.diags).toEqual([
+      `${atOnLine(dotted.text, 'pto.tcmp', '#pto.cmp')}: error[E0507]: pto.tcmp: 'cmpMode' must be written #pto<cmp VALUE>; ${expected}`,
+    ]);
   });
   test('a2a3 compares i32 only with eq or ne', () => {
     const [i, u8] = [tb('i32'), tb('u8')];
@@ -61,7 +65,7 @@ describe('cmpMode', () => {
     expect(ok.diags).toEqual([]);
     const bad = check([`pto.tcmps ins(%a, %s {cmpMode = #pto<cmp gt>} : ${i}, i32) outs(%m : ${u8})`], { a: i, m: u8 }, '%s: i32', 'a2a3');
     expect(bad.diags).toEqual([
-      `${atOnLine(bad.text, 'pto.tcmps', '#pto<cmp gt>')}: error: pto.tcmps: a2a3 compares i32 only with eq or ne (its vector compare of i32 is equality whatever the mode), not gt`,
+      `${atOnLine(bad.text, 'pto.tcmps', '#pto<cmp gt>')}: error[E0508]: pto.tcmps: a2a3 compares i32 only with eq or ne (its vector compare of i32 is equality whatever the mode), not gt`,
     ]);
   });
 });
@@ -71,7 +75,7 @@ describe('mask sizes', () => {
     const [s, m] = [tb('f32', 8, 64), tb('u32', 8, 8, 1)];
     const { diags, text } = check([`pto.tcmp ins(%a, %b : ${s}, ${s}) outs(%m : ${m})`], { a: s, b: s, m });
     expect(diags).toEqual([
-      `${atOnLine(text, 'pto.tcmp', m)}: error: pto.tcmp: dst's 1 valid ui32 columns hold 32 bits per row, but src0 has 64 valid columns (needs v_col >= 2)`,
+      `${atOnLine(text, 'pto.tcmp', m)}: error[E0508]: pto.tcmp: dst's 1 valid ui32 columns hold 32 bits per row, but src0 has 64 valid columns (needs v_col >= 2)`,
     ]);
   });
   test('a tsel mask too narrow or too short for dst', () => {
@@ -79,8 +83,8 @@ describe('mask sizes', () => {
     const { diags, text } = check([`pto.tsel ins(%k, %a, %b : ${k}, ${d}, ${d}) outs(%d : ${d})`], { k, a: d, b: d, d });
     const where = atOnLine(text, 'pto.tsel', k);
     expect(diags).toEqual([
-      `${where}: error: pto.tsel: selMask's 2 valid ui8 columns hold 16 bits per row, but dst has 32 valid columns (needs v_col >= 4)`,
-      `${where}: error: pto.tsel: selMask has 4 valid rows, fewer than dst's 8`,
+      `${where}: error[E0508]: pto.tsel: selMask's 2 valid ui8 columns hold 16 bits per row, but dst has 32 valid columns (needs v_col >= 4)`,
+      `${where}: error[E0508]: pto.tsel: selMask has 4 valid rows, fewer than dst's 8`,
     ]);
   });
 });
@@ -90,19 +94,19 @@ describe('tgather forms', () => {
   test('neither indices nor maskPattern', () => {
     const { diags, text } = check([`pto.tgather ins(%s : ${s}) outs(%d : ${d})`], { s, d });
     expect(diags).toEqual([
-      `${atOnLine(text, 'pto.tgather', 'pto.tgather')}: error: pto.tgather: needs an index tile (ins(%src0, %src1 : S, I)) or a maskPattern (ins(%src0, {maskPattern = #pto.mask_pattern<P0101>} : S))`,
+      `${atOnLine(text, 'pto.tgather', 'pto.tgather')}: error[E0508]: pto.tgather: needs an index tile (ins(%src0, %src1 : S, I)) or a maskPattern (ins(%src0, {maskPattern = #pto.mask_pattern<P0101>} : S))`,
     ]);
   });
   test('both', () => {
     const { diags, text } = check([`pto.tgather ins(%s, %i {maskPattern = #pto.mask_pattern<P0101>} : ${s}, ${i}) outs(%d : ${d})`], { s, i, d });
     expect(diags).toEqual([
-      `${atOnLine(text, 'pto.tgather', '#pto.mask')}: error: pto.tgather: takes either an index tile (ins(%src0, %src1 : ...)) or a maskPattern, not both`,
+      `${atOnLine(text, 'pto.tgather', '#pto.mask')}: error[E0508]: pto.tgather: takes either an index tile (ins(%src0, %src1 : ...)) or a maskPattern, not both`,
     ]);
   });
   test("PTOAS's P0011 has no pto-isa pattern", () => {
     const { diags, text } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0011>} : ${s}) outs(%d : ${d})`], { s, d });
     expect(diags).toEqual([
-      `${atOnLine(text, 'pto.tgather', '#pto.mask')}: error: pto.tgather: maskPattern P0011 has no pto-isa MaskPattern (pto-isa has P0101, P1010, P0001, P0010, P0100, P1000, P1111), so it cannot be lowered; use P0101, P1010, P0001 or P1111`,
+      `${atOnLine(text, 'pto.tgather', '#pto.mask')}: error[E0508]: pto.tgather: maskPattern P0011 has no pto-isa MaskPattern (pto-isa has P0101, P1010, P0001, P0010, P0100, P1000, P1111), so it cannot be lowered; use P0101, P1010, P0001 or P1111`,
     ]);
   });
   test('an unknown pattern lists the accepted ones', () => {
@@ -116,7 +120,7 @@ describe('tscatter index size', () => {
   test('i16 data needs 2-byte indexes', () => {
     const [x, idx] = [tb('i16'), tb('i32')];
     const { diags, text } = check([`pto.tscatter ins(%s, %i : ${x}, ${idx}) outs(%d : ${x})`], { s: x, i: idx, d: x });
-    expect(diags).toEqual([`${atOnLine(text, 'pto.tscatter', idx)}: error: pto.tscatter: indexes of i16 data must be i16 or ui16, not i32`]);
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tscatter', idx)}: error[E0508]: pto.tscatter: indexes of i16 data must be i16 or ui16, not i32`]);
   });
 });
 
@@ -124,7 +128,7 @@ describe('generators', () => {
   test('tci needs an integer start', () => {
     const d = tb('i32', 1, 32);
     const { diags, text } = check([`pto.tci ins(%s : f32) outs(%d : ${d})`], { d }, '%s: f32');
-    expect(diags).toEqual([`${atOnLine(text, 'pto.tci', 'f32)')}: error: pto.tci: start must be an integer (i16, i32, ...), got f32`]);
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tci', 'f32)')}: error[E0508]: pto.tci: start must be an integer (i16, i32, ...), got f32`]);
   });
   test('tci needs one row', () => {
     const d = tb('i32', 2, 32);

@@ -30,14 +30,14 @@ describe('tcvt type pairs', () => {
   test('rejects a pair of allowed dtypes the target does not convert, at dst, listing what src converts to', () => {
     const text = program('f16', 'bf16');
     expect(diagLines(run(text, 'a5'))).toEqual([
-      `${dstAt(text, 'bf16')}: error: pto.tcvt: converting f16 to bf16 is not supported on a5 (f16 converts to f32, i32, i16, i8, ui8)`,
+      `${dstAt(text, 'bf16')}: error[E0508]: pto.tcvt: converting f16 to bf16 is not supported on a5 (f16 converts to f32, i32, i16, i8, ui8)`,
     ]);
   });
 
   test('a5-only pairs are rejected on a2a3 (i32 -> ui8 has an a2a3 dtype on both sides)', () => {
     const text = program('i32', 'u8');
     expect(diagLines(run(text, 'a2a3'))).toEqual([
-      `${dstAt(text, 'u8')}: error: pto.tcvt: converting i32 to ui8 is not supported on a2a3 (i32 converts to f32, i16, i64, f16)`,
+      `${dstAt(text, 'u8')}: error[E0508]: pto.tcvt: converting i32 to ui8 is not supported on a2a3 (i32 converts to f32, i16, i64, f16)`,
     ]);
   });
 
@@ -45,14 +45,14 @@ describe('tcvt type pairs', () => {
     expect(diagLines(run(program('i32', 'f16'), 'a2a3'))).toEqual([]);
     const text = program('i32', 'f16');
     expect(diagLines(run(text, 'a5'))).toEqual([
-      `${dstAt(text, 'f16')}: error: pto.tcvt: converting i32 to f16 is not supported on a5 (i32 converts to f32, i16, ui16, i64, ui8)`,
+      `${dstAt(text, 'f16')}: error[E0508]: pto.tcvt: converting i32 to f16 is not supported on a5 (i32 converts to f32, i16, ui16, i64, ui8)`,
     ]);
   });
 
   test('a dtype outside the lists gets the table error only', () => {
     const text = program('u16', 'f16');
     expect(diagLines(run(text, 'a5'))).toEqual([
-      `${atOnLine(text, 'pto.tcvt', tb('u16'))}: error: pto.tcvt: src dtype ui16 is not supported on a5 (allowed: i8, ui8, i16, i32, ui32, i64, f16, bf16, f32)`,
+      `${atOnLine(text, 'pto.tcvt', tb('u16'))}: error[E0505]: pto.tcvt: src dtype ui16 is not supported on a5 (allowed: i8, ui8, i16, i32, ui32, i64, f16, bf16, f32)`,
     ]);
   });
 });
@@ -79,7 +79,7 @@ describe('tcvt attributes', () => {
   test('on a2a3, saturation = false is rejected for the pairs that always saturate there; a5 honours it', () => {
     const text = program('f32', 'f16', ' {saturation = false}');
     expect(diagLines(run(text, 'a2a3'))).toEqual([
-      `${dstAt(text, 'f16')}: error: pto.tcvt: saturation = false is not available for f32 to f16 on a2a3 (it always saturates; only f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32 and i32 -> i16 can turn saturation off)`,
+      `${dstAt(text, 'f16')}: error[E0508]: pto.tcvt: saturation = false is not available for f32 to f16 on a2a3 (it always saturates; only f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32 and i32 -> i16 can turn saturation off)`,
     ]);
     expect(diagLines(run(text, 'a5'))).toEqual([]);
   });
@@ -93,6 +93,6 @@ describe('tcvt at Level 1', () => {
     const bad = kernel([`%d = pto.tcvt %s : ${t('f16')} -> ${t('bf16')}`, 'return'], `%s: ${t('f16')}`);
     const r = diagLines(run(bad, 'a5'));
     expect(r).toHaveLength(1);
-    expect(r[0]).toContain('error: pto.tcvt: converting f16 to bf16 is not supported on a5');
+    expect(r[0]).toContain('error[E0508]: pto.tcvt: converting f16 to bf16 is not supported on a5');
   });
 });

@@ -24,17 +24,17 @@ test('f16 x f16 into f32 and i8 x i8 into i32 verify', () => {
 
 test('an i32 accumulator takes i8 inputs only, and both inputs share a type', () => {
   const wrongAcc = matmul(left('f16', 16, 32), right('f16', 32, 16), acc('i32', 16, 16));
-  expect(wrongAcc.lines).toEqual([`${at(wrongAcc.text, acc('i32', 16, 16), 1)}: error: pto.tmatmul: an i32 accumulator takes i8 inputs, not f16`]);
+  expect(wrongAcc.lines).toEqual([`${at(wrongAcc.text, acc('i32', 16, 16), 1)}: error[E0508]: pto.tmatmul: an i32 accumulator takes i8 inputs, not f16`]);
   const mixed = matmul(left('f16', 16, 32), right('bf16', 32, 16), acc('f32', 16, 16));
   expect(mixed.lines).toEqual([
-    `${at(mixed.text, right('bf16', 32, 16), 1)}: error: pto.tmatmul: aMatrix (f16) and bMatrix (bf16) must have the same element type`,
+    `${at(mixed.text, right('bf16', 32, 16), 1)}: error[E0508]: pto.tmatmul: aMatrix (f16) and bMatrix (bf16) must have the same element type`,
   ]);
 });
 
 test('K must agree between the inputs, M and N with the accumulator', () => {
   const { text, lines } = matmul(left('f16', 16, 32), right('f16', 16, 16), acc('f32', 32, 16));
   expect(lines).toEqual([
-    `${at(text, 'pto.tmatmul')}: error: pto.tmatmul: aMatrix valid cols (32) must equal bMatrix valid rows (16)`,
-    `${at(text, 'pto.tmatmul')}: error: pto.tmatmul: cMatrix valid rows (32) must equal aMatrix valid rows (16)`,
+    `${at(text, 'pto.tmatmul')}: error[E0506]: pto.tmatmul: aMatrix valid cols (32) must equal bMatrix valid rows (16)`,
+    `${at(text, 'pto.tmatmul')}: error[E0506]: pto.tmatmul: cMatrix valid rows (32) must equal aMatrix valid rows (16)`,
   ]);
 });

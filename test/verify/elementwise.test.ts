@@ -17,7 +17,7 @@ describe('taxpy', () => {
     const line = `pto.taxpy ins(%a, %s : ${tb('f32')}, f32) outs(%d : ${tb('f16')})`;
     const col = 4 + line.indexOf(tb('f16')) + 1;
     expect(check(line, { a: 'f32', d: 'f16' }, '%s: f32')).toEqual([
-      `5:${col}: error: pto.taxpy: dst (f16) must have src0's element type (f32), or be f32 with f16 src0`,
+      `5:${col}: error[E0508]: pto.taxpy: dst (f16) must have src0's element type (f32), or be f32 with f16 src0`,
     ]);
   });
 });
@@ -36,7 +36,7 @@ describe('taddreluconv', () => {
     const line = `pto.taddreluconv ins(%a, %b : ${tb('f32')}, ${tb('f32')}) outs(%d : ${tb('i8')})`;
     const col = 4 + line.lastIndexOf(tb('i8')) + 1;
     expect(check(line, { a: 'f32', b: 'f32', d: 'i8' })).toEqual([
-      `6:${col}: error: pto.taddreluconv: converting f32 to i8 is not supported (src0 -> dst: f32 -> f16, f16 -> i8, i16 -> i8)`,
+      `6:${col}: error[E0508]: pto.taddreluconv: converting f32 to i8 is not supported (src0 -> dst: f32 -> f16, f16 -> i8, i16 -> i8)`,
     ]);
   });
 });
@@ -46,7 +46,7 @@ describe('scalar operands', () => {
     const line = `pto.tadds ins(%a, %b : ${tb('f32')}, ${tb('f32')}) outs(%d : ${tb('f32')})`;
     const col = 4 + line.indexOf(tb('f32'), line.indexOf(',', line.indexOf(':'))) + 1;
     expect(check(line, { a: 'f32', b: 'f32', d: 'f32' })).toEqual([
-      `6:${col}: error: pto.tadds: scalar must be a scalar (index, integer or float), got ${tb('f32')}`,
+      `6:${col}: error[E0502]: pto.tadds: scalar must be a scalar (index, integer or float), got ${tb('f32')}`,
     ]);
   });
   test('an integer scalar on a float tile and a float scalar on an integer tile are accepted (the API converts)', () => {

@@ -13,7 +13,7 @@ test('trowexpandsub: a DN per-row operand needs one valid column', () => {
   const line = text.split('\n').findIndex((l) => l.includes('pto.trowexpandsub')) + 1;
   const col = text.split('\n')[line - 1].indexOf(src1) + 1;
   expect(diagLines(run(text, 'a5'))).toEqual([
-    `${line}:${col}: error: pto.trowexpandsub: src1, the per-row operand, is column-major: it needs 1 valid column, not 2`,
+    `${line}:${col}: error[E0508]: pto.trowexpandsub: src1, the per-row operand, is column-major: it needs 1 valid column, not 2`,
   ]);
 });
 
@@ -23,7 +23,7 @@ test('trowexpanddiv with tmp: a row-major block is not allowed', () => {
   const wide = tileBuf({ dtype: 'f32', rows: 16, cols: 16 });
   const text = program(`pto.trowexpanddiv ins(%a, %s, %t : ${wide}, ${narrow}, ${block}) outs(%d : ${wide})`, { a: wide, s: narrow, t: block, d: wide });
   expect(diagLines(run(text, 'a5'))).toEqual([
-    `${at(text, narrow, 1)}: error: pto.trowexpanddiv: with a tmp tile, src1, the per-row operand, must be column-major (DN) with 1 valid column`,
+    `${at(text, narrow, 1)}: error[E0508]: pto.trowexpanddiv: with a tmp tile, src1, the per-row operand, must be column-major (DN) with 1 valid column`,
   ]);
 });
 
@@ -32,7 +32,7 @@ test('tpartmax: one source must cover dst', () => {
   const b = tileBuf({ dtype: 'f32', rows: 16, cols: 8, vRow: 8, vCol: 8 });
   const text = program(`pto.tpartmax ins(%a, %b : ${a}, ${b}) outs(%d : ${full})`, { a, b, d: full });
   expect(diagLines(run(text, 'a5'))).toEqual([
-    `${at(text, full, 1)}: error: pto.tpartmax: the valid region of src0 (16x4) or src1 (8x8) must equal dst's (16x8)`,
+    `${at(text, full, 1)}: error[E0508]: pto.tpartmax: the valid region of src0 (16x4) or src1 (8x8) must equal dst's (16x8)`,
   ]);
 });
 
@@ -46,7 +46,7 @@ test('tpartargmax: an f32 value needs a 32-bit index', () => {
     d: full,
     di: i16,
   });
-  expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, i16, 5)}: error: pto.tpartargmax: an f32 value needs a 32-bit index (i32 or ui32), not i16`]);
+  expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, i16, 5)}: error[E0508]: pto.tpartargmax: an f32 value needs a 32-bit index (i32 or ui32), not i16`]);
 });
 
 describe('arg reductions: index-only or value and index', () => {
@@ -56,7 +56,7 @@ describe('arg reductions: index-only or value and index', () => {
     const d = column('f32');
     const text = program(`pto.trowargmax ins(%s, %t : ${src}, ${src}) outs(%d : ${d})`, { s: src, t: src, d });
     expect(diagLines(run(text, 'a5'))).toEqual([
-      `${at(text, d, 1)}: error: pto.trowargmax: dst is the index (i32 or ui32) unless a second destination dstIdx is given, got f32`,
+      `${at(text, d, 1)}: error[E0508]: pto.trowargmax: dst is the index (i32 or ui32) unless a second destination dstIdx is given, got f32`,
     ]);
   });
   test("value and index: dst has src's type, dstIdx an index type", () => {
@@ -66,7 +66,7 @@ describe('arg reductions: index-only or value and index', () => {
     const bad = column('i32');
     const text = program(`pto.trowargmax ins(%s, %t : ${src}, ${src}) outs(%v, %i : ${bad}, ${i})`, { s: src, t: src, v: bad, i });
     expect(diagLines(run(text, 'a5'))).toEqual([
-      `${at(text, bad, 2)}: error: pto.trowargmax: with dstIdx, dst holds the selected values: its element type must be src's (f32), got i32`,
+      `${at(text, bad, 2)}: error[E0508]: pto.trowargmax: with dstIdx, dst holds the selected values: its element type must be src's (f32), got i32`,
     ]);
   });
 });

@@ -22,10 +22,10 @@ test('atomic max and min are A5 only; add is on both targets', () => {
   expect(check(scatter('coalesce = elem, atomic = max'), 'a5').lines).toEqual([]);
   expect(check(scatter('atomic = add'), 'a2a3').lines).toEqual([]);
   const { text, lines } = check(scatter('atomic = min'), 'a2a3');
-  expect(lines).toEqual([`${at(text, 'min}')}: error: pto.mscatter: atomic = min is A5 only (A2/A3 has none and add)`]);
+  expect(lines).toEqual([`${at(text, 'min}')}: error[E0508]: pto.mscatter: atomic = min is A5 only (A2/A3 has none and add)`]);
 });
 
 test('an unknown out-of-range policy lists the spellings', () => {
   const { text, lines } = check(scatter('oob = zero'), 'a5');
-  expect(lines).toEqual([`${at(text, 'zero}')}: error: pto.mscatter: unknown oob 'zero'; expected one of undefined, skip, clamp, wrap`]);
+  expect(lines).toEqual([`${at(text, 'zero}')}: error[E0507]: pto.mscatter: unknown oob 'zero'; expected one of undefined, skip, clamp, wrap`]);
 });

@@ -29,7 +29,7 @@ function expectedErrors(instruction: string, target: TargetName, e: Elem, c: Cas
   const lineStart = text.indexOf(c.line);
   if (!lists) {
     const p = source.position(lineStart + c.line.indexOf(`pto.${instruction}`));
-    return [`${p.line}:${p.col}: error: pto.${instruction} is not available on ${target}`];
+    return [`${p.line}:${p.col}: error[E0508]: pto.${instruction} is not available on ${target}`];
   }
   const errors: { offset: number; text: string }[] = [];
   for (const op of c.tileOperands) {
@@ -39,7 +39,7 @@ function expectedErrors(instruction: string, target: TargetName, e: Elem, c: Cas
     const p = source.position(offset);
     errors.push({
       offset,
-      text: `${p.line}:${p.col}: error: pto.${instruction}: ${op} dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${[...allowed]
+      text: `${p.line}:${p.col}: error[E0505]: pto.${instruction}: ${op} dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${[...allowed]
         .sort((a, b) => ELEM_TYPES.indexOf(a as Elem) - ELEM_TYPES.indexOf(b as Elem))
         .map((a) => mlirName(a as Elem))
         .join(', ')})`,
@@ -51,7 +51,7 @@ function expectedErrors(instruction: string, target: TargetName, e: Elem, c: Cas
 function lines(r: ReturnType<typeof run>): string[] {
   return r.diags.sorted().map((d) => {
     const p = r.source.position(d.span.start);
-    return `${p.line}:${p.col}: ${d.severity}: ${d.message}`;
+    return `${p.line}:${p.col}: ${d.severity}[${d.code}]: ${d.message}`;
   });
 }
 
@@ -134,8 +134,8 @@ describe('Level 1 tcolmin, spelled as in the manual (`%d = pto.tcolmin %s : !pto
     const src = new SourceFile('x', text).position(text.indexOf(s, text.indexOf('pto.tcolmin')));
     const dst = new SourceFile('x', text).position(text.indexOf('-> ' + d) + 3);
     expect(lines(r)).toEqual([
-      `${src.line}:${src.col}: error: pto.tcolmin: src dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${list})`,
-      `${dst.line}:${dst.col}: error: pto.tcolmin: dst dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${list})`,
+      `${src.line}:${src.col}: error[E0505]: pto.tcolmin: src dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${list})`,
+      `${dst.line}:${dst.col}: error[E0505]: pto.tcolmin: dst dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${list})`,
     ]);
   });
 });

@@ -18,11 +18,13 @@ describe('thistogram', () => {
 
   test('ui16: BYTE_0 or BYTE_1 only, idx DN with one column', () => {
     const r1 = check(hist('BYTE_2', u16, dn), { s: u16, i: dn, d: dst });
-    expect(r1.lines).toEqual([`${at(r1.text, 'pto.thistogram')}: error: pto.thistogram: a ui16 src has two bytes: byte must be BYTE_0 or BYTE_1, not BYTE_2`]);
+    expect(r1.lines).toEqual([
+      `${at(r1.text, 'pto.thistogram')}: error[E0508]: pto.thistogram: a ui16 src has two bytes: byte must be BYTE_0 or BYTE_1, not BYTE_2`,
+    ]);
     const nd = tb('u8', 32, 32);
     const r2 = check(hist('BYTE_0', u16, nd), { s: u16, i: nd, d: dst });
     expect(r2.lines).toEqual([
-      `${at(r2.text, nd, 1)}: error: pto.thistogram: with a ui16 src, idx must be DN (blayout=col_major, slayout=none_box) with one column: one match byte per row`,
+      `${at(r2.text, nd, 1)}: error[E0508]: pto.thistogram: with a ui16 src, idx must be DN (blayout=col_major, slayout=none_box) with one column: one match byte per row`,
     ]);
   });
 
@@ -32,14 +34,14 @@ describe('thistogram', () => {
     const wrong = tb('u8', 2, 64);
     const r = check(hist('BYTE_0', u32, wrong), { s: u32, i: wrong, d: dst });
     expect(r.lines).toEqual([
-      `${at(r.text, wrong, 1)}: error: pto.thistogram: byte BYTE_0 of a ui32 src filters by the 3 byte(s) above it: idx must have 3 row(s), not 2`,
-      `${at(r.text, wrong, 1)}: error: pto.thistogram: idx must have as many columns as src (32), not 64`,
+      `${at(r.text, wrong, 1)}: error[E0508]: pto.thistogram: byte BYTE_0 of a ui32 src filters by the 3 byte(s) above it: idx must have 3 row(s), not 2`,
+      `${at(r.text, wrong, 1)}: error[E0508]: pto.thistogram: idx must have as many columns as src (32), not 64`,
     ]);
   });
 
   test('byte is required', () => {
     const r = check(`pto.thistogram ins(%s, %i : ${u16}, ${dn}) outs(%d : ${dst})`, { s: u16, i: dn, d: dst });
-    expect(r.lines).toEqual([`${at(r.text, 'pto.thistogram')}: error: pto.thistogram needs the attribute 'byte'`]);
+    expect(r.lines).toEqual([`${at(r.text, 'pto.thistogram')}: error[E0507]: pto.thistogram needs the attribute 'byte'`]);
   });
 });
 
@@ -50,7 +52,7 @@ describe('trandom', () => {
 
   test('rounds is 7 or 10', () => {
     const r = check(`pto.trandom ins(%k, %c {rounds = 8} : ${key}, ${counter}) outs(%d : ${dst})`, { k: key, c: counter, d: dst });
-    expect(r.lines).toEqual([`${at(r.text, 'pto.trandom')}: error: pto.trandom: rounds must be 7 or 10, not 8`]);
+    expect(r.lines).toEqual([`${at(r.text, 'pto.trandom')}: error[E0508]: pto.trandom: rounds must be 7 or 10, not 8`]);
   });
 
   test('key and counter: 32-bit integer tiles with 2 and 4 valid elements', () => {
@@ -58,8 +60,8 @@ describe('trandom', () => {
     const floats = tb('f32', 1, 8);
     const r = check(`pto.trandom ins(%k, %c : ${floats}, ${short}) outs(%d : ${dst})`, { k: floats, c: short, d: dst });
     expect(r.lines).toEqual([
-      `${at(r.text, floats, 1)}: error: pto.trandom: key must be a ui32 or i32 tile (its first 2 elements are the key words)`,
-      `${at(r.text, short, 1)}: error: pto.trandom: counter needs 4 valid elements in row 0, but has 3`,
+      `${at(r.text, floats, 1)}: error[E0508]: pto.trandom: key must be a ui32 or i32 tile (its first 2 elements are the key words)`,
+      `${at(r.text, short, 1)}: error[E0508]: pto.trandom: counter needs 4 valid elements in row 0, but has 3`,
     ]);
   });
 });

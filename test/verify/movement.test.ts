@@ -16,14 +16,14 @@ describe('rules beyond the tables', () => {
     const src = T('f32', 8, 8, { vRow: 4 });
     const dst = T('f32', 8, 8);
     const { text, diags } = check([`%s = pto.alloc_tile : ${src}`, `%d = pto.alloc_tile : ${dst}`, `pto.tfillpad ins(%s : ${src}) outs(%d : ${dst})`]);
-    expect(diags).toEqual([`${at(text, dst, 1)}: error: pto.tfillpad: dst needs a pad value (pad=zero, max or min), not null`]);
+    expect(diags).toEqual([`${at(text, dst, 1)}: error[E0508]: pto.tfillpad: dst needs a pad value (pad=zero, max or min), not null`]);
   });
 
   test('tfillpad_expand needs dst at least as large as src', () => {
     const src = T('f32', 16, 8);
     const dst = T('f32', 8, 8, { pad: 1 });
     const { text, diags } = check([`%s = pto.alloc_tile : ${src}`, `%d = pto.alloc_tile : ${dst}`, `pto.tfillpad_expand ins(%s : ${src}) outs(%d : ${dst})`]);
-    expect(diags).toEqual([`${at(text, 'pto.tfillpad_expand')}: error: pto.tfillpad_expand: src rows (16) must not exceed dst rows (8)`]);
+    expect(diags).toEqual([`${at(text, 'pto.tfillpad_expand')}: error[E0506]: pto.tfillpad_expand: src rows (16) must not exceed dst rows (8)`]);
   });
 
   test('ttrans: dst valid region must mirror src', () => {
@@ -32,8 +32,8 @@ describe('rules beyond the tables', () => {
     const { text, diags } = check([`%s = pto.alloc_tile : ${src}`, `%d = pto.alloc_tile : ${dst}`, `pto.ttrans ins(%s : ${src}) outs(%d : ${dst})`]);
     const p = at(text, 'pto.ttrans');
     expect(diags).toEqual([
-      `${p}: error: pto.ttrans: dst valid rows (16) must equal src valid cols (8)`,
-      `${p}: error: pto.ttrans: dst valid cols (8) must equal src valid rows (16)`,
+      `${p}: error[E0506]: pto.ttrans: dst valid rows (16) must equal src valid cols (8)`,
+      `${p}: error[E0506]: pto.ttrans: dst valid cols (8) must equal src valid rows (16)`,
     ]);
   });
 
@@ -48,7 +48,7 @@ describe('rules beyond the tables', () => {
     ];
     const a5 = check(lines, '', 'a5');
     expect(a5.diags).toEqual([
-      `${at(a5.text, 'pto.tconcat')}: error: pto.tconcat: dst valid cols (20) must equal src0 valid cols + src1 valid cols (8 + 8) on a5`,
+      `${at(a5.text, 'pto.tconcat')}: error[E0508]: pto.tconcat: dst valid cols (20) must equal src0 valid cols + src1 valid cols (8 + 8) on a5`,
     ]);
     expect(check(lines, '', 'a2a3').diags).toEqual([]);
   });
@@ -64,7 +64,7 @@ describe('rules beyond the tables', () => {
       `%i = pto.alloc_tile : ${i}`,
       `pto.tconcat ins(%a, %b, %i : ${s}, ${s}, ${i}) outs(%d : ${d})`,
     ]);
-    expect(diags).toEqual([`${at(text, 'pto.tconcat')}: error: pto.tconcat: takes both index tiles (src0Idx, src1Idx) or neither`]);
+    expect(diags).toEqual([`${at(text, 'pto.tconcat')}: error[E0508]: pto.tconcat: takes both index tiles (src0Idx, src1Idx) or neither`]);
   });
 
   test('tinterleave needs even valid cols', () => {
@@ -73,7 +73,7 @@ describe('rules beyond the tables', () => {
       ...['a', 'b', 'x', 'y'].map((n) => `%${n} = pto.alloc_tile : ${t}`),
       `pto.tinterleave ins(%a, %b : ${t}, ${t}) outs(%x, %y : ${t}, ${t})`,
     ]);
-    expect(diags).toEqual([`${at(text, 'pto.tinterleave')}: error: pto.tinterleave: valid cols (3) must be even`]);
+    expect(diags).toEqual([`${at(text, 'pto.tinterleave')}: error[E0508]: pto.tinterleave: valid cols (3) must be even`]);
   });
 
   test('tinterleave does not exist on a2a3', () => {
@@ -83,7 +83,7 @@ describe('rules beyond the tables', () => {
       '',
       'a2a3',
     );
-    expect(diags).toEqual([`${at(text, 'pto.tinterleave')}: error: pto.tinterleave is not available on a2a3`]);
+    expect(diags).toEqual([`${at(text, 'pto.tinterleave')}: error[E0508]: pto.tinterleave is not available on a2a3`]);
   });
 
   test('tdeinterleave, one source: dst cols are half of src cols', () => {
@@ -95,7 +95,9 @@ describe('rules beyond the tables', () => {
       `%y = pto.alloc_tile : ${d}`,
       `pto.tdeinterleave ins(%s : ${s}) outs(%x, %y : ${d}, ${d})`,
     ]);
-    expect(diags).toEqual([`${at(text, 'pto.tdeinterleave')}: error: pto.tdeinterleave: dst0 valid region (4x16) must be src0's (4x16) with half the cols`]);
+    expect(diags).toEqual([
+      `${at(text, 'pto.tdeinterleave')}: error[E0508]: pto.tdeinterleave: dst0 valid region (4x16) must be src0's (4x16) with half the cols`,
+    ]);
   });
 
   test('textract: a window larger than the source, a float index, a cube direction', () => {
@@ -106,8 +108,8 @@ describe('rules beyond the tables', () => {
       '%r: index, %c: f32',
     );
     expect(diags).toEqual([
-      `${at(text, 'pto.textract')}: error: pto.textract: dst rows (16) must not exceed src rows (8)`,
-      `${at(text, 'f32) outs')}: error: pto.textract: indexCol must be an index or integer value, got f32`,
+      `${at(text, 'pto.textract')}: error[E0506]: pto.textract: dst rows (16) must not exceed src rows (8)`,
+      `${at(text, 'f32) outs')}: error[E0508]: pto.textract: indexCol must be an index or integer value, got f32`,
     ]);
   });
 
@@ -133,11 +135,11 @@ describe('rules beyond the tables', () => {
       [`%s = pto.alloc_tile : ${acc}`, `%d = pto.alloc_tile : ${vec}`, `pto.tsubview ins(%s, %r, %r : ${acc}, index, index) outs(%d : ${vec})`],
       '%r: index',
     );
-    expect(sub.diags.some((l) => l.endsWith('error: pto.tsubview: dst (loc=vec) and src (loc=acc) must be in the same location'))).toBe(true);
+    expect(sub.diags.some((l) => l.endsWith('error[E0508]: pto.tsubview: dst (loc=vec) and src (loc=acc) must be in the same location'))).toBe(true);
     const mat = tileBuf({ loc: 'mat', dtype: 'f32', rows: 16, cols: 16, blayout: 'col_major', slayout: 'row_major' });
     const lines = [`%m = pto.alloc_tile : ${mat}`, `pto.tprint ins(%m : ${mat})`];
     const a5 = check(lines, '', 'a5');
-    expect(a5.diags).toEqual([`${at(a5.text, mat, 1)}: error: pto.tprint: printing a mat tile is not supported on a5`]);
+    expect(a5.diags).toEqual([`${at(a5.text, mat, 1)}: error[E0508]: pto.tprint: printing a mat tile is not supported on a5`]);
     expect(check(lines, '', 'a2a3').diags).toEqual([]);
   });
 
@@ -149,11 +151,11 @@ describe('rules beyond the tables', () => {
     const ok = check([...consts, ...allocs, `pto.textract ins(%s, %c4, %c0 : ${src}, index, index) outs(%d : ${dst})`]);
     expect(ok.diags).toEqual([]);
     const rows = check([...consts, ...allocs, `pto.textract ins(%s, %c5, %c0 : ${src}, index, index) outs(%d : ${dst})`]);
-    expect(rows.diags).toEqual([`${at(rows.text, 'index, index')}: error: pto.textract: the 4x8 window at (5, 0) leaves src's 8x16`]);
+    expect(rows.diags).toEqual([`${at(rows.text, 'index, index')}: error[E0508]: pto.textract: the 4x8 window at (5, 0) leaves src's 8x16`]);
     const cols = check([...consts, ...allocs, `pto.tinsert ins(%d, %c0, %c9 : ${dst}, index, index) outs(%s : ${src})`]);
-    expect(cols.diags).toEqual([`${at(cols.text, 'index, index')}: error: pto.tinsert: the 4x8 window at (0, 9) leaves dst's 8x16`]);
+    expect(cols.diags).toEqual([`${at(cols.text, 'index, index')}: error[E0508]: pto.tinsert: the 4x8 window at (0, 9) leaves dst's 8x16`]);
     const view = check([...consts, ...allocs, `pto.tsubview ins(%s, %c5, %c9 : ${src}, index, index) outs(%d : ${dst})`]);
-    expect(view.diags).toEqual([`${at(view.text, 'index, index')}: error: pto.tsubview: the 4x8 window at (5, 9) leaves src's 8x16`]);
+    expect(view.diags).toEqual([`${at(view.text, 'index, index')}: error[E0508]: pto.tsubview: the 4x8 window at (5, 9) leaves src's 8x16`]);
   });
 });
 
@@ -197,7 +199,9 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
       `pto.tmov ins(%v {relu = true} : ${VEC('f32')}) outs(%w : ${VEC('f32')})`,
     ];
     const { text, diags } = check(lines);
-    expect(diags).toEqual([`${at(text, 'pto.tmov ins')}: error: pto.tmov: relu and pre_quant apply to the fixpipe: src must be an acc tile, not loc=vec`]);
+    expect(diags).toEqual([
+      `${at(text, 'pto.tmov ins')}: error[E0508]: pto.tmov: relu and pre_quant apply to the fixpipe: src must be an acc tile, not loc=vec`,
+    ]);
   });
 
   test('pre_quant is a 64-bit word', () => {
@@ -210,7 +214,7 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
     ];
     const { text, diags } = check(lines);
     expect(diags).toEqual([
-      `${at(text, '0x1000')}: error: pto.tmov: 'pre_quant' must be a 64-bit quant word in 0..0xFFFFFFFFFFFFFFFF, got 18446744073709551616`,
+      `${at(text, '0x1000')}: error[E0508]: pto.tmov: 'pre_quant' must be a 64-bit quant word in 0..0xFFFFFFFFFFFFFFFF, got 18446744073709551616`,
     ]);
   });
 
@@ -225,7 +229,7 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
     ];
     const { text, diags } = check(lines, '', 'a2a3');
     expect(diags).toEqual([
-      `${at(text, MAT('u8'), 1)}: error: pto.tmov.fp: quantising f32 to ui8 is not supported on a2a3 (f32 -> i8; i32 -> i8, ui8, f16, i16)`,
+      `${at(text, MAT('u8'), 1)}: error[E0508]: pto.tmov.fp: quantising f32 to ui8 is not supported on a2a3 (f32 -> i8; i32 -> i8, ui8, f16, i16)`,
     ]);
     expect(check(lines, '', 'a5').diags).toEqual([]);
   });
@@ -240,7 +244,7 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
       `pto.tmov.fp ins(%a, %s : ${ACC('i32')}, ${FP()}) outs(%v : ${VEC('i8')})`,
     ];
     const { text, diags } = check(lines, '', 'a2a3');
-    expect(diags).toEqual([`${at(text, VEC('i8'), 1)}: error: pto.tmov.fp: on a2a3 the fixpipe moves the accumulator to a mat tile, not loc=vec`]);
+    expect(diags).toEqual([`${at(text, VEC('i8'), 1)}: error[E0508]: pto.tmov.fp: on a2a3 the fixpipe moves the accumulator to a mat tile, not loc=vec`]);
     expect(check(lines, '', 'a5').diags).toEqual([]);
   });
 
@@ -258,8 +262,8 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
     ];
     const { text, diags } = check(lines);
     expect(diags).toEqual([
-      `${at(text, narrow, 1)}: error: pto.tmov.fp: fp has 8 valid cols, but dst has 16: one quant word per col`,
-      `${at(text, FP('f32'), 1)}: error: pto.tmov.fp: fp holds 64-bit quant words (ui64 or i64), not f32`,
+      `${at(text, narrow, 1)}: error[E0508]: pto.tmov.fp: fp has 8 valid cols, but dst has 16: one quant word per col`,
+      `${at(text, FP('f32'), 1)}: error[E0508]: pto.tmov.fp: fp holds 64-bit quant words (ui64 or i64), not f32`,
     ]);
   });
 
@@ -276,7 +280,7 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
     const f32 = [...view('f16'), ...allocs([['%a', ACC('f32')]]), `pto.tstore ins(%a {pre_quant = 0x3F800000} : ${ACC('f32')}) outs(%pv : ${PV('f16')})`];
     const { text, diags } = check(f32, '%p: !pto.ptr<f16>', 'a2a3');
     expect(diags).toEqual([
-      `${at(text, PV('f16'), 1)}: error: pto.tstore: quantising f32 to f16 is not supported on a2a3 (f32 -> i8, ui8; i32 -> i8, ui8, f16)`,
+      `${at(text, PV('f16'), 1)}: error[E0508]: pto.tstore: quantising f32 to f16 is not supported on a2a3 (f32 -> i8, ui8; i32 -> i8, ui8, f16)`,
     ]);
     expect(check(f32, '%p: !pto.ptr<f16>', 'a5').diags).toEqual([]);
   });
@@ -284,6 +288,6 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
   test('without pre_quant a tstore from Acc still needs same-size types or the f32 -> f16/bf16 cast', () => {
     const lines = [...view('i8'), ...allocs([['%a', ACC('i32')]]), `pto.tstore ins(%a {relu = true} : ${ACC('i32')}) outs(%pv : ${PV('i8')})`];
     const { text, diags } = check(lines, '%p: !pto.ptr<i8>');
-    expect(diags).toEqual([`${at(text, PV('i8'), 1)}: error: pto.tstore: src (i32) and dst (i8) must have element types of the same size`]);
+    expect(diags).toEqual([`${at(text, PV('i8'), 1)}: error[E0508]: pto.tstore: src (i32) and dst (i8) must have element types of the same size`]);
   });
 });

@@ -24,7 +24,7 @@ describe('operands declared scalar or tile are checked for that kind', () => {
   it('rejects pto.texpands with a tile where the scalar goes, at the operand type', () => {
     const { diags, text } = verify(`pto.texpands ins(%t : ${TILE}) outs(%d : ${TILE})`);
     expect(diags).toEqual([
-      `${at(text, TILE, 0, text.indexOf('pto.texpands'))}: error: pto.texpands: scalar must be a scalar (index, integer or float), got ${TILE}`,
+      `${at(text, TILE, 0, text.indexOf('pto.texpands'))}: error[E0502]: pto.texpands: scalar must be a scalar (index, integer or float), got ${TILE}`,
     ]);
   });
 
@@ -35,18 +35,18 @@ describe('operands declared scalar or tile are checked for that kind', () => {
   it('rejects pto.tgetval with a tile as its offset', () => {
     const { diags, text } = verify(`%v = pto.tgetval ins(%t, %d : ${TILE}, ${TILE}) outs : f32`);
     expect(diags).toEqual([
-      `${at(text, TILE, 1, text.indexOf('pto.tgetval'))}: error: pto.tgetval: offset must be a scalar (index, integer or float), got ${TILE}`,
+      `${at(text, TILE, 1, text.indexOf('pto.tgetval'))}: error[E0502]: pto.tgetval: offset must be a scalar (index, integer or float), got ${TILE}`,
     ]);
   });
 
   it('rejects pto.tsetval with a tile as its value', () => {
     const { diags } = verify(`pto.tsetval ins(%c0, %t : index, ${TILE}) outs(%d : ${TILE})`);
     expect(diags).toHaveLength(1);
-    expect(diags[0]).toContain(`error: pto.tsetval: value must be a scalar (index, integer or float), got ${TILE}`);
+    expect(diags[0]).toContain(`error[E0502]: pto.tsetval: value must be a scalar (index, integer or float), got ${TILE}`);
   });
 
   it('rejects a scalar where a tile goes', () => {
     const { diags } = verify(`pto.texpands ins(%f : f32) outs(%c0 : index)`);
-    expect(diags).toContainEqual(expect.stringContaining('error: pto.texpands: dst must be a tile, got index'));
+    expect(diags).toContainEqual(expect.stringContaining('error[E0502]: pto.texpands: dst must be a tile, got index'));
   });
 });

@@ -41,7 +41,7 @@ describe('tile location', () => {
   test('tcolmin with a mat src tile is rejected at the src type', () => {
     const mat = tileBuf({ loc: 'mat', dtype: 'f32', rows: 16, cols: 16 });
     const text = single('tcolmin', [['%src', mat]], [['%dst', F32_1x16]]);
-    expect(diagLines(run(text))).toEqual([`${atOnLine(text, 'pto.tcolmin', mat)}: error: pto.tcolmin: src must be a vec tile, not loc=mat`]);
+    expect(diagLines(run(text))).toEqual([`${atOnLine(text, 'pto.tcolmin', mat)}: error[E0503]: pto.tcolmin: src must be a vec tile, not loc=mat`]);
   });
 });
 
@@ -50,7 +50,7 @@ describe('layout', () => {
     const dn = tileBuf({ dtype: 'f32', rows: 16, cols: 16, blayout: 'col_major' });
     const text = single('tcolmin', [['%src', dn]], [['%dst', F32_1x16]]);
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.tcolmin', dn)}: error: pto.tcolmin: src must be ND (blayout=row_major, slayout=none_box), not DN`,
+      `${atOnLine(text, 'pto.tcolmin', dn)}: error[E0504]: pto.tcolmin: src must be ND (blayout=row_major, slayout=none_box), not DN`,
     ]);
   });
 
@@ -104,7 +104,7 @@ describe('layout', () => {
       [['%dst', dn2]],
     );
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.trowsum', dn2)}: error: pto.trowsum: dst must be ND, or DN with one column, not DN with 2 columns`,
+      `${atOnLine(text, 'pto.trowsum', dn2)}: error[E0504]: pto.trowsum: dst must be ND, or DN with one column, not DN with 2 columns`,
     ]);
   });
 
@@ -120,7 +120,7 @@ describe('layout', () => {
       [['%dst', dn1]],
     );
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.trowmin', dnSrc)}: error: pto.trowmin: src must be ND (blayout=row_major, slayout=none_box), not DN`,
+      `${atOnLine(text, 'pto.trowmin', dnSrc)}: error[E0504]: pto.trowmin: src must be ND (blayout=row_major, slayout=none_box), not DN`,
     ]);
   });
 
@@ -135,7 +135,7 @@ describe('layout', () => {
       ],
       [['%d', nd]],
     );
-    expect(diagLines(run(text))).toEqual([`${atOnLine(text, 'pto.tadd', dn)}: error: pto.tadd: src1 must be row-major (blayout=row_major)`]);
+    expect(diagLines(run(text))).toEqual([`${atOnLine(text, 'pto.tadd', dn)}: error[E0504]: pto.tadd: src1 must be row-major (blayout=row_major)`]);
   });
 });
 
@@ -155,7 +155,7 @@ describe('dtype relation', () => {
       [['%dst', dst]],
     );
     expect(diagLines(run(text, 'a2a3'))).toEqual([
-      `${atOnLine(text, `pto.${name}`, tmp)}: error: pto.${name}: dst (f32) and tmp (f16) must have the same element type`,
+      `${atOnLine(text, `pto.${name}`, tmp)}: error[E0505]: pto.${name}: dst (f32) and tmp (f16) must have the same element type`,
     ]);
   });
 
@@ -163,7 +163,7 @@ describe('dtype relation', () => {
     const f16 = tileBuf({ dtype: 'f16', rows: 16, cols: 16 });
     const text = single('tcolmin', [['%src', f16]], [['%dst', F32_1x16]]);
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.tcolmin', f16)}: error: pto.tcolmin: dst (f32) and src (f16) must have the same element type`,
+      `${atOnLine(text, 'pto.tcolmin', f16)}: error[E0505]: pto.tcolmin: dst (f32) and src (f16) must have the same element type`,
     ]);
   });
 });
@@ -191,7 +191,7 @@ describe('tcolsum isBinary', () => {
       `${dps('tcolsum', [['%src', F32_16x16]], [['%dst', F32_1x16]])} {isBinary = 3}`,
       'return',
     ]);
-    expect(diagLines(run(text))).toEqual([`${at(text, '3}')}: error: pto.tcolsum: 'isBinary' must be true or false`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '3}')}: error[E0507]: pto.tcolsum: 'isBinary' must be true or false`]);
   });
 
   // isa.json TCOLSUM: isBinary is "bool, 4-arg overload"; "2-arg overload: sequential, no tmp".
@@ -204,7 +204,7 @@ describe('tcolsum isBinary', () => {
     ]);
     const lines = diagLines(run(text));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^\d+:\d+: error: .*isBinary.*tmp|^\d+:\d+: error: .*tmp.*isBinary/);
+    expect(lines[0]).toMatch(/^\d+:\d+: error\[E0507\]: .*isBinary.*tmp|^\d+:\d+: error\[E0507\]: .*tmp.*isBinary/);
   });
 });
 
@@ -212,7 +212,7 @@ describe('valid region', () => {
   test('static valid-col mismatch (src.validCol == dst.validCol) is reported at the op name', () => {
     const dst = tileBuf({ dtype: 'f32', rows: 1, cols: 16, vCol: 8 });
     const text = single('tcolmin', [['%src', F32_16x16]], [['%dst', dst]]);
-    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tcolmin')}: error: pto.tcolmin: src valid cols (16) must equal dst valid cols (8)`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tcolmin')}: error[E0506]: pto.tcolmin: src valid cols (16) must equal dst valid cols (8)`]);
   });
 
   test('dynamic valid cols (v_col=?) are accepted statically', () => {
@@ -241,7 +241,7 @@ describe('valid region', () => {
     );
     const lines = diagLines(run(text));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^${at(text, 'pto.tcolsum')}: error: pto\\.tcolsum: .*tmp`));
+    expect(lines[0]).toMatch(new RegExp(`^${at(text, 'pto.tcolsum')}: error\\[E0506\\]: pto\\.tcolsum: .*tmp`));
   });
 
   test('tcolsum: a tmp as wide as the src valid cols is accepted', () => {
@@ -274,7 +274,7 @@ describe('valid region', () => {
       ],
       [['%dst', dst]],
     );
-    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.trowsum')}: error: pto.trowsum: src valid rows must be positive, got 0`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.trowsum')}: error[E0506]: pto.trowsum: src valid rows must be positive, got 0`]);
   });
 });
 
@@ -290,7 +290,7 @@ describe('tile type well-formedness', () => {
 
   test('row-major f16 with cols=8 is rejected: rows of 16 bytes', () => {
     const { text, lines } = allocOnly({ dtype: 'f16', rows: 16, cols: 8 });
-    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: a row-major tile needs rows of a multiple of 32 bytes: cols 8 x 2 bytes = 16`]);
+    expect(lines).toEqual([`${typeAt(text)}: error[E0202]: invalid tile type: a row-major tile needs rows of a multiple of 32 bytes: cols 8 x 2 bytes = 16`]);
   });
 
   test('row-major f16 with cols=16 is accepted', () => {
@@ -299,23 +299,25 @@ describe('tile type well-formedness', () => {
 
   test('col_major none_box: rows x size must be a multiple of 32 bytes', () => {
     const { text, lines } = allocOnly({ dtype: 'f32', rows: 4, cols: 1, blayout: 'col_major' });
-    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: a column-major tile needs columns of a multiple of 32 bytes: rows 4 x 4 bytes = 16`]);
+    expect(lines).toEqual([
+      `${typeAt(text)}: error[E0202]: invalid tile type: a column-major tile needs columns of a multiple of 32 bytes: rows 4 x 4 bytes = 16`,
+    ]);
     expect(allocOnly({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' }).lines).toEqual([]);
   });
 
   test('v_row > rows is rejected', () => {
     const { text, lines } = allocOnly({ dtype: 'f32', rows: 16, cols: 16, vRow: 20 });
-    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: valid rows 20 exceed rows 16`]);
+    expect(lines).toEqual([`${typeAt(text)}: error[E0202]: invalid tile type: valid rows 20 exceed rows 16`]);
   });
 
   test('v_col > cols is rejected', () => {
     const { text, lines } = allocOnly({ dtype: 'f32', rows: 16, cols: 16, vCol: 17 });
-    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: valid cols 17 exceed cols 16`]);
+    expect(lines).toEqual([`${typeAt(text)}: error[E0202]: invalid tile type: valid cols 17 exceed cols 16`]);
   });
 
   test('fractal 256 is rejected (SFractalSize in {512, 1024, 32})', () => {
     const { text, lines } = allocOnly({ dtype: 'f32', rows: 16, cols: 16, fractal: 256 });
-    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: fractal size must be 32, 512 or 1024, got 256`]);
+    expect(lines).toEqual([`${typeAt(text)}: error[E0202]: invalid tile type: fractal size must be 32, 512 or 1024, got 256`]);
   });
 
   // 200 x 256 x 4 = 204800 bytes = 200 KB: more than the 192 KB UB of A2A3, less than the 256 KB of A5.
@@ -323,7 +325,7 @@ describe('tile type well-formedness', () => {
 
   test('capacity: a 200 KB vec tile is rejected on a2a3 (192 KB UB)', () => {
     const { text, lines } = allocOnly(big, 'a2a3');
-    expect(lines).toEqual([`${typeAt(text)}: error: invalid tile type: a 200x256 f32 tile needs 204800 bytes, more than the 196608-byte UB of a2a3`]);
+    expect(lines).toEqual([`${typeAt(text)}: error[E0202]: invalid tile type: a 200x256 f32 tile needs 204800 bytes, more than the 196608-byte UB of a2a3`]);
   });
 
   test('capacity: the same 200 KB vec tile is accepted on a5 (256 KB UB)', () => {
@@ -338,7 +340,7 @@ describe('tile type well-formedness', () => {
     const bad = tileBuf({ dtype: 'f16', rows: 16, cols: 8 });
     const text = kernel([`%a = pto.alloc_tile : ${bad}`, `%b = pto.alloc_tile : ${bad}`, 'return']);
     expect(diagLines(run(text))).toEqual([
-      `${at(text, bad)}: error: invalid tile type: a row-major tile needs rows of a multiple of 32 bytes: cols 8 x 2 bytes = 16`,
+      `${at(text, bad)}: error[E0202]: invalid tile type: a row-major tile needs rows of a multiple of 32 bytes: cols 8 x 2 bytes = 16`,
     ]);
   });
 });
@@ -353,14 +355,14 @@ describe('operand counts, with the usage hint', () => {
       'return',
     ]);
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.tcolmin', '%src')}: error: pto.tcolmin takes 1 ins operand(s), got 2; expected 'pto.tcolmin ins(%src : ...) outs(%dst : ...)'`,
+      `${atOnLine(text, 'pto.tcolmin', '%src')}: error[E0501]: pto.tcolmin takes 1 ins operand(s), got 2; expected 'pto.tcolmin ins(%src : ...) outs(%dst : ...)'`,
     ]);
   });
 
   test('Level 2: outs missing', () => {
     const text = kernel([...allocs(['%src', F32_16x16]), `pto.tcolmin ins(%src : ${F32_16x16})`, 'return']);
     expect(diagLines(run(text))).toEqual([
-      `${at(text, 'pto.tcolmin')}: error: pto.tcolmin takes 1 outs operand(s), got 0; expected 'pto.tcolmin ins(%src : ...) outs(%dst : ...)'`,
+      `${at(text, 'pto.tcolmin')}: error[E0501]: pto.tcolmin takes 1 outs operand(s), got 0; expected 'pto.tcolmin ins(%src : ...) outs(%dst : ...)'`,
     ]);
   });
 
@@ -369,7 +371,7 @@ describe('operand counts, with the usage hint', () => {
     const dst = tileBuf({ dtype: 'f32', rows: 8, cols: 1, blayout: 'col_major' });
     const text = single('trowsum', [['%src', src]], [['%dst', dst]]);
     expect(diagLines(run(text))).toEqual([
-      `${at(text, 'pto.trowsum')}: warning: pto.trowsum without %tmp is the old form; PTOAS now requires 'pto.trowsum ins(%src, %tmp : ...) outs(%dst : ...)'`,
+      `${at(text, 'pto.trowsum')}: warning[W0105]: pto.trowsum without %tmp is the old form; PTOAS now requires 'pto.trowsum ins(%src, %tmp : ...) outs(%dst : ...)'`,
     ]);
   });
 
@@ -386,7 +388,7 @@ describe('operand counts, with the usage hint', () => {
       [['%dst', dst]],
     );
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.trowsum', '%src')}: error: pto.trowsum takes 2 ins operand(s), got 3; expected 'pto.trowsum ins(%src, %tmp : ...) outs(%dst : ...)'`,
+      `${atOnLine(text, 'pto.trowsum', '%src')}: error[E0501]: pto.trowsum takes 2 ins operand(s), got 3; expected 'pto.trowsum ins(%src, %tmp : ...) outs(%dst : ...)'`,
     ]);
   });
 
@@ -401,7 +403,7 @@ describe('operand counts, with the usage hint', () => {
       [['%dst', F32_1x16]],
     );
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.tcolsum', '%src')}: error: pto.tcolsum takes 1 to 2 ins operand(s), got 3; expected 'pto.tcolsum ins(%src, %tmp? : ...) outs(%dst : ...)'`,
+      `${atOnLine(text, 'pto.tcolsum', '%src')}: error[E0501]: pto.tcolsum takes 1 to 2 ins operand(s), got 3; expected 'pto.tcolsum ins(%src, %tmp? : ...) outs(%dst : ...)'`,
     ]);
   });
 
@@ -411,14 +413,14 @@ describe('operand counts, with the usage hint', () => {
   test('Level 1: too many inputs', () => {
     const text = kernel([`%d = pto.tcolmin %s, %s : (${S}, ${S}) -> ${D}`, 'return'], `%s: ${S}`);
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.tcolmin', '%s')}: error: pto.tcolmin takes 1 input operand(s), got 2; expected '%dst = pto.tcolmin %src : ...'`,
+      `${atOnLine(text, 'pto.tcolmin', '%s')}: error[E0501]: pto.tcolmin takes 1 input operand(s), got 2; expected '%dst = pto.tcolmin %src : ...'`,
     ]);
   });
 
   test('Level 1: no result named', () => {
     const text = kernel([`pto.tcolmin %s : ${S} -> ${D}`, 'return'], `%s: ${S}`);
     expect(diagLines(run(text))).toEqual([
-      `${at(text, 'pto.tcolmin')}: error: pto.tcolmin produces 1 result(s), got 0; expected '%dst = pto.tcolmin %src : ...'`,
+      `${at(text, 'pto.tcolmin')}: error[E0501]: pto.tcolmin produces 1 result(s), got 0; expected '%dst = pto.tcolmin %src : ...'`,
     ]);
   });
 
@@ -434,7 +436,7 @@ describe('operand counts, with the usage hint', () => {
 
   test('Level 2 form with a result', () => {
     const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_1x16]), `%r = ${dps('tcolmin', [['%src', F32_16x16]], [['%dst', F32_1x16]])}`, 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, '%r')}: error: pto.tcolmin in destination-passing form (ins/outs) has no results`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%r')}: error[E0501]: pto.tcolmin in destination-passing form (ins/outs) has no results`]);
   });
 });
 
@@ -443,13 +445,16 @@ describe('operand counts, with the usage hint', () => {
 describe('SSA values', () => {
   test('use before definition', () => {
     const text = kernel(['%c1 = arith.constant 1 : index', '%a = arith.addi %b, %c1 : index', '%b = arith.constant 2 : index', 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, '%b')}: error: use of undefined value %b`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%b')}: error[E0302]: use of undefined value %b`]);
   });
 
   test('redefinition, with a note at the first definition', () => {
     const text = kernel(['%c1 = arith.constant 1 : index', '%c1 = arith.constant 2 : index', 'return']);
     const r = run(text);
-    expect(diagLines(r)).toEqual([`${at(text, '%c1', 1)}: error: redefinition of SSA value %c1`, `  note ${at(text, '%c1', 0)}: previously defined here`]);
+    expect(diagLines(r)).toEqual([
+      `${at(text, '%c1', 1)}: error[E0303]: redefinition of SSA value %c1`,
+      `  note ${at(text, '%c1', 0)}: previously defined here`,
+    ]);
     expect(formatAll(r.diags)).toContain(`test.pto:${at(text, '%c1', 0)}: note: previously defined here`);
   });
 
@@ -464,14 +469,14 @@ describe('SSA values', () => {
       '%u = arith.addi %t, %c1 : index',
       'return',
     ]);
-    expect(diagLines(run(text))).toEqual([`${at(text, '%t', 1)}: error: %t is not visible here (defined in a region that does not enclose this use)`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%t', 1)}: error[E0302]: %t is not visible here (defined in a region that does not enclose this use)`]);
   });
 
   test('a use whose type differs from the definition, with a note at the definition', () => {
     const f16 = tileBuf({ dtype: 'f16', rows: 16, cols: 16 });
     const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_1x16]), dps('tcolmin', [['%src', f16]], [['%dst', F32_1x16]]), 'return']);
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.tcolmin', f16)}: error: type of %src is ${F32_16x16}, but this use says ${f16}`,
+      `${atOnLine(text, 'pto.tcolmin', f16)}: error[E0203]: type of %src is ${F32_16x16}, but this use says ${f16}`,
       `  note ${at(text, '%src')}: %src defined here`,
     ]);
   });
@@ -480,9 +485,9 @@ describe('SSA values', () => {
     const text = kernel(['%c0 = arith.constant 0 : index', '%x = arith.addi %c0, %c0 : i32', 'return']);
     const where = atOnLine(text, '%x =', 'i32');
     expect(diagLines(run(text))).toEqual([
-      `${where}: error: type of %c0 is index, but this use says i32`,
+      `${where}: error[E0203]: type of %c0 is index, but this use says i32`,
       `  note ${at(text, '%c0')}: %c0 defined here`,
-      `${where}: error: type of %c0 is index, but this use says i32`,
+      `${where}: error[E0203]: type of %c0 is index, but this use says i32`,
       `  note ${at(text, '%c0')}: %c0 defined here`,
     ]);
   });
@@ -495,7 +500,7 @@ describe('pto.alloc_tile', () => {
 
   test("v_row=? needs 'valid_row = %value'", () => {
     const text = kernel([`%t = pto.alloc_tile : ${dyn}`, 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.alloc_tile')}: error: the type has v_row=? so pto.alloc_tile needs 'valid_row = %value'`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.alloc_tile')}: error[E0405]: the type has v_row=? so pto.alloc_tile needs 'valid_row = %value'`]);
   });
 
   test('v_row=? with valid_row is accepted', () => {
@@ -505,7 +510,7 @@ describe('pto.alloc_tile', () => {
 
   test('valid_row with a static v_row is rejected', () => {
     const text = kernel(['%c3 = arith.constant 3 : index', `%t = pto.alloc_tile valid_row = %c3 : ${F32_16x16}`, 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, '%c3', 1)}: error: 'valid_row' is only allowed when the type has v_row=?`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%c3', 1)}: error[E0405]: 'valid_row' is only allowed when the type has v_row=?`]);
   });
 });
 
@@ -517,7 +522,7 @@ describe('views', () => {
       [...consts, '%tv = pto.make_tensor_view %p, shape = [%c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>', 'return'],
       '%p: !pto.ptr<f32>',
     );
-    expect(diagLines(run(text))).toEqual([`${at(text, '%tv')}: error: shape has 1 entries, but the view has rank 2`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%tv')}: error[E0404]: shape has 1 entries, but the view has rank 2`]);
   });
 
   test('make_tensor_view: strides has more entries than the rank', () => {
@@ -525,7 +530,7 @@ describe('views', () => {
       [...consts, '%tv = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c16, %c1, %c1] : !pto.tensor_view<?x?xf32>', 'return'],
       '%p: !pto.ptr<f32>',
     );
-    expect(diagLines(run(text))).toEqual([`${at(text, '%tv')}: error: strides has 3 entries, but the view has rank 2`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%tv')}: error[E0404]: strides has 3 entries, but the view has rank 2`]);
   });
 
   test('partition_view: offsets and sizes must match the source rank', () => {
@@ -539,8 +544,8 @@ describe('views', () => {
       '%p: !pto.ptr<f32>',
     );
     expect(diagLines(run(text))).toEqual([
-      `${at(text, '%pv')}: error: offsets has 1 entries, but the source view has rank 2`,
-      `${at(text, '%pv')}: error: sizes has 3 entries, but the source view has rank 2`,
+      `${at(text, '%pv')}: error[E0404]: offsets has 1 entries, but the source view has rank 2`,
+      `${at(text, '%pv')}: error[E0404]: sizes has 3 entries, but the source view has rank 2`,
     ]);
   });
 });
@@ -552,7 +557,7 @@ describe('scf', () => {
 
   test("scf.if with results needs an 'else' region", () => {
     const text = kernel([...consts, '%r = scf.if %true -> (index) {', '  scf.yield %c0 : index', '}', 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, 'scf.if')}: error: an scf.if with results needs an 'else' region`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'scf.if')}: error[E0402]: an scf.if with results needs an 'else' region`]);
   });
 
   test('scf.if with results and a matching else is accepted', () => {
@@ -562,7 +567,7 @@ describe('scf', () => {
 
   test('scf.if: a yield of the wrong type', () => {
     const text = kernel([...consts, '%r = scf.if %true -> (index) {', '  scf.yield %c0 : index', '} else {', '  scf.yield %true : i1', '}', 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, '%true', 2)}: error: yielded value 0 has type i1, but 'scf.if' expects index`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%true', 2)}: error[E0402]: yielded value 0 has type i1, but 'scf.if' expects index`]);
   });
 
   test('scf.if: a yield of the wrong count', () => {
@@ -575,23 +580,23 @@ describe('scf', () => {
       '}',
       'return',
     ]);
-    expect(diagLines(run(text))).toEqual([`${at(text, 'scf.yield')}: error: 'scf.yield' gives 2 value(s), but 'scf.if' expects 1`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'scf.yield')}: error[E0402]: 'scf.yield' gives 2 value(s), but 'scf.if' expects 1`]);
   });
 
   test('scf.for: iter_args with a yield of no value', () => {
     const text = kernel([...consts, '%r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {', '  scf.yield', '}', 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, 'scf.yield')}: error: 'scf.yield' gives 0 value(s), but 'scf.for' expects 1`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'scf.yield')}: error[E0402]: 'scf.yield' gives 0 value(s), but 'scf.for' expects 1`]);
   });
 
   test('scf.for: iter_args with a yield of the wrong type', () => {
     const text = kernel([...consts, '%r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {', '  scf.yield %true : i1', '}', 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, '%true', 1)}: error: yielded value 0 has type i1, but 'scf.for' expects index`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%true', 1)}: error[E0402]: yielded value 0 has type i1, but 'scf.for' expects index`]);
   });
 
   test('scf.for: an iter_args initial value of the wrong type', () => {
     const text = kernel([...consts, '%r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %true) -> (index) {', '  scf.yield %acc : index', '}', 'return']);
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'scf.for', 'index')}: error: type of %true is i1, but this use says index`,
+      `${atOnLine(text, 'scf.for', 'index')}: error[E0203]: type of %true is i1, but this use says index`,
       `  note ${at(text, '%true')}: %true defined here`,
     ]);
   });
@@ -616,24 +621,24 @@ describe('functions', () => {
     const text = kernel(['%c0 = arith.constant 0 : index']);
     const closing = text.indexOf('  }\n}') + 2;
     const p = run(text).source.position(closing);
-    expect(diagLines(run(text))).toEqual([`${p.line}:${p.col}: error: function @k must end with 'return'`]);
+    expect(diagLines(run(text))).toEqual([`${p.line}:${p.col}: error[E0305]: function @k must end with 'return'`]);
   });
 
   test('return value count vs the signature', () => {
     const text = ['module {', '  func.func @k() -> (index, index) {', '    %c0 = arith.constant 0 : index', '    return %c0 : index', '  }', '}', ''].join(
       '\n',
     );
-    expect(diagLines(run(text))).toEqual([`${at(text, 'return %c0')}: error: function @k returns 2 value(s), but 'return' has 1`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'return %c0')}: error[E0401]: function @k returns 2 value(s), but 'return' has 1`]);
   });
 
   test('a bare return in a function with a result', () => {
     const text = ['module {', '  func.func @k() -> index {', '    return', '  }', '}', ''].join('\n');
-    expect(diagLines(run(text))).toEqual([`${at(text, 'return')}: error: function @k returns 1 value(s), but 'return' has 0`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'return')}: error[E0401]: function @k returns 1 value(s), but 'return' has 0`]);
   });
 
   test('return value type vs the signature', () => {
     const text = ['module {', '  func.func @k() -> i32 {', '    %c0 = arith.constant 0 : index', '    return %c0 : index', '  }', '}', ''].join('\n');
-    expect(diagLines(run(text))).toEqual([`${at(text, '%c0', 1)}: error: return value 0 has type index, expected i32`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '%c0', 1)}: error[E0401]: return value 0 has type index, expected i32`]);
   });
 });
 
@@ -644,8 +649,8 @@ describe('target selection', () => {
   const D = tileBuf({ dtype: 'i8', rows: 1, cols: 32 });
   const body = [...allocs(['%src', S], ['%dst', D]), dps('tcolmin', [['%src', S]], [['%dst', D]]), 'return'];
   const i8Errors = (text: string, target: string): string[] => [
-    `${atOnLine(text, 'pto.tcolmin', S)}: error: pto.tcolmin: src dtype i8 is not supported on ${target} (allowed: i16, i32, f16, f32)`,
-    `${atOnLine(text, 'pto.tcolmin', D)}: error: pto.tcolmin: dst dtype i8 is not supported on ${target} (allowed: i16, i32, f16, f32)`,
+    `${atOnLine(text, 'pto.tcolmin', S)}: error[E0505]: pto.tcolmin: src dtype i8 is not supported on ${target} (allowed: i16, i32, f16, f32)`,
+    `${atOnLine(text, 'pto.tcolmin', D)}: error[E0505]: pto.tcolmin: dst dtype i8 is not supported on ${target} (allowed: i16, i32, f16, f32)`,
   ];
 
   test('the default target is a2a3: an i8 tcolmin is rejected', () => {
@@ -679,12 +684,12 @@ describe('target selection', () => {
 
   test('an unknown pto.target_arch string is an error at the string', () => {
     const text = kernel(f32Body, '', '{pto.target_arch = "a7"}');
-    expect(diagLines(run(text))).toEqual([`${at(text, '"a7"')}: error: unknown pto.target_arch "a7" (expected "a2a3" or "a5")`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, '"a7"')}: error[E0307]: unknown pto.target_arch "a7" (expected "a2a3" or "a5")`]);
   });
 
   test('an unknown pto.target_arch string is an error even when --target is given', () => {
     const text = kernel(f32Body, '', '{pto.target_arch = "a7"}');
-    expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, '"a7"')}: error: unknown pto.target_arch "a7" (expected "a2a3" or "a5")`]);
+    expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, '"a7"')}: error[E0307]: unknown pto.target_arch "a7" (expected "a2a3" or "a5")`]);
   });
 });
 
@@ -701,7 +706,7 @@ describe('unknown op vs not-implemented op', () => {
 
   test('a known op without a spec entry is "not implemented yet"', () => {
     const text = kernel([...allocs(['%src', F32_16x16], ['%dst', F32_16x16]), dps('tquant', [['%src', F32_16x16]], [['%dst', F32_16x16]]), 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tquant')}: error: pto.tquant is not implemented yet`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tquant')}: error[E0301]: pto.tquant is not implemented yet`]);
   });
 
   test('every known pto op that the spec lacks is "not implemented yet", never unknown', () => {
@@ -729,30 +734,30 @@ describe('unknown op vs not-implemented op', () => {
     ]);
     for (const op of known.filter((o) => !custom.has(o) && !isa().instructions.has(o) && !syncOps().has(o))) {
       const text = kernel([`${op} ins() outs()`, 'return']);
-      expect({ op, lines: diagLines(run(text)) }).toEqual({ op, lines: [`${at(text, op)}: error: ${op} is not implemented yet`] });
+      expect({ op, lines: diagLines(run(text)) }).toEqual({ op, lines: [`${at(text, op)}: error[E0301]: ${op} is not implemented yet`] });
     }
   });
 
   test('a pto op that is not in known-ops.json is unknown', () => {
     const text = kernel(['pto.tfrobnicate ins() outs()', 'return']);
     expect(known).not.toContain('pto.tfrobnicate');
-    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tfrobnicate')}: error: unknown op 'pto.tfrobnicate'`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tfrobnicate')}: error[E0301]: unknown op 'pto.tfrobnicate'`]);
   });
 
   test('an op of another dialect is unknown', () => {
     const text = kernel(['foo.bar', 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, 'foo.bar')}: error: unknown op 'foo.bar'`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'foo.bar')}: error[E0301]: unknown op 'foo.bar'`]);
   });
 
   // verifier.ts keeps the results of an unknown op defined "so that later uses do not cascade into more errors".
   test('the results of an unknown op stay defined: a scalar use does not cascade', () => {
     const text = kernel(['%c1 = arith.constant 1 : index', '%x = pto.tfrobnicate', '%y = arith.addi %x, %c1 : index', 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tfrobnicate')}: error: unknown op 'pto.tfrobnicate'`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tfrobnicate')}: error[E0301]: unknown op 'pto.tfrobnicate'`]);
   });
 
   test('the results of a not-implemented op stay defined: a typed tile use does not cascade', () => {
     const text = kernel([`%x = pto.tquant`, `%dst = pto.alloc_tile : ${F32_1x16}`, dps('tcolmin', [['%x', F32_16x16]], [['%dst', F32_1x16]]), 'return']);
-    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tquant')}: error: pto.tquant is not implemented yet`]);
+    expect(diagLines(run(text))).toEqual([`${at(text, 'pto.tquant')}: error[E0301]: pto.tquant is not implemented yet`]);
   });
 });
 
@@ -777,17 +782,17 @@ describe('every error of a file is reported', () => {
     expect(r.diags.items).toHaveLength(5);
     expect(r.diags.errorCount).toBe(5);
     expect(diagLines(r)).toEqual([
-      `${at(text, bad)}: error: invalid tile type: a row-major tile needs rows of a multiple of 32 bytes: cols 8 x 2 bytes = 16`,
-      `${at(text, '%nope')}: error: use of undefined value %nope`,
-      `${at(text, '%c1', 2)}: error: redefinition of SSA value %c1`,
+      `${at(text, bad)}: error[E0202]: invalid tile type: a row-major tile needs rows of a multiple of 32 bytes: cols 8 x 2 bytes = 16`,
+      `${at(text, '%nope')}: error[E0302]: use of undefined value %nope`,
+      `${at(text, '%c1', 2)}: error[E0303]: redefinition of SSA value %c1`,
       `  note ${at(text, '%c1')}: previously defined here`,
-      `${at(text, 'pto.tcolmin')}: error: pto.tcolmin: src valid cols (16) must equal dst valid cols (8)`,
-      `${at(text, 'pto.tfrobnicate')}: error: unknown op 'pto.tfrobnicate'`,
+      `${at(text, 'pto.tcolmin')}: error[E0506]: pto.tcolmin: src valid cols (16) must equal dst valid cols (8)`,
+      `${at(text, 'pto.tfrobnicate')}: error[E0301]: unknown op 'pto.tfrobnicate'`,
     ]);
     // formatAll prints them in the same (source) order.
     const headers = formatAll(r.diags)
       .split('\n')
-      .filter((l) => / (error|warning): /.test(l))
+      .filter((l) => / (error|warning)\[[EW]\d{4}\]: /.test(l))
       .map((l) => Number(/^test\.pto:(\d+):/.exec(l)![1]));
     expect(headers).toHaveLength(5);
     expect([...headers].sort((x, y) => x - y)).toEqual(headers);
@@ -805,7 +810,7 @@ describe('placement by address (PTOAS level 3)', () => {
       'return',
     ]);
     expect(diagLines(run(text))).toEqual([
-      `${at(text, 'pto.alloc_tile :')}: error: pto.alloc_tile needs 'addr = %a' here: other tiles of this program are placed by address (PTOAS's level 3), and a program places all its tiles or none`,
+      `${at(text, 'pto.alloc_tile :')}: error[E0405]: pto.alloc_tile needs 'addr = %a' here: other tiles of this program are placed by address (PTOAS's level 3), and a program places all its tiles or none`,
       `  note ${at(text, '%a = pto.alloc_tile')}: placed by address here`,
     ]);
   });

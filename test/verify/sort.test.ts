@@ -24,7 +24,7 @@ describe('tsort32', () => {
   test('idx with another number of rows than src (and not 1)', () => {
     const idx2 = tb('u32', 2, 32);
     const { text, lines } = check(`pto.tsort32 ins(%s : ${src}) outs(%d, %i : ${dst}, ${idx2})`, { s: src, d: dst, i: idx2 });
-    expect(lines).toEqual([`${at(text, idx2, 1)}: error: pto.tsort32: idx must have as many valid rows as src (4) or one row for all, not 2`]);
+    expect(lines).toEqual([`${at(text, idx2, 1)}: error[E0508]: pto.tsort32: idx must have as many valid rows as src (4) or one row for all, not 2`]);
   });
 
   test('dst narrower than one record per element', () => {
@@ -32,14 +32,14 @@ describe('tsort32', () => {
     const half = tb('f16', 4, 32);
     const { text, lines } = check(`pto.tsort32 ins(%s : ${half}) outs(%d, %i : ${narrow}, ${idx})`, { s: half, d: narrow, i: idx });
     expect(lines).toEqual([
-      `${at(text, narrow, 1)}: error: pto.tsort32: dst needs 128 valid columns (one 8-byte value-index record, 4 f16 columns, per element of src's 32), but has 96`,
+      `${at(text, narrow, 1)}: error[E0508]: pto.tsort32: dst needs 128 valid columns (one 8-byte value-index record, 4 f16 columns, per element of src's 32), but has 96`,
     ]);
   });
 
   test("the manual's spelling (idx in ins) names the PTOAS one", () => {
     const { text, lines } = check(`pto.tsort32 ins(%s, %i : ${src}, ${idx}) outs(%d : ${dst})`, { s: src, d: dst, i: idx });
     expect(lines).toEqual([
-      `${at(text, '%d :')}: error: pto.tsort32 takes 2 outs operand(s), got 1; expected 'pto.tsort32 ins(%src, %tmp? : ...) outs(%dst, %idx : ...)'`,
+      `${at(text, '%d :')}: error[E0501]: pto.tsort32 takes 2 outs operand(s), got 1; expected 'pto.tsort32 ins(%src, %tmp? : ...) outs(%dst, %idx : ...)'`,
     ]);
   });
 });
@@ -61,35 +61,35 @@ describe('tmrgsort', () => {
     const wide = tb('f32', 1, 512);
     const r1 = check(`pto.tmrgsort ins(%s, %n : ${row}, i32) outs(%d, %t : ${row}, ${tmp}) {exhausted = true}`, { s: row, d: row, t: tmp }, '%n: i32');
     expect(r1.lines).toEqual([
-      `${at(r1.text, 'pto.tmrgsort')}: error: pto.tmrgsort: exhausted = true applies to format 2 (several lists) only`,
-      `${at(r1.text, tmp, 1)}: error: pto.tmrgsort: format 1 (src, blockLen) takes no tmp`,
+      `${at(r1.text, 'pto.tmrgsort')}: error[E0508]: pto.tmrgsort: exhausted = true applies to format 2 (several lists) only`,
+      `${at(r1.text, tmp, 1)}: error[E0508]: pto.tmrgsort: format 1 (src, blockLen) takes no tmp`,
     ]);
     const r2 = check(`pto.tmrgsort ins(%s, %n : ${row}, f32) outs(%d : ${wide})`, { s: row, d: wide }, '%n: f32');
     expect(r2.lines).toEqual([
-      `${at(r2.text, 'f32) outs')}: error: pto.tmrgsort: the second ins operand must be the integer blockLen (format 1) or the tile src1 (format 2), not f32`,
+      `${at(r2.text, 'f32) outs')}: error[E0502]: pto.tmrgsort: the second ins operand must be the integer blockLen (format 1) or the tile src1 (format 2), not f32`,
     ]);
     const two = tb('f32', 2, 256);
     const r3 = check(`pto.tmrgsort ins(%s, %n : ${two}, i32) outs(%d : ${wide})`, { s: two, d: wide }, '%n: i32');
     expect(r3.lines).toEqual([
-      `${at(r3.text, two, 1)}: error: pto.tmrgsort: src0 must have 1 row, not 2`,
-      `${at(r3.text, wide, 1)}: error: pto.tmrgsort: dst must have as many columns as src (256), not 512`,
+      `${at(r3.text, two, 1)}: error[E0508]: pto.tmrgsort: src0 must have 1 row, not 2`,
+      `${at(r3.text, wide, 1)}: error[E0508]: pto.tmrgsort: dst must have as many columns as src (256), not 512`,
     ]);
   });
 
   test('format 2: src1 gets the tile rules; tmp and executed are required, executed a vector<4xi16>', () => {
     const mixed = `pto.tmrgsort ins(%a, %b : ${row}, ${f16row}) outs(%d, %t, %x : ${row}, ${tmp}, vector<4xi16>)`;
     const r1 = check(mixed, { a: row, b: f16row, d: row, t: tmp }, '%x: vector<4xi16>');
-    expect(r1.lines).toEqual([`${at(r1.text, f16row, 1)}: error: pto.tmrgsort: src0 (f32) and src1 (f16) must have the same element type`]);
+    expect(r1.lines).toEqual([`${at(r1.text, f16row, 1)}: error[E0505]: pto.tmrgsort: src0 (f32) and src1 (f16) must have the same element type`]);
     const i32row = tb('i32', 1, 256);
     const r2 = check(`pto.tmrgsort ins(%a, %b : ${row}, ${i32row}) outs(%d, %t, %x : ${row}, ${tmp}, i32)`, { a: row, b: i32row, d: row, t: tmp }, '%x: i32');
     expect(r2.lines).toEqual([
-      `${at(r2.text, i32row, 1)}: error: pto.tmrgsort: src1 dtype i32 is not supported on a5 (allowed: f16, f32)`,
-      `${at(r2.text, 'i32)\n')}: error: pto.tmrgsort: executed must be a vector<4xi16> (the counts taken from each list), not i32`,
+      `${at(r2.text, i32row, 1)}: error[E0505]: pto.tmrgsort: src1 dtype i32 is not supported on a5 (allowed: f16, f32)`,
+      `${at(r2.text, 'i32)\n')}: error[E0508]: pto.tmrgsort: executed must be a vector<4xi16> (the counts taken from each list), not i32`,
     ]);
     const r3 = check(`pto.tmrgsort ins(%a, %b : ${row}, ${row}) outs(%d : ${row})`, { a: row, b: row, d: row });
     expect(r3.lines).toEqual([
-      `${at(r3.text, 'pto.tmrgsort')}: error: pto.tmrgsort: format 2 (several lists) needs outs(%dst, %tmp, %executed : T, T, vector<4xi16>); tmp is missing`,
-      `${at(r3.text, 'pto.tmrgsort')}: error: pto.tmrgsort: format 2 (several lists) needs outs(%dst, %tmp, %executed : T, T, vector<4xi16>); executed is missing`,
+      `${at(r3.text, 'pto.tmrgsort')}: error[E0508]: pto.tmrgsort: format 2 (several lists) needs outs(%dst, %tmp, %executed : T, T, vector<4xi16>); tmp is missing`,
+      `${at(r3.text, 'pto.tmrgsort')}: error[E0508]: pto.tmrgsort: format 2 (several lists) needs outs(%dst, %tmp, %executed : T, T, vector<4xi16>); executed is missing`,
     ]);
   });
 });
@@ -101,7 +101,7 @@ describe('Level 1', () => {
     const i = tileVal({ dtype: 'u32', rows: 1, cols: 32 });
     const text = kernel([`%d, %i = pto.tsort32 %s : ${s} -> (${d}, ${i})`, 'return'], `%s: ${s}`);
     expect(diagLines(run(text, 'a5'))).toEqual([
-      `${at(text, 'pto.tsort32')}: error: pto.tsort32: has no Level 1 form; write 'pto.tsort32 ins(%src : T) outs(%dst, %idx : T, ui32)'`,
+      `${at(text, 'pto.tsort32')}: error[E0508]: pto.tsort32: has no Level 1 form; write 'pto.tsort32 ins(%src : T) outs(%dst, %idx : T, ui32)'`,
     ]);
   });
 });

@@ -132,7 +132,7 @@ describe('located errors', () => {
   const rows = cases.map(([why, lines, needle, message, target]) => [why, lines, needle, message, target ?? 'a2a3'] as const);
   test.each(rows)('%s', (_why, lines, needle, message, target) => {
     const { text, diags } = check(lines, target);
-    expect(diags).toEqual([`${at(text, needle)}: error: ${message}`]);
+    expect(diags).toEqual([`${at(text, needle)}: error[E0701]: ${message}`]);
   });
 });
 

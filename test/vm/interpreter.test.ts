@@ -1,10 +1,10 @@
+import { LocatedError } from '../../src/diag/located-error';
 import * as fs from 'fs';
 import * as path from 'path';
 import { assemble } from '../../src/verify/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { runFunction, runLaunch, Value } from '../../src/vm/interpreter';
 import { GlobalBuffer } from '../../src/machine/memory';
-import { VmTrap } from '../../src/machine/trap';
 
 /** Assembles `text`, binds pointer arguments to the given arrays, runs the only function. */
 function run(text: string, args: Record<string, Float32Array | Int32Array | bigint | number>, target: 'a2a3' | 'a5' = 'a2a3', maxSteps = 1e6) {
@@ -162,10 +162,10 @@ describe('func.call', () => {
 }`;
     const lines = formatAll(assemble('t.pto', text).diags)
       .split('\n')
-      .filter((l) => / error: /.test(l));
+      .filter((l) => / error\[E\d{4}\]: /.test(l));
     expect(lines).toEqual([
-      't.pto:7:10: error: func.call: @f takes (index) -> (index), but this call says (i32) -> (index)',
-      't.pto:8:20: error: func.call: no function @missing in this module',
+      't.pto:7:10: error[E0401]: func.call: @f takes (index) -> (index), but this call says (i32) -> (index)',
+      't.pto:8:20: error[E0401]: func.call: no function @missing in this module',
     ]);
   });
 
@@ -212,8 +212,8 @@ describe('memory', () => {
       run(loadStore(8, 16, 8), { a: new Float32Array(100), b: new Float32Array(128) });
       throw new Error('no trap');
     } catch (e) {
-      expect(e).toBeInstanceOf(VmTrap);
-      expect((e as VmTrap).message).toBe('pto.tload: a: element 100 is out of bounds (the buffer has 100 elements of f32)');
+      expect(e).toBeInstanceOf(LocatedError);
+      expect((e as LocatedError).message).toBe('pto.tload: a: element 100 is out of bounds (the buffer has 100 elements of f32)');
     }
   });
 

@@ -123,12 +123,12 @@ test('the verifier checks pointer and scalar types', () => {
   ]);
   const errors = formatAll(assemble('t.pto', text).diags)
     .split('\n')
-    .filter((l) => l.includes('error:'));
+    .filter((l) => /error\[E\d{4}\]:/.test(l));
   expect(errors).toEqual([
-    "t.pto:4:55: error: the value must be the pointer's element type f32, got i32",
-    't.pto:5:31: error: the offset must be an index, got f32',
-    "t.pto:6:21: error: 'arith.addf' needs floating-point operands",
-    't.pto:6:31: error: type of %c0 is index, but this use says f32',
-    't.pto:7:5: error: pto.bitcast needs a tile and gives a tile',
+    "t.pto:4:55: error[E0406]: the value must be the pointer's element type f32, got i32",
+    't.pto:5:31: error[E0406]: the offset must be an index, got f32',
+    "t.pto:6:21: error[E0403]: 'arith.addf' needs floating-point operands",
+    't.pto:6:31: error[E0203]: type of %c0 is index, but this use says f32',
+    't.pto:7:5: error[E0405]: pto.bitcast needs a tile and gives a tile',
   ]);
 });

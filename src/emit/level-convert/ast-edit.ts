@@ -1,3 +1,5 @@
+import { DIAGNOSTICS } from '../../diag/catalog';
+import { LocatedError } from '../../diag/located-error';
 import { Span } from '../../diag/source';
 import * as scf from '../../ops/scf';
 import * as tiles from '../../ops/tiles';
@@ -7,13 +9,8 @@ import { TileType, Type, printType } from '../../types/type';
 import { TypeTable } from '../../syntax/type-table';
 
 /** A program that cannot be converted to the requested level, located at the construct that prevents it. */
-export class LevelConversionError extends Error {
-  constructor(
-    message: string,
-    readonly span: Span,
-  ) {
-    super(message);
-  }
+export function conversionError(message: string, span: Span): LocatedError {
+  return new LocatedError(DIAGNOSTICS.levelConversion, message, span);
 }
 
 /** The key of a value use as SSA names it: `%x`, or `%x#1` for one result of a multi-result op. */

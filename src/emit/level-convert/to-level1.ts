@@ -7,7 +7,7 @@ import { Block, BlockArg, Module, OpNode, Operand, Region, ResultDef, segment } 
 import { TypeTable } from '../../syntax/type-table';
 import { BoundInstruction, Program } from '../../ir/program';
 import { newOp, typeRef, withSegments } from '../../syntax/build';
-import { LevelConversionError, Names, TypeSpeller, allocTile, resultKeys, useKey, yieldOp } from './ast-edit';
+import { conversionError, Names, TypeSpeller, allocTile, resultKeys, useKey, yieldOp } from './ast-edit';
 import { BufferFlow, bodyOps, droppedAtLevel1, yielded } from './buffer-flow';
 
 /**
@@ -82,7 +82,7 @@ class FunctionToLevel1 {
   }
 
   private refuse(span: Span, what: string): never {
-    throw new LevelConversionError(`L2 -> L1: ${what}`, span);
+    throw conversionError(`L2 -> L1: ${what}`, span);
   }
 
   /** A new value for a buffer: the buffer's own name the first time, then `%buf_N`. */

@@ -6,7 +6,7 @@ import * as tiles from '../../ops/tiles';
 import { TypeTable } from '../../syntax/type-table';
 import { BoundInstruction, Program } from '../../ir/program';
 import { newOp, typeRef, valueOperand, withSegments } from '../../syntax/build';
-import { LevelConversionError, Names, TypeSpeller, allocTile, keptResults, resultKeys, tileCopy, useKey, yieldOp } from './ast-edit';
+import { conversionError, Names, TypeSpeller, allocTile, keptResults, resultKeys, tileCopy, useKey, yieldOp } from './ast-edit';
 
 /**
  * Level 1 (SSA tile values) -> Level 2 (buffers, ins/outs).
@@ -71,7 +71,7 @@ class FunctionToLevel2 {
     const params = this.fn.params?.map((p) => this.blockArg(p));
     if (!body) return { ...this.fn, params, resultTypes: this.fn.resultTypes.map((t) => this.spell.ref(t)) };
     const [entry, ...rest] = body.blocks;
-    if (rest.length > 0) throw new LevelConversionError('L1 -> L2: a function with several blocks cannot be converted', rest[0].span);
+    if (rest.length > 0) throw conversionError('L1 -> L2: a function with several blocks cannot be converted', rest[0].span);
     const converted = this.block(entry);
     const withAllocations = { ...converted, args: entry.args.map((a) => this.blockArg(a)), ops: [...this.allocations, ...converted.ops] };
     return { ...this.fn, params, resultTypes: this.fn.resultTypes.map((t) => this.spell.ref(t)), regions: [{ ...body, blocks: [withAllocations] }] };
@@ -115,7 +115,7 @@ class FunctionToLevel2 {
     if (op.name === scf.forOp.name && this.hasTileCarried(op)) return this.loop(op);
     if (op.name === scf.ifOp.name && op.resultTypes.some((t) => this.spell.tile(t))) return this.branch(op);
     if (op.name === scf.whileOp.name && [...op.operands.map((o) => o.type), ...op.resultTypes].some((t) => this.spell.tile(t))) {
-      throw new LevelConversionError('L1 -> L2: an scf.while carrying a tile value cannot be converted yet', op.nameSpan);
+      throw conversionError('L1 -> L2: an scf.while carrying a tile value cannot be converted yet', op.nameSpan);
     }
     if (op.name === tiles.allocTile.name || viewsOperand(op)) {
       // Buffers already (an uninitialised tile, or a view of another tile's bytes): their own names.
@@ -196,10 +196,10 @@ class FunctionToLevel2 {
 
   /** A buffer for a tile value, allocated at the start of the function. */
   private newBuffer(key: string, typeText: string | undefined, where: OpNode, nameHint = key): string {
-    if (!typeText) throw new LevelConversionError(`L1 -> L2: the type of ${key} is unknown`, where.span);
+    if (!typeText) throw conversionError(`L1 -> L2: the type of ${key} is unknown`, where.span);
     const tile = this.spell.types.parse(typeText).type;
     if (tile?.kind === 'tile' && (tile.vRow === null || tile.vCol === null)) {
-      throw new LevelConversionError(
+      throw conversionError(
         `L1 -> L2: ${key} has a dynamic valid region (v_row/v_col = ?), which Level 1 gives no value for; it cannot be expressed as an allocation`,
         where.span,
       );
@@ -214,7 +214,7 @@ class FunctionToLevel2 {
   /** A scratch buffer of the first source tile's type (what the row reductions and arg-reductions need). */
   private scratchOperand(bound: BoundInstruction, op: OpNode): Operand {
     const source = [...bound.operands.values()].find((b) => b.spec.role === 'src' && b.spec.kind === 'tile');
-    if (!source) throw new LevelConversionError(`L1 -> L2: ${op.name} needs a scratch tile, but has no source tile to size it by`, op.nameSpan);
+    if (!source) throw conversionError(`L1 -> L2: ${op.name} needs a scratch tile, but has no source tile to size it by`, op.nameSpan);
     const text = this.spell.text(source.type);
     let name = this.scratch.get(text);
     if (!name) {

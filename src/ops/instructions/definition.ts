@@ -1,3 +1,4 @@
+import { DIAGNOSTICS as D } from '../../diag/catalog';
 import { Span } from '../../diag/source';
 import { OpDefinition, OpVerifier, Spelling } from '../../ir/definition';
 import { BoundInstruction, BoundOperand } from '../../ir/program';
@@ -84,14 +85,19 @@ class InstructionVerification {
     let required = specs.filter((s) => !isOptional(s)).length;
     if (legacyOmitted.length > 0 && operands.length === required - legacyOmitted.length) {
       const names = legacyOmitted.map((s) => '%' + s.name).join(', ');
-      this.v.warning(op.nameSpan, `${spec.opName} without ${names} is the old form; PTOAS now requires '${this.usage(spec, level)}'`);
+      this.v.warning(op.nameSpan, `${spec.opName} without ${names} is the old form; PTOAS now requires '${this.usage(spec, level)}'`, D.oldSpelling);
       required -= legacyOmitted.length;
       specs = specs.filter((s) => !legacyOmitted.includes(s));
     }
     if (operands.length < required || operands.length > specs.length) {
       const span = operands.length > 0 ? { start: operands[0].span.start, end: operands.at(-1)!.span.end } : op.nameSpan;
       const count = required === specs.length ? `${specs.length}` : `${required} to ${specs.length}`;
-      this.v.error(span, `${spec.opName} takes ${count} ${where} operand(s), got ${operands.length}; expected '${this.usage(spec, level)}'`);
+      this.v.error(
+        span,
+        `${spec.opName} takes ${count} ${where} operand(s), got ${operands.length}; expected '${this.usage(spec, level)}'`,
+        undefined,
+        D.instructionOperands,
+      );
       return undefined;
     }
     const bound = new Map<string, BoundOperand>();
@@ -110,7 +116,7 @@ class InstructionVerification {
 
   private bindDps(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): BoundInstruction | undefined {
     if (resultCount(op) > 0 && op.resultTypes.length === 0) {
-      this.v.error(op.results[0].span, `${spec.opName} in destination-passing form (ins/outs) has no results`);
+      this.v.error(op.results[0].span, `${spec.opName} in destination-passing form (ins/outs) has no results`, undefined, D.instructionOperands);
     }
     const insTypes = (op.segments.ins ?? []).map((i) => operandTypes[i]);
     const ins = this.bindList(op, this.sourceOrder(spec, spec.ins, insTypes), segment(op, 'ins'), insTypes, 'ins', spec, 2);
@@ -142,12 +148,19 @@ class InstructionVerification {
       this.v.error(
         op.results[0]?.span ?? op.nameSpan,
         `${spec.opName} produces ${resultSpecs.length} result(s), got ${resultCount(op)}; expected '${this.usage(spec, 1)}'`,
+        undefined,
+        D.instructionOperands,
       );
       return undefined;
     }
     if (declared.length !== resultSpecs.length) {
       const where = op.resultTypes[0]?.span ?? op.span;
-      this.v.error(where, `${spec.opName} needs a signature with ${resultSpecs.length} result type(s): '${this.usage(spec, 1)} -> RESULT_TYPE'`);
+      this.v.error(
+        where,
+        `${spec.opName} needs a signature with ${resultSpecs.length} result type(s): '${this.usage(spec, 1)} -> RESULT_TYPE'`,
+        undefined,
+        D.instructionOperands,
+      );
       return undefined;
     }
     const operands = new Map<string, BoundOperand>();
@@ -173,33 +186,41 @@ class InstructionVerification {
       const { spec: os, type } = b;
       if (os.kind === 'tile') {
         if (type.kind !== 'tile') {
-          this.v.error(spanOf(b), `${name}: ${operandName} must be a tile, got ${printType(type)}`);
+          this.v.error(spanOf(b), `${name}: ${operandName} must be a tile, got ${printType(type)}`, undefined, D.operandKind);
           continue;
         }
         tiles.set(operandName, type);
         if (op.form === 'dps' && type.level !== 'buf')
-          this.v.error(spanOf(b), `${name}: in ins/outs form, ${operandName} must be a !pto.tile_buf (a !pto.tile is a Level 1 SSA value)`);
+          this.v.error(
+            spanOf(b),
+            `${name}: in ins/outs form, ${operandName} must be a !pto.tile_buf (a !pto.tile is a Level 1 SSA value)`,
+            undefined,
+            D.operandKind,
+          );
         if (op.form === 'ssa' && b.result && type.level !== 'value')
-          this.v.warning(spanOf(b), `${name}: a Level 1 result is a !pto.tile value; !pto.tile_buf is a Level 2 buffer`);
+          this.v.warning(spanOf(b), `${name}: a Level 1 result is a !pto.tile value; !pto.tile_buf is a Level 2 buffer`, D.bufferTypedValue);
       } else if (os.kind === 'view' && type.kind !== 'partition_view') {
-        this.v.error(spanOf(b), `${name}: ${operandName} must be a !pto.partition_tensor_view, got ${printType(type)}`);
+        this.v.error(spanOf(b), `${name}: ${operandName} must be a !pto.partition_tensor_view, got ${printType(type)}`, undefined, D.operandKind);
       } else if (os.kind === 'scalar' && type.kind !== 'scalar' && !os.polymorphic) {
-        this.v.error(spanOf(b), `${name}: ${operandName} must be a scalar (index, integer or float), got ${printType(type)}`);
+        this.v.error(spanOf(b), `${name}: ${operandName} must be a scalar (index, integer or float), got ${printType(type)}`, undefined, D.operandKind);
       }
     }
     const direction = this.direction(tiles);
     for (const [operandName, tile] of tiles) {
       const b = bound.operands.get(operandName)!;
       const locs = spec.tileLocs[operandName];
-      if (locs && !locs.includes(tile.loc)) this.v.error(spanOf(b), `${name}: ${operandName} must be a ${locs.join('/')} tile, not loc=${tile.loc}`);
+      if (locs && !locs.includes(tile.loc))
+        this.v.error(spanOf(b), `${name}: ${operandName} must be a ${locs.join('/')} tile, not loc=${tile.loc}`, undefined, D.tileLocation);
       const rule = spec.layouts[operandName];
       const problem = rule ? layoutProblem(rule, tile) : null;
-      if (problem) this.v.error(spanOf(b), `${name}: ${operandName} ${problem}`);
+      if (problem) this.v.error(spanOf(b), `${name}: ${operandName} ${problem}`, undefined, D.tileLayout);
       const allowed = allowedByTarget[operandName];
       if (allowed && allowed.length > 0 && !allowed.includes(tile.dtype)) {
         this.v.error(
           spanOf(b),
           `${name}: ${operandName} dtype ${elemTypeName(tile.dtype)} is not supported on ${this.v.target} (allowed: ${inElementOrder(allowed).map(elemTypeName).join(', ')})`,
+          undefined,
+          D.elementType,
         );
       }
     }
@@ -217,6 +238,8 @@ class InstructionVerification {
           this.v.error(
             spanOf(bound.operands.get(present[i])!),
             `${name}: ${present[0]} (${elemTypeName(first)}) and ${present[i]} (${elemTypeName(e)}) must have ${what}`,
+            undefined,
+            D.elementType,
           );
         }
       }
@@ -234,11 +257,11 @@ class InstructionVerification {
         const sizeRelated = (spec.dtypeRelations ?? []).some((r) => r.operands.includes(rule.view) && r.operands.includes(rule.tile));
         if (sizeRelated && elemSize(view.elem) !== elemSize(tile.dtype)) continue; // reported by the dtype relation
         const outcome = tile.memref ? viewFitsFlatBuffer(view.shape, tile.rows * tile.cols) : viewMatchesValid(view.shape, tile.vRow, tile.vCol);
-        if (outcome.status === 'violated') this.v.error(op.nameSpan, `${name}: ${outcome.message}`);
+        if (outcome.status === 'violated') this.v.error(op.nameSpan, `${name}: ${outcome.message}`, undefined, D.validRegion);
         continue;
       }
       const outcome = checkDimRule(rule, dims);
-      if (outcome.status === 'violated') this.v.error(op.nameSpan, `${name}: ${outcome.message}`);
+      if (outcome.status === 'violated') this.v.error(op.nameSpan, `${name}: ${outcome.message}`, undefined, D.validRegion);
     }
     if (spec.semantics === 'ascendc') {
       this.checkAscendc(op, spec, bound, tiles);
@@ -252,19 +275,19 @@ class InstructionVerification {
       const reading = readAttribute(attr, a);
       if (a) written.add(attr.name);
       if ('problem' in reading) {
-        this.v.error(a!.span, `${name}: ${reading.problem}`);
+        this.v.error(a!.span, `${name}: ${reading.problem}`, undefined, D.instructionAttribute);
         attributesOk = false;
       } else if (attr.required && reading.value === undefined) {
-        this.v.error(op.nameSpan, `${name} needs the attribute '${attr.name}'`);
+        this.v.error(op.nameSpan, `${name} needs the attribute '${attr.name}'`, undefined, D.instructionAttribute);
         attributesOk = false;
       }
       attributes.set(attr.name, 'value' in reading && reading.value !== undefined ? reading.value : attr.default);
       if (a?.kind === 'bool' && a.value && attr.requiresOperand && !bound.operands.has(attr.requiresOperand)) {
-        this.v.error(a.span, `${name}: '${attr.name} = true' needs the ${attr.requiresOperand} operand`);
+        this.v.error(a.span, `${name}: '${attr.name} = true' needs the ${attr.requiresOperand} operand`, undefined, D.instructionAttribute);
       }
     }
     const known = new Set((spec.attributes ?? []).map((a) => a.name));
-    for (const a of op.attrs) if (!known.has(a.key)) this.v.error(a.span, `${name} has no attribute '${a.key}'`);
+    for (const a of op.attrs) if (!known.has(a.key)) this.v.error(a.span, `${name} has no attribute '${a.key}'`, undefined, D.instructionAttribute);
     bound.attributes = attributes;
     bound.written = written;
     // Rules the tables cannot express (type pairs of tcvt, index ranges, ...): ops/instructions/checks.
@@ -277,7 +300,7 @@ class InstructionVerification {
         tiles,
         target: this.v.target,
         attributes,
-        error: (span, message) => this.v.error(span, `${name}: ${message}`),
+        error: (span, message, kind) => this.v.error(span, `${name}: ${message}`, undefined, kind),
         constant: (operand) => {
           const use = bound.operands.get(operand)?.use;
           return use === undefined ? undefined : this.v.constant(op.operands.indexOf(use));
@@ -299,7 +322,7 @@ class InstructionVerification {
     const dst = tiles.get('dst');
     if (!src || !dst) return;
     const { params, problems } = paramsFromAttributes(op, spec, src.dtype, DEFAULT_PRODUCT);
-    for (const p of problems) this.v.error(p.span, p.message);
+    for (const p of problems) this.v.error(p.span, p.message, undefined, D.ascendcParameter);
     if (!params) return;
     bound.ascendc = params;
     const bytes = (t: TileType) => new Uint8Array(t.rows * t.cols * elemSize(t.dtype));
@@ -320,13 +343,13 @@ class InstructionVerification {
       return attrOf(op, attributeOf(param))?.span ?? op.nameSpan;
     };
     const valueProblems = ascendcProblems(spec, params, buffers);
-    for (const p of valueProblems) this.v.error(where(p.param), `${spec.opName}: ${p.message}`);
+    for (const p of valueProblems) this.v.error(where(p.param), `${spec.opName}: ${p.message}`, undefined, D.ascendcParameter);
     if (valueProblems.length > 0) return;
     try {
       runAscendc(spec, params, buffers);
     } catch (e) {
       if (!(e instanceof ModelError)) throw e;
-      this.v.error(op.nameSpan, `${spec.opName}: ${e.message}`);
+      this.v.error(op.nameSpan, `${spec.opName}: ${e.message}`, undefined, D.ascendcAccess);
     }
   }
 

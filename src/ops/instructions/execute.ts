@@ -1,7 +1,7 @@
 import { BoundOp } from '../../ir/bound';
 import { Executor } from '../../ir/definition';
 import { PartitionView, Tile } from '../../machine/memory';
-import { VmTrap } from '../../machine/trap';
+import { vmTrap } from '../../machine/trap';
 import { Value } from '../../machine/value';
 import { checkDimRule } from '../../spec/valid';
 import { TileType } from '../../types/type';
@@ -27,7 +27,7 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
     }
   }
   const trap = (message: string): never => {
-    throw new VmTrap(`${bound.spec.opName}: ${message}`, op.node.nameSpan);
+    throw vmTrap(`${bound.spec.opName}: ${message}`, op.node.nameSpan);
   };
   const dims = (name: string) => {
     const v = objects.get(name);

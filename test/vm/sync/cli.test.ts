@@ -44,13 +44,13 @@ describe('pto-vm run and synchronization findings', () => {
     const add = lineOf(text, 'pto.tadd');
     const set = lineOf(text, 'pto.set_flag[<PIPE_V>, <PIPE_MTE3>');
     expect(r.stderr.split('\n')).toEqual([
-      `${broken}:${store}:5: warning: pto.tstore (PIPE_MTE3) reads %tc, written by pto.tadd (PIPE_V), with no set_flag/wait_flag from PIPE_V to PIPE_MTE3 between them`,
+      `${broken}:${store}:5: warning[W0702]: pto.tstore (PIPE_MTE3) reads %tc, written by pto.tadd (PIPE_V), with no set_flag/wait_flag from PIPE_V to PIPE_MTE3 between them`,
       text.split('\n')[store - 1],
       '    ^~~~~~~~~~',
       `${broken}:${add}:5: note: pto.tadd (PIPE_V) writes %tc here`,
       text.split('\n')[add - 1],
       '    ^~~~~~~~',
-      `${broken}:${set}:5: warning: pto.set_flag[PIPE_V, PIPE_MTE3, EVENT_ID0] is never waited (its flag is still set when the kernel ends)`,
+      `${broken}:${set}:5: warning[W0702]: pto.set_flag[PIPE_V, PIPE_MTE3, EVENT_ID0] is never waited (its flag is still set when the kernel ends)`,
       text.split('\n')[set - 1],
       '    ^' + '~'.repeat('pto.set_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]'.length - 1),
       '',
@@ -60,8 +60,8 @@ describe('pto-vm run and synchronization findings', () => {
   test('--strict-sync: the same findings as errors, exit 1', () => {
     const r = runTool('pto-vm', 'run', broken, '--strict-sync');
     expect(r.status).toBe(1);
-    expect(r.stderr.match(/: error: /g)?.length).toBe(2);
-    expect(r.stderr).not.toMatch(/: warning: /);
+    expect(r.stderr.match(/: error\[W0702\]: /g)?.length).toBe(2);
+    expect(r.stderr).not.toMatch(/: warning\[/);
   });
 
   test('--json lists the findings with their positions', () => {

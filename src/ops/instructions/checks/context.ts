@@ -1,3 +1,4 @@
+import { DiagnosticKind } from '../../../diag/catalog';
 import { Span } from '../../../diag/source';
 import { OpNode } from '../../../syntax/ast';
 import { TileType } from '../../../types/type';
@@ -20,8 +21,8 @@ export interface CheckContext {
   target: TargetName;
   /** Attribute values by name, defaults applied. */
   attributes: Map<string, AttributeValue | undefined>;
-  /** Reports an error; the instruction's name is prefixed. */
-  error(span: Span, message: string): void;
+  /** Reports an error (of the family-rule kind unless `kind` names another); the instruction's name is prefixed. */
+  error(span: Span, message: string, kind?: DiagnosticKind): void;
   /** The value of a scalar operand defined by an integer `arith.constant`; undefined when not static. */
   constant(operand: string): bigint | undefined;
   /** Where an operand is written (its type, else the operand), for locating errors. */

@@ -1,3 +1,4 @@
+import { DIAGNOSTICS as D } from '../../../diag/catalog';
 import { TileType, Type, elemSize, elemTypeName, printType } from '../../../types/type';
 import { layoutProblem } from '../../tile-rules';
 import { CheckContext, InstructionCheck } from './context';
@@ -56,7 +57,11 @@ function tmrgsort(ctx: CheckContext): void {
   }
   if (second.kind === 'tile') return mergeLists(ctx, second);
   if (!isIntegerScalar(second)) {
-    ctx.error(ctx.spanOf('src1'), `the second ins operand must be the integer blockLen (format 1) or the tile src1 (format 2), not ${printType(second)}`);
+    ctx.error(
+      ctx.spanOf('src1'),
+      `the second ins operand must be the integer blockLen (format 1) or the tile src1 (format 2), not ${printType(second)}`,
+      D.operandKind,
+    );
     return;
   }
   for (const extra of ['src2', 'src3', 'tmp', 'executed']) {
@@ -71,16 +76,20 @@ function tmrgsort(ctx: CheckContext): void {
 /** Format 2: src1 is a tile like the other lists, and the outs are dst, tmp and the executed counts. */
 function mergeLists(ctx: CheckContext, src1: TileType): void {
   const where = ctx.spanOf('src1');
-  if (src1.loc !== 'vec') ctx.error(where, `src1 must be a vec tile, not loc=${src1.loc}`);
+  if (src1.loc !== 'vec') ctx.error(where, `src1 must be a vec tile, not loc=${src1.loc}`, D.tileLocation);
   const layout = layoutProblem('row-major', src1);
-  if (layout) ctx.error(where, `src1 ${layout}`);
+  if (layout) ctx.error(where, `src1 ${layout}`, D.tileLayout);
   const allowed = ctx.spec.dtypes[ctx.target]?.src1 ?? [];
   if (allowed.length > 0 && !allowed.includes(src1.dtype)) {
-    ctx.error(where, `src1 dtype ${elemTypeName(src1.dtype)} is not supported on ${ctx.target} (allowed: ${allowed.map(elemTypeName).join(', ')})`);
+    ctx.error(
+      where,
+      `src1 dtype ${elemTypeName(src1.dtype)} is not supported on ${ctx.target} (allowed: ${allowed.map(elemTypeName).join(', ')})`,
+      D.elementType,
+    );
   } else {
     const src0 = ctx.tiles.get('src0');
     if (src0 && src0.dtype !== src1.dtype) {
-      ctx.error(where, `src0 (${elemTypeName(src0.dtype)}) and src1 (${elemTypeName(src1.dtype)}) must have the same element type`);
+      ctx.error(where, `src0 (${elemTypeName(src0.dtype)}) and src1 (${elemTypeName(src1.dtype)}) must have the same element type`, D.elementType);
     }
   }
   if (src1.rows !== 1) ctx.error(where, `src1 must have 1 row, not ${src1.rows}`);

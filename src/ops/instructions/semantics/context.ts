@@ -21,7 +21,7 @@ export interface InstructionContext {
   scalar(name: string): bigint | number;
   /** Sets a scalar result (the `outs : T` of pto.tgetval). */
   setResult(name: string, value: bigint | number): void;
-  /** Throws a VmTrap located at the instruction. */
+  /** Throws a trap (a LocatedError) located at the instruction. */
   trap(message: string): never;
   /** A bool attribute's value, or undefined when absent. */
   flag(name: string): boolean | undefined;

@@ -564,8 +564,8 @@ describe('not implemented: clear errors', () => {
     const acc = (dtype: ElemType): TileSpec => ({ loc: 'acc', dtype, rows: 16, cols: 16, vRow: 16, vCol: 16, layout: 'nz' });
     expect(formatAll(kernel(acc('f32'), 'f16').diags)).toBe('');
     expect(formatAll(kernel(acc('f32'), 'bf16').diags)).toBe('');
-    expect(formatAll(kernel(acc('i32'), 'f16').diags)).toContain('error: pto.tstore: src (i32) and dst (f16) must have element types of the same size');
+    expect(formatAll(kernel(acc('i32'), 'f16').diags)).toContain('error[E0508]: pto.tstore: src (i32) and dst (f16) must have element types of the same size');
     const vec = { ...acc('f32'), loc: 'vec', layout: 'nd' as const };
-    expect(formatAll(kernel(vec, 'f16').diags)).toContain('error: pto.tstore: src (f32) and dst (f16) must have element types of the same size');
+    expect(formatAll(kernel(vec, 'f16').diags)).toContain('error[E0508]: pto.tstore: src (f32) and dst (f16) must have element types of the same size');
   });
 });

@@ -1,0 +1,405 @@
+/**
+ * Every diagnostic the tools print has a stable code from this catalog, printed as `file:line:col: error[E0301]:
+ * message` (the spelling of rustc, whose error index this catalog follows). A code names a kind of problem, the
+ * rule that was broken; the message, written where the problem is found, says what exactly is wrong with this
+ * program. Codes never change meaning and are never reused: a new kind of problem gets a new code in its range.
+ *
+ *   01xx syntax          02xx types            03xx module, functions, SSA values
+ *   04xx structural ops  05xx table instructions  06xx AscendC ops
+ *   07xx synchronization 08xx VM run time      09xx transforms (level conversion, lowering)
+ *
+ * `docs/diagnostics.md` is generated from here (`npm run docs:diagnostics`); a test runs every example through
+ * the tool it names and checks that the code is reported.
+ */
+
+export type DiagnosticSeverity = 'error' | 'warning';
+
+/** A program that gets the diagnostic, and the tool run that reports it. */
+export interface DiagnosticExample {
+  tool: 'pto-as' | 'pto-vm';
+  /** Arguments after the file (`pto-vm run FILE ...` is implied for pto-vm). */
+  args?: string[];
+  program: string;
+}
+
+export interface DiagnosticKind {
+  code: string;
+  severity: DiagnosticSeverity;
+  /** What the code means, in one sentence. */
+  summary: string;
+  /** A program that gets it; or why the catalog shows none (no program can, or it needs input data). */
+  example: DiagnosticExample | { noExample: string };
+}
+
+const TILE = (loc: string, dtype: string, rows: number, cols: number, extra = '') =>
+  `!pto.tile_buf<loc=${loc}, dtype=${dtype}, rows=${rows}, cols=${cols}, v_row=${rows}, v_col=${cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0${extra}>`;
+const V16 = TILE('vec', 'f32', 16, 16);
+const ROW16 = TILE('vec', 'f32', 1, 16);
+/** 16 valid columns of i8 in rows of 32 (a row must be whole 32-byte blocks). */
+const I8 = TILE('vec', 'i8', 16, 32).replace('v_col=32', 'v_col=16');
+
+/** `func.func @k(PARAMS) { BODY return }` */
+const fn = (body: string, params = '') => `func.func @k(${params}) {\n${body}\n  return\n}\n`;
+
+export const DIAGNOSTICS = {
+  // ---- 01xx syntax --------------------------------------------------------------------------------
+  syntaxError: {
+    code: 'E0101',
+    severity: 'error',
+    summary: 'The text of a statement does not parse; the message says what was found and what could come there.',
+    example: { tool: 'pto-as', program: fn('  %x = arith.constant : index') },
+  },
+  unbalancedRegion: {
+    code: 'E0102',
+    severity: 'error',
+    summary: "A region's `{` has no matching `}` before the end of the file, or a `}` closes no region.",
+    example: { tool: 'pto-as', program: 'func.func @k() {\n  return\n' },
+  },
+  labelOutsideRegion: {
+    code: 'E0103',
+    severity: 'error',
+    summary: 'A block label (`^bb0:`) stands outside any region body.',
+    example: { tool: 'pto-as', program: '^bb0:\n' + fn('') },
+  },
+  listMismatch: {
+    code: 'E0104',
+    severity: 'error',
+    summary: 'A list and the list of its types disagree (values and types, iter_args and result types), or a keyed operand is given twice.',
+    example: { tool: 'pto-as', program: 'func.func @k(%a: index) -> (index, index) {\n  return %a, %a : index\n}\n' },
+  },
+  oldSpelling: {
+    code: 'W0105',
+    severity: 'warning',
+    summary: 'An old spelling that earlier PTOAS printed: accepted, and the warning names the current one.',
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        '  %c0 = arith.constant 0 : index\n  %c16 = arith.constant 16 : index\n  %c1 = arith.constant 1 : index\n' +
+          '  %v = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>\n' +
+          '  %s = pto.subview %v, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>',
+        '%p: !pto.ptr<f32>',
+      ),
+    },
+  },
+
+  // ---- 02xx types ---------------------------------------------------------------------------------
+  invalidType: {
+    code: 'E0201',
+    severity: 'error',
+    summary: 'A type does not parse or names something that does not exist (an unknown location, key or element type).',
+    example: { tool: 'pto-as', program: fn(`  %t = pto.alloc_tile : ${TILE('gm', 'f32', 16, 16)}`) },
+  },
+  invalidTileType: {
+    code: 'E0202',
+    severity: 'error',
+    summary: 'A tile type parses but breaks a rule of the tile model on the target (row bytes, valid shape, layout, capacity).',
+    example: { tool: 'pto-as', program: fn(`  %t = pto.alloc_tile : ${TILE('vec', 'f32', 16, 10)}`) },
+  },
+  typeMismatch: {
+    code: 'E0203',
+    severity: 'error',
+    summary: "A use of a value writes a type other than the value's.",
+    example: { tool: 'pto-as', program: fn('  pto.print ins("%d", %a : i32)', '%a: index') },
+  },
+
+  // ---- 03xx module, functions, SSA values ---------------------------------------------------------
+  unknownOp: {
+    code: 'E0301',
+    severity: 'error',
+    summary: 'An op the toolchain does not know, or one of the dialect it does not implement yet (the message says which).',
+    example: { tool: 'pto-as', program: fn('  pto.tfrobnicate') },
+  },
+  undefinedValue: {
+    code: 'E0302',
+    severity: 'error',
+    summary: 'A use of an SSA value that is not defined, or not visible where it is used.',
+    example: { tool: 'pto-as', program: 'func.func @k() -> index {\n  return %x : index\n}\n' },
+  },
+  redefinition: {
+    code: 'E0303',
+    severity: 'error',
+    summary: 'An SSA value or a function is defined twice.',
+    example: { tool: 'pto-as', program: fn('  %x = arith.constant 0 : index\n  %x = arith.constant 1 : index') },
+  },
+  misplacedOp: {
+    code: 'E0304',
+    severity: 'error',
+    summary: 'An op where it is not allowed: outside a function, or a terminator outside the op it ends.',
+    example: { tool: 'pto-as', program: '%c = arith.constant 0 : index\n' + fn('') },
+  },
+  missingReturn: {
+    code: 'E0305',
+    severity: 'error',
+    summary: "A function body does not end with 'return'.",
+    example: { tool: 'pto-as', program: 'func.func @k() {\n  %c = arith.constant 0 : index\n}\n' },
+  },
+  resultCount: {
+    code: 'E0306',
+    severity: 'error',
+    summary: 'An op names more or fewer results than it produces.',
+    example: { tool: 'pto-as', program: fn('  %a, %b = arith.constant 0 : index') },
+  },
+  unknownTarget: {
+    code: 'E0307',
+    severity: 'error',
+    summary: 'The module names a target other than a2a3 and a5 (`pto.target_arch`).',
+    example: { tool: 'pto-as', program: 'module attributes {pto.target_arch = "a9"} {\n' + fn('') + '}\n' },
+  },
+
+  // ---- 04xx structural ops ------------------------------------------------------------------------
+  functionOp: {
+    code: 'E0401',
+    severity: 'error',
+    summary: 'A call or return disagrees with the function (callee missing, argument or result types).',
+    example: { tool: 'pto-as', program: 'func.func @k() {\n  func.call @missing() : () -> ()\n  return\n}\n' },
+  },
+  scfOp: {
+    code: 'E0402',
+    severity: 'error',
+    summary: "An scf op breaks a rule of its own: bounds, condition, iter_args, or its regions' terminators.",
+    example: { tool: 'pto-as', program: fn('  %f = arith.constant 1.0 : f32\n  scf.if %f {\n  }') },
+  },
+  arithOp: {
+    code: 'E0403',
+    severity: 'error',
+    summary: 'A scalar arith op has operands or a result of the wrong kind, an unknown predicate, or a constant that does not fit.',
+    example: { tool: 'pto-as', program: fn('  %c = arith.constant 300 : i8') },
+  },
+  viewOp: {
+    code: 'E0404',
+    severity: 'error',
+    summary: 'A tensor view or partition breaks a rule: its source, its rank, its element type, its shape against its sizes.',
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        '  %c1 = arith.constant 1 : index\n  %v = pto.make_tensor_view %p, shape = [%c1, %c1], strides = [%c1, %c1] : !pto.tensor_view<?x?xf16>',
+        '%p: !pto.ptr<f32>',
+      ),
+    },
+  },
+  tileOp: {
+    code: 'E0405',
+    severity: 'error',
+    summary: 'A tile allocation or view (alloc_tile, subset, treshape, bitcast) breaks a rule: its valid-shape operands, its window, its placement.',
+    example: { tool: 'pto-as', program: fn(`  %t = pto.alloc_tile valid_row = %n : ${V16}`, '%n: index') },
+  },
+  pointerOp: {
+    code: 'E0406',
+    severity: 'error',
+    summary: 'A pointer op (addptr, load_scalar, store_scalar) has an operand of the wrong kind or element type.',
+    example: { tool: 'pto-as', program: fn('  %c0 = arith.constant 0 : index\n  %x = pto.load_scalar %p[%c0] : !pto.ptr<f32> -> f16', '%p: !pto.ptr<f32>') },
+  },
+  memrefOp: {
+    code: 'E0407',
+    severity: 'error',
+    summary: 'An op of the memref form (memref.alloc, pointer_cast, memref.subview, bind_tile, affine.apply) breaks a rule.',
+    example: { tool: 'pto-as', program: fn('  %c0 = arith.constant 0 : index\n  %x = affine.apply affine_map<(d0, d1) -> (d0 + d1)>(%c0)') },
+  },
+  runtimeOp: {
+    code: 'E0408',
+    severity: 'error',
+    summary: 'A runtime op (core queries, sections, print, trap) is used with operands or results it does not take.',
+    example: { tool: 'pto-as', program: fn(`  %t = pto.alloc_tile : ${V16}\n  pto.print ins("%f", %t : ${V16})`) },
+  },
+  indexOperand: {
+    code: 'E0409',
+    severity: 'error',
+    summary: 'Operands that must be indices or integers (shapes, strides, offsets, sizes) are not.',
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        '  %f = arith.constant 1.0 : f32\n  %c1 = arith.constant 1 : index\n  %v = pto.make_tensor_view %p, shape = [%f], strides = [%c1] : !pto.tensor_view<?xf32>',
+        '%p: !pto.ptr<f32>',
+      ),
+    },
+  },
+  recursiveCall: {
+    code: 'W0410',
+    severity: 'warning',
+    summary: 'A function calls itself: allowed, and the VM stops a run after 64 nested calls.',
+    example: { tool: 'pto-as', program: 'func.func @k() {\n  func.call @k() : () -> ()\n  return\n}\n' },
+  },
+
+  // ---- 05xx table instructions --------------------------------------------------------------------
+  instructionOperands: {
+    code: 'E0501',
+    severity: 'error',
+    summary: 'The operands or results of an instruction do not bind to its table entry (too many, too few, in the wrong place).',
+    example: { tool: 'pto-as', program: fn(`  %t = pto.alloc_tile : ${V16}\n  pto.tcolmin ins(%t : ${V16})`) },
+  },
+  operandKind: {
+    code: 'E0502',
+    severity: 'error',
+    summary: 'An operand is not of the kind its table entry declares (a tile where a scalar belongs, ...).',
+    example: {
+      tool: 'pto-as',
+      program: fn(`  %s = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${V16}\n  pto.texpands ins(%s : ${V16}) outs(%d : ${V16})`),
+    },
+  },
+  tileLocation: {
+    code: 'E0503',
+    severity: 'error',
+    summary: 'A tile operand is in a location (vec, mat, left, acc, ...) the instruction does not take it from on this target.',
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        `  %s = pto.alloc_tile : ${TILE('mat', 'f32', 16, 16)}\n  %d = pto.alloc_tile : ${ROW16}\n  pto.tcolmin ins(%s : ${TILE('mat', 'f32', 16, 16)}) outs(%d : ${ROW16})`,
+      ),
+    },
+  },
+  tileLayout: {
+    code: 'E0504',
+    severity: 'error',
+    summary: "A tile operand's layout (row/column major, boxes) is not one the instruction takes.",
+    example: {
+      tool: 'pto-as',
+      args: ['--target', 'a5'],
+      program: fn(
+        `  %s = pto.alloc_tile : ${TILE('vec', 'f32', 16, 16).replace('row_major', 'col_major')}\n  %d = pto.alloc_tile : ${ROW16}\n` +
+          `  pto.tcolmin ins(%s : ${TILE('vec', 'f32', 16, 16).replace('row_major', 'col_major')}) outs(%d : ${ROW16})`,
+      ),
+    },
+  },
+  elementType: {
+    code: 'E0505',
+    severity: 'error',
+    summary: "An operand's element type is not one the instruction supports on the target, or element types that must agree do not.",
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        `  %s = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${TILE('vec', 'f16', 1, 16)}\n  pto.tcolmin ins(%s : ${V16}) outs(%d : ${TILE('vec', 'f16', 1, 16)})`,
+      ),
+    },
+  },
+  validRegion: {
+    code: 'E0506',
+    severity: 'error',
+    summary: "The operands' valid shapes break a rule of the instruction (equal rows or columns, a view that matches a tile, ...).",
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        `  %s = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${TILE('vec', 'f32', 1, 32)}\n  pto.tcolmin ins(%s : ${V16}) outs(%d : ${TILE('vec', 'f32', 1, 32)})`,
+      ),
+    },
+  },
+  instructionAttribute: {
+    code: 'E0507',
+    severity: 'error',
+    summary: 'An attribute of an instruction is unknown, missing, of the wrong kind or out of range.',
+    example: {
+      tool: 'pto-as',
+      program: fn(`  %a = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${V16}\n  pto.tadd ins(%a, %a : ${V16}, ${V16}) outs(%d : ${V16}) {speed = 3}`),
+    },
+  },
+  instructionRule: {
+    code: 'E0508',
+    severity: 'error',
+    summary: "A rule of the instruction's family that the tables cannot express (conversion pairs, index ranges, static windows, ...).",
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        `  %s = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${I8}\n  pto.tcvt ins(%s {rmode = #pto<round_mode CAST_RINT>} : ${V16}) outs(%d : ${I8})`,
+      ),
+    },
+  },
+  bufferTypedValue: {
+    code: 'W0509',
+    severity: 'warning',
+    summary: 'A Level 1 (SSA) instruction result is typed as a Level 2 buffer (`!pto.tile_buf`) instead of a value (`!pto.tile`).',
+    example: {
+      tool: 'pto-as',
+      program: fn(`  %a = pto.alloc_tile : ${V16}\n  %r = pto.tadd %a, %a : (${V16}, ${V16}) -> ${V16}`),
+    },
+  },
+
+  // ---- 06xx AscendC ops ---------------------------------------------------------------------------
+  ascendcParameter: {
+    code: 'E0601',
+    severity: 'error',
+    summary: "An AscendC/TIK op's parameters break the instruction's rules (ranges, alignment, the product's tables).",
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        `  %s = pto.alloc_tile : ${TILE('vec', 'f16', 8, 128)}\n  %d = pto.alloc_tile : ${TILE('vec', 'f16', 8, 16)}\n  ascendc.whole_reduce_min ins(%s : ${TILE('vec', 'f16', 8, 128)}) outs(%d : ${TILE('vec', 'f16', 8, 16)}) {mask = 129, repeat = 1}`,
+      ),
+    },
+  },
+  ascendcAccess: {
+    code: 'E0602',
+    severity: 'error',
+    summary: 'An AscendC/TIK op would read or write outside one of its tiles with these parameters.',
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        `  %s = pto.alloc_tile : ${TILE('vec', 'f16', 8, 128)}\n  %d = pto.alloc_tile : ${TILE('vec', 'f16', 8, 16)}\n  ascendc.whole_reduce_min ins(%s : ${TILE('vec', 'f16', 8, 128)}) outs(%d : ${TILE('vec', 'f16', 8, 16)}) {mask = 128, repeat = 9}`,
+      ),
+    },
+  },
+
+  // ---- 07xx synchronization -----------------------------------------------------------------------
+  syncOp: {
+    code: 'E0701',
+    severity: 'error',
+    summary: 'A synchronization op names pipes, events or op types it cannot, or is written in the wrong form.',
+    example: { tool: 'pto-as', program: fn('  pto.set_flag[<PIPE_V>, <PIPE_V>, <EVENT_ID0>]') },
+  },
+  syncFinding: {
+    code: 'W0702',
+    severity: 'warning',
+    summary: 'While the program ran, one pipe touched data another pipe had touched, with no synchronization in between.',
+    example: {
+      tool: 'pto-vm',
+      program:
+        'func.func @k(%p: !pto.ptr<f32>) {\n  %c1 = arith.constant 1 : index\n  %c16 = arith.constant 16 : index\n  %c0 = arith.constant 0 : index\n' +
+        '  %v = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>\n' +
+        '  %s = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>\n' +
+        `  %t = pto.alloc_tile : ${V16}\n  pto.tload ins(%s : !pto.partition_tensor_view<16x16xf32>) outs(%t : ${V16})\n` +
+        '  pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n' +
+        `  pto.tadd ins(%t, %t : ${V16}, ${V16}) outs(%t : ${V16})\n  return\n}\n`,
+    },
+  },
+
+  // ---- 08xx VM run time ---------------------------------------------------------------------------
+  trap: {
+    code: 'E0801',
+    severity: 'error',
+    summary: 'The program stopped while running: an access out of bounds, a buffer over capacity, a failed run-time check, a step limit.',
+    example: { tool: 'pto-vm', program: fn('  pto.trap') },
+  },
+  notRunnable: {
+    code: 'E0802',
+    severity: 'error',
+    summary: 'The program verifies but uses an instruction the VM does not run yet; pto-vm says so before running anything.',
+    example: { noExample: 'every instruction of the tables is implemented in the VM today; the code is kept for the next one that is not' },
+  },
+
+  // ---- 09xx transforms ----------------------------------------------------------------------------
+  levelConversion: {
+    code: 'E0901',
+    severity: 'error',
+    summary: 'The program cannot be expressed at the requested level (`--emit l1` / `--emit l2`); the message says which construct is in the way.',
+    example: {
+      tool: 'pto-as',
+      args: ['--emit', 'l1'],
+      program: fn(
+        `  %a = pto.alloc_tile : ${V16}\n  pto.tadd ins(%a, %a : ${V16}, ${V16}) outs(%a : ${V16})\n  %r = pto.treshape %a : ${V16} -> ${TILE('vec', 'f32', 1, 256)}`,
+      ),
+    },
+  },
+  lowering: {
+    code: 'E0902',
+    severity: 'error',
+    summary: 'An AscendC/TIK op cannot be lowered to tile ops (a boxed tile), or the lowered program does not verify (an internal error).',
+    example: { noExample: 'the lowering rejects only tiles the AscendC ops cannot have; an internal error has no program by definition' },
+  },
+  loweringMismatch: {
+    code: 'E0903',
+    severity: 'error',
+    summary: '`pto-vm run --check-lowering`: the lowered program and the direct model of the AscendC ops left different bytes.',
+    example: {
+      noExample: 'it needs input data: test/lower/ascendc.test.ts has one (a NaN, where --numerics cpu-sim and the direct model disagree)',
+    },
+  },
+} as const satisfies Record<string, DiagnosticKind>;
+
+export type DiagnosticName = keyof typeof DIAGNOSTICS;
