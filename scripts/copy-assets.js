@@ -10,8 +10,10 @@ const root = path.join(__dirname, '..');
 const from = path.join(root, 'src', 'syntax', 'pto.ohm');
 const to = path.join(root, 'dist', 'syntax', 'pto.ohm');
 fs.mkdirSync(path.dirname(to), { recursive: true });
-const source = fs.readFileSync(from, 'utf8');
-fs.writeFileSync(to, source);
+const text = fs.readFileSync(from, 'utf8');
+fs.writeFileSync(to, text);
+// The grammar as src/syntax/grammar.ts compiles it (with its derived statement rules); tsc has built it already.
+const source = require(path.join(root, 'dist', 'syntax', 'grammar.js')).grammarSource(text);
 const hash = crypto.createHash('sha256').update(source).digest('hex');
 const recipe = JSON.parse(ohm.grammar(source).toRecipe());
 fs.writeFileSync(path.join(root, 'dist', 'syntax', 'pto.ohm.recipe.json'), JSON.stringify({ hash, recipe }));

@@ -3,15 +3,36 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ohm from 'ohm-js';
 
-/** The PTO-AS grammar (pto.ohm beside this file), compiled once per process. */
+/** The PTO-AS grammar (pto.ohm beside this file, with its statement rules), compiled once per process. */
 let compiled: ohm.Grammar | undefined;
 
 export function ptoGrammar(): ohm.Grammar {
   if (!compiled) {
-    const source = fs.readFileSync(path.join(__dirname, 'pto.ohm'), 'utf8');
+    const source = grammarSource(fs.readFileSync(path.join(__dirname, 'pto.ohm'), 'utf8'));
     compiled = fromRecipe(source) ?? ohm.grammar(source);
   }
   return compiled;
+}
+
+/** The body rules of pto.ohm: what follows an op's name, each named by the op definitions that use it. */
+export function bodyRules(ohmText: string): string[] {
+  return [...ohmText.matchAll(/^ {2}([A-Z]\w*Body) =/gm)].map((m) => m[1]);
+}
+
+/** The start rule of a statement whose op has this body rule. */
+export function statementRule(body: string): string {
+  return `${body}Stmt`;
+}
+
+/**
+ * The grammar's text with one statement rule per body rule (`ScfForBodyStmt = Stmt<ScfForBody>`), derived rather
+ * than written out: a statement is matched from a plain rule name, since Ohm parses a parameterized start rule
+ * (`Stmt<ScfForBody>`) anew on every match, which costs more than matching the statement.
+ */
+export function grammarSource(ohmText: string): string {
+  const rules = bodyRules(ohmText).map((body) => `  ${statementRule(body)} = Stmt<${body}>`);
+  const end = ohmText.lastIndexOf('}');
+  return `${ohmText.slice(0, end)}\n  // ---- Derived by src/syntax/grammar.ts: one statement rule per body rule\n${rules.join('\n')}\n}\n`;
 }
 
 /** The build's precompiled recipe of exactly this grammar text, if there is one (see scripts/copy-assets.js). */

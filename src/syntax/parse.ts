@@ -3,7 +3,7 @@ import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { SourceFile, Span } from '../diag/source';
 import { AliasDef, Attr, AttrEntry, BlockArg, Block, Module, OpNode, Operand, Region, ResultDef, TypeRef, ValueRef } from './ast';
-import { ptoGrammar } from './grammar';
+import { ptoGrammar, statementRule } from './grammar';
 import { OpSyntax, OpSyntaxTable } from './op-syntax';
 import { RawLabel, RawRegion, RawStatement, Scanner } from './scan';
 
@@ -146,7 +146,7 @@ class StatementParser {
     if (cached) return moveSpans(cached.op, stmt.start - cached.start);
     const { header, map, types } = this.headerOf(stmt);
     const op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
-    const match = this.grammar.match(header, stmt.alias ? 'AliasDef' : `Stmt<${op?.syntax ?? 'GenericBody'}>`);
+    const match = this.grammar.match(header, stmt.alias ? 'AliasDef' : statementRule(op?.syntax ?? 'GenericBody'));
     // Regions are parsed even under a malformed header, so the errors inside them are reported too.
     const regions = stmt.regions.map((r) => this.parseRegion(r));
     if (match.failed()) {
@@ -317,7 +317,15 @@ function sharedSemantics(grammar: ohm.Grammar): ohm.Semantics {
 
 function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
   const semantics = grammar.createSemantics();
+  // The derived statement rules (one per body rule, src/syntax/grammar.ts) are each just their `Stmt<...>`.
+  const statements: Record<string, (this: Node, stmt: Node) => unknown> = {};
+  for (const body of Object.keys(grammar.rules).filter((r) => grammar.rules[statementRule(r)] !== undefined)) {
+    statements[statementRule(body)] = function (this: Node, stmt: Node) {
+      return stmt.ast(contextOf(this));
+    };
+  }
   semantics.addOperation<any>('ast(c)', {
+    ...statements,
     _iter(this: Node, ...children: Node[]) {
       const c = contextOf(this);
       return children.map((child) => child.ast(c));
@@ -962,11 +970,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const c = contextOf(this);
       return body.ast(c);
     },
-    SignatureBody_arrow(this: Node, inputs: Node, _arrow: Node, results: Node) {
+    SignatureTypes_arrow(this: Node, inputs: Node, _arrow: Node, results: Node) {
       const c = contextOf(this);
       return { inputs: inputs.ast(c), results: results.ast(c), arrow: true };
     },
-    SignatureBody_plain(this: Node, list: Node) {
+    SignatureTypes_plain(this: Node, list: Node) {
       const c = contextOf(this);
       return { inputs: list.asIteration().children.map((t) => t.ast(c)), results: [], arrow: false };
     },

@@ -17,7 +17,7 @@ interface BodyItem {
 }
 
 /**
- * Interns types: each distinct type text is parsed once (the grammar's `TypeBody` rule), however
+ * Interns types: each distinct type text is parsed once (the grammar's `TypeParameters` rule), however
  * many times a program repeats it.
  */
 export class TypeTable {
@@ -88,7 +88,7 @@ export class TypeTable {
       return { type: { kind: 'opaque', text }, warnings: [] };
     }
     if (!body) return { error: `'!${name}' needs parameters '<...>'`, warnings: [] };
-    const match = this.grammar.match(body, 'TypeBody');
+    const match = this.grammar.match(body, 'TypeParameters');
     if (match.failed()) {
       const shaped = /^<\s*((?:[0-9?]+x)+)([A-Za-z_]\w*)\s*>$/.exec(body);
       if (shaped && !scalarFromName(shaped[2])) return { error: `unknown element type '${shaped[2]}' in '!${name}${body}'`, warnings: [] };
@@ -111,7 +111,7 @@ export class TypeTable {
   }
 
   private parseMemref(text: string): TypeParse {
-    const match = this.grammar.match(text.slice('memref'.length), 'TypeBody');
+    const match = this.grammar.match(text.slice('memref'.length), 'TypeParameters');
     if (match.failed()) return { error: `malformed memref type '${text}'`, warnings: [] };
     return memrefType(this.semantics(match).items() as BodyItem[], text);
   }
@@ -154,7 +154,7 @@ function memrefType(items: BodyItem[], text: string): TypeParse {
 function bodySemantics(grammar: ohm.Grammar): ohm.Semantics {
   const semantics = grammar.createSemantics();
   semantics.addOperation<any>('items', {
-    TypeBody(_o, list, _c) {
+    TypeParameters(_o, list, _c) {
       return list.asIteration().children.map((item) => item.items());
     },
     TypeItem_keyed(key, _eq, value) {
