@@ -1,6 +1,6 @@
 import { throwIfProblems } from './errors';
 import { laneEnables } from './mask';
-import { TileOperands, atomically } from './memory';
+import { InstructionMemory, atomically } from './memory';
 import { adder, bitsToNumber, numberToBits, pairTree } from './numerics';
 import { BLOCKS_PER_REPEAT, BlockReduceSumParams, DTYPE_SIZE, elemsPerBlock, laneAddress, resolveBlockReduceSum } from './params';
 import { validateBlockReduceSum } from './validate';
@@ -20,7 +20,7 @@ import { validateBlockReduceSum } from './validate';
  * All reads of a repeat happen before its writes; repeats run in order, so with dstRepStride = 0 the
  * last repeat stays. repeatTime = 0 writes nothing.
  */
-export function blockReduceSum(memory: Uint8Array | TileOperands, dst: number, src: number, params: BlockReduceSumParams): void {
+export function blockReduceSum(memory: InstructionMemory, dst: number, src: number, params: BlockReduceSumParams): void {
   throwIfProblems('BlockReduceSum', validateBlockReduceSum(dst, src, params));
   const p = resolveBlockReduceSum(params);
   const dtype = p.dtype as 'f16' | 'f32';

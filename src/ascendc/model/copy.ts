@@ -1,6 +1,6 @@
 import { throwIfProblems } from './errors';
 import { laneEnables } from './mask';
-import { TileOperands, atomically } from './memory';
+import { InstructionMemory, atomically } from './memory';
 import { CopyParams, DTYPE_SIZE, laneAddress, lanesPerRepeat, resolveCopy } from './params';
 import { validateCopy } from './validate';
 
@@ -14,7 +14,7 @@ import { validateCopy } from './validate';
  * All reads of a repeat happen before its writes, so overlapping repeats are deterministic and with
  * dstRepeatSize = 0 the last repeat stays. srcStride = 0 makes every block read block 0.
  */
-export function copy(memory: Uint8Array | TileOperands, dst: number, src: number, params: CopyParams): void {
+export function copy(memory: InstructionMemory, dst: number, src: number, params: CopyParams): void {
   throwIfProblems('Copy', validateCopy(dst, src, params));
   const p = resolveCopy(params);
   atomically(memory, (mem) => {

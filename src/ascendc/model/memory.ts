@@ -36,17 +36,8 @@ export class ModelMemory implements MemoryAccess {
    * `address` is the first byte of the access that is outside.
    */
   check(addr: number, length: number, what = 'access'): void {
-    if (!Number.isInteger(addr)) {
-      throw new ModelError(`${what} at non-integer address ${addr}`, [], addr);
-    }
-    const end = addr + length; // exclusive
-    if (addr >= 0 && end <= this.size) return;
-    const offending = addr < 0 ? addr : Math.max(addr, this.size);
-    throw new ModelError(
-      `${what} of ${length} byte(s) at address ${addr} is outside ${this.name} [0, ${this.size}): byte ${offending} is out of bounds`,
-      [],
-      offending,
-    );
+    const outside = outsideOf(this.name, this.size, { addr, length, what });
+    if (outside) throw new ModelError(outside.message, [], outside.address);
   }
 
   /** Reads an unsigned little-endian integer of `size` (1, 2 or 4) bytes. */
@@ -82,6 +73,53 @@ export class ModelMemory implements MemoryAccess {
     }
   }
 }
+
+/** One access of an instruction: `length` bytes at `addr`, a `read`, a `write` or a check of the `work_tensor`. */
+export interface Access {
+  addr: number;
+  length: number;
+  what: 'read' | 'write' | 'work_tensor';
+}
+
+/** Why an access is not inside a memory of `size` bytes named `name` (and its first outside byte); undefined if it is. */
+export function outsideOf(
+  name: string,
+  size: number,
+  { addr, length, what }: Access | { addr: number; length: number; what: string },
+): { message: string; address: number } | undefined {
+  if (!Number.isInteger(addr)) return { message: `${what} at non-integer address ${addr}`, address: addr };
+  if (addr >= 0 && addr + length <= size) return undefined;
+  const offending = addr < 0 ? addr : Math.max(addr, size);
+  return { message: `${what} of ${length} byte(s) at address ${addr} is outside ${name} [0, ${size}): byte ${offending} is out of bounds`, address: offending };
+}
+
+/**
+ * The footprint of a call: every access of each operand, in the order the instruction makes them, with addresses
+ * relative to the operand's first byte. It is recorded from the instruction's own address walk (reads give zero;
+ * addresses never depend on data), so it cannot drift from the semantics; no operand bytes exist.
+ */
+export class FootprintRecorder implements MemoryAccess {
+  readonly accesses: { role: 'src' | 'dst' | 'work'; access: Access }[] = [];
+
+  constructor(private readonly bases: { src: number; dst: number; work?: number }) {}
+
+  readBits(addr: number, size: number): number {
+    this.accesses.push({ role: 'src', access: { addr: addr - this.bases.src, length: size, what: 'read' } });
+    return 0;
+  }
+
+  writeBits(addr: number, size: number): void {
+    this.accesses.push({ role: 'dst', access: { addr: addr - this.bases.dst, length: size, what: 'write' } });
+  }
+
+  /** Without a work tile the caller provides the scratch: nothing to record. */
+  checkWork(addr: number, length: number): void {
+    if (this.bases.work !== undefined) this.accesses.push({ role: 'work', access: { addr: addr - this.bases.work, length, what: 'work_tensor' } });
+  }
+}
+
+/** What an instruction runs on: one memory (the UB), its operand tiles, or a recorder of its footprint. */
+export type InstructionMemory = Uint8Array | TileOperands | FootprintRecorder;
 
 /** A tile's bytes, placed at `base` in the model's address space. */
 export interface TileRegion {
@@ -120,7 +158,8 @@ export class TileOperands implements MemoryAccess {
  * Runs one instruction so that it either completes or changes nothing: if it throws (an access
  * outside the memory), the written bytes are restored before the error propagates.
  */
-export function atomically<T>(target: Uint8Array | TileOperands, body: (mem: MemoryAccess) => T): T {
+export function atomically<T>(target: InstructionMemory, body: (mem: MemoryAccess) => T): T {
+  if (target instanceof FootprintRecorder) return body(target);
   const written = target instanceof Uint8Array ? target : target.dst.memory.bytes;
   const snapshot = written.slice();
   try {

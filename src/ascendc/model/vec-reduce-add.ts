@@ -1,6 +1,6 @@
 import { throwIfProblems } from './errors';
 import { laneEnables } from './mask';
-import { TileOperands, atomically } from './memory';
+import { InstructionMemory, atomically } from './memory';
 import { Add, adder, bitsToNumber, numberToBits, pairTree, sequentialSum } from './numerics';
 import { DTYPE_SIZE, Product, VecReduceAddParams, laneAddress, lanesPerRepeat, resolveVecReduceAdd } from './params';
 import { validateVecReduceAdd } from './validate';
@@ -79,7 +79,7 @@ export function vecReduceAddCombine(v: readonly (readonly number[])[], order: Ve
  * unspecified: the model neither reads nor writes it, it only checks that the `repeat_times` elements
  * lie inside the memory.
  */
-export function vecReduceAdd(memory: Uint8Array | TileOperands, dst: number, src: number, work: number, params: VecReduceAddParams): void {
+export function vecReduceAdd(memory: InstructionMemory, dst: number, src: number, work: number, params: VecReduceAddParams): void {
   throwIfProblems('vec_reduce_add', validateVecReduceAdd(dst, src, work, params));
   const p = resolveVecReduceAdd(params);
   const dtype = p.dtype as 'f16' | 'f32';

@@ -1,6 +1,6 @@
 import { throwIfProblems } from './errors';
 import { laneEnables } from './mask';
-import { TileOperands, atomically } from './memory';
+import { InstructionMemory, atomically } from './memory';
 import { bitsToNumber } from './numerics';
 import { DTYPE_SIZE, WholeReduceMinParams, laneAddress, lanesPerRepeat, resolveWholeReduceMin } from './params';
 import { validateWholeReduceMin, wholeReduceMinDstUnit } from './validate';
@@ -21,7 +21,7 @@ import { validateWholeReduceMin, wholeReduceMinDstUnit } from './validate';
  * done: the selected element's bits are copied, so saturation never applies. repeatTimes = 0 writes
  * nothing; with dstRepStride = 0 every repeat writes the same slot and the last one stays.
  */
-export function wholeReduceMin(memory: Uint8Array | TileOperands, dst: number, src: number, params: WholeReduceMinParams): void {
+export function wholeReduceMin(memory: InstructionMemory, dst: number, src: number, params: WholeReduceMinParams): void {
   throwIfProblems('WholeReduceMin', validateWholeReduceMin(dst, src, params));
   const p = resolveWholeReduceMin(params);
   const dtype = p.dtype as 'f16' | 'f32';
