@@ -26,6 +26,7 @@ const ALLOWED: Record<string, string[]> = {
   lower: ['diag', 'types', 'syntax', 'ascendc', 'ir', 'ops', 'verify', 'emit'],
   tools: ['diag', 'types', 'spec'],
   cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'emit', 'lower'],
+  corpus: ['diag', 'types', 'spec', 'syntax', 'ir', 'verify', 'vm', 'emit'],
 };
 
 interface Import {

@@ -14,7 +14,7 @@ import { GlobalBuffer } from '../machine/memory';
 import { NumericsProfile } from '../ops/instructions/semantics/context';
 import { ArgumentError, BoundArguments, bindArguments } from '../vm/io/arguments';
 import { bufferValues, formatValue, summarize } from '../vm/io/results';
-import { writeNpy } from '../vm/io/npy';
+import { npyDtypeOf, npyItemSize, writeNpy } from '../vm/io/npy';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
 
@@ -187,7 +187,7 @@ function run(req: RunRequest): number {
   for (const [name, path] of req.outSpecs) {
     const buffer = bound.buffers.find((b) => b.name === name)!;
     const data = path.endsWith('.npy')
-      ? writeNpy(buffer.elem === 'f64' || buffer.elem === 'i1' || buffer.elem === 'index' ? 'u8' : buffer.elem, [buffer.length], buffer.bytes)
+      ? writeNpy(npyDtypeOf(buffer.elem), [buffer.length * (elemSize(buffer.elem) / npyItemSize(npyDtypeOf(buffer.elem)))], buffer.bytes)
       : buffer.bytes;
     if (!path.endsWith('.npy') && !path.endsWith('.bin')) throw new UsageError(`--out ${name}=${path}: expected PATH.npy or PATH.bin`);
     try {

@@ -140,9 +140,10 @@ export const DIAGNOSTICS = {
     example: { tool: 'pto-as', program: fn('  %a, %b = arith.constant 0 : index') },
   },
   unknownTarget: {
-    code: 'E0307',
-    severity: 'error',
-    summary: 'The module names a target other than a2a3 and a5 (`pto.target_arch`).',
+    code: 'W0307',
+    severity: 'warning',
+    summary:
+      'The module names a target other than a2, a3, a2a3 and a5 (`pto.target_arch`): ignored, as PTOAS ignores it, and the target comes from --target (default a2a3).',
     example: { tool: 'pto-as', program: 'module attributes {pto.target_arch = "a9"} {\n' + fn('') + '}\n' },
   },
 

@@ -37,6 +37,7 @@ export function vecTile(s: Shape): TileType {
     slayout: 'none_box',
     fractal: 512,
     pad: 0,
+    compact: 0,
   };
 }
 

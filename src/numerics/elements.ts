@@ -101,6 +101,15 @@ const CODECS: Record<ElemType, ElementCodec> = {
     round: (v) => num(v),
     isFloat: true,
   },
+  // The low-precision formats move as their bits (an unsigned integer of their size); no op computes on them.
+  f8E4M3FN: intCodec(1, false),
+  f8E5M2: intCodec(1, false),
+  '!pto.hif8': intCodec(1, false),
+  '!pto.f8E8M0': intCodec(1, false),
+  '!pto.hif8x2': intCodec(2, false),
+  '!pto.f4E1M2x2': intCodec(1, false),
+  '!pto.f4E2M1x2': intCodec(1, false),
+  '!pto.bf16x2': intCodec(4, false),
 };
 
 export function codec(e: ElemType): ElementCodec {

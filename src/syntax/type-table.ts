@@ -1,7 +1,21 @@
 import * as ohm from 'ohm-js';
 import { TypeRef } from './ast';
 import { ptoGrammar } from './grammar';
-import { BLayout, CUSTOM_PAD_BASE, ElemType, SLayout, TILE_LOCS, TileLoc, TileType, Type, defaultLayout, scalarFromName } from '../types/type';
+import {
+  BLayout,
+  CUSTOM_PAD_BASE,
+  ElemType,
+  POINTER_SPACE_NAMES,
+  PointerSpace,
+  SLayout,
+  TILE_DEFAULTS,
+  TILE_LOCS,
+  TileLoc,
+  TileType,
+  Type,
+  defaultLayout,
+  scalarFromName,
+} from '../types/type';
 
 export interface TypeParse {
   type?: Type;
@@ -182,9 +196,16 @@ function bodySemantics(grammar: ohm.Grammar): ohm.Semantics {
 
 function pointerType(items: BodyItem[]): TypeParse {
   const elem = items[0] && scalarFromName(items[0].text);
-  if (!elem || items[0].key) return { error: `'!pto.ptr' expects an element type, e.g. '!pto.ptr<f32>'`, warnings: [] };
-  const warnings = items.length > 1 ? [`'!pto.ptr<T, space>' is the old spelling; PTOAS now accepts only '!pto.ptr<T>'`] : [];
-  return { type: { kind: 'ptr', elem }, warnings };
+  if (!elem || items[0].key || items.length > 2)
+    return { error: `'!pto.ptr' expects an element type and an optional address space, e.g. '!pto.ptr<f32, gm>'`, warnings: [] };
+  if (items.length === 1) return { type: { kind: 'ptr', elem, space: 'gm' }, warnings: [] };
+  const spaceName = items[1].text;
+  const space = (Object.keys(POINTER_SPACE_NAMES) as PointerSpace[]).find((s) => POINTER_SPACE_NAMES[s].includes(spaceName));
+  if (!space || items[1].key) {
+    const names = Object.values(POINTER_SPACE_NAMES).flat().join('|');
+    return { error: `'!pto.ptr' address space must be one of ${names}, got '${spaceName}'`, warnings: [] };
+  }
+  return { type: { kind: 'ptr', elem, space }, warnings: [] };
 }
 
 function parseShaped(text: string): { shape: (number | null)[]; elem?: ElemType } {
@@ -240,8 +261,13 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
   const keyed = items.filter((i) => i.key !== undefined);
   const positional = items.filter((i) => i.key === undefined);
 
-  if (level === 'buf' && (positional.length > 0 || items.length === 0)) {
-    warnings.push(`'${spelled}<...>' in the manual's short form: PTOAS accepts only the keyword form (loc=..., dtype=..., rows=..., ...)`);
+  if (isCompactForm(items)) return compactTile(level, items);
+  const earlyPtoas = positional.some((i) => i.kind === 'attr' && i.text.startsWith('#pto.address_space'));
+  if (level === 'buf' && items[0]?.key !== 'loc' && !earlyPtoas) {
+    return {
+      error: `malformed ${spelled}: expected '${spelled}<LOC, ROWSxCOLSxTYPE[, key=value...]>' or the keyed form 'loc=..., dtype=..., rows=..., ...'`,
+      warnings,
+    };
   }
   if (items.length === 1 && items[0].kind === 'shaped') {
     // `!pto.tile<16x16xf32>`: a Vec tile with default layout.
@@ -263,7 +289,8 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
       warnings.push(`'valid=${item.text}' is the old spelling of 'v_row=${dims[0]}, v_col=${dims[1]}'`);
       continue;
     }
-    if (!KEY_ORDER.includes(key)) return { error: `unknown ${spelled} parameter '${key}' (expected one of ${KEY_ORDER.join(', ')})`, warnings };
+    if (!KEY_ORDER.includes(key) && key !== 'compact')
+      return { error: `unknown ${spelled} parameter '${key}' (expected one of ${KEY_ORDER.join(', ')}, compact)`, warnings };
     if (fields[key]) {
       const again = keyed.some((i) => i.key === 'valid') && (key === 'v_row' || key === 'v_col') ? 'valid region' : `parameter '${key}'`;
       return { error: `${spelled} ${again} is given twice`, warnings };
@@ -318,12 +345,14 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
     }
     if (rest.length > 0) return { error: `too many parameters in '${spelled}<...>'`, warnings };
   } else if (level === 'buf') {
+    // The keyed form: every key, in order (an old spelling `valid=RxC` may stand for v_row and v_col), then an
+    // optional compact=.
     const order = keyed.map((i) => i.key);
-    const missing = KEY_ORDER.filter((k) => !fields[k] && k !== 'v_row' && k !== 'v_col');
-    if (missing.length > 0) warnings.push(`missing ${spelled} parameter(s) ${missing.join(', ')}: defaults used (PTOAS requires every parameter)`);
-    const expected = KEY_ORDER.filter((k) => order.includes(k));
+    const missing = KEY_ORDER.filter((k) => !fields[k]);
+    if (missing.length > 0) return { error: `${spelled} in the keyed form needs every key: missing ${missing.join(', ')}`, warnings };
+    const expected = [...KEY_ORDER, 'compact'].filter((k) => order.includes(k));
     if (!order.includes('valid') && order.join() !== expected.join())
-      warnings.push(`${spelled} parameters are out of order (PTOAS requires ${KEY_ORDER.join(', ')})`);
+      return { error: `${spelled} keys are out of order (the keyed form is ${KEY_ORDER.join(', ')}[, compact])`, warnings };
   }
 
   const locText = fields.loc?.text ?? 'vec';
@@ -335,8 +364,8 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
     return { error: `unknown tile location '${locText}' (expected one of ${TILE_LOCS.join(', ')})`, warnings };
   }
   if (!fields.dtype) return { error: `${spelled} needs an element type (dtype)`, warnings };
-  const dtype = scalarFromName(fields.dtype.text);
-  if (!dtype || dtype === 'index' || dtype === 'i1' || dtype === 'f64') return { error: `'${fields.dtype.text}' is not a tile element type`, warnings };
+  const dtype = tileElement(fields.dtype.text);
+  if (typeof dtype !== 'string' || !scalarFromName(dtype)) return { error: `'${fields.dtype.text}' is not a tile element type`, warnings };
   const rows = positiveInt(fields.rows, 'rows');
   if (typeof rows === 'string') return { error: `${spelled}: ${rows}`, warnings };
   const cols = positiveInt(fields.cols, 'cols');
@@ -357,20 +386,105 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
     if (fields.fractal.kind === 'ident' && fields.fractal.text !== 'None') fractal = loc === 'acc' ? 1024 : f;
     else if (fields.fractal.kind !== 'ident') fractal = f;
   }
-  let pad = 0;
-  if (fields.pad) {
-    const p = fields.pad.kind === 'number' || fields.pad.kind === 'dims' ? Number(fields.pad.text) : PAD_VALUES[fields.pad.text];
-    // A custom pad value is pto-isa's encoding: bit 32 set, the element's bit pattern below (PadValueCustom).
-    const custom = p !== undefined && Number.isInteger(p) && p >= CUSTOM_PAD_BASE && p < 2 * CUSTOM_PAD_BASE;
-    if (p === undefined || !Number.isInteger(p) || p < 0 || (p > 3 && !custom)) {
-      return {
-        error: `unknown pad '${fields.pad.text}' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)`,
-        warnings,
-      };
-    }
-    pad = p;
+  const pad = fields.pad ? padValue(fields.pad) : 0;
+  if (typeof pad === 'string') return { error: pad, warnings };
+  const compact = fields.compact ? compactMode(fields.compact) : 0;
+  if (typeof compact === 'string') return { error: compact, warnings };
+  return finishTile({ kind: 'tile', level, loc, dtype, rows, cols, vRow, vCol, blayout, slayout, fractal, pad, compact }, warnings);
+}
+
+/** `<vec, 16x16xf32, ...>`: a location, then the shape with the element type. */
+function isCompactForm(items: BodyItem[]): boolean {
+  const [first, second] = items;
+  return first?.kind === 'ident' && !first.key && (TILE_LOCS as readonly string[]).includes(first.text) && second?.kind === 'shaped' && !second.key;
+}
+
+const COMPACT_KEYS = ['valid', 'blayout', 'slayout', 'fractal', 'pad', 'compact'];
+
+/**
+ * PTOAS's compact form `!pto.tile_buf<LOC, RxCxT[, valid=RxC][, blayout=..][, slayout=..][, fractal=N][, pad=N][, compact=N]>`:
+ * the keys left out take PTOAS's defaults, the same for every location (TILE_DEFAULTS).
+ */
+function compactTile(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
+  const spelled = level === 'buf' ? '!pto.tile_buf' : '!pto.tile';
+  const warnings: string[] = [];
+  const loc = items[0].text as TileLoc;
+  const { shape, elem } = parseShaped(items[1].text);
+  if (shape.length !== 2) return { error: `${spelled}: the compact form has exactly two shape dims, got '${items[1].text}'`, warnings };
+  if (!elem) return { error: `'${items[1].text.split('x').pop()}' is not a tile element type`, warnings };
+  if (shape.some((d) => d === null)) return { error: `${spelled}: the shape must be static, got '${items[1].text}'`, warnings };
+  const [rows, cols] = shape as number[];
+  const given = new Map<string, BodyItem>();
+  for (const item of items.slice(2)) {
+    if (!item.key) return { error: `unexpected '${item.text}' in ${spelled}: the compact form continues with key=value`, warnings };
+    if (!COMPACT_KEYS.includes(item.key)) return { error: `unknown key '${item.key}' in ${spelled} (expected one of ${COMPACT_KEYS.join(', ')})`, warnings };
+    if (given.has(item.key)) return { error: `duplicate ${item.key} in ${spelled}`, warnings };
+    given.set(item.key, item);
   }
-  return { type: { kind: 'tile', level, loc, dtype, rows, cols, vRow, vCol, blayout, slayout, fractal, pad }, warnings };
+  let vRow: number | null = rows;
+  let vCol: number | null = cols;
+  const valid = given.get('valid');
+  if (valid) {
+    const dims = valid.text.split('x');
+    if (!(valid.kind === 'dims' || valid.kind === 'number') || dims.length !== 2)
+      return { error: `${spelled} valid must have exactly two dims, got '${valid.text}'`, warnings };
+    [vRow, vCol] = dims.map((d) => (d === '?' ? null : Number(d)));
+  }
+  const blayout = given.has('blayout') ? LAYOUT_KEYWORDS.blayout[given.get('blayout')!.text] : TILE_DEFAULTS.blayout;
+  if (!blayout) return { error: `unknown blayout '${given.get('blayout')!.text}' (expected row_major or col_major)`, warnings };
+  const slayout = given.has('slayout') ? LAYOUT_KEYWORDS.slayout[given.get('slayout')!.text] : TILE_DEFAULTS.slayout;
+  if (!slayout) return { error: `unknown slayout '${given.get('slayout')!.text}' (expected none_box, row_major or col_major)`, warnings };
+  const fractalItem = given.get('fractal');
+  const fractal = fractalItem ? Number(fractalItem.text) : TILE_DEFAULTS.fractal;
+  if (fractalItem && !(fractalItem.kind === 'number' || fractalItem.kind === 'dims'))
+    return { error: `fractal must be an integer, got '${fractalItem.text}'`, warnings };
+  const pad = given.has('pad') ? padValue(given.get('pad')!) : TILE_DEFAULTS.pad;
+  if (typeof pad === 'string') return { error: pad, warnings };
+  const compact = given.has('compact') ? compactMode(given.get('compact')!) : TILE_DEFAULTS.compact;
+  if (typeof compact === 'string') return { error: compact, warnings };
+  return finishTile({ kind: 'tile', level, loc, dtype: elem, rows, cols, vRow, vCol, blayout, slayout, fractal, pad, compact }, warnings);
+}
+
+/** PTOAS's spellings of the layouts in both forms. */
+const LAYOUT_KEYWORDS: { blayout: Record<string, BLayout>; slayout: Record<string, SLayout> } = {
+  blayout: { row_major: 'row_major', col_major: 'col_major' },
+  slayout: { none_box: 'none_box', row_major: 'row_major', col_major: 'col_major' },
+};
+
+/** Box sizes PTOAS allows: 32 (MX scales), 512 (the A/B and Vec boxes), 1024 (the accumulator's). */
+const FRACTAL_SIZES = [32, 512, 1024];
+
+/** The checks PTOAS makes of every tile_buf, whichever form spelled it. */
+function finishTile(tile: TileType, warnings: string[]): TypeParse {
+  const spelled = tile.level === 'buf' ? '!pto.tile_buf' : '!pto.tile';
+  if (tile.vRow !== null && tile.vRow > tile.rows) return { error: `${spelled} valid rows (${tile.vRow}) exceed its rows (${tile.rows})`, warnings };
+  if (tile.vCol !== null && tile.vCol > tile.cols) return { error: `${spelled} valid cols (${tile.vCol}) exceed its cols (${tile.cols})`, warnings };
+  if (!FRACTAL_SIZES.includes(tile.fractal)) return { error: `unsupported fractal ${tile.fractal} (one of ${FRACTAL_SIZES.join(', ')})`, warnings };
+  return { type: tile, warnings };
+}
+
+function padValue(item: BodyItem): number | string {
+  const p = item.kind === 'number' || item.kind === 'dims' ? Number(item.text) : PAD_VALUES[item.text];
+  // A custom pad value is pto-isa's encoding: bit 32 set, the element's bit pattern below (PadValueCustom).
+  const custom = p !== undefined && Number.isInteger(p) && p >= CUSTOM_PAD_BASE && p < 2 * CUSTOM_PAD_BASE;
+  if (p === undefined || !Number.isInteger(p) || p < 0 || (p > 3 && !custom)) {
+    return `unknown pad '${item.text}' (expected 0..3, null, zero, max, min, or a custom value 0x1XXXXXXXX: bit 32 set, the element's bits below)`;
+  }
+  return p;
+}
+
+function compactMode(item: BodyItem): number | string {
+  const c = Number(item.text);
+  if (!(item.kind === 'number' || item.kind === 'dims') || !Number.isInteger(c) || c < 0 || c > 2) {
+    return `unknown compact '${item.text}' (expected 0 none, 1 normal or 2 row_plus_one)`;
+  }
+  return c;
+}
+
+/** The element type of a tile: a scalar type other than index, i1 and f64, or one of the stored formats. */
+function tileElement(text: string): ElemType | undefined {
+  const e = scalarFromName(text);
+  return e === 'index' || e === 'i1' || e === 'f64' ? undefined : e;
 }
 
 function positiveInt(item: BodyItem | undefined, name: string): number | string {
@@ -389,5 +503,18 @@ function validDim(item: BodyItem | undefined, physical: number, name: string): n
 }
 
 function defaultTile(level: 'buf' | 'value', loc: TileLoc, dtype: ElemType, rows: number, cols: number): TileType {
-  return { kind: 'tile', level, loc, dtype, rows, cols, vRow: rows, vCol: cols, ...defaultLayout(loc), fractal: loc === 'acc' ? 1024 : 512, pad: 0 };
+  return {
+    kind: 'tile',
+    level,
+    loc,
+    dtype,
+    rows,
+    cols,
+    vRow: rows,
+    vCol: cols,
+    ...defaultLayout(loc),
+    fractal: loc === 'acc' ? 1024 : 512,
+    pad: 0,
+    compact: 0,
+  };
 }

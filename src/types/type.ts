@@ -3,8 +3,31 @@
  * Parsing type text is syntax's job (syntax/type-table.ts); this module only describes and prints types.
  */
 
-/** Element types of tiles, views and scalars. Signless MLIR integers (`i8`) are the signed types. */
-export type ElemType = 'i1' | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64' | 'index';
+/**
+ * Element types of tiles, views and scalars. Signless MLIR integers (`i8`) are the signed types. The 8-bit and
+ * packed formats (see STORED_FORMATS) are held as their bits: data moves, arithmetic on them is not defined here.
+ */
+export type ElemType = 'i1' | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64' | 'index' | StoredFormat;
+
+/**
+ * Formats of A5's low-precision paths, by their MLIR spelling, with their size in bytes (packed pairs count as one
+ * element): MLIR's own f8 types and the dialect's `!pto.` ones.
+ */
+export const STORED_FORMATS = {
+  f8E4M3FN: 1,
+  f8E5M2: 1,
+  '!pto.hif8': 1,
+  '!pto.f8E8M0': 1,
+  '!pto.hif8x2': 2,
+  '!pto.f4E1M2x2': 1,
+  '!pto.f4E2M1x2': 1,
+  '!pto.bf16x2': 4,
+} as const;
+export type StoredFormat = keyof typeof STORED_FORMATS;
+
+export function isStoredFormat(e: ElemType): e is StoredFormat {
+  return Object.prototype.hasOwnProperty.call(STORED_FORMATS, e);
+}
 
 export const TILE_LOCS = ['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling'] as const;
 export type TileLoc = (typeof TILE_LOCS)[number];
@@ -26,6 +49,8 @@ export interface TileType {
   slayout: SLayout;
   fractal: number;
   pad: number;
+  /** CompactMode: 0 none, 1 normal, 2 row_plus_one (every row, or column when col-major, one element longer). */
+  compact: number;
   /** Written as a memref (the form after PTOAS's memory planning): the buffer's own shape and layout. */
   memref?: MemrefSpelling;
 }
@@ -40,7 +65,7 @@ export interface MemrefSpelling {
 
 export type Type =
   | { kind: 'scalar'; elem: ElemType }
-  | { kind: 'ptr'; elem: ElemType }
+  | { kind: 'ptr'; elem: ElemType; space: PointerSpace }
   | { kind: 'tensor_view'; shape: (number | null)[]; elem: ElemType }
   | { kind: 'partition_view'; shape: (number | null)[]; elem: ElemType; memref?: MemrefSpelling }
   | TileType
@@ -86,7 +111,8 @@ const SCALARS: Record<string, ElemType> = {
 };
 
 export function scalarFromName(name: string): ElemType | undefined {
-  return Object.prototype.hasOwnProperty.call(SCALARS, name) ? SCALARS[name] : undefined;
+  if (Object.prototype.hasOwnProperty.call(SCALARS, name)) return SCALARS[name];
+  return Object.prototype.hasOwnProperty.call(STORED_FORMATS, name) ? (name as StoredFormat) : undefined;
 }
 
 /** Canonical MLIR spelling of an element type (unsigned as `ui8`, as PTOAS prints them). */
@@ -95,6 +121,7 @@ export function elemTypeName(e: ElemType): string {
 }
 
 export function elemSize(e: ElemType): number {
+  if (isStoredFormat(e)) return STORED_FORMATS[e];
   switch (e) {
     case 'i1':
     case 'i8':
@@ -115,10 +142,28 @@ export function elemSize(e: ElemType): number {
 }
 
 export const isFloat = (e: ElemType): boolean => e === 'f16' || e === 'bf16' || e === 'f32' || e === 'f64';
-export const isInteger = (e: ElemType): boolean => !isFloat(e);
+export const isInteger = (e: ElemType): boolean => !isFloat(e) && !isStoredFormat(e);
 
 /** pto-isa's PadValue::CustomBase: pad values from here on carry the element's bits in their low 32 bits. */
 export const CUSTOM_PAD_BASE = 2 ** 32;
+
+/** Where a `!pto.ptr` points: global memory (the default) or an on-chip buffer. */
+export type PointerSpace = 'gm' | TileLoc;
+
+/** The keywords of pointer spaces as PTOAS reads them (several per space) and prints them (the first). */
+export const POINTER_SPACE_NAMES: Record<PointerSpace, string[]> = {
+  gm: ['gm'],
+  mat: ['l1', 'mat'],
+  left: ['l0a', 'left'],
+  right: ['l0b', 'right'],
+  acc: ['l0c', 'acc'],
+  vec: ['ub', 'vec'],
+  bias: ['bt', 'bias'],
+  scaling: ['fb', 'scaling'],
+};
+
+/** The tile_buf configuration PTOAS assumes where the compact form leaves a key out. */
+export const TILE_DEFAULTS = { blayout: 'row_major', slayout: 'none_box', fractal: 512, pad: 0, compact: 0 } as const;
 
 /** Default layouts per location, as PTOAS and the corpus use them. */
 export function defaultLayout(loc: TileLoc): { blayout: BLayout; slayout: SLayout } {
@@ -142,7 +187,7 @@ export function printType(t: Type): string {
     case 'scalar':
       return elemTypeName(t.elem);
     case 'ptr':
-      return `!pto.ptr<${elemTypeName(t.elem)}>`;
+      return `!pto.ptr<${elemTypeName(t.elem)}, ${POINTER_SPACE_NAMES[t.space][0]}>`;
     case 'tensor_view':
     case 'partition_view': {
       if (t.kind === 'partition_view' && t.memref) return printMemref(t.memref, t.elem);
@@ -151,13 +196,22 @@ export function printType(t: Type): string {
     }
     case 'tile':
       if (t.memref) return printMemref(t.memref, t.dtype);
-      return (
-        `!pto.${t.level === 'buf' ? 'tile_buf' : 'tile'}<loc=${t.loc}, dtype=${elemTypeName(t.dtype)}, rows=${t.rows}, cols=${t.cols}, ` +
-        `v_row=${t.vRow ?? '?'}, v_col=${t.vCol ?? '?'}, blayout=${t.blayout}, slayout=${t.slayout}, fractal=${t.fractal}, pad=${t.pad}>`
-      );
+      return `!pto.${t.level === 'buf' ? 'tile_buf' : 'tile'}<${tileParameters(t)}>`;
     case 'opaque':
       return t.text;
   }
+}
+
+/** PTOAS's compact form: location, shape and element type, then only the keys that differ from TILE_DEFAULTS. */
+function tileParameters(t: TileType): string {
+  const parts = [t.loc, `${t.rows}x${t.cols}x${elemTypeName(t.dtype)}`];
+  if (t.vRow !== t.rows || t.vCol !== t.cols) parts.push(`valid=${t.vRow ?? '?'}x${t.vCol ?? '?'}`);
+  if (t.blayout !== TILE_DEFAULTS.blayout) parts.push(`blayout=${t.blayout}`);
+  if (t.slayout !== TILE_DEFAULTS.slayout) parts.push(`slayout=${t.slayout}`);
+  if (t.fractal !== TILE_DEFAULTS.fractal) parts.push(`fractal=${t.fractal}`);
+  if (t.pad !== TILE_DEFAULTS.pad) parts.push(`pad=${t.pad}`);
+  if (t.compact !== TILE_DEFAULTS.compact) parts.push(`compact=${t.compact}`);
+  return parts.join(', ');
 }
 
 function printMemref(m: MemrefSpelling, elem: ElemType): string {

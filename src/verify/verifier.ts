@@ -105,11 +105,16 @@ class Verifier {
   private targetFromModule(module: Module): TargetName | undefined {
     for (const op of module.ops) {
       if (this.structureOf(op) !== 'module') continue;
+      // PTOAS's names, in any case: a2 and a3 (and the a2a3 pypto writes) are one target; an A5 device spec names A5.
+      const spec = attrOf(op, 'pto.device-spec');
+      if (spec?.kind === 'string' && /^(Ascend950|Ascend910_95)/.test(spec.value)) return 'a5';
       const arch = attrOf(op, 'pto.target_arch');
       if (!arch) continue;
       const value = arch.kind === 'string' ? arch.value : arch.kind === 'ident' ? arch.name : undefined;
-      if (value === 'a2a3' || value === 'a5') return value;
-      this.diags.report(D.unknownTarget, arch.span, `unknown pto.target_arch ${JSON.stringify(value ?? '')} (expected "a2a3" or "a5")`);
+      const name = value?.toLowerCase();
+      if (name === 'a2' || name === 'a3' || name === 'a2a3') return 'a2a3';
+      if (name === 'a5') return 'a5';
+      this.diags.report(D.unknownTarget, arch.span, `unknown pto.target_arch ${JSON.stringify(value ?? '')} is ignored (PTOAS knows "a2", "a3" and "a5")`);
     }
     return undefined;
   }

@@ -19,10 +19,14 @@ afterAll(() => {
 
 const ptoAs = (...args: string[]) => runTool('pto-as', ...args);
 
-const TILE = (dtype: string) =>
-  `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
-const ROW = (dtype: string) =>
-  `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=1, cols=32, v_row=1, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+/** Tile types as PTOAS prints them (the compact form), and in the keyed form older PTOAS printed. */
+const TILE = (dtype: string) => `!pto.tile_buf<vec, 16x32x${dtype}>`;
+const ROW = (dtype: string) => `!pto.tile_buf<vec, 1x32x${dtype}>`;
+const keyed = (text: string, loc = 'vec') =>
+  text.replace(
+    /!pto\.tile_buf<vec, (\d+)x(\d+)x(\w+)>/g,
+    `!pto.tile_buf<loc=${loc}, dtype=$3, rows=$1, cols=$2, v_row=$1, v_col=$2, blayout=row_major, slayout=none_box, fractal=512, pad=0>`,
+  );
 const program = (dtype: string, attrs = '') => `module${attrs} {
   func.func @k() {
     %s = pto.alloc_tile : ${TILE(dtype)}
@@ -53,7 +57,7 @@ describe('pto-as', () => {
     const bad = ptoAs(file);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain(`${file}:5:26: error[E0505]: pto.tcolmin: src dtype i8 is not supported on a2a3 (allowed: i16, i32, f16, f32)`);
-    expect(bad.stderr).toContain(`${file}:5:165: error[E0505]: pto.tcolmin: dst dtype i8 is not supported on a2a3`);
+    expect(bad.stderr).toContain(`${file}:5:66: error[E0505]: pto.tcolmin: dst dtype i8 is not supported on a2a3`);
     expect(ptoAs(file, '--target', 'a5').status).toBe(0);
   });
 
@@ -71,7 +75,7 @@ describe('pto-as', () => {
   });
 
   it('--emit canonical prints the program in PTOAS spelling, and -o writes it to a file', () => {
-    const legacy = write('legacy.pto', program('f32').replace(/loc=vec/g, 'loc=ub'));
+    const legacy = write('legacy.pto', keyed(program('f32'), 'ub'));
     const r = ptoAs(legacy, '--emit', 'canonical');
     expect(r.status).toBe(0);
     expect(r.stderr).toContain("warning[W0105]: 'loc=ub' is the old name of 'loc=vec'");

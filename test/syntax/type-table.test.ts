@@ -24,6 +24,7 @@ const F32_16x16: TileType = {
   slayout: 'none_box',
   fractal: 512,
   pad: 0,
+  compact: 0,
 };
 
 const FULL = '!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
@@ -98,13 +99,41 @@ describe('tile spellings', () => {
     expect(warnings).toEqual([]);
   });
 
-  test('!pto.tile_buf<vec, 16x16xf16, valid=?x?>', () => {
+  test("PTOAS's compact form: location, shape and element type, then only the keys that differ", () => {
     const { type, warnings } = tile('!pto.tile_buf<vec, 16x16xf16, valid=?x?>');
     expect(type).toEqual({ ...F32_16x16, dtype: 'f16', vRow: null, vCol: null });
-    expect(warnings).toEqual([
-      "'!pto.tile_buf<...>' in the manual's short form: PTOAS accepts only the keyword form (loc=..., dtype=..., rows=..., ...)",
-      "'valid=?x?' is the old spelling of 'v_row=?, v_col=?'",
-    ]);
+    expect(warnings).toEqual([]);
+    expect(tile('!pto.tile_buf<vec, 16x16xf32>').type).toEqual(F32_16x16);
+    expect(tile('!pto.tile_buf<acc, 16x32xf32, valid=1x16, blayout=col_major, slayout=row_major, fractal=1024, pad=2, compact=1>').type).toEqual({
+      ...F32_16x16,
+      loc: 'acc',
+      cols: 32,
+      vRow: 1,
+      vCol: 16,
+      blayout: 'col_major',
+      slayout: 'row_major',
+      fractal: 1024,
+      pad: 2,
+      compact: 1,
+    });
+  });
+
+  test("the compact form's defaults are the same for every location (not the per-location defaults of the manual's forms)", () => {
+    expect(tile('!pto.tile_buf<acc, 16x16xf32>').type).toMatchObject({ blayout: 'row_major', slayout: 'none_box', fractal: 512 });
+    expect(tile('!pto.tile_buf<mat, 16x16xf16, slayout=row_major>').type).toMatchObject({ blayout: 'row_major', slayout: 'row_major' });
+  });
+
+  test('the compact form prints back as itself, and the keyed form prints compact', () => {
+    for (const text of [
+      '!pto.tile_buf<vec, 16x16xf32>',
+      '!pto.tile_buf<vec, 1x128xi32, valid=?x?>',
+      '!pto.tile_buf<mat, 128x32xf8E5M2, valid=128x16, blayout=col_major, slayout=row_major, pad=1>',
+      '!pto.tile_buf<scaling, 4x32x!pto.f8E8M0, valid=4x16, blayout=col_major, slayout=col_major, fractal=32>',
+      '!pto.tile_buf<left, 16x128xbf16, valid=?x?, blayout=row_major, slayout=row_major, compact=1>'.replace('blayout=row_major, ', ''),
+    ])
+      expect(printType(tile(text).type)).toBe(text);
+    expect(printType(tile(FULL).type)).toBe('!pto.tile_buf<vec, 16x16xf32>');
+    expect(printType(tile(FULL.replace('pad=0', 'pad=0, compact=2')).type)).toBe('!pto.tile_buf<vec, 16x16xf32, compact=2>');
   });
 
   test('default layouts and fractals per location', () => {
@@ -140,38 +169,58 @@ describe('legacy and incomplete spellings: accepted with warnings', () => {
     expect(type).toEqual({ ...F32_16x16, vRow: 8 });
     expect(warnings).toEqual(["'valid=8x16' is the old spelling of 'v_row=8, v_col=16'"]);
   });
+});
 
-  test('missing keys: defaults, and a warning naming them', () => {
-    const { type, warnings } = tile('!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16>');
-    expect(type).toEqual(F32_16x16);
-    expect(warnings).toEqual(['missing !pto.tile_buf parameter(s) blayout, slayout, fractal, pad: defaults used (PTOAS requires every parameter)']);
-  });
+describe('forms no PTOAS version accepted are errors', () => {
+  const error = (text: string) => table.parse(text).error;
 
-  test('missing v_row/v_col alone is not worth a warning (they default to rows/cols)', () => {
-    const { warnings } = tile('!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>');
-    expect(warnings).toEqual([]);
-  });
-
-  test('out-of-order keys', () => {
-    const { type, warnings } = tile(
-      '!pto.tile_buf<dtype=f32, loc=vec, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>',
+  test('the keyed form with keys left out (every PTOAS version requires all of them)', () => {
+    expect(error('!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16>')).toBe(
+      '!pto.tile_buf in the keyed form needs every key: missing v_row, v_col, blayout, slayout, fractal, pad',
     );
-    expect(type).toEqual(F32_16x16);
-    expect(warnings).toEqual([
-      '!pto.tile_buf parameters are out of order (PTOAS requires loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad)',
-    ]);
+    expect(error('!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>')).toMatch(
+      /missing v_row, v_col$/,
+    );
   });
 
-  test('several problems at once give several warnings', () => {
-    const { warnings } = tile('!pto.tile_buf<dtype=f32, loc=ub, rows=16, cols=16>');
-    expect(warnings).toHaveLength(3);
-    expect(warnings).toContain("'loc=ub' is the old name of 'loc=vec'");
+  test('the keyed form out of order', () => {
+    expect(error('!pto.tile_buf<loc=vec, rows=16, dtype=f32, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>')).toBe(
+      '!pto.tile_buf keys are out of order (the keyed form is loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad[, compact])',
+    );
   });
 
-  test("'!pto.ptr<T, space>' is the old pointer spelling", () => {
-    const r = table.parse('!pto.ptr<f32, gm>');
-    expect(r.type).toEqual({ kind: 'ptr', elem: 'f32' });
-    expect(r.warnings).toEqual(["'!pto.ptr<T, space>' is the old spelling; PTOAS now accepts only '!pto.ptr<T>'"]);
+  test("the manual's positional tile_buf", () => {
+    expect(error('!pto.tile_buf<f32, 16, 16>')).toMatch(/^malformed !pto.tile_buf/);
+  });
+
+  test('compact-form mistakes: duplicate or unknown keys, a one-dimensional valid, a bad fractal or compact mode', () => {
+    expect(error('!pto.tile_buf<vec, 16x16xf32, pad=1, pad=2>')).toBe('duplicate pad in !pto.tile_buf');
+    expect(error('!pto.tile_buf<vec, 16x16xf32, count=2>')).toMatch(/^unknown key 'count'/);
+    expect(error('!pto.tile_buf<vec, 16x16xf32, valid=16>')).toBe("!pto.tile_buf valid must have exactly two dims, got '16'");
+    expect(error('!pto.tile_buf<vec, 16x16xf32, fractal=256>')).toBe('unsupported fractal 256 (one of 32, 512, 1024)');
+    expect(error('!pto.tile_buf<vec, 16x16xf32, compact=3>')).toMatch(/^unknown compact '3'/);
+    expect(error('!pto.tile_buf<vec, 16x16x16xf32>')).toMatch(/exactly two shape dims/);
+    expect(error('!pto.tile_buf<vec, 16x16xf32, valid=17x16>')).toBe('!pto.tile_buf valid rows (17) exceed its rows (16)');
+  });
+});
+
+describe('pointers', () => {
+  test('!pto.ptr<T> points to global memory and prints with its space, as PTOAS prints it', () => {
+    const r = table.parse('!pto.ptr<f32>');
+    expect(r.type).toEqual({ kind: 'ptr', elem: 'f32', space: 'gm' });
+    expect(printType(r.type!)).toBe('!pto.ptr<f32, gm>');
+  });
+
+  test('on-chip spaces by either of their names; printed by the hardware name', () => {
+    expect(table.parse('!pto.ptr<f16, vec>').type).toEqual({ kind: 'ptr', elem: 'f16', space: 'vec' });
+    expect(printType(table.parse('!pto.ptr<f16, vec>').type!)).toBe('!pto.ptr<f16, ub>');
+    expect(printType(table.parse('!pto.ptr<f16, l0c>').type!)).toBe('!pto.ptr<f16, l0c>');
+    expect(table.parse('!pto.ptr<f32, hbm>').error).toMatch(/^'!pto.ptr' address space must be one of gm\|l1\|mat/);
+  });
+
+  test('the low-precision element types', () => {
+    expect(table.parse('!pto.ptr<f8E4M3FN, gm>').type).toEqual({ kind: 'ptr', elem: 'f8E4M3FN', space: 'gm' });
+    expect(table.parse('!pto.ptr<!pto.f8E8M0>').type).toEqual({ kind: 'ptr', elem: '!pto.f8E8M0', space: 'gm' });
   });
 });
 
@@ -188,7 +237,7 @@ describe('errors', () => {
 
   test('unknown key', () => {
     expect(error(FULL.replace('pad=0', 'padding=0'))).toBe(
-      "unknown !pto.tile_buf parameter 'padding' (expected one of loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad)",
+      "unknown !pto.tile_buf parameter 'padding' (expected one of loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad, compact)",
     );
   });
 
@@ -217,13 +266,13 @@ describe('errors', () => {
     expect(error(FULL.replace('dtype=f32', 'dtype=index'))).toBe("'index' is not a tile element type");
     expect(error(FULL.replace('dtype=f32', 'dtype=f64'))).toBe("'f64' is not a tile element type");
     expect(error(FULL.replace('dtype=f32', 'dtype=q7'))).toBe("'q7' is not a tile element type");
-    expect(error('!pto.tile_buf<loc=vec, rows=16, cols=16>')).toBe('!pto.tile_buf needs an element type (dtype)');
+    expect(error('!pto.tile_buf<loc=vec, rows=16, cols=16>')).toMatch(/^!pto.tile_buf in the keyed form needs every key: missing dtype/);
   });
 
   test('rows, cols and valid dims', () => {
     expect(error(FULL.replace('rows=16', 'rows=0'))).toBe("!pto.tile_buf: 'rows' must be a positive integer, got '0'");
     expect(error(FULL.replace('cols=16', 'cols=?'))).toBe("!pto.tile_buf: 'cols' must be a positive integer, got '?'");
-    expect(error('!pto.tile_buf<loc=vec, dtype=f32, cols=16>')).toBe("!pto.tile_buf: missing 'rows'");
+    expect(error('!pto.tile_buf<loc=vec, dtype=f32, cols=16>')).toMatch(/^!pto.tile_buf in the keyed form needs every key: missing rows/);
     expect(error(FULL.replace('v_col=16', 'v_col=-4'))).toBe("!pto.tile_buf: 'v_col' must be a non-negative integer or '?', got '-4'");
   });
 
@@ -239,9 +288,9 @@ describe('errors', () => {
   test('missing or malformed parameter lists', () => {
     expect(error('!pto.tile_buf')).toBe("'!pto.tile_buf' needs parameters '<...>'");
     expect(error('!pto.tile_buf<loc=vec,, dtype=f32>')).toBe("malformed parameters of '!pto.tile_buf'");
-    expect(error('!pto.ptr<>')).toBe("'!pto.ptr' expects an element type, e.g. '!pto.ptr<f32>'");
+    expect(error('!pto.ptr<>')).toBe("'!pto.ptr' expects an element type and an optional address space, e.g. '!pto.ptr<f32, gm>'");
     expect(error('!pto.tensor_view<f32>')).toBe("'!pto.tensor_view' expects a shape and element type, e.g. '!pto.tensor_view<16x16xf32>'");
-    expect(error('!pto.partition_tensor_view<16x16xf8E4M3FN>')).toBe("unknown element type in '!pto.partition_tensor_view<16x16xf8E4M3FN>'");
+    expect(error('!pto.partition_tensor_view<16x16xf9E4M3>')).toBe("unknown element type in '!pto.partition_tensor_view<16x16xf9E4M3>'");
   });
 });
 
@@ -259,7 +308,7 @@ describe('other types', () => {
   });
 
   test('pointers and views', () => {
-    expect(table.parse('!pto.ptr<f16>')).toEqual({ type: { kind: 'ptr', elem: 'f16' }, warnings: [] });
+    expect(table.parse('!pto.ptr<f16>')).toEqual({ type: { kind: 'ptr', elem: 'f16', space: 'gm' }, warnings: [] });
     expect(table.parse('!pto.tensor_view<?x?xf32>').type).toEqual({ kind: 'tensor_view', shape: [null, null], elem: 'f32' });
     expect(table.parse('!pto.partition_tensor_view<1x2x16xbf16>').type).toEqual({ kind: 'partition_view', shape: [1, 2, 16], elem: 'bf16' });
   });
@@ -303,23 +352,19 @@ describe('other types', () => {
 
 describe('printType', () => {
   test.each([
-    [FULL, FULL],
+    [FULL, '!pto.tile_buf<vec, 16x16xf32>'],
+    [FULL.replace('pad=0', 'pad=1'), '!pto.tile_buf<vec, 16x16xf32, pad=1>'],
+    ['!pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero>', '!pto.tile<vec, 16x16xf32, pad=1>'],
+    ['!pto.tile<16x16xf32>', '!pto.tile<vec, 16x16xf32>'],
+    ['!pto.tile_buf<vec, 16x16xf16, valid=?x?>', '!pto.tile_buf<vec, 16x16xf16, valid=?x?>'],
+    [FULL.replace('loc=vec', 'loc=ub'), '!pto.tile_buf<vec, 16x16xf32>'],
     [
-      '!pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero>',
-      '!pto.tile<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=1>',
+      '!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=?, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>',
+      '!pto.tile_buf<acc, 16x16xf32, valid=?x16, blayout=col_major, slayout=row_major, fractal=1024>',
     ],
-    ['!pto.tile<16x16xf32>', '!pto.tile<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>'],
-    [
-      '!pto.tile_buf<vec, 16x16xf16, valid=?x?>',
-      '!pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=16, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>',
-    ],
-    [FULL.replace('loc=vec', 'loc=ub'), FULL],
-    [
-      '!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16>',
-      '!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>',
-    ],
-    [FULL.replace('dtype=f32', 'dtype=u8'), FULL.replace('dtype=f32', 'dtype=ui8')],
-    ['!pto.ptr<f32, gm>', '!pto.ptr<f32>'],
+    [FULL.replace('dtype=f32', 'dtype=u8'), '!pto.tile_buf<vec, 16x16xui8>'],
+    ['!pto.ptr<f32>', '!pto.ptr<f32, gm>'],
+    ['!pto.ptr<f32, vec>', '!pto.ptr<f32, ub>'],
     ['!pto.tensor_view<?x16xf16>', '!pto.tensor_view<?x16xf16>'],
     ['!pto.partition_tensor_view<16x16xui8>', '!pto.partition_tensor_view<16x16xui8>'],
     ['si32', 'i32'],

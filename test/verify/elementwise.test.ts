@@ -46,7 +46,7 @@ describe('scalar operands', () => {
     const line = `pto.tadds ins(%a, %b : ${tb('f32')}, ${tb('f32')}) outs(%d : ${tb('f32')})`;
     const col = 4 + line.indexOf(tb('f32'), line.indexOf(',', line.indexOf(':'))) + 1;
     expect(check(line, { a: 'f32', b: 'f32', d: 'f32' })).toEqual([
-      `6:${col}: error[E0502]: pto.tadds: scalar must be a scalar (index, integer or float), got ${tb('f32')}`,
+      `6:${col}: error[E0502]: pto.tadds: scalar must be a scalar (index, integer or float), got !pto.tile_buf<vec, 8x32xf32>`,
     ]);
   });
   test('an integer scalar on a float tile and a float scalar on an integer tile are accepted (the API converts)', () => {

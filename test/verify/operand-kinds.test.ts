@@ -7,6 +7,8 @@
 import { at, diagLines, kernel, run, tileBuf } from '../fixtures/verify/helpers';
 
 const TILE = tileBuf({ dtype: 'f32', rows: 8, cols: 64 });
+/** How the messages print it: PTOAS's compact form. */
+const TILE_PRINTED = '!pto.tile_buf<vec, 8x64xf32>';
 
 function verify(line: string): { diags: string[]; text: string } {
   const text = kernel([
@@ -24,7 +26,7 @@ describe('operands declared scalar or tile are checked for that kind', () => {
   it('rejects pto.texpands with a tile where the scalar goes, at the operand type', () => {
     const { diags, text } = verify(`pto.texpands ins(%t : ${TILE}) outs(%d : ${TILE})`);
     expect(diags).toEqual([
-      `${at(text, TILE, 0, text.indexOf('pto.texpands'))}: error[E0502]: pto.texpands: scalar must be a scalar (index, integer or float), got ${TILE}`,
+      `${at(text, TILE, 0, text.indexOf('pto.texpands'))}: error[E0502]: pto.texpands: scalar must be a scalar (index, integer or float), got ${TILE_PRINTED}`,
     ]);
   });
 
@@ -35,14 +37,14 @@ describe('operands declared scalar or tile are checked for that kind', () => {
   it('rejects pto.tgetval with a tile as its offset', () => {
     const { diags, text } = verify(`%v = pto.tgetval ins(%t, %d : ${TILE}, ${TILE}) outs : f32`);
     expect(diags).toEqual([
-      `${at(text, TILE, 1, text.indexOf('pto.tgetval'))}: error[E0502]: pto.tgetval: offset must be a scalar (index, integer or float), got ${TILE}`,
+      `${at(text, TILE, 1, text.indexOf('pto.tgetval'))}: error[E0502]: pto.tgetval: offset must be a scalar (index, integer or float), got ${TILE_PRINTED}`,
     ]);
   });
 
   it('rejects pto.tsetval with a tile as its value', () => {
     const { diags } = verify(`pto.tsetval ins(%c0, %t : index, ${TILE}) outs(%d : ${TILE})`);
     expect(diags).toHaveLength(1);
-    expect(diags[0]).toContain(`error[E0502]: pto.tsetval: value must be a scalar (index, integer or float), got ${TILE}`);
+    expect(diags[0]).toContain(`error[E0502]: pto.tsetval: value must be a scalar (index, integer or float), got ${TILE_PRINTED}`);
   });
 
   it('rejects a scalar where a tile goes', () => {

@@ -1,3 +1,4 @@
+import { ElemType, STORED_FORMATS, isStoredFormat } from '../../types/type';
 /**
  * NumPy .npy reader/writer.
  *
@@ -464,4 +465,14 @@ class PyLiteralParser {
   private fail(message: string): never {
     throw new Error(`${message} at offset ${this.pos}`);
   }
+}
+
+/** The dtype a buffer of element type `e` is saved as: its own, or its bits as unsigned integers of its size. */
+export function npyDtypeOf(e: ElemType): NpyDtype {
+  if (isStoredFormat(e)) return ({ 1: 'u8', 2: 'u16', 4: 'u32' } as const)[STORED_FORMATS[e]];
+  return e === 'f64' || e === 'i1' || e === 'index' ? 'u8' : e;
+}
+
+export function npyItemSize(dtype: NpyDtype): number {
+  return ITEM_SIZE_BY_DTYPE[dtype];
 }

@@ -1,0 +1,69 @@
+/**
+ * How far the toolchain gets through PTOAS's corpus: each sample and lit case assembled as ptoas would be asked
+ * to, with the first error of each that fails, grouped. For developers:
+ *
+ *   node dist/corpus/survey.js PTOAS_EXPORT [samples|lit-valid|lit-invalid] [--list]
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { assemble } from '../verify/assemble';
+import { litCases, litFiles } from './lit-cases';
+import { namesTarget, sampleCases } from './samples';
+import { TargetName } from '../spec/schema';
+
+export interface Outcome {
+  name: string;
+  accepted: boolean;
+  /** The first error, `line:col: message`. */
+  error?: string;
+}
+
+export function assembleCase(name: string, text: string, target: TargetName | undefined): Outcome {
+  const result = assemble(name, text, { target: namesTarget(text) ? undefined : target });
+  const first = result.diags.sorted().find((d) => d.severity === 'error');
+  if (!first) return { name, accepted: true };
+  const at = result.source.position(first.span.start);
+  return { name, accepted: false, error: `${at.line}:${at.col}: ${first.message}` };
+}
+
+export function surveySamples(root: string): Outcome[] {
+  return sampleCases(root).map((c) => assembleCase(c.file, fs.readFileSync(path.join(root, c.file), 'utf8'), c.target));
+}
+
+export function surveyLit(root: string, expectReject: boolean): Outcome[] {
+  const outcomes: Outcome[] = [];
+  for (const file of litFiles(root)) {
+    const seen = new Set<string>();
+    for (const c of litCases(root, file).cases) {
+      const name = `${c.file}${c.part ? ':' + c.part : ''}${c.arch ? ' --pto-arch=' + c.arch : ''}`;
+      if (c.expectReject !== expectReject || seen.has(name)) continue;
+      seen.add(name);
+      outcomes.push(assembleCase(name, c.text, c.arch === 'a5' ? 'a5' : c.arch === 'a3' ? 'a2a3' : undefined));
+    }
+  }
+  return outcomes;
+}
+
+/** The first errors grouped by their message with numbers and names blanked, most frequent first. */
+export function tally(outcomes: Outcome[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) {
+    if (o.accepted) continue;
+    const key = o
+      .error!.replace(/^\d+:\d+: /, '')
+      .replace(/%[\w#]+/g, '%v')
+      .replace(/\d+/g, 'N')
+      .slice(0, 100);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]);
+}
+
+if (require.main === module) {
+  const [root, which = 'samples', ...flags] = process.argv.slice(2);
+  const outcomes = which === 'samples' ? surveySamples(root) : surveyLit(root, which === 'lit-invalid');
+  const accepted = outcomes.filter((o) => o.accepted).length;
+  console.log(`${which}: ${accepted}/${outcomes.length} accepted`);
+  if (flags.includes('--list')) for (const o of outcomes) console.log(`${o.accepted ? 'ok  ' : 'FAIL'} ${o.name}${o.error ? '  ' + o.error : ''}`);
+  else for (const [message, n] of tally(outcomes).slice(0, 60)) console.log(String(n).padStart(5), message);
+}

@@ -1,0 +1,61 @@
+/**
+ * Today's PTOAS corpus (tonibohnlein/PTOAS at e32488c9: test/samples and test/lit/pto), read in place from
+ * PTO_UPSTREAM_DIR, an export of that repository; nothing of it is committed.
+ *
+ *   PTO_UPSTREAM_DIR=/path/to/PTOAS npx jest test/corpus/upstream
+ *   node dist/corpus/survey.js /path/to/PTOAS samples|lit-valid|lit-invalid [--list]   (what still fails, grouped)
+ *
+ * Each sample is assembled as PTOAS's sample runner assembles it, each lit case as its RUN line runs ptoas. The
+ * floors below only rise: they record how much of the dialect the toolchain speaks so far.
+ */
+import { surveyLit, surveySamples } from '../../src/corpus/survey';
+import { litCases, runLines, splitParts } from '../../src/corpus/lit-cases';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const root = process.env.PTO_UPSTREAM_DIR;
+
+describe('reading lit tests', () => {
+  test('RUN lines join their continuations; split-file parts keep their line numbers', () => {
+    const text = '// RUN: split-file %s %t\n// RUN: not ptoas --pto-arch=a5 \\\n// RUN:   %t/bad.pto 2>&1 | FileCheck %s\n//--- bad.pto\nmodule {}\n';
+    expect(runLines(text)).toEqual(['split-file %s %t', 'not ptoas --pto-arch=a5 %t/bad.pto 2>&1 | FileCheck %s']);
+    const part = splitParts(text).get('bad.pto')!;
+    expect(part.split('\n')[4]).toBe('module {}');
+  });
+
+  test('a case per ptoas command: its input, target, build level and whether ptoas must fail', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lit-'));
+    fs.mkdirSync(path.join(dir, 'test/lit/pto'), { recursive: true });
+    const file = 'test/lit/pto/t.pto';
+    fs.writeFileSync(
+      path.join(dir, file),
+      '// RUN: ptoas --pto-arch a3 --pto-level=level3 %s | FileCheck %s\n// RUN: not ptoas %s -o /dev/null 2>&1 | FileCheck %s\n// RUN: sed s/a/b/ %s > %t.x && ptoas %t.x\nmodule {}\n',
+    );
+    const { cases, skipped } = litCases(dir, file);
+    expect(cases.map((c) => [c.arch, c.level, c.expectReject])).toEqual([
+      ['a3', 'level3', false],
+      [undefined, 'level2', true],
+    ]);
+    expect(skipped).toHaveLength(1);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+if (!root) {
+  test.skip('PTO_UPSTREAM_DIR is not set: export tonibohnlein/PTOAS (e32488c9) and point PTO_UPSTREAM_DIR at it to run the corpus', () => undefined);
+} else {
+  test('samples: at least this many assemble on their target', () => {
+    const outcomes = surveySamples(root);
+    expect(outcomes.length).toBe(722);
+    expect(outcomes.filter((o) => o.accepted).length).toBeGreaterThanOrEqual(463);
+  });
+
+  test('lit cases PTOAS accepts: at least this many are accepted', () => {
+    expect(surveyLit(root, false).filter((o) => o.accepted).length).toBeGreaterThanOrEqual(184);
+  });
+
+  test('lit cases PTOAS rejects: at least this many are rejected', () => {
+    expect(surveyLit(root, true).filter((o) => !o.accepted).length).toBeGreaterThanOrEqual(338);
+  });
+}
