@@ -311,15 +311,17 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
       `${res}${op.name} ${this.use(src)}, offsets = ${list(this, op, 'offsets')}, sizes = ${list(this, op, 'sizes')}${this.attrSuffix(op.attrs)} : ${typeOf(this, src)}${result}`,
     );
   },
-  SubsetBody(op, depth, res) {
+  SubviewBody(op, depth, res) {
     const src = op.operands[0];
     const offsets = segment(op, 'offsets')
       .map((o) => this.use(o))
       .join(', ');
     const sizes = attrOf(op, 'sizes');
+    const valid = op.segments.valid_row ? ` valid [${this.use(segment(op, 'valid_row')[0])}, ${this.use(segment(op, 'valid_col')[0])}]` : '';
+    const result = op.resultTypes[0] ? ` -> ${this.type(op.resultTypes[0])}` : '';
     this.emit(
       depth,
-      `${res}${op.name} ${this.use(src)}[${offsets}] sizes ${sizes ? this.attr(sizes) : '[]'}${this.attrSuffix(except(op, 'sizes'))} : ${typeOf(this, src)}`,
+      `${res}${op.name} ${this.use(src)}[${offsets}] sizes ${sizes ? this.attr(sizes) : '[]'}${valid}${this.attrSuffix(except(op, 'sizes'))} : ${typeOf(this, src)}${result}`,
     );
   },
   AllocTileBody(op, depth, res) {

@@ -54,6 +54,11 @@ export interface OpDefinition {
 export interface Spelling {
   name: string;
   deprecated?: boolean;
+  /**
+   * The name now belongs to another op: this spelling applies only to a statement that does not parse as that
+   * op (always an old spelling, reported as such).
+   */
+  reused?: boolean;
 }
 
 /** Facts about an op that transforms and printers ask for, instead of keeping lists of names. */

@@ -200,7 +200,7 @@ export class Emitter {
       span: this.span,
     };
     this.push(
-      newOp('pto.subset', 'custom', this.span, {
+      newOp('pto.subview', 'custom', this.span, {
         results: this.result(name),
         ...withSegments([
           ['source', [this.use(v.name, v.type)]],

@@ -1,7 +1,7 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticKind } from '../diag/catalog';
 import { OpDefinition } from '../ir/definition';
-import { OpSyntaxTable } from '../syntax/op-syntax';
+import { OpSyntax, OpSyntaxTable } from '../syntax/op-syntax';
 import { isa, knownOps } from '../spec/isa';
 import { syncOps } from '../spec/sync';
 import { ARITH_DEFINITIONS } from './arith';
@@ -66,10 +66,20 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
     if (other) throw new Error(`op registry: '${name}' is defined by '${other.def.name}' and by '${def.name}'`);
     byName.set(name, { def, deprecated });
   };
+  const reused = new Map<string, OpDefinition>();
   for (const def of definitions) {
     add(def.name, def, false);
-    for (const s of def.spellings ?? []) add(s.name, def, s.deprecated === true);
+    for (const s of def.spellings ?? []) {
+      if (s.reused) reused.set(s.name, def);
+      else add(s.name, def, s.deprecated === true);
+    }
   }
+  const syntaxOfDefinition = (def: OpDefinition, deprecated: boolean): OpSyntax => ({
+    name: def.name,
+    syntax: def.syntax,
+    deprecated,
+    hasRegions: def.hasRegions === true,
+  });
   const known = knownOps().names;
   return {
     definitions,
@@ -78,7 +88,8 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
       const entry = byName.get(name);
       if (!entry) return undefined;
       const { def, deprecated } = entry;
-      return { name: def.name, syntax: def.syntax, deprecated, hasRegions: def.hasRegions === true };
+      const former = reused.get(name);
+      return { ...syntaxOfDefinition(def, deprecated), ...(former ? { formerly: syntaxOfDefinition(former, true) } : {}) };
     },
     unknownOpMessage: (name) =>
       known.has(name) || SPOKEN_DIALECTS.some((d) => name.startsWith(d)) ? `${name} is not implemented yet` : `unknown op '${name}'`,

@@ -1,11 +1,11 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
-import { Executor, OpDefinition } from '../ir/definition';
+import { Executor, OpDefinition, OpVerifier } from '../ir/definition';
 import { BoundOp, decided } from '../ir/bound';
 import { Tile } from '../machine/memory';
 import { vmTrap } from '../machine/trap';
 import { tileBytes } from '../types/geometry';
 import { attrOf } from '../syntax/ast';
-import { TileType, Type, elemSize, elemTypeName, printType } from '../types/type';
+import { TileType, elemSize, elemTypeName, printType } from '../types/type';
 import { tileTypeProblems } from './tile-rules';
 import { subsetBoundsProblem, subsetType, treshapeProblem } from './tile-views';
 
@@ -117,46 +117,88 @@ const treshape: OpDefinition = {
   },
 };
 
-/** `%v = pto.subset %t[%r, %c] sizes [R, C] : T`: an R x C window of %t with %t's strides. */
-const subset: OpDefinition = {
-  name: 'pto.subset',
-  syntax: 'SubsetBody',
+/**
+ * `%v = pto.subview %t[%r, %c] sizes [R, C] [valid [%vr, %vc]] : T [-> W]`: an R x C window of %t with %t's
+ * strides and configuration. Its valid region is R x C, or the valid operands (the smaller of each constant and
+ * the size; dynamic otherwise); a declared result type may give any static valid region within the sizes.
+ */
+const subview: OpDefinition = {
+  name: 'pto.subview',
+  spellings: [{ name: 'pto.subset', deprecated: true }],
+  syntax: 'SubviewBody',
   properties: { aliasesOperand: { level2: true } },
   /** A window of the source at (row, col), with the source's strides (no copy). */
   execute(x, op) {
     const parent = tileOperand(x, op, 0);
     const [row, col] = op.node.segments.offsets.map((i) => x.index(op, i));
-    const sizes = decided<[number, number]>(op);
-    const { type } = subsetType(parent.type, sizes);
+    const { sizes, type } = decided<{ sizes: [number, number]; type: TileType }>(op);
     const problem = subsetBoundsProblem(parent.type, row, col, sizes);
-    if (problem || !type) throw vmTrap(`pto.subset: ${problem ?? 'invalid window'}`, op.node.span);
+    if (problem) throw vmTrap(`pto.subview: ${problem}`, op.node.span);
+    const validOf = (segment: string, size: number, declared: number | null): number => {
+      const index = op.node.segments[segment]?.[0];
+      if (index === undefined) return declared ?? size;
+      const value = x.index(op, index);
+      if (value < 0 || value > size) throw vmTrap(`pto.subview: ${segment} = ${value} is outside 0..${size}`, op.node.operands[index].span);
+      return value;
+    };
     const strides = parent.elementStrides();
     const offset = (row * strides.row + col * strides.col) * parent.codec.size;
-    x.setResults(op, [new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), sizes[0], sizes[1], strides)]);
+    const [vRow, vCol] = [validOf('valid_row', sizes[0], type.vRow), validOf('valid_col', sizes[1], type.vCol)];
+    x.setResults(op, [new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), vRow, vCol, strides)]);
   },
   verify(v) {
     const { op } = v;
     const parent = v.operands[0];
     const sizesAttr = attrOf(op, 'sizes');
     const sizes = sizesAttr?.kind === 'array' ? sizesAttr.items.map((i) => (i.kind === 'int' ? Number(i.value) : NaN)) : [];
-    let result: Type | undefined;
+    let result: TileType | undefined;
     if (parent && parent.kind !== 'tile') {
-      v.error(op.operands[0].span, `pto.subset needs a tile, got ${printType(parent)}`);
+      v.error(op.operands[0].span, `pto.subview needs a tile, got ${printType(parent)}`);
     } else if (parent) {
-      if (op.segments.offsets.length !== 2) v.error(op.span, `pto.subset needs 2 offsets (row, col), got ${op.segments.offsets.length}`);
+      if (op.segments.offsets.length !== 2) v.error(op.span, `pto.subview needs 2 offsets (row, col), got ${op.segments.offsets.length}`);
+      for (const i of op.segments.offsets) {
+        const c = v.constant(i);
+        if (c !== undefined && c < 0n) v.error(op.operands[i].span, `pto.subview offsets must be non-negative, got ${c}`);
+      }
       const { type, problem } = subsetType(parent, sizes);
-      if (problem) v.error(sizesAttr?.span ?? op.span, `pto.subset: ${problem}`);
+      if (problem) v.error(sizesAttr?.span ?? op.span, `pto.subview: ${problem}`);
       else {
-        for (const p of tileTypeProblems(type!, v.target, v.isa)) v.error(sizesAttr?.span ?? op.span, `pto.subset: the window is not a valid tile: ${p}`);
-        result = type;
+        for (const p of tileTypeProblems(type!, v.target, v.isa)) v.error(sizesAttr?.span ?? op.span, `pto.subview: the window is not a valid tile: ${p}`);
+        result = { ...type!, vRow: subviewValid(v, 'valid_row', sizes[0]), vCol: subviewValid(v, 'valid_col', sizes[1]) };
       }
     }
-    v.expectIndexOperands(['offsets']);
+    v.expectIndexOperands(['offsets', 'valid_row', 'valid_col']);
     v.expectResults(1);
+    const declared = v.declared[0];
+    if (result && declared) {
+      const inferred = result;
+      const validOk = (d: number | null, i: number | null, size: number, given: boolean) => d === i || (!given && d !== null && d >= 0 && d <= size);
+      if (
+        declared.kind !== 'tile' ||
+        printType({ ...declared, vRow: 0, vCol: 0 }) !== printType({ ...inferred, level: declared.level, vRow: 0, vCol: 0 }) ||
+        !validOk(declared.vRow, inferred.vRow, sizes[0], op.segments.valid_row !== undefined) ||
+        !validOk(declared.vCol, inferred.vCol, sizes[1], op.segments.valid_col !== undefined)
+      ) {
+        v.error(op.resultTypes[0].span, `pto.subview gives ${printType(inferred)}, not ${printType(declared)}`);
+      } else result = declared;
+    }
     v.define([result]);
-    v.decide(sizes);
+    v.decide({ sizes, type: result });
   },
 };
+
+/** The valid extent a subview's valid operand gives: the smaller of a constant and the size, else dynamic. */
+function subviewValid(v: OpVerifier, segment: string, size: number): number | null {
+  const index = v.op.segments[segment]?.[0];
+  if (index === undefined) return size;
+  const c = v.constant(index);
+  if (c === undefined) return null;
+  if (c < 0n || c > BigInt(size)) {
+    v.error(v.op.operands[index].span, `pto.subview: ${segment} = ${c} must be in 0..${size} (the window's size)`);
+    return null;
+  }
+  return Number(c);
+}
 
 const bitcast: OpDefinition = {
   name: 'pto.bitcast',
@@ -191,4 +233,4 @@ const bitcast: OpDefinition = {
   },
 };
 
-export const TILE_DEFINITIONS: OpDefinition[] = [allocTile, treshape, subset, bitcast];
+export const TILE_DEFINITIONS: OpDefinition[] = [allocTile, treshape, subview, bitcast];

@@ -53,7 +53,7 @@ export const makeTensorView: OpDefinition = {
 export const partitionView: OpDefinition = {
   name: 'pto.partition_view',
   syntax: 'PartitionViewBody',
-  spellings: [{ name: 'pto.subview', deprecated: true }],
+  spellings: [{ name: 'pto.subview', deprecated: true, reused: true }],
   execute(x, op) {
     const part = box(x, op, x.operand(op, 0) as TensorView, 'partition', "the view's extent");
     const declared = op.resultTypes[0];

@@ -11,6 +11,11 @@ export interface OpSyntax {
   deprecated: boolean;
   /** Its `{` opens regions. */
   hasRegions: boolean;
+  /**
+   * Another op that an old spelling of the same name meant (`pto.subview %v, offsets = ...` once named a view
+   * partition): a statement that does not match this op's syntax is tried as that one's.
+   */
+  formerly?: OpSyntax;
 }
 
 export interface OpSyntaxTable {

@@ -145,8 +145,13 @@ class StatementParser {
     const cached = cacheable ? this.statementCache.get(key) : undefined;
     if (cached) return moveSpans(cached.op, stmt.start - cached.start);
     const { header, map, types } = this.headerOf(stmt);
-    const op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
-    const match = this.grammar.match(header, stmt.alias ? 'AliasDef' : statementRule(op?.syntax ?? 'GenericBody'));
+    let op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
+    let match = this.grammar.match(header, stmt.alias ? 'AliasDef' : statementRule(op?.syntax ?? 'GenericBody'));
+    if (match.failed() && op?.formerly) {
+      // The name's old meaning: reported with the error of its current one when neither matches.
+      const former = this.grammar.match(header, statementRule(op.formerly.syntax ?? 'GenericBody'));
+      if (former.succeeded()) [op, match] = [op.formerly, former];
+    }
     // Regions are parsed even under a malformed header, so the errors inside them are reported too.
     const regions = stmt.regions.map((r) => this.parseRegion(r));
     if (match.failed()) {
@@ -666,7 +671,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.resultTypes = [t.ast(c)];
       return op;
     },
-    SubsetBody(
+    SubviewBody(
       this: Node,
       src: Node,
       _o: Node,
@@ -676,9 +681,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       _o2: Node,
       sizes: Node,
       _c2: Node,
+      valid: Node,
       attrs: Node,
       _colon: Node,
       t: Node,
+      result: Node,
     ) {
       const c = contextOf(this);
       const op = fields();
@@ -689,12 +696,22 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
         'offsets',
         offsets.asIteration().children.map((i: Node) => i.ast(c)),
       );
+      const validRowCol = optional<[ValueRef, ValueRef]>(valid, c);
+      if (validRowCol) {
+        addSegment(op, 'valid_row', [valueOperand(validRowCol[0])]);
+        addSegment(op, 'valid_col', [valueOperand(validRowCol[1])]);
+      }
       const sizeItems: Attr[] = sizes.asIteration().children.map((n: Node) => ({ kind: 'int', value: BigInt(n.sourceString), span: spanOf(c, n) }));
       op.attrs = [
         { key: 'sizes', value: { kind: 'array', items: sizeItems, span: spanOf(c, sizes) }, span: spanOf(c, sizes) },
         ...(optional<AttrEntry[]>(attrs, c) ?? []),
       ];
+      op.resultTypes = optional<TypeRef[]>(result, c) ?? [];
       return op;
+    },
+    SubviewValid(this: Node, _kw: Node, _o: Node, row: Node, _comma: Node, col: Node, _c: Node) {
+      const c = contextOf(this);
+      return [row.ast(c), col.ast(c)];
     },
     AllocOperand(this: Node, key: Node, _eq: Node, v: Node) {
       const c = contextOf(this);

@@ -24,9 +24,9 @@ afterAll(() => {
 
 /** The PTO ops each lowering must use (reference/ascendc.md section 8). */
 const EXPECTED_OPS: Record<string, string[]> = {
-  'whole-reduce-min': ['pto.treshape', 'pto.subset', 'pto.trowmin', 'pto.trowargmin', 'pto.tsetval'],
-  'block-reduce-sum': ['pto.treshape', 'pto.subset', 'pto.trowsum', 'pto.tsetval'],
-  'vec-reduce-add': ['pto.treshape', 'pto.subset', 'pto.trowsum', 'pto.tadd'],
+  'whole-reduce-min': ['pto.treshape', 'pto.subview', 'pto.trowmin', 'pto.trowargmin', 'pto.tsetval'],
+  'block-reduce-sum': ['pto.treshape', 'pto.subview', 'pto.trowsum', 'pto.tsetval'],
+  'vec-reduce-add': ['pto.treshape', 'pto.subview', 'pto.trowsum', 'pto.tadd'],
   copy: ['pto.treshape', 'pto.tgetval', 'pto.tsetval'],
 };
 

@@ -1,5 +1,5 @@
 /**
- * Tile views and scalar access (pto.treshape, pto.subset, pto.texpands, pto.tgetval, pto.tsetval) and
+ * Tile views and scalar access (pto.treshape, pto.subview, pto.texpands, pto.tgetval, pto.tsetval) and
  * the npu row-sum order with fp16 saturation. Expected values are worked out by hand in each test.
  */
 import { assemble } from '../../src/verify/assemble';
@@ -53,14 +53,14 @@ const asI32 = (bytes: Uint8Array) => Array.from(new Int32Array(bytes.buffer, byt
 const f16 = (bits: number[]) => new Uint8Array(Uint16Array.from(bits).buffer);
 const asU16 = (bytes: Uint8Array) => Array.from(new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2));
 
-describe('pto.subset: a window with the parent row stride', () => {
+describe('pto.subview: a window with the parent row stride', () => {
   const x = Array.from({ length: 4 * 8 }, (_, i) => i); // a 4x8 i32 tile: x[r][c] = 8r + c
 
   test('tsetval through a 2x8 window at row 1 writes rows 1..2 of the parent', () => {
     const text = kernel('i32', 4, 8, [
       '%c99 = arith.constant 99 : i32',
       '%c9 = arith.constant 9 : index',
-      `%w = pto.subset %a[%c1, %c0] sizes [2, 8] : ${T('i32', 4, 8)}`,
+      `%w = pto.subview %a[%c1, %c0] sizes [2, 8] : ${T('i32', 4, 8)}`,
       // Element 9 of the 2x8 window is (1, 1): parent (2, 1), element 17 of the parent.
       `pto.tsetval ins(%c9, %c99 : index, i32) outs(%w : ${T('i32', 2, 8)})`,
     ]);
@@ -70,13 +70,59 @@ describe('pto.subset: a window with the parent row stride', () => {
   });
 
   test('a window outside its parent is a run-time trap naming the window', () => {
-    const text = kernel('i32', 4, 8, [`%w = pto.subset %a[%cr, %c0] sizes [1, 8] : ${T('i32', 4, 8)}`]);
-    expect(() => run(text, 'i32', i32(x))).toThrow('pto.subset: the window [4, 0] + [1, 8] is outside the 4x8 source');
+    const text = kernel('i32', 4, 8, [`%w = pto.subview %a[%cr, %c0] sizes [1, 8] : ${T('i32', 4, 8)}`]);
+    expect(() => run(text, 'i32', i32(x))).toThrow('pto.subview: the window [4, 0] + [1, 8] is outside the 4x8 source');
   });
 
   test('sizes larger than the parent are a verifier error', () => {
-    const text = kernel('i32', 4, 8, [`%w = pto.subset %a[%c0, %c0] sizes [5, 8] : ${T('i32', 4, 8)}`]);
-    expect(formatAll(assemble('v.pto', text).diags)).toContain('pto.subset: sizes [5, 8] exceed the 4x8 source');
+    const text = kernel('i32', 4, 8, [`%w = pto.subview %a[%c0, %c0] sizes [5, 8] : ${T('i32', 4, 8)}`]);
+    expect(formatAll(assemble('v.pto', text).diags)).toContain('pto.subview: sizes [5, 8] exceed the 4x8 source');
+  });
+
+  test('valid [1, 4]: texpands through the window fills only its 1x4 valid region, parent (1, 0..3)', () => {
+    const text = kernel('i32', 4, 8, [
+      '%c4 = arith.constant 4 : index',
+      '%c7 = arith.constant 7 : i32',
+      `%w = pto.subview %a[%c1, %c0] sizes [2, 8] valid [%c1, %c4] : ${T('i32', 4, 8)} -> !pto.tile_buf<vec, 2x8xi32, valid=1x4>`,
+      'pto.texpands ins(%c7 : i32) outs(%w : !pto.tile_buf<vec, 2x8xi32, valid=1x4>)',
+    ]);
+    const want = x.map((v, i) => (i >= 8 && i < 12 ? 7 : v));
+    expect(asI32(run(text, 'i32', i32(x)))).toEqual(want);
+  });
+
+  test('a valid operand known only at run time gives a dynamic valid region, read when the window is made', () => {
+    const text = kernel('i32', 4, 8, [
+      '%n = arith.addi %c1, %c1 : index',
+      '%c7 = arith.constant 7 : i32',
+      `%w = pto.subview %a[%c1, %c0] sizes [2, 8] valid [%n, %n] : ${T('i32', 4, 8)}`,
+      'pto.texpands ins(%c7 : i32) outs(%w : !pto.tile_buf<vec, 2x8xi32, valid=?x?>)',
+    ]);
+    // Rows 1..2 of the parent, columns 0..1: elements 8, 9, 16, 17.
+    const want = x.map((v, i) => ([8, 9, 16, 17].includes(i) ? 7 : v));
+    expect(asI32(run(text, 'i32', i32(x)))).toEqual(want);
+  });
+
+  test('a declared result must be the window: same shape and configuration, a valid region the operands allow', () => {
+    const bad = kernel('i32', 4, 8, [`%w = pto.subview %a[%c1, %c0] sizes [2, 8] : ${T('i32', 4, 8)} -> !pto.tile_buf<vec, 2x4xi32>`]);
+    expect(formatAll(assemble('v.pto', bad).diags)).toContain('pto.subview gives !pto.tile_buf<vec, 2x8xi32>, not !pto.tile_buf<vec, 2x4xi32>');
+    // Without valid operands any static valid region within the sizes may be declared (PTOAS's no-op replay marker is 0x0).
+    const empty = kernel('i32', 4, 8, [`%w = pto.subview %a[%c1, %c0] sizes [2, 8] : ${T('i32', 4, 8)} -> !pto.tile_buf<vec, 2x8xi32, valid=0x0>`]);
+    expect(assemble('v.pto', empty).diags.hasErrors()).toBe(false);
+    const tooBig = kernel('i32', 4, 8, ['%c9 = arith.constant 9 : index', `%w = pto.subview %a[%c1, %c0] sizes [2, 8] valid [%c1, %c9] : ${T('i32', 4, 8)}`]);
+    expect(formatAll(assemble('v.pto', tooBig).diags)).toContain('pto.subview: valid_col = 9 must be in 0..8');
+  });
+
+  test("'pto.subset' is the old name, and 'pto.subview %v, offsets = ...' the old spelling of a view partition", () => {
+    const subset = kernel('i32', 4, 8, [`%w = pto.subset %a[%c1, %c0] sizes [2, 8] : ${T('i32', 4, 8)}`]);
+    expect(formatAll(assemble('v.pto', subset).diags)).toContain("warning[W0105]: 'pto.subset' is the old name of 'pto.subview'");
+    const view = kernel('i32', 4, 8, [
+      `%p = pto.subview %xv, offsets = [%c0, %c0], sizes = [%cr, %cc] : !pto.tensor_view<?x?xi32> -> !pto.partition_tensor_view<4x8xi32>`,
+    ]);
+    const { diags, module } = assemble('v.pto', view);
+    expect(formatAll(diags)).toContain("warning[W0105]: 'pto.subview' is the old name of 'pto.partition_view'");
+    expect(diags.hasErrors()).toBe(false);
+    const names = module.ops[0].regions[0].blocks[0].ops[0].regions[0].blocks[0].ops.map((o) => o.name);
+    expect(names.filter((n) => n === 'pto.partition_view')).toHaveLength(3);
   });
 });
 
@@ -111,7 +157,7 @@ describe('pto.texpands', () => {
   test('fills the valid region only', () => {
     const text = kernel('i32', 4, 8, [
       '%c5 = arith.constant 5 : i32',
-      `%w = pto.subset %a[%c1, %c0] sizes [1, 8] : ${T('i32', 4, 8)}`,
+      `%w = pto.subview %a[%c1, %c0] sizes [1, 8] : ${T('i32', 4, 8)}`,
       `pto.texpands ins(%c5 : i32) outs(%w : ${T('i32', 1, 8)})`,
     ]);
     const x = Array.from({ length: 32 }, (_, i) => 100 - i);
