@@ -311,6 +311,13 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
       `${res}${op.name} ${this.use(src)}, offsets = ${list(this, op, 'offsets')}, sizes = ${list(this, op, 'sizes')}${this.attrSuffix(op.attrs)} : ${typeOf(this, src)}${result}`,
     );
   },
+  FirstOperandTypedBody(op, depth, res) {
+    const result = op.resultTypes[0] ? ` -> ${this.type(op.resultTypes[0])}` : '';
+    this.emit(
+      depth,
+      `${res}${op.name} ${op.operands.map((o) => this.use(o)).join(', ')}${this.attrSuffix(op.attrs)} : ${typeOf(this, op.operands[0])}${result}`,
+    );
+  },
   SubviewBody(op, depth, res) {
     const src = op.operands[0];
     const offsets = segment(op, 'offsets')

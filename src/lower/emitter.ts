@@ -2,6 +2,7 @@ import { Span } from '../diag/source';
 import { Attr, AttrEntry, OpNode, Operand, ResultDef, TypeRef } from '../syntax/ast';
 import { newOp, typeRef, withSegments } from '../syntax/build';
 import { ElemType, TileType, elemSize, elemTypeName, printType } from '../types/type';
+import { subview } from '../ops/tiles';
 
 /** A tile value of the lowered program: its SSA name and type. */
 export interface TileValue {
@@ -200,7 +201,7 @@ export class Emitter {
       span: this.span,
     };
     this.push(
-      newOp('pto.subview', 'custom', this.span, {
+      newOp(subview.name, 'custom', this.span, {
         results: this.result(name),
         ...withSegments([
           ['source', [this.use(v.name, v.type)]],

@@ -14,6 +14,7 @@ import { SCF_DEFINITIONS } from './scf';
 import { syncDefinition } from './sync-definition';
 import { TILE_DEFINITIONS } from './tiles';
 import { VIEW_DEFINITIONS } from './views';
+import { VALID_SHAPE_DEFINITIONS } from './valid-shape';
 
 /**
  * Every op the toolchain knows, each defined once: the structural ops (one file per dialect group) and the
@@ -41,6 +42,7 @@ export function opRegistry(): Registry {
     ...reporting(ARITH_DEFINITIONS, D.arithOp),
     ...reporting(VIEW_DEFINITIONS, D.viewOp),
     ...reporting(TILE_DEFINITIONS, D.tileOp),
+    ...reporting(VALID_SHAPE_DEFINITIONS, D.tileOp),
     ...reporting(POINTER_DEFINITIONS, D.pointerOp),
     ...reporting(MEMREF_DEFINITIONS, D.memrefOp),
     ...reporting(RUNTIME_DEFINITIONS, D.runtimeOp),

@@ -122,7 +122,7 @@ const treshape: OpDefinition = {
  * strides and configuration. Its valid region is R x C, or the valid operands (the smaller of each constant and
  * the size; dynamic otherwise); a declared result type may give any static valid region within the sizes.
  */
-const subview: OpDefinition = {
+export const subview: OpDefinition = {
   name: 'pto.subview',
   spellings: [{ name: 'pto.subset', deprecated: true }],
   syntax: 'SubviewBody',

@@ -709,6 +709,15 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.resultTypes = optional<TypeRef[]>(result, c) ?? [];
       return op;
     },
+    FirstOperandTypedBody(this: Node, values: Node, attrs: Node, _colon: Node, t: Node, result: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const [first, ...rest] = values.asIteration().children.map((v) => v.ast(c) as ValueRef);
+      addSegment(op, 'operands', [valueOperand(first, t.ast(c)), ...rest.map((v) => valueOperand(v))]);
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = optional<TypeRef[]>(result, c) ?? [];
+      return op;
+    },
     SubviewValid(this: Node, _kw: Node, _o: Node, row: Node, _comma: Node, col: Node, _c: Node) {
       const c = contextOf(this);
       return [row.ast(c), col.ast(c)];

@@ -95,7 +95,8 @@ export class TypeTable {
     }
     if (text.startsWith('memref<')) return this.parseMemref(text);
     const m = /^!([A-Za-z_][\w$.]*)(<[\s\S]*>)?$/.exec(text);
-    if (!m) return { type: { kind: 'opaque', text }, warnings: [] };
+    // A dialect type's name is an identifier (the scanner's fast path cuts out any `!...<...>`).
+    if (!m) return text.startsWith('!') ? { error: `malformed type '${text}'`, warnings: [] } : { type: { kind: 'opaque', text }, warnings: [] };
     const name = m[1];
     const body = m[2];
     if (!['pto.tile_buf', 'pto.tile', 'pto.ptr', 'pto.tensor_view', 'pto.partition_tensor_view', 'pto.tile_view'].includes(name)) {

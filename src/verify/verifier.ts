@@ -154,6 +154,9 @@ class Verifier {
       if (!this.unclosedRegion && (!last || this.registry.lookup(last.name)?.def.terminator !== 'return')) {
         this.diags.report(D.missingReturn, { start: body.span.end - 1, end: body.span.end }, `function @${name} must end with 'return'`);
       }
+    } else {
+      // A declaration: its parameter types are still types the program must spell correctly.
+      for (const p of fn.params ?? []) if (p.type) this.resolveType(p.type);
     }
     bound.frameSize = this.frame.size;
     this.currentFunction = undefined;
