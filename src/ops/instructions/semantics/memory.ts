@@ -1,4 +1,4 @@
-import { codec } from '../../../numerics/elements';
+import { Scalar, codec } from '../../../numerics/elements';
 import { GlobalBuffer, PartitionView, Tile } from '../../../machine/memory';
 import { InstructionContext } from './context';
 import { CUSTOM_PAD_BASE, ElemType } from '../../../types/type';
@@ -140,8 +140,13 @@ export function store(ctx: InstructionContext): void {
   const tile = ctx.tile('src');
   const dst = view.buffer;
   const fixpipe = fixpipeOptions(ctx);
-  if (tile.type.loc === 'acc' && usesFixpipe(fixpipe)) return storeThroughFixpipe(ctx, view, tile, fixpipe);
-  if (tile.type.loc === 'acc' && tile.type.dtype !== dst.elem) return storeConverted(ctx, view, tile);
+  const atomicAdd = ctx.attribute('atomicType') === 'atomic_add';
+  if (tile.type.loc === 'acc' && usesFixpipe(fixpipe)) return storeThroughFixpipe(ctx, view, tile, fixpipe, atomicAdd);
+  if (tile.type.loc === 'acc' && tile.type.dtype !== dst.elem) return storeConverted(ctx, view, tile, atomicAdd);
+  if (atomicAdd) {
+    forEachTransfer(ctx, view, tile, (r, c, index) => writeElement(dst, index, tile.get(r, c), true));
+    return;
+  }
   const size = elementSize(ctx, dst, tile);
   forEachTransfer(ctx, view, tile, (r, c, index) => {
     copyElement(tile.bytes, tile.elementIndex(r, c) * size, dst.bytes, index * size, size);
@@ -149,24 +154,33 @@ export function store(ctx: InstructionContext): void {
   });
 }
 
+/** Writes element `index` of a global buffer: the value, or with atomic add its sum with what is there, rounded to the buffer's type. */
+function writeElement(dst: GlobalBuffer, index: number, value: Scalar, atomicAdd: boolean): void {
+  const at = index * dst.codec.size;
+  let result = value;
+  if (atomicAdd) {
+    const old = dst.codec.read(dst.view, at);
+    result = typeof old === 'bigint' || typeof value === 'bigint' ? BigInt(old) + BigInt(value) : old + value;
+  }
+  dst.codec.write(dst.view, at, dst.codec.round(result));
+  dst.written[index] = 1;
+}
+
 /** An f32 accumulator stored as f16/bf16; the other converting stores need quantisation parameters (pre_quant, tstore_fp). */
-function storeConverted(ctx: InstructionContext, view: PartitionView, tile: Tile): void {
+function storeConverted(ctx: InstructionContext, view: PartitionView, tile: Tile, atomicAdd: boolean): void {
   const dst = view.buffer;
   if (tile.type.dtype !== 'f32' || (dst.elem !== 'f16' && dst.elem !== 'bf16')) {
     ctx.trap(`storing a ${tile.type.dtype} accumulator as ${dst.elem} needs a quant word ({pre_quant = WORD} or pto.tstore_fp)`);
   }
   const cast = accumulatorCast(ctx, dst.elem);
-  forEachTransfer(ctx, view, tile, (r, c, index) => {
-    dst.codec.write(dst.view, index * dst.codec.size, cast(tile.get(r, c) as number));
-    dst.written[index] = 1;
-  });
+  forEachTransfer(ctx, view, tile, (r, c, index) => writeElement(dst, index, cast(tile.get(r, c) as number), atomicAdd));
 }
 
 /**
  * An Acc tile through the fixpipe into global memory. The quant word of element (r, c): the scalar word, or fp's
  * column c (npu); the simulator indexes its word vector by row for a column-major tile such as Acc (cpu/TStore.hpp).
  */
-function storeThroughFixpipe(ctx: InstructionContext, view: PartitionView, tile: Tile, options: FixpipeOptions): void {
+function storeThroughFixpipe(ctx: InstructionContext, view: PartitionView, tile: Tile, options: FixpipeOptions, atomicAdd: boolean): void {
   const dst = view.buffer;
   const convert = fixpipeFor(ctx, options, tile, dst.elem, 'tstore');
   const fp = ctx.optionalTile('fp');
@@ -179,8 +193,5 @@ function storeThroughFixpipe(ctx: InstructionContext, view: PartitionView, tile:
       ctx.trap(`fp has ${words.length} valid cols, but ${byRow ? `row ${r} (the simulator picks the word by row)` : `col ${c}`} needs a word`);
     return words[k];
   };
-  forEachTransfer(ctx, view, tile, (r, c, index) => {
-    dst.codec.write(dst.view, index * dst.codec.size, convert(tile.get(r, c) as number, wordAt(r, c)));
-    dst.written[index] = 1;
-  });
+  forEachTransfer(ctx, view, tile, (r, c, index) => writeElement(dst, index, convert(tile.get(r, c) as number, wordAt(r, c)), atomicAdd));
 }

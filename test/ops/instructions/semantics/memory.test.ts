@@ -1,0 +1,82 @@
+/**
+ * TSTORE with atomicType = atomic_add: each stored element is added to the one in global memory. Values are chosen
+ * so that the sums are worked out by hand, including an f16 sum that rounds and an i8 sum that wraps.
+ */
+import { assemble } from '../../../../src/verify/assemble';
+import { formatAll } from '../../../../src/diag/diagnostic';
+import { runFunction, Value } from '../../../../src/vm/interpreter';
+import { GlobalBuffer } from '../../../../src/machine/memory';
+import { ElemType } from '../../../../src/types/type';
+
+function storeKernel(dtype: string, attrs: string): string {
+  const view = `!pto.partition_tensor_view<1x32x${dtype}>`;
+  const tile = `!pto.tile_buf<vec, 1x32x${dtype}>`;
+  return `module {
+  func.func @k(%x: !pto.ptr<${dtype}>, %out: !pto.ptr<${dtype}>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %xv = pto.make_tensor_view %x, shape = [%c1, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?x${dtype}>
+    %ov = pto.make_tensor_view %out, shape = [%c1, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?x${dtype}>
+    %xp = pto.partition_view %xv, offsets = [%c0, %c0], sizes = [%c1, %c32] : !pto.tensor_view<?x?x${dtype}> -> ${view}
+    %op = pto.partition_view %ov, offsets = [%c0, %c0], sizes = [%c1, %c32] : !pto.tensor_view<?x?x${dtype}> -> ${view}
+    %t = pto.alloc_tile : ${tile}
+    pto.tload ins(%xp : ${view}) outs(%t : ${tile})
+    pto.tstore ins(%t : ${tile}) outs(%op : ${view}) ${attrs}
+    return
+  }
+}
+`;
+}
+
+function run(dtype: ElemType, attrs: string, x: Uint8Array, out: Uint8Array): Uint8Array {
+  const asm = assemble('s.pto', storeKernel(dtype, attrs));
+  if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
+  const result = new GlobalBuffer('out', dtype, out.slice());
+  const values = new Map<string, Value>([
+    ['%x', new GlobalBuffer('x', dtype, x)],
+    ['%out', result],
+  ]);
+  runFunction(asm.program, asm.types, asm.program.functions.get('k')!, values, { numerics: 'npu', maxSteps: 1e5 });
+  return result.bytes;
+}
+
+const ADD = '{atomicType = #pto<atomic_type atomic_add>}';
+
+test('f32: out[i] = 10 i + x[i], with x[i] = i + 0.5', () => {
+  const x = Float32Array.from({ length: 32 }, (_, i) => i + 0.5);
+  const out = Float32Array.from({ length: 32 }, (_, i) => 10 * i);
+  const got = new Float32Array(run('f32', ADD, new Uint8Array(x.buffer), new Uint8Array(out.buffer)).buffer);
+  expect(Array.from(got)).toEqual(Array.from({ length: 32 }, (_, i) => 11 * i + 0.5));
+});
+
+test('atomic_none (the default, and written out) overwrites', () => {
+  const x = Float32Array.from({ length: 32 }, (_, i) => i);
+  const out = new Float32Array(32).fill(100);
+  for (const attrs of ['', '{atomicType = #pto<atomic_type atomic_none>}']) {
+    const got = new Float32Array(run('f32', attrs, new Uint8Array(x.buffer), new Uint8Array(out.buffer)).buffer);
+    expect(Array.from(got)).toEqual(Array.from(x));
+  }
+});
+
+test('f16: 2048 + 1 rounds to even (2048); 2048 + 3 = 2051 rounds to 2052 (spacing 2)', () => {
+  // f16 bits: 2048 = 0x6800, 1 = 0x3c00, 3 = 0x4200, 2052 = 0x6802.
+  const x = new Uint16Array(32).fill(0x3c00);
+  x[1] = 0x4200;
+  const out = new Uint16Array(32).fill(0x6800);
+  const got = new Uint16Array(run('f16', ADD, new Uint8Array(x.buffer), new Uint8Array(out.buffer)).buffer);
+  expect(got[0]).toBe(0x6800);
+  expect(got[1]).toBe(0x6802);
+});
+
+test('i8: 100 + 100 wraps to -56', () => {
+  const x = new Int8Array(32).fill(100);
+  const out = new Int8Array(32).fill(100);
+  const got = new Int8Array(run('i8', ADD, new Uint8Array(x.buffer), new Uint8Array(out.buffer)).buffer);
+  expect(Array.from(got)).toEqual(new Array(32).fill(-56));
+});
+
+test('an unknown atomic type is an error naming the allowed ones', () => {
+  const asm = assemble('s.pto', storeKernel('f32', '{atomicType = #pto<atomic_type atomic_max>}'));
+  expect(formatAll(asm.diags)).toContain("unknown atomicType 'atomic_max'; expected one of #pto<atomic_type atomic_none>, #pto<atomic_type atomic_add>");
+});
