@@ -104,7 +104,7 @@ describe('pto-as', () => {
   it('--emit l1 refuses what Level 1 cannot express, with a located error', () => {
     const r = ptoAs(path.join('test', 'fixtures', 'level', 'subset.pto'), '--emit', 'l1');
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^test\/fixtures\/level\/subset\.pto:\d+:\d+: error\[E0901\]: L2 -> L1: pto\.subset .*cannot be expressed/m);
+    expect(r.stderr).toMatch(/^test\/fixtures\/level\/subset\.pto:\d+:\d+: error\[E0901\]: L2 -> L1: pto\.subview .*cannot be expressed/m);
   });
 
   it('usage errors exit 2 without a stack trace', () => {
