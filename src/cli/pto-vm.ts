@@ -186,9 +186,8 @@ function run(req: RunRequest): number {
   const syncFailed = req.strictSync && result.sync.length > 0;
   for (const [name, path] of req.outSpecs) {
     const buffer = bound.buffers.find((b) => b.name === name)!;
-    const data = path.endsWith('.npy')
-      ? writeNpy(npyDtypeOf(buffer.elem), [buffer.length * (elemSize(buffer.elem) / npyItemSize(npyDtypeOf(buffer.elem)))], buffer.bytes)
-      : buffer.bytes;
+    const npyDtype = npyDtypeOf(buffer.elem);
+    const data = path.endsWith('.npy') ? writeNpy(npyDtype, [buffer.length * (elemSize(buffer.elem) / npyItemSize(npyDtype))], buffer.bytes) : buffer.bytes;
     if (!path.endsWith('.npy') && !path.endsWith('.bin')) throw new UsageError(`--out ${name}=${path}: expected PATH.npy or PATH.bin`);
     try {
       fs.writeFileSync(path, data);

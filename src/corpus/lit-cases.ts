@@ -5,6 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { corpusFiles } from './files';
 
 export interface LitCase {
   /** The test file, relative to the corpus root. */
@@ -102,12 +103,5 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
 
 /** Every test file of test/lit/pto with RUN lines, sorted. */
 export function litFiles(root: string): string[] {
-  const dir = path.join(root, 'test/lit/pto');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true })
-    .map(String)
-    .filter((f) => /\.(pto|mlir)$/.test(f))
-    .map((f) => path.join('test/lit/pto', f))
-    .sort();
+  return corpusFiles(root, 'test/lit/pto', (f) => /\.(pto|mlir)$/.test(f));
 }

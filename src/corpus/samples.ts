@@ -2,8 +2,8 @@
  * PTOAS's sample programs (test/samples/**\/*.pto) and how its sample runner assembles each: the target and the
  * build level the runner gives ptoas for the sample's folder (test/samples/runop.sh).
  */
-import * as fs from 'fs';
 import * as path from 'path';
+import { corpusFiles } from './files';
 import { TargetName } from '../spec/schema';
 
 export interface SampleCase {
@@ -20,21 +20,11 @@ const A5_FOLDERS = /^(Qwen.*A5|Deepseek.*A5|TquantMx|TquantMxDn)$/;
 const MODEL_FOLDERS = /^(Qwen|Deepseek).*A[35]$/;
 
 export function sampleCases(root: string): SampleCase[] {
-  const base = path.join(root, 'test/samples');
-  if (!fs.existsSync(base)) return [];
-  return fs
-    .readdirSync(base, { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.pto') && !f.includes('npu_validation') && !f.endsWith('-pto-ir.pto'))
-    .sort()
-    .map((f) => {
-      const folder = f.split(path.sep)[0];
-      return {
-        file: path.join('test/samples', f),
-        target: A5_FOLDERS.test(folder) ? 'a5' : 'a2a3',
-        level: MODEL_FOLDERS.test(folder) ? 'level3' : 'level2',
-      };
-    });
+  const samples = 'test/samples';
+  return corpusFiles(root, samples, (f) => f.endsWith('.pto') && !f.includes('npu_validation') && !f.endsWith('-pto-ir.pto')).map((file) => {
+    const folder = path.relative(samples, file).split(path.sep)[0];
+    return { file, target: A5_FOLDERS.test(folder) ? 'a5' : 'a2a3', level: MODEL_FOLDERS.test(folder) ? 'level3' : 'level2' };
+  });
 }
 
 /** The module names its target itself (`pto.target_arch`, or an A5 `pto.device-spec`). */

@@ -16,13 +16,16 @@ export function tileOperand(x: Executor, op: BoundOp, i: number): Tile {
   return v;
 }
 
+/** A valid extent given at run time by operand `i`: a trap, located at the operand, unless it is in 0..limit. */
+export function runtimeExtent(x: Executor, op: BoundOp, i: number, limit: number, label: string): number {
+  const v = x.index(op, i);
+  if (v < 0 || v > limit) throw vmTrap(`${label} = ${v} is outside 0..${limit}`, op.node.operands[i].span);
+  return v;
+}
+
 /** A valid dimension of an allocation: the type's, or the `valid_row`/`valid_col` operand for `?`. */
 function validDim(x: Executor, op: BoundOp, key: string, declared: number | null, physical: number): number {
-  if (declared !== null) return declared;
-  const i = op.node.segments[key][0];
-  const v = x.index(op, i);
-  if (v < 0 || v > physical) throw vmTrap(`${key} = ${v} is outside 0..${physical}`, op.node.operands[i].span);
-  return v;
+  return declared !== null ? declared : runtimeExtent(x, op, op.node.segments[key][0], physical, key);
 }
 
 /** Tiles: allocation, and views of a tile's bytes (a window, a reshape, a bit cast). */
@@ -136,10 +139,7 @@ export const subview: OpDefinition = {
     if (problem) throw vmTrap(`pto.subview: ${problem}`, op.node.span);
     const validOf = (segment: string, size: number, declared: number | null): number => {
       const index = op.node.segments[segment]?.[0];
-      if (index === undefined) return declared ?? size;
-      const value = x.index(op, index);
-      if (value < 0 || value > size) throw vmTrap(`pto.subview: ${segment} = ${value} is outside 0..${size}`, op.node.operands[index].span);
-      return value;
+      return index === undefined ? (declared ?? size) : runtimeExtent(x, op, index, size, `pto.subview: ${segment}`);
     };
     const strides = parent.elementStrides();
     const offset = (row * strides.row + col * strides.col) * parent.codec.size;
@@ -175,7 +175,7 @@ export const subview: OpDefinition = {
       const validOk = (d: number | null, i: number | null, size: number, given: boolean) => d === i || (!given && d !== null && d >= 0 && d <= size);
       if (
         declared.kind !== 'tile' ||
-        printType({ ...declared, vRow: 0, vCol: 0 }) !== printType({ ...inferred, level: declared.level, vRow: 0, vCol: 0 }) ||
+        printType({ ...declared, vRow: 0, vCol: 0 }) !== printType({ ...inferred, vRow: 0, vCol: 0 }) ||
         !validOk(declared.vRow, inferred.vRow, sizes[0], op.segments.valid_row !== undefined) ||
         !validOk(declared.vCol, inferred.vCol, sizes[1], op.segments.valid_col !== undefined)
       ) {

@@ -1,7 +1,7 @@
 import { OpDefinition, OpVerifier } from '../ir/definition';
 import { Tile } from '../machine/memory';
-import { vmTrap } from '../machine/trap';
 import { TileType, Type, printType } from '../types/type';
+import { runtimeExtent } from './tiles';
 
 /**
  * A tile's valid region at run time: set (on a tile whose type leaves it dynamic, `valid=?x?`) and read
@@ -23,9 +23,8 @@ const setValidShape: OpDefinition = {
   syntax: 'FirstOperandTypedBody',
   execute(x, op) {
     const tile = x.operand(op, 0) as Tile;
-    const [rows, cols] = [x.index(op, 1), x.index(op, 2)];
-    if (rows < 0 || rows > tile.type.rows) throw vmTrap(`pto.set_validshape: rows = ${rows} is outside 0..${tile.type.rows}`, op.node.operands[1].span);
-    if (cols < 0 || cols > tile.type.cols) throw vmTrap(`pto.set_validshape: cols = ${cols} is outside 0..${tile.type.cols}`, op.node.operands[2].span);
+    const rows = runtimeExtent(x, op, 1, tile.type.rows, 'pto.set_validshape: rows');
+    const cols = runtimeExtent(x, op, 2, tile.type.cols, 'pto.set_validshape: cols');
     tile.vRow = rows;
     tile.vCol = cols;
   },

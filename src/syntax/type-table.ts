@@ -209,10 +209,15 @@ function pointerType(items: BodyItem[]): TypeParse {
   return { type: { kind: 'ptr', elem, space }, warnings: [] };
 }
 
-function parseShaped(text: string): { shape: (number | null)[]; elem?: ElemType } {
-  const parts = text.split('x');
-  const elemName = parts.pop()!;
-  return { shape: parts.map((d) => (d === '?' ? null : Number(d))), elem: scalarFromName(elemName) };
+/** `16x?xf32`: the dims, and the element type after them (whose own name may hold an `x`, as `!pto.hif8x2` does). */
+function parseShaped(text: string): { shape: (number | null)[]; elemName: string; elem?: ElemType } {
+  const [, dims, elemName] = /^((?:[0-9?]+x)+)(.*)$/.exec(text) ?? [text, '', text];
+  const shape = dims
+    .slice(0, -1)
+    .split('x')
+    .filter((d) => d !== '')
+    .map((d) => (d === '?' ? null : Number(d)));
+  return { shape, elemName, elem: scalarFromName(elemName) };
 }
 
 function viewType(kind: 'tensor_view' | 'partition_view', items: BodyItem[]): TypeParse {
@@ -322,9 +327,9 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
       rest = rest.slice(1);
     }
     if (rest[0]?.kind === 'shaped') {
-      const { shape, elem } = parseShaped(rest[0].text);
+      const { shape, elem, elemName } = parseShaped(rest[0].text);
       if (!elem || shape.length !== 2) return { error: `'${rest[0].text}' must be ROWSxCOLSxTYPE`, warnings };
-      fields.dtype = { kind: 'type', text: rest[0].text.split('x').pop()! };
+      fields.dtype = { kind: 'type', text: elemName };
       fields.rows = { kind: 'number', text: String(shape[0]) };
       fields.cols = { kind: 'number', text: String(shape[1]) };
       rest = rest.slice(1);
@@ -366,7 +371,7 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
   }
   if (!fields.dtype) return { error: `${spelled} needs an element type (dtype)`, warnings };
   const dtype = tileElement(fields.dtype.text);
-  if (typeof dtype !== 'string' || !scalarFromName(dtype)) return { error: `'${fields.dtype.text}' is not a tile element type`, warnings };
+  if (!dtype) return { error: `'${fields.dtype.text}' is not a tile element type`, warnings };
   const rows = positiveInt(fields.rows, 'rows');
   if (typeof rows === 'string') return { error: `${spelled}: ${rows}`, warnings };
   const cols = positiveInt(fields.cols, 'cols');
@@ -410,9 +415,10 @@ function compactTile(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
   const spelled = level === 'buf' ? '!pto.tile_buf' : '!pto.tile';
   const warnings: string[] = [];
   const loc = items[0].text as TileLoc;
-  const { shape, elem } = parseShaped(items[1].text);
+  const { shape, elemName } = parseShaped(items[1].text);
+  const elem = tileElement(elemName);
   if (shape.length !== 2) return { error: `${spelled}: the compact form has exactly two shape dims, got '${items[1].text}'`, warnings };
-  if (!elem) return { error: `'${items[1].text.split('x').pop()}' is not a tile element type`, warnings };
+  if (!elem) return { error: `'${elemName}' is not a tile element type`, warnings };
   if (shape.some((d) => d === null)) return { error: `${spelled}: the shape must be static, got '${items[1].text}'`, warnings };
   const [rows, cols] = shape as number[];
   const given = new Map<string, BodyItem>();

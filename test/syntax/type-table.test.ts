@@ -201,6 +201,9 @@ describe('forms no PTOAS version accepted are errors', () => {
     expect(error('!pto.tile_buf<vec, 16x16xf32, compact=3>')).toMatch(/^unknown compact '3'/);
     expect(error('!pto.tile_buf<vec, 16x16x16xf32>')).toMatch(/exactly two shape dims/);
     expect(error('!pto.tile_buf<vec, 16x16xf32, valid=17x16>')).toBe('!pto.tile_buf valid rows (17) exceed its rows (16)');
+    // The element types a tile cannot hold, as in the keyed form.
+    expect(error('!pto.tile_buf<vec, 16x16xindex>')).toBe("'index' is not a tile element type");
+    expect(error('!pto.tile_buf<vec, 16x16xf64>')).toBe("'f64' is not a tile element type");
   });
 });
 
@@ -216,6 +219,11 @@ describe('pointers', () => {
     expect(printType(table.parse('!pto.ptr<f16, vec>').type!)).toBe('!pto.ptr<f16, ub>');
     expect(printType(table.parse('!pto.ptr<f16, l0c>').type!)).toBe('!pto.ptr<f16, l0c>');
     expect(table.parse('!pto.ptr<f32, hbm>').error).toMatch(/^'!pto.ptr' address space must be one of gm\|l1\|mat/);
+  });
+
+  test('packed element types whose names hold an x', () => {
+    expect(tile('!pto.tile_buf<vec, 16x32x!pto.hif8x2>').type).toMatchObject({ rows: 16, cols: 32, dtype: '!pto.hif8x2' });
+    expect(table.parse('!pto.tensor_view<?x16x!pto.bf16x2>').type).toEqual({ kind: 'tensor_view', shape: [null, 16], elem: '!pto.bf16x2' });
   });
 
   test('the low-precision element types', () => {
