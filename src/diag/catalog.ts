@@ -214,6 +214,16 @@ export const DIAGNOSTICS = {
       ),
     },
   },
+  unknownAttribute: {
+    code: 'W0411',
+    severity: 'warning',
+    summary:
+      "An op's attribute dictionary names an attribute the op does not define. MLIR keeps such attributes (PTOAS accepts them), so it is no error, but it has no effect: often a misspelt name.",
+    example: {
+      tool: 'pto-as',
+      program: fn(`  %a = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${V16}\n  pto.tadd ins(%a, %a : ${V16}, ${V16}) outs(%d : ${V16}) {speed = 3}`),
+    },
+  },
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',
@@ -286,10 +296,12 @@ export const DIAGNOSTICS = {
   instructionAttribute: {
     code: 'E0507',
     severity: 'error',
-    summary: 'An attribute of an instruction is unknown, missing, of the wrong kind or out of range.',
+    summary: 'An attribute of an instruction is missing, of the wrong kind or out of range.',
     example: {
       tool: 'pto-as',
-      program: fn(`  %a = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${V16}\n  pto.tadd ins(%a, %a : ${V16}, ${V16}) outs(%d : ${V16}) {speed = 3}`),
+      program: fn(
+        `  %a = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${V16}\n  pto.texp ins(%a : ${V16}) outs(%d : ${V16}) {precisionType = #pto<exp_precision fastest>}`,
+      ),
     },
   },
   instructionRule: {

@@ -1,4 +1,4 @@
-import { Attr, AttrEntry, Block, Module, OpNode, Operand, Region, ResultDef, TypeRef, attrOf, segment } from '../syntax/ast';
+import { Attr, AttrEntry, Block, Module, OpNode, Operand, ParenLayout, Region, ResultDef, TypeRef, attrOf, segment } from '../syntax/ast';
 import { TypeTable } from '../syntax/type-table';
 import { printType } from '../types/type';
 import { opRegistry } from '../ops/registry';
@@ -88,6 +88,50 @@ class Printer {
     return entries.length > 0 ? ' ' + this.dict(entries) : '';
   }
 
+  typeList(types: TypeRef[]): string {
+    return types.length === 1 ? this.type(types[0]) : `(${types.map((t) => this.type(t)).join(', ')})`;
+  }
+
+  /** The parenthesized form, with its parts where they were written (see ParenLayout). */
+  paren(op: OpNode, layout: ParenLayout, depth: number, res: string): void {
+    const leading = op.attrs.filter((a) => layout.leadingAttrs.includes(a.key));
+    const keywords = op.attrs.filter((a) => layout.keywordAttrs.includes(a.key));
+    const rest = op.attrs.filter((a) => !layout.leadingAttrs.includes(a.key) && !layout.keywordAttrs.includes(a.key));
+    const segmentOf = new Map<number, string>();
+    for (const [name, indices] of Object.entries(op.segments)) for (const i of indices) segmentOf.set(i, name);
+    const items: string[] = [];
+    const clausesDone = new Set<string>();
+    op.operands.forEach((o, i) => {
+      const name = segmentOf.get(i) ?? 'operands';
+      const typed = layout.typedItems ? ` : ${typeOf(this, o)}` : '';
+      if (layout.trailingClauses.includes(name)) return;
+      if (layout.keyedSegments.includes(name)) items.push(`${name} = ${this.use(o)}${typed}`);
+      else if (layout.clauseSegments.includes(name)) {
+        if (!clausesDone.has(name))
+          items.push(
+            `${name}(${segment(op, name)
+              .map((x) => this.use(x))
+              .join(', ')})`,
+          );
+        clausesDone.add(name);
+      } else items.push(`${this.use(o)}${typed}`);
+    });
+    const inside = op.operands.filter((_, i) => !layout.trailingClauses.includes(segmentOf.get(i) ?? ''));
+    const types =
+      !layout.typedItems && !layout.signature && inside.length && inside.every((o) => o.type) ? ` : ${inside.map((o) => typeOf(this, o)).join(', ')}` : '';
+    const keywordText = keywords.length ? ' ' + keywords.map((a) => `${a.key} = ${this.attr(a.value)}`).join(', ') : '';
+    const clauses = layout.trailingClauses.map((k) => ` ${k}(${this.use(segment(op, k)[0])})`).join('');
+    const results = layout.signature
+      ? ` : (${inside.map((o) => typeOf(this, o)).join(', ')}) -> ${op.resultTypes.length === 1 ? this.type(op.resultTypes[0]) : `(${op.resultTypes.map((t) => this.type(t)).join(', ')})`}`
+      : op.resultTypes.length
+        ? ` -> ${this.typeList(op.resultTypes)}`
+        : '';
+    this.emit(
+      depth,
+      `${res}${op.name}${leading.length ? ` ${this.dict(leading)} ` : ''}(${items.join(', ')}${types})${keywordText}${this.attrSuffix(rest)}${clauses}${results}`,
+    );
+  }
+
   emit(depth: number, text: string): void {
     this.lines.push('  '.repeat(depth) + text);
   }
@@ -119,9 +163,20 @@ class Printer {
       return;
     }
     if (op.form === 'dps') {
-      const inside = opRegistry().lookup(op.name)?.def.properties?.attributesInIns === true;
-      const ins = segment(op, 'ins');
-      const outs = segment(op, 'outs');
+      const properties = opRegistry().lookup(op.name)?.def.properties;
+      const inside = properties?.attributesInIns === true;
+      let ins = segment(op, 'ins');
+      let outs = segment(op, 'outs');
+      const moved = properties?.formerlyOuts;
+      if (moved && outs.length === moved.outs + moved.insPositions.length) {
+        // The old form (sources after the destinations in outs): printed as today, in ins.
+        const extra = outs.slice(moved.outs);
+        outs = outs.slice(0, moved.outs);
+        const written = [...ins];
+        ins = [];
+        for (let i = 0; written.length > 0 || extra.length > 0; i++) ins.push(moved.insPositions.includes(i) ? extra.shift()! : written.shift()!);
+        ins = ins.filter((o) => o !== undefined);
+      }
       const insText = ins.length
         ? `${ins.map((o) => this.use(o)).join(', ')}${inside ? this.attrSuffix(others) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}`
         : '';
@@ -139,6 +194,18 @@ class Printer {
       const types = op.resultTypes.map((t) => this.type(t));
       const declared = scalarOuts || types.length === 0 ? '' : types.length === 1 ? ` -> ${types[0]}` : ` -> (${types.join(', ')})`;
       this.emit(depth, `${res}${op.name} ins(${insText})${outsText}${trailer}${trailingOperands}${declared}`);
+      return;
+    }
+    if (op.form === 'paren' && op.paren) {
+      this.paren(op, op.paren, depth, res);
+      return;
+    }
+    if (op.arrowResults || op.clauses) {
+      // `pto.tpop_from_aic {split = 0} aiv_subblockid(%sb) -> T`: operands, attributes, clauses, `-> results`.
+      const plain = segment(op, 'operands').map((o) => this.use(o));
+      const clauses = (op.clauses ?? []).map((k) => ` ${k}(${this.use(segment(op, k)[0])})`).join('');
+      const results = op.resultTypes.length ? ` -> ${this.typeList(op.resultTypes)}` : '';
+      this.emit(depth, `${res}${op.name}${plain.length ? ' ' + plain.join(', ') : ''}${this.attrSuffix(others)}${clauses}${results}`);
       return;
     }
     // Level 1 / generic SSA form.
@@ -296,6 +363,44 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
     this.emit(depth, `${op.name} {`);
     this.region(op.regions[0], depth);
     this.emit(depth, `}${this.attrSuffix(op.attrs)}`);
+  },
+  SimtSectionBody(op, depth) {
+    const dims = ['dimX', 'dimY', 'dimZ'].map((k) => {
+      const a = attrOf(op, k);
+      return a ? this.attr(a) : '?';
+    });
+    this.emit(depth, `${op.name}<<<${dims.join(', ')}>>> {`);
+    this.region(op.regions[0], depth);
+    this.emit(depth, `}${this.attrSuffix(except(op, 'dimX', 'dimY', 'dimZ'))}`);
+  },
+  FusionRegionBody(op, depth, res) {
+    this.emit(depth, `${res}${op.name} {`);
+    this.region(op.regions[0], depth);
+    const types = op.resultTypes.length ? ` : ${op.resultTypes.map((t) => this.type(t)).join(', ')}` : '';
+    this.emit(depth, `}${this.attrSuffix(op.attrs)}${types}`);
+  },
+  FenceBody(op, depth) {
+    const scope = attrOf(op, 'scope');
+    this.emit(depth, `${op.name} ${scope ? this.attr(scope) : '?'}${this.attrSuffix(except(op, 'scope'))}`);
+  },
+  CacheInvalidBody(op, depth) {
+    const addr = segment(op, 'addr')[0];
+    if (addr) this.emit(depth, `${op.name} ${this.use(addr)} single_cache_line : ${typeOf(this, addr)}${this.attrSuffix(except(op, 'space'))}`);
+    else {
+      const space = attrOf(op, 'space');
+      this.emit(depth, `${op.name} all ${space ? this.attr(space) : '?'}${this.attrSuffix(except(op, 'space'))}`);
+    }
+  },
+  IndexedAccessBody(op, depth, res) {
+    const storage = op.operands[0];
+    const path = attrOf(op, 'path');
+    const index = path?.kind === 'array' ? path.items.map((i) => this.attr(i)) : segment(op, 'indices').map((o) => this.use(o));
+    const value = segment(op, 'value')[0];
+    const result = op.resultTypes[0] ? ` -> ${this.type(op.resultTypes[0])}` : '';
+    this.emit(
+      depth,
+      `${res}${op.name} ${this.use(storage)}[${index.join(', ')}]${value ? ', ' + this.use(value) : ''}${this.attrSuffix(except(op, 'path'))} : ${typeOf(this, storage)}${value?.type ? ', ' + this.type(value.type) : ''}${result}`,
+    );
   },
   MakeTensorViewBody(op, depth, res) {
     this.emit(

@@ -70,6 +70,11 @@ export interface OpProperties {
   aliasesOperand?: { level2: boolean };
   /** PTOAS prints its attributes inside `ins(...)` rather than after `outs(...)`. */
   attributesInIns?: boolean;
+  /**
+   * Sources older PTOAS wrote in `outs(...)` after the `outs` destinations (tsort32's idx): their places in
+   * today's `ins(...)`, for the printer to move them there.
+   */
+  formerlyOuts?: { outs: number; insPositions: number[] };
 }
 
 /** What an op's `verify` sees: the op with its operand and declared result types resolved, and the verifier's services. */

@@ -1,4 +1,19 @@
 import { GlobalBuffer, PartitionView, Pointer, TensorView, Tile, TileContents } from './memory';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
-export type Value = bigint | number | GlobalBuffer | Pointer | TensorView | PartitionView | Tile | TileContents;
+export type Value = bigint | number | GlobalBuffer | Pointer | TensorView | PartitionView | Tile | TileContents | Cells | MultiTile;
+
+/**
+ * A core's own scalar storage: a local array, an event-id array or a struct, as cells that hold scalars (or, for a
+ * struct's struct fields, nested cells). A cell never written holds undefined.
+ */
+export interface Cells {
+  kind: 'cells';
+  values: (Value | undefined)[];
+}
+
+/** The tiles of a `!pto.multi_tile_buf`, one per slot. */
+export interface MultiTile {
+  kind: 'multi_tile';
+  tiles: Tile[];
+}

@@ -58,3 +58,9 @@ export function readAttribute(spec: AttributeSpec, attr: Attr | undefined): Attr
       return { value: undefined }; // masks: the AscendC ops read them (ops/instructions/ascendc-text-form.ts)
   }
 }
+
+/** The warning for an attribute an op does not define (kept, as MLIR keeps it, with no effect). */
+export function unknownAttributeMessage(op: string, key: string, known: string[]): string {
+  const list = known.length ? `; it takes ${known.join(', ')}` : '';
+  return `${op} has no attribute '${key}': it is kept but has no effect${list}`;
+}

@@ -2,7 +2,9 @@ import { DIAGNOSTICS as D } from '../diag/catalog';
 import { OpDefinition } from '../ir/definition';
 import { decided } from '../ir/bound';
 import { attrOf } from '../syntax/ast';
-import { Type, printType } from '../types/type';
+import { Type, isInteger, printType } from '../types/type';
+import { vmTrap } from '../machine/trap';
+import { bitWidth, wrapInteger } from './arith';
 
 /** The MLIR structure around PTO code: modules, functions, returns and calls. */
 
@@ -87,4 +89,35 @@ export const callOp: OpDefinition = {
   },
 };
 
-export const BUILTIN_DEFINITIONS: OpDefinition[] = [moduleOp, funcOp, returnOp, callOp];
+/**
+ * `%u = builtin.unrealized_conversion_cast %x : i32 to ui32`: the same bits seen as another type, which frontends
+ * leave between type systems. The VM runs it between integer types of one width and between identical types.
+ */
+const unrealizedCast: OpDefinition = {
+  name: 'builtin.unrealized_conversion_cast',
+  syntax: 'ArithCastBody',
+  verify(v) {
+    const [from] = v.operands;
+    const [to] = v.declared;
+    v.expectResults(1);
+    v.define([to]);
+    v.decide(
+      from && to && from.kind === 'scalar' && to.kind === 'scalar' && isInteger(from.elem) && isInteger(to.elem) && bitWidth(from.elem) === bitWidth(to.elem)
+        ? bitWidth(to.elem)
+        : undefined,
+    );
+  },
+  execute(x, op) {
+    const bits = decided<number | undefined>(op);
+    const value = x.operand(op, 0);
+    if (bits !== undefined) x.setResults(op, [wrapInteger(value as bigint, bits)]);
+    else if (op.operandTypes[0] && op.resultTypes[0] && printType(op.operandTypes[0]) === printType(op.resultTypes[0])) x.setResults(op, [value]);
+    else
+      throw vmTrap(
+        `builtin.unrealized_conversion_cast from ${printType(op.operandTypes[0]!)} to ${printType(op.resultTypes[0]!)} is not implemented yet`,
+        op.node.span,
+      );
+  },
+};
+
+export const BUILTIN_DEFINITIONS: OpDefinition[] = [moduleOp, funcOp, returnOp, callOp, unrealizedCast];

@@ -1,6 +1,7 @@
 import { Executor, OpDefinition } from '../ir/definition';
 import { BoundOp } from '../ir/bound';
-import { GlobalBuffer, Pointer } from '../machine/memory';
+import { GlobalBuffer, Pointer, Tile } from '../machine/memory';
+import { DeclaredOp, declaredDefinition } from './declared';
 import { vmTrap } from '../machine/trap';
 import { isFloat } from '../types/type';
 import { pointerOperand } from './global-memory';
@@ -78,3 +79,75 @@ function pointerOp(name: string): OpDefinition {
 }
 
 export const POINTER_DEFINITIONS: OpDefinition[] = Object.keys(POINTER_OPS).map(pointerOp);
+
+/**
+ * Addresses as integers and pointers of another type: PTOAS's frontends pass raw addresses (`pto.castptr %c0_i64 :
+ * i64 -> !pto.ptr<f32, ub>`) and take a tile's address (`pto.tile_buf_addr`). The VM has no numeric addresses for
+ * global memory, so it does not run these.
+ */
+const ADDRESS_OPS: DeclaredOp[] = [
+  { name: 'pto.ptrtoint', operands: [{ name: 'ptr', is: ['ptr'] }], results: [{ name: 'result', is: ['i64'], fixed: { kind: 'scalar', elem: 'i64' } }] },
+  {
+    name: 'pto.inttoptr',
+    operands: [{ name: 'addr', is: ['i64'] }],
+    results: [{ name: 'result', is: ['ptr'] }],
+    check(c) {
+      const ptr = c.v.declared[0];
+      if (ptr?.kind === 'ptr' && ptr.elem === 'index') c.error(c.v.op.resultTypes[0].span, 'pto.inttoptr: a pointer to index elements has no storage size');
+    },
+  },
+  {
+    name: 'pto.castptr',
+    operands: [{ name: 'input', is: ['ptr', 'integer'] }],
+    results: [{ name: 'result', is: ['ptr', 'integer'] }],
+    check(c) {
+      const from = c.type('input');
+      const to = c.v.declared[0];
+      if (from?.kind === 'scalar' && to?.kind === 'scalar')
+        c.error(c.v.op.span, 'pto.castptr casts between a pointer and an integer or between pointers, not integer to integer');
+    },
+  },
+  {
+    name: 'pto.tile_buf_addr',
+    operands: [{ name: 'src', is: ['tile'] }],
+    results: [{ name: 'dst', is: ['ptr'] }],
+    check(c) {
+      const tile = c.type('src');
+      const ptr = c.v.declared[0];
+      if (tile?.kind === 'tile' && ptr?.kind === 'ptr' && (ptr.elem !== tile.dtype || ptr.space !== tile.loc))
+        c.error(
+          c.v.op.resultTypes[0].span,
+          `pto.tile_buf_addr gives a pointer to the tile's elements in its buffer (!pto.ptr<${elemTypeName(tile.dtype)}, ${tile.loc}>), not ${printType(ptr)}`,
+        );
+    },
+    inferResults(c) {
+      const tile = c.type('src');
+      return tile?.kind === 'tile' ? [{ kind: 'ptr', elem: tile.dtype, space: tile.loc }] : undefined;
+    },
+  },
+  {
+    // `%t2 = pto.tassign %t, %addr : T -> T`: the same tile placed at another address (PTOAS's level 3).
+    name: 'pto.tassign',
+    operands: [
+      { name: 'tile', is: ['tile'] },
+      { name: 'addr', is: ['i64'] },
+    ],
+    results: [{ name: 'result', is: ['tile'] }],
+    check(c) {
+      const tile = c.type('tile');
+      const result = c.v.declared[0];
+      if (tile && result && printType(tile) !== printType(result))
+        c.error(c.v.op.resultTypes[0].span, `pto.tassign gives the tile's own type ${printType(tile)}, not ${printType(result)}`);
+    },
+    inferResults: (c) => [c.type('tile')],
+    execute(x, op, b) {
+      const tile = x.operand(op, b.operands.tile[0]) as Tile;
+      const placed = x.memory.place(tile.type, x.index(op, b.operands.addr[0]), op.def.name, op.node.operands[b.operands.addr[0]].span);
+      placed.vRow = tile.vRow;
+      placed.vCol = tile.vCol;
+      x.setResults(op, [placed]);
+    },
+  },
+];
+
+export const ADDRESS_DEFINITIONS: OpDefinition[] = ADDRESS_OPS.map(declaredDefinition);

@@ -3,9 +3,10 @@ import { vmTrap } from '../machine/trap';
 
 /**
  * printf for one scalar, as C formats it: %d %i %u (integers), %f %e with an optional precision (floats), %x,
- * %%. Any other conversion is refused rather than guessed.
+ * %%. `bits` is the width of the value's type, for the unsigned conversions. Any other conversion is refused
+ * rather than guessed.
  */
-export function formatScalar(format: string, value: number | bigint, op: OpNode): string {
+export function formatScalar(format: string, value: number | bigint, op: OpNode, bits = 64): string {
   let used = false;
   return format.replace(/%(?:%|(\.\d+)?(l{0,2})([a-zA-Z]))/g, (whole, precision: string | undefined, _length: string, conversion: string | undefined) => {
     if (whole === '%%') return '%';
@@ -16,10 +17,12 @@ export function formatScalar(format: string, value: number | bigint, op: OpNode)
     switch (conversion) {
       case 'd':
       case 'i':
-      case 'u':
         return typeof value === 'bigint' ? value.toString() : String(Math.trunc(n));
+      // The value's bits read unsigned, at its type's width (C converts to unsigned int of the argument's size).
+      case 'u':
+        return typeof value === 'bigint' ? BigInt.asUintN(bits, value).toString() : String(Math.trunc(n));
       case 'x':
-        return typeof value === 'bigint' ? BigInt.asUintN(64, value).toString(16) : Math.trunc(n).toString(16);
+        return typeof value === 'bigint' ? BigInt.asUintN(bits, value).toString(16) : Math.trunc(n).toString(16);
       case 'f':
         return Number.isFinite(n) ? n.toFixed(digits) : String(n).toLowerCase().replace('infinity', 'inf');
       case 'e':

@@ -8,13 +8,18 @@ import { ARITH_DEFINITIONS } from './arith';
 import { BUILTIN_DEFINITIONS } from './builtin';
 import { instructionDefinition } from './instructions/definition';
 import { MEMREF_DEFINITIONS } from './memref';
-import { POINTER_DEFINITIONS } from './pointers';
+import { ADDRESS_DEFINITIONS, POINTER_DEFINITIONS } from './pointers';
 import { RUNTIME_DEFINITIONS } from './runtime';
 import { SCF_DEFINITIONS } from './scf';
 import { syncDefinition } from './sync-definition';
 import { TILE_DEFINITIONS } from './tiles';
 import { VIEW_DEFINITIONS } from './views';
 import { VALID_SHAPE_DEFINITIONS } from './valid-shape';
+import { PIPE_DEFINITIONS } from './pipes';
+import { COMM_DEFINITIONS } from './comm';
+import { LOCAL_STORAGE_DEFINITIONS } from './local-storage';
+import { MULTI_TILE_DEFINITIONS } from './multi-tile';
+import { ORDERING_DEFINITIONS } from './ordering';
 
 /**
  * Every op the toolchain knows, each defined once: the structural ops (one file per dialect group) and the
@@ -43,7 +48,13 @@ export function opRegistry(): Registry {
     ...reporting(VIEW_DEFINITIONS, D.viewOp),
     ...reporting(TILE_DEFINITIONS, D.tileOp),
     ...reporting(VALID_SHAPE_DEFINITIONS, D.tileOp),
+    ...reporting(MULTI_TILE_DEFINITIONS, D.tileOp),
+    ...reporting(LOCAL_STORAGE_DEFINITIONS, D.runtimeOp),
+    ...reporting(PIPE_DEFINITIONS, D.runtimeOp),
+    ...reporting(COMM_DEFINITIONS, D.runtimeOp),
+    ...reporting(ORDERING_DEFINITIONS, D.syncOp),
     ...reporting(POINTER_DEFINITIONS, D.pointerOp),
+    ...reporting(ADDRESS_DEFINITIONS, D.pointerOp),
     ...reporting(MEMREF_DEFINITIONS, D.memrefOp),
     ...reporting(RUNTIME_DEFINITIONS, D.runtimeOp),
     ...reporting([...isa().instructions.values()].map(instructionDefinition), D.instructionRule),

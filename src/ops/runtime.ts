@@ -3,7 +3,8 @@ import { CoreIndex, OpDefinition } from '../ir/definition';
 import { vmTrap } from '../machine/trap';
 import { formatScalar } from './print-format';
 import { attrOf } from '../syntax/ast';
-import { printType } from '../types/type';
+import { isInteger, printType } from '../types/type';
+import { bitWidth } from './arith';
 
 /** What a kernel asks of the machine it runs on: which core it is, code sections per core kind, printing, stopping. */
 
@@ -36,6 +37,65 @@ function section(name: string): OpDefinition {
   };
 }
 
+/**
+ * `pto.section.simt<<<x, y, z>>> { ... }`: code run by x*y*z SIMT threads of a vector core; its body is the VPTO
+ * micro-op level, which the VM does not run yet.
+ */
+const simtSection: OpDefinition = {
+  name: 'pto.section.simt',
+  syntax: 'SimtSectionBody',
+  hasRegions: true,
+  verify(v) {
+    for (const key of ['dimX', 'dimY', 'dimZ']) {
+      const a = attrOf(v.op, key);
+      if (a?.kind === 'int' && (a.value < 1n || a.value > 2147483647n)) v.error(a.span, `pto.section.simt: ${key} must be a positive i32, got ${a.value}`);
+    }
+    v.expectResults(0);
+    for (const r of v.op.regions) v.region(r);
+  },
+};
+
+/**
+ * `%r = pto.fusion_region { ... pto.yield(%x) : (T) -> () } : T`: ops PTOAS fuses into one vector scope, run in
+ * place; the values its `pto.yield` hands back are its results.
+ */
+const fusionRegion: OpDefinition = {
+  name: 'pto.fusion_region',
+  syntax: 'FusionRegionBody',
+  hasRegions: true,
+  verify(v) {
+    const { op } = v;
+    const region = op.regions[0];
+    if (region) v.region(region);
+    const last = region?.blocks.at(-1)?.ops.at(-1);
+    if (!last || last.name !== fusionYield.name) v.error(op.span, "pto.fusion_region's region must end with 'pto.yield'");
+    else if (last.operands.length !== op.resultTypes.length)
+      v.error(last.span, `'pto.yield' gives ${last.operands.length} value(s), but 'pto.fusion_region' declares ${op.resultTypes.length}`);
+    else
+      last.operands.forEach((o, i) => {
+        const t = o.type ? v.type(o.type) : undefined;
+        const want = v.declared[i];
+        if (t && want && printType(t) !== printType(want))
+          v.error(o.span, `yielded value ${i} has type ${printType(t)}, but 'pto.fusion_region' declares ${printType(want)}`);
+      });
+    v.expectResults(op.resultTypes.length);
+    v.define(v.declared);
+  },
+  execute(x, op) {
+    x.setResults(op, x.runRegion(op.regions[0], []));
+  },
+};
+
+const fusionYield: OpDefinition = {
+  name: 'pto.yield',
+  terminator: 'yield',
+  verify(v) {
+    if (v.parent.name !== fusionRegion.name) v.error(v.op.nameSpan, "'pto.yield' is only allowed inside pto.fusion_region");
+    if (v.op.form !== 'paren') v.error(v.op.span, "pto.yield is written 'pto.yield(%a, %b) : (T, U) -> ()'");
+    v.expectResults(0);
+  },
+};
+
 const printOp: OpDefinition = {
   name: 'pto.print',
   syntax: 'PrintBody',
@@ -47,7 +107,9 @@ const printOp: OpDefinition = {
     v.decide(format?.kind === 'string' ? format.value : '');
   },
   execute(x, op) {
-    x.print(formatScalar(decided<string>(op), x.operand(op, 0) as number | bigint, op.node));
+    const t = op.operandTypes[0];
+    const bits = t?.kind === 'scalar' && isInteger(t.elem) ? bitWidth(t.elem) : 64;
+    x.print(formatScalar(decided<string>(op), x.operand(op, 0) as number | bigint, op.node, bits));
   },
 };
 
@@ -68,6 +130,9 @@ export const RUNTIME_DEFINITIONS: OpDefinition[] = [
   coreQuery('pto.get_subblock_idx', (core) => core.subblock),
   coreQuery('pto.get_subblock_num', (core) => core.subblocks),
   ...['pto.section.vector', 'pto.section.cube'].map(section),
+  simtSection,
+  fusionRegion,
+  fusionYield,
   printOp,
   trapOp,
 ];

@@ -41,6 +41,8 @@ export const forOp: OpDefinition = {
       if (!isIntegerLike(v.operands[i]))
         v.error(op.operands[i].span, `scf.for ${k === 'lb' ? 'lower bound' : k === 'ub' ? 'upper bound' : 'step'} must be an index or integer`);
     }
+    const step = v.constant(op.segments.step[0]);
+    if (step !== undefined && step <= 0n) v.error(op.operands[op.segments.step[0]].span, `scf.for: a constant step must be positive, got ${step}`);
     const body = op.regions[0];
     v.expectResults(v.declared.length);
     // The induction variable is an index unless the loop says otherwise (`: i32`).

@@ -5,6 +5,7 @@ import { Attr, OpNode } from '../syntax/ast';
 import { TargetName } from '../spec/schema';
 import { SyncAttributeSpec, SyncOpSpec, SyncTables, syncTables } from '../spec/sync';
 import { VerifiedSyncOp } from '../ir/program';
+import { unknownAttributeMessage } from './attributes';
 
 /**
  * Checks a sync op against spec/sync.json: the target, the form (bracketed or bare), the number of positional
@@ -44,9 +45,13 @@ export function verifySyncOp(op: OpNode, spec: SyncOpSpec, target: TargetName, d
     const a = spec.keyed?.find((k) => k.name === entry.key);
     if (!a) {
       diags.report(
-        D.syncOp,
+        D.unknownAttribute,
         entry.span,
-        `${op.name} has no attribute '${entry.key}'${spec.keyed?.length ? ` (it takes ${spec.keyed.map((k) => k.name).join(', ')})` : ''}`,
+        unknownAttributeMessage(
+          op.name,
+          entry.key,
+          (spec.keyed ?? []).map((k) => k.name),
+        ),
       );
       continue;
     }

@@ -3,7 +3,7 @@ import { OpDefinition } from '../ir/definition';
 import { PartitionView, TensorView } from '../machine/memory';
 import { vmTrap } from '../machine/trap';
 import { box, pointerOperand } from './global-memory';
-import { printType } from '../types/type';
+import { Type, printType } from '../types/type';
 
 /** Views of global memory: a tensor view over a pointer, a partition of it, and its dimensions. */
 
@@ -69,9 +69,22 @@ export const partitionView: OpDefinition = {
     const { op } = v;
     const declared = v.declared;
     const source = v.operands[0];
-    const result = declared[0];
+    // Without a written result type, PTOAS infers it: each constant size is static, any other one dynamic.
+    const inferred: Type | undefined =
+      op.resultTypes.length === 0 && source?.kind === 'tensor_view'
+        ? {
+            kind: 'partition_view',
+            shape: op.segments.sizes.map((i) => {
+              const literal = op.operands[i].literal;
+              const known = literal !== undefined ? BigInt(literal) : v.constant(i);
+              return known !== undefined && known >= 0n ? Number(known) : null;
+            }),
+            elem: source.elem,
+          }
+        : undefined;
+    const result = declared[0] ?? inferred;
     if (!result) {
-      if (op.resultTypes.length === 0) v.error(op.span, "pto.partition_view needs a result type: ': SOURCE_TYPE -> !pto.partition_tensor_view<...>'");
+      if (op.resultTypes.length === 0) v.error(op.span, 'pto.partition_view needs a !pto.tensor_view source to infer its result type from');
     } else if (result.kind !== 'partition_view') {
       v.error(op.resultTypes[0].span, `pto.partition_view produces a !pto.partition_tensor_view, not ${printType(result)}`);
     }
@@ -86,36 +99,45 @@ export const partitionView: OpDefinition = {
     }
     v.expectIndexOperands(['offsets', 'sizes']);
     v.expectResults(1);
-    v.define(declared);
+    v.define([result]);
   },
 };
 
-const tensorViewDim: OpDefinition = {
-  name: 'pto.get_tensor_view_dim',
-  syntax: 'TensorViewDimBody',
-  execute(x, op) {
-    const view = x.operand(op, 0) as TensorView | PartitionView;
-    const dim = x.index(op, 1);
-    if (dim < 0 || dim >= view.shape.length) throw vmTrap(`dimension ${dim} is out of range: the view has rank ${view.shape.length}`, op.node.operands[1].span);
-    x.setResults(op, [BigInt(view.shape[dim])]);
-  },
-  verify(v) {
-    const { op } = v;
-    const declared = v.declared;
-    const [view, dim] = v.operands;
-    if (view && !(view.kind === 'tensor_view' || (view.kind === 'partition_view' && view.memref))) {
-      v.error(op.operands[0].span, `pto.get_tensor_view_dim needs a !pto.tensor_view or a global memref, got ${printType(view)}`);
-    }
-    if (dim && !(dim.kind === 'scalar' && dim.elem === 'index')) v.error(op.operands[1].span, `the dimension must be an index, got ${printType(dim)}`);
-    const known = v.constant(1);
-    if (known !== undefined && (view?.kind === 'tensor_view' || view?.kind === 'partition_view') && (known < 0n || known >= BigInt(view.shape.length))) {
-      v.error(op.operands[1].span, `dimension ${known} is out of range: the view has rank ${view.shape.length}`);
-    }
-    if (declared[0] && !(declared[0].kind === 'scalar' && declared[0].elem === 'index'))
-      v.error(op.resultTypes[0].span, `pto.get_tensor_view_dim gives an index, not ${printType(declared[0])}`);
-    v.expectResults(1);
-    v.define(declared);
-  },
-};
+/** `pto.get_tensor_view_dim %v, %d : T -> index` and `get_tensor_view_stride`: a dimension's extent or stride. */
+function tensorViewQuery(name: string, what: 'shape' | 'strides'): OpDefinition {
+  return {
+    name,
+    syntax: 'TensorViewDimBody',
+    execute(x, op) {
+      const view = x.operand(op, 0) as TensorView | PartitionView;
+      const dim = x.index(op, 1);
+      if (dim < 0 || dim >= view.shape.length)
+        throw vmTrap(`dimension ${dim} is out of range: the view has rank ${view.shape.length}`, op.node.operands[1].span);
+      x.setResults(op, [BigInt(view[what][dim])]);
+    },
+    verify(v) {
+      const { op } = v;
+      const declared = v.declared;
+      const [view, dim] = v.operands;
+      if (view && !(view.kind === 'tensor_view' || view.kind === 'partition_view')) {
+        v.error(op.operands[0].span, `${name} needs a !pto.tensor_view or !pto.partition_tensor_view, got ${printType(view)}`);
+      }
+      if (dim && !(dim.kind === 'scalar' && dim.elem === 'index')) v.error(op.operands[1].span, `the dimension must be an index, got ${printType(dim)}`);
+      const known = v.constant(1);
+      if (known !== undefined && (view?.kind === 'tensor_view' || view?.kind === 'partition_view') && (known < 0n || known >= BigInt(view.shape.length))) {
+        v.error(op.operands[1].span, `dimension ${known} is out of range: the view has rank ${view.shape.length}`);
+      }
+      if (declared[0] && !(declared[0].kind === 'scalar' && declared[0].elem === 'index'))
+        v.error(op.resultTypes[0].span, `${name} gives an index, not ${printType(declared[0])}`);
+      v.expectResults(1);
+      v.define(declared);
+    },
+  };
+}
 
-export const VIEW_DEFINITIONS: OpDefinition[] = [makeTensorView, partitionView, tensorViewDim];
+export const VIEW_DEFINITIONS: OpDefinition[] = [
+  makeTensorView,
+  partitionView,
+  tensorViewQuery('pto.get_tensor_view_dim', 'shape'),
+  tensorViewQuery('pto.get_tensor_view_stride', 'strides'),
+];

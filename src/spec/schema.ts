@@ -16,6 +16,8 @@ export const OperandSpec = z.object({
   l1: z.union([z.literal(false), z.literal('optional')]).optional(),
   /** Older PTOAS output omitted it at Level 2 (PTOAS now requires it): accepted with a warning. */
   legacyOptional: z.boolean().optional(),
+  /** A source that older PTOAS wrote in `outs(...)`, after the destinations: that form is accepted with a warning. */
+  formerlyOuts: z.boolean().optional(),
   /**
    * Its kind depends on the op's form (why, in words): the family's check (ops/instructions/checks) checks it, and
    * the generic check that an operand is of its declared kind skips it.

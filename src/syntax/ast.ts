@@ -71,7 +71,28 @@ export interface Region {
  * How an op was spelled. `dps` = Level 2 `ins(...) outs(...)`; `ssa` = Level 1 / generic
  * `op %a, %b : sig`; `custom` = an op with its own syntax (views, alloc, arith, scf, func).
  */
-export type OpForm = 'dps' | 'ssa' | 'custom';
+export type OpForm = 'dps' | 'ssa' | 'paren' | 'custom';
+
+/**
+ * Where the parts of an op in the parenthesized form stood (`pto.tpush_to_aic(%t : T) {split = 0}
+ * aiv_subblockid(%sb)`), so that the printer writes them back in the same places.
+ */
+export interface ParenLayout {
+  /** Keys of the attributes written before the parentheses (`pto.aiv_initialize_pipe {...} (...)`). */
+  leadingAttrs: string[];
+  /** Keys written bare after the parentheses (`mode = #m, core_type = #c`). */
+  keywordAttrs: string[];
+  /** Each operand's type is written beside it (`(%a : T, key = %b : U)`) rather than after the list. */
+  typedItems: boolean;
+  /** Segments written as `key = %v` inside the parentheses. */
+  keyedSegments: string[];
+  /** Segments written as `name(%a, %b)` inside the parentheses. */
+  clauseSegments: string[];
+  /** Segments written as `name(%v)` after the attributes. */
+  trailingClauses: string[];
+  /** The results are declared as a function type `: (T) -> ()` rather than `-> T`. */
+  signature: boolean;
+}
 
 /**
  * One operation, in a uniform shape (like MLIR's Operation): operands, results, attributes, regions.
@@ -98,6 +119,12 @@ export interface OpNode {
    * names come from the op's table entry.
    */
   positional?: { bracketed: boolean; items: Attr[] };
+  /** The layout of the parenthesized form (form 'paren'). */
+  paren?: ParenLayout;
+  /** An SSA-form op whose results are declared `-> T` with no `:` signature (`pto.reserve_buffer {...} -> i32`). */
+  arrowResults?: boolean;
+  /** Attributes after an SSA op's operands written as `name(%v)` (segments). */
+  clauses?: string[];
   /** Spellings that are accepted but deprecated, reported as warnings. */
   legacy?: { message: string; span: Span }[];
 }

@@ -280,6 +280,24 @@ function fields(): OpFields {
   return { operands: [], segments: {}, attrs: [], resultTypes: [], regions: [] };
 }
 
+/** One item inside the parentheses of the parenthesized form: `%v`, `%v : T`, `key = %v : T`, `name(%a, %b)`. */
+interface ParenItemAst {
+  segment?: string;
+  keyed?: boolean;
+  values: ValueRef[];
+  types?: TypeRef[];
+}
+
+/** What declares an op's results: `: (T) -> R` / `: T` (a signature), or `-> R`. */
+type ResultSpec = { inputs: TypeRef[]; results: TypeRef[]; arrow: boolean } | { arrow: true; types: TypeRef[] };
+
+/** Adds operands to a named segment, after any it already has. */
+function appendSegment(op: OpFields, name: string, operands: Operand[]): void {
+  const start = op.operands.length;
+  op.operands.push(...operands);
+  op.segments[name] = [...(op.segments[name] ?? []), ...operands.map((_, i) => start + i)];
+}
+
 /** Appends operands as a named segment. */
 function addSegment(op: OpFields, name: string, operands: Operand[]): void {
   const start = op.operands.length;
@@ -733,6 +751,101 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
     },
+    IndexedAccessBody(
+      this: Node,
+      storage: Node,
+      _o: Node,
+      items: Node,
+      _c: Node,
+      value: Node,
+      attrs: Node,
+      _colon: Node,
+      t: Node,
+      valueType: Node,
+      result: Node,
+    ) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'operands', [valueOperand(storage.ast(c), t.ast(c))]);
+      const indices: Operand[] = [];
+      const path: Attr[] = [];
+      for (const item of items.asIteration().children) {
+        const it = item.ast(c) as Operand;
+        if (it.value) indices.push(it);
+        else path.push({ kind: 'int', value: BigInt(it.literal!), span: it.span });
+      }
+      if (indices.length > 0) addSegment(op, 'indices', indices);
+      const stored = optional<ValueRef>(value, c);
+      if (stored) addSegment(op, 'value', [valueOperand(stored, optional<TypeRef>(valueType, c))]);
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      if (path.length > 0) op.attrs.unshift({ key: 'path', value: { kind: 'array', items: path, span: spanOf(c, items) }, span: spanOf(c, items) });
+      op.resultTypes = optional<TypeRef[]>(result, c) ?? [];
+      return op;
+    },
+    IndexedValue(this: Node, _comma: Node, v: Node) {
+      const c = contextOf(this);
+      return v.ast(c);
+    },
+    IndexedValueType(this: Node, _comma: Node, t: Node) {
+      const c = contextOf(this);
+      return t.ast(c);
+    },
+    SimtSectionBody(
+      this: Node,
+      _a: Node,
+      _b: Node,
+      _c0: Node,
+      x: Node,
+      _k1: Node,
+      y: Node,
+      _k2: Node,
+      z: Node,
+      _d: Node,
+      _e: Node,
+      _f: Node,
+      region: Node,
+      attrs: Node,
+    ) {
+      const c = contextOf(this);
+      const op = fields();
+      op.regions = [region.ast(c)];
+      const dim = (key: string, n: Node): AttrEntry => ({
+        key,
+        value: { kind: 'int', value: parseIntLiteral(n.sourceString), span: spanOf(c, n) },
+        span: spanOf(c, n),
+      });
+      op.attrs = [dim('dimX', x), dim('dimY', y), dim('dimZ', z), ...(optional<AttrEntry[]>(attrs, c) ?? [])];
+      return op;
+    },
+    FusionRegionBody(this: Node, region: Node, attrs: Node, _colon: Node, types: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      op.regions = [region.ast(c)];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = types.children.length > 0 ? types.children[0].asIteration().children.map((t) => t.ast(c)) : [];
+      return op;
+    },
+    FenceBody(this: Node, scope: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const span = spanOf(c, scope);
+      op.attrs = [{ key: 'scope', value: { kind: 'dialect', text: scope.sourceString, span }, span }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
+      return op;
+    },
+    CacheInvalidBody_all(this: Node, _kw: Node, space: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      const span = spanOf(c, space);
+      op.attrs = [{ key: 'space', value: { kind: 'dialect', text: space.sourceString, span }, span }, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
+      return op;
+    },
+    CacheInvalidBody_line(this: Node, v: Node, _kw: Node, _colon: Node, t: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'addr', [valueOperand(v.ast(c), t.ast(c))]);
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      return op;
+    },
     MemrefAllocBody(this: Node, _o: Node, dynamicSizes: Node, _c: Node, attrs: Node, _colon: Node, t: Node) {
       const c = contextOf(this);
       const op = fields();
@@ -880,7 +993,9 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     },
     PositionalArgs_bare(this: Node, first: Node, _commas: Node, rest: Node) {
       const c = contextOf(this);
-      const head: Attr = { kind: 'dialect', text: first.sourceString, span: spanOf(c, first) };
+      const span = spanOf(c, first);
+      const head: Attr =
+        first.ctorName === 'string' ? { kind: 'string', value: unquote(first.sourceString), span } : { kind: 'dialect', text: first.sourceString, span };
       return { bracketed: false, items: [head, ...rest.children.map((i) => i.ast(c))] };
     },
     PositionalItem(this: Node, item: Node): Attr | ValueRef {
@@ -888,6 +1003,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const span = spanOf(c, this);
       if (item.ctorName === 'intLit') return { kind: 'int', value: parseIntLiteral(item.sourceString), span };
       if (item.ctorName === 'valueUse') return item.ast(c) as ValueRef;
+      if (item.ctorName === 'string') return { kind: 'string', value: unquote(item.sourceString), span };
       return { kind: 'dialect', text: item.sourceString, span };
     },
     DpsBody(this: Node, _ins: Node, _o: Node, ins: Node, _c: Node, outs: Node, attrs: Node, trailers: Node, resultTypes: Node) {
@@ -962,13 +1078,17 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const c = contextOf(this);
       return t.ast(c);
     },
-    SsaBody(this: Node, values: Node, attrs: Node, signature: Node) {
+    SsaBody(this: Node, values: Node, attrs: Node, clauses: Node, resultSpec: Node) {
       const c = contextOf(this);
       const op: OpFields = { form: 'ssa', ...fields() };
-      const sig = optional<{ inputs: TypeRef[]; results: TypeRef[]; arrow: boolean }>(signature, c);
+      const spec = optional<ResultSpec>(resultSpec, c);
+      const sig = spec && 'inputs' in spec ? spec : undefined;
       const vs = optional<ValueRef[]>(values, c) ?? [];
       let inputTypes: (TypeRef | undefined)[] = [];
-      if (sig?.arrow) {
+      if (spec && 'types' in spec) {
+        op.resultTypes = spec.types;
+        op.arrowResults = true;
+      } else if (sig?.arrow) {
         inputTypes = sig.inputs;
         op.resultTypes = sig.results;
       } else if (sig) {
@@ -977,7 +1097,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
         op.resultTypes = sig.inputs.length === 1 ? [sig.inputs[0]] : [];
       }
       if (sig?.arrow && inputTypes.length !== vs.length && !(vs.length === 0 && inputTypes.length === 0)) {
-        c.diags.report(D.listMismatch, spanOf(c, signature), `${vs.length} operand(s) but ${inputTypes.length} type(s) in the signature`);
+        c.diags.report(D.listMismatch, spanOf(c, resultSpec), `${vs.length} operand(s) but ${inputTypes.length} type(s) in the signature`);
       }
       addSegment(
         op,
@@ -985,8 +1105,97 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
         vs.map((v, i) => valueOperand(v, inputTypes[i])),
       );
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      const trailing = clauses.children.map((k) => k.ast(c) as { key: string; value: ValueRef });
+      for (const t of trailing) addSegment(op, t.key, [valueOperand(t.value)]);
+      if (trailing.length > 0) op.clauses = trailing.map((t) => t.key);
       (op as OpNode & { signatureSingle?: boolean }).signatureSingle = !!sig && !sig.arrow && sig.inputs.length === 1;
       return op;
+    },
+    ParenBody(this: Node, leading: Node, _o: Node, args: Node, _c: Node, keywords: Node, attrs: Node, clauses: Node, resultSpec: Node) {
+      const c = contextOf(this);
+      const op: OpFields = { form: 'paren', ...fields() };
+      const leadingAttrs = optional<AttrEntry[]>(leading, c) ?? [];
+      const keywordAttrs = optional<AttrEntry[]>(keywords, c) ?? [];
+      op.attrs = [...leadingAttrs, ...keywordAttrs, ...(optional<AttrEntry[]>(attrs, c) ?? [])];
+      const parsed = args.ast(c) as { items: ParenItemAst[]; types?: TypeRef[]; typed: boolean };
+      const values = parsed.items.flatMap((item) => item.values);
+      if (parsed.types && parsed.types.length !== values.length) {
+        c.diags.report(D.listMismatch, spanOf(c, args), `${values.length} operand(s) but ${parsed.types.length} type(s)`);
+      }
+      let k = 0;
+      const keyed: string[] = [];
+      const clauseSegments: string[] = [];
+      for (const item of parsed.items) {
+        const operands = item.values.map((v, i) => valueOperand(v, item.types?.[i] ?? parsed.types?.[k + i]));
+        k += item.values.length;
+        const name = item.segment ?? 'operands';
+        if (item.segment && item.keyed) keyed.push(name);
+        else if (item.segment) clauseSegments.push(name);
+        appendSegment(op, name, operands);
+      }
+      const trailing = clauses.children.map((t) => t.ast(c) as { key: string; value: ValueRef });
+      for (const t of trailing) appendSegment(op, t.key, [valueOperand(t.value)]);
+      const spec = optional<ResultSpec>(resultSpec, c);
+      if (spec) op.resultTypes = 'types' in spec ? spec.types : spec.results;
+      op.paren = {
+        leadingAttrs: leadingAttrs.map((a) => a.key),
+        keywordAttrs: keywordAttrs.map((a) => a.key),
+        typedItems: parsed.typed,
+        keyedSegments: keyed,
+        clauseSegments,
+        trailingClauses: trailing.map((t) => t.key),
+        signature: !!spec && 'inputs' in spec,
+      };
+      if (spec && 'inputs' in spec && spec.inputs.length !== values.length) {
+        c.diags.report(D.listMismatch, spanOf(c, resultSpec), `${values.length} operand(s) but ${spec.inputs.length} type(s) in the signature`);
+      }
+      if (spec && 'inputs' in spec) op.operands.forEach((o, i) => (o.type ??= spec.inputs[i]));
+      return op;
+    },
+    ParenArgs_typed(this: Node, list: Node, _lookahead: Node) {
+      const c = contextOf(this);
+      return { items: list.asIteration().children.map((i) => i.ast(c)), typed: true };
+    },
+    ParenArgs_grouped(this: Node, list: Node, types: Node) {
+      const c = contextOf(this);
+      return { items: list.asIteration().children.map((i) => i.ast(c)), types: optional<TypeRef[]>(types, c), typed: false };
+    },
+    ParenTypedItem_keyed(this: Node, key: Node, _eq: Node, v: Node, _c: Node, t: Node): ParenItemAst {
+      const c = contextOf(this);
+      return { segment: key.sourceString, keyed: true, values: [v.ast(c)], types: [t.ast(c)] };
+    },
+    ParenTypedItem_plain(this: Node, v: Node, _c: Node, t: Node): ParenItemAst {
+      const c = contextOf(this);
+      return { values: [v.ast(c)], types: [t.ast(c)] };
+    },
+    ParenItem_clause(this: Node, key: Node, _o: Node, list: Node, _c: Node): ParenItemAst {
+      const c = contextOf(this);
+      return { segment: key.sourceString, values: list.asIteration().children.map((v) => v.ast(c)) };
+    },
+    ParenItem_plain(this: Node, v: Node): ParenItemAst {
+      const c = contextOf(this);
+      return { values: [v.ast(c)] };
+    },
+    ParenTypes(this: Node, _c: Node, list: Node) {
+      const c = contextOf(this);
+      return list.asIteration().children.map((t) => t.ast(c));
+    },
+    KeywordAttrs(this: Node, list: Node) {
+      const c = contextOf(this);
+      return list.asIteration().children.map((e) => e.ast(c));
+    },
+    KeywordAttr(this: Node, key: Node, _eq: Node, value: Node): AttrEntry {
+      const c = contextOf(this);
+      return { key: key.sourceString, value: value.ast(c), span: spanOf(c, this) };
+    },
+    OperandClause(this: Node, key: Node, _o: Node, v: Node, _c: Node) {
+      const c = contextOf(this);
+      return { key: key.sourceString, value: v.ast(c) };
+    },
+    ResultSpec(this: Node, spec: Node): ResultSpec {
+      const c = contextOf(this);
+      const value = spec.ast(c);
+      return Array.isArray(value) ? { arrow: true, types: value } : value;
     },
     SsaOperands(this: Node, list: Node) {
       const c = contextOf(this);

@@ -5,6 +5,7 @@ import {
   BLayout,
   CUSTOM_PAD_BASE,
   ElemType,
+  HANDLE_KINDS,
   POINTER_SPACE_NAMES,
   PointerSpace,
   SLayout,
@@ -16,6 +17,20 @@ import {
   defaultLayout,
   scalarFromName,
 } from '../types/type';
+
+/** The dialect types whose parameters this table reads; other `!dialect.name` types stay opaque. */
+const PARAMETERIZED = [
+  'pto.tile_buf',
+  'pto.tile',
+  'pto.ptr',
+  'pto.tensor_view',
+  'pto.partition_tensor_view',
+  'pto.tile_view',
+  'pto.multi_tile_buf',
+  'pto.eventid_array',
+  'pto.local_array',
+  'pto.struct',
+];
 
 export interface TypeParse {
   type?: Type;
@@ -99,7 +114,9 @@ export class TypeTable {
     if (!m) return text.startsWith('!') ? { error: `malformed type '${text}'`, warnings: [] } : { type: { kind: 'opaque', text }, warnings: [] };
     const name = m[1];
     const body = m[2];
-    if (!['pto.tile_buf', 'pto.tile', 'pto.ptr', 'pto.tensor_view', 'pto.partition_tensor_view', 'pto.tile_view'].includes(name)) {
+    const handle = HANDLE_KINDS.find((h) => name === `pto.${h}`);
+    if (handle) return body ? { error: `'!${name}' takes no parameters`, warnings: [] } : { type: { kind: 'handle', handle }, warnings: [] };
+    if (!PARAMETERIZED.includes(name)) {
       return { type: { kind: 'opaque', text }, warnings: [] };
     }
     if (!body) return { error: `'!${name}' needs parameters '<...>'`, warnings: [] };
@@ -111,6 +128,31 @@ export class TypeTable {
     }
     const items = this.semantics(match).items() as BodyItem[];
     switch (name) {
+      case 'pto.multi_tile_buf':
+        return this.multiTileType(items);
+      case 'pto.eventid_array': {
+        const size = items.length === 1 && !items[0].key ? positiveInt(items[0], 'size') : `'!pto.eventid_array' takes one size, e.g. '!pto.eventid_array<4>'`;
+        return typeof size === 'string' ? { error: size, warnings: [] } : { type: { kind: 'eventid_array', size }, warnings: [] };
+      }
+      case 'pto.local_array': {
+        const shaped = items.length === 1 && items[0].kind === 'shaped' ? parseShaped(items[0].text) : undefined;
+        if (!shaped?.elem || shaped.shape.some((d) => d === null || d <= 0))
+          return { error: `'!pto.local_array' takes a static shape and an element type, e.g. '!pto.local_array<64xi32>'`, warnings: [] };
+        return { type: { kind: 'local_array', shape: shaped.shape as number[], elem: shaped.elem }, warnings: [] };
+      }
+      case 'pto.struct': {
+        const fields: Type[] = [];
+        for (const item of items) {
+          const field: TypeParse =
+            item.key || item.kind !== 'type' ? { error: `a '!pto.struct' field must be a type, got '${item.text}'`, warnings: [] } : this.parse(item.text);
+          if (!field.type) return { error: field.error ?? `bad field '${item.text}'`, warnings: [] };
+          if (!(field.type.kind === 'scalar' || field.type.kind === 'struct') || (field.type.kind === 'scalar' && field.type.elem === 'index'))
+            return { error: `a '!pto.struct' field must be a scalar or a struct; '${item.text}' is not scalar-storable`, warnings: [] };
+          fields.push(field.type);
+        }
+        if (fields.length === 0) return { error: `'!pto.struct' needs at least one field`, warnings: [] };
+        return { type: { kind: 'struct', fields }, warnings: [] };
+      }
       case 'pto.ptr':
         return pointerType(items);
       case 'pto.tensor_view':
@@ -123,6 +165,32 @@ export class TypeTable {
       default:
         return tileType(name === 'pto.tile_buf' ? 'buf' : 'value', items);
     }
+  }
+
+  /** `<vec, 16x16xf16, count=2>` or `<!pto.tile_buf<...>, count=2>`: the slot's type, then how many. */
+  private multiTileType(items: BodyItem[]): TypeParse {
+    const last = items[items.length - 1];
+    if (!last || last.key !== 'count')
+      return { error: `'!pto.multi_tile_buf' ends with count=N, e.g. '!pto.multi_tile_buf<vec, 16x16xf16, count=2>'`, warnings: [] };
+    const count = positiveInt(last, 'count');
+    if (typeof count === 'string') return { error: count, warnings: [] };
+    const slotItems = items.slice(0, -1);
+    const slot =
+      slotItems.length === 1 && slotItems[0].kind === 'type'
+        ? this.parse(slotItems[0].text)
+        : isCompactForm(slotItems)
+          ? compactTile('buf', slotItems)
+          : { error: `'!pto.multi_tile_buf' needs a tile: a location and shape (vec, 16x16xf16) or a '!pto.tile_buf<...>'`, warnings: [] };
+    if (!slot.type) return slot;
+    if (slot.type.kind !== 'tile' || slot.type.level !== 'buf') return { error: `the slot of a '!pto.multi_tile_buf' must be a !pto.tile_buf`, warnings: [] };
+    if (count < 2) return { error: `a '!pto.multi_tile_buf' count must be >= 2, got ${count}`, warnings: [] };
+    // A row_plus_one slot's storage is longer than its shape: consecutive slots would overlap.
+    if (slot.type.compact === 2)
+      return {
+        error: `a '!pto.multi_tile_buf' slot cannot use row_plus_one compaction (compact=2): its padded storage would overlap the next slot`,
+        warnings: [],
+      };
+    return { type: { kind: 'multi_tile', slot: slot.type, count }, warnings: slot.warnings };
   }
 
   private parseMemref(text: string): TypeParse {

@@ -69,7 +69,26 @@ export type Type =
   | { kind: 'tensor_view'; shape: (number | null)[]; elem: ElemType }
   | { kind: 'partition_view'; shape: (number | null)[]; elem: ElemType; memref?: MemrefSpelling }
   | TileType
+  | MultiTileType
+  | { kind: 'handle'; handle: HandleKind }
+  | { kind: 'eventid_array'; size: number }
+  | { kind: 'local_array'; shape: number[]; elem: ElemType }
+  | { kind: 'struct'; fields: Type[] }
   | { kind: 'opaque'; text: string };
+
+/** `!pto.multi_tile_buf<vec, 16x16xf16, count=2>`: `count` tiles of one type, one of which an op selects at run time. */
+export interface MultiTileType {
+  kind: 'multi_tile';
+  slot: TileType;
+  count: number;
+}
+
+/**
+ * Values that stand for machine state rather than data, with no parameters: a pipe between cores, an asynchronous
+ * communication session and one of its events, a prefetch context.
+ */
+export const HANDLE_KINDS = ['pipe', 'async_session', 'async_event', 'prefetch_async_context'] as const;
+export type HandleKind = (typeof HANDLE_KINDS)[number];
 
 const SCALARS: Record<string, ElemType> = {
   i1: 'i1',
@@ -197,6 +216,16 @@ export function printType(t: Type): string {
     case 'tile':
       if (t.memref) return printMemref(t.memref, t.dtype);
       return `!pto.${t.level === 'buf' ? 'tile_buf' : 'tile'}<${tileParameters(t)}>`;
+    case 'multi_tile':
+      return `!pto.multi_tile_buf<${tileParameters(t.slot)}, count=${t.count}>`;
+    case 'handle':
+      return `!pto.${t.handle}`;
+    case 'eventid_array':
+      return `!pto.eventid_array<${t.size}>`;
+    case 'local_array':
+      return `!pto.local_array<${t.shape.join('x')}x${elemTypeName(t.elem)}>`;
+    case 'struct':
+      return `!pto.struct<${t.fields.map(printType).join(', ')}>`;
     case 'opaque':
       return t.text;
   }

@@ -48,14 +48,17 @@ if (!root) {
   test('samples: at least this many assemble on their target', () => {
     const outcomes = surveySamples(root);
     expect(outcomes.length).toBe(722);
-    expect(outcomes.filter((o) => o.accepted).length).toBeGreaterThanOrEqual(632);
+    expect(outcomes.filter((o) => o.accepted).length).toBeGreaterThanOrEqual(699);
   });
 
   test('lit cases PTOAS accepts: at least this many are accepted', () => {
-    expect(surveyLit(root, false).filter((o) => o.accepted).length).toBeGreaterThanOrEqual(204);
+    expect(surveyLit(root, false).filter((o) => o.accepted).length).toBeGreaterThanOrEqual(364);
   });
 
+  // This floor fell from 337 to 233 when the parenthesized forms (pipes, comm) came to parse and attributes an op
+  // does not define became warnings (as MLIR keeps them): about a hundred of those rejections had been syntax
+  // errors on forms PTOAS accepts, not the rule each test is about.
   test('lit cases PTOAS rejects: at least this many are rejected', () => {
-    expect(surveyLit(root, true).filter((o) => !o.accepted).length).toBeGreaterThanOrEqual(337);
+    expect(surveyLit(root, true).filter((o) => !o.accepted).length).toBeGreaterThanOrEqual(233);
   });
 }

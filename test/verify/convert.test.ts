@@ -79,7 +79,7 @@ describe('tcvt attributes', () => {
   test('on a2a3, saturation = false is rejected for the pairs that always saturate there; a5 honours it', () => {
     const text = program('f32', 'f16', ' {saturation = false}');
     expect(diagLines(run(text, 'a2a3'))).toEqual([
-      `${dstAt(text, 'f16')}: error[E0508]: pto.tcvt: saturation = false is not available for f32 to f16 on a2a3 (it always saturates; only f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32 and i32 -> i16 can turn saturation off)`,
+      `${dstAt(text, 'f16')}: error[E0508]: pto.tcvt: saturation off is not available for f32 to f16 on a2a3 (it always saturates; only f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32 and i32 -> i16 can turn saturation off)`,
     ]);
     expect(diagLines(run(text, 'a5'))).toEqual([]);
   });

@@ -15,31 +15,31 @@ describe('tsort32', () => {
   const idx = tb('u32', 4, 32);
   const dst = tb('f32', 4, 64);
 
-  test('accepts the PTOAS spelling, a one-row idx (shared by every row) and the optional tmp', () => {
+  test("accepts today's PTOAS spelling, a one-row idx (shared by every row) and the optional tmp", () => {
     const one = tb('u32', 1, 32);
-    expect(check(`pto.tsort32 ins(%s : ${src}) outs(%d, %i : ${dst}, ${idx})`, { s: src, d: dst, i: idx }).lines).toEqual([]);
-    expect(check(`pto.tsort32 ins(%s, %t : ${src}, ${src}) outs(%d, %i : ${dst}, ${one})`, { s: src, t: src, d: dst, i: one }).lines).toEqual([]);
+    expect(check(`pto.tsort32 ins(%s, %i : ${src}, ${idx}) outs(%d : ${dst})`, { s: src, d: dst, i: idx }).lines).toEqual([]);
+    expect(check(`pto.tsort32 ins(%s, %i, %t : ${src}, ${one}, ${src}) outs(%d : ${dst})`, { s: src, t: src, d: dst, i: one }).lines).toEqual([]);
   });
 
   test('idx with another number of rows than src (and not 1)', () => {
     const idx2 = tb('u32', 2, 32);
-    const { text, lines } = check(`pto.tsort32 ins(%s : ${src}) outs(%d, %i : ${dst}, ${idx2})`, { s: src, d: dst, i: idx2 });
+    const { text, lines } = check(`pto.tsort32 ins(%s, %i : ${src}, ${idx2}) outs(%d : ${dst})`, { s: src, d: dst, i: idx2 });
     expect(lines).toEqual([`${at(text, idx2, 1)}: error[E0508]: pto.tsort32: idx must have as many valid rows as src (4) or one row for all, not 2`]);
   });
 
   test('dst narrower than one record per element', () => {
     const narrow = tb('f16', 4, 96);
     const half = tb('f16', 4, 32);
-    const { text, lines } = check(`pto.tsort32 ins(%s : ${half}) outs(%d, %i : ${narrow}, ${idx})`, { s: half, d: narrow, i: idx });
+    const { text, lines } = check(`pto.tsort32 ins(%s, %i : ${half}, ${idx}) outs(%d : ${narrow})`, { s: half, d: narrow, i: idx });
     expect(lines).toEqual([
       `${at(text, narrow, 1)}: error[E0508]: pto.tsort32: dst needs 128 valid columns (one 8-byte value-index record, 4 f16 columns, per element of src's 32), but has 96`,
     ]);
   });
 
-  test("the manual's spelling (idx in ins) names the PTOAS one", () => {
-    const { text, lines } = check(`pto.tsort32 ins(%s, %i : ${src}, ${idx}) outs(%d : ${dst})`, { s: src, d: dst, i: idx });
+  test("the form older PTOAS printed (idx after dst in outs) is accepted with a warning naming today's", () => {
+    const { text, lines } = check(`pto.tsort32 ins(%s : ${src}) outs(%d, %i : ${dst}, ${idx})`, { s: src, d: dst, i: idx });
     expect(lines).toEqual([
-      `${at(text, '%d :')}: error[E0501]: pto.tsort32 takes 2 outs operand(s), got 1; expected 'pto.tsort32 ins(%src, %tmp? : ...) outs(%dst, %idx : ...)'`,
+      `${at(text, 'pto.tsort32')}: warning[W0105]: pto.tsort32 with %idx in outs is the old form; PTOAS now writes 'pto.tsort32 ins(%src, %idx, %tmp? : ...) outs(%dst : ...)'`,
     ]);
   });
 });
@@ -95,13 +95,13 @@ describe('tmrgsort', () => {
 });
 
 describe('Level 1', () => {
-  test('neither instruction has a Level 1 form (PTOAS has none; tsort32 would make its input idx a result)', () => {
+  test('tsort32 has no Level 1 form (PTOAS has none)', () => {
     const s = tileVal({ dtype: 'f32', rows: 1, cols: 32 });
     const d = tileVal({ dtype: 'f32', rows: 1, cols: 64 });
     const i = tileVal({ dtype: 'u32', rows: 1, cols: 32 });
-    const text = kernel([`%d, %i = pto.tsort32 %s : ${s} -> (${d}, ${i})`, 'return'], `%s: ${s}`);
+    const text = kernel([`%d = pto.tsort32 %s, %i : (${s}, ${i}) -> ${d}`, 'return'], `%s: ${s}, %i: ${i}`);
     expect(diagLines(run(text, 'a5'))).toEqual([
-      `${at(text, 'pto.tsort32')}: error[E0508]: pto.tsort32: has no Level 1 form; write 'pto.tsort32 ins(%src : T) outs(%dst, %idx : T, ui32)'`,
+      `${at(text, 'pto.tsort32')}: error[E0508]: pto.tsort32: has no Level 1 form; write 'pto.tsort32 ins(%src, %idx : T, ui32) outs(%dst : T)'`,
     ]);
   });
 });

@@ -132,3 +132,21 @@ test('the verifier checks pointer and scalar types', () => {
     't.pto:7:5: error[E0405]: pto.bitcast needs a tile and gives a tile',
   ]);
 });
+
+test('pto.print %u and %x read the bits unsigned at the value type width: -7 as i32 is 4294967289 and fffffff9', () => {
+  const text = [
+    'func.func @p() {',
+    '  %i = arith.constant -7 : i32',
+    '  %b = arith.constant -1 : i8',
+    '  pto.print ins("%u", %i : i32)',
+    '  pto.print ins("%x", %i : i32)',
+    '  pto.print ins("%d", %i : i32)',
+    '  pto.print ins("%u", %b : i8)',
+    '  %u = builtin.unrealized_conversion_cast %i : i32 to ui32',
+    '  pto.print ins("%u", %u : ui32)',
+    '  return',
+    '}',
+  ].join('\n');
+  // 2^32 - 7 = 4294967289 = 0xfffffff9; 2^8 - 1 = 255.
+  expect(run(text, {}).printed).toEqual(['4294967289', 'fffffff9', '-7', '255', '4294967289']);
+});

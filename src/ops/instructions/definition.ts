@@ -1,6 +1,7 @@
+import { unknownAttributeMessage } from '../attributes';
 import { DIAGNOSTICS as D } from '../../diag/catalog';
 import { Span } from '../../diag/source';
-import { OpDefinition, OpVerifier, Spelling } from '../../ir/definition';
+import { OpDefinition, OpProperties, OpVerifier, Spelling } from '../../ir/definition';
 import { BoundInstruction, BoundOperand } from '../../ir/program';
 import { DEFAULT_PRODUCT } from '../../ascendc/model/params';
 import { Instruction } from '../../spec/isa';
@@ -24,10 +25,15 @@ export function instructionDefinition(spec: Instruction): OpDefinition {
   return {
     name: spec.opName,
     spellings: oldDpsSpellings(spec.opName),
-    properties: { attributesInIns: spec.attributesInIns },
+    properties: { attributesInIns: spec.attributesInIns, formerlyOuts: formerlyOuts(spec) },
     verify: (v) => new InstructionVerification(v, spec).run(),
     execute: executeInstruction,
   };
+}
+
+function formerlyOuts(spec: Instruction): OpProperties['formerlyOuts'] {
+  const insPositions = spec.ins.flatMap((s, i) => (s.formerlyOuts ? [i] : []));
+  return insPositions.length > 0 ? { outs: spec.outs.length, insPositions } : undefined;
 }
 
 /** Early PTOAS spelled Level 2 tile ops with a `_dps` suffix, and the transfers also without their `t`. */
@@ -118,23 +124,45 @@ class InstructionVerification {
     if (resultCount(op) > 0 && op.resultTypes.length === 0) {
       this.v.error(op.results[0].span, `${spec.opName} in destination-passing form (ins/outs) has no results`, undefined, D.instructionOperands);
     }
-    const insTypes = (op.segments.ins ?? []).map((i) => operandTypes[i]);
-    const ins = this.bindList(op, this.sourceOrder(spec, spec.ins, insTypes), segment(op, 'ins'), insTypes, 'ins', spec, 2);
+    let insOperands = segment(op, 'ins');
+    let insTypes = (op.segments.ins ?? []).map((i) => operandTypes[i]);
+    let outsOperands = segment(op, 'outs');
+    let outsTypes = (op.segments.outs ?? []).map((i) => operandTypes[i]);
+    const moved = spec.ins.filter((s) => s.formerlyOuts);
+    if (moved.length > 0 && outsOperands.length === spec.outs.length + moved.length) {
+      // The old form: those sources follow the destinations in outs. Put each back at its place in ins.
+      this.v.warning(
+        op.nameSpan,
+        `${spec.opName} with ${moved.map((s) => '%' + s.name).join(', ')} in outs is the old form; PTOAS now writes '${this.usage(spec, 2)}'`,
+        D.oldSpelling,
+      );
+      const extra = outsOperands.slice(spec.outs.length);
+      const extraTypes = outsTypes.slice(spec.outs.length);
+      [outsOperands, outsTypes] = [outsOperands.slice(0, spec.outs.length), outsTypes.slice(0, spec.outs.length)];
+      const written = { operands: insOperands, types: insTypes };
+      [insOperands, insTypes] = [[], []];
+      let w = 0;
+      let e = 0;
+      for (const s of spec.ins) {
+        if (s.formerlyOuts) {
+          insOperands.push(extra[e]);
+          insTypes.push(extraTypes[e++]);
+        } else if (w < written.operands.length) {
+          insOperands.push(written.operands[w]);
+          insTypes.push(written.types[w++]);
+        }
+      }
+      insOperands.push(...written.operands.slice(w));
+      insTypes.push(...written.types.slice(w));
+    }
+    const ins = this.bindList(op, this.sourceOrder(spec, spec.ins, insTypes), insOperands, insTypes, 'ins', spec, 2);
     // `%v = op ins(...) outs : T`: a scalar destination is the op's result (pto.tgetval).
     const scalarOut = spec.outs.length === 1 && spec.outs[0].kind === 'scalar' ? spec.outs[0] : undefined;
     if (scalarOut && (op.segments.outs ?? []).length === 0) {
       if (!ins || !declared[0] || !this.v.expectResults(1)) return undefined;
       return { spec, operands: new Map([[scalarOut.name, { spec: scalarOut, type: declared[0], result: op.results[0] }], ...ins]) };
     }
-    const outs = this.bindList(
-      op,
-      spec.outs,
-      segment(op, 'outs'),
-      (op.segments.outs ?? []).map((i) => operandTypes[i]),
-      'outs',
-      spec,
-      2,
-    );
+    const outs = this.bindList(op, spec.outs, outsOperands, outsTypes, 'outs', spec, 2);
     if (!ins || !outs) return undefined;
     return { spec, operands: new Map([...outs, ...ins]) };
   }
@@ -287,7 +315,7 @@ class InstructionVerification {
       }
     }
     const known = new Set((spec.attributes ?? []).map((a) => a.name));
-    for (const a of op.attrs) if (!known.has(a.key)) this.v.error(a.span, `${name} has no attribute '${a.key}'`, undefined, D.instructionAttribute);
+    for (const a of op.attrs) if (!known.has(a.key)) this.v.warning(a.span, unknownAttributeMessage(name, a.key, [...known]), D.unknownAttribute);
     bound.attributes = attributes;
     bound.written = written;
     // Rules the tables cannot express (type pairs of tcvt, index ranges, ...): ops/instructions/checks.

@@ -40,7 +40,21 @@ export function isSupportedPair(target: TargetName, src: ElemType, dst: ElemType
   return CONVERSION_PAIRS[target][src]?.includes(dst) ?? false;
 }
 
+/**
+ * The saturation a TCVT asks for: today's `satmode` (or its other name `sat_mode`) ON/OFF, else the older boolean
+ * `saturation`; undefined when none is given.
+ */
+export function requestedSaturation(attribute: (name: string) => unknown): boolean | undefined {
+  const mode = attribute('satmode') ?? attribute('sat_mode');
+  if (mode !== undefined) return mode === 'ON';
+  const flag = attribute('saturation');
+  return typeof flag === 'boolean' ? flag : undefined;
+}
+
 function typePair(ctx: CheckContext): void {
+  if (ctx.attributes.get('satmode') !== undefined && ctx.attributes.get('sat_mode') !== undefined) {
+    ctx.error(ctx.spanOf('dst'), 'pto.tcvt: give satmode or sat_mode, not both');
+  }
   const src = ctx.tiles.get('src');
   const dst = ctx.tiles.get('dst');
   if (!src || !dst) return;
@@ -55,10 +69,10 @@ function typePair(ctx: CheckContext): void {
   }
   // An explicit `saturation = false` that A2/A3 would silently ignore is rejected rather than run as something else.
   const pair = `${src.dtype}->${dst.dtype}`;
-  if (ctx.target === 'a2a3' && ctx.attributes.get('saturation') === false && !NARROWING_PAIRS.includes(pair)) {
+  if (ctx.target === 'a2a3' && requestedSaturation((n) => ctx.attributes.get(n)) === false && !NARROWING_PAIRS.includes(pair)) {
     ctx.error(
       ctx.spanOf('dst'),
-      `saturation = false is not available for ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} on a2a3 (it always saturates; only f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32 and i32 -> i16 can turn saturation off)`,
+      `saturation off is not available for ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} on a2a3 (it always saturates; only f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32 and i32 -> i16 can turn saturation off)`,
     );
   }
 }

@@ -11,7 +11,7 @@ export function recordColumns(tile: TileType): number {
   return RECORD_BYTES / elemSize(tile.dtype);
 }
 
-/** PTOAS has no Level 1 form of the sort instructions, and their outs hold inputs (tsort32's idx) or several results. */
+/** PTOAS has no Level 1 form of the sort instructions (their outs hold several results). */
 function requireLevel2(ctx: CheckContext, spelling: string): boolean {
   if (ctx.op.form === 'dps') return true;
   ctx.error(ctx.op.nameSpan, `has no Level 1 form; write '${spelling}'`);
@@ -23,7 +23,7 @@ function requireLevel2(ctx: CheckContext, spelling: string): boolean {
  * must hold one record per valid element of src.
  */
 function tsort32(ctx: CheckContext): void {
-  if (!requireLevel2(ctx, 'pto.tsort32 ins(%src : T) outs(%dst, %idx : T, ui32)')) return;
+  if (!requireLevel2(ctx, 'pto.tsort32 ins(%src, %idx : T, ui32) outs(%dst : T)')) return;
   const src = ctx.tiles.get('src');
   const dst = ctx.tiles.get('dst');
   const idx = ctx.tiles.get('idx');

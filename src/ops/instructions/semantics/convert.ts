@@ -1,3 +1,4 @@
+import { requestedSaturation } from '../checks/convert';
 import { ElemType } from '../../../types/type';
 import { Converter, castMode, cpuSimConverter, npuConverter, npuSaturates } from '../../../numerics/conversion';
 import { InstructionContext, SemanticsModule } from './context';
@@ -34,7 +35,7 @@ function convert(ctx: InstructionContext): void {
   const from = src.type.dtype;
   const to = dst.type.dtype;
   const mode = castMode(String(ctx.attribute('rmode')));
-  const explicitSaturation = ctx.flag('saturation');
+  const explicitSaturation = requestedSaturation((n) => ctx.attribute(n));
   let element: Converter;
   if (ctx.numerics === 'cpu-sim') {
     // The simulator's 3-argument TCVT (what PTOAS emits) runs with SaturationMode::OFF.

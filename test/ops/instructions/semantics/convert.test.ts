@@ -159,6 +159,14 @@ describe('npu', () => {
     expect(tcvt('f32', 'i16', [40000, NaN, -3e9], { target: 'a2a3', attrs: 'saturation = true' })).toEqual([32767, 0, -32768]);
   });
 
+  test("today's satmode spelling means the same as saturation: ON clamps 40000 to 32767, OFF keeps the low bits 40000 - 65536", () => {
+    const on = tcvt('f32', 'i16', [40000, -3e9], { target: 'a2a3', attrs: 'satmode = #pto<saturation_mode ON>' });
+    expect(on).toEqual([32767, -32768]);
+    expect(tcvt('f32', 'i16', [40000, -3e9], { target: 'a2a3', attrs: 'sat_mode = #pto<saturation_mode ON>' })).toEqual(on);
+    expect(tcvt('i32', 'i16', [40000, -40000], { attrs: 'satmode = #pto<saturation_mode OFF>' })).toEqual([40000 - 65536, 65536 - 40000]);
+    expect(tcvt('i16', 'u8', [-5, 300], { attrs: 'satmode = #pto<saturation_mode OFF>' })).toEqual([251, 44]);
+  });
+
   test('integer narrowing: i32 -> i16 wraps by default, i16 -> u8 (a5) saturates by default', () => {
     expect(tcvt('i32', 'i16', [40000, -40000, 5])).toEqual([40000 - 65536, 65536 - 40000, 5]);
     expect(tcvt('i32', 'i16', [40000, -40000], { attrs: 'saturation = true' })).toEqual([32767, -32768]);

@@ -63,11 +63,28 @@ function selectionSort(records: Rec[]): Rec[] {
   return out;
 }
 
-const sort32Line = 'pto.tsort32 ins(%src : T(src)) outs(%dst, %idx : T(dst), T(idx))';
-const sort32TmpLine = 'pto.tsort32 ins(%src, %tmp : T(src), T(tmp)) outs(%dst, %idx : T(dst), T(idx))';
+const sort32Line = 'pto.tsort32 ins(%src, %idx : T(src), T(idx)) outs(%dst : T(dst))';
+const sort32TmpLine = 'pto.tsort32 ins(%src, %idx, %tmp : T(src), T(idx), T(tmp)) outs(%dst : T(dst))';
+/** What older PTOAS printed: idx after dst in outs. */
+const sort32OldLine = 'pto.tsort32 ins(%src : T(src)) outs(%dst, %idx : T(dst), T(idx))';
 const both: Numerics[] = ['npu', 'cpu-sim'];
 
 describe('tsort32', () => {
+  test("the old form (idx in outs) sorts the same as today's (idx in ins)", () => {
+    const values = Array.from({ length: 32 }, (_, k) => Math.fround(Math.cos(k * 3.3) * 10));
+    const indices = Array.from({ length: 32 }, (_, k) => 500 - k);
+    const tiles = () => ({
+      src: { dtype: 'f32' as ElemType, rows: 1, cols: 32, bytes: tileBytes('f32', values) },
+      dst: { dtype: 'f32' as ElemType, rows: 1, cols: 64 },
+      idx: { dtype: 'u32' as ElemType, rows: 1, cols: 32, bytes: tileBytes('u32', indices) },
+    });
+    const today = run(sort32Line, tiles(), 'npu');
+    const old = run(sort32OldLine, tiles(), 'npu');
+    const records = (out: Record<string, DataView>) => Array.from({ length: 32 }, (_, k) => recordAt(out.dst, 'f32', 64, 0, k));
+    expect(records(old)).toEqual(records(today));
+    expect(records(today)).toEqual(selectionSort(values.map((value, k) => ({ value, index: indices[k] }))));
+  });
+
   test.each(both)('f32, two blocks of one row, under %s: each block sorted descending, [value, index] records', (numerics) => {
     const values = Array.from({ length: 64 }, (_, k) => Math.fround(Math.sin(k * 7.1) * 100));
     const indices = Array.from({ length: 64 }, (_, k) => 1000 + ((k * 37) % 64));

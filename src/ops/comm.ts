@@ -1,0 +1,186 @@
+import { OpDefinition } from '../ir/definition';
+import { Type, printType } from '../types/type';
+import { DeclaredCheck, DeclaredOp, DeclaredOperand, declaredDefinition, ptoEnum } from './declared';
+
+/**
+ * Communication between devices (ranks) and all cores of a launch (PTOAS's `pto.comm.*`, pto-isa's TPUT, TGET,
+ * TNOTIFY, TWAIT, TTEST, TBROADCAST, TGATHER, TSCATTER, TREDUCE and their async forms): data moves between global
+ * memories through an on-chip staging tile (`buf(%ping[, %pong])`, `recv(...)`), signals are i32 words in global
+ * memory. `pto.syncall` is a barrier across the cores of a launch. The VM runs one device and does not run these
+ * yet.
+ */
+
+const COMM: DeclaredOperand['is'] = ['partition_view', 'tensor_view', 'tile'];
+const VIEW: DeclaredOperand['is'] = ['partition_view', 'tensor_view'];
+
+/** `buf(%ping[, %pong])` or `recv(%ping[, %pong])`: one or two staging tiles. */
+function staging(clause: string): DeclaredOperand {
+  return { name: clause, is: ['tile'], variadic: true, keyword: true };
+}
+
+const GROUP: DeclaredOperand = { name: 'group', is: VIEW, variadic: true, keyword: true };
+const ROOT = { name: 'root', type: { kind: 'int' as const, range: [0, 2147483647] as [number, number] }, required: true };
+const ATOMIC = { name: 'atomicType', type: ptoEnum('atomic_type', ['atomic_none', 'atomic_add']) };
+
+/** `buf(...)` / `recv(...)` hold a ping tile and at most a pong tile, of one type. */
+function checkStaging(clause: string) {
+  return (c: DeclaredCheck): void => {
+    const tiles = c.binding.operands[clause] ?? [];
+    const { op } = c.v;
+    if (tiles.length === 0 || tiles.length > 2) c.error(op.span, `${op.name} takes ${clause}(%ping) or ${clause}(%ping, %pong), got ${tiles.length} tile(s)`);
+    const [ping, pong] = tiles.map((i) => c.v.operands[i]);
+    if (ping && pong && printType(ping) !== printType(pong))
+      c.error(op.operands[tiles[1]].span, `${op.name}: the pong tile must have the ping tile's type ${printType(ping)}`);
+  };
+}
+
+/** Static dims must be positive; src and dst must have the same shape where both are views. */
+function checkShapes(c: DeclaredCheck, names: string[]): void {
+  const { op } = c.v;
+  const shapes = names.map((n) => [n, c.type(n)] as const).filter((e): e is readonly [string, Type] => !!e[1]);
+  for (const [name, t] of shapes) {
+    if ((t.kind === 'partition_view' || t.kind === 'tensor_view') && t.shape.some((d) => d !== null && d <= 0))
+      c.error(c.span(name), `${op.name} expects every static dimension of ${name} to be positive, got ${printType(t)}`);
+  }
+}
+
+/** A signal word: a global i32 (an element of a view), compared with or combined with an integer value. */
+function signalOp(name: string, attr: { name: string; values: string[]; mnemonic: string }, result: boolean): DeclaredOp {
+  return {
+    name,
+    operands: [
+      { name: 'signal', is: VIEW },
+      { name: 'value', is: ['integer'] },
+    ],
+    attrs: [{ name: attr.name, type: ptoEnum(attr.mnemonic, attr.values), required: true }],
+    results: result ? [{ name: 'result', is: ['i1'], fixed: { kind: 'scalar', elem: 'i1' } }] : [],
+    check(c) {
+      const signal = c.type('signal');
+      if (signal && (signal.kind === 'partition_view' || signal.kind === 'tensor_view')) {
+        if (signal.elem !== 'i32') c.error(c.span('signal'), `${name} expects the signal to hold i32, got ${printType(signal)}`);
+        if (signal.shape.some((d) => d === null)) c.error(c.span('signal'), `${name} does not support dynamic dimensions on signal`);
+      }
+    },
+  };
+}
+
+const WAIT_CMP = { name: 'cmp', mnemonic: 'wait_cmp', values: ['eq', 'ne', 'gt', 'ge', 'lt', 'le'] };
+
+function transfer(name: string, atomic: boolean): DeclaredOp {
+  return {
+    name,
+    operands: [{ name: 'dst', is: COMM }, { name: 'src', is: COMM }, staging('buf')],
+    attrs: atomic ? [ATOMIC] : [],
+    check(c) {
+      checkStaging('buf')(c);
+      checkShapes(c, ['dst', 'src']);
+    },
+  };
+}
+
+function asyncTransfer(name: string): DeclaredOp {
+  return {
+    name,
+    operands: [
+      { name: 'dst', is: COMM },
+      { name: 'src', is: COMM },
+      { name: 'session', is: ['async_session'] },
+    ],
+    results: [{ name: 'event', is: ['async_event'], fixed: { kind: 'handle', handle: 'async_event' } }],
+    check(c) {
+      checkShapes(c, ['dst', 'src']);
+      // The asynchronous engine moves one contiguous run of bytes.
+      for (const side of ['dst', 'src']) {
+        const t = c.type(side);
+        if (t && (t.kind === 'partition_view' || t.kind === 'tensor_view') && (t.shape.some((d) => d === null) || t.shape.filter((d) => d !== 1).length > 1))
+          c.error(c.span(side), `${name} expects ${side} to be a static flat contiguous 1D view in global memory, got ${printType(t)}`);
+      }
+    },
+  };
+}
+
+function collective(name: string, first: string, extra: DeclaredOperand[], attrs: DeclaredOp['attrs']): DeclaredOp {
+  return {
+    name,
+    operands: [{ name: first, is: COMM }, ...extra, staging('recv'), GROUP],
+    attrs: [ROOT, ...(attrs ?? [])],
+    check(c) {
+      checkStaging('recv')(c);
+      checkShapes(c, [first]);
+      const group = c.binding.operands.group ?? [];
+      if (group.length === 0) c.error(c.v.op.span, `${name} needs group(...) with at least one view`);
+      const root = c.int('root');
+      if (root !== undefined && group.length > 0 && root >= group.length)
+        c.error(c.binding.attrs.root.span, `${name}: root ${root} is not a member of the group of ${group.length}`);
+    },
+  };
+}
+
+const COMM_OPS: DeclaredOp[] = [
+  transfer('pto.comm.tput', true),
+  transfer('pto.comm.tget', false),
+  asyncTransfer('pto.comm.tput_async'),
+  asyncTransfer('pto.comm.tget_async'),
+  signalOp('pto.comm.tnotify', { name: 'notifyOp', mnemonic: 'notify_op', values: ['atomic_add', 'set'] }, false),
+  signalOp('pto.comm.twait', WAIT_CMP, false),
+  signalOp('pto.comm.ttest', WAIT_CMP, true),
+  collective('pto.comm.tbroadcast', 'src', [], []),
+  collective('pto.comm.tgather', 'dst', [], []),
+  collective('pto.comm.tscatter', 'src', [], []),
+  collective(
+    'pto.comm.treduce',
+    'dst',
+    [{ name: 'acc', is: ['tile'] }],
+    [{ name: 'reduceOp', type: ptoEnum('reduce_op', ['sum', 'max', 'min']), required: true }],
+  ),
+  {
+    name: 'pto.comm.build_async_session',
+    operands: [
+      { name: 'scratch', is: ['tile'] },
+      { name: 'workspace', is: ['ptr'] },
+    ],
+    attrs: ['sync_id', 'block_bytes', 'comm_block_offset', 'queue_num', 'channel_group_idx'].map((n) => ({ name: n, type: { kind: 'int' as const } })),
+    results: [{ name: 'session', is: ['async_session'], fixed: { kind: 'handle', handle: 'async_session' } }],
+  },
+  ...['pto.comm.wait_async_event', 'pto.comm.test_async_event'].map((name): DeclaredOp => ({
+    name,
+    operands: [
+      { name: 'event', is: ['async_event'] },
+      { name: 'session', is: ['async_session'] },
+    ],
+    results: [{ name: 'completed', is: ['i1'], fixed: { kind: 'scalar', elem: 'i1' } }],
+  })),
+  {
+    // `pto.syncall() mode = #pto.sync_all_mode<hard>, core_type = #pto.sync_core_type<mix>`; soft mode counts
+    // arrivals in a global workspace.
+    name: 'pto.syncall',
+    operands: [
+      { name: 'gm_workspace', is: ['ptr', 'tensor_view', 'partition_view'], optional: true },
+      { name: 'used_cores', is: ['i32'], optional: true },
+    ],
+    attrs: [
+      { name: 'mode', type: ptoEnum('sync_all_mode', ['hard', 'soft']), required: true },
+      { name: 'core_type', type: ptoEnum('sync_core_type', ['aiv_only', 'aic_only', 'mix']), required: true },
+    ],
+    check(c) {
+      const { op } = c.v;
+      const mode = c.enumValue('mode');
+      const operands = op.operands.length;
+      if (mode === 'hard' && operands > 0) c.error(op.span, 'pto.syncall in hard mode takes no operands');
+      if (mode === 'soft' && operands === 0) c.error(op.span, 'pto.syncall in soft mode takes the global workspace and optionally the number of cores used');
+      const ws = c.type('gm_workspace');
+      if (ws && 'elem' in ws && ws.elem !== 'i32')
+        c.error(c.span('gm_workspace'), `pto.syncall expects gm_workspace element type to be i32, got ${printType(ws)}`);
+      if (ws?.kind === 'ptr' && ws.space !== 'gm') c.error(c.span('gm_workspace'), 'pto.syncall expects gm_workspace in global memory');
+      // Soft syncall counts arrivals in 16 i32 words (64 bytes) of the workspace.
+      if (ws && (ws.kind === 'partition_view' || ws.kind === 'tensor_view') && ws.shape.every((d) => d !== null)) {
+        const capacity = (ws.shape as number[]).reduce((a, b) => a * b, 1);
+        if (capacity < 16)
+          c.error(c.span('gm_workspace'), `pto.syncall expects gm_workspace to hold at least 16 i32 elements (64 bytes), but it holds ${capacity}`);
+      }
+    },
+  },
+  { name: 'pto.set_ffts', operands: [{ name: 'ffts', is: ['ptr'] }] },
+];
+
+export const COMM_DEFINITIONS: OpDefinition[] = COMM_OPS.map(declaredDefinition);
