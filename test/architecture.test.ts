@@ -24,7 +24,7 @@ const ALLOWED: Record<string, string[]> = {
   vm: ['diag', 'types', 'numerics', 'spec', 'syntax', 'machine', 'ir', 'ops'],
   emit: ['diag', 'types', 'spec', 'syntax', 'ir', 'ops', 'verify'],
   lower: ['diag', 'types', 'syntax', 'ascendc', 'ir', 'ops', 'verify', 'emit'],
-  tools: ['diag', 'types', 'spec'],
+  tools: ['diag', 'types', 'spec', 'ops'],
   cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'emit', 'lower'],
   corpus: ['diag', 'types', 'spec', 'syntax', 'ir', 'verify', 'vm', 'emit'],
 };

@@ -1,8 +1,10 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
 import { OpDefinition } from '../ir/definition';
 import { vmTrap } from '../machine/trap';
 import { MultiTile } from '../machine/value';
 import { printType } from '../types/type';
 import { DeclaredOp, declaredDefinition } from './declared';
+import { allocatedTileProblems } from './tile-rules';
 
 /**
  * Multi-buffering: `!pto.multi_tile_buf<vec, 16x16xf16, count=2>` is `count` tiles of one type, allocated together;
@@ -22,6 +24,8 @@ const MULTI_TILE_OPS: DeclaredOp[] = [
     check(c) {
       const t = c.v.declared[0];
       if (t?.kind !== 'multi_tile') return;
+      for (const p of allocatedTileProblems(t.slot))
+        c.v.error(c.v.op.resultTypes[0].span, `pto.alloc_multi_tile: the slot: ${p}`, undefined, D.invalidTileType);
       for (const [key, dim] of [
         ['valid_row', t.slot.vRow],
         ['valid_col', t.slot.vCol],

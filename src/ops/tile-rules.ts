@@ -10,26 +10,36 @@ export function tileTypeProblems(t: TileType, target: TargetName, spec: Isa): st
   if (t.vRow !== null && t.vRow > t.rows) problems.push(`valid rows ${t.vRow} exceed rows ${t.rows}`);
   if (t.vCol !== null && t.vCol > t.cols) problems.push(`valid cols ${t.vCol} exceed cols ${t.cols}`);
   if (![32, 512, 1024].includes(t.fractal)) problems.push(`fractal size must be 32, 512 or 1024, got ${t.fractal}`);
-  if (t.blayout === 'col_major' && t.slayout === 'col_major') problems.push('blayout=col_major with slayout=col_major (Nn) is not a supported layout');
-  if (t.slayout === 'none_box') {
-    if (t.blayout === 'row_major' && (t.cols * size) % 32 !== 0) {
-      problems.push(`a row-major tile needs rows of a multiple of 32 bytes: cols ${t.cols} x ${size} bytes = ${t.cols * size}`);
-    }
-    if (t.blayout === 'col_major' && (t.rows * size) % 32 !== 0) {
-      problems.push(`a column-major tile needs columns of a multiple of 32 bytes: rows ${t.rows} x ${size} bytes = ${t.rows * size}`);
-    }
-  } else {
-    const box = innerBox(t);
-    if (t.cols % box.cols !== 0) problems.push(`cols ${t.cols} must be a multiple of the fractal box width ${box.cols}`);
-    if (t.loc !== 'vec' && t.fractal !== 32 && t.rows !== 1 && t.rows % box.rows !== 0) {
-      problems.push(`rows ${t.rows} must be a multiple of the fractal box height ${box.rows}`);
-    }
-  }
   const buffer = spec.locationBuffer[t.loc];
   const capacity = spec.buffers[target][buffer];
   const bytes = t.rows * t.cols * size;
   if (capacity !== undefined && bytes > capacity) {
     problems.push(`a ${t.rows}x${t.cols} ${t.dtype} tile needs ${bytes} bytes, more than the ${capacity}-byte ${buffer} of ${target}`);
+  }
+  return problems;
+}
+
+/**
+ * The layout rules of a tile that is allocated (pto.alloc_tile's result, a multi-tile buffer's slot), as PTOAS's
+ * verifier checks them there rather than on every use of the type: a none_box tile's rows (row-major) or columns
+ * (col-major) are whole 32-byte units (16 for packed 4-bit floats); a boxed tile is whole boxes.
+ */
+export function allocatedTileProblems(t: TileType): string[] {
+  const size = elemSize(t.dtype);
+  const unit = t.dtype === '!pto.f4E1M2x2' || t.dtype === '!pto.f4E2M1x2' ? 16 : 32;
+  if (t.slayout === 'none_box') {
+    const [dim, what] = t.blayout === 'row_major' ? [t.cols, 'row'] : [t.rows, 'column'];
+    return (dim * size) % unit === 0
+      ? []
+      : [
+          `a ${t.blayout === 'row_major' ? 'row' : 'column'}-major none_box tile needs its ${what} byte size to be a multiple of ${unit}, got ${dim} x ${size} = ${dim * size} bytes`,
+        ];
+  }
+  const problems: string[] = [];
+  const box = innerBox(t);
+  if (t.cols % box.cols !== 0) problems.push(`cols ${t.cols} must be a multiple of the fractal box width ${box.cols}`);
+  if (t.loc !== 'vec' && t.fractal !== 32 && t.rows !== 1 && t.rows % box.rows !== 0) {
+    problems.push(`rows ${t.rows} must be a multiple of the fractal box height ${box.rows}`);
   }
   return problems;
 }

@@ -6,7 +6,7 @@ import { vmTrap } from '../machine/trap';
 import { tileBytes } from '../types/geometry';
 import { attrOf } from '../syntax/ast';
 import { TileType, elemSize, elemTypeName, printType } from '../types/type';
-import { tileTypeProblems } from './tile-rules';
+import { allocatedTileProblems, tileTypeProblems } from './tile-rules';
 import { subsetBoundsProblem, subsetType, treshapeProblem } from './tile-views';
 
 /** A tile operand (verification makes sure it is one). */
@@ -65,6 +65,7 @@ export const allocTile: OpDefinition = {
     const declared = v.declared;
     const t = declared[0];
     if (t && t.kind !== 'tile') v.error(op.resultTypes[0].span, `pto.alloc_tile produces a !pto.tile_buf, not ${printType(t)}`);
+    if (t?.kind === 'tile') for (const p of allocatedTileProblems(t)) v.error(op.resultTypes[0].span, `pto.alloc_tile: ${p}`, undefined, D.invalidTileType);
     if (t?.kind === 'tile') {
       for (const [key, dim] of [
         ['valid_row', t.vRow],

@@ -1,4 +1,5 @@
 import { Instruction, isa, knownOps } from '../spec/isa';
+import { opRegistry } from '../ops/registry';
 import { TARGETS } from '../spec/schema';
 import { ElemType } from '../types/type';
 
@@ -58,6 +59,42 @@ function holes(instructions: Instruction[]): string[] {
   return lines;
 }
 
+/**
+ * Today's dialect: each tile-level op of PTOAS at the reference commit, and how far the toolchain takes it. An op
+ * is parsed and verified when the registry defines it, and run when its definition runs it (for a table
+ * instruction: when its table says the VM implements it).
+ */
+function dialectCoverage(): string[] {
+  const registry = opRegistry();
+  const { ptoas } = knownOps();
+  const status = (name: string): 'run' | 'verified' | 'not implemented' => {
+    const entry = registry.lookup(name);
+    if (!entry) return 'not implemented';
+    const instruction = isa().instructions.get(name.slice('pto.'.length));
+    if (instruction) return instruction.implemented ? 'run' : 'verified';
+    return entry.def.execute ? 'run' : 'verified';
+  };
+  const by = new Map<string, string[]>();
+  for (const name of ptoas) by.set(status(name), [...(by.get(status(name)) ?? []), name]);
+  const count = (k: string) => by.get(k)?.length ?? 0;
+  const lines = [
+    "## Today's PTOAS dialect",
+    '',
+    `The tile-level ops of PTOAS at e32488c9 (\`include/PTO/IR/PTOOps.td\`; the VPTO micro-ops come later): ${ptoas.length} ops, of which`,
+    `${count('run') + count('verified')} are parsed and verified, ${count('run')} of them run by the VM, and ${count('not implemented')} not implemented yet.`,
+    '',
+  ];
+  const labels: Record<string, string> = {
+    run: 'Parsed, verified and run',
+    verified: 'Parsed and verified; the VM says it does not run them yet',
+    'not implemented': 'Not implemented yet (the verifier says so)',
+  };
+  for (const k of ['run', 'verified', 'not implemented']) {
+    lines.push(`**${labels[k]}** (${count(k)}): ${(by.get(k) ?? []).map((n) => `\`${n}\``).join(', ') || 'none'}.`, '');
+  }
+  return lines;
+}
+
 function reference(instructions: Instruction[]): string[] {
   const lines = [
     '## Instructions',
@@ -101,6 +138,7 @@ export function isaTable(): string {
     '',
     'Generated from `spec/` by `npm run docs:isa`; do not edit by hand.',
     '',
+    ...dialectCoverage(),
     ...coverage(pto),
     '',
     ...holes(pto),
