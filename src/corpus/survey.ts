@@ -2,7 +2,9 @@
  * How far the toolchain gets through PTOAS's corpus: each sample and lit case assembled as ptoas would be asked
  * to, with the first error of each that fails, grouped. For developers:
  *
- *   node dist/corpus/survey.js PTOAS_EXPORT [samples|lit-valid|lit-invalid] [--list]
+ *   node dist/corpus/survey.js PTOAS_EXPORT [samples|lit-valid|lit-invalid|runs] [--list]
+ *
+ * `runs` runs every function of each sample that assembles, with generated inputs (src/corpus/runs.ts).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -10,6 +12,7 @@ import { assemble } from '../verify/assemble';
 import { litCases, litFiles } from './lit-cases';
 import { namesTarget, sampleCases } from './samples';
 import { TargetName } from '../spec/schema';
+import { runWithGeneratedInputs } from './runs';
 
 export interface Outcome {
   name: string;
@@ -44,6 +47,18 @@ export function surveyLit(root: string, expectReject: boolean): Outcome[] {
   return outcomes;
 }
 
+/** Each sample that assembles, run with generated inputs: accepted when every function runs to its end. */
+export function surveyRuns(root: string, maxSteps = 10_000_000): Outcome[] {
+  const outcomes: Outcome[] = [];
+  for (const c of sampleCases(root)) {
+    const text = fs.readFileSync(path.join(root, c.file), 'utf8');
+    if (!assembleCase(c.file, text, c.target).accepted) continue;
+    const run = runWithGeneratedInputs(c.file, text, { target: namesTarget(text) ? undefined : c.target, maxSteps, keepBuffers: false });
+    outcomes.push(run.trap ? { name: c.file, accepted: false, error: `0:0: ${run.trap.replace(/^@[\w.$-]+: /, '')}` } : { name: c.file, accepted: true });
+  }
+  return outcomes;
+}
+
 /** The first errors grouped by their message with numbers and names blanked, most frequent first. */
 export function tally(outcomes: Outcome[]): [string, number][] {
   const counts = new Map<string, number>();
@@ -61,9 +76,9 @@ export function tally(outcomes: Outcome[]): [string, number][] {
 
 if (require.main === module) {
   const [root, which = 'samples', ...flags] = process.argv.slice(2);
-  const outcomes = which === 'samples' ? surveySamples(root) : surveyLit(root, which === 'lit-invalid');
+  const outcomes = which === 'samples' ? surveySamples(root) : which === 'runs' ? surveyRuns(root) : surveyLit(root, which === 'lit-invalid');
   const accepted = outcomes.filter((o) => o.accepted).length;
-  console.log(`${which}: ${accepted}/${outcomes.length} accepted`);
+  console.log(`${which}: ${accepted}/${outcomes.length} ${which === 'runs' ? 'run to the end' : 'accepted'}`);
   if (flags.includes('--list')) for (const o of outcomes) console.log(`${o.accepted ? 'ok  ' : 'FAIL'} ${o.name}${o.error ? '  ' + o.error : ''}`);
   else for (const [message, n] of tally(outcomes).slice(0, 60)) console.log(String(n).padStart(5), message);
 }

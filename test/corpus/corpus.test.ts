@@ -8,15 +8,13 @@
  * assemble again and be a fixed point. The files that do not assemble yet are listed below with the first error
  * they give and why: such a file must still give that error, so that fixing one shows here and the list shrinks.
  */
-import { LocatedError } from '../../src/diag/located-error';
 import * as fs from 'fs';
 import * as path from 'path';
 import { assemble } from '../../src/verify/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { printCanonical } from '../../src/emit/canonical';
 import { TargetName } from '../../src/spec/schema';
-import { runFunction } from '../../src/vm/interpreter';
-import { ArgumentError, bindArguments } from '../../src/vm/io/arguments';
+import { RunOutcome, runWithGeneratedInputs as runFile } from '../../src/corpus/runs';
 
 const root = process.env.PTO_CORPUS_DIR;
 
@@ -76,33 +74,9 @@ const TARGET: Record<string, [TargetName, string]> = {
   'test/samples/Complex/mix_kernel.pto': ['a5', 'it moves the accumulator to Vec, which only A5 can'],
 };
 
-/**
- * Runs every function of a file with generated inputs: each function's global buffers after the run (base64),
- * or the first trap it stops with.
- */
-function runWithGeneratedInputs(file: string, text: string, target: TargetName | undefined): { buffers?: Record<string, string>; trap?: string } {
-  const asm = assemble(file, text, { target });
-  const buffers: Record<string, string> = {};
-  for (const fn of [...asm.program.functions.values()].filter((f) => f.regions.length > 0)) {
-    const given = BINDINGS[file] ?? {};
-    const args = new Map<string, string>();
-    for (const p of fn.params ?? []) {
-      const name = p.name.slice(1);
-      const t = p.type ? asm.types.parse(p.type.text).type : undefined;
-      const value = given[`@${fn.symbol} ${name}`] ?? given[name];
-      if (t?.kind === 'scalar') args.set(name, value ?? (t.elem.startsWith('f') || t.elem === 'bf16' ? '1.5' : t.elem === 'i1' ? '1' : '32'));
-      else if (value !== undefined) args.set(name, value);
-    }
-    try {
-      const bound = bindArguments(asm.types, fn, args);
-      runFunction(asm.program, asm.types, fn, bound.values, { numerics: 'npu', maxSteps: 10_000_000 });
-      for (const b of bound.buffers) buffers[`@${fn.symbol} %${b.name}`] = Buffer.from(b.bytes).toString('base64');
-    } catch (e) {
-      if (e instanceof LocatedError || e instanceof ArgumentError) return { trap: `@${fn.symbol}: ${e.message}` };
-      throw e;
-    }
-  }
-  return { buffers };
+/** Runs every function of a file with generated inputs (src/corpus/runs.ts), with the file's bindings. */
+function runWithGeneratedInputs(file: string, text: string, target: TargetName | undefined): RunOutcome {
+  return runFile(file, text, { target, bindings: BINDINGS[file] });
 }
 
 function corpusFiles(dir: string): string[] {

@@ -1,14 +1,14 @@
 /**
  * Verifier rules of compare/select, gather/scatter and the generators beyond the dtype tables
  * (src/verify/checks/compare.ts, gather.ts, generate.ts), and the source dtype lists of tcmp/tcmps with each
- * target's mask dtype (u8 on a2a3, u32 on a5), which the table-driven cases cannot pair.
+ * target's mask dtype (an 8-bit mask, as PTOAS requires of tcmp), which the table-driven cases cannot pair.
  */
 import { TARGETS } from '../../src/spec/schema';
 import { referenceFacts } from '../fixtures/verify/facts';
 import { ELEM_TYPES, Elem, atOnLine, diagLines, kernel, mlirName, run, tileBuf } from '../fixtures/verify/helpers';
 
 const tb = (dtype: string, rows = 8, cols = 32, vCol?: number) => tileBuf({ dtype, rows, cols, vCol });
-const MASK = { a2a3: 'u8', a5: 'u32' } as const;
+const MASK = { a2a3: 'u8', a5: 'u8' } as const;
 
 function check(lines: string[], tiles: Record<string, string>, args = '', target: 'a2a3' | 'a5' = 'a5'): { diags: string[]; text: string } {
   const allocs = Object.entries(tiles).map(([name, type]) => `%${name} = pto.alloc_tile : ${type}`);
@@ -37,7 +37,7 @@ describe('tcmp / tcmps sources with the target mask', () => {
 });
 
 describe('cmpMode', () => {
-  const [s, m] = [tb('f32'), tb('u32')];
+  const [s, m] = [tb('f32'), tb('u8')];
   const line = (mode: string) => `pto.tcmp ins(%a, %b {cmpMode = ${mode}} : ${s}, ${s}) outs(%m : ${m})`;
   const expected = 'expected one of #pto<cmp eq>, #pto<cmp ne>, #pto<cmp lt>, #pto<cmp le>, #pto<cmp gt>, #pto<cmp ge>';
   test.each(['eq', 'ne', 'lt', 'le', 'gt', 'ge'])('#pto<cmp %s> is accepted', (mode) => {
@@ -72,10 +72,10 @@ describe('cmpMode', () => {
 
 describe('mask sizes', () => {
   test('a mask too narrow for the source valid columns', () => {
-    const [s, m] = [tb('f32', 8, 64), tb('u32', 8, 8, 1)];
+    const [s, m] = [tb('f32', 8, 64), tb('u8', 8, 32, 4)];
     const { diags, text } = check([`pto.tcmp ins(%a, %b : ${s}, ${s}) outs(%m : ${m})`], { a: s, b: s, m });
     expect(diags).toEqual([
-      `${atOnLine(text, 'pto.tcmp', m)}: error[E0508]: pto.tcmp: dst's 1 valid ui32 columns hold 32 bits per row, but src0 has 64 valid columns (needs v_col >= 2)`,
+      `${atOnLine(text, 'pto.tcmp', m)}: error[E0508]: pto.tcmp: dst's 4 valid ui8 columns hold 32 bits per row, but src0 has 64 valid columns (needs v_col >= 8)`,
     ]);
   });
   test('a tsel mask too narrow or too short for dst', () => {

@@ -65,13 +65,23 @@ const tgatherb: InstructionCheck = (ctx) => {
 
 /** MSCATTER's atomic max and min exist on A5 only (ScatterAtomicOp; the A2/A3 path has only add). */
 const mscatter: InstructionCheck = (ctx) => {
-  const atomic = ctx.attributes.get('atomic');
+  const key = ctx.attributes.get('atomic') !== undefined ? 'atomic' : 'scatterAtomicOp';
+  const atomic = ctx.attributes.get(key);
   if (ctx.target === 'a2a3' && (atomic === 'max' || atomic === 'min'))
-    ctx.error(attrOf(ctx.op, 'atomic')!.span, `atomic = ${atomic} is A5 only (A2/A3 has none and add)`);
+    ctx.error(attrOf(ctx.op, key)!.span, `${key} = ${atomic} is A5 only (A2/A3 has none and add)`);
+  if (ctx.attributes.get('atomic') !== undefined && attrOf(ctx.op, 'scatterAtomicOp'))
+    ctx.error(attrOf(ctx.op, 'atomic')!.span, 'give atomic or scatterAtomicOp, not both');
+  if (ctx.attributes.get('oob') !== undefined && attrOf(ctx.op, 'scatterOob')) ctx.error(attrOf(ctx.op, 'oob')!.span, 'give oob or scatterOob, not both');
+};
+
+/** `oob` is the earlier spelling of gatherOob: one of them. */
+const mgather: InstructionCheck = (ctx) => {
+  if (ctx.attributes.get('oob') !== undefined && attrOf(ctx.op, 'gatherOob')) ctx.error(attrOf(ctx.op, 'oob')!.span, 'give oob or gatherOob, not both');
 };
 
 /** Rules beyond the tables, by op name (`pto.NAME`). */
 export const checks: Record<string, InstructionCheck> = {
+  'pto.mgather': mgather,
   'pto.tgather': tgather,
   'pto.tscatter': tscatter,
   'pto.tgatherb': tgatherb,

@@ -123,7 +123,8 @@ export function scatter(ctx: InstructionContext): void {
 type Remap = (index: number, capacity: number) => number | 'skip' | 'zero';
 
 function remapper(ctx: InstructionContext, what: string): Remap {
-  const oob = ctx.attribute('oob') as string;
+  // `oob` is the earlier spelling of gatherOob / scatterOob (no default: written, it decides).
+  const oob = (ctx.attribute('oob') ?? ctx.attribute(ctx.op.name === 'pto.mgather' ? 'gatherOob' : 'scatterOob')) as string;
   return (index, capacity) => {
     if (index < capacity) return index;
     switch (oob) {
@@ -193,7 +194,7 @@ export function globalGather(ctx: InstructionContext): void {
  */
 export function globalScatter(ctx: InstructionContext): void {
   const { tile: src, buffer, size, slot } = globalAccess(ctx, 'src');
-  const atomic = ctx.attribute('atomic') as string;
+  const atomic = (ctx.attribute('atomic') ?? ctx.attribute('scatterAtomicOp')) as string;
   const combine = atomic === 'none' ? undefined : binaryOperation(atomic as 'add' | 'max' | 'min', src.type.dtype, ctx.numerics, ctx.trap);
   src.forEachValid((r, c) => {
     const element = slot(r, c);

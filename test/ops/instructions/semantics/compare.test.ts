@@ -32,24 +32,39 @@ describe('tcmp', () => {
   const a = [1, 2, 3, NaN, -0, Infinity, -Infinity, 5, 0.5, 7, 8, 9, NaN, 11, 12, 13];
   const b = [1, 3, 2, 1, 0, Infinity, 1, NaN, 0.5, 6, 9, 9, NaN, 0, 0, 14];
   const f32 = (data: number[]): TileArg => ({ dtype: 'f32', rows: 2, cols: 8, data });
-  describe.each(MODES)('%s on f32, a5 (u32 mask), both profiles', (mode) => {
+  describe.each(MODES)('%s on f32, a5 (ui8 mask: PTOAS takes 8-bit masks only), both profiles', (mode) => {
     test.each(['npu', 'cpu-sim'] as const)('%s', (numerics) => {
       const out = runTiles(
         tcmp(mode),
-        { a: f32(a), b: f32(b), m: { dtype: 'u32', rows: 2, cols: 8, data: Array(16).fill(0xdeadbeef), valid: [2, 1] } },
+        { a: f32(a), b: f32(b), m: { dtype: 'u8', rows: 2, cols: 32, data: Array(64).fill(0xaa), valid: [2, 1] } },
         { numerics },
       );
       const rows = [0, 1].map(
         (r) =>
           pack(
             a.slice(r * 8, r * 8 + 8).map((x, c) => reference[mode](x, b[r * 8 + c])),
-            32,
+            8,
           )[0],
       );
       // Padding: npu leaves it; cpu-sim zeroes the whole mask tile first, as the simulator does.
-      const pad = numerics === 'npu' ? 0xdeadbeef : 0;
-      expect(out.m).toEqual([rows[0], ...Array(7).fill(pad), rows[1], ...Array(7).fill(pad)]);
+      const pad = numerics === 'npu' ? 0xaa : 0;
+      expect(out.m).toEqual([rows[0], ...Array(31).fill(pad), rows[1], ...Array(31).fill(pad)]);
     });
+  });
+
+  test('an i8 mask holds the same bits, read signed: 8 true columns are 0xff = -1 (a5 and a2a3)', () => {
+    for (const target of ['a5', 'a2a3'] as const) {
+      const out = runTiles(
+        tcmp('lt'),
+        {
+          a: { dtype: 'f32', rows: 1, cols: 8, data: [1, 2, 3, 4, 5, 6, 7, 8] },
+          b: { dtype: 'f32', rows: 1, cols: 8, data: Array(8).fill(9) },
+          m: { dtype: 'i8', rows: 1, cols: 32, valid: [1, 1] },
+        },
+        { target },
+      );
+      expect([target, out.m[0]]).toEqual([target, -1]);
+    }
   });
 
   test('a2a3 u8 mask: 20 columns take 3 bytes per row; bits past column 20 are 0; other bytes untouched', () => {
@@ -75,7 +90,7 @@ describe('tcmp', () => {
     const out = runTiles(tcmp('lt'), {
       a: { dtype: 'i64', rows: 1, cols: 4, data: [big, -big, big + 1n, 0n] },
       b: { dtype: 'i64', rows: 1, cols: 4, data: [big + 1n, -big, big, -1n] },
-      m: { dtype: 'u32', rows: 1, cols: 8 },
+      m: { dtype: 'u8', rows: 1, cols: 32 },
     });
     expect(out.m[0]).toBe(0b0001);
   });
@@ -90,10 +105,10 @@ describe('tcmp', () => {
           const out = runTiles(tcmp(mode), {
             a: { dtype: 'f32', rows: 1, cols: 32, data: x },
             b: { dtype: 'f32', rows: 1, cols: 32, data: y },
-            m: { dtype: 'u32', rows: 1, cols: 8 },
+            m: { dtype: 'u8', rows: 1, cols: 32 },
           });
           const want = x.map((v, i) => reference[mode](Math.fround(v), Math.fround(y[i])));
-          expect(out.m[0]).toBe(pack(want, 32)[0]);
+          expect(out.m.slice(0, 4)).toEqual(pack(want, 8));
         },
       ),
       { numRuns: 25 },

@@ -83,6 +83,8 @@ describe('mgather', () => {
     expect(run(`${GATHER_ROW} {oob = clamp}`, [9, 0], [], valid).tile).toEqual([...row(3), ...row(0)]);
     expect(run(`${GATHER_ROW} {oob = wrap}`, [9, 0], [], valid).tile).toEqual([...row(1), ...row(0)]);
     expect(run(`${GATHER_ROW} {oob = zero}`, [9, 2], [], valid).tile).toEqual([...Array(8).fill(0), ...row(2)]);
+    // Today's PTOAS spellings mean the same.
+    expect(run(`${GATHER_ROW} {coalesce = #pto<coalesce row>, gatherOob = #pto<gather_oob clamp>}`, [9, 0], [], valid).tile).toEqual([...row(3), ...row(0)]);
     expect(() => run(GATHER_ROW, [4, 0], [], valid)).toThrow(LocatedError);
     expect(() => run(GATHER_ROW, [-1, 0], [], valid)).toThrow('index 4294967295 is out of range (capacity 4)');
   });
@@ -101,6 +103,8 @@ describe('mscatter', () => {
     want[5] += 3.5;
     want[0] += 3;
     expect(table).toEqual(want);
+    const today = `${SCATTER} {coalesce = #pto<coalesce elem>, scatterAtomicOp = #pto<scatter_atomic_op add>, scatterConflict = #pto<scatter_conflict last>}`;
+    expect(run(today, [5, 5, 0], [1.5, 2, 3], { idx: 'v_row=1, v_col=3', data: 'v_row=1, v_col=3' }).table).toEqual(want);
   });
   test('out-of-range writes: skip leaves the table, clamp writes the last row; undefined traps', () => {
     const valid = { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' };
