@@ -213,7 +213,10 @@ class Printer {
     const inTypes = op.operands.map((o) => (o.type ? this.type(o.type) : '?'));
     const outTypes = op.resultTypes.map((t) => this.type(t));
     let sig = '';
-    if (inTypes.length || outTypes.length) {
+    if ((op as OpNode & { signatureSingle?: boolean }).signatureSingle && op.results.length === 0 && inTypes.length > 0) {
+      // `op %a : T`: one type for the operands, and no result.
+      sig = ` : ${inTypes[0]}`;
+    } else if (inTypes.length || outTypes.length) {
       const lhs = inTypes.length === 1 ? inTypes[0] : `(${inTypes.join(', ')})`;
       const rhs = outTypes.length === 1 ? outTypes[0] : `(${outTypes.join(', ')})`;
       sig = ` : ${lhs} -> ${rhs}`;

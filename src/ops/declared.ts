@@ -5,7 +5,7 @@ import { BoundOp } from '../ir/bound';
 import { Executor, OpDefinition, OpVerifier } from '../ir/definition';
 import { Span } from '../diag/source';
 import { TargetName } from '../spec/schema';
-import { Attr } from '../syntax/ast';
+import { Attr, OpNode } from '../syntax/ast';
 import { Type, isFloat, isStoredFormat, printType } from '../types/type';
 
 /**
@@ -299,10 +299,13 @@ function defineResults(spec: DeclaredOp, v: OpVerifier, check: DeclaredCheck): v
   const { op } = v;
   const results = spec.results ?? [];
   const variadic = results.some((r) => r.variadic);
-  const written = v.declared;
+  // `op %a : T` types the operand and, by the SSA form's convention, a result; an op without results names none.
+  const operandTypeOnly = (op as OpNode & { signatureSingle?: boolean }).signatureSingle === true && op.results.length === 0;
+  const refs = operandTypeOnly ? [] : op.resultTypes;
+  const written = operandTypeOnly ? [] : v.declared;
   const inferred = spec.inferResults?.(check);
   if (!variadic) {
-    if (op.resultTypes.length > results.length) v.error(op.resultTypes[results.length].span, `${op.name} gives ${results.length} result(s)`);
+    if (refs.length > results.length) v.error(refs[results.length].span, `${op.name} gives ${results.length} result(s)`);
     v.expectResults(results.length);
   }
   const types: (Type | undefined)[] = [];
@@ -315,7 +318,7 @@ function defineResults(spec: DeclaredOp, v: OpVerifier, check: DeclaredCheck): v
   for (let i = 0; i < count; i++) {
     const r = variadic ? results[Math.min(i, results.length - 1)] : results[i];
     const t = written[i];
-    const ref = op.resultTypes[i];
+    const ref = refs[i];
     if (ref && t) {
       if (r.fixed && printType(t) !== printType(r.fixed)) v.error(ref.span, `${op.name}: ${r.name} is ${printType(r.fixed)}, not ${printType(t)}`);
       else if (!r.is.some((c) => isOfClass(t, c))) v.error(ref.span, `${op.name}: ${r.name} must be ${classNames(r.is)}, got ${printType(t)}`);

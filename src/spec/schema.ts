@@ -14,8 +14,6 @@ export const OperandSpec = z.object({
   optional: z.boolean().optional(),
   /** Level 1 (SSA) spelling: absent (`false`) or optional (`"optional"`), e.g. scratch tiles. Default: as at Level 2. */
   l1: z.union([z.literal(false), z.literal('optional')]).optional(),
-  /** Older PTOAS output omitted it at Level 2 (PTOAS now requires it): accepted with a warning. */
-  legacyOptional: z.boolean().optional(),
   /** A source that older PTOAS wrote in `outs(...)`, after the destinations: that form is accepted with a warning. */
   formerlyOuts: z.boolean().optional(),
   /**

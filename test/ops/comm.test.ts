@@ -82,3 +82,14 @@ test('the VM says it does not run communication yet, at the op', () => {
     'pto.comm.twait is not implemented yet',
   );
 });
+
+test('pto.set_ffts %p : T takes the one type for its operand (it has no result) and prints back so', () => {
+  const text = 'func.func @f(%ffts: !pto.ptr<i64>) {\n  pto.set_ffts %ffts : !pto.ptr<i64>\n  return\n}\n';
+  const asm = assemble('f.pto', text);
+  expect(formatAll(asm.diags)).toBe('');
+  const printed = printCanonical(asm.module, asm.types);
+  expect(printed).toContain('  pto.set_ffts %ffts : !pto.ptr<i64, gm>\n');
+  const again = assemble('f.pto', printed);
+  expect(printCanonical(again.module, again.types)).toBe(printed);
+  expect(errorsOf('func.func @f(%n: i64) {\n  pto.set_ffts %n : i64\n  return\n}\n')).toContain('pto.set_ffts: ffts must be a !pto.ptr, got i64');
+});

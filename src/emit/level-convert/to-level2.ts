@@ -18,7 +18,7 @@ import { conversionError, Names, TypeSpeller, allocTile, keptResults, resultKeys
  * - an scf.if result gets a fresh buffer, and a branch's yielded value is computed straight into it;
  * - an accumulating matmul (cInMatrix) writes into its input's buffer when that value is used nowhere else.
  * Elsewhere, `pto.tmov` copies a value into the buffer the dataflow needs. Scratch operands (`tmp`) that Level 1
- * leaves out get one buffer per scratch type.
+ * leaves out are optional at Level 2 too (PTOAS supplies them), so none is added.
  */
 export function moduleToLevel2(program: Program, types: TypeTable): Module {
   const ops = program.module.ops.map((op) => convertTopLevel(op, program, types));
@@ -50,7 +50,6 @@ class FunctionToLevel2 {
   /** Tile value key -> the buffer an enclosing loop or if wants it computed into. */
   private readonly targets = new Map<string, string>();
   private readonly allocations: OpNode[] = [];
-  private readonly scratch = new Map<string, string>();
   private readonly useCounts = new Map<string, number>();
   private readonly aliased = new Set<string>();
   /** An if result computed into a loop's carried buffer -> that loop's iter_arg, which its branches must not read after writing. */
@@ -151,11 +150,6 @@ class FunctionToLevel2 {
         resultBuffers.set(s.name, valueOperand(buffer, typeRef(this.spell.text(b.type), op.span), op.results[0]?.span ?? op.span));
       });
     const ins: Operand[] = op.operands.filter((o) => spec.ins.some((s) => s.name === specOf.get(o))).map((o) => this.operand(o));
-    const present = spec.ins.filter((s) => bound.operands.has(s.name)).length;
-    for (const s of spec.ins.slice(present)) {
-      if (s.optional) break;
-      ins.push(this.scratchOperand(bound, op));
-    }
     const outs: Operand[] = [];
     for (const s of spec.outs) {
       const b = bound.operands.get(s.name);
@@ -209,20 +203,6 @@ class FunctionToLevel2 {
     this.allocations.push(allocTile(name, typeRef(typeText, where.span), where.span));
     this.renames.set(key, name);
     return name;
-  }
-
-  /** A scratch buffer of the first source tile's type (what the row reductions and arg-reductions need). */
-  private scratchOperand(bound: BoundInstruction, op: OpNode): Operand {
-    const source = [...bound.operands.values()].find((b) => b.spec.role === 'src' && b.spec.kind === 'tile');
-    if (!source) throw conversionError(`L1 -> L2: ${op.name} needs a scratch tile, but has no source tile to size it by`, op.nameSpan);
-    const text = this.spell.text(source.type);
-    let name = this.scratch.get(text);
-    if (!name) {
-      name = this.names.fresh('%tmp');
-      this.allocations.push(allocTile(name, typeRef(text, op.span), op.span));
-      this.scratch.set(text, name);
-    }
-    return valueOperand(name, typeRef(text, op.span), op.span);
   }
 
   // ---- control flow ----------------------------------------------------------------------------

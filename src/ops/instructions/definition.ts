@@ -87,14 +87,7 @@ class InstructionVerification {
     level: 1 | 2,
   ): Map<string, BoundOperand> | undefined {
     const isOptional = (s: Instruction['operands'][number]) => s.optional === true || (level === 1 && s.l1 === 'optional');
-    const legacyOmitted = level === 2 ? specs.filter((s) => s.legacyOptional && !isOptional(s)) : [];
-    let required = specs.filter((s) => !isOptional(s)).length;
-    if (legacyOmitted.length > 0 && operands.length === required - legacyOmitted.length) {
-      const names = legacyOmitted.map((s) => '%' + s.name).join(', ');
-      this.v.warning(op.nameSpan, `${spec.opName} without ${names} is the old form; PTOAS now requires '${this.usage(spec, level)}'`, D.oldSpelling);
-      required -= legacyOmitted.length;
-      specs = specs.filter((s) => !legacyOmitted.includes(s));
-    }
+    const required = specs.filter((s) => !isOptional(s)).length;
     if (operands.length < required || operands.length > specs.length) {
       const span = operands.length > 0 ? { start: operands[0].span.start, end: operands.at(-1)!.span.end } : op.nameSpan;
       const count = required === specs.length ? `${specs.length}` : `${required} to ${specs.length}`;
