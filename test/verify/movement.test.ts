@@ -291,3 +291,18 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
     expect(diags).toEqual([`${at(text, PV('i8'), 1)}: error[E0508]: pto.tstore: src (i32) and dst (i8) must have element types of the same size`]);
   });
 });
+
+describe("tmov with fp (today's spelling of tmov.fp)", () => {
+  const vec = '!pto.tile_buf<vec, 16x16xf16>';
+  const fp = '!pto.tile_buf<scaling, 1x16xui64, blayout=row_major, slayout=row_major, fractal=32>';
+  test('fp quantises a move out of the accumulator only', () => {
+    const text = kernel([
+      `%s = pto.alloc_tile : ${vec}`,
+      `%d = pto.alloc_tile : ${vec}`,
+      `%fp = pto.alloc_tile : ${fp}`,
+      `pto.tmov ins(%s, %fp : ${vec}, ${fp}) outs(%d : ${vec})`,
+      'return',
+    ]);
+    expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, fp, 1)}: error[E0508]: pto.tmov: fp quantises a move out of the accumulator; src is a vec tile`]);
+  });
+});

@@ -205,6 +205,12 @@ const tmov: InstructionCheck = (ctx) => {
   const src = ctx.tiles.get('src');
   const dst = ctx.tiles.get('dst');
   if (!src || !dst) return;
+  // With fp (today's spelling of tmov.fp) the move is the fixpipe's vector quantisation, with tmov.fp's rules.
+  if (ctx.tiles.has('fp')) {
+    if (src.loc !== 'acc') ctx.error(ctx.spanOf('fp'), `fp quantises a move out of the accumulator; src is a ${src.loc} tile`);
+    else tmovFp(ctx);
+    return;
+  }
   const quantised = checkFixpipeAttributes(ctx, src);
   if (src.loc === 'acc' && (quantised || ctx.attributes.get('relu') === true)) checkA2a3MoveToMat(ctx, dst);
   if (quantised) checkQuantPair(ctx, 'move', src.dtype, dst.dtype, 'dst');

@@ -70,7 +70,7 @@ interface Case {
   accType: 'f32' | 'i32';
   out: string;
   /** How the accumulator leaves: the line(s) after the matmul; %acc is the accumulator, %out the global output. */
-  via: 'tstore' | 'tstore_fp' | 'tmov' | 'tmov.fp';
+  via: 'tstore' | 'tstore_fp' | 'tmov' | 'tmov.fp' | 'tmov+fp';
   attrs?: string;
   words?: bigint[];
   numerics: Numerics;
@@ -123,8 +123,9 @@ function run(c: Case): number[][] {
   const outView = `%out_pv : ${PV(c.out, m, n)}`;
   if (c.via === 'tstore') body.push(`pto.tstore ins(%acc${attrs} : ${T.acc}) outs(${outView})`);
   if (c.via === 'tstore_fp') body.push(`pto.tstore_fp ins(%acc, %fp${attrs} : ${T.acc}, ${T.fp}) outs(${outView})`);
-  if (c.via === 'tmov' || c.via === 'tmov.fp') {
+  if (c.via === 'tmov' || c.via === 'tmov.fp' || c.via === 'tmov+fp') {
     if (c.via === 'tmov') body.push(`pto.tmov ins(%acc${attrs} : ${T.acc}) outs(%vec : ${T.vec})`);
+    else if (c.via === 'tmov+fp') body.push(`pto.tmov ins(%acc, %fp${attrs} : ${T.acc}, ${T.fp}) outs(%vec : ${T.vec})`);
     else body.push(`pto.tmov.fp ins(%acc, %fp${attrs} : ${T.acc}, ${T.fp}) outs(%vec : ${T.vec})`);
     body.push(`pto.tstore ins(%vec : ${T.vec}) outs(${outView})`);
   }
@@ -263,6 +264,8 @@ describe('vector quantisation: tmov.fp and tstore_fp', () => {
   test.each(BOTH)('%s: tmov.fp i32 -> i8 (VREQ8) and i32 -> f16 (VDEQF16, saturating at 65504)', (numerics) => {
     const ints = [[100, -100, 7]];
     expect(run({ acc: ints, accType: 'i32', out: 'i8', via: 'tmov.fp', words: [word(1.5), word(1.5), word(0.5)], numerics })).toEqual([[127, -128, 4]]);
+    // Today's PTOAS passes fp to pto.tmov itself: the same quantisation.
+    expect(run({ acc: ints, accType: 'i32', out: 'i8', via: 'tmov+fp', words: [word(1.5), word(1.5), word(0.5)], numerics })).toEqual([[127, -128, 4]]);
     // 100 x 1024 = 102400 saturates to 65504, -100 x 1024 to -65504.
     const got = run({ acc: ints, accType: 'i32', out: 'f16', via: 'tmov.fp', words: [word(1024), word(1024), word(0.1)], numerics });
     expect(got[0].slice(0, 2)).toEqual([65504, -65504]);
