@@ -1,10 +1,8 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
-import { decided } from '../ir/bound';
+import { BoundOp, decided } from '../ir/bound';
 import { unknownAttributeMessage } from './attributes';
-import { BoundOp } from '../ir/bound';
 import { Executor, OpDefinition, OpVerifier } from '../ir/definition';
 import { Span } from '../diag/source';
-import { TargetName } from '../spec/schema';
 import { Attr, OpNode } from '../syntax/ast';
 import { Type, isFloat, isStoredFormat, printType } from '../types/type';
 
@@ -102,20 +100,14 @@ export interface DeclaredOp {
   name: string;
   /** The grammar rule of its syntax, when it has its own (absent: the generic forms). */
   syntax?: string;
-  hasRegions?: boolean;
-  terminator?: 'yield';
   operands?: DeclaredOperand[];
   attrs?: DeclaredAttr[];
   results?: DeclaredResult[];
-  targets?: TargetName[];
   /** Rules beyond the declaration's. */
   check?(c: DeclaredCheck): void;
   /** Result types that follow from the operands when none is written. */
   inferResults?(c: DeclaredCheck): (Type | undefined)[] | undefined;
-  /** Verifies the op's regions (ops with regions). */
-  regions?(v: OpVerifier): void;
   execute?(x: Executor, op: BoundOp, binding: DeclaredBinding): void;
-  checkAll?: OpDefinition['checkAll'];
 }
 
 /** `#pto<wait_cmp ge>` and `#pto.wait_cmp<ge>`: the two spellings of a PTO enum attribute. */
@@ -127,21 +119,15 @@ export function declaredDefinition(spec: DeclaredOp): OpDefinition {
   return {
     name: spec.name,
     syntax: spec.syntax,
-    hasRegions: spec.hasRegions,
-    terminator: spec.terminator,
     verify: (v) => verifyDeclared(spec, v),
     execute: spec.execute && ((x, op) => spec.execute!(x, op, decided<DeclaredBinding>(op))),
-    checkAll: spec.checkAll,
   };
 }
 
 function verifyDeclared(spec: DeclaredOp, v: OpVerifier): void {
-  const { op } = v;
-  if (spec.targets && !spec.targets.includes(v.target)) v.error(op.nameSpan, `${op.name} is not available on ${v.target} (only on ${spec.targets.join(', ')})`);
   const binding: DeclaredBinding = { operands: bindOperands(spec, v), attrs: {} };
   checkAttributes(spec, v, binding);
   const check = checker(spec, v, binding);
-  spec.regions?.(v);
   spec.check?.(check);
   v.decide(binding);
   defineResults(spec, v, check);
@@ -259,7 +245,7 @@ function attrProblem(type: AttrKind, a: Attr): string | undefined {
 }
 
 /** `#pto<wait_cmp ge>` against spellings like `#pto<wait_cmp {}>` -> `ge`. */
-export function enumValueOf(text: string, syntax: string[]): string | undefined {
+function enumValueOf(text: string, syntax: string[]): string | undefined {
   const squashed = text.replace(/\s+/g, ' ').trim();
   for (const s of syntax) {
     const [before, after] = s.split('{}');
@@ -334,7 +320,7 @@ function defineResults(spec: DeclaredOp, v: OpVerifier, check: DeclaredCheck): v
   v.define(types);
 }
 
-export function isOfClass(t: Type, c: ValueClass): boolean {
+function isOfClass(t: Type, c: ValueClass): boolean {
   switch (c) {
     case 'tile':
     case 'tensor_view':
