@@ -2,6 +2,7 @@ import { Attr, AttrEntry, Block, Module, OpNode, Operand, ParenLayout, Region, R
 import { TypeTable } from '../syntax/type-table';
 import { printType } from '../types/type';
 import { opRegistry } from '../ops/registry';
+import { todaysDpsOrder } from '../ir/definition';
 
 /**
  * Prints a module in the current PTOAS spelling: keyword tile_buf types in their fixed order,
@@ -165,18 +166,11 @@ class Printer {
     if (op.form === 'dps') {
       const properties = opRegistry().lookup(op.name)?.def.properties;
       const inside = properties?.attributesInIns === true;
-      let ins = segment(op, 'ins');
-      let outs = segment(op, 'outs');
-      const moved = properties?.formerlyOuts;
-      if (moved && outs.length === moved.outs + moved.insPositions.length) {
-        // The old form (sources after the destinations in outs): printed as today, in ins.
-        const extra = outs.slice(moved.outs);
-        outs = outs.slice(0, moved.outs);
-        const written = [...ins];
-        ins = [];
-        for (let i = 0; written.length > 0 || extra.length > 0; i++) ins.push(moved.insPositions.includes(i) ? extra.shift()! : written.shift()!);
-        ins = ins.filter((o) => o !== undefined);
-      }
+      // The old form (sources after the destinations in outs) is printed as today's, in ins.
+      const { ins, outs } = todaysDpsOrder(segment(op, 'ins'), segment(op, 'outs'), properties?.formerlyOuts) ?? {
+        ins: segment(op, 'ins'),
+        outs: segment(op, 'outs'),
+      };
       const insText = ins.length
         ? `${ins.map((o) => this.use(o)).join(', ')}${inside ? this.attrSuffix(others) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}`
         : '';

@@ -77,6 +77,23 @@ export interface OpProperties {
   formerlyOuts?: { outs: number; insPositions: number[] };
 }
 
+/**
+ * The `ins` and `outs` of a destination-passing op in today's order: when `outs` also holds the sources older PTOAS
+ * wrote after the destinations (`formerlyOuts`), they move to their places in `ins`. Undefined when the op is
+ * written in today's form already. The binder and the printer both read the old form through here.
+ */
+export function todaysDpsOrder<T>(ins: T[], outs: T[], moved: OpProperties['formerlyOuts']): { ins: T[]; outs: T[] } | undefined {
+  if (!moved || outs.length !== moved.outs + moved.insPositions.length) return undefined;
+  const extra = outs.slice(moved.outs);
+  const written = [...ins];
+  const reordered: T[] = [];
+  for (let i = 0; written.length > 0 || extra.length > 0; i++) {
+    if (moved.insPositions.includes(i) && extra.length > 0) reordered.push(extra.shift()!);
+    else if (written.length > 0) reordered.push(written.shift()!);
+  }
+  return { ins: reordered, outs: outs.slice(0, moved.outs) };
+}
+
 /** What an op's `verify` sees: the op with its operand and declared result types resolved, and the verifier's services. */
 export interface OpVerifier {
   readonly op: OpNode;

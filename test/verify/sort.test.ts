@@ -1,4 +1,6 @@
 /** Verifier rules of the sort family beyond the dtype tables (src/verify/checks/sort.ts). */
+import { assemble } from '../../src/verify/assemble';
+import { printCanonical } from '../../src/emit/canonical';
 import { at, diagLines, kernel, run, tileBuf, tileVal, TileSpec } from '../fixtures/verify/helpers';
 
 const tb = (dtype: string, rows: number, cols: number, more: Partial<TileSpec> = {}) => tileBuf({ dtype, rows, cols, ...more });
@@ -41,6 +43,9 @@ describe('tsort32', () => {
     expect(lines).toEqual([
       `${at(text, 'pto.tsort32')}: warning[W0105]: pto.tsort32 with %idx in outs is the old form; PTOAS now writes 'pto.tsort32 ins(%src, %idx, %tmp? : ...) outs(%dst : ...)'`,
     ]);
+    // The canonical form is today's.
+    const asm = assemble('s.pto', text);
+    expect(printCanonical(asm.module, asm.types)).toMatch(/pto\.tsort32 ins\(%s, %i : [^)]*\) outs\(%d : [^)]*\)\n/);
   });
 });
 

@@ -1,12 +1,12 @@
 import { unknownAttributeMessage } from '../attributes';
 import { DIAGNOSTICS as D } from '../../diag/catalog';
 import { Span } from '../../diag/source';
-import { OpDefinition, OpProperties, OpVerifier, Spelling } from '../../ir/definition';
+import { OpDefinition, OpProperties, OpVerifier, Spelling, todaysDpsOrder } from '../../ir/definition';
 import { BoundInstruction, BoundOperand } from '../../ir/program';
 import { DEFAULT_PRODUCT } from '../../ascendc/model/params';
 import { Instruction } from '../../spec/isa';
 import { Dims, checkDimRule, dimsOfType, viewFitsFlatBuffer, viewMatchesValid } from '../../spec/valid';
-import { OpNode, Operand, attrOf, segment } from '../../syntax/ast';
+import { OpNode, Operand, attrOf } from '../../syntax/ast';
 import { ElemType, TileType, Type, elemSize, elemTypeName, printType } from '../../types/type';
 import { AttributeValue, readAttribute } from '../attributes';
 import { layoutProblem } from '../tile-rules';
@@ -117,37 +117,22 @@ class InstructionVerification {
     if (resultCount(op) > 0 && op.resultTypes.length === 0) {
       this.v.error(op.results[0].span, `${spec.opName} in destination-passing form (ins/outs) has no results`, undefined, D.instructionOperands);
     }
-    let insOperands = segment(op, 'ins');
-    let insTypes = (op.segments.ins ?? []).map((i) => operandTypes[i]);
-    let outsOperands = segment(op, 'outs');
-    let outsTypes = (op.segments.outs ?? []).map((i) => operandTypes[i]);
-    const moved = spec.ins.filter((s) => s.formerlyOuts);
-    if (moved.length > 0 && outsOperands.length === spec.outs.length + moved.length) {
-      // The old form: those sources follow the destinations in outs. Put each back at its place in ins.
+    // Each operand with its type, in the order written; the old form (sources after the destinations in outs)
+    // is read in today's order.
+    const typed = (key: string) => (op.segments[key] ?? []).map((i) => ({ operand: op.operands[i], type: operandTypes[i] }));
+    const written = { ins: typed('ins'), outs: typed('outs') };
+    const today = todaysDpsOrder(written.ins, written.outs, formerlyOuts(spec));
+    if (today) {
+      const moved = spec.ins.filter((s) => s.formerlyOuts);
       this.v.warning(
         op.nameSpan,
         `${spec.opName} with ${moved.map((s) => '%' + s.name).join(', ')} in outs is the old form; PTOAS now writes '${this.usage(spec, 2)}'`,
         D.oldSpelling,
       );
-      const extra = outsOperands.slice(spec.outs.length);
-      const extraTypes = outsTypes.slice(spec.outs.length);
-      [outsOperands, outsTypes] = [outsOperands.slice(0, spec.outs.length), outsTypes.slice(0, spec.outs.length)];
-      const written = { operands: insOperands, types: insTypes };
-      [insOperands, insTypes] = [[], []];
-      let w = 0;
-      let e = 0;
-      for (const s of spec.ins) {
-        if (s.formerlyOuts) {
-          insOperands.push(extra[e]);
-          insTypes.push(extraTypes[e++]);
-        } else if (w < written.operands.length) {
-          insOperands.push(written.operands[w]);
-          insTypes.push(written.types[w++]);
-        }
-      }
-      insOperands.push(...written.operands.slice(w));
-      insTypes.push(...written.types.slice(w));
     }
+    const { ins: insList, outs: outsList } = today ?? written;
+    const [insOperands, insTypes] = [insList.map((t) => t.operand), insList.map((t) => t.type)];
+    const [outsOperands, outsTypes] = [outsList.map((t) => t.operand), outsList.map((t) => t.type)];
     const ins = this.bindList(op, this.sourceOrder(spec, spec.ins, insTypes), insOperands, insTypes, 'ins', spec, 2);
     // `%v = op ins(...) outs : T`: a scalar destination is the op's result (pto.tgetval).
     const scalarOut = spec.outs.length === 1 && spec.outs[0].kind === 'scalar' ? spec.outs[0] : undefined;
