@@ -14,6 +14,8 @@ export interface RunOutcome {
   buffers?: Record<string, string>;
   /** The first trap or argument error, `@function: message`. */
   trap?: string;
+  /** The file does not assemble: nothing ran. */
+  notAssembled?: boolean;
 }
 
 export interface RunOptions {
@@ -27,6 +29,7 @@ export interface RunOptions {
 
 export function runWithGeneratedInputs(file: string, text: string, options: RunOptions = {}): RunOutcome {
   const asm = assemble(file, text, { target: options.target });
+  if (asm.diags.hasErrors()) return { notAssembled: true };
   const buffers: Record<string, string> = {};
   const given = options.bindings ?? {};
   for (const fn of [...asm.program.functions.values()].filter((f) => f.regions.length > 0)) {

@@ -52,8 +52,8 @@ export function surveyRuns(root: string, maxSteps = 10_000_000): Outcome[] {
   const outcomes: Outcome[] = [];
   for (const c of sampleCases(root)) {
     const text = fs.readFileSync(path.join(root, c.file), 'utf8');
-    if (!assembleCase(c.file, text, c.target).accepted) continue;
     const run = runWithGeneratedInputs(c.file, text, { target: namesTarget(text) ? undefined : c.target, maxSteps, keepBuffers: false });
+    if (run.notAssembled) continue;
     outcomes.push(run.trap ? { name: c.file, accepted: false, error: `0:0: ${run.trap.replace(/^@[\w.$-]+: /, '')}` } : { name: c.file, accepted: true });
   }
   return outcomes;
