@@ -123,7 +123,7 @@ class Printer {
     const keywordText = keywords.length ? ' ' + keywords.map((a) => `${a.key} = ${this.attr(a.value)}`).join(', ') : '';
     const clauses = layout.trailingClauses.map((k) => ` ${k}(${this.use(segment(op, k)[0])})`).join('');
     const results = layout.signature
-      ? ` : (${inside.map((o) => typeOf(this, o)).join(', ')}) -> ${op.resultTypes.length === 1 ? this.type(op.resultTypes[0]) : `(${op.resultTypes.map((t) => this.type(t)).join(', ')})`}`
+      ? ` : (${inside.map((o) => typeOf(this, o)).join(', ')}) -> ${this.typeList(op.resultTypes)}`
       : op.resultTypes.length
         ? ` -> ${this.typeList(op.resultTypes)}`
         : '';

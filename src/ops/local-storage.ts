@@ -2,6 +2,7 @@ import { BoundOp } from '../ir/bound';
 import { Executor, OpDefinition } from '../ir/definition';
 import { vmTrap } from '../machine/trap';
 import { Cells, Value } from '../machine/value';
+import { Attr } from '../syntax/ast';
 import { Type, printType } from '../types/type';
 import { DeclaredCheck, DeclaredOp, declaredDefinition } from './declared';
 
@@ -175,7 +176,7 @@ const STORAGE_OPS: DeclaredOp[] = [
     results: [{ name: 'value', is: ['any'] }],
     check(c) {
       const t = storageType(c, 'struct');
-      const field = t && structField(t, pathOf(c));
+      const field = t && structField(t, pathSteps(c.binding.attrs.path));
       if (typeof field === 'string') c.error(c.v.op.span, `pto.struct_get: ${field}`);
       else if (field?.kind === 'struct') c.error(c.v.op.span, `pto.struct_get: the path must end at a scalar field, not the struct ${printType(field)}`);
       const declared = c.v.declared[0];
@@ -183,7 +184,7 @@ const STORAGE_OPS: DeclaredOp[] = [
         c.error(c.v.op.resultTypes[0].span, `pto.struct_get gives the field's type ${printType(field)}, not ${printType(declared)}`);
     },
     execute(x, op, b) {
-      const { cells, last } = walkPath(x, op, b.operands.storage[0], b.attrs.path);
+      const { cells, last } = walkPath(x, op, b.operands.storage[0], pathSteps(b.attrs.path));
       x.setResults(op, [read(cells, last, op)]);
     },
   },
@@ -197,13 +198,13 @@ const STORAGE_OPS: DeclaredOp[] = [
     attrs: [{ name: 'path', type: { kind: 'int-array' }, required: true }],
     check(c) {
       const t = storageType(c, 'struct');
-      const field = t && structField(t, pathOf(c));
+      const field = t && structField(t, pathSteps(c.binding.attrs.path));
       if (typeof field === 'string') c.error(c.v.op.span, `pto.struct_set: ${field}`);
       else if (field?.kind === 'struct') c.error(c.v.op.span, `pto.struct_set writes a scalar field, not the struct ${printType(field)}`);
       else checkValue(c, field);
     },
     execute(x, op, b) {
-      const { cells, last } = walkPath(x, op, b.operands.storage[0], b.attrs.path);
+      const { cells, last } = walkPath(x, op, b.operands.storage[0], pathSteps(b.attrs.path));
       cells.values[last] = x.operand(op, b.operands.value[0]);
     },
   },
@@ -215,19 +216,13 @@ function arrayShape(op: BoundOp, storage: number, cells: Cells): number[] {
   return type?.kind === 'local_array' ? type.shape : [cells.values.length];
 }
 
-function pathOf(c: DeclaredCheck): number[] {
-  const a = c.binding.attrs.path;
-  return a?.kind === 'array' ? a.items.map((i) => (i.kind === 'int' ? Number(i.value) : -1)) : [];
+/** A struct path's steps (`%s[1, 0]`), as the verifier and the VM read it. */
+function pathSteps(path: Attr | undefined): number[] {
+  return path?.kind === 'array' ? path.items.map((i) => (i.kind === 'int' ? Number(i.value) : -1)) : [];
 }
 
 /** The cells that hold the field a path names, and the field's place in them. */
-function walkPath(
-  x: Executor,
-  op: BoundOp,
-  storage: number,
-  path: { kind: string; items?: { kind: string; value?: unknown }[] },
-): { cells: Cells; last: number } {
-  const steps = (path.items ?? []).map((i) => Number(i.value));
+function walkPath(x: Executor, op: BoundOp, storage: number, steps: number[]): { cells: Cells; last: number } {
   let cells = cellsOf(x, op, storage);
   for (const step of steps.slice(0, -1)) cells = cells.values[step] as Cells;
   return { cells, last: steps[steps.length - 1] };

@@ -116,9 +116,9 @@ export function compare(ctx: InstructionContext): void {
  * A2/A3 TCMPS on i16/u16 reinterprets the elements and the scalar as half (npu/a2a3/TCmps.hpp): the comparison
  * is between the fp16 numbers their bits encode.
  */
-function a2a3HalfView(src: Tile, numerics: string, target: string): ((v: Scalar) => Scalar) | undefined {
+function a2a3HalfView(src: Tile, ctx: InstructionContext): ((v: Scalar) => Scalar) | undefined {
   const isHalfword = src.type.dtype === 'i16' || src.type.dtype === 'u16';
-  if (numerics !== 'npu' || !isHalfword || target !== 'a2a3') return undefined;
+  if (ctx.numerics !== 'npu' || !isHalfword || ctx.target !== 'a2a3') return undefined;
   return (v) => f16BitsToNumber(Number(v) & 0xffff);
 }
 
@@ -130,7 +130,7 @@ export function compareScalar(ctx: InstructionContext): void {
   const s = scalarAsElement(ctx.scalar('scalar'), src.type.dtype, ctx.trap);
   if (ctx.numerics === 'cpu-sim') return simulatorCompareScalar(dst, src, mode, s);
   requireMaskColumns(ctx, dst, 'src0', src.vCol);
-  const asHalf = a2a3HalfView(src, ctx.numerics, ctx.target);
+  const asHalf = a2a3HalfView(src, ctx);
   if (asHalf) {
     const h = asHalf(s);
     writeMask(dst, src.vRow, src.vCol, (r, c) => ieeeCompare(mode, asHalf(src.get(r, c)), h));
