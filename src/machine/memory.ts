@@ -75,6 +75,11 @@ export class Tile {
     public vCol: number,
     /** Element strides of a window (`pto.subset`) that keeps its parent's layout; none for a whole tile. */
     readonly strides?: { row: number; col: number },
+    /**
+     * A window of a boxed (fractal) tile keeps its parent's box grid: the parent's shape, which the layout of the
+     * window's elements follows (its first element is at `address`, a whole number of boxes into the parent).
+     */
+    readonly frame?: { rows: number; cols: number },
   ) {
     this.codec = codec(type.dtype);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -92,10 +97,11 @@ export class Tile {
     const inR = r % ir;
     const inC = c % ic;
     const boxSize = ir * ic;
+    const { rows, cols } = this.frame ?? t;
     // Box columns (N*) or box rows (Z*) are laid one after another; a tile may be narrower than one box (a 1-row GEMV Left).
     const inner = t.slayout === 'col_major' ? inC * ir + inR : inR * ic + inC;
-    if (t.blayout === 'col_major') return bc * t.rows * ic + br * boxSize + inner; // Nz : Nn
-    return br * t.cols * ir + bc * boxSize + inner; // Zz : Zn
+    if (t.blayout === 'col_major') return bc * rows * ic + br * boxSize + inner; // Nz : Nn
+    return br * cols * ir + bc * boxSize + inner; // Zz : Zn
   }
 
   /** Element strides of a none_box tile or window. */
@@ -107,8 +113,9 @@ export class Tile {
 
   /** Whether the tile's elements fill one run of bytes in its own layout's order (so it can be reshaped). */
   isContiguous(): boolean {
-    if (!this.strides) return true;
     const t = this.type;
+    if (this.frame) return t.blayout === 'col_major' ? this.frame.rows === t.rows : this.frame.cols === t.cols;
+    if (!this.strides) return true;
     const natural = t.blayout === 'row_major' ? { row: t.cols, col: 1 } : { row: 1, col: t.rows };
     return (t.rows === 1 || this.strides.row === natural.row) && (t.cols === 1 || this.strides.col === natural.col);
   }

@@ -7,7 +7,7 @@ import { tileBytes } from '../types/geometry';
 import { attrOf } from '../syntax/ast';
 import { TileType, elemSize, elemTypeName, printType } from '../types/type';
 import { allocatedTileProblems, tileTypeProblems } from './tile-rules';
-import { subsetBoundsProblem, subsetType, treshapeProblem } from './tile-views';
+import { boxedOffsetProblem, subsetBoundsProblem, subsetType, treshapeProblem } from './tile-views';
 
 /** A tile operand (verification makes sure it is one). */
 export function tileOperand(x: Executor, op: BoundOp, i: number): Tile {
@@ -142,9 +142,16 @@ export const subview: OpDefinition = {
       const index = op.node.segments[segment]?.[0];
       return index === undefined ? (declared ?? size) : runtimeExtent(x, op, index, size, `pto.subview: ${segment}`);
     };
+    const [vRow, vCol] = [validOf('valid_row', sizes[0], type.vRow), validOf('valid_col', sizes[1], type.vCol)];
+    if (parent.type.slayout !== 'none_box') {
+      // Whole boxes of the parent, addressed through the parent's box grid.
+      const offset = parent.elementIndex(row, col) * parent.codec.size;
+      const frame = parent.frame ?? { rows: parent.type.rows, cols: parent.type.cols };
+      x.setResults(op, [new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), vRow, vCol, undefined, frame)]);
+      return;
+    }
     const strides = parent.elementStrides();
     const offset = (row * strides.row + col * strides.col) * parent.codec.size;
-    const [vRow, vCol] = [validOf('valid_row', sizes[0], type.vRow), validOf('valid_col', sizes[1], type.vCol)];
     x.setResults(op, [new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), vRow, vCol, strides)]);
   },
   verify(v) {
@@ -157,10 +164,12 @@ export const subview: OpDefinition = {
       v.error(op.operands[0].span, `pto.subview needs a tile, got ${printType(parent)}`);
     } else if (parent) {
       if (op.segments.offsets.length !== 2) v.error(op.span, `pto.subview needs 2 offsets (row, col), got ${op.segments.offsets.length}`);
-      for (const i of op.segments.offsets) {
+      op.segments.offsets.forEach((i, k) => {
         const c = v.constant(i);
         if (c !== undefined && c < 0n) v.error(op.operands[i].span, `pto.subview offsets must be non-negative, got ${c}`);
-      }
+        const boxed = c === undefined ? null : boxedOffsetProblem(parent, k === 0 ? 'row' : 'col', Number(c));
+        if (boxed) v.error(op.operands[i].span, `pto.subview: ${boxed}`);
+      });
       const { type, problem } = subsetType(parent, sizes);
       if (problem) v.error(sizesAttr?.span ?? op.span, `pto.subview: ${problem}`);
       else {
@@ -206,7 +215,7 @@ const bitcast: OpDefinition = {
   properties: { aliasesOperand: { level2: true } },
   execute(x, op) {
     const src = tileOperand(x, op, 0);
-    x.setResults(op, [new Tile(op.resultTypes[0] as TileType, src.buffer, src.address, src.bytes, src.vRow, src.vCol, src.strides)]);
+    x.setResults(op, [new Tile(op.resultTypes[0] as TileType, src.buffer, src.address, src.bytes, src.vRow, src.vCol, src.strides, src.frame)]);
   },
   verify(v) {
     const { op } = v;

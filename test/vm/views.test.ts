@@ -126,6 +126,52 @@ describe('pto.subview: a window with the parent row stride', () => {
   });
 });
 
+describe('pto.subview of a boxed tile: whole boxes, addressed through the parent', () => {
+  // A 32x16 i32 Nz tile (blayout col_major, slayout row_major, fractal 512): 16x8 boxes, a 2x2 grid of them.
+  const NZ = (rows: number, cols: number) =>
+    `!pto.tile_buf<loc=vec, dtype=i32, rows=${rows}, cols=${cols}, v_row=${rows}, v_col=${cols}, blayout=col_major, slayout=row_major, fractal=512, pad=0>`;
+
+  test("window (r, c) of the boxes at [16, 0] is parent (16 + r, c): its second box is the parent's (1, 1), not the next one in memory", () => {
+    const text = kernel('i32', 4, 8, [
+      `%b = pto.alloc_tile : ${NZ(32, 16)}`,
+      '%c8 = arith.constant 8 : index',
+      '%c16 = arith.constant 16 : index',
+      '%c77 = arith.constant 77 : i32',
+      '%c88 = arith.constant 88 : i32',
+      `%w = pto.subview %b[%c16, %c0] sizes [16, 16] : ${NZ(32, 16)} -> ${NZ(16, 16)}`,
+      // Window offsets count row by row over its 16x16: 8 is (0, 8), 27 is (1, 11), both in its second box.
+      '%c27 = arith.constant 27 : index',
+      `pto.tsetval ins(%c8, %c77 : index, i32) outs(%w : ${NZ(16, 16)})`,
+      `pto.tsetval ins(%c27, %c88 : index, i32) outs(%w : ${NZ(16, 16)})`,
+      // Parent offsets count over its 32x16: (16, 8) is 264, (17, 11) is 283.
+      '%p0 = arith.constant 264 : index',
+      '%p1 = arith.constant 283 : index',
+      `%v0 = pto.tgetval ins(%b, %p0 : ${NZ(32, 16)}, index) outs : i32`,
+      `%v1 = pto.tgetval ins(%b, %p1 : ${NZ(32, 16)}, index) outs : i32`,
+      `pto.tsetval ins(%c0, %v0 : index, i32) outs(%a : ${T('i32', 4, 8)})`,
+      `pto.tsetval ins(%c1, %v1 : index, i32) outs(%a : ${T('i32', 4, 8)})`,
+    ]);
+    const out = asI32(run(text, 'i32', i32(new Array(32).fill(0))));
+    expect(out.slice(0, 2)).toEqual([77, 88]);
+  });
+
+  test('sizes and constant offsets must be whole boxes (PTOAS)', () => {
+    const sizes = kernel('i32', 4, 8, [`%b = pto.alloc_tile : ${NZ(32, 16)}`, `%w = pto.subview %b[%c0, %c0] sizes [8, 8] : ${NZ(32, 16)}`]);
+    expect(formatAll(assemble('v.pto', sizes).diags)).toContain('sizes [8, 8] of a window of a boxed tile must be whole 16x8 boxes');
+    const offset = kernel('i32', 4, 8, [`%b = pto.alloc_tile : ${NZ(32, 16)}`, `%w = pto.subview %b[%c0, %c1] sizes [16, 8] : ${NZ(32, 16)}`]);
+    expect(formatAll(assemble('v.pto', offset).diags)).toContain('the col offset 1 of a window of a boxed tile must be a multiple of 8 (its box)');
+  });
+
+  test('a dynamic offset that does not start a box is a run-time trap', () => {
+    const text = kernel('i32', 4, 8, [
+      `%b = pto.alloc_tile : ${NZ(32, 16)}`,
+      '%r = arith.addi %c1, %c1 : index',
+      `%w = pto.subview %b[%r, %c0] sizes [16, 8] : ${NZ(32, 16)} -> ${NZ(16, 8)}`,
+    ]);
+    expect(() => run(text, 'i32', i32(new Array(32).fill(0)))).toThrow('the row offset 2 of a window of a boxed tile must be a multiple of 16');
+  });
+});
+
 describe('pto.treshape: the same bytes as another tile type', () => {
   test('a 4x8 i32 tile as one row of 64 i16: element 2k is the low half of word k', () => {
     const x = Array.from({ length: 32 }, (_, i) => 0x10000 * (i + 1) + i);

@@ -48,9 +48,9 @@ function merge(ranges: Ranges): Ranges {
   return out;
 }
 
-/** The bytes of its buffer a tile occupies: the whole storage of a tile, the elements of a window (pto.subset). */
+/** The bytes of its buffer a tile occupies: the whole storage of a tile, the elements of a window (pto.subview). */
 export function tileRanges(tile: Tile): Ranges {
-  if (!tile.strides) return [[tile.address, tile.address + tileBytes(tile.type)]];
+  if (!tile.strides && !tile.frame) return [[tile.address, tile.address + tileBytes(tile.type)]];
   const size = tile.codec.size;
   const ranges: Ranges = [];
   for (let r = 0; r < tile.type.rows; r++) {
