@@ -13,12 +13,20 @@ import { litCases, litFiles } from './lit-cases';
 import { namesTarget, sampleCases } from './samples';
 import { TargetName } from '../spec/schema';
 import { runWithGeneratedInputs } from './runs';
+import { VECTOR_LEVEL_UNSUPPORTED } from '../syntax/op-syntax';
 
 export interface Outcome {
   name: string;
   accepted: boolean;
   /** The first error, `line:col: message`. */
   error?: string;
+  /** The case uses PTOAS's vector micro-ops (VPTO), which the toolchain does not support yet: counted apart. */
+  microOps?: boolean;
+}
+
+/** The cases that count towards the acceptance rates: those that do not need the vector micro-ops. */
+export function tileLevel(outcomes: Outcome[]): Outcome[] {
+  return outcomes.filter((o) => !o.microOps);
 }
 
 export function assembleCase(name: string, text: string, target: TargetName | undefined): Outcome {
@@ -26,7 +34,8 @@ export function assembleCase(name: string, text: string, target: TargetName | un
   const first = result.diags.sorted().find((d) => d.severity === 'error');
   if (!first) return { name, accepted: true };
   const at = result.source.position(first.span.start);
-  return { name, accepted: false, error: `${at.line}:${at.col}: ${first.message}` };
+  const microOps = result.diags.items.some((d) => d.severity === 'error' && d.message.includes(VECTOR_LEVEL_UNSUPPORTED));
+  return { name, accepted: false, error: `${at.line}:${at.col}: ${first.message}`, ...(microOps ? { microOps } : {}) };
 }
 
 export function surveySamples(root: string): Outcome[] {
@@ -77,8 +86,12 @@ export function tally(outcomes: Outcome[]): [string, number][] {
 if (require.main === module) {
   const [root, which = 'samples', ...flags] = process.argv.slice(2);
   const outcomes = which === 'samples' ? surveySamples(root) : which === 'runs' ? surveyRuns(root) : surveyLit(root, which === 'lit-invalid');
-  const accepted = outcomes.filter((o) => o.accepted).length;
-  console.log(`${which}: ${accepted}/${outcomes.length} ${which === 'runs' ? 'run to the end' : 'accepted'}`);
+  const counted = tileLevel(outcomes);
+  const accepted = counted.filter((o) => o.accepted).length;
+  const apart = outcomes.length - counted.length;
+  console.log(
+    `${which}: ${accepted}/${counted.length} ${which === 'runs' ? 'run to the end' : 'accepted'}${apart ? ` (and ${apart} that need VPTO micro-ops, not supported yet)` : ''}`,
+  );
   if (flags.includes('--list')) for (const o of outcomes) console.log(`${o.accepted ? 'ok  ' : 'FAIL'} ${o.name}${o.error ? '  ' + o.error : ''}`);
   else for (const [message, n] of tally(outcomes).slice(0, 60)) console.log(String(n).padStart(5), message);
 }

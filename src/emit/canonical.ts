@@ -1,4 +1,4 @@
-import { Attr, AttrEntry, Block, Module, OpNode, Operand, ParenLayout, Region, ResultDef, TypeRef, attrOf, segment } from '../syntax/ast';
+import { Attr, AttrEntry, Block, BlockArg, Module, OpNode, Operand, ParenLayout, Region, ResultDef, TypeRef, attrOf, segment } from '../syntax/ast';
 import { TypeTable } from '../syntax/type-table';
 import { printType } from '../types/type';
 import { opRegistry } from '../ops/registry';
@@ -254,7 +254,8 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
   },
   FuncBody(op, depth) {
     const body = op.regions[0];
-    const params = (op.params ?? []).map((a) => `${a.name}: ${a.type ? this.type(a.type) : '?'}`).join(', ');
+    const typeOf = (a: BlockArg) => (a.type ? this.type(a.type) : '?');
+    const params = (op.params ?? []).map((a) => (a.name === '' ? typeOf(a) : `${a.name}: ${typeOf(a)}`)).join(', ');
     const results =
       op.resultTypes.length === 0
         ? ''

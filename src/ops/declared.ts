@@ -112,7 +112,7 @@ export interface DeclaredOp {
 
 /** `#pto<wait_cmp ge>` and `#pto.wait_cmp<ge>`: the two spellings of a PTO enum attribute. */
 export function ptoEnum(mnemonic: string, values: string[]): AttrKind {
-  return { kind: 'enum', syntax: [`#pto<${mnemonic} {}>`, `#pto.${mnemonic}<{}>`], values };
+  return { kind: 'enum', syntax: [`#pto<${mnemonic} {}>`, `#pto.${mnemonic}<{}>`, '<{}>'], values };
 }
 
 export function declaredDefinition(spec: DeclaredOp): OpDefinition {

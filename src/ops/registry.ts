@@ -1,7 +1,7 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticKind } from '../diag/catalog';
 import { OpDefinition } from '../ir/definition';
-import { OpSyntax, OpSyntaxTable } from '../syntax/op-syntax';
+import { OpSyntax, OpSyntaxTable, VECTOR_LEVEL_UNSUPPORTED } from '../syntax/op-syntax';
 import { isa, knownOps } from '../spec/isa';
 import { syncOps } from '../spec/sync';
 import { ARITH_DEFINITIONS } from './arith';
@@ -69,6 +69,8 @@ function reporting(definitions: OpDefinition[], kind: DiagnosticKind): OpDefinit
   return definitions;
 }
 
+const microOpMessage = (name: string) => `${name} is a VPTO micro-op ${VECTOR_LEVEL_UNSUPPORTED}`;
+
 /** Dialects whose every op is one the toolchain may come to run: an op of these without a definition is not implemented (yet). */
 const SPOKEN_DIALECTS = ['arith.', 'scf.'];
 
@@ -93,7 +95,7 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
     deprecated,
     hasRegions: def.hasRegions === true,
   });
-  const known = knownOps().names;
+  const { names: known, microOps } = knownOps();
   return {
     definitions,
     lookup: (name) => byName.get(name),
@@ -104,7 +106,12 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
       const former = reused.get(name);
       return { ...syntaxOfDefinition(def, deprecated), ...(former ? { formerly: syntaxOfDefinition(former, true) } : {}) };
     },
+    unsupported: (name) => (microOps.has(name) ? microOpMessage(name) : undefined),
     unknownOpMessage: (name) =>
-      known.has(name) || SPOKEN_DIALECTS.some((d) => name.startsWith(d)) ? `${name} is not implemented yet` : `unknown op '${name}'`,
+      microOps.has(name)
+        ? microOpMessage(name)
+        : known.has(name) || SPOKEN_DIALECTS.some((d) => name.startsWith(d))
+          ? `${name} is not implemented yet`
+          : `unknown op '${name}'`,
   };
 }

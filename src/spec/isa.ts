@@ -66,14 +66,14 @@ export function loadIsa(dir: string): Isa {
   };
 }
 
-export type KnownOps = ReturnType<typeof KnownOpsFile.parse> & { names: Set<string> };
+export type KnownOps = ReturnType<typeof KnownOpsFile.parse> & { names: Set<string>; microOps: Set<string> };
 let known: KnownOps | undefined;
 
 /** Every PTO op name of the dialect and the manual (spec/known-ops.json), with the gaps of the tables. */
 export function knownOps(): KnownOps {
   if (!known) {
     const file = KnownOpsFile.parse(JSON.parse(fs.readFileSync(path.join(specDir, 'known-ops.json'), 'utf8')));
-    known = { ...file, names: new Set(file.ops) };
+    known = { ...file, names: new Set(file.ops), microOps: new Set(file.vpto) };
   }
   return known;
 }

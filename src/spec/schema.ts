@@ -127,6 +127,8 @@ export const KnownOpsFile = z.object({
   gaps: z.array(z.object({ reason: z.string(), ops: z.array(z.string()) })),
   /** The tile-level ops of the PTOAS dialect at the reference commit, for the coverage report. */
   ptoas: z.array(z.string()),
+  /** PTOAS's vector micro-ops (VPTO and VMI): known, and not supported yet. */
+  vpto: z.array(z.string()),
 });
 
 export const TargetsFile = z.object({

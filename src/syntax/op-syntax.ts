@@ -21,4 +21,12 @@ export interface OpSyntax {
 export interface OpSyntaxTable {
   /** The op a name spells, or undefined for a name the toolchain does not define (parsed generically). */
   syntaxOf(name: string): OpSyntax | undefined;
+  /**
+   * Why an op the toolchain knows but does not support is not read (VPTO micro-ops): a statement of it that the
+   * generic syntax does not match is reported with this, at the op's name, rather than as a syntax error.
+   */
+  unsupported?(name: string): string | undefined;
 }
+
+/** How a diagnostic says a construct belongs to PTOAS's vector micro-op level (VPTO), which is not supported yet. */
+export const VECTOR_LEVEL_UNSUPPORTED = "(PTOAS's vector level), which this toolchain does not support yet";

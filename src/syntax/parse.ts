@@ -155,7 +155,11 @@ class StatementParser {
     // Regions are parsed even under a malformed header, so the errors inside them are reported too.
     const regions = stmt.regions.map((r) => this.parseRegion(r));
     if (match.failed()) {
-      this.reportSyntax(match, map);
+      const unsupported = op === undefined && stmt.name !== undefined ? this.opTable.unsupported?.(stmt.name) : undefined;
+      if (unsupported) {
+        const at = this.source.text.indexOf(stmt.name!, stmt.start);
+        this.diags.report(D.unknownOp, { start: at, end: at + stmt.name!.length }, unsupported);
+      } else this.reportSyntax(match, map);
       return undefined;
     }
     const before = this.diags.items.length;
@@ -420,14 +424,20 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.params = params;
       const body = optional<Region>(region, c);
       if (body) {
+        for (const p of params.filter((p) => p.name === ''))
+          c.diags.report(D.syntaxError, p.span, 'syntax error: a function with a body names its parameters (`%arg0: T`)');
         body.blocks[0].args = params;
         op.regions = [body];
       }
       return op;
     },
-    FuncArg(this: Node, v: Node, _c: Node, t: Node, _attrs: Node, _loc: Node) {
+    FuncArg_named(this: Node, v: Node, _c: Node, t: Node, _attrs: Node, _loc: Node) {
       const c = contextOf(this);
       return { name: v.sourceString, type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
+    },
+    FuncArg_unnamed(this: Node, t: Node, _attrs: Node) {
+      const c = contextOf(this);
+      return { name: '', type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
     },
     FuncResults(this: Node, _arrow: Node, types: Node) {
       const c = contextOf(this);
@@ -891,6 +901,14 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       op.resultTypes = [to.ast(c)];
       return op;
     },
+    PtrType(this: Node, t: Node) {
+      const c = contextOf(this);
+      return t.ast(c);
+    },
+    elidedPtrType(this: Node, _body: Node) {
+      const c = contextOf(this);
+      return { text: '!pto.ptr' + this.sourceString, span: spanOf(c, this) } satisfies TypeRef;
+    },
     AddPtrBody(this: Node, ptr: Node, _c: Node, offset: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
       const c = contextOf(this);
       const op = fields();
@@ -1262,6 +1280,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
         case 'boolLit':
           return { kind: 'bool', value: x.sourceString === 'true', span };
         case 'dialectAttr':
+        case 'elidedDialectAttr':
           return { kind: 'dialect', text: x.sourceString, span };
         case 'symbolRef':
           return { kind: 'symbol', name: x.ast(c), span };

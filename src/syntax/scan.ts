@@ -327,7 +327,8 @@ export class Scanner {
       j++;
     }
     const word = this.text.slice(pos, j);
-    if (!dotted) return word === 'return' || word === 'module';
+    // Inside func.func, func's ops may drop their dialect (MLIR's default dialect): `return`, `call @f(...)`.
+    if (!dotted) return word === 'return' || word === 'call' || word === 'module';
     // `key.name =`, `key.name,` and `key.name}` are attribute keys, not ops.
     const k = this.skipTrivia(j);
     const next = this.text.charCodeAt(k);

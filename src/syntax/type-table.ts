@@ -1,6 +1,7 @@
 import * as ohm from 'ohm-js';
 import { TypeRef } from './ast';
 import { ptoGrammar } from './grammar';
+import { VECTOR_LEVEL_UNSUPPORTED } from './op-syntax';
 import {
   BLayout,
   CUSTOM_PAD_BASE,
@@ -19,6 +20,9 @@ import {
 } from '../types/type';
 
 /** The dialect types whose parameters this table reads; other `!dialect.name` types stay opaque. */
+/** The register types of PTOAS's vector micro-ops (include/PTO/IR/VPTOTypeDefs.td). */
+const VECTOR_LEVEL_TYPES = ['pto.vreg', 'pto.mask', 'pto.align'];
+
 const PARAMETERIZED = [
   'pto.tile_buf',
   'pto.tile',
@@ -116,6 +120,7 @@ export class TypeTable {
     const body = m[2];
     const handle = HANDLE_KINDS.find((h) => name === `pto.${h}`);
     if (handle) return body ? { error: `'!${name}' takes no parameters`, warnings: [] } : { type: { kind: 'handle', handle }, warnings: [] };
+    if (VECTOR_LEVEL_TYPES.includes(name)) return { error: `'!${name}' is a VPTO type ${VECTOR_LEVEL_UNSUPPORTED}`, warnings: [] };
     if (!PARAMETERIZED.includes(name)) {
       return { type: { kind: 'opaque', text }, warnings: [] };
     }
@@ -249,6 +254,7 @@ function bodySemantics(grammar: ohm.Grammar): ohm.Semantics {
     TypeItemValue(this: ohm.Node, v) {
       const kinds: Record<string, BodyItem['kind']> = {
         shaped: 'shaped',
+        SpacedShape: 'shaped',
         dimList: 'dims',
         number: 'number',
         dialectAttr: 'attr',
@@ -257,7 +263,7 @@ function bodySemantics(grammar: ohm.Grammar): ohm.Semantics {
         ident: 'ident',
       };
       const kind = v.ctorName === '_terminal' ? 'dynamic' : (kinds[v.ctorName] ?? 'ident');
-      return { kind, text: this.sourceString };
+      return { kind, text: v.ctorName === 'SpacedShape' ? this.sourceString.replace(/\s+/g, '') : this.sourceString };
     },
   });
   return semantics;

@@ -710,3 +710,45 @@ describe('type aliases', () => {
     ]);
   });
 });
+
+describe("forms of MLIR's printer that PTOAS output carries", () => {
+  const inFunction = (body: string, extra = '') => `module {\n${extra}  func.func @f(%p: !pto.ptr<f32>, %o: index) {\n    ${body}\n    return\n  }\n}\n`;
+
+  test('a declaration gives its parameter types alone; a definition must name them', () => {
+    const decl = ok('module {\n  func.func private @consume(index, f32)\n}\n');
+    const params = decl.ops[0].regions[0].blocks[0].ops[0].params!;
+    expect(params.map((p) => [p.name, p.type?.text])).toEqual([
+      ['', 'index'],
+      ['', 'f32'],
+    ]);
+    expect(located(parse('module {\n  func.func @g(index) {\n    return\n  }\n}\n'))).toEqual([
+      '2:16 error: syntax error: a function with a body names its parameters (`%arg0: T`)',
+    ]);
+  });
+
+  test('`call @f(...)` inside a function is func.call (its default dialect)', () => {
+    const m = ok(inFunction('call @g(%o) : (index) -> ()', '  func.func private @g(index)\n'));
+    const body = m.ops[0].regions[0].blocks[0].ops[1].regions[0].blocks[0].ops;
+    expect(body[0].name).toBe('func.call');
+  });
+
+  test("a pointer operand's type may drop its `!pto.ptr` as PTOAS prints it: `: <f32> -> <f32>`", () => {
+    const m = ok(inFunction('%q = pto.addptr %p, %o : <f32> -> <f32, gm>'));
+    const addptr = m.ops[0].regions[0].blocks[0].ops[0].regions[0].blocks[0].ops[0];
+    expect(addptr.operands[0].type?.text).toBe('!pto.ptr<f32>');
+    expect(addptr.resultTypes.map((t) => t.text)).toEqual(['!pto.ptr<f32, gm>']);
+  });
+
+  test('a dimension list may be spaced: `8 x 128 x f32` is `8x128xf32`', () => {
+    const spaced = assemble('t.pto', inFunction('%v = pto.make_tensor_view %p, shape = [%o, %o], strides = [%o, %o] : !pto.tensor_view<? x ? x f32>'));
+    expect(formatAll(spaced.diags)).toBe('');
+  });
+
+  test('an enum attribute may drop its name where the op fixes its kind: `location = <vec>`', () => {
+    const attr = (
+      parse(inFunction('%b = pto.reserve_buffer {name = "f", size = 256, location = <vec>, auto = true} -> i32')).module.ops[0].regions[0].blocks[0].ops[0]
+        .regions[0].blocks[0].ops[0].attrs ?? []
+    ).find((a) => a.key === 'location')!.value as Attr;
+    expect(attr).toMatchObject({ kind: 'dialect', text: '<vec>' });
+  });
+});
