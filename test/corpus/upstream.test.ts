@@ -9,7 +9,12 @@
  * floors below only rise: they record how much of the dialect the toolchain speaks so far.
  */
 import { surveyLit, surveySamples, tileLevel } from '../../src/corpus/survey';
-import { litCases, runLines, splitParts } from '../../src/corpus/lit-cases';
+import { litCases, litFiles, runLines, splitParts } from '../../src/corpus/lit-cases';
+import { namesTarget, sampleCases } from '../../src/corpus/samples';
+import { assemble } from '../../src/verify/assemble';
+import { printCanonical } from '../../src/emit/canonical';
+import { formatAll } from '../../src/diag/diagnostic';
+import { TargetName } from '../../src/spec/schema';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -62,5 +67,34 @@ if (!root) {
   // (as in PTOAS): about 120 of those rejections had been for something other than the rule each test is about.
   test('lit cases PTOAS rejects: at least this many are rejected', () => {
     expect(tileLevel(surveyLit(root, true)).filter((o) => !o.accepted).length).toBeGreaterThanOrEqual(209);
+  });
+
+  test('every sample and valid lit case that assembles prints a canonical form that assembles again, a fixed point', () => {
+    const inputs = [
+      ...sampleCases(root).map((c) => ({ name: c.file, text: fs.readFileSync(path.join(root, c.file), 'utf8'), target: c.target as TargetName })),
+      ...litFiles(root).flatMap((file) =>
+        litCases(root, file)
+          .cases.filter((c) => !c.expectReject)
+          .map((c) => ({
+            name: `${file}:${c.part ?? ''}`,
+            text: c.text,
+            target: (c.arch === 'a5' ? 'a5' : c.arch === 'a3' ? 'a2a3' : undefined) as TargetName | undefined,
+          })),
+      ),
+    ];
+    const broken: string[] = [];
+    let checked = 0;
+    for (const { name, text, target } of inputs) {
+      const options = { target: namesTarget(text) ? undefined : target };
+      const first = assemble(name, text, options);
+      if (first.diags.hasErrors()) continue;
+      const canonical = printCanonical(first.module, first.types);
+      const again = assemble(name, canonical, options);
+      if (again.diags.hasErrors()) broken.push(`${name}: ${formatAll(again.diags).split('\n')[0]}`);
+      else if (printCanonical(again.module, again.types) !== canonical) broken.push(`${name}: not a fixed point`);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(1100);
+    expect(broken).toEqual([]);
   });
 }
