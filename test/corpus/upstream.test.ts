@@ -11,6 +11,7 @@
 import { surveyLit, surveySamples, tileLevel } from '../../src/corpus/survey';
 import { litCases, litFiles, runLines, splitParts } from '../../src/corpus/lit-cases';
 import { namesTarget, sampleCases } from '../../src/corpus/samples';
+import { corpusFiles } from '../../src/corpus/files';
 import { assemble } from '../../src/verify/assemble';
 import { printCanonical } from '../../src/emit/canonical';
 import { formatAll } from '../../src/diag/diagnostic';
@@ -96,5 +97,22 @@ if (!root) {
     }
     expect(checked).toBeGreaterThan(1100);
     expect(broken).toEqual([]);
+  });
+
+  test("no file of the fork's test/ tree crashes the assembler, VPTO files included (their micro-ops are reported, located)", () => {
+    const files = corpusFiles(root, 'test', (f) => /\.(pto|mlir)$/.test(f));
+    const crashes: string[] = [];
+    for (const file of files) {
+      const text = fs.readFileSync(path.join(root, file), 'utf8');
+      for (const target of ['a2a3', 'a5'] as TargetName[]) {
+        try {
+          assemble(file, text, { target });
+        } catch (e) {
+          crashes.push(`${file} (${target}): ${String(e)}`);
+        }
+      }
+    }
+    expect(files.length).toBeGreaterThan(2900);
+    expect(crashes).toEqual([]);
   });
 }
