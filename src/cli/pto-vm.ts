@@ -11,14 +11,14 @@ import { elemSize } from '../types/type';
 import { firstLowerableOp, lowerProgram } from '../lower';
 import { RunResult, runLaunch } from '../vm/interpreter';
 import { GlobalBuffer } from '../machine/memory';
-import { NumericsProfile } from '../ops/instructions/semantics/context';
+import { CodeBackend, NumericsProfile } from '../ops/instructions/semantics/context';
 import { ArgumentError, BoundArguments, bindArguments } from '../vm/io/arguments';
 import { bufferValues, formatValue, summarize } from '../vm/io/results';
 import { npyDtypeOf, npyItemSize, writeNpy } from '../vm/io/npy';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
 
-/** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--strict-sync] */
+/** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--pto-backend] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--strict-sync] */
 export function main(argv: string[]): number {
   let args;
   try {
@@ -36,6 +36,10 @@ export function main(argv: string[]): number {
       })
       .option('out', { type: 'string', array: true, default: [] as string[], describe: 'write a pointer argument after the run: NAME=PATH.npy|PATH.bin' })
       .option('numerics', { choices: ['npu', 'cpu-sim'] as const, default: 'npu' as const, describe: 'rounding and reduction-order profile' })
+      .option('pto-backend', {
+        choices: ['emitc', 'vpto'] as const,
+        describe: "follow this PTOAS back end where the two differ (default: the module's pto.backend, else emitc)",
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the results as JSON' })
       .option('max-steps', { type: 'number', default: 100_000_000, describe: 'stop after this many executed ops' })
       .option('direct', { type: 'boolean', default: false, describe: 'run AscendC/TIK ops by their direct model instead of lowering them to PTO tile ops' })
@@ -68,6 +72,7 @@ export function main(argv: string[]): number {
       argSpecs: parsePairs(args.arg, '--arg'),
       outSpecs: parsePairs(args.out, '--out'),
       numerics: args.numerics as NumericsProfile,
+      backend: args['pto-backend'] as CodeBackend | undefined,
       json: args.json,
       maxSteps: checkMaxSteps(args['max-steps']),
       direct: args.direct,
@@ -110,6 +115,8 @@ interface RunRequest {
   argSpecs: Map<string, string>;
   outSpecs: Map<string, string>;
   numerics: NumericsProfile;
+  /** From --pto-backend; else the module's. */
+  backend?: CodeBackend;
   json: boolean;
   maxSteps: number;
   direct: boolean;
@@ -130,6 +137,8 @@ function run(req: RunRequest): number {
   const assembled = assemble(req.file, text, { target: req.target });
   if (assembled.diags.items.length > 0) process.stderr.write(formatAll(assembled.diags) + '\n');
   if (assembled.diags.hasErrors()) return 1;
+  if ((req.backend ?? assembled.program.backend) === 'vpto' && assembled.program.target !== 'a5')
+    throw new UsageError("the vpto back end's tile-op templates (PTOAS lib/TileOps) are A5's: run --target a5, or --pto-backend emitc");
   const missing = unimplementedInstructions(assembled.program);
   if (missing.length > 0) {
     const message = (op: OpNode) => `${op.name} is not implemented in the VM yet (pto-as verifies it)`;
@@ -259,7 +268,15 @@ function execute(assembled: Assembled, name: string, req: RunRequest): { bound: 
   try {
     return {
       bound,
-      result: runLaunch(assembled.program, assembled.types, fn, bound.values, { numerics: req.numerics, maxSteps: req.maxSteps }, req.blocks, req.subblocks),
+      result: runLaunch(
+        assembled.program,
+        assembled.types,
+        fn,
+        bound.values,
+        { numerics: req.numerics, backend: req.backend, maxSteps: req.maxSteps },
+        req.blocks,
+        req.subblocks,
+      ),
     };
   } catch (e) {
     if (e instanceof LocatedError) {

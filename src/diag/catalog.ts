@@ -146,6 +146,12 @@ export const DIAGNOSTICS = {
       'The module names a target other than a2, a3, a2a3 and a5 (`pto.target_arch`): ignored, as PTOAS ignores it, and the target comes from --target (default a2a3).',
     example: { tool: 'pto-as', program: 'module attributes {pto.target_arch = "a9"} {\n' + fn('') + '}\n' },
   },
+  unknownBackend: {
+    code: 'E0308',
+    severity: 'error',
+    summary: "The module's `pto.backend` names a back end other than PTOAS's two, `emitc` and `vpto`.",
+    example: { tool: 'pto-as', program: 'module attributes {pto.backend = "llvm"} {\n' + fn('') + '}\n' },
+  },
 
   // ---- 04xx structural ops ------------------------------------------------------------------------
   functionOp: {

@@ -154,6 +154,13 @@ export interface OpVerifier {
 /** How the VM orders and rounds: as the NPU does, or as pto-isa's CPU simulator does. */
 export type NumericsProfile = 'npu' | 'cpu-sim';
 
+/**
+ * Which of PTOAS's back ends the run follows where they differ (`ptoas --pto-backend`): `emitc` compiles tile ops
+ * to pto-isa's C++ library (its manual's semantics), `vpto` expands them through PTOAS's TileLang templates
+ * (lib/TileOps/a5), which read a row-major per-row operand's first column and pad with the finite extremes.
+ */
+export type CodeBackend = 'emitc' | 'vpto';
+
 /** Which core of a launch runs: pto.get_block_idx and friends read it. */
 export interface CoreIndex {
   block: number;
@@ -166,6 +173,7 @@ export interface CoreIndex {
 export interface Executor {
   readonly target: TargetName;
   readonly numerics: NumericsProfile;
+  readonly backend: CodeBackend;
   readonly memory: OnChipMemory;
   readonly core: CoreIndex;
   /** The value of operand `i` of `op` (a trap if it has none, which verification rules out). */

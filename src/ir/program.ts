@@ -5,6 +5,7 @@ import { AttributeValue, TargetName } from '../spec/schema';
 import { Type } from '../types/type';
 import { SyncOpSpec } from '../spec/sync';
 import { BoundProgram } from './bound';
+import type { CodeBackend } from './definition';
 
 /** An instruction operand bound to its spec name: an SSA use (L1/L2 inputs, L2 outs) or an L1 result. */
 export interface BoundOperand {
@@ -34,6 +35,8 @@ export interface BoundInstruction {
 export interface Program {
   module: Module;
   target: TargetName;
+  /** The module's `pto.backend`, when it names one. */
+  backend?: CodeBackend;
   functions: Map<string, OpNode>;
   /** Resolved instruction bindings, keyed by op node. */
   instructions: Map<OpNode, BoundInstruction>;

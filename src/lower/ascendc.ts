@@ -117,8 +117,11 @@ function repeatView(e: Emitter, blockRows: TileValue, r: IndexValue, repStride: 
   return e.reshape(window, { dtype: lanes.dtype, rows: 1, cols: blocks * lanes.perBlock, vCol: validCols }, 'row');
 }
 
-/** `{saturation = false}` where it changes anything: the f16 adds of a non-saturating call. */
-const saturationAttr = (e: Emitter, dtype: ElemType, sat: boolean): AttrEntry[] => (dtype === 'f16' && !sat ? e.flag('saturation', false) : []);
+/**
+ * The call's saturation mode, written out for its f16 adds: the tile ops' default depends on the target (A5 keeps
+ * IEEE results), the AscendC call's mode does not.
+ */
+const saturationAttr = (e: Emitter, dtype: ElemType, sat: boolean): AttrEntry[] => (dtype === 'f16' ? e.flag('saturation', sat) : []);
 
 // ---- WholeReduceMin ------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import { TypeTable } from '../syntax/type-table';
 import { Isa, isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Program } from '../ir/program';
-import { OpDefinition, OpVerifier } from '../ir/definition';
+import { CodeBackend, OpDefinition, OpVerifier } from '../ir/definition';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
 import { tileTypeProblems } from '../ops/tile-rules';
 import { Registry, opRegistry } from '../ops/registry';
@@ -67,6 +67,7 @@ class Verifier {
     this.program = {
       module,
       target: this.target,
+      ...this.backendFromModule(module),
       functions: new Map(),
       instructions: new Map(),
       syncOps: new Map(),
@@ -117,6 +118,23 @@ class Verifier {
       this.diags.report(D.unknownTarget, arch.span, `unknown pto.target_arch ${JSON.stringify(value ?? '')} is ignored (PTOAS knows "a2", "a3" and "a5")`);
     }
     return undefined;
+  }
+
+  /** The back end the outermost module names (`pto.backend`), which a run follows unless told otherwise. */
+  private backendFromModule(module: Module): { backend?: CodeBackend } {
+    for (const op of module.ops) {
+      if (this.structureOf(op) !== 'module') continue;
+      const attr = attrOf(op, 'pto.backend');
+      if (!attr) continue;
+      const value = attr.kind === 'string' ? attr.value : undefined;
+      if (value === 'emitc' || value === 'vpto') return { backend: value };
+      this.diags.report(
+        D.unknownBackend,
+        attr.span,
+        `unknown pto.backend ${value === undefined ? '' : JSON.stringify(value) + ' '}(PTOAS knows "emitc" and "vpto")`,
+      );
+    }
+    return {};
   }
 
   private verifyModuleOp(op: OpNode): void {

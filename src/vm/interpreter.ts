@@ -4,7 +4,7 @@ import { TypeTable } from '../syntax/type-table';
 import { isa } from '../spec/isa';
 import { Program } from '../ir/program';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion } from '../ir/bound';
-import { CoreIndex, Executor, NumericsProfile } from '../ir/definition';
+import { CodeBackend, CoreIndex, Executor, NumericsProfile } from '../ir/definition';
 import { OnChipMemory, Tile, TileContents } from '../machine/memory';
 import { vmTrap } from '../machine/trap';
 import { Value } from '../machine/value';
@@ -16,6 +16,8 @@ export type { CoreIndex } from '../ir/definition';
 
 export interface RunOptions {
   numerics: NumericsProfile;
+  /** Default: the module's `pto.backend`, else emitc (PTOAS's order). */
+  backend?: CodeBackend;
   maxSteps: number;
   /** Which core this run is: pto.get_block_idx and friends read it. One block, one sub-block by default. */
   core?: CoreIndex;
@@ -83,6 +85,7 @@ class Interpreter implements Executor {
   readonly memory: OnChipMemory;
   readonly core: CoreIndex;
   readonly numerics: NumericsProfile;
+  readonly backend: CodeBackend;
   readonly target: TargetName;
   /** The values of the running function's SSA slots. */
   private frame: Value[] = [];
@@ -101,6 +104,7 @@ class Interpreter implements Executor {
   ) {
     this.core = options.core ?? { block: 0, blocks: 1, subblock: 0, subblocks: 1 };
     this.numerics = options.numerics;
+    this.backend = options.backend ?? program.backend ?? 'emitc';
     this.target = program.target;
     this.memory = new OnChipMemory(isa(), program.target);
     this.sync = new SyncTracker(program);

@@ -286,3 +286,57 @@ describe('pto-vm run programs/vadd-blocks.pto (block i adds rows 32i..32i+31)', 
     expectUsageError(ptoVm('run', program, '--subblocks', '1.5'), /--subblocks must be an integer from 1 to 65535, got 1.5/);
   });
 });
+
+describe("--pto-backend: where PTOAS's two back ends differ", () => {
+  // dst = a + a row-major 8-wide block per row: a = 0..15, block = 10, 20, ..., 80.
+  const PROGRAM_TEXT = `module attributes {pto.target_arch = "a5"} {
+  func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %d: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %va = pto.make_tensor_view %a, shape = [%c1, %c16], strides = [%c16, %c1] : !pto.tensor_view<1x16xf32>
+    %vb = pto.make_tensor_view %b, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<1x8xf32>
+    %vd = pto.make_tensor_view %d, shape = [%c1, %c16], strides = [%c16, %c1] : !pto.tensor_view<1x16xf32>
+    %pa = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c1, %c16] : !pto.tensor_view<1x16xf32> -> !pto.partition_tensor_view<1x16xf32>
+    %pb = pto.partition_view %vb, offsets = [%c0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<1x8xf32> -> !pto.partition_tensor_view<1x8xf32>
+    %pd = pto.partition_view %vd, offsets = [%c0, %c0], sizes = [%c1, %c16] : !pto.tensor_view<1x16xf32> -> !pto.partition_tensor_view<1x16xf32>
+    %ta = pto.alloc_tile : !pto.tile_buf<vec, 1x16xf32>
+    %tb = pto.alloc_tile : !pto.tile_buf<vec, 1x8xf32>
+    %td = pto.alloc_tile : !pto.tile_buf<vec, 1x16xf32>
+    pto.tload ins(%pa : !pto.partition_tensor_view<1x16xf32>) outs(%ta : !pto.tile_buf<vec, 1x16xf32>)
+    pto.tload ins(%pb : !pto.partition_tensor_view<1x8xf32>) outs(%tb : !pto.tile_buf<vec, 1x8xf32>)
+    pto.trowexpandadd ins(%ta, %tb : !pto.tile_buf<vec, 1x16xf32>, !pto.tile_buf<vec, 1x8xf32>) outs(%td : !pto.tile_buf<vec, 1x16xf32>)
+    pto.tstore ins(%td : !pto.tile_buf<vec, 1x16xf32>) outs(%pd : !pto.partition_tensor_view<1x16xf32>)
+    return
+  }
+}
+`;
+  const run = (header: string, ...flags: string[]) => {
+    const file = path.join(tmp, `rowexpand-${flags.join('') || 'default'}-${header.length}.pto`);
+    fs.writeFileSync(file, PROGRAM_TEXT.replace('module attributes {pto.target_arch = "a5"}', header));
+    const a = path.join(tmp, 'rx-a.bin');
+    const b = path.join(tmp, 'rx-b.bin');
+    fs.writeFileSync(a, Buffer.from(new Float32Array(Array.from({ length: 16 }, (_, k) => k)).buffer));
+    fs.writeFileSync(b, Buffer.from(new Float32Array(Array.from({ length: 8 }, (_, k) => 10 * (k + 1))).buffer));
+    return ptoVm('run', file, `--arg=a=${a}`, `--arg=b=${b}`, '--json', ...flags);
+  };
+  const A5 = 'module attributes {pto.target_arch = "a5"}';
+  const emitc = Array.from({ length: 16 }, (_, j) => j + 10 * ((j % 8) + 1));
+  const vpto = Array.from({ length: 16 }, (_, j) => j + 10);
+
+  test('emitc (the default) repeats the block along the row; vpto gives every column its first value', () => {
+    expect(JSON.parse(run(A5).stdout).outputs.d.values).toEqual(emitc);
+    expect(JSON.parse(run(A5, '--pto-backend', 'vpto').stdout).outputs.d.values).toEqual(vpto);
+  });
+
+  test("the module's pto.backend chooses when the flag is absent; the flag wins", () => {
+    const header = 'module attributes {pto.target_arch = "a5", pto.backend = "vpto"}';
+    expect(JSON.parse(run(header).stdout).outputs.d.values).toEqual(vpto);
+    expect(JSON.parse(run(header, '--pto-backend', 'emitc').stdout).outputs.d.values).toEqual(emitc);
+  });
+
+  test('vpto on A2/A3 is a usage error: its templates are A5 ones', () => {
+    expectUsageError(run(A5, '--pto-backend', 'vpto', '--target', 'a2a3'), /vpto back end's tile-op templates .* are A5's/);
+  });
+});

@@ -44,6 +44,7 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
     op: op.node,
     bound,
     numerics: x.numerics,
+    backend: x.backend,
     target: x.target,
     tile: (name) => {
       const v = objects.get(name);

@@ -3,15 +3,17 @@ import { BoundInstruction } from '../../../ir/program';
 import { PartitionView, Tile } from '../../../machine/memory';
 import { AttributeValue } from '../../attributes';
 import { TargetName } from '../../../spec/schema';
-import { NumericsProfile } from '../../../ir/definition';
+import { CodeBackend, NumericsProfile } from '../../../ir/definition';
 
-export type { NumericsProfile } from '../../../ir/definition';
+export type { CodeBackend, NumericsProfile } from '../../../ir/definition';
 
 /** What an instruction's semantics function sees: its bound operands, resolved to run-time objects. */
 export interface InstructionContext {
   op: OpNode;
   bound: BoundInstruction;
   numerics: NumericsProfile;
+  /** PTOAS's back end whose expansion the run follows where the two differ. */
+  backend: CodeBackend;
   /** The target the program was verified for: some NPU orders differ between A2/A3 and A5. */
   target: TargetName;
   tile(name: string): Tile;

@@ -28,7 +28,7 @@ function scalarOperandName(ctx: InstructionContext): string {
  */
 function finisher(ctx: InstructionContext, dtype: ElemType): (v: Scalar) => Scalar {
   const declared = ctx.bound.spec.attributes?.some((a) => a.name === 'saturation') ?? false;
-  return declared && saturates(dtype, ctx.numerics, ctx.flag('saturation')) ? (v) => saturateF16(v as number) : (v) => v;
+  return declared && saturates(dtype, ctx, ctx.flag('saturation')) ? (v) => saturateF16(v as number) : (v) => v;
 }
 
 /** Writes f(r, c) to every position of dst's valid region. */

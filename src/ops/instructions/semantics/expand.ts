@@ -36,7 +36,7 @@ function expDifference(dtype: ElemType, ctx: InstructionContext, finish: (v: Sca
  */
 function expandOperation(ctx: InstructionContext, dtype: ElemType): ElementOperation {
   const declared = ctx.bound.spec.attributes?.some((a) => a.name === 'saturation') ?? false;
-  const finish = declared && saturates(dtype, ctx.numerics, ctx.flag('saturation')) ? (v: Scalar) => saturateF16(v as number) : (v: Scalar) => v;
+  const finish = declared && saturates(dtype, ctx, ctx.flag('saturation')) ? (v: Scalar) => saturateF16(v as number) : (v: Scalar) => v;
   const name = operationName(ctx);
   const op = name === 'expdif' ? expDifference(dtype, ctx, finish) : binaryOperation(name as BinaryOperationName, dtype, ctx.numerics, ctx.trap);
   return (a, b) => finish(op(a, b));
@@ -85,7 +85,9 @@ function rowOperandProblem(expanded: Tile, dst: Tile, withTmp: boolean): string 
 /**
  * TROWEXPANDADD/SUB/MUL/DIV/MAX/MIN/EXPDIF: dst[i, j] = src0 op src1, one of the two being the per-row operand. Its
  * column is j mod its valid columns: 0 for a DN scalar per row, the position within the repeating 32-byte block for
- * a row-major block (the manual's mode 2; the simulator and the A2/A3 block-stride-0 vector op read it so).
+ * a row-major block (the manual's mode 2; the simulator and the A2/A3 block-stride-0 vector op read it so). PTOAS's
+ * vpto back end reads column 0 of a row-major block too: its TileLang template loads the row and broadcasts the
+ * lowest lane (vdup), so every column gets the block's first value.
  */
 export function rowExpandBinary(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
@@ -101,8 +103,9 @@ export function rowExpandBinary(ctx: InstructionContext): void {
   const problem = rowOperandProblem(expanded, dst, ctx.optionalTile('tmp') !== undefined);
   if (problem) ctx.trap(`${ctx.bound.spec.opName}: ${src0Full ? 'src1' : 'src0'} is the per-row operand, but ${problem}`);
   const op = expandOperation(ctx, dst.type.dtype);
-  const width0 = src0.vCol;
-  const width1 = src1.vCol;
+  const firstColumnOnly = ctx.backend === 'vpto';
+  const width0 = firstColumnOnly && !src0Full ? 1 : src0.vCol;
+  const width1 = firstColumnOnly && src0Full ? 1 : src1.vCol;
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) dst.set(r, c, op(src0.get(r, c % width0), src1.get(r, c % width1)));
   }

@@ -16,7 +16,7 @@ export function fillPad(ctx: InstructionContext): void {
   if (inPlace && (dst.buffer !== src.buffer || dst.address !== src.address)) {
     ctx.trap(`dst and src must be the same tile storage (dst at ${dst.buffer} ${dst.address}, src at ${src.buffer} ${src.address})`);
   }
-  const pad = padValue(dst.type.dtype, dst.type.pad, ctx.numerics);
+  const pad = padValue(dst.type.dtype, dst.type.pad, ctx);
   if (pad === null) ctx.trap("dst's pad value is null: there is nothing to fill with");
   const fill = (r: number, c: number) => dst.set(r, c, pad!);
   if (ctx.numerics === 'cpu-sim') {

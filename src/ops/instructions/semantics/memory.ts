@@ -2,7 +2,7 @@ import { Scalar, codec } from '../../../numerics/elements';
 import { GlobalBuffer, PartitionView, Tile } from '../../../machine/memory';
 import { InstructionContext } from './context';
 import { CUSTOM_PAD_BASE, ElemType } from '../../../types/type';
-import { f16BitsToNumber } from '../../../numerics/float16';
+import { F16_MAX, f16BitsToNumber } from '../../../numerics/float16';
 import { bf16BitsToNumber } from '../../../numerics/bfloat16';
 import { accumulatorCast } from './cube';
 import { FixpipeOptions, fixpipeFor, fixpipeOptions, quantWords, usesFixpipe } from './fixpipe';
@@ -77,8 +77,10 @@ function elementSize(ctx: InstructionContext, buffer: GlobalBuffer, tile: Tile):
  * (CUSTOM_PAD_BASE | bits) holds the element's bit pattern: f32 all 32 bits, 16-bit types the low
  * 16, 8-bit types the low 8, 32-bit integers all 32, 64-bit integers the 32 bits zero-extended.
  */
-export function padValue(dtype: ElemType, pad: number, profile: InstructionContext['numerics']): number | bigint | null {
+export function padValue(dtype: ElemType, pad: number, ctx: Pick<InstructionContext, 'numerics' | 'backend' | 'trap'>): number | bigint | null {
   if (pad === 0) return null;
+  if (ctx.backend === 'vpto') return templatePadValue(dtype, pad, ctx);
+  const profile = ctx.numerics;
   if (pad >= CUSTOM_PAD_BASE) {
     const c = codec(dtype);
     const bits = new DataView(new ArrayBuffer(8));
@@ -113,6 +115,29 @@ export function padValue(dtype: ElemType, pad: number, profile: InstructionConte
   }
 }
 
+/** The largest finite f32, FLT_MAX. */
+const F32_MAX = 3.4028234663852886e38;
+
+/**
+ * The pad of PTOAS's TileLang templates (lib/TileOps/a5, the vpto back end): Max and Min are the finite extremes of
+ * a float type (+-FLT_MAX, +-65504, bf16's +-0x7f7f), not infinities; the integer ones are pto-isa's.
+ */
+function templatePadValue(dtype: ElemType, pad: number, ctx: Pick<InstructionContext, 'trap'>): number | bigint | null {
+  if (pad >= CUSTOM_PAD_BASE || codec(dtype).size === 8)
+    ctx.trap(`the vpto back end's pad of ${dtype} tiles ${pad >= CUSTOM_PAD_BASE ? 'with a custom value ' : ''}is not defined here`);
+  const max = pad === 2;
+  switch (dtype) {
+    case 'f32':
+      return pad === 1 ? 0 : max ? F32_MAX : -F32_MAX;
+    case 'f16':
+      return pad === 1 ? 0 : max ? F16_MAX : -F16_MAX;
+    case 'bf16':
+      return pad === 1 ? 0 : bf16BitsToNumber(max ? 0x7f7f : 0xff7f);
+    default:
+      return padValue(dtype, pad, { numerics: 'npu', backend: 'emitc', trap: ctx.trap });
+  }
+}
+
 export function load(ctx: InstructionContext): void {
   const view = ctx.view('src');
   const tile = ctx.tile('dst');
@@ -121,7 +146,7 @@ export function load(ctx: InstructionContext): void {
   forEachTransfer(ctx, view, tile, (r, c, index) => {
     copyElement(src.bytes, index * size, tile.bytes, tile.elementIndex(r, c) * size, size);
   });
-  const pad = padValue(tile.type.dtype, tile.type.pad, ctx.numerics);
+  const pad = padValue(tile.type.dtype, tile.type.pad, ctx);
   if (pad === null) return;
   for (let r = 0; r < tile.type.rows; r++) {
     for (let c = 0; c < tile.type.cols; c++) {

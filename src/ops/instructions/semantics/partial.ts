@@ -39,7 +39,7 @@ export function partial(ctx: InstructionContext): void {
   if (!(PARTIAL_OPERATIONS as readonly string[]).includes(name)) ctx.trap(`unknown partial op '${name}' in spec/instructions`);
   const op = binaryOperation(name, dst.type.dtype, ctx.numerics, ctx.trap);
   const declared = ctx.bound.spec.attributes?.some((a) => a.name === 'saturation') ?? false;
-  const finish = declared && saturates(dst.type.dtype, ctx.numerics, ctx.flag('saturation')) ? (v: Scalar) => saturateF16(v as number) : (v: Scalar) => v;
+  const finish = declared && saturates(dst.type.dtype, ctx, ctx.flag('saturation')) ? (v: Scalar) => saturateF16(v as number) : (v: Scalar) => v;
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) {
       const in0 = inside(src0, r, c);

@@ -56,7 +56,7 @@ function reduceKind(ctx: InstructionContext): 'min' | 'max' | 'sum' | 'prod' {
 
 /** The add of a float sum, rounded in the element type and, in the npu fp16 saturation mode, saturated. */
 function floatAdd(ctx: InstructionContext, codec: ElementCodec): (a: number, b: number) => number {
-  const saturate = saturates(ctx.tile('dst').type.dtype, ctx.numerics, ctx.flag('saturation'));
+  const saturate = saturates(ctx.tile('dst').type.dtype, ctx, ctx.flag('saturation'));
   const add = hostIndependentAdd(ctx.numerics);
   return saturate ? (a, b) => saturateF16(codec.round(a + b) as number) : (a, b) => codec.round(add(a, b)) as number;
 }
@@ -81,7 +81,7 @@ function copySelected(src: Tile, r: number, c: number, dst: Tile, dr: number, dc
 /** The multiply of a product, rounded (floats) or wrapped (integers) in the element type; npu f16 saturates. */
 function multiplier(ctx: InstructionContext, dtype: ElemType): Combine {
   const mul = binaryOperation('mul', dtype, ctx.numerics, ctx.trap);
-  return saturates(dtype, ctx.numerics, ctx.flag('saturation')) ? (a, b) => saturateF16(mul(a, b) as number) : mul;
+  return saturates(dtype, ctx, ctx.flag('saturation')) ? (a, b) => saturateF16(mul(a, b) as number) : mul;
 }
 
 /** The add of a sum in the element type: floats as floatAdd, integers wrapped. */

@@ -106,7 +106,7 @@ function unary(ctx: InstructionContext): void {
     ctx.note(`pto.t${name} under --numerics npu: the vector unit's own error is not documented; the VM computes the correctly rounded result`);
   }
   const math = floatMath(name, dtype, ctx);
-  const saturate = saturates(dtype, ctx.numerics, ctx.flag('saturation'));
+  const saturate = saturates(dtype, ctx, ctx.flag('saturation'));
   const cpuSim = ctx.numerics === 'cpu-sim';
   dst.forEachValid((r, c) => {
     const bits = src.getBits(r, c);

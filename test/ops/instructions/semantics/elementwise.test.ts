@@ -208,15 +208,28 @@ describe('special values and fp16 saturation', () => {
     expect([f16.bits!.d.getUint16(0, true), f16.bits!.d.getUint16(2, true)]).toEqual([0xfe00, 0x7e00]);
   });
 
-  test('npu f16: overflow saturates to +-65504 and NaN to 0 by default; saturation = false keeps IEEE results', () => {
-    expect(binary('tmul', 'f16', [300, -300, 0], [300, 300, Infinity])).toEqual([65504, -65504, 0]);
-    expect(binary('tdiv', 'f16', [1, -1], [0, 0])).toEqual([65504, -65504]);
-    const ieee = run('pto.tsub ins(%a, %b : T(a), T(b)) outs(%d : T(d)) {saturation = false}', {
-      a: { dtype: 'f16', data: [60000, 1] },
-      b: { dtype: 'f16', data: [-60000, 1] },
-      d: { dtype: 'f16', data: [0, 0] },
-    });
+  test('npu f16 on A2/A3: overflow saturates to +-65504 and NaN to 0 by default; saturation = false keeps IEEE results', () => {
+    const a2a3: RunOptions = { target: 'a2a3' };
+    expect(binary('tmul', 'f16', [300, -300, 0], [300, 300, Infinity], a2a3)).toEqual([65504, -65504, 0]);
+    expect(binary('tdiv', 'f16', [1, -1], [0, 0], a2a3)).toEqual([65504, -65504]);
+    const ieee = run(
+      'pto.tsub ins(%a, %b : T(a), T(b)) outs(%d : T(d)) {saturation = false}',
+      {
+        a: { dtype: 'f16', data: [60000, 1] },
+        b: { dtype: 'f16', data: [-60000, 1] },
+        d: { dtype: 'f16', data: [0, 0] },
+      },
+      a2a3,
+    );
     expect(ieee.d.slice(0, 2)).toEqual([Infinity, 0]);
+    // A5 keeps IEEE results unless the op asks for saturation.
+    expect(binary('tmul', 'f16', [300, -300], [300, 300])).toEqual([Infinity, -Infinity]);
+    const saturated = run('pto.tmul ins(%a, %b : T(a), T(b)) outs(%d : T(d)) {saturation = true}', {
+      a: { dtype: 'f16', data: [300] },
+      b: { dtype: 'f16', data: [300] },
+      d: { dtype: 'f16', data: [0] },
+    });
+    expect(saturated.d[0]).toBe(65504);
     expect(binary('tsub', 'f16', [60000], [-60000], { numerics: 'cpu-sim' })).toEqual([Infinity]);
     // f32 never saturates.
     expect(binary('tmul', 'f32', [1e30], [1e30])).toEqual([Infinity]);

@@ -3,7 +3,7 @@
  * manual's formulas with Math.fround / f16round, one rounding per element.
  */
 import { f16round } from '@petamoriken/float16';
-import { Elem, runValues } from './tile-kernel';
+import { Elem, runKernel, runValues } from './tile-kernel';
 
 const range = (n: number, f: (k: number) => number) => Array.from({ length: n }, (_, k) => f(k));
 const bits = (v: Elem) => (Object.is(v, -0) ? '-0' : String(v));
@@ -39,6 +39,22 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
       'cpu-sim',
     );
     expect(out.d).toEqual(range(32, (k) => a[k] + block[Math.floor(k / 16) * 8 + ((k % 16) % 8)]));
+  });
+
+  test("PTOAS's vpto back end reads a row-major per-row block's first column for every dst column", () => {
+    const a = range(32, (k) => k + 0.5);
+    const block = range(16, (k) => 100 * (k + 1));
+    const tiles = {
+      a: { dtype: 'f32' as const, rows: 2, cols: 16, data: a },
+      b: { dtype: 'f32' as const, rows: 2, cols: 8, data: block },
+      d: { dtype: 'f32' as const, rows: 2, cols: 16 },
+    };
+    const out = runKernel('pto.trowexpandadd ins(%a, %b : T(a), T(b)) outs(%d : T(d))', tiles, { backend: 'vpto' }).values;
+    // Row 0 adds block[0] = 100 everywhere, row 1 adds block[8] = 900.
+    expect(out.d).toEqual(range(32, (k) => a[k] + (k < 16 ? 100 : 900)));
+    // src0 as the per-row block: dst[i, j] = block[i, 0] - a[i, j].
+    const sub = runKernel('pto.trowexpandsub ins(%b, %a : T(b), T(a)) outs(%d : T(d))', tiles, { backend: 'vpto' }).values;
+    expect(sub.d).toEqual(range(32, (k) => (k < 16 ? 100 : 900) - a[k]));
   });
 
   test('src0 may be the per-row operand: the order stays src0 / src1', () => {
@@ -116,15 +132,17 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
     expect(mul.d.slice(0, 3)).toEqual([24464, -24464, 600]);
   });
 
-  test('npu f16 saturates an overflowing trowexpandmul to 65504; cpu-sim gives inf', () => {
+  test('npu f16 saturates an overflowing trowexpandmul to 65504 on A2/A3; A5 and cpu-sim give inf', () => {
     const tiles = () => ({
       a: { dtype: 'f16' as const, rows: 1, cols: 16, valid: [1, 1] as [number, number], data: [60000] },
       s: { dtype: 'f16' as const, rows: 16, cols: 1, valid: [1, 1] as [number, number], columnMajor: true, data: [2] },
       d: { dtype: 'f16' as const, rows: 1, cols: 16, valid: [1, 1] as [number, number] },
     });
     const line = 'pto.trowexpandmul ins(%a, %s : T(a), T(s)) outs(%d : T(d))';
-    expect(runValues(line, tiles(), 'npu').d[0]).toBe(65504);
+    expect(runValues(line, tiles(), 'npu', 'a2a3').d[0]).toBe(65504);
+    expect(runValues(line, tiles(), 'npu', 'a5').d[0]).toBe(Infinity);
     expect(runValues(line, tiles(), 'cpu-sim').d[0]).toBe(Infinity);
+    expect(runValues(line + ' {saturation = true}', tiles(), 'npu', 'a5').d[0]).toBe(65504);
   });
 
   test('a row-major per-row operand without one block of valid columns is a run-time error', () => {
@@ -190,5 +208,17 @@ describe('trowexpand / tcolexpand copy bits', () => {
       'cpu-sim',
     );
     expect(e.d).toEqual(range(16, (k) => Math.fround(Math.exp(Math.fround(a[k] - s[k % 8])))));
+  });
+
+  test('tcolexpandexpdif f16 overflow: +inf on A5 (as its board suite expects), 65504 under A2/A3 saturation', () => {
+    // exp(12 - 0) = 162754.8 is past f16's largest finite 65504 (anything from 65520 up rounds to inf); exp(1 - 1) = 1.
+    const tiles = {
+      a: { dtype: 'f16' as const, rows: 1, cols: 16, data: [12, 1] },
+      s: { dtype: 'f16' as const, rows: 1, cols: 16, data: [0, 1] },
+      d: { dtype: 'f16' as const, rows: 1, cols: 16 },
+    };
+    const line = 'pto.tcolexpandexpdif ins(%a, %s : T(a), T(s)) outs(%d : T(d))';
+    expect(runValues(line, tiles, 'npu', 'a5').d.slice(0, 2)).toEqual([Infinity, 1]);
+    expect(runValues(line, tiles, 'npu', 'a2a3').d.slice(0, 2)).toEqual([65504, 1]);
   });
 });

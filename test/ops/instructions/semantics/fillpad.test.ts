@@ -8,7 +8,11 @@ import { Elem, Numerics, TileArg, runKernel } from './tile-kernel';
 import { codec } from '../../../../src/numerics/elements';
 
 /** Runs `line` with index scalars bound to the given values (see tile-kernel.ts); every tile's contents after. */
-function run(line: string, tiles: Record<string, TileArg>, opts: { numerics?: Numerics; target?: 'a2a3' | 'a5'; scalars?: Record<string, bigint> } = {}) {
+function run(
+  line: string,
+  tiles: Record<string, TileArg>,
+  opts: { numerics?: Numerics; target?: 'a2a3' | 'a5'; backend?: 'emitc' | 'vpto'; scalars?: Record<string, bigint> } = {},
+) {
   const scalars = Object.fromEntries(Object.entries(opts.scalars ?? {}).map(([name, v]): [string, [string, Elem]] => [name, ['index', v]]));
   const { values, bytes, printed } = runKernel(line, tiles, { ...opts, scalars });
   return { out: values, printed, buffers: Object.fromEntries(Object.entries(bytes).map(([name, b]) => [name, { bytes: b }])) };
@@ -72,6 +76,30 @@ describe('tfillpad', () => {
       expect([dtype, pad, run(FILL, { s: src, d: dst }).out.d[1]]).toEqual([dtype, pad, npu]);
       expect([dtype, pad, run(FILL, { s: src, d: dst }, { numerics: 'cpu-sim' }).out.d[1]]).toEqual([dtype, pad, sim]);
     }
+  });
+
+  test("PTOAS's vpto back end pads floats with their finite extremes (its TileLang template), not infinities", () => {
+    // FLT_MAX = (2 - 2^-23) * 2^127; f16's largest finite is 65504; bf16's is 0x7f7f = (2 - 2^-7) * 2^127.
+    const FLT_MAX = (2 - 2 ** -23) * 2 ** 127;
+    const BF16_MAX = (2 - 2 ** -7) * 2 ** 127;
+    const cases: [ElemType, string, Elem][] = [
+      ['f32', 'max', FLT_MAX],
+      ['f32', 'min', -FLT_MAX],
+      ['f16', 'max', 65504],
+      ['f16', 'min', -65504],
+      ['bf16', 'max', BF16_MAX],
+      ['i16', 'min', -32768],
+      ['u8', 'max', 255],
+    ];
+    for (const [dtype, pad, want] of cases) {
+      const cols = 32 / codec(dtype).size;
+      const src = { ...iota(dtype, 1, cols), valid: [1, 1] as [number, number] };
+      const dst: TileArg = { dtype, rows: 1, cols, data: Array(cols).fill(5), pad };
+      expect([dtype, pad, run(FILL, { s: src, d: dst }, { backend: 'vpto' }).out.d[1]]).toEqual([dtype, pad, want]);
+    }
+    // The emitc back end (pto-isa's PadValueMap) pads f32 Max with +inf.
+    const src = { ...iota('f32', 1, 8), valid: [1, 1] as [number, number] };
+    expect(run(FILL, { s: src, d: { dtype: 'f32', rows: 1, cols: 8, data: Array(8).fill(5), pad: 'max' } }).out.d[1]).toBe(Infinity);
   });
 
   test('a custom pad writes its bit pattern', () => {

@@ -34,6 +34,8 @@ export interface TileArg {
 export interface RunOptions {
   numerics?: Numerics;
   target?: 'a2a3' | 'a5';
+  /** PTOAS's back end the run follows (default emitc). */
+  backend?: 'emitc' | 'vpto';
   scalars?: Record<string, [string, Elem]>;
 }
 
@@ -102,7 +104,7 @@ export function runKernel(line: string, tiles: Record<string, TileArg>, opts: Ru
   }
   for (const [name, [, v]] of Object.entries(opts.scalars ?? {})) values.set(`%${name}`, v);
   const fn = [...asm.program.functions.values()][0];
-  const { printed } = runFunction(asm.program, asm.types, fn, values, { numerics: opts.numerics ?? 'npu', maxSteps: 1e6 });
+  const { printed } = runFunction(asm.program, asm.types, fn, values, { numerics: opts.numerics ?? 'npu', backend: opts.backend, maxSteps: 1e6 });
   const run: KernelRun = { values: {}, bytes: {}, printed };
   for (const [name, b] of Object.entries(buffers)) {
     const c = codec(tiles[name].dtype);

@@ -16,6 +16,7 @@ const bytesOf = (dtype: ElemType, values: Elem[], fill: Elem = 0): Uint8Array =>
 
 interface Options {
   numerics?: Numerics;
+  target?: 'a2a3' | 'a5';
   attrs?: string;
   srcBytes?: Uint8Array;
 }
@@ -27,7 +28,7 @@ function unaryBytes(name: string, dtype: ElemType, values: Elem[], opts: Options
     src: { dtype, rows: ROWS, cols: COLS, bytes: opts.srcBytes ?? bytesOf(dtype, values, dtype.endsWith('64') ? 0n : 0) },
     dst: { dtype, rows: ROWS, cols: COLS, bytes: bytesOf(dtype, [], fill) },
   };
-  return runWithValid(line, tiles, { numerics: opts.numerics ?? 'npu', valid: [1, values.length] }).dst;
+  return runWithValid(line, tiles, { numerics: opts.numerics ?? 'npu', target: opts.target, valid: [1, values.length] }).dst;
 }
 
 function unary(name: string, dtype: ElemType, values: Elem[], opts: Options = {}): Elem[] {
@@ -48,11 +49,12 @@ describe('texp', () => {
     for (const numerics of ['npu', 'cpu-sim'] as const) expect(unary('texp', 'f32', [0, 1, -Infinity, Infinity, 89, -1], { numerics })).toEqual(want);
   });
 
-  test('f16: e rounds to 2.71875; overflow is inf under cpu-sim and 65504 under npu unless saturation = false', () => {
+  test('f16: e rounds to 2.71875; overflow is inf under cpu-sim and on A5, 65504 under npu on A2/A3 unless saturation = false', () => {
     expect(unary('texp', 'f16', [1, 12, 0], cpu)).toEqual([f16round(Math.E), Infinity, 1]);
     expect(f16round(Math.E)).toBe(2.71875);
-    expect(unary('texp', 'f16', [1, 12])).toEqual([2.71875, 65504]);
-    expect(unary('texp', 'f16', [12], { attrs: 'saturation = false' })).toEqual([Infinity]);
+    expect(unary('texp', 'f16', [1, 12], { target: 'a2a3' })).toEqual([2.71875, 65504]);
+    expect(unary('texp', 'f16', [12], { target: 'a2a3', attrs: 'saturation = false' })).toEqual([Infinity]);
+    expect(unary('texp', 'f16', [12], { target: 'a5' })).toEqual([Infinity]);
   });
 
   test('cpu-sim: a NaN comes out as itself, quieted, sign and payload kept', () => {
@@ -75,7 +77,8 @@ describe('tlog, tsqrt, trsqrt', () => {
     const sqrt = unaryBytes('tsqrt', 'f32', [-4], cpu);
     expect([bits32(log, 0), bits32(sqrt, 0)]).toEqual([0xffc00000, 0xffc00000]);
     expect(bits16(unaryBytes('tlog', 'f16', [-1], cpu), 0)).toBe(0xfe00);
-    expect(unary('tlog', 'f16', [-1, 0])).toEqual([0, -65504]);
+    expect(unary('tlog', 'f16', [-1, 0], { target: 'a2a3' })).toEqual([0, -65504]);
+    expect(unary('tlog', 'f16', [0], { target: 'a5' })).toEqual([-Infinity]);
   });
 });
 
