@@ -26,7 +26,7 @@ function scalarOperandName(ctx: InstructionContext): string {
  * The last step of every element: fp16 saturation (npu, only for instructions that declare the `saturation`
  * attribute: the arithmetic ones; max/min and bitwise ops do not overflow).
  */
-function finisher(ctx: InstructionContext, dtype: ElemType): (v: Scalar) => Scalar {
+export function finisher(ctx: InstructionContext, dtype: ElemType): (v: Scalar) => Scalar {
   const declared = ctx.bound.spec.attributes?.some((a) => a.name === 'saturation') ?? false;
   return declared && saturates(dtype, ctx, ctx.flag('saturation')) ? (v) => saturateF16(v as number) : (v) => v;
 }

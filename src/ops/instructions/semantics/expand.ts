@@ -1,10 +1,10 @@
 import { ElemType } from '../../../types/type';
 import { BinaryOperationName, ElementOperation, binaryOperation } from '../../../numerics/arithmetic';
 import { Scalar, codec } from '../../../numerics/elements';
-import { saturateF16, saturates } from '../../../numerics/saturation';
 import { Tile } from '../../../machine/memory';
 import { InstructionContext, SemanticsModule } from './context';
 import { copyElement } from './memory';
+import { finisher } from './elementwise';
 
 /** The operations of the row/column expand families (spec `op`): the binary ones plus exp(src0 - src1). */
 export const EXPAND_OPERATIONS = ['add', 'sub', 'mul', 'div', 'max', 'min', 'expdif'] as const;
@@ -35,8 +35,7 @@ function expDifference(dtype: ElemType, ctx: InstructionContext, finish: (v: Sca
  * declare the `saturation` attribute; max/min do not overflow).
  */
 function expandOperation(ctx: InstructionContext, dtype: ElemType): ElementOperation {
-  const declared = ctx.bound.spec.attributes?.some((a) => a.name === 'saturation') ?? false;
-  const finish = declared && saturates(dtype, ctx, ctx.flag('saturation')) ? (v: Scalar) => saturateF16(v as number) : (v: Scalar) => v;
+  const finish = finisher(ctx, dtype);
   const name = operationName(ctx);
   const op = name === 'expdif' ? expDifference(dtype, ctx, finish) : binaryOperation(name as BinaryOperationName, dtype, ctx.numerics, ctx.trap);
   return (a, b) => finish(op(a, b));

@@ -1,9 +1,9 @@
 import { BinaryOperationName, binaryOperation } from '../../../numerics/arithmetic';
 import { Scalar } from '../../../numerics/elements';
-import { saturateF16, saturates } from '../../../numerics/saturation';
 import { Tile } from '../../../machine/memory';
 import { InstructionContext, SemanticsModule } from './context';
 import { copyElement } from './memory';
+import { finisher } from './elementwise';
 
 export const PARTIAL_OPERATIONS = ['add', 'max', 'min', 'mul'] as const;
 export const PARTIAL_ARG_OPERATIONS = ['max', 'min'] as const;
@@ -38,8 +38,7 @@ export function partial(ctx: InstructionContext): void {
   const name = ctx.bound.spec.op as BinaryOperationName;
   if (!(PARTIAL_OPERATIONS as readonly string[]).includes(name)) ctx.trap(`unknown partial op '${name}' in spec/instructions`);
   const op = binaryOperation(name, dst.type.dtype, ctx.numerics, ctx.trap);
-  const declared = ctx.bound.spec.attributes?.some((a) => a.name === 'saturation') ?? false;
-  const finish = declared && saturates(dst.type.dtype, ctx, ctx.flag('saturation')) ? (v: Scalar) => saturateF16(v as number) : (v: Scalar) => v;
+  const finish = finisher(ctx, dst.type.dtype);
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) {
       const in0 = inside(src0, r, c);
