@@ -253,9 +253,11 @@ const tstoreFp: InstructionCheck = (ctx) => {
   if (isAllowed(ctx, 'src', src.dtype)) checkQuantPair(ctx, 'store', src.dtype, elem, 'dst');
 };
 
-/** A vec tile loaded on a5 is ND, DN or NZ (PTOAS's TLoadOp verifier; pto-isa's A5 TLOAD layout pairs). */
+/** A vec tile loaded on a5 is ND, DN or NZ, and a scaling tile is loaded on a5 only (PTOAS's TLoadOp verifier). */
 const tload: InstructionCheck = (ctx) => {
   const dst = ctx.tiles.get('dst');
+  if (dst?.loc === 'scaling' && ctx.target === 'a2a3')
+    return ctx.error(ctx.spanOf('dst'), 'dst must be a vec or mat tile on a2a3, not loc=scaling', D.tileLocation);
   if (!dst || ctx.target !== 'a5' || dst.loc !== 'vec') return;
   const nd = dst.blayout === 'row_major' && dst.slayout === 'none_box';
   const dn = dst.blayout === 'col_major' && dst.slayout === 'none_box';
