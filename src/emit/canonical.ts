@@ -171,15 +171,23 @@ class Printer {
         ins: segment(op, 'ins'),
         outs: segment(op, 'outs'),
       };
-      const insText = ins.length
-        ? `${ins.map((o) => this.use(o)).join(', ')}${inside ? this.attrSuffix(others) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}`
-        : '';
+      const keywords = op.insKeywords ?? [];
+      const keywordText = keywords
+        .map((k) => {
+          const o = segment(op, k)[0];
+          return ` ${k} ${this.use(o)} : ${o.type ? this.type(o.type) : '?'}`;
+        })
+        .join('');
+      const insText =
+        (ins.length
+          ? `${ins.map((o) => this.use(o)).join(', ')}${inside ? this.attrSuffix(others) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}`
+          : '') + keywordText;
       // `outs : T` is a scalar result (pto.tgetval); `-> T` declares results next to outs operands.
       const scalarOuts = outs.length === 0 && op.resultTypes.length > 0;
       const outsText = outs.length ? ` outs(${this.typedList(outs)})` : scalarOuts ? ` outs : ${this.type(op.resultTypes[0])}` : '';
       const trailer = !inside ? this.attrSuffix(others) : '';
       const trailingOperands = Object.keys(op.segments)
-        .filter((k) => k !== 'ins' && k !== 'outs')
+        .filter((k) => k !== 'ins' && k !== 'outs' && !keywords.includes(k))
         .map((k) => {
           const o = segment(op, k)[0];
           return ` ${k} = ${this.use(o)}${o.type ? ' : ' + this.type(o.type) : ''}`;

@@ -11,7 +11,7 @@ export function tileTypeProblems(t: TileType, target: TargetName, spec: Isa): st
   if (t.vCol !== null && t.vCol > t.cols) problems.push(`valid cols ${t.vCol} exceed cols ${t.cols}`);
   if (![32, 512, 1024].includes(t.fractal)) problems.push(`fractal size must be 32, 512 or 1024, got ${t.fractal}`);
   const buffer = spec.locationBuffer[t.loc];
-  const capacity = spec.buffers[target][buffer];
+  const capacity = spec.typeLimits[target][buffer];
   const bytes = t.rows * t.cols * size;
   if (capacity !== undefined && bytes > capacity) {
     problems.push(`a ${t.rows}x${t.cols} ${t.dtype} tile needs ${bytes} bytes, more than the ${capacity}-byte ${buffer} of ${target}`);

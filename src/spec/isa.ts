@@ -19,6 +19,8 @@ export interface Isa {
   /** By op name (`pto.tcolmin`). */
   instructions: Map<string, Instruction>;
   buffers: Record<TargetName, Record<string, number>>;
+  /** The largest tile type a buffer takes, by buffer: the hardware's capacity unless PTOAS assumes more (targets.json). */
+  typeLimits: Record<TargetName, Record<string, number>>;
   locationBuffer: Record<TileLoc, string>;
   alignment: number;
 }
@@ -61,6 +63,10 @@ export function loadIsa(dir: string): Isa {
   return {
     instructions,
     buffers: { a2a3: targets.targets.a2a3.buffers, a5: targets.targets.a5.buffers },
+    typeLimits: {
+      a2a3: { ...targets.targets.a2a3.buffers, ...targets.targets.a2a3.typeLimits },
+      a5: { ...targets.targets.a5.buffers, ...targets.targets.a5.typeLimits },
+    },
     locationBuffer: targets.locations as Record<TileLoc, string>,
     alignment: targets.alignment,
   };

@@ -21,6 +21,8 @@ export const OperandSpec = z.object({
    * the generic check that an operand is of its declared kind skips it.
    */
   polymorphic: z.string().optional(),
+  /** At Level 2, written after the ins list as `KEYWORD %v : T` (PTOAS's `fp %fp : F`) rather than by position. */
+  keyword: z.enum(['fp', 'pre_quant']).optional(),
 });
 
 /** Layout requirements, by name: see ops/tile-rules.ts. */
@@ -133,7 +135,10 @@ export const KnownOpsFile = z.object({
 
 export const TargetsFile = z.object({
   $comment: z.string().optional(),
-  targets: z.record(Target, z.object({ buffers: z.record(z.string(), z.number().int().positive()) })),
+  targets: z.record(
+    Target,
+    z.object({ buffers: z.record(z.string(), z.number().int().positive()), typeLimits: z.record(z.string(), z.number().int().positive()).optional() }),
+  ),
   locations: z.record(Loc, z.string()),
   alignment: z.number().int().positive(),
 });

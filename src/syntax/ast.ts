@@ -125,6 +125,8 @@ export interface OpNode {
   arrowResults?: boolean;
   /** Attributes after an SSA op's operands written as `name(%v)` (segments). */
   clauses?: string[];
+  /** Segments of a DPS op written inside `ins(...)` after the list, each as `KEYWORD %v : T` (`fp`, `pre_quant`). */
+  insKeywords?: string[];
   /** Spellings that are accepted but deprecated, reported as warnings. */
   legacy?: { message: string; span: Span }[];
 }

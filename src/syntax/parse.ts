@@ -1024,12 +1024,18 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       if (item.ctorName === 'string') return { kind: 'string', value: unquote(item.sourceString), span };
       return { kind: 'dialect', text: item.sourceString, span };
     },
-    DpsBody(this: Node, _ins: Node, _o: Node, ins: Node, _c: Node, outs: Node, attrs: Node, trailers: Node, resultTypes: Node) {
+    DpsBody(this: Node, _ins: Node, _o: Node, ins: Node, keywordOperands: Node, _c: Node, outs: Node, attrs: Node, trailers: Node, resultTypes: Node) {
       const c = contextOf(this);
       const op: OpFields = { form: 'dps', ...fields() };
       const insList = ins.ast(c) as DpsList;
       addSegment(op, 'ins', insList.operands);
       op.attrs.push(...insList.attrs);
+      for (const k of keywordOperands.children) {
+        const { keyword, operand } = k.ast(c) as { keyword: string; operand: Operand };
+        if (op.segments[keyword]) c.diags.report(D.listMismatch, operand.span, `'${keyword}' is given twice`);
+        addSegment(op, keyword, [operand]);
+        op.insKeywords = [...(op.insKeywords ?? []), keyword];
+      }
       const outsList = optional<DpsList | { scalar: TypeRef }>(outs, c);
       if (outsList && 'scalar' in outsList) {
         addSegment(op, 'outs', []);
@@ -1087,6 +1093,10 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     DpsItem_attrs(this: Node, dict: Node) {
       const c = contextOf(this);
       return { attrs: dict.ast(c) };
+    },
+    DpsKeywordOperand(this: Node, keyword: Node, v: Node, _c: Node, t: Node) {
+      const c = contextOf(this);
+      return { keyword: keyword.sourceString, operand: valueOperand(v.ast(c), t.ast(c)) };
     },
     DpsTrailer(this: Node, key: Node, _eq: Node, value: Node, type: Node) {
       const c = contextOf(this);

@@ -125,7 +125,7 @@ describe('rules beyond the tables', () => {
     expect(f16.diags.filter((l) => l.includes('pto.textract'))).toEqual([]);
     const i16 = check(program('i16'), '%r: index');
     expect(i16.diags.filter((l) => l.includes('pto.textract: src'))).toEqual([]);
-    expect(i16.diags.some((l) => l.includes('Mat -> left extraction takes i8, f16, bf16, f32, not i16'))).toBe(true);
+    expect(i16.diags.some((l) => l.includes('pto.textract: dst dtype i16 is not supported on a5 (allowed: i8, ui8, f16, bf16, f32)'))).toBe(true);
   });
 
   test('tsubview needs one location; tprint of a mat tile only on a2a3', () => {
@@ -200,7 +200,7 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
     ];
     const { text, diags } = check(lines);
     expect(diags).toEqual([
-      `${at(text, 'pto.tmov ins')}: error[E0508]: pto.tmov: relu and pre_quant apply to the fixpipe: src must be an acc tile, not loc=vec`,
+      `${at(text, 'pto.tmov ins')}: error[E0503]: pto.tmov: relu and the quant word apply to the fixpipe: src must be an acc tile, not loc=vec`,
     ]);
   });
 
@@ -285,10 +285,10 @@ describe('the fixpipe: relu, pre_quant, tmov.fp, tstore_fp', () => {
     expect(check(f32, '%p: !pto.ptr<f16>', 'a5').diags).toEqual([]);
   });
 
-  test('without pre_quant a tstore from Acc still needs same-size types or the f32 -> f16/bf16 cast', () => {
+  test('without a quant word a tstore from Acc writes i32, f32, f16 or bf16 (PTOAS)', () => {
     const lines = [...view('i8'), ...allocs([['%a', ACC('i32')]]), `pto.tstore ins(%a {relu = true} : ${ACC('i32')}) outs(%pv : ${PV('i8')})`];
     const { text, diags } = check(lines, '%p: !pto.ptr<i8>');
-    expect(diags).toEqual([`${at(text, PV('i8'), 1)}: error[E0508]: pto.tstore: src (i32) and dst (i8) must have element types of the same size`]);
+    expect(diags).toEqual([`${at(text, PV('i8'), 1)}: error[E0505]: pto.tstore: an acc tile is stored as i32, f32, f16 or bf16 without a quant word, not i8`]);
   });
 });
 
@@ -303,6 +303,6 @@ describe("tmov with fp (today's spelling of tmov.fp)", () => {
       `pto.tmov ins(%s, %fp : ${vec}, ${fp}) outs(%d : ${vec})`,
       'return',
     ]);
-    expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, fp, 1)}: error[E0508]: pto.tmov: fp quantises a move out of the accumulator; src is a vec tile`]);
+    expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, fp, 1)}: error[E0503]: pto.tmov: fp quantises a move out of the accumulator; src is a vec tile`]);
   });
 });

@@ -68,8 +68,15 @@ class InstructionVerification {
 
   private usage(spec: Instruction, level: 1 | 2): string {
     if (level === 2) {
-      const ins = spec.ins.map((o) => `%${o.name}${o.optional ? '?' : ''}`).join(', ');
-      return `${spec.opName} ins(${ins} : ...) outs(${spec.outs.map((o) => '%' + o.name).join(', ')} : ...)`;
+      const ins = spec.ins
+        .filter((o) => !o.keyword)
+        .map((o) => `%${o.name}${o.optional ? '?' : ''}`)
+        .join(', ');
+      const keywords = spec.ins
+        .filter((o) => o.keyword)
+        .map((o) => ` [${o.keyword} %${o.name} : ...]`)
+        .join('');
+      return `${spec.opName} ins(${ins} : ...${keywords}) outs(${spec.outs.map((o) => '%' + o.name).join(', ')} : ...)`;
     }
     const results = spec.outs.filter((o) => o.kind === 'tile');
     const args = [...spec.ins.filter((o) => o.l1 !== false), ...spec.outs.filter((o) => o.kind !== 'tile')];
@@ -99,10 +106,18 @@ class InstructionVerification {
       );
       return undefined;
     }
+    // An optional tile is passed over for a scalar written in its place (`tmov ins(%acc, %preQuantScalar : T, i64)`).
+    let skippable = specs.length - operands.length;
+    let at = 0;
     const bound = new Map<string, BoundOperand>();
     operands.forEach((o, i) => {
       const t = types[i];
-      if (t) bound.set(specs[i].name, { spec: specs[i], type: t, use: o });
+      while (skippable > 0 && isOptional(specs[at]) && specs[at].kind === 'tile' && t?.kind === 'scalar') {
+        at++;
+        skippable--;
+      }
+      if (t) bound.set(specs[at].name, { spec: specs[at], type: t, use: o });
+      at++;
     });
     return bound.size === operands.length ? bound : undefined;
   }
@@ -133,7 +148,10 @@ class InstructionVerification {
     const { ins: insList, outs: outsList } = today ?? written;
     const [insOperands, insTypes] = [insList.map((t) => t.operand), insList.map((t) => t.type)];
     const [outsOperands, outsTypes] = [outsList.map((t) => t.operand), outsList.map((t) => t.type)];
-    const ins = this.bindList(op, this.sourceOrder(spec, spec.ins, insTypes), insOperands, insTypes, 'ins', spec, 2);
+    const positional = spec.ins.filter((s) => !s.keyword);
+    const ins = this.bindList(op, this.sourceOrder(spec, positional, insTypes), insOperands, insTypes, 'ins', spec, 2);
+    const keywordOperands = this.bindKeywords(op, spec, operandTypes);
+    if (ins && keywordOperands) for (const [k, b] of keywordOperands) ins.set(k, b);
     // `%v = op ins(...) outs : T`: a scalar destination is the op's result (pto.tgetval).
     const scalarOut = spec.outs.length === 1 && spec.outs[0].kind === 'scalar' ? spec.outs[0] : undefined;
     if (scalarOut && (op.segments.outs ?? []).length === 0) {
@@ -141,8 +159,32 @@ class InstructionVerification {
       return { spec, operands: new Map([[scalarOut.name, { spec: scalarOut, type: declared[0], result: op.results[0] }], ...ins]) };
     }
     const outs = this.bindList(op, spec.outs, outsOperands, outsTypes, 'outs', spec, 2);
-    if (!ins || !outs) return undefined;
+    if (!ins || !outs || !keywordOperands) return undefined;
     return { spec, operands: new Map([...outs, ...ins]) };
+  }
+
+  /** The sources written `KEYWORD %v : T` inside ins, bound by their keyword. */
+  private bindKeywords(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[]): Map<string, BoundOperand> | undefined {
+    const bound = new Map<string, BoundOperand>();
+    let ok = true;
+    for (const keyword of op.insKeywords ?? []) {
+      const index = op.segments[keyword][0];
+      const operandSpec = spec.ins.find((s) => s.keyword === keyword);
+      if (!operandSpec) {
+        this.v.error(
+          op.operands[index].span,
+          `${spec.opName} takes no '${keyword}' operand; expected '${this.usage(spec, 2)}'`,
+          undefined,
+          D.instructionOperands,
+        );
+        ok = false;
+        continue;
+      }
+      const type = operandTypes[index];
+      if (type) bound.set(operandSpec.name, { spec: operandSpec, type, use: op.operands[index] });
+      else ok = false;
+    }
+    return ok ? bound : undefined;
   }
 
   private bindSsa(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): BoundInstruction | undefined {

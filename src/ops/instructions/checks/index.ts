@@ -7,12 +7,13 @@ import * as expand from './expand';
 import * as gather from './gather';
 import * as generate from './generate';
 import * as misc from './misc';
+import * as extractInsert from './extract-insert';
 import * as movement from './movement';
 import * as sort from './sort';
 
 /** Instruction checks beyond the tables, one module per family; an op name appears in one module only. */
 export const INSTRUCTION_CHECKS: Record<string, InstructionCheck> = merge(
-  [compare, convert, cube, elementwise, expand, gather, generate, misc, movement, sort].map((m) => m.checks),
+  [compare, convert, cube, elementwise, expand, extractInsert, gather, generate, misc, movement, sort].map((m) => m.checks),
 );
 
 function merge(tables: Record<string, InstructionCheck>[]): Record<string, InstructionCheck> {

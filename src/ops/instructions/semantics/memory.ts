@@ -53,7 +53,10 @@ function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Til
     return;
   }
   if (matrix.cols !== tile.vCol || matrix.rows !== tile.vRow) {
-    ctx.trap(`view shape ${view.shape.join('x')} does not match the tile's valid region ${tile.vRow}x${tile.vCol}`);
+    // PTOAS accepts other shapes (a tstore of as many elements, any tload): the layout conversions they stand for are not modelled.
+    ctx.trap(
+      `${ctx.op.name} with view shape ${view.shape.join('x')} and the tile's valid region ${tile.vRow}x${tile.vCol} is not implemented yet (the VM transfers a view whose shape is the valid region)`,
+    );
   }
   tile.forEachValid((r, c) => visit(r, c, matrix.element(r, c)));
 }

@@ -57,6 +57,9 @@ function moveFromAccumulator(ctx: InstructionContext, src: Tile, dst: Tile): voi
   const from = src.type.dtype;
   const to = dst.type.dtype;
   const options = fixpipeOptions(ctx);
+  const split = ctx.attribute('accToVecMode');
+  if (split === 'dual_mode_split_m' || split === 'dual_mode_split_n')
+    ctx.trap(`tmov with accToVecMode = ${split} (the two vector cores' halves) is not implemented yet`);
   const cast = from === 'f32' && (to === 'f16' || to === 'bf16');
   if (ctx.numerics === 'npu' && ctx.target === 'a2a3') {
     if (dst.type.loc === 'vec') ctx.trap('tmov from acc to vec does not exist on a2a3 (A2/A3 moves the accumulator to Mat or global memory only)');
