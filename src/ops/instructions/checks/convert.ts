@@ -4,7 +4,8 @@ import { CheckContext, InstructionCheck } from './context';
 
 /**
  * The (src -> dst) element-type pairs TCVT converts, per target: the manual's "Supported Conversions" table
- * (pto-isa docs/isa/TCVT.md), restricted to the element types PTO-AS has (no fp8, fp4, hifloat8 or int4).
+ * (pto-isa docs/isa/TCVT.md), restricted to the element types PTO-AS has (no int4); A5's low-precision pairs are
+ * the manual's table too (PTOAS isA5LowPrecisionTCvtPair accepts the same).
  */
 export const CONVERSION_PAIRS: Record<TargetName, Partial<Record<ElemType, ElemType[]>>> = {
   a2a3: {
@@ -18,15 +19,20 @@ export const CONVERSION_PAIRS: Record<TargetName, Partial<Record<ElemType, ElemT
     i8: ['f16'],
   },
   a5: {
-    f32: ['f32', 'f16', 'bf16', 'i16', 'i32', 'i64'],
-    f16: ['f32', 'i32', 'i16', 'i8', 'u8'],
-    bf16: ['f32', 'i32', 'f16'],
+    f32: ['f32', 'f16', 'bf16', 'i16', 'i32', 'i64', 'f8E4M3FN', 'f8E5M2', '!pto.hif8'],
+    f16: ['f32', 'i32', 'i16', 'i8', 'u8', '!pto.hif8'],
+    bf16: ['f32', 'i32', 'f16', '!pto.f4E1M2x2', '!pto.f4E2M1x2'],
     i16: ['u8', 'f16', 'f32', 'u32', 'i32'],
     i32: ['f32', 'i16', 'u16', 'i64', 'u8'],
     i64: ['f32', 'i32'],
     u8: ['f16', 'u16'],
     i8: ['f16', 'i16', 'i32'],
     u32: ['u8', 'u16', 'i16'],
+    f8E4M3FN: ['f32'],
+    f8E5M2: ['f32'],
+    '!pto.hif8': ['f32'],
+    '!pto.f4E1M2x2': ['bf16'],
+    '!pto.f4E2M1x2': ['bf16'],
   },
 };
 
