@@ -1,3 +1,4 @@
+import { DIAGNOSTICS as D } from '../../../diag/catalog';
 import { attrOf } from '../../../syntax/ast';
 import { ElemType, TileType, elemSize, elemTypeName, printType } from '../../../types/type';
 import { TargetName } from '../../../spec/schema';
@@ -113,6 +114,14 @@ const tconcat: InstructionCheck = (ctx) => {
       ctx.error(ctx.op.nameSpan, `dst valid cols (${dst.vCol}) must equal src0 valid cols + src1 valid cols (${src0.vCol} + ${src1.vCol}) on a5`);
   } else if (sum > dst.cols) {
     ctx.error(ctx.op.nameSpan, `src0 valid cols + src1 valid cols (${src0.vCol} + ${src1.vCol}) must not exceed dst cols (${dst.cols})`);
+  }
+};
+
+/** PTOAS TConcatidxOp: on A5 every operand is row-major. */
+const tconcatidx: InstructionCheck = (ctx) => {
+  if (ctx.target !== 'a5') return;
+  for (const [name, t] of ctx.tiles) {
+    if (t.blayout !== 'row_major') ctx.error(ctx.spanOf(name), `${name} must be row-major (blayout=row_major) on a5`, D.tileLayout);
   }
 };
 
@@ -266,6 +275,7 @@ export const checks: Record<string, InstructionCheck> = {
   'pto.tinsert': tinsert,
   'pto.tsubview': tsubview,
   'pto.tconcat': tconcat,
+  'pto.tconcatidx': tconcatidx,
   'pto.tinterleave': tinterleave,
   'pto.tdeinterleave': tdeinterleave,
   'pto.tfillpad': fillPad,
