@@ -42,6 +42,8 @@ export const CONVERSION_PAIRS: Record<TargetName, Partial<Record<ElemType, ElemT
  */
 export const NARROWING_PAIRS: readonly string[] = ['f16->u8', 'f16->i8', 'f32->i16', 'f16->i16', 'i64->i32', 'i32->i16'];
 
+const PACKED_FP4: ElemType[] = ['!pto.f4E1M2x2', '!pto.f4E2M1x2'];
+
 export function isSupportedPair(target: TargetName, src: ElemType, dst: ElemType): boolean {
   return CONVERSION_PAIRS[target][src]?.includes(dst) ?? false;
 }
@@ -71,6 +73,15 @@ function typePair(ctx: CheckContext): void {
     const targets = (CONVERSION_PAIRS[ctx.target][src.dtype] ?? []).map(elemTypeName);
     const from = targets.length > 0 ? `${elemTypeName(src.dtype)} converts to ${targets.join(', ')}` : `no conversion starts from ${elemTypeName(src.dtype)}`;
     ctx.error(ctx.spanOf('dst'), `converting ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} is not supported on ${ctx.target} (${from})`);
+    return;
+  }
+  // A packed fp4 element holds two codes: its side has half the other's valid cols (PTOAS's logical extents).
+  const codes = (t: typeof src) => (t.vCol === null ? null : t.vCol * (PACKED_FP4.includes(t.dtype) ? 2 : 1));
+  if ((PACKED_FP4.includes(src.dtype) || PACKED_FP4.includes(dst.dtype)) && codes(src) !== null && codes(dst) !== null && codes(src) !== codes(dst)) {
+    ctx.error(
+      ctx.op.nameSpan,
+      `src and dst must have compatible shapes: ${codes(src)} codes per row of src, ${codes(dst)} of dst (a packed fp4 element holds two)`,
+    );
     return;
   }
   // An explicit `saturation = false` that A2/A3 would silently ignore is rejected rather than run as something else.

@@ -1,5 +1,5 @@
 import { DIAGNOSTICS as D } from '../../../diag/catalog';
-import { TileType, elemTypeName } from '../../../types/type';
+import { TileType, elemTypeName, isStoredFormat } from '../../../types/type';
 import { CheckContext, InstructionCheck } from './context';
 
 /** Whether every named tile has a dtype the target's table allows: otherwise the tables reported it already. */
@@ -38,6 +38,9 @@ const tquant: InstructionCheck = (ctx) => {
   }
   const tmp = ctx.tiles.get('tmp');
   const src = ctx.tiles.get('src');
+  // PTOAS gives an A2/A3 tquant without tmp a tmp of src's static type: a dynamic src leaves none to give.
+  if (!tmp && src && (src.vRow === null || src.vCol === null))
+    return ctx.error(ctx.spanOf('src'), 'src needs a static valid shape on a2a3 when no tmp is given', D.validRegion);
   if (!tmp || !src) return;
   if (!isRowMajor(tmp)) ctx.error(ctx.spanOf('tmp'), 'tmp must be row-major (blayout=row_major) on a2a3', D.tileLayout);
   else if (tmp.rows !== src.rows || tmp.cols !== src.cols)
@@ -53,7 +56,7 @@ const tquantMx: InstructionCheck = (ctx) => {
   const attributeSpan = (name: string) => ctx.op.attrs.find((a) => a.key === name)?.span ?? ctx.op.nameSpan;
   if (quantType !== 'MXFP8' && quantType !== 'MXFP4_E2M1')
     return ctx.error(attributeSpan('quant_type'), `quant_type must be MXFP8 or MXFP4_E2M1, not ${String(quantType)}`);
-  if (ctx.attributes.get('interleave') === true && grpAxis !== 'axis0') ctx.error(attributeSpan('interleave'), 'interleave needs grpAxis = axis0');
+  if (ctx.attributes.get('interleave') === true && grpAxis !== 'axis0') return ctx.error(attributeSpan('interleave'), 'interleave needs grpAxis = axis0');
   if (has('exp_zz') && grpAxis === 'axis0')
     ctx.error(ctx.spanOf('exp_zz'), 'the deprecated exp_zz form needs grpAxis = axis1 (use pto.tmov with a tmp tile for axis0 exponents)');
   const storeMode = ctx.attributes.get('storeMode') !== undefined;
@@ -112,17 +115,83 @@ function checkMxGroups(ctx: CheckContext, src: TileType, dn: boolean): void {
   grouped('max');
   grouped('scaling');
   const exp = ctx.tiles.get('exp');
-  if (!exp) return;
-  if (ctx.attributes.get('interleave') !== true) return grouped('exp');
-  // Interleaved axis0 exponents: two rows of groups side by side, [M/64, 2N].
-  if (rows % 64 !== 0) return ctx.error(ctx.spanOf('src'), `src valid rows (${rows}) must be a multiple of 64 with interleave`, D.validRegion);
-  if (exp.vRow !== rows / 64 || exp.vCol !== 2 * cols) {
-    ctx.error(
-      ctx.spanOf('exp'),
-      `exp's valid shape must be ${rows / 64}x${2 * cols} with interleave (two rows of groups per row), not ${exp.vRow}x${exp.vCol}`,
-      D.validRegion,
-    );
+  const interleave = ctx.attributes.get('interleave') === true;
+  if (exp && !interleave) grouped('exp');
+  if (exp && interleave) {
+    // Interleaved axis0 exponents: two rows of groups side by side, [M/64, 2N].
+    if (rows % 64 !== 0) return ctx.error(ctx.spanOf('src'), `src valid rows (${rows}) must be a multiple of 64 with interleave`, D.validRegion);
+    if (exp.vRow !== rows / 64 || exp.vCol !== 2 * cols) {
+      return ctx.error(
+        ctx.spanOf('exp'),
+        `exp's valid shape must be ${rows / 64}x${2 * cols} with interleave (two rows of groups per row), not ${exp.vRow}x${exp.vCol}`,
+        D.validRegion,
+      );
+    }
   }
+  checkMxStorage(ctx, src, dst, exp, dn, interleave, groups);
+}
+
+const align = (v: number, to: number): number => Math.ceil(v / to) * to;
+
+/**
+ * PTOAS's storage rules of MX quantization (the pinned pto-isa's addressing): physical strides of dst, max, scaling
+ * and exp against src's, the flat exponent form's scaling capacity, and the forms that revision does not support.
+ */
+function checkMxStorage(ctx: CheckContext, src: TileType, dst: TileType, exp: TileType | undefined, dn: boolean, interleave: boolean, groups: number): void {
+  const fail = (name: string, message: string) => ctx.error(ctx.spanOf(name), message, D.validRegion);
+  const fp4 = dst.dtype === '!pto.f4E2M1x2';
+  const pack = fp4 ? 2 : 1;
+  const b16 = src.dtype === 'f16' || src.dtype === 'bf16';
+  const [rows, cols] = [src.vRow!, src.vCol!];
+  const max = ctx.tiles.get('max');
+  const scaling = ctx.tiles.get('scaling');
+  if (fp4 && src.cols % 2 !== 0) return fail('src', `MXFP4 needs an even number of src physical cols, not ${src.cols}`);
+  if (dst.rows < rows) return fail('dst', `dst's physical rows (${dst.rows}) must cover src's valid rows (${rows})`);
+  if (interleave && src.rows % 64 !== 0) return fail('src', `src physical rows (${src.rows}) must be a multiple of 64 with interleave`);
+  if (dn) {
+    if (fp4 && dst.cols !== src.cols / 2) return fail('dst', `MXFP4 axis0 dst physical cols must be src physical cols / 2 (${src.cols / 2}), not ${dst.cols}`);
+    if (fp4 && (src.cols / 2) % 32 !== 0 && src.dtype === 'f16')
+      return fail('src', 'f16 MXFP4 axis0 needs src physical cols / 2 to be a multiple of 32 (the pinned pto-isa)');
+    for (const [name, t] of [
+      ['max', max],
+      ['scaling', scaling],
+    ] as const) {
+      if (t && t.cols !== src.cols) return fail(name, `${name} physical cols must equal src physical cols (${src.cols}) with grpAxis = axis0, not ${t.cols}`);
+    }
+    if (exp && !interleave && exp.cols !== src.cols)
+      return fail('exp', `exp physical cols must equal src physical cols (${src.cols}) with grpAxis = axis0, not ${exp.cols}`);
+    if (exp && interleave) {
+      if (exp.rows !== src.rows / 64) return fail('exp', `interleaved exp physical rows must be src physical rows / 64 (${src.rows / 64}), not ${exp.rows}`);
+      if (exp.cols !== align(2 * src.cols, 32))
+        return fail('exp', `interleaved exp physical cols must be align32(2 x src physical cols) = ${align(2 * src.cols, 32)}, not ${exp.cols}`);
+      if (src.dtype === 'f32') return fail('src', 'f32 interleave is not supported by the pinned pto-isa');
+    }
+  } else {
+    if (dst.cols !== src.cols / pack) return fail('dst', `${fp4 ? 'MXFP4' : 'MXFP8'} axis1 dst physical cols must be ${src.cols / pack}, not ${dst.cols}`);
+    for (const [name, t] of [
+      ['max', max],
+      ['scaling', scaling],
+    ] as const) {
+      if (t && t.vRow !== 1 && t.cols !== t.vCol) return fail(name, `${name}'s valid elements must form a compact prefix (physical cols == valid cols)`);
+    }
+    if (exp && exp.rows === 1) {
+      if (src.cols !== cols) return fail('src', 'the flat exp form needs a tight src (physical cols == valid cols)');
+      if (scaling) {
+        const unroll = src.rows * src.cols > 1024 && (src.rows * src.cols) % 256 === 0 && (rows * src.cols) % 256 === 0;
+        const alg = ctx.attributes.get('quantScaleAlg');
+        if (b16 && alg !== 'ocp') return fail('src', 'axis1 flat f16/bf16 NV quantization is not supported by the pinned pto-isa');
+        const need = b16 ? align(groups, 128) * 2 : align(unroll ? 2 * groups : groups, 64) * 4;
+        const have = scaling.rows * scaling.cols * (b16 ? 2 : 4);
+        if (have < need) return fail('scaling', `scaling's storage must cover ${need} bytes for the flat exp form, not ${have}`);
+      }
+    } else if (exp) {
+      if (exp.vRow === 1) return fail('exp', 'the legacy flat exp needs physical rows == 1');
+      if (b16) return fail('src', 'axis1 canonical 2D f16/bf16 quantization is not supported by the pinned pto-isa');
+    }
+  }
+  // A padded f16/bf16 source is padded in whole vector lengths (128 elements).
+  if (b16 && cols < src.cols && 128 % src.cols === 0 && (rows * src.cols) % 128 !== 0)
+    fail('src', 'a padded f16/bf16 src whose padding ends in an incomplete vector length is not supported');
 }
 
 /** PTOAS TDequantOp: A2/A3 needs src and dst row-major. */
@@ -133,5 +202,18 @@ const tdequant: InstructionCheck = (ctx) => {
   }
 };
 
+/** PTOAS TPrefetchOp: A2/A3 prefetches no low-precision format, from the view's side either. */
+const tprefetch: InstructionCheck = (ctx) => {
+  const src = ctx.bound.operands.get('src')?.type;
+  if (ctx.target === 'a2a3' && src?.kind === 'partition_view' && isStoredFormat(src.elem)) {
+    ctx.error(ctx.spanOf('src'), `src element type ${elemTypeName(src.elem)} is not supported on a2a3 (no low-precision prefetch)`, D.elementType);
+  }
+};
+
 /** Rules beyond the tables, by op name (`pto.NAME`). */
-export const checks: Record<string, InstructionCheck> = { 'pto.tquant': tquant, 'pto.tquant.mx': tquantMx, 'pto.tdequant': tdequant };
+export const checks: Record<string, InstructionCheck> = {
+  'pto.tquant': tquant,
+  'pto.tquant.mx': tquantMx,
+  'pto.tdequant': tdequant,
+  'pto.tprefetch': tprefetch,
+};
