@@ -4,8 +4,14 @@ import { ElemType, TileType, elemSize, elemTypeName, printType } from '../../../
 import { TargetName } from '../../../spec/schema';
 import { CheckContext, InstructionCheck } from './context';
 
-/** Element types of the cube extraction Mat -> Left/Right (manual TEXTRACT, A2A3 and A5 checks, standard types only). */
-const CUBE_EXTRACT_TYPES: ElemType[] = ['i8', 'f16', 'bf16', 'f32'];
+/**
+ * Element types of the cube extraction Mat -> Left/Right (manual TEXTRACT, A2A3 and A5 checks); A5 also moves the
+ * 8-bit float and packed fp4 formats (PTOAS's A5 textract element check), as bits.
+ */
+const CUBE_EXTRACT_TYPES: Record<TargetName, ElemType[]> = {
+  a2a3: ['i8', 'f16', 'bf16', 'f32'],
+  a5: ['i8', 'f16', 'bf16', 'f32', 'f8E4M3FN', 'f8E5M2', '!pto.hif8', '!pto.f4E1M2x2', '!pto.f4E2M1x2'],
+};
 const INDEX_TYPES = ['index', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64'];
 
 type Shape = { vRow: number; vCol: number };
@@ -70,8 +76,9 @@ const textract: InstructionCheck = (ctx) => {
   if (src.loc !== 'mat' || (dst.loc !== 'left' && dst.loc !== 'right')) {
     return ctx.error(ctx.spanOf('dst'), `extracting from a ${src.loc} tile into a ${dst.loc} tile is not supported (Vec -> Vec, Mat -> Left/Right)`);
   }
-  if (!CUBE_EXTRACT_TYPES.includes(src.dtype)) {
-    ctx.error(ctx.spanOf('src'), `Mat -> ${dst.loc} extraction takes ${CUBE_EXTRACT_TYPES.map(elemTypeName).join(', ')}, not ${elemTypeName(src.dtype)}`);
+  const cubeTypes = CUBE_EXTRACT_TYPES[ctx.target];
+  if (!cubeTypes.includes(src.dtype)) {
+    ctx.error(ctx.spanOf('src'), `Mat -> ${dst.loc} extraction takes ${cubeTypes.map(elemTypeName).join(', ')}, not ${elemTypeName(src.dtype)}`);
   }
   // The source layouts the A2A3/A5 implementations accept (manual TEXTRACT), GEMV's one-row Left source included.
   const zn = src.slayout === 'col_major' && src.blayout === 'row_major';
