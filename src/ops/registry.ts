@@ -17,6 +17,7 @@ import { VIEW_DEFINITIONS } from './views';
 import { VALID_SHAPE_DEFINITIONS } from './valid-shape';
 import { PIPE_DEFINITIONS } from './pipes';
 import { COMM_DEFINITIONS } from './comm';
+import { PREFETCH_DEFINITIONS } from './prefetch';
 import { LOCAL_STORAGE_DEFINITIONS } from './local-storage';
 import { MULTI_TILE_DEFINITIONS } from './multi-tile';
 import { ORDERING_DEFINITIONS } from './ordering';
@@ -52,6 +53,7 @@ export function opRegistry(): Registry {
     ...reporting(LOCAL_STORAGE_DEFINITIONS, D.runtimeOp),
     ...reporting(PIPE_DEFINITIONS, D.runtimeOp),
     ...reporting(COMM_DEFINITIONS, D.runtimeOp),
+    ...reporting(PREFETCH_DEFINITIONS, D.runtimeOp),
     ...reporting(ORDERING_DEFINITIONS, D.syncOp),
     ...reporting(POINTER_DEFINITIONS, D.pointerOp),
     ...reporting(ADDRESS_DEFINITIONS, D.pointerOp),

@@ -1,8 +1,23 @@
 import { z } from 'zod';
+import { STORED_FORMATS, StoredFormat } from '../types/type';
 
 /** Schemas of spec/: each PTO instruction described once, as data (spec/instructions/*.json). */
 
-const ElemTypeName = z.enum(['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32']);
+/** The element types a table may name: the standard ones and A5's low-precision formats (by their MLIR spelling). */
+const ElemTypeName = z.enum([
+  'i8',
+  'u8',
+  'i16',
+  'u16',
+  'i32',
+  'u32',
+  'i64',
+  'u64',
+  'f16',
+  'bf16',
+  'f32',
+  ...(Object.keys(STORED_FORMATS) as StoredFormat[]),
+]);
 const Loc = z.enum(['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling']);
 const Target = z.enum(['a2a3', 'a5']);
 

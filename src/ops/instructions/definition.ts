@@ -7,7 +7,7 @@ import { DEFAULT_PRODUCT } from '../../ascendc/model/params';
 import { Instruction } from '../../spec/isa';
 import { Dims, checkDimRule, dimsOfType, viewFitsFlatBuffer, viewMatchesValid } from '../../spec/valid';
 import { OpNode, Operand, attrOf } from '../../syntax/ast';
-import { ElemType, TileType, Type, elemSize, elemTypeName, printType } from '../../types/type';
+import { ElemType, STORED_FORMATS, StoredFormat, TileType, Type, elemSize, elemTypeName, printType } from '../../types/type';
 import { AttributeValue, readAttribute } from '../attributes';
 import { layoutProblem } from '../tile-rules';
 import { ascendcFootprint, ascendcProblems } from './ascendc-run';
@@ -412,7 +412,20 @@ class InstructionVerification {
   }
 }
 
-const ELEMENT_ORDER: ElemType[] = ['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32'];
+const ELEMENT_ORDER: ElemType[] = [
+  'i8',
+  'u8',
+  'i16',
+  'u16',
+  'i32',
+  'u32',
+  'i64',
+  'u64',
+  'f16',
+  'bf16',
+  'f32',
+  ...(Object.keys(STORED_FORMATS) as StoredFormat[]),
+];
 /** A dtype list as messages show it: in one fixed order, whatever order the table wrote it in. */
 const inElementOrder = (list: ElemType[]): ElemType[] => [...list].sort((a, b) => ELEMENT_ORDER.indexOf(a) - ELEMENT_ORDER.indexOf(b));
 

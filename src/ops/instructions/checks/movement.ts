@@ -54,6 +54,14 @@ const tconcat: InstructionCheck = (ctx) => {
   }
 };
 
+/** PTOAS TConcatidxOp: on A5 every operand is row-major. */
+const tconcatidx: InstructionCheck = (ctx) => {
+  if (ctx.target !== 'a5') return;
+  for (const [name, t] of ctx.tiles) {
+    if (t.blayout !== 'row_major') ctx.error(ctx.spanOf(name), `${name} must be row-major (blayout=row_major) on a5`, D.tileLayout);
+  }
+};
+
 const tinterleave: InstructionCheck = (ctx) => {
   const dst0 = ctx.tiles.get('dst0');
   if (dst0?.vCol !== null && dst0 !== undefined && dst0.vCol % 2 !== 0) ctx.error(ctx.op.nameSpan, `valid cols (${dst0.vCol}) must be even`);
@@ -269,6 +277,7 @@ const tload: InstructionCheck = (ctx) => {
 export const checks: Record<string, InstructionCheck> = {
   'pto.tsubview': tsubview,
   'pto.tconcat': tconcat,
+  'pto.tconcatidx': tconcatidx,
   'pto.tinterleave': tinterleave,
   'pto.tdeinterleave': tdeinterleave,
   'pto.tfillpad': fillPad,
