@@ -7,7 +7,7 @@ import { TypeTable } from '../syntax/type-table';
 import { Isa, isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Program } from '../ir/program';
-import { OpDefinition, OpVerifier } from '../ir/definition';
+import { CoreKind, OpDefinition, OpVerifier } from '../ir/definition';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
 import { tileTypeProblems } from '../ops/tile-rules';
 import { Registry, opRegistry } from '../ops/registry';
@@ -53,6 +53,8 @@ class Verifier {
   private readonly unclosedRegion: boolean;
   /** The frame of the function being verified: its next free slot and the literal operands it presets. */
   private frame: { size: number; literals: { slot: Slot; value: bigint }[] } = { size: 0, literals: [] };
+  /** The ops whose regions enclose the op being verified, outermost first (below the function). */
+  private readonly enclosing: OpNode[] = [];
   /** Every occurrence of each op with a program-wide rule (`checkAll`). */
   private readonly occurrences = new Map<OpDefinition, OpNode[]>();
 
@@ -353,8 +355,12 @@ class Verifier {
         if (op.results.length === 1 && op.results[0].count === 1) this.integerConstants.set(op.results[0].name, value);
       },
       callee: (name) => this.callees.get(name),
+      functions: () => [...this.callees.values()],
+      coreKind: () => this.coreKind(),
       region: (region, untyped) => {
+        this.enclosing.push(op);
         bound.regions.push(this.verifyRegion(region, op, untyped));
+        this.enclosing.pop();
       },
       recordInstruction: (instruction) => {
         this.program.instructions.set(op, instruction);
@@ -382,6 +388,18 @@ class Verifier {
       else this.occurrences.set(entry.def, [op]);
     }
     return bound;
+  }
+
+  private coreKind(): CoreKind | 'any' | undefined {
+    const fn = this.currentFunction;
+    if (fn && attrOf(fn, 'pto.tileop.helper')) return 'any';
+    for (let i = this.enclosing.length - 1; i >= 0; i--) {
+      const kind = this.registry.lookup(this.enclosing[i].name)?.def.properties?.coreKind;
+      if (kind) return kind;
+    }
+    const attr = fn && attrOf(fn, 'pto.kernel_kind');
+    const written = attr?.kind === 'dialect' ? /kernel_kind\s*<\s*(cube|vector)\s*>|kernel_kind\s+(cube|vector)\s*>/.exec(attr.text) : null;
+    return written ? ((written[1] ?? written[2]) as CoreKind) : undefined;
   }
 
   /** Each bound instruction operand gets the slot of the value it names: the use's, or the Level 1 result's. */
