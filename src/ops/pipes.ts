@@ -24,6 +24,7 @@ import {
   checkTensorEntry,
 } from './pipe-frontend';
 import { PIPE_OP, isFrontendInit, pipeId } from './pipe-model';
+import { pipePeerProblem } from './pipe-peers';
 
 /** The two directions of a pipe and the core each end of it runs on. */
 const CUBE_TO_VECTOR = { producer: { core: 'cube', c2v: true }, consumer: { core: 'vector', c2v: true } } satisfies Record<string, PipeDataRole>;
@@ -133,9 +134,11 @@ function frontendInit(name: string, core: CoreKind): DeclaredOp {
         else if (local > slots) c.error(op.span, `${name} expects 'local_slot_num' (${local}) to be at most slot_num (${slots}) for dir_mask = ${dir}`);
       }
       const epilogue = checkEpilogueAttr(c);
-      if (!epilogue || c.v.diags.errorCount > errors || !checkFixpipeInitLocal(c, epilogue)) return;
-      if (core === 'cube') checkProducerPeer(c, epilogue);
-      else checkConsumerPeer(c, epilogue);
+      if (epilogue && c.v.diags.errorCount === errors && checkFixpipeInitLocal(c, epilogue)) {
+        if (core === 'cube') checkProducerPeer(c, epilogue);
+        else checkConsumerPeer(c, epilogue);
+      }
+      if (c.v.diags.errorCount === errors) checkPeerEnds(c);
     },
   };
 }
@@ -173,8 +176,18 @@ function loweredInit(name: string, operands: DeclaredOperand[], extra: string[])
     operands,
     attrs: [...PIPE_CONFIG, { name: 'slot_num', type: { kind: 'int' }, required: true }, ...extra.map((n) => ({ name: n, type: { kind: 'int' as const } }))],
     results: [{ name: 'pipe', is: ['pipe'] }],
-    check: checkPipeConfig,
+    check(c) {
+      const errors = c.v.diags.errorCount;
+      checkPipeConfig(c);
+      if (c.v.diags.errorCount === errors) checkPeerEnds(c);
+    },
   };
+}
+
+/** What PTOAS's passes find wrong with the pipe this initialization is one end of (pipe-peers.ts). */
+function checkPeerEnds(c: DeclaredCheck): void {
+  const problem = pipePeerProblem(c.v.functions(), c.v.target, c.v.op);
+  if (problem) c.error(c.v.op.nameSpan, `${c.v.op.name} ${problem}`);
 }
 
 /** `tpush_to_aiv(%t : T) {id, split}`: the producer hands a filled slot to the consumer. */
