@@ -137,6 +137,11 @@ export interface OpVerifier {
   /** Every function of the module (nested modules included), for rules that relate functions (a pipe's two ends). */
   functions(): OpNode[];
   /**
+   * The function a `peer_func` names, as PTOAS finds it: in the current function's module, else the one public
+   * function of that name in the module around it (a sibling module of another backend).
+   */
+  peerFunction(name: string): OpNode | undefined;
+  /**
    * The kind of core the op's code is for: an enclosing section's (`pto.section.cube`), else its function's
    * `pto.kernel_kind`; `any` in a tile-op helper function (`pto.tileop.helper`), which either kind calls;
    * undefined when nothing says.

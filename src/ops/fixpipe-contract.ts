@@ -117,7 +117,7 @@ function compareEpilogues(c: DeclaredCheck, mine: AccPushEpilogue, peer: AccPush
 export function checkProducerPeer(c: DeclaredCheck, epilogue: AccPushEpilogue): void {
   const { op } = c.v;
   const imported = importOf(c.v.function, op);
-  const peerFn = imported && c.v.callee(imported.peer);
+  const peerFn = imported && c.v.peerFunction(imported.peer);
   const matches = peerFn ? opsOf(peerFn).filter((o) => o.name === PIPE_OP.aivInit && reservedNameOf(peerFn, o) === imported!.name) : [];
   if (matches.length !== 1) {
     fail(c, op.nameSpan, `${op.name} expects peer consumer function to contain a matching aiv_initialize_pipe with the same consumer buffer contract`);

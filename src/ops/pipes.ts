@@ -23,7 +23,7 @@ import {
   checkSubblock,
   checkTensorEntry,
 } from './pipe-frontend';
-import { PIPE_OP, isFrontendInit, pipeId } from './pipe-model';
+import { PIPE_OP, isFrontendInit, opsOf, pipeId, symbolAttr } from './pipe-model';
 import { pipePeerProblem } from './pipe-peers';
 
 /** The two directions of a pipe and the core each end of it runs on. */
@@ -341,8 +341,21 @@ const PIPE_OPS: DeclaredOp[] = [
     results: [{ name: 'addr', is: ['i32'], fixed: { kind: 'scalar', elem: 'i32' } }],
     check(c) {
       const peer = c.binding.attrs.peer_func;
-      if (peer?.kind === 'symbol' && !c.v.callee(peer.name))
-        c.error(peer.span, `pto.import_reserved_buffer: 'peer_func' @${peer.name} is not a function of the module`);
+      if (peer?.kind !== 'symbol') return;
+      const peerFn = c.v.peerFunction(peer.name);
+      if (!peerFn) {
+        const why = c.v.callee(peer.name) ? ' PTOAS can see from here (a private function of a sibling module)' : ' of the module';
+        c.error(peer.span, `pto.import_reserved_buffer: 'peer_func' @${peer.name} is not a function${why}`);
+        return;
+      }
+      const name = stringAttrOf(c.v.op, 'name');
+      uniqueInFunction(
+        c,
+        (other) => (other.name === c.v.op.name ? `${stringAttrOf(other, 'name')} from @${symbolAttr(other, 'peer_func')}` : undefined),
+        (key) => `requires (name, peer_func) (${key}) to be unique within the function`,
+      );
+      if (name !== undefined && !opsOf(peerFn).some((o) => o.name === PIPE_OP.reserveBuffer && stringAttrOf(o, 'name') === name))
+        c.error(peer.span, `pto.import_reserved_buffer expects @${peer.name} to reserve a buffer named "${name}" (pto.reserve_buffer)`);
     },
   },
   // Quantization parameters a fixpipe push applies (id names the pipe).
