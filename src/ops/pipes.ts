@@ -23,7 +23,7 @@ import {
   checkSubblock,
   checkTensorEntry,
 } from './pipe-frontend';
-import { PIPE_OP, isFrontendInit, opsOf, pipeId, symbolAttr } from './pipe-model';
+import { PIPE_OP, definingOp, intAttr, isFrontendInit, opsOf, pipeId, symbolAttr } from './pipe-model';
 import { pipePeerProblem } from './pipe-peers';
 
 /** The two directions of a pipe and the core each end of it runs on. */
@@ -67,6 +67,27 @@ const UNPUBLISHED = {
 /** `aiv_subblockid(%sb)` on a lowered push or pop: only split transfers (split 1..4) go to one sub-block. */
 function checkLoweredSubblock(c: DeclaredCheck): void {
   checkSubblock(c, c.type('tile'));
+}
+
+/**
+ * A lowered push (on the cube) or pop (on a vector core) with an odd split: only on a one-way cube -> vector
+ * `initialize_l2g2l_pipe` with a local consumer buffer.
+ */
+function loweredTransfer(side: CoreKind) {
+  return (c: DeclaredCheck): void => {
+    checkLoweredSubblock(c);
+    const split = c.int('split');
+    if (split !== 3 && split !== 4) return;
+    const handle = c.binding.operands.pipe_handle?.[0];
+    const init = handle === undefined ? undefined : definingOp(c.v.function, c.v.op.operands[handle]);
+    const positional = init ? (init.segments.operands ?? []) : [];
+    const ok = c.v.coreKind() === side && init?.name === PIPE_OP.l2g2lInit && intAttr(init, 'dir_mask') === 1 && positional.length >= 2;
+    if (!ok)
+      c.error(
+        c.binding.attrs.split.span,
+        `${c.v.op.name} supports odd split modes (split = 3 or 4) only for a unidirectional C2V pto.initialize_l2g2l_pipe with a local consumer buffer`,
+      );
+  };
 }
 
 /** The pipe configuration every initialization takes. */
@@ -298,8 +319,8 @@ const PIPE_OPS: DeclaredOp[] = [
   allocTo(PIPE_OP.allocToAiv, CUBE_TO_VECTOR.producer),
   allocTo(PIPE_OP.allocToAic, VECTOR_TO_CUBE.producer),
   { name: 'pto.talloc', operands: [{ name: 'entry', is: ['tensor_view'] }, PIPE_HANDLE], attrs: [SPLIT] },
-  { name: 'pto.tpush', operands: [{ name: 'tile', is: [...ENTRY_CLASSES] }, PIPE_HANDLE, SUBBLOCK], attrs: [SPLIT], check: checkLoweredSubblock },
-  { name: 'pto.tpop', operands: [{ name: 'tile', is: [...ENTRY_CLASSES] }, PIPE_HANDLE, SUBBLOCK], attrs: [SPLIT], check: checkLoweredSubblock },
+  { name: 'pto.tpush', operands: [{ name: 'tile', is: [...ENTRY_CLASSES] }, PIPE_HANDLE, SUBBLOCK], attrs: [SPLIT], check: loweredTransfer('cube') },
+  { name: 'pto.tpop', operands: [{ name: 'tile', is: [...ENTRY_CLASSES] }, PIPE_HANDLE, SUBBLOCK], attrs: [SPLIT], check: loweredTransfer('vector') },
   { name: 'pto.tfree', operands: [{ name: 'entry', is: [...ENTRY_CLASSES], optional: true }, PIPE_HANDLE], attrs: [SPLIT] },
   // A slot's contents named before it is popped (the lowered forms fill it in place).
   { name: 'pto.declare_tile', results: [{ name: 'tile', is: ['tile', 'tensor_view', 'partition_view'] }] },
