@@ -230,6 +230,30 @@ export const DIAGNOSTICS = {
       program: fn(`  %a = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${V16}\n  pto.tadd ins(%a, %a : ${V16}, ${V16}) outs(%d : ${V16}) {speed = 3}`),
     },
   },
+  pipeOp: {
+    code: 'E0420',
+    severity: 'error',
+    summary:
+      "A cube-vector pipe op breaks a rule of its pipe: the kind of core its code is for, the initialization its `id` names (direction, slots, consumer buffers), its split, or its entry against the pipe's slot.",
+    example: {
+      tool: 'pto-as',
+      program: fn('  pto.aic_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024} (c2v_consumer_buf = %b : i32)', '%b: i32'),
+    },
+  },
+  fixpipeContract: {
+    code: 'E0421',
+    severity: 'error',
+    summary:
+      "A fixpipe pipe (`acc_push_epilogue`) breaks its contract: an epilogue value PTOAS does not publish, the two ends' epilogues or slot sizes disagree, a push's acc element type or a pop's tile does not fit the quant mode, or a push has no quantization state (`set_quant_*`) before it.",
+    example: {
+      tool: 'pto-as',
+      program:
+        'func.func @k(%b: i32) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n' +
+        '  pto.aic_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024, nosplit = true,\n' +
+        '    acc_push_epilogue = #pto.acc_push_epilogue<layout = nz2nd, quant = no_convert, relu = no_relu>} (c2v_consumer_buf = %b : i32)\n' +
+        '  return\n}\n',
+    },
+  },
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',

@@ -275,7 +275,8 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
       this.emit(depth, `${op.name} private @${op.symbol}(${params})${results}${attrs}`);
       return;
     }
-    this.emit(depth, `${op.name} @${op.symbol}(${params})${results}${attrs} {`);
+    const visibility = op.visibility ? `${op.visibility} ` : '';
+    this.emit(depth, `${op.name} ${visibility}@${op.symbol}(${params})${results}${attrs} {`);
     this.region(body, depth);
     this.emit(depth, '}');
   },

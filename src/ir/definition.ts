@@ -61,6 +61,9 @@ export interface Spelling {
   reused?: boolean;
 }
 
+/** The two kinds of core of a launch: the cube core (matrix unit) and the vector cores. */
+export type CoreKind = 'cube' | 'vector';
+
 /** Facts about an op that transforms and printers ask for, instead of keeping lists of names. */
 export interface OpProperties {
   /**
@@ -68,6 +71,8 @@ export interface OpProperties {
    * that at Level 1. `level2`: also at Level 2 it is only a view (not a new buffer).
    */
   aliasesOperand?: { level2: boolean };
+  /** Its region holds code for one kind of core (`pto.section.cube`). */
+  coreKind?: CoreKind;
   /** PTOAS prints its attributes inside `ins(...)` rather than after `outs(...)`. */
   attributesInIns?: boolean;
   /**
@@ -129,6 +134,19 @@ export interface OpVerifier {
   recordConstant(value: bigint): void;
   /** A function of the module by name (calls may precede their callee). */
   callee(name: string): OpNode | undefined;
+  /** Every function of the module (nested modules included), for rules that relate functions (a pipe's two ends). */
+  functions(): OpNode[];
+  /**
+   * The function a `peer_func` names, as PTOAS finds it: in the current function's module, else the one public
+   * function of that name in the module around it (a sibling module of another backend).
+   */
+  peerFunction(name: string): OpNode | undefined;
+  /**
+   * The kind of core the op's code is for: an enclosing section's (`pto.section.cube`), else its function's
+   * `pto.kernel_kind`; `any` in a tile-op helper function (`pto.tileop.helper`), which either kind calls;
+   * undefined when nothing says.
+   */
+  coreKind(): CoreKind | 'any' | undefined;
   /**
    * Verifies a region of the op in a new scope. Its blocks' arguments are typed as written; `untyped` gives the
    * types of entry-block arguments written without one (a loop's induction variable).

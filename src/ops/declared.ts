@@ -93,7 +93,7 @@ export interface DeclaredCheck {
   int(name: string): number | undefined;
   /** An enum attribute's value name. */
   enumValue(name: string): string | undefined;
-  error(span: Span, message: string): void;
+  error(span: Span, message: string, notes?: { message: string; span: Span }[]): void;
 }
 
 export interface DeclaredOp {
@@ -103,6 +103,8 @@ export interface DeclaredOp {
   operands?: DeclaredOperand[];
   attrs?: DeclaredAttr[];
   results?: DeclaredResult[];
+  /** Attribute names the op refuses (where an unknown attribute would only get a warning), with why. */
+  refusedAttrs?: { names: string[]; reason: string };
   /** Rules beyond the declaration's. */
   check?(c: DeclaredCheck): void;
   /** Result types that follow from the operands when none is written. */
@@ -194,6 +196,10 @@ function checkAttributes(spec: DeclaredOp, v: OpVerifier, binding: DeclaredBindi
   const declared = spec.attrs ?? [];
   for (const entry of op.attrs) {
     const d = declared.find((a) => a.name === entry.key);
+    if (!d && spec.refusedAttrs?.names.includes(entry.key)) {
+      v.error(entry.span, `${op.name} does not allow ${spec.refusedAttrs.reason} '${entry.key}'`);
+      continue;
+    }
     if (!d) {
       // Attributes named with a dialect prefix (`pto.fusion.group_id`) are annotations of passes, meant to be kept.
       if (entry.key.includes('.')) continue;
@@ -277,7 +283,7 @@ function checker(spec: DeclaredOp, v: OpVerifier, binding: DeclaredBinding): Dec
       const d = spec.attrs?.find((x) => x.name === name)?.type;
       return a?.kind === 'dialect' && d?.kind === 'enum' ? enumValueOf(a.text, d.syntax) : undefined;
     },
-    error: (span, message) => v.error(span, message),
+    error: (span, message, notes) => v.error(span, message, notes),
   };
 }
 

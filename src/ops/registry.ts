@@ -51,7 +51,7 @@ export function opRegistry(): Registry {
     ...reporting(VALID_SHAPE_DEFINITIONS, D.tileOp),
     ...reporting(MULTI_TILE_DEFINITIONS, D.tileOp),
     ...reporting(LOCAL_STORAGE_DEFINITIONS, D.runtimeOp),
-    ...reporting(PIPE_DEFINITIONS, D.runtimeOp),
+    ...reporting(PIPE_DEFINITIONS, D.pipeOp),
     ...reporting(COMM_DEFINITIONS, D.runtimeOp),
     ...reporting(PREFETCH_DEFINITIONS, D.runtimeOp),
     ...reporting(ORDERING_DEFINITIONS, D.syncOp),

@@ -7,7 +7,7 @@ import { TypeTable } from '../syntax/type-table';
 import { Isa, isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Program } from '../ir/program';
-import { CodeBackend, OpDefinition, OpVerifier } from '../ir/definition';
+import { CodeBackend, CoreKind, OpDefinition, OpVerifier } from '../ir/definition';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
 import { tileTypeProblems } from '../ops/tile-rules';
 import { Registry, opRegistry } from '../ops/registry';
@@ -53,6 +53,8 @@ class Verifier {
   private readonly unclosedRegion: boolean;
   /** The frame of the function being verified: its next free slot and the literal operands it presets. */
   private frame: { size: number; literals: { slot: Slot; value: bigint }[] } = { size: 0, literals: [] };
+  /** The ops whose regions enclose the op being verified, outermost first (below the function). */
+  private readonly enclosing: OpNode[] = [];
   /** Every occurrence of each op with a program-wide rule (`checkAll`). */
   private readonly occurrences = new Map<OpDefinition, OpNode[]>();
 
@@ -79,20 +81,28 @@ class Verifier {
 
   /** Every function of the module by name, so that a call may come before its callee. */
   private readonly callees = new Map<string, OpNode>();
+  /** The module each function and nested module is written in (undefined: the file's top level). */
+  private readonly containerOf = new Map<OpNode, OpNode | undefined>();
 
   private structureOf(op: OpNode): OpDefinition['structure'] {
     return this.registry.lookup(op.name)?.def.structure;
   }
 
   run(): Program {
-    const collect = (ops: OpNode[]): void => {
+    const collect = (ops: OpNode[], container: OpNode | undefined): void => {
       for (const op of ops) {
         const structure = this.structureOf(op);
-        if (structure === 'function' && op.symbol !== undefined && !this.callees.has(op.symbol)) this.callees.set(op.symbol, op);
-        if (structure === 'module') for (const b of op.regions[0]?.blocks ?? []) collect(b.ops);
+        if (structure === 'function') {
+          if (op.symbol !== undefined && !this.callees.has(op.symbol)) this.callees.set(op.symbol, op);
+          this.containerOf.set(op, container);
+        }
+        if (structure === 'module') {
+          this.containerOf.set(op, container);
+          for (const b of op.regions[0]?.blocks ?? []) collect(b.ops, op);
+        }
       }
     };
-    collect(this.program.module.ops);
+    collect(this.program.module.ops, undefined);
     for (const op of this.program.module.ops) {
       const structure = this.structureOf(op);
       if (structure === 'module') this.verifyModuleOp(op);
@@ -371,8 +381,13 @@ class Verifier {
         if (op.results.length === 1 && op.results[0].count === 1) this.integerConstants.set(op.results[0].name, value);
       },
       callee: (name) => this.callees.get(name),
+      functions: () => [...this.callees.values()],
+      peerFunction: (name) => this.peerFunction(name),
+      coreKind: () => this.coreKind(),
       region: (region, untyped) => {
+        this.enclosing.push(op);
         bound.regions.push(this.verifyRegion(region, op, untyped));
+        this.enclosing.pop();
       },
       recordInstruction: (instruction) => {
         this.program.instructions.set(op, instruction);
@@ -400,6 +415,41 @@ class Verifier {
       else this.occurrences.set(entry.def, [op]);
     }
     return bound;
+  }
+
+  /**
+   * PTOAS's lookupPeerFuncAcrossContainer: a function of the current function's module, else the one function of
+   * that name in the module around it that is not private (a peer in a sibling module, when backends partition).
+   */
+  private peerFunction(name: string): OpNode | undefined {
+    const fn = this.currentFunction;
+    if (!fn) return undefined;
+    const container = this.containerOf.get(fn);
+    const functions = [...this.containerOf].filter(([op]) => this.structureOf(op) === 'function');
+    const local = functions.find(([f, c]) => c === container && f.symbol === name)?.[0];
+    if (local || !container) return local;
+    const outer = this.containerOf.get(container);
+    if (outer === undefined) return undefined;
+    const matches = functions.filter(([f, c]) => this.isWithin(c, outer) && f.symbol === name && f.visibility !== 'private').map(([f]) => f);
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+
+  /** `module` is `outer` or nested in it. */
+  private isWithin(module: OpNode | undefined, outer: OpNode): boolean {
+    for (let m = module; m; m = this.containerOf.get(m)) if (m === outer) return true;
+    return false;
+  }
+
+  private coreKind(): CoreKind | 'any' | undefined {
+    const fn = this.currentFunction;
+    if (fn && attrOf(fn, 'pto.tileop.helper')) return 'any';
+    for (let i = this.enclosing.length - 1; i >= 0; i--) {
+      const kind = this.registry.lookup(this.enclosing[i].name)?.def.properties?.coreKind;
+      if (kind) return kind;
+    }
+    const attr = fn && attrOf(fn, 'pto.kernel_kind');
+    const written = attr?.kind === 'dialect' ? /kernel_kind\s*<\s*(cube|vector)\s*>|kernel_kind\s+(cube|vector)\s*>/.exec(attr.text) : null;
+    return written ? ((written[1] ?? written[2]) as CoreKind) : undefined;
   }
 
   /** Each bound instruction operand gets the slot of the value it names: the use's, or the Level 1 result's. */

@@ -65,14 +65,20 @@ test("the pipe configuration's rules", () => {
   );
   expect(
     errorsOf(
-      init('id = 0, dir_mask = 2, slot_size = 64, acc_push_epilogue = #pto.acc_push_epilogue<nz2nd, no_convert, no_relu>', 'v2c_consumer_buf = %c2v : i32'),
+      init(
+        'id = 0, dir_mask = 2, slot_size = 64, acc_push_epilogue = #pto.acc_push_epilogue<layout = nz2nd, quant = no_convert, relu = no_relu>',
+        'v2c_consumer_buf = %c2v : i32',
+      ),
     ),
   ).toContain("a fixpipe pipe (with 'acc_push_epilogue') goes cube -> vector only (dir_mask = 1)");
   // MLIR keeps an attribute an op does not define: a warning, not an error.
   expect(errorsOf(init('id = 0, dir_mask = 1, slot_size = 64, bogus = 1'))).toContain(
     "warning[W0411]: pto.aiv_initialize_pipe has no attribute 'bogus': it is kept but has no effect",
   );
-  expect(errorsOf(init('id = 0, dir_mask = 1, slot_size = 64, bogus = 1'))).not.toContain('error');
+  const withCube = (vector: string) => module([CUBE[0].replace('slot_size = 1024', 'slot_size = 64')], [vector]);
+  expect(errorsOf(withCube('pto.aiv_initialize_pipe {id = 0, dir_mask = 1, slot_size = 64, bogus = 1} (c2v_consumer_buf = %c2v : i32)'))).not.toContain(
+    'error',
+  );
 });
 
 test('ids, splits, names and peers', () => {
@@ -81,7 +87,7 @@ test('ids, splits, names and peers', () => {
   expect(
     errorsOf(
       module(
-        [],
+        [CUBE[0]],
         sub.map((l) => l.replace('split = 0} aiv', 'split = 1} aiv')),
       ),
     ),
