@@ -38,8 +38,15 @@ export function assembleCase(name: string, text: string, target: TargetName | un
   return { name, accepted: false, error: `${at.line}:${at.col}: ${first.message}`, ...(microOps ? { microOps } : {}) };
 }
 
+/** Each sample assembled as the runner builds it; `accepted` means as the runner expects (an `_invalid` one rejected). */
 export function surveySamples(root: string): Outcome[] {
-  return sampleCases(root).map((c) => assembleCase(c.file, fs.readFileSync(path.join(root, c.file), 'utf8'), c.target));
+  return sampleCases(root).map((c) => {
+    const outcome = assembleCase(c.file, fs.readFileSync(path.join(root, c.file), 'utf8'), c.target);
+    if (!c.expectReject) return outcome;
+    return outcome.accepted
+      ? { name: c.file, accepted: false, error: '0:0: accepted, but the sample runner expects ptoas to reject it' }
+      : { name: c.file, accepted: true };
+  });
 }
 
 export function surveyLit(root: string, expectReject: boolean): Outcome[] {
@@ -60,6 +67,7 @@ export function surveyLit(root: string, expectReject: boolean): Outcome[] {
 export function surveyRuns(root: string, maxSteps = 10_000_000): Outcome[] {
   const outcomes: Outcome[] = [];
   for (const c of sampleCases(root)) {
+    if (c.expectReject) continue;
     const text = fs.readFileSync(path.join(root, c.file), 'utf8');
     const run = runWithGeneratedInputs(c.file, text, { target: namesTarget(text) ? undefined : c.target, maxSteps, keepBuffers: false });
     if (run.notAssembled) continue;

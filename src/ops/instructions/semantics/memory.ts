@@ -1,7 +1,7 @@
 import { Scalar, codec } from '../../../numerics/elements';
 import { GlobalBuffer, PartitionView, Tile } from '../../../machine/memory';
 import { InstructionContext } from './context';
-import { CUSTOM_PAD_BASE, ElemType } from '../../../types/type';
+import { CUSTOM_PAD_BASE, ElemType, isStoredFormat } from '../../../types/type';
 import { F16_MAX, f16BitsToNumber } from '../../../numerics/float16';
 import { bf16BitsToNumber } from '../../../numerics/bfloat16';
 import { accumulatorCast } from './cube';
@@ -82,6 +82,12 @@ function elementSize(ctx: InstructionContext, buffer: GlobalBuffer, tile: Tile):
  */
 export function padValue(dtype: ElemType, pad: number, ctx: Pick<InstructionContext, 'numerics' | 'backend' | 'trap'>): number | bigint | null {
   if (pad === 0) return null;
+  if (isStoredFormat(dtype)) {
+    if (pad === 1) return 0;
+    ctx.trap(
+      `a ${pad >= CUSTOM_PAD_BASE ? 'custom' : pad === 2 ? 'Max' : 'Min'} pad of a ${dtype} tile is not defined here (its format's extremes are not modelled)`,
+    );
+  }
   if (ctx.backend === 'vpto') return templatePadValue(dtype, pad, ctx);
   const profile = ctx.numerics;
   if (pad >= CUSTOM_PAD_BASE) {
