@@ -99,10 +99,13 @@ class InstructionVerification {
       );
       return undefined;
     }
+    // As MLIR's optional operands: with k of them written, the first k (in spec order) are present.
+    let optionalsPresent = operands.length - required;
+    const present = specs.filter((s) => !isOptional(s) || optionalsPresent-- > 0);
     const bound = new Map<string, BoundOperand>();
     operands.forEach((o, i) => {
       const t = types[i];
-      if (t) bound.set(specs[i].name, { spec: specs[i], type: t, use: o });
+      if (t) bound.set(present[i].name, { spec: present[i], type: t, use: o });
     });
     return bound.size === operands.length ? bound : undefined;
   }
