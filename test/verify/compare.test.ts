@@ -167,6 +167,17 @@ describe('generators', () => {
     const { diags, text } = check([`pto.tci ins(%s : f32) outs(%d : ${d})`], { d }, '%s: f32');
     expect(diags).toEqual([`${atOnLine(text, 'pto.tci', 'f32)')}: error[E0508]: pto.tci: start must be an integer (i16, i32, ...), got f32`]);
   });
+  test('tci takes an optional tmp after the start; a2a3 needs 1792 bytes of it for 16-bit data (4-byte elements)', () => {
+    const d = tb('i16', 1, 32);
+    const big = tb('f32', 1, 448);
+    expect(check([`pto.tci ins(%s, %t : i16, ${big}) outs(%d : ${d})`], { d, t: big }, '%s: i16', 'a2a3').diags).toEqual([]);
+    const small = tb('i32', 1, 192);
+    const bad = check([`pto.tci ins(%s, %t : i16, ${small}) outs(%d : ${d})`], { d, t: small }, '%s: i16', 'a2a3');
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tci', small)}: error[E0508]: pto.tci: tmp (1x192 i32) holds 768 bytes; a 16-bit sequence on a2a3 needs at least 1792`,
+    ]);
+    expect(check([`pto.tci ins(%s, %t : i16, ${small}) outs(%d : ${d})`], { d, t: small }, '%s: i16', 'a5').diags).toEqual([]);
+  });
   test('tci needs one row', () => {
     const d = tb('i32', 2, 32);
     const { diags } = check([`pto.tci ins(%s : i32) outs(%d : ${d})`], { d }, '%s: i32');
