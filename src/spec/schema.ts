@@ -61,8 +61,6 @@ export const AttributeSpec = z.object({
   aliases: z.record(z.string(), z.string()).optional(),
   /** int: the inclusive range of allowed values. */
   range: z.tuple([z.number(), z.number()]).optional(),
-  /** When the attribute is true, this operand must be present. */
-  requiresOperand: z.string().optional(),
 });
 
 /** Per target: operand name -> a dtype set name or an explicit list. */

@@ -291,9 +291,6 @@ class InstructionVerification {
         attributesOk = false;
       }
       attributes.set(attr.name, 'value' in reading && reading.value !== undefined ? reading.value : attr.default);
-      if (a?.kind === 'bool' && a.value && attr.requiresOperand && !bound.operands.has(attr.requiresOperand)) {
-        this.v.error(a.span, `${name}: '${attr.name} = true' needs the ${attr.requiresOperand} operand`, undefined, D.instructionAttribute);
-      }
     }
     const known = new Set((spec.attributes ?? []).map((a) => a.name));
     for (const a of op.attrs) if (!known.has(a.key)) this.v.warning(a.span, unknownAttributeMessage(name, a.key, [...known]), D.unknownAttribute);

@@ -8,11 +8,12 @@ import * as gather from './gather';
 import * as generate from './generate';
 import * as misc from './misc';
 import * as movement from './movement';
+import * as reduce from './reduce';
 import * as sort from './sort';
 
 /** Instruction checks beyond the tables, one module per family; an op name appears in one module only. */
 export const INSTRUCTION_CHECKS: Record<string, InstructionCheck> = merge(
-  [compare, convert, cube, elementwise, expand, gather, generate, misc, movement, sort].map((m) => m.checks),
+  [compare, convert, cube, elementwise, expand, gather, generate, misc, movement, reduce, sort].map((m) => m.checks),
 );
 
 function merge(tables: Record<string, InstructionCheck>[]): Record<string, InstructionCheck> {
