@@ -102,6 +102,11 @@ export const InstructionSpec = z.object({
   attributesInIns: z.boolean().optional(),
   /** The instruction does nothing when this operand's valid region is empty. */
   earlyReturnIfEmpty: z.string().optional(),
+  /**
+   * PTOAS's no-op marker (a dual-AIV replay): when this operand's valid region is 0x0, the valid-region rules do not
+   * apply and the instruction does nothing.
+   */
+  noOpWhenEmpty: z.string().optional(),
   notes: z.array(z.string()).optional(),
   implemented: z.boolean(),
 });

@@ -104,6 +104,7 @@ describe('layout', () => {
       [['%dst', dn2]],
     );
     expect(diagLines(run(text))).toEqual([
+      `${at(text, 'pto.trowsum')}: error[E0506]: pto.trowsum: dst valid cols (2) must equal 1`,
       `${atOnLine(text, 'pto.trowsum', dn2)}: error[E0504]: pto.trowsum: dst must be ND, or DN with one column, not DN with 2 columns`,
     ]);
   });
@@ -288,6 +289,31 @@ describe('valid region', () => {
       [['%dst', dst]],
     );
     expect(diagLines(run(text))).toEqual([`${at(text, 'pto.trowsum')}: error[E0506]: pto.trowsum: src valid rows must be positive, got 0`]);
+  });
+
+  test("row reduction: a 0x0 dst is PTOAS's no-op marker (no rule applies); a dst with 0 valid columns only is an error", () => {
+    const empty = tileBuf({ dtype: 'f32', rows: 8, cols: 8, vRow: 0, vCol: 0 });
+    const emptyDst = tileBuf({ dtype: 'f32', rows: 8, cols: 1, vRow: 0, vCol: 0, blayout: 'col_major' });
+    const ok = single(
+      'trowmax',
+      [
+        ['%src', empty],
+        ['%tmp', empty],
+      ],
+      [['%dst', emptyDst]],
+    );
+    expect(diagLines(run(ok))).toEqual([]);
+    const full = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
+    const noCols = tileBuf({ dtype: 'f32', rows: 8, cols: 1, vCol: 0, blayout: 'col_major' });
+    const bad = single(
+      'trowmax',
+      [
+        ['%src', full],
+        ['%tmp', full],
+      ],
+      [['%dst', noCols]],
+    );
+    expect(diagLines(run(bad))).toEqual([`${at(bad, 'pto.trowmax')}: error[E0506]: pto.trowmax: dst valid cols (0) must equal 1`]);
   });
 });
 

@@ -257,7 +257,9 @@ class InstructionVerification {
       const t = tiles.get(n);
       return t ? dimsOfType(t) : undefined;
     };
-    for (const rule of spec.valid ?? []) {
+    const marker = spec.noOpWhenEmpty ? tiles.get(spec.noOpWhenEmpty) : undefined;
+    const noOp = marker !== undefined && marker.vRow === 0 && marker.vCol === 0;
+    for (const rule of noOp ? [] : (spec.valid ?? [])) {
       if ('when' in rule && rule.when && rule.when !== direction) continue;
       if (rule.kind === 'view-matches-valid') {
         const view = bound.operands.get(rule.view)?.type;

@@ -22,7 +22,7 @@ function rowExpandScratchBytes(dstValidRows: number | null): number {
 /**
  * TROWEXPAND{ADD,SUB,MUL,DIV,MAX,MIN,EXPDIF}: one source is the full-sized operand (dst's valid shape, row-major), the
  * other the per-row operand: DN with 1 valid column (a scalar per row, mode 1) or row-major with one 32-byte block of
- * valid columns (mode 2). A dst with a 0x0 valid region is a no-op PTOAS accepts whatever the sources. On A2/A3 a tmp
+ * valid columns (mode 2). A dst with a 0x0 valid region is a no-op of max, min and expdif (noOpWhenEmpty). On A2/A3 a tmp
  * (except trowexpandexpdif's) takes mode 1 only, has dst's dtype and holds rowExpandScratchBytes.
  */
 function rowExpandOperands(ctx: CheckContext): void {
@@ -31,7 +31,7 @@ function rowExpandOperands(ctx: CheckContext): void {
   const src1 = ctx.tiles.get('src1');
   const tmp = ctx.tiles.get('tmp');
   if (ctx.attributes.get('precisionType') === 'high_precision' && !tmp) ctx.error(ctx.op.nameSpan, 'precisionType = high_precision needs a tmp tile');
-  if (!dst || (dst.vRow === 0 && dst.vCol === 0)) return;
+  if (!dst || (ctx.spec.noOpWhenEmpty === 'dst' && dst.vRow === 0 && dst.vCol === 0)) return;
   if (dst.vRow === 0 || dst.vCol === 0) {
     ctx.error(ctx.spanOf('dst'), `dst's valid region ${dst.vRow}x${dst.vCol} must be non-empty in both dimensions (or 0x0, a no-op)`);
     return;

@@ -167,6 +167,19 @@ describe('trowexpand / tcolexpand copy bits', () => {
     expect(out.d).toEqual([...Array(8).fill(4), ...Array(8).fill(-2), ...Array(8).fill(9.5)]);
   });
 
+  test('trowexpandmax with a 0x0 dst (the no-op marker) writes nothing', () => {
+    const out = runValues(
+      'pto.trowexpandmax ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
+      {
+        a: { dtype: 'f32', rows: 2, cols: 8, valid: [0, 0], data: range(16, (k) => k) },
+        s: { dtype: 'f32', rows: 8, cols: 1, valid: [0, 0], columnMajor: true, data: range(8, () => 100) },
+        d: { dtype: 'f32', rows: 2, cols: 8, valid: [0, 0], data: range(16, () => 5) },
+      },
+      'npu',
+    );
+    expect(out.d).toEqual(range(16, () => 5));
+  });
+
   test('tcolexpand broadcasts row 0 down each valid column', () => {
     const out = runValues(
       'pto.tcolexpand ins(%s : T(s)) outs(%d : T(d))',
