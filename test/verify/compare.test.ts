@@ -98,6 +98,13 @@ describe('select scratch tiles', () => {
       expect(check([tsel(d16, t)], { k, a: d16, b: d16, d: d16, t }, '', 'a2a3').diags).toEqual([]);
     }
   });
+  test('a2a3 tsel: a tmp of 8 bytes (a 1x2 i32 argument) is too small for 16-bit data', () => {
+    const t = tb('i32', 1, 2);
+    const bad = check([`pto.tsel ins(%k, %a, %b, %t : ${k}, ${d16}, ${d16}, ${t}) outs(%d : ${d16})`], { k, a: d16, b: d16, d: d16 }, `%t: ${t}`, 'a2a3');
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tsel', t)}: error[E0508]: pto.tsel: tmp (1x2 i32) holds 8 bytes; tsel of f16 data needs at least 16`,
+    ]);
+  });
   test('a2a3 tsel rejects a 2-byte tmp', () => {
     const t = tb('i16', 1, 16);
     const { diags } = check([tsel(d16, t)], { k, a: d16, b: d16, d: d16, t }, '', 'a2a3');

@@ -50,6 +50,13 @@ function selectCheck(maskName: string): InstructionCheck {
   };
 }
 
+/** A2/A3 tsel's scratch (compare-mask words): 16 bytes for 16-bit data, 8 for 32-bit (TSelOp::verify). */
+function a2a3SelectScratch(ctx: CheckContext): void {
+  const dst = ctx.tiles.get('dst');
+  if (ctx.target !== 'a2a3' || !dst) return;
+  scratchHolds(ctx, 'tmp', elemSize(dst.dtype) === 2 ? 16 : 8, `tsel of ${elemTypeName(dst.dtype)} data`);
+}
+
 /** A2/A3 tsels's scratch holds one row of src, in src's dtype (TSelSOp::verify); A5 leaves it unconstrained. */
 function a2a3SelectScalarScratch(ctx: CheckContext): void {
   const src = ctx.tiles.get('src');
@@ -66,7 +73,10 @@ function a2a3SelectScalarScratch(ctx: CheckContext): void {
 export const checks: Record<string, InstructionCheck> = {
   'pto.tcmp': compareCheck,
   'pto.tcmps': compareCheck,
-  'pto.tsel': selectCheck('selMask'),
+  'pto.tsel': (ctx) => {
+    selectCheck('selMask')(ctx);
+    a2a3SelectScratch(ctx);
+  },
   'pto.tsels': (ctx) => {
     selectCheck('mask')(ctx);
     a2a3SelectScalarScratch(ctx);
