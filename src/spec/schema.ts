@@ -78,8 +78,6 @@ export const AttributeSpec = z.object({
   aliases: z.record(z.string(), z.string()).optional(),
   /** int: the inclusive range of allowed values. */
   range: z.tuple([z.number(), z.number()]).optional(),
-  /** When the attribute is true, this operand must be present. */
-  requiresOperand: z.string().optional(),
 });
 
 /** Per target: operand name -> a dtype set name or an explicit list. */
@@ -121,6 +119,11 @@ export const InstructionSpec = z.object({
   attributesInIns: z.boolean().optional(),
   /** The instruction does nothing when this operand's valid region is empty. */
   earlyReturnIfEmpty: z.string().optional(),
+  /**
+   * PTOAS's no-op marker (a dual-AIV replay): when this operand's valid region is 0x0, the valid-region rules do not
+   * apply and the instruction does nothing.
+   */
+  noOpWhenEmpty: z.string().optional(),
   notes: z.array(z.string()).optional(),
   implemented: z.boolean(),
 });

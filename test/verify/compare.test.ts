@@ -89,6 +89,50 @@ describe('mask sizes', () => {
   });
 });
 
+describe('select scratch tiles', () => {
+  const [k, d16] = [tb('u8', 8, 32), tb('f16', 8, 32)];
+  const tsel = (d: string, t: string) => `pto.tsel ins(%k, %a, %b, %t : ${k}, ${d}, ${d}, ${t}) outs(%d : ${d})`;
+  test('a2a3 tsel takes any 4-byte tmp (PTOAS: 4 bytes wide; every tile holds the 16 bytes it needs)', () => {
+    for (const dtype of ['i32', 'u32', 'f32']) {
+      const t = tb(dtype, 1, 8);
+      expect(check([tsel(d16, t)], { k, a: d16, b: d16, d: d16, t }, '', 'a2a3').diags).toEqual([]);
+    }
+  });
+  test('a2a3 tsel: a tmp of 8 bytes (a 1x2 i32 argument) is too small for 16-bit data', () => {
+    const t = tb('i32', 1, 2);
+    const bad = check([`pto.tsel ins(%k, %a, %b, %t : ${k}, ${d16}, ${d16}, ${t}) outs(%d : ${d16})`], { k, a: d16, b: d16, d: d16 }, `%t: ${t}`, 'a2a3');
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tsel', t)}: error[E0508]: pto.tsel: tmp (1x2 i32) holds 8 bytes; tsel of f16 data needs at least 16`,
+    ]);
+  });
+  test('a2a3 tsel rejects a 2-byte tmp', () => {
+    const t = tb('i16', 1, 16);
+    const { diags } = check([tsel(d16, t)], { k, a: d16, b: d16, d: d16, t }, '', 'a2a3');
+    expect(diags).toHaveLength(1);
+    expect(diags[0]).toContain('pto.tsel: tmp dtype i16 is not supported on a2a3 (allowed: i32, ui32, f32)');
+  });
+  const s16 = tb('i16', 2, 128);
+  const tsels = (t: string) => `pto.tsels ins(%k, %a, %t, %s : ${k}, ${s16}, ${t}, i16) outs(%d : ${s16})`;
+  test('tsels writes its tmp before the scalar; a2a3 needs one row of src in its dtype (128 x 2 bytes)', () => {
+    const ok = tb('i16', 1, 128);
+    expect(check([tsels(ok)], { k, a: s16, t: ok, d: s16 }, '%s: i16', 'a2a3').diags).toEqual([]);
+    const small = tb('i16', 1, 64);
+    const bad = check([tsels(small)], { k, a: s16, t: small, d: s16 }, '%s: i16', 'a2a3');
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tsels', small)}: error[E0508]: pto.tsels: tmp (1x64 i16) holds 128 bytes; one row of src (128 elements) needs at least 256`,
+    ]);
+  });
+  test('tsels tmp of another dtype: an error on a2a3, accepted on a5', () => {
+    const t = tb('i32', 2, 128);
+    const bad = check([tsels(t)], { k, a: s16, t, d: s16 }, '%s: i16', 'a2a3');
+    expect(bad.diags).toEqual([`${atOnLine(bad.text, 'pto.tsels', t)}: error[E0508]: pto.tsels: on a2a3, tmp (i32) must have src's element type (i16)`]);
+    expect(check([tsels(t)], { k, a: s16, t, d: s16 }, '%s: i16', 'a5').diags).toEqual([]);
+  });
+  test('tsels without tmp binds its third operand as the scalar', () => {
+    expect(check([`pto.tsels ins(%k, %a, %s : ${k}, ${s16}, i16) outs(%d : ${s16})`], { k, a: s16, d: s16 }, '%s: i16', 'a5').diags).toEqual([]);
+  });
+});
+
 describe('tgather forms', () => {
   const [s, d, i] = [tb('f32', 8, 64), tb('f32'), tb('i32')];
   test('neither indices nor maskPattern', () => {
@@ -129,6 +173,17 @@ describe('generators', () => {
     const d = tb('i32', 1, 32);
     const { diags, text } = check([`pto.tci ins(%s : f32) outs(%d : ${d})`], { d }, '%s: f32');
     expect(diags).toEqual([`${atOnLine(text, 'pto.tci', 'f32)')}: error[E0508]: pto.tci: start must be an integer (i16, i32, ...), got f32`]);
+  });
+  test('tci takes an optional tmp after the start; a2a3 needs 1792 bytes of it for 16-bit data (4-byte elements)', () => {
+    const d = tb('i16', 1, 32);
+    const big = tb('f32', 1, 448);
+    expect(check([`pto.tci ins(%s, %t : i16, ${big}) outs(%d : ${d})`], { d, t: big }, '%s: i16', 'a2a3').diags).toEqual([]);
+    const small = tb('i32', 1, 192);
+    const bad = check([`pto.tci ins(%s, %t : i16, ${small}) outs(%d : ${d})`], { d, t: small }, '%s: i16', 'a2a3');
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tci', small)}: error[E0508]: pto.tci: tmp (1x192 i32) holds 768 bytes; a 16-bit sequence on a2a3 needs at least 1792`,
+    ]);
+    expect(check([`pto.tci ins(%s, %t : i16, ${small}) outs(%d : ${d})`], { d, t: small }, '%s: i16', 'a5').diags).toEqual([]);
   });
   test('tci needs one row', () => {
     const d = tb('i32', 2, 32);

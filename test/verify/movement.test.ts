@@ -138,10 +138,22 @@ describe('rules beyond the tables', () => {
     );
     expect(sub.diags.some((l) => l.endsWith('error[E0508]: pto.tsubview: dst (loc=vec) and src (loc=acc) must be in the same location'))).toBe(true);
     const mat = tileBuf({ loc: 'mat', dtype: 'f32', rows: 16, cols: 16, blayout: 'col_major', slayout: 'row_major' });
-    const lines = [`%m = pto.alloc_tile : ${mat}`, `pto.tprint ins(%m : ${mat})`];
-    const a5 = check(lines, '', 'a5');
+    const view = '!pto.partition_tensor_view<16x16xf32>';
+    const lines = [`%m = pto.alloc_tile : ${mat}`, `pto.tprint ins(%m, %g : ${mat}, ${view})`];
+    const a5 = check(lines, `%g: ${view}`, 'a5');
     expect(a5.diags).toEqual([`${at(a5.text, mat, 1)}: error[E0508]: pto.tprint: printing a mat tile is not supported on a5`]);
-    expect(check(lines, '', 'a2a3').diags).toEqual([]);
+    expect(check(lines, `%g: ${view}`, 'a2a3').diags).toEqual([]);
+  });
+
+  test('tprint of a mat or acc tile needs a global scratch of rows x cols elements', () => {
+    const mat = tileBuf({ loc: 'mat', dtype: 'f32', rows: 16, cols: 16, blayout: 'col_major', slayout: 'row_major' });
+    const bare = check([`%m = pto.alloc_tile : ${mat}`, `pto.tprint ins(%m : ${mat})`], '', 'a2a3');
+    expect(bare.diags).toEqual([
+      `${at(bare.text, mat, 1)}: error[E0508]: pto.tprint: printing a mat tile needs a global scratch: ins(%src, %tmp : T, !pto.partition_tensor_view<...>)`,
+    ]);
+    const small = '!pto.partition_tensor_view<8x16xf32>';
+    const short = check([`%m = pto.alloc_tile : ${mat}`, `pto.tprint ins(%m, %g : ${mat}, ${small})`], `%g: ${small}`, 'a2a3');
+    expect(short.diags).toEqual([`${at(short.text, small, 1)}: error[E0508]: pto.tprint: tmp holds 128 elements; printing a 16x16 tile needs at least 256`]);
   });
 
   test('a window at static positions must lie inside the tile it reads or writes', () => {

@@ -29,12 +29,22 @@ describe('tsort32', () => {
     expect(lines).toEqual([`${at(text, idx2, 1)}: error[E0508]: pto.tsort32: idx must have as many valid rows as src (4) or one row for all, not 2`]);
   });
 
-  test('dst narrower than one record per element', () => {
+  test('dst narrower than one record per element is accepted (as PTOAS does); the VM checks it when it runs', () => {
     const narrow = tb('f16', 4, 96);
     const half = tb('f16', 4, 32);
-    const { text, lines } = check(`pto.tsort32 ins(%s, %i : ${half}, ${idx}) outs(%d : ${narrow})`, { s: half, d: narrow, i: idx });
-    expect(lines).toEqual([
-      `${at(text, narrow, 1)}: error[E0508]: pto.tsort32: dst needs 128 valid columns (one 8-byte value-index record, 4 f16 columns, per element of src's 32), but has 96`,
+    const idx4 = tb('u32', 4, 32);
+    expect(check(`pto.tsort32 ins(%s, %i : ${half}, ${idx4}) outs(%d : ${narrow})`, { s: half, d: narrow, i: idx4 }).lines).toEqual([]);
+  });
+
+  test('a2a3 tmp holds at least src (4x32 f32 = 512 bytes)', () => {
+    const small = tb('f32', 1, 64);
+    const text = kernel([
+      ...Object.entries({ s: src, t: small, d: dst, i: idx }).map(([n, t]) => `%${n} = pto.alloc_tile : ${t}`),
+      `pto.tsort32 ins(%s, %i, %t : ${src}, ${idx}, ${small}) outs(%d : ${dst})`,
+      'return',
+    ]);
+    expect(diagLines(run(text, 'a2a3'))).toEqual([
+      `${at(text, small, 1)}: error[E0508]: pto.tsort32: tmp (1x64 f32) holds 256 bytes; src (4x32 f32) needs at least 512`,
     ]);
   });
 

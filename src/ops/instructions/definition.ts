@@ -106,16 +106,17 @@ class InstructionVerification {
       );
       return undefined;
     }
-    // An optional tile is passed over for a scalar written in its place (`tmov ins(%acc, %preQuantScalar : T, i64)`).
-    let skippable = specs.length - operands.length;
+    // As MLIR's optional operands: with k of them written, the first k (in spec order) are present; an optional
+    // tile is passed over for a scalar written in its place (`tmov ins(%acc, %preQuantScalar : T, i64)`).
+    let optionalsLeft = operands.length - required;
     let at = 0;
     const bound = new Map<string, BoundOperand>();
     operands.forEach((o, i) => {
       const t = types[i];
-      while (skippable > 0 && isOptional(specs[at]) && specs[at].kind === 'tile' && t?.kind === 'scalar') {
-        at++;
-        skippable--;
-      }
+      const passOver = (s: Instruction['operands'][number]) => isOptional(s) && (optionalsLeft === 0 || (s.kind === 'tile' && t?.kind === 'scalar'));
+      while (at < specs.length && passOver(specs[at])) at++;
+      if (at >= specs.length) return;
+      if (isOptional(specs[at])) optionalsLeft--;
       if (t) bound.set(specs[at].name, { spec: specs[at], type: t, use: o });
       at++;
     });
@@ -296,7 +297,9 @@ class InstructionVerification {
       const t = tiles.get(n);
       return t ? dimsOfType(t) : undefined;
     };
-    for (const rule of spec.valid ?? []) {
+    const marker = spec.noOpWhenEmpty ? tiles.get(spec.noOpWhenEmpty) : undefined;
+    const noOp = marker !== undefined && marker.vRow === 0 && marker.vCol === 0;
+    for (const rule of noOp ? [] : (spec.valid ?? [])) {
       if ('when' in rule && rule.when && rule.when !== direction) continue;
       if (rule.kind === 'view-matches-valid') {
         const view = bound.operands.get(rule.view)?.type;
@@ -330,9 +333,6 @@ class InstructionVerification {
         attributesOk = false;
       }
       attributes.set(attr.name, 'value' in reading && reading.value !== undefined ? reading.value : attr.default);
-      if (a?.kind === 'bool' && a.value && attr.requiresOperand && !bound.operands.has(attr.requiresOperand)) {
-        this.v.error(a.span, `${name}: '${attr.name} = true' needs the ${attr.requiresOperand} operand`, undefined, D.instructionAttribute);
-      }
     }
     const known = new Set((spec.attributes ?? []).map((a) => a.name));
     for (const a of op.attrs) if (!known.has(a.key)) this.v.warning(a.span, unknownAttributeMessage(name, a.key, [...known]), D.unknownAttribute);

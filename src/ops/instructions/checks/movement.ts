@@ -100,9 +100,18 @@ const fillPad: InstructionCheck = (ctx) => {
   if (!same || !sameLayout) ctx.error(ctx.spanOf('dst'), 'a mat tfillpad needs src and dst of the same tile type (shape, valid region, layout, pad)');
 };
 
+/** TPRINT of a vec tile prints it directly; mat (a2a3 only) and acc tiles go through a global scratch (tmp). */
 const tprint: InstructionCheck = (ctx) => {
   const src = ctx.tiles.get('src');
-  if (src?.loc === 'mat' && ctx.target === 'a5') ctx.error(ctx.spanOf('src'), 'printing a mat tile is not supported on a5');
+  const tmp = ctx.bound.operands.get('tmp')?.type;
+  if (!src) return;
+  if (src.loc === 'mat' && ctx.target === 'a5') ctx.error(ctx.spanOf('src'), 'printing a mat tile is not supported on a5');
+  else if (!tmp && src.loc !== 'vec')
+    ctx.error(ctx.spanOf('src'), `printing a ${src.loc} tile needs a global scratch: ins(%src, %tmp : T, !pto.partition_tensor_view<...>)`);
+  if (tmp?.kind !== 'partition_view' || tmp.shape.some((d) => d === null)) return;
+  const elements = tmp.shape.reduce<number>((n, d) => n * d!, 1);
+  if (elements < src.rows * src.cols)
+    ctx.error(ctx.spanOf('tmp'), `tmp holds ${elements} elements; printing a ${src.rows}x${src.cols} tile needs at least ${src.rows * src.cols}`);
 };
 
 type QuantPairs = Partial<Record<ElemType, ElemType[]>>;

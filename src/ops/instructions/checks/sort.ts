@@ -2,6 +2,7 @@ import { DIAGNOSTICS as D } from '../../../diag/catalog';
 import { TileType, Type, elemSize, elemTypeName, printType } from '../../../types/type';
 import { layoutProblem } from '../../tile-rules';
 import { CheckContext, InstructionCheck } from './context';
+import { scratchHolds, tileBytes } from './scratch';
 
 /** A sort record is 8 bytes: [value, index u32] for f32, [value, 0, index u32] for f16. */
 const RECORD_BYTES = 8;
@@ -19,25 +20,18 @@ function requireLevel2(ctx: CheckContext, spelling: string): boolean {
 }
 
 /**
- * TSORT32: idx gives each row its indices (or one row for all: A2/A3 and A5 broadcast a one-row idx), and dst
- * must hold one record per valid element of src.
+ * TSORT32: idx gives each row its indices (or one row for all: A2/A3 and A5 broadcast a one-row idx). PTOAS does
+ * not size dst (one record per element of src): the VM checks that when it runs. A2/A3's tmp holds src's bytes.
  */
 function tsort32(ctx: CheckContext): void {
   if (!requireLevel2(ctx, 'pto.tsort32 ins(%src, %idx : T, ui32) outs(%dst : T)')) return;
   const src = ctx.tiles.get('src');
-  const dst = ctx.tiles.get('dst');
   const idx = ctx.tiles.get('idx');
-  if (!src || !dst || !idx) return;
+  if (!src || !idx) return;
   if (idx.vRow !== null && src.vRow !== null && idx.vRow !== 1 && idx.vRow !== src.vRow) {
     ctx.error(ctx.spanOf('idx'), `idx must have as many valid rows as src (${src.vRow}) or one row for all, not ${idx.vRow}`);
   }
-  if (src.vCol !== null && dst.vCol !== null && dst.dtype === src.dtype) {
-    const needed = src.vCol * recordColumns(dst);
-    if (dst.vCol < needed) {
-      const record = `one ${RECORD_BYTES}-byte value-index record, ${recordColumns(dst)} ${elemTypeName(dst.dtype)} columns, per element of src's ${src.vCol}`;
-      ctx.error(ctx.spanOf('dst'), `dst needs ${needed} valid columns (${record}), but has ${dst.vCol}`);
-    }
-  }
+  if (ctx.target === 'a2a3') scratchHolds(ctx, 'tmp', tileBytes(src), `src (${src.rows}x${src.cols} ${elemTypeName(src.dtype)})`);
 }
 
 const isIntegerScalar = (t: Type): boolean => t.kind === 'scalar' && !['f16', 'bf16', 'f32', 'f64', 'i1'].includes(t.elem);

@@ -178,6 +178,11 @@ describe('tsort32', () => {
       expect(Array.from({ length: 8 * 24 }, (_, k) => out.dst.getUint8(40 * 8 + k))).toEqual(Array(8 * 24).fill(0xab));
     });
 
+    test('a dst too narrow for one record per element is a run-time error (PTOAS accepts it)', () => {
+      const narrow = { ...tiles(), dst: { dtype: 'f32' as const, rows: 1, cols: 64 } };
+      expect(() => run(sort32Line, narrow, 'cpu-sim')).toThrow('dst needs 80 valid columns for 40 records per row, but has 64');
+    });
+
     test('npu without tmp is an error (the manual requires validCol % 32 == 0 for the 3-argument form)', () => {
       expect(() => run(sort32Line, tiles(), 'npu')).toThrow('not a multiple of 32: the NPU sorts a partial block only in the 4-argument form (with tmp)');
     });
