@@ -263,11 +263,13 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
           ? ` -> ${this.type(op.resultTypes[0])}`
           : ` -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})`;
     const attrs = op.attrs.length ? ' attributes ' + this.dict(op.attrs) : '';
+    // A declaration is private (MLIR's rule); a definition keeps the visibility written.
+    const visibility = !body ? 'private ' : op.visibility ? `${op.visibility} ` : '';
     if (!body) {
-      this.emit(depth, `${op.name} private @${op.symbol}(${params})${results}${attrs}`);
+      this.emit(depth, `${op.name} ${visibility}@${op.symbol}(${params})${results}${attrs}`);
       return;
     }
-    this.emit(depth, `${op.name} @${op.symbol}(${params})${results}${attrs} {`);
+    this.emit(depth, `${op.name} ${visibility}@${op.symbol}(${params})${results}${attrs} {`);
     this.region(body, depth);
     this.emit(depth, '}');
   },

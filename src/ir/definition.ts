@@ -127,8 +127,12 @@ export interface OpVerifier {
   constant(operandIndex: number): bigint | undefined;
   /** Records the integer value the op's (single) result has, for rules on static operands. */
   recordConstant(value: bigint): void;
-  /** A function of the module by name (calls may precede their callee). */
-  callee(name: string): OpNode | undefined;
+  /**
+   * The function a symbol names: `symbol`, the function of that name in the caller's module (calls may precede
+   * their callee), and `definition`, the body it runs: itself, or for a declaration or a name the module does not
+   * hold, the one public definition of that name in another module (PTOAS links its child modules).
+   */
+  callee(name: string): { symbol?: OpNode; definition?: OpNode } | undefined;
   /**
    * Verifies a region of the op in a new scope. Its blocks' arguments are typed as written; `untyped` gives the
    * types of entry-block arguments written without one (a loop's induction variable).
@@ -183,8 +187,8 @@ export interface Executor {
   runRegion(region: BoundRegion, args: Value[]): Value[];
   /** Counts one more step of a loop (`--max-steps` bounds runaway loops). */
   step(op: BoundOp): void;
-  /** Runs a function of the program with these arguments; returns its results. */
-  call(op: BoundOp, callee: string, args: Value[]): Value[];
+  /** Runs a function of the program (its op, or the name of one with no definition) with these arguments; returns its results. */
+  call(op: BoundOp, callee: OpNode | string, args: Value[]): Value[];
   /** Storage that belongs to an op (an allocation): made the first time it runs and the same on later runs. */
   storage<T extends Value>(op: BoundOp, key: string, make: () => T): T;
   /** Appends text to what the program printed. */

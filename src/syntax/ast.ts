@@ -112,6 +112,8 @@ export interface OpNode {
   regions: Region[];
   /** `@name` of a module or function. */
   symbol?: string;
+  /** A function's symbol visibility as written (`private`, `public`, `nested`); MLIR's default is public. */
+  visibility?: string;
   /** A function's parameters (also the entry block's arguments when it has a body). */
   params?: BlockArg[];
   /**

@@ -414,10 +414,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const c = contextOf(this);
       return dict.ast(c);
     },
-    FuncBody(this: Node, _vis: Node, sym: Node, _o: Node, args: Node, _c: Node, results: Node, attrs: Node, region: Node) {
+    FuncBody(this: Node, visibility: Node, sym: Node, _o: Node, args: Node, _c: Node, results: Node, attrs: Node, region: Node) {
       const c = contextOf(this);
       const op = fields();
       op.symbol = sym.ast(c);
+      if (visibility.numChildren > 0) op.visibility = visibility.sourceString;
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       op.resultTypes = optional<TypeRef[]>(results, c) ?? [];
       const params = args.asIteration().children.map((a) => a.ast(c) as BlockArg);

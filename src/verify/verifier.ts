@@ -40,7 +40,10 @@ class Verifier {
   private readonly target: TargetName;
   private readonly program: Program;
   private scopes: Scope[] = [];
-  /** All names defined so far in the current function (SSA: one definition each). */
+  /**
+   * Every name defined so far in the current function, for the message on a use out of its definition's scope. A
+   * name is unique among the values in scope (MLIR's parser): sibling regions may each define their `%arg4`.
+   */
   private functionNames = new Map<string, Span>();
   private functionTypes = new Map<string, Type>();
   /** Integer `arith.constant` values of the current function, by SSA name, for rules on static operands. */
@@ -76,22 +79,22 @@ class Verifier {
     this.unclosedRegion = hasUnclosedRegion(module.ops);
   }
 
-  /** Every function of the module by name, so that a call may come before its callee. */
-  private readonly callees = new Map<string, OpNode>();
+  /**
+   * Each module is a symbol table (MLIR's): its functions by name, so that a call may come before its callee. The
+   * key is the module op; `undefined` for a file's top level.
+   */
+  private readonly symbolTables = new Map<OpNode | undefined, Map<string, OpNode>>();
+  /** The module each function is directly in. */
+  private readonly moduleOf = new Map<OpNode, OpNode | undefined>();
+  /** The functions with a body by name, each a definition a declaration of another module links to (PTOAS's backend links them). */
+  private readonly definitions = new Map<string, OpNode[]>();
 
   private structureOf(op: OpNode): OpDefinition['structure'] {
     return this.registry.lookup(op.name)?.def.structure;
   }
 
   run(): Program {
-    const collect = (ops: OpNode[]): void => {
-      for (const op of ops) {
-        const structure = this.structureOf(op);
-        if (structure === 'function' && op.symbol !== undefined && !this.callees.has(op.symbol)) this.callees.set(op.symbol, op);
-        if (structure === 'module') for (const b of op.regions[0]?.blocks ?? []) collect(b.ops);
-      }
-    };
-    collect(this.program.module.ops);
+    this.collectSymbols(this.program.module.ops, undefined);
     for (const op of this.program.module.ops) {
       const structure = this.structureOf(op);
       if (structure === 'module') this.verifyModuleOp(op);
@@ -100,6 +103,47 @@ class Verifier {
     }
     for (const [def, ops] of this.occurrences) def.checkAll!(ops, (span, message, notes) => this.diags.report(def.diagnostic!, span, message, notes));
     return this.program;
+  }
+
+  /** Fills the symbol table of one module (a symbol is defined once in it) and, recursively, of its modules. */
+  private collectSymbols(ops: OpNode[], module: OpNode | undefined): void {
+    const table = new Map<string, OpNode>();
+    this.symbolTables.set(module, table);
+    for (const op of ops) {
+      const structure = this.structureOf(op);
+      if (structure === 'module') for (const b of op.regions[0]?.blocks ?? []) this.collectSymbols(b.ops, op);
+      if (structure !== 'function' || op.symbol === undefined) continue;
+      this.moduleOf.set(op, module);
+      const previous = table.get(op.symbol);
+      if (previous) {
+        this.diags.report(D.redefinition, op.nameSpan, `redefinition of function @${op.symbol}`, [
+          { message: 'previously defined here', span: previous.nameSpan },
+        ]);
+        continue;
+      }
+      table.set(op.symbol, op);
+      if (op.regions.length > 0) {
+        const same = this.definitions.get(op.symbol);
+        if (same) same.push(op);
+        else this.definitions.set(op.symbol, [op]);
+      }
+      // By name for the command line and the tests: the definition when a module only declares it.
+      const known = this.program.functions.get(op.symbol);
+      if (!known || (known.regions.length === 0 && op.regions.length > 0)) this.program.functions.set(op.symbol, op);
+    }
+  }
+
+  /**
+   * The function `caller` names: the symbol of the caller's module, and the definition it runs, itself or (for a
+   * declaration, or a name the module does not hold) the one public definition of that name in another module, as
+   * PTOAS's backend links its child modules.
+   */
+  private resolveCallee(caller: OpNode, name: string): { symbol?: OpNode; definition?: OpNode } | undefined {
+    const symbol = this.symbolTables.get(this.moduleOf.get(caller))?.get(name);
+    if (symbol && symbol.regions.length > 0) return { symbol, definition: symbol };
+    const linked = (this.definitions.get(name) ?? []).filter((d) => d.visibility !== 'private');
+    const definition = linked.length === 1 ? linked[0] : undefined;
+    return symbol || definition ? { symbol, definition } : undefined;
   }
 
   private targetFromModule(module: Module): TargetName | undefined {
@@ -132,8 +176,6 @@ class Verifier {
 
   private verifyFunction(fn: OpNode): void {
     const name = fn.symbol ?? '';
-    if (this.program.functions.has(name)) this.diags.report(D.redefinition, fn.nameSpan, `redefinition of function @${name}`);
-    else this.program.functions.set(name, fn);
     this.currentFunction = fn;
     this.functionNames = new Map();
     this.functionTypes = new Map();
@@ -145,7 +187,7 @@ class Verifier {
     for (const t of fn.resultTypes) this.resolveType(t);
     const body = fn.regions[0];
     const bound: BoundFunction = { name, node: fn, params: [], paramTypes: [], frameSize: 0, literals: this.frame.literals };
-    if (!this.program.bound.functions.has(name)) this.program.bound.functions.set(name, bound);
+    this.program.bound.functions.set(fn, bound);
     if (body) {
       bound.body = this.verifyRegion(body, fn);
       bound.params = bound.body.blocks[0]?.args ?? [];
@@ -186,9 +228,9 @@ class Verifier {
   /** Defines an SSA value in the current scope; returns its frame slot. */
   private define(name: string, type: Type, span: Span): Slot {
     const slot = this.frame.size++;
-    const previous = this.functionNames.get(name);
+    const previous = this.lookup(name);
     if (previous) {
-      this.diags.report(D.redefinition, span, `redefinition of SSA value ${name}`, [{ message: 'previously defined here', span: previous }]);
+      this.diags.report(D.redefinition, span, `redefinition of SSA value ${name}`, [{ message: 'previously defined here', span: previous.span }]);
       return slot;
     }
     this.functionNames.set(name, span);
@@ -352,7 +394,7 @@ class Verifier {
       recordConstant: (value) => {
         if (op.results.length === 1 && op.results[0].count === 1) this.integerConstants.set(op.results[0].name, value);
       },
-      callee: (name) => this.callees.get(name),
+      callee: (name) => this.resolveCallee(this.currentFunction!, name),
       region: (region, untyped) => {
         bound.regions.push(this.verifyRegion(region, op, untyped));
       },

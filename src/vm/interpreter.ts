@@ -107,8 +107,8 @@ class Interpreter implements Executor {
   }
 
   run(node: OpNode, args: Map<string, Value>): RunResult {
-    const fn = this.program.bound.functions.get(node.symbol ?? '');
-    const body = fn?.node === node ? fn.body : undefined;
+    const fn = this.program.bound.functions.get(node);
+    const body = fn?.body;
     if (!fn || !body) throw vmTrap(`function @${node.symbol} has no body`, node.span);
     this.frame = this.newFrame(fn);
     body.node.blocks[0].args.forEach((arg, i) => {
@@ -202,9 +202,9 @@ class Interpreter implements Executor {
   }
 
   /** `func.call @f(%a, ...)`: runs @f's body in a frame of its own; tiles and memory are shared. */
-  call(op: BoundOp, callee: string, args: Value[]): Value[] {
-    const fn = this.program.bound.functions.get(callee);
-    if (!fn?.body) throw vmTrap(`func.call: no function @${callee} with a body`, op.node.span);
+  call(op: BoundOp, callee: OpNode | string, args: Value[]): Value[] {
+    const fn = typeof callee === 'string' ? undefined : this.program.bound.functions.get(callee);
+    if (!fn?.body) throw vmTrap(`func.call: no function @${typeof callee === 'string' ? callee : callee.symbol} with a body`, op.node.span);
     if (++this.depth > MAX_CALL_DEPTH) throw vmTrap(`func.call: calls nested deeper than ${MAX_CALL_DEPTH} (recursion?)`, op.node.span);
     const saved = this.frame;
     try {
