@@ -224,6 +224,12 @@ export const DIAGNOSTICS = {
       program: fn(`  %a = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${V16}\n  pto.tadd ins(%a, %a : ${V16}, ${V16}) outs(%d : ${V16}) {speed = 3}`),
     },
   },
+  branchOp: {
+    code: 'E0430',
+    severity: 'error',
+    summary: 'A branch (cf.br, cf.cond_br) names a block its region does not have, or hands the block arguments of another count or type.',
+    example: { tool: 'pto-as', program: 'func.func @k(%x: i32) {\n  cf.br ^next(%x : i32)\n^next(%y: index):\n  return\n}\n' },
+  },
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',

@@ -30,13 +30,15 @@ export interface OpDefinition {
   hasRegions?: boolean;
   /**
    * A terminator ends the block it is in: `yield` hands its operands to the op that owns the region, `return` to
-   * the caller of the function.
+   * the caller of the function, `branch` to another block of its region (`branch` says which).
    */
-  terminator?: 'yield' | 'return';
+  terminator?: 'yield' | 'return' | 'branch';
   /** `module` and `func.func` are the structure around the code; the verifier walks them itself. */
   structure?: 'module' | 'function';
   /** Checks the op and defines its results (through the verifier context). */
   verify(v: OpVerifier): void;
+  /** A branch: the block of its region it goes to (an index) and the arguments it hands that block. */
+  branch?(x: Executor, op: BoundOp): { block: number; args: Value[] };
   /** Runs the op in the VM; absent: the VM reports the op as not implemented. */
   execute?(x: Executor, op: BoundOp): void;
   /**
@@ -133,6 +135,8 @@ export interface OpVerifier {
    * hold, the one public definition of that name in another module (PTOAS links its child modules).
    */
   callee(name: string): { symbol?: OpNode; definition?: OpNode } | undefined;
+  /** A block of the region this op is in, by label (`^bb1`): its index, and its arguments' types. */
+  successor(label: string): { index: number; argTypes: (Type | undefined)[] } | undefined;
   /**
    * Verifies a region of the op in a new scope. Its blocks' arguments are typed as written; `untyped` gives the
    * types of entry-block arguments written without one (a loop's induction variable).

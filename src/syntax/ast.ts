@@ -112,6 +112,8 @@ export interface OpNode {
   regions: Region[];
   /** `@name` of a module or function. */
   symbol?: string;
+  /** The blocks a branch may go to (`^bb1(%x : i32)`): each block's label and its operands (indices into `operands`). */
+  successors?: Successor[];
   /** A function's symbol visibility as written (`private`, `public`, `nested`); MLIR's default is public. */
   visibility?: string;
   /** A function's parameters (also the entry block's arguments when it has a body). */
@@ -129,6 +131,12 @@ export interface OpNode {
   clauses?: string[];
   /** Spellings that are accepted but deprecated, reported as warnings. */
   legacy?: { message: string; span: Span }[];
+}
+
+export interface Successor {
+  label: string;
+  operands: number[];
+  span: Span;
 }
 
 /** `!name = type` or `#name = attribute` at the top level of a file. */

@@ -10,6 +10,7 @@ import { Program } from '../ir/program';
 import { OpDefinition, OpVerifier } from '../ir/definition';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
 import { tileTypeProblems } from '../ops/tile-rules';
+import { immediateDominators } from './dominance';
 import { Registry, opRegistry } from '../ops/registry';
 
 export interface VerifyOptions {
@@ -58,6 +59,8 @@ class Verifier {
   private frame: { size: number; literals: { slot: Slot; value: bigint }[] } = { size: 0, literals: [] };
   /** Every occurrence of each op with a program-wide rule (`checkAll`). */
   private readonly occurrences = new Map<OpDefinition, OpNode[]>();
+  /** The regions being verified, innermost last: their blocks and the blocks' labels, for branches. */
+  private readonly regionStack: { labels: Map<string, number>; blocks: Block[] }[] = [];
 
   constructor(
     module: Module,
@@ -192,8 +195,12 @@ class Verifier {
       bound.body = this.verifyRegion(body, fn);
       bound.params = bound.body.blocks[0]?.args ?? [];
       bound.paramTypes = (body.blocks[0]?.args ?? []).map((a) => this.functionTypes.get(a.name));
-      const last = body.blocks[body.blocks.length - 1]?.ops.at(-1);
-      if (!this.unclosedRegion && (!last || this.registry.lookup(last.name)?.def.terminator !== 'return')) {
+      // Every block ends with 'return' or a branch to another block.
+      const ends = (block: Block) => {
+        const last = block.ops.at(-1);
+        return last !== undefined && ['return', 'branch'].includes(this.registry.lookup(last.name)?.def.terminator ?? '');
+      };
+      if (!this.unclosedRegion && (body.blocks.length === 0 || !body.blocks.every(ends))) {
         this.diags.report(D.missingReturn, { start: body.span.end - 1, end: body.span.end }, `function @${name} must end with 'return'`);
       }
     } else {
@@ -205,11 +212,30 @@ class Verifier {
   }
 
   private verifyRegion(region: Region, owner: OpNode, untyped: Type[] = []): BoundRegion {
-    return { node: region, blocks: region.blocks.map((block, i) => this.verifyBlock(block, owner, i === 0 ? untyped : [])) };
+    const { blocks } = region;
+    const labels = new Map<string, number>();
+    blocks.forEach((b, i) => b.label !== undefined && labels.set(b.label, i));
+    this.regionStack.push({ labels, blocks });
+    const bound = new Array<BoundBlock>(blocks.length);
+    // A value is visible in the blocks its block dominates: each block is verified inside the scopes of its
+    // dominators. A block the entry cannot reach sees the entry's values.
+    const successors = blocks.map((b) => (b.ops.at(-1)?.successors ?? []).flatMap((s) => labels.get(s.label) ?? []));
+    const idom = blocks.length > 1 ? immediateDominators(successors) : [-1];
+    const children = blocks.map(() => [] as number[]);
+    for (let b = 1; b < blocks.length; b++) children[idom[b] ?? 0].push(b);
+    const walk = (b: number): void => {
+      this.scopes.push(new Map());
+      bound[b] = this.verifyBlock(blocks[b], owner, b === 0 ? untyped : []);
+      for (const child of children[b]) walk(child);
+      this.scopes.pop();
+    };
+    if (blocks.length > 0) walk(0);
+    this.regionStack.pop();
+    return { node: region, blocks: bound };
   }
 
+  /** Defines a block's arguments and verifies its ops, in the scope the caller opened. */
   private verifyBlock(block: Block, owner: OpNode, untyped: Type[]): BoundBlock {
-    this.scopes.push(new Map());
     const args = block.args.map((arg, i) => {
       const type = arg.type ? this.resolveType(arg.type) : untyped[i];
       return this.define(arg.name, type ?? UNKNOWN, arg.span);
@@ -219,8 +245,15 @@ class Verifier {
       const bound = this.verifyOp(op, owner);
       if (bound) ops.push(bound);
     }
-    this.scopes.pop();
     return { node: block, args, ops };
+  }
+
+  /** A block of the region being verified, by label, with its arguments' types (for a branch to it). */
+  private successor(label: string): { index: number; argTypes: (Type | undefined)[] } | undefined {
+    const region = this.regionStack.at(-1);
+    const index = region?.labels.get(label);
+    if (index === undefined) return undefined;
+    return { index, argTypes: region!.blocks[index].args.map((a) => (a.type ? this.resolveType(a.type) : undefined)) };
   }
 
   // ---- values ----------------------------------------------------------------------------------
@@ -395,6 +428,7 @@ class Verifier {
         if (op.results.length === 1 && op.results[0].count === 1) this.integerConstants.set(op.results[0].name, value);
       },
       callee: (name) => this.resolveCallee(this.currentFunction!, name),
+      successor: (label) => this.successor(label),
       region: (region, untyped) => {
         bound.regions.push(this.verifyRegion(region, op, untyped));
       },

@@ -117,7 +117,7 @@ class Interpreter implements Executor {
       this.frame[fn.params[i]] = typeof v === 'object' && 'kind' in v && v.kind === 'tile_contents' ? this.tileArgument(fn, i, v) : v;
     });
     try {
-      this.runBlock(body.blocks[0]);
+      this.runBlocks(body, 0);
     } catch (e) {
       if (!(e instanceof ReturnSignal)) throw e;
     }
@@ -140,15 +140,30 @@ class Interpreter implements Executor {
     return tile;
   }
 
-  /** Runs a block; returns the operands of its terminator (scf.yield / scf.condition), if it has one. */
-  private runBlock(block: BoundBlock): Value[] | undefined {
+  /**
+   * Runs a region from one of its blocks (whose arguments are set), following its branches from block to block;
+   * returns the operands of the terminator that leaves it (scf.yield / scf.condition), if one does.
+   */
+  private runBlocks(region: BoundRegion, first: number): Value[] | undefined {
+    let block = region.blocks[first];
+    for (;;) {
+      const end = this.runBlock(block);
+      if (!end || !end.branch) return end?.values;
+      block = region.blocks[end.branch.block];
+      block.args.forEach((slot, i) => (this.frame[slot] = end.branch!.args[i]));
+    }
+  }
+
+  /** Runs a block up to its terminator: the values it hands back, or the block it branches to. */
+  private runBlock(block: BoundBlock): { values?: Value[]; branch?: { block: number; args: Value[] } } | undefined {
     for (const op of block.ops) {
       this.step(op);
       const terminator = op.def.terminator;
+      if (terminator === 'branch') return { branch: op.def.branch!(this, op) };
       if (terminator) {
         const values = op.operands.map((_, i) => this.operand(op, i));
         if (terminator === 'return') throw new ReturnSignal(values);
-        return values;
+        return { values };
       }
       if (!op.def.execute) throw vmTrap(`${op.node.name} is not implemented yet`, op.node.nameSpan);
       op.def.execute(this, op);
@@ -161,9 +176,8 @@ class Interpreter implements Executor {
   }
 
   runRegion(region: BoundRegion, args: Value[]): Value[] {
-    const block = region.blocks[0];
-    block.args.forEach((slot, i) => (this.frame[slot] = args[i]));
-    return this.runBlock(block) ?? [];
+    region.blocks[0].args.forEach((slot, i) => (this.frame[slot] = args[i]));
+    return this.runBlocks(region, 0) ?? [];
   }
 
   operand(op: BoundOp, i: number): Value {
@@ -210,7 +224,7 @@ class Interpreter implements Executor {
     try {
       this.frame = this.newFrame(fn);
       fn.params.forEach((slot, i) => (this.frame[slot] = args[i]));
-      this.runBlock(fn.body.blocks[0]);
+      this.runBlocks(fn.body, 0);
       return [];
     } catch (e) {
       if (e instanceof ReturnSignal) return e.values;
