@@ -96,12 +96,20 @@ export function todaysDpsOrder<T>(ins: T[], outs: T[], moved: OpProperties['form
   return { ins: reordered, outs: outs.slice(0, moved.outs) };
 }
 
+/**
+ * PTOAS's build level (`--pto-level`): level 3 is code whose tiles the author placed (`addr = %a`, `pto.tassign`);
+ * levels 1 and 2 leave placement to PTOAS.
+ */
+export type BuildLevel = 'level1' | 'level2' | 'level3';
+
 /** What an op's `verify` sees: the op with its operand and declared result types resolved, and the verifier's services. */
 export interface OpVerifier {
   readonly op: OpNode;
   /** The op whose region holds this op (`func.func`, `scf.for`, ...). */
   readonly parent: OpNode;
   readonly target: TargetName;
+  /** The build level asked for; undefined: none was, and the rules that depend on it do not apply. */
+  readonly level?: BuildLevel;
   readonly isa: Isa;
   /** Each operand's type; undefined where the value is undefined or its type did not parse (already reported). */
   readonly operands: (Type | undefined)[];

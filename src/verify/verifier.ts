@@ -7,7 +7,7 @@ import { TypeTable } from '../syntax/type-table';
 import { Isa, isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Program } from '../ir/program';
-import { OpDefinition, OpVerifier } from '../ir/definition';
+import { BuildLevel, OpDefinition, OpVerifier } from '../ir/definition';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
 import { tileTypeProblems } from '../ops/tile-rules';
 import { immediateDominators } from './dominance';
@@ -16,6 +16,8 @@ import { Registry, opRegistry } from '../ops/registry';
 export interface VerifyOptions {
   /** From the command line; overrides the module's `pto.target_arch`. */
   target?: TargetName;
+  /** PTOAS's `--pto-level`: when given, the rules that depend on it apply. */
+  level?: BuildLevel;
 }
 
 /**
@@ -39,6 +41,7 @@ class Verifier {
   private readonly spec: Isa = isa();
   private readonly registry: Registry = opRegistry();
   private readonly target: TargetName;
+  private readonly level: BuildLevel | undefined;
   private readonly program: Program;
   private scopes: Scope[] = [];
   /**
@@ -70,6 +73,7 @@ class Verifier {
   ) {
     const fromModule = this.targetFromModule(module);
     this.target = options.target ?? fromModule ?? 'a2a3';
+    this.level = options.level;
     this.program = {
       module,
       target: this.target,
@@ -404,6 +408,7 @@ class Verifier {
       op,
       parent,
       target: this.target,
+      level: this.level,
       isa: this.spec,
       operands: operandTypes,
       declared: declaredResults,
