@@ -6,6 +6,7 @@
  *
  * `runs` runs every function of each sample that assembles, with generated inputs (src/corpus/runs.ts).
  */
+import { BuildLevel } from '../ir/definition';
 import * as fs from 'fs';
 import * as path from 'path';
 import { assemble } from '../verify/assemble';
@@ -29,8 +30,8 @@ export function tileLevel(outcomes: Outcome[]): Outcome[] {
   return outcomes.filter((o) => !o.microOps);
 }
 
-export function assembleCase(name: string, text: string, target: TargetName | undefined): Outcome {
-  const result = assemble(name, text, { target: namesTarget(text) ? undefined : target });
+export function assembleCase(name: string, text: string, target: TargetName | undefined, level?: BuildLevel): Outcome {
+  const result = assemble(name, text, { target: namesTarget(text) ? undefined : target, level });
   const first = result.diags.sorted().find((d) => d.severity === 'error');
   if (!first) return { name, accepted: true };
   const at = result.source.position(first.span.start);
@@ -54,10 +55,11 @@ export function surveyLit(root: string, expectReject: boolean): Outcome[] {
   for (const file of litFiles(root)) {
     const seen = new Set<string>();
     for (const c of litCases(root, file).cases) {
-      const name = `${c.file}${c.part ? ':' + c.part : ''}${c.arch ? ' --pto-arch=' + c.arch : ''}`;
+      // The default level (level2) is left out of the name.
+      const name = `${c.file}${c.part ? ':' + c.part : ''}${c.arch ? ' --pto-arch=' + c.arch : ''}${c.level !== 'level2' ? ' --pto-level=' + c.level : ''}`;
       if (c.expectReject !== expectReject || seen.has(name)) continue;
       seen.add(name);
-      outcomes.push(assembleCase(name, c.text, c.arch === 'a5' ? 'a5' : c.arch === 'a3' ? 'a2a3' : undefined));
+      outcomes.push(assembleCase(name, c.text, c.arch === 'a5' ? 'a5' : c.arch === 'a3' ? 'a2a3' : undefined, c.level));
     }
   }
   return outcomes;

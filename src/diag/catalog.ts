@@ -254,6 +254,23 @@ export const DIAGNOSTICS = {
         '  return\n}\n',
     },
   },
+  branchOp: {
+    code: 'E0430',
+    severity: 'error',
+    summary: 'A branch (cf.br, cf.cond_br) names a block its region does not have, or hands the block arguments of another count or type.',
+    example: { tool: 'pto-as', program: 'func.func @k(%x: i32) {\n  cf.br ^next(%x : i32)\n^next(%y: index):\n  return\n}\n' },
+  },
+  buildLevel: {
+    code: 'E0431',
+    severity: 'error',
+    summary:
+      "The build level asked for (`--level`, PTOAS's `--pto-level`) does not allow this: tiles placed by address (`addr = %a`, `pto.tassign`) only at level3, and there every allocation is placed.",
+    example: {
+      tool: 'pto-as',
+      args: ['--level', 'level2'],
+      program: fn(`  %a = arith.constant 0 : i64\n  %t = pto.alloc_tile addr = %a : ${V16}`),
+    },
+  },
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',

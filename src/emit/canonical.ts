@@ -48,6 +48,13 @@ class Printer {
     return rs.map((r) => (r.count > 1 ? `${r.name}:${r.count}` : r.name)).join(', ') + ' = ';
   }
 
+  /** `^bb1` or `^bb1(%x, %y : i32, f32)`. */
+  successor(op: OpNode, k: number): string {
+    const { label, operands } = op.successors![k];
+    const args = operands.map((i) => op.operands[i]);
+    return args.length ? `${label}(${this.typedList(args)})` : label;
+  }
+
   typedList(os: Operand[]): string {
     if (os.length === 0) return '';
     return `${os.map((o) => this.use(o)).join(', ')} : ${os.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}`;
@@ -271,11 +278,12 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
           ? ` -> ${this.type(op.resultTypes[0])}`
           : ` -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})`;
     const attrs = op.attrs.length ? ' attributes ' + this.dict(op.attrs) : '';
+    // A declaration is private (MLIR's rule); a definition keeps the visibility written.
+    const visibility = !body ? 'private ' : op.visibility ? `${op.visibility} ` : '';
     if (!body) {
-      this.emit(depth, `${op.name} private @${op.symbol}(${params})${results}${attrs}`);
+      this.emit(depth, `${op.name} ${visibility}@${op.symbol}(${params})${results}${attrs}`);
       return;
     }
-    const visibility = op.visibility ? `${op.visibility} ` : '';
     this.emit(depth, `${op.name} ${visibility}@${op.symbol}(${params})${results}${attrs} {`);
     this.region(body, depth);
     this.emit(depth, '}');
@@ -331,6 +339,20 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
   ScfConditionBody(op, depth) {
     const values = segment(op, 'values');
     this.emit(depth, `${op.name}(${this.use(op.operands[0])})${values.length ? ' ' + this.typedList(values) : ''}`);
+  },
+  ScfExecuteRegionBody(op, depth, res) {
+    const types = op.resultTypes.length
+      ? ` -> ${op.resultTypes.length === 1 ? this.type(op.resultTypes[0]) : `(${op.resultTypes.map((t) => this.type(t)).join(', ')})`}`
+      : '';
+    this.emit(depth, `${res}${op.name}${types} {`);
+    this.region(op.regions[0], depth);
+    this.emit(depth, `}${this.attrSuffix(op.attrs)}`);
+  },
+  CfBrBody(op, depth) {
+    this.emit(depth, `${op.name} ${this.successor(op, 0)}${this.attrSuffix(op.attrs)}`);
+  },
+  CfCondBrBody(op, depth) {
+    this.emit(depth, `${op.name} ${this.use(op.operands[0])}, ${this.successor(op, 0)}, ${this.successor(op, 1)}${this.attrSuffix(op.attrs)}`);
   },
   ScfYieldBody(op, depth) {
     const values = segment(op, 'values');

@@ -30,13 +30,15 @@ export interface OpDefinition {
   hasRegions?: boolean;
   /**
    * A terminator ends the block it is in: `yield` hands its operands to the op that owns the region, `return` to
-   * the caller of the function.
+   * the caller of the function, `branch` to another block of its region (`branch` says which).
    */
-  terminator?: 'yield' | 'return';
+  terminator?: 'yield' | 'return' | 'branch';
   /** `module` and `func.func` are the structure around the code; the verifier walks them itself. */
   structure?: 'module' | 'function';
   /** Checks the op and defines its results (through the verifier context). */
   verify(v: OpVerifier): void;
+  /** A branch: the block of its region it goes to (an index) and the arguments it hands that block. */
+  branch?(x: Executor, op: BoundOp): { block: number; args: Value[] };
   /** Runs the op in the VM; absent: the VM reports the op as not implemented. */
   execute?(x: Executor, op: BoundOp): void;
   /**
@@ -99,12 +101,20 @@ export function todaysDpsOrder<T>(ins: T[], outs: T[], moved: OpProperties['form
   return { ins: reordered, outs: outs.slice(0, moved.outs) };
 }
 
+/**
+ * PTOAS's build level (`--pto-level`): level 3 is code whose tiles the author placed (`addr = %a`, `pto.tassign`);
+ * levels 1 and 2 leave placement to PTOAS.
+ */
+export type BuildLevel = 'level1' | 'level2' | 'level3';
+
 /** What an op's `verify` sees: the op with its operand and declared result types resolved, and the verifier's services. */
 export interface OpVerifier {
   readonly op: OpNode;
   /** The op whose region holds this op (`func.func`, `scf.for`, ...). */
   readonly parent: OpNode;
   readonly target: TargetName;
+  /** The build level asked for; undefined: none was, and the rules that depend on it do not apply. */
+  readonly level?: BuildLevel;
   readonly isa: Isa;
   /** Each operand's type; undefined where the value is undefined or its type did not parse (already reported). */
   readonly operands: (Type | undefined)[];
@@ -132,8 +142,14 @@ export interface OpVerifier {
   constant(operandIndex: number): bigint | undefined;
   /** Records the integer value the op's (single) result has, for rules on static operands. */
   recordConstant(value: bigint): void;
-  /** A function of the module by name (calls may precede their callee). */
-  callee(name: string): OpNode | undefined;
+  /**
+   * The function a symbol names: `symbol`, the function of that name in the caller's module (calls may precede
+   * their callee), and `definition`, the body it runs: itself, or for a declaration or a name the module does not
+   * hold, the one public definition of that name in another module (PTOAS links its child modules).
+   */
+  callee(name: string): { symbol?: OpNode; definition?: OpNode } | undefined;
+  /** A block of the region this op is in, by label (`^bb1`): its index, and its arguments' types. */
+  successor(label: string): { index: number; argTypes: (Type | undefined)[] } | undefined;
   /** Every function of the module (nested modules included), for rules that relate functions (a pipe's two ends). */
   functions(): OpNode[];
   /**
@@ -209,8 +225,8 @@ export interface Executor {
   runRegion(region: BoundRegion, args: Value[]): Value[];
   /** Counts one more step of a loop (`--max-steps` bounds runaway loops). */
   step(op: BoundOp): void;
-  /** Runs a function of the program with these arguments; returns its results. */
-  call(op: BoundOp, callee: string, args: Value[]): Value[];
+  /** Runs a function of the program (its op, or the name of one with no definition) with these arguments; returns its results. */
+  call(op: BoundOp, callee: OpNode | string, args: Value[]): Value[];
   /** Storage that belongs to an op (an allocation): made the first time it runs and the same on later runs. */
   storage<T extends Value>(op: BoundOp, key: string, make: () => T): T;
   /** Appends text to what the program printed. */

@@ -1,7 +1,7 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
 import { OpDefinition } from '../ir/definition';
 import { decided } from '../ir/bound';
-import { attrOf } from '../syntax/ast';
+import { OpNode, attrOf } from '../syntax/ast';
 import { Type, isInteger, printType } from '../types/type';
 import { vmTrap } from '../machine/trap';
 import { bitWidth, wrapInteger } from './arith';
@@ -48,7 +48,10 @@ const returnOp: OpDefinition = {
   },
 };
 
-/** `func.call @f(%a) : (A) -> R`: the callee exists and its signature is the one written. */
+/**
+ * `func.call @f(%a) : (A) -> R`: the callee is a function of the caller's module and its signature is the one
+ * written. Its results may be left unnamed (MLIR's `func.call @f() : () -> i64` discards them).
+ */
 export const callOp: OpDefinition = {
   name: 'func.call',
   syntax: 'CallBody',
@@ -58,34 +61,34 @@ export const callOp: OpDefinition = {
     const calleeAttr = attrOf(op, 'callee')!;
     const name = calleeAttr.kind === 'symbol' ? calleeAttr.name : '';
     const callee = v.callee(name);
-    if (!callee) {
+    const symbol = callee?.symbol;
+    if (!symbol) {
       v.error(calleeAttr.span, `func.call: no function @${name} in this module`);
     } else {
-      const params = (callee.params ?? []).map((p) => (p.type ? v.type(p.type) : undefined));
-      const results = callee.resultTypes.map((t) => v.type(t));
+      const params = (symbol.params ?? []).map((p) => (p.type ? v.type(p.type) : undefined));
+      const results = symbol.resultTypes.map((t) => v.type(t));
       const show = (ts: (Type | undefined)[]) => `(${ts.map((t) => (t ? printType(t) : '?')).join(', ')})`;
       const differs = (a: (Type | undefined)[], b: (Type | undefined)[]) =>
         a.length !== b.length || a.some((t, i) => t && b[i] && printType(t) !== printType(b[i]!));
       if (differs(v.operands, params) || differs(v.declared, results)) {
         v.error(op.nameSpan, `func.call: @${name} takes ${show(params)} -> ${show(results)}, but this call says ${show(v.operands)} -> ${show(v.declared)}`, [
-          { message: `@${name} defined here`, span: callee.nameSpan },
+          { message: `@${name} defined here`, span: symbol.nameSpan },
         ]);
       }
-      if (callee === v.function) v.warning(op.nameSpan, `@${name} calls itself: the VM stops recursion after 64 nested calls`, D.recursiveCall);
+      if (callee!.definition === v.function) v.warning(op.nameSpan, `@${name} calls itself: the VM stops recursion after 64 nested calls`, D.recursiveCall);
     }
-    v.decide(name);
-    v.expectResults(v.declared.length);
+    v.decide(callee?.definition ?? name);
+    if (op.results.length > 0) v.expectResults(v.declared.length);
     v.define(v.declared);
   },
   execute(x, op) {
-    x.setResults(
+    const callee = decided<OpNode | string>(op);
+    const values = x.call(
       op,
-      x.call(
-        op,
-        decided<string>(op),
-        op.operands.map((_, i) => x.operand(op, i)),
-      ),
+      callee,
+      op.operands.map((_, i) => x.operand(op, i)),
     );
+    x.setResults(op, values);
   },
 };
 

@@ -1,3 +1,5 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
+import { localAddressProblem } from './tile-rules';
 import { Executor, OpDefinition } from '../ir/definition';
 import { BoundOp } from '../ir/bound';
 import { GlobalBuffer, Pointer, Tile } from '../machine/memory';
@@ -128,6 +130,7 @@ const ADDRESS_OPS: DeclaredOp[] = [
   {
     // `%t2 = pto.tassign %t, %addr : T -> T`: the same tile placed at another address (PTOAS's level 3).
     name: 'pto.tassign',
+    syntax: 'FirstOperandTypedBody',
     operands: [
       { name: 'tile', is: ['tile'] },
       { name: 'addr', is: ['i64'] },
@@ -136,8 +139,14 @@ const ADDRESS_OPS: DeclaredOp[] = [
     check(c) {
       const tile = c.type('tile');
       const result = c.v.declared[0];
+      // A memref buffer is a tile to the VM, but not to PTOAS's tassign.
+      if (tile && (tile.kind !== 'tile' || tile.memref)) c.error(c.span('tile'), `pto.tassign rebinds a !pto.tile_buf, not ${printType(tile)}`);
       if (tile && result && printType(tile) !== printType(result))
         c.error(c.v.op.resultTypes[0].span, `pto.tassign gives the tile's own type ${printType(tile)}, not ${printType(result)}`);
+      const at = c.binding.operands.addr ? c.v.constant(c.binding.operands.addr[0]) : undefined;
+      const misplaced = tile?.kind === 'tile' && at !== undefined ? localAddressProblem(tile.loc, at) : undefined;
+      if (misplaced) c.error(c.span('addr'), `pto.tassign: ${misplaced}`);
+      if (c.v.level && c.v.level !== 'level3') c.v.error(c.v.op.nameSpan, 'pto.tassign is only supported when --pto-level=level3', undefined, D.buildLevel);
     },
     inferResults: (c) => [c.type('tile')],
     execute(x, op, b) {

@@ -11,6 +11,7 @@ import { MEMREF_DEFINITIONS } from './memref';
 import { ADDRESS_DEFINITIONS, POINTER_DEFINITIONS } from './pointers';
 import { RUNTIME_DEFINITIONS } from './runtime';
 import { SCF_DEFINITIONS } from './scf';
+import { CF_DEFINITIONS } from './cf';
 import { syncDefinition } from './sync-definition';
 import { TILE_DEFINITIONS } from './tiles';
 import { VIEW_DEFINITIONS } from './views';
@@ -45,6 +46,7 @@ export function opRegistry(): Registry {
   registry ??= buildRegistry([
     ...reporting(BUILTIN_DEFINITIONS, D.functionOp),
     ...reporting(SCF_DEFINITIONS, D.scfOp),
+    ...reporting(CF_DEFINITIONS, D.branchOp),
     ...reporting(ARITH_DEFINITIONS, D.arithOp),
     ...reporting(VIEW_DEFINITIONS, D.viewOp),
     ...reporting(TILE_DEFINITIONS, D.tileOp),

@@ -6,7 +6,7 @@ import { vmTrap } from '../machine/trap';
 import { tileBytes } from '../types/geometry';
 import { attrOf } from '../syntax/ast';
 import { TileType, elemSize, elemTypeName, printType } from '../types/type';
-import { allocatedTileProblems, tileTypeProblems } from './tile-rules';
+import { allocatedTileProblems, localAddressProblem, tileTypeProblems } from './tile-rules';
 import { boxedOffsetProblem, subsetBoundsProblem, subsetType, treshapeProblem } from './tile-views';
 
 /** A tile operand (verification makes sure it is one). */
@@ -77,6 +77,14 @@ export const allocTile: OpDefinition = {
         if (dim !== null && given) v.error(op.operands[op.segments[key][0]].span, `'${key}' is only allowed when the type has ${field}=?`);
       }
     }
+    const addr = op.segments.addr?.[0];
+    const at = addr !== undefined ? v.constant(addr) : undefined;
+    const misplaced = t?.kind === 'tile' && at !== undefined ? localAddressProblem(t.loc, at) : undefined;
+    if (misplaced) v.error(op.operands[addr!].span, `pto.alloc_tile: ${misplaced}`);
+    if (v.level && v.level !== 'level3' && addr !== undefined)
+      v.error(op.operands[addr].span, "unexpected 'addr' operand: only supported when --pto-level=level3", undefined, D.buildLevel);
+    if (v.level === 'level3' && addr === undefined)
+      v.error(op.nameSpan, "pto.alloc_tile requires 'addr' operand when --pto-level=level3", undefined, D.buildLevel);
     v.expectIndexOperands(['valid_row', 'valid_col', 'addr']);
     v.expectResults(1);
     v.define(declared);

@@ -112,7 +112,9 @@ export interface OpNode {
   regions: Region[];
   /** `@name` of a module or function. */
   symbol?: string;
-  /** A function's symbol visibility as written (`func.func private @f`); MLIR's default is public. */
+  /** The blocks a branch may go to (`^bb1(%x : i32)`): each block's label and its operands (indices into `operands`). */
+  successors?: Successor[];
+  /** A function's symbol visibility as written (`private`, `public`, `nested`); MLIR's default is public. */
   visibility?: 'private' | 'public' | 'nested';
   /** A function's parameters (also the entry block's arguments when it has a body). */
   params?: BlockArg[];
@@ -131,6 +133,12 @@ export interface OpNode {
   insKeywords?: string[];
   /** Spellings that are accepted but deprecated, reported as warnings. */
   legacy?: { message: string; span: Span }[];
+}
+
+export interface Successor {
+  label: string;
+  operands: number[];
+  span: Span;
 }
 
 /** `!name = type` or `#name = attribute` at the top level of a file. */

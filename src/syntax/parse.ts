@@ -303,6 +303,13 @@ function appendSegment(op: OpFields, name: string, operands: Operand[]): void {
 }
 
 /** Appends operands as a named segment. */
+/** A branch's successor: its block label, and its operands appended to the op's. */
+function addSuccessor(op: OpFields, successor: { label: string; operands: Operand[]; span: Span }): void {
+  const first = op.operands.length;
+  op.operands.push(...successor.operands);
+  (op.successors ??= []).push({ label: successor.label, span: successor.span, operands: successor.operands.map((_, i) => first + i) });
+}
+
 function addSegment(op: OpFields, name: string, operands: Operand[]): void {
   const start = op.operands.length;
   op.operands.push(...operands);
@@ -531,6 +538,37 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       if (otherwise) op.regions.push(otherwise);
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
+    },
+    ScfExecuteRegionBody(this: Node, resultTypes: Node, region: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      op.resultTypes = optional<TypeRef[]>(resultTypes, c) ?? [];
+      op.regions = [region.ast(c)];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      return op;
+    },
+    CfBrBody(this: Node, successor: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSuccessor(op, successor.ast(c));
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      return op;
+    },
+    CfCondBrBody(this: Node, cond: Node, _c1: Node, onTrue: Node, _c2: Node, onFalse: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'condition', [valueOperand(cond.ast(c))]);
+      addSuccessor(op, onTrue.ast(c));
+      addSuccessor(op, onFalse.ast(c));
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      return op;
+    },
+    Successor(this: Node, id: Node, args: Node) {
+      const c = contextOf(this);
+      return { label: id.sourceString, operands: typedValues(c, optional(args, c), args), span: spanOf(c, this) };
+    },
+    SuccessorArgs(this: Node, _o: Node, tv: Node, _c: Node) {
+      return tv.ast(contextOf(this));
     },
     ResultTypes(this: Node, _arrow: Node, types: Node) {
       const c = contextOf(this);

@@ -135,6 +135,22 @@ export class Scanner {
     }
   }
 
+  /** `^bb1(...):` is a block label; `^bb1` or `^bb1(%x : i32)` followed by anything else is a branch's successor. */
+  private isBlockLabel(pos: number): boolean {
+    let i = pos + 1;
+    while (i < this.n && isSuffixChar(this.text.charCodeAt(i))) i++;
+    i = this.skipTrivia(i);
+    if (this.text.charCodeAt(i) === Ch.LParen) {
+      for (let depth = 0; i < this.n; i++) {
+        const c = this.text.charCodeAt(i);
+        if (c === Ch.LParen) depth++;
+        else if (c === Ch.RParen && --depth === 0) break;
+      }
+      i = this.skipTrivia(i + 1);
+    }
+    return this.text.charCodeAt(i) === Ch.Colon;
+  }
+
   /** `^bb0(%a: index, ...):` — ends at the `:` after the arguments; comments and newlines may appear inside. */
   private scanLabel(pos: number): number {
     let depth = 0;
@@ -295,7 +311,7 @@ export class Scanner {
   private startsStatement(pos: number): boolean {
     if (pos >= this.n) return false;
     const c = this.text.charCodeAt(pos);
-    if (c === Ch.Caret) return true;
+    if (c === Ch.Caret) return this.isBlockLabel(pos);
     if (c === Ch.Bang || c === Ch.Hash) return this.isAliasDefinition(pos);
     if (c === Ch.Percent) {
       const after = this.resultListEnd(pos);

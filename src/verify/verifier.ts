@@ -7,14 +7,17 @@ import { TypeTable } from '../syntax/type-table';
 import { Isa, isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Program } from '../ir/program';
-import { CodeBackend, CoreKind, OpDefinition, OpVerifier } from '../ir/definition';
+import { BuildLevel, CodeBackend, CoreKind, OpDefinition, OpVerifier } from '../ir/definition';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
 import { tileTypeProblems } from '../ops/tile-rules';
+import { immediateDominators } from './dominance';
 import { Registry, opRegistry } from '../ops/registry';
 
 export interface VerifyOptions {
   /** From the command line; overrides the module's `pto.target_arch`. */
   target?: TargetName;
+  /** PTOAS's `--pto-level`: when given, the rules that depend on it apply. */
+  level?: BuildLevel;
 }
 
 /**
@@ -38,9 +41,13 @@ class Verifier {
   private readonly spec: Isa = isa();
   private readonly registry: Registry = opRegistry();
   private readonly target: TargetName;
+  private readonly level: BuildLevel | undefined;
   private readonly program: Program;
   private scopes: Scope[] = [];
-  /** All names defined so far in the current function (SSA: one definition each). */
+  /**
+   * Every name defined so far in the current function, for the message on a use out of its definition's scope. A
+   * name is unique among the values in scope (MLIR's parser): sibling regions may each define their `%arg4`.
+   */
   private functionNames = new Map<string, Span>();
   private functionTypes = new Map<string, Type>();
   /** Integer `arith.constant` values of the current function, by SSA name, for rules on static operands. */
@@ -57,6 +64,8 @@ class Verifier {
   private readonly enclosing: OpNode[] = [];
   /** Every occurrence of each op with a program-wide rule (`checkAll`). */
   private readonly occurrences = new Map<OpDefinition, OpNode[]>();
+  /** The regions being verified, innermost last: their blocks and the blocks' labels, for branches. */
+  private readonly regionStack: { labels: Map<string, number>; blocks: Block[] }[] = [];
 
   constructor(
     module: Module,
@@ -66,6 +75,7 @@ class Verifier {
   ) {
     const fromModule = this.targetFromModule(module);
     this.target = options.target ?? fromModule ?? 'a2a3';
+    this.level = options.level;
     this.program = {
       module,
       target: this.target,
@@ -79,8 +89,15 @@ class Verifier {
     this.unclosedRegion = hasUnclosedRegion(module.ops);
   }
 
-  /** Every function of the module by name, so that a call may come before its callee. */
-  private readonly callees = new Map<string, OpNode>();
+  /**
+   * Each module is a symbol table (MLIR's): its functions by name, so that a call may come before its callee. The
+   * key is the module op; `undefined` for a file's top level.
+   */
+  private readonly symbolTables = new Map<OpNode | undefined, Map<string, OpNode>>();
+  /** The module each function is directly in. */
+  private readonly moduleOf = new Map<OpNode, OpNode | undefined>();
+  /** The functions with a body by name, each a definition a declaration of another module links to (PTOAS's backend links them). */
+  private readonly definitions = new Map<string, OpNode[]>();
   /** The module each function and nested module is written in (undefined: the file's top level). */
   private readonly containerOf = new Map<OpNode, OpNode | undefined>();
 
@@ -89,20 +106,7 @@ class Verifier {
   }
 
   run(): Program {
-    const collect = (ops: OpNode[], container: OpNode | undefined): void => {
-      for (const op of ops) {
-        const structure = this.structureOf(op);
-        if (structure === 'function') {
-          if (op.symbol !== undefined && !this.callees.has(op.symbol)) this.callees.set(op.symbol, op);
-          this.containerOf.set(op, container);
-        }
-        if (structure === 'module') {
-          this.containerOf.set(op, container);
-          for (const b of op.regions[0]?.blocks ?? []) collect(b.ops, op);
-        }
-      }
-    };
-    collect(this.program.module.ops, undefined);
+    this.collectSymbols(this.program.module.ops, undefined);
     for (const op of this.program.module.ops) {
       const structure = this.structureOf(op);
       if (structure === 'module') this.verifyModuleOp(op);
@@ -111,6 +115,48 @@ class Verifier {
     }
     for (const [def, ops] of this.occurrences) def.checkAll!(ops, (span, message, notes) => this.diags.report(def.diagnostic!, span, message, notes));
     return this.program;
+  }
+
+  /** Fills the symbol table of one module (a symbol is defined once in it) and, recursively, of its modules. */
+  private collectSymbols(ops: OpNode[], module: OpNode | undefined): void {
+    const table = new Map<string, OpNode>();
+    this.symbolTables.set(module, table);
+    for (const op of ops) {
+      const structure = this.structureOf(op);
+      if (structure === 'module' || structure === 'function') this.containerOf.set(op, module);
+      if (structure === 'module') for (const b of op.regions[0]?.blocks ?? []) this.collectSymbols(b.ops, op);
+      if (structure !== 'function' || op.symbol === undefined) continue;
+      this.moduleOf.set(op, module);
+      const previous = table.get(op.symbol);
+      if (previous) {
+        this.diags.report(D.redefinition, op.nameSpan, `redefinition of function @${op.symbol}`, [
+          { message: 'previously defined here', span: previous.nameSpan },
+        ]);
+        continue;
+      }
+      table.set(op.symbol, op);
+      if (op.regions.length > 0) {
+        const same = this.definitions.get(op.symbol);
+        if (same) same.push(op);
+        else this.definitions.set(op.symbol, [op]);
+      }
+      // By name for the command line and the tests: the definition when a module only declares it.
+      const known = this.program.functions.get(op.symbol);
+      if (!known || (known.regions.length === 0 && op.regions.length > 0)) this.program.functions.set(op.symbol, op);
+    }
+  }
+
+  /**
+   * The function `caller` names: the symbol of the caller's module, and the definition it runs, itself or (for a
+   * declaration, or a name the module does not hold) the one public definition of that name in another module, as
+   * PTOAS's backend links its child modules.
+   */
+  private resolveCallee(caller: OpNode, name: string): { symbol?: OpNode; definition?: OpNode } | undefined {
+    const symbol = this.symbolTables.get(this.moduleOf.get(caller))?.get(name);
+    if (symbol && symbol.regions.length > 0) return { symbol, definition: symbol };
+    const linked = (this.definitions.get(name) ?? []).filter((d) => d.visibility !== 'private');
+    const definition = linked.length === 1 ? linked[0] : undefined;
+    return symbol || definition ? { symbol, definition } : undefined;
   }
 
   private targetFromModule(module: Module): TargetName | undefined {
@@ -160,8 +206,6 @@ class Verifier {
 
   private verifyFunction(fn: OpNode): void {
     const name = fn.symbol ?? '';
-    if (this.program.functions.has(name)) this.diags.report(D.redefinition, fn.nameSpan, `redefinition of function @${name}`);
-    else this.program.functions.set(name, fn);
     this.currentFunction = fn;
     this.functionNames = new Map();
     this.functionTypes = new Map();
@@ -173,13 +217,17 @@ class Verifier {
     for (const t of fn.resultTypes) this.resolveType(t);
     const body = fn.regions[0];
     const bound: BoundFunction = { name, node: fn, params: [], paramTypes: [], frameSize: 0, literals: this.frame.literals };
-    if (!this.program.bound.functions.has(name)) this.program.bound.functions.set(name, bound);
+    this.program.bound.functions.set(fn, bound);
     if (body) {
       bound.body = this.verifyRegion(body, fn);
       bound.params = bound.body.blocks[0]?.args ?? [];
       bound.paramTypes = (body.blocks[0]?.args ?? []).map((a) => this.functionTypes.get(a.name));
-      const last = body.blocks[body.blocks.length - 1]?.ops.at(-1);
-      if (!this.unclosedRegion && (!last || this.registry.lookup(last.name)?.def.terminator !== 'return')) {
+      // Every block ends with 'return' or a branch to another block.
+      const ends = (block: Block) => {
+        const last = block.ops.at(-1);
+        return last !== undefined && ['return', 'branch'].includes(this.registry.lookup(last.name)?.def.terminator ?? '');
+      };
+      if (!this.unclosedRegion && (body.blocks.length === 0 || !body.blocks.every(ends))) {
         this.diags.report(D.missingReturn, { start: body.span.end - 1, end: body.span.end }, `function @${name} must end with 'return'`);
       }
     } else {
@@ -191,11 +239,30 @@ class Verifier {
   }
 
   private verifyRegion(region: Region, owner: OpNode, untyped: Type[] = []): BoundRegion {
-    return { node: region, blocks: region.blocks.map((block, i) => this.verifyBlock(block, owner, i === 0 ? untyped : [])) };
+    const { blocks } = region;
+    const labels = new Map<string, number>();
+    blocks.forEach((b, i) => b.label !== undefined && labels.set(b.label, i));
+    this.regionStack.push({ labels, blocks });
+    const bound = new Array<BoundBlock>(blocks.length);
+    // A value is visible in the blocks its block dominates: each block is verified inside the scopes of its
+    // dominators. A block the entry cannot reach sees the entry's values.
+    const successors = blocks.map((b) => (b.ops.at(-1)?.successors ?? []).flatMap((s) => labels.get(s.label) ?? []));
+    const idom = blocks.length > 1 ? immediateDominators(successors) : [-1];
+    const children = blocks.map(() => [] as number[]);
+    for (let b = 1; b < blocks.length; b++) children[idom[b] ?? 0].push(b);
+    const walk = (b: number): void => {
+      this.scopes.push(new Map());
+      bound[b] = this.verifyBlock(blocks[b], owner, b === 0 ? untyped : []);
+      for (const child of children[b]) walk(child);
+      this.scopes.pop();
+    };
+    if (blocks.length > 0) walk(0);
+    this.regionStack.pop();
+    return { node: region, blocks: bound };
   }
 
+  /** Defines a block's arguments and verifies its ops, in the scope the caller opened. */
   private verifyBlock(block: Block, owner: OpNode, untyped: Type[]): BoundBlock {
-    this.scopes.push(new Map());
     const args = block.args.map((arg, i) => {
       const type = arg.type ? this.resolveType(arg.type) : untyped[i];
       return this.define(arg.name, type ?? UNKNOWN, arg.span);
@@ -205,8 +272,15 @@ class Verifier {
       const bound = this.verifyOp(op, owner);
       if (bound) ops.push(bound);
     }
-    this.scopes.pop();
     return { node: block, args, ops };
+  }
+
+  /** A block of the region being verified, by label, with its arguments' types (for a branch to it). */
+  private successor(label: string): { index: number; argTypes: (Type | undefined)[] } | undefined {
+    const region = this.regionStack.at(-1);
+    const index = region?.labels.get(label);
+    if (index === undefined) return undefined;
+    return { index, argTypes: region!.blocks[index].args.map((a) => (a.type ? this.resolveType(a.type) : undefined)) };
   }
 
   // ---- values ----------------------------------------------------------------------------------
@@ -214,9 +288,9 @@ class Verifier {
   /** Defines an SSA value in the current scope; returns its frame slot. */
   private define(name: string, type: Type, span: Span): Slot {
     const slot = this.frame.size++;
-    const previous = this.functionNames.get(name);
+    const previous = this.lookup(name);
     if (previous) {
-      this.diags.report(D.redefinition, span, `redefinition of SSA value ${name}`, [{ message: 'previously defined here', span: previous }]);
+      this.diags.report(D.redefinition, span, `redefinition of SSA value ${name}`, [{ message: 'previously defined here', span: previous.span }]);
       return slot;
     }
     this.functionNames.set(name, span);
@@ -357,6 +431,7 @@ class Verifier {
       op,
       parent,
       target: this.target,
+      level: this.level,
       isa: this.spec,
       operands: operandTypes,
       declared: declaredResults,
@@ -380,8 +455,9 @@ class Verifier {
       recordConstant: (value) => {
         if (op.results.length === 1 && op.results[0].count === 1) this.integerConstants.set(op.results[0].name, value);
       },
-      callee: (name) => this.callees.get(name),
-      functions: () => [...this.callees.values()],
+      callee: (name) => this.resolveCallee(this.currentFunction!, name),
+      successor: (label) => this.successor(label),
+      functions: () => [...this.moduleOf.keys()],
       peerFunction: (name) => this.peerFunction(name),
       coreKind: () => this.coreKind(),
       region: (region, untyped) => {
