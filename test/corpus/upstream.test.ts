@@ -51,23 +51,24 @@ describe('reading lit tests', () => {
 if (!root) {
   test.skip('PTO_UPSTREAM_DIR is not set: export tonibohnlein/PTOAS (e32488c9) and point PTO_UPSTREAM_DIR at it to run the corpus', () => undefined);
 } else {
-  test('samples: at least this many assemble on their target', () => {
+  // As PTOAS's sample runner builds them (src/corpus/samples.ts): an `_invalid` sample counts when it is rejected.
+  test('samples: at least this many assemble on their target as the runner expects', () => {
     const outcomes = surveySamples(root);
     expect(outcomes.length).toBe(722);
-    expect(outcomes.filter((o) => o.accepted).length).toBeGreaterThanOrEqual(708);
+    expect(outcomes.filter((o) => o.accepted).length).toBeGreaterThanOrEqual(718);
   });
 
   // Cases that need PTOAS's vector micro-ops (VPTO, a later issue) are reported as not supported, at the op, and
   // counted apart.
   test('lit cases PTOAS accepts: at least this many are accepted', () => {
-    expect(tileLevel(surveyLit(root, false)).filter((o) => o.accepted).length).toBeGreaterThanOrEqual(394);
+    expect(tileLevel(surveyLit(root, false)).filter((o) => o.accepted).length).toBeGreaterThanOrEqual(508);
   });
 
   // This floor fell from 337 to 213 when the parenthesized forms (pipes, comm) came to parse, attributes an op does
   // not define became warnings (as MLIR keeps them) and the row-width rule moved from the tile type to pto.alloc_tile
   // (as in PTOAS): about 120 of those rejections had been for something other than the rule each test is about.
   test('lit cases PTOAS rejects: at least this many are rejected', () => {
-    expect(tileLevel(surveyLit(root, true)).filter((o) => !o.accepted).length).toBeGreaterThanOrEqual(209);
+    expect(tileLevel(surveyLit(root, true)).filter((o) => !o.accepted).length).toBeGreaterThanOrEqual(319);
   });
 
   test('every sample and valid lit case that assembles prints a canonical form that assembles again, a fixed point', () => {
