@@ -75,7 +75,11 @@ export const callOp: OpDefinition = {
           { message: `@${name} defined here`, span: symbol.nameSpan },
         ]);
       }
-      if (callee!.definition === v.function) v.warning(op.nameSpan, `@${name} calls itself: the VM stops recursion after 64 nested calls`, D.recursiveCall);
+      if (callee!.definition === v.function) {
+        // PTOAS's C++ emission (emitc, its default back end) refuses recursion; the vpto back end is not known to.
+        if (v.backend === 'vpto') v.warning(op.nameSpan, `@${name} calls itself: the VM stops recursion after 64 nested calls`, D.recursiveCall);
+        else v.error(op.nameSpan, `@${name} calls itself: recursive function calls are not supported for EmitC C++ emission`, [], D.recursiveCallRejected);
+      }
     }
     v.decide(callee?.definition ?? name);
     if (op.results.length > 0) v.expectResults(v.declared.length);
