@@ -261,7 +261,8 @@ export const DIAGNOSTICS = {
       "A `!pto.struct` (a pointer to stack storage) leaves the scope that declares it or comes from anything but `pto.declare_struct` in the same function: a function argument or result, a value a terminator hands out, an op's derived result.",
     example: {
       tool: 'pto-as',
-      program: 'func.func private @make() -> !pto.struct<f32, i8> {\n  %s = pto.declare_struct -> !pto.struct<f32, i8>\n  return %s : !pto.struct<f32, i8>\n}\n',
+      program:
+        'func.func private @make() -> !pto.struct<f32, i8> {\n  %s = pto.declare_struct -> !pto.struct<f32, i8>\n  return %s : !pto.struct<f32, i8>\n}\n',
     },
   },
   entryFunction: {

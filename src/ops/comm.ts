@@ -50,7 +50,8 @@ function checkShapes(c: DeclaredCheck, names: string[]): void {
  * (tput/tget), and then only on a partition, whose extent is fixed when it is made.
  */
 function globalViewProblem(opName: string, name: string, t: Type, allowDynamicPartition: boolean): string | undefined {
-  if ((t.kind !== 'tensor_view' && t.kind !== 'partition_view') || isMemref(t)) return `${opName} expects ${name} to be a tensor_view or partition_view, got ${printType(t)}`;
+  if ((t.kind !== 'tensor_view' && t.kind !== 'partition_view') || isMemref(t))
+    return `${opName} expects ${name} to be a tensor_view or partition_view, got ${printType(t)}`;
   if (t.shape.length === 0) return `${opName} expects ${name} to have rank >= 1`;
   for (const d of t.shape) {
     if (d === null && !allowDynamicPartition) return `${opName} does not support dynamic dimensions on ${name}, got ${printType(t)}`;
@@ -213,7 +214,10 @@ const COMM_OPS: DeclaredOp[] = [
       if (mode === 'soft' && operands === 0) c.error(op.span, 'pto.syncall in soft mode takes the global workspace and optionally the number of cores used');
       const ws = c.type('gm_workspace');
       if (ws && isMemref(ws))
-        c.error(c.span('gm_workspace'), `pto.syncall: gm_workspace must be a !pto.ptr, a !pto.tensor_view or a !pto.partition_tensor_view, got ${printType(ws)}`);
+        c.error(
+          c.span('gm_workspace'),
+          `pto.syncall: gm_workspace must be a !pto.ptr, a !pto.tensor_view or a !pto.partition_tensor_view, got ${printType(ws)}`,
+        );
       if (ws && 'elem' in ws && ws.elem !== 'i32')
         c.error(c.span('gm_workspace'), `pto.syncall expects gm_workspace element type to be i32, got ${printType(ws)}`);
       if (ws?.kind === 'ptr' && ws.space !== 'gm') c.error(c.span('gm_workspace'), 'pto.syncall expects gm_workspace in global memory');
