@@ -274,7 +274,7 @@ export const DIAGNOSTICS = {
   recursiveCallRejected: {
     code: 'E0428',
     severity: 'error',
-    summary: "A function calls itself: PTOAS's C++ emission (the `emitc` back end, its default) does not support recursive calls.",
+    summary: "A function calls itself, directly or through others: PTOAS's C++ emission (the `emitc` back end, its default) does not support recursive calls.",
     example: { tool: 'pto-as', program: 'func.func @k() {\n  func.call @k() : () -> ()\n  return\n}\n' },
   },
   intToPtrUse: {

@@ -64,6 +64,13 @@ describe('recursion', () => {
   test("is an error for PTOAS's default C++ emission, at the call", () => {
     expect(errorsOf(selfCall)).toContain('f.pto:2:3: error[E0428]: @k calls itself: recursive function calls are not supported for EmitC C++ emission');
   });
+  test('through another function too, reported at each call of the cycle', () => {
+    const text = 'func.func @a() {\n  func.call @b() : () -> ()\n  return\n}\nfunc.func @b() {\n  func.call @a() : () -> ()\n  return\n}\n';
+    const errors = errorsOf(text);
+    expect(errors).toContain('f.pto:2:3: error[E0428]: @b calls back into @a: recursive function calls are not supported');
+    expect(errors).toContain('f.pto:6:3: error[E0428]: @a calls back into @b');
+    expect(errorsOf('func.func @a() {\n  func.call @b() : () -> ()\n  return\n}\nfunc.func @b() {\n  return\n}\n')).toBe('');
+  });
   test('stays a warning under the vpto back end', () => {
     const errors = errorsOf(`module attributes {pto.backend = "vpto"} {\n${selfCall}}\n`);
     expect(errors).toContain('warning[W0410]');
