@@ -254,6 +254,41 @@ export const DIAGNOSTICS = {
         '  return\n}\n',
     },
   },
+  structProvenance: {
+    code: 'E0426',
+    severity: 'error',
+    summary:
+      "A `!pto.struct` (a pointer to stack storage) leaves the scope that declares it or comes from anything but `pto.declare_struct` in the same function: a function argument or result, a value a terminator hands out, an op's derived result.",
+    example: {
+      tool: 'pto-as',
+      program:
+        'func.func private @make() -> !pto.struct<f32, i8> {\n  %s = pto.declare_struct -> !pto.struct<f32, i8>\n  return %s : !pto.struct<f32, i8>\n}\n',
+    },
+  },
+  entryFunction: {
+    code: 'E0427',
+    severity: 'error',
+    summary: 'A function marked `pto.entry` (a kernel entry of the generated code) returns values, or is a declaration.',
+    example: { tool: 'pto-as', program: 'func.func @k(%x: i32) -> i32 attributes {pto.entry} {\n  return %x : i32\n}\n' },
+  },
+  recursiveCallRejected: {
+    code: 'E0428',
+    severity: 'error',
+    summary: "A function calls itself, directly or through others: PTOAS's C++ emission (the `emitc` back end, its default) does not support recursive calls.",
+    example: { tool: 'pto-as', program: 'func.func @k() {\n  func.call @k() : () -> ()\n  return\n}\n' },
+  },
+  intToPtrUse: {
+    code: 'E0429',
+    severity: 'error',
+    summary: 'The pointer `pto.inttoptr` makes from an address is used other than as the pointer of a `pto.load_scalar` or `pto.store_scalar`.',
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        '  %c0 = arith.constant 0 : index\n  %p = pto.inttoptr %a : i64 -> !pto.ptr<f32>\n  %q = pto.addptr %p, %c0 : !pto.ptr<f32> -> !pto.ptr<f32>',
+        '%a: i64',
+      ),
+    },
+  },
   branchOp: {
     code: 'E0430',
     severity: 'error',
@@ -274,8 +309,11 @@ export const DIAGNOSTICS = {
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',
-    summary: 'A function calls itself: allowed, and the VM stops a run after 64 nested calls.',
-    example: { tool: 'pto-as', program: 'func.func @k() {\n  func.call @k() : () -> ()\n  return\n}\n' },
+    summary: 'A function calls itself under the `vpto` back end: allowed, and the VM stops a run after 64 nested calls.',
+    example: {
+      tool: 'pto-as',
+      program: 'module attributes {pto.backend = "vpto"} {\nfunc.func @k() {\n  func.call @k() : () -> ()\n  return\n}\n}\n',
+    },
   },
 
   // ---- 05xx table instructions --------------------------------------------------------------------

@@ -49,6 +49,11 @@ export interface OpDefinition {
   /** A rule across every occurrence of the op in the program (after each has been verified). */
   checkAll?(occurrences: OpNode[], error: (span: Span, message: string, notes?: { message: string; span: Span }[]) => void): void;
   properties?: OpProperties;
+  /**
+   * A rule on where the op's results may be used (PTOAS checks some in passes over the uses): the problem with one
+   * use, reported at this op with a note at the use; undefined when the use is allowed.
+   */
+  checkResultUse?(use: ResultUse): { message: string; kind?: DiagnosticKind } | undefined;
   /** The catalog kind of the problems its `verify` reports, unless a report names another. */
   diagnostic?: DiagnosticKind;
 }
@@ -66,6 +71,13 @@ export interface Spelling {
 /** The two kinds of core of a launch: the cube core (matrix unit) and the vector cores. */
 export type CoreKind = 'cube' | 'vector';
 
+/** One use of an op's result: the op using it and which of its operands it is. */
+export interface ResultUse {
+  user: OpNode;
+  userDef: OpDefinition;
+  operand: number;
+}
+
 /** Facts about an op that transforms and printers ask for, instead of keeping lists of names. */
 export interface OpProperties {
   /**
@@ -75,6 +87,8 @@ export interface OpProperties {
   aliasesOperand?: { level2: boolean };
   /** Its region holds code for one kind of core (`pto.section.cube`). */
   coreKind?: CoreKind;
+  /** Its result is the stack storage of a `!pto.struct`: the one kind of op that may give a struct value. */
+  declaresStruct?: boolean;
   /** PTOAS prints its attributes inside `ins(...)` rather than after `outs(...)`. */
   attributesInIns?: boolean;
   /**
@@ -122,6 +136,10 @@ export interface OpVerifier {
   readonly declared: (Type | undefined)[];
   /** The function being verified. */
   readonly function: OpNode;
+  /** The ops whose regions enclose this op inside its function, outermost first. */
+  readonly enclosing: readonly OpNode[];
+  /** The back end the module names (`pto.backend`); undefined: PTOAS's default, `emitc`. */
+  readonly backend?: CodeBackend;
   /** A region of the file was never closed: which op a region belongs to is a guess, so placement checks are skipped. */
   readonly placementUncertain: boolean;
 

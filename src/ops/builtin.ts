@@ -1,5 +1,5 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
-import { OpDefinition } from '../ir/definition';
+import { OpDefinition, OpVerifier } from '../ir/definition';
 import { decided } from '../ir/bound';
 import { OpNode, attrOf } from '../syntax/ast';
 import { Type, isInteger, printType } from '../types/type';
@@ -75,7 +75,13 @@ export const callOp: OpDefinition = {
           { message: `@${name} defined here`, span: symbol.nameSpan },
         ]);
       }
-      if (callee!.definition === v.function) v.warning(op.nameSpan, `@${name} calls itself: the VM stops recursion after 64 nested calls`, D.recursiveCall);
+      const recursion =
+        callee!.definition === v.function ? 'calls itself' : callsBack(v, callee!.definition) ? `calls back into @${v.function.symbol}` : undefined;
+      if (recursion) {
+        // PTOAS's C++ emission (emitc, its default back end) refuses recursion; the vpto back end is not known to.
+        if (v.backend === 'vpto') v.warning(op.nameSpan, `@${name} ${recursion}: the VM stops recursion after 64 nested calls`, D.recursiveCall);
+        else v.error(op.nameSpan, `@${name} ${recursion}: recursive function calls are not supported for EmitC C++ emission`, [], D.recursiveCallRejected);
+      }
     }
     v.decide(callee?.definition ?? name);
     if (op.results.length > 0) v.expectResults(v.declared.length);
@@ -91,6 +97,42 @@ export const callOp: OpDefinition = {
     x.setResults(op, values);
   },
 };
+
+/** The names each function's body calls (the AST does not change while it is verified). */
+const calledNames = new WeakMap<OpNode, string[]>();
+
+function namesCalledBy(fn: OpNode): string[] {
+  let names = calledNames.get(fn);
+  if (!names) {
+    const found: string[] = [];
+    const walk = (ops: OpNode[]): void => {
+      for (const o of ops) {
+        const callee = o.name === callOp.name ? attrOf(o, 'callee') : undefined;
+        if (callee?.kind === 'symbol') found.push(callee.name);
+        for (const r of o.regions) for (const b of r.blocks) walk(b.ops);
+      }
+    };
+    for (const r of fn.regions) for (const b of r.blocks) walk(b.ops);
+    calledNames.set(fn, (names = found));
+  }
+  return names;
+}
+
+/** `from` calls, directly or through other functions, the function being verified. */
+function callsBack(v: OpVerifier, from: OpNode | undefined): boolean {
+  const seen = new Set<OpNode>();
+  const pending = from ? [from] : [];
+  for (let fn = pending.pop(); fn; fn = pending.pop()) {
+    if (fn === v.function) return true;
+    if (seen.has(fn)) continue;
+    seen.add(fn);
+    for (const name of namesCalledBy(fn)) {
+      const next = v.callee(name)?.definition;
+      if (next) pending.push(next);
+    }
+  }
+  return false;
+}
 
 /**
  * `%u = builtin.unrealized_conversion_cast %x : i32 to ui32`: the same bits seen as another type, which frontends

@@ -110,6 +110,8 @@ export interface DeclaredOp {
   /** Result types that follow from the operands when none is written. */
   inferResults?(c: DeclaredCheck): (Type | undefined)[] | undefined;
   execute?(x: Executor, op: BoundOp, binding: DeclaredBinding): void;
+  properties?: OpDefinition['properties'];
+  checkResultUse?: OpDefinition['checkResultUse'];
 }
 
 /** `#pto<wait_cmp ge>` and `#pto.wait_cmp<ge>`: the two spellings of a PTO enum attribute. */
@@ -123,6 +125,8 @@ export function declaredDefinition(spec: DeclaredOp): OpDefinition {
     syntax: spec.syntax,
     verify: (v) => verifyDeclared(spec, v),
     execute: spec.execute && ((x, op) => spec.execute!(x, op, decided<DeclaredBinding>(op))),
+    properties: spec.properties,
+    checkResultUse: spec.checkResultUse,
   };
 }
 

@@ -97,6 +97,16 @@ const ADDRESS_OPS: DeclaredOp[] = [
       const ptr = c.v.declared[0];
       if (ptr?.kind === 'ptr' && ptr.elem === 'index') c.error(c.v.op.resultTypes[0].span, 'pto.inttoptr: a pointer to index elements has no storage size');
     },
+    // PTOAS (PTOValidateIntToPtrUses): an address made into a pointer only reads or writes one scalar; no pointer
+    // arithmetic, view or call may carry it further.
+    checkResultUse({ user, userDef, operand }) {
+      const accessesScalar = userDef.name === 'pto.load_scalar' || userDef.name === 'pto.store_scalar';
+      if (accessesScalar && user.segments.ptr?.[0] === operand) return undefined;
+      return {
+        message: `pto.inttoptr: the result may only be used as the pointer operand of pto.load_scalar or pto.store_scalar; found a use by '${user.name}'`,
+        kind: D.intToPtrUse,
+      };
+    },
   },
   {
     name: 'pto.castptr',

@@ -51,6 +51,14 @@ const simtSection: OpDefinition = {
       const a = attrOf(v.op, key);
       if (a?.kind === 'int' && (a.value < 1n || a.value > 2147483647n)) v.error(a.span, `pto.section.simt: ${key} must be a positive i32, got ${a.value}`);
     }
+    // PTOAS: a SIMT section is outlined into a function of its own; it cannot be nested, nor be in a function that
+    // is itself a SIMT entry.
+    if (v.enclosing.some((o) => o.name === v.op.name)) v.error(v.op.nameSpan, 'nested pto.section.simt is not allowed');
+    const simtEntry = v.function.attrs.find((a) => a.key === 'pto.simt_entry');
+    if (simtEntry)
+      v.error(v.op.nameSpan, `pto.section.simt must not appear inside a function marked with 'pto.simt_entry'`, [
+        { message: `@${v.function.symbol} is marked here`, span: simtEntry.span },
+      ]);
     v.expectResults(0);
     for (const r of v.op.regions) v.region(r);
   },

@@ -11,6 +11,7 @@ import { BuildLevel, CodeBackend, CoreKind, OpDefinition, OpVerifier } from '../
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
 import { tileTypeProblems } from '../ops/tile-rules';
 import { immediateDominators } from './dominance';
+import { checkEntryFunction, checkStructSignature } from './function-rules';
 import { Registry, opRegistry } from '../ops/registry';
 
 export interface VerifyOptions {
@@ -28,7 +29,14 @@ export function verifyModule(module: Module, types: TypeTable, diags: Diagnostic
   return new Verifier(module, types, diags, options).run();
 }
 
-type Scope = Map<string, { type: Type; span: Span; slot: Slot }>;
+/** A value in scope; `definer` is the op whose result it is (absent for block arguments). */
+interface ScopeEntry {
+  type: Type;
+  span: Span;
+  slot: Slot;
+  definer?: { op: OpNode; def: OpDefinition };
+}
+type Scope = Map<string, ScopeEntry>;
 
 /** Where a use could not be resolved (an error has been reported). */
 const NO_SLOT: Slot = -1;
@@ -64,6 +72,8 @@ class Verifier {
   private readonly enclosing: OpNode[] = [];
   /** Every occurrence of each op with a program-wide rule (`checkAll`). */
   private readonly occurrences = new Map<OpDefinition, OpNode[]>();
+  /** Defining ops whose results' uses have been reported already (one report per op, as PTOAS's passes stop). */
+  private readonly reportedUses = new Set<OpNode>();
   /** The regions being verified, innermost last: their blocks and the blocks' labels, for branches. */
   private readonly regionStack: { labels: Map<string, number>; blocks: Block[] }[] = [];
 
@@ -215,6 +225,8 @@ class Verifier {
     this.program.valueTypes.set(fn, this.functionTypes);
     this.scopes = [new Map()];
     for (const t of fn.resultTypes) this.resolveType(t);
+    checkEntryFunction(fn, this.diags);
+    checkStructSignature(fn, (ref) => this.resolveType(ref), this.diags);
     const body = fn.regions[0];
     const bound: BoundFunction = { name, node: fn, params: [], paramTypes: [], frameSize: 0, literals: this.frame.literals };
     this.program.bound.functions.set(fn, bound);
@@ -299,7 +311,7 @@ class Verifier {
     return slot;
   }
 
-  private lookup(name: string): { type: Type; span: Span; slot: Slot } | undefined {
+  private lookup(name: string): ScopeEntry | undefined {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const found = this.scopes[i].get(name);
       if (found) return found;
@@ -308,7 +320,7 @@ class Verifier {
   }
 
   /** The type and slot of a used operand; reports undefined values and type mismatches with the definition. */
-  private useOperand(operand: Operand): { type: Type | undefined; slot: Slot } {
+  private useOperand(operand: Operand): { type: Type | undefined; slot: Slot; found?: ScopeEntry } {
     if (operand.literal !== undefined) {
       const slot = this.frame.size++;
       this.frame.literals.push({ slot, value: BigInt(operand.literal) });
@@ -329,7 +341,7 @@ class Verifier {
     }
     if (isUnknown(found.type)) {
       // Defined by an op that failed to verify: trust the use's type, so no errors cascade.
-      return { type: operand.type ? this.resolveType(operand.type) : undefined, slot: found.slot };
+      return { type: operand.type ? this.resolveType(operand.type) : undefined, slot: found.slot, found };
     }
     const respelled = this.respelled.get(key);
     if (operand.type && respelled?.old === operand.type.text) this.types.respell(operand.type, respelled.canonical); // normalized, as its definition was
@@ -341,7 +353,7 @@ class Verifier {
         ]);
       }
     }
-    return { type: found.type, slot: found.slot };
+    return { type: found.type, slot: found.slot, found };
   }
 
   private resolveType(ref: TypeRef): Type | undefined {
@@ -437,6 +449,8 @@ class Verifier {
       declared: declaredResults,
       function: this.currentFunction!,
       placementUncertain: this.unclosedRegion,
+      enclosing: this.enclosing,
+      backend: this.program.backend,
       diags: this.diags,
       error: (span, message, notes, kind) => this.diags.report(kind ?? entry.def.diagnostic!, span, message, notes),
       warning: (span, message, kind) => this.diags.report(kind, span, message),
@@ -484,6 +498,9 @@ class Verifier {
       },
     };
     entry.def.verify(context);
+    this.recordDefiner(op, entry.def);
+    this.checkUses(op, entry.def, uses);
+    this.checkStructResults(op, entry.def, bound.resultTypes);
     if (bound.instruction) this.assignSlots(bound);
     if (entry.def.checkAll) {
       const seen = this.occurrences.get(entry.def);
@@ -491,6 +508,57 @@ class Verifier {
       else this.occurrences.set(entry.def, [op]);
     }
     return bound;
+  }
+
+  /** Marks the op's results (in the scope they were defined in) as its own, for the rules on their uses. */
+  private recordDefiner(op: OpNode, def: OpDefinition): void {
+    const scope = this.scopes[this.scopes.length - 1];
+    for (const r of op.results) {
+      const names = r.count === 1 ? [r.name] : Array.from({ length: r.count }, (_, i) => `${r.name}#${i}`);
+      for (const name of names) {
+        const entry = scope.get(name);
+        if (entry) entry.definer = { op, def };
+      }
+    }
+  }
+
+  /** The rules definitions set on how their results are used, and that no terminator hands a struct out. */
+  private checkUses(op: OpNode, def: OpDefinition, uses: { type: Type | undefined; found?: ScopeEntry }[]): void {
+    uses.forEach((use, operand) => {
+      const definer = use.found?.definer;
+      if (!definer) return;
+      const problem = definer.def.checkResultUse?.({ user: op, userDef: def, operand });
+      if (problem && !this.reportedUses.has(definer.op)) {
+        this.reportedUses.add(definer.op);
+        this.diags.report(problem.kind ?? definer.def.diagnostic!, definer.op.nameSpan, problem.message, [
+          { message: 'the use is here', span: op.operands[operand].span },
+        ]);
+      }
+      // A struct value points to storage of the scope that declares it: a terminator would carry it out (PTOAS's
+      // DeclareStructOp verifier).
+      if (def.terminator && definer.def.properties?.declaresStruct && !this.reportedUses.has(definer.op)) {
+        this.reportedUses.add(definer.op);
+        this.diags.report(
+          D.structProvenance,
+          definer.op.nameSpan,
+          `stack-local struct must not escape the scope that declares it, but its value is passed to '${op.name}'; declare it in the outer scope and set its fields from the nested region (${definer.def.name} storage is mutated in place)`,
+          [{ message: 'passed here', span: op.operands[operand].span }],
+        );
+      }
+    });
+  }
+
+  /** Only the op that declares a struct gives a struct value: a derived one (a select, a loop result) hides its storage. */
+  private checkStructResults(op: OpNode, def: OpDefinition, types: (Type | undefined)[]): void {
+    if (def.properties?.declaresStruct) return;
+    const i = types.findIndex((t) => t?.kind === 'struct');
+    if (i < 0) return;
+    const declaring = this.registry.definitions.find((d) => d.properties?.declaresStruct)?.name;
+    this.diags.report(
+      D.structProvenance,
+      op.nameSpan,
+      `${op.name}: result ${i} has type ${printType(types[i]!)}, but only '${declaring}' may produce a !pto.struct result; derived results hide the storage's lifetime and can escape their declaring scope`,
+    );
   }
 
   /**
