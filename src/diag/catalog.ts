@@ -264,7 +264,7 @@ export const DIAGNOSTICS = {
     code: 'E0431',
     severity: 'error',
     summary:
-      "The build level asked for (`--level`, PTOAS's `--pto-level`) does not allow this: tiles placed by address (`addr = %a`, `pto.tassign`) only at level3, and there every allocation is placed.",
+      "The build level asked for (`--level`, PTOAS's `--pto-level`) does not allow this: tiles and reserved buffers placed by address (`addr = %a`, `pto.tassign`, `base`) only at level3, and there every allocation is placed and every scratch tile PTOAS would otherwise allocate is written.",
     example: {
       tool: 'pto-as',
       args: ['--level', 'level2'],

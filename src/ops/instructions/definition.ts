@@ -14,6 +14,7 @@ import { ascendcFootprint, ascendcProblems } from './ascendc-run';
 import { outsideOf } from '../../ascendc/model/memory';
 import { attributeOf, paramsFromAttributes } from './ascendc-text-form';
 import { INSTRUCTION_CHECKS } from './checks';
+import { missingExplicitTmp } from './implicit-tmp';
 import { executeInstruction } from './execute';
 
 /**
@@ -358,6 +359,10 @@ class InstructionVerification {
           return b ? spanOf(b) : op.nameSpan;
         },
       });
+    }
+    if (this.v.level === 'level3' && attributesOk) {
+      const missing = missingExplicitTmp({ spec, written: new Set(bound.operands.keys()), tiles, target: this.v.target, attributes });
+      if (missing) this.v.error(op.nameSpan, `${name}: ${missing.message}`, undefined, D.buildLevel);
     }
   }
 
