@@ -271,6 +271,13 @@ export const DIAGNOSTICS = {
       program: fn(`  %a = arith.constant 0 : i64\n  %t = pto.alloc_tile addr = %a : ${V16}`),
     },
   },
+  tileOpHelper: {
+    code: 'E0436',
+    severity: 'error',
+    summary:
+      'A tile-op helper (`pto.tileop.helper`: compute code kernels call, placed in a section by PTOAS) contains what only a kernel may: synchronization between pipes, tile allocation or tile-granular instructions, or a call.',
+    example: { tool: 'pto-as', program: 'func.func private @h() attributes {pto.tileop.helper} {\n  pto.barrier <PIPE_V>\n  return\n}\n' },
+  },
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',

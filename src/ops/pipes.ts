@@ -328,6 +328,7 @@ const PIPE_OPS: DeclaredOp[] = [
   { name: 'pto.declare_global', results: [{ name: 'entry', is: ['tensor_view'] }] },
   {
     name: PIPE_OP.reserveBuffer,
+    properties: { notInTileOpHelper: 'Tile allocation or high-level TileOps' },
     attrs: [
       { name: 'name', type: { kind: 'string' }, required: true },
       { name: 'size', type: { kind: 'int' }, required: true },

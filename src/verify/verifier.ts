@@ -483,6 +483,9 @@ class Verifier {
         return this.resolveType(ref);
       },
     };
+    const refused = entry.def.properties?.notInTileOpHelper;
+    if (refused && this.currentFunction && attrOf(this.currentFunction, 'pto.tileop.helper'))
+      context.error(op.nameSpan, `tileop helpers must not contain ${refused}`, undefined, D.tileOpHelper);
     entry.def.verify(context);
     if (bound.instruction) this.assignSlots(bound);
     if (entry.def.checkAll) {

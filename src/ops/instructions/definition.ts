@@ -26,7 +26,12 @@ export function instructionDefinition(spec: Instruction): OpDefinition {
   return {
     name: spec.opName,
     spellings: oldDpsSpellings(spec.opName),
-    properties: { attributesInIns: spec.attributesInIns, formerlyOuts: formerlyOuts(spec) },
+    properties: {
+      attributesInIns: spec.attributesInIns,
+      formerlyOuts: formerlyOuts(spec),
+      // PTOAS's tile ops (TileOpInterface); the AscendC/TIK seed instructions are this toolchain's own.
+      notInTileOpHelper: spec.semantics === 'ascendc' ? undefined : 'Tile allocation or high-level TileOps',
+    },
     verify: (v) => new InstructionVerification(v, spec).run(),
     execute: executeInstruction,
   };
