@@ -299,12 +299,19 @@ export const DIAGNOSTICS = {
     code: 'E0431',
     severity: 'error',
     summary:
-      "The build level asked for (`--level`, PTOAS's `--pto-level`) does not allow this: tiles placed by address (`addr = %a`, `pto.tassign`) only at level3, and there every allocation is placed.",
+      "The build level asked for (`--level`, PTOAS's `--pto-level`) does not allow this: tiles and reserved buffers placed by address (`addr = %a`, `pto.tassign`, `base`) only at level3, and there every allocation is placed and every scratch tile PTOAS would otherwise allocate is written.",
     example: {
       tool: 'pto-as',
       args: ['--level', 'level2'],
       program: fn(`  %a = arith.constant 0 : i64\n  %t = pto.alloc_tile addr = %a : ${V16}`),
     },
+  },
+  tileOpHelper: {
+    code: 'E0436',
+    severity: 'error',
+    summary:
+      'A tile-op helper (`pto.tileop.helper`: compute code kernels call, placed in a section by PTOAS) contains what only a kernel may: synchronization between pipes, tile allocation or tile-granular instructions, or a call.',
+    example: { tool: 'pto-as', program: 'func.func private @h() attributes {pto.tileop.helper} {\n  pto.barrier <PIPE_V>\n  return\n}\n' },
   },
   recursiveCall: {
     code: 'W0410',

@@ -96,6 +96,12 @@ export interface OpProperties {
    * today's `ins(...)`, for the printer to move them there.
    */
   formerlyOuts?: { outs: number; insPositions: number[] };
+  /**
+   * What kind of op a tile-op helper (`pto.tileop.helper`, compute code a kernel calls) may not contain, in
+   * PTOAS's words (its pto-materialize-tileop-sections pass): synchronization between pipes, or tiles' allocation
+   * and the tile-granular ops themselves.
+   */
+  notInTileOpHelper?: 'pipe synchronization' | 'Tile allocation or high-level TileOps';
 }
 
 /**

@@ -58,6 +58,9 @@ export const callOp: OpDefinition = {
   spellings: [{ name: 'call' }],
   verify(v) {
     const { op } = v;
+    // PTOAS places a helper's whole body in one section: it may launch SIMT work, not call code of its own.
+    if (attrOf(v.function, 'pto.tileop.helper'))
+      v.error(op.nameSpan, 'tileop helpers must not call another helper; use pto.simt_launch for SIMT work', undefined, D.tileOpHelper);
     const calleeAttr = attrOf(op, 'callee')!;
     const name = calleeAttr.kind === 'symbol' ? calleeAttr.name : '';
     const callee = v.callee(name);

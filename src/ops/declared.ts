@@ -1,7 +1,7 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
 import { BoundOp, decided } from '../ir/bound';
 import { unknownAttributeMessage } from './attributes';
-import { Executor, OpDefinition, OpVerifier } from '../ir/definition';
+import { Executor, OpDefinition, OpProperties, OpVerifier } from '../ir/definition';
 import { Span } from '../diag/source';
 import { Attr, OpNode } from '../syntax/ast';
 import { Type, isFloat, isStoredFormat, printType } from '../types/type';
@@ -98,6 +98,8 @@ export interface DeclaredCheck {
 
 export interface DeclaredOp {
   name: string;
+  /** Facts about the op that transforms and structural checks ask for (OpProperties). */
+  properties?: OpProperties;
   /** The grammar rule of its syntax, when it has its own (absent: the generic forms). */
   syntax?: string;
   operands?: DeclaredOperand[];
@@ -123,6 +125,7 @@ export function declaredDefinition(spec: DeclaredOp): OpDefinition {
   return {
     name: spec.name,
     syntax: spec.syntax,
+    properties: spec.properties,
     verify: (v) => verifyDeclared(spec, v),
     execute: spec.execute && ((x, op) => spec.execute!(x, op, decided<DeclaredBinding>(op))),
     properties: spec.properties,

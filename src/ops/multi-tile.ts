@@ -15,6 +15,7 @@ const MULTI_TILE_OPS: DeclaredOp[] = [
   {
     name: 'pto.alloc_multi_tile',
     syntax: 'AllocTileBody',
+    properties: { notInTileOpHelper: 'Tile allocation or high-level TileOps' },
     operands: [
       { name: 'addr', is: ['i64'], optional: true, keyword: true },
       { name: 'valid_row', is: ['index'], optional: true, keyword: true },

@@ -1,4 +1,5 @@
 import { CoreKind, OpDefinition } from '../ir/definition';
+import { DIAGNOSTICS as D } from '../diag/catalog';
 import { OpNode, attrOf } from '../syntax/ast';
 import { elemSize } from '../types/type';
 import { DeclaredCheck, DeclaredOp, DeclaredOperand, declaredDefinition, ptoEnum } from './declared';
@@ -327,6 +328,7 @@ const PIPE_OPS: DeclaredOp[] = [
   { name: 'pto.declare_global', results: [{ name: 'entry', is: ['tensor_view'] }] },
   {
     name: PIPE_OP.reserveBuffer,
+    properties: { notInTileOpHelper: 'Tile allocation or high-level TileOps' },
     attrs: [
       { name: 'name', type: { kind: 'string' }, required: true },
       { name: 'size', type: { kind: 'int' }, required: true },
@@ -346,6 +348,7 @@ const PIPE_OPS: DeclaredOp[] = [
       if (auto?.kind === 'bool' && !auto.value && c.binding.attrs.base === undefined) c.error(op.span, "pto.reserve_buffer needs 'base' when 'auto' is false");
       const base = c.int('base');
       if (base !== undefined && base < 0) c.error(c.binding.attrs.base.span, `pto.reserve_buffer expects 'base' to be non-negative, got ${base}`);
+      placementAtLevel(c);
       uniqueInFunction(
         c,
         (other) => stringAttrOf(other, 'name'),
@@ -365,7 +368,9 @@ const PIPE_OPS: DeclaredOp[] = [
       if (peer?.kind !== 'symbol') return;
       const peerFn = c.v.peerFunction(peer.name);
       if (!peerFn) {
-        const why = c.v.functions().some((f) => f.symbol === peer.name) ? ' PTOAS can see from here (a private function of a sibling module)' : ' of the module';
+        const why = c.v.functions().some((f) => f.symbol === peer.name)
+          ? ' PTOAS can see from here (a private function of a sibling module)'
+          : ' of the module';
         c.error(peer.span, `pto.import_reserved_buffer: 'peer_func' @${peer.name} is not a function${why}`);
         return;
       }
@@ -430,3 +435,27 @@ function findEarlier(fn: OpNode, op: OpNode, matches: (other: OpNode) => boolean
 }
 
 export const PIPE_DEFINITIONS: OpDefinition[] = PIPE_OPS.map(declaredDefinition);
+
+/**
+ * Who places a reserved buffer depends on the build level: at level1/2 PTOAS's PlanMemory does (an auto buffer may
+ * not come with a base, and a manual one is refused), at level3 the author does (only manual buffers, with a base).
+ */
+function placementAtLevel(c: DeclaredCheck): void {
+  const { level, op } = c.v;
+  const auto = c.binding.attrs.auto;
+  const base = c.binding.attrs.base;
+  if (!level || auto?.kind !== 'bool') return;
+  if (level === 'level3') {
+    if (auto.value) c.v.error(auto.span, "pto.reserve_buffer requires 'auto = false' and explicit 'base' when --pto-level=level3", undefined, D.buildLevel);
+    return;
+  }
+  if (auto.value && base !== undefined)
+    c.v.error(base.span, "unexpected 'base' on auto reserve_buffer: PlanMemory places it (--level level1/level2)", undefined, D.buildLevel);
+  if (!auto.value && base !== undefined)
+    c.v.error(
+      op.nameSpan,
+      "pto.reserve_buffer with explicit 'base' (auto = false) is not supported when --pto-level=level1 or level2; use level3 or auto = true",
+      undefined,
+      D.buildLevel,
+    );
+}

@@ -141,6 +141,7 @@ const ADDRESS_OPS: DeclaredOp[] = [
     // `%t2 = pto.tassign %t, %addr : T -> T`: the same tile placed at another address (PTOAS's level 3).
     name: 'pto.tassign',
     syntax: 'FirstOperandTypedBody',
+    properties: { notInTileOpHelper: 'Tile allocation or high-level TileOps' },
     operands: [
       { name: 'tile', is: ['tile'] },
       { name: 'addr', is: ['i64'] },

@@ -6,6 +6,7 @@ import { verifySyncOp } from './sync';
 export function syncDefinition(spec: SyncOpSpec): OpDefinition {
   return {
     name: spec.opName,
+    properties: { notInTileOpHelper: 'pipe synchronization' },
     verify(v) {
       v.expectResults(0);
       const verified = verifySyncOp(v.op, spec, v.target, v.diags);

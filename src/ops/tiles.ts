@@ -33,6 +33,7 @@ function validDim(x: Executor, op: BoundOp, key: string, declared: number | null
 export const allocTile: OpDefinition = {
   name: 'pto.alloc_tile',
   syntax: 'AllocTileBody',
+  properties: { notInTileOpHelper: 'Tile allocation or high-level TileOps' },
   execute(x, op) {
     const type = op.resultTypes[0] as TileType;
     const addr = op.node.segments.addr?.[0];
@@ -94,7 +95,7 @@ export const allocTile: OpDefinition = {
 /** `%v = pto.treshape %t : A -> B`: B views A's bytes. */
 const treshape: OpDefinition = {
   name: 'pto.treshape',
-  properties: { aliasesOperand: { level2: true } },
+  properties: { aliasesOperand: { level2: true }, notInTileOpHelper: 'Tile allocation or high-level TileOps' },
   /** The source's bytes as another tile type (no copy). */
   execute(x, op) {
     const src = tileOperand(x, op, 0);

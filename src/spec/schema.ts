@@ -38,6 +38,17 @@ export const OperandSpec = z.object({
   polymorphic: z.string().optional(),
   /** At Level 2, written after the ins list as `KEYWORD %v : T` (PTOAS's `fp %fp : F`) rather than by position. */
   keyword: z.enum(['fp', 'pre_quant']).optional(),
+  /**
+   * A scratch operand PTOAS allocates itself when it is left out (its pto-materialize-implicit-tmp pass, before
+   * PlanMemory), on these targets and, with `when`, only in that case: at level3, which skips PlanMemory, it must
+   * be written (ops/instructions/implicit-tmp.ts).
+   */
+  implicitTmp: z
+    .object({
+      targets: z.array(Target).min(1),
+      when: z.enum(['float-dst', 'unaligned-width', 'unsaturated-narrowing', 'binary']).optional(),
+    })
+    .optional(),
 });
 
 /** Layout requirements, by name: see ops/tile-rules.ts. */

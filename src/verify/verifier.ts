@@ -497,6 +497,9 @@ class Verifier {
         return this.resolveType(ref);
       },
     };
+    const refused = entry.def.properties?.notInTileOpHelper;
+    if (refused && this.currentFunction && attrOf(this.currentFunction, 'pto.tileop.helper'))
+      context.error(op.nameSpan, `tileop helpers must not contain ${refused}`, undefined, D.tileOpHelper);
     entry.def.verify(context);
     this.recordDefiner(op, entry.def);
     this.checkUses(op, entry.def, uses);

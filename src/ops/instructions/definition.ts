@@ -14,6 +14,7 @@ import { ascendcFootprint, ascendcProblems } from './ascendc-run';
 import { outsideOf } from '../../ascendc/model/memory';
 import { attributeOf, paramsFromAttributes } from './ascendc-text-form';
 import { INSTRUCTION_CHECKS } from './checks';
+import { missingExplicitTmp } from './implicit-tmp';
 import { executeInstruction } from './execute';
 
 /**
@@ -25,7 +26,12 @@ export function instructionDefinition(spec: Instruction): OpDefinition {
   return {
     name: spec.opName,
     spellings: oldDpsSpellings(spec.opName),
-    properties: { attributesInIns: spec.attributesInIns, formerlyOuts: formerlyOuts(spec) },
+    properties: {
+      attributesInIns: spec.attributesInIns,
+      formerlyOuts: formerlyOuts(spec),
+      // PTOAS's tile ops (TileOpInterface); the AscendC/TIK seed instructions are this toolchain's own.
+      notInTileOpHelper: spec.semantics === 'ascendc' ? undefined : 'Tile allocation or high-level TileOps',
+    },
     verify: (v) => new InstructionVerification(v, spec).run(),
     execute: executeInstruction,
   };
@@ -358,6 +364,10 @@ class InstructionVerification {
           return b ? spanOf(b) : op.nameSpan;
         },
       });
+    }
+    if (this.v.level === 'level3' && attributesOk) {
+      const missing = missingExplicitTmp({ spec, written: new Set(bound.operands.keys()), tiles, target: this.v.target, attributes });
+      if (missing) this.v.error(op.nameSpan, `${name}: ${missing.message}`, undefined, D.buildLevel);
     }
   }
 
