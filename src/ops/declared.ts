@@ -112,7 +112,6 @@ export interface DeclaredOp {
   /** Result types that follow from the operands when none is written. */
   inferResults?(c: DeclaredCheck): (Type | undefined)[] | undefined;
   execute?(x: Executor, op: BoundOp, binding: DeclaredBinding): void;
-  properties?: OpDefinition['properties'];
   checkResultUse?: OpDefinition['checkResultUse'];
 }
 
@@ -128,7 +127,6 @@ export function declaredDefinition(spec: DeclaredOp): OpDefinition {
     properties: spec.properties,
     verify: (v) => verifyDeclared(spec, v),
     execute: spec.execute && ((x, op) => spec.execute!(x, op, decided<DeclaredBinding>(op))),
-    properties: spec.properties,
     checkResultUse: spec.checkResultUse,
   };
 }
