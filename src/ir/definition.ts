@@ -235,6 +235,6 @@ export interface Executor {
   note(message: string): void;
   /** Tells the synchronization checker that an instruction runs, touching these operands. */
   observeInstruction(op: BoundOp, objects: Map<string, Value>): void;
-  /** Tells the synchronization checker that a sync op runs. */
-  observeSync(op: BoundOp): void;
+  /** Tells the synchronization checker that a sync op runs (`id`: its event id when given at run time). */
+  observeSync(op: BoundOp, id?: number): void;
 }
