@@ -365,7 +365,9 @@ const PIPE_OPS: DeclaredOp[] = [
       if (peer?.kind !== 'symbol') return;
       const peerFn = c.v.peerFunction(peer.name);
       if (!peerFn) {
-        const why = c.v.functions().some((f) => f.symbol === peer.name) ? ' PTOAS can see from here (a private function of a sibling module)' : ' of the module';
+        const why = c.v.functions().some((f) => f.symbol === peer.name)
+          ? ' PTOAS can see from here (a private function of a sibling module)'
+          : ' of the module';
         c.error(peer.span, `pto.import_reserved_buffer: 'peer_func' @${peer.name} is not a function${why}`);
         return;
       }

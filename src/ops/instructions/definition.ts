@@ -15,6 +15,7 @@ import { outsideOf } from '../../ascendc/model/memory';
 import { attributeOf, paramsFromAttributes } from './ascendc-text-form';
 import { INSTRUCTION_CHECKS } from './checks';
 import { executeInstruction } from './execute';
+import { instructionFromGeneric } from './generic-form';
 
 /**
  * The definition of a table instruction (spec/instructions/*.json): its operands bind to the entry's names
@@ -28,6 +29,7 @@ export function instructionDefinition(spec: Instruction): OpDefinition {
     properties: { attributesInIns: spec.attributesInIns, formerlyOuts: formerlyOuts(spec) },
     verify: (v) => new InstructionVerification(v, spec).run(),
     execute: executeInstruction,
+    fromGeneric: (g) => instructionFromGeneric(spec, g),
   };
 }
 
