@@ -289,6 +289,16 @@ export const DIAGNOSTICS = {
       ),
     },
   },
+  genericForm: {
+    code: 'E0422',
+    severity: 'error',
+    summary:
+      "An op written in MLIR's generic form (`\"pto.x\"(%a, %b) <{...}> : (A, B) -> ()`) whose operands do not fit its declared operands: the signature's types or `operandSegmentSizes` do not match them, or the op's own form cannot say what the generic one does.",
+    example: {
+      tool: 'pto-as',
+      program: fn(`  %a = pto.alloc_tile : ${V16}\n  "pto.tadd"(%a, %a) : (${V16}, ${V16}) -> ()`),
+    },
+  },
   branchOp: {
     code: 'E0430',
     severity: 'error',

@@ -4,6 +4,7 @@ import { Span } from '../diag/source';
 import { Isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { OpNode, Region, TypeRef } from '../syntax/ast';
+import { GenericOp, GenericRewrite } from '../syntax/op-syntax';
 import { Type } from '../types/type';
 import { BoundInstruction, VerifiedSyncOp } from './program';
 import { BoundOp, BoundRegion } from './bound';
@@ -26,6 +27,11 @@ export interface OpDefinition {
    * `scf.for %i = %lb to %ub step %s {...}`. Absent: the generic syntax (Level 1 SSA, Level 2 DPS, positional).
    */
   syntax?: string;
+  /**
+   * Reads the op written in MLIR's generic form (`"pto.x"(%a, %b) <{...}> : (A, B) -> ()`) into the AST of its own
+   * form. Absent: the generic form reads as the generic syntax's SSA form (ops without a syntax of their own).
+   */
+  fromGeneric?(op: GenericOp): GenericRewrite;
   /** Its `{` opens regions (the scanner must know before anything is parsed). */
   hasRegions?: boolean;
   /**
@@ -259,6 +265,6 @@ export interface Executor {
   note(message: string): void;
   /** Tells the synchronization checker that an instruction runs, touching these operands. */
   observeInstruction(op: BoundOp, objects: Map<string, Value>): void;
-  /** Tells the synchronization checker that a sync op runs. */
-  observeSync(op: BoundOp): void;
+  /** Tells the synchronization checker that a sync op runs (`id`: its event id when given at run time). */
+  observeSync(op: BoundOp, id?: number): void;
 }

@@ -4,6 +4,7 @@ import { unknownAttributeMessage } from './attributes';
 import { Executor, OpDefinition, OpProperties, OpVerifier } from '../ir/definition';
 import { Span } from '../diag/source';
 import { Attr, OpNode } from '../syntax/ast';
+import { GenericOp, GenericRewrite } from '../syntax/op-syntax';
 import { Type, isFloat, isStoredFormat, printType } from '../types/type';
 
 /**
@@ -126,9 +127,48 @@ export function declaredDefinition(spec: DeclaredOp): OpDefinition {
     syntax: spec.syntax,
     properties: spec.properties,
     verify: (v) => verifyDeclared(spec, v),
+    ...(spec.syntax === undefined ? { fromGeneric: (g: GenericOp) => declaredFromGeneric(spec, g) } : {}),
     execute: spec.execute && ((x, op) => spec.execute!(x, op, decided<DeclaredBinding>(op))),
     checkResultUse: spec.checkResultUse,
   };
+}
+
+/**
+ * The op in MLIR's generic form, read into the generic syntax's SSA form: with `operandSegmentSizes`, each declared
+ * operand takes its group (a keyword operand its named segment); without, the operands bind by position.
+ */
+function declaredFromGeneric(spec: DeclaredOp, g: GenericOp): GenericRewrite {
+  const declared = spec.operands ?? [];
+  const segments: Record<string, number[]> = { operands: [] };
+  const ssa = { form: 'ssa' as const, operands: g.operands, segments, attrs: g.attrs, resultTypes: g.resultTypes };
+  if (!g.segmentSizes) {
+    segments.operands = g.operands.map((_, i) => i);
+    return { fields: ssa };
+  }
+  const { sizes, span } = g.segmentSizes;
+  if (sizes.length !== declared.length) {
+    const names = declared.map((d) => d.name).join(', ');
+    return { error: `${spec.name}: operandSegmentSizes has ${sizes.length} group(s), but the op declares ${declared.length} operand(s) (${names})`, span };
+  }
+  let next = 0;
+  let skipped: DeclaredOperand | undefined;
+  for (const [i, d] of declared.entries()) {
+    const group = Array.from({ length: sizes[i] }, (_, k) => next + k);
+    next += sizes[i];
+    if (sizes[i] > 1 && !d.variadic) return { error: `${spec.name}: operandSegmentSizes gives ${d.name} ${sizes[i]} operands; it takes one`, span };
+    if (sizes[i] === 0 && !d.optional && !d.variadic) return { error: `${spec.name}: operandSegmentSizes leaves out ${d.name}, which is required`, span };
+    if (d.keyword) {
+      if (group.length > 0) segments[d.name] = group;
+      continue;
+    }
+    // Positional operands bind in order: one left out cannot be followed by another that is written.
+    if (group.length > 0 && skipped) {
+      return { error: `${spec.name}: ${d.name} without ${skipped.name} cannot be written in the op's own form`, span: g.operands[group[0]].span };
+    }
+    if (group.length === 0) skipped = d;
+    segments.operands.push(...group);
+  }
+  return { fields: ssa };
 }
 
 function verifyDeclared(spec: DeclaredOp, v: OpVerifier): void {

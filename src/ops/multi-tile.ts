@@ -16,6 +16,8 @@ const MULTI_TILE_OPS: DeclaredOp[] = [
     name: 'pto.alloc_multi_tile',
     syntax: 'AllocTileBody',
     properties: { notInTileOpHelper: 'Tile allocation or high-level TileOps' },
+    // The slots' addresses are what memory planning (pto-plan-memory) decides; a program may not set them.
+    refusedAttrs: { names: ['pto.multi_buffer_addrs'], reason: "memory planning's internal attribute" },
     operands: [
       { name: 'addr', is: ['i64'], optional: true, keyword: true },
       { name: 'valid_row', is: ['index'], optional: true, keyword: true },

@@ -98,6 +98,7 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
     syntax: def.syntax,
     deprecated,
     hasRegions: def.hasRegions === true,
+    ...(def.fromGeneric ? { fromGeneric: def.fromGeneric.bind(def) } : {}),
   });
   const { names: known, microOps } = knownOps();
   return {

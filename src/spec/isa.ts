@@ -11,6 +11,8 @@ export interface Instruction extends Omit<InstructionSpecRaw, 'dtypes'> {
   dtypes: Partial<Record<TargetName, Record<string, ElemType[]>>>;
   /** Operands in the Level 2 `ins(...)` list, in order. */
   ins: OperandSpec[];
+  /** The operands' names in PTOAS's declaration order (the generic form's), defaults applied. */
+  mlirOperands: string[];
   /** Operands in the Level 2 `outs(...)` list, in order. */
   outs: OperandSpec[];
 }
@@ -58,7 +60,11 @@ export function loadIsa(dir: string): Isa {
     }
     const ins = raw.operands.filter((o) => o.role !== 'dst');
     const outs = raw.operands.filter((o) => o.role === 'dst');
-    instructions.set(opName, { ...raw, opName, dtypes, ins, outs });
+    const mlirOperands = raw.mlirOperands ?? [...ins.filter((o) => !o.optional), ...outs, ...ins.filter((o) => o.optional)].map((o) => o.name);
+    if ([...mlirOperands].sort().join() !== raw.operands.map((o) => o.name).sort().join()) {
+      throw new Error(`spec: ${raw.name}: mlirOperands must name each operand once`);
+    }
+    instructions.set(opName, { ...raw, opName, dtypes, ins, outs, mlirOperands });
   }
   return {
     instructions,

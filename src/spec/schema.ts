@@ -110,6 +110,12 @@ export const InstructionSpec = z.object({
    */
   op: z.string().optional(),
   operands: z.array(OperandSpec).min(1),
+  /**
+   * The operands (by name) in the order PTOAS declares them (PTOOps.td `arguments`), which MLIR's generic form
+   * `"pto.x"(%a, %b, ...)` writes them in. Absent: the required sources in table order, then the destinations,
+   * then the optional operands in table order.
+   */
+  mlirOperands: z.array(z.string()).optional(),
   attributes: z.array(AttributeSpec).optional(),
   tileLocs: z.record(z.string(), z.array(Loc)),
   layouts: z.record(z.string(), LayoutRule),

@@ -5,6 +5,7 @@ import { SourceFile, Span } from '../diag/source';
 import { AliasDef, Attr, AttrEntry, BlockArg, Block, Module, OpNode, Operand, Region, ResultDef, TypeRef, ValueRef } from './ast';
 import { ptoGrammar, statementRule } from './grammar';
 import { OpSyntax, OpSyntaxTable } from './op-syntax';
+import { GenericStatement, genericOp } from './generic-form';
 import { RawLabel, RawRegion, RawStatement, Scanner } from './scan';
 
 export interface ParseOptions {
@@ -146,8 +147,8 @@ class StatementParser {
     if (cached) return moveSpans(cached.op, stmt.start - cached.start);
     const { header, map, types } = this.headerOf(stmt);
     let op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
-    let match = this.grammar.match(header, stmt.alias ? 'AliasDef' : statementRule(op?.syntax ?? 'GenericBody'));
-    if (match.failed() && op?.formerly) {
+    let match = this.grammar.match(header, stmt.alias ? 'AliasDef' : stmt.generic ? 'GenericOpStmt' : statementRule(op?.syntax ?? 'GenericBody'));
+    if (match.failed() && op?.formerly && !stmt.generic) {
       // The name's old meaning: reported with the error of its current one when neither matches.
       const former = this.grammar.match(header, statementRule(op.formerly.syntax ?? 'GenericBody'));
       if (former.succeeded()) [op, match] = [op.formerly, former];
@@ -163,7 +164,8 @@ class StatementParser {
       return undefined;
     }
     const before = this.diags.items.length;
-    const result = this.semantics(match).ast(this.context(map, regions, types, op)) as OpNode | AliasDef;
+    const result = this.semantics(match).ast(this.context(map, regions, types, op)) as OpNode | AliasDef | undefined;
+    if (result === undefined) return undefined; // a generic-form op whose operands do not fit it (reported)
     if ('alias' in result) {
       this.aliases.push(result);
       return undefined;
@@ -404,6 +406,46 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       if (c.op?.deprecated) op.legacy = [{ message: `'${spelled}' is the old name of '${c.op.name}'`, span: op.nameSpan }];
       if (c.legacy.length > 0) op.legacy = [...(op.legacy ?? []), ...c.legacy.splice(0)];
       return op;
+    },
+    GenericOpStmt(
+      this: Node,
+      results: Node,
+      name: Node,
+      _o: Node,
+      operands: Node,
+      _c: Node,
+      properties: Node,
+      attrs: Node,
+      _colon: Node,
+      signature: Node,
+      _loc: Node,
+    ) {
+      const c = contextOf(this);
+      return genericOp(
+        {
+          results: optional<ResultDef[]>(results, c) ?? [],
+          name: name.sourceString.slice(1, -1),
+          nameSpan: spanOf(c, name),
+          span: spanOf(c, this),
+          values: operands.asIteration().children.map((v) => v.ast(c) as ValueRef),
+          attrs: [...(optional<AttrEntry[]>(properties, c) ?? []), ...(optional<AttrEntry[]>(attrs, c) ?? [])],
+          signature: signature.ast(c) as GenericStatement['signature'],
+        },
+        c.op,
+        c.diags,
+      );
+    },
+    GenericProperties(this: Node, _o: Node, dict: Node, _c: Node) {
+      return dict.ast(contextOf(this));
+    },
+    DenseArrayAttr(this: Node, _kw: Node, _o: Node, _type: Node, items: Node, _c: Node) {
+      const c = contextOf(this);
+      const values = optional<Attr[]>(items, c);
+      return { kind: 'array', items: values ?? [], span: spanOf(c, this) } satisfies Attr;
+    },
+    DenseArrayItems(this: Node, _colon: Node, list: Node) {
+      const c = contextOf(this);
+      return list.asIteration().children.map((i) => ({ kind: 'int', value: parseIntLiteral(i.sourceString), span: spanOf(c, i) }) satisfies Attr);
     },
     OpResults(this: Node, list: Node, _eq: Node) {
       const c = contextOf(this);
@@ -1322,6 +1364,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const span = spanOf(c, this);
       switch (x.ctorName) {
         case 'ArrayAttr':
+        case 'DenseArrayAttr':
         case 'TypedLiteral':
           return x.ast(c);
         case 'AttrDict':

@@ -259,7 +259,7 @@ class Interpreter implements Executor {
     this.sync.instruction(op.node, op.instruction!, objects);
   }
 
-  observeSync(op: BoundOp): void {
-    this.sync.syncOp(op.node, op.sync!);
+  observeSync(op: BoundOp, id?: number): void {
+    this.sync.syncOp(op.node, id === undefined ? op.sync! : { ...op.sync!, id });
   }
 }

@@ -16,6 +16,7 @@ import { attributeOf, paramsFromAttributes } from './ascendc-text-form';
 import { INSTRUCTION_CHECKS } from './checks';
 import { missingExplicitTmp } from './implicit-tmp';
 import { executeInstruction } from './execute';
+import { instructionFromGeneric } from './generic-form';
 
 /**
  * The definition of a table instruction (spec/instructions/*.json): its operands bind to the entry's names
@@ -34,6 +35,7 @@ export function instructionDefinition(spec: Instruction): OpDefinition {
     },
     verify: (v) => new InstructionVerification(v, spec).run(),
     execute: executeInstruction,
+    fromGeneric: (g) => instructionFromGeneric(spec, g),
   };
 }
 

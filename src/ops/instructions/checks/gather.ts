@@ -43,8 +43,14 @@ const tgather: InstructionCheck = (ctx) => {
   }
 };
 
-/** TSCATTER's index size: 4 bytes for 4- and 8-byte data, 2 bytes for 1- and 2-byte data (npu TScatter.hpp). */
+/** TSCATTER's index size (indexes or maskPattern, never both): 4 bytes for 4- and 8-byte data, 2 bytes for 1- and 2-byte data (npu TScatter.hpp). */
 const tscatter: InstructionCheck = (ctx) => {
+  // PTOAS's TScatterOp takes an indexes tile or a maskPattern attribute, exactly one of them.
+  const patternAttr = attrOf(ctx.op, 'maskPattern');
+  if (patternAttr && ctx.bound.operands.has('indexes')) {
+    ctx.error(patternAttr.span, 'takes either an indexes tile or a maskPattern, not both');
+    return;
+  }
   const dst = ctx.tiles.get('dst');
   const indexes = ctx.tiles.get('indexes');
   if (!dst || !indexes) return;
