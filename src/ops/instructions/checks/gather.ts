@@ -118,7 +118,7 @@ function tgatherByIndex(ctx: CheckContext, indices: TileType): void {
     }
     if (tmp.dtype !== indices.dtype)
       ctx.error(ctx.spanOf('tmp'), `tmp (${elemTypeName(tmp.dtype)}) must have the element type of src1 (${elemTypeName(indices.dtype)})`, D.elementType);
-    else if (tmp.vRow !== indices.vRow || tmp.vCol !== indices.vCol)
+    else if ((known(tmp.vRow, indices.vRow) && tmp.vRow !== indices.vRow) || (known(tmp.vCol, indices.vCol) && tmp.vCol !== indices.vCol))
       ctx.error(ctx.spanOf('tmp'), `tmp's valid shape ${tmp.vRow}x${tmp.vCol} must equal src1's ${indices.vRow}x${indices.vCol}`, D.validRegion);
   }
   if (dst && known(indices.vRow, indices.vCol, dst.vRow, dst.vCol) && (indices.vRow! < dst.vRow! || indices.vCol! < dst.vCol!))
