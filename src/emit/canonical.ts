@@ -185,14 +185,18 @@ class Printer {
           return ` ${k} ${this.use(o)} : ${o.type ? this.type(o.type) : '?'}`;
         })
         .join('');
+      // PTOAS's tgather/tscatter write their axis as a string after the ins types.
+      const typesAttr = op.attrs.find((a) => a.key === op.insTypesAttr);
+      const rest = typesAttr ? others.filter((a) => a !== typesAttr) : others;
+      const markers = (op.insMarkers ?? []).map((m) => ` ${m}`).join('');
       const insText =
         (ins.length
-          ? `${ins.map((o) => this.use(o)).join(', ')}${inside ? this.attrSuffix(others) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}`
+          ? `${ins.map((o) => this.use(o)).join(', ')}${markers}${inside ? this.attrSuffix(rest) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}${typesAttr ? `, ${this.attr(typesAttr.value)}` : ''}`
           : '') + keywordText;
       // `outs : T` is a scalar result (pto.tgetval); `-> T` declares results next to outs operands.
       const scalarOuts = outs.length === 0 && op.resultTypes.length > 0;
       const outsText = outs.length ? ` outs(${this.typedList(outs)})` : scalarOuts ? ` outs : ${this.type(op.resultTypes[0])}` : '';
-      const trailer = !inside ? this.attrSuffix(others) : '';
+      const trailer = !inside ? this.attrSuffix(rest) : '';
       const trailingOperands = Object.keys(op.segments)
         .filter((k) => k !== 'ins' && k !== 'outs' && !keywords.includes(k))
         .map((k) => {

@@ -131,6 +131,10 @@ export interface OpNode {
   clauses?: string[];
   /** Segments of a DPS op written inside `ins(...)` after the list, each as `KEYWORD %v : T` (`fp`, `pre_quant`). */
   insKeywords?: string[];
+  /** The attribute written as a string after the `ins` types (PTOAS's tgather/tscatter `: T, "row")`): its key. */
+  insTypesAttr?: string;
+  /** Keywords written after the last `ins` operand saying an optional operand is left out (`no_tmp`). */
+  insMarkers?: string[];
   /** Spellings that are accepted but deprecated, reported as warnings. */
   legacy?: { message: string; span: Span }[];
 }

@@ -1111,6 +1111,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const insList = ins.ast(c) as DpsList;
       addSegment(op, 'ins', insList.operands);
       op.attrs.push(...insList.attrs);
+      if (insList.axis) {
+        op.attrs.push(insList.axis);
+        op.insTypesAttr = insList.axis.key;
+      }
+      if (insList.markers?.length) op.insMarkers = insList.markers;
       for (const k of keywordOperands.children) {
         const { keyword, operand } = k.ast(c) as { keyword: string; operand: Operand };
         if (op.segments[keyword]) c.diags.report(D.listMismatch, operand.span, `'${keyword}' is given twice`);
@@ -1152,24 +1157,31 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const c = contextOf(this);
       return valueOperand(v.ast(c), t.ast(c));
     },
-    GroupedList(this: Node, items: Node, _c: Node, types: Node) {
+    GroupedList(this: Node, items: Node, _c: Node, types: Node, axis: Node) {
       const c = contextOf(this);
       const values: ValueRef[] = [];
       const attrs: AttrEntry[] = [];
+      const markers: string[] = [];
       for (const item of items.asIteration().children) {
-        const it = item.ast(c) as { value?: ValueRef; attrs: AttrEntry[] };
+        const it = item.ast(c) as { value?: ValueRef; marker?: string; attrs: AttrEntry[] };
         if (it.value) values.push(it.value);
+        if (it.marker) markers.push(it.marker);
         attrs.push(...it.attrs);
       }
       const ts = types.asIteration().children.map((t) => t.ast(c) as TypeRef);
-      return { operands: typedValues(c, { values, types: ts }, this), attrs } satisfies DpsList;
+      return { operands: typedValues(c, { values, types: ts }, this), attrs, markers, axis: optional<AttrEntry>(axis, c) } satisfies DpsList;
+    },
+    DpsAxis(this: Node, _comma: Node, text: Node) {
+      const c = contextOf(this);
+      const span = spanOf(c, text);
+      return { key: 'axis', value: { kind: 'string', value: unquote(text.sourceString), span }, span } satisfies AttrEntry;
     },
     EmptyList(this: Node, _lookahead: Node) {
       return { operands: [], attrs: [] } satisfies DpsList;
     },
-    DpsItem_value(this: Node, v: Node, attrs: Node) {
+    DpsItem_value(this: Node, v: Node, marker: Node, attrs: Node) {
       const c = contextOf(this);
-      return { value: v.ast(c), attrs: optional<AttrEntry[]>(attrs, c) ?? [] };
+      return { value: v.ast(c), marker: marker.children[0]?.sourceString, attrs: optional<AttrEntry[]>(attrs, c) ?? [] };
     },
     DpsItem_attrs(this: Node, dict: Node) {
       const c = contextOf(this);
@@ -1422,4 +1434,8 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
 interface DpsList {
   operands: Operand[];
   attrs: AttrEntry[];
+  /** `no_tmp` and the like, written after an operand. */
+  markers?: string[];
+  /** The axis string written after the types. */
+  axis?: AttrEntry;
 }

@@ -138,25 +138,44 @@ describe('tgather forms', () => {
   test('neither indices nor maskPattern', () => {
     const { diags, text } = check([`pto.tgather ins(%s : ${s}) outs(%d : ${d})`], { s, d });
     expect(diags).toEqual([
-      `${atOnLine(text, 'pto.tgather', 'pto.tgather')}: error[E0508]: pto.tgather: needs an index tile (ins(%src0, %src1 : S, I)) or a maskPattern (ins(%src0, {maskPattern = #pto.mask_pattern<P0101>} : S))`,
+      `${atOnLine(text, 'pto.tgather', 'pto.tgather')}: error[E0508]: pto.tgather: needs an index tile (ins(%src0, %src1, %tmp : S, I, T)), a maskPattern or a kValue (ins(%src0, %kValue, %tmp ...) outs(%dst, %cdst ...))`,
     ]);
   });
   test('both', () => {
     const { diags, text } = check([`pto.tgather ins(%s, %i {maskPattern = #pto.mask_pattern<P0101>} : ${s}, ${i}) outs(%d : ${d})`], { s, i, d });
-    expect(diags).toEqual([
-      `${atOnLine(text, 'pto.tgather', '#pto.mask')}: error[E0508]: pto.tgather: takes either an index tile (ins(%src0, %src1 : ...)) or a maskPattern, not both`,
-    ]);
-  });
-  test("PTOAS's P0011 has no pto-isa pattern", () => {
-    const { diags, text } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0011>} : ${s}) outs(%d : ${d})`], { s, d });
-    expect(diags).toEqual([
-      `${atOnLine(text, 'pto.tgather', '#pto.mask')}: error[E0508]: pto.tgather: maskPattern P0011 has no pto-isa MaskPattern (pto-isa has P0101, P1010, P0001, P0010, P0100, P1000, P1111), so it cannot be lowered; use P0101, P1010, P0001 or P1111`,
-    ]);
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tgather', i)}: error[E0508]: pto.tgather: the mask-pattern form takes only src0 and dst, not src1`]);
   });
   test('an unknown pattern lists the accepted ones', () => {
-    const { diags } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0010>} : ${s}) outs(%d : ${d})`], { s, d });
+    const { diags } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0011>} : ${s}, "row") outs(%d : ${d})`], { s, d });
     expect(diags).toHaveLength(1);
-    expect(diags[0]).toContain("unknown maskPattern 'P0010'");
+    expect(diags[0]).toContain("unknown maskPattern 'P0011'; expected one of #pto.mask_pattern<P0101>, #pto.mask_pattern<P1010>");
+  });
+  test('without an axis: the old form, a warning', () => {
+    const { diags } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0101>} : ${s}) outs(%d : ${d})`], { s, d });
+    expect(diags).toEqual([expect.stringContaining('warning[W0105]: pto.tgather: the mask-pattern form without an axis is the old form')]);
+  });
+  test('axis "row": dst keeps the rows, src0 has the group size times its columns', () => {
+    const mask = (p: string, dst: string) => `pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<${p}>} : ${s}, "row") outs(%d : ${dst})`;
+    expect(check([mask('P0101', tb('f32', 8, 32))], { s, d: tb('f32', 8, 32) }).diags).toEqual([]);
+    const bad = check([mask('P0001', tb('f32', 8, 32))], { s, d: tb('f32', 8, 32) });
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tgather', 'pto.tgather')}: error[E0506]: pto.tgather: src0 valid cols (64) must be dst valid cols (32) x 4, the P0001 group size, for axis "row"`,
+    ]);
+  });
+  test('axis without a maskPattern', () => {
+    const { diags, text } = check([`pto.tgather ins(%s, %i, %t : ${s}, ${i}, ${i}) outs(%d : ${d}) {axis = "row"}`], { s, i, t: i, d });
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tgather', '"row"')}: error[E0508]: pto.tgather: axis is given only with a maskPattern`]);
+  });
+  test('compare form: kValue of src0 dtype, i32 dst and cdst, cmpMode eq or gt', () => {
+    const [h, u8, i32] = [tb('f16', 1, 32), tb('u8', 1, 32), tb('i32', 1, 32)];
+    const cmp = (mode: string) => `pto.tgather ins(%h, %k, %u : ${h}, f16, ${u8}) outs(%o, %c : ${i32}, ${i32}) {cmpMode = #pto<cmp ${mode}>}`;
+    expect(check([cmp('gt')], { h, u: u8, o: i32, c: i32 }, '%k: f16').diags).toEqual([]);
+    const bad = check([cmp('lt')], { h, u: u8, o: i32, c: i32 }, '%k: f16');
+    expect(bad.diags).toEqual([`${atOnLine(bad.text, 'pto.tgather', '#pto<cmp')}: error[E0508]: pto.tgather: the compare form takes cmpMode eq or gt, not lt`]);
+    const noTmp = check([`pto.tgather ins(%h, %k : ${h}, f16) outs(%o, %c : ${i32}, ${i32})`], { h, o: i32, c: i32 }, '%k: f16');
+    expect(noTmp.diags).toEqual([
+      `${atOnLine(noTmp.text, 'pto.tgather', 'pto.tgather')}: error[E0508]: pto.tgather: the compare form needs ins(%src0, %kValue, %tmp : S, s, T) outs(%dst, %cdst : D, C)`,
+    ]);
   });
 });
 

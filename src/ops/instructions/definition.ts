@@ -357,6 +357,7 @@ class InstructionVerification {
         target: this.v.target,
         attributes,
         error: (span, message, kind) => this.v.error(span, `${name}: ${message}`, undefined, kind),
+        warning: (span, message, kind) => this.v.warning(span, `${name}: ${message}`, kind),
         constant: (operand) => {
           const use = bound.operands.get(operand)?.use;
           return use === undefined ? undefined : this.v.constant(op.operands.indexOf(use));

@@ -32,16 +32,21 @@ const KEEPS: Record<string, (c: number) => boolean> = {
   P0101: (c) => c % 2 === 0,
   P1010: (c) => c % 2 === 1,
   P0001: (c) => c % 4 === 0,
+  P0010: (c) => c % 4 === 1,
+  P0100: (c) => c % 4 === 2,
+  P1000: (c) => c % 4 === 3,
   P1111: () => true,
 };
 
-/** TGATHER: the index form when src1 is given, else the mask-pattern form. */
+/** TGATHER: the index form when src1 is a tile, the mask-pattern form (axis row, or none: the old form). */
 export function gather(ctx: InstructionContext): void {
-  const indices = ctx.optionalTile('src1');
-  if (indices) return gatherByIndex(ctx, indices);
   const pattern = ctx.attribute('maskPattern');
-  if (typeof pattern !== 'string') return ctx.trap('pto.tgather needs an index tile or a maskPattern');
-  gatherByPattern(ctx, pattern);
+  if (typeof pattern === 'string') {
+    if (ctx.attribute('axis') === 'col') ctx.trap('pto.tgather with a maskPattern along axis "col" is not implemented yet');
+    return gatherByPattern(ctx, pattern);
+  }
+  if (ctx.bound.operands.get('src1')?.type.kind !== 'tile') ctx.trap('pto.tgather in the compare form (kValue, cdst) is not implemented yet');
+  gatherByIndex(ctx, ctx.tile('src1'));
 }
 
 /** dst[i, j] = src0 at flat row-major index src1[i, j] (cpu/TGather.hpp). */
@@ -101,6 +106,7 @@ export function gatherBlocks(ctx: InstructionContext): void {
 
 /** TSCATTER (cpu/TScatter.hpp): dst at flat row-major index indexes[i, j] = src[i, j]; a later duplicate wins. */
 export function scatter(ctx: InstructionContext): void {
+  if (ctx.attribute('maskPattern') !== undefined) ctx.trap('pto.tscatter with a maskPattern is not implemented yet');
   const dst = ctx.tile('dst');
   const src = ctx.tile('src');
   const indexes = ctx.tile('indexes');
