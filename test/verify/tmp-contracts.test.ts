@@ -171,3 +171,24 @@ describe('arg reductions with a tmp on A2/A3', () => {
     ]);
   });
 });
+
+describe('tgather index form', () => {
+  const gather = (indices: TileSpec, tmp: TileSpec) =>
+    program({ s: f32(1, 64), i: indices, tmp, d: f32(1, 64) }, (t) => `pto.tgather ins(%s, %i, %tmp : ${t('s')}, ${t('i')}, ${t('tmp')}) outs(%d : ${t('d')})`);
+  test("A2/A3: tmp has the indices' element type and valid shape", () => {
+    expect(check(gather(i32(1, 64), i32(1, 64)), 'a2a3')).toEqual([]);
+    const unsigned: TileSpec = { dtype: 'u32', rows: 1, cols: 64 };
+    const text = gather(i32(1, 64), unsigned);
+    expect(check(text, 'a2a3')).toEqual([
+      `${at(text, tileBuf(unsigned), 1)}: error[E0505]: pto.tgather: expects tmp and indices to have the same element type (tmp ui32, src1 i32)`,
+    ]);
+    const short: TileSpec = { dtype: 'i32', rows: 1, cols: 64, vCol: 8 };
+    const shorter = gather(i32(1, 64), short);
+    expect(check(shorter, 'a2a3')).toEqual([
+      `${at(shorter, tileBuf(short), 1)}: error[E0515]: pto.tgather: expects tmp to have the indices' valid shape (tmp 1x8, src1 1x64)`,
+    ]);
+  });
+  test('A5 takes any tmp beside i16 indices', () => {
+    expect(check(gather({ dtype: 'i16', rows: 1, cols: 64 }, { dtype: 'i32', rows: 1, cols: 8, vCol: 1 }), 'a5')).toEqual([]);
+  });
+});

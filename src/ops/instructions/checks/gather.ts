@@ -1,6 +1,7 @@
+import { DIAGNOSTICS as D } from '../../../diag/catalog';
 import { attrOf } from '../../../syntax/ast';
 import { elemSize, elemTypeName } from '../../../types/type';
-import { InstructionCheck } from './context';
+import { CheckContext, InstructionCheck } from './context';
 
 /** Gather and scatter rules beyond the tables. */
 
@@ -41,7 +42,28 @@ const tgather: InstructionCheck = (ctx) => {
   ) {
     ctx.error(ctx.spanOf('src1'), `src1's valid region ${indices.vRow}x${indices.vCol} does not cover dst's ${dst.vRow}x${dst.vCol}`);
   }
+  indexScratch(ctx);
 };
+
+/** A2/A3's index form keeps its tmp beside the indices (TGatherOp::verify): their element type and valid shape. A5 takes any tmp. */
+function indexScratch(ctx: CheckContext): void {
+  const indices = ctx.tiles.get('src1');
+  const tmp = ctx.tiles.get('tmp');
+  if (!indices || !tmp || ctx.target !== 'a2a3') return;
+  if (tmp.dtype !== indices.dtype) {
+    ctx.error(
+      ctx.spanOf('tmp'),
+      `expects tmp and indices to have the same element type (tmp ${elemTypeName(tmp.dtype)}, src1 ${elemTypeName(indices.dtype)})`,
+      D.elementType,
+    );
+  } else if (tmp.vRow !== indices.vRow || tmp.vCol !== indices.vCol) {
+    ctx.error(
+      ctx.spanOf('tmp'),
+      `expects tmp to have the indices' valid shape (tmp ${tmp.vRow ?? '?'}x${tmp.vCol ?? '?'}, src1 ${indices.vRow ?? '?'}x${indices.vCol ?? '?'})`,
+      D.scratchContract,
+    );
+  }
+}
 
 /** TSCATTER's index size: 4 bytes for 4- and 8-byte data, 2 bytes for 1- and 2-byte data (npu TScatter.hpp). */
 const tscatter: InstructionCheck = (ctx) => {
