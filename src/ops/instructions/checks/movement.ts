@@ -243,7 +243,8 @@ const tstore: InstructionCheck = (ctx) => {
   if (fp && src.loc !== 'acc') return ctx.error(ctx.spanOf('fp'), `the fp form needs an acc src, not loc=${src.loc}`, D.tileLocation);
   const view = ctx.bound.operands.get('dst')?.type;
   const viewCount = view?.kind === 'partition_view' ? elementCount(view.shape) : undefined;
-  const validCount = src.vRow !== null && src.vCol !== null ? src.vRow * src.vCol : undefined;
+  // As TStoreOp::verify, an empty valid region (a zero-sized tail) stores nothing and is not compared.
+  const validCount = src.vRow !== null && src.vCol !== null && src.vRow * src.vCol > 0 ? src.vRow * src.vCol : undefined;
   if (!fp && viewCount !== undefined && validCount !== undefined && viewCount !== validCount)
     ctx.error(ctx.spanOf('dst'), `dst holds ${viewCount} elements, but src's valid region ${src.vRow}x${src.vCol} holds ${validCount}`, D.validRegion);
   const quantised = checkFixpipeAttributes(ctx, src);
