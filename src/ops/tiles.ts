@@ -81,6 +81,7 @@ export const allocTile: OpDefinition = {
     const at = addr !== undefined ? v.constant(addr) : undefined;
     const misplaced = t?.kind === 'tile' && at !== undefined ? localAddressProblem(t.loc, at) : undefined;
     if (misplaced) v.error(op.operands[addr!].span, `pto.alloc_tile: ${misplaced}`);
+    if (at !== undefined) v.recordPlacement(at);
     if (v.level && v.level !== 'level3' && addr !== undefined)
       v.error(op.operands[addr].span, "unexpected 'addr' operand: only supported when --pto-level=level3", undefined, D.buildLevel);
     if (v.level === 'level3' && addr === undefined)

@@ -4,6 +4,7 @@ import { ElemType, TileType, elemSize, elemTypeName } from '../../../types/type'
 import { checkIndexOperands, checkStaticWindow } from './window';
 import { TargetName } from '../../../spec/schema';
 import { CheckContext, InstructionCheck } from './context';
+import { checkMoveToZz } from './tmov-zz';
 
 type Shape = { vRow: number; vCol: number };
 
@@ -191,8 +192,11 @@ const tmov: InstructionCheck = (ctx) => {
   if (!src || !dst) return;
   // With fp (today's spelling of tmov.fp) the move is the fixpipe's vector quantisation. PTOAS's TMovOp verifier sets
   // no rule on fp's element type or width (the VM runs 64-bit words and reports others as not implemented yet).
-  if (ctx.tiles.has('fp')) {
-    const groupAxis = attrOf(ctx.op, 'grpAxis');
+  const third = ctx.tiles.get('fp');
+  if (third?.loc === 'vec') return checkMoveToZz(ctx, src, dst, third);
+  const groupAxis = attrOf(ctx.op, 'grpAxis');
+  if (groupAxis && !third) return ctx.error(groupAxis.span, 'grpAxis belongs to the X-to-ZZ form (a vec third tile)');
+  if (third) {
     if (groupAxis) return ctx.error(groupAxis.span, 'grpAxis belongs to the X-to-ZZ form (a vec third tile), not to a move with a scaling fp');
     if (src.loc !== 'acc') return ctx.error(ctx.spanOf('fp'), `fp quantises a move out of the accumulator; src is a ${src.loc} tile`, D.tileLocation);
     if (src.dtype !== 'f32' && src.dtype !== 'i32')
