@@ -126,7 +126,8 @@ const A5_QUANT_PAIRS: QuantPairs = { f32: ['i8', 'u8', 'f16', 'bf16', 'f32'], i3
  */
 const QUANT_PAIRS: Record<'move' | 'store', Record<TargetName, QuantPairs>> = {
   move: { a2a3: { f32: ['i8'], i32: ['i8', 'u8', 'f16', 'i16'] }, a5: A5_QUANT_PAIRS },
-  store: { a2a3: { f32: ['i8', 'u8'], i32: ['i8', 'u8', 'f16'] }, a5: A5_QUANT_PAIRS },
+  // A5's store also quantises f32 to the 8-bit floats hif8 and e4m3 (TStoreOp::verify, isA5AccStorePreQuantDstType).
+  store: { a2a3: { f32: ['i8', 'u8'], i32: ['i8', 'u8', 'f16'] }, a5: { ...A5_QUANT_PAIRS, f32: [...A5_QUANT_PAIRS.f32!, '!pto.hif8', 'f8E4M3FN'] } },
 };
 
 const describePairs = (pairs: QuantPairs) =>
