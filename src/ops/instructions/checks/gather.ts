@@ -45,6 +45,9 @@ const tgather: InstructionCheck = (ctx) => {
   indexScratch(ctx);
 };
 
+/** Two valid sizes that are both static and differ (a dynamic one is checked by nothing here, as in PTOAS). */
+const differs = (a: number | null, b: number | null) => a !== null && b !== null && a !== b;
+
 /** A2/A3's index form keeps its tmp beside the indices (TGatherOp::verify): their element type and valid shape. A5 takes any tmp. */
 function indexScratch(ctx: CheckContext): void {
   const indices = ctx.tiles.get('src1');
@@ -56,7 +59,7 @@ function indexScratch(ctx: CheckContext): void {
       `expects tmp and indices to have the same element type (tmp ${elemTypeName(tmp.dtype)}, src1 ${elemTypeName(indices.dtype)})`,
       D.elementType,
     );
-  } else if (tmp.vRow !== indices.vRow || tmp.vCol !== indices.vCol) {
+  } else if (differs(tmp.vRow, indices.vRow) || differs(tmp.vCol, indices.vCol)) {
     ctx.error(
       ctx.spanOf('tmp'),
       `expects tmp to have the indices' valid shape (tmp ${tmp.vRow ?? '?'}x${tmp.vCol ?? '?'}, src1 ${indices.vRow ?? '?'}x${indices.vCol ?? '?'})`,
