@@ -9,7 +9,7 @@ import { TargetName } from '../spec/schema';
 export interface SampleCase {
   /** Relative to the corpus root. */
   file: string;
-  /** The target ptoas is given; the module's own `pto.target_arch` takes precedence, as in ptoas. */
+  /** The target ptoas is given; a module that names A5 itself takes precedence, as in ptoas. */
   target: TargetName;
   /** ptoas's build level: the pypto model folders are compiled at level3 (caller-owned addresses). */
   level: 'level2' | 'level3';
@@ -39,7 +39,10 @@ export function sampleCases(root: string): SampleCase[] {
   });
 }
 
-/** The module names its target itself (`pto.target_arch`, or an A5 `pto.device-spec`). */
-export function namesTarget(text: string): boolean {
-  return /pto\.target_arch\s*=|"pto\.device-spec"\s*=/.test(text);
+/**
+ * The module names A5 itself (`pto.target_arch = "a5"`, or an A5 `pto.device-spec`): PTOAS then verifies for A5
+ * whatever --pto-arch says (getTargetArch). A module naming A2/A3 does not override --pto-arch=a5.
+ */
+export function namesA5Target(text: string): boolean {
+  return /pto\.target_arch\s*=\s*"a5"|"pto\.device-spec"\s*=\s*"(Ascend950|Ascend910_95)/i.test(text);
 }

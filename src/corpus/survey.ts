@@ -11,7 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { assemble } from '../verify/assemble';
 import { litCases, litFiles } from './lit-cases';
-import { namesTarget, sampleCases } from './samples';
+import { namesA5Target, sampleCases } from './samples';
 import { TargetName } from '../spec/schema';
 import { runWithGeneratedInputs } from './runs';
 import { VECTOR_LEVEL_UNSUPPORTED } from '../syntax/op-syntax';
@@ -31,7 +31,7 @@ export function tileLevel(outcomes: Outcome[]): Outcome[] {
 }
 
 export function assembleCase(name: string, text: string, target: TargetName | undefined, level?: BuildLevel): Outcome {
-  const result = assemble(name, text, { target: namesTarget(text) ? undefined : target, level });
+  const result = assemble(name, text, { target: namesA5Target(text) ? undefined : target, level });
   const first = result.diags.sorted().find((d) => d.severity === 'error');
   if (!first) return { name, accepted: true };
   const at = result.source.position(first.span.start);
@@ -77,7 +77,7 @@ export function surveyRuns(root: string, maxSteps = 10_000_000): Outcome[] {
   for (const c of sampleCases(root)) {
     if (c.expectReject) continue;
     const text = fs.readFileSync(path.join(root, c.file), 'utf8');
-    const run = runWithGeneratedInputs(c.file, text, { target: namesTarget(text) ? undefined : c.target, maxSteps, keepBuffers: false, ...RUN_DEFAULTS });
+    const run = runWithGeneratedInputs(c.file, text, { target: namesA5Target(text) ? undefined : c.target, maxSteps, keepBuffers: false, ...RUN_DEFAULTS });
     for (const f of run.functions ?? [])
       outcomes.push({ name: `${c.file} @${f.symbol}`, accepted: f.trap === undefined, ...(f.trap ? { error: `0:0: ${f.trap}` } : {}) });
   }

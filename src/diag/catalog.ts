@@ -417,6 +417,18 @@ export const DIAGNOSTICS = {
       ),
     },
   },
+  scratchContract: {
+    code: 'E0515',
+    severity: 'error',
+    summary:
+      "A tmp (scratch) tile breaks the instruction's contract on the target: missing where a mode needs it, given where the lowering takes none, too small, or of the wrong valid shape.",
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        `  %a = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${V16}\n  pto.trsqrt ins(%a : ${V16}) outs(%d : ${V16}) {precisionType = #pto<rsqrt_precision high_precision>}`,
+      ),
+    },
+  },
   bufferTypedValue: {
     code: 'W0509',
     severity: 'warning',

@@ -172,6 +172,10 @@ export interface OpVerifier {
   constant(operandIndex: number): bigint | undefined;
   /** Records the integer value the op's (single) result has, for rules on static operands. */
   recordConstant(value: bigint): void;
+  /** The byte address (in its tile's buffer) of a tile operand that `alloc_tile addr = %c` places at a constant. */
+  placement(operandIndex: number): bigint | undefined;
+  /** Records the constant byte address of the op's (single) tile result. */
+  recordPlacement(byte: bigint): void;
   /**
    * The function a symbol names: `symbol`, the function of that name in the caller's module (calls may precede
    * their callee), and `definition`, the body it runs: itself, or for a declaration or a name the module does not

@@ -82,6 +82,7 @@ export const allocTile: OpDefinition = {
     const at = addr !== undefined ? v.constant(addr) : undefined;
     const misplaced = t?.kind === 'tile' && at !== undefined ? localAddressProblem(t.loc, at) : undefined;
     if (misplaced) v.error(op.operands[addr!].span, `pto.alloc_tile: ${misplaced}`);
+    if (at !== undefined) v.recordPlacement(at);
     if (v.level && v.level !== 'level3' && addr !== undefined)
       v.error(op.operands[addr].span, "unexpected 'addr' operand: only supported when --pto-level=level3", undefined, D.buildLevel);
     if (v.level === 'level3' && addr === undefined)
@@ -102,7 +103,12 @@ const treshape: OpDefinition = {
     const type = op.resultTypes[0] as TileType;
     if (!src.isContiguous())
       throw vmTrap('pto.treshape: the source is a window whose rows are not adjacent; only a contiguous tile can be reshaped', op.node.operands[0].span);
-    x.setResults(op, [new Tile(type, src.buffer, src.address, src.bytes.subarray(0, tileBytes(type)), type.vRow!, type.vCol!)]);
+    // A dynamic valid size of the result keeps the source's (PTOAS carries the source's valid shape over); a reshape
+    // that also changes rows x cols gives no such size.
+    const dynamic = type.vRow === null || type.vCol === null;
+    if (dynamic && (type.rows !== src.type.rows || type.cols !== src.type.cols))
+      throw vmTrap('pto.treshape to a new shape with a dynamic valid shape is not implemented yet', op.node.resultTypes[0]?.span ?? op.node.span);
+    x.setResults(op, [new Tile(type, src.buffer, src.address, src.bytes.subarray(0, tileBytes(type)), type.vRow ?? src.vRow, type.vCol ?? src.vCol)]);
   },
   verify(v) {
     const { op } = v;

@@ -60,6 +60,8 @@ class Verifier {
   private functionTypes = new Map<string, Type>();
   /** Integer `arith.constant` values of the current function, by SSA name, for rules on static operands. */
   private integerConstants = new Map<string, bigint>();
+  /** The byte address of each tile an `alloc_tile addr = %c` places at a constant, by value name. */
+  private tilePlacements = new Map<string, bigint>();
   private readonly reportedTypes = new Set<string>();
   private currentFunction: OpNode | undefined;
   /** Values declared with an old type spelling, by name: the text and what it means. */
@@ -220,6 +222,7 @@ class Verifier {
     this.functionNames = new Map();
     this.functionTypes = new Map();
     this.integerConstants = new Map();
+    this.tilePlacements = new Map();
     this.respelled = new Map();
     this.frame = { size: 0, literals: [] };
     this.program.valueTypes.set(fn, this.functionTypes);
@@ -468,6 +471,13 @@ class Verifier {
       },
       recordConstant: (value) => {
         if (op.results.length === 1 && op.results[0].count === 1) this.integerConstants.set(op.results[0].name, value);
+      },
+      placement: (i) => {
+        const name = op.operands[i]?.value?.name;
+        return name === undefined ? undefined : this.tilePlacements.get(name);
+      },
+      recordPlacement: (byte) => {
+        if (op.results.length === 1 && op.results[0].count === 1) this.tilePlacements.set(op.results[0].name, byte);
       },
       callee: (name) => this.resolveCallee(this.currentFunction!, name),
       successor: (label) => this.successor(label),

@@ -11,7 +11,7 @@
  */
 import { Outcome, surveyLit, surveyRuns, surveySamples, tileLevel } from '../../src/corpus/survey';
 import { litCases, litFiles, runLines, splitParts } from '../../src/corpus/lit-cases';
-import { namesTarget, sampleCases } from '../../src/corpus/samples';
+import { namesA5Target, sampleCases } from '../../src/corpus/samples';
 import { corpusFiles } from '../../src/corpus/files';
 import { assemble } from '../../src/verify/assemble';
 import { printCanonical } from '../../src/emit/canonical';
@@ -107,7 +107,7 @@ if (!root) {
     const broken: string[] = [];
     let checked = 0;
     for (const { name, text, target } of inputs) {
-      const options = { target: namesTarget(text) ? undefined : target };
+      const options = { target: namesA5Target(text) ? undefined : target };
       const first = assemble(name, text, options);
       if (first.diags.hasErrors()) continue;
       const canonical = printCanonical(first.module, first.types);

@@ -38,6 +38,25 @@ describe('textract and tinsert: location pairs per target', () => {
     ]);
   });
 
+  test("A5 quantises an f32 acc to MLIR's 8-bit floats with a scaling tile; a2a3 does not", () => {
+    const f8 = (target: 'a2a3' | 'a5', dtype: string) =>
+      check(
+        [
+          ...allocs([
+            ['%a', ACC('f32')],
+            ['%fp', FP],
+            ['%d', NZ('mat', dtype)],
+          ]),
+          `pto.textract ins(%a, %c0, %c0 : ${ACC('f32')}, index, index fp %fp : ${FP}) outs(%d : ${NZ('mat', dtype)})`,
+        ],
+        target,
+        '%c0: index',
+      );
+    expect(f8('a5', 'f8E4M3FN').diags).toEqual([]);
+    expect(f8('a5', 'f8E5M2').diags).toEqual([]);
+    expect(f8('a2a3', 'f8E4M3FN').diags.length).toBeGreaterThan(0);
+  });
+
   test('an acc move casts f32 to f16/bf16 (a5 also f32); i8 needs a quant word', () => {
     const i8 = check(insertAccTo(NZ('mat', 'i8')), 'a5', '%c0: index');
     expect(i8.diags).toEqual([

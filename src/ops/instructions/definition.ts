@@ -362,6 +362,10 @@ class InstructionVerification {
           const use = bound.operands.get(operand)?.use;
           return use === undefined ? undefined : this.v.constant(op.operands.indexOf(use));
         },
+        placement: (operand) => {
+          const use = bound.operands.get(operand)?.use;
+          return use === undefined ? undefined : this.v.placement(op.operands.indexOf(use));
+        },
         spanOf: (operand) => {
           const b = bound.operands.get(operand);
           return b ? spanOf(b) : op.nameSpan;

@@ -1,6 +1,7 @@
 import { TileType, elemSize, elemTypeName } from '../../../types/type';
 import { CheckContext, InstructionCheck } from './context';
 import { scratchHolds } from './scratch';
+import { argReduceScratch } from './tmp-contracts';
 
 /** Valid rows x cols of a tile when both are static, else null (the VM checks at run time). */
 function staticValid(t: TileType): { rows: number; cols: number } | null {
@@ -110,6 +111,7 @@ function argReduceDestinations(ctx: CheckContext): void {
   const src = ctx.tiles.get('src');
   const index = ctx.tiles.get('dstIdx');
   if (!dst || !src) return;
+  argReduceScratch(ctx, ctx.spec.opName.startsWith('pto.trow') ? 'row' : 'col');
   if (!index) {
     if (dst.dtype !== 'i32' && dst.dtype !== 'u32')
       ctx.error(ctx.spanOf('dst'), `dst is the index (i32 or ui32) unless a second destination dstIdx is given, got ${elemTypeName(dst.dtype)}`);

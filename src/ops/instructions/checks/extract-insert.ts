@@ -56,10 +56,16 @@ function checkFixpipeOperands(ctx: CheckContext, src: TileType, form: FixpipeFor
 
 type Pairs = Partial<Record<ElemType, ElemType[]>>;
 
-/** The acc -> destination element types of the fixpipe's cast and quantising forms (PTOAS's verifiers). */
+/**
+ * The acc -> destination element types of the fixpipe's cast and quantising forms (PTOAS's verifiers); A5 quantises
+ * f32 to MLIR's 8-bit floats too (TExtractOp::verify's isA5AccQuantExtractTypePair).
+ */
 const ACC_TYPES: Record<'a2a3' | 'a5', { cast: Pairs; quant: Pairs }> = {
   a2a3: { cast: { f32: ['f16', 'bf16'] }, quant: { f32: ['i8', 'u8'], i32: ['i8', 'u8', 'f16', 'i16', 'u16'] } },
-  a5: { cast: { f32: ['f16', 'bf16', 'f32'], i32: ['i32', 'u32'] }, quant: { f32: ['i8', 'u8', 'f16', 'bf16', 'f32'], i32: ['i8', 'u8', 'f16', 'bf16'] } },
+  a5: {
+    cast: { f32: ['f16', 'bf16', 'f32'], i32: ['i32', 'u32'] },
+    quant: { f32: ['i8', 'u8', 'f16', 'bf16', 'f32', 'f8E4M3FN', 'f8E5M2'], i32: ['i8', 'u8', 'f16', 'bf16'] },
+  },
 };
 
 const describe = (pairs: Pairs) =>

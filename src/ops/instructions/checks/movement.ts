@@ -4,6 +4,7 @@ import { ElemType, TileType, elemSize, elemTypeName } from '../../../types/type'
 import { checkIndexOperands, checkStaticWindow } from './window';
 import { TargetName } from '../../../spec/schema';
 import { CheckContext, InstructionCheck } from './context';
+import { checkMoveToZz } from './tmov-zz';
 
 type Shape = { vRow: number; vCol: number };
 
@@ -125,7 +126,8 @@ const A5_QUANT_PAIRS: QuantPairs = { f32: ['i8', 'u8', 'f16', 'bf16', 'f32'], i3
  */
 const QUANT_PAIRS: Record<'move' | 'store', Record<TargetName, QuantPairs>> = {
   move: { a2a3: { f32: ['i8'], i32: ['i8', 'u8', 'f16', 'i16'] }, a5: A5_QUANT_PAIRS },
-  store: { a2a3: { f32: ['i8', 'u8'], i32: ['i8', 'u8', 'f16'] }, a5: A5_QUANT_PAIRS },
+  // A5's store also quantises f32 to the 8-bit floats hif8 and e4m3 (TStoreOp::verify, isA5AccStorePreQuantDstType).
+  store: { a2a3: { f32: ['i8', 'u8'], i32: ['i8', 'u8', 'f16'] }, a5: { ...A5_QUANT_PAIRS, f32: [...A5_QUANT_PAIRS.f32!, '!pto.hif8', 'f8E4M3FN'] } },
 };
 
 const describePairs = (pairs: QuantPairs) =>
@@ -191,8 +193,11 @@ const tmov: InstructionCheck = (ctx) => {
   if (!src || !dst) return;
   // With fp (today's spelling of tmov.fp) the move is the fixpipe's vector quantisation. PTOAS's TMovOp verifier sets
   // no rule on fp's element type or width (the VM runs 64-bit words and reports others as not implemented yet).
-  if (ctx.tiles.has('fp')) {
-    const groupAxis = attrOf(ctx.op, 'grpAxis');
+  const third = ctx.tiles.get('fp');
+  if (third?.loc === 'vec') return checkMoveToZz(ctx, src, dst, third);
+  const groupAxis = attrOf(ctx.op, 'grpAxis');
+  if (groupAxis && !third) return ctx.error(groupAxis.span, 'grpAxis belongs to the X-to-ZZ form (a vec third tile)');
+  if (third) {
     if (groupAxis) return ctx.error(groupAxis.span, 'grpAxis belongs to the X-to-ZZ form (a vec third tile), not to a move with a scaling fp');
     if (src.loc !== 'acc') return ctx.error(ctx.spanOf('fp'), `fp quantises a move out of the accumulator; src is a ${src.loc} tile`, D.tileLocation);
     if (src.dtype !== 'f32' && src.dtype !== 'i32')
@@ -243,7 +248,8 @@ const tstore: InstructionCheck = (ctx) => {
   if (fp && src.loc !== 'acc') return ctx.error(ctx.spanOf('fp'), `the fp form needs an acc src, not loc=${src.loc}`, D.tileLocation);
   const view = ctx.bound.operands.get('dst')?.type;
   const viewCount = view?.kind === 'partition_view' ? elementCount(view.shape) : undefined;
-  const validCount = src.vRow !== null && src.vCol !== null ? src.vRow * src.vCol : undefined;
+  // As TStoreOp::verify, an empty valid region (a zero-sized tail) stores nothing and is not compared.
+  const validCount = src.vRow !== null && src.vCol !== null && src.vRow * src.vCol > 0 ? src.vRow * src.vCol : undefined;
   if (!fp && viewCount !== undefined && validCount !== undefined && viewCount !== validCount)
     ctx.error(ctx.spanOf('dst'), `dst holds ${viewCount} elements, but src's valid region ${src.vRow}x${src.vCol} holds ${validCount}`, D.validRegion);
   const quantised = checkFixpipeAttributes(ctx, src);

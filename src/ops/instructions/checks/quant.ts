@@ -1,5 +1,6 @@
 import { DIAGNOSTICS as D } from '../../../diag/catalog';
 import { TileType, elemTypeName, isStoredFormat } from '../../../types/type';
+import { checkNoAlias } from './no-alias';
 import { CheckContext, InstructionCheck } from './context';
 
 /** Whether every named tile has a dtype the target's table allows: otherwise the tables reported it already. */
@@ -213,7 +214,10 @@ const tprefetch: InstructionCheck = (ctx) => {
 /** Rules beyond the tables, by op name (`pto.NAME`). */
 export const checks: Record<string, InstructionCheck> = {
   'pto.tquant': tquant,
-  'pto.tquant.mx': tquantMx,
+  'pto.tquant.mx': (ctx) => {
+    tquantMx(ctx);
+    checkNoAlias(ctx, ['src', 'dst', 'exp', 'max', 'scaling', 'exp_zz']);
+  },
   'pto.tdequant': tdequant,
   'pto.tprefetch': tprefetch,
 };

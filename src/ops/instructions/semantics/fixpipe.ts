@@ -34,7 +34,10 @@ export const usesFixpipe = (options: FixpipeOptions): boolean => options.form !=
 /** The fixpipe's converter for from -> to under the run's profile; a pair or mode the VM does not model traps. */
 export function fixpipeFor(ctx: InstructionContext, options: FixpipeOptions, from: Tile, to: ElemType, site: FixpipeSite): FixpipeConvert {
   const converter = fixpipeConverter({ from: from.type.dtype, to, form: options.form, relu: options.relu, profile: ctx.numerics, site });
-  if (typeof converter === 'string') ctx.trap(`${ctx.op.name} from ${from.type.dtype} to ${to} under ${ctx.numerics}: ${converter}; not implemented`);
+  if (typeof converter === 'string')
+    ctx.trap(
+      `${ctx.op.name} from ${from.type.dtype} to ${to} under ${ctx.numerics}: ${converter}${converter.endsWith('not implemented yet') ? '' : '; not implemented'}`,
+    );
   return converter;
 }
 

@@ -52,6 +52,8 @@ function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Til
     for (let k = 0; k < count; k++) visit(Math.floor(k / tile.type.cols), k % tile.type.cols, matrix.element(Math.floor(k / matrix.cols), k % matrix.cols));
     return;
   }
+  // An empty valid region (issue 708: a zero-row or zero-column tail) moves nothing, whatever the view's shape.
+  if (tile.vRow === 0 || tile.vCol === 0) return;
   if (matrix.cols !== tile.vCol || matrix.rows !== tile.vRow) {
     // PTOAS accepts other shapes (a tstore of as many elements, any tload): the layout conversions they stand for are not modelled.
     ctx.trap(

@@ -13,6 +13,7 @@ export function move(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
   const src = ctx.tile('src');
   const direction = `${src.type.loc}->${dst.type.loc}`;
+  if (ctx.optionalTile('fp')?.type.loc === 'vec') ctx.trap("tmov's X-to-ZZ form (MX exponents rearranged into a ZZ-boxed tile) is not implemented yet");
   if (direction === 'vec->vec') {
     if (src.codec.size !== dst.codec.size) ctx.trap(`tmov from ${src.type.dtype} to ${dst.type.dtype}: the element sizes differ`);
     return copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
