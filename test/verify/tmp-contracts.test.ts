@@ -180,12 +180,12 @@ describe('tgather index form', () => {
     const unsigned: TileSpec = { dtype: 'u32', rows: 1, cols: 64 };
     const text = gather(i32(1, 64), unsigned);
     expect(check(text, 'a2a3')).toEqual([
-      `${at(text, tileBuf(unsigned), 1)}: error[E0505]: pto.tgather: expects tmp and indices to have the same element type (tmp ui32, src1 i32)`,
+      `${at(text, tileBuf(unsigned), 1)}: error[E0505]: pto.tgather: tmp (ui32) must have the element type of src1 (i32)`,
     ]);
     const short: TileSpec = { dtype: 'i32', rows: 1, cols: 64, vCol: 8 };
     const shorter = gather(i32(1, 64), short);
     expect(check(shorter, 'a2a3')).toEqual([
-      `${at(shorter, tileBuf(short), 1)}: error[E0515]: pto.tgather: expects tmp to have the indices' valid shape (tmp 1x8, src1 1x64)`,
+      `${at(shorter, tileBuf(short), 1)}: error[E0506]: pto.tgather: tmp's valid shape 1x8 must equal src1's 1x64`,
     ]);
   });
   test('A5 takes any tmp beside i16 indices', () => {
