@@ -74,7 +74,10 @@ export function runWithGeneratedInputs(file: string, text: string, options: RunO
       const t = p.type ? asm.types.parse(p.type.text).type : undefined;
       const value = given[`@${fn.symbol} ${name}`] ?? given[name];
       if (t?.kind === 'scalar')
-        args.set(name, value ?? LAUNCH_SCALARS[name] ?? (t.elem.startsWith('f') || t.elem === 'bf16' ? '1.5' : t.elem === 'i1' ? '1' : (options.integerDefault ?? '32')));
+        args.set(
+          name,
+          value ?? LAUNCH_SCALARS[name] ?? (t.elem.startsWith('f') || t.elem === 'bf16' ? '1.5' : t.elem === 'i1' ? '1' : (options.integerDefault ?? '32')),
+        );
       else if (value !== undefined) args.set(name, value);
     }
     try {

@@ -74,6 +74,8 @@ class Printer {
         return 'unit';
       case 'array':
         return `[${a.items.map((i) => this.attr(i)).join(', ')}]`;
+      case 'dense':
+        return `dense<${this.attr(a.elements)}>` + (a.type ? ` : ${this.type(a.type)}` : '');
       case 'dict':
         return this.dict(a.entries);
       case 'dialect':

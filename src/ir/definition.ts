@@ -98,10 +98,10 @@ export interface OpProperties {
   /** PTOAS prints its attributes inside `ins(...)` rather than after `outs(...)`. */
   attributesInIns?: boolean;
   /**
-   * Sources older PTOAS wrote in `outs(...)` after the `outs` destinations (tsort32's idx): their places in
-   * today's `ins(...)`, for the printer to move them there.
+   * Sources older PTOAS wrote in `outs(...)`: `outs` is how many today's outs has; each move takes the old outs
+   * operand at `from` to its place `to` in today's `ins(...)` (`last`: after the others), for the printer to move it.
    */
-  formerlyOuts?: { outs: number; insPositions: number[] };
+  formerlyOuts?: { outs: number; moves: { from: number; to: number | 'last' }[] };
   /**
    * What kind of op a tile-op helper (`pto.tileop.helper`, compute code a kernel calls) may not contain, in
    * PTOAS's words (its pto-materialize-tileop-sections pass): synchronization between pipes, or tiles' allocation
@@ -116,15 +116,14 @@ export interface OpProperties {
  * written in today's form already. The binder and the printer both read the old form through here.
  */
 export function todaysDpsOrder<T>(ins: T[], outs: T[], moved: OpProperties['formerlyOuts']): { ins: T[]; outs: T[] } | undefined {
-  if (!moved || outs.length !== moved.outs + moved.insPositions.length) return undefined;
-  const extra = outs.slice(moved.outs);
-  const written = [...ins];
-  const reordered: T[] = [];
-  for (let i = 0; written.length > 0 || extra.length > 0; i++) {
-    if (moved.insPositions.includes(i) && extra.length > 0) reordered.push(extra.shift()!);
-    else if (written.length > 0) reordered.push(written.shift()!);
+  if (!moved || outs.length !== moved.outs + moved.moves.length) return undefined;
+  const taken = new Set(moved.moves.map((m) => m.from));
+  const reordered = [...ins];
+  const place = (to: number | 'last') => (to === 'last' ? Infinity : to);
+  for (const m of [...moved.moves].sort((a, b) => place(a.to) - place(b.to))) {
+    reordered.splice(Math.min(place(m.to), reordered.length), 0, outs[m.from]);
   }
-  return { ins: reordered, outs: outs.slice(0, moved.outs) };
+  return { ins: reordered, outs: outs.filter((_, i) => !taken.has(i)) };
 }
 
 /**

@@ -29,8 +29,16 @@ export const OperandSpec = z.object({
   optional: z.boolean().optional(),
   /** Level 1 (SSA) spelling: absent (`false`) or optional (`"optional"`), e.g. scratch tiles. Default: as at Level 2. */
   l1: z.union([z.literal(false), z.literal('optional')]).optional(),
-  /** A source that older PTOAS wrote in `outs(...)`, after the destinations: that form is accepted with a warning. */
-  formerlyOuts: z.boolean().optional(),
+  /**
+   * A source that older PTOAS wrote in `outs(...)`: after the destinations (`true`) or at this index of the old
+   * outs (tmrgsort's `outs(%dst, %tmp, %executed)`). That form is accepted with a warning.
+   */
+  formerlyOuts: z.union([z.boolean(), z.number().int().min(0)]).optional(),
+  /**
+   * An optional source written after all the others, whichever optional ones before it are left out (tmrgsort's tmp
+   * follows 2 to 4 lists); `no_NAME` after the operands says it is left out.
+   */
+  writtenLast: z.boolean().optional(),
   /**
    * Its kind depends on the op's form (why, in words): the family's check (ops/instructions/checks) checks it, and
    * the generic check that an operand is of its declared kind skips it.
@@ -46,7 +54,7 @@ export const OperandSpec = z.object({
   implicitTmp: z
     .object({
       targets: z.array(Target).min(1),
-      when: z.enum(['float-dst', 'unaligned-width', 'unsaturated-narrowing', 'binary']).optional(),
+      when: z.enum(['float-dst', 'unaligned-width', 'unsaturated-narrowing', 'binary', 'several-lists']).optional(),
     })
     .optional(),
 });

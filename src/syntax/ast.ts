@@ -35,6 +35,8 @@ export type Attr =
   | { kind: 'bool'; value: boolean; span: Span }
   | { kind: 'unit'; span: Span }
   | { kind: 'array'; items: Attr[]; span: Span }
+  /** `dense<[1, 2]> : vector<2xi16>`: the elements (an array, or one literal for a splat) of a shaped type. */
+  | { kind: 'dense'; elements: Attr; type?: TypeRef; span: Span }
   | { kind: 'dict'; entries: AttrEntry[]; span: Span }
   | { kind: 'dialect'; text: string; span: Span }
   | { kind: 'symbol'; name: string; span: Span }

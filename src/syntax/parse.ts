@@ -443,6 +443,10 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const values = optional<Attr[]>(items, c);
       return { kind: 'array', items: values ?? [], span: spanOf(c, this) } satisfies Attr;
     },
+    DenseElementsAttr(this: Node, _kw: Node, _o: Node, elements: Node, _c: Node, type: Node): Attr {
+      const c = contextOf(this);
+      return { kind: 'dense', elements: elements.ast(c), type: optional<TypeRef>(type, c), span: spanOf(c, this) };
+    },
     DenseArrayItems(this: Node, _colon: Node, list: Node) {
       const c = contextOf(this);
       return list.asIteration().children.map((i) => ({ kind: 'int', value: parseIntLiteral(i.sourceString), span: spanOf(c, i) }) satisfies Attr);
@@ -1376,6 +1380,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const span = spanOf(c, this);
       switch (x.ctorName) {
         case 'ArrayAttr':
+        case 'DenseElementsAttr':
         case 'DenseArrayAttr':
         case 'TypedLiteral':
           return x.ast(c);

@@ -40,8 +40,13 @@ export function instructionDefinition(spec: Instruction): OpDefinition {
 }
 
 function formerlyOuts(spec: Instruction): OpProperties['formerlyOuts'] {
-  const insPositions = spec.ins.flatMap((s, i) => (s.formerlyOuts ? [i] : []));
-  return insPositions.length > 0 ? { outs: spec.outs.length, insPositions } : undefined;
+  let after = spec.outs.length;
+  const moves = spec.ins.flatMap((s, i) => {
+    if (s.formerlyOuts === undefined || s.formerlyOuts === false) return [];
+    const from = s.formerlyOuts === true ? after++ : s.formerlyOuts;
+    return [{ from, to: s.writtenLast ? ('last' as const) : i }];
+  });
+  return moves.length > 0 ? { outs: spec.outs.length, moves } : undefined;
 }
 
 /** Early PTOAS spelled Level 2 tile ops with a `_dps` suffix, and the transfers also without their `t`. */
@@ -158,7 +163,14 @@ class InstructionVerification {
     const [insOperands, insTypes] = [insList.map((t) => t.operand), insList.map((t) => t.type)];
     const [outsOperands, outsTypes] = [outsList.map((t) => t.operand), outsList.map((t) => t.type)];
     const positional = spec.ins.filter((s) => !s.keyword);
-    const ins = this.bindList(op, this.sourceOrder(spec, positional, insTypes), insOperands, insTypes, 'ins', spec, 2);
+    const { specs: insSpecs, last } = this.writtenLast(op, spec, positional, insOperands.length);
+    const listed = last ? insOperands.length - 1 : insOperands.length;
+    let ins = this.bindList(op, this.sourceOrder(spec, insSpecs, insTypes), insOperands.slice(0, listed), insTypes.slice(0, listed), 'ins', spec, 2);
+    if (ins && last) {
+      const type = insTypes[listed];
+      if (type) ins.set(last.name, { spec: last, type, use: insOperands[listed] });
+      else ins = undefined;
+    }
     const keywordOperands = this.bindKeywords(op, spec, operandTypes);
     if (ins && keywordOperands) for (const [k, b] of keywordOperands) ins.set(k, b);
     // `%v = op ins(...) outs : T`: a scalar destination is the op's result (pto.tgetval).
@@ -170,6 +182,28 @@ class InstructionVerification {
     const outs = this.bindList(op, spec.outs, outsOperands, outsTypes, 'outs', spec, 2);
     if (!ins || !outs || !keywordOperands) return undefined;
     return { spec, operands: new Map([...outs, ...ins]) };
+  }
+
+  /**
+   * The ins specs bound by position, and the `writtenLast` operand when the last operand written is it: when its
+   * `no_NAME` marker is absent and more operands are written than required (tmrgsort's format 1 has none).
+   */
+  private writtenLast(
+    op: OpNode,
+    spec: Instruction,
+    positional: Instruction['operands'],
+    count: number,
+  ): { specs: Instruction['operands']; last?: Instruction['operands'][number] } {
+    const last = positional.find((s) => s.writtenLast);
+    const markers = op.insMarkers ?? [];
+    for (const marker of markers.filter((m) => m !== `no_${last?.name}`)) {
+      this.v.error(op.nameSpan, `${spec.opName} takes no '${marker}' marker; expected '${this.usage(spec, 2)}'`, undefined, D.instructionOperands);
+    }
+    if (!last) return { specs: positional };
+    const specs = positional.filter((s) => s !== last);
+    const required = specs.filter((s) => !s.optional).length;
+    const leftOut = markers.includes(`no_${last.name}`) || count <= required;
+    return { specs, last: leftOut ? undefined : last };
   }
 
   /** The sources written `KEYWORD %v : T` inside ins, bound by their keyword. */
@@ -373,7 +407,14 @@ class InstructionVerification {
       });
     }
     if (this.v.level === 'level3' && attributesOk) {
-      const missing = missingExplicitTmp({ spec, written: new Set(bound.operands.keys()), tiles, target: this.v.target, attributes });
+      const missing = missingExplicitTmp({
+        spec,
+        written: new Set(bound.operands.keys()),
+        tiles,
+        types: new Map([...bound.operands].map(([k, b]) => [k, b.type])),
+        target: this.v.target,
+        attributes,
+      });
       if (missing) this.v.error(op.nameSpan, `${name}: ${missing.message}`, undefined, D.buildLevel);
     }
   }

@@ -1,4 +1,4 @@
-import { ElemType, TileType, isFloat } from '../../types/type';
+import { ElemType, TileType, Type, isFloat } from '../../types/type';
 import { Instruction } from '../../spec/isa';
 import { OperandSpec, TargetName } from '../../spec/schema';
 import { AttributeValue } from '../attributes';
@@ -17,6 +17,8 @@ export interface ImplicitTmpQuery {
   /** The operands written, by spec name. */
   written: ReadonlySet<string>;
   tiles: ReadonlyMap<string, TileType>;
+  /** Every written operand's type, by spec name (an operand the table declares a scalar may be a tile). */
+  types: ReadonlyMap<string, Type>;
   target: TargetName;
   attributes: ReadonlyMap<string, AttributeValue | undefined>;
 }
@@ -50,6 +52,8 @@ const CONDITIONS: Record<Condition, { holds: (q: ImplicitTmpQuery) => boolean; w
   },
   // TCOLSUM sums pairwise through scratch when isBinary.
   binary: { holds: (q) => q.attributes.get('isBinary') === true, words: (op) => ` for binary ${op}` },
+  // TMRGSORT's format 2 (2 to 4 lists, the second ins operand a tile) merges through scratch; format 1 does not.
+  'several-lists': { holds: (q) => q.types.get('src1')?.kind === 'tile', words: (op) => ` for ${op} format2` },
 };
 
 /** The operand that must be written at level3 with the words of PTOAS's message, or undefined. */

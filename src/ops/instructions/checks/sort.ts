@@ -38,7 +38,7 @@ const isIntegerScalar = (t: Type): boolean => t.kind === 'scalar' && !['f16', 'b
 
 /**
  * TMRGSORT has two formats that share the second ins position: format 1 `ins(%src, %blockLen : T, i32)
- * outs(%dst : T)` and format 2 `ins(%s0, %s1[, %s2[, %s3]] : T, ...) outs(%dst, %tmp, %executed : T, T,
+ * outs(%dst : T)` and format 2 `ins(%s0, %s1[, %s2[, %s3]], %tmp : T, ...) outs(%dst, %executed : T,
  * vector<4xi16>)`. The table declares src1 as a scalar so both bind; this check gives src1 the tile rules in
  * format 2 and checks each format's operands.
  */
@@ -67,7 +67,7 @@ function tmrgsort(ctx: CheckContext): void {
   if (src && dst && src.cols !== dst.cols) ctx.error(ctx.spanOf('dst'), `dst must have as many columns as src (${src.cols}), not ${dst.cols}`);
 }
 
-/** Format 2: src1 is a tile like the other lists, and the outs are dst, tmp and the executed counts. */
+/** Format 2: src1 is a tile like the other lists, tmp the scratch, and the outs are dst and the executed counts. */
 function mergeLists(ctx: CheckContext, src1: TileType): void {
   const where = ctx.spanOf('src1');
   if (src1.loc !== 'vec') ctx.error(where, `src1 must be a vec tile, not loc=${src1.loc}`, D.tileLocation);
@@ -87,14 +87,38 @@ function mergeLists(ctx: CheckContext, src1: TileType): void {
     }
   }
   if (src1.rows !== 1) ctx.error(where, `src1 must have 1 row, not ${src1.rows}`);
-  for (const needed of ['tmp', 'executed']) {
-    if (!ctx.bound.operands.has(needed))
-      ctx.error(ctx.op.nameSpan, `format 2 (several lists) needs outs(%dst, %tmp, %executed : T, T, vector<4xi16>); ${needed} is missing`);
+  if (!ctx.bound.operands.has('executed')) {
+    ctx.error(ctx.op.nameSpan, 'format 2 (several lists) needs outs(%dst, %executed : T, vector<4xi16>); executed is missing', D.instructionOperands);
   }
   const executed = ctx.bound.operands.get('executed')?.type;
   if (executed && printType(executed).replace(/\s+/g, '') !== 'vector<4xi16>') {
     ctx.error(ctx.spanOf('executed'), `executed must be a vector<4xi16> (the counts taken from each list), not ${printType(executed)}`);
   }
+  checkScratch(ctx, src1);
+}
+
+/**
+ * Format 2's tmp, the last ins operand (PTOAS reads it so unless `no_tmp` says PTOAS allocates it), holds every
+ * list's records and dst is copied from it: at least as wide as dst and as all the lists together.
+ */
+function checkScratch(ctx: CheckContext, src1: TileType): void {
+  const tmp = ctx.tiles.get('tmp');
+  if (!tmp) {
+    if (!(ctx.op.insMarkers ?? []).includes('no_tmp')) {
+      ctx.error(
+        ctx.op.nameSpan,
+        'format 2 (several lists) writes tmp as the last ins operand, or no_tmp after the lists for PTOAS to allocate it',
+        D.instructionOperands,
+      );
+    }
+    return;
+  }
+  const dst = ctx.tiles.get('dst');
+  const lists = ['src0', 'src2', 'src3'].flatMap((name) => ctx.tiles.get(name) ?? []);
+  const total = [...lists, src1].reduce((n, list) => n + list.cols, 0);
+  // PTOAS stops at the first of the two.
+  if (dst && tmp.cols < dst.cols) ctx.error(ctx.spanOf('tmp'), `tmp must have at least as many columns as dst (${dst.cols}), not ${tmp.cols}`);
+  else if (tmp.cols < total) ctx.error(ctx.spanOf('tmp'), `tmp must have at least as many columns as the lists together (${total}), not ${tmp.cols}`);
 }
 
 export const checks: Record<string, InstructionCheck> = { 'pto.tsort32': tsort32, 'pto.tmrgsort': tmrgsort };
