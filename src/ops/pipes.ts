@@ -76,6 +76,7 @@ function checkLoweredSubblock(c: DeclaredCheck): void {
  */
 function loweredTransfer(side: CoreKind) {
   return (c: DeclaredCheck): void => {
+    checkTensorViewEntry(c, 'tile');
     checkLoweredSubblock(c);
     const split = c.int('split');
     if (split !== 3 && split !== 4) return;
@@ -89,6 +90,36 @@ function loweredTransfer(side: CoreKind) {
         `${c.v.op.name} supports odd split modes (split = 3 or 4) only for a unidirectional C2V pto.initialize_l2g2l_pipe with a local consumer buffer`,
       );
   };
+}
+
+/**
+ * A lowered transfer whose entry is a GM tensor view: the pipe must be a global-only pto.initialize_l2g2l_pipe whose
+ * gm_addr view has the entry's element type, rank and static dims (PTOAS's internal tensor-entry rule).
+ */
+function checkTensorViewEntry(c: DeclaredCheck, entryName: string): void {
+  const entry = c.type(entryName);
+  if (entry?.kind !== 'tensor_view') return;
+  const handle = c.binding.operands.pipe_handle?.[0];
+  const init = handle === undefined ? undefined : definingOp(c.v.function, c.v.op.operands[handle]);
+  const at = c.span(entryName);
+  if (init?.name !== PIPE_OP.l2g2lInit) return c.error(at, `${c.v.op.name} expects a !pto.tensor_view entry to use a pipe made by ${PIPE_OP.l2g2lInit}`);
+  // Its positional operands: gm_addr, then local_addr when the pipe also has a local buffer.
+  const positional = init.segments.operands ?? [];
+  const gm = positional.length > 0 ? [init.operands[positional[0]]] : [];
+  if (positional.length >= 2) return c.error(at, `${c.v.op.name} expects a !pto.tensor_view entry to use a global-only ${PIPE_OP.l2g2lInit} (no local_addr)`);
+  const slotRef = gm[0]?.type;
+  const slot = slotRef ? c.v.type(slotRef) : undefined;
+  if (slot?.kind !== 'tensor_view') return;
+  if (slot.elem !== entry.elem)
+    return c.error(at, `${c.v.op.name} expects the pipe entry's element type to match ${PIPE_OP.l2g2lInit}'s gm_addr (${slot.elem})`);
+  if (slot.shape.length !== entry.shape.length)
+    return c.error(
+      at,
+      `${c.v.op.name} expects the pipe entry's rank (${entry.shape.length}) to match ${PIPE_OP.l2g2lInit}'s gm_addr rank (${slot.shape.length})`,
+    );
+  const dim = entry.shape.findIndex((d, i) => d !== null && slot.shape[i] !== null && d !== slot.shape[i]);
+  if (dim >= 0)
+    c.error(at, `${c.v.op.name} expects pipe entry dimension ${dim} (${entry.shape[dim]}) to match ${PIPE_OP.l2g2lInit} gm_addr dimension ${slot.shape[dim]}`);
 }
 
 /** The pipe configuration every initialization takes. */
@@ -319,10 +350,15 @@ const PIPE_OPS: DeclaredOp[] = [
   freeFrom(PIPE_OP.freeFromAiv, VECTOR_TO_CUBE.consumer),
   allocTo(PIPE_OP.allocToAiv, CUBE_TO_VECTOR.producer),
   allocTo(PIPE_OP.allocToAic, VECTOR_TO_CUBE.producer),
-  { name: 'pto.talloc', operands: [{ name: 'entry', is: ['tensor_view'] }, PIPE_HANDLE], attrs: [SPLIT] },
+  { name: 'pto.talloc', operands: [{ name: 'entry', is: ['tensor_view'] }, PIPE_HANDLE], attrs: [SPLIT], check: (c) => checkTensorViewEntry(c, 'entry') },
   { name: 'pto.tpush', operands: [{ name: 'tile', is: [...ENTRY_CLASSES] }, PIPE_HANDLE, SUBBLOCK], attrs: [SPLIT], check: loweredTransfer('cube') },
   { name: 'pto.tpop', operands: [{ name: 'tile', is: [...ENTRY_CLASSES] }, PIPE_HANDLE, SUBBLOCK], attrs: [SPLIT], check: loweredTransfer('vector') },
-  { name: 'pto.tfree', operands: [{ name: 'entry', is: [...ENTRY_CLASSES], optional: true }, PIPE_HANDLE], attrs: [SPLIT] },
+  {
+    name: 'pto.tfree',
+    operands: [{ name: 'entry', is: [...ENTRY_CLASSES], optional: true }, PIPE_HANDLE],
+    attrs: [SPLIT],
+    check: (c) => checkTensorViewEntry(c, 'entry'),
+  },
   // A slot's contents named before it is popped (the lowered forms fill it in place).
   { name: 'pto.declare_tile', results: [{ name: 'tile', is: ['tile', 'tensor_view', 'partition_view'] }] },
   { name: 'pto.declare_global', results: [{ name: 'entry', is: ['tensor_view'] }] },

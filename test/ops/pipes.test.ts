@@ -125,3 +125,25 @@ test('the lowered pipe forms', () => {
     'pto.tfree: pipe_handle must be a !pto.pipe, got !pto.tensor_view<16x16xf32>',
   );
 });
+
+describe('a GM tensor-view entry of the lowered pipe ops', () => {
+  const program = (entry: string, local = '') =>
+    [
+      'func.func @k(%gm: !pto.tensor_view<16x16xf32>, %l: i32) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {',
+      `  %pipe = "pto.initialize_l2g2l_pipe"(%gm${local ? ', %l' : ''}) <{dir_mask = 1 : i8, slot_size = 1024 : i32, slot_num = 8 : i32, flag_base = 0 : i32, operandSegmentSizes = array<i32: 1, ${local ? 1 : 0}, 0>}> : (!pto.tensor_view<16x16xf32>${local ? ', i32' : ''}) -> !pto.pipe`,
+      `  %e = pto.declare_global -> ${entry}`,
+      `  pto.talloc(%e, %pipe : ${entry}, !pto.pipe) {split = 0}`,
+      '  return',
+      '}',
+    ].join('\n');
+  test("matches the element type, rank and static dims of the pipe's gm_addr view", () => {
+    expect(errorsOf(program('!pto.tensor_view<16x16xf32>'))).toBe('');
+    expect(errorsOf(program('!pto.tensor_view<16x?xf32>'))).toBe('');
+    expect(errorsOf(program('!pto.tensor_view<16x32xf32>'))).toContain(
+      'pto.talloc expects pipe entry dimension 1 (32) to match pto.initialize_l2g2l_pipe gm_addr dimension 16',
+    );
+    expect(errorsOf(program('!pto.tensor_view<16x16xf16>'))).toContain("pto.talloc expects the pipe entry's element type to match");
+    expect(errorsOf(program('!pto.tensor_view<256xf32>'))).toContain("pto.talloc expects the pipe entry's rank (1) to match");
+    expect(errorsOf(program('!pto.tensor_view<16x16xf32>', 'local'))).toContain('expects a !pto.tensor_view entry to use a global-only');
+  });
+});
