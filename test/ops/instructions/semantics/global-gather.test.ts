@@ -62,11 +62,12 @@ function run(op: string, idx: number[], tileData: number[], valid: { idx: string
 }
 
 const row = (r: number) => Array.from({ length: 8 }, (_, c) => 100 + 8 * r + c);
-const GATHER_ROW = 'pto.mgather ins(%mem, %ix : MEM, IDX) outs(%tile : DATA)';
+/** mgather in row mode, with more attributes. */
+const gatherRow = (more = '') => `pto.mgather ins(%mem, %ix : MEM, IDX) outs(%tile : DATA) {coalesce = row${more ? ', ' + more : ''}}`;
 
 describe('mgather', () => {
-  test('row coalescing (the default): dst row r is table row idx[0, r]', () => {
-    const { tile } = run(GATHER_ROW, [3, 1], [], { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' });
+  test('row coalescing: dst row r is table row idx[0, r]', () => {
+    const { tile } = run(gatherRow(), [3, 1], [], { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' });
     expect(tile).toEqual([...row(3), ...row(1)]);
   });
   test('elem coalescing: dst[r, c] = the flattened table at idx[r, c]; the rest of dst is untouched', () => {
@@ -80,13 +81,16 @@ describe('mgather', () => {
   });
   test('out-of-range rows: clamp to the last, wrap modulo the capacity, zero fills; undefined traps', () => {
     const valid = { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' };
-    expect(run(`${GATHER_ROW} {oob = clamp}`, [9, 0], [], valid).tile).toEqual([...row(3), ...row(0)]);
-    expect(run(`${GATHER_ROW} {oob = wrap}`, [9, 0], [], valid).tile).toEqual([...row(1), ...row(0)]);
-    expect(run(`${GATHER_ROW} {oob = zero}`, [9, 2], [], valid).tile).toEqual([...Array(8).fill(0), ...row(2)]);
+    expect(run(gatherRow('oob = clamp'), [9, 0], [], valid).tile).toEqual([...row(3), ...row(0)]);
+    expect(run(gatherRow('oob = wrap'), [9, 0], [], valid).tile).toEqual([...row(1), ...row(0)]);
+    expect(run(gatherRow('oob = zero'), [9, 2], [], valid).tile).toEqual([...Array(8).fill(0), ...row(2)]);
     // Today's PTOAS spellings mean the same.
-    expect(run(`${GATHER_ROW} {coalesce = #pto<coalesce row>, gatherOob = #pto<gather_oob clamp>}`, [9, 0], [], valid).tile).toEqual([...row(3), ...row(0)]);
-    expect(() => run(GATHER_ROW, [4, 0], [], valid)).toThrow(LocatedError);
-    expect(() => run(GATHER_ROW, [-1, 0], [], valid)).toThrow('index 4294967295 is out of range (capacity 4)');
+    expect(
+      run('pto.mgather ins(%mem, %ix : MEM, IDX) outs(%tile : DATA) {coalesce = #pto<coalesce row>, gatherOob = #pto<gather_oob clamp>}', [9, 0], [], valid)
+        .tile,
+    ).toEqual([...row(3), ...row(0)]);
+    expect(() => run(gatherRow(), [4, 0], [], valid)).toThrow(LocatedError);
+    expect(() => run(gatherRow(), [-1, 0], [], valid)).toThrow('index 4294967295 is out of range (capacity 4)');
   });
 });
 
@@ -94,7 +98,7 @@ describe('mscatter', () => {
   const SCATTER = 'pto.mscatter ins(%tile, %ix : DATA, IDX) outs(%mem : MEM)';
   test('row coalescing: table row idx[0, r] = src row r; a later duplicate wins', () => {
     const src = Array.from({ length: 16 }, (_, k) => -k);
-    const { table } = run(SCATTER, [2, 2], src, { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' });
+    const { table } = run(`${SCATTER} {coalesce = row}`, [2, 2], src, { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' });
     expect(table).toEqual([...row(0), ...row(1), ...src.slice(8), ...row(3)]);
   });
   test('elem coalescing with atomic add: duplicates accumulate', () => {
@@ -109,8 +113,19 @@ describe('mscatter', () => {
   test('out-of-range writes: skip leaves the table, clamp writes the last row; undefined traps', () => {
     const valid = { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' };
     const src = Array.from({ length: 16 }, (_, k) => -k);
-    expect(run(`${SCATTER} {oob = skip}`, [7, 0], src, valid).table).toEqual([...src.slice(8), ...row(1), ...row(2), ...row(3)]);
-    expect(run(`${SCATTER} {oob = clamp}`, [7, 0], src, valid).table).toEqual([...src.slice(8), ...row(1), ...row(2), ...src.slice(0, 8)]);
-    expect(() => run(SCATTER, [7, 0], src, valid)).toThrow('index 7 is out of range (capacity 4)');
+    expect(run(`${SCATTER} {coalesce = row, oob = skip}`, [7, 0], src, valid).table).toEqual([...src.slice(8), ...row(1), ...row(2), ...row(3)]);
+    expect(run(`${SCATTER} {coalesce = row, oob = clamp}`, [7, 0], src, valid).table).toEqual([...src.slice(8), ...row(1), ...row(2), ...src.slice(0, 8)]);
+    expect(() => run(`${SCATTER} {coalesce = row}`, [7, 0], src, valid)).toThrow('index 7 is out of range (capacity 4)');
+  });
+  test("without coalesce, an [R, 1] index tile scatters rows and one of the data's valid shape elements", () => {
+    const src = Array.from({ length: 16 }, (_, k) => -k);
+    // idx[r, 0] picks the table row of src row r.
+    const rows = run(SCATTER, [3, 0, 0, 0, 0, 0, 0, 0, 1], src, { idx: 'v_row=2, v_col=1', data: 'v_row=2, v_col=8' });
+    expect(rows.table).toEqual([...row(0), ...src.slice(8), ...row(2), ...src.slice(0, 8)]);
+    // idx[r, c] is a flat table element: 2x2 sources into elements 31, 0, 9, 10.
+    const elems = run(SCATTER, [31, 0, 0, 0, 0, 0, 0, 0, 9, 10], [1, 2, 0, 0, 0, 0, 0, 0, 3, 4], { idx: 'v_row=2, v_col=2', data: 'v_row=2, v_col=2' });
+    const want = [...TABLE];
+    [want[31], want[0], want[9], want[10]] = [1, 2, 3, 4];
+    expect(elems.table).toEqual(want);
   });
 });
