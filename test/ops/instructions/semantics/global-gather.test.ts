@@ -129,3 +129,32 @@ describe('mscatter', () => {
     expect(elems.table).toEqual(want);
   });
 });
+
+test('the GM -> L1 form (a mat dst, global indexes) verifies, and the VM says it does not run it yet', () => {
+  const nz = '!pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=8, v_row=16, v_col=8, blayout=col_major, slayout=row_major, fractal=512, pad=0>';
+  const text = `module {
+  func.func @k(%t: !pto.ptr<f32>, %i: !pto.ptr<i32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %tv = pto.make_tensor_view %t, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %mem = pto.partition_view %tv, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<4x8xf32>
+    %iv = pto.make_tensor_view %i, shape = [%c1, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xi32>
+    %ip = pto.partition_view %iv, offsets = [%c0, %c0], sizes = [%c1, %c16] : !pto.tensor_view<?x?xi32> -> !pto.partition_tensor_view<1x16xi32>
+    %dst = pto.alloc_tile : ${nz}
+    pto.mgather ins(%mem, %ip : !pto.partition_tensor_view<4x8xf32>, !pto.partition_tensor_view<1x16xi32>) outs(%dst : ${nz}) {coalesce = #pto<coalesce row>}
+    return
+  }
+}`;
+  const asm = assemble('gm2l1.pto', text, { target: 'a5' });
+  expect(formatAll(asm.diags)).toBe('');
+  const args = new Map<string, Value>([
+    ['%t', new GlobalBuffer('t', 'f32', new Uint8Array(new Float32Array(TABLE).buffer))],
+    ['%i', new GlobalBuffer('i', 'i32', new Uint8Array(64))],
+  ]);
+  const runIt = () => runFunction(asm.program, asm.types, [...asm.program.functions.values()][0], args, { numerics: 'npu', maxSteps: 100 });
+  expect(runIt).toThrow(LocatedError);
+  expect(runIt).toThrow('pto.mgather into a mat tile (GM -> L1, global indexes) is not implemented yet');
+});
