@@ -40,8 +40,8 @@ export const OperandSpec = z.object({
    */
   writtenLast: z.boolean().optional(),
   /**
-   * Its kind depends on the op's form (why, in words): the family's check (ops/instructions/checks) checks it, and
-   * the generic check that an operand is of its declared kind skips it.
+   * Its kind depends on the op's form (why, in words): bound to a value of another kind than `kind`, the generic
+   * checks skip it and the family's check (ops/instructions/checks) checks it.
    */
   polymorphic: z.string().optional(),
   /** At Level 2, written after the ins list as `KEYWORD %v : T` (PTOAS's `fp %fp : F`) rather than by position. */

@@ -275,6 +275,9 @@ class InstructionVerification {
     const tiles = new Map<string, TileType>();
     for (const [operandName, b] of bound.operands) {
       const { spec: os, type } = b;
+      // A polymorphic operand of another kind than the table's is its form's: the family's check checks it.
+      const declaredKind = os.kind === 'view' ? 'partition_view' : os.kind;
+      if (os.polymorphic && type.kind !== declaredKind) continue;
       if (os.kind === 'tile') {
         if (type.kind !== 'tile') {
           this.v.error(spanOf(b), `${name}: ${operandName} must be a tile, got ${printType(type)}`, undefined, D.operandKind);
@@ -292,7 +295,7 @@ class InstructionVerification {
           this.v.warning(spanOf(b), `${name}: a Level 1 result is a !pto.tile value; !pto.tile_buf is a Level 2 buffer`, D.bufferTypedValue);
       } else if (os.kind === 'view' && type.kind !== 'partition_view') {
         this.v.error(spanOf(b), `${name}: ${operandName} must be a !pto.partition_tensor_view, got ${printType(type)}`, undefined, D.operandKind);
-      } else if (os.kind === 'scalar' && type.kind !== 'scalar' && !os.polymorphic) {
+      } else if (os.kind === 'scalar' && type.kind !== 'scalar') {
         this.v.error(spanOf(b), `${name}: ${operandName} must be a scalar (index, integer or float), got ${printType(type)}`, undefined, D.operandKind);
       }
     }

@@ -4,7 +4,7 @@ import { TileType, elemSize, elemTypeName, printType } from '../../../types/type
 import { CheckContext, InstructionCheck } from './context';
 import { checkAsTile } from './polymorphic';
 
-/** Gather and scatter rules beyond the tables. */
+/** Gather and scatter within tiles: rules beyond the tables (global-gather.ts: mgather and mscatter). */
 
 /** How many source columns (rows for axis col) a mask pattern's group spans: it keeps one of them. */
 export function maskGroupSize(pattern: string): number {
@@ -207,27 +207,9 @@ const tgatherb: InstructionCheck = (ctx) => {
     ctx.error(ctx.spanOf('dst'), `dst's valid row (${dst.vCol} x ${elemSize(dst.dtype)} bytes) must be whole 32-byte blocks`);
 };
 
-/** MSCATTER's atomic max and min exist on A5 only (ScatterAtomicOp; the A2/A3 path has only add). */
-const mscatter: InstructionCheck = (ctx) => {
-  const key = ctx.attributes.get('atomic') !== undefined ? 'atomic' : 'scatterAtomicOp';
-  const atomic = ctx.attributes.get(key);
-  if (ctx.target === 'a2a3' && (atomic === 'max' || atomic === 'min'))
-    ctx.error(attrOf(ctx.op, key)!.span, `${key} = ${atomic} is A5 only (A2/A3 has none and add)`);
-  if (ctx.attributes.get('atomic') !== undefined && attrOf(ctx.op, 'scatterAtomicOp'))
-    ctx.error(attrOf(ctx.op, 'atomic')!.span, 'give atomic or scatterAtomicOp, not both');
-  if (ctx.attributes.get('oob') !== undefined && attrOf(ctx.op, 'scatterOob')) ctx.error(attrOf(ctx.op, 'oob')!.span, 'give oob or scatterOob, not both');
-};
-
-/** `oob` is the earlier spelling of gatherOob: one of them. */
-const mgather: InstructionCheck = (ctx) => {
-  if (ctx.attributes.get('oob') !== undefined && attrOf(ctx.op, 'gatherOob')) ctx.error(attrOf(ctx.op, 'oob')!.span, 'give oob or gatherOob, not both');
-};
-
 /** Rules beyond the tables, by op name (`pto.NAME`). */
 export const checks: Record<string, InstructionCheck> = {
-  'pto.mgather': mgather,
   'pto.tgather': tgather,
   'pto.tscatter': tscatter,
   'pto.tgatherb': tgatherb,
-  'pto.mscatter': mscatter,
 };

@@ -161,15 +161,25 @@ function indexOf(ctx: InstructionContext, indexes: Tile, data: Tile, mode: strin
 }
 
 /**
+ * MSCATTER's mode when coalesce is left out (the verifier allows an [R, 0|1] index tile or one of the data's valid
+ * shape): a one-column index tile is row mode, the C++ default; any other is elem mode.
+ */
+function inferredCoalesce(indexes: Tile, data: Tile): 'row' | 'elem' {
+  return indexes.vCol <= 1 && indexes.vRow === data.vRow ? 'row' : 'elem';
+}
+
+/**
  * What MGATHER and MSCATTER share: the tile, the view as a matrix, and for each position of the tile's valid
  * region the table element it maps to (after the out-of-range policy), or the policy's 'zero' / 'skip'.
  */
 function globalAccess(ctx: InstructionContext, tileName: 'dst' | 'src') {
   const tile = ctx.tile(tileName);
+  if (tile.type.loc === 'mat') ctx.trap(`${ctx.op.name} into a mat tile (GM -> L1, global indexes) is not implemented yet`);
   const view = ctx.view('mem');
   const table = viewMatrix(ctx, view);
-  const mode = ctx.attribute('coalesce') as string;
-  const index = indexOf(ctx, ctx.tile('indexes'), tile, mode);
+  const indexes = ctx.tile('indexes');
+  const mode = (ctx.attribute('coalesce') as string | undefined) ?? inferredCoalesce(indexes, tile);
+  const index = indexOf(ctx, indexes, tile, mode);
   const remap = remapper(ctx, 'index');
   const size = tile.codec.size;
   if (view.buffer.codec.size !== size) ctx.trap(`${view.buffer.name} has ${view.buffer.elem} elements, the tile ${tile.type.dtype}: their sizes differ`);
