@@ -17,7 +17,9 @@ import * as tmpContracts from './tmp-contracts';
 
 /** Instruction checks beyond the tables, one module per family; an op name appears in one module only. */
 export const INSTRUCTION_CHECKS: Record<string, InstructionCheck> = merge(
-  [compare, convert, cube, elementwise, expand, extractInsert, gather, generate, globalGather, misc, movement, quant, reduce, sort, tmpContracts].map((m) => m.checks),
+  [compare, convert, cube, elementwise, expand, extractInsert, gather, generate, globalGather, misc, movement, quant, reduce, sort, tmpContracts].map(
+    (m) => m.checks,
+  ),
 );
 
 function merge(tables: Record<string, InstructionCheck>[]): Record<string, InstructionCheck> {
