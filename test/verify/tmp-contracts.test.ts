@@ -179,14 +179,10 @@ describe('tgather index form', () => {
     expect(check(gather(i32(1, 64), i32(1, 64)), 'a2a3')).toEqual([]);
     const unsigned: TileSpec = { dtype: 'u32', rows: 1, cols: 64 };
     const text = gather(i32(1, 64), unsigned);
-    expect(check(text, 'a2a3')).toEqual([
-      `${at(text, tileBuf(unsigned), 1)}: error[E0505]: pto.tgather: tmp (ui32) must have the element type of src1 (i32)`,
-    ]);
+    expect(check(text, 'a2a3')).toEqual([`${at(text, tileBuf(unsigned), 1)}: error[E0505]: pto.tgather: tmp (ui32) must have the element type of src1 (i32)`]);
     const short: TileSpec = { dtype: 'i32', rows: 1, cols: 64, vCol: 8 };
     const shorter = gather(i32(1, 64), short);
-    expect(check(shorter, 'a2a3')).toEqual([
-      `${at(shorter, tileBuf(short), 1)}: error[E0506]: pto.tgather: tmp's valid shape 1x8 must equal src1's 1x64`,
-    ]);
+    expect(check(shorter, 'a2a3')).toEqual([`${at(shorter, tileBuf(short), 1)}: error[E0506]: pto.tgather: tmp's valid shape 1x8 must equal src1's 1x64`]);
   });
   test('A5 takes any tmp beside i16 indices', () => {
     expect(check(gather({ dtype: 'i16', rows: 1, cols: 64 }, { dtype: 'i32', rows: 1, cols: 8, vCol: 1 }), 'a5')).toEqual([]);
