@@ -3,8 +3,11 @@ import { STORED_FORMATS, StoredFormat } from '../types/type';
 
 /** Schemas of spec/: each PTO instruction described once, as data (spec/instructions/*.json). */
 
-/** The element types a table may name: the standard ones and A5's low-precision formats (by their MLIR spelling). */
-const ElemTypeName = z.enum([
+/**
+ * The element types a table may name, in the order messages list them: the standard ones and A5's low-precision
+ * formats (by their MLIR spelling).
+ */
+export const ElemTypeName = z.enum([
   'i8',
   'u8',
   'i16',

@@ -5,9 +5,10 @@ import { OpDefinition, OpProperties, OpVerifier, Spelling, todaysDpsOrder } from
 import { BoundInstruction, BoundOperand } from '../../ir/program';
 import { DEFAULT_PRODUCT } from '../../ascendc/model/params';
 import { Instruction } from '../../spec/isa';
+import { ElemTypeName } from '../../spec/schema';
 import { Dims, checkDimRule, dimsOfType, viewFitsFlatBuffer, viewMatchesValid } from '../../spec/valid';
 import { OpNode, Operand, attrOf } from '../../syntax/ast';
-import { ElemType, STORED_FORMATS, StoredFormat, TileType, Type, elemSize, elemTypeName, printType } from '../../types/type';
+import { ElemType, TileType, Type, elemSize, elemTypeName, printType } from '../../types/type';
 import { AttributeValue, readAttribute } from '../attributes';
 import { layoutProblem } from '../tile-rules';
 import { ascendcFootprint, ascendcProblems } from './ascendc-run';
@@ -473,20 +474,7 @@ class InstructionVerification {
   }
 }
 
-const ELEMENT_ORDER: ElemType[] = [
-  'i8',
-  'u8',
-  'i16',
-  'u16',
-  'i32',
-  'u32',
-  'i64',
-  'u64',
-  'f16',
-  'bf16',
-  'f32',
-  ...(Object.keys(STORED_FORMATS) as StoredFormat[]),
-];
+const ELEMENT_ORDER: ElemType[] = ElemTypeName.options;
 /** A dtype list as messages show it: in one fixed order, whatever order the table wrote it in. */
 const inElementOrder = (list: ElemType[]): ElemType[] => [...list].sort((a, b) => ELEMENT_ORDER.indexOf(a) - ELEMENT_ORDER.indexOf(b));
 
