@@ -474,9 +474,14 @@ class InstructionVerification {
   }
 }
 
-const ELEMENT_ORDER: ElemType[] = ElemTypeName.options;
-/** A dtype list as messages show it: in one fixed order, whatever order the table wrote it in. */
-const inElementOrder = (list: ElemType[]): ElemType[] => [...list].sort((a, b) => ELEMENT_ORDER.indexOf(a) - ELEMENT_ORDER.indexOf(b));
+/**
+ * A dtype list as messages show it: in the schema's fixed order, whatever order the table wrote it in. (Read when
+ * called: the schema module may not have run yet when this one loads.)
+ */
+const inElementOrder = (list: ElemType[]): ElemType[] => {
+  const order: readonly ElemType[] = ElemTypeName.options;
+  return [...list].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+};
 
 function elemOf(t: Type): ElemType | undefined {
   switch (t.kind) {
