@@ -34,7 +34,10 @@ class Printer {
 
   type(t: TypeRef): string {
     const parsed = this.types.resolve(t).type;
-    return parsed ? printType(parsed) : t.text;
+    if (!parsed) return t.text;
+    // The type model folds a signed integer (si8) into the signless one; PTOAS's fixpipe contracts tell them apart.
+    const signed = /si(8|16|32|64)\b/.exec(t.text);
+    return signed ? printType(parsed).replace(new RegExp(`(?<=[x=<\\s,])i${signed[1]}\\b`), `si${signed[1]}`) : printType(parsed);
   }
 
   use(o: Operand): string {
