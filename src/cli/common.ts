@@ -15,6 +15,12 @@ export function exitWith(e: unknown): number {
   throw e;
 }
 
+/** `--level`, PTOAS's `--pto-level`, shared by both tools. */
+export const LEVEL_OPTION = {
+  choices: ['level1', 'level2', 'level3'] as const,
+  describe: "PTOAS's build level: level3 programs place their tiles (alloc_tile addr, tassign); default: no level rules",
+};
+
 /** `--target`, shared by both tools. */
 export const TARGET_OPTION = {
   choices: ['a2a3', 'a5'] as const,

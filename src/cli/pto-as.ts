@@ -8,9 +8,10 @@ import { lowerProgram } from '../lower';
 import { moduleToJson } from '../emit/json';
 import { TargetName } from '../spec/schema';
 import { emitAtLevel } from '../emit/level-convert';
-import { TARGET_OPTION, exitWith, usageFailure } from './common';
+import { LEVEL_OPTION, TARGET_OPTION, exitWith, usageFailure } from './common';
+import { BuildLevel } from '../ir/definition';
 
-/** pto-as FILE... [--target a2a3|a5] [--emit none|canonical|lowered|l1|l2|json] [-o OUT] */
+/** pto-as FILE... [--target a2a3|a5] [--level level1|level2|level3] [--emit none|canonical|lowered|l1|l2|json] [-o OUT] */
 export function main(argv: string[]): number {
   let args;
   try {
@@ -18,6 +19,7 @@ export function main(argv: string[]): number {
       .scriptName('pto-as')
       .usage('$0 FILE... [options]\n\nParse and verify PTO-AS programs; print diagnostics or a normalized form.')
       .option('target', TARGET_OPTION)
+      .option('level', LEVEL_OPTION)
       .option('emit', {
         choices: ['none', 'canonical', 'lowered', 'l1', 'l2', 'json'] as const,
         default: 'none' as const,
@@ -46,7 +48,7 @@ export function main(argv: string[]): number {
       process.stderr.write(`pto-as: error: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
       return 2;
     }
-    const result = assemble(file, text, { target: args.target as TargetName | undefined });
+    const result = assemble(file, text, { target: args.target as TargetName | undefined, level: args.level as BuildLevel | undefined });
     if (result.diags.items.length > 0) process.stderr.write(formatAll(result.diags) + '\n');
     if (result.diags.hasErrors()) {
       failed = true;

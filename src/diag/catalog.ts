@@ -230,11 +230,107 @@ export const DIAGNOSTICS = {
       program: fn(`  %a = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${V16}\n  pto.tadd ins(%a, %a : ${V16}, ${V16}) outs(%d : ${V16}) {speed = 3}`),
     },
   },
+  pipeOp: {
+    code: 'E0420',
+    severity: 'error',
+    summary:
+      "A cube-vector pipe op breaks a rule of its pipe: the kind of core its code is for, the initialization its `id` names (direction, slots, consumer buffers), its split, or its entry against the pipe's slot.",
+    example: {
+      tool: 'pto-as',
+      program: fn('  pto.aic_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024} (c2v_consumer_buf = %b : i32)', '%b: i32'),
+    },
+  },
+  fixpipeContract: {
+    code: 'E0421',
+    severity: 'error',
+    summary:
+      "A fixpipe pipe (`acc_push_epilogue`) breaks its contract: an epilogue value PTOAS does not publish, the two ends' epilogues or slot sizes disagree, a push's acc element type or a pop's tile does not fit the quant mode, or a push has no quantization state (`set_quant_*`) before it.",
+    example: {
+      tool: 'pto-as',
+      program:
+        'func.func @k(%b: i32) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n' +
+        '  pto.aic_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024, nosplit = true,\n' +
+        '    acc_push_epilogue = #pto.acc_push_epilogue<layout = nz2nd, quant = no_convert, relu = no_relu>} (c2v_consumer_buf = %b : i32)\n' +
+        '  return\n}\n',
+    },
+  },
+  structProvenance: {
+    code: 'E0426',
+    severity: 'error',
+    summary:
+      "A `!pto.struct` (a pointer to stack storage) leaves the scope that declares it or comes from anything but `pto.declare_struct` in the same function: a function argument or result, a value a terminator hands out, an op's derived result.",
+    example: {
+      tool: 'pto-as',
+      program:
+        'func.func private @make() -> !pto.struct<f32, i8> {\n  %s = pto.declare_struct -> !pto.struct<f32, i8>\n  return %s : !pto.struct<f32, i8>\n}\n',
+    },
+  },
+  entryFunction: {
+    code: 'E0427',
+    severity: 'error',
+    summary: 'A function marked `pto.entry` (a kernel entry of the generated code) returns values, or is a declaration.',
+    example: { tool: 'pto-as', program: 'func.func @k(%x: i32) -> i32 attributes {pto.entry} {\n  return %x : i32\n}\n' },
+  },
+  recursiveCallRejected: {
+    code: 'E0428',
+    severity: 'error',
+    summary: "A function calls itself, directly or through others: PTOAS's C++ emission (the `emitc` back end, its default) does not support recursive calls.",
+    example: { tool: 'pto-as', program: 'func.func @k() {\n  func.call @k() : () -> ()\n  return\n}\n' },
+  },
+  intToPtrUse: {
+    code: 'E0429',
+    severity: 'error',
+    summary: 'The pointer `pto.inttoptr` makes from an address is used other than as the pointer of a `pto.load_scalar` or `pto.store_scalar`.',
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        '  %c0 = arith.constant 0 : index\n  %p = pto.inttoptr %a : i64 -> !pto.ptr<f32>\n  %q = pto.addptr %p, %c0 : !pto.ptr<f32> -> !pto.ptr<f32>',
+        '%a: i64',
+      ),
+    },
+  },
+  genericForm: {
+    code: 'E0422',
+    severity: 'error',
+    summary:
+      "An op written in MLIR's generic form (`\"pto.x\"(%a, %b) <{...}> : (A, B) -> ()`) whose operands do not fit its declared operands: the signature's types or `operandSegmentSizes` do not match them, or the op's own form cannot say what the generic one does.",
+    example: {
+      tool: 'pto-as',
+      program: fn(`  %a = pto.alloc_tile : ${V16}\n  "pto.tadd"(%a, %a) : (${V16}, ${V16}) -> ()`),
+    },
+  },
+  branchOp: {
+    code: 'E0430',
+    severity: 'error',
+    summary: 'A branch (cf.br, cf.cond_br) names a block its region does not have, or hands the block arguments of another count or type.',
+    example: { tool: 'pto-as', program: 'func.func @k(%x: i32) {\n  cf.br ^next(%x : i32)\n^next(%y: index):\n  return\n}\n' },
+  },
+  buildLevel: {
+    code: 'E0431',
+    severity: 'error',
+    summary:
+      "The build level asked for (`--level`, PTOAS's `--pto-level`) does not allow this: tiles and reserved buffers placed by address (`addr = %a`, `pto.tassign`, `base`) only at level3, and there every allocation is placed and every scratch tile PTOAS would otherwise allocate is written.",
+    example: {
+      tool: 'pto-as',
+      args: ['--level', 'level2'],
+      program: fn(`  %a = arith.constant 0 : i64\n  %t = pto.alloc_tile addr = %a : ${V16}`),
+    },
+  },
+  tileOpHelper: {
+    code: 'E0436',
+    severity: 'error',
+    summary:
+      'A tile-op helper (`pto.tileop.helper`: compute code kernels call, placed in a section by PTOAS) contains what only a kernel may: synchronization between pipes, tile allocation or tile-granular instructions, or a call.',
+    example: { tool: 'pto-as', program: 'func.func private @h() attributes {pto.tileop.helper} {\n  pto.barrier <PIPE_V>\n  return\n}\n' },
+  },
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',
-    summary: 'A function calls itself: allowed, and the VM stops a run after 64 nested calls.',
-    example: { tool: 'pto-as', program: 'func.func @k() {\n  func.call @k() : () -> ()\n  return\n}\n' },
+    summary: 'A function calls itself under the `vpto` back end: allowed, and the VM stops a run after 64 nested calls.',
+    example: {
+      tool: 'pto-as',
+      program: 'module attributes {pto.backend = "vpto"} {\nfunc.func @k() {\n  func.call @k() : () -> ()\n  return\n}\n}\n',
+    },
   },
 
   // ---- 05xx table instructions --------------------------------------------------------------------
@@ -318,6 +414,18 @@ export const DIAGNOSTICS = {
       tool: 'pto-as',
       program: fn(
         `  %s = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${I8}\n  pto.tcvt ins(%s {rmode = #pto<round_mode CAST_RINT>} : ${V16}) outs(%d : ${I8})`,
+      ),
+    },
+  },
+  scratchContract: {
+    code: 'E0515',
+    severity: 'error',
+    summary:
+      "A tmp (scratch) tile breaks the instruction's contract on the target: missing where a mode needs it, given where the lowering takes none, too small, or of the wrong valid shape.",
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        `  %a = pto.alloc_tile : ${V16}\n  %d = pto.alloc_tile : ${V16}\n  pto.trsqrt ins(%a : ${V16}) outs(%d : ${V16}) {precisionType = #pto<rsqrt_precision high_precision>}`,
       ),
     },
   },

@@ -34,7 +34,10 @@ class Printer {
 
   type(t: TypeRef): string {
     const parsed = this.types.resolve(t).type;
-    return parsed ? printType(parsed) : t.text;
+    if (!parsed) return t.text;
+    // The type model folds a signed integer (si8) into the signless one; PTOAS's fixpipe contracts tell them apart.
+    const signed = /si(8|16|32|64)\b/.exec(t.text);
+    return signed ? printType(parsed).replace(new RegExp(`(?<=[x=<\\s,])i${signed[1]}\\b`), `si${signed[1]}`) : printType(parsed);
   }
 
   use(o: Operand): string {
@@ -46,6 +49,13 @@ class Printer {
   results(rs: ResultDef[]): string {
     if (rs.length === 0) return '';
     return rs.map((r) => (r.count > 1 ? `${r.name}:${r.count}` : r.name)).join(', ') + ' = ';
+  }
+
+  /** `^bb1` or `^bb1(%x, %y : i32, f32)`. */
+  successor(op: OpNode, k: number): string {
+    const { label, operands } = op.successors![k];
+    const args = operands.map((i) => op.operands[i]);
+    return args.length ? `${label}(${this.typedList(args)})` : label;
   }
 
   typedList(os: Operand[]): string {
@@ -67,6 +77,8 @@ class Printer {
         return 'unit';
       case 'array':
         return `[${a.items.map((i) => this.attr(i)).join(', ')}]`;
+      case 'dense':
+        return `dense<${this.attr(a.elements)}>` + (a.type ? ` : ${this.type(a.type)}` : '');
       case 'dict':
         return this.dict(a.entries);
       case 'dialect':
@@ -171,15 +183,27 @@ class Printer {
         ins: segment(op, 'ins'),
         outs: segment(op, 'outs'),
       };
-      const insText = ins.length
-        ? `${ins.map((o) => this.use(o)).join(', ')}${inside ? this.attrSuffix(others) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}`
-        : '';
+      const keywords = op.insKeywords ?? [];
+      const keywordText = keywords
+        .map((k) => {
+          const o = segment(op, k)[0];
+          return ` ${k} ${this.use(o)} : ${o.type ? this.type(o.type) : '?'}`;
+        })
+        .join('');
+      // PTOAS's tgather/tscatter write their axis as a string after the ins types.
+      const typesAttr = op.attrs.find((a) => a.key === op.insTypesAttr);
+      const rest = typesAttr ? others.filter((a) => a !== typesAttr) : others;
+      const markers = (op.insMarkers ?? []).map((m) => ` ${m}`).join('');
+      const insText =
+        (ins.length
+          ? `${ins.map((o) => this.use(o)).join(', ')}${markers}${inside ? this.attrSuffix(rest) : ''} : ${ins.map((o) => (o.type ? this.type(o.type) : '?')).join(', ')}${typesAttr ? `, ${this.attr(typesAttr.value)}` : ''}`
+          : '') + keywordText;
       // `outs : T` is a scalar result (pto.tgetval); `-> T` declares results next to outs operands.
       const scalarOuts = outs.length === 0 && op.resultTypes.length > 0;
       const outsText = outs.length ? ` outs(${this.typedList(outs)})` : scalarOuts ? ` outs : ${this.type(op.resultTypes[0])}` : '';
-      const trailer = !inside ? this.attrSuffix(others) : '';
+      const trailer = !inside ? this.attrSuffix(rest) : '';
       const trailingOperands = Object.keys(op.segments)
-        .filter((k) => k !== 'ins' && k !== 'outs')
+        .filter((k) => k !== 'ins' && k !== 'outs' && !keywords.includes(k))
         .map((k) => {
           const o = segment(op, k)[0];
           return ` ${k} = ${this.use(o)}${o.type ? ' : ' + this.type(o.type) : ''}`;
@@ -263,11 +287,13 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
           ? ` -> ${this.type(op.resultTypes[0])}`
           : ` -> (${op.resultTypes.map((t) => this.type(t)).join(', ')})`;
     const attrs = op.attrs.length ? ' attributes ' + this.dict(op.attrs) : '';
+    // A declaration is private (MLIR's rule); a definition keeps the visibility written.
+    const visibility = !body ? 'private ' : op.visibility ? `${op.visibility} ` : '';
     if (!body) {
-      this.emit(depth, `${op.name} private @${op.symbol}(${params})${results}${attrs}`);
+      this.emit(depth, `${op.name} ${visibility}@${op.symbol}(${params})${results}${attrs}`);
       return;
     }
-    this.emit(depth, `${op.name} @${op.symbol}(${params})${results}${attrs} {`);
+    this.emit(depth, `${op.name} ${visibility}@${op.symbol}(${params})${results}${attrs} {`);
     this.region(body, depth);
     this.emit(depth, '}');
   },
@@ -322,6 +348,20 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
   ScfConditionBody(op, depth) {
     const values = segment(op, 'values');
     this.emit(depth, `${op.name}(${this.use(op.operands[0])})${values.length ? ' ' + this.typedList(values) : ''}`);
+  },
+  ScfExecuteRegionBody(op, depth, res) {
+    const types = op.resultTypes.length
+      ? ` -> ${op.resultTypes.length === 1 ? this.type(op.resultTypes[0]) : `(${op.resultTypes.map((t) => this.type(t)).join(', ')})`}`
+      : '';
+    this.emit(depth, `${res}${op.name}${types} {`);
+    this.region(op.regions[0], depth);
+    this.emit(depth, `}${this.attrSuffix(op.attrs)}`);
+  },
+  CfBrBody(op, depth) {
+    this.emit(depth, `${op.name} ${this.successor(op, 0)}${this.attrSuffix(op.attrs)}`);
+  },
+  CfCondBrBody(op, depth) {
+    this.emit(depth, `${op.name} ${this.use(op.operands[0])}, ${this.successor(op, 0)}, ${this.successor(op, 1)}${this.attrSuffix(op.attrs)}`);
   },
   ScfYieldBody(op, depth) {
     const values = segment(op, 'values');

@@ -63,5 +63,6 @@ export function decided<T>(op: BoundOp): T {
 export interface BoundProgram {
   target: TargetName;
   module: Module;
-  functions: Map<string, BoundFunction>;
+  /** By function op: functions of different modules may share a name. */
+  functions: Map<OpNode, BoundFunction>;
 }

@@ -4,6 +4,7 @@ import { Span } from '../diag/source';
 import { Isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { OpNode, Region, TypeRef } from '../syntax/ast';
+import { GenericOp, GenericRewrite } from '../syntax/op-syntax';
 import { Type } from '../types/type';
 import { BoundInstruction, VerifiedSyncOp } from './program';
 import { BoundOp, BoundRegion } from './bound';
@@ -26,17 +27,24 @@ export interface OpDefinition {
    * `scf.for %i = %lb to %ub step %s {...}`. Absent: the generic syntax (Level 1 SSA, Level 2 DPS, positional).
    */
   syntax?: string;
+  /**
+   * Reads the op written in MLIR's generic form (`"pto.x"(%a, %b) <{...}> : (A, B) -> ()`) into the AST of its own
+   * form. Absent: the generic form reads as the generic syntax's SSA form (ops without a syntax of their own).
+   */
+  fromGeneric?(op: GenericOp): GenericRewrite;
   /** Its `{` opens regions (the scanner must know before anything is parsed). */
   hasRegions?: boolean;
   /**
    * A terminator ends the block it is in: `yield` hands its operands to the op that owns the region, `return` to
-   * the caller of the function.
+   * the caller of the function, `branch` to another block of its region (`branch` says which).
    */
-  terminator?: 'yield' | 'return';
+  terminator?: 'yield' | 'return' | 'branch';
   /** `module` and `func.func` are the structure around the code; the verifier walks them itself. */
   structure?: 'module' | 'function';
   /** Checks the op and defines its results (through the verifier context). */
   verify(v: OpVerifier): void;
+  /** A branch: the block of its region it goes to (an index) and the arguments it hands that block. */
+  branch?(x: Executor, op: BoundOp): { block: number; args: Value[] };
   /** Runs the op in the VM; absent: the VM reports the op as not implemented. */
   execute?(x: Executor, op: BoundOp): void;
   /**
@@ -47,6 +55,11 @@ export interface OpDefinition {
   /** A rule across every occurrence of the op in the program (after each has been verified). */
   checkAll?(occurrences: OpNode[], error: (span: Span, message: string, notes?: { message: string; span: Span }[]) => void): void;
   properties?: OpProperties;
+  /**
+   * A rule on where the op's results may be used (PTOAS checks some in passes over the uses): the problem with one
+   * use, reported at this op with a note at the use; undefined when the use is allowed.
+   */
+  checkResultUse?(use: ResultUse): { message: string; kind?: DiagnosticKind } | undefined;
   /** The catalog kind of the problems its `verify` reports, unless a report names another. */
   diagnostic?: DiagnosticKind;
 }
@@ -61,6 +74,16 @@ export interface Spelling {
   reused?: boolean;
 }
 
+/** The two kinds of core of a launch: the cube core (matrix unit) and the vector cores. */
+export type CoreKind = 'cube' | 'vector';
+
+/** One use of an op's result: the op using it and which of its operands it is. */
+export interface ResultUse {
+  user: OpNode;
+  userDef: OpDefinition;
+  operand: number;
+}
+
 /** Facts about an op that transforms and printers ask for, instead of keeping lists of names. */
 export interface OpProperties {
   /**
@@ -68,13 +91,23 @@ export interface OpProperties {
    * that at Level 1. `level2`: also at Level 2 it is only a view (not a new buffer).
    */
   aliasesOperand?: { level2: boolean };
+  /** Its region holds code for one kind of core (`pto.section.cube`). */
+  coreKind?: CoreKind;
+  /** Its result is the stack storage of a `!pto.struct`: the one kind of op that may give a struct value. */
+  declaresStruct?: boolean;
   /** PTOAS prints its attributes inside `ins(...)` rather than after `outs(...)`. */
   attributesInIns?: boolean;
   /**
-   * Sources older PTOAS wrote in `outs(...)` after the `outs` destinations (tsort32's idx): their places in
-   * today's `ins(...)`, for the printer to move them there.
+   * Sources older PTOAS wrote in `outs(...)`: `outs` is how many today's outs has; each move takes the old outs
+   * operand at `from` to its place `to` in today's `ins(...)` (`last`: after the others), for the printer to move it.
    */
-  formerlyOuts?: { outs: number; insPositions: number[] };
+  formerlyOuts?: { outs: number; moves: { from: number; to: number | 'last' }[] };
+  /**
+   * What kind of op a tile-op helper (`pto.tileop.helper`, compute code a kernel calls) may not contain, in
+   * PTOAS's words (its pto-materialize-tileop-sections pass): synchronization between pipes, or tiles' allocation
+   * and the tile-granular ops themselves.
+   */
+  notInTileOpHelper?: 'pipe synchronization' | 'Tile allocation or high-level TileOps';
 }
 
 /**
@@ -83,16 +116,21 @@ export interface OpProperties {
  * written in today's form already. The binder and the printer both read the old form through here.
  */
 export function todaysDpsOrder<T>(ins: T[], outs: T[], moved: OpProperties['formerlyOuts']): { ins: T[]; outs: T[] } | undefined {
-  if (!moved || outs.length !== moved.outs + moved.insPositions.length) return undefined;
-  const extra = outs.slice(moved.outs);
-  const written = [...ins];
-  const reordered: T[] = [];
-  for (let i = 0; written.length > 0 || extra.length > 0; i++) {
-    if (moved.insPositions.includes(i) && extra.length > 0) reordered.push(extra.shift()!);
-    else if (written.length > 0) reordered.push(written.shift()!);
+  if (!moved || outs.length !== moved.outs + moved.moves.length) return undefined;
+  const taken = new Set(moved.moves.map((m) => m.from));
+  const reordered = [...ins];
+  const place = (to: number | 'last') => (to === 'last' ? Infinity : to);
+  for (const m of [...moved.moves].sort((a, b) => place(a.to) - place(b.to))) {
+    reordered.splice(Math.min(place(m.to), reordered.length), 0, outs[m.from]);
   }
-  return { ins: reordered, outs: outs.slice(0, moved.outs) };
+  return { ins: reordered, outs: outs.filter((_, i) => !taken.has(i)) };
 }
+
+/**
+ * PTOAS's build level (`--pto-level`): level 3 is code whose tiles the author placed (`addr = %a`, `pto.tassign`);
+ * levels 1 and 2 leave placement to PTOAS.
+ */
+export type BuildLevel = 'level1' | 'level2' | 'level3';
 
 /** What an op's `verify` sees: the op with its operand and declared result types resolved, and the verifier's services. */
 export interface OpVerifier {
@@ -100,6 +138,8 @@ export interface OpVerifier {
   /** The op whose region holds this op (`func.func`, `scf.for`, ...). */
   readonly parent: OpNode;
   readonly target: TargetName;
+  /** The build level asked for; undefined: none was, and the rules that depend on it do not apply. */
+  readonly level?: BuildLevel;
   readonly isa: Isa;
   /** Each operand's type; undefined where the value is undefined or its type did not parse (already reported). */
   readonly operands: (Type | undefined)[];
@@ -107,6 +147,10 @@ export interface OpVerifier {
   readonly declared: (Type | undefined)[];
   /** The function being verified. */
   readonly function: OpNode;
+  /** The ops whose regions enclose this op inside its function, outermost first. */
+  readonly enclosing: readonly OpNode[];
+  /** The back end the module names (`pto.backend`); undefined: PTOAS's default, `emitc`. */
+  readonly backend?: CodeBackend;
   /** A region of the file was never closed: which op a region belongs to is a guess, so placement checks are skipped. */
   readonly placementUncertain: boolean;
 
@@ -127,8 +171,31 @@ export interface OpVerifier {
   constant(operandIndex: number): bigint | undefined;
   /** Records the integer value the op's (single) result has, for rules on static operands. */
   recordConstant(value: bigint): void;
-  /** A function of the module by name (calls may precede their callee). */
-  callee(name: string): OpNode | undefined;
+  /** The byte address (in its tile's buffer) of a tile operand that `alloc_tile addr = %c` places at a constant. */
+  placement(operandIndex: number): bigint | undefined;
+  /** Records the constant byte address of the op's (single) tile result. */
+  recordPlacement(byte: bigint): void;
+  /**
+   * The function a symbol names: `symbol`, the function of that name in the caller's module (calls may precede
+   * their callee), and `definition`, the body it runs: itself, or for a declaration or a name the module does not
+   * hold, the one public definition of that name in another module (PTOAS links its child modules).
+   */
+  callee(name: string): { symbol?: OpNode; definition?: OpNode } | undefined;
+  /** A block of the region this op is in, by label (`^bb1`): its index, and its arguments' types. */
+  successor(label: string): { index: number; argTypes: (Type | undefined)[] } | undefined;
+  /** Every function of the module (nested modules included), for rules that relate functions (a pipe's two ends). */
+  functions(): OpNode[];
+  /**
+   * The function a `peer_func` names, as PTOAS finds it: in the current function's module, else the one public
+   * function of that name in the module around it (a sibling module of another backend).
+   */
+  peerFunction(name: string): OpNode | undefined;
+  /**
+   * The kind of core the op's code is for: an enclosing section's (`pto.section.cube`), else its function's
+   * `pto.kernel_kind`; `any` in a tile-op helper function (`pto.tileop.helper`), which either kind calls;
+   * undefined when nothing says.
+   */
+  coreKind(): CoreKind | 'any' | undefined;
   /**
    * Verifies a region of the op in a new scope. Its blocks' arguments are typed as written; `untyped` gives the
    * types of entry-block arguments written without one (a loop's induction variable).
@@ -191,8 +258,8 @@ export interface Executor {
   runRegion(region: BoundRegion, args: Value[]): Value[];
   /** Counts one more step of a loop (`--max-steps` bounds runaway loops). */
   step(op: BoundOp): void;
-  /** Runs a function of the program with these arguments; returns its results. */
-  call(op: BoundOp, callee: string, args: Value[]): Value[];
+  /** Runs a function of the program (its op, or the name of one with no definition) with these arguments; returns its results. */
+  call(op: BoundOp, callee: OpNode | string, args: Value[]): Value[];
   /** Storage that belongs to an op (an allocation): made the first time it runs and the same on later runs. */
   storage<T extends Value>(op: BoundOp, key: string, make: () => T): T;
   /** Appends text to what the program printed. */
@@ -201,6 +268,6 @@ export interface Executor {
   note(message: string): void;
   /** Tells the synchronization checker that an instruction runs, touching these operands. */
   observeInstruction(op: BoundOp, objects: Map<string, Value>): void;
-  /** Tells the synchronization checker that a sync op runs. */
-  observeSync(op: BoundOp): void;
+  /** Tells the synchronization checker that a sync op runs (`id`: its event id when given at run time). */
+  observeSync(op: BoundOp, id?: number): void;
 }

@@ -57,6 +57,8 @@ export interface VerifiedSyncOp {
   pipes: string[];
   /** The event number, buffer id or cross-core id. */
   id: number;
+  /** The operand (an index into the op's operands) that gives the event id at run time, replacing `id`. */
+  dynamicId?: number;
   /** How messages name the op: `pto.set_flag[PIPE_MTE2, PIPE_V, EVENT_ID0]`. */
   text: string;
 }

@@ -1,4 +1,4 @@
-import { ElemType } from '../types/type';
+import { ElemType, isStoredFormat } from '../types/type';
 import { codec } from './elements';
 import { F16_MAX } from './float16';
 import { roundHalfEven } from './rounding';
@@ -123,6 +123,8 @@ export function fixpipeConverter(request: FixpipeRequest): FixpipeConvert | stri
   const { from, to, form, relu, profile } = request;
   if (form === 'none') return castConverter(request);
   const mode = profile === 'cpu-sim' ? cpuSimMode(from, to, form) : npuMode(from, to);
+  // A5 quantises f32 to the 8-bit floats (hif8, e4m3, e5m2) too; their rounding is not modelled.
+  if (isStoredFormat(to)) return `quantising to ${to} (an 8-bit float the fixpipe writes) is not implemented yet`;
   if (mode === undefined) {
     return profile === 'cpu-sim'
       ? `the simulator has no ${form} quant mode for ${from} -> ${to} and ignores the quant word (cpu/common.hpp)`

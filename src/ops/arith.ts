@@ -351,6 +351,10 @@ const constant: OpDefinition = {
   verify(v) {
     const value = attrOf(v.op, 'value')!;
     const type = v.declared[0];
+    if (value.kind === 'dense') {
+      verifyDenseVector(v, value, type);
+      return;
+    }
     if (!type) {
       if (value.kind !== 'bool') v.error(value.span, "arith.constant needs a type, e.g. '0 : index'");
     } else if (type.kind !== 'scalar') {
@@ -378,6 +382,31 @@ const constant: OpDefinition = {
     return value?.kind === 'int' ? value.value : undefined;
   },
 };
+
+/**
+ * `arith.constant dense<[128, 64, 0, 0]> : vector<4xi16>` (tmrgsort's executed counts): an integer vector, one
+ * element for each lane or one for all (a splat). The VM holds no vector values: the constant has none at run
+ * time, and an op that reads one reports it has no value.
+ */
+function verifyDenseVector(v: OpVerifier, value: Extract<Attr, { kind: 'dense' }>, type: Type | undefined): void {
+  const shape = type ? /^vector<(\d+)x(i\d+)>$/.exec(printType(type).replace(/\s+/g, '')) : null;
+  if (!type || !shape || ![1, 8, 16, 32, 64].includes(Number(shape[2].slice(1)))) {
+    v.error(value.span, `arith.constant dense<...> of type ${type ? printType(type) : '(none)'} is not supported (expected vector<NxiK>)`);
+  } else {
+    const lanes = Number(shape[1]);
+    const bits = Number(shape[2].slice(1));
+    const items = value.elements.kind === 'array' ? value.elements.items : [value.elements];
+    if (items.length !== 1 && items.length !== lanes) {
+      v.error(value.span, `dense<...> has ${items.length} elements, but ${printType(type)} has ${lanes} (or give one for all)`);
+    }
+    for (const item of items) {
+      if (item.kind !== 'int' || item.type) v.error(item.span, `a ${printType(type)} element must be an integer literal`);
+      else if (item.value >= 1n << BigInt(bits) || item.value < -(1n << BigInt(bits - 1))) v.error(item.span, `${item.value} does not fit in i${bits}`);
+    }
+  }
+  v.expectResults(1);
+  v.define([type]);
+}
 
 /** The value of an `arith.constant`: integers wrap to their type; a hex literal of a float type is its bit pattern. */
 function constantValue(attr: Attr, type: Type | undefined): Value {

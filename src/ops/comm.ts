@@ -34,7 +34,7 @@ function checkStaging(clause: string) {
   };
 }
 
-/** Static dims must be positive; src and dst must have the same shape where both are views. */
+/** Static dims must be positive (the async transfers' operands). */
 function checkShapes(c: DeclaredCheck, names: string[]): void {
   const { op } = c.v;
   const shapes = names.map((n) => [n, c.type(n)] as const).filter((e): e is readonly [string, Type] => !!e[1]);
@@ -42,6 +42,46 @@ function checkShapes(c: DeclaredCheck, names: string[]): void {
     if ((t.kind === 'partition_view' || t.kind === 'tensor_view') && t.shape.some((d) => d !== null && d <= 0))
       c.error(c.span(name), `${op.name} expects every static dimension of ${name} to be positive, got ${printType(t)}`);
   }
+}
+
+/**
+ * A view in global memory a transfer or collective reads or writes (PTOAS's verifyCommGlobalLike): a tensor view
+ * or a partition of one, of rank 1 or more, with positive static dims. Dynamic dims only where the op allows them
+ * (tput/tget), and then only on a partition, whose extent is fixed when it is made.
+ */
+function globalViewProblem(opName: string, name: string, t: Type, allowDynamicPartition: boolean): string | undefined {
+  if ((t.kind !== 'tensor_view' && t.kind !== 'partition_view') || isMemref(t))
+    return `${opName} expects ${name} to be a tensor_view or partition_view, got ${printType(t)}`;
+  if (t.shape.length === 0) return `${opName} expects ${name} to have rank >= 1`;
+  for (const d of t.shape) {
+    if (d === null && !allowDynamicPartition) return `${opName} does not support dynamic dimensions on ${name}, got ${printType(t)}`;
+    if (d === null && t.kind !== 'partition_view') return `${opName} allows dynamic dimensions on ${name} only for partition_tensor_view, got ${printType(t)}`;
+    if (d !== null && d <= 0) return `${opName} expects every static dimension of ${name} to be positive, got ${printType(t)}`;
+  }
+  return undefined;
+}
+
+/** A buffer written in the memref form: PTOAS's view types are not memrefs. */
+function isMemref(t: Type): boolean {
+  return t.kind === 'partition_view' && t.memref !== undefined;
+}
+
+/** Each operand of these names (every one of a variadic group, as `group[i]`) is a global view. */
+function checkGlobalViews(c: DeclaredCheck, names: string[], allowDynamicPartition: boolean): boolean {
+  const { op } = c.v;
+  let ok = true;
+  for (const name of names) {
+    const indices = c.binding.operands[name] ?? [];
+    indices.forEach((operand, k) => {
+      const t = c.v.operands[operand];
+      const problem = t && globalViewProblem(op.name, indices.length > 1 || name === 'group' ? `${name}[${k}]` : name, t, allowDynamicPartition);
+      if (problem) {
+        c.error(op.operands[operand].span, problem);
+        ok = false;
+      }
+    });
+  }
+  return ok;
 }
 
 /** A signal word: a global i32 (an element of a view), compared with or combined with an integer value. */
@@ -73,7 +113,11 @@ function transfer(name: string, atomic: boolean): DeclaredOp {
     attrs: atomic ? [ATOMIC] : [],
     check(c) {
       checkStaging('buf')(c);
-      checkShapes(c, ['dst', 'src']);
+      if (!checkGlobalViews(c, ['dst', 'src'], true)) return;
+      // Both ends move the same elements: dynamic dims must line up as well as static ones.
+      const [dst, src] = [c.type('dst'), c.type('src')];
+      if (dst && src && 'shape' in dst && 'shape' in src && String(dst.shape) !== String(src.shape))
+        c.error(c.v.op.span, `${name} expects src and dst to have the same static/dynamic shape signature, got ${printType(dst)} and ${printType(src)}`);
     },
   };
 }
@@ -106,7 +150,7 @@ function collective(name: string, first: string, extra: DeclaredOperand[], attrs
     attrs: [ROOT, ...(attrs ?? [])],
     check(c) {
       checkStaging('recv')(c);
-      checkShapes(c, [first]);
+      checkGlobalViews(c, [first, 'group'], false);
       const group = c.binding.operands.group ?? [];
       if (group.length === 0) c.error(c.v.op.span, `${name} needs group(...) with at least one view`);
       const root = c.int('root');
@@ -169,6 +213,11 @@ const COMM_OPS: DeclaredOp[] = [
       if (mode === 'hard' && operands > 0) c.error(op.span, 'pto.syncall in hard mode takes no operands');
       if (mode === 'soft' && operands === 0) c.error(op.span, 'pto.syncall in soft mode takes the global workspace and optionally the number of cores used');
       const ws = c.type('gm_workspace');
+      if (ws && isMemref(ws))
+        c.error(
+          c.span('gm_workspace'),
+          `pto.syncall: gm_workspace must be a !pto.ptr, a !pto.tensor_view or a !pto.partition_tensor_view, got ${printType(ws)}`,
+        );
       if (ws && 'elem' in ws && ws.elem !== 'i32')
         c.error(c.span('gm_workspace'), `pto.syncall expects gm_workspace element type to be i32, got ${printType(ws)}`);
       if (ws?.kind === 'ptr' && ws.space !== 'gm') c.error(c.span('gm_workspace'), 'pto.syncall expects gm_workspace in global memory');

@@ -1,9 +1,10 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
 import { BoundOp, decided } from '../ir/bound';
 import { unknownAttributeMessage } from './attributes';
-import { Executor, OpDefinition, OpVerifier } from '../ir/definition';
+import { Executor, OpDefinition, OpProperties, OpVerifier } from '../ir/definition';
 import { Span } from '../diag/source';
 import { Attr, OpNode } from '../syntax/ast';
+import { GenericOp, GenericRewrite } from '../syntax/op-syntax';
 import { Type, isFloat, isStoredFormat, printType } from '../types/type';
 
 /**
@@ -93,21 +94,26 @@ export interface DeclaredCheck {
   int(name: string): number | undefined;
   /** An enum attribute's value name. */
   enumValue(name: string): string | undefined;
-  error(span: Span, message: string): void;
+  error(span: Span, message: string, notes?: { message: string; span: Span }[]): void;
 }
 
 export interface DeclaredOp {
   name: string;
+  /** Facts about the op that transforms and structural checks ask for (OpProperties). */
+  properties?: OpProperties;
   /** The grammar rule of its syntax, when it has its own (absent: the generic forms). */
   syntax?: string;
   operands?: DeclaredOperand[];
   attrs?: DeclaredAttr[];
   results?: DeclaredResult[];
+  /** Attribute names the op refuses (where an unknown attribute would only get a warning), with why. */
+  refusedAttrs?: { names: string[]; reason: string };
   /** Rules beyond the declaration's. */
   check?(c: DeclaredCheck): void;
   /** Result types that follow from the operands when none is written. */
   inferResults?(c: DeclaredCheck): (Type | undefined)[] | undefined;
   execute?(x: Executor, op: BoundOp, binding: DeclaredBinding): void;
+  checkResultUse?: OpDefinition['checkResultUse'];
 }
 
 /** `#pto<wait_cmp ge>` and `#pto.wait_cmp<ge>`: the two spellings of a PTO enum attribute. */
@@ -119,9 +125,50 @@ export function declaredDefinition(spec: DeclaredOp): OpDefinition {
   return {
     name: spec.name,
     syntax: spec.syntax,
+    properties: spec.properties,
     verify: (v) => verifyDeclared(spec, v),
+    ...(spec.syntax === undefined ? { fromGeneric: (g: GenericOp) => declaredFromGeneric(spec, g) } : {}),
     execute: spec.execute && ((x, op) => spec.execute!(x, op, decided<DeclaredBinding>(op))),
+    checkResultUse: spec.checkResultUse,
   };
+}
+
+/**
+ * The op in MLIR's generic form, read into the generic syntax's SSA form: with `operandSegmentSizes`, each declared
+ * operand takes its group (a keyword operand its named segment); without, the operands bind by position.
+ */
+function declaredFromGeneric(spec: DeclaredOp, g: GenericOp): GenericRewrite {
+  const declared = spec.operands ?? [];
+  const segments: Record<string, number[]> = { operands: [] };
+  const ssa = { form: 'ssa' as const, operands: g.operands, segments, attrs: g.attrs, resultTypes: g.resultTypes };
+  if (!g.segmentSizes) {
+    segments.operands = g.operands.map((_, i) => i);
+    return { fields: ssa };
+  }
+  const { sizes, span } = g.segmentSizes;
+  if (sizes.length !== declared.length) {
+    const names = declared.map((d) => d.name).join(', ');
+    return { error: `${spec.name}: operandSegmentSizes has ${sizes.length} group(s), but the op declares ${declared.length} operand(s) (${names})`, span };
+  }
+  let next = 0;
+  let skipped: DeclaredOperand | undefined;
+  for (const [i, d] of declared.entries()) {
+    const group = Array.from({ length: sizes[i] }, (_, k) => next + k);
+    next += sizes[i];
+    if (sizes[i] > 1 && !d.variadic) return { error: `${spec.name}: operandSegmentSizes gives ${d.name} ${sizes[i]} operands; it takes one`, span };
+    if (sizes[i] === 0 && !d.optional && !d.variadic) return { error: `${spec.name}: operandSegmentSizes leaves out ${d.name}, which is required`, span };
+    if (d.keyword) {
+      if (group.length > 0) segments[d.name] = group;
+      continue;
+    }
+    // Positional operands bind in order: one left out cannot be followed by another that is written.
+    if (group.length > 0 && skipped) {
+      return { error: `${spec.name}: ${d.name} without ${skipped.name} cannot be written in the op's own form`, span: g.operands[group[0]].span };
+    }
+    if (group.length === 0) skipped = d;
+    segments.operands.push(...group);
+  }
+  return { fields: ssa };
 }
 
 function verifyDeclared(spec: DeclaredOp, v: OpVerifier): void {
@@ -194,6 +241,10 @@ function checkAttributes(spec: DeclaredOp, v: OpVerifier, binding: DeclaredBindi
   const declared = spec.attrs ?? [];
   for (const entry of op.attrs) {
     const d = declared.find((a) => a.name === entry.key);
+    if (!d && spec.refusedAttrs?.names.includes(entry.key)) {
+      v.error(entry.span, `${op.name} does not allow ${spec.refusedAttrs.reason} '${entry.key}'`);
+      continue;
+    }
     if (!d) {
       // Attributes named with a dialect prefix (`pto.fusion.group_id`) are annotations of passes, meant to be kept.
       if (entry.key.includes('.')) continue;
@@ -277,7 +328,7 @@ function checker(spec: DeclaredOp, v: OpVerifier, binding: DeclaredBinding): Dec
       const d = spec.attrs?.find((x) => x.name === name)?.type;
       return a?.kind === 'dialect' && d?.kind === 'enum' ? enumValueOf(a.text, d.syntax) : undefined;
     },
-    error: (span, message) => v.error(span, message),
+    error: (span, message, notes) => v.error(span, message, notes),
   };
 }
 

@@ -164,6 +164,7 @@ const STORAGE_OPS: DeclaredOp[] = [
   {
     name: 'pto.declare_struct',
     results: [{ name: 's', is: ['struct'] }],
+    properties: { declaresStruct: true },
     execute(x, op) {
       x.setResults(op, [structCells(op.resultTypes[0] ?? { kind: 'struct', fields: [] })]);
     },

@@ -4,7 +4,7 @@ import { vmTrap } from '../machine/trap';
 import { MultiTile } from '../machine/value';
 import { printType } from '../types/type';
 import { DeclaredOp, declaredDefinition } from './declared';
-import { allocatedTileProblems } from './tile-rules';
+import { allocatedTileProblems, localAddressProblem } from './tile-rules';
 
 /**
  * Multi-buffering: `!pto.multi_tile_buf<vec, 16x16xf16, count=2>` is `count` tiles of one type, allocated together;
@@ -15,6 +15,9 @@ const MULTI_TILE_OPS: DeclaredOp[] = [
   {
     name: 'pto.alloc_multi_tile',
     syntax: 'AllocTileBody',
+    properties: { notInTileOpHelper: 'Tile allocation or high-level TileOps' },
+    // The slots' addresses are what memory planning (pto-plan-memory) decides; a program may not set them.
+    refusedAttrs: { names: ['pto.multi_buffer_addrs'], reason: "memory planning's internal attribute" },
     operands: [
       { name: 'addr', is: ['i64'], optional: true, keyword: true },
       { name: 'valid_row', is: ['index'], optional: true, keyword: true },
@@ -26,6 +29,14 @@ const MULTI_TILE_OPS: DeclaredOp[] = [
       if (t?.kind !== 'multi_tile') return;
       for (const p of allocatedTileProblems(t.slot))
         c.v.error(c.v.op.resultTypes[0].span, `pto.alloc_multi_tile: the slot: ${p}`, undefined, D.invalidTileType);
+      const at = c.binding.operands.addr ? c.v.constant(c.binding.operands.addr[0]) : undefined;
+      const misplaced = at !== undefined ? localAddressProblem(t.slot.loc, at) : undefined;
+      if (misplaced) c.error(c.span('addr'), `pto.alloc_multi_tile: ${misplaced}`);
+      const { level } = c.v;
+      if (level && level !== 'level3' && c.binding.operands.addr)
+        c.v.error(c.span('addr'), "unexpected 'addr' operand on pto.alloc_multi_tile: only supported when --pto-level=level3", undefined, D.buildLevel);
+      if (level === 'level3' && !c.binding.operands.addr)
+        c.v.error(c.v.op.nameSpan, "pto.alloc_multi_tile requires a base 'addr' operand when --pto-level=level3", undefined, D.buildLevel);
       for (const [key, dim] of [
         ['valid_row', t.slot.vRow],
         ['valid_col', t.slot.vCol],

@@ -1,3 +1,5 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
+import { localAddressProblem } from './tile-rules';
 import { Executor, OpDefinition } from '../ir/definition';
 import { BoundOp } from '../ir/bound';
 import { GlobalBuffer, Pointer, Tile } from '../machine/memory';
@@ -95,6 +97,16 @@ const ADDRESS_OPS: DeclaredOp[] = [
       const ptr = c.v.declared[0];
       if (ptr?.kind === 'ptr' && ptr.elem === 'index') c.error(c.v.op.resultTypes[0].span, 'pto.inttoptr: a pointer to index elements has no storage size');
     },
+    // PTOAS (PTOValidateIntToPtrUses): an address made into a pointer only reads or writes one scalar; no pointer
+    // arithmetic, view or call may carry it further.
+    checkResultUse({ user, userDef, operand }) {
+      const accessesScalar = userDef.name === 'pto.load_scalar' || userDef.name === 'pto.store_scalar';
+      if (accessesScalar && user.segments.ptr?.[0] === operand) return undefined;
+      return {
+        message: `pto.inttoptr: the result may only be used as the pointer operand of pto.load_scalar or pto.store_scalar; found a use by '${user.name}'`,
+        kind: D.intToPtrUse,
+      };
+    },
   },
   {
     name: 'pto.castptr',
@@ -128,6 +140,8 @@ const ADDRESS_OPS: DeclaredOp[] = [
   {
     // `%t2 = pto.tassign %t, %addr : T -> T`: the same tile placed at another address (PTOAS's level 3).
     name: 'pto.tassign',
+    syntax: 'FirstOperandTypedBody',
+    properties: { notInTileOpHelper: 'Tile allocation or high-level TileOps' },
     operands: [
       { name: 'tile', is: ['tile'] },
       { name: 'addr', is: ['i64'] },
@@ -136,8 +150,14 @@ const ADDRESS_OPS: DeclaredOp[] = [
     check(c) {
       const tile = c.type('tile');
       const result = c.v.declared[0];
+      // A memref buffer is a tile to the VM, but not to PTOAS's tassign.
+      if (tile && (tile.kind !== 'tile' || tile.memref)) c.error(c.span('tile'), `pto.tassign rebinds a !pto.tile_buf, not ${printType(tile)}`);
       if (tile && result && printType(tile) !== printType(result))
         c.error(c.v.op.resultTypes[0].span, `pto.tassign gives the tile's own type ${printType(tile)}, not ${printType(result)}`);
+      const at = c.binding.operands.addr ? c.v.constant(c.binding.operands.addr[0]) : undefined;
+      const misplaced = tile?.kind === 'tile' && at !== undefined ? localAddressProblem(tile.loc, at) : undefined;
+      if (misplaced) c.error(c.span('addr'), `pto.tassign: ${misplaced}`);
+      if (c.v.level && c.v.level !== 'level3') c.v.error(c.v.op.nameSpan, 'pto.tassign is only supported when --pto-level=level3', undefined, D.buildLevel);
     },
     inferResults: (c) => [c.type('tile')],
     execute(x, op, b) {

@@ -11,12 +11,14 @@ import { MEMREF_DEFINITIONS } from './memref';
 import { ADDRESS_DEFINITIONS, POINTER_DEFINITIONS } from './pointers';
 import { RUNTIME_DEFINITIONS } from './runtime';
 import { SCF_DEFINITIONS } from './scf';
+import { CF_DEFINITIONS } from './cf';
 import { syncDefinition } from './sync-definition';
 import { TILE_DEFINITIONS } from './tiles';
 import { VIEW_DEFINITIONS } from './views';
 import { VALID_SHAPE_DEFINITIONS } from './valid-shape';
 import { PIPE_DEFINITIONS } from './pipes';
 import { COMM_DEFINITIONS } from './comm';
+import { PREFETCH_DEFINITIONS } from './prefetch';
 import { LOCAL_STORAGE_DEFINITIONS } from './local-storage';
 import { MULTI_TILE_DEFINITIONS } from './multi-tile';
 import { ORDERING_DEFINITIONS } from './ordering';
@@ -44,14 +46,16 @@ export function opRegistry(): Registry {
   registry ??= buildRegistry([
     ...reporting(BUILTIN_DEFINITIONS, D.functionOp),
     ...reporting(SCF_DEFINITIONS, D.scfOp),
+    ...reporting(CF_DEFINITIONS, D.branchOp),
     ...reporting(ARITH_DEFINITIONS, D.arithOp),
     ...reporting(VIEW_DEFINITIONS, D.viewOp),
     ...reporting(TILE_DEFINITIONS, D.tileOp),
     ...reporting(VALID_SHAPE_DEFINITIONS, D.tileOp),
     ...reporting(MULTI_TILE_DEFINITIONS, D.tileOp),
     ...reporting(LOCAL_STORAGE_DEFINITIONS, D.runtimeOp),
-    ...reporting(PIPE_DEFINITIONS, D.runtimeOp),
+    ...reporting(PIPE_DEFINITIONS, D.pipeOp),
     ...reporting(COMM_DEFINITIONS, D.runtimeOp),
+    ...reporting(PREFETCH_DEFINITIONS, D.runtimeOp),
     ...reporting(ORDERING_DEFINITIONS, D.syncOp),
     ...reporting(POINTER_DEFINITIONS, D.pointerOp),
     ...reporting(ADDRESS_DEFINITIONS, D.pointerOp),
@@ -94,6 +98,7 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
     syntax: def.syntax,
     deprecated,
     hasRegions: def.hasRegions === true,
+    ...(def.fromGeneric ? { fromGeneric: def.fromGeneric.bind(def) } : {}),
   });
   const { names: known, microOps } = knownOps();
   return {

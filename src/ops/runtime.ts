@@ -1,5 +1,5 @@
 import { decided } from '../ir/bound';
-import { CoreIndex, OpDefinition } from '../ir/definition';
+import { CoreIndex, CoreKind, OpDefinition } from '../ir/definition';
 import { vmTrap } from '../machine/trap';
 import { formatScalar } from './print-format';
 import { attrOf } from '../syntax/ast';
@@ -22,11 +22,12 @@ function coreQuery(name: string, read: (core: CoreIndex) => number): OpDefinitio
 }
 
 /** `pto.section.vector { ... }`: code for one kind of core, run in place. */
-function section(name: string): OpDefinition {
+function section(name: string, coreKind: CoreKind): OpDefinition {
   return {
     name,
     syntax: 'SectionBody',
     hasRegions: true,
+    properties: { coreKind },
     verify(v) {
       v.expectResults(0);
       for (const r of v.op.regions) v.region(r);
@@ -50,6 +51,14 @@ const simtSection: OpDefinition = {
       const a = attrOf(v.op, key);
       if (a?.kind === 'int' && (a.value < 1n || a.value > 2147483647n)) v.error(a.span, `pto.section.simt: ${key} must be a positive i32, got ${a.value}`);
     }
+    // PTOAS: a SIMT section is outlined into a function of its own; it cannot be nested, nor be in a function that
+    // is itself a SIMT entry.
+    if (v.enclosing.some((o) => o.name === v.op.name)) v.error(v.op.nameSpan, 'nested pto.section.simt is not allowed');
+    const simtEntry = v.function.attrs.find((a) => a.key === 'pto.simt_entry');
+    if (simtEntry)
+      v.error(v.op.nameSpan, `pto.section.simt must not appear inside a function marked with 'pto.simt_entry'`, [
+        { message: `@${v.function.symbol} is marked here`, span: simtEntry.span },
+      ]);
     v.expectResults(0);
     for (const r of v.op.regions) v.region(r);
   },
@@ -129,7 +138,8 @@ export const RUNTIME_DEFINITIONS: OpDefinition[] = [
   coreQuery('pto.get_block_num', (core) => core.blocks),
   coreQuery('pto.get_subblock_idx', (core) => core.subblock),
   coreQuery('pto.get_subblock_num', (core) => core.subblocks),
-  ...['pto.section.vector', 'pto.section.cube'].map(section),
+  section('pto.section.vector', 'vector'),
+  section('pto.section.cube', 'cube'),
   simtSection,
   fusionRegion,
   fusionYield,

@@ -114,6 +114,28 @@ export const whileOp: OpDefinition = {
   },
 };
 
+/**
+ * `%r = scf.execute_region -> T { ... scf.yield %x : T }`: runs its region once, in place. The region may have
+ * several blocks joined by cf branches; each block that leaves it yields the results.
+ */
+export const executeRegionOp: OpDefinition = {
+  name: 'scf.execute_region',
+  syntax: 'ScfExecuteRegionBody',
+  hasRegions: true,
+  verify(v) {
+    const { op } = v;
+    v.expectResults(v.declared.length);
+    const region = op.regions[0];
+    v.region(region);
+    // Each block that does not branch to another leaves the region: it ends with the yield of the results.
+    for (const block of region.blocks) if (!block.ops.at(-1)?.successors?.length) checkYields(v, { ...region, blocks: [block] }, v.declared);
+    v.define(v.declared);
+  },
+  execute(x, op) {
+    x.setResults(op, x.runRegion(op.regions[0], []));
+  },
+};
+
 function terminator(name: string, syntax: string, parents: OpDefinition[]): OpDefinition {
   return {
     name,
@@ -125,7 +147,7 @@ function terminator(name: string, syntax: string, parents: OpDefinition[]): OpDe
   };
 }
 
-export const yieldOp = terminator('scf.yield', 'ScfYieldBody', [forOp, ifOp, whileOp]);
+export const yieldOp = terminator('scf.yield', 'ScfYieldBody', [forOp, ifOp, whileOp, executeRegionOp]);
 const conditionOp = terminator('scf.condition', 'ScfConditionBody', [whileOp]);
 
 /** Region ops of the scf dialect that PTOAS does not emit: known (their `{` opens a region), not implemented. */
@@ -144,5 +166,6 @@ export const SCF_DEFINITIONS: OpDefinition[] = [
   whileOp,
   yieldOp,
   conditionOp,
-  ...['scf.execute_region', 'scf.parallel', 'scf.forall'].map(unimplemented),
+  executeRegionOp,
+  ...['scf.parallel', 'scf.forall'].map(unimplemented),
 ];

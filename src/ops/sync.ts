@@ -1,7 +1,8 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { Span } from '../diag/source';
-import { Attr, OpNode } from '../syntax/ast';
+import { Attr, OpNode, ValueRef } from '../syntax/ast';
+import { Type, printType } from '../types/type';
 import { TargetName } from '../spec/schema';
 import { SyncAttributeSpec, SyncOpSpec, SyncTables, syncTables } from '../spec/sync';
 import { VerifiedSyncOp } from '../ir/program';
@@ -12,7 +13,13 @@ import { unknownAttributeMessage } from './attributes';
  * attributes, each attribute's spelling and value, and the rules between them (a flag from a pipe to itself).
  * Problems are located errors; the op verifies only when it has none.
  */
-export function verifySyncOp(op: OpNode, spec: SyncOpSpec, target: TargetName, diags: DiagnosticBag): VerifiedSyncOp | undefined {
+export function verifySyncOp(
+  op: OpNode,
+  spec: SyncOpSpec,
+  target: TargetName,
+  diags: DiagnosticBag,
+  operandType: (index: number) => Type | undefined,
+): VerifiedSyncOp | undefined {
   const tables = syncTables();
   const errorsBefore = diags.errorCount;
   if (!spec.targets.includes(target)) {
@@ -37,8 +44,23 @@ export function verifySyncOp(op: OpNode, spec: SyncOpSpec, target: TargetName, d
     return undefined;
   }
   const values = new Map<string, string | number>();
+  let dynamicId: number | undefined;
   spec.attributes.forEach((a, i) => {
-    const value = readSyncAttribute(op, a, positional.items[i], tables, diags);
+    const item = positional.items[i];
+    if (item.kind === 'unit' && (a.kind === 'index' || a.dynamic)) {
+      // An SSA value in the list: an operand (the parser put it in the segment named by its position).
+      const operand = op.segments[String(i)]?.[0];
+      if (operand === undefined) return;
+      const type = operandType(operand);
+      if (type && !(type.kind === 'scalar' && type.elem === 'index')) {
+        diags.report(D.syncOp, item.span, `${op.name}: ${a.name} must be of type index, got ${printType(type)}`);
+        return;
+      }
+      dynamicId = operand;
+      values.set(a.name, valueName(op.operands[operand].value));
+      return;
+    }
+    const value = readSyncAttribute(op, a, item, target, tables, diags);
     if (value !== undefined) values.set(a.name, value);
   });
   for (const entry of op.attrs) {
@@ -55,12 +77,14 @@ export function verifySyncOp(op: OpNode, spec: SyncOpSpec, target: TargetName, d
       );
       continue;
     }
-    const value = readSyncAttribute(op, a, entry.value, tables, diags);
+    const value = readSyncAttribute(op, a, entry.value, target, tables, diags);
     if (value !== undefined) values.set(a.name, value);
   }
   if (diags.errorCount > errorsBefore) return undefined;
 
-  const pipes = spec.attributes.filter((a) => a.kind !== 'int' && a.kind !== 'event').map((a) => pipeOf(values.get(a.name) as string, a, tables));
+  const pipes = spec.attributes
+    .filter((a) => a.kind !== 'int' && a.kind !== 'event' && a.kind !== 'index')
+    .map((a) => pipeOf(values.get(a.name) as string, a, tables));
   if ((spec.role === 'set' || spec.role === 'wait') && pipes[0] === pipes[1]) {
     const [src, dst] = spec.attributes.map((a) => values.get(a.name));
     const through = src === pipes[0] ? '' : ` (${src} and ${dst} both run on ${pipes[0]})`;
@@ -71,11 +95,11 @@ export function verifySyncOp(op: OpNode, spec: SyncOpSpec, target: TargetName, d
     );
     return undefined;
   }
-  const idAttr = spec.attributes.find((a) => a.kind === 'event' || a.kind === 'int');
-  const id = idAttr ? (values.get(idAttr.name) as number) : 0;
+  const idAttr = spec.attributes.find((a) => a.kind === 'event' || a.kind === 'int' || a.kind === 'index');
+  const id = idAttr && dynamicId === undefined ? (values.get(idAttr.name) as number) : 0;
   const shown = spec.attributes.map((a) => (a.kind === 'event' ? `${tables.eventPrefix}${values.get(a.name)}` : String(values.get(a.name))));
   const text = spec.bracketed ? `${op.name}[${shown.join(', ')}]` : `${op.name} ${shown.join(', ')}`;
-  return { spec, values, pipes, id, text };
+  return { spec, values, pipes, id, text, ...(dynamicId !== undefined ? { dynamicId } : {}) };
 }
 
 /** `pto.set_flag[<PIPE_x>, <PIPE_y>, <EVENT_IDn>]`: the op's form for messages. */
@@ -90,6 +114,7 @@ function formOf(spec: SyncOpSpec): string {
       case 'sync-op-type':
         return '<OP_TYPE>';
       case 'int':
+      case 'index':
         return a.name;
     }
   };
@@ -107,15 +132,24 @@ function pipeOf(value: string, a: SyncAttributeSpec, tables: SyncTables): string
 }
 
 /** One attribute's value (a name or a number), or undefined after reporting why it is wrong. */
-function readSyncAttribute(op: OpNode, a: SyncAttributeSpec, attr: Attr, tables: SyncTables, diags: DiagnosticBag): string | number | undefined {
+function readSyncAttribute(
+  op: OpNode,
+  a: SyncAttributeSpec,
+  attr: Attr,
+  target: TargetName,
+  tables: SyncTables,
+  diags: DiagnosticBag,
+): string | number | undefined {
   const fail = (message: string): undefined => {
     diags.report(D.syncOp, attr.span, `${op.name}: ${a.name}: ${message}`);
     return undefined;
   };
+  if (a.kind === 'index') return fail('must be an SSA value of type index');
   if (a.kind === 'int') {
     if (attr.kind !== 'int') return fail(attr.kind === 'unit' ? 'must be an integer literal, not an SSA value' : 'must be an integer literal');
     const v = Number(attr.value);
-    if (a.range && (v < a.range[0] || v > a.range[1])) return fail(`must be in ${a.range[0]}..${a.range[1]}, got ${v}`);
+    const range = a.rangeOn?.[target] ?? a.range;
+    if (range && (v < range[0] || v > range[1])) return fail(`must be in ${range[0]}..${range[1]}, got ${v}`);
     return v;
   }
   const spellings = tables.spellings[a.kind];
@@ -127,6 +161,7 @@ function readSyncAttribute(op: OpNode, a: SyncAttributeSpec, attr: Attr, tables:
       if (name === tables.allPipes)
         return a.allowAll ? name : fail(`${name} is not allowed here: ${op.name} names one pipe (one of ${tables.corePipes.join(', ')})`);
       if (!tables.corePipes.includes(name)) return fail(`${name} is not a pipe of an AI core that flags can name (one of ${tables.corePipes.join(', ')})`);
+      if (a.pipes && !a.pipes.includes(name)) return fail(`${op.name} expects the pipe to be one of ${a.pipes.map((p) => `<${p}>`).join(', ')}, got <${name}>`);
       return name;
     }
     case 'event': {
@@ -159,6 +194,11 @@ function enumName(text: string, spellings: string[]): string | undefined {
     }
   }
   return undefined;
+}
+
+/** `%eid`, `%r#1`: how a message names an SSA value. */
+function valueName(value: ValueRef | undefined): string {
+  return value ? `${value.name}${value.index !== undefined ? `#${value.index}` : ''}` : '?';
 }
 
 function exampleOf(kind: SyncAttributeSpec['kind']): string {

@@ -1,6 +1,6 @@
 import { Isa } from '../spec/isa';
 import { LayoutRule, TargetName } from '../spec/schema';
-import { TileType, elemSize } from '../types/type';
+import { TileLoc, TileType, elemSize } from '../types/type';
 import { innerBox, layoutName } from '../types/geometry';
 
 /** Well-formedness of a tile type (the static_asserts of pto-isa's Tile template). */
@@ -11,7 +11,7 @@ export function tileTypeProblems(t: TileType, target: TargetName, spec: Isa): st
   if (t.vCol !== null && t.vCol > t.cols) problems.push(`valid cols ${t.vCol} exceed cols ${t.cols}`);
   if (![32, 512, 1024].includes(t.fractal)) problems.push(`fractal size must be 32, 512 or 1024, got ${t.fractal}`);
   const buffer = spec.locationBuffer[t.loc];
-  const capacity = spec.buffers[target][buffer];
+  const capacity = spec.typeLimits[target][buffer];
   const bytes = t.rows * t.cols * size;
   if (capacity !== undefined && bytes > capacity) {
     problems.push(`a ${t.rows}x${t.cols} ${t.dtype} tile needs ${bytes} bytes, more than the ${capacity}-byte ${buffer} of ${target}`);
@@ -61,4 +61,16 @@ export function layoutProblem(rule: LayoutRule, t: TileType): string | null {
         ? null
         : `must be ND, or DN with one column, not ${layoutName(t)}${t.cols !== 1 && t.blayout === 'col_major' ? ` with ${t.cols} columns` : ''}`;
   }
+}
+
+/**
+ * A constant address a tile is placed at (alloc_tile, alloc_multi_tile, tassign) is non-negative and aligned as
+ * PTOAS's verifier requires: 32 bytes in the vector, matrix, bias and scaling buffers (pto-isa's TASSIGN baseline),
+ * 512 in the L0 buffers (left, right, acc).
+ */
+export function localAddressProblem(loc: TileLoc, addr: bigint): string | undefined {
+  const alignment = ['left', 'right', 'acc'].includes(loc) ? 512n : 32n;
+  if (addr < 0n) return `addr must be non-negative, got ${addr}`;
+  if (addr % alignment !== 0n) return `addr must be aligned to ${alignment} bytes for local tile memory space, got ${addr}`;
+  return undefined;
 }

@@ -6,7 +6,7 @@ import { vmTrap } from '../machine/trap';
 import { tileBytes } from '../types/geometry';
 import { attrOf } from '../syntax/ast';
 import { TileType, elemSize, elemTypeName, printType } from '../types/type';
-import { allocatedTileProblems, tileTypeProblems } from './tile-rules';
+import { allocatedTileProblems, localAddressProblem, tileTypeProblems } from './tile-rules';
 import { boxedOffsetProblem, subsetBoundsProblem, subsetType, treshapeProblem } from './tile-views';
 
 /** A tile operand (verification makes sure it is one). */
@@ -33,6 +33,7 @@ function validDim(x: Executor, op: BoundOp, key: string, declared: number | null
 export const allocTile: OpDefinition = {
   name: 'pto.alloc_tile',
   syntax: 'AllocTileBody',
+  properties: { notInTileOpHelper: 'Tile allocation or high-level TileOps' },
   execute(x, op) {
     const type = op.resultTypes[0] as TileType;
     const addr = op.node.segments.addr?.[0];
@@ -77,6 +78,15 @@ export const allocTile: OpDefinition = {
         if (dim !== null && given) v.error(op.operands[op.segments[key][0]].span, `'${key}' is only allowed when the type has ${field}=?`);
       }
     }
+    const addr = op.segments.addr?.[0];
+    const at = addr !== undefined ? v.constant(addr) : undefined;
+    const misplaced = t?.kind === 'tile' && at !== undefined ? localAddressProblem(t.loc, at) : undefined;
+    if (misplaced) v.error(op.operands[addr!].span, `pto.alloc_tile: ${misplaced}`);
+    if (at !== undefined) v.recordPlacement(at);
+    if (v.level && v.level !== 'level3' && addr !== undefined)
+      v.error(op.operands[addr].span, "unexpected 'addr' operand: only supported when --pto-level=level3", undefined, D.buildLevel);
+    if (v.level === 'level3' && addr === undefined)
+      v.error(op.nameSpan, "pto.alloc_tile requires 'addr' operand when --pto-level=level3", undefined, D.buildLevel);
     v.expectIndexOperands(['valid_row', 'valid_col', 'addr']);
     v.expectResults(1);
     v.define(declared);
@@ -86,14 +96,19 @@ export const allocTile: OpDefinition = {
 /** `%v = pto.treshape %t : A -> B`: B views A's bytes. */
 const treshape: OpDefinition = {
   name: 'pto.treshape',
-  properties: { aliasesOperand: { level2: true } },
+  properties: { aliasesOperand: { level2: true }, notInTileOpHelper: 'Tile allocation or high-level TileOps' },
   /** The source's bytes as another tile type (no copy). */
   execute(x, op) {
     const src = tileOperand(x, op, 0);
     const type = op.resultTypes[0] as TileType;
     if (!src.isContiguous())
       throw vmTrap('pto.treshape: the source is a window whose rows are not adjacent; only a contiguous tile can be reshaped', op.node.operands[0].span);
-    x.setResults(op, [new Tile(type, src.buffer, src.address, src.bytes.subarray(0, tileBytes(type)), type.vRow!, type.vCol!)]);
+    // A dynamic valid size of the result keeps the source's (PTOAS carries the source's valid shape over); a reshape
+    // that also changes rows x cols gives no such size.
+    const dynamic = type.vRow === null || type.vCol === null;
+    if (dynamic && (type.rows !== src.type.rows || type.cols !== src.type.cols))
+      throw vmTrap('pto.treshape to a new shape with a dynamic valid shape is not implemented yet', op.node.resultTypes[0]?.span ?? op.node.span);
+    x.setResults(op, [new Tile(type, src.buffer, src.address, src.bytes.subarray(0, tileBytes(type)), type.vRow ?? src.vRow, type.vCol ?? src.vCol)]);
   },
   verify(v) {
     const { op } = v;

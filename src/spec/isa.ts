@@ -11,6 +11,8 @@ export interface Instruction extends Omit<InstructionSpecRaw, 'dtypes'> {
   dtypes: Partial<Record<TargetName, Record<string, ElemType[]>>>;
   /** Operands in the Level 2 `ins(...)` list, in order. */
   ins: OperandSpec[];
+  /** The operands' names in PTOAS's declaration order (the generic form's), defaults applied. */
+  mlirOperands: string[];
   /** Operands in the Level 2 `outs(...)` list, in order. */
   outs: OperandSpec[];
 }
@@ -19,6 +21,8 @@ export interface Isa {
   /** By op name (`pto.tcolmin`). */
   instructions: Map<string, Instruction>;
   buffers: Record<TargetName, Record<string, number>>;
+  /** The largest tile type a buffer takes, by buffer: the hardware's capacity unless PTOAS assumes more (targets.json). */
+  typeLimits: Record<TargetName, Record<string, number>>;
   locationBuffer: Record<TileLoc, string>;
   alignment: number;
 }
@@ -56,11 +60,19 @@ export function loadIsa(dir: string): Isa {
     }
     const ins = raw.operands.filter((o) => o.role !== 'dst');
     const outs = raw.operands.filter((o) => o.role === 'dst');
-    instructions.set(opName, { ...raw, opName, dtypes, ins, outs });
+    const mlirOperands = raw.mlirOperands ?? [...ins.filter((o) => !o.optional), ...outs, ...ins.filter((o) => o.optional)].map((o) => o.name);
+    if ([...mlirOperands].sort().join() !== raw.operands.map((o) => o.name).sort().join()) {
+      throw new Error(`spec: ${raw.name}: mlirOperands must name each operand once`);
+    }
+    instructions.set(opName, { ...raw, opName, dtypes, ins, outs, mlirOperands });
   }
   return {
     instructions,
     buffers: { a2a3: targets.targets.a2a3.buffers, a5: targets.targets.a5.buffers },
+    typeLimits: {
+      a2a3: { ...targets.targets.a2a3.buffers, ...targets.targets.a2a3.typeLimits },
+      a5: { ...targets.targets.a5.buffers, ...targets.targets.a5.typeLimits },
+    },
     locationBuffer: targets.locations as Record<TileLoc, string>,
     alignment: targets.alignment,
   };

@@ -1,8 +1,26 @@
 import { z } from 'zod';
+import { STORED_FORMATS, StoredFormat } from '../types/type';
 
 /** Schemas of spec/: each PTO instruction described once, as data (spec/instructions/*.json). */
 
-const ElemTypeName = z.enum(['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32']);
+/**
+ * The element types a table may name, in the order messages list them: the standard ones and A5's low-precision
+ * formats (by their MLIR spelling).
+ */
+export const ElemTypeName = z.enum([
+  'i8',
+  'u8',
+  'i16',
+  'u16',
+  'i32',
+  'u32',
+  'i64',
+  'u64',
+  'f16',
+  'bf16',
+  'f32',
+  ...(Object.keys(STORED_FORMATS) as StoredFormat[]),
+]);
 const Loc = z.enum(['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling']);
 const Target = z.enum(['a2a3', 'a5']);
 
@@ -14,13 +32,34 @@ export const OperandSpec = z.object({
   optional: z.boolean().optional(),
   /** Level 1 (SSA) spelling: absent (`false`) or optional (`"optional"`), e.g. scratch tiles. Default: as at Level 2. */
   l1: z.union([z.literal(false), z.literal('optional')]).optional(),
-  /** A source that older PTOAS wrote in `outs(...)`, after the destinations: that form is accepted with a warning. */
-  formerlyOuts: z.boolean().optional(),
   /**
-   * Its kind depends on the op's form (why, in words): the family's check (ops/instructions/checks) checks it, and
-   * the generic check that an operand is of its declared kind skips it.
+   * A source that older PTOAS wrote in `outs(...)`: after the destinations (`true`) or at this index of the old
+   * outs (tmrgsort's `outs(%dst, %tmp, %executed)`). That form is accepted with a warning.
+   */
+  formerlyOuts: z.union([z.boolean(), z.number().int().min(0)]).optional(),
+  /**
+   * An optional source written after all the others, whichever optional ones before it are left out (tmrgsort's tmp
+   * follows 2 to 4 lists); `no_NAME` after the operands says it is left out.
+   */
+  writtenLast: z.boolean().optional(),
+  /**
+   * Its kind depends on the op's form (why, in words): bound to a value of another kind than `kind`, the generic
+   * checks skip it and the family's check (ops/instructions/checks) checks it.
    */
   polymorphic: z.string().optional(),
+  /** At Level 2, written after the ins list as `KEYWORD %v : T` (PTOAS's `fp %fp : F`) rather than by position. */
+  keyword: z.enum(['fp', 'pre_quant']).optional(),
+  /**
+   * A scratch operand PTOAS allocates itself when it is left out (its pto-materialize-implicit-tmp pass, before
+   * PlanMemory), on these targets and, with `when`, only in that case: at level3, which skips PlanMemory, it must
+   * be written (ops/instructions/implicit-tmp.ts).
+   */
+  implicitTmp: z
+    .object({
+      targets: z.array(Target).min(1),
+      when: z.enum(['float-dst', 'unaligned-width', 'unsaturated-narrowing', 'binary', 'several-lists']).optional(),
+    })
+    .optional(),
 });
 
 /** Layout requirements, by name: see ops/tile-rules.ts. */
@@ -61,8 +100,6 @@ export const AttributeSpec = z.object({
   aliases: z.record(z.string(), z.string()).optional(),
   /** int: the inclusive range of allowed values. */
   range: z.tuple([z.number(), z.number()]).optional(),
-  /** When the attribute is true, this operand must be present. */
-  requiresOperand: z.string().optional(),
 });
 
 /** Per target: operand name -> a dtype set name or an explicit list. */
@@ -84,6 +121,12 @@ export const InstructionSpec = z.object({
    */
   op: z.string().optional(),
   operands: z.array(OperandSpec).min(1),
+  /**
+   * The operands (by name) in the order PTOAS declares them (PTOOps.td `arguments`), which MLIR's generic form
+   * `"pto.x"(%a, %b, ...)` writes them in. Absent: the required sources in table order, then the destinations,
+   * then the optional operands in table order.
+   */
+  mlirOperands: z.array(z.string()).optional(),
   attributes: z.array(AttributeSpec).optional(),
   tileLocs: z.record(z.string(), z.array(Loc)),
   layouts: z.record(z.string(), LayoutRule),
@@ -104,6 +147,11 @@ export const InstructionSpec = z.object({
   attributesInIns: z.boolean().optional(),
   /** The instruction does nothing when this operand's valid region is empty. */
   earlyReturnIfEmpty: z.string().optional(),
+  /**
+   * PTOAS's no-op marker (a dual-AIV replay): when this operand's valid region is 0x0, the valid-region rules do not
+   * apply and the instruction does nothing.
+   */
+  noOpWhenEmpty: z.string().optional(),
   notes: z.array(z.string()).optional(),
   implemented: z.boolean(),
 });
@@ -133,7 +181,10 @@ export const KnownOpsFile = z.object({
 
 export const TargetsFile = z.object({
   $comment: z.string().optional(),
-  targets: z.record(Target, z.object({ buffers: z.record(z.string(), z.number().int().positive()) })),
+  targets: z.record(
+    Target,
+    z.object({ buffers: z.record(z.string(), z.number().int().positive()), typeLimits: z.record(z.string(), z.number().int().positive()).optional() }),
+  ),
   locations: z.record(Loc, z.string()),
   alignment: z.number().int().positive(),
 });

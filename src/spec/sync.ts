@@ -12,14 +12,24 @@ import { TARGETS } from './schema';
 const Target = z.enum(TARGETS as ['a2a3', 'a5']);
 const Loc = z.enum(['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling']);
 
-/** pipe: `<PIPE_V>`; event: `<EVENT_ID0>`; op-type: `<TLOAD>` or `#pto.pipe_event_type<TLOAD>`; sync-op-type: op-type without the pipe_event_type spelling; int: a literal. */
-const AttributeKind = z.enum(['pipe', 'event', 'op-type', 'sync-op-type', 'int']);
+/**
+ * pipe: `<PIPE_V>`; event: `<EVENT_ID0>`; op-type: `<TLOAD>` or `#pto.pipe_event_type<TLOAD>`; sync-op-type: op-type
+ * without the pipe_event_type spelling; int: a literal; index: an SSA value of type index (an event id given at run
+ * time, `pto.set_flag_dyn [..., %eid]`).
+ */
+const AttributeKind = z.enum(['pipe', 'event', 'op-type', 'sync-op-type', 'int', 'index']);
 
 const SyncAttribute = z.object({
   name: z.string(),
   kind: AttributeKind,
   /** Inclusive bounds of an int. */
   range: z.tuple([z.number().int(), z.number().int()]).optional(),
+  /** Inclusive bounds of an int that differ per target (they replace `range` there). */
+  rangeOn: z.partialRecord(Target, z.tuple([z.number().int(), z.number().int()])).optional(),
+  /** An int that may instead be an SSA value of type index, read at run time. */
+  dynamic: z.boolean().optional(),
+  /** The only pipes a pipe attribute may name (PTOAS's verifier of the op); absent: any core pipe. */
+  pipes: z.array(z.string()).optional(),
   /** A pipe attribute that may be PIPE_ALL. */
   allowAll: z.boolean().optional(),
 });
@@ -36,6 +46,11 @@ const SyncOpEntry = z.object({
   attributes: z.array(SyncAttribute).min(1),
   /** Attributes of the trailing `{...}` dictionary. */
   keyed: z.array(SyncAttribute).optional(),
+  /**
+   * The flags of a cross-core op: ops of the same space signal each other (`intra-block`: set_intra_block and
+   * wait_intra_block); absent: the FFTS flags of sync.set/sync.wait.
+   */
+  space: z.string().optional(),
 });
 
 const PipeRule = z.object({
@@ -103,7 +118,7 @@ export function loadSyncTables(json: unknown): SyncTables {
   }
   file.instructionPipes.rules.forEach((r, i) => known(r.pipe, `pipe rule ${i + 1}`));
   const spellings = {} as Record<SyncAttributeKind, string[]>;
-  for (const kind of AttributeKind.options.filter((k) => k !== 'int')) {
+  for (const kind of AttributeKind.options.filter((k) => k !== 'int' && k !== 'index')) {
     const list = file.spellings[kind];
     if (!Array.isArray(list) || list.some((s) => !s.includes('{}'))) throw new Error(`spec/sync.json: spellings of '${kind}' missing or without {}`);
     spellings[kind] = list;
@@ -112,6 +127,7 @@ export function loadSyncTables(json: unknown): SyncTables {
   for (const entry of file.ops) {
     const opName = `pto.${entry.name}`;
     if (ops.has(opName)) throw new Error(`spec/sync.json: ${opName} is described twice`);
+    for (const a of [...entry.attributes, ...(entry.keyed ?? [])]) for (const p of a.pipes ?? []) known(p, `${opName} ${a.name}`);
     ops.set(opName, { ...entry, opName });
   }
   return {

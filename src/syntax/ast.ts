@@ -35,6 +35,8 @@ export type Attr =
   | { kind: 'bool'; value: boolean; span: Span }
   | { kind: 'unit'; span: Span }
   | { kind: 'array'; items: Attr[]; span: Span }
+  /** `dense<[1, 2]> : vector<2xi16>`: the elements (an array, or one literal for a splat) of a shaped type. */
+  | { kind: 'dense'; elements: Attr; type?: TypeRef; span: Span }
   | { kind: 'dict'; entries: AttrEntry[]; span: Span }
   | { kind: 'dialect'; text: string; span: Span }
   | { kind: 'symbol'; name: string; span: Span }
@@ -112,6 +114,10 @@ export interface OpNode {
   regions: Region[];
   /** `@name` of a module or function. */
   symbol?: string;
+  /** The blocks a branch may go to (`^bb1(%x : i32)`): each block's label and its operands (indices into `operands`). */
+  successors?: Successor[];
+  /** A function's symbol visibility as written (`private`, `public`, `nested`); MLIR's default is public. */
+  visibility?: 'private' | 'public' | 'nested';
   /** A function's parameters (also the entry block's arguments when it has a body). */
   params?: BlockArg[];
   /**
@@ -125,8 +131,20 @@ export interface OpNode {
   arrowResults?: boolean;
   /** Attributes after an SSA op's operands written as `name(%v)` (segments). */
   clauses?: string[];
+  /** Segments of a DPS op written inside `ins(...)` after the list, each as `KEYWORD %v : T` (`fp`, `pre_quant`). */
+  insKeywords?: string[];
+  /** The attribute written as a string after the `ins` types (PTOAS's tgather/tscatter `: T, "row")`): its key. */
+  insTypesAttr?: string;
+  /** Keywords written after the last `ins` operand saying an optional operand is left out (`no_tmp`). */
+  insMarkers?: string[];
   /** Spellings that are accepted but deprecated, reported as warnings. */
   legacy?: { message: string; span: Span }[];
+}
+
+export interface Successor {
+  label: string;
+  operands: number[];
+  span: Span;
 }
 
 /** `!name = type` or `#name = attribute` at the top level of a file. */

@@ -1,3 +1,26 @@
+import { Span } from '../diag/source';
+import { AttrEntry, OpNode, Operand, TypeRef } from './ast';
+
+/**
+ * An op in MLIR's generic form, `%r = "pto.x"(%a, %b) <{props}> {attrs} : (A, B) -> R`, as written: its operands in
+ * the order the op declares them, each with its type from the signature.
+ */
+export interface GenericOp {
+  name: string;
+  nameSpan: Span;
+  span: Span;
+  operands: Operand[];
+  /** `operandSegmentSizes = array<i32: ...>`: how many operands each declared operand takes, in order. */
+  segmentSizes?: { sizes: number[]; span: Span };
+  /** The properties and the attribute dictionary together (without operandSegmentSizes). */
+  attrs: AttrEntry[];
+  resultTypes: TypeRef[];
+}
+
+/** What a generic op means in the op's own form: the AST fields its custom syntax would give, or why it cannot. */
+export type GenericRewrite =
+  { fields: Pick<OpNode, 'form' | 'operands' | 'segments' | 'attrs' | 'resultTypes'> & Partial<OpNode> } | { error: string; span: Span };
+
 /**
  * What the parser needs to know about the ops, given to it by the op registry (src/ops/registry.ts): the parser
  * does not list op names itself, and the syntax package does not depend on the ops.
@@ -16,6 +39,8 @@ export interface OpSyntax {
    * partition): a statement that does not match this op's syntax is tried as that one's.
    */
   formerly?: OpSyntax;
+  /** Reads the op's generic form into its own (the definition's `fromGeneric`); absent: the generic syntax's SSA form. */
+  fromGeneric?: (op: GenericOp) => GenericRewrite;
 }
 
 export interface OpSyntaxTable {

@@ -5,6 +5,7 @@ import { SourceFile, Span } from '../diag/source';
 import { AliasDef, Attr, AttrEntry, BlockArg, Block, Module, OpNode, Operand, Region, ResultDef, TypeRef, ValueRef } from './ast';
 import { ptoGrammar, statementRule } from './grammar';
 import { OpSyntax, OpSyntaxTable } from './op-syntax';
+import { GenericStatement, genericOp } from './generic-form';
 import { RawLabel, RawRegion, RawStatement, Scanner } from './scan';
 
 export interface ParseOptions {
@@ -146,8 +147,8 @@ class StatementParser {
     if (cached) return moveSpans(cached.op, stmt.start - cached.start);
     const { header, map, types } = this.headerOf(stmt);
     let op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
-    let match = this.grammar.match(header, stmt.alias ? 'AliasDef' : statementRule(op?.syntax ?? 'GenericBody'));
-    if (match.failed() && op?.formerly) {
+    let match = this.grammar.match(header, stmt.alias ? 'AliasDef' : stmt.generic ? 'GenericOpStmt' : statementRule(op?.syntax ?? 'GenericBody'));
+    if (match.failed() && op?.formerly && !stmt.generic) {
       // The name's old meaning: reported with the error of its current one when neither matches.
       const former = this.grammar.match(header, statementRule(op.formerly.syntax ?? 'GenericBody'));
       if (former.succeeded()) [op, match] = [op.formerly, former];
@@ -163,7 +164,8 @@ class StatementParser {
       return undefined;
     }
     const before = this.diags.items.length;
-    const result = this.semantics(match).ast(this.context(map, regions, types, op)) as OpNode | AliasDef;
+    const result = this.semantics(match).ast(this.context(map, regions, types, op)) as OpNode | AliasDef | undefined;
+    if (result === undefined) return undefined; // a generic-form op whose operands do not fit it (reported)
     if ('alias' in result) {
       this.aliases.push(result);
       return undefined;
@@ -303,6 +305,13 @@ function appendSegment(op: OpFields, name: string, operands: Operand[]): void {
 }
 
 /** Appends operands as a named segment. */
+/** A branch's successor: its block label, and its operands appended to the op's. */
+function addSuccessor(op: OpFields, successor: { label: string; operands: Operand[]; span: Span }): void {
+  const first = op.operands.length;
+  op.operands.push(...successor.operands);
+  (op.successors ??= []).push({ label: successor.label, span: successor.span, operands: successor.operands.map((_, i) => first + i) });
+}
+
 function addSegment(op: OpFields, name: string, operands: Operand[]): void {
   const start = op.operands.length;
   op.operands.push(...operands);
@@ -398,6 +407,50 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       if (c.legacy.length > 0) op.legacy = [...(op.legacy ?? []), ...c.legacy.splice(0)];
       return op;
     },
+    GenericOpStmt(
+      this: Node,
+      results: Node,
+      name: Node,
+      _o: Node,
+      operands: Node,
+      _c: Node,
+      properties: Node,
+      attrs: Node,
+      _colon: Node,
+      signature: Node,
+      _loc: Node,
+    ) {
+      const c = contextOf(this);
+      return genericOp(
+        {
+          results: optional<ResultDef[]>(results, c) ?? [],
+          name: name.sourceString.slice(1, -1),
+          nameSpan: spanOf(c, name),
+          span: spanOf(c, this),
+          values: operands.asIteration().children.map((v) => v.ast(c) as ValueRef),
+          attrs: [...(optional<AttrEntry[]>(properties, c) ?? []), ...(optional<AttrEntry[]>(attrs, c) ?? [])],
+          signature: signature.ast(c) as GenericStatement['signature'],
+        },
+        c.op,
+        c.diags,
+      );
+    },
+    GenericProperties(this: Node, _o: Node, dict: Node, _c: Node) {
+      return dict.ast(contextOf(this));
+    },
+    DenseArrayAttr(this: Node, _kw: Node, _o: Node, _type: Node, items: Node, _c: Node) {
+      const c = contextOf(this);
+      const values = optional<Attr[]>(items, c);
+      return { kind: 'array', items: values ?? [], span: spanOf(c, this) } satisfies Attr;
+    },
+    DenseElementsAttr(this: Node, _kw: Node, _o: Node, elements: Node, _c: Node, type: Node): Attr {
+      const c = contextOf(this);
+      return { kind: 'dense', elements: elements.ast(c), type: optional<TypeRef>(type, c), span: spanOf(c, this) };
+    },
+    DenseArrayItems(this: Node, _colon: Node, list: Node) {
+      const c = contextOf(this);
+      return list.asIteration().children.map((i) => ({ kind: 'int', value: parseIntLiteral(i.sourceString), span: spanOf(c, i) }) satisfies Attr);
+    },
     OpResults(this: Node, list: Node, _eq: Node) {
       const c = contextOf(this);
       return list.asIteration().children.map((r) => r.ast(c));
@@ -414,10 +467,11 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const c = contextOf(this);
       return dict.ast(c);
     },
-    FuncBody(this: Node, _vis: Node, sym: Node, _o: Node, args: Node, _c: Node, results: Node, attrs: Node, region: Node) {
+    FuncBody(this: Node, vis: Node, sym: Node, _o: Node, args: Node, _c: Node, results: Node, attrs: Node, region: Node) {
       const c = contextOf(this);
       const op = fields();
       op.symbol = sym.ast(c);
+      if (vis.numChildren > 0) op.visibility = vis.sourceString as OpNode['visibility'];
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       op.resultTypes = optional<TypeRef[]>(results, c) ?? [];
       const params = args.asIteration().children.map((a) => a.ast(c) as BlockArg);
@@ -530,6 +584,37 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       if (otherwise) op.regions.push(otherwise);
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       return op;
+    },
+    ScfExecuteRegionBody(this: Node, resultTypes: Node, region: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      op.resultTypes = optional<TypeRef[]>(resultTypes, c) ?? [];
+      op.regions = [region.ast(c)];
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      return op;
+    },
+    CfBrBody(this: Node, successor: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSuccessor(op, successor.ast(c));
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      return op;
+    },
+    CfCondBrBody(this: Node, cond: Node, _c1: Node, onTrue: Node, _c2: Node, onFalse: Node, attrs: Node) {
+      const c = contextOf(this);
+      const op = fields();
+      addSegment(op, 'condition', [valueOperand(cond.ast(c))]);
+      addSuccessor(op, onTrue.ast(c));
+      addSuccessor(op, onFalse.ast(c));
+      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+      return op;
+    },
+    Successor(this: Node, id: Node, args: Node) {
+      const c = contextOf(this);
+      return { label: id.sourceString, operands: typedValues(c, optional(args, c), args), span: spanOf(c, this) };
+    },
+    SuccessorArgs(this: Node, _o: Node, tv: Node, _c: Node) {
+      return tv.ast(contextOf(this));
     },
     ResultTypes(this: Node, _arrow: Node, types: Node) {
       const c = contextOf(this);
@@ -1024,12 +1109,23 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       if (item.ctorName === 'string') return { kind: 'string', value: unquote(item.sourceString), span };
       return { kind: 'dialect', text: item.sourceString, span };
     },
-    DpsBody(this: Node, _ins: Node, _o: Node, ins: Node, _c: Node, outs: Node, attrs: Node, trailers: Node, resultTypes: Node) {
+    DpsBody(this: Node, _ins: Node, _o: Node, ins: Node, keywordOperands: Node, _c: Node, outs: Node, attrs: Node, trailers: Node, resultTypes: Node) {
       const c = contextOf(this);
       const op: OpFields = { form: 'dps', ...fields() };
       const insList = ins.ast(c) as DpsList;
       addSegment(op, 'ins', insList.operands);
       op.attrs.push(...insList.attrs);
+      if (insList.axis) {
+        op.attrs.push(insList.axis);
+        op.insTypesAttr = insList.axis.key;
+      }
+      if (insList.markers?.length) op.insMarkers = insList.markers;
+      for (const k of keywordOperands.children) {
+        const { keyword, operand } = k.ast(c) as { keyword: string; operand: Operand };
+        if (op.segments[keyword]) c.diags.report(D.listMismatch, operand.span, `'${keyword}' is given twice`);
+        addSegment(op, keyword, [operand]);
+        op.insKeywords = [...(op.insKeywords ?? []), keyword];
+      }
       const outsList = optional<DpsList | { scalar: TypeRef }>(outs, c);
       if (outsList && 'scalar' in outsList) {
         addSegment(op, 'outs', []);
@@ -1065,28 +1161,39 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const c = contextOf(this);
       return valueOperand(v.ast(c), t.ast(c));
     },
-    GroupedList(this: Node, items: Node, _c: Node, types: Node) {
+    GroupedList(this: Node, items: Node, _c: Node, types: Node, axis: Node) {
       const c = contextOf(this);
       const values: ValueRef[] = [];
       const attrs: AttrEntry[] = [];
+      const markers: string[] = [];
       for (const item of items.asIteration().children) {
-        const it = item.ast(c) as { value?: ValueRef; attrs: AttrEntry[] };
+        const it = item.ast(c) as { value?: ValueRef; marker?: string; attrs: AttrEntry[] };
         if (it.value) values.push(it.value);
+        if (it.marker) markers.push(it.marker);
         attrs.push(...it.attrs);
       }
       const ts = types.asIteration().children.map((t) => t.ast(c) as TypeRef);
-      return { operands: typedValues(c, { values, types: ts }, this), attrs } satisfies DpsList;
+      return { operands: typedValues(c, { values, types: ts }, this), attrs, markers, axis: optional<AttrEntry>(axis, c) } satisfies DpsList;
+    },
+    DpsAxis(this: Node, _comma: Node, text: Node) {
+      const c = contextOf(this);
+      const span = spanOf(c, text);
+      return { key: 'axis', value: { kind: 'string', value: unquote(text.sourceString), span }, span } satisfies AttrEntry;
     },
     EmptyList(this: Node, _lookahead: Node) {
       return { operands: [], attrs: [] } satisfies DpsList;
     },
-    DpsItem_value(this: Node, v: Node, attrs: Node) {
+    DpsItem_value(this: Node, v: Node, marker: Node, attrs: Node) {
       const c = contextOf(this);
-      return { value: v.ast(c), attrs: optional<AttrEntry[]>(attrs, c) ?? [] };
+      return { value: v.ast(c), marker: marker.children[0]?.sourceString, attrs: optional<AttrEntry[]>(attrs, c) ?? [] };
     },
     DpsItem_attrs(this: Node, dict: Node) {
       const c = contextOf(this);
       return { attrs: dict.ast(c) };
+    },
+    DpsKeywordOperand(this: Node, keyword: Node, v: Node, _c: Node, t: Node) {
+      const c = contextOf(this);
+      return { keyword: keyword.sourceString, operand: valueOperand(v.ast(c), t.ast(c)) };
     },
     DpsTrailer(this: Node, key: Node, _eq: Node, value: Node, type: Node) {
       const c = contextOf(this);
@@ -1273,6 +1380,8 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const span = spanOf(c, this);
       switch (x.ctorName) {
         case 'ArrayAttr':
+        case 'DenseElementsAttr':
+        case 'DenseArrayAttr':
         case 'TypedLiteral':
           return x.ast(c);
         case 'AttrDict':
@@ -1330,4 +1439,8 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
 interface DpsList {
   operands: Operand[];
   attrs: AttrEntry[];
+  /** `no_tmp` and the like, written after an operand. */
+  markers?: string[];
+  /** The axis string written after the types. */
+  axis?: AttrEntry;
 }

@@ -20,6 +20,8 @@ export interface RawStatement {
   alias?: boolean;
   /** The op name as spelled (after any `%results =`), when the statement starts with one. */
   name?: string;
+  /** The name is quoted: MLIR's generic operation form, `"pto.tadd"(%a, %b, %c) : (...) -> ()`. */
+  generic?: boolean;
 }
 
 /** Dialect types shorter than this are cheaper to match than to intern. */
@@ -135,6 +137,22 @@ export class Scanner {
     }
   }
 
+  /** `^bb1(...):` is a block label; `^bb1` or `^bb1(%x : i32)` followed by anything else is a branch's successor. */
+  private isBlockLabel(pos: number): boolean {
+    let i = pos + 1;
+    while (i < this.n && isSuffixChar(this.text.charCodeAt(i))) i++;
+    i = this.skipTrivia(i);
+    if (this.text.charCodeAt(i) === Ch.LParen) {
+      for (let depth = 0; i < this.n; i++) {
+        const c = this.text.charCodeAt(i);
+        if (c === Ch.LParen) depth++;
+        else if (c === Ch.RParen && --depth === 0) break;
+      }
+      i = this.skipTrivia(i + 1);
+    }
+    return this.text.charCodeAt(i) === Ch.Colon;
+  }
+
   /** `^bb0(%a: index, ...):` — ends at the `:` after the arguments; comments and newlines may appear inside. */
   private scanLabel(pos: number): number {
     let depth = 0;
@@ -159,7 +177,8 @@ export class Scanner {
     const regions: RawRegion[] = [];
     const typeTokens: number[] = [];
     const head = this.opNameAt(start);
-    const takesRegions = head !== undefined && this.opensRegion(head.name);
+    // The generic form writes regions inside its parentheses; a `{` after them is the attribute dictionary.
+    const takesRegions = head !== undefined && !head.quoted && this.opensRegion(head.name);
     let depth = 0; // ( [ and attribute-dictionary {
     let lastWord = '';
     let afterRegion = false;
@@ -180,7 +199,7 @@ export class Scanner {
           this.insideBraces = true;
           const starts = this.startsStatement(next);
           this.insideBraces = false;
-          if (starts) return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens, name: head?.name };
+          if (starts) return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens, ...this.named(head) };
         }
         continue;
       }
@@ -261,7 +280,12 @@ export class Scanner {
       lastWord = c === Ch.Eq ? '=' : '';
       i++;
     }
-    return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens, name: head?.name };
+    return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens, ...this.named(head) };
+  }
+
+  private named(head: { name: string; quoted: boolean } | undefined): { name?: string; generic?: boolean } {
+    if (!head) return {};
+    return head.quoted ? { name: head.name, generic: true } : { name: head.name };
   }
 
   private scanRegion(open: number): RawRegion {
@@ -275,17 +299,32 @@ export class Scanner {
   }
 
   /** The op name of a statement that starts at `pos` (after any `%results =`). */
-  private opNameAt(pos: number): { name: string; end: number } | undefined {
+  private opNameAt(pos: number): { name: string; end: number; quoted: boolean } | undefined {
     let i = pos;
     if (this.text.charCodeAt(i) === Ch.Percent) {
       const after = this.resultListEnd(i);
       if (after < 0) return undefined;
       i = this.skipTrivia(after);
     }
+    const quotedEnd = this.quotedOpNameEnd(i);
+    if (quotedEnd >= 0) return { name: this.text.slice(i + 1, quotedEnd - 1), end: quotedEnd, quoted: true };
     if (!isIdentStart(this.text.charCodeAt(i))) return undefined;
     let j = i + 1;
     while (j < this.n && isIdentChar(this.text.charCodeAt(j))) j++;
-    return { name: this.text.slice(i, j), end: j };
+    return { name: this.text.slice(i, j), end: j, quoted: false };
+  }
+
+  /** If a quoted dotted op name followed by `(` starts at pos (`"pto.tadd"(`), the offset after its closing quote; else -1. */
+  private quotedOpNameEnd(pos: number): number {
+    if (this.text.charCodeAt(pos) !== Ch.Quote || !isIdentStart(this.text.charCodeAt(pos + 1))) return -1;
+    let j = pos + 1;
+    let dotted = false;
+    while (j < this.n && isIdentChar(this.text.charCodeAt(j))) {
+      if (this.text.charCodeAt(j) === Ch.Dot) dotted = true;
+      j++;
+    }
+    if (!dotted || this.text.charCodeAt(j) !== Ch.Quote) return -1;
+    return this.text.charCodeAt(this.skipTrivia(j + 1)) === Ch.LParen ? j + 1 : -1;
   }
 
   /**
@@ -295,14 +334,15 @@ export class Scanner {
   private startsStatement(pos: number): boolean {
     if (pos >= this.n) return false;
     const c = this.text.charCodeAt(pos);
-    if (c === Ch.Caret) return true;
+    if (c === Ch.Caret) return this.isBlockLabel(pos);
     if (c === Ch.Bang || c === Ch.Hash) return this.isAliasDefinition(pos);
     if (c === Ch.Percent) {
       const after = this.resultListEnd(pos);
       if (after < 0) return false;
       const k = this.skipTrivia(after);
-      return k < this.n && isIdentStart(this.text.charCodeAt(k)) && this.isOpNameWord(k);
+      return k < this.n && ((isIdentStart(this.text.charCodeAt(k)) && this.isOpNameWord(k)) || this.quotedOpNameEnd(k) >= 0);
     }
+    if (c === Ch.Quote) return this.quotedOpNameEnd(pos) >= 0;
     if (!isIdentStart(c)) return false;
     if (pos > 0 && isIdentChar(this.text.charCodeAt(pos - 1))) return false;
     return this.isOpNameWord(pos);

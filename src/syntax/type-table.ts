@@ -147,12 +147,15 @@ export class TypeTable {
       }
       case 'pto.struct': {
         const fields: Type[] = [];
-        for (const item of items) {
+        for (const [i, item] of items.entries()) {
           const field: TypeParse =
             item.key || item.kind !== 'type' ? { error: `a '!pto.struct' field must be a type, got '${item.text}'`, warnings: [] } : this.parse(item.text);
           if (!field.type) return { error: field.error ?? `bad field '${item.text}'`, warnings: [] };
-          if (!(field.type.kind === 'scalar' || field.type.kind === 'struct') || (field.type.kind === 'scalar' && field.type.elem === 'index'))
-            return { error: `a '!pto.struct' field must be a scalar or a struct; '${item.text}' is not scalar-storable`, warnings: [] };
+          if (!isStructStorable(field.type))
+            return {
+              error: `'!pto.struct' field ${i} type ${item.text} is not scalar-storable: a field is an 8/16/32/64-bit integer, f16, bf16, f32, f64 or a nested '!pto.struct'`,
+              warnings: [],
+            };
           fields.push(field.type);
         }
         if (fields.length === 0) return { error: `'!pto.struct' needs at least one field`, warnings: [] };
@@ -598,4 +601,11 @@ function defaultTile(level: 'buf' | 'value', loc: TileLoc, dtype: ElemType, rows
     pad: 0,
     compact: 0,
   };
+}
+
+/** The fields PTOAS's C++ emission can name exactly (an i1 or an f8 would silently become a float). */
+const STRUCT_SCALARS: readonly string[] = ['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32', 'f64'];
+
+function isStructStorable(t: Type): boolean {
+  return t.kind === 'struct' || (t.kind === 'scalar' && STRUCT_SCALARS.includes(t.elem));
 }

@@ -1,12 +1,11 @@
 import { DiagnosticBag } from '../diag/diagnostic';
 import { SourceFile } from '../diag/source';
-import { TargetName } from '../spec/schema';
 import { Module } from '../syntax/ast';
 import { parseModule } from '../syntax/parse';
 import { TypeTable } from '../syntax/type-table';
 import { Program } from '../ir/program';
 import { opRegistry } from '../ops/registry';
-import { verifyModule } from './verifier';
+import { VerifyOptions, verifyModule } from './verifier';
 
 export interface Assembled {
   source: SourceFile;
@@ -18,12 +17,12 @@ export interface Assembled {
 }
 
 /** text -> AST -> verified program, collecting every diagnostic of the file. */
-export function assemble(path: string, text: string, options: { target?: TargetName } = {}): Assembled {
+export function assemble(path: string, text: string, options: VerifyOptions = {}): Assembled {
   const source = new SourceFile(path, text);
   const diags = new DiagnosticBag(source);
   const types = new TypeTable();
   const module = parseModule(source, diags, opRegistry());
   for (const alias of module.aliases) if (alias.alias.startsWith('!')) types.defineAlias(alias.alias, alias.text);
-  const program = verifyModule(module, types, diags, { target: options.target });
+  const program = verifyModule(module, types, diags, options);
   return { source, diags, module, types, program };
 }

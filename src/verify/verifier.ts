@@ -7,14 +7,18 @@ import { TypeTable } from '../syntax/type-table';
 import { Isa, isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Program } from '../ir/program';
-import { CodeBackend, OpDefinition, OpVerifier } from '../ir/definition';
+import { BuildLevel, CodeBackend, CoreKind, OpDefinition, OpVerifier } from '../ir/definition';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
 import { tileTypeProblems } from '../ops/tile-rules';
+import { immediateDominators } from './dominance';
+import { checkEntryFunction, checkStructSignature } from './function-rules';
 import { Registry, opRegistry } from '../ops/registry';
 
 export interface VerifyOptions {
   /** From the command line; overrides the module's `pto.target_arch`. */
   target?: TargetName;
+  /** PTOAS's `--pto-level`: when given, the rules that depend on it apply. */
+  level?: BuildLevel;
 }
 
 /**
@@ -25,7 +29,14 @@ export function verifyModule(module: Module, types: TypeTable, diags: Diagnostic
   return new Verifier(module, types, diags, options).run();
 }
 
-type Scope = Map<string, { type: Type; span: Span; slot: Slot }>;
+/** A value in scope; `definer` is the op whose result it is (absent for block arguments). */
+interface ScopeEntry {
+  type: Type;
+  span: Span;
+  slot: Slot;
+  definer?: { op: OpNode; def: OpDefinition };
+}
+type Scope = Map<string, ScopeEntry>;
 
 /** Where a use could not be resolved (an error has been reported). */
 const NO_SLOT: Slot = -1;
@@ -38,13 +49,19 @@ class Verifier {
   private readonly spec: Isa = isa();
   private readonly registry: Registry = opRegistry();
   private readonly target: TargetName;
+  private readonly level: BuildLevel | undefined;
   private readonly program: Program;
   private scopes: Scope[] = [];
-  /** All names defined so far in the current function (SSA: one definition each). */
+  /**
+   * Every name defined so far in the current function, for the message on a use out of its definition's scope. A
+   * name is unique among the values in scope (MLIR's parser): sibling regions may each define their `%arg4`.
+   */
   private functionNames = new Map<string, Span>();
   private functionTypes = new Map<string, Type>();
   /** Integer `arith.constant` values of the current function, by SSA name, for rules on static operands. */
   private integerConstants = new Map<string, bigint>();
+  /** The byte address of each tile an `alloc_tile addr = %c` places at a constant, by value name. */
+  private tilePlacements = new Map<string, bigint>();
   private readonly reportedTypes = new Set<string>();
   private currentFunction: OpNode | undefined;
   /** Values declared with an old type spelling, by name: the text and what it means. */
@@ -53,8 +70,14 @@ class Verifier {
   private readonly unclosedRegion: boolean;
   /** The frame of the function being verified: its next free slot and the literal operands it presets. */
   private frame: { size: number; literals: { slot: Slot; value: bigint }[] } = { size: 0, literals: [] };
+  /** The ops whose regions enclose the op being verified, outermost first (below the function). */
+  private readonly enclosing: OpNode[] = [];
   /** Every occurrence of each op with a program-wide rule (`checkAll`). */
   private readonly occurrences = new Map<OpDefinition, OpNode[]>();
+  /** Defining ops whose results' uses have been reported already (one report per op, as PTOAS's passes stop). */
+  private readonly reportedUses = new Set<OpNode>();
+  /** The regions being verified, innermost last: their blocks and the blocks' labels, for branches. */
+  private readonly regionStack: { labels: Map<string, number>; blocks: Block[] }[] = [];
 
   constructor(
     module: Module,
@@ -64,6 +87,7 @@ class Verifier {
   ) {
     const fromModule = this.targetFromModule(module);
     this.target = options.target ?? fromModule ?? 'a2a3';
+    this.level = options.level;
     this.program = {
       module,
       target: this.target,
@@ -77,22 +101,24 @@ class Verifier {
     this.unclosedRegion = hasUnclosedRegion(module.ops);
   }
 
-  /** Every function of the module by name, so that a call may come before its callee. */
-  private readonly callees = new Map<string, OpNode>();
+  /**
+   * Each module is a symbol table (MLIR's): its functions by name, so that a call may come before its callee. The
+   * key is the module op; `undefined` for a file's top level.
+   */
+  private readonly symbolTables = new Map<OpNode | undefined, Map<string, OpNode>>();
+  /** The module each function is directly in. */
+  private readonly moduleOf = new Map<OpNode, OpNode | undefined>();
+  /** The functions with a body by name, each a definition a declaration of another module links to (PTOAS's backend links them). */
+  private readonly definitions = new Map<string, OpNode[]>();
+  /** The module each function and nested module is written in (undefined: the file's top level). */
+  private readonly containerOf = new Map<OpNode, OpNode | undefined>();
 
   private structureOf(op: OpNode): OpDefinition['structure'] {
     return this.registry.lookup(op.name)?.def.structure;
   }
 
   run(): Program {
-    const collect = (ops: OpNode[]): void => {
-      for (const op of ops) {
-        const structure = this.structureOf(op);
-        if (structure === 'function' && op.symbol !== undefined && !this.callees.has(op.symbol)) this.callees.set(op.symbol, op);
-        if (structure === 'module') for (const b of op.regions[0]?.blocks ?? []) collect(b.ops);
-      }
-    };
-    collect(this.program.module.ops);
+    this.collectSymbols(this.program.module.ops, undefined);
     for (const op of this.program.module.ops) {
       const structure = this.structureOf(op);
       if (structure === 'module') this.verifyModuleOp(op);
@@ -101,6 +127,48 @@ class Verifier {
     }
     for (const [def, ops] of this.occurrences) def.checkAll!(ops, (span, message, notes) => this.diags.report(def.diagnostic!, span, message, notes));
     return this.program;
+  }
+
+  /** Fills the symbol table of one module (a symbol is defined once in it) and, recursively, of its modules. */
+  private collectSymbols(ops: OpNode[], module: OpNode | undefined): void {
+    const table = new Map<string, OpNode>();
+    this.symbolTables.set(module, table);
+    for (const op of ops) {
+      const structure = this.structureOf(op);
+      if (structure === 'module' || structure === 'function') this.containerOf.set(op, module);
+      if (structure === 'module') for (const b of op.regions[0]?.blocks ?? []) this.collectSymbols(b.ops, op);
+      if (structure !== 'function' || op.symbol === undefined) continue;
+      this.moduleOf.set(op, module);
+      const previous = table.get(op.symbol);
+      if (previous) {
+        this.diags.report(D.redefinition, op.nameSpan, `redefinition of function @${op.symbol}`, [
+          { message: 'previously defined here', span: previous.nameSpan },
+        ]);
+        continue;
+      }
+      table.set(op.symbol, op);
+      if (op.regions.length > 0) {
+        const same = this.definitions.get(op.symbol);
+        if (same) same.push(op);
+        else this.definitions.set(op.symbol, [op]);
+      }
+      // By name for the command line and the tests: the definition when a module only declares it.
+      const known = this.program.functions.get(op.symbol);
+      if (!known || (known.regions.length === 0 && op.regions.length > 0)) this.program.functions.set(op.symbol, op);
+    }
+  }
+
+  /**
+   * The function `caller` names: the symbol of the caller's module, and the definition it runs, itself or (for a
+   * declaration, or a name the module does not hold) the one public definition of that name in another module, as
+   * PTOAS's backend links its child modules.
+   */
+  private resolveCallee(caller: OpNode, name: string): { symbol?: OpNode; definition?: OpNode } | undefined {
+    const symbol = this.symbolTables.get(this.moduleOf.get(caller))?.get(name);
+    if (symbol && symbol.regions.length > 0) return { symbol, definition: symbol };
+    const linked = (this.definitions.get(name) ?? []).filter((d) => d.visibility !== 'private');
+    const definition = linked.length === 1 ? linked[0] : undefined;
+    return symbol || definition ? { symbol, definition } : undefined;
   }
 
   private targetFromModule(module: Module): TargetName | undefined {
@@ -150,26 +218,31 @@ class Verifier {
 
   private verifyFunction(fn: OpNode): void {
     const name = fn.symbol ?? '';
-    if (this.program.functions.has(name)) this.diags.report(D.redefinition, fn.nameSpan, `redefinition of function @${name}`);
-    else this.program.functions.set(name, fn);
     this.currentFunction = fn;
     this.functionNames = new Map();
     this.functionTypes = new Map();
     this.integerConstants = new Map();
+    this.tilePlacements = new Map();
     this.respelled = new Map();
     this.frame = { size: 0, literals: [] };
     this.program.valueTypes.set(fn, this.functionTypes);
     this.scopes = [new Map()];
     for (const t of fn.resultTypes) this.resolveType(t);
+    checkEntryFunction(fn, this.diags);
+    checkStructSignature(fn, (ref) => this.resolveType(ref), this.diags);
     const body = fn.regions[0];
     const bound: BoundFunction = { name, node: fn, params: [], paramTypes: [], frameSize: 0, literals: this.frame.literals };
-    if (!this.program.bound.functions.has(name)) this.program.bound.functions.set(name, bound);
+    this.program.bound.functions.set(fn, bound);
     if (body) {
       bound.body = this.verifyRegion(body, fn);
       bound.params = bound.body.blocks[0]?.args ?? [];
       bound.paramTypes = (body.blocks[0]?.args ?? []).map((a) => this.functionTypes.get(a.name));
-      const last = body.blocks[body.blocks.length - 1]?.ops.at(-1);
-      if (!this.unclosedRegion && (!last || this.registry.lookup(last.name)?.def.terminator !== 'return')) {
+      // Every block ends with 'return' or a branch to another block.
+      const ends = (block: Block) => {
+        const last = block.ops.at(-1);
+        return last !== undefined && ['return', 'branch'].includes(this.registry.lookup(last.name)?.def.terminator ?? '');
+      };
+      if (!this.unclosedRegion && (body.blocks.length === 0 || !body.blocks.every(ends))) {
         this.diags.report(D.missingReturn, { start: body.span.end - 1, end: body.span.end }, `function @${name} must end with 'return'`);
       }
     } else {
@@ -181,11 +254,30 @@ class Verifier {
   }
 
   private verifyRegion(region: Region, owner: OpNode, untyped: Type[] = []): BoundRegion {
-    return { node: region, blocks: region.blocks.map((block, i) => this.verifyBlock(block, owner, i === 0 ? untyped : [])) };
+    const { blocks } = region;
+    const labels = new Map<string, number>();
+    blocks.forEach((b, i) => b.label !== undefined && labels.set(b.label, i));
+    this.regionStack.push({ labels, blocks });
+    const bound = new Array<BoundBlock>(blocks.length);
+    // A value is visible in the blocks its block dominates: each block is verified inside the scopes of its
+    // dominators. A block the entry cannot reach sees the entry's values.
+    const successors = blocks.map((b) => (b.ops.at(-1)?.successors ?? []).flatMap((s) => labels.get(s.label) ?? []));
+    const idom = blocks.length > 1 ? immediateDominators(successors) : [-1];
+    const children = blocks.map(() => [] as number[]);
+    for (let b = 1; b < blocks.length; b++) children[idom[b] ?? 0].push(b);
+    const walk = (b: number): void => {
+      this.scopes.push(new Map());
+      bound[b] = this.verifyBlock(blocks[b], owner, b === 0 ? untyped : []);
+      for (const child of children[b]) walk(child);
+      this.scopes.pop();
+    };
+    if (blocks.length > 0) walk(0);
+    this.regionStack.pop();
+    return { node: region, blocks: bound };
   }
 
+  /** Defines a block's arguments and verifies its ops, in the scope the caller opened. */
   private verifyBlock(block: Block, owner: OpNode, untyped: Type[]): BoundBlock {
-    this.scopes.push(new Map());
     const args = block.args.map((arg, i) => {
       const type = arg.type ? this.resolveType(arg.type) : untyped[i];
       return this.define(arg.name, type ?? UNKNOWN, arg.span);
@@ -195,8 +287,15 @@ class Verifier {
       const bound = this.verifyOp(op, owner);
       if (bound) ops.push(bound);
     }
-    this.scopes.pop();
     return { node: block, args, ops };
+  }
+
+  /** A block of the region being verified, by label, with its arguments' types (for a branch to it). */
+  private successor(label: string): { index: number; argTypes: (Type | undefined)[] } | undefined {
+    const region = this.regionStack.at(-1);
+    const index = region?.labels.get(label);
+    if (index === undefined) return undefined;
+    return { index, argTypes: region!.blocks[index].args.map((a) => (a.type ? this.resolveType(a.type) : undefined)) };
   }
 
   // ---- values ----------------------------------------------------------------------------------
@@ -204,9 +303,9 @@ class Verifier {
   /** Defines an SSA value in the current scope; returns its frame slot. */
   private define(name: string, type: Type, span: Span): Slot {
     const slot = this.frame.size++;
-    const previous = this.functionNames.get(name);
+    const previous = this.lookup(name);
     if (previous) {
-      this.diags.report(D.redefinition, span, `redefinition of SSA value ${name}`, [{ message: 'previously defined here', span: previous }]);
+      this.diags.report(D.redefinition, span, `redefinition of SSA value ${name}`, [{ message: 'previously defined here', span: previous.span }]);
       return slot;
     }
     this.functionNames.set(name, span);
@@ -215,7 +314,7 @@ class Verifier {
     return slot;
   }
 
-  private lookup(name: string): { type: Type; span: Span; slot: Slot } | undefined {
+  private lookup(name: string): ScopeEntry | undefined {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const found = this.scopes[i].get(name);
       if (found) return found;
@@ -224,7 +323,7 @@ class Verifier {
   }
 
   /** The type and slot of a used operand; reports undefined values and type mismatches with the definition. */
-  private useOperand(operand: Operand): { type: Type | undefined; slot: Slot } {
+  private useOperand(operand: Operand): { type: Type | undefined; slot: Slot; found?: ScopeEntry } {
     if (operand.literal !== undefined) {
       const slot = this.frame.size++;
       this.frame.literals.push({ slot, value: BigInt(operand.literal) });
@@ -245,7 +344,7 @@ class Verifier {
     }
     if (isUnknown(found.type)) {
       // Defined by an op that failed to verify: trust the use's type, so no errors cascade.
-      return { type: operand.type ? this.resolveType(operand.type) : undefined, slot: found.slot };
+      return { type: operand.type ? this.resolveType(operand.type) : undefined, slot: found.slot, found };
     }
     const respelled = this.respelled.get(key);
     if (operand.type && respelled?.old === operand.type.text) this.types.respell(operand.type, respelled.canonical); // normalized, as its definition was
@@ -257,7 +356,7 @@ class Verifier {
         ]);
       }
     }
-    return { type: found.type, slot: found.slot };
+    return { type: found.type, slot: found.slot, found };
   }
 
   private resolveType(ref: TypeRef): Type | undefined {
@@ -347,11 +446,14 @@ class Verifier {
       op,
       parent,
       target: this.target,
+      level: this.level,
       isa: this.spec,
       operands: operandTypes,
       declared: declaredResults,
       function: this.currentFunction!,
       placementUncertain: this.unclosedRegion,
+      enclosing: this.enclosing,
+      backend: this.program.backend,
       diags: this.diags,
       error: (span, message, notes, kind) => this.diags.report(kind ?? entry.def.diagnostic!, span, message, notes),
       warning: (span, message, kind) => this.diags.report(kind, span, message),
@@ -370,9 +472,22 @@ class Verifier {
       recordConstant: (value) => {
         if (op.results.length === 1 && op.results[0].count === 1) this.integerConstants.set(op.results[0].name, value);
       },
-      callee: (name) => this.callees.get(name),
+      placement: (i) => {
+        const name = op.operands[i]?.value?.name;
+        return name === undefined ? undefined : this.tilePlacements.get(name);
+      },
+      recordPlacement: (byte) => {
+        if (op.results.length === 1 && op.results[0].count === 1) this.tilePlacements.set(op.results[0].name, byte);
+      },
+      callee: (name) => this.resolveCallee(this.currentFunction!, name),
+      successor: (label) => this.successor(label),
+      functions: () => [...this.moduleOf.keys()],
+      peerFunction: (name) => this.peerFunction(name),
+      coreKind: () => this.coreKind(),
       region: (region, untyped) => {
+        this.enclosing.push(op);
         bound.regions.push(this.verifyRegion(region, op, untyped));
+        this.enclosing.pop();
       },
       recordInstruction: (instruction) => {
         this.program.instructions.set(op, instruction);
@@ -392,7 +507,13 @@ class Verifier {
         return this.resolveType(ref);
       },
     };
+    const refused = entry.def.properties?.notInTileOpHelper;
+    if (refused && this.currentFunction && attrOf(this.currentFunction, 'pto.tileop.helper'))
+      context.error(op.nameSpan, `tileop helpers must not contain ${refused}`, undefined, D.tileOpHelper);
     entry.def.verify(context);
+    this.recordDefiner(op, entry.def);
+    this.checkUses(op, entry.def, uses);
+    this.checkStructResults(op, entry.def, bound.resultTypes);
     if (bound.instruction) this.assignSlots(bound);
     if (entry.def.checkAll) {
       const seen = this.occurrences.get(entry.def);
@@ -400,6 +521,92 @@ class Verifier {
       else this.occurrences.set(entry.def, [op]);
     }
     return bound;
+  }
+
+  /** Marks the op's results (in the scope they were defined in) as its own, for the rules on their uses. */
+  private recordDefiner(op: OpNode, def: OpDefinition): void {
+    const scope = this.scopes[this.scopes.length - 1];
+    for (const r of op.results) {
+      const names = r.count === 1 ? [r.name] : Array.from({ length: r.count }, (_, i) => `${r.name}#${i}`);
+      for (const name of names) {
+        const entry = scope.get(name);
+        if (entry) entry.definer = { op, def };
+      }
+    }
+  }
+
+  /** The rules definitions set on how their results are used, and that no terminator hands a struct out. */
+  private checkUses(op: OpNode, def: OpDefinition, uses: { type: Type | undefined; found?: ScopeEntry }[]): void {
+    uses.forEach((use, operand) => {
+      const definer = use.found?.definer;
+      if (!definer) return;
+      const problem = definer.def.checkResultUse?.({ user: op, userDef: def, operand });
+      if (problem && !this.reportedUses.has(definer.op)) {
+        this.reportedUses.add(definer.op);
+        this.diags.report(problem.kind ?? definer.def.diagnostic!, definer.op.nameSpan, problem.message, [
+          { message: 'the use is here', span: op.operands[operand].span },
+        ]);
+      }
+      // A struct value points to storage of the scope that declares it: a terminator would carry it out (PTOAS's
+      // DeclareStructOp verifier).
+      if (def.terminator && definer.def.properties?.declaresStruct && !this.reportedUses.has(definer.op)) {
+        this.reportedUses.add(definer.op);
+        this.diags.report(
+          D.structProvenance,
+          definer.op.nameSpan,
+          `stack-local struct must not escape the scope that declares it, but its value is passed to '${op.name}'; declare it in the outer scope and set its fields from the nested region (${definer.def.name} storage is mutated in place)`,
+          [{ message: 'passed here', span: op.operands[operand].span }],
+        );
+      }
+    });
+  }
+
+  /** Only the op that declares a struct gives a struct value: a derived one (a select, a loop result) hides its storage. */
+  private checkStructResults(op: OpNode, def: OpDefinition, types: (Type | undefined)[]): void {
+    if (def.properties?.declaresStruct) return;
+    const i = types.findIndex((t) => t?.kind === 'struct');
+    if (i < 0) return;
+    const declaring = this.registry.definitions.find((d) => d.properties?.declaresStruct)?.name;
+    this.diags.report(
+      D.structProvenance,
+      op.nameSpan,
+      `${op.name}: result ${i} has type ${printType(types[i]!)}, but only '${declaring}' may produce a !pto.struct result; derived results hide the storage's lifetime and can escape their declaring scope`,
+    );
+  }
+
+  /**
+   * PTOAS's lookupPeerFuncAcrossContainer: a function of the current function's module, else the one function of
+   * that name in the module around it that is not private (a peer in a sibling module, when backends partition).
+   */
+  private peerFunction(name: string): OpNode | undefined {
+    const fn = this.currentFunction;
+    if (!fn) return undefined;
+    const container = this.containerOf.get(fn);
+    const functions = [...this.containerOf].filter(([op]) => this.structureOf(op) === 'function');
+    const local = functions.find(([f, c]) => c === container && f.symbol === name)?.[0];
+    if (local || !container) return local;
+    const outer = this.containerOf.get(container);
+    if (outer === undefined) return undefined;
+    const matches = functions.filter(([f, c]) => this.isWithin(c, outer) && f.symbol === name && f.visibility !== 'private').map(([f]) => f);
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+
+  /** `module` is `outer` or nested in it. */
+  private isWithin(module: OpNode | undefined, outer: OpNode): boolean {
+    for (let m = module; m; m = this.containerOf.get(m)) if (m === outer) return true;
+    return false;
+  }
+
+  private coreKind(): CoreKind | 'any' | undefined {
+    const fn = this.currentFunction;
+    if (fn && attrOf(fn, 'pto.tileop.helper')) return 'any';
+    for (let i = this.enclosing.length - 1; i >= 0; i--) {
+      const kind = this.registry.lookup(this.enclosing[i].name)?.def.properties?.coreKind;
+      if (kind) return kind;
+    }
+    const attr = fn && attrOf(fn, 'pto.kernel_kind');
+    const written = attr?.kind === 'dialect' ? /kernel_kind\s*<\s*(cube|vector)\s*>|kernel_kind\s+(cube|vector)\s*>/.exec(attr.text) : null;
+    return written ? ((written[1] ?? written[2]) as CoreKind) : undefined;
   }
 
   /** Each bound instruction operand gets the slot of the value it names: the use's, or the Level 1 result's. */

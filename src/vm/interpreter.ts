@@ -111,8 +111,8 @@ class Interpreter implements Executor {
   }
 
   run(node: OpNode, args: Map<string, Value>): RunResult {
-    const fn = this.program.bound.functions.get(node.symbol ?? '');
-    const body = fn?.node === node ? fn.body : undefined;
+    const fn = this.program.bound.functions.get(node);
+    const body = fn?.body;
     if (!fn || !body) throw vmTrap(`function @${node.symbol} has no body`, node.span);
     this.frame = this.newFrame(fn);
     body.node.blocks[0].args.forEach((arg, i) => {
@@ -121,7 +121,7 @@ class Interpreter implements Executor {
       this.frame[fn.params[i]] = typeof v === 'object' && 'kind' in v && v.kind === 'tile_contents' ? this.tileArgument(fn, i, v) : v;
     });
     try {
-      this.runBlock(body.blocks[0]);
+      this.runBlocks(body, 0);
     } catch (e) {
       if (!(e instanceof ReturnSignal)) throw e;
     }
@@ -144,15 +144,30 @@ class Interpreter implements Executor {
     return tile;
   }
 
-  /** Runs a block; returns the operands of its terminator (scf.yield / scf.condition), if it has one. */
-  private runBlock(block: BoundBlock): Value[] | undefined {
+  /**
+   * Runs a region from one of its blocks (whose arguments are set), following its branches from block to block;
+   * returns the operands of the terminator that leaves it (scf.yield / scf.condition), if one does.
+   */
+  private runBlocks(region: BoundRegion, first: number): Value[] | undefined {
+    let block = region.blocks[first];
+    for (;;) {
+      const end = this.runBlock(block);
+      if (!end || !end.branch) return end?.values;
+      block = region.blocks[end.branch.block];
+      block.args.forEach((slot, i) => (this.frame[slot] = end.branch!.args[i]));
+    }
+  }
+
+  /** Runs a block up to its terminator: the values it hands back, or the block it branches to. */
+  private runBlock(block: BoundBlock): { values?: Value[]; branch?: { block: number; args: Value[] } } | undefined {
     for (const op of block.ops) {
       this.step(op);
       const terminator = op.def.terminator;
+      if (terminator === 'branch') return { branch: op.def.branch!(this, op) };
       if (terminator) {
         const values = op.operands.map((_, i) => this.operand(op, i));
         if (terminator === 'return') throw new ReturnSignal(values);
-        return values;
+        return { values };
       }
       if (!op.def.execute) throw vmTrap(`${op.node.name} is not implemented yet`, op.node.nameSpan);
       op.def.execute(this, op);
@@ -165,9 +180,8 @@ class Interpreter implements Executor {
   }
 
   runRegion(region: BoundRegion, args: Value[]): Value[] {
-    const block = region.blocks[0];
-    block.args.forEach((slot, i) => (this.frame[slot] = args[i]));
-    return this.runBlock(block) ?? [];
+    region.blocks[0].args.forEach((slot, i) => (this.frame[slot] = args[i]));
+    return this.runBlocks(region, 0) ?? [];
   }
 
   operand(op: BoundOp, i: number): Value {
@@ -206,15 +220,15 @@ class Interpreter implements Executor {
   }
 
   /** `func.call @f(%a, ...)`: runs @f's body in a frame of its own; tiles and memory are shared. */
-  call(op: BoundOp, callee: string, args: Value[]): Value[] {
-    const fn = this.program.bound.functions.get(callee);
-    if (!fn?.body) throw vmTrap(`func.call: no function @${callee} with a body`, op.node.span);
+  call(op: BoundOp, callee: OpNode | string, args: Value[]): Value[] {
+    const fn = typeof callee === 'string' ? undefined : this.program.bound.functions.get(callee);
+    if (!fn?.body) throw vmTrap(`func.call: no function @${typeof callee === 'string' ? callee : callee.symbol} with a body`, op.node.span);
     if (++this.depth > MAX_CALL_DEPTH) throw vmTrap(`func.call: calls nested deeper than ${MAX_CALL_DEPTH} (recursion?)`, op.node.span);
     const saved = this.frame;
     try {
       this.frame = this.newFrame(fn);
       fn.params.forEach((slot, i) => (this.frame[slot] = args[i]));
-      this.runBlock(fn.body.blocks[0]);
+      this.runBlocks(fn.body, 0);
       return [];
     } catch (e) {
       if (e instanceof ReturnSignal) return e.values;
@@ -245,7 +259,7 @@ class Interpreter implements Executor {
     this.sync.instruction(op.node, op.instruction!, objects);
   }
 
-  observeSync(op: BoundOp): void {
-    this.sync.syncOp(op.node, op.sync!);
+  observeSync(op: BoundOp, id?: number): void {
+    this.sync.syncOp(op.node, id === undefined ? op.sync! : { ...op.sync!, id });
   }
 }

@@ -196,3 +196,18 @@ describe('printer details', () => {
     expect(canonical('t.pto', first.text).text).toBe(first.text);
   });
 });
+
+test('a written signed integer element type (si8) stays signed in the canonical form, which PTOAS tells from i8', () => {
+  const text = [
+    'func.func @k() {',
+    '  %a = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=si8, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>',
+    '  %b = pto.alloc_tile : !pto.tile_buf<vec, 16x32xi8>',
+    '  return',
+    '}',
+  ].join('\n');
+  const asm = assemble('t.pto', text, { target: 'a5' });
+  expect(formatAll(asm.diags)).toBe('');
+  const canonical = printCanonical(asm.module, asm.types);
+  expect(canonical).toContain('%a = pto.alloc_tile : !pto.tile_buf<vec, 16x32xsi8>');
+  expect(canonical).toContain('%b = pto.alloc_tile : !pto.tile_buf<vec, 16x32xi8>');
+});

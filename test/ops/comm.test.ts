@@ -93,3 +93,37 @@ test('pto.set_ffts %p : T takes the one type for its operand (it has no result) 
   expect(printCanonical(again.module, again.types)).toBe(printed);
   expect(errorsOf('func.func @f(%n: i64) {\n  pto.set_ffts %n : i64\n  return\n}\n')).toContain('pto.set_ffts: ffts must be a !pto.ptr, got i64');
 });
+
+describe("PTOAS's global views of transfers and collectives", () => {
+  const DYN = '!pto.partition_tensor_view<?x256xf32>';
+  const dynamicKernel = (line: string, params: string) => kernel([line]).replace('func.func @k(', `func.func @k(${params}, `);
+
+  test('tput/tget take dynamic dims on partitions whose shapes match, dim for dim', () => {
+    const ok = dynamicKernel(`pto.comm.tput(%d, %s, buf(%stage) : ${DYN}, ${DYN}, ${STAGE})`, `%d: ${DYN}, %s: ${DYN}`);
+    expect(errorsOf(ok)).toBe('');
+    const other = '!pto.partition_tensor_view<?x128xf32>';
+    expect(errorsOf(dynamicKernel(`pto.comm.tput(%d, %s, buf(%stage) : ${DYN}, ${other}, ${STAGE})`, `%d: ${DYN}, %s: ${other}`))).toContain(
+      'pto.comm.tput expects src and dst to have the same static/dynamic shape signature',
+    );
+  });
+
+  test('a dynamic dim on a tensor view (not a partition) is refused', () => {
+    const tv = '!pto.tensor_view<?x256xf32>';
+    expect(errorsOf(dynamicKernel(`pto.comm.tget(%d, %s, buf(%stage) : ${tv}, ${tv}, ${STAGE})`, `%d: ${tv}, %s: ${tv}`))).toContain(
+      'pto.comm.tget allows dynamic dimensions on dst only for partition_tensor_view',
+    );
+  });
+
+  test('collectives take static views only, group members included', () => {
+    const text = dynamicKernel(`pto.comm.tbroadcast(%src, recv(%stage), group(%g) : ${VIEW}, ${STAGE}, ${DYN}) {root = 0 : i32}`, `%g: ${DYN}`);
+    expect(errorsOf(text)).toContain('pto.comm.tbroadcast does not support dynamic dimensions on group[0]');
+  });
+
+  test("syncall's workspace is a pointer or a view, not a memref", () => {
+    const memref = 'memref<16xi32, #pto.address_space<gm>>';
+    const text = dynamicKernel(`pto.syncall(%m : ${memref}) mode = #pto.sync_all_mode<soft>, core_type = #pto.sync_core_type<aiv_only>`, `%m: ${memref}`);
+    expect(errorsOf(text)).toContain('pto.syncall: gm_workspace must be a !pto.ptr, a !pto.tensor_view or a !pto.partition_tensor_view, got memref');
+    const ok = kernel(['pto.syncall(%ws : !pto.ptr<i32, gm>) mode = #pto.sync_all_mode<soft>, core_type = #pto.sync_core_type<aiv_only>']);
+    expect(errorsOf(ok)).toBe('');
+  });
+});

@@ -136,7 +136,7 @@ test("PTOAS's type rules: a multi-tile buffer has at least two slots and no row_
   const alloc = (t: string) => `func.func @f() {\n  %x = pto.alloc_multi_tile : ${t}\n  return\n}\n`;
   expect(errorsOf(alloc('!pto.multi_tile_buf<vec, 16x16xf16, count=1>'))).toContain("a '!pto.multi_tile_buf' count must be >= 2, got 1");
   expect(errorsOf(alloc('!pto.multi_tile_buf<vec, 16x16xf16, compact=2, count=2>'))).toContain('cannot use row_plus_one compaction');
-  expect(errorsOf(declare('!pto.struct<f32, !pto.local_array<4xf32>>'))).toContain("'!pto.local_array<4xf32>' is not scalar-storable");
+  expect(errorsOf(declare('!pto.struct<f32, !pto.local_array<4xf32>>'))).toContain("'!pto.struct' field 1 type !pto.local_array<4xf32> is not scalar-storable");
   expect(errorsOf(declare('!pto.struct<f32, !pto.struct<i8, i16>>'))).toBe('');
   const get = `func.func @f() {\n  %s = pto.declare_struct -> !pto.struct<f32, !pto.struct<i8, i16>>\n  %g = pto.struct_get %s[1] : !pto.struct<f32, !pto.struct<i8, i16>> -> !pto.struct<i8, i16>\n  return\n}\n`;
   expect(errorsOf(get)).toContain('pto.struct_get: the path must end at a scalar field');

@@ -65,14 +65,20 @@ test("the pipe configuration's rules", () => {
   );
   expect(
     errorsOf(
-      init('id = 0, dir_mask = 2, slot_size = 64, acc_push_epilogue = #pto.acc_push_epilogue<nz2nd, no_convert, no_relu>', 'v2c_consumer_buf = %c2v : i32'),
+      init(
+        'id = 0, dir_mask = 2, slot_size = 64, acc_push_epilogue = #pto.acc_push_epilogue<layout = nz2nd, quant = no_convert, relu = no_relu>',
+        'v2c_consumer_buf = %c2v : i32',
+      ),
     ),
   ).toContain("a fixpipe pipe (with 'acc_push_epilogue') goes cube -> vector only (dir_mask = 1)");
   // MLIR keeps an attribute an op does not define: a warning, not an error.
   expect(errorsOf(init('id = 0, dir_mask = 1, slot_size = 64, bogus = 1'))).toContain(
     "warning[W0411]: pto.aiv_initialize_pipe has no attribute 'bogus': it is kept but has no effect",
   );
-  expect(errorsOf(init('id = 0, dir_mask = 1, slot_size = 64, bogus = 1'))).not.toContain('error');
+  const withCube = (vector: string) => module([CUBE[0].replace('slot_size = 1024', 'slot_size = 64')], [vector]);
+  expect(errorsOf(withCube('pto.aiv_initialize_pipe {id = 0, dir_mask = 1, slot_size = 64, bogus = 1} (c2v_consumer_buf = %c2v : i32)'))).not.toContain(
+    'error',
+  );
 });
 
 test('ids, splits, names and peers', () => {
@@ -81,7 +87,7 @@ test('ids, splits, names and peers', () => {
   expect(
     errorsOf(
       module(
-        [],
+        [CUBE[0]],
         sub.map((l) => l.replace('split = 0} aiv', 'split = 1} aiv')),
       ),
     ),
@@ -118,4 +124,26 @@ test('the lowered pipe forms', () => {
   expect(errorsOf(text.replace('(%pipe : !pto.pipe) {split = 0}', '(%entry : !pto.tensor_view<16x16xf32>) {split = 0}'))).toContain(
     'pto.tfree: pipe_handle must be a !pto.pipe, got !pto.tensor_view<16x16xf32>',
   );
+});
+
+describe('a GM tensor-view entry of the lowered pipe ops', () => {
+  const program = (entry: string, local = '') =>
+    [
+      'func.func @k(%gm: !pto.tensor_view<16x16xf32>, %l: i32) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {',
+      `  %pipe = "pto.initialize_l2g2l_pipe"(%gm${local ? ', %l' : ''}) <{dir_mask = 1 : i8, slot_size = 1024 : i32, slot_num = 8 : i32, flag_base = 0 : i32, operandSegmentSizes = array<i32: 1, ${local ? 1 : 0}, 0>}> : (!pto.tensor_view<16x16xf32>${local ? ', i32' : ''}) -> !pto.pipe`,
+      `  %e = pto.declare_global -> ${entry}`,
+      `  pto.talloc(%e, %pipe : ${entry}, !pto.pipe) {split = 0}`,
+      '  return',
+      '}',
+    ].join('\n');
+  test("matches the element type, rank and static dims of the pipe's gm_addr view", () => {
+    expect(errorsOf(program('!pto.tensor_view<16x16xf32>'))).toBe('');
+    expect(errorsOf(program('!pto.tensor_view<16x?xf32>'))).toBe('');
+    expect(errorsOf(program('!pto.tensor_view<16x32xf32>'))).toContain(
+      'pto.talloc expects pipe entry dimension 1 (32) to match pto.initialize_l2g2l_pipe gm_addr dimension 16',
+    );
+    expect(errorsOf(program('!pto.tensor_view<16x16xf16>'))).toContain("pto.talloc expects the pipe entry's element type to match");
+    expect(errorsOf(program('!pto.tensor_view<256xf32>'))).toContain("pto.talloc expects the pipe entry's rank (1) to match");
+    expect(errorsOf(program('!pto.tensor_view<16x16xf32>', 'local'))).toContain('expects a !pto.tensor_view entry to use a global-only');
+  });
 });

@@ -232,6 +232,17 @@ describe('arith', () => {
     expect(attrValue(ops[4], 'value')).toMatchObject({ kind: 'bool', value: true });
   });
 
+  test('arith.constant dense<...>: a list of elements or one for all, with the vector type as the result type', () => {
+    const [list, splat] = bodyOps(
+      ['  %v = arith.constant dense<[128, 64, 0, 0]> : vector<4xi16>', '  %z = arith.constant dense<0> : vector<4xi16>'].join('\n'),
+    );
+    expect([list, splat].map((o) => o.resultTypes.map((t) => t.text))).toEqual([['vector<4xi16>'], ['vector<4xi16>']]);
+    const items = (attr: Attr | undefined) =>
+      attr?.kind === 'dense' && attr.elements.kind === 'array' ? attr.elements.items.map((i) => (i.kind === 'int' ? i.value : i.kind)) : attr?.kind;
+    expect(items(attrValue(list, 'value'))).toEqual([128n, 64n, 0n, 0n]);
+    expect(attrValue(splat, 'value')).toMatchObject({ kind: 'dense', elements: { kind: 'int', value: 0n } });
+  });
+
   test('arith.index_cast', () => {
     const [cast] = bodyOps('  %n = arith.constant 4 : i32\n  %i = arith.index_cast %n : i32 to index').slice(1);
     expect(cast.name).toBe('arith.index_cast');

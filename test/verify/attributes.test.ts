@@ -14,11 +14,18 @@ test.each([
   ['texp', 'exp_precision'],
   ['tlog', 'log_precision'],
   ['tsqrt', 'sqrt_precision'],
-  ['trsqrt', 'rsqrt_precision'],
   ['trecip', 'recip_precision'],
 ])('%s takes precisionType = #pto<%s high_precision>', (op, mnemonic) => {
   expect(diags(unary(op, `precisionType = #pto<${mnemonic} high_precision>`))).toBe('');
   expect(diags(unary(op, `precisionType = #pto<${mnemonic} fastest>`))).toContain('error[E0507]');
+});
+
+test('trsqrt takes precisionType = #pto<rsqrt_precision high_precision> with a tmp (PTOAS requires one for it)', () => {
+  const withTmp = (attrs: string) =>
+    `func.func @k() {\n  %a = pto.alloc_tile : ${V}\n  %t = pto.alloc_tile : ${V}\n  %d = pto.alloc_tile : ${V}\n  pto.trsqrt ins(%a, %t : ${V}, ${V}) outs(%d : ${V}) {${attrs}}\n  return\n}\n`;
+  expect(diags(withTmp('precisionType = #pto<rsqrt_precision high_precision>'))).toBe('');
+  expect(diags(withTmp('precisionType = #pto<rsqrt_precision fastest>'))).toContain('error[E0507]');
+  expect(diags(unary('trsqrt', 'precisionType = #pto<rsqrt_precision high_precision>'))).toContain('error[E0515]');
 });
 
 test('tmatmul takes accPhase = #pto<acc_phase partial|final>', () => {

@@ -89,30 +89,93 @@ describe('mask sizes', () => {
   });
 });
 
+describe('select scratch tiles', () => {
+  const [k, d16] = [tb('u8', 8, 32), tb('f16', 8, 32)];
+  const tsel = (d: string, t: string) => `pto.tsel ins(%k, %a, %b, %t : ${k}, ${d}, ${d}, ${t}) outs(%d : ${d})`;
+  test('a2a3 tsel takes any 4-byte tmp (PTOAS: 4 bytes wide; every tile holds the 16 bytes it needs)', () => {
+    for (const dtype of ['i32', 'u32', 'f32']) {
+      const t = tb(dtype, 1, 8);
+      expect(check([tsel(d16, t)], { k, a: d16, b: d16, d: d16, t }, '', 'a2a3').diags).toEqual([]);
+    }
+  });
+  test('a2a3 tsel: a tmp of 8 bytes (a 1x2 i32 argument) is too small for 16-bit data', () => {
+    const t = tb('i32', 1, 2);
+    const bad = check([`pto.tsel ins(%k, %a, %b, %t : ${k}, ${d16}, ${d16}, ${t}) outs(%d : ${d16})`], { k, a: d16, b: d16, d: d16 }, `%t: ${t}`, 'a2a3');
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tsel', t)}: error[E0508]: pto.tsel: tmp (1x2 i32) holds 8 bytes; tsel of f16 data needs at least 16`,
+    ]);
+  });
+  test('a2a3 tsel rejects a 2-byte tmp', () => {
+    const t = tb('i16', 1, 16);
+    const { diags } = check([tsel(d16, t)], { k, a: d16, b: d16, d: d16, t }, '', 'a2a3');
+    expect(diags).toHaveLength(1);
+    expect(diags[0]).toContain('pto.tsel: tmp dtype i16 is not supported on a2a3 (allowed: i32, ui32, f32)');
+  });
+  const s16 = tb('i16', 2, 128);
+  const tsels = (t: string) => `pto.tsels ins(%k, %a, %t, %s : ${k}, ${s16}, ${t}, i16) outs(%d : ${s16})`;
+  test('tsels writes its tmp before the scalar; a2a3 needs one row of src in its dtype (128 x 2 bytes)', () => {
+    const ok = tb('i16', 1, 128);
+    expect(check([tsels(ok)], { k, a: s16, t: ok, d: s16 }, '%s: i16', 'a2a3').diags).toEqual([]);
+    const small = tb('i16', 1, 64);
+    const bad = check([tsels(small)], { k, a: s16, t: small, d: s16 }, '%s: i16', 'a2a3');
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tsels', small)}: error[E0508]: pto.tsels: tmp (1x64 i16) holds 128 bytes; one row of src (128 elements) needs at least 256`,
+    ]);
+  });
+  test('tsels tmp of another dtype: an error on a2a3, accepted on a5', () => {
+    const t = tb('i32', 2, 128);
+    const bad = check([tsels(t)], { k, a: s16, t, d: s16 }, '%s: i16', 'a2a3');
+    expect(bad.diags).toEqual([`${atOnLine(bad.text, 'pto.tsels', t)}: error[E0508]: pto.tsels: on a2a3, tmp (i32) must have src's element type (i16)`]);
+    expect(check([tsels(t)], { k, a: s16, t, d: s16 }, '%s: i16', 'a5').diags).toEqual([]);
+  });
+  test('tsels without tmp binds its third operand as the scalar', () => {
+    expect(check([`pto.tsels ins(%k, %a, %s : ${k}, ${s16}, i16) outs(%d : ${s16})`], { k, a: s16, d: s16 }, '%s: i16', 'a5').diags).toEqual([]);
+  });
+});
+
 describe('tgather forms', () => {
   const [s, d, i] = [tb('f32', 8, 64), tb('f32'), tb('i32')];
   test('neither indices nor maskPattern', () => {
     const { diags, text } = check([`pto.tgather ins(%s : ${s}) outs(%d : ${d})`], { s, d });
     expect(diags).toEqual([
-      `${atOnLine(text, 'pto.tgather', 'pto.tgather')}: error[E0508]: pto.tgather: needs an index tile (ins(%src0, %src1 : S, I)) or a maskPattern (ins(%src0, {maskPattern = #pto.mask_pattern<P0101>} : S))`,
+      `${atOnLine(text, 'pto.tgather', 'pto.tgather')}: error[E0508]: pto.tgather: needs an index tile (ins(%src0, %src1, %tmp : S, I, T)), a maskPattern or a kValue (ins(%src0, %kValue, %tmp ...) outs(%dst, %cdst ...))`,
     ]);
   });
   test('both', () => {
     const { diags, text } = check([`pto.tgather ins(%s, %i {maskPattern = #pto.mask_pattern<P0101>} : ${s}, ${i}) outs(%d : ${d})`], { s, i, d });
-    expect(diags).toEqual([
-      `${atOnLine(text, 'pto.tgather', '#pto.mask')}: error[E0508]: pto.tgather: takes either an index tile (ins(%src0, %src1 : ...)) or a maskPattern, not both`,
-    ]);
-  });
-  test("PTOAS's P0011 has no pto-isa pattern", () => {
-    const { diags, text } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0011>} : ${s}) outs(%d : ${d})`], { s, d });
-    expect(diags).toEqual([
-      `${atOnLine(text, 'pto.tgather', '#pto.mask')}: error[E0508]: pto.tgather: maskPattern P0011 has no pto-isa MaskPattern (pto-isa has P0101, P1010, P0001, P0010, P0100, P1000, P1111), so it cannot be lowered; use P0101, P1010, P0001 or P1111`,
-    ]);
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tgather', i)}: error[E0508]: pto.tgather: the mask-pattern form takes only src0 and dst, not src1`]);
   });
   test('an unknown pattern lists the accepted ones', () => {
-    const { diags } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0010>} : ${s}) outs(%d : ${d})`], { s, d });
+    const { diags } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0011>} : ${s}, "row") outs(%d : ${d})`], { s, d });
     expect(diags).toHaveLength(1);
-    expect(diags[0]).toContain("unknown maskPattern 'P0010'");
+    expect(diags[0]).toContain("unknown maskPattern 'P0011'; expected one of #pto.mask_pattern<P0101>, #pto.mask_pattern<P1010>");
+  });
+  test('without an axis: the old form, a warning', () => {
+    const { diags } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0101>} : ${s}) outs(%d : ${d})`], { s, d });
+    expect(diags).toEqual([expect.stringContaining('warning[W0105]: pto.tgather: the mask-pattern form without an axis is the old form')]);
+  });
+  test('axis "row": dst keeps the rows, src0 has the group size times its columns', () => {
+    const mask = (p: string, dst: string) => `pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<${p}>} : ${s}, "row") outs(%d : ${dst})`;
+    expect(check([mask('P0101', tb('f32', 8, 32))], { s, d: tb('f32', 8, 32) }).diags).toEqual([]);
+    const bad = check([mask('P0001', tb('f32', 8, 32))], { s, d: tb('f32', 8, 32) });
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tgather', 'pto.tgather')}: error[E0506]: pto.tgather: src0 valid cols (64) must be dst valid cols (32) x 4, the P0001 group size, for axis "row"`,
+    ]);
+  });
+  test('axis without a maskPattern', () => {
+    const { diags, text } = check([`pto.tgather ins(%s, %i, %t : ${s}, ${i}, ${i}) outs(%d : ${d}) {axis = "row"}`], { s, i, t: i, d });
+    expect(diags).toEqual([`${atOnLine(text, 'pto.tgather', '"row"')}: error[E0508]: pto.tgather: axis is given only with a maskPattern`]);
+  });
+  test('compare form: kValue of src0 dtype, i32 dst and cdst, cmpMode eq or gt', () => {
+    const [h, u8, i32] = [tb('f16', 1, 32), tb('u8', 1, 32), tb('i32', 1, 32)];
+    const cmp = (mode: string) => `pto.tgather ins(%h, %k, %u : ${h}, f16, ${u8}) outs(%o, %c : ${i32}, ${i32}) {cmpMode = #pto<cmp ${mode}>}`;
+    expect(check([cmp('gt')], { h, u: u8, o: i32, c: i32 }, '%k: f16').diags).toEqual([]);
+    const bad = check([cmp('lt')], { h, u: u8, o: i32, c: i32 }, '%k: f16');
+    expect(bad.diags).toEqual([`${atOnLine(bad.text, 'pto.tgather', '#pto<cmp')}: error[E0508]: pto.tgather: the compare form takes cmpMode eq or gt, not lt`]);
+    const noTmp = check([`pto.tgather ins(%h, %k : ${h}, f16) outs(%o, %c : ${i32}, ${i32})`], { h, o: i32, c: i32 }, '%k: f16');
+    expect(noTmp.diags).toEqual([
+      `${atOnLine(noTmp.text, 'pto.tgather', 'pto.tgather')}: error[E0508]: pto.tgather: the compare form needs ins(%src0, %kValue, %tmp : S, s, T) outs(%dst, %cdst : D, C)`,
+    ]);
   });
 });
 
@@ -129,6 +192,17 @@ describe('generators', () => {
     const d = tb('i32', 1, 32);
     const { diags, text } = check([`pto.tci ins(%s : f32) outs(%d : ${d})`], { d }, '%s: f32');
     expect(diags).toEqual([`${atOnLine(text, 'pto.tci', 'f32)')}: error[E0508]: pto.tci: start must be an integer (i16, i32, ...), got f32`]);
+  });
+  test('tci takes an optional tmp after the start; a2a3 needs 1792 bytes of it for 16-bit data (4-byte elements)', () => {
+    const d = tb('i16', 1, 32);
+    const big = tb('f32', 1, 448);
+    expect(check([`pto.tci ins(%s, %t : i16, ${big}) outs(%d : ${d})`], { d, t: big }, '%s: i16', 'a2a3').diags).toEqual([]);
+    const small = tb('i32', 1, 192);
+    const bad = check([`pto.tci ins(%s, %t : i16, ${small}) outs(%d : ${d})`], { d, t: small }, '%s: i16', 'a2a3');
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tci', small)}: error[E0508]: pto.tci: tmp (1x192 i32) holds 768 bytes; a 16-bit sequence on a2a3 needs at least 1792`,
+    ]);
+    expect(check([`pto.tci ins(%s, %t : i16, ${small}) outs(%d : ${d})`], { d, t: small }, '%s: i16', 'a5').diags).toEqual([]);
   });
   test('tci needs one row', () => {
     const d = tb('i32', 2, 32);

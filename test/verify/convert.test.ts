@@ -30,7 +30,7 @@ describe('tcvt type pairs', () => {
   test('rejects a pair of allowed dtypes the target does not convert, at dst, listing what src converts to', () => {
     const text = program('f16', 'bf16');
     expect(diagLines(run(text, 'a5'))).toEqual([
-      `${dstAt(text, 'bf16')}: error[E0508]: pto.tcvt: converting f16 to bf16 is not supported on a5 (f16 converts to f32, i32, i16, i8, ui8)`,
+      `${dstAt(text, 'bf16')}: error[E0508]: pto.tcvt: converting f16 to bf16 is not supported on a5 (f16 converts to f32, i32, i16, i8, ui8, !pto.hif8)`,
     ]);
   });
 
@@ -52,7 +52,7 @@ describe('tcvt type pairs', () => {
   test('a dtype outside the lists gets the table error only', () => {
     const text = program('u16', 'f16');
     expect(diagLines(run(text, 'a5'))).toEqual([
-      `${atOnLine(text, 'pto.tcvt', tb('u16'))}: error[E0505]: pto.tcvt: src dtype ui16 is not supported on a5 (allowed: i8, ui8, i16, i32, ui32, i64, f16, bf16, f32)`,
+      `${atOnLine(text, 'pto.tcvt', tb('u16'))}: error[E0505]: pto.tcvt: src dtype ui16 is not supported on a5 (allowed: i8, ui8, i16, i32, ui32, i64, f16, bf16, f32, f8E4M3FN, f8E5M2, !pto.hif8, !pto.f4E1M2x2, !pto.f4E2M1x2)`,
     ]);
   });
 });

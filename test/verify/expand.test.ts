@@ -1,5 +1,5 @@
 /** Verifier rules of the expand and partial families beyond the tables (src/verify/checks/expand.ts). */
-import { at, diagLines, kernel, run, tileBuf } from '../fixtures/verify/helpers';
+import { at, atOnLine, diagLines, kernel, run, tileBuf } from '../fixtures/verify/helpers';
 
 const full = tileBuf({ dtype: 'f32', rows: 16, cols: 8 });
 const dn = (vRow = 16, vCol = 1, cols = 1) => tileBuf({ dtype: 'f32', rows: 16, cols, vRow, vCol, blayout: 'col_major' });
@@ -17,13 +17,48 @@ test('trowexpandsub: a DN per-row operand needs one valid column', () => {
   ]);
 });
 
-test('trowexpanddiv with tmp: a row-major block is not allowed', () => {
+test('trowexpanddiv with tmp: a row-major block is an error on a2a3, accepted on a5 (the tmp contract is A2/A3 only)', () => {
   const block = tileBuf({ dtype: 'f32', rows: 16, cols: 8 });
   const narrow = tileBuf({ dtype: 'f32', rows: 16, cols: 16, vCol: 8 });
   const wide = tileBuf({ dtype: 'f32', rows: 16, cols: 16 });
   const text = program(`pto.trowexpanddiv ins(%a, %s, %t : ${wide}, ${narrow}, ${block}) outs(%d : ${wide})`, { a: wide, s: narrow, t: block, d: wide });
+  expect(diagLines(run(text, 'a2a3'))).toEqual([
+    `${at(text, narrow, 1)}: error[E0508]: pto.trowexpanddiv: with a tmp tile on a2a3, src1, the per-row operand, must be column-major (DN) with 1 valid column`,
+  ]);
+  expect(diagLines(run(text, 'a5'))).toEqual([]);
+});
+
+test('a2a3 trowexpand tmp: dst dtype, 256 bytes per 8 valid rows of dst (16 rows: 512 bytes)', () => {
+  const small = tileBuf({ dtype: 'f32', rows: 1, cols: 64 });
+  const text = program(`pto.trowexpandmax ins(%a, %s, %t : ${full}, ${dn()}, ${small}) outs(%d : ${full})`, { a: full, s: dn(), t: small, d: full });
+  expect(diagLines(run(text, 'a2a3'))).toEqual([
+    `${at(text, small, 1)}: error[E0508]: pto.trowexpandmax: tmp (1x64 f32) holds 256 bytes; broadcasting to 16 valid rows on a2a3 needs at least 512`,
+  ]);
+  const enough = tileBuf({ dtype: 'f32', rows: 1, cols: 128 });
+  const ok = program(`pto.trowexpandmax ins(%a, %s, %t : ${full}, ${dn()}, ${enough}) outs(%d : ${full})`, { a: full, s: dn(), t: enough, d: full });
+  expect(diagLines(run(ok, 'a2a3'))).toEqual([]);
+});
+
+test('trowexpanddiv with precisionType = high_precision needs a tmp', () => {
+  const text = program(`pto.trowexpanddiv ins(%a, %s {precisionType = #pto<div_precision high_precision>} : ${full}, ${dn()}) outs(%d : ${full})`, {
+    a: full,
+    s: dn(),
+    d: full,
+  });
   expect(diagLines(run(text, 'a5'))).toEqual([
-    `${at(text, narrow, 1)}: error[E0508]: pto.trowexpanddiv: with a tmp tile, src1, the per-row operand, must be column-major (DN) with 1 valid column`,
+    `${at(text, 'pto.trowexpanddiv')}: error[E0508]: pto.trowexpanddiv: precisionType = high_precision needs a tmp tile`,
+  ]);
+});
+
+test('a 0x0 dst is a no-op whatever the per-row operand; one empty dimension is an error', () => {
+  const empty = tileBuf({ dtype: 'f32', rows: 16, cols: 8, vRow: 0, vCol: 0 });
+  const emptySrc1 = dn(0, 0);
+  const text = program(`pto.trowexpandmax ins(%a, %s : ${empty}, ${emptySrc1}) outs(%d : ${empty})`, { a: empty, s: emptySrc1, d: empty });
+  expect(diagLines(run(text, 'a5'))).toEqual([]);
+  const half = tileBuf({ dtype: 'f32', rows: 16, cols: 8, vRow: 16, vCol: 0 });
+  const bad = program(`pto.trowexpandmax ins(%a, %s : ${half}, ${dn()}) outs(%d : ${half})`, { a: half, s: dn(), d: half });
+  expect(diagLines(run(bad, 'a5'))).toEqual([
+    `${atOnLine(bad, 'pto.trowexpandmax', half, 1)}: error[E0508]: pto.trowexpandmax: dst's valid region 16x0 must be non-empty in both dimensions (or 0x0, a no-op)`,
   ]);
 });
 

@@ -20,8 +20,8 @@ const check = (line: string, target: 'a2a3' | 'a5') => {
 
 test('atomic max and min are A5 only; add is on both targets', () => {
   expect(check(scatter('coalesce = elem, atomic = max'), 'a5').lines).toEqual([]);
-  expect(check(scatter('atomic = add'), 'a2a3').lines).toEqual([]);
-  const { text, lines } = check(scatter('atomic = min'), 'a2a3');
+  expect(check(scatter('coalesce = elem, atomic = add'), 'a2a3').lines).toEqual([]);
+  const { text, lines } = check(scatter('coalesce = elem, atomic = min'), 'a2a3');
   expect(lines).toEqual([`${at(text, 'min}')}: error[E0508]: pto.mscatter: atomic = min is A5 only (A2/A3 has none and add)`]);
 });
 

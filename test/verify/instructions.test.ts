@@ -7,6 +7,7 @@
  */
 import { SourceFile } from '../../src/diag/source';
 import { isa } from '../../src/spec/isa';
+import { STORED_FORMATS } from '../../src/types/type';
 import { TARGETS, TargetName } from '../../src/spec/schema';
 import { referenceFacts } from '../fixtures/verify/facts';
 import { ELEM_SIZE, ELEM_TYPES, Elem, kernel, mlirName, run, tileVal } from '../fixtures/verify/helpers';
@@ -14,6 +15,8 @@ import { Case, LabeledCase } from '../fixtures/verify/cases/case';
 import { LEVEL1_CASES, LEVEL2_CASES } from '../fixtures/verify/cases';
 
 const factTable = referenceFacts();
+/** The order messages list element types in: the standard ones, then A5's low-precision formats. */
+const MESSAGE_ORDER: string[] = [...ELEM_TYPES, ...Object.keys(STORED_FORMATS)];
 const level2Cases = (name: string, e: Elem): LabeledCase[] => {
   const builder = LEVEL2_CASES[name];
   if (!builder) throw new Error(`no Level 2 test case for ${name}`);
@@ -40,8 +43,8 @@ function expectedErrors(instruction: string, target: TargetName, e: Elem, c: Cas
     errors.push({
       offset,
       text: `${p.line}:${p.col}: error[E0505]: pto.${instruction}: ${op} dtype ${mlirName(e as Elem)} is not supported on ${target} (allowed: ${[...allowed]
-        .sort((a, b) => ELEM_TYPES.indexOf(a as Elem) - ELEM_TYPES.indexOf(b as Elem))
-        .map((a) => mlirName(a as Elem))
+        .sort((a, b) => MESSAGE_ORDER.indexOf(a) - MESSAGE_ORDER.indexOf(b))
+        .map((a) => mlirName(a))
         .join(', ')})`,
     });
   }

@@ -104,6 +104,7 @@ describe('layout', () => {
       [['%dst', dn2]],
     );
     expect(diagLines(run(text))).toEqual([
+      `${at(text, 'pto.trowsum')}: error[E0506]: pto.trowsum: dst valid cols (2) must equal 1`,
       `${atOnLine(text, 'pto.trowsum', dn2)}: error[E0504]: pto.trowsum: dst must be ND, or DN with one column, not DN with 2 columns`,
     ]);
   });
@@ -194,17 +195,35 @@ describe('tcolsum isBinary', () => {
     expect(diagLines(run(text))).toEqual([`${at(text, '3}')}: error[E0507]: pto.tcolsum: 'isBinary' must be true or false`]);
   });
 
-  // isa.json TCOLSUM: isBinary is "bool, 4-arg overload"; "2-arg overload: sequential, no tmp".
-  // The binary tree accumulates in tmp, so isBinary = true without a tmp has nowhere to work.
-  test('isBinary = true without a tmp is rejected', () => {
+  // PTOAS (TColSumOp::verify) plans the scratch of isBinary = true itself when no tmp is written.
+  test('isBinary = true without a tmp is accepted', () => {
     const text = kernel([
       ...allocs(['%src', F32_16x16], ['%dst', F32_1x16]),
       `${dps('tcolsum', [['%src', F32_16x16]], [['%dst', F32_1x16]])} {isBinary = true}`,
       'return',
     ]);
-    const lines = diagLines(run(text));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^\d+:\d+: error\[E0507\]: .*isBinary.*tmp|^\d+:\d+: error\[E0507\]: .*tmp.*isBinary/);
+    expect(diagLines(run(text))).toEqual([]);
+  });
+
+  test('a tmp needs a written isBinary; with isBinary = true it holds ceil(16 / 2) x 16 f32 = 512 bytes', () => {
+    const small = tileBuf({ dtype: 'f32', rows: 4, cols: 16 });
+    const line = (attrs: string) =>
+      `${dps(
+        'tcolsum',
+        [
+          ['%src', F32_16x16],
+          ['%tmp', small],
+        ],
+        [['%dst', F32_1x16]],
+      )}${attrs}`;
+    const bare = kernel([...allocs(['%src', F32_16x16], ['%tmp', small], ['%dst', F32_1x16]), line(''), 'return']);
+    expect(diagLines(run(bare))).toEqual([
+      `${atOnLine(bare, 'pto.tcolsum', small)}: error[E0508]: pto.tcolsum: a tmp tile needs the isBinary attribute (isBinary = true: pairwise sums in tmp; false: tmp unused)`,
+    ]);
+    const binary = kernel([...allocs(['%src', F32_16x16], ['%tmp', small], ['%dst', F32_1x16]), line(' {isBinary = true}'), 'return']);
+    expect(diagLines(run(binary))).toEqual([
+      `${atOnLine(binary, 'pto.tcolsum', small)}: error[E0508]: pto.tcolsum: tmp (4x16 f32) holds 256 bytes; the first pairwise step (8 rows of 16 elements) needs at least 512`,
+    ]);
   });
 });
 
@@ -238,7 +257,7 @@ describe('valid region', () => {
         ['%tmp', tmp],
       ],
       [['%dst', F32_1x16]],
-    );
+    ).replace(/(pto\.tcolsum .*)$/m, '$1 {isBinary = false}');
     const lines = diagLines(run(text));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^${at(text, 'pto.tcolsum')}: error\\[E0506\\]: pto\\.tcolsum: .*tmp`));
@@ -246,20 +265,15 @@ describe('valid region', () => {
 
   test('tcolsum: a tmp as wide as the src valid cols is accepted', () => {
     const tmp = tileBuf({ dtype: 'f32', rows: 8, cols: 16 });
-    expect(
-      diagLines(
-        run(
-          single(
-            'tcolsum',
-            [
-              ['%src', F32_16x16],
-              ['%tmp', tmp],
-            ],
-            [['%dst', F32_1x16]],
-          ),
-        ),
-      ),
-    ).toEqual([]);
+    const text = single(
+      'tcolsum',
+      [
+        ['%src', F32_16x16],
+        ['%tmp', tmp],
+      ],
+      [['%dst', F32_1x16]],
+    ).replace(/(pto\.tcolsum .*)$/m, '$1 {isBinary = true}');
+    expect(diagLines(run(text))).toEqual([]);
   });
 
   test('row reduction: src valid rows must be positive', () => {
@@ -275,6 +289,31 @@ describe('valid region', () => {
       [['%dst', dst]],
     );
     expect(diagLines(run(text))).toEqual([`${at(text, 'pto.trowsum')}: error[E0506]: pto.trowsum: src valid rows must be positive, got 0`]);
+  });
+
+  test("row reduction: a 0x0 dst is PTOAS's no-op marker (no rule applies); a dst with 0 valid columns only is an error", () => {
+    const empty = tileBuf({ dtype: 'f32', rows: 8, cols: 8, vRow: 0, vCol: 0 });
+    const emptyDst = tileBuf({ dtype: 'f32', rows: 8, cols: 1, vRow: 0, vCol: 0, blayout: 'col_major' });
+    const ok = single(
+      'trowmax',
+      [
+        ['%src', empty],
+        ['%tmp', empty],
+      ],
+      [['%dst', emptyDst]],
+    );
+    expect(diagLines(run(ok))).toEqual([]);
+    const full = tileBuf({ dtype: 'f32', rows: 8, cols: 8 });
+    const noCols = tileBuf({ dtype: 'f32', rows: 8, cols: 1, vCol: 0, blayout: 'col_major' });
+    const bad = single(
+      'trowmax',
+      [
+        ['%src', full],
+        ['%tmp', full],
+      ],
+      [['%dst', noCols]],
+    );
+    expect(diagLines(run(bad))).toEqual([`${at(bad, 'pto.trowmax')}: error[E0506]: pto.trowmax: dst valid cols (0) must equal 1`]);
   });
 });
 

@@ -29,12 +29,22 @@ describe('tsort32', () => {
     expect(lines).toEqual([`${at(text, idx2, 1)}: error[E0508]: pto.tsort32: idx must have as many valid rows as src (4) or one row for all, not 2`]);
   });
 
-  test('dst narrower than one record per element', () => {
+  test('dst narrower than one record per element is accepted (as PTOAS does); the VM checks it when it runs', () => {
     const narrow = tb('f16', 4, 96);
     const half = tb('f16', 4, 32);
-    const { text, lines } = check(`pto.tsort32 ins(%s, %i : ${half}, ${idx}) outs(%d : ${narrow})`, { s: half, d: narrow, i: idx });
-    expect(lines).toEqual([
-      `${at(text, narrow, 1)}: error[E0508]: pto.tsort32: dst needs 128 valid columns (one 8-byte value-index record, 4 f16 columns, per element of src's 32), but has 96`,
+    const idx4 = tb('u32', 4, 32);
+    expect(check(`pto.tsort32 ins(%s, %i : ${half}, ${idx4}) outs(%d : ${narrow})`, { s: half, d: narrow, i: idx4 }).lines).toEqual([]);
+  });
+
+  test('a2a3 tmp holds at least src (4x32 f32 = 512 bytes)', () => {
+    const small = tb('f32', 1, 64);
+    const text = kernel([
+      ...Object.entries({ s: src, t: small, d: dst, i: idx }).map(([n, t]) => `%${n} = pto.alloc_tile : ${t}`),
+      `pto.tsort32 ins(%s, %i, %t : ${src}, ${idx}, ${small}) outs(%d : ${dst})`,
+      'return',
+    ]);
+    expect(diagLines(run(text, 'a2a3'))).toEqual([
+      `${at(text, small, 1)}: error[E0508]: pto.tsort32: tmp (1x64 f32) holds 256 bytes; src (4x32 f32) needs at least 512`,
     ]);
   });
 
@@ -53,18 +63,51 @@ describe('tmrgsort', () => {
   const row = tb('f32', 1, 256);
   const f16row = tb('f16', 1, 256);
   const tmp = tb('f32', 1, 1024);
+  const vec = 'vector<4xi16>';
 
-  test('format 1 and format 2 (4 and 2 lists) are accepted', () => {
+  test("format 1 and format 2 (4 and 2 lists, tmp last in ins or no_tmp) as today's PTOAS writes them are accepted", () => {
     expect(check(`pto.tmrgsort ins(%s, %n : ${row}, i32) outs(%d : ${row})`, { s: row, d: row }, '%n: i32').lines).toEqual([]);
-    const four = `pto.tmrgsort ins(%a, %b, %c, %e {exhausted = true} : ${row}, ${row}, ${row}, ${row}) outs(%d, %t, %x : ${row}, ${tmp}, vector<4xi16>)`;
-    expect(check(four, { a: row, b: row, c: row, e: row, d: row, t: tmp }, '%x: vector<4xi16>').lines).toEqual([]);
-    const two = `pto.tmrgsort ins(%a, %b : ${row}, ${row}) outs(%d, %t, %x : ${row}, ${tmp}, vector<4xi16>)`;
-    expect(check(two, { a: row, b: row, d: row, t: tmp }, '%x: vector<4xi16>').lines).toEqual([]);
+    const four = `pto.tmrgsort ins(%a, %b, %c, %e, %t {exhausted = true} : ${row}, ${row}, ${row}, ${row}, ${tmp}) outs(%d, %x : ${row}, ${vec})`;
+    expect(check(four, { a: row, b: row, c: row, e: row, d: row, t: tmp }, `%x: ${vec}`).lines).toEqual([]);
+    const two = `pto.tmrgsort ins(%a, %b, %t : ${row}, ${row}, ${tmp}) outs(%d, %x : ${row}, ${vec})`;
+    expect(check(two, { a: row, b: row, d: row, t: tmp }, `%x: ${vec}`).lines).toEqual([]);
+    const three = `pto.tmrgsort ins(%a, %b, %c no_tmp {exhausted = false} : ${row}, ${row}, ${row}) outs(%d, %x : ${row}, ${vec})`;
+    expect(check(three, { a: row, b: row, c: row, d: row }, `%x: ${vec}`).lines).toEqual([]);
+  });
+
+  test('executed may be an arith.constant dense<...> : vector<4xi16> (one element for all, or one per lane)', () => {
+    const line = `pto.tmrgsort ins(%a, %b, %t : ${row}, ${row}, ${tmp}) outs(%d, %x : ${row}, ${vec})`;
+    const text = kernel([
+      `%x = arith.constant dense<[50000, 40000, 32768, -1]> : ${vec}`,
+      `%z = arith.constant dense<0> : ${vec}`,
+      ...Object.entries({ a: row, b: row, d: row, t: tmp }).map(([n, t]) => `%${n} = pto.alloc_tile : ${t}`),
+      line,
+      line.replace('%d, %x', '%d, %z'),
+      'return',
+    ]);
+    expect(diagLines(run(text, 'a2a3'))).toEqual([]);
+    const asm = assemble('s.pto', text);
+    expect(printCanonical(asm.module, asm.types)).toContain(`%x = arith.constant dense<[50000, 40000, 32768, -1]> : ${vec}\n`);
+    const bad = kernel([`%x = arith.constant dense<[1, 2, 3]> : ${vec}`, `%y = arith.constant dense<[65536]> : ${vec}`, 'return']);
+    expect(diagLines(run(bad, 'a2a3'))).toEqual([
+      `${at(bad, 'dense<[1')}: error[E0403]: dense<...> has 3 elements, but ${vec} has 4 (or give one for all)`,
+      `${at(bad, '65536')}: error[E0403]: 65536 does not fit in i16`,
+    ]);
+  });
+
+  test("the older spelling outs(%dst, %tmp, %executed) is accepted with a warning and printed in today's form", () => {
+    const old = `pto.tmrgsort ins(%a, %b : ${row}, ${row}) outs(%d, %t, %x : ${row}, ${tmp}, ${vec})`;
+    const { text, lines } = check(old, { a: row, b: row, d: row, t: tmp }, `%x: ${vec}`);
+    expect(lines).toEqual([
+      `${at(text, 'pto.tmrgsort')}: warning[W0105]: pto.tmrgsort with %tmp in outs is the old form; PTOAS now writes 'pto.tmrgsort ins(%src0, %src1, %src2?, %src3?, %tmp? : ...) outs(%dst, %executed : ...)'`,
+    ]);
+    const asm = assemble('s.pto', text);
+    expect(printCanonical(asm.module, asm.types)).toMatch(/pto\.tmrgsort ins\(%a, %b, %t : [^)]*\) outs\(%d, %x : [^)]*\)\n/);
   });
 
   test('format 1: no tmp or exhausted; blockLen an integer; one row; dst as wide as src', () => {
     const wide = tb('f32', 1, 512);
-    const r1 = check(`pto.tmrgsort ins(%s, %n : ${row}, i32) outs(%d, %t : ${row}, ${tmp}) {exhausted = true}`, { s: row, d: row, t: tmp }, '%n: i32');
+    const r1 = check(`pto.tmrgsort ins(%s, %n, %t {exhausted = true} : ${row}, i32, ${tmp}) outs(%d : ${row})`, { s: row, d: row, t: tmp }, '%n: i32');
     expect(r1.lines).toEqual([
       `${at(r1.text, 'pto.tmrgsort')}: error[E0508]: pto.tmrgsort: exhausted = true applies to format 2 (several lists) only`,
       `${at(r1.text, tmp, 1)}: error[E0508]: pto.tmrgsort: format 1 (src, blockLen) takes no tmp`,
@@ -81,20 +124,51 @@ describe('tmrgsort', () => {
     ]);
   });
 
-  test('format 2: src1 gets the tile rules; tmp and executed are required, executed a vector<4xi16>', () => {
-    const mixed = `pto.tmrgsort ins(%a, %b : ${row}, ${f16row}) outs(%d, %t, %x : ${row}, ${tmp}, vector<4xi16>)`;
-    const r1 = check(mixed, { a: row, b: f16row, d: row, t: tmp }, '%x: vector<4xi16>');
+  test('format 2: src1 gets the tile rules; executed is required, a vector<4xi16>; tmp is written or no_tmp', () => {
+    const mixed = `pto.tmrgsort ins(%a, %b, %t : ${row}, ${f16row}, ${tmp}) outs(%d, %x : ${row}, ${vec})`;
+    const r1 = check(mixed, { a: row, b: f16row, d: row, t: tmp }, `%x: ${vec}`);
     expect(r1.lines).toEqual([`${at(r1.text, f16row, 1)}: error[E0505]: pto.tmrgsort: src0 (f32) and src1 (f16) must have the same element type`]);
     const i32row = tb('i32', 1, 256);
-    const r2 = check(`pto.tmrgsort ins(%a, %b : ${row}, ${i32row}) outs(%d, %t, %x : ${row}, ${tmp}, i32)`, { a: row, b: i32row, d: row, t: tmp }, '%x: i32');
+    const r2 = check(`pto.tmrgsort ins(%a, %b, %t : ${row}, ${i32row}, ${tmp}) outs(%d, %x : ${row}, i32)`, { a: row, b: i32row, d: row, t: tmp }, '%x: i32');
     expect(r2.lines).toEqual([
       `${at(r2.text, i32row, 1)}: error[E0505]: pto.tmrgsort: src1 dtype i32 is not supported on a5 (allowed: f16, f32)`,
       `${at(r2.text, 'i32)\n')}: error[E0508]: pto.tmrgsort: executed must be a vector<4xi16> (the counts taken from each list), not i32`,
     ]);
-    const r3 = check(`pto.tmrgsort ins(%a, %b : ${row}, ${row}) outs(%d : ${row})`, { a: row, b: row, d: row });
+    const r3 = check(`pto.tmrgsort ins(%a, %b, %t : ${row}, ${row}, ${tmp}) outs(%d : ${row})`, { a: row, b: row, d: row, t: tmp });
     expect(r3.lines).toEqual([
-      `${at(r3.text, 'pto.tmrgsort')}: error[E0508]: pto.tmrgsort: format 2 (several lists) needs outs(%dst, %tmp, %executed : T, T, vector<4xi16>); tmp is missing`,
-      `${at(r3.text, 'pto.tmrgsort')}: error[E0508]: pto.tmrgsort: format 2 (several lists) needs outs(%dst, %tmp, %executed : T, T, vector<4xi16>); executed is missing`,
+      `${at(r3.text, 'pto.tmrgsort')}: error[E0501]: pto.tmrgsort: format 2 (several lists) needs outs(%dst, %executed : T, vector<4xi16>); executed is missing`,
+    ]);
+    const r4 = check(`pto.tmrgsort ins(%a, %b : ${row}, ${row}) outs(%d, %x : ${row}, ${vec})`, { a: row, b: row, d: row }, `%x: ${vec}`);
+    expect(r4.lines).toEqual([
+      `${at(r4.text, 'pto.tmrgsort')}: error[E0501]: pto.tmrgsort: format 2 (several lists) writes tmp as the last ins operand, or no_tmp after the lists for PTOAS to allocate it`,
+    ]);
+  });
+
+  test('format 2: tmp is as wide as dst and as the lists together (PTOAS reports the first)', () => {
+    const half = tb('f32', 1, 128);
+    const r1 = check(`pto.tmrgsort ins(%a, %b, %t : ${row}, ${row}, ${half}) outs(%d, %x : ${row}, ${vec})`, { a: row, b: row, d: row, t: half }, `%x: ${vec}`);
+    expect(r1.lines).toEqual([`${at(r1.text, half, 1)}: error[E0508]: pto.tmrgsort: tmp must have at least as many columns as dst (256), not 128`]);
+    const r2 = check(`pto.tmrgsort ins(%a, %b, %t : ${row}, ${row}, ${row}) outs(%d, %x : ${row}, ${vec})`, { a: row, b: row, d: row, t: row }, `%x: ${vec}`);
+    expect(r2.lines).toEqual([
+      `${at(r2.text, row, 6)}: error[E0508]: pto.tmrgsort: tmp must have at least as many columns as the lists together (512), not 256`,
+    ]);
+  });
+
+  test('no_tmp leaves tmp to PTOAS, which level3 (no PlanMemory) cannot do; only an op with a writtenLast tmp takes it', () => {
+    const line = `pto.tmrgsort ins(%a, %b no_tmp : ${row}, ${row}) outs(%d, %x : ${row}, ${vec})`;
+    const text = kernel([...Object.entries({ a: row, b: row, d: row }).map(([n, t]) => `%${n} = pto.alloc_tile : ${t}`), line, 'return'], `%x: ${vec}`);
+    const diags = assemble('t.pto', text, { target: 'a5', level: 'level3' });
+    expect(diagLines(diags).filter((l) => l.includes('tmrgsort'))).toEqual([
+      `${at(text, 'pto.tmrgsort')}: error[E0431]: pto.tmrgsort: requires explicit tmp for tmrgsort format2 when PlanMemory is skipped (--level level3)`,
+    ]);
+    const src = tb('f32', 1, 32);
+    const sort = check(`pto.tsort32 ins(%s, %i no_tmp : ${src}, ${tb('u32', 1, 32)}) outs(%d : ${tb('f32', 1, 64)})`, {
+      s: src,
+      i: tb('u32', 1, 32),
+      d: tb('f32', 1, 64),
+    });
+    expect(sort.lines).toEqual([
+      `${at(sort.text, 'pto.tsort32')}: error[E0501]: pto.tsort32 takes no 'no_tmp' marker; expected 'pto.tsort32 ins(%src, %idx, %tmp? : ...) outs(%dst : ...)'`,
     ]);
   });
 });

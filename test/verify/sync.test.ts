@@ -25,12 +25,34 @@ describe('sync ops verify in every PTOAS spelling', () => {
     'pto.barrier_sync[#pto.sync_op_type<TLOAD>]',
     'pto.sync.set <PIPE_FIX>, 16',
     'pto.sync.wait <PIPE_V>, 0',
+    'pto.set_intra_block <PIPE_MTE1>, 15',
+    'pto.wait_intra_block <PIPE_V>, 0',
+    'pto.set_cross_block <PIPE_FIX>, 0 {ffts_mode = 0 : i32}',
+    'pto.wait_cross_block <PIPE_MTE3>, 15',
   ])('%s', (line) => {
     expect(check([line]).diags).toEqual([]);
   });
 
   test('get_buf and rls_buf on a5, with the optional mode', () => {
     expect(check(['pto.get_buf[#pto.pipe_event_type<TVEC>, 0]', 'pto.rls_buf[#pto.pipe_event_type<TVEC>, 31] {mode = 1}'], 'a5').diags).toEqual([]);
+  });
+
+  test('an event id given at run time is an index operand: set_flag_dyn, and the named signals', () => {
+    const ids = ['%c1 = arith.constant 1 : index'];
+    expect(check([...ids, 'pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %c1]', 'pto.wait_flag_dyn [<PIPE_MTE2>, <PIPE_V>, %c1]']).diags).toEqual(
+      [],
+    );
+    expect(check([...ids, 'pto.set_intra_block <PIPE_V>, %c1', 'pto.wait_cross_block <PIPE_FIX>, %c1'], 'a5').diags).toEqual([]);
+    const r = run(kernel([...ids, 'pto.set_flag_dyn [<PIPE_MTE2>, <PIPE_V>, %c1]', 'return']));
+    const [verified] = [...r.program.syncOps.values()];
+    expect(verified.text).toBe('pto.set_flag_dyn[PIPE_MTE2, PIPE_V, %c1]');
+    expect(verified.dynamicId).toBe(0);
+  });
+
+  test('intra-block flags: 0..15 on a2a3, 0..31 on a5', () => {
+    expect(check(['pto.set_intra_block <PIPE_MTE1>, 31'], 'a5').diags).toEqual([]);
+    const { text, diags } = check(['pto.set_intra_block <PIPE_MTE1>, 16'], 'a2a3');
+    expect(diags).toEqual([`${at(text, '16')}: error[E0701]: pto.set_intra_block: event_id: must be in 0..15, got 16`]);
   });
 
   test('the verified program records each op with its values and pipes', () => {
@@ -126,6 +148,31 @@ describe('located errors', () => {
     ['get_buf on a2a3', ['pto.get_buf[#pto.pipe_event_type<TVEC>, 0]'], 'pto.get_buf', 'pto.get_buf is not available on a2a3 (only on a5)', 'a2a3'],
     ['a buffer id out of range', ['pto.rls_buf[#pto.pipe_event_type<TVEC>, 32]'], '32', 'pto.rls_buf: buf_id: must be in 0..31, got 32', 'a5'],
     ['a negative mode', ['pto.get_buf[<TVEC>, 0] {mode = -1}'], '-1', 'pto.get_buf: mode: must be in 0..2147483647, got -1', 'a5'],
+    [
+      'set_flag_dyn with a literal event (its id is an index value)',
+      ['pto.set_flag_dyn [<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]'],
+      '<EVENT_ID0>',
+      'pto.set_flag_dyn: event_id: must be an SSA value of type index',
+    ],
+    [
+      'a dynamic event id of another type',
+      ['%e = arith.constant 1 : i32', 'pto.wait_flag_dyn [<PIPE_MTE2>, <PIPE_V>, %e]'],
+      '%e]',
+      'pto.wait_flag_dyn: event_id must be of type index, got i32',
+    ],
+    [
+      'a named signal on a pipe PTOAS does not allow (PIPE_M)',
+      ['pto.set_cross_block <PIPE_M>, 0'],
+      '<PIPE_M>',
+      'pto.set_cross_block: pipe: pto.set_cross_block expects the pipe to be one of <PIPE_FIX>, <PIPE_MTE1>, <PIPE_MTE2>, <PIPE_MTE3>, <PIPE_V>, got <PIPE_M>',
+    ],
+    ['a cross-block flag out of range', ['pto.wait_cross_block <PIPE_V>, 16'], '16', 'pto.wait_cross_block: event_id: must be in 0..15, got 16', 'a5'],
+    [
+      'set_cross_block in FFTS mode other than 0',
+      ['pto.set_cross_block <PIPE_V>, 1 {ffts_mode = 2 : i32}'],
+      '2 : i32',
+      'pto.set_cross_block: ffts_mode: must be in 0..0, got 2',
+    ],
   ];
   // Every row gets its target, so that jest does not take a missing last column for a `done` callback.
   const rows = cases.map(([why, lines, needle, message, target]) => [why, lines, needle, message, target ?? 'a2a3'] as const);
@@ -141,7 +188,7 @@ test('an attribute the sync op does not define is kept with a warning, as MLIR k
 });
 
 describe('the table', () => {
-  test('describes the ten sync ops of PTOAS, each a known op', () => {
+  test('describes the sixteen sync ops of PTOAS, each a known op', () => {
     expect([...syncOps().keys()].sort()).toEqual(
       [
         'pto.barrier',
@@ -154,6 +201,12 @@ describe('the table', () => {
         'pto.sync.wait',
         'pto.wait_event',
         'pto.wait_flag',
+        'pto.set_flag_dyn',
+        'pto.wait_flag_dyn',
+        'pto.set_intra_block',
+        'pto.wait_intra_block',
+        'pto.set_cross_block',
+        'pto.wait_cross_block',
       ].sort(),
     );
     for (const name of syncOps().keys()) expect(knownOps().names.has(name)).toBe(true);

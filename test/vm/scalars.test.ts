@@ -150,3 +150,34 @@ test('pto.print %u and %x read the bits unsigned at the value type width: -7 as 
   // 2^32 - 7 = 4294967289 = 0xfffffff9; 2^8 - 1 = 255.
   expect(run(text, {}).printed).toEqual(['4294967289', 'fffffff9', '-7', '255', '4294967289']);
 });
+
+describe('arith.constant dense<...> : vector<4xi16> (tmrgsort executed counts)', () => {
+  const row = (cols: number) =>
+    `!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=${cols}, v_row=1, v_col=${cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+  const merge = (body: string) => `module {
+  func.func @k() {
+    %ex = arith.constant dense<[128, 64, 0, 0]> : vector<4xi16>
+    %a = pto.alloc_tile : ${row(64)}
+    %b = pto.alloc_tile : ${row(64)}
+    %t = pto.alloc_tile : ${row(128)}
+    %d = pto.alloc_tile : ${row(128)}
+    ${body}
+    return
+  }
+}`;
+
+  test('tmrgsort without exhausted does not read it, so the program runs', () => {
+    const line = `pto.tmrgsort ins(%a, %b, %t {exhausted = false} : ${row(64)}, ${row(64)}, ${row(128)}) outs(%d, %ex : ${row(128)}, vector<4xi16>)`;
+    expect(() => run(merge(line), {})).not.toThrow();
+  });
+
+  test('it has no run-time value: an op that reads it reports that, at the use', () => {
+    const text = `module {
+  func.func @k() -> vector<4xi16> {
+    %ex = arith.constant dense<0> : vector<4xi16>
+    return %ex : vector<4xi16>
+  }
+}`;
+    expect(() => run(text, {})).toThrow('%ex has no value here');
+  });
+});

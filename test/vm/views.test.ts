@@ -193,6 +193,31 @@ describe('pto.treshape: the same bytes as another tile type', () => {
     expect(formatAll(assemble('v.pto', text).diags)).toContain('pto.treshape: the result has 64 bytes but the source has 128: a reshape keeps the size');
   });
 
+  test('a dynamic valid shape of the result keeps the source run-time valid shape', () => {
+    const dyn = T('i32', 4, 8, 'v_row=?, v_col=?');
+    const text = [
+      'module {',
+      '  func.func @k(%x: !pto.ptr<i32>, %out: !pto.ptr<i32>) {',
+      '    %c0 = arith.constant 0 : index',
+      '    %c1 = arith.constant 1 : index',
+      '    %c2 = arith.constant 2 : index',
+      '    %c8 = arith.constant 8 : index',
+      '    %xv = pto.make_tensor_view %x, shape = [%c2, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xi32>',
+      '    %ov = pto.make_tensor_view %out, shape = [%c2, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xi32>',
+      '    %xp = pto.partition_view %xv, offsets = [%c0, %c0], sizes = [%c2, %c8] : !pto.tensor_view<?x?xi32> -> !pto.partition_tensor_view<2x8xi32>',
+      '    %op = pto.partition_view %ov, offsets = [%c0, %c0], sizes = [%c2, %c8] : !pto.tensor_view<?x?xi32> -> !pto.partition_tensor_view<2x8xi32>',
+      `    %a = pto.alloc_tile valid_row = %c2 valid_col = %c8 : ${dyn}`,
+      `    pto.tload ins(%xp : !pto.partition_tensor_view<2x8xi32>) outs(%a : ${dyn})`,
+      `    %h = pto.treshape %a : ${dyn} -> ${dyn}`,
+      `    pto.tstore ins(%h : ${dyn}) outs(%op : !pto.partition_tensor_view<2x8xi32>)`,
+      '    return',
+      '  }',
+      '}',
+    ].join('\n');
+    const x = Array.from({ length: 16 }, (_, i) => i + 1);
+    expect(asI32(run(text, 'i32', i32(x)))).toEqual(x);
+  });
+
   test('tgetval outside the tile is a trap', () => {
     const text = kernel('i32', 4, 8, ['%c32 = arith.constant 32 : index', `%v = pto.tgetval ins(%a, %c32 : ${T('i32', 4, 8)}, index) outs : i32`]);
     expect(() => run(text, 'i32', i32(new Array(32).fill(0)))).toThrow('offset 32 is outside the 4x8 tile (0..31)');

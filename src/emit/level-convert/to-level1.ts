@@ -215,6 +215,8 @@ class FunctionToLevel1 {
     const missing = spec.outs.find((s) => s.kind === 'tile' && !bound.operands.has(s.name));
     if (missing)
       this.refuse(op.nameSpan, `${op.name} without its optional ${missing.name} cannot be expressed at Level 1, where every tile destination is a result`);
+    if (op.insKeywords?.length)
+      this.refuse(op.nameSpan, `${op.name} with '${op.insKeywords[0]}' cannot be expressed at Level 1, whose operands are bound by position`);
     const args: Operand[] = [];
     const clobbered: string[] = [];
     for (const o of segment(op, 'ins')) {

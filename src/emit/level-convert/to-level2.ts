@@ -149,7 +149,10 @@ class FunctionToLevel2 {
         const buffer = this.resultBuffer(keys[i], bound, op, this.spell.text(b.type));
         resultBuffers.set(s.name, valueOperand(buffer, typeRef(this.spell.text(b.type), op.span), op.results[0]?.span ?? op.span));
       });
-    const ins: Operand[] = op.operands.filter((o) => spec.ins.some((s) => s.name === specOf.get(o))).map((o) => this.operand(o));
+    const sourceOf = (o: Operand) => spec.ins.find((s) => s.name === specOf.get(o));
+    const ins: Operand[] = op.operands.filter((o) => sourceOf(o) && !sourceOf(o)!.keyword).map((o) => this.operand(o));
+    // Sources PTOAS writes `KEYWORD %v : T` inside ins (`fp %fp : F`).
+    const keyworded = op.operands.flatMap((o) => (sourceOf(o)?.keyword ? [[sourceOf(o)!.keyword!, [this.operand(o)]] as [string, Operand[]]] : []));
     const outs: Operand[] = [];
     for (const s of spec.outs) {
       const b = bound.operands.get(s.name);
@@ -157,17 +160,10 @@ class FunctionToLevel2 {
       outs.push(b.result ? resultBuffers.get(s.name)! : this.operand(b.use!));
     }
     return {
-      ...newOp(
-        op.name,
-        'dps',
-        op.span,
-        withSegments([
-          ['ins', ins],
-          ['outs', outs],
-        ]),
-      ),
+      ...newOp(op.name, 'dps', op.span, withSegments([['ins', ins], ['outs', outs], ...keyworded])),
       nameSpan: op.nameSpan,
       attrs: op.attrs,
+      ...(keyworded.length ? { insKeywords: keyworded.map(([k]) => k) } : {}),
     };
   }
 

@@ -5,6 +5,7 @@ import { OpDefinition, OpProperties, OpVerifier, Spelling, todaysDpsOrder } from
 import { BoundInstruction, BoundOperand } from '../../ir/program';
 import { DEFAULT_PRODUCT } from '../../ascendc/model/params';
 import { Instruction } from '../../spec/isa';
+import { ElemTypeName } from '../../spec/schema';
 import { Dims, checkDimRule, dimsOfType, viewFitsFlatBuffer, viewMatchesValid } from '../../spec/valid';
 import { OpNode, Operand, attrOf } from '../../syntax/ast';
 import { ElemType, TileType, Type, elemSize, elemTypeName, printType } from '../../types/type';
@@ -14,7 +15,9 @@ import { ascendcFootprint, ascendcProblems } from './ascendc-run';
 import { outsideOf } from '../../ascendc/model/memory';
 import { attributeOf, paramsFromAttributes } from './ascendc-text-form';
 import { INSTRUCTION_CHECKS } from './checks';
+import { missingExplicitTmp } from './implicit-tmp';
 import { executeInstruction } from './execute';
+import { instructionFromGeneric } from './generic-form';
 
 /**
  * The definition of a table instruction (spec/instructions/*.json): its operands bind to the entry's names
@@ -25,15 +28,26 @@ export function instructionDefinition(spec: Instruction): OpDefinition {
   return {
     name: spec.opName,
     spellings: oldDpsSpellings(spec.opName),
-    properties: { attributesInIns: spec.attributesInIns, formerlyOuts: formerlyOuts(spec) },
+    properties: {
+      attributesInIns: spec.attributesInIns,
+      formerlyOuts: formerlyOuts(spec),
+      // PTOAS's tile ops (TileOpInterface); the AscendC/TIK seed instructions are this toolchain's own.
+      notInTileOpHelper: spec.semantics === 'ascendc' ? undefined : 'Tile allocation or high-level TileOps',
+    },
     verify: (v) => new InstructionVerification(v, spec).run(),
     execute: executeInstruction,
+    fromGeneric: (g) => instructionFromGeneric(spec, g),
   };
 }
 
 function formerlyOuts(spec: Instruction): OpProperties['formerlyOuts'] {
-  const insPositions = spec.ins.flatMap((s, i) => (s.formerlyOuts ? [i] : []));
-  return insPositions.length > 0 ? { outs: spec.outs.length, insPositions } : undefined;
+  let after = spec.outs.length;
+  const moves = spec.ins.flatMap((s, i) => {
+    if (s.formerlyOuts === undefined || s.formerlyOuts === false) return [];
+    const from = s.formerlyOuts === true ? after++ : s.formerlyOuts;
+    return [{ from, to: s.writtenLast ? ('last' as const) : i }];
+  });
+  return moves.length > 0 ? { outs: spec.outs.length, moves } : undefined;
 }
 
 /** Early PTOAS spelled Level 2 tile ops with a `_dps` suffix, and the transfers also without their `t`. */
@@ -68,8 +82,15 @@ class InstructionVerification {
 
   private usage(spec: Instruction, level: 1 | 2): string {
     if (level === 2) {
-      const ins = spec.ins.map((o) => `%${o.name}${o.optional ? '?' : ''}`).join(', ');
-      return `${spec.opName} ins(${ins} : ...) outs(${spec.outs.map((o) => '%' + o.name).join(', ')} : ...)`;
+      const ins = spec.ins
+        .filter((o) => !o.keyword)
+        .map((o) => `%${o.name}${o.optional ? '?' : ''}`)
+        .join(', ');
+      const keywords = spec.ins
+        .filter((o) => o.keyword)
+        .map((o) => ` [${o.keyword} %${o.name} : ...]`)
+        .join('');
+      return `${spec.opName} ins(${ins} : ...${keywords}) outs(${spec.outs.map((o) => '%' + o.name).join(', ')} : ...)`;
     }
     const results = spec.outs.filter((o) => o.kind === 'tile');
     const args = [...spec.ins.filter((o) => o.l1 !== false), ...spec.outs.filter((o) => o.kind !== 'tile')];
@@ -99,10 +120,19 @@ class InstructionVerification {
       );
       return undefined;
     }
+    // As MLIR's optional operands: with k of them written, the first k (in spec order) are present; an optional
+    // tile is passed over for a scalar written in its place (`tmov ins(%acc, %preQuantScalar : T, i64)`).
+    let optionalsLeft = operands.length - required;
+    let at = 0;
     const bound = new Map<string, BoundOperand>();
     operands.forEach((o, i) => {
       const t = types[i];
-      if (t) bound.set(specs[i].name, { spec: specs[i], type: t, use: o });
+      const passOver = (s: Instruction['operands'][number]) => isOptional(s) && (optionalsLeft === 0 || (s.kind === 'tile' && t?.kind === 'scalar'));
+      while (at < specs.length && passOver(specs[at])) at++;
+      if (at >= specs.length) return;
+      if (isOptional(specs[at])) optionalsLeft--;
+      if (t) bound.set(specs[at].name, { spec: specs[at], type: t, use: o });
+      at++;
     });
     return bound.size === operands.length ? bound : undefined;
   }
@@ -133,7 +163,17 @@ class InstructionVerification {
     const { ins: insList, outs: outsList } = today ?? written;
     const [insOperands, insTypes] = [insList.map((t) => t.operand), insList.map((t) => t.type)];
     const [outsOperands, outsTypes] = [outsList.map((t) => t.operand), outsList.map((t) => t.type)];
-    const ins = this.bindList(op, this.sourceOrder(spec, spec.ins, insTypes), insOperands, insTypes, 'ins', spec, 2);
+    const positional = spec.ins.filter((s) => !s.keyword);
+    const { specs: insSpecs, last } = this.writtenLast(op, spec, positional, insOperands.length);
+    const listed = last ? insOperands.length - 1 : insOperands.length;
+    let ins = this.bindList(op, this.sourceOrder(spec, insSpecs, insTypes), insOperands.slice(0, listed), insTypes.slice(0, listed), 'ins', spec, 2);
+    if (ins && last) {
+      const type = insTypes[listed];
+      if (type) ins.set(last.name, { spec: last, type, use: insOperands[listed] });
+      else ins = undefined;
+    }
+    const keywordOperands = this.bindKeywords(op, spec, operandTypes);
+    if (ins && keywordOperands) for (const [k, b] of keywordOperands) ins.set(k, b);
     // `%v = op ins(...) outs : T`: a scalar destination is the op's result (pto.tgetval).
     const scalarOut = spec.outs.length === 1 && spec.outs[0].kind === 'scalar' ? spec.outs[0] : undefined;
     if (scalarOut && (op.segments.outs ?? []).length === 0) {
@@ -141,8 +181,54 @@ class InstructionVerification {
       return { spec, operands: new Map([[scalarOut.name, { spec: scalarOut, type: declared[0], result: op.results[0] }], ...ins]) };
     }
     const outs = this.bindList(op, spec.outs, outsOperands, outsTypes, 'outs', spec, 2);
-    if (!ins || !outs) return undefined;
+    if (!ins || !outs || !keywordOperands) return undefined;
     return { spec, operands: new Map([...outs, ...ins]) };
+  }
+
+  /**
+   * The ins specs bound by position, and the `writtenLast` operand when the last operand written is it: when its
+   * `no_NAME` marker is absent and more operands are written than required (tmrgsort's format 1 has none).
+   */
+  private writtenLast(
+    op: OpNode,
+    spec: Instruction,
+    positional: Instruction['operands'],
+    count: number,
+  ): { specs: Instruction['operands']; last?: Instruction['operands'][number] } {
+    const last = positional.find((s) => s.writtenLast);
+    const markers = op.insMarkers ?? [];
+    for (const marker of markers.filter((m) => m !== `no_${last?.name}`)) {
+      this.v.error(op.nameSpan, `${spec.opName} takes no '${marker}' marker; expected '${this.usage(spec, 2)}'`, undefined, D.instructionOperands);
+    }
+    if (!last) return { specs: positional };
+    const specs = positional.filter((s) => s !== last);
+    const required = specs.filter((s) => !s.optional).length;
+    const leftOut = markers.includes(`no_${last.name}`) || count <= required;
+    return { specs, last: leftOut ? undefined : last };
+  }
+
+  /** The sources written `KEYWORD %v : T` inside ins, bound by their keyword. */
+  private bindKeywords(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[]): Map<string, BoundOperand> | undefined {
+    const bound = new Map<string, BoundOperand>();
+    let ok = true;
+    for (const keyword of op.insKeywords ?? []) {
+      const index = op.segments[keyword][0];
+      const operandSpec = spec.ins.find((s) => s.keyword === keyword);
+      if (!operandSpec) {
+        this.v.error(
+          op.operands[index].span,
+          `${spec.opName} takes no '${keyword}' operand; expected '${this.usage(spec, 2)}'`,
+          undefined,
+          D.instructionOperands,
+        );
+        ok = false;
+        continue;
+      }
+      const type = operandTypes[index];
+      if (type) bound.set(operandSpec.name, { spec: operandSpec, type, use: op.operands[index] });
+      else ok = false;
+    }
+    return ok ? bound : undefined;
   }
 
   private bindSsa(op: OpNode, spec: Instruction, operandTypes: (Type | undefined)[], declared: (Type | undefined)[]): BoundInstruction | undefined {
@@ -190,6 +276,9 @@ class InstructionVerification {
     const tiles = new Map<string, TileType>();
     for (const [operandName, b] of bound.operands) {
       const { spec: os, type } = b;
+      // A polymorphic operand of another kind than the table's is its form's: the family's check checks it.
+      const declaredKind = os.kind === 'view' ? 'partition_view' : os.kind;
+      if (os.polymorphic && type.kind !== declaredKind) continue;
       if (os.kind === 'tile') {
         if (type.kind !== 'tile') {
           this.v.error(spanOf(b), `${name}: ${operandName} must be a tile, got ${printType(type)}`, undefined, D.operandKind);
@@ -207,7 +296,7 @@ class InstructionVerification {
           this.v.warning(spanOf(b), `${name}: a Level 1 result is a !pto.tile value; !pto.tile_buf is a Level 2 buffer`, D.bufferTypedValue);
       } else if (os.kind === 'view' && type.kind !== 'partition_view') {
         this.v.error(spanOf(b), `${name}: ${operandName} must be a !pto.partition_tensor_view, got ${printType(type)}`, undefined, D.operandKind);
-      } else if (os.kind === 'scalar' && type.kind !== 'scalar' && !os.polymorphic) {
+      } else if (os.kind === 'scalar' && type.kind !== 'scalar') {
         this.v.error(spanOf(b), `${name}: ${operandName} must be a scalar (index, integer or float), got ${printType(type)}`, undefined, D.operandKind);
       }
     }
@@ -254,7 +343,9 @@ class InstructionVerification {
       const t = tiles.get(n);
       return t ? dimsOfType(t) : undefined;
     };
-    for (const rule of spec.valid ?? []) {
+    const marker = spec.noOpWhenEmpty ? tiles.get(spec.noOpWhenEmpty) : undefined;
+    const noOp = marker !== undefined && marker.vRow === 0 && marker.vCol === 0;
+    for (const rule of noOp ? [] : (spec.valid ?? [])) {
       if ('when' in rule && rule.when && rule.when !== direction) continue;
       if (rule.kind === 'view-matches-valid') {
         const view = bound.operands.get(rule.view)?.type;
@@ -288,9 +379,6 @@ class InstructionVerification {
         attributesOk = false;
       }
       attributes.set(attr.name, 'value' in reading && reading.value !== undefined ? reading.value : attr.default);
-      if (a?.kind === 'bool' && a.value && attr.requiresOperand && !bound.operands.has(attr.requiresOperand)) {
-        this.v.error(a.span, `${name}: '${attr.name} = true' needs the ${attr.requiresOperand} operand`, undefined, D.instructionAttribute);
-      }
     }
     const known = new Set((spec.attributes ?? []).map((a) => a.name));
     for (const a of op.attrs) if (!known.has(a.key)) this.v.warning(a.span, unknownAttributeMessage(name, a.key, [...known]), D.unknownAttribute);
@@ -307,15 +395,31 @@ class InstructionVerification {
         target: this.v.target,
         attributes,
         error: (span, message, kind) => this.v.error(span, `${name}: ${message}`, undefined, kind),
+        warning: (span, message, kind) => this.v.warning(span, `${name}: ${message}`, kind),
         constant: (operand) => {
           const use = bound.operands.get(operand)?.use;
           return use === undefined ? undefined : this.v.constant(op.operands.indexOf(use));
+        },
+        placement: (operand) => {
+          const use = bound.operands.get(operand)?.use;
+          return use === undefined ? undefined : this.v.placement(op.operands.indexOf(use));
         },
         spanOf: (operand) => {
           const b = bound.operands.get(operand);
           return b ? spanOf(b) : op.nameSpan;
         },
       });
+    }
+    if (this.v.level === 'level3' && attributesOk) {
+      const missing = missingExplicitTmp({
+        spec,
+        written: new Set(bound.operands.keys()),
+        tiles,
+        types: new Map([...bound.operands].map(([k, b]) => [k, b.type])),
+        target: this.v.target,
+        attributes,
+      });
+      if (missing) this.v.error(op.nameSpan, `${name}: ${missing.message}`, undefined, D.buildLevel);
     }
   }
 
@@ -370,9 +474,14 @@ class InstructionVerification {
   }
 }
 
-const ELEMENT_ORDER: ElemType[] = ['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32'];
-/** A dtype list as messages show it: in one fixed order, whatever order the table wrote it in. */
-const inElementOrder = (list: ElemType[]): ElemType[] => [...list].sort((a, b) => ELEMENT_ORDER.indexOf(a) - ELEMENT_ORDER.indexOf(b));
+/**
+ * A dtype list as messages show it: in the schema's fixed order, whatever order the table wrote it in. (Read when
+ * called: the schema module may not have run yet when this one loads.)
+ */
+const inElementOrder = (list: ElemType[]): ElemType[] => {
+  const order: readonly ElemType[] = ElemTypeName.options;
+  return [...list].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+};
 
 function elemOf(t: Type): ElemType | undefined {
   switch (t.kind) {

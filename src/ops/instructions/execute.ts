@@ -35,6 +35,8 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
   };
   const early = bound.spec.earlyReturnIfEmpty ? dims(bound.spec.earlyReturnIfEmpty) : undefined;
   if (early && (early.vRow === 0 || early.vCol === 0)) return;
+  const marker = bound.spec.noOpWhenEmpty ? dims(bound.spec.noOpWhenEmpty) : undefined;
+  if (marker && marker.vRow === 0 && marker.vCol === 0) return;
   for (const rule of bound.spec.valid ?? []) {
     if (rule.kind === 'view-matches-valid') continue; // checked by the transfer itself
     const outcome = checkDimRule(rule, dims);

@@ -52,7 +52,7 @@ export class SyncTracker {
   private readonly issued: number[];
   private readonly clocks: Clock[];
   private readonly flags = new Map<string, PendingSet[]>();
-  private readonly crossCore = new Map<number, Clock[]>();
+  private readonly crossCore = new Map<string, Clock[]>();
   private readonly released = new Map<number, Clock>();
   private readonly held = new Map<string, OpNode>();
   private readonly accesses: Access[] = [];
@@ -271,14 +271,15 @@ export class SyncTracker {
   }
 
   private crossSet(sync: VerifiedSyncOp, pipe: string): void {
-    const pending = this.crossCore.get(sync.id) ?? [];
+    const key = crossCoreFlag(sync);
+    const pending = this.crossCore.get(key) ?? [];
     pending.push([...this.clocks[this.pipeIndex.get(pipe)!]]);
-    this.crossCore.set(sync.id, pending);
+    this.crossCore.set(key, pending);
   }
 
   /** A cross-core wait with no signal here may be answered by the other core, which this VM does not run. */
   private crossWait(sync: VerifiedSyncOp, pipe: string): void {
-    const clock = this.crossCore.get(sync.id)?.shift();
+    const clock = this.crossCore.get(crossCoreFlag(sync))?.shift();
     if (clock) this.join(this.pipeIndex.get(pipe)!, clock);
   }
 
@@ -297,6 +298,11 @@ export class SyncTracker {
     if (id === undefined) this.opIds.set(op, (id = this.opIds.size));
     return id;
   }
+}
+
+/** The flag a cross-core op signals or waits for: its id within its op family's flags (`space`). */
+function crossCoreFlag(sync: VerifiedSyncOp): string {
+  return `${sync.spec.space ?? 'ffts'}|${sync.id}`;
 }
 
 function collectOps(op: OpNode, into: OpNode[]): void {

@@ -204,6 +204,35 @@ describe('a straight-line kernel: tload (MTE2) -> tadd (V) -> tstore (MTE3)', ()
   });
 });
 
+describe('event ids given at run time (set_flag_dyn / wait_flag_dyn)', () => {
+  /** ADD with its MTE2 -> V flag pair given event ids %set and %wait at run time. */
+  const dynamic = (setId: number, waitId: number) =>
+    replaceLine(
+      replaceLine(ADD, `pto.set_flag[<${MTE2_V}`, `%set = arith.constant ${setId} : index\n    pto.set_flag_dyn [<${MTE2_V}, %set]`),
+      `pto.wait_flag[<${MTE2_V}`,
+      `%wait = arith.constant ${waitId} : index\n    pto.wait_flag_dyn [<${MTE2_V}, %wait]`,
+    );
+
+  test('the same id at run time pairs the set with the wait, as a static event does', () => {
+    expect(runSync(dynamic(5, 5), 256).lines).toEqual([]);
+  });
+
+  test('different ids at run time do not pair: the wait has no set, the loads race with the add', () => {
+    const text = dynamic(1, 2);
+    const lines = runSync(text, 256).lines;
+    expect(lines[0]).toBe(
+      `${at(text, 'pto.wait_flag_dyn')}: pto.wait_flag_dyn[PIPE_MTE2, PIPE_V, %wait] has no matching set_flag before it (it would wait forever)`,
+    );
+    expect(lines[lines.length - 1]).toBe(
+      `${at(text, 'pto.set_flag_dyn')}: pto.set_flag_dyn[PIPE_MTE2, PIPE_V, %set] is never waited (its flag is still set when the kernel ends)`,
+    );
+  });
+
+  test('an id that names no event (8) traps at the operand', () => {
+    expect(() => runSync(dynamic(8, 8), 256)).toThrow('pto.set_flag_dyn: event id 8 is out of range 0..7');
+  });
+});
+
 describe('a loop reusing its tiles every iteration', () => {
   test('with forward and back-edge flags: no findings, and every block is doubled', () => {
     const { lines, f32 } = runSync(LOOP, 64 * 16);

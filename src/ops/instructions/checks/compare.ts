@@ -1,6 +1,7 @@
 import { attrOf } from '../../../syntax/ast';
 import { TileType, elemSize, elemTypeName } from '../../../types/type';
 import { CheckContext, InstructionCheck } from './context';
+import { scratchHolds } from './scratch';
 
 /**
  * Compare and select rules beyond the tables: the packed mask must have room for every predicate bit, and
@@ -49,10 +50,35 @@ function selectCheck(maskName: string): InstructionCheck {
   };
 }
 
+/** A2/A3 tsel's scratch (compare-mask words): 16 bytes for 16-bit data, 8 for 32-bit (TSelOp::verify). */
+function a2a3SelectScratch(ctx: CheckContext): void {
+  const dst = ctx.tiles.get('dst');
+  if (ctx.target !== 'a2a3' || !dst) return;
+  scratchHolds(ctx, 'tmp', elemSize(dst.dtype) === 2 ? 16 : 8, `tsel of ${elemTypeName(dst.dtype)} data`);
+}
+
+/** A2/A3 tsels's scratch holds one row of src, in src's dtype (TSelSOp::verify); A5 leaves it unconstrained. */
+function a2a3SelectScalarScratch(ctx: CheckContext): void {
+  const src = ctx.tiles.get('src');
+  const tmp = ctx.tiles.get('tmp');
+  if (ctx.target !== 'a2a3' || !src || !tmp) return;
+  if (tmp.dtype !== src.dtype) {
+    ctx.error(ctx.spanOf('tmp'), `on a2a3, tmp (${elemTypeName(tmp.dtype)}) must have src's element type (${elemTypeName(src.dtype)})`);
+    return;
+  }
+  scratchHolds(ctx, 'tmp', src.cols * elemSize(src.dtype), `one row of src (${src.cols} elements)`);
+}
+
 /** Rules beyond the tables, by op name (`pto.NAME`). */
 export const checks: Record<string, InstructionCheck> = {
   'pto.tcmp': compareCheck,
   'pto.tcmps': compareCheck,
-  'pto.tsel': selectCheck('selMask'),
-  'pto.tsels': selectCheck('mask'),
+  'pto.tsel': (ctx) => {
+    selectCheck('selMask')(ctx);
+    a2a3SelectScratch(ctx);
+  },
+  'pto.tsels': (ctx) => {
+    selectCheck('mask')(ctx);
+    a2a3SelectScalarScratch(ctx);
+  },
 };

@@ -23,8 +23,12 @@ export interface CheckContext {
   attributes: Map<string, AttributeValue | undefined>;
   /** Reports an error (of the family-rule kind unless `kind` names another); the instruction's name is prefixed. */
   error(span: Span, message: string, kind?: DiagnosticKind): void;
+  /** Reports a warning of the kind given; the instruction's name is prefixed. */
+  warning(span: Span, message: string, kind: DiagnosticKind): void;
   /** The value of a scalar operand defined by an integer `arith.constant`; undefined when not static. */
   constant(operand: string): bigint | undefined;
+  /** The byte address of a tile operand placed by `alloc_tile addr = %c` with a constant; undefined otherwise. */
+  placement(operand: string): bigint | undefined;
   /** Where an operand is written (its type, else the operand), for locating errors. */
   spanOf(operand: string): Span;
 }

@@ -4,7 +4,8 @@ import { CheckContext, InstructionCheck } from './context';
 
 /**
  * The (src -> dst) element-type pairs TCVT converts, per target: the manual's "Supported Conversions" table
- * (pto-isa docs/isa/TCVT.md), restricted to the element types PTO-AS has (no fp8, fp4, hifloat8 or int4).
+ * (pto-isa docs/isa/TCVT.md), restricted to the element types PTO-AS has (no int4); A5's low-precision pairs are
+ * the manual's table too (PTOAS isA5LowPrecisionTCvtPair accepts the same).
  */
 export const CONVERSION_PAIRS: Record<TargetName, Partial<Record<ElemType, ElemType[]>>> = {
   a2a3: {
@@ -18,15 +19,20 @@ export const CONVERSION_PAIRS: Record<TargetName, Partial<Record<ElemType, ElemT
     i8: ['f16'],
   },
   a5: {
-    f32: ['f32', 'f16', 'bf16', 'i16', 'i32', 'i64'],
-    f16: ['f32', 'i32', 'i16', 'i8', 'u8'],
-    bf16: ['f32', 'i32', 'f16'],
+    f32: ['f32', 'f16', 'bf16', 'i16', 'i32', 'i64', 'f8E4M3FN', 'f8E5M2', '!pto.hif8'],
+    f16: ['f32', 'i32', 'i16', 'i8', 'u8', '!pto.hif8'],
+    bf16: ['f32', 'i32', 'f16', '!pto.f4E1M2x2', '!pto.f4E2M1x2'],
     i16: ['u8', 'f16', 'f32', 'u32', 'i32'],
     i32: ['f32', 'i16', 'u16', 'i64', 'u8'],
     i64: ['f32', 'i32'],
     u8: ['f16', 'u16'],
     i8: ['f16', 'i16', 'i32'],
     u32: ['u8', 'u16', 'i16'],
+    f8E4M3FN: ['f32'],
+    f8E5M2: ['f32'],
+    '!pto.hif8': ['f32'],
+    '!pto.f4E1M2x2': ['bf16'],
+    '!pto.f4E2M1x2': ['bf16'],
   },
 };
 
@@ -35,6 +41,8 @@ export const CONVERSION_PAIRS: Record<TargetName, Partial<Record<ElemType, ElemT
  * default is OFF on both targets); A2/A3 runs every other pair saturated (pto-isa npu/a2a3/TCvt.hpp kIsNarrowingCvt).
  */
 export const NARROWING_PAIRS: readonly string[] = ['f16->u8', 'f16->i8', 'f32->i16', 'f16->i16', 'i64->i32', 'i32->i16'];
+
+const PACKED_FP4: ElemType[] = ['!pto.f4E1M2x2', '!pto.f4E2M1x2'];
 
 export function isSupportedPair(target: TargetName, src: ElemType, dst: ElemType): boolean {
   return CONVERSION_PAIRS[target][src]?.includes(dst) ?? false;
@@ -65,6 +73,15 @@ function typePair(ctx: CheckContext): void {
     const targets = (CONVERSION_PAIRS[ctx.target][src.dtype] ?? []).map(elemTypeName);
     const from = targets.length > 0 ? `${elemTypeName(src.dtype)} converts to ${targets.join(', ')}` : `no conversion starts from ${elemTypeName(src.dtype)}`;
     ctx.error(ctx.spanOf('dst'), `converting ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} is not supported on ${ctx.target} (${from})`);
+    return;
+  }
+  // A packed fp4 element holds two codes: its side has half the other's valid cols (PTOAS's logical extents).
+  const codes = (t: typeof src) => (t.vCol === null ? null : t.vCol * (PACKED_FP4.includes(t.dtype) ? 2 : 1));
+  if ((PACKED_FP4.includes(src.dtype) || PACKED_FP4.includes(dst.dtype)) && codes(src) !== null && codes(dst) !== null && codes(src) !== codes(dst)) {
+    ctx.error(
+      ctx.op.nameSpan,
+      `src and dst must have compatible shapes: ${codes(src)} codes per row of src, ${codes(dst)} of dst (a packed fp4 element holds two)`,
+    );
     return;
   }
   // An explicit `saturation = false` that A2/A3 would silently ignore is rejected rather than run as something else.

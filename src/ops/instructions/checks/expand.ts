@@ -1,5 +1,7 @@
 import { TileType, elemSize, elemTypeName } from '../../../types/type';
 import { CheckContext, InstructionCheck } from './context';
+import { scratchHolds } from './scratch';
+import { argReduceScratch } from './tmp-contracts';
 
 /** Valid rows x cols of a tile when both are static, else null (the VM checks at run time). */
 function staticValid(t: TileType): { rows: number; cols: number } | null {
@@ -12,16 +14,36 @@ function sameValid(a: TileType, b: TileType): boolean {
   return x !== null && y !== null && x.rows === y.rows && x.cols === y.cols;
 }
 
+/** A2/A3's tmp for the per-row broadcast (TRowExpand*Op::verify): 256 bytes per 8 valid rows of dst, at most 30 x 256. */
+function rowExpandScratchBytes(dstValidRows: number | null): number {
+  if (dstValidRows === null) return 8192;
+  return dstValidRows < 256 ? Math.ceil(dstValidRows / 8) * 256 : 30 * 256;
+}
+
 /**
  * TROWEXPAND{ADD,SUB,MUL,DIV,MAX,MIN,EXPDIF}: one source is the full-sized operand (dst's valid shape, row-major), the
- * other the per-row operand: DN with 1 valid column (a scalar per row) or row-major with one 32-byte block of valid
- * columns; with tmp, only the DN form (the manual's mode 1).
+ * other the per-row operand: DN with 1 valid column (a scalar per row, mode 1) or row-major with one 32-byte block of
+ * valid columns (mode 2). A dst with a 0x0 valid region is a no-op of max, min and expdif (noOpWhenEmpty). On A2/A3 a tmp
+ * (except trowexpandexpdif's) takes mode 1 only, has dst's dtype and holds rowExpandScratchBytes.
  */
 function rowExpandOperands(ctx: CheckContext): void {
   const dst = ctx.tiles.get('dst');
   const src0 = ctx.tiles.get('src0');
   const src1 = ctx.tiles.get('src1');
-  if (!dst || !src0 || !src1 || !staticValid(dst) || !staticValid(src0) || !staticValid(src1)) return;
+  const tmp = ctx.tiles.get('tmp');
+  if (ctx.attributes.get('precisionType') === 'high_precision' && !tmp) ctx.error(ctx.op.nameSpan, 'precisionType = high_precision needs a tmp tile');
+  if (!dst || (ctx.spec.noOpWhenEmpty === 'dst' && dst.vRow === 0 && dst.vCol === 0)) return;
+  if (dst.vRow === 0 || dst.vCol === 0) {
+    ctx.error(ctx.spanOf('dst'), `dst's valid region ${dst.vRow}x${dst.vCol} must be non-empty in both dimensions (or 0x0, a no-op)`);
+    return;
+  }
+  const a2a3Scratch = ctx.target === 'a2a3' && tmp !== undefined && ctx.spec.opName !== 'pto.trowexpandexpdif';
+  if (a2a3Scratch) {
+    if (tmp.dtype !== dst.dtype)
+      ctx.error(ctx.spanOf('tmp'), `on a2a3, tmp (${elemTypeName(tmp.dtype)}) must have dst's element type (${elemTypeName(dst.dtype)})`);
+    else scratchHolds(ctx, 'tmp', rowExpandScratchBytes(dst.vRow), `broadcasting to ${dst.vRow ?? 'a dynamic number of'} valid rows on a2a3`);
+  }
+  if (!src0 || !src1 || !staticValid(dst) || !staticValid(src0) || !staticValid(src1)) return;
   const src0Full = sameValid(src0, dst) && src0.blayout === 'row_major';
   const src1Full = sameValid(src1, dst) && src1.blayout === 'row_major';
   if (!src0Full && !src1Full) {
@@ -31,11 +53,10 @@ function rowExpandOperands(ctx: CheckContext): void {
   const [name, expanded] = src0Full ? ['src1', src1] : ['src0', src0];
   if (src0Full && src1Full) return; // both full-sized: an elementwise operation, which either mode computes alike
   const block = 32 / elemSize(expanded.dtype);
-  const withTmp = ctx.tiles.has('tmp');
   if (expanded.blayout === 'col_major') {
     if (expanded.vCol !== 1) ctx.error(ctx.spanOf(name), `${name}, the per-row operand, is column-major: it needs 1 valid column, not ${expanded.vCol}`);
-  } else if (withTmp) {
-    ctx.error(ctx.spanOf(name), `with a tmp tile, ${name}, the per-row operand, must be column-major (DN) with 1 valid column`);
+  } else if (ctx.target === 'a2a3' && tmp) {
+    ctx.error(ctx.spanOf(name), `with a tmp tile on a2a3, ${name}, the per-row operand, must be column-major (DN) with 1 valid column`);
   } else if (expanded.vCol !== block) {
     ctx.error(
       ctx.spanOf(name),
@@ -90,6 +111,7 @@ function argReduceDestinations(ctx: CheckContext): void {
   const src = ctx.tiles.get('src');
   const index = ctx.tiles.get('dstIdx');
   if (!dst || !src) return;
+  argReduceScratch(ctx, ctx.spec.opName.startsWith('pto.trow') ? 'row' : 'col');
   if (!index) {
     if (dst.dtype !== 'i32' && dst.dtype !== 'u32')
       ctx.error(ctx.spanOf('dst'), `dst is the index (i32 or ui32) unless a second destination dstIdx is given, got ${elemTypeName(dst.dtype)}`);

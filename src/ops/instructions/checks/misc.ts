@@ -1,52 +1,68 @@
-import { TileType } from '../../../types/type';
+import { AttributeValue } from '../../attributes';
+import { TileType, elemTypeName } from '../../../types/type';
 import { CheckContext, InstructionCheck } from './context';
 
-/** The byte THISTOGRAM counts: BYTE_0 (bits 7..0) to BYTE_3 (bits 31..24). */
-export function histogramByte(value: unknown): number {
-  return Number(String(value).slice('BYTE_'.length));
+/**
+ * The byte THISTOGRAM counts, 0 (bits 7..0) to 3 (bits 31..24): `byte` (default 1), or the legacy `isMSB`
+ * (true = 1, false = 0), which PTOAS still reads and which wins when both agree.
+ */
+export function histogramByte(attribute: (name: string) => AttributeValue | undefined): number {
+  const isMSB = attribute('isMSB');
+  if (typeof isMSB === 'boolean') return isMSB ? 1 : 0;
+  return Number(attribute('byte') ?? 1);
 }
 
 /**
- * THISTOGRAM's idx tile depends on the source: for u16 one match byte per row (DN, one column); for u32 one
- * filter byte per upper byte already sorted, in rows 0.. of a row-major tile with src's columns (the A5
- * static_asserts: exactly 3 - byte rows).
+ * THISTOGRAM's idx tile depends on the source (THistogramOp::verify): for u16 one match byte per row (DN, one
+ * column, src's rows); for u32 one filter byte per upper byte already sorted, in the 3 - byte rows of a row-major
+ * tile with src's columns. dst holds 256 bins per row.
  */
 function thistogram(ctx: CheckContext): void {
-  const src = ctx.tiles.get('src');
-  const idx = ctx.tiles.get('idx');
+  const isMSB = ctx.attributes.get('isMSB');
+  const written = ctx.bound.written?.has('byte') ? Number(ctx.attributes.get('byte')) : undefined;
+  if (typeof isMSB === 'boolean' && written !== undefined && written !== (isMSB ? 1 : 0)) {
+    ctx.error(ctx.op.nameSpan, `byte = ${written} and the legacy isMSB = ${isMSB} (byte ${isMSB ? 1 : 0}) conflict`);
+    return;
+  }
+  const byte = histogramByte((name) => ctx.attributes.get(name));
+  const [src, idx, dst] = ['src', 'idx', 'dst'].map((n) => ctx.tiles.get(n));
+  if (dst && dst.cols < 256) ctx.error(ctx.spanOf('dst'), `dst needs at least 256 columns (one per bin), not ${dst.cols}`);
+  else if (dst && dst.vCol !== null && dst.vCol !== 0 && dst.vCol < 256)
+    ctx.error(ctx.spanOf('dst'), `dst needs 0 or at least 256 valid columns (one per bin), not ${dst.vCol}`);
   if (!src || !idx || idx.dtype !== 'u8') return;
-  const byte = histogramByte(ctx.attributes.get('byte'));
   if (src.dtype === 'u16') {
-    if (byte > 1) ctx.error(ctx.op.nameSpan, `a ui16 src has two bytes: byte must be BYTE_0 or BYTE_1, not BYTE_${byte}`);
-    if (idx.blayout !== 'col_major' || idx.cols !== 1) {
+    if (byte > 1) ctx.error(ctx.op.nameSpan, `a ui16 src has two bytes: byte must be 0 or 1, not ${byte}`);
+    if (idx.blayout !== 'col_major' || idx.cols !== 1 || (idx.vCol !== null && idx.vCol > 1)) {
       ctx.error(ctx.spanOf('idx'), 'with a ui16 src, idx must be DN (blayout=col_major, slayout=none_box) with one column: one match byte per row');
-    } else if (idx.vRow !== null && src.vRow !== null && idx.vRow < src.vRow) {
-      ctx.error(ctx.spanOf('idx'), `idx needs a match byte for each of src's ${src.vRow} valid rows, but has ${idx.vRow}`);
+    } else if (idx.rows !== src.rows || (idx.vRow !== null && src.vRow !== null && idx.vRow !== src.vRow)) {
+      ctx.error(
+        ctx.spanOf('idx'),
+        `idx needs a match byte for each row of src: ${src.rows} rows (${src.vRow ?? '?'} valid), not ${idx.rows} (${idx.vRow ?? '?'} valid)`,
+      );
     }
-  } else if (src.dtype === 'u32') {
+  } else if (src.dtype === 'u32' && byte < 3) {
     if (idx.blayout !== 'row_major') ctx.error(ctx.spanOf('idx'), 'with a ui32 src, idx must be row-major: one row per filter byte');
-    else if (byte < 3) filterRows(ctx, src, idx, 3 - byte);
+    else filterRows(ctx, src, idx, 3 - byte);
   }
 }
 
 function filterRows(ctx: CheckContext, src: TileType, idx: TileType, rows: number): void {
-  if (idx.rows !== rows)
-    ctx.error(ctx.spanOf('idx'), `byte BYTE_${3 - rows} of a ui32 src filters by the ${rows} byte(s) above it: idx must have ${rows} row(s), not ${idx.rows}`);
-  if (idx.cols !== src.cols) ctx.error(ctx.spanOf('idx'), `idx must have as many columns as src (${src.cols}), not ${idx.cols}`);
+  if (idx.rows !== rows || (idx.vRow !== null && idx.vRow !== 0 && idx.vRow !== rows))
+    ctx.error(ctx.spanOf('idx'), `byte ${3 - rows} of a ui32 src filters by the ${rows} byte(s) above it: idx must have ${rows} row(s), not ${idx.rows}`);
+  if (idx.cols !== src.cols || (idx.vCol !== null && src.vCol !== null && idx.vCol !== src.vCol))
+    ctx.error(ctx.spanOf('idx'), `idx must have as many columns (and valid columns) as src (${src.cols}), not ${idx.cols}`);
 }
 
-/** The 32-bit words TRANDOM reads from a tile operand: the key's first 2, the counter's first 4 (row 0). */
-const WORDS: Record<string, number> = { key: 2, counter: 4 };
+/** TRANDOM's six words: the key (2) and the counter (4), each a 32-bit integer. */
+const WORDS = ['key0', 'key1', 'counter0', 'counter1', 'counter2', 'counter3'];
 
 function trandom(ctx: CheckContext): void {
   const rounds = ctx.attributes.get('rounds');
   if (rounds !== 7 && rounds !== 10) ctx.error(ctx.op.nameSpan, `rounds must be 7 or 10, not ${rounds}`);
-  for (const [name, words] of Object.entries(WORDS)) {
-    const tile = ctx.tiles.get(name);
-    if (!tile) continue;
-    if (tile.dtype !== 'u32' && tile.dtype !== 'i32')
-      ctx.error(ctx.spanOf(name), `${name} must be a ui32 or i32 tile (its first ${words} elements are the ${name} words)`);
-    else if (tile.vCol !== null && tile.vCol < words) ctx.error(ctx.spanOf(name), `${name} needs ${words} valid elements in row 0, but has ${tile.vCol}`);
+  for (const name of WORDS) {
+    const type = ctx.bound.operands.get(name)?.type;
+    if (type?.kind === 'scalar' && type.elem !== 'i32' && type.elem !== 'u32')
+      ctx.error(ctx.spanOf(name), `${name} must be an i32 or ui32 word, not ${elemTypeName(type.elem)}`);
   }
 }
 

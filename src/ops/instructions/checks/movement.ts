@@ -1,11 +1,10 @@
+import { DIAGNOSTICS as D } from '../../../diag/catalog';
 import { attrOf } from '../../../syntax/ast';
-import { ElemType, TileType, elemSize, elemTypeName, printType } from '../../../types/type';
+import { ElemType, TileType, elemSize, elemTypeName } from '../../../types/type';
+import { checkIndexOperands, checkStaticWindow } from './window';
 import { TargetName } from '../../../spec/schema';
 import { CheckContext, InstructionCheck } from './context';
-
-/** Element types of the cube extraction Mat -> Left/Right (manual TEXTRACT, A2A3 and A5 checks, standard types only). */
-const CUBE_EXTRACT_TYPES: ElemType[] = ['i8', 'f16', 'bf16', 'f32'];
-const INDEX_TYPES = ['index', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64'];
+import { checkMoveToZz } from './tmov-zz';
 
 type Shape = { vRow: number; vCol: number };
 
@@ -27,66 +26,6 @@ export function deinterleaveShapeProblem(dst0: Shape, dst1: Shape, src0: Shape, 
 function staticShape(t: TileType | undefined): Shape | undefined {
   return t && t.vRow !== null && t.vCol !== null ? { vRow: t.vRow, vCol: t.vCol } : undefined;
 }
-
-const layoutName = (t: TileType) => `blayout=${t.blayout}, slayout=${t.slayout}`;
-
-/** Row/column index operands are index or integer scalars. */
-function checkIndexOperands(ctx: CheckContext, names: string[]): void {
-  for (const name of names) {
-    const type = ctx.bound.operands.get(name)?.type;
-    if (type && !(type.kind === 'scalar' && INDEX_TYPES.includes(type.elem)))
-      ctx.error(ctx.spanOf(name), `${name} must be an index or integer value, got ${printType(type)}`);
-  }
-}
-
-function checkSameLayout(ctx: CheckContext, dst: TileType, src: TileType): void {
-  if (dst.blayout !== src.blayout || dst.slayout !== src.slayout) {
-    ctx.error(ctx.spanOf('dst'), `dst (${layoutName(dst)}) and src (${layoutName(src)}) must have the same layout`);
-  }
-}
-
-/**
- * A window of `extent` (a tile's valid region) at the static (row, col) operands must lie inside the
- * `outer` tile's rows x cols, the bound on every target (cpu-sim's tighter valid-region bound and
- * dynamic positions are checked when the VM runs).
- */
-function checkStaticWindow(ctx: CheckContext, position: [string, string], extent: TileType, outer: TileType, outerName: string): void {
-  const row = ctx.constant(position[0]);
-  const col = ctx.constant(position[1]);
-  if (row === undefined || col === undefined || extent.vRow === null || extent.vCol === null) return;
-  if (row < 0n || col < 0n || Number(row) + extent.vRow > outer.rows || Number(col) + extent.vCol > outer.cols) {
-    ctx.error(ctx.spanOf(position[0]), `the ${extent.vRow}x${extent.vCol} window at (${row}, ${col}) leaves ${outerName}'s ${outer.rows}x${outer.cols}`);
-  }
-}
-
-const textract: InstructionCheck = (ctx) => {
-  checkIndexOperands(ctx, ['indexRow', 'indexCol']);
-  const src = ctx.tiles.get('src');
-  const dst = ctx.tiles.get('dst');
-  if (!src || !dst) return;
-  checkStaticWindow(ctx, ['indexRow', 'indexCol'], dst, src, 'src');
-  if (src.loc === 'vec' && dst.loc === 'vec') return checkSameLayout(ctx, dst, src);
-  if (src.loc !== 'mat' || (dst.loc !== 'left' && dst.loc !== 'right')) {
-    return ctx.error(ctx.spanOf('dst'), `extracting from a ${src.loc} tile into a ${dst.loc} tile is not supported (Vec -> Vec, Mat -> Left/Right)`);
-  }
-  if (!CUBE_EXTRACT_TYPES.includes(src.dtype)) {
-    ctx.error(ctx.spanOf('src'), `Mat -> ${dst.loc} extraction takes ${CUBE_EXTRACT_TYPES.map(elemTypeName).join(', ')}, not ${elemTypeName(src.dtype)}`);
-  }
-  // The source layouts the A2A3/A5 implementations accept (manual TEXTRACT), GEMV's one-row Left source included.
-  const zn = src.slayout === 'col_major' && src.blayout === 'row_major';
-  const nz = src.slayout === 'row_major' && src.blayout === 'col_major';
-  const gemv = dst.loc === 'left' && src.rows === 1 && src.blayout === 'row_major';
-  if (!zn && !nz && !gemv) ctx.error(ctx.spanOf('src'), `a Mat source must be NZ or ZN (or a one-row row-major source for Left), not ${layoutName(src)}`);
-};
-
-const tinsert: InstructionCheck = (ctx) => {
-  checkIndexOperands(ctx, ['indexRow', 'indexCol']);
-  const src = ctx.tiles.get('src');
-  const dst = ctx.tiles.get('dst');
-  if (!src || !dst) return;
-  checkSameLayout(ctx, dst, src);
-  checkStaticWindow(ctx, ['indexRow', 'indexCol'], src, dst, 'dst');
-};
 
 const tsubview: InstructionCheck = (ctx) => {
   checkIndexOperands(ctx, ['rowIdx', 'colIdx']);
@@ -116,6 +55,14 @@ const tconcat: InstructionCheck = (ctx) => {
   }
 };
 
+/** PTOAS TConcatidxOp: on A5 every operand is row-major. */
+const tconcatidx: InstructionCheck = (ctx) => {
+  if (ctx.target !== 'a5') return;
+  for (const [name, t] of ctx.tiles) {
+    if (t.blayout !== 'row_major') ctx.error(ctx.spanOf(name), `${name} must be row-major (blayout=row_major) on a5`, D.tileLayout);
+  }
+};
+
 const tinterleave: InstructionCheck = (ctx) => {
   const dst0 = ctx.tiles.get('dst0');
   if (dst0?.vCol !== null && dst0 !== undefined && dst0.vCol % 2 !== 0) ctx.error(ctx.op.nameSpan, `valid cols (${dst0.vCol}) must be even`);
@@ -133,12 +80,39 @@ const tdeinterleave: InstructionCheck = (ctx) => {
 /** Vector tfillpad* write dst's pad value: PadValue::Null is rejected by the implementations (static_assert). */
 const fillPad: InstructionCheck = (ctx) => {
   const dst = ctx.tiles.get('dst');
+  const src = ctx.tiles.get('src');
   if (dst && dst.pad === 0) ctx.error(ctx.spanOf('dst'), 'dst needs a pad value (pad=zero, max or min), not null');
+  // PTOAS infers the form of pto.tfillpad from the shapes; it takes no mode.
+  const mode = ctx.spec.name === 'tfillpad' ? attrOf(ctx.op, 'mode') : undefined;
+  if (mode) ctx.error(mode.span, "takes no 'mode': the form (expanding or not) follows from the shapes");
+  if (!dst || !src) return;
+  if (src.loc !== dst.loc) return ctx.error(ctx.spanOf('dst'), `dst (loc=${dst.loc}) and src (loc=${src.loc}) must be in the same location`, D.tileLocation);
+  if (dst.loc === 'vec') {
+    for (const [name, t] of [
+      ['dst', dst],
+      ['src', src],
+    ] as const)
+      if (t.blayout !== 'row_major') ctx.error(ctx.spanOf(name), `${name} must be row-major (blayout=row_major)`, D.tileLayout);
+    return;
+  }
+  // pto-isa's Mat overload takes one tile type for both (PTOAS: the expanding form is vec only).
+  const same = src.rows === dst.rows && src.cols === dst.cols && src.vRow === dst.vRow && src.vCol === dst.vCol && src.pad === dst.pad;
+  const sameLayout = src.blayout === dst.blayout && src.slayout === dst.slayout && src.dtype === dst.dtype;
+  if (!same || !sameLayout) ctx.error(ctx.spanOf('dst'), 'a mat tfillpad needs src and dst of the same tile type (shape, valid region, layout, pad)');
 };
 
+/** TPRINT of a vec tile prints it directly; mat (a2a3 only) and acc tiles go through a global scratch (tmp). */
 const tprint: InstructionCheck = (ctx) => {
   const src = ctx.tiles.get('src');
-  if (src?.loc === 'mat' && ctx.target === 'a5') ctx.error(ctx.spanOf('src'), 'printing a mat tile is not supported on a5');
+  const tmp = ctx.bound.operands.get('tmp')?.type;
+  if (!src) return;
+  if (src.loc === 'mat' && ctx.target === 'a5') ctx.error(ctx.spanOf('src'), 'printing a mat tile is not supported on a5');
+  else if (!tmp && src.loc !== 'vec')
+    ctx.error(ctx.spanOf('src'), `printing a ${src.loc} tile needs a global scratch: ins(%src, %tmp : T, !pto.partition_tensor_view<...>)`);
+  if (tmp?.kind !== 'partition_view' || tmp.shape.some((d) => d === null)) return;
+  const elements = tmp.shape.reduce<number>((n, d) => n * d!, 1);
+  if (elements < src.rows * src.cols)
+    ctx.error(ctx.spanOf('tmp'), `tmp holds ${elements} elements; printing a ${src.rows}x${src.cols} tile needs at least ${src.rows * src.cols}`);
 };
 
 type QuantPairs = Partial<Record<ElemType, ElemType[]>>;
@@ -152,7 +126,8 @@ const A5_QUANT_PAIRS: QuantPairs = { f32: ['i8', 'u8', 'f16', 'bf16', 'f32'], i3
  */
 const QUANT_PAIRS: Record<'move' | 'store', Record<TargetName, QuantPairs>> = {
   move: { a2a3: { f32: ['i8'], i32: ['i8', 'u8', 'f16', 'i16'] }, a5: A5_QUANT_PAIRS },
-  store: { a2a3: { f32: ['i8', 'u8'], i32: ['i8', 'u8', 'f16'] }, a5: A5_QUANT_PAIRS },
+  // A5's store also quantises f32 to the 8-bit floats hif8 and e4m3 (TStoreOp::verify, isA5AccStorePreQuantDstType).
+  store: { a2a3: { f32: ['i8', 'u8'], i32: ['i8', 'u8', 'f16'] }, a5: { ...A5_QUANT_PAIRS, f32: [...A5_QUANT_PAIRS.f32!, '!pto.hif8', 'f8E4M3FN'] } },
 };
 
 const describePairs = (pairs: QuantPairs) =>
@@ -169,22 +144,33 @@ function checkQuantPair(ctx: CheckContext, path: 'move' | 'store', from: ElemTyp
   }
 }
 
+/** Whether the op asks for the fixpipe's relu: reluPreMode other than no_relu, or {relu = true}. */
+const wantsRelu = (ctx: CheckContext) => ctx.attributes.get('relu') === true || (ctx.attributes.get('reluPreMode') ?? 'no_relu') !== 'no_relu';
+
 /**
- * {relu} and {pre_quant} configure the fixpipe, so they need an Acc source; pre_quant is the scalar-quant form's
- * 64-bit word. Returns whether a quant word is given (and valid).
+ * Relu and the scalar quant word (the preQuantScalar operand, or {pre_quant = WORD}) configure the fixpipe, so they
+ * need an Acc source. Returns whether a quant word is given (and valid).
  */
 function checkFixpipeAttributes(ctx: CheckContext, src: TileType): boolean {
   const word = attrOf(ctx.op, 'pre_quant');
-  const relu = ctx.attributes.get('relu') === true;
-  if ((relu || word) && src.loc !== 'acc') {
-    ctx.error(ctx.op.nameSpan, `relu and pre_quant apply to the fixpipe: src must be an acc tile, not loc=${src.loc}`);
+  const operand = ctx.bound.operands.get('preQuantScalar');
+  if (word && operand) {
+    ctx.error(word.span, 'give the quant word once: the preQuantScalar operand or {pre_quant}, not both');
+    return false;
+  }
+  if (operand && !(operand.type.kind === 'scalar' && (operand.type.elem === 'i64' || operand.type.elem === 'u64'))) {
+    ctx.error(ctx.spanOf('preQuantScalar'), 'preQuantScalar must be an i64 quant word', D.elementType);
+    return false;
+  }
+  if ((wantsRelu(ctx) || word || operand) && src.loc !== 'acc') {
+    ctx.error(ctx.op.nameSpan, `relu and the quant word apply to the fixpipe: src must be an acc tile, not loc=${src.loc}`, D.tileLocation);
     return false;
   }
   if (word?.kind === 'int' && (word.value < 0n || word.value >= 1n << 64n)) {
     ctx.error(word.span, `'pre_quant' must be a 64-bit quant word in 0..0xFFFFFFFFFFFFFFFF, got ${word.value}`);
     return false;
   }
-  return word !== undefined;
+  return word !== undefined || operand !== undefined;
 }
 
 /** On a2a3 the accumulator's quantising and relu moves go to Mat only (npu/a2a3/TMov.hpp, CheckTMovAccToMat). */
@@ -205,14 +191,23 @@ const tmov: InstructionCheck = (ctx) => {
   const src = ctx.tiles.get('src');
   const dst = ctx.tiles.get('dst');
   if (!src || !dst) return;
-  // With fp (today's spelling of tmov.fp) the move is the fixpipe's vector quantisation, with tmov.fp's rules.
-  if (ctx.tiles.has('fp')) {
-    if (src.loc !== 'acc') ctx.error(ctx.spanOf('fp'), `fp quantises a move out of the accumulator; src is a ${src.loc} tile`);
-    else tmovFp(ctx);
-    return;
+  // With fp (today's spelling of tmov.fp) the move is the fixpipe's vector quantisation. PTOAS's TMovOp verifier sets
+  // no rule on fp's element type or width (the VM runs 64-bit words and reports others as not implemented yet).
+  const third = ctx.tiles.get('fp');
+  if (third?.loc === 'vec') return checkMoveToZz(ctx, src, dst, third);
+  const groupAxis = attrOf(ctx.op, 'grpAxis');
+  if (groupAxis && !third) return ctx.error(groupAxis.span, 'grpAxis belongs to the X-to-ZZ form (a vec third tile)');
+  if (third) {
+    if (groupAxis) return ctx.error(groupAxis.span, 'grpAxis belongs to the X-to-ZZ form (a vec third tile), not to a move with a scaling fp');
+    if (src.loc !== 'acc') return ctx.error(ctx.spanOf('fp'), `fp quantises a move out of the accumulator; src is a ${src.loc} tile`, D.tileLocation);
+    if (src.dtype !== 'f32' && src.dtype !== 'i32')
+      return ctx.error(ctx.spanOf('src'), `the fp form moves an f32 or i32 accumulator, not ${elemTypeName(src.dtype)}`, D.elementType);
+    if (checkFixpipeAttributes(ctx, src)) return ctx.error(ctx.spanOf('fp'), 'fp and the quant word are mutually exclusive');
+    checkA2a3MoveToMat(ctx, dst);
+    return checkQuantPair(ctx, 'move', src.dtype, dst.dtype, 'dst');
   }
   const quantised = checkFixpipeAttributes(ctx, src);
-  if (src.loc === 'acc' && (quantised || ctx.attributes.get('relu') === true)) checkA2a3MoveToMat(ctx, dst);
+  if (src.loc === 'acc' && (quantised || wantsRelu(ctx))) checkA2a3MoveToMat(ctx, dst);
   if (quantised) checkQuantPair(ctx, 'move', src.dtype, dst.dtype, 'dst');
 };
 
@@ -237,19 +232,40 @@ function viewElem(ctx: CheckContext): ElemType | undefined {
   return view?.kind === 'partition_view' && view.elem ? view.elem : undefined;
 }
 
+/** The static element count of a shape, or undefined while a dimension is dynamic. */
+const elementCount = (shape: (number | null)[]) => (shape.some((d) => d === null) ? undefined : (shape as number[]).reduce((p, d) => p * d, 1));
+
 /**
- * tstore copies bits, so the view's element type has the tile's size; an f32 Acc tile may also be stored as
- * f16 or bf16 (the fixpipe's cast, TSTORE manual's ACC-to-GM table, both targets). With {pre_quant} the
- * quantised pairs of that table apply instead.
+ * tstore (PTOAS's TStoreOp verifier): a2a3 stores vec, mat and acc tiles, a5 vec and acc; without fp the view holds
+ * as many elements as src's valid region. Vec and mat stores copy bits (same element size); an acc tile of i32 or
+ * f32 is stored as i32, f32, f16 or bf16, and with a quant word as the quantised types of the target.
  */
 const tstore: InstructionCheck = (ctx) => {
   const src = ctx.tiles.get('src');
+  if (!src) return;
+  if (ctx.target === 'a5' && src.loc === 'mat') return ctx.error(ctx.spanOf('src'), 'src must be a vec or acc tile on a5, not loc=mat', D.tileLocation);
+  const fp = ctx.tiles.has('fp');
+  if (fp && src.loc !== 'acc') return ctx.error(ctx.spanOf('fp'), `the fp form needs an acc src, not loc=${src.loc}`, D.tileLocation);
+  const view = ctx.bound.operands.get('dst')?.type;
+  const viewCount = view?.kind === 'partition_view' ? elementCount(view.shape) : undefined;
+  // As TStoreOp::verify, an empty valid region (a zero-sized tail) stores nothing and is not compared.
+  const validCount = src.vRow !== null && src.vCol !== null && src.vRow * src.vCol > 0 ? src.vRow * src.vCol : undefined;
+  if (!fp && viewCount !== undefined && validCount !== undefined && viewCount !== validCount)
+    ctx.error(ctx.spanOf('dst'), `dst holds ${viewCount} elements, but src's valid region ${src.vRow}x${src.vCol} holds ${validCount}`, D.validRegion);
+  const quantised = checkFixpipeAttributes(ctx, src);
+  if (fp && quantised) return ctx.error(ctx.spanOf('fp'), 'fp and the quant word are mutually exclusive');
+  if (src.loc === 'acc' && src.dtype !== 'i32' && src.dtype !== 'f32')
+    return ctx.error(ctx.spanOf('src'), `an acc src holds i32 or f32, not ${elemTypeName(src.dtype)}`, D.elementType);
   const elem = viewElem(ctx);
-  if (!src || !elem) return;
-  if (checkFixpipeAttributes(ctx, src)) return checkQuantPair(ctx, 'store', src.dtype, elem, 'dst');
-  if (elemSize(elem) === elemSize(src.dtype)) return;
-  if (src.loc === 'acc' && src.dtype === 'f32' && (elem === 'f16' || elem === 'bf16')) return;
-  ctx.error(ctx.spanOf('dst'), `src (${elemTypeName(src.dtype)}) and dst (${elemTypeName(elem)}) must have element types of the same size`);
+  if (!elem || fp) return;
+  if (quantised) return checkQuantPair(ctx, 'store', src.dtype, elem, 'dst');
+  if (src.loc !== 'acc') {
+    if (elemSize(elem) !== elemSize(src.dtype))
+      ctx.error(ctx.spanOf('dst'), `src (${elemTypeName(src.dtype)}) and dst (${elemTypeName(elem)}) must have element types of the same size`, D.elementType);
+    return;
+  }
+  if (!['i32', 'f32', 'f16', 'bf16'].includes(elem))
+    ctx.error(ctx.spanOf('dst'), `an acc tile is stored as i32, f32, f16 or bf16 without a quant word, not ${elemTypeName(elem)}`, D.elementType);
 };
 
 const tstoreFp: InstructionCheck = (ctx) => {
@@ -260,18 +276,30 @@ const tstoreFp: InstructionCheck = (ctx) => {
   if (isAllowed(ctx, 'src', src.dtype)) checkQuantPair(ctx, 'store', src.dtype, elem, 'dst');
 };
 
+/** A vec tile loaded on a5 is ND, DN or NZ, and a scaling tile is loaded on a5 only (PTOAS's TLoadOp verifier). */
+const tload: InstructionCheck = (ctx) => {
+  const dst = ctx.tiles.get('dst');
+  if (dst?.loc === 'scaling' && ctx.target === 'a2a3')
+    return ctx.error(ctx.spanOf('dst'), 'dst must be a vec or mat tile on a2a3, not loc=scaling', D.tileLocation);
+  if (!dst || ctx.target !== 'a5' || dst.loc !== 'vec') return;
+  const nd = dst.blayout === 'row_major' && dst.slayout === 'none_box';
+  const dn = dst.blayout === 'col_major' && dst.slayout === 'none_box';
+  const nz = dst.blayout === 'col_major' && dst.slayout === 'row_major';
+  if (!nd && !dn && !nz) ctx.error(ctx.spanOf('dst'), `a vec dst on a5 must be ND, DN or NZ, not blayout=${dst.blayout}, slayout=${dst.slayout}`, D.tileLayout);
+};
+
 /** Rules beyond the tables, by op name (`pto.NAME`). */
 export const checks: Record<string, InstructionCheck> = {
-  'pto.textract': textract,
-  'pto.tinsert': tinsert,
   'pto.tsubview': tsubview,
   'pto.tconcat': tconcat,
+  'pto.tconcatidx': tconcatidx,
   'pto.tinterleave': tinterleave,
   'pto.tdeinterleave': tdeinterleave,
   'pto.tfillpad': fillPad,
   'pto.tfillpad_expand': fillPad,
   'pto.tfillpad_inplace': fillPad,
   'pto.tprint': tprint,
+  'pto.tload': tload,
   'pto.tstore': tstore,
   'pto.tstore_fp': tstoreFp,
   'pto.tmov': tmov,

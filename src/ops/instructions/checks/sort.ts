@@ -2,6 +2,7 @@ import { DIAGNOSTICS as D } from '../../../diag/catalog';
 import { TileType, Type, elemSize, elemTypeName, printType } from '../../../types/type';
 import { layoutProblem } from '../../tile-rules';
 import { CheckContext, InstructionCheck } from './context';
+import { scratchHolds, tileBytes } from './scratch';
 
 /** A sort record is 8 bytes: [value, index u32] for f32, [value, 0, index u32] for f16. */
 const RECORD_BYTES = 8;
@@ -19,32 +20,25 @@ function requireLevel2(ctx: CheckContext, spelling: string): boolean {
 }
 
 /**
- * TSORT32: idx gives each row its indices (or one row for all: A2/A3 and A5 broadcast a one-row idx), and dst
- * must hold one record per valid element of src.
+ * TSORT32: idx gives each row its indices (or one row for all: A2/A3 and A5 broadcast a one-row idx). PTOAS does
+ * not size dst (one record per element of src): the VM checks that when it runs. A2/A3's tmp holds src's bytes.
  */
 function tsort32(ctx: CheckContext): void {
   if (!requireLevel2(ctx, 'pto.tsort32 ins(%src, %idx : T, ui32) outs(%dst : T)')) return;
   const src = ctx.tiles.get('src');
-  const dst = ctx.tiles.get('dst');
   const idx = ctx.tiles.get('idx');
-  if (!src || !dst || !idx) return;
+  if (!src || !idx) return;
   if (idx.vRow !== null && src.vRow !== null && idx.vRow !== 1 && idx.vRow !== src.vRow) {
     ctx.error(ctx.spanOf('idx'), `idx must have as many valid rows as src (${src.vRow}) or one row for all, not ${idx.vRow}`);
   }
-  if (src.vCol !== null && dst.vCol !== null && dst.dtype === src.dtype) {
-    const needed = src.vCol * recordColumns(dst);
-    if (dst.vCol < needed) {
-      const record = `one ${RECORD_BYTES}-byte value-index record, ${recordColumns(dst)} ${elemTypeName(dst.dtype)} columns, per element of src's ${src.vCol}`;
-      ctx.error(ctx.spanOf('dst'), `dst needs ${needed} valid columns (${record}), but has ${dst.vCol}`);
-    }
-  }
+  if (ctx.target === 'a2a3') scratchHolds(ctx, 'tmp', tileBytes(src), `src (${src.rows}x${src.cols} ${elemTypeName(src.dtype)})`);
 }
 
 const isIntegerScalar = (t: Type): boolean => t.kind === 'scalar' && !['f16', 'bf16', 'f32', 'f64', 'i1'].includes(t.elem);
 
 /**
  * TMRGSORT has two formats that share the second ins position: format 1 `ins(%src, %blockLen : T, i32)
- * outs(%dst : T)` and format 2 `ins(%s0, %s1[, %s2[, %s3]] : T, ...) outs(%dst, %tmp, %executed : T, T,
+ * outs(%dst : T)` and format 2 `ins(%s0, %s1[, %s2[, %s3]], %tmp : T, ...) outs(%dst, %executed : T,
  * vector<4xi16>)`. The table declares src1 as a scalar so both bind; this check gives src1 the tile rules in
  * format 2 and checks each format's operands.
  */
@@ -73,7 +67,7 @@ function tmrgsort(ctx: CheckContext): void {
   if (src && dst && src.cols !== dst.cols) ctx.error(ctx.spanOf('dst'), `dst must have as many columns as src (${src.cols}), not ${dst.cols}`);
 }
 
-/** Format 2: src1 is a tile like the other lists, and the outs are dst, tmp and the executed counts. */
+/** Format 2: src1 is a tile like the other lists, tmp the scratch, and the outs are dst and the executed counts. */
 function mergeLists(ctx: CheckContext, src1: TileType): void {
   const where = ctx.spanOf('src1');
   if (src1.loc !== 'vec') ctx.error(where, `src1 must be a vec tile, not loc=${src1.loc}`, D.tileLocation);
@@ -93,14 +87,38 @@ function mergeLists(ctx: CheckContext, src1: TileType): void {
     }
   }
   if (src1.rows !== 1) ctx.error(where, `src1 must have 1 row, not ${src1.rows}`);
-  for (const needed of ['tmp', 'executed']) {
-    if (!ctx.bound.operands.has(needed))
-      ctx.error(ctx.op.nameSpan, `format 2 (several lists) needs outs(%dst, %tmp, %executed : T, T, vector<4xi16>); ${needed} is missing`);
+  if (!ctx.bound.operands.has('executed')) {
+    ctx.error(ctx.op.nameSpan, 'format 2 (several lists) needs outs(%dst, %executed : T, vector<4xi16>); executed is missing', D.instructionOperands);
   }
   const executed = ctx.bound.operands.get('executed')?.type;
   if (executed && printType(executed).replace(/\s+/g, '') !== 'vector<4xi16>') {
     ctx.error(ctx.spanOf('executed'), `executed must be a vector<4xi16> (the counts taken from each list), not ${printType(executed)}`);
   }
+  checkScratch(ctx, src1);
+}
+
+/**
+ * Format 2's tmp, the last ins operand (PTOAS reads it so unless `no_tmp` says PTOAS allocates it), holds every
+ * list's records and dst is copied from it: at least as wide as dst and as all the lists together.
+ */
+function checkScratch(ctx: CheckContext, src1: TileType): void {
+  const tmp = ctx.tiles.get('tmp');
+  if (!tmp) {
+    if (!(ctx.op.insMarkers ?? []).includes('no_tmp')) {
+      ctx.error(
+        ctx.op.nameSpan,
+        'format 2 (several lists) writes tmp as the last ins operand, or no_tmp after the lists for PTOAS to allocate it',
+        D.instructionOperands,
+      );
+    }
+    return;
+  }
+  const dst = ctx.tiles.get('dst');
+  const lists = ['src0', 'src2', 'src3'].flatMap((name) => ctx.tiles.get(name) ?? []);
+  const total = [...lists, src1].reduce((n, list) => n + list.cols, 0);
+  // PTOAS stops at the first of the two.
+  if (dst && tmp.cols < dst.cols) ctx.error(ctx.spanOf('tmp'), `tmp must have at least as many columns as dst (${dst.cols}), not ${tmp.cols}`);
+  else if (tmp.cols < total) ctx.error(ctx.spanOf('tmp'), `tmp must have at least as many columns as the lists together (${total}), not ${tmp.cols}`);
 }
 
 export const checks: Record<string, InstructionCheck> = { 'pto.tsort32': tsort32, 'pto.tmrgsort': tmrgsort };

@@ -1,5 +1,6 @@
 import { x86Nan, fusedMultiplyAdd } from '../../../numerics/arithmetic';
 import { codec } from '../../../numerics/elements';
+import { elemTypeName, isStoredFormat } from '../../../types/type';
 import { Tile } from '../../../machine/memory';
 import { InstructionContext, SemanticsModule } from './context';
 
@@ -82,6 +83,10 @@ export function matmul(ctx: InstructionContext): void {
   const b = ctx.tile('bMatrix');
   const cIn = ctx.optionalTile('cInMatrix');
   const bias = ctx.optionalTile('biasData');
+  for (const input of [a, b]) {
+    // The VM holds A5's 8-bit float formats as bits; their products are not computed here.
+    if (isStoredFormat(input.type.dtype)) ctx.trap(`a product of ${elemTypeName(input.type.dtype)} inputs is not implemented yet`);
+  }
   const { m, k, n } = shapeOf(ctx, a, b);
   if (cIn) requireInPlaceAccumulation(ctx, cIn, c);
   if (bias && bias.vCol < n) ctx.trap(`biasData has ${bias.vCol} valid cols, fewer than n = ${n}`);

@@ -12,6 +12,7 @@ import { copyElement, padValue } from './memory';
 export function fillPad(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
   const src = ctx.tile('src');
+  if (dst.type.loc === 'mat') ctx.trap(`${ctx.op.name} on a mat tile is not implemented yet`);
   const inPlace = ctx.bound.spec.op === 'inplace';
   if (inPlace && (dst.buffer !== src.buffer || dst.address !== src.address)) {
     ctx.trap(`dst and src must be the same tile storage (dst at ${dst.buffer} ${dst.address}, src at ${src.buffer} ${src.address})`);

@@ -32,16 +32,21 @@ const KEEPS: Record<string, (c: number) => boolean> = {
   P0101: (c) => c % 2 === 0,
   P1010: (c) => c % 2 === 1,
   P0001: (c) => c % 4 === 0,
+  P0010: (c) => c % 4 === 1,
+  P0100: (c) => c % 4 === 2,
+  P1000: (c) => c % 4 === 3,
   P1111: () => true,
 };
 
-/** TGATHER: the index form when src1 is given, else the mask-pattern form. */
+/** TGATHER: the index form when src1 is a tile, the mask-pattern form (axis row, or none: the old form). */
 export function gather(ctx: InstructionContext): void {
-  const indices = ctx.optionalTile('src1');
-  if (indices) return gatherByIndex(ctx, indices);
   const pattern = ctx.attribute('maskPattern');
-  if (typeof pattern !== 'string') return ctx.trap('pto.tgather needs an index tile or a maskPattern');
-  gatherByPattern(ctx, pattern);
+  if (typeof pattern === 'string') {
+    if (ctx.attribute('axis') === 'col') ctx.trap('pto.tgather with a maskPattern along axis "col" is not implemented yet');
+    return gatherByPattern(ctx, pattern);
+  }
+  if (ctx.bound.operands.get('src1')?.type.kind !== 'tile') ctx.trap('pto.tgather in the compare form (kValue, cdst) is not implemented yet');
+  gatherByIndex(ctx, ctx.tile('src1'));
 }
 
 /** dst[i, j] = src0 at flat row-major index src1[i, j] (cpu/TGather.hpp). */
@@ -101,6 +106,7 @@ export function gatherBlocks(ctx: InstructionContext): void {
 
 /** TSCATTER (cpu/TScatter.hpp): dst at flat row-major index indexes[i, j] = src[i, j]; a later duplicate wins. */
 export function scatter(ctx: InstructionContext): void {
+  if (ctx.attribute('maskPattern') !== undefined) ctx.trap('pto.tscatter with a maskPattern is not implemented yet');
   const dst = ctx.tile('dst');
   const src = ctx.tile('src');
   const indexes = ctx.tile('indexes');
@@ -155,15 +161,25 @@ function indexOf(ctx: InstructionContext, indexes: Tile, data: Tile, mode: strin
 }
 
 /**
+ * MSCATTER's mode when coalesce is left out (the verifier allows an [R, 0|1] index tile or one of the data's valid
+ * shape): a one-column index tile is row mode, the C++ default; any other is elem mode.
+ */
+function inferredCoalesce(indexes: Tile, data: Tile): 'row' | 'elem' {
+  return indexes.vCol <= 1 && indexes.vRow === data.vRow ? 'row' : 'elem';
+}
+
+/**
  * What MGATHER and MSCATTER share: the tile, the view as a matrix, and for each position of the tile's valid
  * region the table element it maps to (after the out-of-range policy), or the policy's 'zero' / 'skip'.
  */
 function globalAccess(ctx: InstructionContext, tileName: 'dst' | 'src') {
   const tile = ctx.tile(tileName);
+  if (tile.type.loc === 'mat') ctx.trap(`${ctx.op.name} into a mat tile (GM -> L1, global indexes) is not implemented yet`);
   const view = ctx.view('mem');
   const table = viewMatrix(ctx, view);
-  const mode = ctx.attribute('coalesce') as string;
-  const index = indexOf(ctx, ctx.tile('indexes'), tile, mode);
+  const indexes = ctx.tile('indexes');
+  const mode = (ctx.attribute('coalesce') as string | undefined) ?? inferredCoalesce(indexes, tile);
+  const index = indexOf(ctx, indexes, tile, mode);
   const remap = remapper(ctx, 'index');
   const size = tile.codec.size;
   if (view.buffer.codec.size !== size) ctx.trap(`${view.buffer.name} has ${view.buffer.elem} elements, the tile ${tile.type.dtype}: their sizes differ`);

@@ -16,6 +16,7 @@ import * as misc from './misc';
 import * as move from './move';
 import * as partial from './partial';
 import * as print from './print';
+import * as quant from './quant';
 import * as reduce from './reduce';
 import * as rearrange from './rearrange';
 import * as sort from './sort';
@@ -34,7 +35,9 @@ const CORE: SemanticsModule = {
 
 const MODULES: SemanticsModule[] = [
   CORE,
-  ...[compare, convert, cube, elementwise, expand, fillpad, gather, generate, misc, move, partial, print, rearrange, reduce, sort, unary].map((m) => m.module),
+  ...[compare, convert, cube, elementwise, expand, fillpad, gather, generate, misc, move, partial, print, quant, rearrange, reduce, sort, unary].map(
+    (m) => m.module,
+  ),
 ];
 
 /** VM dispatch: the `semantics` name of each instruction in spec/instructions -> its implementation. */

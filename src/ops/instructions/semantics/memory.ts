@@ -1,7 +1,7 @@
 import { Scalar, codec } from '../../../numerics/elements';
 import { GlobalBuffer, PartitionView, Tile } from '../../../machine/memory';
 import { InstructionContext } from './context';
-import { CUSTOM_PAD_BASE, ElemType } from '../../../types/type';
+import { CUSTOM_PAD_BASE, ElemType, isStoredFormat } from '../../../types/type';
 import { F16_MAX, f16BitsToNumber } from '../../../numerics/float16';
 import { bf16BitsToNumber } from '../../../numerics/bfloat16';
 import { accumulatorCast } from './cube';
@@ -52,8 +52,13 @@ function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Til
     for (let k = 0; k < count; k++) visit(Math.floor(k / tile.type.cols), k % tile.type.cols, matrix.element(Math.floor(k / matrix.cols), k % matrix.cols));
     return;
   }
+  // An empty valid region (issue 708: a zero-row or zero-column tail) moves nothing, whatever the view's shape.
+  if (tile.vRow === 0 || tile.vCol === 0) return;
   if (matrix.cols !== tile.vCol || matrix.rows !== tile.vRow) {
-    ctx.trap(`view shape ${view.shape.join('x')} does not match the tile's valid region ${tile.vRow}x${tile.vCol}`);
+    // PTOAS accepts other shapes (a tstore of as many elements, any tload): the layout conversions they stand for are not modelled.
+    ctx.trap(
+      `${ctx.op.name} with view shape ${view.shape.join('x')} and the tile's valid region ${tile.vRow}x${tile.vCol} is not implemented yet (the VM transfers a view whose shape is the valid region)`,
+    );
   }
   tile.forEachValid((r, c) => visit(r, c, matrix.element(r, c)));
 }
@@ -79,6 +84,12 @@ function elementSize(ctx: InstructionContext, buffer: GlobalBuffer, tile: Tile):
  */
 export function padValue(dtype: ElemType, pad: number, ctx: Pick<InstructionContext, 'numerics' | 'backend' | 'trap'>): number | bigint | null {
   if (pad === 0) return null;
+  if (isStoredFormat(dtype)) {
+    if (pad === 1) return 0;
+    ctx.trap(
+      `a ${pad >= CUSTOM_PAD_BASE ? 'custom' : pad === 2 ? 'Max' : 'Min'} pad of a ${dtype} tile is not defined here (its format's extremes are not modelled)`,
+    );
+  }
   if (ctx.backend === 'vpto') return templatePadValue(dtype, pad, ctx);
   const profile = ctx.numerics;
   if (pad >= CUSTOM_PAD_BASE) {

@@ -1,4 +1,5 @@
 import { Tile } from '../../../machine/memory';
+import { histogramByte } from '../checks/misc';
 import { InstructionContext, SemanticsModule } from './context';
 
 const BINS = 256;
@@ -28,8 +29,10 @@ export function histogram(ctx: InstructionContext): void {
   const src = ctx.tile('src');
   const idx = ctx.tile('idx');
   const dst = ctx.tile('dst');
-  const byte = Number(String(ctx.attribute('byte')).slice('BYTE_'.length));
+  const byte = histogramByte((name) => ctx.attribute(name));
   if (src.type.dtype === 'u16' && byte > 1) ctx.trap(`a ui16 src has no byte ${byte}`);
+  // A dst with no valid columns (PTOAS allows 0) receives no bins.
+  if (dst.vCol === 0) return;
   for (let r = 0; r < src.vRow; r++) {
     const counts = new Array<number>(BINS).fill(0);
     for (let c = 0; c < src.vCol; c++) {
@@ -65,13 +68,8 @@ export function philox4x32(counter: bigint, key: [bigint, bigint], rounds: numbe
   return c;
 }
 
-/** The first `count` 32-bit words of row 0 of a key or counter tile. */
-function words(ctx: InstructionContext, name: string, count: number): bigint[] {
-  const tile = ctx.tile(name);
-  if (tile.codec.size !== 4) ctx.trap(`${name} must be a 32-bit integer tile`);
-  if (tile.vCol < count) ctx.trap(`${name} needs ${count} valid elements in row 0, but has ${tile.vCol}`);
-  return Array.from({ length: count }, (_, c) => BigInt(tile.view.getUint32(tile.elementIndex(0, c) * 4, true)));
-}
+/** A 32-bit word operand of TRANDOM, as unsigned. */
+const word = (ctx: InstructionContext, name: string): bigint => BigInt.asUintN(32, BigInt(ctx.scalar(name)));
 
 /** 64 lanes of 32 bits per 256-byte vector; each lane's counter gives 4 words, so one step covers 256 elements. */
 const LANES = 64;
@@ -85,8 +83,8 @@ const STEP = 4 * LANES;
  */
 export function random(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
-  const [k0, k1] = words(ctx, 'key', 2);
-  const [c0, c1, c2, c3] = words(ctx, 'counter', 4);
+  const [k0, k1] = [word(ctx, 'key0'), word(ctx, 'key1')];
+  const [c0, c1, c2, c3] = [0, 1, 2, 3].map((w) => word(ctx, `counter${w}`));
   const rounds = Number(ctx.attribute('rounds'));
   let counter = c0 | (c1 << 32n) | (c2 << 64n) | (c3 << 96n);
   const steps = Math.ceil(dst.vCol / STEP);

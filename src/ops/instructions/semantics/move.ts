@@ -13,6 +13,7 @@ export function move(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
   const src = ctx.tile('src');
   const direction = `${src.type.loc}->${dst.type.loc}`;
+  if (ctx.optionalTile('fp')?.type.loc === 'vec') ctx.trap("tmov's X-to-ZZ form (MX exponents rearranged into a ZZ-boxed tile) is not implemented yet");
   if (direction === 'vec->vec') {
     if (src.codec.size !== dst.codec.size) ctx.trap(`tmov from ${src.type.dtype} to ${dst.type.dtype}: the element sizes differ`);
     return copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
@@ -57,6 +58,9 @@ function moveFromAccumulator(ctx: InstructionContext, src: Tile, dst: Tile): voi
   const from = src.type.dtype;
   const to = dst.type.dtype;
   const options = fixpipeOptions(ctx);
+  const split = ctx.attribute('accToVecMode');
+  if (split === 'dual_mode_split_m' || split === 'dual_mode_split_n')
+    ctx.trap(`tmov with accToVecMode = ${split} (the two vector cores' halves) is not implemented yet`);
   const cast = from === 'f32' && (to === 'f16' || to === 'bf16');
   if (ctx.numerics === 'npu' && ctx.target === 'a2a3') {
     if (dst.type.loc === 'vec') ctx.trap('tmov from acc to vec does not exist on a2a3 (A2/A3 moves the accumulator to Mat or global memory only)');

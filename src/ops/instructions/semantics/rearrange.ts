@@ -19,11 +19,16 @@ function requireSameTypeUnderCpuSim(ctx: InstructionContext, name: string, a: Ti
   }
 }
 
-/** TTRANS: dst[c, r] = src[r, c] over src's valid region (the verifier checked dst's valid region is its mirror). */
+/** TTRANS: dst[c, r] = src[r, c] over src's valid region, whatever dst's valid shape says (as pto-isa sizes it). */
 export function transpose(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
   const src = ctx.tile('src');
   requireSameTypeUnderCpuSim(ctx, 'ttrans', src, dst);
+  if (src.vCol > dst.type.rows || src.vRow > dst.type.cols) {
+    ctx.trap(
+      `the transpose of src's valid region ${src.vRow}x${src.vCol} is ${src.vCol}x${src.vRow}, which does not fit in dst (${dst.type.rows}x${dst.type.cols})`,
+    );
+  }
   for (let r = 0; r < src.vRow; r++) {
     for (let c = 0; c < src.vCol; c++) copyAt(src, r, c, dst, c, r);
   }

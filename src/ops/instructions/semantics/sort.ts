@@ -180,7 +180,8 @@ function mergeLists(ctx: InstructionContext, sources: Tile[]): void {
     merge(ctx, lists, Math.floor(dst.vCol / k)).forEach((record, p) => writeRecord(dst, 0, p, record));
     return;
   }
-  const tmp = ctx.tile('tmp');
+  const tmp = ctx.optionalTile('tmp');
+  if (!tmp) return ctx.trap('format 2 without tmp (no_tmp: PTOAS allocates it) is not implemented yet under npu numerics, which merge through tmp');
   if (tmp.vCol < total * k) ctx.trap(`tmp needs ${total * k} valid columns for the ${total} merged records, but has ${tmp.vCol}`);
   if (dst.vCol > tmp.vCol) ctx.trap(`dst's ${dst.vCol} valid columns are copied from tmp, which has ${tmp.vCol}`);
   merge(ctx, lists, total).forEach((record, p) => writeRecord(tmp, 0, p, record));

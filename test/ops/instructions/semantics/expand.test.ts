@@ -173,6 +173,31 @@ describe('trowexpand / tcolexpand copy bits', () => {
     expect(out.d.map(bits)).toEqual(Array.from({ length: 24 }, (_, k) => (k < 16 && k % 8 < 6 ? (k < 8 ? '-0' : 'NaN') : '5')));
   });
 
+  test('trowexpand of a DN source (one column, as PTOAS allows): row i of dst is src(i, 0)', () => {
+    const out = runValues(
+      'pto.trowexpand ins(%s : T(s)) outs(%d : T(d))',
+      {
+        s: { dtype: 'f32', rows: 8, cols: 1, valid: [3, 1], columnMajor: true, data: [4, -2, 9.5, 1, 1, 1, 1, 1] },
+        d: { dtype: 'f32', rows: 3, cols: 8, data: range(24, () => 5) },
+      },
+      'npu',
+    );
+    expect(out.d).toEqual([...Array(8).fill(4), ...Array(8).fill(-2), ...Array(8).fill(9.5)]);
+  });
+
+  test('trowexpandmax with a 0x0 dst (the no-op marker) writes nothing', () => {
+    const out = runValues(
+      'pto.trowexpandmax ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
+      {
+        a: { dtype: 'f32', rows: 2, cols: 8, valid: [0, 0], data: range(16, (k) => k) },
+        s: { dtype: 'f32', rows: 8, cols: 1, valid: [0, 0], columnMajor: true, data: range(8, () => 100) },
+        d: { dtype: 'f32', rows: 2, cols: 8, valid: [0, 0], data: range(16, () => 5) },
+      },
+      'npu',
+    );
+    expect(out.d).toEqual(range(16, () => 5));
+  });
+
   test('tcolexpand broadcasts row 0 down each valid column', () => {
     const out = runValues(
       'pto.tcolexpand ins(%s : T(s)) outs(%d : T(d))',

@@ -53,6 +53,16 @@ describe('tfillpad', () => {
     expect(out.d).toEqual(expected(4, 8, srcValue, [2, 3], (r) => r < 3, -Infinity, 7));
   });
 
+  test('npu: a dst with more rows and cols than src (PTOAS infers the expanding form) pads out to its cols', () => {
+    // src 2x8 = 1..16 (valid 2x8), dst 3x16 of 9s (valid 3x16, pad zero): rows 0 and 1 are src's row then eight
+    // zeros, row 2 is all zeros.
+    const src: TileArg = { dtype: 'f32', rows: 2, cols: 8, data: Array.from({ length: 16 }, (_, k) => k + 1) };
+    const d: TileArg = { dtype: 'f32', rows: 3, cols: 16, data: Array(48).fill(9), pad: 'zero' };
+    const { out } = run(FILL, { s: src, d });
+    const zeros = (n: number) => Array(n).fill(0);
+    expect(out.d).toEqual([1, 2, 3, 4, 5, 6, 7, 8, ...zeros(8), 9, 10, 11, 12, 13, 14, 15, 16, ...zeros(8), ...zeros(16)]);
+  });
+
   test('cpu-sim: pads every other element of the dst tile', () => {
     const d: TileArg = { dtype: 'f32', rows: 4, cols: 8, data: Array(32).fill(7), valid: [3, 8], pad: 'max' };
     const { out } = run(FILL, { s, d }, { numerics: 'cpu-sim' });

@@ -62,11 +62,12 @@ function run(op: string, idx: number[], tileData: number[], valid: { idx: string
 }
 
 const row = (r: number) => Array.from({ length: 8 }, (_, c) => 100 + 8 * r + c);
-const GATHER_ROW = 'pto.mgather ins(%mem, %ix : MEM, IDX) outs(%tile : DATA)';
+/** mgather in row mode, with more attributes. */
+const gatherRow = (more = '') => `pto.mgather ins(%mem, %ix : MEM, IDX) outs(%tile : DATA) {coalesce = row${more ? ', ' + more : ''}}`;
 
 describe('mgather', () => {
-  test('row coalescing (the default): dst row r is table row idx[0, r]', () => {
-    const { tile } = run(GATHER_ROW, [3, 1], [], { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' });
+  test('row coalescing: dst row r is table row idx[0, r]', () => {
+    const { tile } = run(gatherRow(), [3, 1], [], { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' });
     expect(tile).toEqual([...row(3), ...row(1)]);
   });
   test('elem coalescing: dst[r, c] = the flattened table at idx[r, c]; the rest of dst is untouched', () => {
@@ -80,13 +81,16 @@ describe('mgather', () => {
   });
   test('out-of-range rows: clamp to the last, wrap modulo the capacity, zero fills; undefined traps', () => {
     const valid = { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' };
-    expect(run(`${GATHER_ROW} {oob = clamp}`, [9, 0], [], valid).tile).toEqual([...row(3), ...row(0)]);
-    expect(run(`${GATHER_ROW} {oob = wrap}`, [9, 0], [], valid).tile).toEqual([...row(1), ...row(0)]);
-    expect(run(`${GATHER_ROW} {oob = zero}`, [9, 2], [], valid).tile).toEqual([...Array(8).fill(0), ...row(2)]);
+    expect(run(gatherRow('oob = clamp'), [9, 0], [], valid).tile).toEqual([...row(3), ...row(0)]);
+    expect(run(gatherRow('oob = wrap'), [9, 0], [], valid).tile).toEqual([...row(1), ...row(0)]);
+    expect(run(gatherRow('oob = zero'), [9, 2], [], valid).tile).toEqual([...Array(8).fill(0), ...row(2)]);
     // Today's PTOAS spellings mean the same.
-    expect(run(`${GATHER_ROW} {coalesce = #pto<coalesce row>, gatherOob = #pto<gather_oob clamp>}`, [9, 0], [], valid).tile).toEqual([...row(3), ...row(0)]);
-    expect(() => run(GATHER_ROW, [4, 0], [], valid)).toThrow(LocatedError);
-    expect(() => run(GATHER_ROW, [-1, 0], [], valid)).toThrow('index 4294967295 is out of range (capacity 4)');
+    expect(
+      run('pto.mgather ins(%mem, %ix : MEM, IDX) outs(%tile : DATA) {coalesce = #pto<coalesce row>, gatherOob = #pto<gather_oob clamp>}', [9, 0], [], valid)
+        .tile,
+    ).toEqual([...row(3), ...row(0)]);
+    expect(() => run(gatherRow(), [4, 0], [], valid)).toThrow(LocatedError);
+    expect(() => run(gatherRow(), [-1, 0], [], valid)).toThrow('index 4294967295 is out of range (capacity 4)');
   });
 });
 
@@ -94,7 +98,7 @@ describe('mscatter', () => {
   const SCATTER = 'pto.mscatter ins(%tile, %ix : DATA, IDX) outs(%mem : MEM)';
   test('row coalescing: table row idx[0, r] = src row r; a later duplicate wins', () => {
     const src = Array.from({ length: 16 }, (_, k) => -k);
-    const { table } = run(SCATTER, [2, 2], src, { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' });
+    const { table } = run(`${SCATTER} {coalesce = row}`, [2, 2], src, { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' });
     expect(table).toEqual([...row(0), ...row(1), ...src.slice(8), ...row(3)]);
   });
   test('elem coalescing with atomic add: duplicates accumulate', () => {
@@ -109,8 +113,48 @@ describe('mscatter', () => {
   test('out-of-range writes: skip leaves the table, clamp writes the last row; undefined traps', () => {
     const valid = { idx: 'v_row=1, v_col=2', data: 'v_row=2, v_col=8' };
     const src = Array.from({ length: 16 }, (_, k) => -k);
-    expect(run(`${SCATTER} {oob = skip}`, [7, 0], src, valid).table).toEqual([...src.slice(8), ...row(1), ...row(2), ...row(3)]);
-    expect(run(`${SCATTER} {oob = clamp}`, [7, 0], src, valid).table).toEqual([...src.slice(8), ...row(1), ...row(2), ...src.slice(0, 8)]);
-    expect(() => run(SCATTER, [7, 0], src, valid)).toThrow('index 7 is out of range (capacity 4)');
+    expect(run(`${SCATTER} {coalesce = row, oob = skip}`, [7, 0], src, valid).table).toEqual([...src.slice(8), ...row(1), ...row(2), ...row(3)]);
+    expect(run(`${SCATTER} {coalesce = row, oob = clamp}`, [7, 0], src, valid).table).toEqual([...src.slice(8), ...row(1), ...row(2), ...src.slice(0, 8)]);
+    expect(() => run(`${SCATTER} {coalesce = row}`, [7, 0], src, valid)).toThrow('index 7 is out of range (capacity 4)');
   });
+  test("without coalesce, an [R, 1] index tile scatters rows and one of the data's valid shape elements", () => {
+    const src = Array.from({ length: 16 }, (_, k) => -k);
+    // idx[r, 0] picks the table row of src row r.
+    const rows = run(SCATTER, [3, 0, 0, 0, 0, 0, 0, 0, 1], src, { idx: 'v_row=2, v_col=1', data: 'v_row=2, v_col=8' });
+    expect(rows.table).toEqual([...row(0), ...src.slice(8), ...row(2), ...src.slice(0, 8)]);
+    // idx[r, c] is a flat table element: 2x2 sources into elements 31, 0, 9, 10.
+    const elems = run(SCATTER, [31, 0, 0, 0, 0, 0, 0, 0, 9, 10], [1, 2, 0, 0, 0, 0, 0, 0, 3, 4], { idx: 'v_row=2, v_col=2', data: 'v_row=2, v_col=2' });
+    const want = [...TABLE];
+    [want[31], want[0], want[9], want[10]] = [1, 2, 3, 4];
+    expect(elems.table).toEqual(want);
+  });
+});
+
+test('the GM -> L1 form (a mat dst, global indexes) verifies, and the VM says it does not run it yet', () => {
+  const nz = '!pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=8, v_row=16, v_col=8, blayout=col_major, slayout=row_major, fractal=512, pad=0>';
+  const text = `module {
+  func.func @k(%t: !pto.ptr<f32>, %i: !pto.ptr<i32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %tv = pto.make_tensor_view %t, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %mem = pto.partition_view %tv, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<4x8xf32>
+    %iv = pto.make_tensor_view %i, shape = [%c1, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xi32>
+    %ip = pto.partition_view %iv, offsets = [%c0, %c0], sizes = [%c1, %c16] : !pto.tensor_view<?x?xi32> -> !pto.partition_tensor_view<1x16xi32>
+    %dst = pto.alloc_tile : ${nz}
+    pto.mgather ins(%mem, %ip : !pto.partition_tensor_view<4x8xf32>, !pto.partition_tensor_view<1x16xi32>) outs(%dst : ${nz}) {coalesce = #pto<coalesce row>}
+    return
+  }
+}`;
+  const asm = assemble('gm2l1.pto', text, { target: 'a5' });
+  expect(formatAll(asm.diags)).toBe('');
+  const args = new Map<string, Value>([
+    ['%t', new GlobalBuffer('t', 'f32', new Uint8Array(new Float32Array(TABLE).buffer))],
+    ['%i', new GlobalBuffer('i', 'i32', new Uint8Array(64))],
+  ]);
+  const runIt = () => runFunction(asm.program, asm.types, [...asm.program.functions.values()][0], args, { numerics: 'npu', maxSteps: 100 });
+  expect(runIt).toThrow(LocatedError);
+  expect(runIt).toThrow('pto.mgather into a mat tile (GM -> L1, global indexes) is not implemented yet');
 });

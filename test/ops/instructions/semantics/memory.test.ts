@@ -80,3 +80,52 @@ test('an unknown atomic type is an error naming the allowed ones', () => {
   const asm = assemble('s.pto', storeKernel('f32', '{atomicType = #pto<atomic_type atomic_max>}'));
   expect(formatAll(asm.diags)).toContain("unknown atomicType 'atomic_max'; expected one of #pto<atomic_type atomic_none>, #pto<atomic_type atomic_add>");
 });
+
+test('a tile with an empty valid region stores nothing into a larger view (issue 708: a zero-row tail)', () => {
+  const tile = '!pto.tile_buf<loc=vec, dtype=f32, rows=4, cols=8, v_row=0, v_col=8, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+  const view = '!pto.partition_tensor_view<4x8xf32>';
+  const text = `module {
+  func.func @k(%out: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %ov = pto.make_tensor_view %out, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %op = pto.partition_view %ov, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<?x?xf32> -> ${view}
+    %t = pto.alloc_tile : ${tile}
+    pto.tstore ins(%t : ${tile}) outs(%op : ${view})
+    return
+  }
+}
+`;
+  const asm = assemble('s.pto', text);
+  expect(formatAll(asm.diags)).toBe('');
+  const out = new GlobalBuffer('out', 'f32', new Uint8Array(new Float32Array(32).fill(7).buffer));
+  runFunction(asm.program, asm.types, asm.program.functions.get('k')!, new Map<string, Value>([['%out', out]]), { numerics: 'npu', maxSteps: 1e5 });
+  expect(Array.from(new Float32Array(out.bytes.buffer, out.bytes.byteOffset, 32))).toEqual(Array(32).fill(7));
+});
+
+test('A5 quantises an f32 accumulator store to hif8: verified, and the VM reports the 8-bit float as not implemented yet', () => {
+  const acc = '!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>';
+  const view = '!pto.partition_tensor_view<16x16x!pto.hif8>';
+  const text = `module {
+  func.func @k(%out: !pto.ptr<!pto.hif8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %ov = pto.make_tensor_view %out, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?x!pto.hif8>
+    %op = pto.partition_view %ov, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?x!pto.hif8> -> ${view}
+    %t = pto.alloc_tile : ${acc}
+    pto.tstore ins(%t : ${acc}) outs(%op : ${view}) {pre_quant = 1065353216}
+    return
+  }
+}
+`;
+  const asm = assemble('s.pto', text, { target: 'a5' });
+  expect(formatAll(asm.diags)).toBe('');
+  const out = new GlobalBuffer('out', '!pto.hif8', new Uint8Array(256));
+  expect(() =>
+    runFunction(asm.program, asm.types, asm.program.functions.get('k')!, new Map<string, Value>([['%out', out]]), { numerics: 'npu', maxSteps: 1e5 }),
+  ).toThrow('quantising to !pto.hif8 (an 8-bit float the fixpipe writes) is not implemented yet');
+  expect(formatAll(assemble('s.pto', text, { target: 'a2a3' }).diags)).toContain('pto.tstore');
+});

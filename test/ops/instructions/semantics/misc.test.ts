@@ -98,13 +98,29 @@ function cumulative(steps: [number, number][]): number[] {
 }
 
 describe('thistogram', () => {
-  const histogram = (byte: string) => `pto.thistogram ins(%src, %idx {byte = ${byte}} : T(src), T(idx)) outs(%dst : T(dst))`;
+  const histogram = (attrs: string) => `pto.thistogram ins(%src, %idx${attrs ? ` {${attrs}}` : ''} : T(src), T(idx)) outs(%dst : T(dst))`;
   const dst = (rows: number): TileArg => ({ dtype: 'u32', rows, cols: 264, valid: [rows, 256] });
+  // A ui16 src takes a DN idx with src's rows (PTOAS): 32 rows (a 32-byte column), 2 of them valid.
+  const dst16: TileArg = { dtype: 'u32', rows: 32, cols: 264, valid: [2, 256] };
+  const idx16 = (data: number[] = []): TileArg => ({
+    dtype: 'u8',
+    rows: 32,
+    cols: 1,
+    blayout: 'col_major',
+    data: [...data, ...Array(32 - data.length).fill(0)],
+    valid: [2, 1],
+  });
 
-  test('ui16, BYTE_1: cumulative counts of the high bytes, per row; dst columns past 256 untouched', () => {
-    const src: TileArg = { dtype: 'u16', rows: 2, cols: 16, data: [0x0100, 0x0105, 0x0200, 0xff00, ...Array(12).fill(0x0000), ...Array(16).fill(0x7f7f)] };
-    const idx: TileArg = { dtype: 'u8', rows: 32, cols: 1, blayout: 'col_major', data: Array(32).fill(0) };
-    const out = run(histogram('BYTE_1'), { src, idx, dst: dst(2) });
+  test('ui16, byte 1: cumulative counts of the high bytes, per row; dst columns past 256 untouched', () => {
+    const src: TileArg = {
+      dtype: 'u16',
+      rows: 32,
+      cols: 16,
+      valid: [2, 16],
+      data: [0x0100, 0x0105, 0x0200, 0xff00, ...Array(12).fill(0x0000), ...Array(16).fill(0x7f7f)],
+    };
+    const idx = idx16();
+    const out = run(histogram('byte = 1 : i32'), { src, idx, dst: dst16 });
     expect(u32Row(out.dst, 264, 0, 256)).toEqual(
       cumulative([
         [0, 12],
@@ -117,15 +133,47 @@ describe('thistogram', () => {
     expect(u32Row(out.dst, 264, 0, 8, 256)).toEqual(Array(8).fill(0xabababab));
   });
 
-  test("ui16, BYTE_0: only the elements whose high byte is the row's idx byte", () => {
+  test('byte defaults to 1; the legacy isMSB = true is byte 1, false byte 0', () => {
+    const src: TileArg = { dtype: 'u16', rows: 32, cols: 16, valid: [2, 16], data: [0x0203, 0x0105, ...Array(14).fill(0x0200), ...Array(16).fill(0x0101)] };
+    const idx = idx16([2, 1]);
+    const highBytes = [
+      cumulative([
+        [1, 1],
+        [2, 15],
+      ]),
+      cumulative([[1, 16]]),
+    ];
+    for (const attrs of ['', 'isMSB = true']) {
+      const out = run(histogram(attrs), { src, idx, dst: dst16 });
+      expect([0, 1].map((r) => u32Row(out.dst, 264, r, 256))).toEqual(highBytes);
+    }
+    // Byte 0 of the elements whose high byte is the row's idx byte: row 0 (idx 2): 0x03 and 14 x 0x00; row 1 (idx 1): 16 x 0x01.
+    const out = run(histogram('isMSB = false'), { src, idx, dst: dst16 });
+    expect([0, 1].map((r) => u32Row(out.dst, 264, r, 256))).toEqual([
+      cumulative([
+        [0, 14],
+        [3, 1],
+      ]),
+      cumulative([[1, 16]]),
+    ]);
+  });
+
+  test('a dst with no valid columns receives no bins', () => {
+    const src: TileArg = { dtype: 'u16', rows: 32, cols: 16, valid: [2, 16], data: Array(32).fill(0x0100) };
+    const out = run(histogram(''), { src, idx: idx16(), dst: { dtype: 'u32', rows: 32, cols: 256, valid: [2, 0] } });
+    expect(u32Row(out.dst, 256, 0, 256)).toEqual(Array(256).fill(0xabababab));
+  });
+
+  test("ui16, byte 0: only the elements whose high byte is the row's idx byte", () => {
     const src: TileArg = {
       dtype: 'u16',
-      rows: 2,
+      rows: 32,
       cols: 16,
+      valid: [2, 16],
       data: [0x0103, 0x0203, 0x01ff, 0x0100, ...Array(12).fill(0x0501), 0x0207, 0x0207, 0x0103, ...Array(13).fill(0x0300)],
     };
-    const idx: TileArg = { dtype: 'u8', rows: 32, cols: 1, blayout: 'col_major', data: [1, 2, ...Array(30).fill(0)] };
-    const out = run(histogram('BYTE_0'), { src, idx, dst: dst(2) }, 'cpu-sim');
+    const idx = idx16([1, 2]);
+    const out = run(histogram('byte = 0 : i32'), { src, idx, dst: dst16 }, 'cpu-sim');
     expect(u32Row(out.dst, 264, 0, 256)).toEqual(
       cumulative([
         [0, 1],
@@ -136,11 +184,11 @@ describe('thistogram', () => {
     expect(u32Row(out.dst, 264, 1, 256)).toEqual(cumulative([[7, 2]]));
   });
 
-  test('ui32, BYTE_0: filtered by bytes 3, 2, 1 equal to idx(0, 0), idx(1, 0), idx(2, 0) for every row', () => {
+  test('ui32, byte 0: filtered by bytes 3, 2, 1 equal to idx(0, 0), idx(1, 0), idx(2, 0) for every row', () => {
     const data = [0xaabbcc01, 0xaabbcc02, 0xaabbcd01, 0xaabacc01, 0xabbbcc01, 0xaabbccff, ...Array(26).fill(0)];
     const src: TileArg = { dtype: 'u32', rows: 1, cols: 32, data };
     const idx: TileArg = { dtype: 'u8', rows: 3, cols: 32, data: [0xaa, ...Array(31).fill(0), 0xbb, ...Array(31).fill(0), 0xcc, ...Array(31).fill(0)] };
-    const out = run(histogram('BYTE_0'), { src, idx, dst: dst(1) });
+    const out = run(histogram('byte = 0 : i32'), { src, idx, dst: dst(1) });
     expect(u32Row(out.dst, 264, 0, 256)).toEqual(
       cumulative([
         [1, 1],
@@ -164,7 +212,7 @@ describe('thistogram', () => {
           const idx: TileArg | undefined =
             rows > 0 ? { dtype: 'u8', rows, cols: 32, data: filters.slice(0, rows).flatMap((f) => [f, ...Array(31).fill(0)]) } : undefined;
           const src: TileArg = { dtype: 'u32', rows: 2, cols: 32, data };
-          const out = run(histogram(`BYTE_${byte}`), { src, idx: idx ?? { dtype: 'u8', rows: 1, cols: 32 }, dst: dst(2) });
+          const out = run(histogram(`byte = ${byte} : i32`), { src, idx: idx ?? { dtype: 'u8', rows: 1, cols: 32 }, dst: dst(2) });
           for (let r = 0; r < 2; r++) {
             const row = data.slice(r * 32, r * 32 + 32);
             const passing = row.filter((v) => filters.slice(0, rows).every((f, k) => ((v >>> (8 * (3 - k))) & 0xff) === f));
@@ -232,43 +280,41 @@ const KAT: [number[], number[], number[]][] = [
 ];
 
 describe('trandom', () => {
-  const line = (attrs = '') => `pto.trandom ins(%key, %counter${attrs} : T(key), T(counter)) outs(%dst : T(dst))`;
-  const keyTile = (key: number[]): TileArg => ({ dtype: 'u32', rows: 1, cols: 8, data: key, valid: [1, 2] });
-  const counterTile = (counter: number[]): TileArg => ({ dtype: 'u32', rows: 1, cols: 8, data: counter, valid: [1, 4] });
+  // PTOAS's form: six i32 words (key0, key1, counter0..3), written as signed constants.
+  const line = (key: number[], counter: number[], attrs = '') =>
+    [
+      ...[...key, ...counter].map((w, i) => `%w${i} = arith.constant ${w | 0} : i32`),
+      `pto.trandom ins(%w0, %w1, %w2, %w3, %w4, %w5${attrs} : i32, i32, i32, i32, i32, i32) outs(%dst : T(dst))`,
+    ].join('\n');
 
   test('the reference Philox here gives the known answers', () => {
     for (const [counter, key, want] of KAT) expect(philox(counter, key)).toEqual(want);
   });
 
   test.each(KAT)('known answer for counter %j, key %j: npu writes the 4 words at columns 0..3, cpu-sim at 0, 64, 128, 192', (counter, key, want) => {
-    const tiles = (): Record<string, TileArg> => ({ key: keyTile(key), counter: counterTile(counter), dst: { dtype: 'u32', rows: 1, cols: 256 } });
-    expect(u32Row(run(line(), tiles(), 'npu').dst, 256, 0, 4)).toEqual(want);
-    const cpu = run(line(), tiles(), 'cpu-sim').dst;
+    const tiles = (): Record<string, TileArg> => ({ dst: { dtype: 'u32', rows: 1, cols: 256 } });
+    expect(u32Row(run(line(key, counter), tiles(), 'npu').dst, 256, 0, 4)).toEqual(want);
+    const cpu = run(line(key, counter), tiles(), 'cpu-sim').dst;
     expect([0, 64, 128, 192].map((c) => cpu.getUint32(c * 4, true))).toEqual(want);
   });
 
   test.each([7, 10])('a whole 256-element step with %s rounds: lane l runs counter + l (with carries)', (rounds) => {
     const counter = [0xfffffff0, 0xffffffff, 5, 0];
     const key = [0x01234, 0x56789];
-    const tiles = (): Record<string, TileArg> => ({ key: keyTile(key), counter: counterTile(counter), dst: { dtype: 'u32', rows: 1, cols: 256 } });
+    const tiles = (): Record<string, TileArg> => ({ dst: { dtype: 'u32', rows: 1, cols: 256 } });
     const lanes = Array.from({ length: 64 }, (_, l) => philox(add(counter, l), key, rounds));
-    expect(u32Row(run(line(` {rounds = ${rounds}}`), tiles(), 'npu').dst, 256, 0, 256)).toEqual(lanes.flat());
-    expect(u32Row(run(line(` {rounds = ${rounds}}`), tiles(), 'cpu-sim').dst, 256, 0, 256)).toEqual(
-      [0, 1, 2, 3].flatMap((w) => lanes.map((words) => words[w])),
-    );
+    const text = line(key, counter, ` {rounds = ${rounds} : i32}`);
+    expect(u32Row(run(text, tiles(), 'npu').dst, 256, 0, 256)).toEqual(lanes.flat());
+    expect(u32Row(run(text, tiles(), 'cpu-sim').dst, 256, 0, 256)).toEqual([0, 1, 2, 3].flatMap((w) => lanes.map((words) => words[w])));
   });
 
   test('the counter advances per step and per row differently: cpu-sim by cols / 4, npu by 64 and by the valid tail', () => {
     const counter = [7, 0, 0, 0];
     const key = [1, 2];
     // Two rows of a 2 x 512 tile with 300 valid columns: two steps per row.
-    const tiles = (): Record<string, TileArg> => ({
-      key: keyTile(key),
-      counter: counterTile(counter),
-      dst: { dtype: 'i32', rows: 2, cols: 512, valid: [2, 300] },
-    });
-    const cpu = run(line(), tiles(), 'cpu-sim').dst;
-    const npu = run(line(), tiles(), 'npu').dst;
+    const tiles = (): Record<string, TileArg> => ({ dst: { dtype: 'i32', rows: 2, cols: 512, valid: [2, 300] } });
+    const cpu = run(line(key, counter), tiles(), 'cpu-sim').dst;
+    const npu = run(line(key, counter), tiles(), 'npu').dst;
     const first = (view: DataView, row: number, col: number) => view.getUint32((row * 512 + col) * 4, true);
     // cpu-sim: + 128 per step (512 / 4); row 1 starts after two steps.
     expect(first(cpu, 0, 256)).toBe(philox(add(counter, 128), key)[0]);

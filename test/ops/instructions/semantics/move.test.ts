@@ -55,8 +55,8 @@ describe('textract', () => {
   });
 
   test('npu: the window may reach src padding but not past its cols; cpu-sim: only its valid region', () => {
-    const s = { ...iota('i32', 4, 8), valid: [4, 4] as [number, number] };
-    const d: TileArg = { dtype: 'i32', rows: 1, cols: 8, data: Array(8).fill(0), valid: [1, 4] };
+    const s = { ...iota('f32', 4, 8), valid: [4, 4] as [number, number] };
+    const d: TileArg = { dtype: 'f32', rows: 1, cols: 8, data: Array(8).fill(0), valid: [1, 4] };
     expect(run(EXTRACT, { s, d }, { scalars: { r: 1n, c: 4n } }).out.d.slice(0, 4)).toEqual([13, 14, 15, 16]);
     expect(() => run(EXTRACT, { s, d }, { scalars: { r: 1n, c: 5n } })).toThrow("pto.textract: the 1x4 window at (1, 5) leaves src's rows x cols 4x8");
     expect(() => run(EXTRACT, { s, d }, { numerics: 'cpu-sim', scalars: { r: 1n, c: 4n } })).toThrow("the 1x4 window at (1, 4) leaves src's valid region 4x4");
@@ -72,8 +72,8 @@ describe('tinsert', () => {
         fc.integer({ min: 1, max: 2 }),
         fc.integer({ min: 1, max: 8 }),
         (r0, c0, vr, vc) => {
-          const s = { ...iota('i16', 2, 16, (k) => 1000 + k), valid: [vr, vc] as [number, number] };
-          const d: TileArg = { dtype: 'i16', rows: 8, cols: 16, data: Array(128).fill(-7) };
+          const s = { ...iota('f16', 2, 16, (k) => 1000 + k), valid: [vr, vc] as [number, number] };
+          const d: TileArg = { dtype: 'f16', rows: 8, cols: 16, data: Array(128).fill(-7) };
           const { out } = run(INSERT, { s, d }, { scalars: { r: BigInt(r0), c: BigInt(c0) } });
           for (let i = 0; i < 8; i++) {
             for (let j = 0; j < 16; j++) {

@@ -35,4 +35,14 @@ describe('tprint', () => {
     expect(formatValue(3.4028234663852886e38, true)).toBe('340282346638528859811704183484516925440.0000');
     expect(formatValue(-7, false)).toBe('      -7');
   });
+
+  test('printFormat width8_precision2 and width10_precision6: %8.2f / %10.6f, integers %8d / %10d', () => {
+    const t: TileArg = { dtype: 'f32', rows: 1, cols: 8, data: [1.125, -0.375, 2, 0, 0, 0, 0, 0] };
+    const two = run('pto.tprint ins(%t : T(t)) {printFormat = #pto<print_format width8_precision2>}', { t }).printed[0].split('\n')[1];
+    // 1.125 is a tie at 2 decimals: to even, 1.12; -0.375 likewise -0.38 (7 is odd, so up).
+    expect(two).toBe(['    1.12', '   -0.38', '    2.00', ...Array(5).fill('    0.00')].join(' '));
+    const six = run('pto.tprint ins(%t : T(t)) {printFormat = #pto<print_format width10_precision6>}', { t }).printed[0].split('\n')[1];
+    expect(six).toBe(['  1.125000', ' -0.375000', '  2.000000', ...Array(5).fill('  0.000000')].join(' '));
+    expect(formatValue(-7, false, { width: 10, precision: 6 })).toBe('        -7');
+  });
 });

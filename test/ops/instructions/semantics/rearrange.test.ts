@@ -39,6 +39,18 @@ describe('ttrans', () => {
     expect([run(line, { s, d }).out.d[0], run(line, { s, d }).out.d[8]]).toEqual([0x7fc00001, 0xff800000]);
     expect(() => run(line, { s, d }, { numerics: 'cpu-sim' })).toThrow('under cpu-sim (a value conversion in the simulator) is not implemented yet');
   });
+
+  test("dst's valid shape does not bound the write; a transpose larger than dst's rows x cols traps", () => {
+    const s = { ...iota('i32', 2, 8), valid: [2, 3] as [number, number] };
+    const d: TileArg = { dtype: 'i32', rows: 8, cols: 8, data: Array(64).fill(-1), valid: [1, 1] };
+    const { out } = run('pto.ttrans ins(%s : T(s)) outs(%d : T(d))', { s, d });
+    expect([out.d[0], out.d[1], out.d[8], out.d[9], out.d[16], out.d[17], out.d[2]]).toEqual([1, 9, 2, 10, 3, 11, -1]);
+    const wide = { ...iota('i32', 2, 16), valid: [2, 16] as [number, number] };
+    const small: TileArg = { dtype: 'i32', rows: 8, cols: 8, data: Array(64).fill(0) };
+    expect(() => run('pto.ttrans ins(%s : T(s)) outs(%d : T(d))', { s: wide, d: small })).toThrow(
+      "the transpose of src's valid region 2x16 is 16x2, which does not fit in dst (8x8)",
+    );
+  });
 });
 
 describe('tconcat', () => {

@@ -178,6 +178,11 @@ describe('tsort32', () => {
       expect(Array.from({ length: 8 * 24 }, (_, k) => out.dst.getUint8(40 * 8 + k))).toEqual(Array(8 * 24).fill(0xab));
     });
 
+    test('a dst too narrow for one record per element is a run-time error (PTOAS accepts it)', () => {
+      const narrow = { ...tiles(), dst: { dtype: 'f32' as const, rows: 1, cols: 64 } };
+      expect(() => run(sort32Line, narrow, 'cpu-sim')).toThrow('dst needs 80 valid columns for 40 records per row, but has 64');
+    });
+
     test('npu without tmp is an error (the manual requires validCol % 32 == 0 for the 3-argument form)', () => {
       expect(() => run(sort32Line, tiles(), 'npu')).toThrow('not a multiple of 32: the NPU sorts a partial block only in the 4-argument form (with tmp)');
     });
@@ -326,7 +331,7 @@ describe('tmrgsort format 1 (src, blockLen)', () => {
 });
 
 describe('tmrgsort format 2 (several lists)', () => {
-  const four = 'pto.tmrgsort ins(%s0, %s1, %s2, %s3 : T(s0), T(s1), T(s2), T(s3)) outs(%dst, %tmp, %executed : T(dst), T(tmp), vector<4xi16>)';
+  const four = 'pto.tmrgsort ins(%s0, %s1, %s2, %s3, %tmp : T(s0), T(s1), T(s2), T(s3), T(tmp)) outs(%dst, %executed : T(dst), vector<4xi16>)';
   const lists = [sortedList(16, 1, 0), sortedList(8, 2, 100), sortedList(24, 3, 200), sortedList(16, 4, 300)];
   const tiles = (dstValid: number): Record<string, TileArg> => ({
     s0: { dtype: 'f32', rows: 1, cols: 32, bytes: f32Records(lists[0]) },
@@ -357,19 +362,35 @@ describe('tmrgsort format 2 (several lists)', () => {
   });
 
   test('two lists', () => {
-    const line = 'pto.tmrgsort ins(%s0, %s1 : T(s0), T(s1)) outs(%dst, %tmp, %executed : T(dst), T(tmp), vector<4xi16>)';
+    const line = 'pto.tmrgsort ins(%s0, %s1, %tmp : T(s0), T(s1), T(tmp)) outs(%dst, %executed : T(dst), vector<4xi16>)';
     const { s0, s1, dst, tmp } = tiles(48);
     const out = run(line, { s0, s1, dst, tmp }, 'npu', executed);
     expect(readRecords(out.dst, 'f32', 128, 24)).toEqual(mergedByStableSort(lists.slice(0, 2)));
   });
 
+  test('the old spelling (tmp in outs) runs as the new one', () => {
+    const line = 'pto.tmrgsort ins(%s0, %s1 : T(s0), T(s1)) outs(%dst, %tmp, %executed : T(dst), T(tmp), vector<4xi16>)';
+    const { s0, s1, dst, tmp } = tiles(48);
+    const out = run(line, { s0, s1, dst, tmp }, 'npu', executed);
+    expect(readRecords(out.tmp, 'f32', 128, 24)).toEqual(mergedByStableSort(lists.slice(0, 2)));
+    expect(readRecords(out.dst, 'f32', 128, 24)).toEqual(mergedByStableSort(lists.slice(0, 2)));
+  });
+
+  test('no_tmp: cpu-sim merges straight into dst; npu, which merges through tmp, reports it not implemented', () => {
+    const line = 'pto.tmrgsort ins(%s0, %s1 no_tmp : T(s0), T(s1)) outs(%dst, %executed : T(dst), vector<4xi16>)';
+    const { s0, s1, dst } = tiles(48);
+    const out = run(line, { s0, s1, dst }, 'cpu-sim', executed);
+    expect(readRecords(out.dst, 'f32', 128, 24)).toEqual(mergedByStableSort(lists.slice(0, 2)));
+    expect(() => run(line, { s0, s1, dst }, 'npu', executed)).toThrow('format 2 without tmp (no_tmp: PTOAS allocates it) is not implemented yet');
+  });
+
   test('exhausted = true is an error: the executed counts cannot be returned yet', () => {
-    const line = four.replace('%s3 :', '%s3 {exhausted = true} :');
+    const line = four.replace('%tmp :', '%tmp {exhausted = true} :');
     expect(() => run(line, tiles(128), 'cpu-sim', executed)).toThrow('exhausted = true is not implemented yet');
   });
 
   test('NaN: cpu-sim takes a NaN only from the list it starts with (its strict > scan); npu reports an error', () => {
-    const line = 'pto.tmrgsort ins(%s0, %s1 : T(s0), T(s1)) outs(%dst, %tmp, %executed : T(dst), T(tmp), vector<4xi16>)';
+    const line = 'pto.tmrgsort ins(%s0, %s1, %tmp : T(s0), T(s1), T(tmp)) outs(%dst, %executed : T(dst), vector<4xi16>)';
     const nanFirst = {
       s0: [
         { value: NaN, index: 0 },
@@ -388,7 +409,7 @@ describe('tmrgsort format 2 (several lists)', () => {
           s0: { dtype: 'f32', rows: 1, cols: 8, bytes: f32Records(l.s0, 8), valid: [1, l.s0.length * 2] },
           s1: { dtype: 'f32', rows: 1, cols: 8, bytes: f32Records(l.s1, 8), valid: [1, l.s1.length * 2] },
           dst: { dtype: 'f32', rows: 1, cols: 8, valid: [1, (l.s0.length + l.s1.length) * 2] },
-          tmp: { dtype: 'f32', rows: 1, cols: 8 },
+          tmp: { dtype: 'f32', rows: 1, cols: 16 },
         },
         numerics,
         executed,

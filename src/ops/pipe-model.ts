@@ -1,0 +1,104 @@
+import { Attr, OpNode, Operand, attrOf } from '../syntax/ast';
+
+/**
+ * The ops of the cube <-> vector pipes by role, and how the rules that relate them find each other: in one function
+ * (a data op and the initialization its `id` names), and across the two functions of a pipe (a buffer reserved by
+ * one and imported by the other). The definitions are in pipes.ts; this is the one place their names are spelled.
+ */
+export const PIPE_OP = {
+  aicInit: 'pto.aic_initialize_pipe',
+  aivInit: 'pto.aiv_initialize_pipe',
+  l2g2lInit: 'pto.initialize_l2g2l_pipe',
+  l2lInit: 'pto.initialize_l2l_pipe',
+  pushToAiv: 'pto.tpush_to_aiv',
+  pushToAic: 'pto.tpush_to_aic',
+  popFromAic: 'pto.tpop_from_aic',
+  popFromAiv: 'pto.tpop_from_aiv',
+  freeFromAic: 'pto.tfree_from_aic',
+  freeFromAiv: 'pto.tfree_from_aiv',
+  allocToAiv: 'pto.talloc_to_aiv',
+  allocToAic: 'pto.talloc_to_aic',
+  reserveBuffer: 'pto.reserve_buffer',
+  importReservedBuffer: 'pto.import_reserved_buffer',
+  setQuantScalar: 'pto.set_quant_scalar',
+  setQuantVector: 'pto.set_quant_vector',
+} as const;
+
+export const isFrontendInit = (op: OpNode): boolean => op.name === PIPE_OP.aicInit || op.name === PIPE_OP.aivInit;
+export const isLoweredInit = (op: OpNode): boolean => op.name === PIPE_OP.l2g2lInit || op.name === PIPE_OP.l2lInit;
+
+/** PTOAS's lowering keeps the frontend `id` of a pipe on the lowered initialization under this attribute. */
+export const LOWERED_FRONTEND_ID = '__pto.frontend_id';
+
+const opsCache = new WeakMap<OpNode, OpNode[]>();
+
+/** Every op of a function, nested ones included, in program order. */
+export function opsOf(fn: OpNode): OpNode[] {
+  let ops = opsCache.get(fn);
+  if (!ops) {
+    const all: OpNode[] = [];
+    const walk = (list: OpNode[]): void => {
+      for (const op of list) {
+        all.push(op);
+        for (const r of op.regions) for (const b of r.blocks) walk(b.ops);
+      }
+    };
+    for (const r of fn.regions) for (const b of r.blocks) walk(b.ops);
+    opsCache.set(fn, (ops = all));
+  }
+  return ops;
+}
+
+const definersCache = new WeakMap<OpNode, Map<string, OpNode>>();
+
+/** The op of `fn` that defines the value an operand names; undefined for a block argument or an unknown name. */
+export function definingOp(fn: OpNode, operand: Operand | undefined): OpNode | undefined {
+  const ref = operand?.value;
+  if (!ref) return undefined;
+  let definers = definersCache.get(fn);
+  if (!definers) {
+    definers = new Map();
+    for (const op of opsOf(fn)) {
+      for (const r of op.results) {
+        if (r.count === 1) definers.set(r.name, op);
+        else for (let i = 0; i < r.count; i++) definers.set(`${r.name}#${i}`, op);
+      }
+    }
+    definersCache.set(fn, definers);
+  }
+  return definers.get(ref.index !== undefined ? `${ref.name}#${ref.index}` : ref.name) ?? definers.get(ref.name);
+}
+
+/** The first operand of a named segment (`c2v_consumer_buf = %b`), if written. */
+export function operandIn(op: OpNode, segment: string): Operand | undefined {
+  const i = op.segments[segment]?.[0];
+  return i === undefined ? undefined : op.operands[i];
+}
+
+export function intAttr(op: OpNode, key: string): number | undefined {
+  const a = attrOf(op, key);
+  return a?.kind === 'int' ? Number(a.value) : undefined;
+}
+
+export function boolAttr(op: OpNode, key: string): boolean | undefined {
+  const a = attrOf(op, key);
+  return a?.kind === 'bool' ? a.value : undefined;
+}
+
+export function stringAttr(op: OpNode, key: string): string | undefined {
+  const a = attrOf(op, key);
+  return a?.kind === 'string' ? a.value : undefined;
+}
+
+export function symbolAttr(op: OpNode, key: string): string | undefined {
+  const a: Attr | undefined = attrOf(op, key);
+  return a?.kind === 'symbol' ? a.name : undefined;
+}
+
+/** A frontend pipe op's `id` (PTOAS's parser makes a missing one 0). */
+export const pipeId = (op: OpNode): number => intAttr(op, 'id') ?? 0;
+
+/** The frontend initializations of `fn` with this id. */
+export function frontendInitsWithId(fn: OpNode, id: number): OpNode[] {
+  return opsOf(fn).filter((op) => isFrontendInit(op) && pipeId(op) === id);
+}

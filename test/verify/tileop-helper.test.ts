@@ -1,0 +1,30 @@
+import { assemble } from '../../src/verify/assemble';
+
+/** The errors of a tile-op helper with this body and these parameters (`CODE message`). */
+function helperErrors(body: string, params = ''): string[] {
+  const text = `module {\n  func.func private @h(${params}) attributes {pto.tileop.helper} {\n${body}\n    return\n  }\n  func.func private @g() {\n    return\n  }\n}\n`;
+  return assemble('t.pto', text, { target: 'a5' })
+    .diags.items.filter((d) => d.severity === 'error')
+    .map((d) => `${d.code} ${d.message}`);
+}
+
+const VEC = '!pto.tile_buf<vec, 1x16xf32>';
+
+describe('a tile-op helper holds compute code only (PTOAS places its body in one section)', () => {
+  it('no synchronization between pipes', () => {
+    expect(helperErrors('    pto.barrier <PIPE_V>')).toEqual(['E0436 tileop helpers must not contain pipe synchronization']);
+  });
+
+  it('no tile allocation and no tile-granular instruction', () => {
+    expect(helperErrors(`    %t = pto.alloc_tile : ${VEC}`)).toEqual(['E0436 tileop helpers must not contain Tile allocation or high-level TileOps']);
+    expect(helperErrors(`    pto.tadd ins(%s, %s : ${VEC}, ${VEC}) outs(%d : ${VEC})`, `%s: ${VEC}, %d: ${VEC}`)).toEqual([
+      'E0436 tileop helpers must not contain Tile allocation or high-level TileOps',
+    ]);
+  });
+
+  it('no calls; a kernel (no helper attribute) may do all of these', () => {
+    expect(helperErrors('    func.call @g() : () -> ()')).toEqual(['E0436 tileop helpers must not call another helper; use pto.simt_launch for SIMT work']);
+    const kernel = `module {\n  func.func @k() {\n    pto.barrier <PIPE_V>\n    %t = pto.alloc_tile : ${VEC}\n    return\n  }\n}\n`;
+    expect(assemble('t.pto', kernel, { target: 'a5' }).diags.hasErrors()).toBe(false);
+  });
+});
