@@ -18,7 +18,7 @@ import { npyDtypeOf, npyItemSize, writeNpy } from '../vm/io/npy';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
 
-/** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--pto-backend] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--strict-sync] */
+/** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--pto-backend] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--schedule-seed S] [--strict-sync] */
 export function main(argv: string[]): number {
   let args;
   try {
@@ -48,8 +48,12 @@ export function main(argv: string[]): number {
         default: false,
         describe: 'run the lowered program and the direct model, and report the first byte where they differ',
       })
-      .option('blocks', { type: 'number', default: 1, describe: 'run the kernel on this many blocks (cores), one after another, sharing global memory' })
-      .option('subblocks', { type: 'number', default: 1, describe: 'sub-blocks (vector cores) per block' })
+      .option('blocks', { type: 'number', default: 1, describe: 'run the kernel on this many blocks, sharing global memory' })
+      .option('subblocks', { type: 'number', describe: 'vector cores (sub-blocks) per block (default: 2 for a mixed cube/vector kernel, else 1)' })
+      .option('schedule-seed', {
+        type: 'number',
+        describe: 'run another legal interleaving of the cores (a seeded choice at each op that can wait); default: round robin',
+      })
       .option('strict-sync', { type: 'boolean', default: false, describe: 'make synchronization findings (missing set_flag/wait_flag) errors: exit 1' })
       .demandCommand(1, 'pto-vm: give a command: run FILE')
       .strict()
@@ -79,7 +83,8 @@ export function main(argv: string[]): number {
       checkLowering: args['check-lowering'],
       strictSync: args['strict-sync'],
       blocks: checkCount(args.blocks, '--blocks'),
-      subblocks: checkCount(args.subblocks, '--subblocks'),
+      subblocks: args.subblocks === undefined ? undefined : checkCount(args.subblocks, '--subblocks'),
+      scheduleSeed: args['schedule-seed'] === undefined ? undefined : checkSeed(args['schedule-seed']),
     });
   } catch (e) {
     return exitWith(e);
@@ -88,6 +93,11 @@ export function main(argv: string[]): number {
 
 function checkMaxSteps(n: number): number {
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--max-steps must be a positive integer, got ${n}`);
+  return n;
+}
+
+function checkSeed(n: number): number {
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new UsageError(`--schedule-seed must be an integer from 0 to 4294967295, got ${n}`);
   return n;
 }
 
@@ -124,7 +134,8 @@ interface RunRequest {
   /** Synchronization findings are errors (exit 1) instead of warnings. */
   strictSync: boolean;
   blocks: number;
-  subblocks: number;
+  subblocks?: number;
+  scheduleSeed?: number;
 }
 
 function run(req: RunRequest): number {
@@ -273,7 +284,7 @@ function execute(assembled: Assembled, name: string, req: RunRequest): { bound: 
         assembled.types,
         fn,
         bound.values,
-        { numerics: req.numerics, backend: req.backend, maxSteps: req.maxSteps },
+        { numerics: req.numerics, backend: req.backend, maxSteps: req.maxSteps, scheduleSeed: req.scheduleSeed },
         req.blocks,
         req.subblocks,
       ),

@@ -493,6 +493,17 @@ export const DIAGNOSTICS = {
     summary: 'The program stopped while running: an access out of bounds, a buffer over capacity, a failed run-time check, a step limit.',
     example: { tool: 'pto-vm', program: fn('  pto.trap') },
   },
+  deadlock: {
+    code: 'E0803',
+    severity: 'error',
+    summary: 'The cores of a run wait for each other: none can go on (each core, its op and what it waits for are named).',
+    example: {
+      tool: 'pto-vm',
+      program:
+        'func.func @k() {\n  pto.section.cube {\n    pto.sync.wait <PIPE_FIX>, 1\n    pto.sync.set <PIPE_FIX>, 0\n  }\n' +
+        '  pto.section.vector {\n    pto.sync.wait <PIPE_V>, 0\n    pto.sync.set <PIPE_V>, 1\n  }\n  return\n}\n',
+    },
+  },
   notRunnable: {
     code: 'E0802',
     severity: 'error',

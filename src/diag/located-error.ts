@@ -11,11 +11,13 @@ export class LocatedError extends Error {
     readonly kind: DiagnosticKind,
     message: string,
     readonly span: Span,
+    /** Other places the problem involves (every core of a deadlock, where it waits). */
+    readonly notes?: { message: string; span: Span }[],
   ) {
     super(message);
   }
 
   get diagnostic(): Diagnostic {
-    return { severity: this.kind.severity, code: this.kind.code, message: this.message, span: this.span };
+    return { severity: this.kind.severity, code: this.kind.code, message: this.message, span: this.span, ...(this.notes ? { notes: this.notes } : {}) };
   }
 }

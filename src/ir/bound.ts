@@ -2,7 +2,7 @@ import { Block, Module, OpNode, Region } from '../syntax/ast';
 import { TargetName } from '../spec/schema';
 import { Type } from '../types/type';
 import { BoundInstruction, VerifiedSyncOp } from './program';
-import { OpDefinition } from './definition';
+import { CoreKind, OpDefinition } from './definition';
 
 /**
  * The bound IR: what the verifier hands to the VM, the printers and the transforms. Every op carries its
@@ -24,6 +24,8 @@ export interface BoundFunction {
   frameSize: number;
   /** Integer literals written where operands go (`offsets = [0, 16]`): slots set when a frame is made. */
   literals: { slot: Slot; value: bigint }[];
+  /** The kind of core its code is for (`pto.kernel_kind`); undefined: either. */
+  kind?: CoreKind;
 }
 
 export interface BoundRegion {

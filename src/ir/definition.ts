@@ -45,8 +45,12 @@ export interface OpDefinition {
   verify(v: OpVerifier): void;
   /** A branch: the block of its region it goes to (an index) and the arguments it hands that block. */
   branch?(x: Executor, op: BoundOp): { block: number; args: Value[] };
-  /** Runs the op in the VM; absent: the VM reports the op as not implemented. */
-  execute?(x: Executor, op: BoundOp): void;
+  /**
+   * Runs the op in the VM; absent: the VM reports the op as not implemented. An op that can wait for another core
+   * (a pop from an empty pipe, a flag another core sets) or that owns regions (whose ops can) runs as a generator
+   * that yields what it waits for (`Execution`); the others return nothing.
+   */
+  execute?(x: Executor, op: BoundOp): void | Execution;
   /**
    * The value of its one result when its operands are known integers (MLIR's fold), for analyses before a run
    * (sizing pointer arguments from constant shapes); undefined when it does not fold.
@@ -234,7 +238,39 @@ export interface CoreIndex {
   blocks: number;
   subblock: number;
   subblocks: number;
+  /**
+   * In a launch of a mixed kernel (code for both kinds of core), the kind of this core: it runs only the code for
+   * its kind (sections, `pto.kernel_kind` functions) and the code for either. Undefined: every core runs all code.
+   */
+  kind?: CoreKind;
+  /** Which device of a multi-device run (`pto-vm --ranks`); rank 0 of 1 by default. */
+  rank: number;
+  ranks: number;
 }
+
+/**
+ * What a core waits for at an op that can block: the scheduler (src/vm/scheduler.ts) runs the core again only once
+ * `ready()` holds; `what` says what it waits for (a deadlock report names it).
+ */
+export interface Wait {
+  readonly what: string;
+  ready(): boolean;
+}
+
+/** The run of an op that may have to wait for another core: each `yield` hands the scheduler what it waits for. */
+export type Execution = Generator<Wait, void, void>;
+
+/** A region's run that may wait for another core: what its terminator hands back, once it ends. */
+export type RegionExecution = Generator<Wait, Value[], void>;
+
+/**
+ * What a core has seen of every core's work (a vector clock, one counter per core of the run): an access
+ * happens-before another exactly when the first core's counter at the access is covered by the second's clock.
+ */
+export type HappensBefore = readonly number[];
+
+/** Where state shared between cores lives: one launch's cores (pipes, flags), or every rank of the run (comm). */
+export type SharedScope = 'launch' | 'world';
 
 /** What an op's `execute` sees: the values of the running function's frame and the machine. */
 export interface Executor {
@@ -254,12 +290,18 @@ export interface Executor {
   /** The value in a slot of the running frame. */
   slot(slot: number): Value | undefined;
   setResults(op: BoundOp, values: Value[]): void;
-  /** Runs a region's entry block with these block arguments; returns the values its terminator hands back. */
-  runRegion(region: BoundRegion, args: Value[]): Value[];
+  /**
+   * Runs a region's entry block with these block arguments; its result is the values its terminator hands back.
+   * A generator, since the region's ops may wait for another core: run it with `yield*`.
+   */
+  runRegion(region: BoundRegion, args: Value[]): RegionExecution;
   /** Counts one more step of a loop (`--max-steps` bounds runaway loops). */
   step(op: BoundOp): void;
-  /** Runs a function of the program (its op, or the name of one with no definition) with these arguments; returns its results. */
-  call(op: BoundOp, callee: OpNode | string, args: Value[]): Value[];
+  /**
+   * Runs a function of the program (its op, or the name of one with no definition) with these arguments; its
+   * result is the function's results. A generator (its ops may wait): run it with `yield*`.
+   */
+  call(op: BoundOp, callee: OpNode | string, args: Value[]): RegionExecution;
   /** Storage that belongs to an op (an allocation): made the first time it runs and the same on later runs. */
   storage<T extends Value>(op: BoundOp, key: string, make: () => T): T;
   /** Appends text to what the program printed. */
@@ -270,4 +312,16 @@ export interface Executor {
   observeInstruction(op: BoundOp, objects: Map<string, Value>): void;
   /** Tells the synchronization checker that a sync op runs (`id`: its event id when given at run time). */
   observeSync(op: BoundOp, id?: number): void;
+  /**
+   * State shared with the other cores of the launch (`launch`) or with every core of every rank (`world`), made by
+   * `make` the first time any of them asks for `key`.
+   */
+  shared<T>(scope: SharedScope, key: string, make: () => T): T;
+  /**
+   * This core's clock as it hands something to another core (a pushed slot, a set flag): the receiver `acquire`s
+   * it, so that what this core did before happens-before what the receiver does after.
+   */
+  release(): HappensBefore;
+  /** Takes in what another core `release`d: its work so far happens-before this core's work from now on. */
+  acquire(clock: HappensBefore): void;
 }

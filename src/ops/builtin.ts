@@ -90,9 +90,9 @@ export const callOp: OpDefinition = {
     if (op.results.length > 0) v.expectResults(v.declared.length);
     v.define(v.declared);
   },
-  execute(x, op) {
+  *execute(x, op) {
     const callee = decided<OpNode | string>(op);
-    const values = x.call(
+    const values = yield* x.call(
       op,
       callee,
       op.operands.map((_, i) => x.operand(op, i)),

@@ -32,8 +32,10 @@ function section(name: string, coreKind: CoreKind): OpDefinition {
       v.expectResults(0);
       for (const r of v.op.regions) v.region(r);
     },
-    execute(x, op) {
-      x.runRegion(op.regions[0], []);
+    *execute(x, op) {
+      // In a mixed kernel's launch each core runs only the sections of its kind.
+      if (x.core.kind && x.core.kind !== coreKind) return;
+      yield* x.runRegion(op.regions[0], []);
     },
   };
 }
@@ -90,8 +92,8 @@ const fusionRegion: OpDefinition = {
     v.expectResults(op.resultTypes.length);
     v.define(v.declared);
   },
-  execute(x, op) {
-    x.setResults(op, x.runRegion(op.regions[0], []));
+  *execute(x, op) {
+    x.setResults(op, yield* x.runRegion(op.regions[0], []));
   },
 };
 

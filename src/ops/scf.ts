@@ -50,12 +50,12 @@ export const forOp: OpDefinition = {
     checkYields(v, body, v.declared);
     v.define(v.declared);
   },
-  execute(x, op) {
+  *execute(x, op) {
     const { segments } = op.node;
     const [lb, ub, step] = [segments.lb[0], segments.ub[0], segments.step[0]].map((i) => x.int(op, i));
     if (step <= 0n) throw vmTrap(`scf.for step must be positive, got ${step}`, op.node.operands[segments.step[0]].span);
     let carried = segments.init.map((i) => x.operand(op, i));
-    for (let i = lb; i < ub; i += step) carried = x.runRegion(op.regions[0], [i, ...carried]);
+    for (let i = lb; i < ub; i += step) carried = yield* x.runRegion(op.regions[0], [i, ...carried]);
     x.setResults(op, carried);
   },
 };
@@ -75,9 +75,9 @@ export const ifOp: OpDefinition = {
     }
     v.define(v.declared);
   },
-  execute(x, op) {
+  *execute(x, op) {
     const taken = x.int(op, 0) !== 0n ? op.regions[0] : op.regions[1];
-    x.setResults(op, taken ? x.runRegion(taken, []) : []);
+    x.setResults(op, taken ? yield* x.runRegion(taken, []) : []);
   },
 };
 
@@ -100,16 +100,16 @@ export const whileOp: OpDefinition = {
     );
     v.define(v.declared);
   },
-  execute(x, op) {
+  *execute(x, op) {
     let carried = op.operands.map((_, i) => x.operand(op, i));
     for (;;) {
       x.step(op);
-      const [condition, ...forwarded] = x.runRegion(op.regions[0], carried);
+      const [condition, ...forwarded] = yield* x.runRegion(op.regions[0], carried);
       if (condition === 0n) {
         x.setResults(op, forwarded);
         return;
       }
-      carried = x.runRegion(op.regions[1], forwarded);
+      carried = yield* x.runRegion(op.regions[1], forwarded);
     }
   },
 };
@@ -131,8 +131,8 @@ export const executeRegionOp: OpDefinition = {
     for (const block of region.blocks) if (!block.ops.at(-1)?.successors?.length) checkYields(v, { ...region, blocks: [block] }, v.declared);
     v.define(v.declared);
   },
-  execute(x, op) {
-    x.setResults(op, x.runRegion(op.regions[0], []));
+  *execute(x, op) {
+    x.setResults(op, yield* x.runRegion(op.regions[0], []));
   },
 };
 

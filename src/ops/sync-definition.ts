@@ -3,6 +3,7 @@ import { BoundOp } from '../ir/bound';
 import { vmTrap } from '../machine/trap';
 import { SyncOpSpec, syncTables } from '../spec/sync';
 import { verifySyncOp } from './sync';
+import { FftsMode, signalFlag, waitFlag } from './cross-core-flags';
 
 /** The definition of a synchronization op of spec/sync.json (flags, events, barriers, buffer tokens). */
 export function syncDefinition(spec: SyncOpSpec): OpDefinition {
@@ -17,7 +18,11 @@ export function syncDefinition(spec: SyncOpSpec): OpDefinition {
     },
     execute(x, op) {
       const dynamic = op.sync!.dynamicId;
-      x.observeSync(op, dynamic === undefined ? undefined : dynamicEventId(x, op, dynamic));
+      const id = dynamic === undefined ? undefined : dynamicEventId(x, op, dynamic);
+      x.observeSync(op, id);
+      const flag = id ?? op.sync!.id;
+      if (spec.role === 'cross-set') signalFlag(x, flag, fftsMode(op));
+      if (spec.role === 'cross-wait') return waitFlag(x, flag, fftsMode(op));
     },
   };
 }
@@ -37,4 +42,11 @@ function dynamicEventId(x: Executor, op: BoundOp, operand: number): number {
     throw vmTrap(`${op.node.name}: event id ${id} is out of range ${low}..${high}`, op.node.operands[operand].span);
   }
   return Number(id);
+}
+
+/** The FFTS mode of a cross-core op: as written (`ffts_mode`), else inter-block for the cross-block ops, else block. */
+function fftsMode(op: BoundOp): FftsMode {
+  const written = op.sync!.values.get('ffts_mode');
+  if (typeof written === 'number') return written as FftsMode;
+  return op.sync!.spec.space === 'cross-block' ? 0 : 2;
 }

@@ -231,7 +231,8 @@ class Verifier {
     checkEntryFunction(fn, this.diags);
     checkStructSignature(fn, (ref) => this.resolveType(ref), this.diags);
     const body = fn.regions[0];
-    const bound: BoundFunction = { name, node: fn, params: [], paramTypes: [], frameSize: 0, literals: this.frame.literals };
+    const kind = kernelKindOf(fn);
+    const bound: BoundFunction = { name, node: fn, params: [], paramTypes: [], frameSize: 0, literals: this.frame.literals, ...(kind ? { kind } : {}) };
     this.program.bound.functions.set(fn, bound);
     if (body) {
       bound.body = this.verifyRegion(body, fn);
@@ -604,9 +605,7 @@ class Verifier {
       const kind = this.registry.lookup(this.enclosing[i].name)?.def.properties?.coreKind;
       if (kind) return kind;
     }
-    const attr = fn && attrOf(fn, 'pto.kernel_kind');
-    const written = attr?.kind === 'dialect' ? /kernel_kind\s*<\s*(cube|vector)\s*>|kernel_kind\s+(cube|vector)\s*>/.exec(attr.text) : null;
-    return written ? ((written[1] ?? written[2]) as CoreKind) : undefined;
+    return fn && kernelKindOf(fn);
   }
 
   /** Each bound instruction operand gets the slot of the value it names: the use's, or the Level 1 result's. */
@@ -632,4 +631,11 @@ class Verifier {
 
 function hasUnclosedRegion(ops: OpNode[]): boolean {
   return ops.some((op) => op.regions.some((r) => r.unclosed || r.blocks.some((b) => hasUnclosedRegion(b.ops))));
+}
+
+/** The kind of core a function's code is for, as its `pto.kernel_kind` attribute says; undefined when it has none. */
+function kernelKindOf(fn: OpNode): CoreKind | undefined {
+  const attr = attrOf(fn, 'pto.kernel_kind');
+  const written = attr?.kind === 'dialect' ? /kernel_kind\s*<\s*(cube|vector)\s*>|kernel_kind\s+(cube|vector)\s*>/.exec(attr.text) : null;
+  return written ? ((written[1] ?? written[2]) as CoreKind) : undefined;
 }

@@ -4,7 +4,9 @@ import { TypeTable } from '../syntax/type-table';
 import { isa } from '../spec/isa';
 import { Program } from '../ir/program';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion } from '../ir/bound';
-import { CodeBackend, CoreIndex, Executor, NumericsProfile } from '../ir/definition';
+import { CodeBackend, CoreIndex, CoreKind, Executor, HappensBefore, NumericsProfile, RegionExecution, SharedScope, Wait } from '../ir/definition';
+import { Span } from '../diag/source';
+import { runCores } from './scheduler';
 import { OnChipMemory, Tile, TileContents } from '../machine/memory';
 import { vmTrap } from '../machine/trap';
 import { Value } from '../machine/value';
@@ -18,24 +20,36 @@ export interface RunOptions {
   numerics: NumericsProfile;
   /** Default: the module's `pto.backend`, else emitc (PTOAS's order). */
   backend?: CodeBackend;
+  /** Bounds each core's executed ops. */
   maxSteps: number;
   /** Which core this run is: pto.get_block_idx and friends read it. One block, one sub-block by default. */
   core?: CoreIndex;
+  /** Runs another legal interleaving of the cores (a seeded choice at each op that can block); none: round robin. */
+  scheduleSeed?: number;
 }
 
 export interface RunResult {
   steps: number;
   notes: string[];
-  /** What the program printed (pto.tprint), in order. */
+  /** What the program printed (pto.tprint), in the order the cores printed it. */
   printed: string[];
   /** Synchronization problems found while running (missing flags, unsynchronized pipe dependencies). */
   sync: SyncFinding[];
 }
 
+/** The shape of a launch: how many blocks, and per block how many vector cores (sub-blocks). */
+export interface LaunchShape {
+  blocks: number;
+  /** Undefined: 2 for a mixed kernel (each cube core pairs with two vector cores), else 1. */
+  subblocks?: number;
+}
+
 /**
- * Runs a kernel on blocks x subblocks cores, one core after another in index order (block-major), all sharing the
- * global buffers; each core has its own on-chip memory. Cores that wait for each other are not modelled: a kernel
- * that hands data between cores inside one launch sees every earlier core finished. --max-steps bounds each core.
+ * Runs a kernel on a launch of blocks x subblocks cores sharing the global buffers, each core with its own on-chip
+ * memory. A mixed kernel (code for both kinds of core: sections, `pto.kernel_kind` functions) gets per block a cube
+ * core and its vector cores, each running the code of its kind. The cores run concurrently under a deterministic
+ * cooperative scheduler (src/vm/scheduler.ts): a core that waits for another (an empty pipe, a flag) lets the others
+ * run; cores that never wait run one after another in block order. --max-steps bounds each core.
  */
 export function runLaunch(
   program: Program,
@@ -44,31 +58,115 @@ export function runLaunch(
   args: Map<string, Value>,
   options: RunOptions,
   blocks: number,
-  subblocks: number,
+  subblocks?: number,
 ): RunResult {
-  const total: RunResult = { steps: 0, notes: [], printed: [], sync: [] };
-  for (let block = 0; block < blocks; block++) {
-    for (let subblock = 0; subblock < subblocks; subblock++) {
-      const core = { block, blocks, subblock, subblocks };
-      let result: RunResult;
-      try {
-        result = runFunction(program, types, fn, args, { ...options, core });
-      } catch (e) {
-        if (!(e instanceof LocatedError) || blocks * subblocks === 1) throw e;
-        throw vmTrap(`block ${block}${subblocks > 1 ? `, sub-block ${subblock}` : ''}: ${e.message}`, e.span);
-      }
-      total.steps += result.steps;
-      for (const note of result.notes) if (!total.notes.includes(note)) total.notes.push(note);
-      total.printed.push(...result.printed);
-      total.sync.push(...result.sync);
+  return runRanks(program, types, fn, [args], options, { blocks, subblocks });
+}
+
+/**
+ * Runs a kernel on `perRank.length` devices (ranks), each with its own global buffers (its argument map) and its
+ * own launch of `shape`; every core of every rank runs under one scheduler, so that ranks can exchange data.
+ */
+export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRank: Map<string, Value>[], options: RunOptions, shape: LaunchShape): RunResult {
+  const kinds = kindsReachedFrom(program, fn);
+  const mixed = kinds.has('cube') && kinds.has('vector');
+  const subblocks = shape.subblocks ?? (mixed ? 2 : 1);
+  const ranks = perRank.length;
+  const cores: CoreIndex[] = [];
+  for (let rank = 0; rank < ranks; rank++)
+    for (let block = 0; block < shape.blocks; block++) {
+      const core = { block, blocks: shape.blocks, subblocks, rank, ranks };
+      if (mixed) cores.push({ ...core, subblock: 0, kind: 'cube' });
+      for (let subblock = 0; subblock < subblocks; subblock++) cores.push({ ...core, subblock, ...(mixed ? { kind: 'vector' as const } : {}) });
     }
+  const world = new RunState(cores.length);
+  const launches = perRank.map(() => new Map<string, unknown>());
+  const interpreters = cores.map((core, id) => new Interpreter(program, { ...options, core }, world, launches[core.rank], id));
+  const label = (core: CoreIndex) => coreLabel(core, { ranks, blocks: shape.blocks, subblocks, mixed });
+  runCores(
+    interpreters.map((x, i) => ({
+      label: label(cores[i]),
+      run: labelled(x.run(fn, perRank[cores[i].rank]), cores.length > 1 ? label(cores[i]) : undefined),
+      at: () => x.waitingAt(),
+    })),
+    options.scheduleSeed,
+  );
+  const total: RunResult = { steps: 0, notes: [], printed: world.printed, sync: [] };
+  for (const x of interpreters) {
+    const result = x.result();
+    total.steps += result.steps;
+    for (const note of result.notes) if (!total.notes.includes(note)) total.notes.push(note);
+    total.sync.push(...result.sync);
   }
   return total;
 }
 
-/** Executes one function of a verified program. Arguments are bound by name (`%arg0`). */
-export function runFunction(program: Program, _types: TypeTable, fn: OpNode, args: Map<string, Value>, options: RunOptions): RunResult {
-  return new Interpreter(program, options).run(fn, args);
+/** Executes one function of a verified program on one core. Arguments are bound by name (`%arg0`). */
+export function runFunction(program: Program, types: TypeTable, fn: OpNode, args: Map<string, Value>, options: RunOptions): RunResult {
+  const core = options.core;
+  if (!core) return runLaunch(program, types, fn, args, options, 1, 1);
+  const world = new RunState(1);
+  const x = new Interpreter(program, options, world, new Map(), 0);
+  runCores(
+    [{ label: coreLabel(core, { ranks: 1, blocks: 1, subblocks: 1, mixed: false }), run: x.run(fn, args), at: () => x.waitingAt() }],
+    options.scheduleSeed,
+  );
+  return { ...x.result(), printed: world.printed };
+}
+
+/** How reports name a core: `block 1, sub-block 0`, `block 0, cube`, `rank 1, block 0, vector 1`; only the parts that vary. */
+function coreLabel(core: CoreIndex, launch: { ranks: number; blocks: number; subblocks: number; mixed: boolean }): string {
+  const parts: string[] = [];
+  if (launch.ranks > 1) parts.push(`rank ${core.rank}`);
+  parts.push(`block ${core.block}`);
+  if (core.kind === 'cube') parts.push('cube');
+  else if (core.kind === 'vector') parts.push(launch.subblocks > 1 ? `vector ${core.subblock}` : 'vector');
+  else if (launch.subblocks > 1) parts.push(`sub-block ${core.subblock}`);
+  return parts.join(', ');
+}
+
+/** A core's run whose errors name the core (when the run has several). */
+function* labelled(run: Generator<Wait, void, void>, label: string | undefined): Generator<Wait, void, void> {
+  try {
+    yield* run;
+  } catch (e) {
+    if (!label || !(e instanceof LocatedError)) throw e;
+    throw new LocatedError(e.kind, `${label}: ${e.message}`, e.span, e.notes);
+  }
+}
+
+/** The kinds of core whose code a function reaches: its own kind, its sections', its callees' (transitively). */
+function kindsReachedFrom(program: Program, fn: OpNode): Set<CoreKind> {
+  const kinds = new Set<CoreKind>();
+  const seen = new Set<BoundFunction>();
+  const visitFunction = (f: BoundFunction | undefined) => {
+    if (!f || seen.has(f)) return;
+    seen.add(f);
+    if (f.kind) kinds.add(f.kind);
+    if (f.body) visitRegion(f.body);
+  };
+  const visitRegion = (region: BoundRegion) => {
+    for (const block of region.blocks)
+      for (const op of block.ops) {
+        const kind = op.def.properties?.coreKind;
+        if (kind) kinds.add(kind);
+        // A call decides the function it calls (any other op's decision is no function of the program).
+        if (typeof op.decoded === 'object') visitFunction(program.bound.functions.get(op.decoded as OpNode));
+        for (const r of op.regions) visitRegion(r);
+      }
+  };
+  visitFunction(program.bound.functions.get(fn));
+  return kinds;
+}
+
+/** What every core of a run shares: what was printed, in order, and the vector clocks (one per core). */
+class RunState {
+  readonly printed: string[] = [];
+  readonly shared = new Map<string, unknown>();
+  readonly clocks: number[][];
+  constructor(cores: number) {
+    this.clocks = Array.from({ length: cores }, () => new Array<number>(cores).fill(0));
+  }
 }
 
 const MAX_CALL_DEPTH = 64;
@@ -78,8 +176,9 @@ class ReturnSignal {
 }
 
 /**
- * The VM's driver over the bound IR: a frame of values per function call, ops run by their definitions
- * (src/ops/registry.ts), terminators handing values back to the op that owns their region.
+ * The VM's driver over the bound IR for one core: a frame of values per function call, ops run by their definitions
+ * (src/ops/registry.ts), terminators handing values back to the op that owns their region. The walk is a generator
+ * so that an op that waits for another core can hand control to the scheduler in the middle of a region.
  */
 class Interpreter implements Executor {
   readonly memory: OnChipMemory;
@@ -95,14 +194,19 @@ class Interpreter implements Executor {
   /** How deep func.call has nested. */
   private depth = 0;
   private readonly notes: string[] = [];
-  private readonly printed: string[] = [];
   private readonly sync: SyncTracker;
+  /** The op that can wait which this core runs last (where it waits when it yields). */
+  private waiting?: BoundOp;
 
   constructor(
     private readonly program: Program,
     private readonly options: RunOptions,
+    private readonly world: RunState,
+    private readonly launch: Map<string, unknown>,
+    /** This core's index among every core of the run (its entry in the vector clocks). */
+    private readonly id: number,
   ) {
-    this.core = options.core ?? { block: 0, blocks: 1, subblock: 0, subblocks: 1 };
+    this.core = options.core ?? { block: 0, blocks: 1, subblock: 0, subblocks: 1, rank: 0, ranks: 1 };
     this.numerics = options.numerics;
     this.backend = options.backend ?? program.backend ?? 'emitc';
     this.target = program.target;
@@ -110,7 +214,7 @@ class Interpreter implements Executor {
     this.sync = new SyncTracker(program);
   }
 
-  run(node: OpNode, args: Map<string, Value>): RunResult {
+  *run(node: OpNode, args: Map<string, Value>): Generator<Wait, void, void> {
     const fn = this.program.bound.functions.get(node);
     const body = fn?.body;
     if (!fn || !body) throw vmTrap(`function @${node.symbol} has no body`, node.span);
@@ -121,11 +225,19 @@ class Interpreter implements Executor {
       this.frame[fn.params[i]] = typeof v === 'object' && 'kind' in v && v.kind === 'tile_contents' ? this.tileArgument(fn, i, v) : v;
     });
     try {
-      this.runBlocks(body, 0);
+      yield* this.runBlocks(body, 0);
     } catch (e) {
       if (!(e instanceof ReturnSignal)) throw e;
     }
-    return { steps: this.steps, notes: this.notes, printed: this.printed, sync: this.sync.findings };
+  }
+
+  result(): RunResult {
+    return { steps: this.steps, notes: this.notes, printed: [], sync: this.sync.findings };
+  }
+
+  waitingAt(): { name: string; span: Span } | undefined {
+    const op = this.waiting;
+    return op && { name: op.node.name, span: op.node.span };
   }
 
   private newFrame(fn: BoundFunction): Value[] {
@@ -146,12 +258,12 @@ class Interpreter implements Executor {
 
   /**
    * Runs a region from one of its blocks (whose arguments are set), following its branches from block to block;
-   * returns the operands of the terminator that leaves it (scf.yield / scf.condition), if one does.
+   * its result is the operands of the terminator that leaves it (scf.yield / scf.condition), if one does.
    */
-  private runBlocks(region: BoundRegion, first: number): Value[] | undefined {
+  private *runBlocks(region: BoundRegion, first: number): Generator<Wait, Value[] | undefined, void> {
     let block = region.blocks[first];
     for (;;) {
-      const end = this.runBlock(block);
+      const end = yield* this.runBlock(block);
       if (!end || !end.branch) return end?.values;
       block = region.blocks[end.branch.block];
       block.args.forEach((slot, i) => (this.frame[slot] = end.branch!.args[i]));
@@ -159,7 +271,7 @@ class Interpreter implements Executor {
   }
 
   /** Runs a block up to its terminator: the values it hands back, or the block it branches to. */
-  private runBlock(block: BoundBlock): { values?: Value[]; branch?: { block: number; args: Value[] } } | undefined {
+  private *runBlock(block: BoundBlock): Generator<Wait, { values?: Value[]; branch?: { block: number; args: Value[] } } | undefined, void> {
     for (const op of block.ops) {
       this.step(op);
       const terminator = op.def.terminator;
@@ -170,7 +282,11 @@ class Interpreter implements Executor {
         return { values };
       }
       if (!op.def.execute) throw vmTrap(`${op.node.name} is not implemented yet`, op.node.nameSpan);
-      op.def.execute(this, op);
+      const waits = op.def.execute(this, op);
+      if (waits) {
+        this.waiting = op;
+        yield* waits;
+      }
     }
     return undefined;
   }
@@ -179,11 +295,10 @@ class Interpreter implements Executor {
     if (++this.steps > this.options.maxSteps) throw vmTrap(`stopped after ${this.options.maxSteps} steps (--max-steps)`, op.node.nameSpan);
   }
 
-  runRegion(region: BoundRegion, args: Value[]): Value[] {
+  *runRegion(region: BoundRegion, args: Value[]): RegionExecution {
     region.blocks[0].args.forEach((slot, i) => (this.frame[slot] = args[i]));
-    return this.runBlocks(region, 0) ?? [];
+    return (yield* this.runBlocks(region, 0)) ?? [];
   }
-
   operand(op: BoundOp, i: number): Value {
     const v = this.frame[op.operands[i]];
     if (v === undefined) {
@@ -219,16 +334,20 @@ class Interpreter implements Executor {
     op.results.forEach((slot, k) => (this.frame[slot] = values[k]));
   }
 
-  /** `func.call @f(%a, ...)`: runs @f's body in a frame of its own; tiles and memory are shared. */
-  call(op: BoundOp, callee: OpNode | string, args: Value[]): Value[] {
+  /**
+   * `func.call @f(%a, ...)`: runs @f's body in a frame of its own; tiles and memory are shared. In a mixed kernel's
+   * launch a core skips a function for the other kind of core (PTOAS compiles it for that kind only).
+   */
+  *call(op: BoundOp, callee: OpNode | string, args: Value[]): RegionExecution {
     const fn = typeof callee === 'string' ? undefined : this.program.bound.functions.get(callee);
     if (!fn?.body) throw vmTrap(`func.call: no function @${typeof callee === 'string' ? callee : callee.symbol} with a body`, op.node.span);
+    if (this.core.kind && fn.kind && fn.kind !== this.core.kind) return [];
     if (++this.depth > MAX_CALL_DEPTH) throw vmTrap(`func.call: calls nested deeper than ${MAX_CALL_DEPTH} (recursion?)`, op.node.span);
     const saved = this.frame;
     try {
       this.frame = this.newFrame(fn);
       fn.params.forEach((slot, i) => (this.frame[slot] = args[i]));
-      this.runBlocks(fn.body, 0);
+      yield* this.runBlocks(fn.body, 0);
       return [];
     } catch (e) {
       if (e instanceof ReturnSignal) return e.values;
@@ -248,7 +367,7 @@ class Interpreter implements Executor {
   }
 
   print(text: string): void {
-    this.printed.push(text);
+    this.world.printed.push(text);
   }
 
   note(message: string): void {
@@ -261,5 +380,24 @@ class Interpreter implements Executor {
 
   observeSync(op: BoundOp, id?: number): void {
     this.sync.syncOp(op.node, id === undefined ? op.sync! : { ...op.sync!, id });
+  }
+
+  shared<T>(scope: SharedScope, key: string, make: () => T): T {
+    const states = scope === 'launch' ? this.launch : this.world.shared;
+    let state = states.get(key) as T | undefined;
+    if (state === undefined) states.set(key, (state = make()));
+    return state;
+  }
+
+  release(): HappensBefore {
+    const clock = this.world.clocks[this.id];
+    const snapshot = clock.slice();
+    clock[this.id]++;
+    return snapshot;
+  }
+
+  acquire(other: HappensBefore): void {
+    const clock = this.world.clocks[this.id];
+    for (let i = 0; i < clock.length; i++) if (other[i] > clock[i]) clock[i] = other[i];
   }
 }
