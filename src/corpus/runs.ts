@@ -1,13 +1,14 @@
 import { LocatedError } from '../diag/located-error';
 import { TargetName } from '../spec/schema';
 import { assemble } from '../verify/assemble';
-import { runFunction } from '../vm/interpreter';
+import { calledFunctions, runLaunch } from '../vm/interpreter';
 import { ArgumentError, bindArguments } from '../vm/io/arguments';
 
 /**
- * Running a corpus file as a user would without inputs of their own: every function with a body, its pointer
- * arguments filled by pto-vm's generators and its scalars given defaults (integers 32, i1 1, floats 1.5) unless
- * `bindings` names them (`name`, or `@function name` where functions share argument names).
+ * Running a corpus file as a user would without inputs of their own: every kernel of the file (a function with a
+ * body that no other function calls: a mixed kernel's cube and vector parts run inside its launch, not alone), its
+ * pointer arguments filled by pto-vm's generators and its scalars given defaults (integers 32, i1 1, floats 1.5)
+ * unless `bindings` names them (`name`, or `@function name` where functions share argument names).
  */
 /** One function's run: whether it ran to its end, or what stopped it. */
 export interface FunctionRun {
@@ -19,7 +20,7 @@ export interface FunctionRun {
 export interface RunOutcome {
   /** Each function's global buffers after its run, base64, by `@function %buffer`. */
   buffers?: Record<string, string>;
-  /** Every function with a body, in order; each runs whether or not another trapped. */
+  /** Every kernel (a function with a body no other function calls), in order; each runs whether or not another trapped. */
   functions?: FunctionRun[];
   /** The first trap or argument error, `@function: message`. */
   trap?: string;
@@ -67,7 +68,8 @@ export function runWithGeneratedInputs(file: string, text: string, options: RunO
   const buffers: Record<string, string> = {};
   const functions: FunctionRun[] = [];
   const given = options.bindings ?? {};
-  for (const fn of [...asm.program.functions.values()].filter((f) => f.regions.length > 0)) {
+  const called = calledFunctions(asm.program);
+  for (const fn of [...asm.program.functions.values()].filter((f) => f.regions.length > 0 && !called.has(f))) {
     const args = new Map<string, string>();
     for (const p of fn.params ?? []) {
       const name = p.name.slice(1);
@@ -82,7 +84,7 @@ export function runWithGeneratedInputs(file: string, text: string, options: RunO
     }
     try {
       const bound = bindUnsized(asm.types, fn, args, options.unsizedElements);
-      runFunction(asm.program, asm.types, fn, bound.values, { numerics: 'npu', maxSteps: options.maxSteps ?? 10_000_000 });
+      runLaunch(asm.program, asm.types, fn, bound.values, { numerics: 'npu', maxSteps: options.maxSteps ?? 10_000_000 }, 1);
       if (options.keepBuffers !== false) for (const b of bound.buffers) buffers[`@${fn.symbol} %${b.name}`] = Buffer.from(b.bytes).toString('base64');
       functions.push({ symbol: fn.symbol ?? '' });
     } catch (e) {

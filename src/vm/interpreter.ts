@@ -135,6 +135,26 @@ function* labelled(run: Generator<Wait, void, void>, label: string | undefined):
   }
 }
 
+/** The function a call op runs: a call decides the function it calls (any other op's decision is no function). */
+function calleeOf(program: Program, op: BoundOp): BoundFunction | undefined {
+  return typeof op.decoded === 'object' ? program.bound.functions.get(op.decoded as OpNode) : undefined;
+}
+
+/** Every function some op of the program calls (the others are the program's kernels). */
+export function calledFunctions(program: Program): Set<OpNode> {
+  const called = new Set<OpNode>();
+  const visit = (region: BoundRegion) => {
+    for (const block of region.blocks)
+      for (const op of block.ops) {
+        const callee = calleeOf(program, op);
+        if (callee) called.add(callee.node);
+        op.regions.forEach(visit);
+      }
+  };
+  for (const f of program.bound.functions.values()) if (f.body) visit(f.body);
+  return called;
+}
+
 /** The kinds of core whose code a function reaches: its own kind, its sections', its callees' (transitively). */
 function kindsReachedFrom(program: Program, fn: OpNode): Set<CoreKind> {
   const kinds = new Set<CoreKind>();
@@ -150,8 +170,7 @@ function kindsReachedFrom(program: Program, fn: OpNode): Set<CoreKind> {
       for (const op of block.ops) {
         const kind = op.def.properties?.coreKind;
         if (kind) kinds.add(kind);
-        // A call decides the function it calls (any other op's decision is no function of the program).
-        if (typeof op.decoded === 'object') visitFunction(program.bound.functions.get(op.decoded as OpNode));
+        visitFunction(calleeOf(program, op));
         for (const r of op.regions) visitRegion(r);
       }
   };
