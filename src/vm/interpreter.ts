@@ -90,7 +90,7 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
   runCores(
     interpreters.map((x, i) => ({
       label: label(cores[i]),
-      run: labelled(x.run(kernelFor(cores[i].kind), argumentsFor(fn, kernelFor(cores[i].kind), perRank[cores[i].rank])), cores.length > 1 ? label(cores[i]) : undefined),
+      run: labelled(x.run(kernelFor(cores[i].kind), argumentsFor(fn, kernelFor(cores[i].kind), perRank[cores[i].rank], cores[i])), cores.length > 1 ? label(cores[i]) : undefined),
       at: () => x.waitingAt(),
     })),
     options.scheduleSeed,
@@ -168,18 +168,30 @@ function peerKernel(program: Program, fn: OpNode): OpNode | undefined {
   return candidates.size === 1 ? [...candidates][0] : undefined;
 }
 
-/** The peer kernel gets the entry's arguments by position (the runtime passes both the same ones). */
-function argumentsFor(entry: OpNode, kernel: OpNode, args: Map<string, Value>): Map<string, Value> {
+/**
+ * pypto's SPMD launch scalars, which its runtime passes each core of a launch: a peer kernel's parameter of one of
+ * these names that the entry lacks gets the core's own value.
+ */
+const LAUNCH_SCALARS: Record<string, (core: CoreIndex) => number> = {
+  '%__pypto_spmd_block_idx': (core) => core.block,
+  '%__pypto_spmd_block_num': (core) => core.blocks,
+  '%__pypto_spmd_subblock_idx': (core) => core.subblock,
+};
+
+/**
+ * The peer kernel's arguments: the entry's argument of the same name, else of the same position (the runtime passes
+ * both kernels the same ones); a launch scalar the entry lacks is the core's own.
+ */
+function argumentsFor(entry: OpNode, kernel: OpNode, args: Map<string, Value>, core: CoreIndex): Map<string, Value> {
   if (kernel === entry) return args;
   const names = (f: OpNode) => f.regions[0]?.blocks[0]?.args.map((a) => a.name) ?? [];
   const from = names(entry);
-  const to = names(kernel);
-  if (from.length !== to.length)
-    throw vmTrap(`@${kernel.symbol} (the peer kernel of @${entry.symbol}) takes ${to.length} arguments, @${entry.symbol} ${from.length}`, kernel.span);
   const mapped = new Map<string, Value>();
-  to.forEach((name, i) => {
-    const v = args.get(from[i]);
-    if (v !== undefined) mapped.set(name, v);
+  names(kernel).forEach((name, i) => {
+    const launch = LAUNCH_SCALARS[name];
+    const v = from.includes(name) ? args.get(name) : launch ? BigInt(launch(core)) : from[i] !== undefined ? args.get(from[i]) : undefined;
+    if (v === undefined) throw vmTrap(`@${kernel.symbol} (the peer kernel of @${entry.symbol}) has no argument for its parameter ${name}`, kernel.span);
+    mapped.set(name, v);
   });
   return mapped;
 }
