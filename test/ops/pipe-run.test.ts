@@ -234,3 +234,72 @@ describe('vector -> cube pipes', () => {
     expect(floats(out)).toEqual(x);
   });
 });
+
+describe('pipes of GM slots (tensor_view entries)', () => {
+  const SLOT = '!pto.tensor_view<16x16xf32>';
+  // The cube takes a GM slot (talloc), stores I x B into it and commits it; each vector core pops a view of the slot,
+  // loads it and stores it to %out (vector core k at rows 16 k), then frees it.
+  const text = `module {
+  func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %out: !pto.ptr<f32>, %slots: !pto.ptr<f32>) attributes {pto.entry} {
+    func.call @k_cube(%a, %b, %out, %slots) : (!pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    func.call @k_vector(%a, %b, %out, %slots) : (!pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    return
+  }
+  func.func private @k_cube(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %out: !pto.ptr<f32>, %slots: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %gm = pto.make_tensor_view %slots, shape = [%c16, %c16], strides = [%c16, %c1] : ${SLOT}
+    pto.aic_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024, slot_num = 2} (gm_slot_tensor = %gm : ${SLOT})
+    %ma = pto.alloc_tile : ${MAT}
+    %mb = pto.alloc_tile : ${MAT}
+    %l = pto.alloc_tile : ${LEFT}
+    %r = pto.alloc_tile : ${RIGHT}
+    %acc = pto.alloc_tile : ${ACC}
+    %av = pto.make_tensor_view %a, shape = [%c16, %c16], strides = [%c16, %c1] : ${VIEW}
+    %bv = pto.make_tensor_view %b, shape = [%c16, %c16], strides = [%c16, %c1] : ${VIEW}
+    %ap = pto.partition_view %av, offsets = [%c0, %c0], sizes = [%c16, %c16] : ${VIEW} -> ${PART(16)}
+    %bp = pto.partition_view %bv, offsets = [%c0, %c0], sizes = [%c16, %c16] : ${VIEW} -> ${PART(16)}
+    pto.tload ins(%ap : ${PART(16)}) outs(%ma : ${MAT})
+    pto.tload ins(%bp : ${PART(16)}) outs(%mb : ${MAT})
+    pto.tmov ins(%ma : ${MAT}) outs(%l : ${LEFT})
+    pto.tmov ins(%mb : ${MAT}) outs(%r : ${RIGHT})
+    pto.tmatmul ins(%l, %r : ${LEFT}, ${RIGHT}) outs(%acc : ${ACC})
+    %e = pto.talloc_to_aiv {id = 0, split = 0} -> ${SLOT}
+    %ep = pto.partition_view %e, offsets = [%c0, %c0], sizes = [%c16, %c16] : ${SLOT} -> ${PART(16)}
+    pto.tstore ins(%acc : ${ACC}) outs(%ep : ${PART(16)})
+    pto.tpush_to_aiv(%e : ${SLOT}) {id = 0, split = 0}
+    return
+  }
+  func.func private @k_vector(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %out: !pto.ptr<f32>, %slots: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %gm = pto.make_tensor_view %slots, shape = [%c16, %c16], strides = [%c16, %c1] : ${SLOT}
+    pto.aiv_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024, slot_num = 2} (gm_slot_tensor = %gm : ${SLOT})
+    %sb = pto.get_subblock_idx
+    %sbi = arith.index_cast %sb : i64 to index
+    %row = arith.muli %sbi, %c16 : index
+    %e = pto.tpop_from_aic {id = 0, split = 0} -> ${SLOT}
+    %ep = pto.partition_view %e, offsets = [%c0, %c0], sizes = [%c16, %c16] : ${SLOT} -> ${PART(16)}
+    %t = pto.alloc_tile : ${vec(16)}
+    pto.tload ins(%ep : ${PART(16)}) outs(%t : ${vec(16)})
+    pto.tfree_from_aic(%e : ${SLOT}) {id = 0, split = 0}
+    %ov = pto.make_tensor_view %out, shape = [%c32, %c16], strides = [%c16, %c1] : ${VIEW}
+    %op = pto.partition_view %ov, offsets = [%row, %c0], sizes = [%c16, %c16] : ${VIEW} -> ${PART(16)}
+    pto.tstore ins(%t : ${vec(16)}) outs(%op : ${PART(16)})
+    return
+  }
+}
+`;
+
+  it('talloc gives the producer a view of the next GM slot; each vector core pops a view of it and reads what was stored', () => {
+    const out = f32Buffer('out', new Array(512).fill(-1));
+    const slots = f32Buffer('slots', new Array(512).fill(0));
+    launch(text, 'k', [f32Buffer('a', identity), f32Buffer('b', blocks(1)), out, slots], 'a2a3');
+    expect(floats(out)).toEqual([...blocks(1), ...blocks(1)]);
+    // The entry went through slot 0 of the GM slots.
+    expect(floats(slots).slice(0, 256)).toEqual(blocks(1));
+  });
+});
