@@ -154,7 +154,7 @@ describe('cube -> vector pipes', () => {
     const out = f32Buffer('out', new Array(256 * 3).fill(-1));
     const e = errorOf(() => launch(c2vKernel({ split: 1, count: 3, slots: 2, frees: false }), 'k', [f32Buffer('a', identity), f32Buffer('b', blocks(3)), out]));
     expect(e.message).toMatch(/^deadlock: none of the 3 waiting cores can go on: block 0, cube waits at pto\.tpush_to_aiv for a free slot of the pipe \(2 of 2 slots in use\)/);
-    expect(e.notes.map((n) => n.message)).toEqual([
+    expect(e.notes?.map((n) => n.message)).toEqual([
       'block 0, vector 0 waits at pto.tpop_from_aic for an entry of the pipe (the cube core to push entry 2)',
       'block 0, vector 1 waits at pto.tpop_from_aic for an entry of the pipe (the cube core to push entry 2)',
     ]);
