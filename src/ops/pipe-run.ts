@@ -111,7 +111,8 @@ function intAttr(b: DeclaredBinding, name: string): number | undefined {
 
 /** This core's kind: pipes join the cube core and the vector cores of a mixed kernel's launch. */
 function kindOf(x: Executor, op: BoundOp): CoreKind {
-  if (!x.core.kind) throw vmTrap(`${op.node.name}: a pipe joins a cube core and vector cores: run a mixed kernel (cube and vector code) as a launch`, op.node.nameSpan);
+  if (!x.core.kind)
+    throw vmTrap(`${op.node.name}: a pipe joins a cube core and vector cores: run a mixed kernel (cube and vector code) as a launch`, op.node.nameSpan);
   return x.core.kind;
 }
 
@@ -252,7 +253,8 @@ function channelOf(x: Executor, op: BoundOp, ends: PipeEnds, role: 'producer' | 
   const channel = ends.channels[dir];
   if (!channel) throw vmTrap(`${op.node.name}: the pipe has no ${dir === 'c2v' ? 'cube -> vector' : 'vector -> cube'} direction`, op.node.span);
   const lane = kind === 'vector' ? x.core.subblock : 0;
-  if (lane >= (role === 'producer' ? channel.producers : channel.consumers)) throw vmTrap(`${op.node.name}: vector core ${lane} has no lane in the pipe`, op.node.span);
+  if (lane >= (role === 'producer' ? channel.producers : channel.consumers))
+    throw vmTrap(`${op.node.name}: vector core ${lane} has no lane in the pipe`, op.node.span);
   return { channel, lane };
 }
 
@@ -261,7 +263,8 @@ const split = (b: DeclaredBinding): number => intAttr(b, 'split') ?? 0;
 function checkSplit(op: BoundOp, b: DeclaredBinding, x: Executor): number {
   const s = split(b);
   if (s === 3 || s === 4) throw notModelled(`${op.node.name} with an odd split (split = ${s})`, op.node.span);
-  if (s !== 0 && x.core.subblocks !== 2) throw notModelled(`${op.node.name} with split = ${s} on a launch of ${x.core.subblocks} vector cores per block`, op.node.span);
+  if (s !== 0 && x.core.subblocks !== 2)
+    throw notModelled(`${op.node.name} with split = ${s} on a launch of ${x.core.subblocks} vector cores per block`, op.node.span);
   return s;
 }
 
@@ -332,7 +335,10 @@ function partOf(x: Executor, op: BoundOp, tile: Tile, channel: Channel, lane: nu
   const cols = tile.vCol;
   const bytes = rows * cols * elemSize(tile.type.dtype) * (channel.dir === 'v2c' && s !== 0 ? 2 : 1);
   if (bytes > channel.slotSize && !ends.epilogue)
-    throw vmTrap(`${op.node.name}: a ${rows}x${cols} ${tile.type.dtype} entry (${bytes} bytes) does not fit the pipe's ${channel.slotSize}-byte slots`, op.node.span);
+    throw vmTrap(
+      `${op.node.name}: a ${rows}x${cols} ${tile.type.dtype} entry (${bytes} bytes) does not fit the pipe's ${channel.slotSize}-byte slots`,
+      op.node.span,
+    );
   const values: (number | bigint)[] = [];
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) values.push(tile.get(r, c));
   const v2cSplit = channel.dir === 'v2c' && s !== 0;
@@ -359,7 +365,10 @@ export function* popEntry(x: Executor, op: BoundOp, b: DeclaredBinding): Executi
   const s = checkSplit(op, b, x);
   if (b.operands.aiv_subblockid) throw notModelled(`${op.node.name} with aiv_subblockid`, op.node.span);
   const index = channel.popped[lane];
-  yield { what: `an entry of the pipe (${channel.producers > 1 ? 'every vector core to push' : 'the cube core to push'} entry ${index})`, ready: () => channel.filled(index) };
+  yield {
+    what: `an entry of the pipe (${channel.producers > 1 ? 'every vector core to push' : 'the cube core to push'} entry ${index})`,
+    ready: () => channel.filled(index),
+  };
   const entry = channel.entries.get(index)!;
   for (const clock of entry.pushClocks) x.acquire(clock);
   channel.popped[lane]++;
@@ -452,8 +461,10 @@ function converter(x: Executor, op: BoundOp, part: Part, to: ElemType): (v: numb
   const form: QuantForm = quant === 'no_convert' ? 'none' : (QUANT_FORM[quant.replace(/.*_/, '')] ?? 'none');
   if (quant !== 'no_convert' && form === 'none') throw notModelled(`${op.node.name} with quant = ${quant}`, op.node.span);
   const words = fixpipe.words;
-  if (form === 'scalar' && typeof words !== 'bigint') throw vmTrap(`${op.node.name}: quant = ${quant} needs a pto.set_quant_scalar on the pipe before the push`, part.span);
-  if (form === 'vector' && !Array.isArray(words)) throw vmTrap(`${op.node.name}: quant = ${quant} needs a pto.set_quant_vector on the pipe before the push`, part.span);
+  if (form === 'scalar' && typeof words !== 'bigint')
+    throw vmTrap(`${op.node.name}: quant = ${quant} needs a pto.set_quant_scalar on the pipe before the push`, part.span);
+  if (form === 'vector' && !Array.isArray(words))
+    throw vmTrap(`${op.node.name}: quant = ${quant} needs a pto.set_quant_vector on the pipe before the push`, part.span);
   const convert: FixpipeConvert | string = fixpipeConverter({
     from: part.elem,
     to,

@@ -90,7 +90,10 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
   runCores(
     interpreters.map((x, i) => ({
       label: label(cores[i]),
-      run: labelled(x.run(kernelFor(cores[i].kind), argumentsFor(fn, kernelFor(cores[i].kind), perRank[cores[i].rank], cores[i])), cores.length > 1 ? label(cores[i]) : undefined),
+      run: labelled(
+        x.run(kernelFor(cores[i].kind), argumentsFor(fn, kernelFor(cores[i].kind), perRank[cores[i].rank], cores[i])),
+        cores.length > 1 ? label(cores[i]) : undefined,
+      ),
       at: () => x.waitingAt(),
     })),
     options.scheduleSeed,

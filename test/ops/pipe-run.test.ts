@@ -9,7 +9,8 @@ const MAT = '!pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=16, v_row=16, v_col
 const LEFT = '!pto.tile_buf<loc=left, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>';
 const RIGHT = '!pto.tile_buf<loc=right, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=col_major, fractal=512, pad=0>';
 const ACC = '!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>';
-const vec = (rows: number) => `!pto.tile_buf<loc=vec, dtype=f32, rows=${rows}, cols=16, v_row=${rows}, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+const vec = (rows: number) =>
+  `!pto.tile_buf<loc=vec, dtype=f32, rows=${rows}, cols=16, v_row=${rows}, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
 const PART = (rows: number) => `!pto.partition_tensor_view<${rows}x16xf32>`;
 const VIEW = '!pto.tensor_view<?x?xf32>';
 
@@ -125,7 +126,7 @@ function errorOf(run: () => unknown): LocatedError {
 }
 
 describe('cube -> vector pipes', () => {
-  it('split 1: each vector core pops its half of the rows of the cube\'s matmul result', () => {
+  it("split 1: each vector core pops its half of the rows of the cube's matmul result", () => {
     const out = f32Buffer('out', new Array(256).fill(-1));
     launch(c2vKernel({ split: 1, count: 1, slots: 8, frees: true }), 'k', [f32Buffer('a', identity), f32Buffer('b', blocks(1)), out]);
     // I x B = B: vector 0 stored rows 0..7, vector 1 rows 8..15.
@@ -153,7 +154,9 @@ describe('cube -> vector pipes', () => {
   it('a producer with every slot full waits: 3 pushes into 2 slots that are never freed deadlock at the third push', () => {
     const out = f32Buffer('out', new Array(256 * 3).fill(-1));
     const e = errorOf(() => launch(c2vKernel({ split: 1, count: 3, slots: 2, frees: false }), 'k', [f32Buffer('a', identity), f32Buffer('b', blocks(3)), out]));
-    expect(e.message).toMatch(/^deadlock: none of the 3 waiting cores can go on: block 0, cube waits at pto\.tpush_to_aiv for a free slot of the pipe \(2 of 2 slots in use\)/);
+    expect(e.message).toMatch(
+      /^deadlock: none of the 3 waiting cores can go on: block 0, cube waits at pto\.tpush_to_aiv for a free slot of the pipe \(2 of 2 slots in use\)/,
+    );
     expect(e.notes?.map((n) => n.message)).toEqual([
       'block 0, vector 0 waits at pto.tpop_from_aic for an entry of the pipe (the cube core to push entry 2)',
       'block 0, vector 1 waits at pto.tpop_from_aic for an entry of the pipe (the cube core to push entry 2)',
@@ -172,7 +175,9 @@ describe('cube -> vector pipes', () => {
   });
 
   it('a tfree with nothing popped is a located trap', () => {
-    const text = c2vKernel({ split: 1, count: 1, slots: 8, frees: true }).replace(/ {6}%t = pto\.tpop_from_aic[^\n]*\n/, '').replace(/pto\.tstore ins\(%t[^\n]*\n/, '\n');
+    const text = c2vKernel({ split: 1, count: 1, slots: 8, frees: true })
+      .replace(/ {6}%t = pto\.tpop_from_aic[^\n]*\n/, '')
+      .replace(/pto\.tstore ins\(%t[^\n]*\n/, '\n');
     const e = errorOf(() => launch(text, 'k', [f32Buffer('a', identity), f32Buffer('b', blocks(1)), f32Buffer('out', new Array(256).fill(0))]));
     expect(e.message).toBe('block 0, vector 0: pto.tfree_from_aic: this core has no popped entry of the pipe to free');
   });

@@ -222,8 +222,7 @@ class StaticSizing {
           if (op.name === makeTensorView.name && op.operands[0].value) this.views.push({ source: name(op.operands[0])!, op, scope });
           if ((op.name === partitionView.name || op.name === subview.name) && op.results[0] && op.operands[0].value)
             this.partitionSources.set(scoped(scope, op.results[0].name), name(op.operands[0])!);
-          if (op.name === 'pto.tload')
-            for (const o of segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : [])) if (o.value) this.loads.add(name(o)!);
+          if (op.name === 'pto.tload') for (const o of segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : [])) if (o.value) this.loads.add(name(o)!);
           const callee = op.name === callOp.name ? attrOf(op, 'callee') : undefined;
           const body = callee?.kind === 'symbol' && depth < 8 ? callees?.(callee.name) : undefined;
           if (body?.regions[0]) {
