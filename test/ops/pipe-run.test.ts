@@ -308,3 +308,62 @@ describe('pipes of GM slots (tensor_view entries)', () => {
     expect(floats(slots).slice(0, 256)).toEqual(blocks(1));
   });
 });
+
+describe('the lowered forms (a !pto.pipe value, declare_tile, tpop into it)', () => {
+  // PTOAS's lowering resolves the reserved buffer to a constant address: both ends pass the same one (4096).
+  const text = `module {
+  func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {pto.entry} {
+    func.call @k_cube(%a, %b, %out) : (!pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    func.call @k_vector(%a, %b, %out) : (!pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    return
+  }
+  func.func private @k_cube(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %local = arith.constant 4096 : i32
+    %pipe = pto.initialize_l2l_pipe {dir_mask = 1, slot_size = 1024, slot_num = 8, flag_base = 0} (%local : i32) -> !pto.pipe
+    %ma = pto.alloc_tile : ${MAT}
+    %mb = pto.alloc_tile : ${MAT}
+    %l = pto.alloc_tile : ${LEFT}
+    %r = pto.alloc_tile : ${RIGHT}
+    %acc = pto.alloc_tile : ${ACC}
+    %av = pto.make_tensor_view %a, shape = [%c16, %c16], strides = [%c16, %c1] : ${VIEW}
+    %bv = pto.make_tensor_view %b, shape = [%c16, %c16], strides = [%c16, %c1] : ${VIEW}
+    %ap = pto.partition_view %av, offsets = [%c0, %c0], sizes = [%c16, %c16] : ${VIEW} -> ${PART(16)}
+    %bp = pto.partition_view %bv, offsets = [%c0, %c0], sizes = [%c16, %c16] : ${VIEW} -> ${PART(16)}
+    pto.tload ins(%ap : ${PART(16)}) outs(%ma : ${MAT})
+    pto.tload ins(%bp : ${PART(16)}) outs(%mb : ${MAT})
+    pto.tmov ins(%ma : ${MAT}) outs(%l : ${LEFT})
+    pto.tmov ins(%mb : ${MAT}) outs(%r : ${RIGHT})
+    pto.tmatmul ins(%l, %r : ${LEFT}, ${RIGHT}) outs(%acc : ${ACC})
+    pto.tpush(%acc, %pipe : ${ACC}, !pto.pipe) {split = 1}
+    return
+  }
+  func.func private @k_vector(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %local = arith.constant 4096 : i32
+    %pipe = pto.initialize_l2l_pipe {dir_mask = 1, slot_size = 1024, slot_num = 8, flag_base = 0} (%local : i32) -> !pto.pipe
+    %sb = pto.get_subblock_idx
+    %sbi = arith.index_cast %sb : i64 to index
+    %row = arith.muli %sbi, %c8 : index
+    %ov = pto.make_tensor_view %out, shape = [%c16, %c16], strides = [%c16, %c1] : ${VIEW}
+    %op = pto.partition_view %ov, offsets = [%row, %c0], sizes = [%c8, %c16] : ${VIEW} -> ${PART(8)}
+    %t = pto.declare_tile -> ${vec(8)}
+    pto.tpop(%t, %pipe : ${vec(8)}, !pto.pipe) {split = 1}
+    pto.tstore ins(%t : ${vec(8)}) outs(%op : ${PART(8)})
+    pto.tfree(%pipe : !pto.pipe) {split = 1}
+    return
+  }
+}
+`;
+
+  it('the cube pushes I x B with split 1 and each vector core stores the half it popped into its declared tile', () => {
+    const out = f32Buffer('out', new Array(256).fill(-1));
+    launch(text, 'k', [f32Buffer('a', identity), f32Buffer('b', blocks(1)), out]);
+    expect(floats(out)).toEqual(blocks(1));
+  });
+});
