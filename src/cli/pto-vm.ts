@@ -268,7 +268,7 @@ function execute(assembled: Assembled, name: string, req: RunRequest): { bound: 
   const fn = assembled.program.functions.get(name)!;
   let bound: BoundArguments;
   try {
-    bound = bindArguments(assembled.types, fn, req.argSpecs);
+    bound = bindArguments(assembled.types, fn, req.argSpecs, (symbol) => assembled.program.functions.get(symbol));
   } catch (e) {
     if (e instanceof ArgumentError) throw new UsageError(e.message);
     throw e;
@@ -327,7 +327,7 @@ function chooseEntry(functions: Map<string, OpNode>, entry: string | undefined):
     return fn;
   }
   if (defined.length === 1) return defined[0];
-  const marked = defined.filter((f) => attrOf(f, 'hacc.entry'));
+  const marked = defined.filter((f) => attrOf(f, 'hacc.entry') || attrOf(f, 'pto.entry'));
   if (marked.length === 1) return marked[0];
   if (defined.length === 0) throw new UsageError('the file defines no function to run');
   throw new UsageError(`the file defines ${defined.length} functions; choose one with --entry (${defined.map((f) => '@' + f.symbol).join(', ')})`);

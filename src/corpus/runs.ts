@@ -1,7 +1,7 @@
 import { LocatedError } from '../diag/located-error';
 import { TargetName } from '../spec/schema';
 import { assemble } from '../verify/assemble';
-import { calledFunctions, runLaunch } from '../vm/interpreter';
+import { calledFunctions, peerKernel, runLaunch } from '../vm/interpreter';
 import { ArgumentError, bindArguments } from '../vm/io/arguments';
 
 /**
@@ -20,7 +20,10 @@ export interface FunctionRun {
 export interface RunOutcome {
   /** Each function's global buffers after its run, base64, by `@function %buffer`. */
   buffers?: Record<string, string>;
-  /** Every kernel (a function with a body no other function calls), in order; each runs whether or not another trapped. */
+  /**
+   * Every kernel (a function with a body no other function calls; of a cube/vector pair the first), in order; each
+   * runs whether or not another trapped.
+   */
   functions?: FunctionRun[];
   /** The first trap or argument error, `@function: message`. */
   trap?: string;
@@ -69,7 +72,13 @@ export function runWithGeneratedInputs(file: string, text: string, options: RunO
   const functions: FunctionRun[] = [];
   const given = options.bindings ?? {};
   const called = calledFunctions(asm.program);
-  for (const fn of [...asm.program.functions.values()].filter((f) => f.regions.length > 0 && !called.has(f))) {
+  const kernels = [...asm.program.functions.values()].filter((f) => f.regions.length > 0 && !called.has(f));
+  // A cube kernel and the vector kernel its pipes name run as one launch (from the first of the two).
+  const launched = kernels.filter((f, i) => {
+    const peer = peerKernel(asm.program, f);
+    return !peer || kernels.indexOf(peer) < 0 || kernels.indexOf(peer) > i;
+  });
+  for (const fn of launched) {
     const args = new Map<string, string>();
     for (const p of fn.params ?? []) {
       const name = p.name.slice(1);

@@ -196,6 +196,19 @@ export class OnChipMemory {
     return this.tileAt(type, buffer, address);
   }
 
+  /**
+   * Reserves `size` bytes of a buffer (`pto.reserve_buffer`): at `base` when given (the author placed it), else
+   * after what is placed already (32-byte aligned). Its byte offset.
+   */
+  reserve(loc: string, size: number, base: number | undefined, opName: string, span: Span): number {
+    const buffer = this.spec.locationBuffer[loc as TileType['loc']];
+    const capacity = this.capacity(buffer);
+    const start = base ?? Math.ceil((this.used.get(buffer) ?? 0) / this.spec.alignment) * this.spec.alignment;
+    if (start + size > capacity) throw vmTrap(`${opName}: ${size} bytes at offset ${start} end past the ${capacity}-byte ${buffer} of ${this.target}`, span);
+    if (base === undefined) this.used.set(buffer, start + size);
+    return start;
+  }
+
   private tileAt(type: TileType, buffer: string, start: number): Tile {
     let memory = this.memories.get(buffer);
     if (!memory) {

@@ -1,7 +1,13 @@
 import { GlobalBuffer, PartitionView, Pointer, TensorView, Tile, TileContents } from './memory';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
-export type Value = bigint | number | GlobalBuffer | Pointer | TensorView | PartitionView | Tile | TileContents | Cells | MultiTile;
+export type Value = bigint | number | GlobalBuffer | Pointer | TensorView | PartitionView | Tile | TileContents | Cells | MultiTile | PipeHandle;
+
+/** A `!pto.pipe`: the ends of a pipe between cores that an initialization gave (its state is the pipe ops' business). */
+export interface PipeHandle {
+  kind: 'pipe';
+  ends: unknown;
+}
 
 /**
  * A core's own scalar storage: a local array, an event-id array or a struct, as cells that hold scalars (or, for a

@@ -26,6 +26,18 @@ import {
 } from './pipe-frontend';
 import { PIPE_OP, definingOp, intAttr, isFrontendInit, opsOf, pipeId, symbolAttr } from './pipe-model';
 import { pipePeerProblem } from './pipe-peers';
+import {
+  allocEntry,
+  declareEntry,
+  freeEntry,
+  importReservedBuffer,
+  initializeFrontendPipe,
+  initializeLoweredPipe,
+  popEntry,
+  pushEntry,
+  reserveBuffer,
+  setQuant,
+} from './pipe-run';
 
 /** The two directions of a pipe and the core each end of it runs on. */
 const CUBE_TO_VECTOR = { producer: { core: 'cube', c2v: true }, consumer: { core: 'vector', c2v: true } } satisfies Record<string, PipeDataRole>;
@@ -37,7 +49,7 @@ const VECTOR_TO_CUBE = { producer: { core: 'vector', c2v: false }, consumer: { c
  * slot size and a slot count; the producer allocates a slot (talloc), fills it and pushes it (tpush); the consumer
  * pops it (tpop) and frees it (tfree). The frontend forms name the pipe by `id` (`tpush_to_aiv`, `tpop_from_aic`);
  * the lowered forms pass a `!pto.pipe` value. Slots live in buffers reserved by name (reserve_buffer) and imported
- * by the peer function (import_reserved_buffer). The VM does not run cores that talk to each other yet.
+ * by the peer function (import_reserved_buffer). The VM runs them as pipe-run.ts says (docs/pipes.md).
  */
 
 const ID = { name: 'id', type: { kind: 'int' as const, range: [0, 2147483647] as [number, number] } };
@@ -160,6 +172,7 @@ function frontendInit(name: string, core: CoreKind): DeclaredOp {
     ],
     attrs: [ID, ...PIPE_CONFIG, { name: 'slot_num', type: { kind: 'int' } }, { name: 'local_slot_num', type: { kind: 'int' } }],
     refusedAttrs: UNPUBLISHED,
+    execute: initializeFrontendPipe,
     check(c) {
       if (!checkCoreContext(c, core)) return;
       const errors = c.v.diags.errorCount;
@@ -229,6 +242,7 @@ function loweredInit(name: string, operands: DeclaredOperand[], extra: string[])
     operands,
     attrs: [...PIPE_CONFIG, { name: 'slot_num', type: { kind: 'int' }, required: true }, ...extra.map((n) => ({ name: n, type: { kind: 'int' as const } }))],
     results: [{ name: 'pipe', is: ['pipe'] }],
+    execute: initializeLoweredPipe,
     check(c) {
       const errors = c.v.diags.errorCount;
       checkPipeConfig(c);
@@ -250,6 +264,7 @@ function pushTo(name: string, role: PipeDataRole): DeclaredOp {
     operands: [{ name: 'tile', is: [...ENTRY_CLASSES] }, ...(role.c2v ? [] : [SUBBLOCK])],
     attrs: [ID, SPLIT],
     refusedAttrs: UNPUBLISHED,
+    execute: pushEntry,
     check(c) {
       const entry = c.type('tile');
       const init = checkDataOp(c, role);
@@ -273,6 +288,7 @@ function popFrom(name: string, role: PipeDataRole): DeclaredOp {
     attrs: [ID, SPLIT],
     results: [{ name: 'tile', is: [...ENTRY_CLASSES] }],
     refusedAttrs: UNPUBLISHED,
+    execute: popEntry,
     check(c) {
       const result = c.v.declared[0];
       const resultSpan = c.v.op.resultTypes[0]?.span ?? c.v.op.span;
@@ -292,6 +308,7 @@ function freeFrom(name: string, role: PipeDataRole): DeclaredOp {
     operands: [{ name: 'entry', is: [...ENTRY_CLASSES], optional: true }],
     attrs: [ID, SPLIT],
     refusedAttrs: UNPUBLISHED,
+    execute: freeEntry,
     check(c) {
       const init = checkDataOp(c, role);
       if (!init) return;
@@ -309,6 +326,7 @@ function allocTo(name: string, role: PipeDataRole): DeclaredOp {
     attrs: [ID, SPLIT],
     results: [{ name: 'entry', is: ['tensor_view'] }],
     refusedAttrs: UNPUBLISHED,
+    execute: allocEntry,
     check(c) {
       const init = checkDataOp(c, role);
       if (!init) return;
@@ -350,18 +368,37 @@ const PIPE_OPS: DeclaredOp[] = [
   freeFrom(PIPE_OP.freeFromAiv, VECTOR_TO_CUBE.consumer),
   allocTo(PIPE_OP.allocToAiv, CUBE_TO_VECTOR.producer),
   allocTo(PIPE_OP.allocToAic, VECTOR_TO_CUBE.producer),
-  { name: 'pto.talloc', operands: [{ name: 'entry', is: ['tensor_view'] }, PIPE_HANDLE], attrs: [SPLIT], check: (c) => checkTensorViewEntry(c, 'entry') },
-  { name: 'pto.tpush', operands: [{ name: 'tile', is: [...ENTRY_CLASSES] }, PIPE_HANDLE, SUBBLOCK], attrs: [SPLIT], check: loweredTransfer('cube') },
-  { name: 'pto.tpop', operands: [{ name: 'tile', is: [...ENTRY_CLASSES] }, PIPE_HANDLE, SUBBLOCK], attrs: [SPLIT], check: loweredTransfer('vector') },
+  {
+    name: 'pto.talloc',
+    operands: [{ name: 'entry', is: ['tensor_view'] }, PIPE_HANDLE],
+    attrs: [SPLIT],
+    check: (c) => checkTensorViewEntry(c, 'entry'),
+    execute: allocEntry,
+  },
+  {
+    name: 'pto.tpush',
+    operands: [{ name: 'tile', is: [...ENTRY_CLASSES] }, PIPE_HANDLE, SUBBLOCK],
+    attrs: [SPLIT],
+    check: loweredTransfer('cube'),
+    execute: pushEntry,
+  },
+  {
+    name: 'pto.tpop',
+    operands: [{ name: 'tile', is: [...ENTRY_CLASSES] }, PIPE_HANDLE, SUBBLOCK],
+    attrs: [SPLIT],
+    check: loweredTransfer('vector'),
+    execute: popEntry,
+  },
   {
     name: 'pto.tfree',
     operands: [{ name: 'entry', is: [...ENTRY_CLASSES], optional: true }, PIPE_HANDLE],
     attrs: [SPLIT],
     check: (c) => checkTensorViewEntry(c, 'entry'),
+    execute: freeEntry,
   },
   // A slot's contents named before it is popped (the lowered forms fill it in place).
-  { name: 'pto.declare_tile', results: [{ name: 'tile', is: ['tile', 'tensor_view', 'partition_view'] }] },
-  { name: 'pto.declare_global', results: [{ name: 'entry', is: ['tensor_view'] }] },
+  { name: 'pto.declare_tile', results: [{ name: 'tile', is: ['tile', 'tensor_view', 'partition_view'] }], execute: declareEntry },
+  { name: 'pto.declare_global', results: [{ name: 'entry', is: ['tensor_view'] }], execute: declareEntry },
   {
     name: PIPE_OP.reserveBuffer,
     properties: { notInTileOpHelper: 'Tile allocation or high-level TileOps' },
@@ -373,6 +410,7 @@ const PIPE_OPS: DeclaredOp[] = [
       { name: 'base', type: { kind: 'int' } },
     ],
     results: [{ name: 'addr', is: ['i32'], fixed: { kind: 'scalar', elem: 'i32' } }],
+    execute: reserveBuffer,
     check(c) {
       const { op } = c.v;
       const size = c.int('size');
@@ -399,6 +437,7 @@ const PIPE_OPS: DeclaredOp[] = [
       { name: 'peer_func', type: { kind: 'symbol' }, required: true },
     ],
     results: [{ name: 'addr', is: ['i32'], fixed: { kind: 'scalar', elem: 'i32' } }],
+    execute: importReservedBuffer,
     check(c) {
       const peer = c.binding.attrs.peer_func;
       if (peer?.kind !== 'symbol') return;
@@ -427,6 +466,7 @@ const PIPE_OPS: DeclaredOp[] = [
     attrs: [ID],
     refusedAttrs: UNPUBLISHED,
     check: (c) => checkSetQuant(c, 'scalar'),
+    execute: (x, op, b) => setQuant(x, op, b, 'scalar'),
   },
   {
     name: PIPE_OP.setQuantVector,
@@ -434,6 +474,7 @@ const PIPE_OPS: DeclaredOp[] = [
     attrs: [ID],
     refusedAttrs: UNPUBLISHED,
     check: (c) => checkSetQuant(c, 'vector'),
+    execute: (x, op, b) => setQuant(x, op, b, 'vector'),
   },
 ];
 

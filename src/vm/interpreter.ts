@@ -1,5 +1,5 @@
 import { LocatedError } from '../diag/located-error';
-import { OpNode } from '../syntax/ast';
+import { OpNode, attrOf } from '../syntax/ast';
 import { TypeTable } from '../syntax/type-table';
 import { isa } from '../spec/isa';
 import { Program } from '../ir/program';
@@ -69,7 +69,11 @@ export function runLaunch(
  */
 export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRank: Map<string, Value>[], options: RunOptions, shape: LaunchShape): RunResult {
   const kinds = kindsReachedFrom(program, fn);
-  const mixed = kinds.has('cube') && kinds.has('vector');
+  // A kernel for one kind of core whose pipes name a kernel for the other (a pair PTOAS compiles together, the runtime
+  // launching one on the cube cores and the other on the vector cores, with the same arguments).
+  const peer = kinds.size === 1 ? peerKernel(program, fn) : undefined;
+  const mixed = (kinds.has('cube') && kinds.has('vector')) || peer !== undefined;
+  const kernelFor = (kind: CoreKind | undefined): OpNode => (peer && kind && program.bound.functions.get(fn)?.kind !== kind ? peer : fn);
   const subblocks = shape.subblocks ?? (mixed ? 2 : 1);
   const ranks = perRank.length;
   const cores: CoreIndex[] = [];
@@ -86,7 +90,10 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
   runCores(
     interpreters.map((x, i) => ({
       label: label(cores[i]),
-      run: labelled(x.run(fn, perRank[cores[i].rank]), cores.length > 1 ? label(cores[i]) : undefined),
+      run: labelled(
+        x.run(kernelFor(cores[i].kind), argumentsFor(fn, kernelFor(cores[i].kind), perRank[cores[i].rank], cores[i])),
+        cores.length > 1 ? label(cores[i]) : undefined,
+      ),
       at: () => x.waitingAt(),
     })),
     options.scheduleSeed,
@@ -153,6 +160,63 @@ export function calledFunctions(program: Program): Set<OpNode> {
   };
   for (const f of program.bound.functions.values()) if (f.body) visit(f.body);
   return called;
+}
+
+/**
+ * The kernel for the other kind of core that `fn`'s pipes are joined to: a function of the other `pto.kernel_kind`
+ * that one of them names as its `peer_func` (the buffer one reserves and the other imports).
+ */
+export function peerKernel(program: Program, fn: OpNode): OpNode | undefined {
+  const kind = program.bound.functions.get(fn)?.kind;
+  if (!kind) return undefined;
+  const bySymbol = new Map([...program.bound.functions.keys()].map((f) => [f.symbol, f]));
+  const peersNamed = (f: OpNode): OpNode[] => {
+    const named: OpNode[] = [];
+    const walk = (ops: OpNode[]) => {
+      for (const op of ops) {
+        const peer = attrOf(op, 'peer_func');
+        const target = peer?.kind === 'symbol' ? bySymbol.get(peer.name) : undefined;
+        if (target) named.push(target);
+        for (const r of op.regions) for (const b of r.blocks) walk(b.ops);
+      }
+    };
+    for (const r of f.regions) for (const b of r.blocks) walk(b.ops);
+    return named;
+  };
+  const otherKind = (f: OpNode) => {
+    const k = program.bound.functions.get(f)?.kind;
+    return k !== undefined && k !== kind;
+  };
+  const candidates = new Set([...peersNamed(fn).filter(otherKind), ...[...bySymbol.values()].filter((f) => otherKind(f) && peersNamed(f).includes(fn))]);
+  return candidates.size === 1 ? [...candidates][0] : undefined;
+}
+
+/**
+ * pypto's SPMD launch scalars, which its runtime passes each core of a launch: a peer kernel's parameter of one of
+ * these names that the entry lacks gets the core's own value.
+ */
+const LAUNCH_SCALARS: Record<string, (core: CoreIndex) => number> = {
+  '%__pypto_spmd_block_idx': (core) => core.block,
+  '%__pypto_spmd_block_num': (core) => core.blocks,
+  '%__pypto_spmd_subblock_idx': (core) => core.subblock,
+};
+
+/**
+ * The peer kernel's arguments: the entry's argument of the same name, else of the same position (the runtime passes
+ * both kernels the same ones); a launch scalar the entry lacks is the core's own.
+ */
+function argumentsFor(entry: OpNode, kernel: OpNode, args: Map<string, Value>, core: CoreIndex): Map<string, Value> {
+  if (kernel === entry) return args;
+  const names = (f: OpNode) => f.regions[0]?.blocks[0]?.args.map((a) => a.name) ?? [];
+  const from = names(entry);
+  const mapped = new Map<string, Value>();
+  names(kernel).forEach((name, i) => {
+    const launch = LAUNCH_SCALARS[name];
+    const v = from.includes(name) ? args.get(name) : launch ? BigInt(launch(core)) : from[i] !== undefined ? args.get(from[i]) : undefined;
+    if (v === undefined) throw vmTrap(`@${kernel.symbol} (the peer kernel of @${entry.symbol}) has no argument for its parameter ${name}`, kernel.span);
+    mapped.set(name, v);
+  });
+  return mapped;
 }
 
 /** The kinds of core whose code a function reaches: its own kind, its sections', its callees' (transitively). */

@@ -218,6 +218,27 @@ describe('pto-vm run programs/matmul.pto', () => {
   });
 });
 
+describe('pto-vm run programs/cube-vector-handoff.pto (a cube core and two vector cores joined by a pipe)', () => {
+  const program = path.join(ROOT, 'programs', 'cube-vector-handoff.pto');
+
+  test.each(['a5', 'a2a3'])('on %s, D = A x B + 1: the cube pushes A x B, each vector core pops its 8 rows, adds 1 and stores them', (target) => {
+    const r = ptoVm('run', program, '--target', target, '--strict-sync', '--json');
+    expect(r.status).toBe(0);
+    const { outputs } = JSON.parse(r.stdout);
+    const half = (seed: number) => Array.from(new Uint16Array(randomBytes('f16', 256, seed).buffer), (bits) => getFloat16(bits));
+    const [a, b] = [half(1), half(2)];
+    const expected: number[] = [];
+    for (let i = 0; i < 16; i++) {
+      for (let j = 0; j < 16; j++) {
+        let sum = 0;
+        for (let k = 0; k < 16; k++) sum = Math.fround(sum + a[i * 16 + k] * b[k * 16 + j]);
+        expected.push(Math.fround(sum + 1));
+      }
+    }
+    expect(outputs.d.values).toEqual(expected);
+  });
+});
+
 /** An f16 bit pattern's value (a direct decoding, independent of the VM's table). */
 function getFloat16(bits: number): number {
   const sign = bits & 0x8000 ? -1 : 1;

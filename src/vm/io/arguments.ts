@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { OpNode, Operand, Region, segment } from '../../syntax/ast';
+import { OpNode, Operand, Region, attrOf, segment } from '../../syntax/ast';
 import { ElemType, elemSize, isFloat } from '../../types/type';
 import { TypeTable } from '../../syntax/type-table';
 import { Value } from '../interpreter';
@@ -9,6 +9,7 @@ import { NpyError, parseNpy } from './npy';
 import { opRegistry } from '../../ops/registry';
 import { makeTensorView, partitionView } from '../../ops/views';
 import { subview } from '../../ops/memref';
+import { callOp } from '../../ops/builtin';
 
 /** A problem with how the user bound arguments: a usage error (exit 2), not a program error. */
 export class ArgumentError extends Error {}
@@ -51,8 +52,11 @@ export interface BoundArguments {
   origins: Map<string, string>;
 }
 
-/** Binds `--arg NAME=VALUE` specs to the function's arguments; unbound pointers get generated data. */
-export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, string>): BoundArguments {
+/**
+ * Binds `--arg NAME=VALUE` specs to the function's arguments; unbound pointers get generated data, sized from the views
+ * made of them (in the functions it calls too, which `callees` finds by name).
+ */
+export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, string>, callees?: (symbol: string) => OpNode | undefined): BoundArguments {
   const params = fn.regions[0]?.blocks[0]?.args ?? [];
   const known = new Set(params.map((p) => p.name.slice(1)));
   for (const name of specs.keys()) {
@@ -62,7 +66,7 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
   const values = new Map<string, Value>();
   const buffers: GlobalBuffer[] = [];
   const origins = new Map<string, string>();
-  const sizing = new StaticSizing(fn, specs, types);
+  const sizing = new StaticSizing(fn, specs, types, callees);
   params.forEach((param, index) => {
     const name = param.name.slice(1);
     const type = param.type ? types.resolve(param.type).type : undefined;
@@ -184,13 +188,22 @@ function readPointerData(name: string, elem: ElemType, spec: string): Uint8Array
   throw new ArgumentError(`--arg ${name}=${spec}: expected FILE.npy, FILE.bin, zeros:N, random:N[:SEED] or a number`);
 }
 
+/** Where a name of the program lives: the entry's names as written, a callee's under a prefix, its parameters as the caller's values. */
+interface Scope {
+  prefix: string;
+  params: Map<string, string>;
+}
+
+const scoped = (scope: Scope, name: string): string => scope.params.get(name) ?? scope.prefix + name;
+
 /**
  * Sizes pointer arguments from the tensor views made of them, when shapes and strides are
  * constants (or come from bound scalar arguments): extent = 1 + sum((shape[d] - 1) * stride[d]).
+ * Views made in the functions the entry calls (`callees` finds them) count, through the arguments it passes.
  */
 class StaticSizing {
-  private readonly defs = new Map<string, OpNode>();
-  private readonly views: { source: string; op: OpNode }[] = [];
+  private readonly defs = new Map<string, { op: OpNode; scope: Scope }>();
+  private readonly views: { source: string; op: OpNode; scope: Scope }[] = [];
   private readonly loads = new Set<string>();
   private readonly partitionSources = new Map<string, string>();
 
@@ -198,29 +211,41 @@ class StaticSizing {
     fn: OpNode,
     private readonly specs: Map<string, string>,
     private readonly types: TypeTable,
+    callees?: (symbol: string) => OpNode | undefined,
   ) {
-    const visit = (region: Region): void => {
+    let calls = 0;
+    const visit = (region: Region, scope: Scope, depth: number): void => {
       for (const block of region.blocks) {
         for (const op of block.ops) {
-          for (const r of op.results) this.defs.set(r.name, op);
-          if (op.name === makeTensorView.name && op.operands[0].value) this.views.push({ source: op.operands[0].value.name, op });
+          for (const r of op.results) this.defs.set(scoped(scope, r.name), { op, scope });
+          const name = (o: Operand | undefined) => (o?.value ? scoped(scope, o.value.name) : undefined);
+          if (op.name === makeTensorView.name && op.operands[0].value) this.views.push({ source: name(op.operands[0])!, op, scope });
           if ((op.name === partitionView.name || op.name === subview.name) && op.results[0] && op.operands[0].value)
-            this.partitionSources.set(op.results[0].name, op.operands[0].value.name);
-          if (op.name === 'pto.tload')
-            for (const o of segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : [])) if (o.value) this.loads.add(o.value.name);
-          op.regions.forEach(visit);
+            this.partitionSources.set(scoped(scope, op.results[0].name), name(op.operands[0])!);
+          if (op.name === 'pto.tload') for (const o of segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : [])) if (o.value) this.loads.add(name(o)!);
+          const callee = op.name === callOp.name ? attrOf(op, 'callee') : undefined;
+          const body = callee?.kind === 'symbol' && depth < 8 ? callees?.(callee.name) : undefined;
+          if (body?.regions[0]) {
+            const params = new Map<string, string>();
+            (body.regions[0].blocks[0]?.args ?? []).forEach((a, i) => {
+              const given = name(op.operands[i]);
+              if (given) params.set(a.name, given);
+            });
+            visit(body.regions[0], { prefix: `${scope.prefix}@${callee!.kind === 'symbol' ? callee!.name : ''}#${calls++}/`, params }, depth + 1);
+          }
+          op.regions.forEach((r) => visit(r, scope, depth));
         }
       }
     };
-    if (fn.regions[0]) visit(fn.regions[0]);
+    if (fn.regions[0]) visit(fn.regions[0], { prefix: '', params: new Map() }, 0);
   }
 
   extent(arg: string): number | undefined {
     let extent: number | undefined;
-    for (const { source, op } of this.views) {
+    for (const { source, op, scope } of this.views) {
       if (source !== arg) continue;
-      const shape = segment(op, 'shape').map((o) => this.evaluate(o));
-      const strides = segment(op, 'strides').map((o) => this.evaluate(o));
+      const shape = segment(op, 'shape').map((o) => this.evaluate(o, scope));
+      const strides = segment(op, 'strides').map((o) => this.evaluate(o, scope));
       if (shape.some((d) => d === undefined) || strides.some((d) => d === undefined)) return undefined;
       const e = shape.some((d) => d === 0) ? 0 : 1 + shape.reduce<number>((sum, d, i) => sum + (d! - 1) * strides[i]!, 0);
       extent = Math.max(extent ?? 0, e);
@@ -232,22 +257,24 @@ class StaticSizing {
   isRead(arg: string): boolean {
     // The memref form loads from the argument itself or from a memref.subview of it.
     for (const loaded of this.loads) if (loaded === arg || this.partitionSources.get(loaded) === arg) return true;
-    const tensorViews = new Set(this.views.filter((v) => v.source === arg).map((v) => v.op.results[0]?.name));
+    const tensorViews = new Set(this.views.filter((v) => v.source === arg).map((v) => scoped(v.scope, v.op.results[0]?.name ?? '')));
     for (const loaded of this.loads) {
       if (tensorViews.has(this.partitionSources.get(loaded) ?? '')) return true;
     }
     return false;
   }
 
-  private evaluate(o: Operand, depth = 0): number | undefined {
+  private evaluate(o: Operand, scope: Scope, depth = 0): number | undefined {
     if (o.literal !== undefined) return o.literal;
     if (!o.value || depth > 16) return undefined;
-    const bound = this.specs.get(o.value.name.slice(1));
+    const name = scoped(scope, o.value.name);
+    const bound = name.includes('/') ? undefined : this.specs.get(name.slice(1));
     if (bound !== undefined && /^[+-]?\d+$/.test(bound)) return Number(bound);
-    const def = this.defs.get(o.value.name);
+    const found = this.defs.get(name);
+    const def = found?.op;
     const fold = def && opRegistry().lookup(def.name)?.def.fold;
     if (!def || !fold) return undefined;
-    const args = def.operands.map((x) => this.evaluate(x, depth + 1));
+    const args = def.operands.map((x) => this.evaluate(x, found.scope, depth + 1));
     if (args.some((a) => a === undefined)) return undefined;
     const resultType = def.resultTypes[0] ? this.types.resolve(def.resultTypes[0]).type : undefined;
     const folded = fold(
