@@ -54,7 +54,11 @@ export function main(argv: string[]): number {
         type: 'number',
         describe: 'run another legal interleaving of the cores (a seeded choice at each op that can wait); default: round robin',
       })
-      .option('strict-sync', { type: 'boolean', default: false, describe: 'make synchronization findings (missing set_flag/wait_flag, races between cores) errors: exit 1' })
+      .option('strict-sync', {
+        type: 'boolean',
+        default: false,
+        describe: 'make synchronization findings (missing set_flag/wait_flag, races between cores) errors: exit 1',
+      })
       .demandCommand(1, 'pto-vm: give a command: run FILE')
       .strict()
       .exitProcess(false)

@@ -170,7 +170,8 @@ export class CrossCoreRaces implements GlobalAccessObserver {
   }
 
   private race(p: Pending, earlier: Race['earlier'], start: number, end: number): void {
-    const key = `${this.opId(earlier.op)}|${this.opId(p.op)}|${p.buffer.name}`;
+    // A pair of ops is one report whichever ran first (another interleaving, another block, may run them the other way).
+    const key = [this.opId(earlier.op), this.opId(p.op)].sort((a, b) => a - b).join('|') + `|${p.buffer.name}`;
     const cores = `${earlier.core}|${p.core}`;
     const known = this.races.get(key);
     if (!known) {
