@@ -4,7 +4,7 @@ import { GlobalAccess, GlobalAccessObserver, GlobalBuffer } from '../../machine/
 import { SyncFinding } from './tracker';
 
 /** What a core last did to a run of elements: at which of its epochs (its own clock entry), by which op, how. */
-interface Segment {
+export interface Segment {
   start: number;
   end: number;
   epoch: number;
@@ -18,7 +18,7 @@ interface Segment {
  * so the list never holds more runs than the buffer has elements, and in practice as many as the tiles a core
  * moves in one round (a loop that stores the same rows every iteration keeps overwriting the same runs).
  */
-class AccessRuns {
+export class AccessRuns {
   private readonly runs: Segment[] = [];
 
   /** The runs that overlap [start, end). */

@@ -218,3 +218,58 @@ ${vectorStoresItsRow('    pto.print ins("vector before", %one : i32)\n')}
     ]);
   });
 });
+
+describe('FFTS modes', () => {
+  it('ffts_mode written on sync.set / sync.wait reaches the verified op (PTOAS lowers it into the FFTS message)', () => {
+    const text = `func.func @k() {
+  pto.sync.set <PIPE_MTE3>, 0 {ffts_mode = 0 : i32}
+  pto.sync.set <PIPE_MTE3>, 1 {ffts_mode = 1 : i32}
+  pto.sync.set <PIPE_MTE3>, 2 {ffts_mode = 2 : i32}
+  pto.sync.wait <PIPE_V>, 2 {ffts_mode = 2 : i32}
+  return
+}
+`;
+    const asm = assemble('m.pto', text, { target: 'a5' });
+    expect(formatAll(asm.diags)).toBe('');
+    expect([...asm.program.syncOps.values()].map((s) => s.values.get('ffts_mode'))).toEqual([0, 1, 2, 2]);
+  });
+
+  it('ffts_mode outside 0..2 is an error (PTOAS: requires ffts_mode in range [0, 2])', () => {
+    const asm = assemble('m.pto', 'func.func @k() {\n  pto.sync.set <PIPE_V>, 0 {ffts_mode = 3 : i32}\n  return\n}\n', { target: 'a5' });
+    expect(formatAll(asm.diags)).toMatch(/error\[E0701\]: pto.sync.set: ffts_mode: must be in 0..2, got 3/);
+  });
+
+  /** Vector 0 stores its row; vector 1 then reads element 0 of it, after `between` in both vector cores. */
+  const vectorsExchange = (between: string) => `${HEAD}  pto.section.cube {
+  }
+${vectorStoresItsRow()}  pto.section.vector {
+${between}    %x = pto.load_scalar %out[%c0] : !pto.ptr<f32> -> f32
+  }
+  return
+}
+`;
+
+  it('mode 1 (sub-block) is a barrier between the vector cores of a block: it orders vector 0 store before vector 1 load', () => {
+    expect(launch(vectorsExchange('')).sync.map((f) => f.message.split(',')[1])).toEqual([' vector 1: pto.load_scalar reads element 0 of %out (bytes 0..3)']);
+    const mode1 = '    pto.sync.set <PIPE_MTE3>, 1 {ffts_mode = 1 : i32}\n    pto.sync.wait <PIPE_S>, 1 {ffts_mode = 1 : i32}\n';
+    expect(launch(vectorsExchange(mode1)).sync).toEqual([]);
+    // Mode 2 (the default) goes to the cube, which never waits: it does not order the vector cores.
+    const mode2 = '    pto.sync.set <PIPE_MTE3>, 1\n';
+    expect(launch(vectorsExchange(mode2)).sync).toHaveLength(1);
+  });
+
+  it('in a kernel for one kind of core, set/wait_cross_block (mode 0) is a barrier across the blocks', () => {
+    const text = (between: string) => `${HEAD}  %b = pto.get_block_idx
+  %bi = arith.index_cast %b : i64 to index
+  %row = pto.partition_view %v, offsets = [%bi, %c0], sizes = [%c1, %c16] : !pto.tensor_view<?x?xf32> -> ${ROW}
+  %t = pto.alloc_tile : ${VEC}
+  pto.tstore ins(%t : ${VEC}) outs(%row : ${ROW})
+${between}  %x = pto.load_scalar %out[%c16] : !pto.ptr<f32> -> f32
+  return
+}
+`;
+    // Block 0 reads element 16 (bytes 64..67), which block 1 stores.
+    expect(launch(text(''), 2).sync.map((f) => f.message.split(':')[0])).toEqual(['block 1']);
+    expect(launch(text('  pto.set_cross_block <PIPE_MTE3>, 2\n  pto.wait_cross_block <PIPE_V>, 2\n'), 2).sync).toEqual([]);
+  });
+});
