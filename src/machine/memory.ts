@@ -67,14 +67,16 @@ export class GlobalBuffer {
   copyElementTo(index: number, to: Uint8Array, at: number): void {
     this.observer?.access(this, index, 'read');
     const size = this.codec.size;
-    to.set(this.bytes.subarray(index * size, index * size + size), at);
+    const from = index * size;
+    for (let k = 0; k < size; k++) to[at + k] = this.bytes[from + k];
   }
 
   /** Copies an element's bits from `from` at byte `at` into element `index`. */
   copyElementFrom(index: number, from: Uint8Array, at: number): void {
     this.observer?.access(this, index, 'write');
     const size = this.codec.size;
-    this.bytes.set(from.subarray(at, at + size), index * size);
+    const to = index * size;
+    for (let k = 0; k < size; k++) this.bytes[to + k] = from[at + k];
     this.written[index] = 1;
   }
 }
