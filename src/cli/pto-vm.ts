@@ -54,7 +54,11 @@ export function main(argv: string[]): number {
         type: 'number',
         describe: 'run another legal interleaving of the cores (a seeded choice at each op that can wait); default: round robin',
       })
-      .option('strict-sync', { type: 'boolean', default: false, describe: 'make synchronization findings (missing set_flag/wait_flag) errors: exit 1' })
+      .option('strict-sync', {
+        type: 'boolean',
+        default: false,
+        describe: 'make synchronization findings (missing set_flag/wait_flag, races between cores) errors: exit 1',
+      })
       .demandCommand(1, 'pto-vm: give a command: run FILE')
       .strict()
       .exitProcess(false)
@@ -201,7 +205,7 @@ function run(req: RunRequest): number {
   const severity = req.strictSync ? 'error' : 'warning';
   for (const f of result.sync)
     process.stderr.write(
-      formatDiagnostic(main.source, { severity, code: DIAGNOSTICS.syncFinding.code, message: f.message, span: f.span, notes: f.notes }) + '\n',
+      formatDiagnostic(main.source, { severity, code: (f.kind ?? DIAGNOSTICS.syncFinding).code, message: f.message, span: f.span, notes: f.notes }) + '\n',
     );
   const syncFailed = req.strictSync && result.sync.length > 0;
   for (const [name, path] of req.outSpecs) {
@@ -231,6 +235,7 @@ function run(req: RunRequest): number {
     }
     const sync = result.sync.map((f) => ({
       severity,
+      code: (f.kind ?? DIAGNOSTICS.syncFinding).code,
       message: f.message,
       ...located(main, f.span),
       notes: (f.notes ?? []).map((n) => ({ message: n.message, ...located(main, n.span) })),

@@ -486,6 +486,21 @@ export const DIAGNOSTICS = {
     },
   },
 
+  crossCoreRace: {
+    code: 'W0703',
+    severity: 'warning',
+    summary:
+      'While the cores of a launch ran, two of them touched the same bytes of global memory (at least one writing), and no flag, pipe or barrier ordered the two accesses.',
+    example: {
+      tool: 'pto-vm',
+      args: ['--arg', 'p=zeros:4'],
+      program:
+        'func.func @k(%p: !pto.ptr<i32>) {\n  %c0 = arith.constant 0 : index\n  %one = arith.constant 1 : i32\n' +
+        '  pto.section.cube {\n    pto.store_scalar %one, %p[%c0] : !pto.ptr<i32>, i32\n  }\n' +
+        '  pto.section.vector {\n    %x = pto.load_scalar %p[%c0] : !pto.ptr<i32> -> i32\n  }\n  return\n}\n',
+    },
+  },
+
   // ---- 08xx VM run time ---------------------------------------------------------------------------
   trap: {
     code: 'E0801',

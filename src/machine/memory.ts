@@ -4,14 +4,29 @@ import { TargetName } from '../spec/schema';
 import { ElemType, TileType, elemSize } from '../types/type';
 import { innerBox } from '../types/geometry';
 import { tileBytes } from '../types/geometry';
-import { ElementCodec, codec } from '../numerics/elements';
+import { ElementCodec, Scalar, codec } from '../numerics/elements';
 import { vmTrap } from './trap';
 
-/** Global memory behind one pointer argument. `written` marks the elements the program stored. */
+/** How a kernel touches an element of global memory; atomic updates (an atomic add) do not race with each other. */
+export type GlobalAccess = 'read' | 'write' | 'atomic';
+
+/** Sees every element of global memory a kernel reads or writes (the cross-core race checker, src/vm/sync/cross-core.ts). */
+export interface GlobalAccessObserver {
+  access(buffer: GlobalBuffer, element: number, how: GlobalAccess): void;
+}
+
+/**
+ * Global memory behind one pointer argument. `written` marks the elements the program stored. A kernel's ops read
+ * and write it only through the element methods below (the one place global bytes are touched), so that an
+ * observer sees every access; `bytes` and `view` are for the host (the run's inputs and outputs).
+ */
 export class GlobalBuffer {
-  readonly view: DataView;
   readonly written: Uint8Array;
   readonly codec: ElementCodec;
+  /** Set while several cores run (a launch of more than one core): sees every access. */
+  observer?: GlobalAccessObserver;
+  /** The bytes as a DataView, for the host like `bytes`. */
+  readonly view: DataView;
 
   constructor(
     readonly name: string,
@@ -25,6 +40,44 @@ export class GlobalBuffer {
 
   get length(): number {
     return Math.floor(this.bytes.byteLength / elemSize(this.elem));
+  }
+
+  /** The value of element `index` (decoded by its type). */
+  readElement(index: number): Scalar {
+    this.observer?.access(this, index, 'read');
+    return this.codec.read(this.view, index * this.codec.size);
+  }
+
+  /** Stores a value (already rounded to the element type) at element `index`. */
+  writeElement(index: number, value: Scalar): void {
+    this.observer?.access(this, index, 'write');
+    this.codec.write(this.view, index * this.codec.size, value);
+    this.written[index] = 1;
+  }
+
+  /** An atomic read-modify-write of element `index` (atomic add/max/min): `combine` gets the old value. */
+  updateElement(index: number, combine: (old: Scalar) => Scalar): void {
+    this.observer?.access(this, index, 'atomic');
+    const at = index * this.codec.size;
+    this.codec.write(this.view, at, combine(this.codec.read(this.view, at)));
+    this.written[index] = 1;
+  }
+
+  /** Copies the bits of element `index` to `to` at byte `at` (a transfer copies bits, never values: NaN payloads survive). */
+  copyElementTo(index: number, to: Uint8Array, at: number): void {
+    this.observer?.access(this, index, 'read');
+    const size = this.codec.size;
+    const from = index * size;
+    for (let k = 0; k < size; k++) to[at + k] = this.bytes[from + k];
+  }
+
+  /** Copies an element's bits from `from` at byte `at` into element `index`. */
+  copyElementFrom(index: number, from: Uint8Array, at: number): void {
+    this.observer?.access(this, index, 'write');
+    const size = this.codec.size;
+    const to = index * size;
+    for (let k = 0; k < size; k++) this.bytes[to + k] = from[at + k];
+    this.written[index] = 1;
   }
 }
 

@@ -1,6 +1,7 @@
 import { OpDefinition } from '../ir/definition';
 import { Type, printType } from '../types/type';
 import { DeclaredCheck, DeclaredOp, DeclaredOperand, declaredDefinition, ptoEnum } from './declared';
+import { syncAll } from './syncall-run';
 
 /**
  * Communication between devices (ranks) and all cores of a launch (PTOAS's `pto.comm.*`, pto-isa's TPUT, TGET,
@@ -198,6 +199,7 @@ const COMM_OPS: DeclaredOp[] = [
     // `pto.syncall() mode = #pto.sync_all_mode<hard>, core_type = #pto.sync_core_type<mix>`; soft mode counts
     // arrivals in a global workspace.
     name: 'pto.syncall',
+    execute: syncAll,
     operands: [
       { name: 'gm_workspace', is: ['ptr', 'tensor_view', 'partition_view'], optional: true },
       { name: 'used_cores', is: ['i32'], optional: true },

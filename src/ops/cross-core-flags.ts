@@ -9,8 +9,10 @@ import { CoreIndex, Execution, Executor, HappensBefore } from '../ir/definition'
  * - 1 (sub-block): a vector core's set reaches every vector core of its block; a wait needs one from each;
  * - 0 (inter-block, set/wait_cross_block): a set reaches every core of its kind in the launch; a wait needs one from
  *   each (a barrier across blocks).
- * In a launch where cores have no kind (not a mixed kernel) the cube/vector modes do not apply: the op only
- * informs the sync checker, as before cores ran together.
+ * (pto-isa's SYNCALL is built from these: mode 0 among the vector cores, or the cube cores, then mode 2 between a
+ * cube core and its vector cores.) In a launch whose cores have no kind (a kernel for one kind of core) modes 0 and
+ * 1 still join its cores (every core of the launch, the sub-blocks of a block); mode 2 needs the other kind of core,
+ * so there the op only informs the sync checker.
  */
 
 export type FftsMode = 0 | 1 | 2;
@@ -24,7 +26,8 @@ function inboxOf(x: Executor, core: CoreIndex): Inbox {
 
 /** The cores a set by `from` reaches in this mode. */
 function receivers(from: CoreIndex, mode: FftsMode): CoreIndex[] {
-  const vectors = (block: number) => Array.from({ length: from.subblocks }, (_, subblock) => ({ ...from, block, subblock, kind: 'vector' as const }));
+  const vectors = (block: number) =>
+    Array.from({ length: from.subblocks }, (_, subblock) => ({ ...from, block, subblock, kind: from.kind && ('vector' as const) }));
   if (mode === 2) return from.kind === 'cube' ? vectors(from.block) : [{ ...from, subblock: 0, kind: 'cube' }];
   if (mode === 1) return vectors(from.block);
   const blocks = Array.from({ length: from.blocks }, (_, block) => block);
@@ -39,7 +42,7 @@ function needed(core: CoreIndex, mode: FftsMode): number {
 }
 
 export function signalFlag(x: Executor, id: number, mode: FftsMode): void {
-  if (!x.core.kind) return;
+  if (!x.core.kind && mode === 2) return;
   const clock = x.release();
   for (const core of receivers(x.core, mode)) {
     const inbox = inboxOf(x, core);
@@ -50,7 +53,7 @@ export function signalFlag(x: Executor, id: number, mode: FftsMode): void {
 }
 
 export function* waitFlag(x: Executor, id: number, mode: FftsMode): Execution {
-  if (!x.core.kind) return;
+  if (!x.core.kind && mode === 2) return;
   const inbox = inboxOf(x, x.core);
   const need = needed(x.core, mode);
   const count = () => inbox.get(id)?.length ?? 0;

@@ -38,7 +38,7 @@ const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute'>> = {
     syntax: 'LoadScalarBody',
     execute(x, op) {
       const { buffer, element } = scalarAccess(x, op);
-      const loaded = buffer.codec.read(buffer.view, element * buffer.codec.size);
+      const loaded = buffer.readElement(element);
       // Integer scalars are bigint in the VM whatever their width (the codec reads narrow ones as numbers).
       x.setResults(op, [isFloat(buffer.elem) ? loaded : BigInt(loaded)]);
     },
@@ -47,8 +47,7 @@ const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute'>> = {
     syntax: 'StoreScalarBody',
     execute(x, op) {
       const { buffer, element } = scalarAccess(x, op);
-      buffer.codec.write(buffer.view, element * buffer.codec.size, x.operand(op, op.node.segments.value[0]) as number | bigint);
-      buffer.written[element] = 1;
+      buffer.writeElement(element, x.operand(op, op.node.segments.value[0]) as number | bigint);
     },
   },
 };

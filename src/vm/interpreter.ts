@@ -7,11 +7,12 @@ import { BoundBlock, BoundFunction, BoundOp, BoundRegion } from '../ir/bound';
 import { CodeBackend, CoreIndex, CoreKind, Executor, HappensBefore, NumericsProfile, RegionExecution, SharedScope, Wait } from '../ir/definition';
 import { Span } from '../diag/source';
 import { runCores } from './scheduler';
-import { OnChipMemory, Tile, TileContents } from '../machine/memory';
+import { GlobalBuffer, OnChipMemory, Tile, TileContents } from '../machine/memory';
 import { vmTrap } from '../machine/trap';
 import { Value } from '../machine/value';
 import { TargetName } from '../spec/schema';
 import { SyncFinding, SyncTracker } from './sync/tracker';
+import { CrossCoreRaces } from './sync/cross-core';
 
 export type { Value } from '../machine/value';
 export type { CoreIndex } from '../ir/definition';
@@ -87,17 +88,27 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
   const launches = perRank.map(() => new Map<string, unknown>());
   const interpreters = cores.map((core, id) => new Interpreter(program, { ...options, core }, world, launches[core.rank], id));
   const label = (core: CoreIndex) => coreLabel(core, { ranks, blocks: shape.blocks, subblocks, mixed });
-  runCores(
-    interpreters.map((x, i) => ({
-      label: label(cores[i]),
-      run: labelled(
-        x.run(kernelFor(cores[i].kind), argumentsFor(fn, kernelFor(cores[i].kind), perRank[cores[i].rank], cores[i])),
-        cores.length > 1 ? label(cores[i]) : undefined,
-      ),
-      at: () => x.waitingAt(),
-    })),
-    options.scheduleSeed,
-  );
+  const labels = cores.map(label);
+  // Races between cores are looked for only when there are several (a single core pays nothing).
+  const races = cores.length > 1 ? new CrossCoreRaces(world.clocks, labels) : undefined;
+  world.races = races;
+  const buffers = races ? globalBuffersOf(perRank) : [];
+  for (const b of buffers) b.observer = races;
+  try {
+    runCores(
+      interpreters.map((x, i) => ({
+        label: labels[i],
+        run: labelled(
+          observed(x.run(kernelFor(cores[i].kind), argumentsFor(fn, kernelFor(cores[i].kind), perRank[cores[i].rank], cores[i])), races, i),
+          cores.length > 1 ? labels[i] : undefined,
+        ),
+        at: () => x.waitingAt(),
+      })),
+      options.scheduleSeed,
+    );
+  } finally {
+    for (const b of buffers) b.observer = undefined;
+  }
   const total: RunResult = { steps: 0, notes: [], printed: world.printed, sync: [] };
   for (const x of interpreters) {
     const result = x.result();
@@ -105,7 +116,30 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
     for (const note of result.notes) if (!total.notes.includes(note)) total.notes.push(note);
     total.sync.push(...result.sync);
   }
+  if (races) total.sync.push(...races.findings);
   return total;
+}
+
+/** The global buffers the arguments of a run reach (a buffer, or a pointer or view into one). */
+function globalBuffersOf(perRank: Map<string, Value>[]): GlobalBuffer[] {
+  const found = new Set<GlobalBuffer>();
+  for (const args of perRank)
+    for (const v of args.values()) {
+      if (v instanceof GlobalBuffer) found.add(v);
+      else if (typeof v === 'object' && 'buffer' in v && v.buffer instanceof GlobalBuffer) found.add(v.buffer);
+    }
+  return [...found];
+}
+
+/** A core's run that tells the race checker which core runs each time the scheduler resumes it. */
+function* observed(run: Generator<Wait, void, void>, races: CrossCoreRaces | undefined, id: number): Generator<Wait, void, void> {
+  if (!races) return yield* run;
+  for (;;) {
+    races.switchTo(id);
+    const step = run.next();
+    if (step.done) return;
+    yield step.value;
+  }
 }
 
 /** Executes one function of a verified program on one core. Arguments are bound by name (`%arg0`). */
@@ -242,13 +276,18 @@ function kindsReachedFrom(program: Program, fn: OpNode): Set<CoreKind> {
   return kinds;
 }
 
-/** What every core of a run shares: what was printed, in order, and the vector clocks (one per core). */
+/**
+ * What every core of a run shares: what was printed, in order, the vector clocks (one per core) and the race
+ * checker (when several cores run). A core's own entry starts at 1, so that its first accesses are covered by no
+ * other core's clock (whose entry for it starts at 0) until it releases them.
+ */
 class RunState {
   readonly printed: string[] = [];
   readonly shared = new Map<string, unknown>();
   readonly clocks: number[][];
+  races?: CrossCoreRaces;
   constructor(cores: number) {
-    this.clocks = Array.from({ length: cores }, () => new Array<number>(cores).fill(0));
+    this.clocks = Array.from({ length: cores }, (_, i) => Array.from({ length: cores }, (_, j) => (i === j ? 1 : 0)));
   }
 }
 
@@ -365,6 +404,7 @@ class Interpreter implements Executor {
         return { values };
       }
       if (!op.def.execute) throw vmTrap(`${op.node.name} is not implemented yet`, op.node.nameSpan);
+      this.world.races?.enter(this.id, op.node);
       const waits = op.def.execute(this, op);
       if (waits) {
         this.waiting = op;
@@ -473,6 +513,8 @@ class Interpreter implements Executor {
   }
 
   release(): HappensBefore {
+    // The accesses gathered so far happened at the epoch that ends here.
+    this.world.races?.flush();
     const clock = this.world.clocks[this.id];
     const snapshot = clock.slice();
     clock[this.id]++;
@@ -480,6 +522,7 @@ class Interpreter implements Executor {
   }
 
   acquire(other: HappensBefore): void {
+    this.world.races?.flush();
     const clock = this.world.clocks[this.id];
     for (let i = 0; i < clock.length; i++) if (other[i] > clock[i]) clock[i] = other[i];
   }

@@ -1,3 +1,4 @@
+import { DiagnosticKind } from '../../diag/catalog';
 import { OpNode } from '../../syntax/ast';
 import { Span } from '../../diag/source';
 import { isa } from '../../spec/isa';
@@ -12,6 +13,8 @@ export interface SyncFinding {
   message: string;
   span: Span;
   notes?: { message: string; span: Span }[];
+  /** Its catalog kind; none: W0702 (a pipe dependency within a core). */
+  kind?: DiagnosticKind;
 }
 
 /** One instruction's access to memory through one operand. */

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runTool } from '../../fixtures/cli';
+import { DIAGNOSTICS } from '../../../src/diag/catalog';
 
 const ADD = fs.readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'sync', 'add.pto'), 'utf8');
 const WAIT = 'pto.wait_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]';
@@ -75,5 +76,24 @@ describe('pto-vm run and synchronization findings', () => {
     ]);
     expect(out.sync[0].notes).toEqual([{ message: 'pto.tadd (PIPE_V) writes %tc here', file: broken, line: lineOf(text, 'pto.tadd'), col: 5 }]);
     expect(runTool('pto-vm', 'run', broken, '--json', '--strict-sync').status).toBe(1);
+  });
+
+  test('a race between cores is W0703: a warning, an error with --strict-sync (exit 1), its code in --json', () => {
+    const file = path.join(tmp, 'race.pto');
+    fs.writeFileSync(file, (DIAGNOSTICS.crossCoreRace.example as { program: string }).program);
+    const args = ['run', file, '--arg', 'p=zeros:4'];
+    const warned = runTool('pto-vm', ...args);
+    expect(warned.status).toBe(0);
+    // The cube stores element 0 of %p; both vector cores load it, unordered.
+    expect(
+      warned.stderr.match(
+        /: warning\[W0703\]: block 0, vector [01]: pto.load_scalar reads element 0 of %p \(bytes 0..3\), which block 0, cube's pto.store_scalar wrote/g,
+      ),
+    ).toHaveLength(1);
+    const strict = runTool('pto-vm', ...args, '--strict-sync');
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toMatch(/: error\[W0703\]: /);
+    const json = JSON.parse(runTool('pto-vm', ...args, '--json').stdout);
+    expect(json.sync.map((f: { code: string }) => f.code)).toEqual(['W0703']);
   });
 });

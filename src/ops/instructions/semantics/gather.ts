@@ -2,7 +2,7 @@ import { Tile } from '../../../machine/memory';
 import { binaryOperation } from '../../../numerics/arithmetic';
 import { copyElement } from './compare';
 import { InstructionContext, SemanticsModule } from './context';
-import { copyElement as copyBytes, viewMatrix } from './memory';
+import { viewMatrix } from './memory';
 
 /**
  * Gather and scatter within tiles: TGATHER (index and mask-pattern forms), TGATHERB (32-byte blocks by byte
@@ -199,7 +199,7 @@ export function globalGather(ctx: InstructionContext): void {
   dst.forEachValid((r, c) => {
     const element = slot(r, c);
     if (element === 'zero' || element === 'skip') return dst.set(r, c, dst.codec.round(0));
-    copyBytes(buffer.bytes, element * size, dst.bytes, dst.elementIndex(r, c) * size, size);
+    buffer.copyElementTo(element, dst.bytes, dst.elementIndex(r, c) * size);
   });
 }
 
@@ -215,9 +215,8 @@ export function globalScatter(ctx: InstructionContext): void {
   src.forEachValid((r, c) => {
     const element = slot(r, c);
     if (element === 'zero' || element === 'skip') return;
-    buffer.written[element] = 1;
-    if (!combine) return copyBytes(src.bytes, src.elementIndex(r, c) * size, buffer.bytes, element * size, size);
-    buffer.codec.write(buffer.view, element * size, buffer.codec.round(combine(buffer.codec.read(buffer.view, element * size), src.get(r, c))));
+    if (!combine) return buffer.copyElementFrom(element, src.bytes, src.elementIndex(r, c) * size);
+    buffer.updateElement(element, (old) => buffer.codec.round(combine(old, src.get(r, c))));
   });
 }
 

@@ -154,9 +154,7 @@ export function load(ctx: InstructionContext): void {
   const tile = ctx.tile('dst');
   const src = view.buffer;
   const size = elementSize(ctx, src, tile);
-  forEachTransfer(ctx, view, tile, (r, c, index) => {
-    copyElement(src.bytes, index * size, tile.bytes, tile.elementIndex(r, c) * size, size);
-  });
+  forEachTransfer(ctx, view, tile, (r, c, index) => src.copyElementTo(index, tile.bytes, tile.elementIndex(r, c) * size));
   const pad = padValue(tile.type.dtype, tile.type.pad, ctx);
   if (pad === null) return;
   for (let r = 0; r < tile.type.rows; r++) {
@@ -184,22 +182,13 @@ export function store(ctx: InstructionContext): void {
     return;
   }
   const size = elementSize(ctx, dst, tile);
-  forEachTransfer(ctx, view, tile, (r, c, index) => {
-    copyElement(tile.bytes, tile.elementIndex(r, c) * size, dst.bytes, index * size, size);
-    dst.written[index] = 1;
-  });
+  forEachTransfer(ctx, view, tile, (r, c, index) => dst.copyElementFrom(index, tile.bytes, tile.elementIndex(r, c) * size));
 }
 
 /** Writes element `index` of a global buffer: the value, or with atomic add its sum with what is there, rounded to the buffer's type. */
 function writeElement(dst: GlobalBuffer, index: number, value: Scalar, atomicAdd: boolean): void {
-  const at = index * dst.codec.size;
-  let result = value;
-  if (atomicAdd) {
-    const old = dst.codec.read(dst.view, at);
-    result = typeof old === 'bigint' || typeof value === 'bigint' ? BigInt(old) + BigInt(value) : old + value;
-  }
-  dst.codec.write(dst.view, at, dst.codec.round(result));
-  dst.written[index] = 1;
+  if (!atomicAdd) return dst.writeElement(index, dst.codec.round(value));
+  dst.updateElement(index, (old) => dst.codec.round(typeof old === 'bigint' || typeof value === 'bigint' ? BigInt(old) + BigInt(value) : old + value));
 }
 
 /** An f32 accumulator stored as f16/bf16; the other converting stores need quantisation parameters (pre_quant, tstore_fp). */
