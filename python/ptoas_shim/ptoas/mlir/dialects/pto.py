@@ -1,0 +1,289 @@
+"""The `pto` dialect: its types, enum attributes and op classes (made from _pto_facts.py)."""
+from .. import ir as _ir
+from ..ir import Attribute, ShimError, Type, _shape_text
+from .._printer import attr_dict
+from . import _pto_facts
+from ._ods import FactOp, make_op_class
+
+
+def register_dialect(context=None, load=True):
+    pass
+
+
+# ---- types ---------------------------------------------------------------------------------------------------
+
+
+class PtrType(Type):
+    @staticmethod
+    def get(element_type, memory_space=None, context=None):
+        if isinstance(memory_space, _ir.Context):
+            memory_space = None
+        space = ""
+        if memory_space is not None:
+            case = getattr(memory_space, "case", None)
+            if case is None:
+                raise ShimError("PtrType.get: memory_space must be an AddressSpaceAttr")
+            space = ", " + case.text
+        t = PtrType("!pto.ptr<%s%s>" % (element_type, space))
+        t.element_type = element_type
+        return t
+
+
+def _dims(shape_or_rank):
+    return [-1] * shape_or_rank if isinstance(shape_or_rank, int) else [(-1 if d is None else d) for d in shape_or_rank]
+
+
+class TensorViewType(Type):
+    @staticmethod
+    def get(shape_or_rank, element_type, context=None):
+        t = TensorViewType("!pto.tensor_view<%sx%s>" % (_shape_text(_dims(shape_or_rank)), element_type))
+        t.shape, t.element_type = _dims(shape_or_rank), element_type
+        return t
+
+
+class PartitionTensorViewType(Type):
+    @staticmethod
+    def get(shape_or_rank, element_type, context=None):
+        t = PartitionTensorViewType("!pto.partition_tensor_view<%sx%s>" % (_shape_text(_dims(shape_or_rank)), element_type))
+        t.shape, t.element_type = _dims(shape_or_rank), element_type
+        return t
+
+
+class TileConfig:
+    """Fractal sizes in bytes (the `fractal=` of a tile_buf type)."""
+
+    alignedSize = 32
+    fixedRowSize = 16
+    fixedColSize = 16
+    fixedMxRowSize = 16
+    fixedMxColSize = 2
+    fractalABSize = 512
+    fractalCSize = 1024
+    fractalMxSize = 32
+
+
+# ---- enums and their attributes ------------------------------------------------------------------------------
+
+
+class EnumCase:
+    def __init__(self, enum, symbol, value, text):
+        self.enum, self.symbol, self.value, self.text = enum, symbol, value, text
+        self.name = symbol
+
+    def __int__(self):
+        return self.value
+
+    def __index__(self):
+        return self.value
+
+    def __repr__(self):
+        return "%s.%s" % (self.enum, self.symbol)
+
+
+class EnumAttr(Attribute):
+    ENUM = None  # the enum class
+    MNEMONIC = None
+    DOTTED = True
+
+    def __init__(self, case):
+        self.case = case
+        self.value = case
+        text = "#pto.%s<%s>" % (self.MNEMONIC, case.text) if self.DOTTED else "#pto<%s %s>" % (self.MNEMONIC, case.text)
+        super().__init__(text)
+
+    @classmethod
+    def get(cls, value, context=None):
+        return cls(cls.ENUM.case_of(value, cls.__name__))
+
+
+class EnumClass:
+    CASES = ()
+
+    @classmethod
+    def case_of(cls, value, what):
+        if isinstance(value, EnumCase) and value.enum == cls.__name__:
+            return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            for c in cls.CASES:
+                if c.value == value:
+                    return c
+        if isinstance(value, str):
+            for c in cls.CASES:
+                if value in (c.symbol, c.text):
+                    return c
+        raise ShimError("%s.get: %r is not a case of %s" % (what, value, cls.__name__))
+
+
+def _install_enums():
+    made = {}
+    for attr_name, facts in _pto_facts.ENUM_ATTRS.items():
+        enum_name = facts["enum"]
+        if enum_name not in made:
+            enum_cls = type(enum_name, (EnumClass,), {})
+            enum_cls.CASES = tuple(EnumCase(enum_name, s, v, t) for s, v, t in facts["cases"])
+            for c in enum_cls.CASES:
+                setattr(enum_cls, c.symbol, c)
+            made[enum_name] = enum_cls
+            globals()[enum_name] = enum_cls
+        attrs = {"ENUM": made[enum_name], "MNEMONIC": facts["mnemonic"], "DOTTED": facts["style"] == "dotted"}
+        globals()[attr_name] = type(attr_name, (EnumAttr,), attrs)
+
+
+_install_enums()
+# PTOAS's Python module names two enums differently from their ODS names.
+PIPE = globals()["PIPE"] if "PIPE" in globals() else None
+EVENT = globals()["EVENT"] if "EVENT" in globals() else None
+
+
+class TileBufConfigAttr(Attribute):
+    def __init__(self, blayout, slayout, s_fractal_size, pad, compact_mode=None):
+        self.blayout, self.slayout, self.s_fractal_size, self.pad = blayout, slayout, int(s_fractal_size), pad
+        if compact_mode is not None and int(getattr(compact_mode, "case", compact_mode)) != 0:
+            raise ShimError("TileBufConfigAttr.get: a compact_mode other than Null")
+        super().__init__("#pto.tile_buf_config<%s, %s, %d, %s>" % (blayout, slayout, self.s_fractal_size, pad))
+
+    @staticmethod
+    def get(blayout, slayout, s_fractal_size, pad, context=None, compact_mode=None):
+        for a, cls in ((blayout, "BLayoutAttr"), (slayout, "SLayoutAttr"), (pad, "PadValueAttr")):
+            if type(a).__name__ != cls:
+                raise ShimError("TileBufConfigAttr.get: expected a %s, got %r" % (cls, a))
+        return TileBufConfigAttr(blayout, slayout, s_fractal_size, pad, compact_mode)
+
+    @staticmethod
+    def get_default(context=None):
+        return TileBufConfigAttr(
+            BLayoutAttr.get(BLayout.RowMajor), SLayoutAttr.get(SLayout.NoneBox), TileConfig.fractalABSize, PadValueAttr.get(PadValue.Null)
+        )
+
+
+class TileBufType(Type):
+    @staticmethod
+    def get(shape, element_type, memory_space, valid_shape=None, config=None, context=None):
+        shape = list(shape)
+        valid = list(shape) if valid_shape is None else [(-1 if d is None else d) for d in valid_shape]
+        if len(shape) != 2 or len(valid) != 2:
+            raise ShimError("TileBufType.get: a tile_buf of rank %d (the shim prints rank 2)" % len(shape))
+        config = config or TileBufConfigAttr.get_default()
+        if not isinstance(config, TileBufConfigAttr):
+            raise ShimError("TileBufType.get: config must be a TileBufConfigAttr")
+        loc = getattr(memory_space, "case", None)
+        if loc is None or loc.enum != "AddressSpace":
+            raise ShimError("TileBufType.get: memory_space must be an AddressSpaceAttr")
+        v = ["?" if d < 0 else str(d) for d in valid]
+        text = "!pto.tile_buf<loc=%s, dtype=%s, rows=%d, cols=%d, v_row=%s, v_col=%s, blayout=%s, slayout=%s, fractal=%d, pad=%d>" % (
+            loc.text,
+            element_type,
+            shape[0],
+            shape[1],
+            v[0],
+            v[1],
+            config.blayout.case.text,
+            config.slayout.case.text,
+            config.s_fractal_size,
+            config.pad.case.value,
+        )
+        t = TileBufType(text)
+        t.shape, t.valid_shape, t.element_type, t.memory_space, t.config = shape, valid, element_type, memory_space, config
+        return t
+
+
+# ---- ops -----------------------------------------------------------------------------------------------------
+
+
+def _dps_print(self, p):
+    """`pto.op ins(a, b {attrs} : A, B) outs(d : D)`: every operand declared before `dst` goes in ins."""
+    names = [n for n, _ in self._operand_names]
+    ops = self.operands
+    dst = names.index("dst")
+    ins, outs = ops[:dst], ops[dst:]
+    attrs = attr_dict(self.attributes)
+    ins_text = "ins(%s%s : %s)" % (p.names_of(ins), attrs, ", ".join(str(v.type) for v in ins))
+    p.line("%s %s outs(%s : %s)" % (self.OPERATION_NAME, ins_text, p.name(outs[0]), outs[0].type))
+
+
+def _dps_printable(facts):
+    """The custom DPS form fits an op whose last operand is `dst` and that has no results or regions."""
+    operands = [n for n, k in facts["arguments"] if k not in ("attr", "optional_attr")]
+    if any(k == "variadic" for _, k in facts["arguments"]):
+        return False
+    return facts["dps"] and "dst" in operands and operands[-1] == "dst" and not facts["results"] and not facts["regions"]
+
+
+class DpsOp(FactOp):
+    def print_custom(self, p):
+        _dps_print(self, p)
+
+
+class OptionalResultDpsOp(FactOp):
+    """tload/tstore: DPS ops with an optional tensor result, printed in the DPS form when it is absent."""
+
+    def print_custom(self, p):
+        names = [n for n, _ in self._operand_names]
+        if self.results or names[-1] != "dst":
+            p.generic(self.operation)
+        else:
+            _dps_print(self, p)
+
+
+class MakeTensorViewOp(FactOp):
+    def print_custom(self, p):
+        (result,) = p.define_results(self.operation)
+        ptr = self.operand("ptr")
+        shape = [self.operands[1 + i] for i in range(self.operation.segment_sizes[1])]
+        strides = self.operands[1 + len(shape) :]
+        p.line(
+            "%s = pto.make_tensor_view %s, shape = [%s], strides = [%s]%s : %s"
+            % (result, p.name(ptr), p.names_of(shape), p.names_of(strides), attr_dict(self.attributes), self.results[0].type)
+        )
+
+
+class PartitionViewOp(FactOp):
+    def print_custom(self, p):
+        (result,) = p.define_results(self.operation)
+        n = self.operation.segment_sizes[1]
+        offsets, sizes = self.operands[1 : 1 + n], self.operands[1 + n :]
+        p.line(
+            "%s = pto.partition_view %s, offsets = [%s], sizes = [%s]%s : %s -> %s"
+            % (
+                result,
+                p.name(self.operands[0]),
+                p.names_of(offsets),
+                p.names_of(sizes),
+                attr_dict(self.attributes),
+                self.operands[0].type,
+                self.results[0].type,
+            )
+        )
+
+
+class AllocTileOp(FactOp):
+    def print_custom(self, p):
+        (result,) = p.define_results(self.operation)
+        parts = ["%s = %s" % (n, p.name(self.operand(n))) for n in ("addr", "valid_row", "valid_col") if self.operand(n) is not None]
+        p.line("%s = pto.alloc_tile%s%s : %s" % (result, "".join(" " + x for x in parts), attr_dict(self.attributes), self.results[0].type))
+
+
+class AddPtrOp(FactOp):
+    def print_custom(self, p):
+        (result,) = p.define_results(self.operation)
+        ptr, offset = self.operands
+        p.line("%s = pto.addptr %s, %s%s : %s -> %s" % (result, p.name(ptr), p.name(offset), attr_dict(self.attributes), ptr.type, self.results[0].type))
+
+
+_CUSTOM = {
+    "MakeTensorViewOp": MakeTensorViewOp,
+    "PartitionViewOp": PartitionViewOp,
+    "AllocTileOp": AllocTileOp,
+    "AddPtrOp": AddPtrOp,
+    "TLoadOp": OptionalResultDpsOp,
+    "TStoreOp": OptionalResultDpsOp,
+}
+
+
+def _install_ops():
+    for name, facts in _pto_facts.OPS.items():
+        base = _CUSTOM.get(name) or (DpsOp if _dps_printable(facts) else FactOp)
+        globals()[name] = make_op_class(name, facts, base)
+
+
+_install_ops()
