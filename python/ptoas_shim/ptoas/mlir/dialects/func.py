@@ -19,6 +19,30 @@ class FuncOp(OpView):
         if body_builder is not None:
             raise ShimError("func.FuncOp(body_builder=...)")
 
+    @classmethod
+    def from_py_func(cls, *inputs, results=None, name=None):
+        """Decorator: a function whose body the decorated Python function builds from the entry block's
+        arguments; the values it returns are the function's results."""
+        from ..ir import InsertionPoint
+
+        def decorator(py_func):
+            fn_name = name or py_func.__name__
+            declared = None if results is None else list(results)
+            op = cls(fn_name, FunctionType(list(inputs), declared or []))
+            entry = op.add_entry_block()
+            with InsertionPoint(entry):
+                returned = py_func(*entry.arguments)
+                values = [] if returned is None else list(returned) if isinstance(returned, (list, tuple)) else [returned]
+                values = [_as_value(v, "from_py_func") for v in values]
+                if declared is None and values:
+                    op.type = FunctionType(list(inputs), [v.type for v in values])
+                    op.attributes["function_type"] = TypeAttr(op.type)
+                ReturnOp(values)
+            py_func.func_op = op
+            return py_func
+
+        return decorator
+
     @property
     def body(self):
         return self.regions[0]

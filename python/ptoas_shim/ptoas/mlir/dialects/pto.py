@@ -93,6 +93,8 @@ class EnumAttr(Attribute):
 
     @classmethod
     def get(cls, value, context=None):
+        if isinstance(value, _ir.Context):  # PTOAS also takes (context, value)
+            value, context = context, value
         return cls(cls.ENUM.case_of(value, cls.__name__))
 
 
@@ -287,3 +289,33 @@ def _install_ops():
 
 
 _install_ops()
+
+
+class TScatterOp(globals()["TScatterOp"]):
+    """Also takes PTOAS's older positional form `TScatterOp(src, a, b)`: (dst, mask pattern) when b is a mask
+    pattern, else (dst, indexes) when only a has src's type, else (indexes, dst)."""
+
+    def __init__(self, src, *args, loc=None, ip=None, **kwargs):
+        if len(args) > 2:
+            raise ShimError("TScatterOp: too many positional arguments")
+        if len(args) == 2:
+            if kwargs.keys() & {"dst", "indexes", "maskPattern"}:
+                raise ShimError("TScatterOp: two positional arguments with dst/indexes/maskPattern keywords")
+            a, b = args
+            src_type = _ir._as_value(src, "TScatterOp").type
+            same = [_type_of(x) == src_type for x in (a, b)]
+            if isinstance(b, (EnumCase, globals()["MaskPatternAttr"])):
+                kwargs.update(dst=a, maskPattern=b if isinstance(b, Attribute) else globals()["MaskPatternAttr"].get(b))
+            elif same[0] and not same[1]:
+                kwargs.update(dst=a, indexes=b)
+            else:
+                kwargs.update(indexes=a, dst=b)
+            args = ()
+        super().__init__(src, *args, loc=loc, ip=ip, **kwargs)
+
+
+def _type_of(x):
+    try:
+        return _ir._as_value(x, "TScatterOp").type
+    except ShimError:
+        return None
