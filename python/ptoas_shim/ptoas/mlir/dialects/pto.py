@@ -193,38 +193,41 @@ class TileBufType(Type):
 
 
 def _dps_print(self, p):
-    """`pto.op ins(a, b {attrs} : A, B) outs(d : D)`: every operand declared before `dst` goes in ins."""
+    """`pto.op ins(a, b {attrs} : A, B) outs(d : D)`, the operands declared before `dst` in ins. Only when every
+    operand given is a required one: PTOAS's own forms place optional operands variously (a tmp in ins or in outs,
+    a keyword), so an op given one prints in the generic form, where the declaration order binds it."""
+    kinds = dict(self.FACTS["arguments"])
     names = [n for n, _ in self._operand_names]
-    ops = self.operands
-    dst = names.index("dst")
-    ins, outs = ops[:dst], ops[dst:]
+    if self.results or names[-1] != "dst" or any(kinds[n] != "single" for n in names):
+        p.generic(self.operation)
+        return
+    ins, dst = self.operands[:-1], self.operands[-1]
     attrs = attr_dict(self.attributes)
     ins_text = "ins(%s%s : %s)" % (p.names_of(ins), attrs, ", ".join(str(v.type) for v in ins))
-    p.line("%s %s outs(%s : %s)" % (self.OPERATION_NAME, ins_text, p.name(outs[0]), outs[0].type))
+    p.line("%s %s outs(%s : %s)" % (self.OPERATION_NAME, ins_text, p.name(dst), dst.type))
 
 
 def _dps_printable(facts):
-    """The custom DPS form fits an op whose last operand is `dst` and that has no results or regions."""
-    operands = [n for n, k in facts["arguments"] if k not in ("attr", "optional_attr")]
-    if any(k == "variadic" for _, k in facts["arguments"]):
+    """The DPS form fits an op with no regions or variadic operands whose last required operand is `dst`."""
+    operands = [(n, k) for n, k in facts["arguments"] if k not in ("attr", "optional_attr")]
+    required = [n for n, k in operands if k == "single"]
+    if not facts["dps"] or facts["regions"] or any(k == "variadic" for _, k in operands):
         return False
-    return facts["dps"] and "dst" in operands and operands[-1] == "dst" and not facts["results"] and not facts["regions"]
+    return bool(required) and required[-1] == "dst"
+
+
+def dps_form_operands():
+    """For each op the shim may print in the DPS form: its required operands in declaration order (dst last)."""
+    return {
+        cls.OPERATION_NAME: [n for n, k in cls.FACTS["arguments"] if k == "single"]
+        for cls in (globals()[name] for name in _pto_facts.OPS)
+        if issubclass(cls, DpsOp)
+    }
 
 
 class DpsOp(FactOp):
     def print_custom(self, p):
         _dps_print(self, p)
-
-
-class OptionalResultDpsOp(FactOp):
-    """tload/tstore: DPS ops with an optional tensor result, printed in the DPS form when it is absent."""
-
-    def print_custom(self, p):
-        names = [n for n, _ in self._operand_names]
-        if self.results or names[-1] != "dst":
-            p.generic(self.operation)
-        else:
-            _dps_print(self, p)
 
 
 class MakeTensorViewOp(FactOp):
@@ -277,8 +280,6 @@ _CUSTOM = {
     "PartitionViewOp": PartitionViewOp,
     "AllocTileOp": AllocTileOp,
     "AddPtrOp": AddPtrOp,
-    "TLoadOp": OptionalResultDpsOp,
-    "TStoreOp": OptionalResultDpsOp,
 }
 
 
