@@ -68,12 +68,14 @@ def classify(constraint):
     return "single"
 
 
-def named_list(body):
+def named_list(body, with_constraint=False):
     out = []
     for part in split_top(body):
         m = re.match(r"(.*):\$(\w+)$", part.strip(), re.S)
         if m:
-            out.append((m.group(2), classify(m.group(1).strip())))
+            constraint = m.group(1).strip()
+            entry = (m.group(2), classify(constraint))
+            out.append(entry + (constraint,) if with_constraint else entry)
     return out
 
 
@@ -105,10 +107,12 @@ def ops(td):
         args = re.search(r"let arguments\s*=\s*\(ins", body)
         results = re.search(r"let results\s*=\s*\(outs", body)
         traits = header + body
+        arg_body = balanced(body, args.start() + body[args.start():].index("(")).strip()[3:] if args else ""
         found[name] = {
             "mnemonic": "pto." + mnemonic,
+            "constraints": {n: c for n, _, c in named_list(arg_body, True) if classify(c) in ("attr", "optional_attr")},
             "arguments": named_list(balanced(body, args.start() + body[args.start():].index("(")).strip()[3:]) if args else [],
-            "results": named_list(balanced(body, results.start() + body[results.start():].index("(")).strip()[4:]) if results else [],
+            "results": named_list(balanced(body, results.start() + body[results.start():].index("(")).strip()[4:], True) if results else [],
             "operand_segments": "AttrSizedOperandSegments" in traits,
             "regions": len(re.findall(r":\$\w+", balanced(body, body.index("(", body.index("let regions"))))) if "let regions" in body else (1 if base == "PTO_SectionOp" else 0),
             "dps": "PTO_DpsInitOpInterface" in traits or base == "PTO_DpsOp",

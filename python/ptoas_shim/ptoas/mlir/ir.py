@@ -13,6 +13,10 @@ class ShimError(NotImplementedError):
     """Raised for a part of the MLIR Python API the shim does not implement."""
 
 
+class MLIRError(Exception):
+    """MLIR's diagnostic exception (the shim verifies nothing, so it never raises it; scripts catch it)."""
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Context, location, insertion point: only their `with` stacks matter to the shim.
 # --------------------------------------------------------------------------------------------------------------
@@ -592,7 +596,7 @@ class Module:
 
     @staticmethod
     def parse(text, context=None):
-        raise ShimError("Module.parse (the shim builds modules; it has no MLIR parser)")
+        return ParsedModule(text)
 
     @property
     def body(self):
@@ -604,3 +608,24 @@ class Module:
 
     def __str__(self):
         return print_module(self.operation)
+
+
+class ParsedModule:
+    """`Module.parse(text)`: the shim has no MLIR parser, so the module is its text, printed as written; anything
+    that would look inside it fails."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __str__(self):
+        return self.text.strip()
+
+    @property
+    def operation(self):
+        return self
+
+    def verify(self):
+        return True
+
+    def __getattr__(self, name):
+        raise ShimError("Module.parse(...).%s (the shim keeps a parsed module as text only)" % name)

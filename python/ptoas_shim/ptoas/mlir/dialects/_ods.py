@@ -4,7 +4,57 @@ A class's constructor takes, positionally: the result types (unless the op infer
 (a list for a variadic one) and required attributes in declaration order; optional operands and attributes are
 keyword-only (default None); `loc` and `ip` are keywords. This is how MLIR's generated bindings behave.
 """
-from ..ir import OpView, ShimError, Value, attribute_of
+import re
+
+from ..ir import ArrayAttr, Attribute, BoolAttr, DenseI64ArrayAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, IntegerType
+from ..ir import OpView, ShimError, StringAttr, Type, Value, attribute_of
+
+# Result constraints whose type the builder knows (MLIR's bindings then do not take the result type).
+BUILDABLE_RESULTS = {
+    "Index": lambda: IndexType(),
+    "I1": lambda: IntegerType(1),
+    "I32": lambda: IntegerType(32),
+    "I64": lambda: IntegerType(64),
+    "AsyncSessionType": lambda: Type("!pto.async_session"),
+    "AsyncEventType": lambda: Type("!pto.async_event"),
+    "PrefetchAsyncContextType": lambda: Type("!pto.prefetch_async_context"),
+    "PipeType": lambda: Type("!pto.pipe"),
+}
+
+# Attribute classes by their ODS constraint name (filled by the dialect module: `PTO_CmpModeAttr` -> CmpModeAttr).
+ENUM_ATTR_CLASSES = {}
+
+
+def _inner_constraint(constraint):
+    m = re.match(r"(?:OptionalAttr|DefaultValuedAttr|DefaultValuedOptionalAttr|ConfinedAttr)<\s*([\w:]+)", constraint)
+    return m.group(1) if m else constraint
+
+
+def attribute_for(value, constraint, what):
+    """A Python value given for an attribute, converted by the attribute's ODS constraint."""
+    if isinstance(value, Attribute):
+        return value
+    inner = _inner_constraint(constraint)
+    width = re.match(r"I(\d+)Attr$", inner)
+    if width and isinstance(value, int) and not isinstance(value, bool):
+        return IntegerAttr(IntegerType(int(width.group(1))), value)
+    if inner == "BoolAttr" and isinstance(value, bool):
+        return BoolAttr(value)
+    if inner == "StrAttr" and isinstance(value, str):
+        return StringAttr(value)
+    if inner == "FlatSymbolRefAttr" and isinstance(value, str):
+        return FlatSymbolRefAttr(value)
+    if inner == "DenseI64ArrayAttr" and isinstance(value, (list, tuple)):
+        return DenseI64ArrayAttr.get(value)
+    if inner == "I64ArrayAttr" and isinstance(value, (list, tuple)):
+        return ArrayAttr([IntegerAttr(IntegerType(64), v) for v in value])
+    if inner in ENUM_ATTR_CLASSES:
+        return ENUM_ATTR_CLASSES[inner].get(value)
+    if inner in ("PTO_PipeLikeAttr",) and "PTO_PipeAttr" in ENUM_ATTR_CLASSES:
+        return ENUM_ATTR_CLASSES["PTO_PipeAttr"].get(value)
+    if inner.startswith("PTO_"):
+        raise ShimError("%s: cannot make a %s of %r" % (what, inner, value))
+    return attribute_of(value, what)
 
 
 def _fail(cls_name, message):
@@ -30,8 +80,9 @@ class FactOp(OpView):
         cls_name = type(self).__name__
         positional = list(args)
         infers = facts["infers_results"]
-        result_specs = facts["results"] if infers is None else []
-        params = [(n, k) for n, k in result_specs] + [(n, k) for n, k in facts["arguments"] if k in ("single", "variadic", "attr")]
+        buildable = facts["results"] and all(r[2] in BUILDABLE_RESULTS for r in facts["results"])
+        result_specs = facts["results"] if infers is None and not buildable else []
+        params = [(r[0], r[1]) for r in result_specs] + [(n, k) for n, k in facts["arguments"] if k in ("single", "variadic", "attr")]
         keyword_only = {n for n, k in facts["arguments"] if k in ("optional", "optional_attr")}
         if len(positional) > len(params):
             _fail(cls_name, "takes %d positional argument(s) (%s), got %d" % (len(params), ", ".join(n for n, _ in params), len(positional)))
@@ -49,7 +100,7 @@ class FactOp(OpView):
                 _fail(cls_name, "missing argument %s" % n)
 
         result_types = []
-        for n, k in result_specs:
+        for n, k, *_ in result_specs:
             t = given[n]
             if k == "variadic":
                 result_types.extend(t)
@@ -63,7 +114,7 @@ class FactOp(OpView):
             v = given.get(n)
             if k in ("attr", "optional_attr"):
                 if v is not None:
-                    attributes[n] = attribute_of(v, "%s.%s" % (cls_name, n))
+                    attributes[n] = attribute_for(v, facts["constraints"].get(n, ""), "%s.%s" % (cls_name, n))
             elif k == "variadic":
                 vals = [_value_of(x, "%s.%s" % (cls_name, n)) for x in (v or [])]
                 operands.extend(vals)
@@ -80,7 +131,9 @@ class FactOp(OpView):
         ]
         self._given = given
 
-        if infers is not None:
+        if buildable and infers is None:
+            result_types = [BUILDABLE_RESULTS[r[2]]() for r in facts["results"]]
+        elif infers is not None:
             if infers == "":
                 _fail(cls_name, "infers its result type in a way the shim does not know")
             source = operands[0] if infers == "*first" else _value_of(given[infers], cls_name)
@@ -94,9 +147,17 @@ class FactOp(OpView):
             ip=ip,
             segment_sizes=sizes if facts["operand_segments"] else None,
         )
-        for region in self.regions:
-            if facts["regions"]:
-                region.blocks.append()
+
+    def __getattr__(self, name):
+        # Named accessors, as MLIR's bindings give: `op.dst` (a result), `op.src` (an operand).
+        facts = type(self).FACTS
+        names = [r[0] for r in facts["results"]]
+        if name in names and "_operation" in self.__dict__:
+            return self.results[names.index(name)] if len(self.results) == len(names) else None
+        if name in dict(facts["arguments"]) and "_given" in self.__dict__:
+            kind = dict(facts["arguments"])[name]
+            return self.attributes.get(name) if kind in ("attr", "optional_attr") else self.operand(name)
+        raise AttributeError("%s has no attribute %r" % (type(self).__name__, name))
 
     def operand(self, name):
         """The value given for operand `name` (None if it was left out)."""

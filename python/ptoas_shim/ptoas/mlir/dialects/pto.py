@@ -1,9 +1,9 @@
 """The `pto` dialect: its types, enum attributes and op classes (made from _pto_facts.py)."""
 from .. import ir as _ir
-from ..ir import Attribute, ShimError, Type, _shape_text
+from ..ir import Attribute, IntegerAttr, IntegerType, ShimError, Type, _shape_text
 from .._printer import attr_dict
 from . import _pto_facts
-from ._ods import FactOp, make_op_class
+from ._ods import ENUM_ATTR_CLASSES, FactOp, make_op_class
 
 
 def register_dialect(context=None, load=True):
@@ -129,12 +129,13 @@ def _install_enums():
             globals()[enum_name] = enum_cls
         attrs = {"ENUM": made[enum_name], "MNEMONIC": facts["mnemonic"], "DOTTED": facts["style"] == "dotted"}
         globals()[attr_name] = type(attr_name, (EnumAttr,), attrs)
+        ENUM_ATTR_CLASSES["PTO_" + attr_name] = globals()[attr_name]
 
 
 _install_enums()
-# PTOAS's Python module names two enums differently from their ODS names.
-PIPE = globals()["PIPE"] if "PIPE" in globals() else None
-EVENT = globals()["EVENT"] if "EVENT" in globals() else None
+# PTOAS's module also exports the sync op types and event ids as names of their own.
+for _case in SyncOpType.CASES + EVENT.CASES:  # noqa: F821 - made by _install_enums
+    globals()[_case.symbol] = _case
 
 
 class TileBufConfigAttr(Attribute):
@@ -320,3 +321,157 @@ def _type_of(x):
         return _ir._as_value(x, "TScatterOp").type
     except ShimError:
         return None
+
+
+class SectionOp(FactOp):
+    """`pto.section.cube { ... }`: an op whose one region is its body."""
+
+    @property
+    def body(self):
+        return self.regions[0]
+
+    def print_custom(self, p):
+        blocks = self.body.blocks
+        if len(blocks) > 1 or (blocks and blocks[0].arguments):
+            raise ShimError("%s: a body of more than one block, or with arguments" % self.OPERATION_NAME)
+        p.line("%s%s {" % (self.OPERATION_NAME, attr_dict(self.attributes)))
+        if blocks:
+            p.block_body(blocks[0])
+        p.line("}")
+
+
+def _install_region_ops():
+    for name, facts in _pto_facts.OPS.items():
+        if facts["regions"] == 1 and not facts["arguments"] and not facts["results"]:
+            globals()[name] = make_op_class(name, facts, SectionOp)
+
+
+_install_region_ops()
+
+
+# ---- op functions: MLIR's bindings give each op a function named after it (`pto.tadd(...)`, `pto.barrier(...)`)
+# that builds the op and returns its result (one), its results (several) or the op (none).
+
+
+def _op_function(cls):
+    def build(*args, **kwargs):
+        op = cls(*args, **kwargs)
+        results = op.results
+        return op if not results else results[0] if len(results) == 1 else results
+
+    build.__name__ = cls.OPERATION_NAME[len("pto.") :].replace(".", "_")
+    return build
+
+
+for _name in _pto_facts.OPS:
+    _fn = _op_function(globals()[_name])
+    globals().setdefault(_fn.__name__, _fn)
+
+
+# ---- PTOAS's sync helpers: they take enum cases, names or ints where the ops take attributes ---------------------
+
+
+def _enum_attr(attr_cls, value):
+    if isinstance(value, attr_cls):
+        return value
+    if isinstance(value, str):
+        value = value.upper()
+    return attr_cls.get(value)
+
+
+def _i32(value, what):
+    if isinstance(value, IntegerAttr):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return IntegerAttr(IntegerType(32), value)
+    raise ShimError("%s must be an int or IntegerAttr, got %r" % (what, value))
+
+
+def _is_value(x):
+    return isinstance(x, _ir.Value) or (hasattr(x, "operation") and not isinstance(x, Attribute))
+
+
+def barrier(op, *, loc=None, ip=None):
+    if isinstance(op, (SyncOpTypeAttr, str)) or (isinstance(op, EnumCase) and op.enum == "SyncOpType"):  # noqa: F821
+        return BarrierSyncOp(_enum_attr(SyncOpTypeAttr, op), loc=loc, ip=ip)  # noqa: F821
+    return BarrierOp(_enum_attr(PipeAttr, op), loc=loc, ip=ip)  # noqa: F821
+
+
+def _flag(static_cls, dynamic_name, src_pipe, dst_pipe, event_id, loc, ip):
+    src, dst = _enum_attr(PipeAttr, src_pipe), _enum_attr(PipeAttr, dst_pipe)  # noqa: F821
+    if _is_value(event_id):
+        return globals()[dynamic_name](src, dst, event_id, loc=loc, ip=ip)
+    if isinstance(event_id, int) and not isinstance(event_id, EnumCase):
+        if not 0 <= event_id <= 7:
+            raise ShimError("event id out of range [0,7]: %d" % event_id)
+        event_id = "EVENT_ID%d" % event_id
+    return static_cls(src, dst, _enum_attr(EventAttr, event_id), loc=loc, ip=ip)  # noqa: F821
+
+
+def set_flag(src_pipe, dst_pipe, event_id, *, loc=None, ip=None):
+    return _flag(SetFlagOp, "SetFlagDynOp", src_pipe, dst_pipe, event_id, loc, ip)  # noqa: F821
+
+
+def wait_flag(src_pipe, dst_pipe, event_id, *, loc=None, ip=None):
+    return _flag(WaitFlagOp, "WaitFlagDynOp", src_pipe, dst_pipe, event_id, loc, ip)  # noqa: F821
+
+
+def record_event(src_op, dst_op, event_id, *, loc=None, ip=None):
+    a, b = _enum_attr(SyncOpTypeAttr, src_op), _enum_attr(SyncOpTypeAttr, dst_op)  # noqa: F821
+    return RecordEventOp(a, b, _enum_attr(EventAttr, event_id), loc=loc, ip=ip)  # noqa: F821
+
+
+def wait_event(src_op, dst_op, event_id, *, loc=None, ip=None):
+    a, b = _enum_attr(SyncOpTypeAttr, src_op), _enum_attr(SyncOpTypeAttr, dst_op)  # noqa: F821
+    return WaitEventOp(a, b, _enum_attr(EventAttr, event_id), loc=loc, ip=ip)  # noqa: F821
+
+
+def _sync(cls, pipe, event_id, ffts_mode, loc, ip):
+    mode = None if ffts_mode == 2 else _i32(ffts_mode, "ffts_mode")
+    if _is_value(event_id):
+        return cls(_enum_attr(PipeAttr, pipe), ffts_mode=mode, event_id_dyn=event_id, loc=loc, ip=ip)  # noqa: F821
+    return cls(_enum_attr(PipeAttr, pipe), event_id=_i32(event_id, "event_id"), ffts_mode=mode, loc=loc, ip=ip)  # noqa: F821
+
+
+def sync_set(pipe, event_id, ffts_mode=2, *, loc=None, ip=None):
+    return _sync(SyncSetOp, pipe, event_id, ffts_mode, loc, ip)  # noqa: F821
+
+
+def sync_wait(pipe, event_id, ffts_mode=2, *, loc=None, ip=None):
+    return _sync(SyncWaitOp, pipe, event_id, ffts_mode, loc, ip)  # noqa: F821
+
+
+def _buffer_op(cls, op_type, buf_id, mode, loc, ip):
+    if isinstance(op_type, PipeAttr) or (isinstance(op_type, EnumCase) and op_type.enum == "PIPE"):  # noqa: F821
+        raise ShimError("%s expects a SyncOpType, not a PIPE" % cls.__name__)
+    return cls(_enum_attr(SyncOpTypeAttr, op_type), _i32(buf_id, "buf_id"), mode=_i32(mode, "mode"), loc=loc, ip=ip)  # noqa: F821
+
+
+def get_buf(op_type, buf_id, mode=0, *, loc=None, ip=None):
+    return _buffer_op(GetBufOp, op_type, buf_id, mode, loc, ip)  # noqa: F821
+
+
+def rls_buf(op_type, buf_id, mode=0, *, loc=None, ip=None):
+    return _buffer_op(RlsBufOp, op_type, buf_id, mode, loc, ip)  # noqa: F821
+
+
+def _block_sync(cls, pipe, event_id, loc, ip):
+    if _is_value(event_id):
+        return cls(_enum_attr(PipeAttr, pipe), event_id_dyn=event_id, loc=loc, ip=ip)  # noqa: F821
+    return cls(_enum_attr(PipeAttr, pipe), event_id=_i32(event_id, "event_id"), loc=loc, ip=ip)  # noqa: F821
+
+
+def set_cross_block(pipe, event_id, *, loc=None, ip=None):
+    return _block_sync(SetCrossBlockOp, pipe, event_id, loc, ip)  # noqa: F821
+
+
+def wait_cross_block(pipe, event_id, *, loc=None, ip=None):
+    return _block_sync(WaitCrossBlockOp, pipe, event_id, loc, ip)  # noqa: F821
+
+
+def set_intra_block(pipe, event_id, *, loc=None, ip=None):
+    return _block_sync(SetIntraBlockOp, pipe, event_id, loc, ip)  # noqa: F821
+
+
+def wait_intra_block(pipe, event_id, *, loc=None, ip=None):
+    return _block_sync(WaitIntraBlockOp, pipe, event_id, loc, ip)  # noqa: F821
