@@ -217,6 +217,36 @@ with InsertionPoint(m.body):
     expect(text).toContain('%0 = call @add(%arg0, %arg0) : (index, index) -> index');
   });
 
+  it("pto sync helpers and section ops: enum cases, names and ints become the ops' attributes", () => {
+    const text = printed(
+      'sync_family',
+      `
+with InsertionPoint(m.body):
+    entry = func.FuncOp("sync", func.FunctionType.get([], [])).add_entry_block()
+with InsertionPoint(entry):
+    section = pto.SectionVectorOp()
+    with InsertionPoint(section.body.blocks.append()):
+        pto.set_flag(pto.PIPE.PIPE_MTE2, "pipe_v", 0)
+        pto.wait_flag(pto.PipeAttr.get(pto.PIPE.PIPE_MTE2, ctx), pto.PIPE.PIPE_V, pto.EVENT_ID0)
+        pto.barrier(pto.PipeAttr.get(pto.PIPE.PIPE_ALL, ctx))
+        pto.sync_set(pto.PIPE.PIPE_MTE3, 3)
+    func.ReturnOp([])
+`,
+    );
+    expectAssembles(text);
+    expect(text).toContain('pto.section.vector {');
+    expect(text).toContain('pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]');
+    expect(text).toContain('pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]');
+    expect(text).toContain('pto.barrier #pto.pipe<PIPE_ALL>');
+    expect(text).toContain('pto.sync.set <PIPE_MTE3>, 3');
+  });
+
+  it('Module.parse keeps the text it is given and prints it as written', () => {
+    const source = 'module {\n  func.func @empty() {\n    return\n  }\n}';
+    const text = printed('parse', `m = Module.parse(${JSON.stringify(source)}, ctx)\nm.operation.verify()`);
+    expect(text.trim()).toBe(source);
+  });
+
   it('the DPS form it prints binds each operand as our Level 2 form reads it (ins in declaration order, dst in outs)', () => {
     const run = spawnSync(pythonCommand(), ['-c', 'import json; from ptoas.mlir.dialects import pto; print(json.dumps(pto.dps_form_operands()))'], {
       env: { ...process.env, PYTHONPATH: shimDirectory() },
@@ -245,7 +275,7 @@ with InsertionPoint(m.body):
       fs.writeFileSync(file, script(body));
       return kernelFromPython(file, 'a5');
     };
-    expect(run('parse', 'Module.parse("module {}")')).toEqual({ error: expect.stringContaining('Module.parse') });
+    expect(run('parse', 'Module.parse("module {}").body')).toEqual({ error: expect.stringContaining('Module.parse(...).body') });
     const tooMany = `
 _, _, tb = tile_types(ctx, F32Type.get(ctx))
 with InsertionPoint(m.body):

@@ -475,3 +475,74 @@ def set_intra_block(pipe, event_id, *, loc=None, ip=None):
 
 def wait_intra_block(pipe, event_id, *, loc=None, ip=None):
     return _block_sync(WaitIntraBlockOp, pipe, event_id, loc, ip)  # noqa: F821
+
+
+# ---- the sync ops in their own forms (our assembler reads no generic form for them) ----------------------------
+
+
+def _short(attr):
+    """An enum attribute as an op's own form writes it: `<PIPE_V>` for `#pto.pipe<PIPE_V>`."""
+    return "<%s>" % attr.case.text
+
+
+def _print_flag(self, p):
+    a = self.attributes
+    p.line("%s[%s, %s, %s]" % (self.OPERATION_NAME, _short(a["src_pipe"]), _short(a["dst_pipe"]), _short(a["event_id"])))
+
+
+def _print_flag_dyn(self, p):
+    a = self.attributes
+    p.line("%s [%s, %s, %s]" % (self.OPERATION_NAME, a["src_pipe"], a["dst_pipe"], p.name(self.operands[0])))
+
+
+def _print_bracketed(self, p):
+    values = ", ".join(str(self.attributes[n]) for n, k in self.FACTS["arguments"] if k == "attr")
+    p.line("%s [%s]" % (self.OPERATION_NAME, values))
+
+
+def _print_one_attr(self, p):
+    (name,) = [n for n, k in self.FACTS["arguments"] if k == "attr"]
+    p.line("%s %s" % (self.OPERATION_NAME, self.attributes[name]))
+
+
+def _print_barrier_sync(self, p):
+    p.line("%s [%s]" % (self.OPERATION_NAME, _short(self.attributes["op_type"])))
+
+
+def _print_pipe_event(self, p):
+    """`pto.sync.set <PIPE_V>, 3 {ffts_mode = 1 : i32}`; a dynamic event id prints in the generic form."""
+    if self.operands:
+        p.generic(self.operation)
+        return
+    a = dict(self.attributes)
+    pipe, event = a.pop("pipe"), a.pop("event_id")
+    p.line("%s %s, %d%s" % (self.OPERATION_NAME, _short(pipe), event.value, attr_dict(a)))
+
+
+def _print_set_ffts(self, p):
+    (ffts,) = self.operands
+    p.line("%s %s : %s" % (self.OPERATION_NAME, p.name(ffts), ffts.type))
+
+
+_OWN_FORMS = {
+    "SetFlagOp": _print_flag,
+    "WaitFlagOp": _print_flag,
+    "SetFlagDynOp": _print_flag_dyn,
+    "WaitFlagDynOp": _print_flag_dyn,
+    "BarrierOp": _print_one_attr,
+    "FenceBarrierAllOp": _print_one_attr,
+    "BarrierSyncOp": _print_barrier_sync,
+    "RecordEventOp": _print_bracketed,
+    "WaitEventOp": _print_bracketed,
+    "SyncSetOp": _print_pipe_event,
+    "SyncWaitOp": _print_pipe_event,
+    "SetCrossBlockOp": _print_pipe_event,
+    "WaitCrossBlockOp": _print_pipe_event,
+    "SetIntraBlockOp": _print_pipe_event,
+    "WaitIntraBlockOp": _print_pipe_event,
+    "SetFFTsOp": _print_set_ffts,
+}
+
+for _name, _print in _OWN_FORMS.items():
+    if _name in _pto_facts.OPS:
+        globals()[_name].print_custom = _print
