@@ -3,6 +3,7 @@
 Values are named like MLIR's printer names them without name hints: results %0, %1, ... and block arguments
 %arg0, %arg1, ..., numbered afresh in each function.
 """
+import re
 
 
 class Printer:
@@ -75,9 +76,14 @@ class Printer:
         self.line('%s"%s"(%s)%s : (%s) -> %s' % (head, op.name, self.names_of(op.operands), attrs, ins, outs))
 
 
+def _attr_name(name):
+    """A bare identifier as is; any other name (`pto.device-spec`) quoted, as MLIR prints it."""
+    return name if re.match(r"^[A-Za-z_][\w.$]*$", name) else '"%s"' % name
+
+
 def attr_dict_body(attrs):
     """`a = v, b` (a unit attribute prints as its name alone)."""
-    return ", ".join(k if str(v) == "unit" else "%s = %s" % (k, v) for k, v in attrs.items())
+    return ", ".join(_attr_name(k) if str(v) == "unit" else "%s = %s" % (_attr_name(k), v) for k, v in attrs.items())
 
 
 def attr_dict(attrs):
