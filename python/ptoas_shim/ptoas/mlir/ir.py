@@ -1,0 +1,631 @@
+"""A pure-Python stand-in for the subset of MLIR's `ir` module that PTOAS's sample scripts use.
+
+It builds an in-memory module of operations and prints it as MLIR text that pto-as reads. Anything outside the
+subset raises an exception naming what is missing, so a script never prints a module that is silently wrong.
+"""
+import math
+import struct
+
+from ._printer import print_module
+
+
+class ShimError(NotImplementedError):
+    """Raised for a part of the MLIR Python API the shim does not implement."""
+
+
+class MLIRError(Exception):
+    """MLIR's diagnostic exception (the shim verifies nothing, so it never raises it; scripts catch it)."""
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Context, location, insertion point: only their `with` stacks matter to the shim.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class Context:
+    current = None
+    _stack = []
+
+    def __init__(self):
+        self.allow_unregistered_dialects = True
+
+    def __enter__(self):
+        Context._stack.append(self)
+        Context.current = self
+        return self
+
+    def __exit__(self, *exc):
+        Context._stack.pop()
+        Context.current = Context._stack[-1] if Context._stack else None
+        return False
+
+    def load_all_available_dialects(self):
+        pass
+
+    def append_dialect_registry(self, registry):
+        pass
+
+
+class Location:
+    current = None
+    _stack = []
+
+    def __init__(self, text="loc(unknown)"):
+        self.text = text
+
+    @staticmethod
+    def unknown(context=None):
+        return Location()
+
+    @staticmethod
+    def name(name, childLoc=None, context=None):
+        return Location()
+
+    @staticmethod
+    def file(filename, line, col, context=None):
+        return Location()
+
+    def __enter__(self):
+        Location._stack.append(self)
+        Location.current = self
+        return self
+
+    def __exit__(self, *exc):
+        Location._stack.pop()
+        Location.current = Location._stack[-1] if Location._stack else None
+        return False
+
+
+class InsertionPoint:
+    _stack = []
+
+    def __init__(self, block, before=None):
+        self.block = block
+        self.before = before
+
+    @staticmethod
+    def at_block_begin(block):
+        return InsertionPoint(block, before=block.operations[0] if block.operations else None)
+
+    @staticmethod
+    def at_block_terminator(block):
+        if not block.operations:
+            raise ShimError("InsertionPoint.at_block_terminator: the block has no terminator")
+        return InsertionPoint(block, before=block.operations[-1])
+
+    def insert(self, operation):
+        operation = _as_operation(operation)
+        ops = self.block.operations
+        if self.before is None:
+            ops.append(operation)
+        else:
+            ops.insert(ops.index(self.before), operation)
+        operation.parent_block = self.block
+
+    def __enter__(self):
+        InsertionPoint._stack.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        InsertionPoint._stack.pop()
+        return False
+
+    @classmethod
+    def current(cls):
+        if not cls._stack:
+            raise ShimError("no insertion point: create ops inside `with InsertionPoint(block):`")
+        return cls._stack[-1]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Types: each knows its MLIR spelling.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class Type:
+    def __init__(self, text):
+        self.text = text
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        return "Type(%s)" % self.text
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and str(self) == str(other)
+
+    def __hash__(self):
+        return hash(str(self))
+
+    @staticmethod
+    def parse(text, context=None):
+        return Type(text.strip())
+
+
+class IndexType(Type):
+    def __init__(self):
+        super().__init__("index")
+
+    @staticmethod
+    def get(context=None):
+        return IndexType()
+
+    @staticmethod
+    def isinstance(t):
+        return str(t) == "index"
+
+
+class IntegerType(Type):
+    def __init__(self, width, prefix="i"):
+        super().__init__("%s%d" % (prefix, width))
+        self.width = width
+        self.is_signless = prefix == "i"
+        self.is_signed = prefix == "si"
+        self.is_unsigned = prefix == "ui"
+
+    @staticmethod
+    def get_signless(width, context=None):
+        return IntegerType(width)
+
+    @staticmethod
+    def get_signed(width, context=None):
+        return IntegerType(width, "si")
+
+    @staticmethod
+    def get_unsigned(width, context=None):
+        return IntegerType(width, "ui")
+
+    @staticmethod
+    def isinstance(t):
+        return isinstance(t, IntegerType)
+
+
+class FloatType(Type):
+    def __init__(self, text, width):
+        super().__init__(text)
+        self.width = width
+
+
+def _float_type(name, text, width):
+    def get(context=None):
+        return FloatType(text, width)
+
+    return type(name, (FloatType,), {"get": staticmethod(get)})
+
+
+F16Type = _float_type("F16Type", "f16", 16)
+BF16Type = _float_type("BF16Type", "bf16", 16)
+F32Type = _float_type("F32Type", "f32", 32)
+F64Type = _float_type("F64Type", "f64", 64)
+Float8E4M3FNType = _float_type("Float8E4M3FNType", "f8E4M3FN", 8)
+Float8E5M2Type = _float_type("Float8E5M2Type", "f8E5M2", 8)
+
+
+class NoneType(Type):
+    def __init__(self):
+        super().__init__("none")
+
+    @staticmethod
+    def get(context=None):
+        return NoneType()
+
+
+def _shape_text(shape):
+    return "x".join("?" if d is None or d < 0 else str(d) for d in shape)
+
+
+class VectorType(Type):
+    @staticmethod
+    def get(shape, element_type, context=None, **kwargs):
+        if kwargs:
+            raise ShimError("VectorType.get: " + ", ".join(kwargs))
+        return VectorType("vector<%sx%s>" % (_shape_text(shape), element_type))
+
+
+class MemRefType(Type):
+    @staticmethod
+    def get(shape, element_type, layout=None, memory_space=None, context=None):
+        if layout is not None:
+            raise ShimError("MemRefType.get with a layout")
+        space = ", %s" % memory_space if memory_space is not None else ""
+        return MemRefType("memref<%sx%s%s>" % (_shape_text(shape), element_type, space))
+
+
+class FunctionType(Type):
+    def __init__(self, inputs, results):
+        self.inputs = list(inputs)
+        self.results = list(results)
+        super().__init__(_function_type_text(self.inputs, self.results))
+
+    @staticmethod
+    def get(inputs, results, context=None):
+        return FunctionType(inputs, results)
+
+
+def _function_type_text(inputs, results):
+    ins = "(" + ", ".join(str(t) for t in inputs) + ")"
+    if len(results) == 1 and not isinstance(results[0], FunctionType):
+        return ins + " -> " + str(results[0])
+    return ins + " -> (" + ", ".join(str(t) for t in results) + ")"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Attributes: each knows its MLIR spelling.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class Attribute:
+    def __init__(self, text):
+        self.text = text
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        return "Attribute(%s)" % self.text
+
+    @staticmethod
+    def parse(text, context=None):
+        return Attribute(text.strip())
+
+
+class UnitAttr(Attribute):
+    def __init__(self):
+        super().__init__("unit")
+
+    @staticmethod
+    def get(context=None):
+        return UnitAttr()
+
+
+class BoolAttr(Attribute):
+    def __init__(self, value):
+        super().__init__("true" if value else "false")
+        self.value = bool(value)
+
+    @staticmethod
+    def get(value, context=None):
+        return BoolAttr(value)
+
+
+class IntegerAttr(Attribute):
+    def __init__(self, type_, value):
+        self.type = type_
+        self.value = int(value)
+        text = str(self.value)
+        if str(type_) == "i1":
+            text = "true" if self.value else "false"
+        super().__init__(text if str(type_) == "i1" else "%s : %s" % (text, type_))
+
+    @staticmethod
+    def get(type_, value):
+        return IntegerAttr(type_, value)
+
+
+class FloatAttr(Attribute):
+    def __init__(self, type_, value):
+        self.type = type_
+        self.value = float(value)
+        super().__init__("%s : %s" % (float_literal(self.value, type_), type_))
+
+    @staticmethod
+    def get(type_, value, loc=None):
+        return FloatAttr(type_, value)
+
+    @staticmethod
+    def get_f32(value, context=None):
+        return FloatAttr(F32Type.get(), value)
+
+
+class StringAttr(Attribute):
+    def __init__(self, value):
+        self.value = value
+        super().__init__('"%s"' % value.replace("\\", "\\\\").replace('"', '\\"'))
+
+    @staticmethod
+    def get(value, context=None):
+        return StringAttr(value)
+
+
+class TypeAttr(Attribute):
+    def __init__(self, type_):
+        self.value = type_
+        super().__init__(str(type_))
+
+    @staticmethod
+    def get(type_, context=None):
+        return TypeAttr(type_)
+
+
+class FlatSymbolRefAttr(Attribute):
+    def __init__(self, name):
+        self.value = name
+        super().__init__("@" + name)
+
+    @staticmethod
+    def get(name, context=None):
+        return FlatSymbolRefAttr(name)
+
+
+class ArrayAttr(Attribute):
+    def __init__(self, values):
+        self.values = list(values)
+        super().__init__("[" + ", ".join(str(v) for v in self.values) + "]")
+
+    @staticmethod
+    def get(values, context=None):
+        return ArrayAttr(values)
+
+
+def _dense_array(name, element):
+    def get(values, context=None):
+        items = ", ".join(str(int(v)) for v in values)
+        return DenseArrayAttr("array<%s%s>" % (element, ": " + items if items else ""))
+
+    return type(name, (Attribute,), {"get": staticmethod(get)})
+
+
+class DenseArrayAttr(Attribute):
+    pass
+
+
+DenseI32ArrayAttr = _dense_array("DenseI32ArrayAttr", "i32")
+DenseI64ArrayAttr = _dense_array("DenseI64ArrayAttr", "i64")
+
+
+def float_literal(value, type_=None):
+    """An MLIR float literal: decimal when it round-trips, else the bit pattern in hex (inf, nan)."""
+    if math.isinf(value) or math.isnan(value):
+        width = getattr(type_, "width", 32)
+        if width == 64:
+            return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
+        if width == 32:
+            return "0x%08X" % struct.unpack("<I", struct.pack("<f", value))[0]
+        if width == 16 and str(type_) == "f16":
+            return "0x%04X" % struct.unpack("<H", struct.pack("<e", value))[0]
+        raise ShimError("a non-finite %s constant" % type_)
+    text = repr(float(value))
+    mantissa, _, exponent = text.partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    return mantissa + ("e" + exponent if exponent else "")
+
+
+def attribute_of(value, what):
+    """A Python value given where MLIR's builders take an attribute, converted as theirs do."""
+    if isinstance(value, Attribute):
+        return value
+    if isinstance(value, bool):
+        return BoolAttr(value)
+    if isinstance(value, int):
+        return IntegerAttr(IntegerType(64), value)
+    if isinstance(value, float):
+        return FloatAttr(F32Type.get(), value)
+    if isinstance(value, str):
+        return StringAttr(value)
+    if isinstance(value, Type):
+        return TypeAttr(value)
+    raise ShimError("%s: cannot make an attribute of %r" % (what, value))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Values, blocks, regions, operations.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class Value:
+    def __init__(self, type_, owner):
+        self.type = type_
+        self.owner = owner
+
+    def get_name(self):
+        raise ShimError("Value.get_name (names are assigned when the module prints)")
+
+    def set_type(self, type_):
+        self.type = type_
+
+
+class OpResult(Value):
+    def __init__(self, type_, owner, index):
+        super().__init__(type_, owner)
+        self.result_number = index
+
+
+class BlockArgument(Value):
+    def __init__(self, type_, owner, index):
+        super().__init__(type_, owner)
+        self.arg_number = index
+
+
+class Block:
+    def __init__(self, arg_types=(), region=None):
+        self.arguments = [BlockArgument(t, self, i) for i, t in enumerate(arg_types)]
+        self.operations = []
+        self.region = region
+
+    def add_argument(self, type_, loc=None):
+        arg = BlockArgument(type_, self, len(self.arguments))
+        self.arguments.append(arg)
+        return arg
+
+    def append(self, operation):
+        InsertionPoint(self).insert(operation)
+
+    @staticmethod
+    def create_at_start(parent, arg_types=(), arg_locs=None):
+        block = Block(arg_types, parent)
+        parent.blocks.insert(0, block)
+        return block
+
+
+class Region:
+    def __init__(self):
+        self.blocks = BlockList(self)
+
+
+class BlockList(list):
+    def __init__(self, region):
+        super().__init__()
+        self.region = region
+
+    def append(self, *arg_types, arg_locs=None):
+        block = Block(arg_types, self.region)
+        super().append(block)
+        return block
+
+
+class Operation:
+    """One operation: its name, operands, results, attributes (printed in order of setting) and regions."""
+
+    def __init__(self, name, operands=(), result_types=(), attributes=None, regions=0, view=None):
+        self.name = name
+        self.operands = [_as_value(v, name) for v in operands]
+        self.results = [OpResult(t, self, i) for i, t in enumerate(result_types)]
+        self.attributes = dict(attributes or {})
+        self.regions = [Region() for _ in range(regions)]
+        self.view = view
+        self.parent_block = None
+
+    @staticmethod
+    def create(name, results=None, operands=None, attributes=None, successors=None, regions=0, loc=None, ip=None):
+        if successors:
+            raise ShimError("Operation.create with successors")
+        op = Operation(name, operands or [], results or [], attributes, regions)
+        (ip or InsertionPoint.current()).insert(op)
+        return op
+
+    @property
+    def operation(self):
+        return self
+
+    @property
+    def opview(self):
+        return self.view or self
+
+    @property
+    def result(self):
+        if len(self.results) != 1:
+            raise ValueError("%s has %d results, not 1" % (self.name, len(self.results)))
+        return self.results[0]
+
+    def verify(self):
+        return True
+
+    def __str__(self):
+        return print_module(self)
+
+
+def _as_operation(x):
+    return x.operation if hasattr(x, "operation") else x
+
+
+def _as_value(x, what):
+    if isinstance(x, Value):
+        return x
+    op = getattr(x, "operation", None)
+    if op is not None and len(op.results) == 1:
+        return op.results[0]
+    raise ShimError("%s: expected a value, got %r" % (what, x))
+
+
+class OpView:
+    """Base of the op classes (`arith.ConstantOp`, `pto.TAddOp`, ...): a view on one Operation."""
+
+    OPERATION_NAME = None
+
+    def _create(self, operands, result_types, attributes, regions=0, loc=None, ip=None, segment_sizes=None):
+        self._operation = Operation(self.OPERATION_NAME, operands, result_types, attributes, regions, view=self)
+        self._operation.segment_sizes = segment_sizes
+        (ip or InsertionPoint.current()).insert(self._operation)
+
+    @property
+    def operation(self):
+        return self._operation
+
+    @property
+    def results(self):
+        return self._operation.results
+
+    @property
+    def result(self):
+        return self._operation.result
+
+    @property
+    def operands(self):
+        return self._operation.operands
+
+    @property
+    def attributes(self):
+        return self._operation.attributes
+
+    @property
+    def regions(self):
+        return self._operation.regions
+
+    def verify(self):
+        return True
+
+    def __str__(self):
+        return str(self._operation)
+
+
+class ModuleOp(OpView):
+    OPERATION_NAME = "builtin.module"
+
+    def __init__(self, loc=None, ip=None):
+        self._operation = Operation("builtin.module", regions=1, view=self)
+        self._operation.regions[0].blocks.append()
+        if ip is not None or InsertionPoint._stack:
+            (ip or InsertionPoint.current()).insert(self._operation)
+
+    @property
+    def body(self):
+        return self._operation.regions[0].blocks[0]
+
+
+class Module:
+    def __init__(self):
+        self._op = ModuleOp.__new__(ModuleOp)
+        self._op._operation = Operation("builtin.module", regions=1, view=self._op)
+        self._op._operation.regions[0].blocks.append()
+
+    @staticmethod
+    def create(loc=None):
+        return Module()
+
+    @staticmethod
+    def parse(text, context=None):
+        return ParsedModule(text)
+
+    @property
+    def body(self):
+        return self._op.body
+
+    @property
+    def operation(self):
+        return self._op.operation
+
+    def __str__(self):
+        return print_module(self.operation)
+
+
+class ParsedModule:
+    """`Module.parse(text)`: the shim has no MLIR parser, so the module is its text, printed as written; anything
+    that would look inside it fails."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __str__(self):
+        return self.text.strip()
+
+    @property
+    def operation(self):
+        return self
+
+    def verify(self):
+        return True
+
+    def __getattr__(self, name):
+        raise ShimError("Module.parse(...).%s (the shim keeps a parsed module as text only)" % name)
