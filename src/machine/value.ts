@@ -1,7 +1,7 @@
 import { GlobalBuffer, PartitionView, Pointer, TensorView, Tile, TileContents } from './memory';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
-export type Value = bigint | number | GlobalBuffer | Pointer | TensorView | PartitionView | Tile | TileContents | Cells | MultiTile;
+export type Value = bigint | number | GlobalBuffer | Pointer | TensorView | PartitionView | Tile | TileContents | Cells | MultiTile | Handle;
 
 /**
  * A core's own scalar storage: a local array, an event-id array or a struct, as cells that hold scalars (or, for a
@@ -16,4 +16,14 @@ export interface Cells {
 export interface MultiTile {
   kind: 'multi_tile';
   tiles: Tile[];
+}
+
+/**
+ * An opaque handle a program passes around (an async session, an async event, a prefetch context): `state` is what
+ * the ops that made it keep for the ops that use it.
+ */
+export interface Handle {
+  kind: 'handle';
+  handle: string;
+  state: Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
 import { BoundOp, decided } from '../ir/bound';
 import { unknownAttributeMessage } from './attributes';
-import { Executor, OpDefinition, OpProperties, OpVerifier } from '../ir/definition';
+import { Execution, Executor, OpDefinition, OpProperties, OpVerifier } from '../ir/definition';
 import { Span } from '../diag/source';
 import { Attr, OpNode } from '../syntax/ast';
 import { GenericOp, GenericRewrite } from '../syntax/op-syntax';
@@ -112,7 +112,7 @@ export interface DeclaredOp {
   check?(c: DeclaredCheck): void;
   /** Result types that follow from the operands when none is written. */
   inferResults?(c: DeclaredCheck): (Type | undefined)[] | undefined;
-  execute?(x: Executor, op: BoundOp, binding: DeclaredBinding): void;
+  execute?(x: Executor, op: BoundOp, binding: DeclaredBinding): void | Execution;
   checkResultUse?: OpDefinition['checkResultUse'];
 }
 
@@ -296,7 +296,7 @@ function attrProblem(type: AttrKind, a: Attr): string | undefined {
 }
 
 /** `#pto<wait_cmp ge>` against spellings like `#pto<wait_cmp {}>` -> `ge`. */
-function enumValueOf(text: string, syntax: string[]): string | undefined {
+export function enumValueOf(text: string, syntax: string[]): string | undefined {
   const squashed = text.replace(/\s+/g, ' ').trim();
   for (const s of syntax) {
     const [before, after] = s.split('{}');
