@@ -53,12 +53,6 @@ function bufferName(buffer: GlobalBuffer): string {
   return buffer.placement ? `rank ${buffer.placement.rank}'s %${buffer.name}` : `%${buffer.name}`;
 }
 
-/** The 2-D shape pto-isa's collectives see: the last dimension is a row, the others stack rows. */
-function rowsAndCols(v: GlobalView): { rows: number; cols: number } {
-  const cols = v.shape[v.shape.length - 1] ?? 1;
-  return { rows: v.shape.slice(0, -1).reduce((a, b) => a * b, 1), cols };
-}
-
 function read(buffer: GlobalBuffer, element: number): Scalar {
   return buffer.codec.read(buffer.view, element * buffer.codec.size);
 }
@@ -208,21 +202,24 @@ export function runBroadcast(x: Executor, op: BoundOp, b: DeclaredBinding): void
 }
 
 /**
- * tgather / tscatter: the root's view holds the members' views stacked by rows (pto-isa's DIM_3): member k's rows
- * start at row k x H; the root's view must have the members' row length and at least N x H rows.
+ * tgather / tscatter: the root's view stacks the members' views along the row dimension (the one before the last,
+ * pto-isa's DIM_3): member k's box starts at row k x H of it. The root's view has the members' shape but for at
+ * least N x H rows; a one-dimensional view has no rows to stack along.
  */
 function stacked(op: BoundOp, root: { view: GlobalView; at: number }, group: ReturnType<typeof groupOf>): number[][] {
-  const whole = rowsAndCols(root.view);
-  const part = rowsAndCols(group.views[0]);
+  const part = group.views[0].shape;
+  const whole = root.view.shape;
   const n = group.views.length;
-  if (whole.cols !== part.cols || whole.rows < n * part.rows)
+  const row = part.length - 2;
+  const fits = row >= 0 && whole.length === part.length && whole.every((d, i) => (i === row ? d >= n * part[row] : d === part[i]));
+  if (!fits) {
+    const needed = row >= 0 ? part.map((d, i) => (i === row ? `>=${n * d}` : String(d))).join('x') : `a rows dimension (${n} stacked rows of ${part[0]})`;
     throw vmTrap(
-      `${op.node.name}: ${root.view.shape.join('x')} cannot stack the group's ${n} views of ${group.views[0].shape.join('x')} by rows (needs rows of ${part.cols} and at least ${n * part.rows} rows)`,
+      `${op.node.name}: ${whole.join('x')} cannot hold the group's ${n} views of ${part.join('x')} stacked by rows: it needs ${needed}`,
       op.node.operands[root.at].span,
     );
-  const elements = elementsOf(op, root.at, root.view);
-  const size = part.rows * part.cols;
-  return group.views.map((_, k) => elements.slice(k * size, (k + 1) * size));
+  }
+  return group.views.map((_, k) => elementsOf(op, root.at, { ...root.view, shape: part, offset: root.view.offset + k * part[row] * root.view.strides[row] }));
 }
 
 export function runGather(x: Executor, op: BoundOp, b: DeclaredBinding): void {

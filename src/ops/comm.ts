@@ -113,6 +113,7 @@ function transfer(name: string, atomic: boolean): DeclaredOp {
     name,
     operands: [{ name: 'dst', is: COMM }, { name: 'src', is: COMM }, staging('buf')],
     attrs: atomic ? [ATOMIC] : [],
+    properties: { readsGlobalViews: true },
     execute: runTransfer,
     check(c) {
       checkStaging('buf')(c);
@@ -134,6 +135,7 @@ function asyncTransfer(name: string): DeclaredOp {
       { name: 'session', is: ['async_session'] },
     ],
     results: [{ name: 'event', is: ['async_event'], fixed: { kind: 'handle', handle: 'async_event' } }],
+    properties: { readsGlobalViews: true },
     execute: runAsyncTransfer,
     check(c) {
       checkShapes(c, ['dst', 'src']);
@@ -151,6 +153,7 @@ function collective(name: string, first: string, extra: DeclaredOperand[], attrs
   return {
     name,
     execute,
+    properties: { readsGlobalViews: true },
     operands: [{ name: first, is: COMM }, ...extra, staging('recv'), GROUP],
     attrs: [ROOT, ...(attrs ?? [])],
     check(c) {
