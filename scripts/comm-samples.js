@@ -15,6 +15,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
+const { Buffer } = require('buffer');
 
 const upstream = process.argv[2] ?? '/work/upstream';
 const vm = path.join(__dirname, '..', 'bin', 'pto-vm');
@@ -108,7 +109,10 @@ for (const file of files) {
   } catch (e) {
     const err = String(e.stderr ?? '');
     status = /deadlock/.test(err) ? 'deadlock' : e.status === 2 ? 'usage' : 'trap';
-    detail = err.split('\n')[0].replace(/^.*?error/, 'error').slice(0, 240);
+    detail = err
+      .split('\n')[0]
+      .replace(/^.*?error/, 'error')
+      .slice(0, 240);
   }
   // A wait nobody in this launch signals: the signals come from another kernel (the push kernel's tnotify on the
   // peer). Run again with the signal words as that kernel leaves them, to show the wait then passes.
@@ -123,10 +127,18 @@ for (const file of files) {
       execFileSync(vm, [...argv.filter((a) => !a.startsWith(`${name}=`)), '--arg', `${name}=${file}`], { stdio: ['ignore', 'pipe', 'pipe'], cwd: work });
       detail += `\n         with %${name} signalled (${cmp} ${value}) as the push kernel leaves it: ok`;
     } catch (e) {
-      detail += `\n         with %${name} signalled: ${String(e.stderr ?? '').split('\n')[0].slice(0, 200)}`;
+      detail += `\n         with %${name} signalled: ${String(e.stderr ?? '')
+        .split('\n')[0]
+        .slice(0, 200)}`;
     }
   }
   tally[status] = (tally[status] ?? 0) + 1;
-  console.log(`${status.padEnd(8)} ranks=${ranks} (${why}) ${path.relative(path.join(upstream, 'test', 'samples'), file)}${detail ? '\n         ' + detail : ''}`);
+  console.log(
+    `${status.padEnd(8)} ranks=${ranks} (${why}) ${path.relative(path.join(upstream, 'test', 'samples'), file)}${detail ? '\n         ' + detail : ''}`,
+  );
 }
-console.log(Object.entries(tally).map(([k, v]) => `${k} ${v}`).join(', '));
+console.log(
+  Object.entries(tally)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', '),
+);
