@@ -168,7 +168,13 @@ function signalTest(x: Executor, op: BoundOp, b: DeclaredBinding) {
 /** twait: blocks until every signal word compares true with the value; then what its notifiers did happens-before. */
 export function* runWait(x: Executor, op: BoundOp, b: DeclaredBinding): Execution {
   const test = signalTest(x, op, b);
-  yield { what: `signal ${test.describe()}`, ready: test.holds };
+  yield {
+    // Read when reported: the signal's value by then.
+    get what() {
+      return `signal ${test.describe()}`;
+    },
+    ready: test.holds,
+  };
   test.acquire();
 }
 

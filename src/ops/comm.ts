@@ -1,6 +1,7 @@
 import { OpDefinition } from '../ir/definition';
 import { Type, printType } from '../types/type';
-import { DeclaredCheck, DeclaredOp, DeclaredOperand, declaredDefinition, ptoEnum } from './declared';
+import { DeclaredCheck, DeclaredOp, DeclaredOperand, declaredDefinition, enumValueOf, ptoEnum } from './declared';
+import { runSyncAll } from './syncall-run';
 import { handle, runAsyncEvent, runAsyncTransfer, runBroadcast, runGather, runNotify, runReduce, runScatter, runTest, runTransfer, runWait } from './comm-run';
 
 /**
@@ -8,7 +9,7 @@ import { handle, runAsyncEvent, runAsyncTransfer, runBroadcast, runGather, runNo
  * TNOTIFY, TWAIT, TTEST, TBROADCAST, TGATHER, TSCATTER, TREDUCE and their async forms): data moves between global
  * memories through an on-chip staging tile (`buf(%ping[, %pong])`, `recv(...)`), signals are i32 words in global
  * memory. `pto.syncall` is a barrier across the cores of a launch. The VM runs them on the ranks of a run
- * (src/ops/comm-run.ts, docs/ranks.md); it does not run `pto.syncall` and `pto.set_ffts` yet.
+ * (src/ops/comm-run.ts, docs/ranks.md), and `pto.syncall` as a barrier of the launch (src/ops/syncall-run.ts).
  */
 
 const COMM: DeclaredOperand['is'] = ['partition_view', 'tensor_view', 'tile'];
@@ -217,6 +218,14 @@ const COMM_OPS: DeclaredOp[] = [
       { name: 'mode', type: ptoEnum('sync_all_mode', ['hard', 'soft']), required: true },
       { name: 'core_type', type: ptoEnum('sync_core_type', ['aiv_only', 'aic_only', 'mix']), required: true },
     ],
+    execute(x, op, b) {
+      const value = (name: string, mnemonic: string) => {
+        const a = b.attrs[name];
+        const kind = ptoEnum(mnemonic, []);
+        return a?.kind === 'dialect' && kind.kind === 'enum' ? enumValueOf(a.text, kind.syntax) : undefined;
+      };
+      return runSyncAll(x, op, b, value('core_type', 'sync_core_type') ?? 'mix', value('mode', 'sync_all_mode') === 'soft');
+    },
     check(c) {
       const { op } = c.v;
       const mode = c.enumValue('mode');
@@ -240,7 +249,8 @@ const COMM_OPS: DeclaredOp[] = [
       }
     },
   },
-  { name: 'pto.set_ffts', operands: [{ name: 'ffts', is: ['ptr'] }] },
+  // Sets the base address of the cross-core flag hardware; the VM's flags (src/ops/cross-core-flags.ts) need none.
+  { name: 'pto.set_ffts', operands: [{ name: 'ffts', is: ['ptr'] }], execute: () => undefined },
 ];
 
 export const COMM_DEFINITIONS: OpDefinition[] = COMM_OPS.map(declaredDefinition);

@@ -199,3 +199,42 @@ describe('rank windows (src/machine/windows.ts)', () => {
     expect(pointerAt(x0, 3 * (RANK_WINDOW_BYTES / 4))).toEqual({ kind: 'pointer', buffer: x0, offset: 3 * (RANK_WINDOW_BYTES / 4) });
   });
 });
+
+describe('pto.syncall: a barrier of the launch', () => {
+  const kernel = (syncall: string) => `func.func @k(%ws: !pto.ptr<i32>, %used: i32) {
+    %b = pto.get_block_idx
+    %b32 = arith.index_cast %b : i64 to i32
+    pto.print ins("before %d", %b32 : i32)
+    ${syncall}
+    pto.print ins("after %d", %b32 : i32)
+    return
+}
+`;
+  const launch = (text: string, seed?: number) => {
+    const asm = assemble('k.pto', text, { target: 'a5' });
+    if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
+    const fn = [...asm.program.functions.values()].find((f) => f.symbol === 'k')!;
+    const args = new Map<string, GlobalBuffer | bigint>([
+      ['%ws', new GlobalBuffer('ws', 'i32', new Uint8Array(64))],
+      ['%used', 0n],
+    ]);
+    return runRanks(asm.program, asm.types, fn, [args], { numerics: 'npu', maxSteps: 1000, scheduleSeed: seed }, { blocks: 2 }).printed;
+  };
+  const HARD = 'pto.syncall() mode = #pto.sync_all_mode<hard>, core_type = #pto.sync_core_type<aiv_only>';
+
+  it('no core goes past it before every core has reached it (without it, block 0 runs to its end first)', () => {
+    expect(launch(kernel(''))).toEqual(['before 0', 'after 0', 'before 1', 'after 1']);
+    expect(launch(kernel(HARD))).toEqual(['before 0', 'before 1', 'after 0', 'after 1']);
+    for (const seed of [1, 2, 3, 7]) expect(launch(kernel(HARD), seed).slice(0, 2).sort()).toEqual(['before 0', 'before 1']);
+  });
+
+  it('soft mode waits for used_cores arrivals: 3 on a launch of 2 cores is a deadlock', () => {
+    const soft = kernel('pto.syncall(%ws, %three : !pto.ptr<i32>, i32) mode = #pto.sync_all_mode<soft>, core_type = #pto.sync_core_type<aiv_only>').replace(
+      '    %b = pto.get_block_idx',
+      '    %three = arith.constant 3 : i32\n    %b = pto.get_block_idx',
+    );
+    expect(() => launch(soft)).toThrow(
+      'deadlock: none of the 2 waiting cores can go on: block 0 waits at pto.syncall for the other cores at pto.syncall (3 take part; 2 arrived)',
+    );
+  });
+});
