@@ -59,12 +59,19 @@ function peerReference(name: string, spec: string): { rank: number; name: string
  */
 export function bindRanks(types: TypeTable, fn: OpNode, perRank: Map<string, string>[]): BoundArguments[] {
   const ranks = perRank.length;
+  const params = fn.regions[0]?.blocks[0]?.args ?? [];
+  const isPointer = (name: string) => {
+    const param = params.find((p) => p.name === '%' + name);
+    return param?.type !== undefined && types.resolve(param.type).type?.kind === 'ptr';
+  };
   const peers = perRank.map((specs, rank) => {
     const refs = new Map<string, { rank: number; name: string }>();
     for (const [name, spec] of specs) {
       const ref = peerReference(name, spec);
       if (!ref) continue;
       if (ref.rank >= ranks) throw new ArgumentError(`--arg ${name}=${spec}: rank ${ref.rank} is not one of the ${ranks} ranks (--ranks ${ranks})`);
+      if (params.some((p) => p.name === '%' + name) && !isPointer(name))
+        throw new ArgumentError(`--arg ${name}=${spec}: only a pointer argument can address another rank's buffer`);
       if (ref.rank !== rank || ref.name !== name) refs.set(name, ref);
       // A peer reference binds no data of its own: a one-element stand-in until the reference replaces it.
       specs.set(name, ref.rank === rank && ref.name === name ? '' : 'zeros:1');
