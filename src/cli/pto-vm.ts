@@ -9,16 +9,16 @@ import { TargetName } from '../spec/schema';
 import { attrOf, OpNode } from '../syntax/ast';
 import { elemSize } from '../types/type';
 import { firstLowerableOp, lowerProgram } from '../lower';
-import { RunResult, runLaunch } from '../vm/interpreter';
+import { RunResult, runRanks } from '../vm/interpreter';
 import { GlobalBuffer } from '../machine/memory';
 import { CodeBackend, NumericsProfile } from '../ops/instructions/semantics/context';
-import { ArgumentError, BoundArguments, bindArguments } from '../vm/io/arguments';
+import { ArgumentError, BoundArguments } from '../vm/io/arguments';
 import { bufferValues, formatValue, summarize } from '../vm/io/results';
-import { npyDtypeOf, npyItemSize, writeNpy } from '../vm/io/npy';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
+import { bindRanks, rankedPairs, summarizeRanks, writeRankOutputs } from './ranks';
 
-/** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--pto-backend] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--schedule-seed S] [--strict-sync] */
+/** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--pto-backend] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--ranks R] [--schedule-seed S] [--strict-sync] */
 export function main(argv: string[]): number {
   let args;
   try {
@@ -32,9 +32,14 @@ export function main(argv: string[]): number {
         type: 'string',
         array: true,
         default: [] as string[],
-        describe: 'bind an argument: NAME=FILE.npy|FILE.bin|zeros:N|random:N[:SEED]|NUMBER',
+        describe: 'bind an argument: [RANK:]NAME=FILE.npy|FILE.bin|zeros:N|random:N[:SEED]|NUMBER|@RANK[:NAME] ({rank} in the value: the rank)',
       })
-      .option('out', { type: 'string', array: true, default: [] as string[], describe: 'write a pointer argument after the run: NAME=PATH.npy|PATH.bin' })
+      .option('out', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'write a pointer argument after the run: [RANK:]NAME=PATH.npy|PATH.bin ({rank} in the path: the rank)',
+      })
       .option('numerics', { choices: ['npu', 'cpu-sim'] as const, default: 'npu' as const, describe: 'rounding and reduction-order profile' })
       .option('pto-backend', {
         choices: ['emitc', 'vpto'] as const,
@@ -49,6 +54,7 @@ export function main(argv: string[]): number {
         describe: 'run the lowered program and the direct model, and report the first byte where they differ',
       })
       .option('blocks', { type: 'number', default: 1, describe: 'run the kernel on this many blocks, sharing global memory' })
+      .option('ranks', { type: 'number', default: 1, describe: 'run the kernel on this many devices (ranks), each with its own global memory and launch' })
       .option('subblocks', { type: 'number', describe: 'vector cores (sub-blocks) per block (default: 2 for a mixed cube/vector kernel, else 1)' })
       .option('schedule-seed', {
         type: 'number',
@@ -73,12 +79,14 @@ export function main(argv: string[]): number {
   try {
     if (args._[0] !== 'run') throw new UsageError(`unknown command '${String(args._[0])}' (expected 'run')`);
     if (args.direct && args['check-lowering']) throw new UsageError('--direct and --check-lowering exclude each other (--check-lowering runs both)');
+    const ranks = checkCount(args.ranks, '--ranks');
+    if (ranks > 1 && args['check-lowering']) throw new UsageError('--check-lowering runs one rank: leave out --ranks');
     return run({
       file: String(args.file),
       target: args.target as TargetName | undefined,
       entry: args.entry,
-      argSpecs: parsePairs(args.arg, '--arg'),
-      outSpecs: parsePairs(args.out, '--out'),
+      argSpecs: rankedPairs(args.arg, '--arg', ranks),
+      outSpecs: rankedPairs(args.out, '--out', ranks),
       numerics: args.numerics as NumericsProfile,
       backend: args['pto-backend'] as CodeBackend | undefined,
       json: args.json,
@@ -110,24 +118,13 @@ function checkCount(n: number, flag: string): number {
   return n;
 }
 
-function parsePairs(items: string[], flag: string): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const item of items) {
-    const eq = item.indexOf('=');
-    if (eq <= 0) throw new UsageError(`${flag} ${item}: expected NAME=VALUE`);
-    const name = item.slice(0, eq).replace(/^%/, '');
-    if (map.has(name)) throw new UsageError(`${flag} ${name} is given twice`);
-    map.set(name, item.slice(eq + 1));
-  }
-  return map;
-}
-
 interface RunRequest {
   file: string;
   target?: TargetName;
   entry?: string;
-  argSpecs: Map<string, string>;
-  outSpecs: Map<string, string>;
+  /** Per rank (src/cli/ranks.ts). */
+  argSpecs: Map<string, string>[];
+  outSpecs: Map<string, string>[];
   numerics: NumericsProfile;
   /** From --pto-backend; else the module's. */
   backend?: CodeBackend;
@@ -179,7 +176,7 @@ function run(req: RunRequest): number {
   const fn = chooseEntry(main.program.functions, req.entry);
   const execution = execute(main, fn.symbol!, req);
   if (!execution) return 1;
-  const { bound, result } = execution;
+  const { bound, ranks, result } = execution;
   const { program } = main;
   if (lowerable && req.numerics !== 'npu' && !req.direct)
     result.notes.push(
@@ -208,31 +205,24 @@ function run(req: RunRequest): number {
       formatDiagnostic(main.source, { severity, code: (f.kind ?? DIAGNOSTICS.syncFinding).code, message: f.message, span: f.span, notes: f.notes }) + '\n',
     );
   const syncFailed = req.strictSync && result.sync.length > 0;
-  for (const [name, path] of req.outSpecs) {
-    const buffer = bound.buffers.find((b) => b.name === name)!;
-    const npyDtype = npyDtypeOf(buffer.elem);
-    const data = path.endsWith('.npy') ? writeNpy(npyDtype, [buffer.length * (elemSize(buffer.elem) / npyItemSize(npyDtype))], buffer.bytes) : buffer.bytes;
-    if (!path.endsWith('.npy') && !path.endsWith('.bin')) throw new UsageError(`--out ${name}=${path}: expected PATH.npy or PATH.bin`);
-    try {
-      fs.writeFileSync(path, data);
-    } catch (e) {
-      throw new UsageError(`--out ${name}=${path}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-    }
-  }
+  writeRankOutputs(ranks, req.outSpecs);
   if (req.json) {
-    const outputs: Record<string, unknown> = {};
-    for (const b of bound.buffers) {
-      let written = 0;
-      for (const w of b.written) written += w;
-      outputs[b.name] = {
-        dtype: b.elem,
-        elements: b.length,
-        bytes: b.length * elemSize(b.elem),
-        input: bound.origins.get(b.name),
-        written,
-        values: bufferValues(b).map(formatValue),
-      };
-    }
+    const outputsOf = (bound: BoundArguments) => {
+      const outputs: Record<string, unknown> = {};
+      for (const b of bound.buffers) {
+        let written = 0;
+        for (const w of b.written) written += w;
+        outputs[b.name] = {
+          dtype: b.elem,
+          elements: b.length,
+          bytes: b.length * elemSize(b.elem),
+          input: bound.origins.get(b.name),
+          written,
+          values: bufferValues(b).map(formatValue),
+        };
+      }
+      return outputs;
+    };
     const sync = result.sync.map((f) => ({
       severity,
       code: (f.kind ?? DIAGNOSTICS.syncFinding).code,
@@ -249,16 +239,18 @@ function run(req: RunRequest): number {
         notes: result.notes,
         printed: result.printed,
         sync,
-        outputs,
+        // Several ranks: each rank's buffers.
+        ...(ranks.length > 1 ? { ranks: ranks.map((b, rank) => ({ rank, outputs: outputsOf(b) })) } : { outputs: outputsOf(bound) }),
       }) + '\n',
     );
     return syncFailed ? 1 : 0;
   }
   // What the program printed (pto.tprint) comes first, as a device's printf output would.
   for (const text of result.printed) process.stdout.write(text.endsWith('\n') ? text : text + '\n');
-  if (req.outSpecs.size === 0) {
-    process.stdout.write(`@${fn.symbol} on ${program.target} (numerics ${req.numerics}): ${result.steps} ops executed\n`);
-    process.stdout.write(summarize(bound.buffers, bound.origins));
+  if (req.outSpecs.every((specs) => specs.size === 0)) {
+    const on = ranks.length > 1 ? ` on ${ranks.length} ranks` : '';
+    process.stdout.write(`@${fn.symbol} on ${program.target}${on} (numerics ${req.numerics}): ${result.steps} ops executed\n`);
+    process.stdout.write(ranks.length > 1 ? summarizeRanks(ranks) : summarize(bound.buffers, bound.origins));
   }
   return syncFailed ? 1 : 0;
 }
@@ -269,29 +261,36 @@ function located(assembled: Assembled, span: Span): { file: string; line: number
 }
 
 /** Binds the arguments and runs @name of an assembled program; a trap is reported and gives undefined. */
-function execute(assembled: Assembled, name: string, req: RunRequest): { bound: BoundArguments; result: RunResult } | undefined {
+function execute(assembled: Assembled, name: string, req: RunRequest): { bound: BoundArguments; ranks: BoundArguments[]; result: RunResult } | undefined {
   const fn = assembled.program.functions.get(name)!;
-  let bound: BoundArguments;
+  let ranks: BoundArguments[];
   try {
-    bound = bindArguments(assembled.types, fn, req.argSpecs, (symbol) => assembled.program.functions.get(symbol));
+    // Each run binds afresh (--check-lowering runs twice): the specs are copied.
+    ranks = bindRanks(
+      assembled.types,
+      fn,
+      req.argSpecs.map((specs) => new Map(specs)),
+      (symbol) => assembled.program.functions.get(symbol),
+    );
   } catch (e) {
     if (e instanceof ArgumentError) throw new UsageError(e.message);
     throw e;
   }
-  for (const out of req.outSpecs.keys()) {
-    if (!bound.buffers.some((b) => b.name === out)) throw new UsageError(`--out ${out}: @${fn.symbol} has no pointer argument %${out}`);
+  for (const out of new Set(req.outSpecs.flatMap((specs) => [...specs.keys()]))) {
+    if (!ranks[0].origins.has(out) || !ranks.some((b) => b.buffers.some((buffer) => buffer.name === out)))
+      throw new UsageError(`--out ${out}: @${fn.symbol} has no pointer argument %${out}`);
   }
   try {
     return {
-      bound,
-      result: runLaunch(
+      bound: ranks[0],
+      ranks,
+      result: runRanks(
         assembled.program,
         assembled.types,
         fn,
-        bound.values,
+        ranks.map((b) => b.values),
         { numerics: req.numerics, backend: req.backend, maxSteps: req.maxSteps, scheduleSeed: req.scheduleSeed },
-        req.blocks,
-        req.subblocks,
+        { blocks: req.blocks, subblocks: req.subblocks },
       ),
     };
   } catch (e) {

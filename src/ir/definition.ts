@@ -97,6 +97,11 @@ export interface OpProperties {
   aliasesOperand?: { level2: boolean };
   /** Its region holds code for one kind of core (`pto.section.cube`). */
   coreKind?: CoreKind;
+  /**
+   * It reads global memory through the views among its operands (a transfer or collective between ranks): the VM
+   * fills the pointers behind them with generated data when they are not bound.
+   */
+  readsGlobalViews?: boolean;
   /** Its result is the stack storage of a `!pto.struct`: the one kind of op that may give a struct value. */
   declaresStruct?: boolean;
   /** PTOAS prints its attributes inside `ins(...)` rather than after `outs(...)`. */

@@ -27,6 +27,12 @@ export class GlobalBuffer {
   observer?: GlobalAccessObserver;
   /** The bytes as a DataView, for the host like `bytes`. */
   readonly view: DataView;
+  /**
+   * In a run of several ranks: the rank whose memory holds this buffer, and the same argument's buffer on every
+   * rank (memory laid out alike on each rank, src/machine/windows.ts), so that an address moved by whole rank
+   * windows reaches a peer's copy.
+   */
+  placement?: { rank: number; byRank: GlobalBuffer[] };
 
   constructor(
     readonly name: string,

@@ -1,7 +1,7 @@
 import { GlobalBuffer, PartitionView, Pointer, TensorView, Tile, TileContents } from './memory';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
-export type Value = bigint | number | GlobalBuffer | Pointer | TensorView | PartitionView | Tile | TileContents | Cells | MultiTile | PipeHandle;
+export type Value = bigint | number | GlobalBuffer | Pointer | TensorView | PartitionView | Tile | TileContents | Cells | MultiTile | PipeHandle | Handle;
 
 /** A `!pto.pipe`: the ends of a pipe between cores that an initialization gave (its state is the pipe ops' business). */
 export interface PipeHandle {
@@ -22,4 +22,14 @@ export interface Cells {
 export interface MultiTile {
   kind: 'multi_tile';
   tiles: Tile[];
+}
+
+/**
+ * An opaque handle a program passes around (an async session, an async event, a prefetch context): `state` is what
+ * the ops that made it keep for the ops that use it.
+ */
+export interface Handle {
+  kind: 'handle';
+  handle: string;
+  state: Record<string, unknown>;
 }

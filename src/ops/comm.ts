@@ -2,13 +2,14 @@ import { OpDefinition } from '../ir/definition';
 import { Type, printType } from '../types/type';
 import { DeclaredCheck, DeclaredOp, DeclaredOperand, declaredDefinition, ptoEnum } from './declared';
 import { syncAll } from './syncall-run';
+import { handle, runAsyncEvent, runAsyncTransfer, runBroadcast, runGather, runNotify, runReduce, runScatter, runTest, runTransfer, runWait } from './comm-run';
 
 /**
  * Communication between devices (ranks) and all cores of a launch (PTOAS's `pto.comm.*`, pto-isa's TPUT, TGET,
  * TNOTIFY, TWAIT, TTEST, TBROADCAST, TGATHER, TSCATTER, TREDUCE and their async forms): data moves between global
  * memories through an on-chip staging tile (`buf(%ping[, %pong])`, `recv(...)`), signals are i32 words in global
- * memory. `pto.syncall` is a barrier across the cores of a launch. The VM runs one device and does not run these
- * yet.
+ * memory. `pto.syncall` is a barrier across the cores of a launch. The VM runs them on the ranks of a run
+ * (src/ops/comm-run.ts, docs/ranks.md), and `pto.syncall` as a barrier of the launch (src/ops/syncall-run.ts).
  */
 
 const COMM: DeclaredOperand['is'] = ['partition_view', 'tensor_view', 'tile'];
@@ -86,9 +87,10 @@ function checkGlobalViews(c: DeclaredCheck, names: string[], allowDynamicPartiti
 }
 
 /** A signal word: a global i32 (an element of a view), compared with or combined with an integer value. */
-function signalOp(name: string, attr: { name: string; values: string[]; mnemonic: string }, result: boolean): DeclaredOp {
+function signalOp(name: string, attr: { name: string; values: string[]; mnemonic: string }, result: boolean, execute: DeclaredOp['execute']): DeclaredOp {
   return {
     name,
+    execute,
     operands: [
       { name: 'signal', is: VIEW },
       { name: 'value', is: ['integer'] },
@@ -112,6 +114,8 @@ function transfer(name: string, atomic: boolean): DeclaredOp {
     name,
     operands: [{ name: 'dst', is: COMM }, { name: 'src', is: COMM }, staging('buf')],
     attrs: atomic ? [ATOMIC] : [],
+    properties: { readsGlobalViews: true },
+    execute: runTransfer,
     check(c) {
       checkStaging('buf')(c);
       if (!checkGlobalViews(c, ['dst', 'src'], true)) return;
@@ -132,6 +136,8 @@ function asyncTransfer(name: string): DeclaredOp {
       { name: 'session', is: ['async_session'] },
     ],
     results: [{ name: 'event', is: ['async_event'], fixed: { kind: 'handle', handle: 'async_event' } }],
+    properties: { readsGlobalViews: true },
+    execute: runAsyncTransfer,
     check(c) {
       checkShapes(c, ['dst', 'src']);
       // The asynchronous engine moves one contiguous run of bytes.
@@ -144,9 +150,11 @@ function asyncTransfer(name: string): DeclaredOp {
   };
 }
 
-function collective(name: string, first: string, extra: DeclaredOperand[], attrs: DeclaredOp['attrs']): DeclaredOp {
+function collective(name: string, first: string, extra: DeclaredOperand[], attrs: DeclaredOp['attrs'], execute: DeclaredOp['execute']): DeclaredOp {
   return {
     name,
+    execute,
+    properties: { readsGlobalViews: true },
     operands: [{ name: first, is: COMM }, ...extra, staging('recv'), GROUP],
     attrs: [ROOT, ...(attrs ?? [])],
     check(c) {
@@ -166,17 +174,18 @@ const COMM_OPS: DeclaredOp[] = [
   transfer('pto.comm.tget', false),
   asyncTransfer('pto.comm.tput_async'),
   asyncTransfer('pto.comm.tget_async'),
-  signalOp('pto.comm.tnotify', { name: 'notifyOp', mnemonic: 'notify_op', values: ['atomic_add', 'set'] }, false),
-  signalOp('pto.comm.twait', WAIT_CMP, false),
-  signalOp('pto.comm.ttest', WAIT_CMP, true),
-  collective('pto.comm.tbroadcast', 'src', [], []),
-  collective('pto.comm.tgather', 'dst', [], []),
-  collective('pto.comm.tscatter', 'src', [], []),
+  signalOp('pto.comm.tnotify', { name: 'notifyOp', mnemonic: 'notify_op', values: ['atomic_add', 'set'] }, false, runNotify),
+  signalOp('pto.comm.twait', WAIT_CMP, false, runWait),
+  signalOp('pto.comm.ttest', WAIT_CMP, true, runTest),
+  collective('pto.comm.tbroadcast', 'src', [], [], runBroadcast),
+  collective('pto.comm.tgather', 'dst', [], [], runGather),
+  collective('pto.comm.tscatter', 'src', [], [], runScatter),
   collective(
     'pto.comm.treduce',
     'dst',
     [{ name: 'acc', is: ['tile'] }],
     [{ name: 'reduceOp', type: ptoEnum('reduce_op', ['sum', 'max', 'min']), required: true }],
+    runReduce,
   ),
   {
     name: 'pto.comm.build_async_session',
@@ -186,6 +195,7 @@ const COMM_OPS: DeclaredOp[] = [
     ],
     attrs: ['sync_id', 'block_bytes', 'comm_block_offset', 'queue_num', 'channel_group_idx'].map((n) => ({ name: n, type: { kind: 'int' as const } })),
     results: [{ name: 'session', is: ['async_session'], fixed: { kind: 'handle', handle: 'async_session' } }],
+    execute: (x, op) => x.setResults(op, [handle('async_session')]),
   },
   ...['pto.comm.wait_async_event', 'pto.comm.test_async_event'].map((name): DeclaredOp => ({
     name,
@@ -194,6 +204,7 @@ const COMM_OPS: DeclaredOp[] = [
       { name: 'session', is: ['async_session'] },
     ],
     results: [{ name: 'completed', is: ['i1'], fixed: { kind: 'scalar', elem: 'i1' } }],
+    execute: runAsyncEvent,
   })),
   {
     // `pto.syncall() mode = #pto.sync_all_mode<hard>, core_type = #pto.sync_core_type<mix>`; soft mode counts
@@ -231,7 +242,8 @@ const COMM_OPS: DeclaredOp[] = [
       }
     },
   },
-  { name: 'pto.set_ffts', operands: [{ name: 'ffts', is: ['ptr'] }] },
+  // Sets the base address of the cross-core flag hardware; the VM's flags (src/ops/cross-core-flags.ts) need none.
+  { name: 'pto.set_ffts', operands: [{ name: 'ffts', is: ['ptr'] }], execute: () => undefined },
 ];
 
 export const COMM_DEFINITIONS: OpDefinition[] = COMM_OPS.map(declaredDefinition);

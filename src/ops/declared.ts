@@ -297,7 +297,7 @@ function attrProblem(type: AttrKind, a: Attr): string | undefined {
 }
 
 /** `#pto<wait_cmp ge>` against spellings like `#pto<wait_cmp {}>` -> `ge`. */
-function enumValueOf(text: string, syntax: string[]): string | undefined {
+export function enumValueOf(text: string, syntax: string[]): string | undefined {
   const squashed = text.replace(/\s+/g, ' ').trim();
   for (const s of syntax) {
     const [before, after] = s.split('{}');

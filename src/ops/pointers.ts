@@ -2,11 +2,12 @@ import { DIAGNOSTICS as D } from '../diag/catalog';
 import { localAddressProblem } from './tile-rules';
 import { Executor, OpDefinition } from '../ir/definition';
 import { BoundOp } from '../ir/bound';
-import { GlobalBuffer, Pointer, Tile } from '../machine/memory';
+import { GlobalBuffer, Tile } from '../machine/memory';
 import { DeclaredOp, declaredDefinition } from './declared';
 import { vmTrap } from '../machine/trap';
 import { isFloat } from '../types/type';
 import { pointerOperand } from './global-memory';
+import { pointerAt } from '../machine/windows';
 import { elemTypeName, printType } from '../types/type';
 
 /** Pointers to global memory and the scalars they address. */
@@ -31,7 +32,7 @@ const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute'>> = {
     syntax: 'AddPtrBody',
     execute(x, op) {
       const { buffer, offset } = pointerOperand(x, op, 0);
-      x.setResults(op, [{ kind: 'pointer', buffer, offset: offset + x.index(op, 1) } satisfies Pointer]);
+      x.setResults(op, [pointerAt(buffer, offset + x.index(op, 1))]);
     },
   },
   'pto.load_scalar': {

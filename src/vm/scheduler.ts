@@ -54,8 +54,8 @@ function deadlock(cores: ScheduledCore[], waits: (Wait | undefined)[], done: boo
     return done[i] || !at ? [] : [{ message: `${core.label} waits at ${at.name} for ${waits[i]?.what ?? 'another core'}`, span: at.span }];
   });
   const [first, ...others] = waiting;
-  const count = waiting.length === 1 ? 'the one waiting core' : `none of the ${waiting.length} waiting cores`;
-  return new LocatedError(DIAGNOSTICS.deadlock, `deadlock: ${count} can go on: ${first.message}`, first.span, others);
+  const count = waiting.length === 1 ? 'the one waiting core cannot go on' : `none of the ${waiting.length} waiting cores can go on`;
+  return new LocatedError(DIAGNOSTICS.deadlock, `deadlock: ${count}: ${first.message}`, first.span, others);
 }
 
 /** mulberry32: a small, fast generator; the same seed gives the same interleaving on every machine. */

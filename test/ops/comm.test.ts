@@ -68,7 +68,7 @@ test("PTOAS's rules on signals, staging tiles, groups and syncall", () => {
   );
 });
 
-test('the VM says it does not run communication yet, at the op', () => {
+test('the VM runs communication: on one core a wait for a signal nobody sets is a deadlock, at the op', () => {
   const asm = assemble('c.pto', kernel([LINES[1]]));
   expect(formatAll(asm.diags)).toBe('');
   const views = new Map<string, Value>();
@@ -79,7 +79,7 @@ test('the VM says it does not run communication yet, at the op', () => {
   views.set('%ws', new GlobalBuffer('ws', 'i32', new Uint8Array(16)));
   views.set('%n', 1n);
   expect(() => runFunction(asm.program, asm.types, asm.program.functions.get('k')!, views, { numerics: 'npu', maxSteps: 1e6 })).toThrow(
-    'pto.comm.twait is not implemented yet',
+    'deadlock: the one waiting core cannot go on: block 0 waits at pto.comm.twait for signal %sig[0] ge 1 (holds 0)',
   );
 });
 

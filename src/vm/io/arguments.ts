@@ -222,7 +222,9 @@ class StaticSizing {
           if (op.name === makeTensorView.name && op.operands[0].value) this.views.push({ source: name(op.operands[0])!, op, scope });
           if ((op.name === partitionView.name || op.name === subview.name) && op.results[0] && op.operands[0].value)
             this.partitionSources.set(scoped(scope, op.results[0].name), name(op.operands[0])!);
-          if (op.name === 'pto.tload') for (const o of segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : [])) if (o.value) this.loads.add(name(o)!);
+          const read = op.name === 'pto.tload' ? segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : []) : [];
+          if (opRegistry().lookup(op.name)?.def.properties?.readsGlobalViews) read.push(...op.operands);
+          for (const o of read) if (o.value) this.loads.add(name(o)!);
           const callee = op.name === callOp.name ? attrOf(op, 'callee') : undefined;
           const body = callee?.kind === 'symbol' && depth < 8 ? callees?.(callee.name) : undefined;
           if (body?.regions[0]) {
@@ -253,7 +255,7 @@ class StaticSizing {
     return extent;
   }
 
-  /** A pointer is read when a tload's source is a partition of one of its tensor views. */
+  /** A pointer is read when a tload's source (or a comm op's view) is a partition of one of its tensor views. */
   isRead(arg: string): boolean {
     // The memref form loads from the argument itself or from a memref.subview of it.
     for (const loaded of this.loads) if (loaded === arg || this.partitionSources.get(loaded) === arg) return true;
