@@ -25,8 +25,9 @@ const ALLOWED: Record<string, string[]> = {
   emit: ['diag', 'types', 'spec', 'syntax', 'ir', 'ops', 'verify'],
   lower: ['diag', 'types', 'syntax', 'ascendc', 'ir', 'ops', 'verify', 'emit'],
   tools: ['diag', 'types', 'spec', 'ops'],
-  cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'emit', 'lower'],
   corpus: ['diag', 'types', 'spec', 'syntax', 'ir', 'verify', 'vm', 'emit'],
+  board: ['diag', 'types', 'numerics', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'corpus'],
+  cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'emit', 'lower', 'board'],
 };
 
 interface Import {

@@ -188,7 +188,7 @@ function readPointerData(name: string, elem: ElemType, spec: string): Uint8Array
  * Sizes pointer arguments from the tensor views made of them, when shapes and strides are
  * constants (or come from bound scalar arguments): extent = 1 + sum((shape[d] - 1) * stride[d]).
  */
-class StaticSizing {
+export class StaticSizing {
   private readonly defs = new Map<string, OpNode>();
   private readonly views: { source: string; op: OpNode }[] = [];
   private readonly loads = new Set<string>();
