@@ -149,7 +149,13 @@ export function deriveCase(program: Program, types: TypeTable, functions: OpNode
     }
   }
   const pinned = pinnedOutputs(sample, testcase);
-  const written = pinned ? new Set(pinned) : storedPointers(program, functions, params.map((p) => p.name));
+  const written = pinned
+    ? new Set(pinned)
+    : storedPointers(
+        program,
+        functions,
+        params.map((p) => p.name),
+      );
   if (written.size === 0 && pointers.length > 0) written.add(pointers[pointers.length - 1].name);
   const buffers = pointers.map((p) => ({
     name: p.name,

@@ -118,7 +118,8 @@ function runCase(
   }
   for (const b of outputs) fs.writeFileSync(path.join(dir, `${b.name}.bin`), buffers.get(b.name)!.bytes);
   const goldens = outputs.filter((b) => fs.existsSync(path.join(dir, `golden_${b.name}.bin`)));
-  if (goldens.length === 0) return { outcome: 'determinism-only', reason: 'the golden script writes no expected outputs (the board checks run-to-run determinism)' };
+  if (goldens.length === 0)
+    return { outcome: 'determinism-only', reason: 'the golden script writes no expected outputs (the board checks run-to-run determinism)' };
   const call = c.compare ? compareCallOf(fs.readFileSync(c.compare, 'utf8')) : undefined;
   const differences = goldens.map((b) => {
     const tolerance: Tolerance = call ?? (c.compare ? { elem: b.elem, atol: 0 } : harnessTolerance(b.elem));
@@ -126,7 +127,11 @@ function runCase(
     return { buffer: b.name, difference: compareBuffers(buffers.get(b.name)!.bytes, want, tolerance) };
   });
   if (c.compare) {
-    const compare = spawnSync(python, [path.basename(c.compare) === 'compare.py' ? 'compare.py' : path.basename(c.compare)], { cwd: dir, env, encoding: 'utf8' });
+    const compare = spawnSync(python, [path.basename(c.compare) === 'compare.py' ? 'compare.py' : path.basename(c.compare)], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+    });
     if (compare.status === 0) return { outcome: 'pass', differences };
     return { outcome: 'fail', differences, reason: compareMessage(compare.stdout + compare.stderr) };
   }

@@ -65,7 +65,8 @@ export function main(argv: string[]): number {
   }
   if (args.help) return 0;
   try {
-    if (args._[0] === 'validate') return validate({ paths: args.paths as string[], target: args.target as TargetName | undefined, keep: args.keep as string | undefined, json: args.json });
+    if (args._[0] === 'validate')
+      return validate({ paths: args.paths as string[], target: args.target as TargetName | undefined, keep: args.keep as string | undefined, json: args.json });
     if (args._[0] !== 'run') throw new UsageError(`unknown command '${String(args._[0])}' (expected 'run')`);
     if (args.direct && args['check-lowering']) throw new UsageError('--direct and --check-lowering exclude each other (--check-lowering runs both)');
     return run({
