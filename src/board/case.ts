@@ -21,6 +21,11 @@ export interface CaseBuffer {
   hostType: string;
   count: number;
   output: boolean;
+  /**
+   * The runtime provides it (a prefetch context's workspace): the harness neither reads it from a file nor writes
+   * it; the VM gets zeros.
+   */
+  runtime: boolean;
 }
 
 export interface CaseScalar {
@@ -79,7 +84,7 @@ export function hostTypeOf(elem: ElemType): string {
 }
 
 /**
- * The kernel of a program: its one function with a body that no other function calls, or the cube and vector
+ * The kernel of a program: its one public function with a body that no other function calls, or the cube and vector
  * functions of a mixed kernel (both with `pto.kernel_kind`), or the `hacc.entry` one.
  */
 export function kernelFunctions(program: Program): OpNode[] {
@@ -90,7 +95,8 @@ export function kernelFunctions(program: Program): OpNode[] {
       const callee = attrOf(op, 'callee');
       if (op.name === 'func.call' && callee?.kind === 'symbol') called.add(callee.name);
     });
-  const roots = defined.filter((f) => !called.has(f.symbol ?? ''));
+  // A private function is no kernel: the generated C++ has no launch wrapper for it.
+  const roots = defined.filter((f) => !called.has(f.symbol ?? '') && f.visibility !== 'private');
   if (roots.length === 1) return roots;
   const cube = roots.filter((f) => kernelKind(f) === 'cube');
   const vector = roots.filter((f) => kernelKind(f) === 'vector');
@@ -157,13 +163,19 @@ export function deriveCase(program: Program, types: TypeTable, functions: OpNode
         params.map((p) => p.name),
       );
   if (written.size === 0 && pointers.length > 0) written.add(pointers[pointers.length - 1].name);
+  const runtime = handlePointers(
+    program,
+    functions,
+    params.map((p) => p.name),
+  );
   const buffers = pointers.map((p) => ({
     name: p.name,
     arg: p.arg,
     elem: p.type.elem,
     hostType: hostTypeOf(p.type.elem),
     count: counts.get(p.name) || DEFAULT_ELEMENT_COUNT,
-    output: written.has(p.name),
+    output: written.has(p.name) && !runtime.has(p.name),
+    runtime: runtime.has(p.name),
   }));
   let readsBlockIndex = false;
   for (const f of functions) walk(f.regions, (op) => (readsBlockIndex ||= op.name === 'pto.get_block_idx'));
@@ -209,6 +221,23 @@ function storedPointers(program: Program, functions: OpNode[], paramNames: strin
   return found;
 }
 
+/** Pointer arguments an op makes a handle of (a prefetch context on its workspace): the runtime's, not data. */
+function handlePointers(program: Program, functions: OpNode[], paramNames: string[]): Set<string> {
+  const found = new Set<string>();
+  for (const fn of functions) {
+    const args = (fn.regions[0]?.blocks[0]?.args ?? []).map((a) => a.name);
+    const types = program.valueTypes.get(fn);
+    walk(fn.regions, (op) => {
+      if (!op.results.some((r) => types?.get(r.name)?.kind === 'handle')) return;
+      for (const o of op.operands) {
+        const index = o.value ? args.indexOf(o.value.name) : -1;
+        if (index >= 0 && index < paramNames.length) found.add(`v${index + 1}`);
+      }
+    });
+  }
+  return found;
+}
+
 /** The lines of the harness's main.cpp that PTOAS's golden scripts parse (validation_runtime.py), and nothing else. */
 export function renderMainCpp(meta: CaseMeta): string {
   const lines = [
@@ -216,7 +245,8 @@ export function renderMainCpp(meta: CaseMeta): string {
     '// (element counts, host types, read order, scalar arguments). Not a host program.',
     '',
   ];
-  for (const b of meta.buffers) {
+  const data = meta.buffers.filter((b) => !b.runtime);
+  for (const b of data) {
     lines.push(`size_t elemCount_${b.name} = ${b.count};`);
     lines.push(`size_t fileSize_${b.name} = elemCount_${b.name} * sizeof(${b.hostType});`);
   }
@@ -224,7 +254,7 @@ export function renderMainCpp(meta: CaseMeta): string {
     const value = s.hostType === 'bool' ? 'true' : s.hostType === 'float' ? '1.0f' : s.hostType === 'double' ? '1.0' : String(s.value);
     lines.push(`${s.hostType} ${s.name} = ${value};`);
   }
-  for (const b of meta.buffers) lines.push(`ReadFile("./${b.name}.bin", fileSize_${b.name}, ${b.name}Host, fileSize_${b.name});`);
+  for (const b of data) lines.push(`ReadFile("./${b.name}.bin", fileSize_${b.name}, ${b.name}Host, fileSize_${b.name});`);
   return lines.join('\n') + '\n';
 }
 

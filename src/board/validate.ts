@@ -92,7 +92,9 @@ function runCase(
   const outputs = meta.buffers.filter((b) => b.output);
   const args = new Map<string, Value>();
   const buffers = new Map<string, GlobalBuffer>();
-  for (const b of meta.buffers) {
+  for (const b of meta.buffers.filter((x) => x.runtime))
+    buffers.set(b.name, new GlobalBuffer(b.arg.slice(1), b.elem, new Uint8Array(b.count * elemSize(b.elem))));
+  for (const b of meta.buffers.filter((x) => !x.runtime)) {
     const file = path.join(dir, `${b.name}.bin`);
     if (!fs.existsSync(file)) return { outcome: 'error', reason: `golden script wrote no ${b.name}.bin` };
     const data = new Uint8Array(fs.readFileSync(file));
