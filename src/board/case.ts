@@ -154,20 +154,13 @@ export function deriveCase(program: Program, types: TypeTable, functions: OpNode
       if (extent !== undefined) counts.set(p.name, Math.max(counts.get(p.name) ?? 0, extent));
     }
   }
+  const names = params.map((p) => p.name);
+  const runtime = handlePointers(program, functions, names);
   const pinned = pinnedOutputs(sample, testcase);
-  const written = pinned
-    ? new Set(pinned)
-    : storedPointers(
-        program,
-        functions,
-        params.map((p) => p.name),
-      );
-  if (written.size === 0 && pointers.length > 0) written.add(pointers[pointers.length - 1].name);
-  const runtime = handlePointers(
-    program,
-    functions,
-    params.map((p) => p.name),
-  );
+  const written = pinned ? new Set(pinned) : storedPointers(program, functions, names);
+  // Nothing stored: the harness takes the last data pointer as the output.
+  const data = pointers.filter((p) => !runtime.has(p.name));
+  if (written.size === 0 && data.length > 0) written.add(data[data.length - 1].name);
   const buffers = pointers.map((p) => ({
     name: p.name,
     arg: p.arg,

@@ -82,4 +82,30 @@ describe('deriveCase', () => {
     expect(cpp.match(/ReadFile\("\.\/(\w+)\.bin"/g)).toEqual(['ReadFile("./v1.bin"', 'ReadFile("./v2.bin"', 'ReadFile("./v4.bin"']);
     expect(renderOutputs(meta)).toBe('v4\n');
   });
+
+  test("a prefetch context's workspace is the runtime's: no file, no output; a private function is no kernel", () => {
+    const text = [
+      'module {',
+      '  func.func private @helper(%p: !pto.ptr<f32>) {',
+      '    return',
+      '  }',
+      '  func.func @k(%src: !pto.ptr<f32>, %ws: !pto.ptr<i8>) {',
+      '    %c1 = arith.constant 1 : index',
+      '    %c128 = arith.constant 128 : index',
+      '    %v = pto.make_tensor_view %src, shape = [%c128], strides = [%c1] : !pto.tensor_view<128xf32>',
+      '    %ctx = pto.make_prefetch_async_context(%ws : !pto.ptr<i8>) -> !pto.prefetch_async_context',
+      '    return',
+      '  }',
+      '}',
+    ].join('\n');
+    const meta = derive(text);
+    expect(meta.functions.map((f) => f.symbol)).toEqual(['k']);
+    expect(meta.buffers.map((b) => [b.name, b.count, b.output, b.runtime])).toEqual([
+      ['v1', 128, true, false],
+      ['v2', 1024, false, true],
+    ]);
+    const cpp = renderMainCpp(meta);
+    expect(cpp).toContain('elemCount_v1 = 128;');
+    expect(cpp).not.toContain('v2');
+  });
 });
