@@ -39,6 +39,24 @@ export interface ValidateOptions {
   keep?: string;
   python?: string;
   maxSteps?: number;
+  /**
+   * A folder with a stand-in for PTOAS's Python bindings: a sample without a .pto is then built by running its
+   * `<case>.py` with the folder on PYTHONPATH, which prints the kernel.
+   */
+  pythonShim?: string;
+}
+
+/** The kernel text a sample's builder script prints with the bindings' stand-in; undefined if it is not the case's. */
+function buildKernel(builder: string, shim: string, python = 'python3'): { text?: string; error?: string } | undefined {
+  const run = spawnSync(python, [builder], {
+    cwd: path.dirname(builder),
+    env: { ...process.env, PYTHONPATH: [shim, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) },
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  if (run.status !== 0) return { error: lastLine(run.stderr || String(run.error)) };
+  if (!/\bmodule\b|func\.func/.test(run.stdout)) return { error: 'its output is not a PTO module' };
+  return { text: run.stdout };
 }
 
 /** The SoC the board runner names for a target (SOC_VERSION): the golden scripts branch on it. */
@@ -47,10 +65,19 @@ const SOC_VERSIONS: Record<TargetName, string> = { a5: 'Ascend950', a2a3: 'Ascen
 export function validateCase(c: BoardCase, options: ValidateOptions = {}): CaseResult {
   const started = Date.now();
   const done = (r: Omit<CaseResult, 'case' | 'seconds'>): CaseResult => ({ case: c, ...r, seconds: (Date.now() - started) / 1000 });
-  if (!c.kernel) return done({ outcome: 'no-pto', reason: c.builder ? `no .pto (built from ${path.basename(c.builder)})` : 'no kernel .pto found' });
-  const text = fs.readFileSync(c.kernel, 'utf8');
+  let text: string;
+  if (c.kernel) text = fs.readFileSync(c.kernel, 'utf8');
+  else {
+    const ownBuilder = c.builder && path.basename(c.builder) === `${c.testcase}.py` ? c.builder : undefined;
+    const built = ownBuilder && options.pythonShim ? buildKernel(ownBuilder, options.pythonShim, options.python) : undefined;
+    if (built === undefined)
+      return done({ outcome: 'no-pto', reason: c.builder ? `no .pto (built from ${path.basename(c.builder)})` : 'no kernel .pto found' });
+    if (built.error !== undefined) return done({ outcome: 'error', reason: `${path.basename(c.builder!)} did not print a kernel: ${built.error}` });
+    text = built.text!;
+    c = { ...c, kernel: c.builder!.replace(/\.py$/, '.pto') };
+  }
   const target = caseTarget(c, text, options.target);
-  const assembled = assemble(c.kernel, text, { target });
+  const assembled = assemble(c.kernel!, text, { target });
   if (assembled.diags.hasErrors()) return done({ outcome: 'error', target, reason: `the kernel does not verify: ${firstLine(formatAll(assembled.diags))}` });
   const missing = unimplementedInstructions(assembled.program);
   if (missing.length > 0) return done({ outcome: 'error', target, reason: `kernel not runnable: ${missing[0].name} is not implemented in the VM yet` });

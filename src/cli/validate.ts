@@ -33,7 +33,7 @@ export function validate(req: ValidateRequest, write: (text: string) => void = (
   for (const c of cases) {
     let result: CaseResult;
     try {
-      result = validateCase(c, { target: req.target, keep: req.keep });
+      result = validateCase(c, { target: req.target, keep: req.keep, pythonShim: pythonShim() });
     } catch (e) {
       // An internal error of one case must not hide the others' results.
       result = { case: c, outcome: 'error', reason: `internal error: ${(e as Error).message}`, seconds: 0 };
@@ -46,6 +46,12 @@ export function validate(req: ValidateRequest, write: (text: string) => void = (
   if (req.json) write(JSON.stringify({ cases: results.map(jsonOf), counts, seconds }) + '\n');
   else write(summaryLine(counts, seconds) + '\n');
   return counts.fail + counts.error > 0 ? 1 : 0;
+}
+
+/** The stand-in for PTOAS's Python bindings: $PTOAS_PY_SHIM, else the package's python/ folder when it has one. */
+function pythonShim(): string | undefined {
+  const own = path.join(__dirname, '..', '..', 'python');
+  return process.env.PTOAS_PY_SHIM ?? (fs.existsSync(own) ? own : undefined);
 }
 
 function caseName(r: CaseResult): string {

@@ -61,6 +61,13 @@ if (!hasNumpy) {
       );
     });
 
+    test("with a stand-in for PTOAS's Python bindings, a case without a .pto is built by its <case>.py", () => {
+      const c = findCases(path.join(SAMPLES, 'Twice')).find((x) => x.testcase === 'built')!;
+      expect(reportLine(validateCase(c, { pythonShim: path.join(SAMPLES, '..', 'shim') }))).toBe('PASS built (Twice)');
+      // Without it the builder cannot import the bindings: the case is counted apart.
+      expect(reportLine(validateCase(c))).toBe('SKIP built (Twice): no .pto (built from built.py)');
+    });
+
     test('the command counts determinism-only cases and cases without a .pto apart, and exits 1 on a failure', () => {
       let out = '';
       const status = validate({ paths: [SAMPLES], json: false }, (t) => (out += t));
