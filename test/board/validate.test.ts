@@ -9,6 +9,7 @@ import { spawnSync } from 'child_process';
 import { findCases } from '../../src/board/cases';
 import { validateCase } from '../../src/board/validate';
 import { reportLine, validate } from '../../src/cli/validate';
+import { runTool } from '../fixtures/cli';
 
 const SAMPLES = path.join(__dirname, '..', 'fixtures', 'board', 'samples');
 const hasNumpy = spawnSync('python3', ['-c', 'import numpy'], { encoding: 'utf8' }).status === 0;
@@ -33,6 +34,13 @@ describe('finding cases', () => {
     const [c] = findCases(path.join(SAMPLES, 'Double', 'kernels', 'double.pto'));
     expect([c.testcase, path.basename(c.golden), c.compare && path.basename(c.compare)]).toEqual(['double', 'double_golden.py', 'double_compare.py']);
   });
+});
+
+test('pto-vm validate: a path that does not exist, or holds no golden case, is a usage error (exit 2)', () => {
+  const missing = runTool('pto-vm', 'validate', path.join(SAMPLES, 'Nowhere'));
+  expect([missing.status, missing.stderr.trim()]).toEqual([2, expect.stringContaining('Nowhere: no such file or folder')]);
+  const empty = runTool('pto-vm', 'validate', path.join(SAMPLES, 'Double', 'kernels'));
+  expect([empty.status, empty.stderr]).toEqual([2, expect.stringContaining('no golden cases')]);
 });
 
 if (!hasNumpy) {
@@ -83,6 +91,11 @@ if (!hasNumpy) {
       let json = '';
       expect(validate({ paths: [path.join(SAMPLES, 'Double')], json: true }, (t) => (json += t))).toBe(0);
       expect(JSON.parse(json).counts).toEqual({ pass: 1, fail: 0, error: 0, determinismOnly: 0, noPto: 0 });
+    });
+
+    test('the command line runs a kernel given by its path and exits 0 when it passes', () => {
+      const r = runTool('pto-vm', 'validate', path.join(SAMPLES, 'Double', 'kernels', 'double.pto'), '--target', 'a5');
+      expect([r.status, r.stdout.split('\n')[0]]).toEqual([0, 'PASS double (Double)']);
     });
   });
 }
