@@ -17,6 +17,7 @@ import { bufferValues, formatValue, summarize } from '../vm/io/results';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
 import { bindRanks, rankedPairs, summarizeRanks, writeRankOutputs } from './ranks';
+import { validate, validateOptions } from './validate';
 
 /** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--pto-backend] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--ranks R] [--schedule-seed S] [--strict-sync] */
 export function main(argv: string[]): number {
@@ -26,6 +27,7 @@ export function main(argv: string[]): number {
       .scriptName('pto-vm')
       .usage('$0 run FILE [options]\n\nRun a PTO-AS program on the PTO virtual machine.')
       .command('run <file>', 'run a function of FILE', (y) => y.positional('file', { type: 'string', describe: 'the .pto program' }))
+      .command('validate <paths..>', "check sample kernels against PTOAS's golden scripts, with the VM as the board", validateOptions)
       .option('target', TARGET_OPTION)
       .option('entry', { type: 'string', describe: 'function to run (default: the only function, or the hacc.entry one)' })
       .option('arg', {
@@ -77,6 +79,8 @@ export function main(argv: string[]): number {
   }
   if (args.help) return 0;
   try {
+    if (args._[0] === 'validate')
+      return validate({ paths: args.paths as string[], target: args.target as TargetName | undefined, keep: args.keep as string | undefined, json: args.json });
     if (args._[0] !== 'run') throw new UsageError(`unknown command '${String(args._[0])}' (expected 'run')`);
     if (args.direct && args['check-lowering']) throw new UsageError('--direct and --check-lowering exclude each other (--check-lowering runs both)');
     const ranks = checkCount(args.ranks, '--ranks');

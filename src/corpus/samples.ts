@@ -32,11 +32,16 @@ export function sampleCases(root: string): SampleCase[] {
     const base = path.basename(file, '.pto');
     return {
       file,
-      target: A5_FOLDERS.test(folder) || A5_SAMPLES.test(base) ? 'a5' : 'a2a3',
+      target: sampleTarget(folder, base),
       level: MODEL_FOLDERS.test(folder) ? 'level3' : 'level2',
       expectReject: EXPECT_REJECT.test(base),
     };
   });
+}
+
+/** The target the runner builds a sample for: from its folder under test/samples and its file name (no .pto). */
+export function sampleTarget(folder: string, base: string): TargetName {
+  return A5_FOLDERS.test(folder) || A5_SAMPLES.test(base) ? 'a5' : 'a2a3';
 }
 
 /**

@@ -201,7 +201,7 @@ const scoped = (scope: Scope, name: string): string => scope.params.get(name) ??
  * constants (or come from bound scalar arguments): extent = 1 + sum((shape[d] - 1) * stride[d]).
  * Views made in the functions the entry calls (`callees` finds them) count, through the arguments it passes.
  */
-class StaticSizing {
+export class StaticSizing {
   private readonly defs = new Map<string, { op: OpNode; scope: Scope }>();
   private readonly views: { source: string; op: OpNode; scope: Scope }[] = [];
   private readonly loads = new Set<string>();

@@ -1,0 +1,198 @@
+/**
+ * Board validation without a board: PTOAS's board flow for one sample case, with the VM as the board. The case is
+ * derived from the kernel (case.ts) and written as the two files the golden scripts read (main.cpp, outputs.txt);
+ * the golden script writes the inputs and expected outputs, the VM runs the kernel on the inputs and writes the
+ * outputs, and the case's compare script decides.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { spawnSync } from 'child_process';
+import { LocatedError } from '../diag/located-error';
+import { formatAll, formatDiagnostic } from '../diag/diagnostic';
+import { TargetName } from '../spec/schema';
+import { elemSize } from '../types/type';
+import { GlobalBuffer } from '../machine/memory';
+import { assemble } from '../verify/assemble';
+import { Value, runLaunch } from '../vm/interpreter';
+import { unimplementedInstructions } from '../ops/instructions/semantics';
+import { BoardCase, caseTarget } from './cases';
+import { CaseError, CaseMeta, deriveCase, kernelFunctions, renderMainCpp, renderOutputs } from './case';
+import { Difference, Tolerance, compareBuffers, compareCallOf, harnessTolerance } from './compare';
+
+export type Outcome = 'pass' | 'fail' | 'error' | 'determinism-only' | 'no-pto';
+
+export interface CaseResult {
+  case: BoardCase;
+  outcome: Outcome;
+  /** Why it failed or could not run; what the determinism-only case checked. */
+  reason?: string;
+  target?: TargetName;
+  /** Per output buffer, when the kernel ran and a golden existed. */
+  differences?: { buffer: string; difference: Difference }[];
+  seconds: number;
+}
+
+export interface ValidateOptions {
+  target?: TargetName;
+  /** Keep each case's folder under this directory (else a temporary one, removed after). */
+  keep?: string;
+  python?: string;
+  maxSteps?: number;
+  /**
+   * A folder with a stand-in for PTOAS's Python bindings: a sample without a .pto is then built by running its
+   * `<case>.py` with the folder on PYTHONPATH, which prints the kernel.
+   */
+  pythonShim?: string;
+}
+
+/** The kernel text a sample's builder script prints with the bindings' stand-in; undefined if it is not the case's. */
+function buildKernel(builder: string, shim: string, python = 'python3'): { text?: string; error?: string } | undefined {
+  const run = spawnSync(python, [builder], {
+    cwd: path.dirname(builder),
+    env: { ...process.env, PYTHONPATH: [shim, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) },
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  if (run.status !== 0) return { error: lastLine(run.stderr || String(run.error)) };
+  if (!/\bmodule\b|func\.func/.test(run.stdout)) return { error: 'its output is not a PTO module' };
+  return { text: run.stdout };
+}
+
+/** The SoC the board runner names for a target (SOC_VERSION): the golden scripts branch on it. */
+const SOC_VERSIONS: Record<TargetName, string> = { a5: 'Ascend950', a2a3: 'Ascend910' };
+
+export function validateCase(c: BoardCase, options: ValidateOptions = {}): CaseResult {
+  const started = Date.now();
+  const done = (r: Omit<CaseResult, 'case' | 'seconds'>): CaseResult => ({ case: c, ...r, seconds: (Date.now() - started) / 1000 });
+  let text: string;
+  if (c.kernel) text = fs.readFileSync(c.kernel, 'utf8');
+  else {
+    const ownBuilder = c.builder && path.basename(c.builder) === `${c.testcase}.py` ? c.builder : undefined;
+    const built = ownBuilder && options.pythonShim ? buildKernel(ownBuilder, options.pythonShim, options.python) : undefined;
+    if (built === undefined)
+      return done({ outcome: 'no-pto', reason: c.builder ? `no .pto (built from ${path.basename(c.builder)})` : 'no kernel .pto found' });
+    if (built.error !== undefined) return done({ outcome: 'error', reason: `${path.basename(c.builder!)} did not print a kernel: ${built.error}` });
+    text = built.text!;
+    c = { ...c, kernel: c.builder!.replace(/\.py$/, '.pto') };
+  }
+  const target = caseTarget(c, text, options.target);
+  const assembled = assemble(c.kernel!, text, { target });
+  if (assembled.diags.hasErrors()) return done({ outcome: 'error', target, reason: `the kernel does not verify: ${firstLine(formatAll(assembled.diags))}` });
+  const missing = unimplementedInstructions(assembled.program);
+  if (missing.length > 0) return done({ outcome: 'error', target, reason: `kernel not runnable: ${missing[0].name} is not implemented in the VM yet` });
+  let meta: CaseMeta;
+  try {
+    meta = deriveCase(assembled.program, assembled.types, kernelFunctions(assembled.program), {
+      testcase: c.testcase,
+      sample: path.basename(c.sampleDir),
+    });
+  } catch (e) {
+    if (e instanceof CaseError) return done({ outcome: 'error', target, reason: `cannot derive the case: ${e.message}` });
+    throw e;
+  }
+  const dir = options.keep ? path.join(options.keep, path.basename(c.sampleDir), c.testcase) : fs.mkdtempSync(path.join(os.tmpdir(), 'pto-vm-validate-'));
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    return done({ target, ...runCase(c, meta, dir, target, assembled, options) });
+  } finally {
+    if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function runCase(
+  c: BoardCase,
+  meta: CaseMeta,
+  dir: string,
+  target: TargetName,
+  assembled: ReturnType<typeof assemble>,
+  options: ValidateOptions,
+): Omit<CaseResult, 'case' | 'seconds' | 'target'> {
+  copyScripts(c, dir);
+  fs.writeFileSync(path.join(dir, 'main.cpp'), renderMainCpp(meta));
+  fs.writeFileSync(path.join(dir, 'outputs.txt'), renderOutputs(meta));
+  const python = options.python ?? 'python3';
+  const env = { ...process.env, SOC_VERSION: SOC_VERSIONS[target], PTOAS_BOARD_IS_A3: target === 'a2a3' ? '1' : '0', COMPARE_STRICT: '1' };
+  const golden = spawnSync(python, [path.basename(c.golden)], { cwd: dir, env, encoding: 'utf8' });
+  if (golden.status !== 0) return { outcome: 'error', reason: `golden script failed: ${lastLine(golden.stderr || golden.stdout || String(golden.error))}` };
+  const outputs = meta.buffers.filter((b) => b.output);
+  const args = new Map<string, Value>();
+  const buffers = new Map<string, GlobalBuffer>();
+  for (const b of meta.buffers.filter((x) => x.runtime))
+    buffers.set(b.name, new GlobalBuffer(b.arg.slice(1), b.elem, new Uint8Array(b.count * elemSize(b.elem))));
+  for (const b of meta.buffers.filter((x) => !x.runtime)) {
+    const file = path.join(dir, `${b.name}.bin`);
+    if (!fs.existsSync(file)) return { outcome: 'error', reason: `golden script wrote no ${b.name}.bin` };
+    const data = new Uint8Array(fs.readFileSync(file));
+    const buffer = new GlobalBuffer(b.arg.slice(1), b.elem, data.slice(0, data.length - (data.length % elemSize(b.elem))));
+    buffers.set(b.name, buffer);
+  }
+  for (const s of meta.scalars) args.set(s.arg, s.hostType === 'float' || s.hostType === 'double' ? s.value : BigInt(s.value));
+  try {
+    // A mixed kernel's cube function runs first, then its vector function, until the VM runs them concurrently.
+    for (const fn of meta.functions) {
+      const fnArgs = new Map<string, Value>();
+      const params = fn.regions[0]?.blocks[0]?.args ?? [];
+      params.forEach((p, i) => {
+        const name = `v${i + 1}`;
+        const value = buffers.get(name) ?? args.get(meta.scalars.find((s) => s.name === name)?.arg ?? '');
+        if (value !== undefined) fnArgs.set(p.name, value);
+      });
+      runLaunch(assembled.program, assembled.types, fn, fnArgs, { numerics: 'npu', maxSteps: options.maxSteps ?? 200_000_000 }, meta.blocks, 1);
+    }
+  } catch (e) {
+    if (e instanceof LocatedError) return { outcome: 'error', reason: `kernel trap: ${firstLine(formatDiagnostic(assembled.source, e.diagnostic))}` };
+    throw e;
+  }
+  for (const b of outputs) fs.writeFileSync(path.join(dir, `${b.name}.bin`), buffers.get(b.name)!.bytes);
+  const goldens = outputs.filter((b) => fs.existsSync(path.join(dir, `golden_${b.name}.bin`)));
+  if (goldens.length === 0)
+    return { outcome: 'determinism-only', reason: 'the golden script writes no expected outputs (the board checks run-to-run determinism)' };
+  const call = c.compare ? compareCallOf(fs.readFileSync(c.compare, 'utf8')) : undefined;
+  const differences = goldens.map((b) => {
+    const tolerance: Tolerance = call ?? (c.compare ? { elem: b.elem, atol: 0 } : harnessTolerance(b.elem));
+    const want = new Uint8Array(fs.readFileSync(path.join(dir, `golden_${b.name}.bin`)));
+    return { buffer: b.name, difference: compareBuffers(buffers.get(b.name)!.bytes, want, tolerance) };
+  });
+  if (c.compare) {
+    const compare = spawnSync(python, [path.basename(c.compare) === 'compare.py' ? 'compare.py' : path.basename(c.compare)], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+    });
+    if (compare.status === 0) return { outcome: 'pass', differences };
+    return { outcome: 'fail', differences, reason: compareMessage(compare.stdout + compare.stderr) };
+  }
+  // No compare script: the harness generates one comparing every output at its type's tolerance.
+  const failed = differences.some((d) => d.difference.mismatches > 0 || d.difference.sizes);
+  return { outcome: failed ? 'fail' : 'pass', differences };
+}
+
+/** The golden/compare scripts of the sample folder, its shared golden helpers and validation_runtime.py above it. */
+function copyScripts(c: BoardCase, dir: string): void {
+  for (const f of fs.readdirSync(c.sampleDir)) {
+    if (/_golden\.py$|_compare\.py$|_golden_\w+\.py$/.test(f)) fs.copyFileSync(path.join(c.sampleDir, f), path.join(dir, f));
+  }
+  if (c.compare && !fs.existsSync(path.join(dir, path.basename(c.compare)))) fs.copyFileSync(c.compare, path.join(dir, path.basename(c.compare)));
+  for (const runtime of [path.join(c.sampleDir, 'validation_runtime.py'), path.join(path.dirname(c.sampleDir), 'validation_runtime.py')]) {
+    if (fs.existsSync(runtime)) {
+      fs.copyFileSync(runtime, path.join(dir, 'validation_runtime.py'));
+      break;
+    }
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find((l) => l.trim() !== '') ?? text;
+}
+
+function lastLine(text: string): string {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  return lines[lines.length - 1] ?? '';
+}
+
+/** The compare script's own complaint: its first [ERROR] line. */
+function compareMessage(output: string): string {
+  return output.split('\n').find((l) => l.includes('[ERROR]') && !l.includes('compare failed')) ?? lastLine(output);
+}

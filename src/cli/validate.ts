@@ -1,0 +1,124 @@
+/**
+ * pto-vm validate PATH... [--target] [--keep DIR] [--json]: PTOAS's board validation of sample cases with the VM
+ * as the board (src/board). One line per case, a summary line; exit 0 iff no case failed or could not run.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { TargetName } from '../spec/schema';
+import { BoardCase, findCases } from '../board/cases';
+import { CaseResult, Outcome, validateCase } from '../board/validate';
+import { Argv } from 'yargs';
+import { UsageError } from './common';
+
+export interface ValidateRequest {
+  paths: string[];
+  target?: TargetName;
+  keep?: string;
+  json: boolean;
+}
+
+export function validate(req: ValidateRequest, write: (text: string) => void = (t) => process.stdout.write(t)): number {
+  const started = Date.now();
+  const cases: BoardCase[] = [];
+  for (const p of req.paths) {
+    if (!fs.existsSync(p)) throw new UsageError(`${p}: no such file or folder`);
+    try {
+      cases.push(...findCases(p));
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  if (cases.length === 0) throw new UsageError(`no golden cases (<case>_golden.py) under ${req.paths.join(', ')}`);
+  const results: CaseResult[] = [];
+  for (const c of cases) {
+    let result: CaseResult;
+    try {
+      result = validateCase(c, { target: req.target, keep: req.keep, pythonShim: pythonShim() });
+    } catch (e) {
+      // An internal error of one case must not hide the others' results.
+      result = { case: c, outcome: 'error', reason: `internal error: ${(e as Error).message}`, seconds: 0 };
+    }
+    results.push(result);
+    if (!req.json) write(reportLine(result) + '\n');
+  }
+  const counts = countOutcomes(results);
+  const seconds = (Date.now() - started) / 1000;
+  if (req.json) write(JSON.stringify({ cases: results.map(jsonOf), counts, seconds }) + '\n');
+  else write(summaryLine(counts, seconds) + '\n');
+  return counts.fail + counts.error > 0 ? 1 : 0;
+}
+
+/** The stand-in for PTOAS's Python bindings: $PTOAS_PY_SHIM, else the package's python/ folder when it has one. */
+function pythonShim(): string | undefined {
+  const own = path.join(__dirname, '..', '..', 'python');
+  return process.env.PTOAS_PY_SHIM ?? (fs.existsSync(own) ? own : undefined);
+}
+
+function caseName(r: CaseResult): string {
+  return `${r.case.testcase} (${path.basename(r.case.sampleDir)})`;
+}
+
+export function reportLine(r: CaseResult): string {
+  switch (r.outcome) {
+    case 'pass':
+      return `PASS ${caseName(r)}`;
+    case 'determinism-only':
+      return `DET  ${caseName(r)}: ran; ${r.reason}`;
+    case 'no-pto':
+      return `SKIP ${caseName(r)}: ${r.reason}`;
+    case 'error':
+      return `ERROR ${caseName(r)}: ${r.reason}`;
+    case 'fail':
+      return `FAIL ${caseName(r)}: ${failureDetail(r)}`;
+  }
+}
+
+function failureDetail(r: CaseResult): string {
+  const bad = r.differences?.find((d) => d.difference.mismatches > 0 || d.difference.sizes);
+  if (!bad) return r.reason ?? 'the compare script failed';
+  const d = bad.difference;
+  if (d.sizes) return `${bad.buffer}: ${d.sizes.got} elements, golden has ${d.sizes.want}`;
+  const first = d.first!;
+  return (
+    `first difference at ${bad.buffer}[${first.index}]: got ${first.got}, want ${first.want}; ` +
+    `max abs err ${d.maxAbs.toPrecision(3)}, max rel err ${d.maxRel.toPrecision(3)}, ${d.mismatches} of ${d.count} mismatch`
+  );
+}
+
+type Counts = Record<'pass' | 'fail' | 'error' | 'determinismOnly' | 'noPto', number>;
+
+function countOutcomes(results: CaseResult[]): Counts {
+  const key: Record<Outcome, keyof Counts> = { pass: 'pass', fail: 'fail', error: 'error', 'determinism-only': 'determinismOnly', 'no-pto': 'noPto' };
+  const counts: Counts = { pass: 0, fail: 0, error: 0, determinismOnly: 0, noPto: 0 };
+  for (const r of results) counts[key[r.outcome]]++;
+  return counts;
+}
+
+function summaryLine(c: Counts, seconds: number): string {
+  const total = c.pass + c.fail + c.error + c.determinismOnly + c.noPto;
+  return (
+    `${total} cases: ${c.pass} passed, ${c.fail} failed, ${c.error} errors, ${c.determinismOnly} determinism-only, ` +
+    `${c.noPto} without a .pto; ${seconds.toFixed(1)}s`
+  );
+}
+
+function jsonOf(r: CaseResult): unknown {
+  return {
+    case: r.case.testcase,
+    folder: path.basename(r.case.sampleDir),
+    kernel: r.case.kernel,
+    target: r.target,
+    outcome: r.outcome,
+    reason: r.reason,
+    line: reportLine(r),
+    differences: r.differences?.map((d) => ({ buffer: d.buffer, ...d.difference })),
+    seconds: r.seconds,
+  };
+}
+
+/** The options of the validate command (yargs builder); --target and --json are pto-vm's own. */
+export function validateOptions<T>(y: Argv<T>) {
+  return y
+    .positional('paths', { type: 'string', array: true, describe: 'sample .pto kernels, or folders of golden cases' })
+    .option('keep', { type: 'string', describe: "keep each case's files (inputs, goldens, outputs) under DIR/<folder>/<case>" });
+}

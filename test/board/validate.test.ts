@@ -1,0 +1,101 @@
+/**
+ * The board flow end to end on a hand-written sample tree (test/fixtures/board/samples): its golden scripts and
+ * their helper are written for these tests. Needs python3 with numpy, as PTOAS's golden scripts do.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { spawnSync } from 'child_process';
+import { findCases } from '../../src/board/cases';
+import { validateCase } from '../../src/board/validate';
+import { reportLine, validate } from '../../src/cli/validate';
+import { runTool } from '../fixtures/cli';
+
+const SAMPLES = path.join(__dirname, '..', 'fixtures', 'board', 'samples');
+const hasNumpy = spawnSync('python3', ['-c', 'import numpy'], { encoding: 'utf8' }).status === 0;
+
+describe('finding cases', () => {
+  test('a folder gives every golden case below it; a kernel beside or below kernels/ is found', () => {
+    const cases = findCases(SAMPLES).map((c) => [
+      c.testcase,
+      path.basename(c.sampleDir),
+      c.kernel && path.relative(SAMPLES, c.kernel),
+      c.builder && path.basename(c.builder),
+    ]);
+    expect(cases).toEqual([
+      ['double', 'Double', path.join('Double', 'kernels', 'double.pto'), undefined],
+      ['built', 'Twice', undefined, 'built.py'],
+      ['none', 'Twice', path.join('Twice', 'none.pto'), undefined],
+      ['wrong', 'Twice', path.join('Twice', 'wrong.pto'), undefined],
+    ]);
+  });
+
+  test('a kernel path finds its golden script in the sample folder above kernels/', () => {
+    const [c] = findCases(path.join(SAMPLES, 'Double', 'kernels', 'double.pto'));
+    expect([c.testcase, path.basename(c.golden), c.compare && path.basename(c.compare)]).toEqual(['double', 'double_golden.py', 'double_compare.py']);
+  });
+});
+
+test('pto-vm validate: a path that does not exist, or holds no golden case, is a usage error (exit 2)', () => {
+  const missing = runTool('pto-vm', 'validate', path.join(SAMPLES, 'Nowhere'));
+  expect([missing.status, missing.stderr.trim()]).toEqual([2, expect.stringContaining('Nowhere: no such file or folder')]);
+  const empty = runTool('pto-vm', 'validate', path.join(SAMPLES, 'Double', 'kernels'));
+  expect([empty.status, empty.stderr]).toEqual([2, expect.stringContaining('no golden cases')]);
+});
+
+if (!hasNumpy) {
+  test.skip('python3 with numpy is not available: the golden scripts cannot run', () => undefined);
+} else {
+  describe('validating', () => {
+    test('a kernel that computes what its golden expects passes; the case files are kept with --keep', () => {
+      const keep = fs.mkdtempSync(path.join(os.tmpdir(), 'board-'));
+      const [c] = findCases(path.join(SAMPLES, 'Double'));
+      const r = validateCase(c, { keep });
+      expect(reportLine(r)).toBe('PASS double (Double)');
+      expect(r.target).toBe('a2a3');
+      const dir = path.join(keep, 'Double', 'double');
+      expect(fs.readFileSync(path.join(dir, 'outputs.txt'), 'utf8')).toBe('v3\n');
+      // The VM's output equals the golden bit for bit: 2 * 0.5 * k over the 4x8 window.
+      expect(fs.readFileSync(path.join(dir, 'v3.bin'))).toEqual(fs.readFileSync(path.join(dir, 'golden_v3.bin')));
+      fs.rmSync(keep, { recursive: true, force: true });
+    });
+
+    test('a wrong golden fails with the first difference and the error figures', () => {
+      const c = findCases(path.join(SAMPLES, 'Twice')).find((x) => x.testcase === 'wrong')!;
+      // x[k] = 0.5k. Element 0 (zero) agrees; element 1: the kernel gives 1, the golden 1.5. The largest error is at
+      // the window's last element x[3*16+7] = 27.5: got 55, want 82.5 (27.5 apart, a third of 82.5).
+      expect(reportLine(validateCase(c))).toBe(
+        'FAIL wrong (Twice): first difference at v3[1]: got 1, want 1.5; max abs err 27.5, max rel err 0.333, 31 of 32 mismatch',
+      );
+    });
+
+    test("with a stand-in for PTOAS's Python bindings, a case without a .pto is built by its <case>.py", () => {
+      const c = findCases(path.join(SAMPLES, 'Twice')).find((x) => x.testcase === 'built')!;
+      expect(reportLine(validateCase(c, { pythonShim: path.join(SAMPLES, '..', 'shim') }))).toBe('PASS built (Twice)');
+      // Without it the builder cannot import the bindings: the case is counted apart.
+      expect(reportLine(validateCase(c))).toBe('SKIP built (Twice): no .pto (built from built.py)');
+    });
+
+    test('the command counts determinism-only cases and cases without a .pto apart, and exits 1 on a failure', () => {
+      let out = '';
+      const status = validate({ paths: [SAMPLES], json: false }, (t) => (out += t));
+      expect(status).toBe(1);
+      const lines = out.trim().split('\n');
+      expect(lines.slice(0, 4)).toEqual([
+        'PASS double (Double)',
+        'SKIP built (Twice): no .pto (built from built.py)',
+        'DET  none (Twice): ran; the golden script writes no expected outputs (the board checks run-to-run determinism)',
+        expect.stringMatching(/^FAIL wrong \(Twice\): first difference at v3\[1\]/),
+      ]);
+      expect(lines[4]).toMatch(/^4 cases: 1 passed, 1 failed, 0 errors, 1 determinism-only, 1 without a \.pto; [\d.]+s$/);
+      let json = '';
+      expect(validate({ paths: [path.join(SAMPLES, 'Double')], json: true }, (t) => (json += t))).toBe(0);
+      expect(JSON.parse(json).counts).toEqual({ pass: 1, fail: 0, error: 0, determinismOnly: 0, noPto: 0 });
+    });
+
+    test('the command line runs a kernel given by its path and exits 0 when it passes', () => {
+      const r = runTool('pto-vm', 'validate', path.join(SAMPLES, 'Double', 'kernels', 'double.pto'), '--target', 'a5');
+      expect([r.status, r.stdout.split('\n')[0]]).toEqual([0, 'PASS double (Double)']);
+    });
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * PTOAS's board validation of its samples with the VM as the board (src/board, docs/board.md), over today's corpus
+ * read in place from PTO_UPSTREAM_DIR (an export of tonibohnlein/PTOAS at e32488c9; nothing of it is committed):
+ *
+ *   PTO_UPSTREAM_DIR=/path/to/PTOAS npx jest test/corpus/board
+ *   bin/pto-vm validate /path/to/PTOAS/test/samples          (the same, one line per case)
+ *
+ * Every golden case runs its golden script, the kernel in the VM and its compare script. The cases that fail or
+ * cannot be checked are listed in board-exceptions.json with the reason; a listed case that starts to pass, or a
+ * new failure, fails the test. Cases without a .pto (built from PTOAS's Python bindings) and determinism-only cases
+ * are counted apart. Needs python3 with numpy; the whole run takes about ten minutes.
+ */
+import * as path from 'path';
+import { spawnSync } from 'child_process';
+import { findCases } from '../../src/board/cases';
+import { CaseResult, validateCase } from '../../src/board/validate';
+import exceptions from './board-exceptions.json';
+
+const root = process.env.PTO_UPSTREAM_DIR;
+const hasNumpy = spawnSync('python3', ['-c', 'import numpy'], { encoding: 'utf8' }).status === 0;
+
+const nameOf = (r: CaseResult) => `${path.basename(r.case.sampleDir)}/${r.case.testcase}`;
+
+if (!root) {
+  test.skip('PTO_UPSTREAM_DIR is not set: export tonibohnlein/PTOAS (e32488c9) and point PTO_UPSTREAM_DIR at it to run the board flow', () => undefined);
+} else if (!hasNumpy) {
+  test.skip("python3 with numpy is not available: PTOAS's golden scripts cannot run", () => undefined);
+} else {
+  test(
+    'board flow: at least 33% of the checkable cases pass; every failure or error is listed',
+    () => {
+      const results = findCases(path.join(root, 'test', 'samples')).map((c) => validateCase(c));
+      expect(results.length).toBe(297);
+      const checked = results.filter((r) => r.outcome === 'pass' || r.outcome === 'fail' || r.outcome === 'error');
+      const passed = checked.filter((r) => r.outcome === 'pass');
+      expect(passed.length / checked.length).toBeGreaterThanOrEqual(0.33);
+      const listed: Record<string, string> = exceptions;
+      const failing = checked.filter((r) => r.outcome !== 'pass');
+      const unlisted = failing.filter((r) => !(nameOf(r) in listed)).map((r) => `${nameOf(r)}  ${r.outcome}: ${r.reason ?? ''}`);
+      const names = new Set(failing.map(nameOf));
+      const stale = Object.keys(listed).filter((name) => !names.has(name));
+      expect({ unlisted, stale }).toEqual({ unlisted: [], stale: [] });
+    },
+    30 * 60 * 1000,
+  );
+}
