@@ -4,6 +4,7 @@
  * `v1`, `v2`, ... by position as the generated C++ names them), their element counts and host C types, the order
  * the host reads them, which are outputs, the scalar arguments' values and the launch grid.
  */
+import { calledFunctions } from '../vm/interpreter';
 import { OpNode, Region, attrOf } from '../syntax/ast';
 import { TypeTable } from '../syntax/type-table';
 import { Program } from '../ir/program';
@@ -89,14 +90,9 @@ export function hostTypeOf(elem: ElemType): string {
  */
 export function kernelFunctions(program: Program): OpNode[] {
   const defined = [...program.functions.values()].filter((f) => f.regions.length > 0);
-  const called = new Set<string>();
-  for (const fn of defined)
-    walk(fn.regions, (op) => {
-      const callee = attrOf(op, 'callee');
-      if (op.name === 'func.call' && callee?.kind === 'symbol') called.add(callee.name);
-    });
+  const called = calledFunctions(program);
   // A private function is no kernel: the generated C++ has no launch wrapper for it.
-  const roots = defined.filter((f) => !called.has(f.symbol ?? '') && f.visibility !== 'private');
+  const roots = defined.filter((f) => !called.has(f) && f.visibility !== 'private');
   if (roots.length === 1) return roots;
   const cube = roots.filter((f) => kernelKind(f) === 'cube');
   const vector = roots.filter((f) => kernelKind(f) === 'vector');

@@ -130,17 +130,17 @@ function runCase(
   }
   for (const s of meta.scalars) args.set(s.arg, s.hostType === 'float' || s.hostType === 'double' ? s.value : BigInt(s.value));
   try {
-    // A mixed kernel's cube function runs first, then its vector function, until the VM runs them concurrently.
-    for (const fn of meta.functions) {
-      const fnArgs = new Map<string, Value>();
-      const params = fn.regions[0]?.blocks[0]?.args ?? [];
-      params.forEach((p, i) => {
-        const name = `v${i + 1}`;
-        const value = buffers.get(name) ?? args.get(meta.scalars.find((s) => s.name === name)?.arg ?? '');
-        if (value !== undefined) fnArgs.set(p.name, value);
-      });
-      runLaunch(assembled.program, assembled.types, fn, fnArgs, { numerics: 'npu', maxSteps: options.maxSteps ?? 200_000_000 }, meta.blocks, 1);
-    }
+    // One launch: a mixed kernel's cube and vector functions run together (the VM pairs a kernel with the peer its
+    // pipes name and hands the peer the same arguments).
+    const fn = meta.functions[0];
+    const fnArgs = new Map<string, Value>();
+    const params = fn.regions[0]?.blocks[0]?.args ?? [];
+    params.forEach((p, i) => {
+      const name = `v${i + 1}`;
+      const value = buffers.get(name) ?? args.get(meta.scalars.find((s) => s.name === name)?.arg ?? '');
+      if (value !== undefined) fnArgs.set(p.name, value);
+    });
+    runLaunch(assembled.program, assembled.types, fn, fnArgs, { numerics: 'npu', maxSteps: options.maxSteps ?? 200_000_000 }, meta.blocks);
   } catch (e) {
     if (e instanceof LocatedError) return { outcome: 'error', reason: `kernel trap: ${firstLine(formatDiagnostic(assembled.source, e.diagnostic))}` };
     throw e;
