@@ -26,8 +26,11 @@ export function shimDirectory(): string {
 /** PTOAS's runner names the A2/A3 target `a3`. */
 const SAMPLE_ARCH: Record<PythonTarget, string> = { a2a3: 'a3', a5: 'a5' };
 
-/** Runs `python3 pyFile` in the script's folder with the shim on PYTHONPATH; its standard output is the kernel. */
-export function kernelFromPython(pyFile: string, target: PythonTarget, timeoutMs = 60_000): PythonKernel {
+/**
+ * Runs `python3 pyFile` in the script's folder with the shim (by default this package's) on PYTHONPATH; its standard
+ * output is the kernel.
+ */
+export function kernelFromPython(pyFile: string, target: PythonTarget, timeoutMs = 60_000, shim = shimDirectory()): PythonKernel {
   const script = path.resolve(pyFile);
   if (!fs.existsSync(script)) return { error: `${pyFile}: no such file` };
   const inherited = process.env.PYTHONPATH;
@@ -38,7 +41,7 @@ export function kernelFromPython(pyFile: string, target: PythonTarget, timeoutMs
     maxBuffer: 256 * 1024 * 1024,
     env: {
       ...process.env,
-      PYTHONPATH: inherited ? `${shimDirectory()}${path.delimiter}${inherited}` : shimDirectory(),
+      PYTHONPATH: inherited ? `${shim}${path.delimiter}${inherited}` : shim,
       PTOAS_SAMPLE_ARCH: SAMPLE_ARCH[target],
       PYTHONDONTWRITEBYTECODE: '1',
     },

@@ -15,6 +15,7 @@ import { elemSize } from '../types/type';
 import { GlobalBuffer } from '../machine/memory';
 import { assemble } from '../verify/assemble';
 import { Value, runLaunch } from '../vm/interpreter';
+import { kernelFromPython } from './python-kernel';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { BoardCase, caseTarget } from './cases';
 import { CaseError, CaseMeta, deriveCase, kernelFunctions, renderMainCpp, renderOutputs } from './case';
@@ -46,19 +47,6 @@ export interface ValidateOptions {
   pythonShim?: string;
 }
 
-/** The kernel text a sample's builder script prints with the bindings' stand-in; undefined if it is not the case's. */
-function buildKernel(builder: string, shim: string, python = 'python3'): { text?: string; error?: string } | undefined {
-  const run = spawnSync(python, [builder], {
-    cwd: path.dirname(builder),
-    env: { ...process.env, PYTHONPATH: [shim, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) },
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  });
-  if (run.status !== 0) return { error: lastLine(run.stderr || String(run.error)) };
-  if (!/\bmodule\b|func\.func/.test(run.stdout)) return { error: 'its output is not a PTO module' };
-  return { text: run.stdout };
-}
-
 /** The SoC the board runner names for a target (SOC_VERSION): the golden scripts branch on it. */
 const SOC_VERSIONS: Record<TargetName, string> = { a5: 'Ascend950', a2a3: 'Ascend910' };
 
@@ -69,11 +57,11 @@ export function validateCase(c: BoardCase, options: ValidateOptions = {}): CaseR
   if (c.kernel) text = fs.readFileSync(c.kernel, 'utf8');
   else {
     const ownBuilder = c.builder && path.basename(c.builder) === `${c.testcase}.py` ? c.builder : undefined;
-    const built = ownBuilder && options.pythonShim ? buildKernel(ownBuilder, options.pythonShim, options.python) : undefined;
+    const built = ownBuilder && options.pythonShim ? kernelFromPython(ownBuilder, caseTarget(c, '', options.target), 60_000, options.pythonShim) : undefined;
     if (built === undefined)
       return done({ outcome: 'no-pto', reason: c.builder ? `no .pto (built from ${path.basename(c.builder)})` : 'no kernel .pto found' });
-    if (built.error !== undefined) return done({ outcome: 'error', reason: `${path.basename(c.builder!)} did not print a kernel: ${built.error}` });
-    text = built.text!;
+    if ('error' in built) return done({ outcome: 'error', reason: `${path.basename(c.builder!)} did not print a kernel: ${lastLine(built.error)}` });
+    text = built.text;
     c = { ...c, kernel: c.builder!.replace(/\.py$/, '.pto') };
   }
   const target = caseTarget(c, text, options.target);

@@ -7,6 +7,7 @@ import * as path from 'path';
 import { TargetName } from '../spec/schema';
 import { BoardCase, findCases } from '../board/cases';
 import { CaseResult, Outcome, validateCase } from '../board/validate';
+import { shimDirectory } from '../board/python-kernel';
 import { Argv } from 'yargs';
 import { UsageError } from './common';
 
@@ -48,9 +49,9 @@ export function validate(req: ValidateRequest, write: (text: string) => void = (
   return counts.fail + counts.error > 0 ? 1 : 0;
 }
 
-/** The stand-in for PTOAS's Python bindings: $PTOAS_PY_SHIM, else the package's python/ folder when it has one. */
+/** The stand-in for PTOAS's Python bindings: $PTOAS_PY_SHIM, else the package's python/ptoas_shim when it has one. */
 function pythonShim(): string | undefined {
-  const own = path.join(__dirname, '..', '..', 'python');
+  const own = shimDirectory();
   return process.env.PTOAS_PY_SHIM ?? (fs.existsSync(own) ? own : undefined);
 }
 

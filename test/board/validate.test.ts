@@ -76,18 +76,27 @@ if (!hasNumpy) {
       expect(reportLine(validateCase(c))).toBe('SKIP built (Twice): no .pto (built from built.py)');
     });
 
-    test('the command counts determinism-only cases and cases without a .pto apart, and exits 1 on a failure', () => {
+    test('the command counts determinism-only cases apart, builds a case from its <case>.py, and exits 1 on a failure', () => {
       let out = '';
-      const status = validate({ paths: [SAMPLES], json: false }, (t) => (out += t));
+      // The command uses $PTOAS_PY_SHIM (else the package's python/ptoas_shim): here the fixture's stand-in.
+      const saved = process.env.PTOAS_PY_SHIM;
+      process.env.PTOAS_PY_SHIM = path.join(SAMPLES, '..', 'shim');
+      let status: number;
+      try {
+        status = validate({ paths: [SAMPLES], json: false }, (t) => (out += t));
+      } finally {
+        if (saved === undefined) delete process.env.PTOAS_PY_SHIM;
+        else process.env.PTOAS_PY_SHIM = saved;
+      }
       expect(status).toBe(1);
       const lines = out.trim().split('\n');
       expect(lines.slice(0, 4)).toEqual([
         'PASS double (Double)',
-        'SKIP built (Twice): no .pto (built from built.py)',
+        'PASS built (Twice)',
         'DET  none (Twice): ran; the golden script writes no expected outputs (the board checks run-to-run determinism)',
         expect.stringMatching(/^FAIL wrong \(Twice\): first difference at v3\[1\]/),
       ]);
-      expect(lines[4]).toMatch(/^4 cases: 1 passed, 1 failed, 0 errors, 1 determinism-only, 1 without a \.pto; [\d.]+s$/);
+      expect(lines[4]).toMatch(/^4 cases: 2 passed, 1 failed, 0 errors, 1 determinism-only, 0 without a \.pto; [\d.]+s$/);
       let json = '';
       expect(validate({ paths: [path.join(SAMPLES, 'Double')], json: true }, (t) => (json += t))).toBe(0);
       expect(JSON.parse(json).counts).toEqual({ pass: 1, fail: 0, error: 0, determinismOnly: 0, noPto: 0 });
