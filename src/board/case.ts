@@ -94,18 +94,14 @@ export function kernelFunctions(program: Program): OpNode[] {
   // A private function is no kernel: the generated C++ has no launch wrapper for it.
   const roots = defined.filter((f) => !called.has(f) && f.visibility !== 'private');
   if (roots.length === 1) return roots;
-  const cube = roots.filter((f) => kernelKind(f) === 'cube');
-  const vector = roots.filter((f) => kernelKind(f) === 'vector');
+  // The kind the verifier read from each function's `pto.kernel_kind`.
+  const kindOf = (f: OpNode) => program.bound.functions.get(f)?.kind;
+  const cube = roots.filter((f) => kindOf(f) === 'cube');
+  const vector = roots.filter((f) => kindOf(f) === 'vector');
   if (roots.length === 2 && cube.length === 1 && vector.length === 1) return [cube[0], vector[0]];
   const marked = roots.filter((f) => attrOf(f, 'hacc.entry'));
   if (marked.length === 1) return marked;
   throw new CaseError(`cannot tell the kernel among ${roots.map((f) => '@' + f.symbol).join(', ') || 'no functions'}`);
-}
-
-export function kernelKind(fn: OpNode): 'cube' | 'vector' | undefined {
-  const a = attrOf(fn, 'pto.kernel_kind');
-  const text = a?.kind === 'dialect' ? a.text : a?.kind === 'string' ? a.value : '';
-  return /cube/.test(text) ? 'cube' : /vector/.test(text) ? 'vector' : undefined;
 }
 
 function walk(regions: Region[], visit: (op: OpNode) => void): void {
