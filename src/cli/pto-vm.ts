@@ -208,6 +208,8 @@ function run(req: RunRequest): number {
     process.stderr.write(
       formatDiagnostic(main.source, { severity, code: (f.kind ?? DIAGNOSTICS.syncFinding).code, message: f.message, span: f.span, notes: f.notes }) + '\n',
     );
+  for (const w of result.warnings)
+    process.stderr.write(formatDiagnostic(main.source, { severity: 'warning', code: w.kind.code, message: w.message, span: w.span, notes: w.notes }) + '\n');
   const syncFailed = req.strictSync && result.sync.length > 0;
   writeRankOutputs(ranks, req.outSpecs);
   if (req.json) {
@@ -243,6 +245,7 @@ function run(req: RunRequest): number {
         notes: result.notes,
         printed: result.printed,
         sync,
+        warnings: result.warnings.map((w) => ({ severity: 'warning', code: w.kind.code, message: w.message, ...located(main, w.span) })),
         // Several ranks: each rank's buffers.
         ...(ranks.length > 1 ? { ranks: ranks.map((b, rank) => ({ rank, outputs: outputsOf(b) })) } : { outputs: outputsOf(bound) }),
       }) + '\n',

@@ -519,6 +519,21 @@ export const DIAGNOSTICS = {
         '  pto.section.vector {\n    pto.sync.wait <PIPE_V>, 0\n    pto.sync.set <PIPE_V>, 1\n  }\n  return\n}\n',
     },
   },
+  partitionOutsideView: {
+    code: 'W0804',
+    severity: 'warning',
+    summary:
+      "A partition (or subview) reaches past its view's extent. The hardware does not check views, so the run goes on and reads or writes the bytes that follow in the buffer (every access is still checked against the buffer itself); it is usually a wrong offset or block index.",
+    example: {
+      tool: 'pto-vm',
+      args: ['--arg', 'p=zeros:512'],
+      program:
+        'func.func @k(%p: !pto.ptr<f32>) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %c8 = arith.constant 8 : index\n  %c16 = arith.constant 16 : index\n' +
+        '  %v = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>\n' +
+        '  %s = pto.partition_view %v, offsets = [%c8, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>\n' +
+        `  %t = pto.alloc_tile : ${V16}\n  pto.tload ins(%s : !pto.partition_tensor_view<16x16xf32>) outs(%t : ${V16})\n  return\n}\n`,
+    },
+  },
   notRunnable: {
     code: 'E0802',
     severity: 'error',

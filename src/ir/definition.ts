@@ -313,6 +313,11 @@ export interface Executor {
   print(text: string): void;
   /** A one-time note (a numerics approximation) that does not stop the run. */
   note(message: string): void;
+  /**
+   * A located warning that does not stop the run (the program does something the hardware lets pass but is likely
+   * a mistake): reported once per op and kind, at `span` (the op by default).
+   */
+  warn(op: BoundOp, message: string, kind: DiagnosticKind, span?: Span): void;
   /** Tells the synchronization checker that an instruction runs, touching these operands. */
   observeInstruction(op: BoundOp, objects: Map<string, Value>): void;
   /** Tells the synchronization checker that a sync op runs (`id`: its event id when given at run time). */

@@ -1,4 +1,5 @@
 import { LocatedError } from '../diag/located-error';
+import { DiagnosticKind } from '../diag/catalog';
 import { OpNode, attrOf } from '../syntax/ast';
 import { TypeTable } from '../syntax/type-table';
 import { isa } from '../spec/isa';
@@ -36,7 +37,12 @@ export interface RunResult {
   printed: string[];
   /** Synchronization problems found while running (missing flags, unsynchronized pipe dependencies). */
   sync: SyncFinding[];
+  /** Other located warnings of the run (a partition past its view's extent), once per op. */
+  warnings: RunWarning[];
 }
+
+/** A located warning of a run, with its catalog kind. */
+export type RunWarning = SyncFinding & { kind: DiagnosticKind };
 
 /** The shape of a launch: how many blocks, and per block how many vector cores (sub-blocks). */
 export interface LaunchShape {
@@ -106,10 +112,14 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
       })),
       options.scheduleSeed,
     );
+  } catch (e) {
+    // A trap often follows from what a warning saw (a partition past its view, then a load past the buffer).
+    if (e instanceof LocatedError) throw withWarnings(e, mergedWarnings(interpreters));
+    throw e;
   } finally {
     for (const b of buffers) b.observer = undefined;
   }
-  const total: RunResult = { steps: 0, notes: [], printed: world.printed, sync: [] };
+  const total: RunResult = { steps: 0, notes: [], printed: world.printed, sync: [], warnings: mergedWarnings(interpreters) };
   for (const x of interpreters) {
     const result = x.result();
     total.steps += result.steps;
@@ -153,6 +163,24 @@ export function runFunction(program: Program, types: TypeTable, fn: OpNode, args
     options.scheduleSeed,
   );
   return { ...x.result(), printed: world.printed };
+}
+
+/** Every core of a launch runs the same code: one warning per op and kind, whichever core found it first. */
+function mergedWarnings(interpreters: Interpreter[]): RunWarning[] {
+  const merged = new Map<string, RunWarning>();
+  for (const x of interpreters)
+    for (const w of x.warningsSoFar()) {
+      const key = `${w.span.start}:${w.kind.code}`;
+      if (!merged.has(key)) merged.set(key, w);
+    }
+  return [...merged.values()];
+}
+
+/** The error with the run's warnings so far as notes where they were found. */
+function withWarnings(e: LocatedError, warnings: RunWarning[]): LocatedError {
+  if (warnings.length === 0) return e;
+  const notes = warnings.map((w) => ({ message: `before this: warning[${w.kind.code}]: ${w.message}`, span: w.span }));
+  return new LocatedError(e.kind, e.message, e.span, [...(e.notes ?? []), ...notes]);
 }
 
 /** How reports name a core: `block 1, sub-block 0`, `block 0, cube`, `rank 1, block 0, vector 1`; only the parts that vary. */
@@ -316,6 +344,7 @@ class Interpreter implements Executor {
   /** How deep func.call has nested. */
   private depth = 0;
   private readonly notes: string[] = [];
+  private readonly warnings = new Map<string, RunWarning>();
   private readonly sync: SyncTracker;
   /** The op that can wait which this core runs last (where it waits when it yields). */
   private waiting?: BoundOp;
@@ -354,7 +383,11 @@ class Interpreter implements Executor {
   }
 
   result(): RunResult {
-    return { steps: this.steps, notes: this.notes, printed: [], sync: this.sync.findings };
+    return { steps: this.steps, notes: this.notes, printed: [], sync: this.sync.findings, warnings: this.warningsSoFar() };
+  }
+
+  warningsSoFar(): RunWarning[] {
+    return [...this.warnings.values()];
   }
 
   waitingAt(): { name: string; span: Span } | undefined {
@@ -495,6 +528,11 @@ class Interpreter implements Executor {
 
   note(message: string): void {
     if (!this.notes.includes(message)) this.notes.push(message);
+  }
+
+  warn(op: BoundOp, message: string, kind: DiagnosticKind, span: Span = op.node.span): void {
+    const key = `${span.start}:${kind.code}`;
+    if (!this.warnings.has(key)) this.warnings.set(key, { message, span, kind });
   }
 
   observeInstruction(op: BoundOp, objects: Map<string, Value>): void {

@@ -295,10 +295,15 @@ describe('pto-vm run programs/vadd-blocks.pto (block i adds rows 32i..32i+31)', 
     expect(outputs.c.values).toEqual([...sum.slice(0, 1024), ...new Array(3 * 1024).fill(0)]);
   });
 
-  test('--blocks 5 runs a block whose rows are outside the tensor: a located trap, exit 1', () => {
+  test('--blocks 5 runs a block whose rows are outside the tensor: a located trap at the load past the buffer, exit 1', () => {
     const r = ptoVm('run', program, '--blocks', '5');
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/vadd-blocks\.pto:15:54: error\[E0801\]: block 4: partition \[128, 160\) of dim 0 is outside the view's extent 128/);
+    // Rows 128..159 of a 128 x 32 f32 tensor start at element 128 * 32 = 4096, one past the buffer's last.
+    expect(r.stderr).toMatch(
+      /vadd-blocks\.pto:21:5: error\[E0801\]: block 4: pto\.tload: a: element 4096 is out of bounds \(the buffer has 4096 elements of f32\)/,
+    );
+    // The partition that left its view is named where it was cut (a warning only: the hardware does not check views).
+    expect(r.stderr).toMatch(/vadd-blocks\.pto:15:54: note: before this: warning\[W0804\]: partition \[128, 160\) of dim 0 is outside the view's extent 128/);
     expect(r.stderr).not.toMatch(/^\s+at /m);
   });
 

@@ -10,6 +10,7 @@ import { opRegistry } from '../../ops/registry';
 import { makeTensorView, partitionView } from '../../ops/views';
 import { subview } from '../../ops/memref';
 import { callOp } from '../../ops/builtin';
+import { forOp } from '../../ops/scf';
 
 /** A problem with how the user bound arguments: a usage error (exit 2), not a program error. */
 export class ArgumentError extends Error {}
@@ -95,7 +96,7 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
         throw new ArgumentError(`argument %${name} is a memref with a dynamic shape or strides (${param.type!.text}): the VM cannot size it yet`);
       }
       const shape = type.shape as number[];
-      const count = shape.some((d) => d === 0) ? 0 : 1 + shape.reduce((sum, d, i) => sum + (d - 1) * strides[i], 0);
+      const count = footprint(shape, strides);
       let bytes: Uint8Array;
       if (spec !== undefined) {
         bytes = readPointerData(name, type.elem, spec);
@@ -188,6 +189,11 @@ function readPointerData(name: string, elem: ElemType, spec: string): Uint8Array
   throw new ArgumentError(`--arg ${name}=${spec}: expected FILE.npy, FILE.bin, zeros:N, random:N[:SEED] or a number`);
 }
 
+/** Elements a box of `shape` over `strides` spans: 1 + sum((shape[d] - 1) * stride[d]), none when a dimension is 0. */
+function footprint(shape: number[], strides: number[]): number {
+  return shape.some((d) => d === 0) ? 0 : 1 + shape.reduce((sum, d, i) => sum + (d - 1) * (strides[i] ?? 0), 0);
+}
+
 /** Where a name of the program lives: the entry's names as written, a callee's under a prefix, its parameters as the caller's values. */
 interface Scope {
   prefix: string;
@@ -206,6 +212,9 @@ export class StaticSizing {
   private readonly views: { source: string; op: OpNode; scope: Scope }[] = [];
   private readonly loads = new Set<string>();
   private readonly partitionSources = new Map<string, string>();
+  private readonly partitions: { source: string; op: OpNode; scope: Scope }[] = [];
+  /** The loops whose induction variable a name is: it counts at its largest value. */
+  private readonly inductions = new Map<string, { op: OpNode; scope: Scope }>();
 
   constructor(
     fn: OpNode,
@@ -222,6 +231,9 @@ export class StaticSizing {
           if (op.name === makeTensorView.name && op.operands[0].value) this.views.push({ source: name(op.operands[0])!, op, scope });
           if ((op.name === partitionView.name || op.name === subview.name) && op.results[0] && op.operands[0].value)
             this.partitionSources.set(scoped(scope, op.results[0].name), name(op.operands[0])!);
+          if (op.name === partitionView.name && op.operands[0].value) this.partitions.push({ source: name(op.operands[0])!, op, scope });
+          const induction = op.name === forOp.name ? op.regions[0]?.blocks[0]?.args[0] : undefined;
+          if (induction) this.inductions.set(scoped(scope, induction.name), { op, scope });
           const read = op.name === 'pto.tload' ? segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : []) : [];
           if (opRegistry().lookup(op.name)?.def.properties?.readsGlobalViews) read.push(...op.operands);
           for (const o of read) if (o.value) this.loads.add(name(o)!);
@@ -242,6 +254,12 @@ export class StaticSizing {
     if (fn.regions[0]) visit(fn.regions[0], { prefix: '', params: new Map() }, 0);
   }
 
+  /**
+   * The elements of `arg` its views address: each view's extent, and each partition cut from a view at its offsets
+   * (a partition may reach past its view: the hardware does not check, and a board harness sizes what is addressed).
+   * A loop's induction variable counts at its largest value and an offset that cannot be evaluated as 0, as PTOAS's
+   * harness generator sizes buffers.
+   */
   extent(arg: string): number | undefined {
     let extent: number | undefined;
     for (const { source, op, scope } of this.views) {
@@ -249,8 +267,17 @@ export class StaticSizing {
       const shape = segment(op, 'shape').map((o) => this.evaluate(o, scope));
       const strides = segment(op, 'strides').map((o) => this.evaluate(o, scope));
       if (shape.some((d) => d === undefined) || strides.some((d) => d === undefined)) return undefined;
-      const e = shape.some((d) => d === 0) ? 0 : 1 + shape.reduce<number>((sum, d, i) => sum + (d! - 1) * strides[i]!, 0);
-      extent = Math.max(extent ?? 0, e);
+      extent = Math.max(extent ?? 0, footprint(shape as number[], strides as number[]));
+      const view = op.results[0] && scoped(scope, op.results[0].name);
+      for (const part of this.partitions) {
+        if (part.source !== view) continue;
+        const sizes = segment(part.op, 'sizes').map((o) => this.evaluate(o, part.scope));
+        if (sizes.some((d) => d === undefined)) continue;
+        const offsets = segment(part.op, 'offsets').map((o) => Math.max(this.evaluate(o, part.scope) ?? 0, 0));
+        const start = offsets.reduce((sum, o, i) => sum + o * (strides[i] ?? 0), 0);
+        const size = footprint(sizes as number[], strides as number[]);
+        if (size > 0) extent = Math.max(extent, start + size);
+      }
     }
     return extent;
   }
@@ -272,6 +299,12 @@ export class StaticSizing {
     const name = scoped(scope, o.value.name);
     const bound = name.includes('/') ? undefined : this.specs.get(name.slice(1));
     if (bound !== undefined && /^[+-]?\d+$/.test(bound)) return Number(bound);
+    const loop = this.inductions.get(name);
+    if (loop) {
+      const [lb, ub, step] = ['lb', 'ub', 'step'].map((k) => this.evaluate(loop.op.operands[loop.op.segments[k][0]], loop.scope, depth + 1));
+      if (lb === undefined || ub === undefined || step === undefined || step <= 0) return undefined;
+      return ub <= lb ? lb : lb + Math.floor((ub - lb - 1) / step) * step;
+    }
     const found = this.defs.get(name);
     const def = found?.op;
     const fold = def && opRegistry().lookup(def.name)?.def.fold;

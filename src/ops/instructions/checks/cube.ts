@@ -26,7 +26,41 @@ const matmul: InstructionCheck = (ctx) => {
     const name = ctx.tiles.has('cMatrix') ? 'cMatrix' : 'cOutMatrix';
     ctx.error(ctx.spanOf(name), `an ${elemTypeName(c.dtype)} accumulator takes ${allowed.map(elemTypeName).join(', ')} inputs, not ${elemTypeName(a.dtype)}`);
   }
+  if (ctx.spec.name.startsWith('tgemv')) gemvValid(ctx, a, b, c, ctx.tiles.has('cMatrix') ? 'cMatrix' : 'cOutMatrix');
+  else matmulShapes(ctx, a, b, c);
 };
+
+/**
+ * PTOAS's matmul shape rule: lhs [M, K], rhs [K, N], dst [M, N] over each tile's logical shape, a static valid extent
+ * where there is one and the physical one where the valid extent is dynamic. The hardware itself reads m, k from A
+ * and n from B and checks nothing of C at run time (manual, TMATMUL), so the VM checks these only here.
+ */
+function matmulShapes(ctx: CheckContext, a: TileType, b: TileType, c: TileType): void {
+  const logical = (t: TileType): [number, number] => [t.vRow ?? t.rows, t.vCol ?? t.cols];
+  const [[m, k], [k2, n], [cm, cn]] = [a, b, c].map(logical);
+  if (m !== cm || n !== cn || k !== k2) {
+    ctx.error(
+      ctx.op.nameSpan,
+      `the tiles must be aMatrix [M, K], bMatrix [K, N], cMatrix [M, N] (valid extents where static, else the tile's): got ${m}x${k}, ${k2}x${n}, ${cm}x${cn}`,
+      D.validRegion,
+    );
+  }
+  for (const [name, v] of [
+    ['m', a.vRow],
+    ['k', a.vCol],
+    ['n', b.vCol],
+  ] as const) {
+    if (v !== null && v > MAX_MMAD) ctx.error(ctx.op.nameSpan, `${name} = ${v} is outside the cube's range [0, ${MAX_MMAD}]`, D.validRegion);
+  }
+}
+
+/** PTOAS's gemv rules over static valid extents: one row of A and of the result, K and N agreeing. */
+function gemvValid(ctx: CheckContext, a: TileType, b: TileType, c: TileType, cName: string): void {
+  if (differs(a.vRow, 1)) ctx.error(ctx.spanOf('aMatrix'), `aMatrix must have one valid row for a gemv, not ${a.vRow}`, D.validRegion);
+  if (differs(c.vRow, 1)) ctx.error(ctx.spanOf(cName), `${cName} must have one valid row for a gemv, not ${c.vRow}`, D.validRegion);
+  if (differs(a.vCol, b.vRow)) ctx.error(ctx.spanOf('bMatrix'), `aMatrix's valid cols (${a.vCol}) must equal bMatrix's valid rows (${b.vRow})`, D.validRegion);
+  if (differs(b.vCol, c.vCol)) ctx.error(ctx.spanOf(cName), `${cName}'s valid cols (${c.vCol}) must equal bMatrix's (${b.vCol})`, D.validRegion);
+}
 
 const FP4: ElemType[] = ['!pto.f4E1M2x2', '!pto.f4E2M1x2'];
 const MAX_MMAD = 4095;

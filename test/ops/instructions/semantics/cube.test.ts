@@ -419,10 +419,61 @@ describe('tgemv', () => {
     }
   });
 
-  test('an aMatrix with two valid rows is an error (the manual requires m = 1)', () => {
-    expect(() => chain({ dtype: 'f16', m: 2, k: 16, n: 16, op: 'tgemv' })).toThrow(
-      'pto.tgemv: aMatrix has 2 valid rows; a gemv multiplies a one-row aMatrix (m = 1)',
-    );
+  test('an aMatrix with two valid rows is an error (the manual requires m = 1; PTOAS rejects a static one)', () => {
+    expect(() => chain({ dtype: 'f16', m: 2, k: 16, n: 16, op: 'tgemv' })).toThrow('pto.tgemv: aMatrix must have one valid row for a gemv, not 2');
+  });
+});
+
+describe('valid regions at run time', () => {
+  test('M comes from aMatrix, not the accumulator: 8 valid rows of A into a C of 16 dynamic valid rows fill C rows 0..7 only', () => {
+    // As pypto emits it: the accumulator allocated with all 16 rows valid, A with 8. The hardware takes m from A
+    // (manual, TMATMUL) and checks nothing of C, so the product fills rows 0..7 and leaves the rest as it was.
+    const mat = (dtype: string, rows: number, cols: number, vRow: string) =>
+      `!pto.tile_buf<loc=mat, dtype=${dtype}, rows=${rows}, cols=${cols}, v_row=${vRow}, v_col=${cols}, blayout=col_major, slayout=row_major, fractal=512, pad=0>`;
+    const left = `!pto.tile_buf<loc=left, dtype=f16, rows=16, cols=16, v_row=?, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>`;
+    const right = `!pto.tile_buf<loc=right, dtype=f16, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=col_major, fractal=512, pad=0>`;
+    const acc = `!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=?, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>`;
+    const view = (name: string, dtype: string, rows: number) =>
+      `%${name}_tv = pto.make_tensor_view %${name}, shape = [%c${rows}, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?x${dtype}>`;
+    const part = (name: string, dtype: string, rows: number) =>
+      `%${name}_p = pto.partition_view %${name}_tv, offsets = [%c0, %c0], sizes = [%c${rows}, %c16] : !pto.tensor_view<?x?x${dtype}> -> !pto.partition_tensor_view<${rows}x16x${dtype}>`;
+    const text = [
+      'module {',
+      '  func.func @kernel(%a: !pto.ptr<f16>, %b: !pto.ptr<f16>, %c: !pto.ptr<f32>) {',
+      ...[
+        '%c0 = arith.constant 0 : index',
+        '%c1 = arith.constant 1 : index',
+        '%c8 = arith.constant 8 : index',
+        '%c16 = arith.constant 16 : index',
+        view('a', 'f16', 8),
+        view('b', 'f16', 16),
+        view('c', 'f32', 16),
+        part('a', 'f16', 8),
+        part('b', 'f16', 16),
+        part('c', 'f32', 16),
+        `%am = pto.alloc_tile valid_row = %c8 : ${mat('f16', 16, 16, '?')}`,
+        `%bm = pto.alloc_tile : ${mat('f16', 16, 16, '16')}`,
+        `%al = pto.alloc_tile valid_row = %c8 : ${left}`,
+        `%br = pto.alloc_tile : ${right}`,
+        `%acc = pto.alloc_tile valid_row = %c16 : ${acc}`,
+        `pto.tload ins(%a_p : !pto.partition_tensor_view<8x16xf16>) outs(%am : ${mat('f16', 16, 16, '?')})`,
+        `pto.tload ins(%b_p : !pto.partition_tensor_view<16x16xf16>) outs(%bm : ${mat('f16', 16, 16, '16')})`,
+        `pto.tmov ins(%am : ${mat('f16', 16, 16, '?')}) outs(%al : ${left})`,
+        `pto.tmov ins(%bm : ${mat('f16', 16, 16, '16')}) outs(%br : ${right})`,
+        `pto.tmatmul ins(%al, %br : ${left}, ${right}) outs(%acc : ${acc})`,
+        `pto.tstore ins(%acc : ${acc}) outs(%c_p : !pto.partition_tensor_view<16x16xf32>)`,
+      ].map((l) => '    ' + l),
+      '    return',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const a = inputs('f16', 8 * 16, 21);
+    const b = inputs('f16', 16 * 16, 22);
+    const c = buffer('c', 'f32', new Array(256).fill(0));
+    runText(text, [buffer('a', 'f16', a), buffer('b', 'f16', b), c], 'npu');
+    const got = rowsOf(values(c), 16, 16);
+    expect(got.slice(0, 8)).toEqual(reference(rowsOf(a, 8, 16), rowsOf(b, 16, 16)));
   });
 });
 

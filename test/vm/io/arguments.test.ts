@@ -1,0 +1,51 @@
+/** Sizing unbound pointer arguments from the views made of them (src/vm/io/arguments.ts, StaticSizing). */
+import { assemble } from '../../../src/verify/assemble';
+import { formatAll } from '../../../src/diag/diagnostic';
+import { bindArguments } from '../../../src/vm/io/arguments';
+
+const TILE = '!pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+
+/** A kernel over an 8 x 16 f32 view of %p that loads the 8 x 16 partition at row offset `offset` (an index expression). */
+function kernel(offsetLines: string[], args = ''): string {
+  return [
+    'module {',
+    `  func.func @k(%p: !pto.ptr<f32>${args}) {`,
+    '    %c0 = arith.constant 0 : index',
+    '    %c1 = arith.constant 1 : index',
+    '    %c8 = arith.constant 8 : index',
+    '    %c16 = arith.constant 16 : index',
+    ...offsetLines.map((l) => '    ' + l),
+    '    return',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+}
+
+const load = (indent: string) => [
+  `${indent}%v = pto.make_tensor_view %p, shape = [%c8, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>`,
+  `${indent}%s = pto.partition_view %v, offsets = [%row, %c0], sizes = [%c8, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<8x16xf32>`,
+  `${indent}%t = pto.alloc_tile : ${TILE}`,
+  `${indent}pto.tload ins(%s : !pto.partition_tensor_view<8x16xf32>) outs(%t : ${TILE})`,
+];
+
+function sizeOfP(text: string, specs: Record<string, string> = {}): number {
+  const asm = assemble('sizing.pto', text);
+  if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
+  const fn = [...asm.program.functions.values()][0];
+  return bindArguments(asm.types, fn, new Map(Object.entries(specs))).buffers.find((b) => b.name === 'p')!.length;
+}
+
+test('a view alone sizes its pointer: 8 x 16 with row stride 16 is 128 elements', () => {
+  expect(sizeOfP(kernel(['%row = arith.constant 0 : index', ...load('')]))).toBe(128);
+});
+
+test('a partition past its view counts: rows [8, 16) of the 8 x 16 view reach element 16 * 16 = 256', () => {
+  // Offset row 8 of stride 16 starts at element 128; an 8 x 16 box over it ends at 128 + 7 * 16 + 15 = 255.
+  expect(sizeOfP(kernel(['%row = arith.muli %b, %c8 : index', ...load('')], ', %b: index'), { b: '1' })).toBe(256);
+});
+
+test("a loop's induction variable counts at its last value: rows 0, 3, 6 (lb 0, ub 7, step 3) reach row 6 + 8", () => {
+  const body = ['%c3 = arith.constant 3 : index', '%c7 = arith.constant 7 : index', 'scf.for %row = %c0 to %c7 step %c3 {', ...load('  '), '}'];
+  expect(sizeOfP(kernel(body))).toBe((6 + 8) * 16);
+});
