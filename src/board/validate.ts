@@ -14,7 +14,7 @@ import { TargetName } from '../spec/schema';
 import { elemSize } from '../types/type';
 import { GlobalBuffer } from '../machine/memory';
 import { assemble } from '../verify/assemble';
-import { Value, runLaunch } from '../vm/interpreter';
+import { RunOptions, Value, runLaunch } from '../vm/interpreter';
 import { kernelFromPython } from './python-kernel';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { BoardCase, caseTarget } from './cases';
@@ -26,6 +26,11 @@ export type Outcome = 'pass' | 'fail' | 'error' | 'determinism-only' | 'no-pto';
 export interface CaseResult {
   case: BoardCase;
   outcome: Outcome;
+  /**
+   * What the case's golden script checks, once it ran: expected outputs (`golden`), or only that two runs agree
+   * (`determinism`; such a case that ran is `determinism-only`, one that did not is an error or failure counted apart).
+   */
+  checks?: 'golden' | 'determinism';
   /** Why it failed or could not run; what the determinism-only case checked. */
   reason?: string;
   target?: TargetName;
@@ -105,38 +110,26 @@ function runCase(
   const golden = spawnSync(python, [path.basename(c.golden)], { cwd: dir, env, encoding: 'utf8' });
   if (golden.status !== 0) return { outcome: 'error', reason: `golden script failed: ${lastLine(golden.stderr || golden.stdout || String(golden.error))}` };
   const outputs = meta.buffers.filter((b) => b.output);
-  const args = new Map<string, Value>();
-  const buffers = new Map<string, GlobalBuffer>();
-  for (const b of meta.buffers.filter((x) => x.runtime))
-    buffers.set(b.name, new GlobalBuffer(b.arg.slice(1), b.elem, new Uint8Array(b.count * elemSize(b.elem))));
-  for (const b of meta.buffers.filter((x) => !x.runtime)) {
-    const file = path.join(dir, `${b.name}.bin`);
-    if (!fs.existsSync(file)) return { outcome: 'error', reason: `golden script wrote no ${b.name}.bin` };
-    const data = new Uint8Array(fs.readFileSync(file));
-    const buffer = new GlobalBuffer(b.arg.slice(1), b.elem, data.slice(0, data.length - (data.length % elemSize(b.elem))));
-    buffers.set(b.name, buffer);
-  }
-  for (const s of meta.scalars) args.set(s.arg, s.hostType === 'float' || s.hostType === 'double' ? s.value : BigInt(s.value));
-  try {
-    // One launch: a mixed kernel's cube and vector functions run together (the VM pairs a kernel with the peer its
-    // pipes name and hands the peer the same arguments).
-    const fn = meta.functions[0];
-    const fnArgs = new Map<string, Value>();
-    const params = fn.regions[0]?.blocks[0]?.args ?? [];
-    params.forEach((p, i) => {
-      const name = `v${i + 1}`;
-      const value = buffers.get(name) ?? args.get(meta.scalars.find((s) => s.name === name)?.arg ?? '');
-      if (value !== undefined) fnArgs.set(p.name, value);
-    });
-    runLaunch(assembled.program, assembled.types, fn, fnArgs, { numerics: 'npu', maxSteps: options.maxSteps ?? 200_000_000 }, meta.blocks);
-  } catch (e) {
-    if (e instanceof LocatedError) return { outcome: 'error', reason: `kernel trap: ${firstLine(formatDiagnostic(assembled.source, e.diagnostic))}` };
-    throw e;
-  }
-  for (const b of outputs) fs.writeFileSync(path.join(dir, `${b.name}.bin`), buffers.get(b.name)!.bytes);
   const goldens = outputs.filter((b) => fs.existsSync(path.join(dir, `golden_${b.name}.bin`)));
-  if (goldens.length === 0)
-    return { outcome: 'determinism-only', reason: 'the golden script writes no expected outputs (the board checks run-to-run determinism)' };
+  const checks = goldens.length > 0 ? 'golden' : 'determinism';
+  const run = (scheduleSeed?: number) => runKernel(meta, dir, assembled, { numerics: 'npu', maxSteps: options.maxSteps ?? 200_000_000, scheduleSeed });
+  const first = run();
+  if ('error' in first) return { checks, outcome: 'error', reason: first.error };
+  const { buffers, cores } = first;
+  for (const b of outputs) fs.writeFileSync(path.join(dir, `${b.name}.bin`), buffers.get(b.name)!.bytes);
+  if (checks === 'determinism') {
+    // The board runs the kernel twice and compares. One core runs the same way every time in the VM; several can
+    // interleave otherwise, so the second run takes another legal interleaving (a seeded schedule).
+    if (cores === 1) return { checks, outcome: 'determinism-only', reason: 'one core: the VM runs it the same way every time' };
+    const second = run(1);
+    if ('error' in second) return { checks, outcome: 'error', reason: `second interleaving: ${second.error}` };
+    for (const b of outputs) {
+      const difference = compareBuffers(second.buffers.get(b.name)!.bytes, buffers.get(b.name)!.bytes, { elem: b.elem, atol: 0 });
+      if (difference.mismatches > 0)
+        return { checks, outcome: 'fail', differences: [{ buffer: b.name, difference }], reason: 'two interleavings of the cores gave different outputs' };
+    }
+    return { checks, outcome: 'determinism-only', reason: `${cores} cores: a second interleaving gave the same outputs` };
+  }
   const call = c.compare ? compareCallOf(fs.readFileSync(c.compare, 'utf8')) : undefined;
   const differences = goldens.map((b) => {
     const tolerance: Tolerance = call ?? (c.compare ? { elem: b.elem, atol: 0 } : harnessTolerance(b.elem));
@@ -149,12 +142,49 @@ function runCase(
       env,
       encoding: 'utf8',
     });
-    if (compare.status === 0) return { outcome: 'pass', differences };
-    return { outcome: 'fail', differences, reason: compareMessage(compare.stdout + compare.stderr) };
+    if (compare.status === 0) return { checks, outcome: 'pass', differences };
+    return { checks, outcome: 'fail', differences, reason: compareMessage(compare.stdout + compare.stderr) };
   }
   // No compare script: the harness generates one comparing every output at its type's tolerance.
   const failed = differences.some((d) => d.difference.mismatches > 0 || d.difference.sizes);
-  return { outcome: failed ? 'fail' : 'pass', differences };
+  return { checks, outcome: failed ? 'fail' : 'pass', differences };
+}
+
+/**
+ * One launch of the kernel on the inputs the golden script wrote (fresh buffers each time): a mixed kernel's cube
+ * and vector functions run together (the VM pairs a kernel with the peer its pipes name and hands the peer the same
+ * arguments).
+ */
+function runKernel(
+  meta: CaseMeta,
+  dir: string,
+  assembled: ReturnType<typeof assemble>,
+  options: RunOptions,
+): { buffers: Map<string, GlobalBuffer>; cores: number } | { error: string } {
+  const buffers = new Map<string, GlobalBuffer>();
+  for (const b of meta.buffers.filter((x) => x.runtime))
+    buffers.set(b.name, new GlobalBuffer(b.arg.slice(1), b.elem, new Uint8Array(b.count * elemSize(b.elem))));
+  for (const b of meta.buffers.filter((x) => !x.runtime)) {
+    const file = path.join(dir, `${b.name}.bin`);
+    if (!fs.existsSync(file)) return { error: `golden script wrote no ${b.name}.bin` };
+    const data = new Uint8Array(fs.readFileSync(file));
+    buffers.set(b.name, new GlobalBuffer(b.arg.slice(1), b.elem, data.slice(0, data.length - (data.length % elemSize(b.elem)))));
+  }
+  const fn = meta.functions[0];
+  const args = new Map<string, Value>();
+  (fn.regions[0]?.blocks[0]?.args ?? []).forEach((p, i) => {
+    const name = `v${i + 1}`;
+    const scalar = meta.scalars.find((s) => s.name === name);
+    const value = buffers.get(name) ?? (scalar && (scalar.hostType === 'float' || scalar.hostType === 'double' ? scalar.value : BigInt(scalar.value)));
+    if (value !== undefined) args.set(p.name, value);
+  });
+  try {
+    const result = runLaunch(assembled.program, assembled.types, fn, args, options, meta.blocks);
+    return { buffers, cores: result.cores };
+  } catch (e) {
+    if (e instanceof LocatedError) return { error: `kernel trap: ${firstLine(formatDiagnostic(assembled.source, e.diagnostic))}` };
+    throw e;
+  }
 }
 
 /** The golden/compare scripts of the sample folder, its shared golden helpers and validation_runtime.py above it. */

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { TargetName } from '../spec/schema';
 import { BoardCase, findCases } from '../board/cases';
-import { CaseResult, Outcome, validateCase } from '../board/validate';
+import { CaseResult, validateCase } from '../board/validate';
 import { shimDirectory } from '../board/python-kernel';
 import { Argv } from 'yargs';
 import { UsageError } from './common';
@@ -46,7 +46,7 @@ export function validate(req: ValidateRequest, write: (text: string) => void = (
   const seconds = (Date.now() - started) / 1000;
   if (req.json) write(JSON.stringify({ cases: results.map(jsonOf), counts, seconds }) + '\n');
   else write(summaryLine(counts, seconds) + '\n');
-  return counts.fail + counts.error > 0 ? 1 : 0;
+  return counts.fail + counts.error + counts.determinismFail + counts.determinismError > 0 ? 1 : 0;
 }
 
 /** The stand-in for PTOAS's Python bindings: $PTOAS_PY_SHIM, else the package's python/ptoas_shim when it has one. */
@@ -60,17 +60,19 @@ function caseName(r: CaseResult): string {
 }
 
 export function reportLine(r: CaseResult): string {
+  // A determinism-only case's problems are marked as such: they are counted apart from the golden checks.
+  const tag = r.checks === 'determinism' ? ' [determinism-only]' : '';
   switch (r.outcome) {
     case 'pass':
       return `PASS ${caseName(r)}`;
     case 'determinism-only':
-      return `DET  ${caseName(r)}: ran; ${r.reason}`;
+      return `DET  ${caseName(r)}: ran; the golden script writes no expected outputs (${r.reason})`;
     case 'no-pto':
       return `SKIP ${caseName(r)}: ${r.reason}`;
     case 'error':
-      return `ERROR ${caseName(r)}: ${r.reason}`;
+      return `ERROR ${caseName(r)}${tag}: ${r.reason}`;
     case 'fail':
-      return `FAIL ${caseName(r)}: ${failureDetail(r)}`;
+      return `FAIL ${caseName(r)}${tag}: ${failureDetail(r)}`;
   }
 }
 
@@ -86,19 +88,30 @@ function failureDetail(r: CaseResult): string {
   );
 }
 
-type Counts = Record<'pass' | 'fail' | 'error' | 'determinismOnly' | 'noPto', number>;
+/** Golden cases (and those that failed before their golden script could tell): pass, fail, error; determinism-only cases apart. */
+type Counts = Record<'pass' | 'fail' | 'error' | 'determinismOnly' | 'determinismFail' | 'determinismError' | 'noPto', number>;
 
-function countOutcomes(results: CaseResult[]): Counts {
-  const key: Record<Outcome, keyof Counts> = { pass: 'pass', fail: 'fail', error: 'error', 'determinism-only': 'determinismOnly', 'no-pto': 'noPto' };
-  const counts: Counts = { pass: 0, fail: 0, error: 0, determinismOnly: 0, noPto: 0 };
-  for (const r of results) counts[key[r.outcome]]++;
+export function countOutcomes(results: CaseResult[]): Counts {
+  const counts: Counts = { pass: 0, fail: 0, error: 0, determinismOnly: 0, determinismFail: 0, determinismError: 0, noPto: 0 };
+  for (const r of results) {
+    const determinism = r.checks === 'determinism';
+    if (r.outcome === 'pass') counts.pass++;
+    else if (r.outcome === 'determinism-only') counts.determinismOnly++;
+    else if (r.outcome === 'no-pto') counts.noPto++;
+    else if (r.outcome === 'fail') counts[determinism ? 'determinismFail' : 'fail']++;
+    else counts[determinism ? 'determinismError' : 'error']++;
+  }
   return counts;
 }
 
 function summaryLine(c: Counts, seconds: number): string {
-  const total = c.pass + c.fail + c.error + c.determinismOnly + c.noPto;
+  const checked = c.pass + c.fail + c.error;
+  const determinism = c.determinismOnly + c.determinismFail + c.determinismError;
+  const total = checked + determinism + c.noPto;
+  const percent = checked > 0 ? ` (${((100 * c.pass) / checked).toFixed(1)}%)` : '';
   return (
-    `${total} cases: ${c.pass} passed, ${c.fail} failed, ${c.error} errors, ${c.determinismOnly} determinism-only, ` +
+    `${total} cases: ${checked} checked against goldens: ${c.pass} passed${percent}, ${c.fail} failed, ${c.error} errors; ` +
+    `${determinism} determinism-only: ${c.determinismOnly} ran, ${c.determinismFail} differed between runs, ${c.determinismError} errors; ` +
     `${c.noPto} without a .pto; ${seconds.toFixed(1)}s`
   );
 }
@@ -110,6 +123,7 @@ function jsonOf(r: CaseResult): unknown {
     kernel: r.case.kernel,
     target: r.target,
     outcome: r.outcome,
+    checks: r.checks,
     reason: r.reason,
     line: reportLine(r),
     differences: r.differences?.map((d) => ({ buffer: d.buffer, ...d.difference })),

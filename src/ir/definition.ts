@@ -102,6 +102,8 @@ export interface OpProperties {
    * fills the pointers behind them with generated data when they are not bound.
    */
   readsGlobalViews?: boolean;
+  /** It reads or writes the one element at its `ptr` plus its `offset` (segments): the VM sizes unbound pointers by it. */
+  accessesElement?: boolean;
   /** Its result is the stack storage of a `!pto.struct`: the one kind of op that may give a struct value. */
   declaresStruct?: boolean;
   /** PTOAS prints its attributes inside `ins(...)` rather than after `outs(...)`. */

@@ -27,7 +27,7 @@ function scalarAccess(x: Executor, op: BoundOp): { buffer: GlobalBuffer; element
 }
 
 /** The pointer ops by name, with how each runs; they share one verification. */
-const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute'>> = {
+const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute' | 'properties'>> = {
   'pto.addptr': {
     syntax: 'AddPtrBody',
     execute(x, op) {
@@ -37,6 +37,7 @@ const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute'>> = {
   },
   'pto.load_scalar': {
     syntax: 'LoadScalarBody',
+    properties: { accessesElement: true },
     execute(x, op) {
       const { buffer, element } = scalarAccess(x, op);
       const loaded = buffer.readElement(element);
@@ -46,6 +47,7 @@ const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute'>> = {
   },
   'pto.store_scalar': {
     syntax: 'StoreScalarBody',
+    properties: { accessesElement: true },
     execute(x, op) {
       const { buffer, element } = scalarAccess(x, op);
       buffer.writeElement(element, x.operand(op, op.node.segments.value[0]) as number | bigint);

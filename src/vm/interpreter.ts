@@ -39,6 +39,8 @@ export interface RunResult {
   sync: SyncFinding[];
   /** Other located warnings of the run (a partition past its view's extent), once per op. */
   warnings: RunWarning[];
+  /** How many cores ran (every rank's). */
+  cores: number;
 }
 
 /** A located warning of a run, with its catalog kind. */
@@ -119,7 +121,7 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
   } finally {
     for (const b of buffers) b.observer = undefined;
   }
-  const total: RunResult = { steps: 0, notes: [], printed: world.printed, sync: [], warnings: mergedWarnings(interpreters) };
+  const total: RunResult = { steps: 0, notes: [], printed: world.printed, sync: [], warnings: mergedWarnings(interpreters), cores: cores.length };
   for (const x of interpreters) {
     const result = x.result();
     total.steps += result.steps;
@@ -383,7 +385,7 @@ class Interpreter implements Executor {
   }
 
   result(): RunResult {
-    return { steps: this.steps, notes: this.notes, printed: [], sync: this.sync.findings, warnings: this.warningsSoFar() };
+    return { steps: this.steps, notes: this.notes, printed: [], sync: this.sync.findings, warnings: this.warningsSoFar(), cores: 1 };
   }
 
   warningsSoFar(): RunWarning[] {

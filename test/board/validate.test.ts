@@ -93,13 +93,15 @@ if (!hasNumpy) {
       expect(lines.slice(0, 4)).toEqual([
         'PASS double (Double)',
         'PASS built (Twice)',
-        'DET  none (Twice): ran; the golden script writes no expected outputs (the board checks run-to-run determinism)',
+        'DET  none (Twice): ran; the golden script writes no expected outputs (one core: the VM runs it the same way every time)',
         expect.stringMatching(/^FAIL wrong \(Twice\): first difference at v3\[1\]/),
       ]);
-      expect(lines[4]).toMatch(/^4 cases: 2 passed, 1 failed, 0 errors, 1 determinism-only, 0 without a \.pto; [\d.]+s$/);
+      expect(lines[4]).toMatch(
+        /^4 cases: 3 checked against goldens: 2 passed \(66\.7%\), 1 failed, 0 errors; 1 determinism-only: 1 ran, 0 differed between runs, 0 errors; 0 without a \.pto; [\d.]+s$/,
+      );
       let json = '';
       expect(validate({ paths: [path.join(SAMPLES, 'Double')], json: true }, (t) => (json += t))).toBe(0);
-      expect(JSON.parse(json).counts).toEqual({ pass: 1, fail: 0, error: 0, determinismOnly: 0, noPto: 0 });
+      expect(JSON.parse(json).counts).toEqual({ pass: 1, fail: 0, error: 0, determinismOnly: 0, determinismFail: 0, determinismError: 0, noPto: 0 });
     });
 
     test('the command line runs a kernel given by its path and exits 0 when it passes', () => {

@@ -8,6 +8,7 @@ import { assemble } from '../../src/verify/assemble';
 import { formatAll } from '../../src/diag/diagnostic';
 import { runFunction } from '../../src/vm/interpreter';
 import { bindArguments, randomBytes } from '../../src/vm/io/arguments';
+import { LocatedError } from '../../src/diag/located-error';
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'syntax', name), 'utf8');
 
@@ -42,8 +43,16 @@ test.each([
   }
 });
 
-test('a box outside the memref is a located trap', () => {
-  expect(() => runFile(fixture('memref-form.pto'), { bi: '4', bj: '0' })).toThrow(/subview \[64, 80\) of dim 0 is outside the memref's extent 64/);
+test('a box outside the memref traps at the first access past the buffer, naming the subview that left the memref', () => {
+  let error: LocatedError | undefined;
+  try {
+    runFile(fixture('memref-form.pto'), { bi: '4', bj: '0' });
+  } catch (e) {
+    error = e as LocatedError;
+  }
+  // Rows 64..79 of a 64 x 64 f32 memref start at element 64 * 64 = 4096, one past its last.
+  expect(error?.message).toBe('pto.tload: x: element 4096 is out of bounds (the buffer has 4096 elements of f32)');
+  expect(error?.notes?.[0].message).toMatch(/^before this: warning\[W0804\]: subview \[64, 80\) of dim 0 is outside the memref's extent 64/);
 });
 
 test('a tile argument starts with generated elements and can be cut into pto.subset windows', () => {

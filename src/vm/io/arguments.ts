@@ -213,6 +213,8 @@ export class StaticSizing {
   private readonly loads = new Set<string>();
   private readonly partitionSources = new Map<string, string>();
   private readonly partitions: { source: string; op: OpNode; scope: Scope }[] = [];
+  /** pto.load_scalar / store_scalar: the pointer and the element offset they touch. */
+  private readonly scalarAccesses: { ptr: string; offset: Operand; scope: Scope }[] = [];
   /** The loops whose induction variable a name is: it counts at its largest value. */
   private readonly inductions = new Map<string, { op: OpNode; scope: Scope }>();
 
@@ -232,6 +234,10 @@ export class StaticSizing {
           if ((op.name === partitionView.name || op.name === subview.name) && op.results[0] && op.operands[0].value)
             this.partitionSources.set(scoped(scope, op.results[0].name), name(op.operands[0])!);
           if (op.name === partitionView.name && op.operands[0].value) this.partitions.push({ source: name(op.operands[0])!, op, scope });
+          if (opRegistry().lookup(op.name)?.def.properties?.accessesElement && op.segments.ptr && op.segments.offset) {
+            const ptr = name(op.operands[op.segments.ptr[0]]);
+            if (ptr) this.scalarAccesses.push({ ptr, offset: op.operands[op.segments.offset[0]], scope });
+          }
           const induction = op.name === forOp.name ? op.regions[0]?.blocks[0]?.args[0] : undefined;
           if (induction) this.inductions.set(scoped(scope, induction.name), { op, scope });
           const read = op.name === 'pto.tload' ? segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : []) : [];
@@ -258,10 +264,16 @@ export class StaticSizing {
    * The elements of `arg` its views address: each view's extent, and each partition cut from a view at its offsets
    * (a partition may reach past its view: the hardware does not check, and a board harness sizes what is addressed).
    * A loop's induction variable counts at its largest value and an offset that cannot be evaluated as 0, as PTOAS's
-   * harness generator sizes buffers.
+   * harness generator sizes buffers. Scalar loads and stores count too, where their offset can be evaluated (the
+   * harness's scan sees only views; on a board such reads land in the allocation's slack).
    */
   extent(arg: string): number | undefined {
     let extent: number | undefined;
+    for (const access of this.scalarAccesses) {
+      if (access.ptr !== arg) continue;
+      const offset = this.evaluate(access.offset, access.scope);
+      if (offset !== undefined && offset >= 0) extent = Math.max(extent ?? 0, offset + 1);
+    }
     for (const { source, op, scope } of this.views) {
       if (source !== arg) continue;
       const shape = segment(op, 'shape').map((o) => this.evaluate(o, scope));

@@ -49,3 +49,19 @@ test("a loop's induction variable counts at its last value: rows 0, 3, 6 (lb 0, 
   const body = ['%c3 = arith.constant 3 : index', '%c7 = arith.constant 7 : index', 'scf.for %row = %c0 to %c7 step %c3 {', ...load('  '), '}'];
   expect(sizeOfP(kernel(body))).toBe((6 + 8) * 16);
 });
+
+test('scalar loads count where their offset can be evaluated: %p[b * 8 + i] for i < 8 and b = 1 reaches element 15', () => {
+  const body = [
+    '%row = arith.constant 0 : index',
+    ...load(''),
+    '%base = arith.muli %b, %c8 : index',
+    'scf.for %i = %c0 to %c8 step %c1 {',
+    '  %at = arith.addi %base, %i : index',
+    '  %x = pto.load_scalar %p[%at] : !pto.ptr<f32> -> f32',
+    '}',
+  ];
+  // The view alone is 128 elements; the loads reach element 15 only, so the view decides.
+  expect(sizeOfP(kernel(body, ', %b: index'), { b: '1' })).toBe(128);
+  // With b = 20 the loads reach element 20 * 8 + 7 = 167: 168 elements.
+  expect(sizeOfP(kernel(body, ', %b: index'), { b: '20' })).toBe(168);
+});
