@@ -102,6 +102,8 @@ export interface OpProperties {
    * fills the pointers behind them with generated data when they are not bound.
    */
   readsGlobalViews?: boolean;
+  /** Its result is its pointer operand (the first) moved by whole elements (the second): pointer sizing follows it. */
+  movesPointer?: boolean;
   /** It reads or writes the one element at its `ptr` plus its `offset` (segments): the VM sizes unbound pointers by it. */
   accessesElement?: boolean;
   /** Its result is the stack storage of a `!pto.struct`: the one kind of op that may give a struct value. */

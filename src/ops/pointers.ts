@@ -30,6 +30,7 @@ function scalarAccess(x: Executor, op: BoundOp): { buffer: GlobalBuffer; element
 const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute' | 'properties'>> = {
   'pto.addptr': {
     syntax: 'AddPtrBody',
+    properties: { movesPointer: true },
     execute(x, op) {
       const { buffer, offset } = pointerOperand(x, op, 0);
       x.setResults(op, [pointerAt(buffer, offset + x.index(op, 1))]);

@@ -270,35 +270,50 @@ export class StaticSizing {
   extent(arg: string): number | undefined {
     let extent: number | undefined;
     for (const access of this.scalarAccesses) {
-      if (access.ptr !== arg) continue;
+      const at = this.pointerBase(access.ptr);
+      if (at.base !== arg) continue;
       const offset = this.evaluate(access.offset, access.scope);
-      if (offset !== undefined && offset >= 0) extent = Math.max(extent ?? 0, offset + 1);
+      if (offset !== undefined && at.offset + offset >= 0) extent = Math.max(extent ?? 0, at.offset + offset + 1);
     }
     for (const { source, op, scope } of this.views) {
-      if (source !== arg) continue;
+      const { base, offset: start } = this.pointerBase(source);
+      if (base !== arg) continue;
       const shape = segment(op, 'shape').map((o) => this.evaluate(o, scope));
       const strides = segment(op, 'strides').map((o) => this.evaluate(o, scope));
       if (shape.some((d) => d === undefined) || strides.some((d) => d === undefined)) return undefined;
-      extent = Math.max(extent ?? 0, footprint(shape as number[], strides as number[]));
+      extent = Math.max(extent ?? 0, start + footprint(shape as number[], strides as number[]));
       const view = op.results[0] && scoped(scope, op.results[0].name);
       for (const part of this.partitions) {
         if (part.source !== view) continue;
         const sizes = segment(part.op, 'sizes').map((o) => this.evaluate(o, part.scope));
         if (sizes.some((d) => d === undefined)) continue;
         const offsets = segment(part.op, 'offsets').map((o) => Math.max(this.evaluate(o, part.scope) ?? 0, 0));
-        const start = offsets.reduce((sum, o, i) => sum + o * (strides[i] ?? 0), 0);
+        const first = start + offsets.reduce((sum, o, i) => sum + o * (strides[i] ?? 0), 0);
         const size = footprint(sizes as number[], strides as number[]);
-        if (size > 0) extent = Math.max(extent, start + size);
+        if (size > 0) extent = Math.max(extent, first + size);
       }
     }
     return extent;
+  }
+
+  /** The argument a pointer value is moved from (through pto.addptr) and by how many elements (unknown steps: 0). */
+  private pointerBase(pointer: string): { base: string; offset: number } {
+    let base = pointer;
+    let offset = 0;
+    for (let depth = 0; depth < 16; depth++) {
+      const found = this.defs.get(base);
+      if (!found || !opRegistry().lookup(found.op.name)?.def.properties?.movesPointer || !found.op.operands[0]?.value) break;
+      offset += Math.max(this.evaluate(found.op.operands[1], found.scope) ?? 0, 0);
+      base = scoped(found.scope, found.op.operands[0].value.name);
+    }
+    return { base, offset };
   }
 
   /** A pointer is read when a tload's source (or a comm op's view) is a partition of one of its tensor views. */
   isRead(arg: string): boolean {
     // The memref form loads from the argument itself or from a memref.subview of it.
     for (const loaded of this.loads) if (loaded === arg || this.partitionSources.get(loaded) === arg) return true;
-    const tensorViews = new Set(this.views.filter((v) => v.source === arg).map((v) => scoped(v.scope, v.op.results[0]?.name ?? '')));
+    const tensorViews = new Set(this.views.filter((v) => this.pointerBase(v.source).base === arg).map((v) => scoped(v.scope, v.op.results[0]?.name ?? '')));
     for (const loaded of this.loads) {
       if (tensorViews.has(this.partitionSources.get(loaded) ?? '')) return true;
     }

@@ -65,3 +65,15 @@ test('scalar loads count where their offset can be evaluated: %p[b * 8 + i] for 
   // With b = 20 the loads reach element 20 * 8 + 7 = 167: 168 elements.
   expect(sizeOfP(kernel(body, ', %b: index'), { b: '20' })).toBe(168);
 });
+
+test('a view over a moved pointer counts the move: pto.addptr %p, 32 under an 8 x 16 view reaches element 32 + 127', () => {
+  const body = [
+    '%c32 = arith.constant 32 : index',
+    '%q = pto.addptr %p, %c32 : !pto.ptr<f32> -> !pto.ptr<f32>',
+    '%v = pto.make_tensor_view %q, shape = [%c8, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>',
+    '%s = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c8, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<8x16xf32>',
+    `%t = pto.alloc_tile : ${TILE}`,
+    `pto.tload ins(%s : !pto.partition_tensor_view<8x16xf32>) outs(%t : ${TILE})`,
+  ];
+  expect(sizeOfP(kernel(body))).toBe(32 + 128);
+});
