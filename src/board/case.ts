@@ -239,6 +239,9 @@ export function renderMainCpp(meta: CaseMeta): string {
     const value = s.hostType === 'bool' ? 'true' : s.hostType === 'float' ? '1.0f' : s.hostType === 'double' ? '1.0' : String(s.value);
     lines.push(`${s.hostType} ${s.name} = ${value};`);
   }
+  // The harness's main() declares these right after the arguments; golden scripts that read every integer
+  // assignment of main.cpp by position see them too.
+  lines.push('int rc = 0;', 'int deviceId = 0;');
   for (const b of data) lines.push(`ReadFile("./${b.name}.bin", fileSize_${b.name}, ${b.name}Host, fileSize_${b.name});`);
   return lines.join('\n') + '\n';
 }

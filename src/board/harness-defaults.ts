@@ -105,3 +105,41 @@ export function pinnedOutputs(sample: string, testcase: string): string[] | unde
 export function launchBlocks(testcase: string, readsBlockIndex: boolean): number {
   return testcase.startsWith('test_intercore_sync_') && readsBlockIndex ? 2 : 1;
 }
+
+/**
+ * Cases whose own golden script the harness does not use on A3 boards (its UNSTABLE_A3_CUSTOM_GOLDEN_CASES): there
+ * it checks the board against its simulator instead, which the VM stands in for, so these cases check nothing more
+ * than that the kernel runs (their golden script still writes the inputs).
+ */
+const UNSTABLE_ON_A3 = new Set(['abs', 'partmin', 'prelu', 'rowexpanddiv', 'rowexpandmul', 'rowexpandsub', 'scatter', 'sel', 'sels', 'sub', 'xor']);
+
+/** Whether the harness checks the case against its own golden script's expected outputs on this target. */
+export function usesCaseGolden(testcase: string, target: 'a2a3' | 'a5'): boolean {
+  return !(target === 'a2a3' && UNSTABLE_ON_A3.has(testcase.toLowerCase()));
+}
+
+/**
+ * Cases PTOAS's board runner (run_remote_npu_validation.sh) does not run, with its reason: limits of the board's
+ * runtime path or harness, not of the kernel. The VM runs them all; a report names the board's reason beside the
+ * VM's verdict. Keys: `<sample folder>/<case>`, `*` for any folder (`qwen*`: folders starting with qwen).
+ */
+const BOARD_SKIPS: [RegExp, string][] = [
+  [/^[^/]*\/async_comm$/, 'async remote DMA on plain local buffers faults on a single-rank board run'],
+  [/^DeepseekV4DecodeA3\/hc_head_reduce$/, 'A3 legacy EmitC dynamic-stride MTE runtime incompatibility'],
+  [
+    /^DeepseekV4DecodeA3\/(qr_hadamard_quant|rope_interleave|rmsnorm_rope_cache_write|rmsnorm_rope|rope_cs|swa_cache_insert_valid_bias)$/,
+    'A3 level2 implicit-tmp fallback cannot preserve explicit UB address aliases',
+  ],
+  [/^DeepseekV4ProDecodeA5\/rmsnorm_rope$/, 'A5 single-row 1024-element index TGATHER runtime incompatibility'],
+  [/^qwen[^/]*\/out_proj_residual$/i, 'legacy EmitC mixed C2V runtime incompatibility'],
+  [/^qwen[^/]*\/down_proj_residual$/i, 'legacy EmitC Qwen down-projection C2V runtime incompatibility'],
+  [/^[^/]*\/(moe_signal_clear|lm_head_signal_clear)$/, 'legacy EmitC partition-tensor CMO host-compile incompatibility'],
+];
+
+/** Why the board runner does not run a case, if it does not; `usesComm`: the kernel talks to other ranks. */
+export function boardSkipReason(sample: string, testcase: string, usesComm: boolean): string | undefined {
+  const id = `${sample}/${testcase}`;
+  const listed = BOARD_SKIPS.find(([pattern]) => pattern.test(id));
+  if (listed) return listed[1];
+  return usesComm ? 'requires multi-card communication harness' : undefined;
+}

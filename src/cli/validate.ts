@@ -60,13 +60,18 @@ function caseName(r: CaseResult): string {
 }
 
 export function reportLine(r: CaseResult): string {
+  const line = verdictLine(r);
+  return r.boardSkips ? `${line} [the board runner skips this case: ${r.boardSkips}]` : line;
+}
+
+function verdictLine(r: CaseResult): string {
   // A determinism-only case's problems are marked as such: they are counted apart from the golden checks.
   const tag = r.checks === 'determinism' ? ' [determinism-only]' : '';
   switch (r.outcome) {
     case 'pass':
       return `PASS ${caseName(r)}`;
     case 'determinism-only':
-      return `DET  ${caseName(r)}: ran; the golden script writes no expected outputs (${r.reason})`;
+      return `DET  ${caseName(r)}: ran; ${r.reason}`;
     case 'no-pto':
       return `SKIP ${caseName(r)}: ${r.reason}`;
     case 'error':
@@ -125,6 +130,7 @@ function jsonOf(r: CaseResult): unknown {
     outcome: r.outcome,
     checks: r.checks,
     reason: r.reason,
+    boardSkips: r.boardSkips,
     line: reportLine(r),
     differences: r.differences?.map((d) => ({ buffer: d.buffer, ...d.difference })),
     seconds: r.seconds,

@@ -93,7 +93,7 @@ if (!hasNumpy) {
       expect(lines.slice(0, 4)).toEqual([
         'PASS double (Double)',
         'PASS built (Twice)',
-        'DET  none (Twice): ran; the golden script writes no expected outputs (one core: the VM runs it the same way every time)',
+        'DET  none (Twice): ran; the golden script writes no expected outputs; one core: the VM runs it the same way every time',
         expect.stringMatching(/^FAIL wrong \(Twice\): first difference at v3\[1\]/),
       ]);
       expect(lines[4]).toMatch(
