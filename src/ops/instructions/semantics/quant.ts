@@ -17,15 +17,16 @@ export function dequant(ctx: InstructionContext): void {
     ['offset', offset],
   ] as const) {
     if (para.vRow !== dst.vRow) ctx.trap(`${name} has ${para.vRow} valid rows; it needs one per row of dst (${dst.vRow})`);
-    // The manual clamps the column read within a wider parameter tile but leaves its 32-byte broadcast unspecified.
-    if (para.vCol !== 1) ctx.trap(`a ${name} tile with ${para.vCol} valid cols is not implemented yet (one per row is)`);
   }
+  // A wider parameter tile: the NPU reads each row's first element (a2a3 a scalar load per row, a5 a broadcast load
+  // of the row's first 32 bits) for every column; the reference simulator reads column min(c, valid cols - 1).
+  const perColumn = ctx.numerics === 'cpu-sim';
+  const paraCols = Math.max(1, scale.vCol);
   for (let r = 0; r < dst.vRow; r++) {
-    const s = scale.get(r, 0) as number;
-    const o = offset.get(r, 0) as number;
     for (let c = 0; c < dst.vCol; c++) {
-      const shifted = Math.fround((src.get(r, c) as number) - o);
-      dst.set(r, c, Math.fround(shifted * s));
+      const k = perColumn ? Math.min(c, paraCols - 1) : 0;
+      const shifted = Math.fround((src.get(r, c) as number) - (offset.get(r, k) as number));
+      dst.set(r, c, Math.fround(shifted * (scale.get(r, k) as number)));
     }
   }
 }

@@ -33,12 +33,22 @@ describe('tdequant', () => {
     expect(values.d.slice(0, 2)).toEqual([16777216, -32768 + 16744450]);
   });
 
-  test('a parameter tile with several valid cols, or unsigned codes, is reported, not guessed', () => {
-    const s: TileArg = { dtype: 'i8', rows: 1, cols: 32, valid: [1, 4] };
+  test("a wider parameter tile: the NPU uses each row's first element for every column, the simulator column min(c, cols - 1)", () => {
+    const s: TileArg = { dtype: 'i8', rows: 1, cols: 32, data: [10, 10, 10, 10], valid: [1, 4] };
     const d: TileArg = { dtype: 'f32', rows: 1, cols: 8, valid: [1, 4] };
-    const wide: TileArg = { ...perRow([1]), valid: [1, 2] };
-    expect(() => runKernel(DEQUANT, { s, k: wide, o: perRow([0]), d })).toThrow('a scale tile with 2 valid cols is not implemented yet');
-    expect(() => runKernel(DEQUANT, { s: { ...s, dtype: 'u8' }, k: perRow([1]), o: perRow([0]), d })).toThrow('dequantizing ui8 codes is not implemented yet');
+    // scale [2, 3] and offset [1, 5] over two valid cols.
+    const k: TileArg = { dtype: 'f32', rows: 1, cols: 8, data: [2, 3], valid: [1, 2] };
+    const o: TileArg = { dtype: 'f32', rows: 1, cols: 8, data: [1, 5], valid: [1, 2] };
+    // NPU: (10 - 1) * 2 = 18 in every column.
+    expect(runKernel(DEQUANT, { s, k, o, d }, { numerics: 'npu' }).values.d.slice(0, 4)).toEqual([18, 18, 18, 18]);
+    // Simulator: column 0 as above; columns 1..3 read column 1: (10 - 5) * 3 = 15.
+    expect(runKernel(DEQUANT, { s, k, o, d }, { numerics: 'cpu-sim' }).values.d.slice(0, 4)).toEqual([18, 15, 15, 15]);
+  });
+
+  test('unsigned codes are reported, not guessed', () => {
+    const s: TileArg = { dtype: 'u8', rows: 1, cols: 32, valid: [1, 4] };
+    const d: TileArg = { dtype: 'f32', rows: 1, cols: 8, valid: [1, 4] };
+    expect(() => runKernel(DEQUANT, { s, k: perRow([1]), o: perRow([0]), d })).toThrow('dequantizing ui8 codes is not implemented yet');
   });
 });
 
