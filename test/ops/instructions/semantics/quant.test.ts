@@ -69,13 +69,47 @@ describe('tconcatidx', () => {
 });
 
 describe('instructions verified but not run', () => {
-  test('tquant (the manual leaves its rounding open) is reported before anything runs', () => {
-    const s: TileArg = { dtype: 'f32', rows: 8, cols: 8 };
-    const fp: TileArg = { dtype: 'f32', rows: 8, cols: 1, columnMajor: true };
-    const d: TileArg = { dtype: 'i8', rows: 8, cols: 32, valid: [8, 8] };
-    expect(() =>
-      runKernel('pto.tquant ins(%s, %f : T(s), T(f)) outs(%d : T(d)) {quant_type = #pto<quant_type INT8_SYM>}', { s, f: fp, d }, { target: 'a5' }),
-    ).toThrow('pto.tquant: is not implemented yet');
+  test('tquant INT8_SYM: x * fp[row], rounded to nearest even, saturated to i8', () => {
+    const s: TileArg = { dtype: 'f32', rows: 2, cols: 8, data: [1.5, 2.5, -2.5, 200, 0, 0, 0, 0, 0.25, -1000, 0.5, 12.7, 0, 0, 0, 0], valid: [2, 4] };
+    // Per-row parameters: a column-major 8 x 1 tile (one 32-byte column), its first rows valid.
+    const fp: TileArg = { dtype: 'f32', rows: 8, cols: 1, data: [1, 10], valid: [2, 1], columnMajor: true };
+    const d: TileArg = { dtype: 'i8', rows: 2, cols: 32, valid: [2, 4] };
+    const { values } = runKernel('pto.tquant ins(%s, %f : T(s), T(f)) outs(%d : T(d)) {quant_type = #pto<quant_type INT8_SYM>}', { s, f: fp, d });
+    // Row 0 (x 1): 1.5 -> 2, 2.5 -> 2, -2.5 -> -2 (ties to even), 200 -> 127. Row 1 (x 10): 2.5 -> 2, -10000 -> -128,
+    // 5 -> 5, 127 -> 127 (12.7f * 10 rounds to 127 in f32).
+    expect(values.d.slice(0, 4)).toEqual([2, 2, -2, 127]);
+    expect(values.d.slice(32, 36)).toEqual([2, -128, 5, 127]);
+  });
+
+  test('tquant INT8_ASYM adds offset[row] after the product and saturates to ui8', () => {
+    const s: TileArg = { dtype: 'f32', rows: 1, cols: 8, data: [1, -3, 250, 0.5, 300], valid: [1, 5] };
+    const fp: TileArg = { dtype: 'f32', rows: 8, cols: 1, data: [1], valid: [1, 1], columnMajor: true };
+    const off: TileArg = { dtype: 'f32', rows: 8, cols: 1, data: [2.5], valid: [1, 1], columnMajor: true };
+    const d: TileArg = { dtype: 'u8', rows: 1, cols: 32, valid: [1, 5] };
+    const line = 'pto.tquant ins(%s, %f, %o : T(s), T(f), T(o)) outs(%d : T(d)) {quant_type = #pto<quant_type INT8_ASYM>}';
+    // 3.5 -> 4, -0.5 -> -0 -> 0, 252.5 -> 252 (ties to even), 3 -> 3, 302.5 -> 255.
+    expect(runKernel(line, { s, f: fp, o: off, d }).values.d.slice(0, 5)).toEqual([4, 0, 252, 3, 255]);
+  });
+
+  test("tquant on A2/A3's NPU works in place: tmp keeps the s32 codes, src the f16 ones; the simulator leaves them", () => {
+    const s: TileArg = { dtype: 'f32', rows: 1, cols: 8, data: [1.25, -300, 7.5], valid: [1, 3] };
+    const fp: TileArg = { dtype: 'f32', rows: 8, cols: 1, data: [2], valid: [1, 1], columnMajor: true };
+    const t: TileArg = { dtype: 'f32', rows: 1, cols: 8, valid: [1, 3] };
+    const d: TileArg = { dtype: 'i8', rows: 1, cols: 32, valid: [1, 3] };
+    const line = 'pto.tquant ins(%s, %f : T(s), T(f)) outs(%d, %t : T(d), T(t)) {quant_type = #pto<quant_type INT8_SYM>}';
+    const npu = runKernel(line, { s, f: fp, t, d }, { target: 'a2a3', numerics: 'npu' }).values;
+    // 2.5 -> 2, -600 -> -128, 15 -> 15.
+    expect(npu.d.slice(0, 3)).toEqual([2, -128, 15]);
+    // tmp's bytes hold the s32 codes 2, -600, 15 (read here as the f32 tile they sit in).
+    const asF32 = (codes: number[]) => Array.from(new Float32Array(new Int32Array(codes).buffer));
+    expect(npu.t.slice(0, 3)).toEqual(asF32([2, -600, 15]));
+    // src's first 6 bytes hold the f16 codes 2, -600, 15 (over elements 0 and 1); element 2 keeps the product 15.
+    const f16 = new Uint16Array(new Float32Array(npu.s.slice(0, 2) as number[]).buffer);
+    expect(Array.from(f16.slice(0, 3))).toEqual([0x4000, 0xe0b0, 0x4b80]);
+    expect(npu.s[2]).toBe(15);
+    const sim = runKernel(line, { s, f: fp, t, d }, { target: 'a2a3', numerics: 'cpu-sim' }).values;
+    expect(sim.d.slice(0, 3)).toEqual([2, -128, 15]);
+    expect(sim.s.slice(0, 3)).toEqual([1.25, -300, 7.5]);
   });
 
   test('a product of fp8 inputs and a conversion to hif8 trap instead of computing on bits', () => {
