@@ -5,10 +5,10 @@
  *   PTO_UPSTREAM_DIR=/path/to/PTOAS npx jest test/corpus/board
  *   bin/pto-vm validate /path/to/PTOAS/test/samples          (the same, one line per case)
  *
- * Every golden case runs its golden script, the kernel in the VM and its compare script. The cases that fail or
- * cannot be checked are listed in board-exceptions.json with the reason; a listed case that starts to pass, or a
- * new failure, fails the test. Cases without a .pto (built from PTOAS's Python bindings) and determinism-only cases
- * are counted apart. Needs python3 with numpy; the whole run takes about ten minutes.
+ * Every golden case runs its golden script, the kernel in the VM and its compare script. Cases whose golden script
+ * checks only run-to-run determinism are counted apart (they must still run); every case that fails or cannot run,
+ * of either kind, is listed in board-exceptions.json with the reason: a listed case that starts to pass, or a new
+ * failure, fails the test. Needs python3 with numpy; the whole run takes about six minutes.
  */
 import * as path from 'path';
 import { spawnSync } from 'child_process';
@@ -27,15 +27,15 @@ if (!root) {
   test.skip("python3 with numpy is not available: PTOAS's golden scripts cannot run", () => undefined);
 } else {
   test(
-    'board flow: at least 54% of the checkable cases pass; every failure or error is listed',
+    'board flow: at least 90% of the cases checked against goldens pass; every failure or error is listed',
     () => {
       const results = findCases(path.join(root, 'test', 'samples')).map((c) => validateCase(c));
       expect(results.length).toBe(297);
-      const checked = results.filter((r) => r.outcome === 'pass' || r.outcome === 'fail' || r.outcome === 'error');
+      const checked = results.filter((r) => r.checks !== 'determinism' && (r.outcome === 'pass' || r.outcome === 'fail' || r.outcome === 'error'));
       const passed = checked.filter((r) => r.outcome === 'pass');
-      expect(passed.length / checked.length).toBeGreaterThanOrEqual(0.54);
+      expect(passed.length / checked.length).toBeGreaterThanOrEqual(0.9);
       const listed: Record<string, string> = exceptions;
-      const failing = checked.filter((r) => r.outcome !== 'pass');
+      const failing = results.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
       const unlisted = failing.filter((r) => !(nameOf(r) in listed)).map((r) => `${nameOf(r)}  ${r.outcome}: ${r.reason ?? ''}`);
       const names = new Set(failing.map(nameOf));
       const stale = Object.keys(listed).filter((name) => !names.has(name));

@@ -59,11 +59,12 @@ export function maskBits(mask: Tile): number {
   return mask.codec.size * 8;
 }
 
-/** Bit c of mask row r, per the mask format above. */
+/** Bit c of mask row r, per the mask format above: the element's bits, little-endian, whatever its type says. */
 function maskBit(mask: Tile, r: number, c: number): boolean {
   const w = maskBits(mask);
-  const element = Number(mask.get(r, Math.floor(c / w)));
-  return ((element >>> (c % w)) & 1) === 1;
+  const bit = c % w;
+  const byte = mask.elementIndex(r, Math.floor(c / w)) * mask.codec.size + (bit >> 3);
+  return ((mask.bytes[byte] >> (bit & 7)) & 1) === 1;
 }
 
 /** Copies one element's bits (NaN payloads included): selections and gathers move data, they do not compute. */
