@@ -182,7 +182,10 @@ export function store(ctx: InstructionContext): void {
     return;
   }
   const size = elementSize(ctx, dst, tile);
-  forEachTransfer(ctx, view, tile, (r, c, index) => dst.copyElementFrom(index, tile.bytes, tile.elementIndex(r, c) * size));
+  // The NPU stores a one-row vec tile as ND rows whatever its box layout (pto-isa a5 TStore: CheckStaticVec's one-row
+  // case, TStoreVecND's bursts read row r from r * Cols): element (0, c) is byte c * size, not its place in a box.
+  const linear = ctx.numerics === 'npu' && tile.type.loc === 'vec' && tile.type.rows === 1 && tile.type.slayout !== 'none_box' && !tile.strides;
+  forEachTransfer(ctx, view, tile, (r, c, index) => dst.copyElementFrom(index, tile.bytes, (linear ? c : tile.elementIndex(r, c)) * size));
 }
 
 /** Writes element `index` of a global buffer: the value, or with atomic add its sum with what is there, rounded to the buffer's type. */

@@ -13,7 +13,8 @@ export function move(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
   const src = ctx.tile('src');
   const direction = `${src.type.loc}->${dst.type.loc}`;
-  if (ctx.optionalTile('fp')?.type.loc === 'vec') ctx.trap("tmov's X-to-ZZ form (MX exponents rearranged into a ZZ-boxed tile) is not implemented yet");
+  const tmp = ctx.optionalTile('fp');
+  if (tmp?.type.loc === 'vec') return moveExponentsToZz(ctx, src, dst, tmp);
   if (direction === 'vec->vec') {
     if (src.codec.size !== dst.codec.size) ctx.trap(`tmov from ${src.type.dtype} to ${dst.type.dtype}: the element sizes differ`);
     return copyWindow({ tile: src, row: 0, col: 0 }, { tile: dst, row: 0, col: 0 }, dst.vRow, dst.vCol);
@@ -21,6 +22,61 @@ export function move(ctx: InstructionContext): void {
   if (src.type.loc === 'mat' && ['left', 'right', 'scaling', 'bias'].includes(dst.type.loc)) return moveToCubeInput(ctx, src, dst);
   if (src.type.loc === 'acc' && (dst.type.loc === 'mat' || dst.type.loc === 'vec')) return moveFromAccumulator(ctx, src, dst);
   ctx.trap(`tmov from ${src.type.loc} to ${dst.type.loc} is not implemented yet`);
+}
+
+/**
+ * TMOV's X-to-ZZ form (A5, npu/a5/TMov.hpp): MX exponent bytes into [16, 2] boxes, as raw bytes from the start of
+ * each tile. The simulator has no such TMOV (cpu/TMov.hpp), so cpu-sim traps.
+ * - axis1 (ND -> ZZ, TMovNdTo2Zz): dst's valid rows x cols, src read as rows of dst's valid cols (its row stride),
+ *   in pairs: box (row block b, pair p) holds rows 16b..16b+15 of pair p. Its gather first zeroes src's pairs from
+ *   the valid rows up to a multiple of 16 and writes its index tables into tmp: 16 u16 k * P (P pairs per row),
+ *   then b * 16P + p per box, then 16 more from the last row block's run.
+ * - axis0 (DN -> ZZ, TMovDnTo2Zz): src's valid M^ rows x N cols (row stride N); box (col block cb, row pair p) at
+ *   cb * (M^ / 2) + p holds, per column q of the block, rows 2p and 2p + 1. tmp is unused.
+ */
+function moveExponentsToZz(ctx: InstructionContext, src: Tile, dst: Tile, tmp: Tile): void {
+  if (ctx.numerics === 'cpu-sim') ctx.trap("tmov's X-to-ZZ form is not implemented for cpu-sim: the simulator has no such TMOV");
+  if (src.codec.size !== 1 || dst.codec.size !== 1 || tmp.codec.size !== 1) ctx.trap('the X-to-ZZ tmov moves 8-bit exponents');
+  const need = (tile: Tile, name: string, bytes: number) => {
+    if (bytes > tile.bytes.length) ctx.trap(`the X-to-ZZ tmov touches ${bytes} bytes of ${name}, which has ${tile.bytes.length}: not implemented`);
+  };
+  if (ctx.attribute('grpAxis') === 'axis0') {
+    const cols = src.vCol;
+    const pairs = Math.floor(src.vRow / 2);
+    const blocks = Math.floor(cols / 16);
+    need(src, 'src', src.vRow * cols);
+    need(dst, 'dst', blocks * pairs * 32);
+    for (let cb = 0; cb < blocks; cb++) {
+      for (let p = 0; p < pairs; p++) {
+        for (let q = 0; q < 16; q++) {
+          for (let d = 0; d < 2; d++) dst.bytes[(cb * pairs + p) * 32 + 2 * q + d] = src.bytes[(2 * p + d) * cols + 16 * cb + q];
+        }
+      }
+    }
+    return;
+  }
+  const rows = dst.vRow;
+  const pairsPerRow = Math.floor(dst.vCol / 2);
+  const rowBlocks = Math.ceil(rows / 16);
+  need(src, 'src', rowBlocks * 16 * pairsPerRow * 2);
+  need(dst, 'dst', rowBlocks * pairsPerRow * 32);
+  need(tmp, 'tmp', (32 + rowBlocks * pairsPerRow) * 2);
+  const src16 = new DataView(src.bytes.buffer, src.bytes.byteOffset, src.bytes.byteLength);
+  const tmp16 = new DataView(tmp.bytes.buffer, tmp.bytes.byteOffset, tmp.bytes.byteLength);
+  const dst16 = new DataView(dst.bytes.buffer, dst.bytes.byteOffset, dst.bytes.byteLength);
+  for (let k = 0; k < 16; k++) tmp16.setUint16(2 * k, (k * pairsPerRow) & 0xffff, true);
+  let slot = 16;
+  for (let b = 0; b < rowBlocks; b++) {
+    for (let p = 0; p < pairsPerRow; p++) tmp16.setUint16(2 * slot++, (b * 16 * pairsPerRow + p) & 0xffff, true);
+  }
+  for (let k = 0; k < 16; k++) tmp16.setUint16(2 * slot++, ((rowBlocks - 1) * 16 * pairsPerRow + k) & 0xffff, true);
+  for (let i = rows * pairsPerRow; i < rowBlocks * 16 * pairsPerRow; i++) src16.setUint16(2 * i, 0, true);
+  for (let b = 0; b < rowBlocks; b++) {
+    for (let p = 0; p < pairsPerRow; p++) {
+      for (let k = 0; k < 16; k++)
+        dst16.setUint16(((b * pairsPerRow + p) * 16 + k) * 2, src16.getUint16((b * 16 * pairsPerRow + p + k * pairsPerRow) * 2, true), true);
+    }
+  }
 }
 
 /**

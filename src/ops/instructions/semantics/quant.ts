@@ -89,4 +89,149 @@ function leaveA2A3Steps(ctx: InstructionContext, src: Tile, tmp: Tile | undefine
   );
 }
 
-export const module: SemanticsModule = { semantics: { dequant, quantInt8 } };
+/**
+ * The E4M3 (OCP "fn") code of x, rounded to nearest with ties to the even code and saturated to +-448 (codes 0x7e,
+ * 0xfe), subnormals kept (2^-9 steps below 2^-6). NaN gives 0x7f. A zero result keeps x's sign when `signedZero`
+ * (an IEEE conversion), else it is 0x00 (the simulator's nearest-code search meets +0 first).
+ */
+export function encodeE4M3(x: number, signedZero: boolean): number {
+  if (Number.isNaN(x)) return 0x7f;
+  const sign = x < 0 || Object.is(x, -0) ? 0x80 : 0;
+  const a = Math.abs(x);
+  if (a >= 448) return sign | 0x7e;
+  const step = e4m3Step(a);
+  const q = roundHalfEven(a / step) * step; // exact: a is an f32 and step a power of two
+  if (q === 0) return signedZero ? sign : 0;
+  if (q < 2 ** -6) return sign | (q * 512);
+  let qe = Math.floor(Math.log2(q));
+  if (2 ** qe > q) qe--;
+  return sign | ((qe + 7) << 3) | ((q / 2 ** qe - 1) * 8);
+}
+
+/** The spacing of E4M3 values around a (0 <= a < 448): 3 mantissa bits, below 2^-6 the subnormal step 2^-9. */
+function e4m3Step(a: number): number {
+  let e = a === 0 ? -6 : Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  if (2 ** (e + 1) <= a) e++;
+  return 2 ** (Math.max(e, -6) - 3);
+}
+
+/** An element of a tile's storage by its index there (pto-isa's flat views of max, scaling and exp). */
+function writeFlat(ctx: InstructionContext, tile: Tile, name: string, index: number, value: number, bits = false): void {
+  const size = tile.codec.size;
+  if ((index + 1) * size > tile.bytes.length)
+    ctx.trap(`tquant.mx writes ${name}'s element ${index}, past its ${tile.bytes.length / size} elements of storage: not implemented`);
+  if (bits) tile.view.setUint8(index, value);
+  else tile.codec.write(tile.view, index * size, value);
+}
+
+/**
+ * TQUANT MXFP8 with the OCP scale algorithm from f32 (tquant.mx): per group of 32 along the group axis (axis1: a row's
+ * 32 consecutive columns; axis0: a column's 32 consecutive rows) the abs max m; its f32 biased exponent E gives the
+ * shared E8M0 exponent e = E - 8 (0 when E <= 8) and the scaling 2^(254 - e) as f32 bits (e = 0 gives 2^127); each
+ * element is x * scaling (an f32 product) encoded as E4M3 (encodeE4M3). pto-isa's two implementations agree on these
+ * values and differ in where the scratch outputs go and which groups they cover:
+ * - npu (npu/a5/TQuant.hpp): the valid region's groups. max and scaling are flat: group (r, g) of axis1 at
+ *   r * groups per row + g, axis0 group (g, c) at g * src physical cols + c. exp: axis1 a 2D exp (more than one
+ *   physical row) at r * exp physical cols + g, a one-row exp flat; axis0 at g * src physical cols + c. The axis1 flat
+ *   form with more than 1024 elements of which a multiple of 256 (the unrolled path) writes each scaling twice (flat
+ *   2k and 2k + 1). The axis1 abs-max pass handles two groups per vector; with an odd count per row it also writes
+ *   a 0 after the last row's groups in max. Stage 3 is vcvt ROUND_R (round to nearest even) with RS_ENABLE
+ *   (saturation): the VM follows that documented rounding; the manual's stochastic rounding (CTRL[50], which the
+ *   kernel sets) is not modelled and is reported as a note. A NaN or infinite input traps (the NPU's vmax and fp8
+ *   conversion of them are not documented).
+ * - cpu-sim (cpu/TQuant.hpp): axis1 covers src's valid rows and all its physical cols, axis0 all physical rows and
+ *   the valid cols; max and scaling flat (axis1 r * groups per row + g, axis0 g * valid cols + c); exp at its tile
+ *   position (r, g) / (g, c). NaN is skipped by the max (std::max), gives 0x7f; a zero code is always 0x00.
+ * The deprecated exp_zz form is the simulator's only (the A5 NPU has no such overload): exp's first rows x groups
+ * bytes reordered into 16 x 2 boxes, row blocks outer, then group pairs, rows, the pair.
+ * MXFP4, the NV algorithm, f16/bf16 sources and interleaved exponents are not implemented yet (they trap).
+ */
+export function quantMx(ctx: InstructionContext): void {
+  const dst = ctx.tile('dst');
+  const src = ctx.tile('src');
+  const exp = ctx.tile('exp');
+  const max = ctx.tile('max');
+  const scaling = ctx.tile('scaling');
+  const expZz = ctx.optionalTile('exp_zz');
+  const npu = ctx.numerics === 'npu';
+  if (ctx.attribute('quant_type') !== 'MXFP8') ctx.trap('MXFP4_E2M1 quantization in tquant.mx is not implemented yet');
+  if (ctx.attribute('quantScaleAlg') !== 'ocp') ctx.trap('the NV scale algorithm of tquant.mx is not implemented yet');
+  if (ctx.flag('interleave') === true) ctx.trap('interleaved axis0 exponents in tquant.mx are not implemented yet');
+  if (src.type.dtype !== 'f32') ctx.trap(`MXFP8 quantization of ${src.type.dtype} in tquant.mx is not implemented yet (f32 only)`);
+  if (expZz && npu) ctx.trap("the exp_zz form of tquant.mx is not implemented for npu: pto-isa's A5 NPU has no such TQUANT overload (only the simulator has)");
+  const dn = ctx.attribute('grpAxis') === 'axis0';
+  // Groups: [lines across the axis, groups along it], as each implementation covers them.
+  const lines = dn ? src.vCol : src.vRow;
+  const groups = dn ? (npu ? Math.ceil(src.vRow / 32) : Math.floor(src.type.rows / 32)) : Math.floor((npu ? src.vCol : src.type.cols) / 32);
+  const at = (line: number, g: number, k: number): [number, number] => (dn ? [g * 32 + k, line] : [line, g * 32 + k]);
+  const flatIndex = (line: number, g: number) => (dn ? g * (npu ? src.type.cols : src.vCol) + line : line * groups + g);
+  const expFlat = !dn && npu && exp.type.rows === 1;
+  const expIndex = (line: number, g: number) => {
+    if (dn) return npu ? g * src.type.cols + line : exp.elementIndex(g, line);
+    if (expFlat) return line * groups + g;
+    return npu ? line * exp.type.cols + g : exp.elementIndex(line, g);
+  };
+  const unrolled = expFlat && src.type.rows * src.type.cols > 1024 && (src.type.rows * src.type.cols) % 256 === 0 && (src.vRow * src.type.cols) % 256 === 0;
+  let rounded = false;
+  for (let line = 0; line < lines; line++) {
+    for (let g = 0; g < groups; g++) {
+      const values: number[] = [];
+      let m = 0;
+      for (let k = 0; k < 32; k++) {
+        const [r, c] = at(line, g, k);
+        const v = src.get(r, c) as number;
+        if (npu && !Number.isFinite(v))
+          ctx.trap(
+            `a ${Number.isNaN(v) ? 'NaN' : 'infinite'} src element at (${r}, ${c}): the NPU's abs max and fp8 conversion of it are not documented, so it is not implemented`,
+          );
+        if (m < Math.abs(v)) m = Math.abs(v); // std::max(m, |v|): a NaN never replaces m
+        values.push(v);
+      }
+      const biased = f32Exponent(m);
+      const e8m0 = biased <= 8 ? 0 : biased - 8;
+      const scale = biased <= 8 ? 2 ** 127 : 2 ** (127 - e8m0);
+      const index = flatIndex(line, g);
+      writeFlat(ctx, max, 'max', index, m);
+      if (unrolled) {
+        writeFlat(ctx, scaling, 'scaling', 2 * index, scale);
+        writeFlat(ctx, scaling, 'scaling', 2 * index + 1, scale);
+      } else writeFlat(ctx, scaling, 'scaling', index, scale);
+      writeFlat(ctx, exp, 'exp', expIndex(line, g), e8m0, true);
+      values.forEach((v, k) => {
+        const [r, c] = at(line, g, k);
+        const scaled = Math.fround(v * scale);
+        if (npu && Math.abs(scaled) < 448 && !Number.isInteger(Math.abs(scaled) / e4m3Step(Math.abs(scaled)))) rounded = true;
+        dst.view.setUint8(dst.elementIndex(r, c), encodeE4M3(scaled, npu));
+      });
+    }
+  }
+  // The axis1 abs-max pass stores two group maxima per 64-element vector: an odd count leaves a 0 after the last.
+  if (npu && !dn && (expFlat ? lines * groups : groups) % 2 === 1) writeFlat(ctx, max, 'max', lines * groups, 0);
+  if (rounded)
+    ctx.note("npu: tquant.mx rounds to fp8 as its vcvt's ROUND_R says (nearest, ties to even); the manual's stochastic rounding (CTRL[50]) is not modelled");
+  if (expZz) reorderExponentsZz(ctx, exp, expZz, src.vRow, src.vCol / 32);
+}
+
+/** The biased exponent field of x as an f32. */
+function f32Exponent(x: number): number {
+  return (new Uint32Array(new Float32Array([x]).buffer)[0] >>> 23) & 0xff;
+}
+
+/** The simulator's exp_zz: exp's first rows x groupCols bytes in 16 x 2 boxes (row blocks, group pairs, rows, pair). */
+function reorderExponentsZz(ctx: InstructionContext, exp: Tile, expZz: Tile, rows: number, groupCols: number): void {
+  if (rows % 16 !== 0 || groupCols % 2 !== 0)
+    ctx.trap(`the exp_zz reorder needs src valid rows a multiple of 16 (${rows}) and an even group count per row (${groupCols})`);
+  const bytes = exp.bytes.slice(0, rows * groupCols);
+  if (bytes.length < rows * groupCols) ctx.trap(`exp has ${exp.bytes.length} bytes; the exp_zz reorder reads ${rows * groupCols}`);
+  let k = 0;
+  for (let rb = 0; rb < rows / 16; rb++) {
+    for (let gb = 0; gb < groupCols / 2; gb++) {
+      for (let r = 0; r < 16; r++) {
+        for (let lane = 0; lane < 2; lane++) writeFlat(ctx, expZz, 'exp_zz', k++, bytes[(rb * 16 + r) * groupCols + gb * 2 + lane], true);
+      }
+    }
+  }
+}
+
+export const module: SemanticsModule = { semantics: { dequant, quantInt8, quantMx } };

@@ -120,3 +120,81 @@ describe('instructions verified but not run', () => {
     );
   });
 });
+
+describe('tquant.mx (MXFP8, OCP, f32)', () => {
+  const MX = 'pto.tquant.mx ins(%s : T(s)) outs(%d, %e, %m, %k : T(d), T(e), T(m), T(k)) {quant_type = #pto<quant_type MXFP8>';
+  const u8 = (values: number[]) => values.map((v) => v & 0xff);
+
+  // One row of three groups of 32 (axis1), exp/max/scaling in the flat one-row form.
+  const group0 = [15, -14.5, 14, 13.5, 13, 10, -10, 7, 0.296875, 0.328125, 0.265625, -1e-6, 3 * 2 ** -14, 2.5 * 2 ** -14];
+  const group1 = [0.001, -0.0005];
+  const rowTiles = (): Record<string, TileArg> => ({
+    s: { dtype: 'f32', rows: 1, cols: 96, data: [...group0, ...Array(32 - group0.length).fill(0), ...group1, ...Array(62).fill(0)] },
+    d: { dtype: 'i8', rows: 1, cols: 96 },
+    e: { dtype: 'u8', rows: 1, cols: 32, data: Array(32).fill(7), valid: [1, 3] },
+    m: { dtype: 'f32', rows: 1, cols: 8, data: Array(8).fill(99), valid: [1, 3] },
+    k: { dtype: 'f32', rows: 1, cols: 64, data: Array(64).fill(99), valid: [1, 3] },
+  });
+
+  test('axis1: shared exponent from the group abs max, scaling 2^(254 - e), e4m3 nearest-even codes saturated to 448', () => {
+    const { values } = runKernel(MX + '}', rowTiles(), { target: 'a5', numerics: 'npu' });
+    // Group 0: max 15 (biased exponent 130) -> e = 122, scaling 2^5 = 32. Group 1: max f32(0.001) (117) -> e = 109,
+    // scaling 2^18. Group 2: all zero (exponent 0 <= 8) -> e = 0, scaling 2^127.
+    expect(values.e.slice(0, 4)).toEqual([122, 109, 0, 7]);
+    expect(values.m.slice(0, 3)).toEqual([15, Math.fround(0.001), 0]);
+    expect(values.k.slice(0, 4)).toEqual([32, 2 ** 18, 2 ** 127, 99]);
+    // x32: 480, -464, 448 saturate (0x7e / 0xfe); 432 = 13.5 x 32 ties to 448 (even mantissa 6); 416 = 1.625 x 2^8 (0x7d);
+    // 320 (0x7a), -320 (0xfa), 224 = 1.75 x 2^7 (0x76); 9.5 and 10.5 tie to 10 (0x52); 8.5 ties to 8 (0x50); -3.2e-5
+    // rounds to -0 (0x80 on the NPU's IEEE conversion); 3 x 2^-9 and 2.5 x 2^-9 (tie to 2) are subnormals 0x03, 0x02.
+    expect(u8(values.d.slice(0, 15) as number[])).toEqual([0x7e, 0xfe, 0x7e, 0x7e, 0x7d, 0x7a, 0xfa, 0x76, 0x52, 0x52, 0x50, 0x80, 0x03, 0x02, 0]);
+    // Group 1 x 2^18: 262.14 -> 256 (0x78), -131.07 -> -128 (0xf0).
+    expect(u8(values.d.slice(32, 34) as number[])).toEqual([0x78, 0xf0]);
+    expect(values.d.slice(64, 96)).toEqual(Array(32).fill(0));
+    // The NPU's abs-max pass stores two group maxima per vector: the odd third group leaves a 0 in max[3].
+    expect(values.m[3]).toBe(0);
+  });
+
+  test('axis1 under cpu-sim: the same codes except an unsigned zero, and no extra max store', () => {
+    const { values } = runKernel(MX + '}', rowTiles(), { target: 'a5', numerics: 'cpu-sim' });
+    expect(values.e.slice(0, 3)).toEqual([122, 109, 0]);
+    expect(u8(values.d.slice(8, 14) as number[])).toEqual([0x52, 0x52, 0x50, 0x00, 0x03, 0x02]);
+    expect(values.m[3]).toBe(99);
+  });
+
+  test('axis0 (DN): groups of 32 rows per column; exp, max and scaling are [rows / 32, cols]', () => {
+    const data = Array(64 * 32).fill(0);
+    data[0] = 3; // column 0, rows 0..31: max 3 -> e = 120, scaling 2^7
+    data[32] = 1; // (1, 0)
+    data[32 * 32] = -0.75; // column 0, rows 32..63: max 0.75 -> e = 118, scaling 2^9
+    data[1] = 100; // column 1, rows 0..31: max 100 -> e = 125, scaling 4
+    for (const numerics of ['npu', 'cpu-sim'] as const) {
+      const { values } = runKernel(
+        MX + ', grpAxis = #pto<mx_group_axis axis0>}',
+        {
+          s: { dtype: 'f32', rows: 64, cols: 32, data },
+          d: { dtype: 'i8', rows: 64, cols: 32 },
+          e: { dtype: 'u8', rows: 2, cols: 32 },
+          m: { dtype: 'f32', rows: 2, cols: 32 },
+          k: { dtype: 'f32', rows: 2, cols: 32 },
+        },
+        { target: 'a5', numerics },
+      );
+      expect(values.e.slice(0, 3)).toEqual([120, 125, 0]);
+      expect(values.e.slice(32, 34)).toEqual([118, 0]);
+      expect(values.m.slice(0, 3)).toEqual([3, 100, 0]);
+      expect(values.m[32]).toBe(0.75);
+      expect(values.k.slice(0, 3)).toEqual([128, 4, 2 ** 127]);
+      expect(values.k[32]).toBe(512);
+      // 3 x 128 = 384 = 1.5 x 2^8 (0x7c); 1 x 128 (0x70); -0.75 x 512 = -384 (0xfc); 100 x 4 = 400 ties to 384 (0x7c).
+      expect(u8([values.d[0], values.d[32], values.d[32 * 32], values.d[1]] as number[])).toEqual([0x7c, 0x70, 0xfc, 0x7c]);
+    }
+  });
+
+  test('a NaN input traps on the NPU; the simulator encodes it as 0x7f', () => {
+    const tiles = rowTiles();
+    tiles.s.data![5] = NaN;
+    expect(() => runKernel(MX + '}', tiles, { target: 'a5', numerics: 'npu' })).toThrow('a NaN src element at (0, 5)');
+    // The simulator skips NaN in the max and encodes it as 0x7f.
+    expect(u8([runKernel(MX + '}', tiles, { target: 'a5', numerics: 'cpu-sim' }).values.d[5] as number])).toEqual([0x7f]);
+  });
+});
