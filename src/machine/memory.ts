@@ -142,7 +142,11 @@ export class Tile {
   ) {
     this.codec = codec(type.dtype);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.box = innerBox(type);
+    // A tile shorter than its box (a one-row GEMV Left, a one-row MX scale tile, which pto-isa allows) lays its
+    // rows as boxes of its own height: the elements stay inside the tile's rows x cols.
+    const box = innerBox(type);
+    const rows = (frame ?? type).rows;
+    this.box = rows < box.rows ? { rows, cols: box.cols } : box;
   }
 
   /** Element index of (r, c) in the tile's storage, per its layout (pto-isa GetTileOffset). */

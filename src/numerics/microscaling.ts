@@ -29,9 +29,7 @@ export function mxValue(dtype: ElemType, bits: number): number {
   const exponent = (bits >> f.mantissaBits) & ((1 << f.exponentBits) - 1);
   const negative = f.exponentBits + f.mantissaBits < 8 && (bits >> (f.exponentBits + f.mantissaBits)) & 1;
   const magnitude =
-    exponent > 0 || f.mantissaBits === 0
-      ? 2 ** (exponent - f.bias) * (1 + mantissa / 2 ** f.mantissaBits)
-      : mantissa * 2 ** (1 - f.bias - f.mantissaBits);
+    exponent > 0 || f.mantissaBits === 0 ? 2 ** (exponent - f.bias) * (1 + mantissa / 2 ** f.mantissaBits) : mantissa * 2 ** (1 - f.bias - f.mantissaBits);
   // The simulator's negative zero decodes to +0 (it returns the integer -0); every other code keeps its sign.
   return negative && magnitude !== 0 ? -magnitude : magnitude;
 }

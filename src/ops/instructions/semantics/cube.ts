@@ -152,7 +152,9 @@ export function matmulMx(ctx: InstructionContext): void {
   const bias = ctx.optionalTile('bias');
   for (const t of [a, b]) {
     if (!isMxDecodable(t.type.dtype)) {
-      ctx.trap(`a product of ${elemTypeName(t.type.dtype)} inputs is not implemented yet (the VM decodes f8E4M3FN and f8E5M2; packed fp4 holds two values per byte)`);
+      ctx.trap(
+        `a product of ${elemTypeName(t.type.dtype)} inputs is not implemented yet (the VM decodes f8E4M3FN and f8E5M2; packed fp4 holds two values per byte)`,
+      );
     }
   }
   const gemv = ctx.bound.spec.name.startsWith('tgemv');
