@@ -299,6 +299,8 @@ export interface Executor {
   /** The value in a slot of the running frame. */
   slot(slot: number): Value | undefined;
   setResults(op: BoundOp, values: Value[]): void;
+  /** Binds another value to a slot of the running frame (an op that moves a tile operand: pto.tget_scale_addr). */
+  rebindSlot(slot: number, value: Value): void;
   /**
    * Runs a region's entry block with these block arguments; its result is the values its terminator hands back.
    * A generator, since the region's ops may wait for another core: run it with `yield*`.

@@ -142,7 +142,11 @@ export class Tile {
   ) {
     this.codec = codec(type.dtype);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.box = innerBox(type);
+    // A tile shorter than its box (a one-row GEMV Left, a one-row MX scale tile, which pto-isa allows) lays its
+    // rows as boxes of its own height: the elements stay inside the tile's rows x cols.
+    const box = innerBox(type);
+    const rows = (frame ?? type).rows;
+    this.box = rows < box.rows ? { rows, cols: box.cols } : box;
   }
 
   /** Element index of (r, c) in the tile's storage, per its layout (pto-isa GetTileOffset). */
@@ -207,6 +211,12 @@ export class Tile {
   }
 }
 
+/** pto-isa npu/a5/utils.hpp: a scale tile's address is its Left/Right tile's address >> SHIFT_MX_ADDR. */
+export const SHIFT_MX_ADDR = 4;
+
+/** The scale space beside a Left/Right tile's buffer (see OnChipMemory.placeMxScale). */
+export const mxScaleBuffer = (buffer: string): string => `${buffer}_MX`;
+
 /** The on-chip buffers of a target (UB, L1, L0A/B/C, ...), each with its real capacity. */
 export class OnChipMemory {
   private readonly memories = new Map<string, Uint8Array>();
@@ -268,10 +278,27 @@ export class OnChipMemory {
     return start;
   }
 
-  private tileAt(type: TileType, buffer: string, start: number): Tile {
+  /**
+   * The scale tile of an MX matmul input (pto.tget_scale_addr): A5 keeps the E8M0 scales of a Left (Right) tile in
+   * a scale space beside L0A (L0B), at the input's address shifted right by SHIFT_MX_ADDR (pto-isa
+   * npu/a5/utils.hpp GetScaleAddr, 4), where the cube's mad_mx finds them. The VM models that space as a buffer of
+   * its own, `L0A_MX` / `L0B_MX`, of the input buffer's capacity shifted alike.
+   */
+  placeMxScale(type: TileType, of: Tile, opName: string, span: Span): Tile {
+    const buffer = mxScaleBuffer(of.buffer);
+    const address = of.address >> SHIFT_MX_ADDR;
+    const capacity = this.capacity(of.buffer) >> SHIFT_MX_ADDR;
+    const size = tileBytes(type);
+    if (address + size > capacity) {
+      throw vmTrap(`${opName}: a ${size}-byte scale tile at ${buffer} address ${address} ends past the ${capacity}-byte scale space of ${of.buffer}`, span);
+    }
+    return this.tileAt(type, buffer, address, capacity);
+  }
+
+  private tileAt(type: TileType, buffer: string, start: number, capacity = this.capacity(buffer)): Tile {
     let memory = this.memories.get(buffer);
     if (!memory) {
-      memory = new Uint8Array(this.capacity(buffer));
+      memory = new Uint8Array(capacity);
       this.memories.set(buffer, memory);
     }
     const bytes = memory.subarray(start, start + tileBytes(type));

@@ -492,6 +492,10 @@ class Interpreter implements Executor {
     op.results.forEach((slot, k) => (this.frame[slot] = values[k]));
   }
 
+  rebindSlot(slot: number, value: Value): void {
+    this.frame[slot] = value;
+  }
+
   /**
    * `func.call @f(%a, ...)`: runs @f's body in a frame of its own; tiles and memory are shared. In a mixed kernel's
    * launch a core skips a function for the other kind of core (PTOAS compiles it for that kind only).

@@ -76,6 +76,17 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
     attribute: (name) => bound.attributes?.get(name),
     print: (text) => x.print(text),
     note: (message) => x.note(message),
+    bindMxScale: (name, of) => {
+      const b = bound.operands.get(name);
+      const current = objects.get(name);
+      if (!b?.use || b.slot === undefined || !(current instanceof Tile)) return trap(`operand ${name} is not a tile the op can rebind`);
+      const placed = x.memory.placeMxScale(current.type, of, op.def.name, op.node.span);
+      placed.vRow = current.vRow;
+      placed.vCol = current.vCol;
+      x.rebindSlot(b.slot, placed);
+      objects.set(name, placed);
+      return placed;
+    },
   };
   const semantics = bound.spec.implemented ? SEMANTICS[bound.spec.semantics] : undefined;
   if (!semantics) return trap('is not implemented yet');

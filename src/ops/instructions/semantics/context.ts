@@ -33,6 +33,11 @@ export interface InstructionContext {
   print(text: string): void;
   /** Reports a one-time note (e.g. a numerics approximation) without stopping. */
   note(message: string): void;
+  /**
+   * Binds tile operand `name` to the scale tile of `of` (pto.tget_scale_addr): from this op on, the operand's value
+   * is a tile of its type in the scale space of `of`'s buffer (OnChipMemory.placeMxScale). The new tile.
+   */
+  bindMxScale(name: string, of: Tile): Tile;
 }
 
 export type Semantics = (ctx: InstructionContext) => void;

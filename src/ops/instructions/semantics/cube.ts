@@ -1,7 +1,8 @@
 import { x86Nan, fusedMultiplyAdd } from '../../../numerics/arithmetic';
 import { codec } from '../../../numerics/elements';
 import { elemTypeName, isStoredFormat } from '../../../types/type';
-import { Tile } from '../../../machine/memory';
+import { Tile, mxScaleBuffer, SHIFT_MX_ADDR } from '../../../machine/memory';
+import { isMxDecodable, isMxSpecialCode, mxValue } from '../../../numerics/microscaling';
 import { InstructionContext, SemanticsModule } from './context';
 
 /** The hardware's m/k/n range (TMATMUL/TGEMV manual pages: m, k, n in [1, 4095]). */
@@ -111,6 +112,126 @@ export function matmul(ctx: InstructionContext): void {
   }
 }
 
+/** K elements share one E8M0 scale (pto-isa cpu/TMatmul.hpp: scale[i, k / 32], scale[k / 32, j]). */
+const MX_GROUP = 32;
+
+/**
+ * On the NPU, mad_mx is given a and b only (npu/a5/TMatmul.hpp TMatmulMx): the cube reads each input's scales at
+ * the input's address >> SHIFT_MX_ADDR in the scale space beside it, which pto.tget_scale_addr binds a scale tile
+ * to. A scale tile anywhere else is not what the NPU reads.
+ */
+function requireScaleAt(ctx: InstructionContext, scale: Tile, scaleName: string, input: Tile, inputName: string): void {
+  if (ctx.numerics !== 'npu') return;
+  const buffer = mxScaleBuffer(input.buffer);
+  const address = input.address >> SHIFT_MX_ADDR;
+  if (scale.buffer !== buffer || scale.address !== address) {
+    ctx.trap(
+      `on the NPU the cube reads ${inputName}'s scales at ${buffer} address ${address} (${inputName}'s address >> ${SHIFT_MX_ADDR}), ` +
+        `but ${scaleName} is at ${scale.buffer} address ${scale.address}: bind it with pto.tget_scale_addr before moving the scales in`,
+    );
+  }
+}
+
+/**
+ * TMATMUL_MX (plain, .acc, .bias) and TGEMV_MX: C[i, j] = sum over k of A[i, k] x B[k, j] x 2^(sa[i, k/32] - 127)
+ * x 2^(sb[k/32, j] - 127). Both profiles compute what the reference simulator computes (cpu/TMatmul.hpp TMatmulMX):
+ * the inputs decoded as cpu/MXTypes.hpp does (src/numerics/microscaling.ts), each step's product a x b x scale_a
+ * x scale_b exact in double, added in double to the f32 sum (from +0, k ascending) and rounded back to f32; then
+ * c_in + sum (.acc) or sum + bias[j] (.bias) in f32. M, K from a's valid region, N from b's (a gemv: m = 1, as
+ * npu/a5 passes). The manual leaves the scales' role and the cube's order and precision target-defined: the npu
+ * profile takes the simulator's with a note, and traps on the codes the simulator decodes as numbers but IEEE-style
+ * decoding does not (NaN, infinity), whose handling by the cube is not documented.
+ */
+export function matmulMx(ctx: InstructionContext): void {
+  const c = ctx.tile('dst');
+  const a = ctx.tile('a');
+  const b = ctx.tile('b');
+  const aScale = ctx.tile('a_scale');
+  const bScale = ctx.tile('b_scale');
+  const cIn = ctx.optionalTile('c_in');
+  const bias = ctx.optionalTile('bias');
+  for (const t of [a, b]) {
+    if (!isMxDecodable(t.type.dtype)) {
+      ctx.trap(
+        `a product of ${elemTypeName(t.type.dtype)} inputs is not implemented yet (the VM decodes f8E4M3FN and f8E5M2; packed fp4 holds two values per byte)`,
+      );
+    }
+  }
+  const gemv = ctx.bound.spec.name.startsWith('tgemv');
+  if (gemv && a.vRow !== 1) ctx.trap(`a has ${a.vRow} valid rows; a gemv multiplies a one-row a (m = 1)`);
+  const shape = { m: a.vRow, k: a.vCol, n: b.vCol };
+  for (const [name, v] of Object.entries(shape)) {
+    if (v < 1 || v > MAX_MMAD_LENGTH) ctx.trap(`${name} = ${v} is outside the cube's range [1, ${MAX_MMAD_LENGTH}]`);
+  }
+  const { m, k, n } = shape;
+  const groups = Math.ceil(k / MX_GROUP);
+  if (aScale.vRow < m || aScale.vCol < groups) ctx.trap(`a_scale's valid region ${aScale.vRow}x${aScale.vCol} does not cover [m, ceil(k/32)] = ${m}x${groups}`);
+  if (bScale.vRow < groups || bScale.vCol < n) ctx.trap(`b_scale's valid region ${bScale.vRow}x${bScale.vCol} does not cover [ceil(k/32), n] = ${groups}x${n}`);
+  if (b.vRow < k) ctx.trap(`b has ${b.vRow} valid rows, fewer than k = ${k}`);
+  if (bias && bias.vCol < n) ctx.trap(`bias has ${bias.vCol} valid cols, fewer than n = ${n}`);
+  requireScaleAt(ctx, aScale, 'a_scale', a, 'a');
+  requireScaleAt(ctx, bScale, 'b_scale', b, 'b');
+  if (cIn) requireInPlaceAccumulation(ctx, cIn, c);
+  const npu = ctx.numerics === 'npu';
+  const decode = (t: Tile, name: string, r: number, col: number): number => {
+    const bits = t.get(r, col) as number;
+    if (npu && isMxSpecialCode(t.type.dtype, bits)) {
+      ctx.trap(
+        `${name}[${r}, ${col}] is 0x${bits.toString(16).padStart(2, '0')}, a NaN/infinity code of ${elemTypeName(t.type.dtype)}: ` +
+          "the cube's handling of it is not documented (the simulator decodes it as a finite number); not implemented under npu",
+      );
+    }
+    return mxValue(t.type.dtype, bits);
+  };
+  if (npu) {
+    ctx.note(
+      "npu: the MX cube's summation order and internal precision are not documented; the VM sums as the reference simulator does (k ascending, each scaled product exact, added in double and rounded to f32)",
+    );
+  }
+  // Decoded once: A row by row, B and the scales as read.
+  const av = Array.from({ length: m }, (_, i) => Array.from({ length: k }, (_, t) => decode(a, 'a', i, t)));
+  const bv = Array.from({ length: k }, (_, t) => Array.from({ length: n }, (_, j) => decode(b, 'b', t, j)));
+  const sa = Array.from({ length: m }, (_, i) => Array.from({ length: groups }, (_, g) => decode(aScale, 'a_scale', i, g)));
+  const sb = Array.from({ length: groups }, (_, g) => Array.from({ length: n }, (_, j) => decode(bScale, 'b_scale', g, j)));
+  // All of C is computed before any is written: c_in may be dst.
+  const results: number[] = [];
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      let sum = 0;
+      for (let t = 0; t < k; t++) {
+        const g = Math.floor(t / MX_GROUP);
+        const product = av[i][t] * bv[t][j] * (sa[i][g] * sb[g][j]);
+        const next = sum + product;
+        // Only inf + -inf (an f32 sum that overflowed, then a product of the other sign) gives a NaN here.
+        sum = Number.isNaN(next) ? x86Nan(sum, product) : Math.fround(next);
+      }
+      if (cIn) sum = addF32(cIn.get(i, j) as number, sum);
+      if (bias) sum = addF32(sum, bias.get(0, j) as number);
+      results.push(sum);
+    }
+  }
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) c.set(i, j, results[i * n + j]);
+  }
+}
+
+/**
+ * TGET_SCALE_ADDR: Address(dst) = Address(src) >> SHIFT_MX_ADDR (manual; pto-isa npu/a5 TGetScaleAddr.hpp, PTOAS's
+ * GetScaleAddr + TASSIGN): from here on dst is the scale tile of src, in the scale space beside src's buffer,
+ * where mad_mx reads it. PTOAS (PTOA5NormalizeTMov) moves this op above the Mat -> Scaling tmov that last wrote
+ * dst with no use of dst between them, so that tmov's scales land at the new address; the VM runs the ops in
+ * the program's order, so dst's valid region (what that tmov wrote) moves with it.
+ */
+export function scaleAddress(ctx: InstructionContext): void {
+  const src = ctx.tile('src');
+  const before = ctx.tile('dst');
+  const after = ctx.bindMxScale('dst', src);
+  if (after.buffer === before.buffer && after.address === before.address) return;
+  for (let r = 0; r < before.vRow; r++) {
+    for (let col = 0; col < before.vCol; col++) after.set(r, col, before.get(r, col));
+  }
+}
+
 /** The fixpipe's f32 -> f16/bf16 cast of accumulator values (TMOV Acc -> Mat/Vec, TSTORE from Acc). */
 export function accumulatorCast(ctx: InstructionContext, to: 'f16' | 'bf16'): (v: number) => number {
   const target = codec(to);
@@ -123,4 +244,4 @@ export function accumulatorCast(ctx: InstructionContext, to: 'f16' | 'bf16'): (v
   };
 }
 
-export const module: SemanticsModule = { semantics: { matmul } };
+export const module: SemanticsModule = { semantics: { matmul, 'matmul-mx': matmulMx, 'scale-address': scaleAddress } };

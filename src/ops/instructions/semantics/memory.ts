@@ -152,6 +152,17 @@ function templatePadValue(dtype: ElemType, pad: number, ctx: Pick<InstructionCon
 export function load(ctx: InstructionContext): void {
   const view = ctx.view('src');
   const tile = ctx.tile('dst');
+  const t = tile.type;
+  if (t.loc === 'mat' && t.dtype === '!pto.f8E8M0' && t.fractal === 32) {
+    const zz = t.blayout === 'row_major' && t.slayout === 'row_major' && t.rows !== 1;
+    const nn = t.blayout === 'col_major' && t.slayout === 'col_major';
+    // PTOAS (InferPTOLayout, PTOToEmitC) gives such a load's global tensor the MX_A_ZZ / MX_B_NN layout of the
+    // tile's whole shape: the data is already in the tile's fractal order and is copied as it lies.
+    if (zz || nn)
+      ctx.trap(
+        `a load of MX scales (PTOAS's ${zz ? 'MX_A_ZZ' : 'MX_B_NN'} global layout, the tile's bytes as they lie in global memory) is not implemented yet`,
+      );
+  }
   const src = view.buffer;
   const size = elementSize(ctx, src, tile);
   forEachTransfer(ctx, view, tile, (r, c, index) => src.copyElementTo(index, tile.bytes, tile.elementIndex(r, c) * size));
