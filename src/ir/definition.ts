@@ -5,7 +5,7 @@ import { Isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { OpNode, Region, TypeRef } from '../syntax/ast';
 import { GenericOp, GenericRewrite } from '../syntax/op-syntax';
-import { Type } from '../types/type';
+import { TileType, Type } from '../types/type';
 import { BoundInstruction, VerifiedSyncOp } from './program';
 import { BoundOp, BoundRegion } from './bound';
 import { OnChipMemory } from '../machine/memory';
@@ -104,6 +104,12 @@ export interface OpProperties {
   readsGlobalViews?: boolean;
   /** Its result is its pointer operand (the first) moved by whole elements (the second): pointer sizing follows it. */
   movesPointer?: boolean;
+  /**
+   * How many elements it reads from the first element of its `ins` view when that depends on its `outs` tile rather
+   * than on the view's shape (a tload of MX scales reads the tile's whole shape); undefined when it reads the view.
+   * The VM sizes unbound pointers by it, as the board harness does from the global tensor PTOAS emits.
+   */
+  viewFootprint?: (dst: TileType) => number | undefined;
   /** It reads or writes the one element at its `ptr` plus its `offset` (segments): the VM sizes unbound pointers by it. */
   accessesElement?: boolean;
   /** Its result is the stack storage of a `!pto.struct`: the one kind of op that may give a struct value. */

@@ -17,6 +17,7 @@ import { attributeOf, paramsFromAttributes } from './ascendc-text-form';
 import { INSTRUCTION_CHECKS } from './checks';
 import { missingExplicitTmp } from './implicit-tmp';
 import { executeInstruction } from './execute';
+import { mxScaleLoadElements } from './semantics/memory';
 import { instructionFromGeneric } from './generic-form';
 
 /**
@@ -33,6 +34,7 @@ export function instructionDefinition(spec: Instruction): OpDefinition {
       formerlyOuts: formerlyOuts(spec),
       // PTOAS's tile ops (TileOpInterface); the AscendC/TIK seed instructions are this toolchain's own.
       notInTileOpHelper: spec.semantics === 'ascendc' ? undefined : 'Tile allocation or high-level TileOps',
+      viewFootprint: spec.semantics === 'load' ? mxScaleLoadElements : undefined,
     },
     verify: (v) => new InstructionVerification(v, spec).run(),
     execute: executeInstruction,

@@ -213,6 +213,8 @@ export class StaticSizing {
   private readonly loads = new Set<string>();
   private readonly partitionSources = new Map<string, string>();
   private readonly partitions: { source: string; op: OpNode; scope: Scope }[] = [];
+  /** Partitions an op reads more of than their shape (OpProperties.viewFootprint): elements from the first. */
+  private readonly footprints = new Map<string, number>();
   /** pto.load_scalar / store_scalar: the pointer and the element offset they touch. */
   private readonly scalarAccesses: { ptr: string; offset: Operand; scope: Scope }[] = [];
   /** The loops whose induction variable a name is: it counts at its largest value. */
@@ -240,6 +242,11 @@ export class StaticSizing {
           }
           const induction = op.name === forOp.name ? op.regions[0]?.blocks[0]?.args[0] : undefined;
           if (induction) this.inductions.set(scoped(scope, induction.name), { op, scope });
+          const viewFootprint = op.form === 'dps' ? opRegistry().lookup(op.name)?.def.properties?.viewFootprint : undefined;
+          const [src, dst] = [segment(op, 'ins')[0], segment(op, 'outs')[0]];
+          const dstType = viewFootprint && src?.value && dst?.type ? this.types.resolve(dst.type).type : undefined;
+          const elements = dstType?.kind === 'tile' ? viewFootprint!(dstType) : undefined;
+          if (elements !== undefined) this.footprints.set(name(src)!, Math.max(this.footprints.get(name(src)!) ?? 0, elements));
           const read = op.name === 'pto.tload' ? segment(op, 'ins').concat(op.form === 'ssa' ? op.operands : []) : [];
           if (opRegistry().lookup(op.name)?.def.properties?.readsGlobalViews) read.push(...op.operands);
           for (const o of read) if (o.value) this.loads.add(name(o)!);
@@ -289,7 +296,8 @@ export class StaticSizing {
         if (sizes.some((d) => d === undefined)) continue;
         const offsets = segment(part.op, 'offsets').map((o) => Math.max(this.evaluate(o, part.scope) ?? 0, 0));
         const first = start + offsets.reduce((sum, o, i) => sum + o * (strides[i] ?? 0), 0);
-        const size = footprint(sizes as number[], strides as number[]);
+        const read = part.op.results[0] && this.footprints.get(scoped(part.scope, part.op.results[0].name));
+        const size = Math.max(footprint(sizes as number[], strides as number[]), read ?? 0);
         if (size > 0) extent = Math.max(extent, first + size);
       }
     }

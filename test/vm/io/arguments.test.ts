@@ -77,3 +77,27 @@ test('a view over a moved pointer counts the move: pto.addptr %p, 32 under an 8 
   ];
   expect(sizeOfP(kernel(body))).toBe(32 + 128);
 });
+
+test("a tload of MX_B_NN scales sizes its pointer by the tile's whole shape: a 4 x 63 view into a 4 x 64 tile reads 256 bytes", () => {
+  // The view's own footprint is 1 + 3 * 63 + 62 = 252; the load reads rows x cols = 4 x 64 = 256 from its first element.
+  const scale = '!pto.tile_buf<mat, 4x64x!pto.f8E8M0, valid=4x63, blayout=col_major, slayout=col_major, fractal=32>';
+  const text = [
+    'module attributes {pto.target_arch = "a5"} {',
+    '  func.func @k(%p: !pto.ptr<!pto.f8E8M0, gm>) {',
+    '    %c0 = arith.constant 0 : index',
+    '    %c1 = arith.constant 1 : index',
+    '    %c4 = arith.constant 4 : index',
+    '    %c63 = arith.constant 63 : index',
+    '    %v = pto.make_tensor_view %p, shape = [%c4, %c63], strides = [%c63, %c1] : !pto.tensor_view<?x?x!pto.f8E8M0>',
+    '    %s = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c4, %c63] : !pto.tensor_view<?x?x!pto.f8E8M0>',
+    `    %t = pto.alloc_tile : ${scale}`,
+    `    pto.tload ins(%s : !pto.partition_tensor_view<4x63x!pto.f8E8M0>) outs(%t : ${scale})`,
+    '    return',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+  expect(sizeOfP(text)).toBe(256);
+  // The same view loaded into an ND vec tile of its shape reads only the view.
+  expect(sizeOfP(text.split(scale).join('!pto.tile_buf<vec, 4x64x!pto.f8E8M0, valid=4x63>'))).toBe(252);
+});

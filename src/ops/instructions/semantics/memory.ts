@@ -1,7 +1,7 @@
 import { Scalar, codec } from '../../../numerics/elements';
 import { GlobalBuffer, PartitionView, Tile } from '../../../machine/memory';
 import { InstructionContext } from './context';
-import { CUSTOM_PAD_BASE, ElemType, isStoredFormat } from '../../../types/type';
+import { CUSTOM_PAD_BASE, ElemType, TileType, isStoredFormat } from '../../../types/type';
 import { F16_MAX, f16BitsToNumber } from '../../../numerics/float16';
 import { bf16BitsToNumber } from '../../../numerics/bfloat16';
 import { accumulatorCast } from './cube';
@@ -149,20 +149,58 @@ function templatePadValue(dtype: ElemType, pad: number, ctx: Pick<InstructionCon
   }
 }
 
+/**
+ * The global layout PTOAS gives the source of a tload of E8M0 scales into a mat tile with fractal 32 (InferPTOLayout's
+ * preference, PTOToEmitC's getSpecialScaleGlobalTensorTypeSpecForTileValue): MX_A_ZZ for a row_major/row_major tile of
+ * more than one row, MX_B_NN for col_major/col_major; undefined for any other load (a one-row tile stays ND).
+ */
+export function mxScaleGlobalLayout(t: TileType): 'MX_A_ZZ' | 'MX_B_NN' | undefined {
+  if (t.loc !== 'mat' || t.dtype !== '!pto.f8E8M0' || t.fractal !== 32 || t.memref) return undefined;
+  if (t.blayout === 'row_major' && t.slayout === 'row_major' && t.rows !== 1) return 'MX_A_ZZ';
+  if (t.blayout === 'col_major' && t.slayout === 'col_major') return 'MX_B_NN';
+  return undefined;
+}
+
+/**
+ * The elements a tload into `t` reads from its view's first element when that is not the view's shape: an MX_A_ZZ /
+ * MX_B_NN scale load reads the tile's whole rows x cols (its global tensor has the tile's shape). The VM's pointer
+ * sizing counts them, as the board harness sizes the buffer from that global tensor.
+ */
+export function mxScaleLoadElements(t: TileType): number | undefined {
+  return mxScaleGlobalLayout(t) ? t.rows * t.cols : undefined;
+}
+
+/**
+ * A load of MX scales (pto-isa npu/a5 TLoadMxCubeZZ2ZZ / TLoadMxCubeNN2NN). The global tensor has the tile's shape
+ * R x C in the MX layout (TileShape2D<R, C, MX_A_ZZ> = Shape<1, R/16, C/2, 16, 2>, BaseShape2D = Stride<RC, 16C, 32, 2,
+ * 1>; MX_B_NN: Shape<1, C/16, R/2, 16, 2>, Stride<RC, 16R, 32, 2, 1>). ZZ2ZZ moves R/16 bursts of 16C bytes, source
+ * stride 16C, destination stride 16 * Cols = 16C; NN2NN C/16 bursts of 16R bytes, strides 16R and 16 * Rows = 16R:
+ * both copy the R * C bytes from the view's first element to the tile's bytes in order, whatever the valid region
+ * (the data is already in the tile's fractal order in global memory) and without padding.
+ */
+function loadMxScales(ctx: InstructionContext, view: PartitionView, tile: Tile, layout: 'MX_A_ZZ' | 'MX_B_NN'): void {
+  const t = tile.type;
+  // TileShape2D's static_asserts (cols % 2 for MX_A_ZZ, rows % 2 for MX_B_NN); the bursts count whole 16-row / 16-col blocks.
+  const [block, blockDim, pair, pairDim] = layout === 'MX_A_ZZ' ? [t.rows, 'rows', t.cols, 'cols'] : [t.cols, 'cols', t.rows, 'rows'];
+  if (block % 16 !== 0 || pair % 2 !== 0)
+    ctx.trap(
+      `a load of MX scales in PTOAS's ${layout} layout needs the tile's ${blockDim} to be a multiple of 16 and its ${pairDim} even (pto-isa's TileShape2D, whole bursts); the tile is ${t.rows}x${t.cols}`,
+    );
+  const src = view.buffer;
+  elementSize(ctx, src, tile);
+  const count = t.rows * t.cols;
+  if (view.offset < 0 || view.offset + count > src.length)
+    ctx.trap(
+      `${src.name}: a load of MX scales (${layout}) reads the tile's ${t.rows}x${t.cols} = ${count} bytes from element ${view.offset}, past the buffer's ${src.length}`,
+    );
+  for (let k = 0; k < count; k++) src.copyElementTo(view.offset + k, tile.bytes, k);
+}
+
 export function load(ctx: InstructionContext): void {
   const view = ctx.view('src');
   const tile = ctx.tile('dst');
-  const t = tile.type;
-  if (t.loc === 'mat' && t.dtype === '!pto.f8E8M0' && t.fractal === 32) {
-    const zz = t.blayout === 'row_major' && t.slayout === 'row_major' && t.rows !== 1;
-    const nn = t.blayout === 'col_major' && t.slayout === 'col_major';
-    // PTOAS (InferPTOLayout, PTOToEmitC) gives such a load's global tensor the MX_A_ZZ / MX_B_NN layout of the
-    // tile's whole shape: the data is already in the tile's fractal order and is copied as it lies.
-    if (zz || nn)
-      ctx.trap(
-        `a load of MX scales (PTOAS's ${zz ? 'MX_A_ZZ' : 'MX_B_NN'} global layout, the tile's bytes as they lie in global memory) is not implemented yet`,
-      );
-  }
+  const mx = mxScaleGlobalLayout(tile.type);
+  if (mx) return loadMxScales(ctx, view, tile, mx);
   const src = view.buffer;
   const size = elementSize(ctx, src, tile);
   forEachTransfer(ctx, view, tile, (r, c, index) => src.copyElementTo(index, tile.bytes, tile.elementIndex(r, c) * size));
