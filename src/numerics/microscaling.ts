@@ -1,4 +1,5 @@
 import { ElemType } from '../types/type';
+import { roundHalfEven } from './rounding';
 
 /**
  * The values of A5's 8-bit MX formats as the reference simulator decodes them (pto-isa cpu/MXTypes.hpp, MXType's
@@ -44,4 +45,31 @@ export function isMxSpecialCode(dtype: ElemType, bits: number): boolean {
   if (dtype === 'f8E5M2') return (bits & 0x7c) === 0x7c;
   if (dtype === '!pto.f8E8M0') return bits === 0xff;
   return false;
+}
+
+/**
+ * The E4M3 (OCP "fn") code of x, rounded to nearest with ties to the even code and saturated to +-448 (codes 0x7e,
+ * 0xfe), subnormals kept (2^-9 steps below 2^-6). NaN gives 0x7f. A zero result keeps x's sign when `signedZero`
+ * (an IEEE conversion), else it is 0x00 (the simulator's nearest-code search meets +0 first).
+ */
+export function encodeE4M3(x: number, signedZero: boolean): number {
+  if (Number.isNaN(x)) return 0x7f;
+  const sign = x < 0 || Object.is(x, -0) ? 0x80 : 0;
+  const a = Math.abs(x);
+  if (a >= 448) return sign | 0x7e;
+  const step = e4m3Step(a);
+  const q = roundHalfEven(a / step) * step; // exact: a is an f32 and step a power of two
+  if (q === 0) return signedZero ? sign : 0;
+  if (q < 2 ** -6) return sign | (q * 512);
+  let qe = Math.floor(Math.log2(q));
+  if (2 ** qe > q) qe--;
+  return sign | ((qe + 7) << 3) | ((q / 2 ** qe - 1) * 8);
+}
+
+/** The spacing of E4M3 values around a (0 <= a < 448): 3 mantissa bits, below 2^-6 the subnormal step 2^-9. */
+export function e4m3Step(a: number): number {
+  let e = a === 0 ? -6 : Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  if (2 ** (e + 1) <= a) e++;
+  return 2 ** (Math.max(e, -6) - 3);
 }
