@@ -5,7 +5,8 @@
  * zero, where sub-block 1 of the launch (one cube core and two vector cores) writes. This test shows that the VM's
  * rows of each sub-block are what the golden script itself computes for that sub-block: it runs the case as the
  * board flow does, then the same golden script once more with ints[1] = 1 (the inputs come out identical: the
- * script's generator is seeded) and compares rows 8..15 with that second golden, at the case's tolerance.
+ * script's generator is seeded) and compares rows 8..15 with that second golden, at the case's tolerance (or within
+ * 2^-23 where a sum cancels to near zero and the two summation orders part).
  *
  *   PTO_UPSTREAM_DIR=/path/to/PTOAS npx jest test/corpus/qwen-subblocks
  */
@@ -70,14 +71,18 @@ if (!root) {
           const rowBytes = bytes.length / ROWS;
           return bytes.subarray(which * SUBBLOCK_ROWS * rowBytes, (which + 1) * SUBBLOCK_ROWS * rowBytes);
         };
-        const tolerance = harnessTolerance(elem);
+        // The case's tolerance (bf16: 1 ulp) and, for a sum that cancels to near zero, where a bf16 ulp is tiny, an
+        // absolute 2^-23: numpy and the VM add the f32 products in different orders.
+        const agree = (got: Uint8Array, want: Uint8Array) => {
+          const strict = compareBuffers(got, want, harnessTolerance(elem));
+          const loose = compareBuffers(got, want, { elem, atol: 2 ** -23 });
+          return strict.mismatches === 0 || loose.maxAbs <= 2 ** -23;
+        };
         // The first golden leaves sub-block 1's rows zero; the VM fills them.
         expect(half(golden0, 1).every((b) => b === 0)).toBe(true);
         expect(half(vm, 1).some((b) => b !== 0)).toBe(true);
-        expect(compareBuffers(half(vm, 0), half(golden0, 0), tolerance).mismatches).toBe(0);
-        const second1 = compareBuffers(half(vm, 1), half(golden1, 1), tolerance);
-        if (second1.mismatches > 0) console.log(name, folder, JSON.stringify(second1));
-        expect(second1.mismatches).toBe(0);
+        expect(agree(half(vm, 0), half(golden0, 0))).toBe(true);
+        expect(agree(half(vm, 1), half(golden1, 1))).toBe(true);
       } finally {
         fs.rmSync(keep, { recursive: true, force: true });
       }
