@@ -101,6 +101,11 @@ export function tally(outcomes: Outcome[]): [string, number][] {
 
 if (require.main === module) {
   const [root, which = 'samples', ...flags] = process.argv.slice(2);
+  const surveys = ['samples', 'runs', 'lit-valid', 'lit-invalid'];
+  if (!root || !fs.existsSync(root) || !surveys.includes(which)) {
+    console.error(`usage: node dist/corpus/survey.js PTOAS_EXPORT [${surveys.join('|')}] [--list]`);
+    process.exit(2);
+  }
   const outcomes = which === 'samples' ? surveySamples(root) : which === 'runs' ? surveyRuns(root) : surveyLit(root, which === 'lit-invalid');
   const counted = tileLevel(outcomes);
   const accepted = counted.filter((o) => o.accepted).length;
