@@ -233,7 +233,8 @@ export function store(ctx: InstructionContext): void {
   const size = elementSize(ctx, dst, tile);
   // The NPU stores a one-row vec tile as ND rows whatever its box layout (pto-isa a5 TStore: CheckStaticVec's one-row
   // case, TStoreVecND's bursts read row r from r * Cols): element (0, c) is byte c * size, not its place in a box.
-  const linear = ctx.numerics === 'npu' && ctx.target === 'a5' && tile.type.loc === 'vec' && tile.type.rows === 1 && tile.type.slayout !== 'none_box' && !tile.strides;
+  const linear =
+    ctx.numerics === 'npu' && ctx.target === 'a5' && tile.type.loc === 'vec' && tile.type.rows === 1 && tile.type.slayout !== 'none_box' && !tile.strides;
   forEachTransfer(ctx, view, tile, (r, c, index) => dst.copyElementFrom(index, tile.bytes, (linear ? c : tile.elementIndex(r, c)) * size));
 }
 
