@@ -104,6 +104,18 @@ if (!hasNumpy) {
       expect(JSON.parse(json).counts).toEqual({ pass: 1, fail: 0, error: 0, determinismOnly: 0, determinismFail: 0, determinismError: 0, noPto: 0 });
     });
 
+    test('a determinism-only case of several cores runs twice, the second time under another interleaving', () => {
+      const keep = fs.mkdtempSync(path.join(os.tmpdir(), 'board-'));
+      const [c] = findCases(path.join(SAMPLES, '..', 'mixed', 'Pair'));
+      const r = validateCase(c, { keep });
+      // One cube core and two vector cores (a mixed kernel's launch of one block).
+      expect(reportLine(r)).toBe('DET  pair (Pair): ran; the golden script writes no expected outputs; 3 cores: a second interleaving gave the same outputs');
+      // Vector core s doubled rows 4s..4s+3 of x[k] = 0.5k: out[k] = k for all 64.
+      const out = new Float32Array(new Uint8Array(fs.readFileSync(path.join(keep, 'Pair', 'pair', 'v2.bin'))).buffer);
+      expect(Array.from(out)).toEqual(Array.from({ length: 64 }, (_, k) => k));
+      fs.rmSync(keep, { recursive: true, force: true });
+    });
+
     test('the command line runs a kernel given by its path and exits 0 when it passes', () => {
       const r = runTool('pto-vm', 'validate', path.join(SAMPLES, 'Double', 'kernels', 'double.pto'), '--target', 'a5');
       expect([r.status, r.stdout.split('\n')[0]]).toEqual([0, 'PASS double (Double)']);
