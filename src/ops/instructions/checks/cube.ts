@@ -26,7 +26,7 @@ const matmul: InstructionCheck = (ctx) => {
     const name = ctx.tiles.has('cMatrix') ? 'cMatrix' : 'cOutMatrix';
     ctx.error(ctx.spanOf(name), `an ${elemTypeName(c.dtype)} accumulator takes ${allowed.map(elemTypeName).join(', ')} inputs, not ${elemTypeName(a.dtype)}`);
   }
-  if (ctx.spec.name.startsWith('tgemv')) gemvValid(ctx, a, b, c, ctx.tiles.has('cMatrix') ? 'cMatrix' : 'cOutMatrix');
+  if (ctx.spec.name.startsWith('tgemv')) gemvValid(ctx, a, b, c, ['aMatrix', 'bMatrix', ctx.tiles.has('cMatrix') ? 'cMatrix' : 'cOutMatrix']);
   else matmulShapes(ctx, a, b, c);
 };
 
@@ -54,12 +54,12 @@ function matmulShapes(ctx: CheckContext, a: TileType, b: TileType, c: TileType):
   }
 }
 
-/** PTOAS's gemv rules over static valid extents: one row of A and of the result, K and N agreeing. */
-function gemvValid(ctx: CheckContext, a: TileType, b: TileType, c: TileType, cName: string): void {
-  if (differs(a.vRow, 1)) ctx.error(ctx.spanOf('aMatrix'), `aMatrix must have one valid row for a gemv, not ${a.vRow}`, D.validRegion);
-  if (differs(c.vRow, 1)) ctx.error(ctx.spanOf(cName), `${cName} must have one valid row for a gemv, not ${c.vRow}`, D.validRegion);
-  if (differs(a.vCol, b.vRow)) ctx.error(ctx.spanOf('bMatrix'), `aMatrix's valid cols (${a.vCol}) must equal bMatrix's valid rows (${b.vRow})`, D.validRegion);
-  if (differs(b.vCol, c.vCol)) ctx.error(ctx.spanOf(cName), `${cName}'s valid cols (${c.vCol}) must equal bMatrix's (${b.vCol})`, D.validRegion);
+/** PTOAS's gemv rules over static valid extents: one row of A and of the result, K and N agreeing (names: A, B, result). */
+function gemvValid(ctx: CheckContext, a: TileType, b: TileType, c: TileType, [an, bn, cn]: [string, string, string]): void {
+  if (differs(a.vRow, 1)) ctx.error(ctx.spanOf(an), `${an} must have one valid row for a gemv, not ${a.vRow}`, D.validRegion);
+  if (differs(c.vRow, 1)) ctx.error(ctx.spanOf(cn), `${cn} must have one valid row for a gemv, not ${c.vRow}`, D.validRegion);
+  if (differs(a.vCol, b.vRow)) ctx.error(ctx.spanOf(bn), `${an}'s valid cols (${a.vCol}) must equal ${bn}'s valid rows (${b.vRow})`, D.validRegion);
+  if (differs(b.vCol, c.vCol)) ctx.error(ctx.spanOf(cn), `${cn}'s valid cols (${c.vCol}) must equal ${bn}'s (${b.vCol})`, D.validRegion);
 }
 
 const FP4: ElemType[] = ['!pto.f4E1M2x2', '!pto.f4E2M1x2'];
@@ -127,10 +127,7 @@ function scaleLayout(ctx: CheckContext, name: string, t: TileType | undefined, l
 
 /** A gemv's one row: a and dst have one valid row; K and N agree; the fractal layouts PTOAS requires on A5. */
 function gemvShapes(ctx: CheckContext, a: TileType, b: TileType, dst: TileType): void {
-  if (differs(a.vRow, 1)) ctx.error(ctx.spanOf('a'), `a must have one valid row for a gemv, not ${a.vRow}`, D.validRegion);
-  if (differs(dst.vRow, 1)) ctx.error(ctx.spanOf('dst'), `dst must have one valid row for a gemv, not ${dst.vRow}`, D.validRegion);
-  if (differs(a.vCol, b.vRow)) ctx.error(ctx.spanOf('b'), `a's valid cols (${a.vCol}) must equal b's valid rows (${b.vRow})`, D.validRegion);
-  if (differs(b.vCol, dst.vCol)) ctx.error(ctx.spanOf('dst'), `dst's valid cols (${dst.vCol}) must equal b's (${b.vCol})`, D.validRegion);
+  gemvValid(ctx, a, b, dst, ['a', 'b', 'dst']);
   const layouts: [string, TileType, string, string][] = [
     ['a', a, 'col_major', 'row_major'],
     ['b', b, 'row_major', 'col_major'],
