@@ -6,6 +6,7 @@ import { innerBox } from '../types/geometry';
 import { tileBytes } from '../types/geometry';
 import { ElementCodec, Scalar, codec } from '../numerics/elements';
 import { vmTrap } from './trap';
+import { StridedElements, elementStore } from './element-arrays';
 
 /** How a kernel touches an element of global memory; atomic updates (an atomic add) do not race with each other. */
 export type GlobalAccess = 'read' | 'write' | 'atomic';
@@ -124,6 +125,10 @@ export class Tile {
   readonly codec: ElementCodec;
   readonly view: DataView;
   private readonly box: { rows: number; cols: number };
+  /** Element strides of a none_box tile or window, precomputed for elementIndex; undefined for boxed layouts. */
+  private readonly linear?: { row: number; col: number };
+  /** The elements as a typed array with strides (for the fast paths; undefined when they do not apply or are off). */
+  private readonly strided?: StridedElements;
 
   constructor(
     readonly type: TileType,
@@ -139,9 +144,15 @@ export class Tile {
      * window's elements follows (its first element is at `address`, a whole number of boxes into the parent).
      */
     readonly frame?: { rows: number; cols: number },
+    /** Whether the instructions' fast paths may use the elements as a typed array (off: every access takes get/set). */
+    readonly fastPaths = true,
   ) {
     this.codec = codec(type.dtype);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (strides) this.linear = strides;
+    else if (type.slayout === 'none_box') this.linear = type.blayout === 'row_major' ? { row: type.cols, col: 1 } : { row: 1, col: type.rows };
+    const store = fastPaths && this.linear ? elementStore(type.dtype, bytes) : undefined;
+    if (store && this.linear) this.strided = { data: store.data, decode: store.decode, encode: store.encode, integer: store.integer, base: 0, ...this.linear };
     // A tile shorter than its box (a one-row GEMV Left, a one-row MX scale tile, which pto-isa allows) lays its
     // rows as boxes of its own height: the elements stay inside the tile's rows x cols.
     const box = innerBox(type);
@@ -151,9 +162,9 @@ export class Tile {
 
   /** Element index of (r, c) in the tile's storage, per its layout (pto-isa GetTileOffset). */
   elementIndex(r: number, c: number): number {
+    const linear = this.linear;
+    if (linear) return r * linear.row + c * linear.col;
     const t = this.type;
-    if (this.strides) return r * this.strides.row + c * this.strides.col;
-    if (t.slayout === 'none_box') return t.blayout === 'row_major' ? r * t.cols + c : r + c * t.rows;
     const { rows: ir, cols: ic } = this.box;
     const br = Math.floor(r / ir);
     const bc = Math.floor(c / ic);
@@ -167,9 +178,18 @@ export class Tile {
     return br * cols * ir + bc * boxSize + inner; // Zz : Zn
   }
 
+  /**
+   * The elements as a typed array with row and column strides, for the instruction fast paths: a none_box tile or
+   * window of a dtype with a native array (f32, f16/bf16 as bits, 8- to 32-bit integers); undefined for boxed
+   * layouts, the other dtypes and a run without fast paths, which take the general path.
+   */
+  elements(): StridedElements | undefined {
+    return this.strided;
+  }
+
   /** Element strides of a none_box tile or window. */
   elementStrides(): { row: number; col: number } {
-    if (this.strides) return this.strides;
+    if (this.linear) return this.linear;
     const t = this.type;
     return t.blayout === 'row_major' ? { row: t.cols, col: 1 } : { row: 1, col: t.rows };
   }
@@ -225,6 +245,8 @@ export class OnChipMemory {
   constructor(
     private readonly spec: Isa,
     readonly target: TargetName,
+    /** Whether the tiles' element accesses may take the typed-array fast path (RunOptions.fastPaths). */
+    private readonly fastPaths = true,
   ) {}
 
   capacity(buffer: string): number {
@@ -302,6 +324,6 @@ export class OnChipMemory {
       this.memories.set(buffer, memory);
     }
     const bytes = memory.subarray(start, start + tileBytes(type));
-    return new Tile(type, buffer, start, bytes, type.vRow ?? type.rows, type.vCol ?? type.cols);
+    return new Tile(type, buffer, start, bytes, type.vRow ?? type.rows, type.vCol ?? type.cols, undefined, undefined, this.fastPaths);
   }
 }

@@ -15,7 +15,7 @@ const scratchF32 = new Float32Array(1);
 const scratchU32 = new Uint32Array(scratchF32.buffer);
 
 /** bf16 bits -> value for all 65536 patterns: each is the high half of a float32, so the table is lossless. */
-const BF16_TO_F32 = buildDecodeTable();
+export const BF16_TO_F32 = buildDecodeTable();
 
 function buildDecodeTable(): Float32Array {
   const table = new Float32Array(65536);

@@ -28,7 +28,7 @@ const HI = hostIsLittleEndian ? 1 : 0;
 const LO = hostIsLittleEndian ? 0 : 1;
 
 /** f16 bits -> float32 value, for all 65536 patterns. Built once, in well under a millisecond. */
-const F16_TO_F32 = buildDecodeTable();
+export const F16_TO_F32 = buildDecodeTable();
 
 function buildDecodeTable(): Float32Array {
   const table = new Float32Array(65536);

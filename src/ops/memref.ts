@@ -98,7 +98,7 @@ export const bindTile: OpDefinition = {
     if (rows < 0 || rows > buffer.type.rows || cols < 0 || cols > buffer.type.cols) {
       throw vmTrap(`pto.bind_tile: valid region ${rows}x${cols} is outside the ${buffer.type.rows}x${buffer.type.cols} buffer`, op.node.span);
     }
-    x.setResults(op, [new Tile(buffer.type, buffer.buffer, buffer.address, buffer.bytes, rows, cols, buffer.strides, buffer.frame)]);
+    x.setResults(op, [new Tile(buffer.type, buffer.buffer, buffer.address, buffer.bytes, rows, cols, buffer.strides, buffer.frame, buffer.fastPaths)]);
   },
   properties: { aliasesOperand: { level2: true } },
   verify(v) {

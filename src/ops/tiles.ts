@@ -108,7 +108,7 @@ const treshape: OpDefinition = {
     const dynamic = type.vRow === null || type.vCol === null;
     if (dynamic && (type.rows !== src.type.rows || type.cols !== src.type.cols))
       throw vmTrap('pto.treshape to a new shape with a dynamic valid shape is not implemented yet', op.node.resultTypes[0]?.span ?? op.node.span);
-    x.setResults(op, [new Tile(type, src.buffer, src.address, src.bytes.subarray(0, tileBytes(type)), type.vRow ?? src.vRow, type.vCol ?? src.vCol)]);
+    x.setResults(op, [new Tile(type, src.buffer, src.address, src.bytes.subarray(0, tileBytes(type)), type.vRow ?? src.vRow, type.vCol ?? src.vCol, undefined, undefined, src.fastPaths)]);
   },
   verify(v) {
     const { op } = v;
@@ -162,12 +162,12 @@ export const subview: OpDefinition = {
       // Whole boxes of the parent, addressed through the parent's box grid.
       const offset = parent.elementIndex(row, col) * parent.codec.size;
       const frame = parent.frame ?? { rows: parent.type.rows, cols: parent.type.cols };
-      x.setResults(op, [new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), vRow, vCol, undefined, frame)]);
+      x.setResults(op, [new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), vRow, vCol, undefined, frame, parent.fastPaths)]);
       return;
     }
     const strides = parent.elementStrides();
     const offset = (row * strides.row + col * strides.col) * parent.codec.size;
-    x.setResults(op, [new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), vRow, vCol, strides)]);
+    x.setResults(op, [new Tile(type, parent.buffer, parent.address + offset, parent.bytes.subarray(offset), vRow, vCol, strides, undefined, parent.fastPaths)]);
   },
   verify(v) {
     const { op } = v;
@@ -230,7 +230,7 @@ const bitcast: OpDefinition = {
   properties: { aliasesOperand: { level2: true } },
   execute(x, op) {
     const src = tileOperand(x, op, 0);
-    x.setResults(op, [new Tile(op.resultTypes[0] as TileType, src.buffer, src.address, src.bytes, src.vRow, src.vCol, src.strides, src.frame)]);
+    x.setResults(op, [new Tile(op.resultTypes[0] as TileType, src.buffer, src.address, src.bytes, src.vRow, src.vCol, src.strides, src.frame, src.fastPaths)]);
   },
   verify(v) {
     const { op } = v;

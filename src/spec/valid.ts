@@ -15,13 +15,25 @@ export function dimsOfType(t: TileType): Dims {
   return { rows: t.rows, cols: t.cols, vRow: t.vRow, vCol: t.vCol };
 }
 
+/** `src.vCol` as operand and field, split once per reference (the VM checks rules on every run of an instruction). */
+const REFERENCES = new Map<string, { operand: string; field: keyof Dims }>();
+
+function reference(ref: string): { operand: string; field: keyof Dims } {
+  let parsed = REFERENCES.get(ref);
+  if (!parsed) {
+    const [operand, field] = ref.split('.');
+    REFERENCES.set(ref, (parsed = { operand, field: field as keyof Dims }));
+  }
+  return parsed;
+}
+
 /** Resolves `src.vCol` to a number, or null when it is not known statically. */
 export function dimValue(ref: string | number, dims: (operand: string) => Dims | undefined): number | null | undefined {
   if (typeof ref === 'number') return ref;
-  const [operand, field] = ref.split('.');
+  const { operand, field } = reference(ref);
   const d = dims(operand);
   if (!d) return undefined;
-  return d[field as keyof Dims];
+  return d[field];
 }
 
 export type RuleOutcome = { status: 'ok' } | { status: 'unknown' } | { status: 'violated'; message: string };

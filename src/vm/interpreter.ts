@@ -28,6 +28,11 @@ export interface RunOptions {
   core?: CoreIndex;
   /** Runs another legal interleaving of the cores (a seeded choice at each op that can block); none: round robin. */
   scheduleSeed?: number;
+  /**
+   * Whether instructions may take their typed-array fast paths (default true). Off, every element goes through the
+   * general definitions: the tests run both ways and compare the results bit for bit.
+   */
+  fastPaths?: boolean;
 }
 
 export interface RunResult {
@@ -363,7 +368,7 @@ class Interpreter implements Executor {
     this.numerics = options.numerics;
     this.backend = options.backend ?? program.backend ?? 'emitc';
     this.target = program.target;
-    this.memory = new OnChipMemory(isa(), program.target);
+    this.memory = new OnChipMemory(isa(), program.target, options.fastPaths ?? true);
     this.sync = new SyncTracker(program);
   }
 

@@ -1,35 +1,56 @@
 import { BoundOp } from '../../ir/bound';
 import { Executor } from '../../ir/definition';
+import { BoundInstruction } from '../../ir/program';
 import { PartitionView, Tile } from '../../machine/memory';
 import { vmTrap } from '../../machine/trap';
 import { Value } from '../../machine/value';
-import { checkDimRule } from '../../spec/valid';
+import { Dims, checkDimRule } from '../../spec/valid';
+import { ValidRule } from '../../spec/schema';
 import { TileType } from '../../types/type';
-import { InstructionContext } from './semantics/context';
+import { InstructionContext, Semantics } from './semantics/context';
 import { SEMANTICS } from './semantics';
+
+/**
+ * What running one instruction needs that does not change from one run of it to the next, made the first time it
+ * runs: where each operand comes from, the valid-region rules left for run time, its semantics function, and one
+ * context object that every run reuses (an instruction runs to its end before another starts, on any core).
+ */
+interface InstructionPlan {
+  operands: { name: string; slot?: number; resultType?: TileType }[];
+  rules: ValidRule[];
+  semantics?: Semantics;
+  results: string[];
+  /** The running op's operands by spec name, and the executor running it (set at the start of each run). */
+  objects: Map<string, Value>;
+  executor?: Executor;
+  ctx: InstructionContext;
+}
+
+const plans = new WeakMap<BoundOp, InstructionPlan>();
 
 /**
  * Runs a table instruction: its operands by spec name, the valid-region rules that depended on dynamic sizes, then
  * the semantics function its entry names (`semantics` in spec/instructions, implemented in ./semantics).
  */
 export function executeInstruction(x: Executor, op: BoundOp): void {
+  let plan = plans.get(op);
+  if (!plan) plans.set(op, (plan = planOf(op)));
   const bound = op.instruction!;
-  const objects = new Map<string, Value>();
-  for (const [name, b] of bound.operands) {
-    if (b.use) objects.set(name, x.slot(b.slot!)!);
-    else if (b.result && b.type.kind === 'tile') {
-      const type = b.type as TileType;
+  const objects = plan.objects;
+  objects.clear();
+  plan.executor = x;
+  for (const o of plan.operands) {
+    if (o.slot !== undefined) objects.set(o.name, x.slot(o.slot)!);
+    else if (o.resultType) {
+      const type = o.resultType;
       // A Level 1 result has storage of its own, reused when the op runs again.
       objects.set(
-        name,
-        x.storage(op, name, () => x.memory.allocate(type, op.def.name, op.node.span)),
+        o.name,
+        x.storage(op, o.name, () => x.memory.allocate(type, op.def.name, op.node.span)),
       );
     }
   }
-  const trap = (message: string): never => {
-    throw vmTrap(`${bound.spec.opName}: ${message}`, op.node.nameSpan);
-  };
-  const dims = (name: string) => {
+  const dims = (name: string): Dims | undefined => {
     const v = objects.get(name);
     return v instanceof Tile ? { rows: v.type.rows, cols: v.type.cols, vRow: v.vRow, vCol: v.vCol } : undefined;
   };
@@ -37,17 +58,60 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
   if (early && (early.vRow === 0 || early.vCol === 0)) return;
   const marker = bound.spec.noOpWhenEmpty ? dims(bound.spec.noOpWhenEmpty) : undefined;
   if (marker && marker.vRow === 0 && marker.vCol === 0) return;
-  for (const rule of bound.spec.valid ?? []) {
-    if (rule.kind === 'view-matches-valid') continue; // checked by the transfer itself
+  for (const rule of plan.rules) {
     const outcome = checkDimRule(rule, dims);
-    if (outcome.status === 'violated') trap(outcome.message);
+    if (outcome.status === 'violated') plan.ctx.trap(outcome.message);
   }
-  const ctx: InstructionContext = {
+  if (!plan.semantics) return plan.ctx.trap('is not implemented yet');
+  x.observeInstruction(op, objects);
+  plan.semantics(plan.ctx);
+  if (plan.results.length > 0)
+    x.setResults(
+      op,
+      plan.results.map((name) => objects.get(name)!),
+    );
+}
+
+function planOf(op: BoundOp): InstructionPlan {
+  const bound = op.instruction!;
+  const operands: InstructionPlan['operands'] = [];
+  for (const [name, b] of bound.operands) {
+    if (b.use) operands.push({ name, slot: b.slot! });
+    else if (b.result && b.type.kind === 'tile') operands.push({ name, resultType: b.type as TileType });
+    else operands.push({ name });
+  }
+  const plan: InstructionPlan = {
+    operands,
+    // view-matches-valid is checked by the transfer itself.
+    rules: (bound.spec.valid ?? []).filter((rule) => rule.kind !== 'view-matches-valid'),
+    semantics: bound.spec.implemented ? SEMANTICS[bound.spec.semantics] : undefined,
+    results: [...bound.operands.values()].filter((b) => b.result).map((b) => b.spec.name),
+    objects: new Map(),
+    ctx: undefined as unknown as InstructionContext,
+  };
+  plan.ctx = contextOf(op, bound, plan);
+  return plan;
+}
+
+/** The context the semantics functions see, reading the plan's current operands and executor. */
+function contextOf(op: BoundOp, bound: BoundInstruction, plan: InstructionPlan): InstructionContext {
+  const objects = plan.objects;
+  const x = (): Executor => plan.executor!;
+  const trap = (message: string): never => {
+    throw vmTrap(`${bound.spec.opName}: ${message}`, op.node.nameSpan);
+  };
+  return {
     op: op.node,
     bound,
-    numerics: x.numerics,
-    backend: x.backend,
-    target: x.target,
+    get numerics() {
+      return x().numerics;
+    },
+    get backend() {
+      return x().backend;
+    },
+    get target() {
+      return x().target;
+    },
     tile: (name) => {
       const v = objects.get(name);
       if (!(v instanceof Tile)) trap(`operand ${name} is not a tile`);
@@ -74,24 +138,18 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
       return typeof value === 'boolean' ? value : undefined;
     },
     attribute: (name) => bound.attributes?.get(name),
-    print: (text) => x.print(text),
-    note: (message) => x.note(message),
+    print: (text) => x().print(text),
+    note: (message) => x().note(message),
     bindMxScale: (name, of) => {
       const b = bound.operands.get(name);
       const current = objects.get(name);
       if (!b?.use || b.slot === undefined || !(current instanceof Tile)) return trap(`operand ${name} is not a tile the op can rebind`);
-      const placed = x.memory.placeMxScale(current.type, of, op.def.name, op.node.span);
+      const placed = x().memory.placeMxScale(current.type, of, op.def.name, op.node.span);
       placed.vRow = current.vRow;
       placed.vCol = current.vCol;
-      x.rebindSlot(b.slot, placed);
+      x().rebindSlot(b.slot, placed);
       objects.set(name, placed);
       return placed;
     },
   };
-  const semantics = bound.spec.implemented ? SEMANTICS[bound.spec.semantics] : undefined;
-  if (!semantics) return trap('is not implemented yet');
-  x.observeInstruction(op, objects);
-  semantics(ctx);
-  const results = [...bound.operands.values()].filter((b) => b.result).map((b) => objects.get(b.spec.name)!);
-  if (results.length > 0) x.setResults(op, results);
 }

@@ -3,6 +3,8 @@ import { BINARY_OPERATIONS, BinaryOperationName, ElementOperation, Fail, fusedMu
 import { Scalar, codec } from '../../../numerics/elements';
 import { saturateF16, saturates } from '../../../numerics/saturation';
 import { Tile } from '../../../machine/memory';
+import { f32Lanes, mapFloat2, rowRuns3 } from '../../../machine/tile-loops';
+import { f32BinaryLoops } from './fast-f32';
 import { npuConverter } from '../../../numerics/conversion';
 import { InstructionContext, SemanticsModule } from './context';
 
@@ -51,9 +53,18 @@ export function scalarAsElement(v: bigint | number, dtype: ElemType, fail: Fail)
 export function elementwise(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
   const [a, b] = sourceTiles(ctx);
-  const op = binaryOperation(binaryName(ctx), dst.type.dtype, ctx.numerics, ctx.trap);
+  const name = binaryName(ctx);
+  const loops = f32BinaryLoops(name, ctx.numerics);
+  const lanes = loops && f32Lanes([dst, a, b], dst.vRow, dst.vCol);
+  if (loops && lanes) {
+    const [d, x, y] = lanes;
+    if (rowRuns3(d, x, y, dst.vRow, dst.vCol, (i, j, k, n) => loops.tiles(d.data, i, x.data, j, y.data, k, n))) return;
+  }
+  const op = binaryOperation(name, dst.type.dtype, ctx.numerics, ctx.trap);
   const finish = finisher(ctx, dst.type.dtype);
-  forEachValid(dst, (r, c) => finish(op(a.get(r, c), b.get(r, c))));
+  const element = (x: Scalar, y: Scalar) => finish(op(x, y));
+  if (mapFloat2(dst, a, b, dst.vRow, dst.vCol, element as (x: number, y: number) => number)) return;
+  forEachValid(dst, (r, c) => element(a.get(r, c), b.get(r, c)));
 }
 
 /**

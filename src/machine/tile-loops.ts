@@ -1,0 +1,171 @@
+import { Tile } from './memory';
+
+/**
+ * Typed-array loops over the valid region of tiles: the fast paths of the instructions that compute element by
+ * element. Each loop reads and writes exactly the elements, in exactly the order, of the general path
+ * (`Tile.get`/`Tile.set` row by row); it applies when every tile has a typed array (Tile.elements) of the same
+ * float kind that holds the region, and returns false otherwise so that the caller takes the general path. The
+ * loops are separate functions per array kind so that each stays monomorphic for the JIT.
+ */
+
+/** Where a loop finds a tile's element (r, c): `data[base + r * row + c * col]`. */
+export interface Lanes<A> {
+  data: A;
+  base: number;
+  row: number;
+  col: number;
+}
+
+/** An element operation over values (already rounded to the element type by the caller's definition). */
+type Map1 = (x: number) => number;
+type Map2 = (x: number, y: number) => number;
+type Map3 = (x: number, y: number, z: number) => number;
+
+/** The lanes of `tile` when its typed array holds the rows x cols region (the general path reports the others). */
+function lanesOf(tile: Tile, rows: number, cols: number): Lanes<unknown> | undefined {
+  const e = tile.elements();
+  if (!e || e.row < 0 || e.col < 0) return undefined;
+  const last = rows > 0 && cols > 0 ? e.base + (rows - 1) * e.row + (cols - 1) * e.col : -1;
+  return last < e.data.length ? e : undefined;
+}
+
+/** The f32 lanes of every tile, or undefined when one of them has none (another dtype, a boxed layout). */
+export function f32Lanes(tiles: readonly Tile[], rows: number, cols: number): Lanes<Float32Array>[] | undefined {
+  const out: Lanes<Float32Array>[] = [];
+  for (const t of tiles) {
+    const l = t.type.dtype === 'f32' ? lanesOf(t, rows, cols) : undefined;
+    if (!l) return undefined;
+    out.push(l as Lanes<Float32Array>);
+  }
+  return out;
+}
+
+/** 16-bit float lanes (bits) of tiles of one dtype (f16 or bf16), with the dtype's decode table and encoder. */
+export interface HalfLanes {
+  lanes: Lanes<Uint16Array>[];
+  decode: Float32Array;
+  encode: (v: number) => number;
+}
+
+export function halfLanes(tiles: readonly Tile[], rows: number, cols: number): HalfLanes | undefined {
+  const dtype = tiles[0].type.dtype;
+  if (dtype !== 'f16' && dtype !== 'bf16') return undefined;
+  const lanes: Lanes<Uint16Array>[] = [];
+  for (const t of tiles) {
+    const l = t.type.dtype === dtype ? lanesOf(t, rows, cols) : undefined;
+    if (!l) return undefined;
+    lanes.push(l as Lanes<Uint16Array>);
+  }
+  const e = tiles[0].elements()!;
+  return { lanes, decode: e.decode!, encode: e.encode! };
+}
+
+/** dst = f(a) over rows x cols, when both tiles have lanes of one float kind. */
+export function mapFloat1(dst: Tile, a: Tile, rows: number, cols: number, f: Map1): boolean {
+  const single = f32Lanes([dst, a], rows, cols);
+  if (single) return (f32Map1(single[0], single[1], rows, cols, f), true);
+  const half = halfLanes([dst, a], rows, cols);
+  if (half) return (halfMap1(half, rows, cols, f), true);
+  return false;
+}
+
+/** dst = f(a, b) over rows x cols. */
+export function mapFloat2(dst: Tile, a: Tile, b: Tile, rows: number, cols: number, f: Map2): boolean {
+  const single = f32Lanes([dst, a, b], rows, cols);
+  if (single) return (f32Map2(single[0], single[1], single[2], rows, cols, f), true);
+  const half = halfLanes([dst, a, b], rows, cols);
+  if (half) return (halfMap2(half, rows, cols, f), true);
+  return false;
+}
+
+/** dst = f(a, b, c) over rows x cols. */
+export function mapFloat3(dst: Tile, a: Tile, b: Tile, c: Tile, rows: number, cols: number, f: Map3): boolean {
+  const single = f32Lanes([dst, a, b, c], rows, cols);
+  if (!single) return false;
+  const [d, x, y, z] = single;
+  for (let r = 0; r < rows; r++)
+    for (let k = 0; k < cols; k++)
+      d.data[d.base + r * d.row + k * d.col] = f(
+        x.data[x.base + r * x.row + k * x.col],
+        y.data[y.base + r * y.row + k * y.col],
+        z.data[z.base + r * z.row + k * z.col],
+      );
+  return true;
+}
+
+function f32Map1(d: Lanes<Float32Array>, a: Lanes<Float32Array>, rows: number, cols: number, f: Map1): void {
+  const D = d.data;
+  const A = a.data;
+  for (let r = 0; r < rows; r++) {
+    let i = d.base + r * d.row;
+    let j = a.base + r * a.row;
+    for (let c = 0; c < cols; c++, i += d.col, j += a.col) D[i] = f(A[j]);
+  }
+}
+
+function f32Map2(d: Lanes<Float32Array>, a: Lanes<Float32Array>, b: Lanes<Float32Array>, rows: number, cols: number, f: Map2): void {
+  const D = d.data;
+  const A = a.data;
+  const B = b.data;
+  for (let r = 0; r < rows; r++) {
+    let i = d.base + r * d.row;
+    let j = a.base + r * a.row;
+    let k = b.base + r * b.row;
+    for (let c = 0; c < cols; c++, i += d.col, j += a.col, k += b.col) D[i] = f(A[j], B[k]);
+  }
+}
+
+function halfMap1(h: HalfLanes, rows: number, cols: number, f: Map1): void {
+  const [d, a] = h.lanes;
+  const { decode, encode } = h;
+  const D = d.data;
+  const A = a.data;
+  for (let r = 0; r < rows; r++) {
+    let i = d.base + r * d.row;
+    let j = a.base + r * a.row;
+    for (let c = 0; c < cols; c++, i += d.col, j += a.col) D[i] = encode(f(decode[A[j]]));
+  }
+}
+
+function halfMap2(h: HalfLanes, rows: number, cols: number, f: Map2): void {
+  const [d, a, b] = h.lanes;
+  const { decode, encode } = h;
+  const D = d.data;
+  const A = a.data;
+  const B = b.data;
+  for (let r = 0; r < rows; r++) {
+    let i = d.base + r * d.row;
+    let j = a.base + r * a.row;
+    let k = b.base + r * b.row;
+    for (let c = 0; c < cols; c++, i += d.col, j += a.col, k += b.col) D[i] = encode(f(decode[A[j]], decode[B[k]]));
+  }
+}
+
+/** Whether lanes hold the rows x cols region as one run of adjacent elements. */
+const isFlat = (l: Lanes<unknown>, rows: number, cols: number): boolean => l.col === 1 && (rows === 1 || l.row === cols);
+
+/**
+ * Calls run(d, a, n) for the region as runs of adjacent elements, in row order: one run when both tiles hold it
+ * contiguously, else one per row; false (nothing run) when a tile's columns are not adjacent.
+ */
+export function rowRuns2(d: Lanes<unknown>, a: Lanes<unknown>, rows: number, cols: number, run: (d: number, a: number, n: number) => void): boolean {
+  if (d.col !== 1 || a.col !== 1) return false;
+  if (isFlat(d, rows, cols) && isFlat(a, rows, cols)) run(d.base, a.base, rows * cols);
+  else for (let r = 0; r < rows; r++) run(d.base + r * d.row, a.base + r * a.row, cols);
+  return true;
+}
+
+/** rowRuns2 for three tiles. */
+export function rowRuns3(
+  d: Lanes<unknown>,
+  a: Lanes<unknown>,
+  b: Lanes<unknown>,
+  rows: number,
+  cols: number,
+  run: (d: number, a: number, b: number, n: number) => void,
+): boolean {
+  if (d.col !== 1 || a.col !== 1 || b.col !== 1) return false;
+  if (isFlat(d, rows, cols) && isFlat(a, rows, cols) && isFlat(b, rows, cols)) run(d.base, a.base, b.base, rows * cols);
+  else for (let r = 0; r < rows; r++) run(d.base + r * d.row, a.base + r * a.row, b.base + r * b.row, cols);
+  return true;
+}

@@ -1,0 +1,130 @@
+/**
+ * The instructions' typed-array fast paths against their general definitions: every program is run twice on the
+ * same inputs, with RunOptions.fastPaths on and off, and the bytes it leaves in global memory must agree bit for
+ * bit (NaN payloads included). The random cases draw raw bit patterns, so NaNs (signalling ones too), infinities,
+ * signed zeros and subnormals all occur.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import fc from 'fast-check';
+import { assemble } from '../../src/verify/assemble';
+import { bindArguments } from '../../src/vm/io/arguments';
+import { runLaunch } from '../../src/vm/interpreter';
+import { GlobalBuffer } from '../../src/machine/memory';
+import { NumericsProfile } from '../../src/ir/definition';
+import { TargetName } from '../../src/spec/schema';
+
+/** Runs `text`'s first function with generated inputs (or `inputs` by argument name), returning every buffer's bytes. */
+function runBoth(text: string, target: TargetName, numerics: NumericsProfile, inputs: Record<string, Uint8Array> = {}): [Buffer[], Buffer[]] {
+  const asm = assemble('fast.pto', text, { target });
+  if (asm.diags.hasErrors())
+    throw new Error(
+      asm.diags
+        .all()
+        .map((d) => d.message)
+        .join('\n'),
+    );
+  const fn = [...asm.program.functions.values()][0];
+  const once = (fastPaths: boolean): Buffer[] => {
+    const bound = bindArguments(asm.types, fn, new Map(), (symbol) => asm.program.functions.get(symbol));
+    const buffers = [...bound.values.entries()].filter(([, v]) => v instanceof GlobalBuffer) as [string, GlobalBuffer][];
+    for (const [name, b] of buffers) {
+      const input = inputs[name.replace(/^%/, '')];
+      if (input) b.bytes.set(input.subarray(0, b.bytes.length));
+    }
+    // One block; a mixed kernel gets its cube core and two vector cores.
+    runLaunch(asm.program, asm.types, fn, bound.values, { numerics, maxSteps: 1e7, fastPaths }, 1);
+    return buffers.map(([, b]) => Buffer.from(b.bytes));
+  };
+  return [once(true), once(false)];
+}
+
+const programsDir = path.join(__dirname, '..', '..', 'programs');
+
+describe('programs/ run alike with and without fast paths', () => {
+  const files = fs.readdirSync(programsDir).filter((f) => f.endsWith('.pto'));
+  test.each(files.flatMap((f) => (['cpu-sim', 'npu'] as const).map((n) => [f, n] as const)))('%s (%s)', (file, numerics) => {
+    const text = fs.readFileSync(path.join(programsDir, file), 'utf8');
+    const target = /pto\.target_arch = "a2a3"/.test(text) ? 'a2a3' : 'a5';
+    const [fast, slow] = runBoth(text, target, numerics);
+    expect(fast).toEqual(slow);
+  });
+});
+
+const tile = (rows: number, cols: number, vRow: number, vCol: number) =>
+  `!pto.tile_buf<loc=vec, dtype=f32, rows=${rows}, cols=${cols}, v_row=${vRow}, v_col=${vCol}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+
+/** dst = a op b over a rows x cols tile (dst may be a itself). */
+function binaryProgram(op: string, rows: number, cols: number, inPlace: boolean): string {
+  const full = tile(rows, cols, rows, cols);
+  const view = `!pto.partition_tensor_view<${rows}x${cols}xf32>`;
+  return `module {
+  func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %d: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = arith.constant ${rows} : index
+    %c = arith.constant ${cols} : index
+    %at = pto.make_tensor_view %a, shape = [%r, %c], strides = [%c, %c1] : !pto.tensor_view<?x?xf32>
+    %bt = pto.make_tensor_view %b, shape = [%r, %c], strides = [%c, %c1] : !pto.tensor_view<?x?xf32>
+    %dt = pto.make_tensor_view %d, shape = [%r, %c], strides = [%c, %c1] : !pto.tensor_view<?x?xf32>
+    %ap = pto.partition_view %at, offsets = [%c0, %c0], sizes = [%r, %c] : !pto.tensor_view<?x?xf32> -> ${view}
+    %bp = pto.partition_view %bt, offsets = [%c0, %c0], sizes = [%r, %c] : !pto.tensor_view<?x?xf32> -> ${view}
+    %dp = pto.partition_view %dt, offsets = [%c0, %c0], sizes = [%r, %c] : !pto.tensor_view<?x?xf32> -> ${view}
+    %x = pto.alloc_tile : ${full}
+    %y = pto.alloc_tile : ${full}
+    %z = pto.alloc_tile : ${full}
+    pto.tload ins(%ap : ${view}) outs(%x : ${full})
+    pto.tload ins(%bp : ${view}) outs(%y : ${full})
+    pto.tload ins(%dp : ${view}) outs(%z : ${full})
+    pto.${op} ins(%x, %y : ${full}, ${full}) outs(${inPlace ? '%x' : '%z'} : ${full})
+    pto.tstore ins(${inPlace ? '%x' : '%z'} : ${full}) outs(%dp : ${view})
+    return
+  }
+}`;
+}
+
+/** The special f32 bit patterns: infinities, NaNs (quiet and signalling, both signs, payloads), zeros, subnormals, the largest. */
+const SPECIAL_F32 = [0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0xffa00005, 0x80000000, 0, 0x00000001, 0x807fffff, 0x7f7fffff, 0x3f800000];
+
+/** f32 bit patterns weighted towards the special ones. */
+const f32Bits = fc.oneof(fc.integer({ min: 0, max: 0xffffffff }), fc.constantFrom(...SPECIAL_F32));
+
+/** Every pair of special patterns once: a[i] x b[i] over 12 x 12 = 144 elements (a 6 x 24 tile). */
+function specialPairs(): Record<string, Uint8Array> {
+  const n = SPECIAL_F32.length;
+  const a = Uint32Array.from({ length: n * n }, (_, i) => SPECIAL_F32[Math.floor(i / n)]);
+  const b = Uint32Array.from({ length: n * n }, (_, i) => SPECIAL_F32[i % n]);
+  const d = Uint32Array.from({ length: n * n }, (_, i) => SPECIAL_F32[(i * 7) % n]);
+  return { a: new Uint8Array(a.buffer), b: new Uint8Array(b.buffer), d: new Uint8Array(d.buffer) };
+}
+
+describe('f32 binary fast paths match the definitions bit for bit', () => {
+  const ops = ['tadd', 'tsub', 'tmul', 'tdiv', 'tmax', 'tmin'];
+  test.each(ops.flatMap((op) => (['cpu-sim', 'npu'] as const).map((n) => [op, n] as const)))('%s (%s): every pair of special values', (op, numerics) => {
+    const [fast, slow] = runBoth(binaryProgram(op, 6, 24, false), 'a5', numerics, specialPairs());
+    expect(fast).toEqual(slow);
+  });
+  test.each(ops.flatMap((op) => (['cpu-sim', 'npu'] as const).map((n) => [op, n] as const)))('%s (%s): random tiles', (op, numerics) => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.boolean(),
+        fc.array(f32Bits, { minLength: 3 * 4 * 24, maxLength: 3 * 4 * 24 }),
+        (rows, colBlocks, inPlace, bits) => {
+          const cols = colBlocks * 8;
+          const words = Uint32Array.from(bits);
+          const bytes = new Uint8Array(words.buffer);
+          const n = rows * cols * 4;
+          const [fast, slow] = runBoth(binaryProgram(op, rows, cols, inPlace), 'a5', numerics, {
+            a: bytes.subarray(0, n),
+            b: bytes.subarray(n, 2 * n),
+            d: bytes.subarray(2 * n, 3 * n),
+          });
+          expect(fast).toEqual(slow);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
