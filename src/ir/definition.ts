@@ -91,6 +91,11 @@ export interface ResultUse {
 /** Facts about an op that transforms and printers ask for, instead of keeping lists of names. */
 export interface OpProperties {
   /**
+   * Running it can wait for another core (a pop from an empty pipe, a flag another core sets): the VM runs the code
+   * around it under the scheduler. Ops with regions or calls wait when their regions or callees do (src/vm/waits.ts).
+   */
+  mayWait?: boolean;
+  /**
    * The result names the bytes of an operand (a second name for a buffer): the level conversion cannot express
    * that at Level 1. `level2`: also at Level 2 it is only a view (not a new buffer).
    */

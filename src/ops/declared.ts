@@ -122,11 +122,15 @@ export function ptoEnum(mnemonic: string, values: string[]): AttrKind {
   return { kind: 'enum', syntax: [`#pto<${mnemonic} {}>`, `#pto.${mnemonic}<{}>`, '<{}>'], values };
 }
 
+/** A generator function's prototype: a declared op whose semantics is one can wait (it yields what it waits for). */
+const GENERATOR_FUNCTION = Object.getPrototypeOf(function* () {});
+
 export function declaredDefinition(spec: DeclaredOp): OpDefinition {
+  const waits = spec.execute !== undefined && Object.getPrototypeOf(spec.execute) === GENERATOR_FUNCTION;
   return {
     name: spec.name,
     syntax: spec.syntax,
-    properties: spec.properties,
+    properties: waits ? { ...spec.properties, mayWait: true } : spec.properties,
     verify: (v) => verifyDeclared(spec, v),
     ...(spec.syntax === undefined ? { fromGeneric: (g: GenericOp) => declaredFromGeneric(spec, g) } : {}),
     execute: spec.execute && ((x, op) => spec.execute!(x, op, decided<DeclaredBinding>(op))),

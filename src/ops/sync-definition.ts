@@ -10,7 +10,7 @@ export function syncDefinition(spec: SyncOpSpec): OpDefinition {
   return {
     name: spec.opName,
     // PTOAS materializes a tile-op helper's body into sections of its callers, which own the synchronization.
-    properties: { notInTileOpHelper: 'pipe synchronization' },
+    properties: { notInTileOpHelper: 'pipe synchronization', mayWait: spec.role === 'cross-wait' },
     verify(v) {
       v.expectResults(0);
       const verified = verifySyncOp(v.op, spec, v.target, v.diags, (i) => v.operands[i]);

@@ -108,7 +108,19 @@ const treshape: OpDefinition = {
     const dynamic = type.vRow === null || type.vCol === null;
     if (dynamic && (type.rows !== src.type.rows || type.cols !== src.type.cols))
       throw vmTrap('pto.treshape to a new shape with a dynamic valid shape is not implemented yet', op.node.resultTypes[0]?.span ?? op.node.span);
-    x.setResults(op, [new Tile(type, src.buffer, src.address, src.bytes.subarray(0, tileBytes(type)), type.vRow ?? src.vRow, type.vCol ?? src.vCol, undefined, undefined, src.fastPaths)]);
+    x.setResults(op, [
+      new Tile(
+        type,
+        src.buffer,
+        src.address,
+        src.bytes.subarray(0, tileBytes(type)),
+        type.vRow ?? src.vRow,
+        type.vCol ?? src.vCol,
+        undefined,
+        undefined,
+        src.fastPaths,
+      ),
+    ]);
   },
   verify(v) {
     const { op } = v;

@@ -14,6 +14,7 @@ import { Value } from '../machine/value';
 import { TargetName } from '../spec/schema';
 import { SyncFinding, SyncTracker } from './sync/tracker';
 import { CrossCoreRaces } from './sync/cross-core';
+import { WaitAnalysis } from './waits';
 
 export type { Value } from '../machine/value';
 export type { CoreIndex } from '../ir/definition';
@@ -328,6 +329,38 @@ class RunState {
 
 const MAX_CALL_DEPTH = 64;
 
+/** A generator that has already finished with its value (what yield* of a region that ran straight through gets). */
+class Finished<T> implements Generator<Wait, T, void> {
+  private readonly done: IteratorReturnResult<T>;
+  constructor(value: T) {
+    this.done = { done: true, value };
+  }
+  next(): IteratorReturnResult<T> {
+    return this.done;
+  }
+  return(): IteratorReturnResult<T> {
+    return this.done;
+  }
+  throw(e: unknown): never {
+    throw e;
+  }
+  [Symbol.iterator](): Generator<Wait, T, void> {
+    return this;
+  }
+}
+
+const finished = <T>(value: T): Generator<Wait, T, void> => new Finished(value);
+
+/**
+ * Runs an op's generator in code that cannot wait (WaitAnalysis): whatever it yields is ready at once. A wait that
+ * is not would be a wrong analysis, reported as the internal error it is rather than run on.
+ */
+function runToEnd(execution: Generator<Wait, void, void>, op: BoundOp): void {
+  for (let step = execution.next(); !step.done; step = execution.next()) {
+    if (!step.value.ready()) throw new Error(`${op.node.name} waits (${step.value.what}) in code the VM runs without the scheduler`);
+  }
+}
+
 class ReturnSignal {
   constructor(readonly values: Value[]) {}
 }
@@ -355,6 +388,8 @@ class Interpreter implements Executor {
   private readonly sync: SyncTracker;
   /** The op that can wait which this core runs last (where it waits when it yields). */
   private waiting?: BoundOp;
+  /** Which regions and functions can wait: the others run without generators. */
+  private readonly waits: WaitAnalysis;
 
   constructor(
     private readonly program: Program,
@@ -370,6 +405,7 @@ class Interpreter implements Executor {
     this.target = program.target;
     this.memory = new OnChipMemory(isa(), program.target, options.fastPaths ?? true);
     this.sync = new SyncTracker(program);
+    this.waits = new WaitAnalysis(program);
   }
 
   *run(node: OpNode, args: Map<string, Value>): Generator<Wait, void, void> {
@@ -458,9 +494,48 @@ class Interpreter implements Executor {
     if (++this.steps > this.options.maxSteps) throw vmTrap(`stopped after ${this.options.maxSteps} steps (--max-steps)`, op.node.nameSpan);
   }
 
-  *runRegion(region: BoundRegion, args: Value[]): RegionExecution {
-    region.blocks[0].args.forEach((slot, i) => (this.frame[slot] = args[i]));
+  runRegion(region: BoundRegion, args: Value[]): RegionExecution {
+    const entry = region.blocks[0].args;
+    for (let i = 0; i < entry.length; i++) this.frame[entry[i]] = args[i];
+    // A region that cannot wait runs now, straight through; its generator only hands back the result.
+    if (!this.waits.region(region)) return finished(this.runBlocksNow(region, 0) ?? []);
+    return this.runBlocksWaiting(region);
+  }
+
+  private *runBlocksWaiting(region: BoundRegion): RegionExecution {
     return (yield* this.runBlocks(region, 0)) ?? [];
+  }
+
+  /** runBlocks for a region that cannot wait: the same walk as plain calls. */
+  private runBlocksNow(region: BoundRegion, first: number): Value[] | undefined {
+    let block = region.blocks[first];
+    for (;;) {
+      const end = this.runBlockNow(block);
+      if (!end || !end.branch) return end?.values;
+      block = region.blocks[end.branch.block];
+      block.args.forEach((slot, i) => (this.frame[slot] = end.branch!.args[i]));
+    }
+  }
+
+  /** runBlock for a block that cannot wait: an op's generator (a region op's) runs to its end at once. */
+  private runBlockNow(block: BoundBlock): { values?: Value[]; branch?: { block: number; args: Value[] } } | undefined {
+    const ops = block.ops;
+    for (let k = 0; k < ops.length; k++) {
+      const op = ops[k];
+      this.step(op);
+      const terminator = op.def.terminator;
+      if (terminator === 'branch') return { branch: op.def.branch!(this, op) };
+      if (terminator) {
+        const values = op.operands.map((_, i) => this.operand(op, i));
+        if (terminator === 'return') throw new ReturnSignal(values);
+        return { values };
+      }
+      if (!op.def.execute) throw vmTrap(`${op.node.name} is not implemented yet`, op.node.nameSpan);
+      this.world.races?.enter(this.id, op.node);
+      const waits = op.def.execute(this, op);
+      if (waits) runToEnd(waits, op);
+    }
+    return undefined;
   }
   operand(op: BoundOp, i: number): Value {
     const v = this.frame[op.operands[i]];
@@ -514,7 +589,8 @@ class Interpreter implements Executor {
     try {
       this.frame = this.newFrame(fn);
       fn.params.forEach((slot, i) => (this.frame[slot] = args[i]));
-      yield* this.runBlocks(fn.body, 0);
+      if (this.waits.function(fn)) yield* this.runBlocks(fn.body, 0);
+      else this.runBlocksNow(fn.body, 0);
       return [];
     } catch (e) {
       if (e instanceof ReturnSignal) return e.values;

@@ -17,7 +17,8 @@ import { SEMANTICS } from './semantics';
  */
 interface InstructionPlan {
   operands: { name: string; slot?: number; resultType?: TileType }[];
-  rules: ValidRule[];
+  /** The valid-region rules left for run time, each with a check that reads the tiles without allocating. */
+  rules: { rule: ValidRule; holds: (objects: Map<string, Value>) => boolean }[];
   semantics?: Semantics;
   results: string[];
   /** The running op's operands by spec name, and the executor running it (set at the start of each run). */
@@ -58,7 +59,8 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
   if (early && (early.vRow === 0 || early.vCol === 0)) return;
   const marker = bound.spec.noOpWhenEmpty ? dims(bound.spec.noOpWhenEmpty) : undefined;
   if (marker && marker.vRow === 0 && marker.vCol === 0) return;
-  for (const rule of plan.rules) {
+  for (const { rule, holds } of plan.rules) {
+    if (holds(objects)) continue;
     const outcome = checkDimRule(rule, dims);
     if (outcome.status === 'violated') plan.ctx.trap(outcome.message);
   }
@@ -83,7 +85,7 @@ function planOf(op: BoundOp): InstructionPlan {
   const plan: InstructionPlan = {
     operands,
     // view-matches-valid is checked by the transfer itself.
-    rules: (bound.spec.valid ?? []).filter((rule) => rule.kind !== 'view-matches-valid'),
+    rules: (bound.spec.valid ?? []).filter((rule) => rule.kind !== 'view-matches-valid').map((rule) => ({ rule, holds: quickCheck(rule) })),
     semantics: bound.spec.implemented ? SEMANTICS[bound.spec.semantics] : undefined,
     results: [...bound.operands.values()].filter((b) => b.result).map((b) => b.spec.name),
     objects: new Map(),
@@ -91,6 +93,47 @@ function planOf(op: BoundOp): InstructionPlan {
   };
   plan.ctx = contextOf(op, bound, plan);
   return plan;
+}
+
+type DimReader = (objects: Map<string, Value>) => number | undefined;
+
+/** A dimension reference (`src.vCol`, or a number) read from the running op's tiles; undefined: the operand is absent. */
+function dimReader(ref: string | number): DimReader {
+  if (typeof ref === 'number') return () => ref;
+  const [operand, field] = ref.split('.');
+  const read = (t: Tile): number => (field === 'vRow' ? t.vRow : field === 'vCol' ? t.vCol : field === 'rows' ? t.type.rows : t.type.cols);
+  return (objects) => {
+    const v = objects.get(operand);
+    return v instanceof Tile ? read(v) : undefined;
+  };
+}
+
+/**
+ * Whether a rule holds, decided without allocating (the common case on every run); false sends the op to
+ * checkDimRule, which decides again and words the violation.
+ */
+function quickCheck(rule: ValidRule): (objects: Map<string, Value>) => boolean {
+  switch (rule.kind) {
+    case 'eq':
+    case 'le': {
+      const [lhs, rhs] = [dimReader(rule.lhs), dimReader(rule.rhs)];
+      const eq = rule.kind === 'eq';
+      return (objects) => {
+        const a = lhs(objects);
+        const b = rhs(objects);
+        return a === undefined || b === undefined || (eq ? a === b : a <= b);
+      };
+    }
+    case 'positive': {
+      const of = dimReader(rule.of);
+      return (objects) => {
+        const a = of(objects);
+        return a === undefined || a > 0;
+      };
+    }
+    default:
+      return () => true;
+  }
 }
 
 /** The context the semantics functions see, reading the plan's current operands and executor. */

@@ -17,13 +17,13 @@ export interface F32BinaryLoops {
 
 const nanOf = x86Nan as (a: number, b: number) => number;
 
-const LOOPS = new Map<string, F32BinaryLoops | undefined>();
+const LOOPS = { 'cpu-sim': new Map<string, F32BinaryLoops | undefined>(), npu: new Map<string, F32BinaryLoops | undefined>() };
 
 /** The loops of an f32 binary operation, or undefined for the operations that have none (made once per profile). */
 export function f32BinaryLoops(name: string, numerics: NumericsProfile): F32BinaryLoops | undefined {
-  const key = `${name} ${numerics}`;
-  if (!LOOPS.has(key)) LOOPS.set(key, makeLoops(name, numerics === 'cpu-sim'));
-  return LOOPS.get(key);
+  const made = LOOPS[numerics];
+  if (!made.has(name)) made.set(name, makeLoops(name, numerics === 'cpu-sim'));
+  return made.get(name);
 }
 
 function makeLoops(name: string, cpuSim: boolean): F32BinaryLoops | undefined {
