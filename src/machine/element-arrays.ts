@@ -55,3 +55,16 @@ export function elementStore(dtype: ElemType, bytes: Uint8Array): ElementStore |
   const data = new kind.make(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / kind.size));
   return { data, decode: kind.decode, encode: kind.encode, integer: !kind.decode && kind.make !== Float32Array };
 }
+
+/** Elements as unsigned integers of their size: what a transfer copies (bits, never values). */
+export type BitsArray = Uint8Array | Uint16Array | Uint32Array;
+
+/** The elements of `bytes` as their bits, or undefined when the size has no array, the host is big-endian or the bytes are not aligned. */
+export function bitsArray(bytes: Uint8Array, size: number): BitsArray | undefined {
+  if (!HOST_IS_LITTLE_ENDIAN || bytes.byteOffset % size !== 0) return undefined;
+  const length = Math.floor(bytes.byteLength / size);
+  if (size === 1) return bytes;
+  if (size === 2) return new Uint16Array(bytes.buffer, bytes.byteOffset, length);
+  if (size === 4) return new Uint32Array(bytes.buffer, bytes.byteOffset, length);
+  return undefined;
+}

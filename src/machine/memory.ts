@@ -6,7 +6,7 @@ import { innerBox } from '../types/geometry';
 import { tileBytes } from '../types/geometry';
 import { ElementCodec, Scalar, codec } from '../numerics/elements';
 import { vmTrap } from './trap';
-import { StridedElements, elementStore } from './element-arrays';
+import { ElementStore, StridedElements, elementStore } from './element-arrays';
 
 /** How a kernel touches an element of global memory; atomic updates (an atomic add) do not race with each other. */
 export type GlobalAccess = 'read' | 'write' | 'atomic';
@@ -127,7 +127,9 @@ export class Tile {
   private readonly box: { rows: number; cols: number };
   /** Element strides of a none_box tile or window, precomputed for elementIndex; undefined for boxed layouts. */
   private readonly linear?: { row: number; col: number };
-  /** The elements as a typed array with strides (for the fast paths; undefined when they do not apply or are off). */
+  /** The elements as a typed array (for the fast paths; undefined when the dtype has none or they are off). */
+  readonly store?: ElementStore;
+  /** The store with row and column strides, for a none_box tile or window. */
   private readonly strided?: StridedElements;
 
   constructor(
@@ -151,8 +153,12 @@ export class Tile {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (strides) this.linear = strides;
     else if (type.slayout === 'none_box') this.linear = type.blayout === 'row_major' ? { row: type.cols, col: 1 } : { row: 1, col: type.rows };
-    const store = fastPaths && this.linear ? elementStore(type.dtype, bytes) : undefined;
-    if (store && this.linear) this.strided = { data: store.data, decode: store.decode, encode: store.encode, integer: store.integer, base: 0, ...this.linear };
+    const store = fastPaths ? elementStore(type.dtype, bytes) : undefined;
+    this.store = store;
+    if (store && this.linear) {
+      const { row, col } = this.linear;
+      this.strided = { data: store.data, decode: store.decode, encode: store.encode, integer: store.integer, base: 0, row, col };
+    }
     // A tile shorter than its box (a one-row GEMV Left, a one-row MX scale tile, which pto-isa allows) lays its
     // rows as boxes of its own height: the elements stay inside the tile's rows x cols.
     const box = innerBox(type);

@@ -169,3 +169,39 @@ export function rowRuns3(
   else for (let r = 0; r < rows; r++) run(d.base + r * d.row, a.base + r * a.row, b.base + r * b.row, cols);
   return true;
 }
+
+/**
+ * The values of a tile's rows x cols region, row by row (the cube decodes its inputs once per instruction): through
+ * the tile's typed array in any layout when it has one, else Tile.get. Floats and 8- to 32-bit integers only.
+ */
+export function readValues(tile: Tile, rows: number, cols: number): Float64Array {
+  const out = new Float64Array(rows * cols);
+  const store = tile.store;
+  const last = rows > 0 && cols > 0 ? tile.elementIndex(rows - 1, cols - 1) : -1;
+  // Every layout's element index grows with r and with c, so (rows - 1, cols - 1) is the region's last element.
+  if (store && last < store.data.length && !negativeStrides(tile)) {
+    if (store.decode) readDecoded(tile, store.data as Uint16Array, store.decode, rows, cols, out);
+    else if (store.data instanceof Float32Array) readF32(tile, store.data, rows, cols, out);
+    else readIntegers(tile, store.data, rows, cols, out);
+    return out;
+  }
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[r * cols + c] = Number(tile.get(r, c));
+  return out;
+}
+
+function negativeStrides(tile: Tile): boolean {
+  const e = tile.elements();
+  return e !== undefined && (e.row < 0 || e.col < 0);
+}
+
+function readF32(tile: Tile, data: Float32Array, rows: number, cols: number, out: Float64Array): void {
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[r * cols + c] = data[tile.elementIndex(r, c)];
+}
+
+function readDecoded(tile: Tile, data: Uint16Array, decode: Float32Array, rows: number, cols: number, out: Float64Array): void {
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[r * cols + c] = decode[data[tile.elementIndex(r, c)]];
+}
+
+function readIntegers(tile: Tile, data: ArrayLike<number>, rows: number, cols: number, out: Float64Array): void {
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[r * cols + c] = data[tile.elementIndex(r, c)];
+}

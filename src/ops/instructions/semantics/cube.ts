@@ -2,6 +2,7 @@ import { x86Nan, fusedMultiplyAdd } from '../../../numerics/arithmetic';
 import { codec } from '../../../numerics/elements';
 import { elemTypeName, isStoredFormat } from '../../../types/type';
 import { Tile, mxScaleBuffer, SHIFT_MX_ADDR } from '../../../machine/memory';
+import { readValues } from '../../../machine/tile-loops';
 import { isMxDecodable, isMxSpecialCode, mxValue } from '../../../numerics/microscaling';
 import { InstructionContext, SemanticsModule } from './context';
 
@@ -45,24 +46,42 @@ function requireInPlaceAccumulation(ctx: InstructionContext, cIn: Tile, cOut: Ti
   }
 }
 
-/** sum over k of a[i, k] * b[k, j] in the simulator's order: from +0, k ascending, one fused multiply-add (f32) per step. */
-function floatDot(a: Tile, b: Tile, i: number, j: number, k: number): number {
+/**
+ * sum over t < k of a[i, t] * b[t, j] in the simulator's order: from +0, t ascending, one fused multiply-add (f32) per
+ * step. `a` is the m x k input row by row, `bt` the k x n input column by column (both decoded once per instruction).
+ */
+function floatDot(a: Float64Array, bt: Float64Array, i: number, j: number, k: number): number {
   let sum = 0;
-  for (let t = 0; t < k; t++) {
-    const x = a.get(i, t) as number;
-    const y = b.get(t, j) as number;
-    const next = fusedMultiplyAdd(x, y, sum, F32);
+  for (let t = 0, ai = i * k, bi = j * k; t < k; t++, ai++, bi++) {
+    const x = a[ai];
+    const y = bt[bi];
+    // fusedMultiplyAdd's common case inline: x * y is exact (f32 inputs), and when x * y + sum is too, one rounding.
+    const p = x * y;
+    const s = p + sum;
+    let next: number;
+    if (s - s === 0) {
+      const bv = s - p;
+      next = p - (s - bv) + (sum - bv) === 0 || s === 0 ? Math.fround(s) : fusedMultiplyAdd(x, y, sum, F32);
+    } else next = Math.fround(s);
     // x86's NaN rule instead of the host's: a NaN input propagates (a, then b, then the sum); 0 x inf gives the default NaN.
-    sum = Number.isNaN(next) ? x86Nan(x86Nan(x, y), sum) : next;
+    sum = next === next ? next : x86Nan(x86Nan(x, y), sum);
   }
   return sum;
 }
 
 /** The i8 x i8 -> i32 dot product; the i32 sum wraps (every partial sum fits a double exactly, so wrapping once is the same). */
-function integerDot(a: Tile, b: Tile, i: number, j: number, k: number): number {
+function integerDot(a: Float64Array, bt: Float64Array, i: number, j: number, k: number): number {
   let sum = 0;
-  for (let t = 0; t < k; t++) sum += (a.get(i, t) as number) * (b.get(t, j) as number);
+  for (let t = 0; t < k; t++) sum += a[i * k + t] * bt[j * k + t];
   return sum | 0;
+}
+
+/** The k x n input column by column (the dot products walk it down a column). */
+function columns(b: Tile, k: number, n: number): Float64Array {
+  const rows = readValues(b, k, n);
+  const out = new Float64Array(k * n);
+  for (let t = 0; t < k; t++) for (let j = 0; j < n; j++) out[j * k + t] = rows[t * n + j];
+  return out;
 }
 
 /** f32 a + b rounded once, with x86's NaN choice (the simulator's `acc + mul_acc` and `c += bias`). */
@@ -99,9 +118,11 @@ export function matmul(ctx: InstructionContext): void {
   }
   // All of C is computed before any is written: cInMatrix may be cOutMatrix.
   const results: number[] = [];
+  const av = readValues(a, m, k);
+  const bt = columns(b, k, n);
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < n; j++) {
-      let v = integer ? integerDot(a, b, i, j, k) : floatDot(a, b, i, j, k);
+      let v = integer ? integerDot(av, bt, i, j, k) : floatDot(av, bt, i, j, k);
       if (cIn) v = integer ? ((cIn.get(i, j) as number) + v) | 0 : addF32(cIn.get(i, j) as number, v);
       if (bias) v = integer ? (v + (bias.get(0, j) as number)) | 0 : addF32(v, bias.get(0, j) as number);
       results.push(v);

@@ -1,5 +1,6 @@
 import { Scalar, codec } from '../../../numerics/elements';
 import { GlobalBuffer, PartitionView, Tile } from '../../../machine/memory';
+import { bitsArray } from '../../../machine/element-arrays';
 import { InstructionContext } from './context';
 import { CUSTOM_PAD_BASE, ElemType, TileType, isStoredFormat } from '../../../types/type';
 import { F16_MAX, f16BitsToNumber } from '../../../numerics/float16';
@@ -61,6 +62,60 @@ function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Til
     );
   }
   tile.forEachValid((r, c) => visit(r, c, matrix.element(r, c)));
+}
+
+/**
+ * The fast path of a plain transfer (a tile's valid region <-> a view of its shape, no memref, one core, so no race
+ * checker to tell): element bits copied through unsigned arrays of the element's size, a row at a time. False when
+ * it does not apply, or at a row past the buffer (then the general path runs from the start: a transfer copies the
+ * same bits again, and traps at the element it names).
+ */
+function fastTransfer(
+  ctx: InstructionContext,
+  view: PartitionView,
+  tile: Tile,
+  direction: 'load' | 'store',
+  tileIndex: (r: number, c: number) => number,
+): boolean {
+  const buffer = view.buffer;
+  const size = tile.codec.size;
+  if (!tile.fastPaths || tile.type.memref || buffer.observer || buffer.codec.size !== size) return false;
+  const matrix = viewMatrix(ctx, view);
+  if (matrix.cols !== tile.vCol || matrix.rows !== tile.vRow) return false;
+  const global = bitsArray(buffer.bytes, size);
+  const local = bitsArray(tile.bytes, size);
+  if (!global || !local) return false;
+  const { rows, cols } = matrix;
+  const innerStride = view.strides[view.shape.length - 1];
+  const limit = buffer.length;
+  const strided = tile.elements();
+  const contiguous = innerStride === 1 && strided !== undefined && strided.col === 1;
+  for (let r = 0; r < rows; r++) {
+    if (cols === 0) break;
+    const first = matrix.element(r, 0);
+    const last = first + (cols - 1) * innerStride;
+    if (last < 0 || last >= limit) return false;
+    const at = tileIndex(r, 0);
+    if (contiguous && at + cols <= local.length) {
+      if (direction === 'load') local.set(global.subarray(first, first + cols), at);
+      else {
+        global.set(local.subarray(at, at + cols), first);
+        buffer.written.fill(1, first, first + cols);
+      }
+      continue;
+    }
+    for (let c = 0; c < cols; c++) {
+      const index = first + c * innerStride;
+      const t = tileIndex(r, c);
+      if (t >= local.length) return false;
+      if (direction === 'load') local[t] = global[index];
+      else {
+        global[index] = local[t];
+        buffer.written[index] = 1;
+      }
+    }
+  }
+  return true;
 }
 
 /**
@@ -203,7 +258,8 @@ export function load(ctx: InstructionContext): void {
   if (mx) return loadMxScales(ctx, view, tile, mx);
   const src = view.buffer;
   const size = elementSize(ctx, src, tile);
-  forEachTransfer(ctx, view, tile, (r, c, index) => src.copyElementTo(index, tile.bytes, tile.elementIndex(r, c) * size));
+  if (!fastTransfer(ctx, view, tile, 'load', (r, c) => tile.elementIndex(r, c)))
+    forEachTransfer(ctx, view, tile, (r, c, index) => src.copyElementTo(index, tile.bytes, tile.elementIndex(r, c) * size));
   const pad = padValue(tile.type.dtype, tile.type.pad, ctx);
   if (pad === null) return;
   for (let r = 0; r < tile.type.rows; r++) {
@@ -235,7 +291,9 @@ export function store(ctx: InstructionContext): void {
   // case, TStoreVecND's bursts read row r from r * Cols): element (0, c) is byte c * size, not its place in a box.
   const linear =
     ctx.numerics === 'npu' && ctx.target === 'a5' && tile.type.loc === 'vec' && tile.type.rows === 1 && tile.type.slayout !== 'none_box' && !tile.strides;
-  forEachTransfer(ctx, view, tile, (r, c, index) => dst.copyElementFrom(index, tile.bytes, (linear ? c : tile.elementIndex(r, c)) * size));
+  const tileIndex = (r: number, c: number) => (linear ? c : tile.elementIndex(r, c));
+  if (fastTransfer(ctx, view, tile, 'store', tileIndex)) return;
+  forEachTransfer(ctx, view, tile, (r, c, index) => dst.copyElementFrom(index, tile.bytes, tileIndex(r, c) * size));
 }
 
 /** Writes element `index` of a global buffer: the value, or with atomic add its sum with what is there, rounded to the buffer's type. */
