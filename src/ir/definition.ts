@@ -295,6 +295,8 @@ export type SharedScope = 'launch' | 'world';
 /** What an op's `execute` sees: the values of the running function's frame and the machine. */
 export interface Executor {
   readonly target: TargetName;
+  /** Whether instructions may run the WebAssembly kernels (RunOptions.fastPaths). */
+  readonly vectorKernels: boolean;
   readonly numerics: NumericsProfile;
   readonly backend: CodeBackend;
   readonly memory: OnChipMemory;

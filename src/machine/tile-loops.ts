@@ -142,7 +142,7 @@ function halfMap2(h: HalfLanes, rows: number, cols: number, f: Map2): void {
 }
 
 /** Whether lanes hold the rows x cols region as one run of adjacent elements. */
-const isFlat = (l: Lanes<unknown>, rows: number, cols: number): boolean => l.col === 1 && (rows === 1 || l.row === cols);
+export const isFlat = (l: Lanes<unknown>, rows: number, cols: number): boolean => l.col === 1 && (rows === 1 || l.row === cols);
 
 /**
  * Calls run(d, a, n) for the region as runs of adjacent elements, in row order: one run when both tiles hold it

@@ -30,10 +30,11 @@ export interface RunOptions {
   /** Runs another legal interleaving of the cores (a seeded choice at each op that can block); none: round robin. */
   scheduleSeed?: number;
   /**
-   * Whether instructions may take their typed-array fast paths (default true). Off, every element goes through the
-   * general definitions: the tests run both ways and compare the results bit for bit.
+   * Which fast paths instructions may take (default true: all): `javascript` the typed-array loops but not the
+   * WebAssembly kernels, false none (every element goes through the general definitions). The tests run each way
+   * and compare the results bit for bit.
    */
-  fastPaths?: boolean;
+  fastPaths?: boolean | 'javascript';
 }
 
 export interface RunResult {
@@ -376,6 +377,7 @@ class Interpreter implements Executor {
   readonly numerics: NumericsProfile;
   readonly backend: CodeBackend;
   readonly target: TargetName;
+  readonly vectorKernels: boolean;
   /** The values of the running function's SSA slots. */
   private frame: Value[] = [];
   /** Storage is static per op: an allocation (or a Level 1 result) in a loop reuses its tile each iteration. */
@@ -403,7 +405,8 @@ class Interpreter implements Executor {
     this.numerics = options.numerics;
     this.backend = options.backend ?? program.backend ?? 'emitc';
     this.target = program.target;
-    this.memory = new OnChipMemory(isa(), program.target, options.fastPaths ?? true);
+    this.memory = new OnChipMemory(isa(), program.target, (options.fastPaths ?? true) !== false);
+    this.vectorKernels = (options.fastPaths ?? true) === true;
     this.sync = new SyncTracker(program);
     this.waits = new WaitAnalysis(program);
   }

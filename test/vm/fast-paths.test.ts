@@ -14,8 +14,11 @@ import { GlobalBuffer } from '../../src/machine/memory';
 import { NumericsProfile } from '../../src/ir/definition';
 import { TargetName } from '../../src/spec/schema';
 
-/** Runs `text`'s first function with generated inputs (or `inputs` by argument name), returning every buffer's bytes. */
-function runBoth(text: string, target: TargetName, numerics: NumericsProfile, inputs: Record<string, Uint8Array> = {}): [Buffer[], Buffer[]] {
+/**
+ * Runs `text`'s first function with generated inputs (or `inputs` by argument name) with every fast path, with the
+ * typed-array loops only, and with none; each run's buffers' bytes.
+ */
+function runAllWays(text: string, target: TargetName, numerics: NumericsProfile, inputs: Record<string, Uint8Array> = {}): [Buffer[], Buffer[], Buffer[]] {
   const asm = assemble('fast.pto', text, { target });
   if (asm.diags.hasErrors())
     throw new Error(
@@ -25,7 +28,7 @@ function runBoth(text: string, target: TargetName, numerics: NumericsProfile, in
         .join('\n'),
     );
   const fn = [...asm.program.functions.values()][0];
-  const once = (fastPaths: boolean): Buffer[] => {
+  const once = (fastPaths: boolean | 'javascript'): Buffer[] => {
     const bound = bindArguments(asm.types, fn, new Map(), (symbol) => asm.program.functions.get(symbol));
     const buffers = [...bound.values.entries()].filter(([, v]) => v instanceof GlobalBuffer) as [string, GlobalBuffer][];
     for (const [name, b] of buffers) {
@@ -36,7 +39,7 @@ function runBoth(text: string, target: TargetName, numerics: NumericsProfile, in
     runLaunch(asm.program, asm.types, fn, bound.values, { numerics, maxSteps: 1e7, fastPaths }, 1);
     return buffers.map(([, b]) => Buffer.from(b.bytes));
   };
-  return [once(true), once(false)];
+  return [once(true), once('javascript'), once(false)];
 }
 
 const programsDir = path.join(__dirname, '..', '..', 'programs');
@@ -46,8 +49,9 @@ describe('programs/ run alike with and without fast paths', () => {
   test.each(files.flatMap((f) => (['cpu-sim', 'npu'] as const).map((n) => [f, n] as const)))('%s (%s)', (file, numerics) => {
     const text = fs.readFileSync(path.join(programsDir, file), 'utf8');
     const target = /pto\.target_arch = "a2a3"/.test(text) ? 'a2a3' : 'a5';
-    const [fast, slow] = runBoth(text, target, numerics);
-    expect(fast).toEqual(slow);
+    const [all, javascript, none] = runAllWays(text, target, numerics);
+    expect(all).toEqual(none);
+    expect(javascript).toEqual(none);
   });
 });
 
@@ -101,8 +105,9 @@ function specialPairs(): Record<string, Uint8Array> {
 describe('f32 binary fast paths match the definitions bit for bit', () => {
   const ops = ['tadd', 'tsub', 'tmul', 'tdiv', 'tmax', 'tmin'];
   test.each(ops.flatMap((op) => (['cpu-sim', 'npu'] as const).map((n) => [op, n] as const)))('%s (%s): every pair of special values', (op, numerics) => {
-    const [fast, slow] = runBoth(binaryProgram(op, 6, 24, false), 'a5', numerics, specialPairs());
-    expect(fast).toEqual(slow);
+    const [all, javascript, none] = runAllWays(binaryProgram(op, 6, 24, false), 'a5', numerics, specialPairs());
+    expect(all).toEqual(none);
+    expect(javascript).toEqual(none);
   });
   test.each(ops.flatMap((op) => (['cpu-sim', 'npu'] as const).map((n) => [op, n] as const)))('%s (%s): random tiles', (op, numerics) => {
     fc.assert(
@@ -116,12 +121,13 @@ describe('f32 binary fast paths match the definitions bit for bit', () => {
           const words = Uint32Array.from(bits);
           const bytes = new Uint8Array(words.buffer);
           const n = rows * cols * 4;
-          const [fast, slow] = runBoth(binaryProgram(op, rows, cols, inPlace), 'a5', numerics, {
+          const [all, javascript, none] = runAllWays(binaryProgram(op, rows, cols, inPlace), 'a5', numerics, {
             a: bytes.subarray(0, n),
             b: bytes.subarray(n, 2 * n),
             d: bytes.subarray(2 * n, 3 * n),
           });
-          expect(fast).toEqual(slow);
+          expect(all).toEqual(none);
+          expect(javascript).toEqual(none);
         },
       ),
       { numRuns: 25 },

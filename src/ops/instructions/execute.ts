@@ -155,6 +155,9 @@ function contextOf(op: BoundOp, bound: BoundInstruction, plan: InstructionPlan):
     get target() {
       return x().target;
     },
+    get vectorKernels() {
+      return x().vectorKernels;
+    },
     tile: (name) => {
       const v = objects.get(name);
       if (!(v instanceof Tile)) trap(`operand ${name} is not a tile`);

@@ -16,6 +16,8 @@ export interface InstructionContext {
   backend: CodeBackend;
   /** The target the program was verified for: some NPU orders differ between A2/A3 and A5. */
   target: TargetName;
+  /** Whether the WebAssembly kernels may run (RunOptions.fastPaths); the typed-array loops follow the tiles' own flag. */
+  vectorKernels: boolean;
   tile(name: string): Tile;
   optionalTile(name: string): Tile | undefined;
   view(name: string): PartitionView;

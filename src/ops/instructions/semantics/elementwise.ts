@@ -5,6 +5,7 @@ import { saturateF16, saturates } from '../../../numerics/saturation';
 import { Tile } from '../../../machine/memory';
 import { f32Lanes, mapFloat2, rowRuns3 } from '../../../machine/tile-loops';
 import { f32BinaryLoops } from './fast-f32';
+import { vectorTiles } from './vector-kernels';
 import { npuConverter } from '../../../numerics/conversion';
 import { InstructionContext, SemanticsModule } from './context';
 
@@ -58,6 +59,7 @@ export function elementwise(ctx: InstructionContext): void {
   const lanes = loops && f32Lanes([dst, a, b], dst.vRow, dst.vCol);
   if (loops && lanes) {
     const [d, x, y] = lanes;
+    if (ctx.vectorKernels && vectorTiles(name, ctx.numerics, d, x, y, dst.vRow, dst.vCol)) return;
     if (rowRuns3(d, x, y, dst.vRow, dst.vCol, (i, j, k, n) => loops.tiles(d.data, i, x.data, j, y.data, k, n))) return;
   }
   const op = binaryOperation(name, dst.type.dtype, ctx.numerics, ctx.trap);

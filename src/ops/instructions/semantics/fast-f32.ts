@@ -5,8 +5,8 @@ import { NumericsProfile } from './context';
  * The f32 binary operations as loops with their arithmetic inline (a loop calling an element function boxes every
  * double it passes; these do not): the fast path of TADD, TSUB, TMUL, TDIV, TMAX, TMIN, their tile-scalar and
  * row-expand forms. Each computes exactly numerics/arithmetic.ts's floatOperation for f32 (tested against it bit for
- * bit): one IEEE operation in double, rounded to f32 by the store; under cpu-sim a NaN result is the x86 one (npu:
- * max/min give the first NaN operand, as vmax/vmin do). They run over runs of `n` contiguous elements.
+ * bit): one IEEE operation in double, rounded to f32 by the store; a NaN result is the x86 one (npu max/min give
+ * the first NaN operand, as vmax/vmin do). They run over runs of `n` contiguous elements.
  */
 export interface F32BinaryLoops {
   /** D[d + k] = A[a + k] op B[b + k] for k < n. */
@@ -35,14 +35,14 @@ function makeLoops(name: string, cpuSim: boolean): F32BinaryLoops | undefined {
             const x = A[a + k];
             const y = B[b + k];
             const v = x + y;
-            D[d + k] = v === v || !cpuSim ? v : nanOf(x, y);
+            D[d + k] = v === v ? v : nanOf(x, y);
           }
         },
         scalar(D, d, A, a, y, n, scalarFirst) {
           for (let k = 0; k < n; k++) {
             const x = A[a + k];
             const v = x + y;
-            D[d + k] = v === v || !cpuSim ? v : scalarFirst ? nanOf(y, x) : nanOf(x, y);
+            D[d + k] = v === v ? v : scalarFirst ? nanOf(y, x) : nanOf(x, y);
           }
         },
       };
@@ -53,14 +53,14 @@ function makeLoops(name: string, cpuSim: boolean): F32BinaryLoops | undefined {
             const x = A[a + k];
             const y = B[b + k];
             const v = x - y;
-            D[d + k] = v === v || !cpuSim ? v : nanOf(x, y);
+            D[d + k] = v === v ? v : nanOf(x, y);
           }
         },
         scalar(D, d, A, a, y, n, scalarFirst) {
           for (let k = 0; k < n; k++) {
             const x = A[a + k];
             const v = scalarFirst ? y - x : x - y;
-            D[d + k] = v === v || !cpuSim ? v : scalarFirst ? nanOf(y, x) : nanOf(x, y);
+            D[d + k] = v === v ? v : scalarFirst ? nanOf(y, x) : nanOf(x, y);
           }
         },
       };
@@ -71,14 +71,14 @@ function makeLoops(name: string, cpuSim: boolean): F32BinaryLoops | undefined {
             const x = A[a + k];
             const y = B[b + k];
             const v = x * y;
-            D[d + k] = v === v || !cpuSim ? v : nanOf(x, y);
+            D[d + k] = v === v ? v : nanOf(x, y);
           }
         },
         scalar(D, d, A, a, y, n, scalarFirst) {
           for (let k = 0; k < n; k++) {
             const x = A[a + k];
             const v = x * y;
-            D[d + k] = v === v || !cpuSim ? v : scalarFirst ? nanOf(y, x) : nanOf(x, y);
+            D[d + k] = v === v ? v : scalarFirst ? nanOf(y, x) : nanOf(x, y);
           }
         },
       };
@@ -89,14 +89,14 @@ function makeLoops(name: string, cpuSim: boolean): F32BinaryLoops | undefined {
             const x = A[a + k];
             const y = B[b + k];
             const v = x / y;
-            D[d + k] = v === v || !cpuSim ? v : nanOf(x, y);
+            D[d + k] = v === v ? v : nanOf(x, y);
           }
         },
         scalar(D, d, A, a, y, n, scalarFirst) {
           for (let k = 0; k < n; k++) {
             const x = A[a + k];
             const v = scalarFirst ? y / x : x / y;
-            D[d + k] = v === v || !cpuSim ? v : scalarFirst ? nanOf(y, x) : nanOf(x, y);
+            D[d + k] = v === v ? v : scalarFirst ? nanOf(y, x) : nanOf(x, y);
           }
         },
       };
