@@ -3,6 +3,7 @@
 // writes the binary as base64 into src/numerics/wasm/vector-module.ts. Run after changing the kernels' text:
 //   npm run build:wasm
 'use strict';
+const { Buffer } = require('buffer');
 const fs = require('fs');
 const path = require('path');
 const { vectorWat } = require('../dist/numerics/wasm/vector-source');
