@@ -58,9 +58,8 @@ export class SyncTracker {
   private readonly crossCore = new Map<string, Clock[]>();
   private readonly released = new Map<number, Clock>();
   private readonly held = new Map<string, OpNode>();
-  private readonly accesses: Access[] = [];
-  private readonly chip = new Map<string, ShadowSpace>();
-  private readonly global = new Map<GlobalBuffer, ShadowSpace>();
+  private readonly chip = new Map<string, ShadowSpace<Access>>();
+  private readonly global = new Map<GlobalBuffer, ShadowSpace<Access>>();
   private readonly pipes = new Map<OpNode, number>();
   private readonly opIds = new Map<OpNode, number>();
   private checkedFunctions?: Map<OpNode, boolean>;
@@ -119,17 +118,16 @@ export class SyncTracker {
     }
     const seq = ++this.issued[pipe];
     this.clocks[pipe][pipe] = seq;
-    const touched: { access: number; write: boolean; space: ShadowSpace; ranges: Ranges }[] = [];
+    const touched: { access: Access; write: boolean; space: ShadowSpace<Access>; ranges: Ranges }[] = [];
     for (const [name, b] of bound.operands) {
       const place = this.placeOf(objects.get(name));
       if (!place) continue;
       const operand = b.use?.value ? `${b.use.value.name}${b.use.value.index !== undefined ? '#' + b.use.value.index : ''}` : (b.result?.name ?? name);
-      this.accesses.push({ op, pipe, seq, operand });
-      touched.push({ access: this.accesses.length, write: b.spec.role !== 'src', ...place });
+      touched.push({ access: { op, pipe, seq, operand }, write: b.spec.role !== 'src', ...place });
     }
     // Check everything first: an instruction does not race with itself.
-    for (const t of touched) this.check(this.accesses[t.access - 1], t.write, t.space, t.ranges);
-    for (const t of touched) this.record(t.access, pipe, t.write, t.space, t.ranges);
+    for (const t of touched) this.check(t.access, t.write, t.space, t.ranges);
+    for (const t of touched) this.record(t.access, t.write, t.space, t.ranges);
   }
 
   /** Whether the function holding this op has an intra-core sync op (otherwise PTOAS inserts the sync). */
@@ -149,7 +147,7 @@ export class SyncTracker {
     return this.checkedFunctions.get(op) ?? false;
   }
 
-  private placeOf(value: unknown): { space: ShadowSpace; ranges: Ranges } | undefined {
+  private placeOf(value: unknown): { space: ShadowSpace<Access>; ranges: Ranges } | undefined {
     if (value instanceof Tile) return { space: this.chipSpace(value.buffer), ranges: tileRanges(value) };
     if (value && typeof value === 'object' && (value as PartitionView).kind === 'partition_view') {
       const view = value as PartitionView;
@@ -158,7 +156,7 @@ export class SyncTracker {
     return undefined;
   }
 
-  private chipSpace(buffer: string): ShadowSpace {
+  private chipSpace(buffer: string): ShadowSpace<Access> {
     let s = this.chip.get(buffer);
     if (!s) {
       const size = isa().buffers[this.program.target][buffer];
@@ -168,7 +166,7 @@ export class SyncTracker {
     return s;
   }
 
-  private globalSpace(buffer: GlobalBuffer): ShadowSpace {
+  private globalSpace(buffer: GlobalBuffer): ShadowSpace<Access> {
     let s = this.global.get(buffer);
     if (!s) {
       s = new ShadowSpace('%' + buffer.name, buffer.length, this.tables.corePipes.length);
@@ -178,37 +176,29 @@ export class SyncTracker {
   }
 
   /** Reports the earlier accesses of other pipes this one conflicts with and has not synchronized with. */
-  private check(access: Access, write: boolean, space: ShadowSpace, ranges: Ranges): void {
+  private check(access: Access, write: boolean, space: ShadowSpace<Access>, ranges: Ranges): void {
     const clock = this.clocks[access.pipe];
-    const unordered = (id: number) => {
-      const earlier = this.accesses[id - 1];
-      return earlier.pipe !== access.pipe && clock[earlier.pipe] < earlier.seq;
-    };
-    const conflicts = new Map<number, 'written' | 'read'>();
-    const readers = write ? this.tables.corePipes.map((_, p) => (p === access.pipe ? undefined : space.reader(p))) : [];
+    const unordered = (earlier: Access) => earlier.pipe !== access.pipe && clock[earlier.pipe] < earlier.seq;
+    const conflicts = new Map<Access, 'written' | 'read'>();
     for (const [start, end] of ranges) {
-      for (let u = Math.max(0, start); u < Math.min(end, space.size); u++) {
-        const w = space.writer[u];
-        if (w !== 0 && !conflicts.has(w) && unordered(w)) conflicts.set(w, 'written');
-        for (const r of readers) {
-          const id = r?.[u] ?? 0;
-          if (id !== 0 && !conflicts.has(id) && unordered(id)) conflicts.set(id, 'read');
-        }
+      for (const seg of space.cover(start, end)) {
+        const w = seg.writer;
+        if (w && !conflicts.has(w) && unordered(w)) conflicts.set(w, 'written');
+        if (!write) continue;
+        seg.readers.forEach((r, p) => {
+          if (r && p !== access.pipe && !conflicts.has(r) && unordered(r)) conflicts.set(r, 'read');
+        });
       }
     }
-    for (const [id, how] of conflicts) this.reportRace(access, write, this.accesses[id - 1], how);
+    for (const [earlier, how] of conflicts) this.reportRace(access, write, earlier, how);
   }
 
-  private record(id: number, pipe: number, write: boolean, space: ShadowSpace, ranges: Ranges): void {
-    const readers = write ? undefined : space.readersOf(pipe);
+  private record(access: Access, write: boolean, space: ShadowSpace<Access>, ranges: Ranges): void {
     for (const [start, end] of ranges) {
-      for (let u = Math.max(0, start); u < Math.min(end, space.size); u++) {
-        if (readers) readers[u] = id;
-        else {
-          space.writer[u] = id;
-          space.clearReaders(u);
-        }
-      }
+      const segs = space.cover(start, end);
+      if (write) space.write(segs, access);
+      else space.read(segs, access.pipe, access);
+      space.compact(start, end);
     }
   }
 
