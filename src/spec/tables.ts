@@ -11,11 +11,15 @@ export interface SpecTables {
   sync: SyncFileData;
 }
 
-/** The tables as the build validated them, with the hash of the spec/ files they came from (scripts/spec-tables.js). */
+/** The tables as the build validated them, with what identifies the spec/ files they came from (scripts/spec-tables.js). */
 export interface SavedSpecTables {
   hash: string;
+  stamps: SpecStamps;
   tables: SpecTables;
 }
+
+/** Each table's size and modification time, by file: unchanged stamps spare hashing every table at each start. */
+export type SpecStamps = Record<string, [size: number, mtimeMs: number]>;
 
 export const SPEC_DIR = path.join(__dirname, '..', '..', 'spec');
 
@@ -34,7 +38,10 @@ export function specTables(): SpecTables {
   return loaded;
 }
 
-/** The validated copy in this file, if there is one and it came from the tables now in specDir. */
+/**
+ * The validated copy in this file, if there is one and it came from the tables now in specDir: the same files with
+ * the same sizes and times, or else (copied, checked out again) the same contents.
+ */
 export function savedTables(file: string, specDir: string): SpecTables | undefined {
   let saved: SavedSpecTables;
   try {
@@ -42,7 +49,17 @@ export function savedTables(file: string, specDir: string): SpecTables | undefin
   } catch {
     return undefined;
   }
-  return saved.hash === specHash(specDir) ? saved.tables : undefined;
+  const same = JSON.stringify(specStamps(specDir)) === JSON.stringify(saved.stamps) || saved.hash === specHash(specDir);
+  return same ? saved.tables : undefined;
+}
+
+export function specStamps(dir: string): SpecStamps {
+  return Object.fromEntries(
+    specFiles(dir).map((file) => {
+      const stat = fs.statSync(path.join(dir, file));
+      return [file, [stat.size, stat.mtimeMs]];
+    }),
+  );
 }
 
 /** The validation with zod, loaded only when it runs. */
