@@ -32,8 +32,14 @@ interface Entry {
 
 /** Runs the tool on process.argv, from the bundle when it is up to date. */
 export function launch(tool: Tool): void {
+  let bundled: Entry | undefined;
+  try {
+    bundled = loadBundle(tool)?.entry;
+  } catch {
+    // A damaged bundle (a build cut short): the modules it was built from still run.
+  }
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the modules the bundle was built from
-  const entry: Entry = loadBundle(tool)?.entry ?? require('./entry');
+  const entry: Entry = bundled ?? require('./entry');
   entry.start(tool);
 }
 
