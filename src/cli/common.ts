@@ -26,3 +26,9 @@ export const TARGET_OPTION = {
   choices: ['a2a3', 'a5'] as const,
   describe: "target chip (default: the module's pto.target_arch, else a2a3)",
 };
+
+/** yargs, loaded only for a command line that simple-args.ts leaves to it. */
+export function loadYargs(): typeof import('yargs') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it on every run
+  return require('yargs');
+}

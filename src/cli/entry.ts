@@ -1,6 +1,3 @@
-import { main as ptoAs } from './pto-as';
-import { main as ptoVm } from './pto-vm';
-
 /**
  * Process entry for bin/pto-as and bin/pto-vm. Whatever happens, the user sees a one-line message
  * and an exit code, never a stack trace (set PTO_DEBUG=1 to see one).
@@ -13,7 +10,7 @@ export function start(tool: 'pto-as' | 'pto-vm'): void {
   });
   let code: number;
   try {
-    code = (tool === 'pto-as' ? ptoAs : ptoVm)(process.argv.slice(2));
+    code = toolMain(tool)(process.argv.slice(2));
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     process.stderr.write(`${tool}: internal error: ${message}\n`);
@@ -21,4 +18,12 @@ export function start(tool: 'pto-as' | 'pto-vm'): void {
     code = 1;
   }
   process.exitCode = code;
+}
+
+/** The tool's main function, loading only its own modules (pto-as has no use for the VM). */
+function toolMain(tool: 'pto-as' | 'pto-vm'): (argv: string[]) => number {
+  /* eslint-disable @typescript-eslint/no-require-imports -- a static import would load both tools */
+  if (tool === 'pto-as') return (require('./pto-as') as typeof import('./pto-as')).main;
+  return (require('./pto-vm') as typeof import('./pto-vm')).main;
+  /* eslint-enable @typescript-eslint/no-require-imports */
 }

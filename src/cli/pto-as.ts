@@ -1,6 +1,5 @@
 import { LocatedError } from '../diag/located-error';
 import * as fs from 'fs';
-import yargs from 'yargs';
 import { assemble } from '../verify/assemble';
 import { formatAll, formatDiagnostic } from '../diag/diagnostic';
 import { printCanonical } from '../emit/canonical';
@@ -8,31 +7,44 @@ import { lowerProgram } from '../lower';
 import { moduleToJson } from '../emit/json';
 import { TargetName } from '../spec/schema';
 import { emitAtLevel } from '../emit/level-convert';
-import { LEVEL_OPTION, TARGET_OPTION, exitWith, usageFailure } from './common';
+import { LEVEL_OPTION, TARGET_OPTION, exitWith, loadYargs, usageFailure } from './common';
+import { CommandLine, OptionSpec, parseSimply } from './simple-args';
 import { BuildLevel } from '../ir/definition';
+
+/** The options of pto-as, for yargs and for the usual command lines (simple-args.ts). */
+const OPTIONS = {
+  target: TARGET_OPTION,
+  level: LEVEL_OPTION,
+  emit: {
+    choices: ['none', 'canonical', 'lowered', 'l1', 'l2', 'json'] as const,
+    default: 'none' as const,
+    describe: 'what to print for valid input (lowered: AscendC/TIK ops rewritten as PTO tile ops)',
+  },
+  o: { alias: 'output', type: 'string', describe: 'write the emitted text to this file instead of stdout' },
+} satisfies Record<string, OptionSpec>;
+
+export const COMMAND_LINE: CommandLine = { scriptName: 'pto-as', options: OPTIONS };
+
+/** The arguments as yargs gives them. */
+export function parseWithYargs(argv: string[]) {
+  return loadYargs()(argv)
+    .scriptName('pto-as')
+    .usage('$0 FILE... [options]\n\nParse and verify PTO-AS programs; print diagnostics or a normalized form.')
+    .options(OPTIONS)
+    .demandCommand(1, 'pto-as: give at least one FILE')
+    .strict()
+    .exitProcess(false)
+    .fail(usageFailure)
+    .help()
+    .version(false)
+    .parseSync();
+}
 
 /** pto-as FILE... [--target a2a3|a5] [--level level1|level2|level3] [--emit none|canonical|lowered|l1|l2|json] [-o OUT] */
 export function main(argv: string[]): number {
   let args;
   try {
-    args = yargs(argv)
-      .scriptName('pto-as')
-      .usage('$0 FILE... [options]\n\nParse and verify PTO-AS programs; print diagnostics or a normalized form.')
-      .option('target', TARGET_OPTION)
-      .option('level', LEVEL_OPTION)
-      .option('emit', {
-        choices: ['none', 'canonical', 'lowered', 'l1', 'l2', 'json'] as const,
-        default: 'none' as const,
-        describe: 'what to print for valid input (lowered: AscendC/TIK ops rewritten as PTO tile ops)',
-      })
-      .option('o', { alias: 'output', type: 'string', describe: 'write the emitted text to this file instead of stdout' })
-      .demandCommand(1, 'pto-as: give at least one FILE')
-      .strict()
-      .exitProcess(false)
-      .fail(usageFailure)
-      .help()
-      .version(false)
-      .parseSync();
+    args = (parseSimply(argv, COMMAND_LINE) as ReturnType<typeof parseWithYargs> | undefined) ?? parseWithYargs(argv);
   } catch (e) {
     return exitWith(e);
   }

@@ -1,7 +1,6 @@
 import { LocatedError } from '../diag/located-error';
 import { DIAGNOSTICS } from '../diag/catalog';
 import * as fs from 'fs';
-import yargs from 'yargs';
 import { Assembled, assemble } from '../verify/assemble';
 import { formatAll, formatDiagnostic } from '../diag/diagnostic';
 import { Span } from '../diag/source';
@@ -15,72 +14,96 @@ import { CodeBackend, NumericsProfile } from '../ops/instructions/semantics/cont
 import { ArgumentError, BoundArguments } from '../vm/io/arguments';
 import { bufferValues, formatValue, summarize } from '../vm/io/results';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
-import { TARGET_OPTION, UsageError, exitWith, usageFailure } from './common';
+import { TARGET_OPTION, UsageError, exitWith, loadYargs, usageFailure } from './common';
+import { CommandLine, OptionSpec, parseSimply } from './simple-args';
 import { bindRanks, rankedPairs, summarizeRanks, writeRankOutputs } from './ranks';
-import { validate, validateOptions } from './validate';
+
+/** The options of pto-vm, for yargs and for the usual command lines (simple-args.ts). */
+const OPTIONS = {
+  target: TARGET_OPTION,
+  entry: { type: 'string', describe: 'function to run (default: the only function, or the hacc.entry one)' },
+  arg: {
+    type: 'string',
+    array: true,
+    default: [] as string[],
+    describe: 'bind an argument: [RANK:]NAME=FILE.npy|FILE.bin|zeros:N|random:N[:SEED]|NUMBER|@RANK[:NAME] ({rank} in the value: the rank)',
+  },
+  out: {
+    type: 'string',
+    array: true,
+    default: [] as string[],
+    describe: 'write a pointer argument after the run: [RANK:]NAME=PATH.npy|PATH.bin ({rank} in the path: the rank)',
+  },
+  numerics: { choices: ['npu', 'cpu-sim'] as const, default: 'npu' as const, describe: 'rounding and reduction-order profile' },
+  'pto-backend': {
+    choices: ['emitc', 'vpto'] as const,
+    describe: "follow this PTOAS back end where the two differ (default: the module's pto.backend, else emitc)",
+  },
+  json: { type: 'boolean', default: false, describe: 'print the results as JSON' },
+  'max-steps': { type: 'number', default: 100_000_000, describe: 'stop after this many executed ops' },
+  direct: { type: 'boolean', default: false, describe: 'run AscendC/TIK ops by their direct model instead of lowering them to PTO tile ops' },
+  'check-lowering': {
+    type: 'boolean',
+    default: false,
+    describe: 'run the lowered program and the direct model, and report the first byte where they differ',
+  },
+  blocks: { type: 'number', default: 1, describe: 'run the kernel on this many blocks, sharing global memory' },
+  ranks: { type: 'number', default: 1, describe: 'run the kernel on this many devices (ranks), each with its own global memory and launch' },
+  subblocks: { type: 'number', describe: 'vector cores (sub-blocks) per block (default: 2 for a mixed cube/vector kernel, else 1)' },
+  'schedule-seed': {
+    type: 'number',
+    describe: 'run another legal interleaving of the cores (a seeded choice at each op that can wait); default: round robin',
+  },
+  'strict-sync': {
+    type: 'boolean',
+    default: false,
+    describe: 'make synchronization findings (missing set_flag/wait_flag, races between cores) errors: exit 1',
+  },
+} satisfies Record<string, OptionSpec>;
+
+/** `pto-vm run FILE [options]`: the command line simple-args.ts parses without yargs. */
+export const RUN_COMMAND_LINE: CommandLine = { scriptName: 'pto-vm', options: OPTIONS, command: { name: 'run', positional: 'file' } };
+
+/** `pto-vm validate`, loaded only for that command (it brings the board flow and child_process). */
+function boardValidation(): typeof import('./validate') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it for every run
+  return require('./validate');
+}
+
+/** The arguments as yargs gives them. */
+export function parseWithYargs(argv: string[]) {
+  return loadYargs()(argv)
+    .scriptName('pto-vm')
+    .usage('$0 run FILE [options]\n\nRun a PTO-AS program on the PTO virtual machine.')
+    .command('run <file>', 'run a function of FILE', (y) => y.positional('file', { type: 'string', describe: 'the .pto program' }))
+    .command('validate <paths..>', "check sample kernels against PTOAS's golden scripts, with the VM as the board", (y) => boardValidation().validateOptions(y))
+    .options(OPTIONS)
+    .demandCommand(1, 'pto-vm: give a command: run FILE')
+    .strict()
+    .exitProcess(false)
+    .fail(usageFailure)
+    .help()
+    .version(false)
+    .parseSync();
+}
 
 /** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--pto-backend] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--ranks R] [--schedule-seed S] [--strict-sync] */
 export function main(argv: string[]): number {
   let args;
   try {
-    args = yargs(argv)
-      .scriptName('pto-vm')
-      .usage('$0 run FILE [options]\n\nRun a PTO-AS program on the PTO virtual machine.')
-      .command('run <file>', 'run a function of FILE', (y) => y.positional('file', { type: 'string', describe: 'the .pto program' }))
-      .command('validate <paths..>', "check sample kernels against PTOAS's golden scripts, with the VM as the board", validateOptions)
-      .option('target', TARGET_OPTION)
-      .option('entry', { type: 'string', describe: 'function to run (default: the only function, or the hacc.entry one)' })
-      .option('arg', {
-        type: 'string',
-        array: true,
-        default: [] as string[],
-        describe: 'bind an argument: [RANK:]NAME=FILE.npy|FILE.bin|zeros:N|random:N[:SEED]|NUMBER|@RANK[:NAME] ({rank} in the value: the rank)',
-      })
-      .option('out', {
-        type: 'string',
-        array: true,
-        default: [] as string[],
-        describe: 'write a pointer argument after the run: [RANK:]NAME=PATH.npy|PATH.bin ({rank} in the path: the rank)',
-      })
-      .option('numerics', { choices: ['npu', 'cpu-sim'] as const, default: 'npu' as const, describe: 'rounding and reduction-order profile' })
-      .option('pto-backend', {
-        choices: ['emitc', 'vpto'] as const,
-        describe: "follow this PTOAS back end where the two differ (default: the module's pto.backend, else emitc)",
-      })
-      .option('json', { type: 'boolean', default: false, describe: 'print the results as JSON' })
-      .option('max-steps', { type: 'number', default: 100_000_000, describe: 'stop after this many executed ops' })
-      .option('direct', { type: 'boolean', default: false, describe: 'run AscendC/TIK ops by their direct model instead of lowering them to PTO tile ops' })
-      .option('check-lowering', {
-        type: 'boolean',
-        default: false,
-        describe: 'run the lowered program and the direct model, and report the first byte where they differ',
-      })
-      .option('blocks', { type: 'number', default: 1, describe: 'run the kernel on this many blocks, sharing global memory' })
-      .option('ranks', { type: 'number', default: 1, describe: 'run the kernel on this many devices (ranks), each with its own global memory and launch' })
-      .option('subblocks', { type: 'number', describe: 'vector cores (sub-blocks) per block (default: 2 for a mixed cube/vector kernel, else 1)' })
-      .option('schedule-seed', {
-        type: 'number',
-        describe: 'run another legal interleaving of the cores (a seeded choice at each op that can wait); default: round robin',
-      })
-      .option('strict-sync', {
-        type: 'boolean',
-        default: false,
-        describe: 'make synchronization findings (missing set_flag/wait_flag, races between cores) errors: exit 1',
-      })
-      .demandCommand(1, 'pto-vm: give a command: run FILE')
-      .strict()
-      .exitProcess(false)
-      .fail(usageFailure)
-      .help()
-      .version(false)
-      .parseSync();
+    args = (parseSimply(argv, RUN_COMMAND_LINE) as ReturnType<typeof parseWithYargs> | undefined) ?? parseWithYargs(argv);
   } catch (e) {
     return exitWith(e);
   }
   if (args.help) return 0;
   try {
     if (args._[0] === 'validate')
-      return validate({ paths: args.paths as string[], target: args.target as TargetName | undefined, keep: args.keep as string | undefined, json: args.json });
+      return boardValidation().validate({
+        paths: args.paths as string[],
+        target: args.target as TargetName | undefined,
+        keep: args.keep as string | undefined,
+        json: args.json,
+      });
     if (args._[0] !== 'run') throw new UsageError(`unknown command '${String(args._[0])}' (expected 'run')`);
     if (args.direct && args['check-lowering']) throw new UsageError('--direct and --check-lowering exclude each other (--check-lowering runs both)');
     const ranks = checkCount(args.ranks, '--ranks');

@@ -1,6 +1,6 @@
 import { ElemType } from '../types/type';
-import { BF16_TO_F32, numberToBf16Bits } from '../numerics/bfloat16';
-import { F16_TO_F32, numberToF16Bits } from '../numerics/float16';
+import { bf16DecodeTable, numberToBf16Bits } from '../numerics/bfloat16';
+import { f16DecodeTable, numberToF16Bits } from '../numerics/float16';
 
 /** A typed array over a tile's bytes: floats as values (f32) or bits (f16, bf16), integers as themselves. */
 export type ElementArray = Float32Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array;
@@ -29,14 +29,15 @@ export interface StridedElements extends ElementStore {
 interface ArrayKind {
   make: ElementArrayConstructor;
   size: number;
-  decode?: Float32Array;
+  /** The decode table, made on first use (numerics/float16.ts). */
+  decode?: () => Float32Array;
   encode?: (v: number) => number;
 }
 
 const ARRAY_OF: Partial<Record<ElemType, ArrayKind>> = {
   f32: { make: Float32Array, size: 4 },
-  f16: { make: Uint16Array, size: 2, decode: F16_TO_F32, encode: numberToF16Bits },
-  bf16: { make: Uint16Array, size: 2, decode: BF16_TO_F32, encode: numberToBf16Bits },
+  f16: { make: Uint16Array, size: 2, decode: f16DecodeTable, encode: numberToF16Bits },
+  bf16: { make: Uint16Array, size: 2, decode: bf16DecodeTable, encode: numberToBf16Bits },
   i8: { make: Int8Array, size: 1 },
   u8: { make: Uint8Array, size: 1 },
   i16: { make: Int16Array, size: 2 },
@@ -53,7 +54,7 @@ export function elementStore(dtype: ElemType, bytes: Uint8Array): ElementStore |
   const kind = HOST_IS_LITTLE_ENDIAN ? ARRAY_OF[dtype] : undefined;
   if (!kind || bytes.byteOffset % kind.size !== 0) return undefined;
   const data = new kind.make(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / kind.size));
-  return { data, decode: kind.decode, encode: kind.encode, integer: !kind.decode && kind.make !== Float32Array };
+  return { data, decode: kind.decode?.(), encode: kind.encode, integer: !kind.decode && kind.make !== Float32Array };
 }
 
 /** Elements as unsigned integers of their size: what a transfer copies (bits, never values). */

@@ -14,8 +14,11 @@
 const scratchF32 = new Float32Array(1);
 const scratchU32 = new Uint32Array(scratchF32.buffer);
 
-/** bf16 bits -> value for all 65536 patterns: each is the high half of a float32, so the table is lossless. */
-export const BF16_TO_F32 = buildDecodeTable();
+/**
+ * bf16 bits -> value for all 65536 patterns: each is the high half of a float32, so the table is lossless. Built on
+ * the first decode (see float16.ts).
+ */
+let BF16_TO_F32: Float32Array | undefined;
 
 function buildDecodeTable(): Float32Array {
   const table = new Float32Array(65536);
@@ -24,9 +27,14 @@ function buildDecodeTable(): Float32Array {
   return table;
 }
 
+/** The decode table itself (for loops over typed arrays of bits). */
+export function bf16DecodeTable(): Float32Array {
+  return (BF16_TO_F32 ??= buildDecodeTable());
+}
+
 /** Decode bf16 bits (low 16 bits of `bits`) to a number, through the table. */
 export function bf16BitsToNumber(bits: number): number {
-  return BF16_TO_F32[bits & 0xffff];
+  return (BF16_TO_F32 ??= buildDecodeTable())[bits & 0xffff];
 }
 
 /** Encode a number to bf16 bits: round to float32, then round-to-nearest-even to bf16. */

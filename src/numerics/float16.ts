@@ -27,8 +27,11 @@ const hostIsLittleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const HI = hostIsLittleEndian ? 1 : 0;
 const LO = hostIsLittleEndian ? 0 : 1;
 
-/** f16 bits -> float32 value, for all 65536 patterns. Built once, in well under a millisecond. */
-export const F16_TO_F32 = buildDecodeTable();
+/**
+ * f16 bits -> float32 value, for all 65536 patterns. Built on the first decode: at start-up, when the loop has not
+ * been optimized yet, it takes milliseconds, which a run without f16 data need not pay.
+ */
+let F16_TO_F32: Float32Array | undefined;
 
 function buildDecodeTable(): Float32Array {
   const table = new Float32Array(65536);
@@ -52,9 +55,14 @@ function buildDecodeTable(): Float32Array {
   return table;
 }
 
+/** The decode table itself (for loops over typed arrays of bits). */
+export function f16DecodeTable(): Float32Array {
+  return (F16_TO_F32 ??= buildDecodeTable());
+}
+
 /** Decode f16 bits (low 16 bits of `bits`) to a number. */
 export function f16BitsToNumber(bits: number): number {
-  return F16_TO_F32[bits & 0xffff];
+  return (F16_TO_F32 ??= buildDecodeTable())[bits & 0xffff];
 }
 
 /** Encode a double to f16 bits with round-to-nearest, ties-to-even (directly from the double). */

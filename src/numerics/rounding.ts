@@ -56,7 +56,8 @@ const f32Bits = new Uint32Array(f32Scratch.buffer);
 
 export const FORMATS: Record<FloatFormat['name'], FloatFormat> = {
   f16: { name: 'f16', max: 65504, encode: numberToF16Bits, decode: f16BitsToNumber },
-  bf16: { name: 'bf16', max: bf16BitsToNumber(0x7f7f), encode: numberToBf16Bits, decode: bf16BitsToNumber },
+  // max: bf16 0x7f7f, written out so that loading this module does not build the bf16 decode table.
+  bf16: { name: 'bf16', max: 3.3895313892515355e38, encode: numberToBf16Bits, decode: bf16BitsToNumber },
   f32: {
     name: 'f32',
     max: 3.4028234663852886e38,

@@ -1,7 +1,7 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { ElemType, TileLoc } from '../types/type';
-import { DtypeSetsFile, InstructionFile, KnownOpsFile, InstructionSpecRaw, OperandSpec, TargetName, TargetsFile } from './schema';
+import type { InstructionSpecRaw, OperandSpec, TargetName } from './schema';
+import { specTables, zodValidation } from './tables';
+import type { IsaTables, KnownOpsTable } from './validate-tables';
 
 /** An instruction of spec/instructions/*.json, with dtype set names resolved. */
 export interface Instruction extends Omit<InstructionSpecRaw, 'dtypes'> {
@@ -27,21 +27,23 @@ export interface Isa {
   alignment: number;
 }
 
-const specDir = path.join(__dirname, '..', '..', 'spec');
 let loaded: Isa | undefined;
 
-/** Loads and validates the ISA tables once per process. A malformed table is a bug: it throws. */
+/** The ISA tables of spec/, checked once per process. A malformed table is a bug: it throws. */
 export function isa(): Isa {
-  if (!loaded) loaded = loadIsa(specDir);
+  if (!loaded) loaded = resolveIsa(specTables().isa);
   return loaded;
 }
 
+/** Validates and checks the ISA tables of another spec directory. */
 export function loadIsa(dir: string): Isa {
-  const read = (file: string): unknown => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-  const { dtypeSets } = DtypeSetsFile.parse(read('dtype-sets.json'));
-  const targets = TargetsFile.parse(read('targets.json'));
+  return resolveIsa(zodValidation().validateIsaTables(dir));
+}
+
+/** Checks the cross-references of the tables (their shape zod has validated) and resolves the dtype set names. */
+function resolveIsa({ dtypeSets, targets, instructions: raws }: IsaTables): Isa {
   const instructions = new Map<string, Instruction>();
-  for (const raw of instructionFiles(dir).flatMap((f) => InstructionFile.parse(read(f)).instructions)) {
+  for (const raw of raws) {
     const opName = `${raw.dialect}.${raw.name}`;
     if (instructions.has(opName)) throw new Error(`spec: instruction '${opName}' is described twice`);
     const dtypes: Instruction['dtypes'] = {};
@@ -78,23 +80,14 @@ export function loadIsa(dir: string): Isa {
   };
 }
 
-export type KnownOps = ReturnType<typeof KnownOpsFile.parse> & { names: Set<string>; microOps: Set<string> };
+export type KnownOps = KnownOpsTable & { names: Set<string>; microOps: Set<string> };
 let known: KnownOps | undefined;
 
 /** Every PTO op name of the dialect and the manual (spec/known-ops.json), with the gaps of the tables. */
 export function knownOps(): KnownOps {
   if (!known) {
-    const file = KnownOpsFile.parse(JSON.parse(fs.readFileSync(path.join(specDir, 'known-ops.json'), 'utf8')));
-    known = { ...file, names: new Set(file.ops), microOps: new Set(file.vpto) };
+    const table = specTables().knownOps;
+    known = { ...table, names: new Set(table.ops), microOps: new Set(table.vpto) };
   }
   return known;
-}
-
-/** The instruction tables, in a fixed order: spec/instructions/*.json by file name. */
-export function instructionFiles(dir: string): string[] {
-  return fs
-    .readdirSync(path.join(dir, 'instructions'))
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => path.join('instructions', f));
 }

@@ -1,26 +1,10 @@
 import { z } from 'zod';
-import { STORED_FORMATS, StoredFormat } from '../types/type';
+import { ELEM_TYPE_NAMES } from './elem-type-names';
 
 /** Schemas of spec/: each PTO instruction described once, as data (spec/instructions/*.json). */
 
-/**
- * The element types a table may name, in the order messages list them: the standard ones and A5's low-precision
- * formats (by their MLIR spelling).
- */
-export const ElemTypeName = z.enum([
-  'i8',
-  'u8',
-  'i16',
-  'u16',
-  'i32',
-  'u32',
-  'i64',
-  'u64',
-  'f16',
-  'bf16',
-  'f32',
-  ...(Object.keys(STORED_FORMATS) as StoredFormat[]),
-]);
+/** An element type, by name (see elem-type-names.ts). */
+export const ElemTypeName = z.enum(ELEM_TYPE_NAMES);
 const Loc = z.enum(['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling']);
 const Target = z.enum(['a2a3', 'a5']);
 

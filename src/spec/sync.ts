@@ -1,7 +1,7 @@
-import * as fs from 'fs';
-import * as path from 'path';
-import { z } from 'zod';
-import { TARGETS } from './schema';
+import type { SyncAttributeSpec, PipeRuleSpec, SyncFileData, SyncOpEntrySpec } from './sync-schema';
+import { specTables } from './tables';
+
+export type { SyncAttributeSpec, PipeRuleSpec };
 
 /**
  * The synchronization ops (flags, events, barriers, buffer tokens) as data (spec/sync.json): their positional
@@ -9,75 +9,16 @@ import { TARGETS } from './schema';
  * instruction runs on.
  */
 
-const Target = z.enum(TARGETS as ['a2a3', 'a5']);
-const Loc = z.enum(['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling']);
-
 /**
  * pipe: `<PIPE_V>`; event: `<EVENT_ID0>`; op-type: `<TLOAD>` or `#pto.pipe_event_type<TLOAD>`; sync-op-type: op-type
  * without the pipe_event_type spelling; int: a literal; index: an SSA value of type index (an event id given at run
  * time, `pto.set_flag_dyn [..., %eid]`).
  */
-const AttributeKind = z.enum(['pipe', 'event', 'op-type', 'sync-op-type', 'int', 'index']);
-
-const SyncAttribute = z.object({
-  name: z.string(),
-  kind: AttributeKind,
-  /** Inclusive bounds of an int. */
-  range: z.tuple([z.number().int(), z.number().int()]).optional(),
-  /** Inclusive bounds of an int that differ per target (they replace `range` there). */
-  rangeOn: z.partialRecord(Target, z.tuple([z.number().int(), z.number().int()])).optional(),
-  /** An int that may instead be an SSA value of type index, read at run time. */
-  dynamic: z.boolean().optional(),
-  /** The only pipes a pipe attribute may name (PTOAS's verifier of the op); absent: any core pipe. */
-  pipes: z.array(z.string()).optional(),
-  /** A pipe attribute that may be PIPE_ALL. */
-  allowAll: z.boolean().optional(),
-});
-
-const SyncOpEntry = z.object({
-  name: z.string(),
-  summary: z.string(),
-  /** What the op does to the pipes: the VM's tracker dispatches on it. */
-  role: z.enum(['set', 'wait', 'barrier', 'acquire', 'release', 'cross-set', 'cross-wait']),
-  /** `[a, b, c]` (true) or bare `a, b` (false), as PTOAS's assembly format has it. */
-  bracketed: z.boolean(),
-  targets: z.array(Target).min(1),
-  /** The positional attributes, in order. */
-  attributes: z.array(SyncAttribute).min(1),
-  /** Attributes of the trailing `{...}` dictionary. */
-  keyed: z.array(SyncAttribute).optional(),
-  /**
-   * The flags of a cross-core op: ops of the same space signal each other (`intra-block`: set_intra_block and
-   * wait_intra_block); absent: the FFTS flags of sync.set/sync.wait.
-   */
-  space: z.string().optional(),
-});
-
-const PipeRule = z.object({
-  ops: z.array(z.string()).optional(),
-  semantics: z.array(z.string()).optional(),
-  src: z.array(Loc).optional(),
-  dst: z.array(Loc).optional(),
-  pipe: z.string(),
-  why: z.string(),
-});
-
-export const SyncFile = z.object({
-  $comment: z.string().optional(),
-  pipes: z.object({ $comment: z.string().optional(), names: z.array(z.string()), core: z.array(z.string()), all: z.string() }),
-  events: z.object({ $comment: z.string().optional(), prefix: z.string(), count: z.number().int().positive() }),
-  opTypes: z.object({ $comment: z.string().optional(), pipes: z.record(z.string(), z.string()), manualNames: z.record(z.string(), z.string()) }),
-  spellings: z.object({ $comment: z.string().optional() }).catchall(z.array(z.string())),
-  ops: z.array(SyncOpEntry),
-  instructionPipes: z.object({ $comment: z.string().optional(), rules: z.array(PipeRule).min(1) }),
-});
-
-export type SyncAttributeSpec = z.infer<typeof SyncAttribute>;
-export type SyncAttributeKind = z.infer<typeof AttributeKind>;
-export type PipeRuleSpec = z.infer<typeof PipeRule>;
+export const SYNC_ATTRIBUTE_KINDS = ['pipe', 'event', 'op-type', 'sync-op-type', 'int', 'index'] as const;
+export type SyncAttributeKind = (typeof SYNC_ATTRIBUTE_KINDS)[number];
 
 /** One sync op of the table; `opName` is `pto.NAME`. */
-export interface SyncOpSpec extends z.infer<typeof SyncOpEntry> {
+export interface SyncOpSpec extends SyncOpEntrySpec {
   opName: string;
 }
 
@@ -96,17 +37,16 @@ export interface SyncTables {
   pipeRules: PipeRuleSpec[];
 }
 
-const specDir = path.join(__dirname, '..', '..', 'spec');
 let loaded: SyncTables | undefined;
 
-/** Loads and checks spec/sync.json once per process; a malformed table is a bug and throws. */
+/** The tables of spec/sync.json, checked once per process; a malformed table is a bug and throws. */
 export function syncTables(): SyncTables {
-  if (!loaded) loaded = loadSyncTables(JSON.parse(fs.readFileSync(path.join(specDir, 'sync.json'), 'utf8')));
+  if (!loaded) loaded = resolveSyncTables(specTables().sync);
   return loaded;
 }
 
-export function loadSyncTables(json: unknown): SyncTables {
-  const file = SyncFile.parse(json);
+/** Checks the cross-references of spec/sync.json (its shape zod has validated) and indexes its ops. */
+export function resolveSyncTables(file: SyncFileData): SyncTables {
   const pipeNames = file.pipes.names;
   const known = (pipe: string, where: string) => {
     if (!file.pipes.core.includes(pipe)) throw new Error(`spec/sync.json: ${where} names '${pipe}', which is not a core pipe`);
@@ -118,7 +58,7 @@ export function loadSyncTables(json: unknown): SyncTables {
   }
   file.instructionPipes.rules.forEach((r, i) => known(r.pipe, `pipe rule ${i + 1}`));
   const spellings = {} as Record<SyncAttributeKind, string[]>;
-  for (const kind of AttributeKind.options.filter((k) => k !== 'int' && k !== 'index')) {
+  for (const kind of SYNC_ATTRIBUTE_KINDS.filter((k) => k !== 'int' && k !== 'index')) {
     const list = file.spellings[kind];
     if (!Array.isArray(list) || list.some((s) => !s.includes('{}'))) throw new Error(`spec/sync.json: spellings of '${kind}' missing or without {}`);
     spellings[kind] = list;

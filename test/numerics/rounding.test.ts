@@ -115,3 +115,11 @@ describe('roundToIntegral', () => {
     expect(xs.map((x) => roundToIntegral(x, 'odd'))).toEqual([3, -3, 3, 1, -1, 1, -1]);
   });
 });
+
+describe('FORMATS', () => {
+  test('max is the largest finite value of each format (the bit pattern below infinity)', () => {
+    expect(FORMATS.f16.max).toBe(FORMATS.f16.decode(0x7bff));
+    expect(FORMATS.bf16.max).toBe(FORMATS.bf16.decode(0x7f7f));
+    expect(FORMATS.f32.max).toBe(FORMATS.f32.decode(0x7f7fffff));
+  });
+});

@@ -7,7 +7,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { instructionFiles, isa, knownOps, loadIsa } from '../../src/spec/isa';
+import { isa, knownOps, loadIsa } from '../../src/spec/isa';
+import { instructionFiles } from '../../src/spec/tables';
 import { syncOps } from '../../src/spec/sync';
 import { DtypeSetsFile, InstructionFile, TARGETS, TargetsFile } from '../../src/spec/schema';
 import { BUFFER_FACTS, ELEMENT_ORDER, referenceFacts } from '../fixtures/verify/facts';

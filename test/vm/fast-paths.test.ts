@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
 import { assemble } from '../../src/verify/assemble';
+import { formatAll } from '../../src/diag/diagnostic';
 import { bindArguments } from '../../src/vm/io/arguments';
 import { runLaunch } from '../../src/vm/interpreter';
 import { GlobalBuffer } from '../../src/machine/memory';
@@ -20,13 +21,7 @@ import { TargetName } from '../../src/spec/schema';
  */
 function runAllWays(text: string, target: TargetName, numerics: NumericsProfile, inputs: Record<string, Uint8Array> = {}): [Buffer[], Buffer[], Buffer[]] {
   const asm = assemble('fast.pto', text, { target });
-  if (asm.diags.hasErrors())
-    throw new Error(
-      asm.diags
-        .all()
-        .map((d) => d.message)
-        .join('\n'),
-    );
+  if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags) + '\n' + text);
   const fn = [...asm.program.functions.values()][0];
   const once = (fastPaths: boolean | 'javascript'): Buffer[] => {
     const bound = bindArguments(asm.types, fn, new Map(), (symbol) => asm.program.functions.get(symbol));
@@ -133,4 +128,93 @@ describe('f32 binary fast paths match the definitions bit for bit', () => {
       { numRuns: 25 },
     );
   });
+});
+
+/** The special f16 bit patterns: infinities, NaNs (both signs, payloads), zeros, subnormals, the largest, one. */
+const SPECIAL_F16 = [0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfd05, 0x8000, 0, 0x0001, 0x83ff, 0x7bff, 0x3c00];
+
+const tileOf = (dtype: string, rows: number, cols: number, blayout = 'row_major') =>
+  `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=${rows}, cols=${cols}, v_row=${rows}, v_col=${cols}, blayout=${blayout}, slayout=none_box, fractal=512, pad=0>`;
+
+/** A row (trow*: rows x 1 column-major result, with a tmp tile) or column (tcol*: 1 x cols) reduction of src. */
+function reductionProgram(op: string, dtype: 'f32' | 'f16', rows: number, cols: number): string {
+  const byRow = op.startsWith('trow');
+  const [dr, dc] = byRow ? [rows, 1] : [1, cols];
+  const src = tileOf(dtype, rows, cols);
+  const dst = tileOf(dtype, dr, dc, byRow ? 'col_major' : 'row_major');
+  const view = (r: number, c: number) => `!pto.partition_tensor_view<${r}x${c}x${dtype}>`;
+  const ins = byRow ? `ins(%s, %t : ${src}, ${src})` : `ins(%s : ${src})`;
+  return `module {
+  func.func @k(%a: !pto.ptr<${dtype}>, %d: !pto.ptr<${dtype}>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = arith.constant ${rows} : index
+    %c = arith.constant ${cols} : index
+    %dr = arith.constant ${dr} : index
+    %dc = arith.constant ${dc} : index
+    %at = pto.make_tensor_view %a, shape = [%r, %c], strides = [%c, %c1] : !pto.tensor_view<?x?x${dtype}>
+    %dt = pto.make_tensor_view %d, shape = [%dr, %dc], strides = [%dc, %c1] : !pto.tensor_view<?x?x${dtype}>
+    %ap = pto.partition_view %at, offsets = [%c0, %c0], sizes = [%r, %c] : !pto.tensor_view<?x?x${dtype}> -> ${view(rows, cols)}
+    %dp = pto.partition_view %dt, offsets = [%c0, %c0], sizes = [%dr, %dc] : !pto.tensor_view<?x?x${dtype}> -> ${view(dr, dc)}
+    %s = pto.alloc_tile : ${src}
+    %t = pto.alloc_tile : ${src}
+    %o = pto.alloc_tile : ${dst}
+    pto.tload ins(%ap : ${view(rows, cols)}) outs(%s : ${src})
+    pto.${op} ${ins} outs(%o : ${dst})
+    pto.tstore ins(%o : ${dst}) outs(%dp : ${view(dr, dc)})
+    return
+  }
+}`;
+}
+
+describe('row and column reduction fast paths match the definitions bit for bit', () => {
+  const cases = [
+    ...['trowsum', 'trowmax', 'trowmin', 'tcolmax', 'tcolmin'].map((op) => [op, 'f32'] as const),
+    ...['trowmax', 'trowmin', 'tcolmax', 'tcolmin'].map((op) => [op, 'f16'] as const),
+  ];
+  test.each(cases.flatMap(([op, dtype]) => (['cpu-sim', 'npu'] as const).map((n) => [op, dtype, n] as const)))(
+    '%s %s (%s): special values',
+    (op, dtype, numerics) => {
+      // Every ordered pair (x, y) of specials as a line x, y, x, y, ... (a row of 16, or a column of 16 for tcol*):
+      // ties of +0 and -0, a NaN first or second, infinities; 16 pairs per 16 x 16 tile.
+      const specials = dtype === 'f32' ? SPECIAL_F32 : SPECIAL_F16;
+      const pairs = specials.flatMap((x) => specials.map((y) => [x, y]));
+      for (let first = 0; first < pairs.length; first += 16) {
+        const bits = new Array<number>(256);
+        for (let line = 0; line < 16; line++)
+          for (let k = 0; k < 16; k++) {
+            const [x, y] = pairs[(first + line) % pairs.length];
+            bits[op.startsWith('trow') ? line * 16 + k : k * 16 + line] = k % 2 === 0 ? x : y;
+          }
+        const words = dtype === 'f32' ? Uint32Array.from(bits) : Uint16Array.from(bits);
+        const [all, javascript, none] = runAllWays(reductionProgram(op, dtype, 16, 16), 'a5', numerics, { a: new Uint8Array(words.buffer) });
+        expect(all).toEqual(none);
+        expect(javascript).toEqual(none);
+      }
+    },
+  );
+  test.each(cases.flatMap(([op, dtype]) => (['cpu-sim', 'npu'] as const).map((n) => [op, dtype, n] as const)))(
+    '%s %s (%s): random tiles',
+    (op, dtype, numerics) => {
+      const specials = dtype === 'f32' ? SPECIAL_F32 : SPECIAL_F16;
+      const words = dtype === 'f32' ? Uint32Array : Uint16Array;
+      fc.assert(
+        fc.property(
+          // A column-major rows x 1 result needs 32-byte columns.
+          fc.constantFrom(...(dtype === 'f32' ? [8, 16, 24] : [16, 32])),
+          fc.constantFrom(16, 32, 48),
+          fc.array(fc.oneof(fc.integer({ min: 0, max: dtype === 'f32' ? 0xffffffff : 0xffff }), fc.constantFrom(...specials)), {
+            minLength: 32 * 48,
+            maxLength: 32 * 48,
+          }),
+          (rows, cols, bits) => {
+            const [all, javascript, none] = runAllWays(reductionProgram(op, dtype, rows, cols), 'a5', numerics, { a: new Uint8Array(words.from(bits).buffer) });
+            expect(all).toEqual(none);
+            expect(javascript).toEqual(none);
+          },
+        ),
+        { numRuns: 15 },
+      );
+    },
+  );
 });

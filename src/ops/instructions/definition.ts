@@ -5,7 +5,7 @@ import { OpDefinition, OpProperties, OpVerifier, Spelling, todaysDpsOrder } from
 import { BoundInstruction, BoundOperand } from '../../ir/program';
 import { DEFAULT_PRODUCT } from '../../ascendc/model/params';
 import { Instruction } from '../../spec/isa';
-import { ElemTypeName } from '../../spec/schema';
+import { ELEM_TYPE_NAMES } from '../../spec/elem-type-names';
 import { Dims, checkDimRule, dimsOfType, viewFitsFlatBuffer, viewMatchesValid } from '../../spec/valid';
 import { OpNode, Operand, attrOf } from '../../syntax/ast';
 import { ElemType, TileType, Type, elemSize, elemTypeName, printType } from '../../types/type';
@@ -481,7 +481,7 @@ class InstructionVerification {
  * called: the schema module may not have run yet when this one loads.)
  */
 const inElementOrder = (list: ElemType[]): ElemType[] => {
-  const order: readonly ElemType[] = ElemTypeName.options;
+  const order: readonly ElemType[] = ELEM_TYPE_NAMES;
   return [...list].sort((a, b) => order.indexOf(a) - order.indexOf(b));
 };
 

@@ -7,6 +7,7 @@ import { pairTree } from '../../../numerics/pair-tree';
 import { saturateF16, saturates } from '../../../numerics/saturation';
 import { InstructionContext, NumericsProfile, SemanticsModule } from './context';
 import { copyElement } from './memory';
+import { fastArgScan, fastRowSums } from './fast-reduce';
 
 type Combine = (acc: Scalar, x: Scalar) => Scalar;
 
@@ -36,11 +37,11 @@ function summer(accumulate: ElementCodec, numerics: NumericsProfile, nanOrder: N
 type NanOrder = 'sum-first' | 'element-first';
 
 /**
- * acc + x in double. Under cpu-sim a NaN result follows the simulator's x86 rule (`x86Nan`: one NaN operand
- * propagates, per `nanOrder` when both are; inf - inf gives the negative default NaN), whatever the host's `+` gives.
+ * acc + x in double. A NaN result follows the simulator's x86 rule (`x86Nan`: one NaN operand propagates, per
+ * `nanOrder` when both are; inf - inf gives the negative default NaN), whatever the host's `+` gives.
  */
-function hostIndependentAdd(numerics: NumericsProfile, nanOrder: NanOrder = 'sum-first'): (acc: number, x: number) => number {
-  if (numerics !== 'cpu-sim') return (a, b) => a + b;
+function hostIndependentAdd(_numerics: NumericsProfile, nanOrder: NanOrder = 'sum-first'): (acc: number, x: number) => number {
+  // npu too: the NPU's NaN propagation is not documented, and the host's `+` would depend on the JIT's operand order.
   return (acc, x) => {
     const v = acc + x;
     if (!Number.isNaN(v)) return v;
@@ -122,6 +123,7 @@ export function colReduce(ctx: InstructionContext): void {
   if (src.vRow === 0 || src.vCol === 0) return;
   const kind = reduceKind(ctx);
   if (kind === 'min' || kind === 'max') {
+    if (fastArgScan(src, src.vRow, src.vCol, 'col', kind, ctx.numerics, (c, r) => copySelected(src, r, c, dst, 0, c))) return;
     const replace = replaces(kind, ctx.numerics);
     for (let c = 0; c < src.vCol; c++)
       copySelected(
@@ -190,6 +192,7 @@ export function rowReduce(ctx: InstructionContext): void {
   const kind = reduceKind(ctx);
   if (kind === 'prod') return rowProduct(ctx, src, dst);
   if (kind !== 'sum') {
+    if (fastArgScan(src, src.vRow, src.vCol, 'row', kind, ctx.numerics, (r, c) => copySelected(src, r, c, dst, r, 0))) return;
     const replace = replaces(kind, ctx.numerics);
     for (let r = 0; r < src.vRow; r++)
       copySelected(
@@ -211,6 +214,13 @@ export function rowReduce(ctx: InstructionContext): void {
       dst.set(r, 0, npuRowSum(row, lanes, add));
     }
     return;
+  }
+  if (ctx.numerics === 'cpu-sim' && dst.type.dtype === 'f32') {
+    const sums = new Float64Array(src.vRow);
+    if (fastRowSums(src, src.vRow, src.vCol, ctx.vectorKernels, sums)) {
+      for (let r = 0; r < src.vRow; r++) dst.set(r, 0, sums[r]);
+      return;
+    }
   }
   const accumulator = src.type.dtype === 'f16' ? f32Accumulator : dst.codec;
   const combine = summer(accumulator, ctx.numerics, src.type.dtype === 'f16' ? 'element-first' : 'sum-first');

@@ -1,0 +1,123 @@
+// The VM's speed: per-instruction workloads against the pto-isa CPU simulator's figures, and real-size kernels
+// against plain typed-array JavaScript doing the same arithmetic. Needs dist/ built. Run: node bench/vm.js
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { assemble } = require('../dist/verify/assemble');
+const { bindArguments } = require('../dist/vm/io/arguments');
+const { runFunction } = require('../dist/vm/interpreter');
+const limits = require('./workloads/limits');
+
+const ROOT = path.join(__dirname, '..');
+
+/**
+ * The workloads: one instruction (or softmax's sequence of five) in an scf.for, and the pto-isa CPU simulator's
+ * time for the same (clang -O2 on this machine, measured for issue 15: fixed anchors, since the simulator is not
+ * built here).
+ */
+const WORKLOADS = [
+  { name: 'TADD f32 32x32', file: 'tadd-loop.pto', simulatorUs: 0.38, limit: limits.tadd },
+  { name: 'TROWSUM f32 32x32 (with tmp)', file: 'trowsum-loop.pto', simulatorUs: 0.38, limit: limits.trowsum },
+  { name: 'softmax 16x64 f32 (5 instructions)', file: 'softmax-loop.pto', simulatorUs: 20.7, limit: limits.softmax },
+  { name: 'TCOLMIN f16 64x128', file: 'tcolmin-loop.pto', simulatorUs: 112.6, limit: limits.tcolmin },
+];
+
+/** The best of `repeat` timings of f, in microseconds. */
+function bestUs(f, repeat) {
+  let best = Infinity;
+  for (let i = 0; i < repeat; i++) {
+    const t0 = process.hrtime.bigint();
+    f();
+    best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e3);
+  }
+  return best;
+}
+
+/** Microseconds per loop iteration in the steady state: two trip counts, the difference over their difference. */
+function perIteration(file) {
+  const text = fs.readFileSync(path.join(__dirname, 'workloads', file), 'utf8');
+  const runner = (trips) => {
+    const asm = assemble(file, text.replace(/%n = arith\.constant \d+ : index/, `%n = arith.constant ${trips} : index`), { target: 'a5' });
+    const fn = [...asm.program.functions.values()][0];
+    const args = bindArguments(asm.types, fn, new Map());
+    return () => runFunction(asm.program, asm.types, fn, args.values, { numerics: 'cpu-sim', maxSteps: 1e9 });
+  };
+  const [few, many] = [runner(200), runner(2200)];
+  few();
+  many(); // warm-up
+  return (bestUs(many, 5) - bestUs(few, 5)) / 2000;
+}
+
+function vmRows() {
+  const rows = WORKLOADS.map((w) => {
+    const ours = perIteration(w.file);
+    const limit = w.limit();
+    for (let i = 0; i < 2000; i++) limit();
+    const limitUs =
+      bestUs(() => {
+        for (let i = 0; i < 1000; i++) limit();
+      }, 5) / 1000;
+    const ratio = ours / w.simulatorUs;
+    return {
+      name: `VM: ${w.name}, per instruction (plain JS loop: ${limitUs.toFixed(2)} us)`,
+      ours,
+      baseline: w.simulatorUs,
+      ratio,
+      unit: 'us',
+      target: 2,
+      met: ratio <= 2,
+    };
+  });
+  const geomean = Math.exp(rows.reduce((s, r) => s + Math.log(r.ratio), 0) / rows.length);
+  rows.push({ name: 'VM: geometric mean of the four ratios', ours: geomean, baseline: 1, ratio: geomean, unit: '', target: 1, met: geomean <= 1 });
+  return rows;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Wall-clock ms of a whole process (start-up included), which must succeed. */
+function processMs(args) {
+  const t0 = process.hrtime.bigint();
+  const run = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (run.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${run.status}: ${run.stderr}`);
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+/** The real kernels of programs/ run by pto-vm against bench/kernels' plain JavaScript, alternating, medians. */
+function realKernelRows(spawns = 5) {
+  return ['matmul-gate-proj', 'rmsnorm'].map((name) => {
+    const vm = [path.join('bin', 'pto-vm'), 'run', path.join('programs', `${name}.pto`), '--target', 'a5'];
+    const js = [path.join('bench', 'kernels', `${name}.js`)];
+    const [ours, base] = [[], []];
+    for (let i = 0; i < spawns; i++) {
+      ours.push(processMs(vm));
+      base.push(processMs(js));
+    }
+    const [o, b] = [median(ours), median(base)];
+    return {
+      name: `real kernel: pto-vm run programs/${name}.pto vs plain JS (bench/kernels), start-up included`,
+      ours: o,
+      baseline: b,
+      ratio: o / b,
+      unit: 'ms',
+      target: 3,
+      met: o / b <= 3,
+    };
+  });
+}
+
+module.exports = { vmRows, realKernelRows };
+
+if (require.main === module) {
+  console.log('| measurement | ours | baseline | ratio | target | met |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of [...vmRows(), ...realKernelRows()])
+    console.log(
+      `| ${r.name} | ${r.ours.toFixed(2)} ${r.unit} | ${r.baseline.toFixed(2)} ${r.unit} | ${r.ratio.toFixed(2)} | <= ${r.target} | ${r.met ? 'yes' : 'no'} |`,
+    );
+}

@@ -1,0 +1,110 @@
+import { Tile } from '../../../machine/memory';
+import { Lanes, f32Lanes, halfLanes } from '../../../machine/tile-loops';
+import { x86Nan } from '../../../numerics/arithmetic';
+import { vectorKernels } from '../../../numerics/wasm/vector';
+import { NumericsProfile } from './context';
+
+/**
+ * Typed-array paths of the row and column reductions (reduce.ts keeps the definitions): the same scans in the same
+ * order, with the comparisons and adds inline. Each returns false when it does not apply.
+ */
+
+/**
+ * The position (0..count-1) of the element a min/max scan keeps, reading x(k) = values at first + k * step: the
+ * first element, replaced only by a strictly smaller (min) or greater (max) one; under npu a NaN replaces anything
+ * that is not already NaN, and nothing replaces a NaN (reduce.ts `replaces`).
+ */
+function scanF32(values: Float32Array, first: number, step: number, count: number, min: boolean, npu: boolean): number {
+  let best = values[first];
+  let index = 0;
+  for (let k = 1, at = first + step; k < count; k++, at += step) {
+    const x = values[at];
+    const better = min ? x < best : x > best;
+    if (npu ? best === best && (x !== x || better) : better) {
+      best = x;
+      index = k;
+    }
+  }
+  return index;
+}
+
+/** scanF32 over 16-bit floats' bits, decoded through their table. */
+function scanHalf(bits: Uint16Array, decode: Float32Array, first: number, step: number, count: number, min: boolean, npu: boolean): number {
+  let best = decode[bits[first]];
+  let index = 0;
+  for (let k = 1, at = first + step; k < count; k++, at += step) {
+    const x = decode[bits[at]];
+    const better = min ? x < best : x > best;
+    if (npu ? best === best && (x !== x || better) : better) {
+      best = x;
+      index = k;
+    }
+  }
+  return index;
+}
+
+/**
+ * min/max along rows (`along` = 'row': one result per row, scanning its columns) or columns of src's rows x cols
+ * region: calls keep(line, k) with the position each scan keeps, in order.
+ */
+export function fastArgScan(
+  src: Tile,
+  rows: number,
+  cols: number,
+  along: 'row' | 'col',
+  kind: 'min' | 'max',
+  numerics: NumericsProfile,
+  keep: (line: number, k: number) => void,
+): boolean {
+  if (rows === 0 || cols === 0) return false;
+  const [lines, count] = along === 'row' ? [rows, cols] : [cols, rows];
+  const start = (l: Lanes<unknown>, line: number) => l.base + line * (along === 'row' ? l.row : l.col);
+  const step = (l: Lanes<unknown>) => (along === 'row' ? l.col : l.row);
+  const [min, npu] = [kind === 'min', numerics === 'npu'];
+  const single = f32Lanes([src], rows, cols);
+  if (single) {
+    const [l] = single;
+    for (let line = 0; line < lines; line++) keep(line, scanF32(l.data, start(l, line), step(l), count, min, npu));
+    return true;
+  }
+  const half = halfLanes([src], rows, cols);
+  if (half) {
+    const [l] = half.lanes;
+    for (let line = 0; line < lines; line++) keep(line, scanHalf(l.data, half.decode, start(l, line), step(l), count, min, npu));
+    return true;
+  }
+  return false;
+}
+
+/**
+ * cpu-sim f32 row sums (reduce.ts rowReduce's in-order sum: from each row's first element, an f32 rounding after
+ * every add, a NaN sum keeping the running sum's NaN): the WebAssembly kernel four rows at a time when it can run,
+ * else the loop. `sums[r]` gets row r's sum.
+ */
+export function fastRowSums(src: Tile, rows: number, cols: number, vectorKernelsAllowed: boolean, sums: Float64Array): boolean {
+  const single = f32Lanes([src], rows, cols);
+  if (!single || rows === 0 || cols === 0) return false;
+  const [l] = single;
+  const k = vectorKernelsAllowed ? vectorKernels() : undefined;
+  const padded = Math.ceil(rows / 4) * 4;
+  if (k && l.col === 1 && padded * cols + padded <= k.capacity) {
+    for (let r = 0; r < rows; r++) k.f32.set(l.data.subarray(l.base + r * l.row, l.base + r * l.row + cols), r * cols);
+    k.f32.fill(0, rows * cols, padded * cols);
+    const out = padded * cols;
+    k.rowSums(out, 0, padded, cols);
+    for (let r = 0; r < rows; r++) sums[r] = k.f32[out + r];
+    return true;
+  }
+  for (let r = 0; r < rows; r++) {
+    let at = l.base + r * l.row;
+    let acc = l.data[at];
+    for (let c = 1; c < cols; c++) {
+      at += l.col;
+      const x = l.data[at];
+      const v = acc + x;
+      acc = v === v ? Math.fround(v) : Math.fround(x86Nan(acc, x) as number);
+    }
+    sums[r] = acc;
+  }
+  return true;
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { TARGETS } from './schema';
+import { SYNC_ATTRIBUTE_KINDS } from './sync';
+
+/** The zod schema of spec/sync.json (see src/spec/sync.ts for what the tables mean). */
+
+const Target = z.enum(TARGETS as ['a2a3', 'a5']);
+const Loc = z.enum(['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling']);
+
+const AttributeKind = z.enum(SYNC_ATTRIBUTE_KINDS);
+
+const SyncAttribute = z.object({
+  name: z.string(),
+  kind: AttributeKind,
+  /** Inclusive bounds of an int. */
+  range: z.tuple([z.number().int(), z.number().int()]).optional(),
+  /** Inclusive bounds of an int that differ per target (they replace `range` there). */
+  rangeOn: z.partialRecord(Target, z.tuple([z.number().int(), z.number().int()])).optional(),
+  /** An int that may instead be an SSA value of type index, read at run time. */
+  dynamic: z.boolean().optional(),
+  /** The only pipes a pipe attribute may name (PTOAS's verifier of the op); absent: any core pipe. */
+  pipes: z.array(z.string()).optional(),
+  /** A pipe attribute that may be PIPE_ALL. */
+  allowAll: z.boolean().optional(),
+});
+
+const SyncOpEntry = z.object({
+  name: z.string(),
+  summary: z.string(),
+  /** What the op does to the pipes: the VM's tracker dispatches on it. */
+  role: z.enum(['set', 'wait', 'barrier', 'acquire', 'release', 'cross-set', 'cross-wait']),
+  /** `[a, b, c]` (true) or bare `a, b` (false), as PTOAS's assembly format has it. */
+  bracketed: z.boolean(),
+  targets: z.array(Target).min(1),
+  /** The positional attributes, in order. */
+  attributes: z.array(SyncAttribute).min(1),
+  /** Attributes of the trailing `{...}` dictionary. */
+  keyed: z.array(SyncAttribute).optional(),
+  /**
+   * The flags of a cross-core op: ops of the same space signal each other (`intra-block`: set_intra_block and
+   * wait_intra_block); absent: the FFTS flags of sync.set/sync.wait.
+   */
+  space: z.string().optional(),
+});
+
+const PipeRule = z.object({
+  ops: z.array(z.string()).optional(),
+  semantics: z.array(z.string()).optional(),
+  src: z.array(Loc).optional(),
+  dst: z.array(Loc).optional(),
+  pipe: z.string(),
+  why: z.string(),
+});
+
+export const SyncFile = z.object({
+  $comment: z.string().optional(),
+  pipes: z.object({ $comment: z.string().optional(), names: z.array(z.string()), core: z.array(z.string()), all: z.string() }),
+  events: z.object({ $comment: z.string().optional(), prefix: z.string(), count: z.number().int().positive() }),
+  opTypes: z.object({ $comment: z.string().optional(), pipes: z.record(z.string(), z.string()), manualNames: z.record(z.string(), z.string()) }),
+  spellings: z.object({ $comment: z.string().optional() }).catchall(z.array(z.string())),
+  ops: z.array(SyncOpEntry),
+  instructionPipes: z.object({ $comment: z.string().optional(), rules: z.array(PipeRule).min(1) }),
+});
+
+export type SyncAttributeSpec = z.infer<typeof SyncAttribute>;
+export type PipeRuleSpec = z.infer<typeof PipeRule>;
+export type SyncOpEntrySpec = z.infer<typeof SyncOpEntry>;
+export type SyncFileData = z.infer<typeof SyncFile>;
