@@ -5,6 +5,9 @@ import { Tile } from '../../../machine/memory';
 import { InstructionContext, SemanticsModule } from './context';
 import { copyElement } from './memory';
 import { finisher } from './elementwise';
+import { f32BinaryLoops } from './fast-f32';
+import { vectorRows } from './vector-kernels';
+import { f32Lanes } from '../../../machine/tile-loops';
 
 /** The operations of the row/column expand families (spec `op`): the binary ones plus exp(src0 - src1). */
 export const EXPAND_OPERATIONS = ['add', 'sub', 'mul', 'div', 'max', 'min', 'expdif'] as const;
@@ -101,13 +104,43 @@ export function rowExpandBinary(ctx: InstructionContext): void {
   }
   const problem = rowOperandProblem(expanded, dst, ctx.optionalTile('tmp') !== undefined);
   if (problem) ctx.trap(`${ctx.bound.spec.opName}: ${src0Full ? 'src1' : 'src0'} is the per-row operand, but ${problem}`);
-  const op = expandOperation(ctx, dst.type.dtype);
   const firstColumnOnly = ctx.backend === 'vpto';
   const width0 = firstColumnOnly && !src0Full ? 1 : src0.vCol;
   const width1 = firstColumnOnly && src0Full ? 1 : src1.vCol;
+  if ((src0Full ? width1 : width0) === 1 && fastRowExpand(ctx, dst, full, expanded, !src0Full)) return;
+  const op = expandOperation(ctx, dst.type.dtype);
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) dst.set(r, c, op(src0.get(r, c % width0), src1.get(r, c % width1)));
   }
+}
+
+/**
+ * The typed-array path of rowExpandBinary with one value per row (`expanded`'s column 0): f32 tiles and the six
+ * binary operations, in WebAssembly or in the f32 loops (the same arithmetic as expandOperation's, whose finisher
+ * does nothing for f32). The per-row values are read first, as the definition reads them before each row's writes
+ * could reach them only if dst overlapped them, which the kernels' overlap check rules out.
+ */
+function fastRowExpand(ctx: InstructionContext, dst: Tile, full: Tile, expanded: Tile, scalarFirst: boolean): boolean {
+  const name = operationName(ctx);
+  const loops = name === 'expdif' ? undefined : f32BinaryLoops(name, ctx.numerics);
+  const lanes = loops && f32Lanes([dst, full], dst.vRow, dst.vCol);
+  const column = lanes && f32Lanes([expanded], dst.vRow, 1);
+  if (!loops || !lanes || !column || sharesBytes(expanded, dst)) return false;
+  const [d, a] = lanes;
+  const [e] = column;
+  if (d.col !== 1 || a.col !== 1) return false;
+  const values = new Float64Array(dst.vRow);
+  for (let r = 0; r < dst.vRow; r++) values[r] = e.data[e.base + r * e.row];
+  if (!scalarFirst && ctx.vectorKernels && vectorRows(name, ctx.numerics, d, a, values, dst.vRow, dst.vCol)) return true;
+  for (let r = 0; r < dst.vRow; r++) loops.scalar(d.data, d.base + r * d.row, a.data, a.base + r * a.row, values[r], dst.vCol, scalarFirst);
+  return true;
+}
+
+/** Whether two tiles' storage overlaps (the same on-chip buffer, intersecting bytes). */
+function sharesBytes(a: Tile, b: Tile): boolean {
+  if (a.bytes.buffer !== b.bytes.buffer) return false;
+  const [a0, b0] = [a.bytes.byteOffset, b.bytes.byteOffset];
+  return a0 < b0 + b.bytes.byteLength && b0 < a0 + a.bytes.byteLength;
 }
 
 /** TCOLEXPANDADD/SUB/MUL/DIV/MAX/MIN/EXPDIF: dst[i, j] = src0[i, j] op src1[0, j]. */

@@ -45,3 +45,28 @@ export function vectorTiles(
   d.data.set(k.f32.subarray(dt, dt + n), d.base);
   return true;
 }
+
+/**
+ * dst[r, c] = a[r, c] op s[r] over rows x cols (a row-expand instruction whose per-row operand is second): the
+ * per-row values `s` are given, read before anything is written.
+ */
+export function vectorRows(
+  name: string,
+  numerics: NumericsProfile,
+  d: Lanes<Float32Array>,
+  a: Lanes<Float32Array>,
+  s: Float64Array,
+  rows: number,
+  cols: number,
+): boolean {
+  const k = vectorKernels();
+  const n = rows * cols;
+  if (!k || !isVectorOperation(name) || cols % 4 !== 0 || 2 * n + rows + 4 > k.capacity) return false;
+  if (!isFlat(d, rows, cols) || !isFlat(a, rows, cols) || !sameOrApart(a, d, n)) return false;
+  const [at, dt, st] = [0, n, 2 * n];
+  k.f32.set(a.data.subarray(a.base, a.base + n), at);
+  k.f32.set(s, st);
+  k.rows(name, numerics, dt, at, st, rows, cols);
+  d.data.set(k.f32.subarray(dt, dt + n), d.base);
+  return true;
+}
