@@ -205,3 +205,10 @@ function readDecoded(tile: Tile, data: Uint16Array, decode: Float32Array, rows: 
 function readIntegers(tile: Tile, data: ArrayLike<number>, rows: number, cols: number, out: Float64Array): void {
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[r * cols + c] = data[tile.elementIndex(r, c)];
 }
+
+/** Whether two tiles' storage overlaps (the same on-chip buffer, intersecting bytes). */
+export function sharesBytes(a: Tile, b: Tile): boolean {
+  if (a.bytes.buffer !== b.bytes.buffer) return false;
+  const [a0, b0] = [a.bytes.byteOffset, b.bytes.byteOffset];
+  return a0 < b0 + b.bytes.byteLength && b0 < a0 + a.bytes.byteLength;
+}

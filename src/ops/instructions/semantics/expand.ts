@@ -7,7 +7,7 @@ import { copyElement } from './memory';
 import { finisher } from './elementwise';
 import { f32BinaryLoops } from './fast-f32';
 import { vectorRows } from './vector-kernels';
-import { f32Lanes } from '../../../machine/tile-loops';
+import { f32Lanes, sharesBytes } from '../../../machine/tile-loops';
 
 /** The operations of the row/column expand families (spec `op`): the binary ones plus exp(src0 - src1). */
 export const EXPAND_OPERATIONS = ['add', 'sub', 'mul', 'div', 'max', 'min', 'expdif'] as const;
@@ -134,13 +134,6 @@ function fastRowExpand(ctx: InstructionContext, dst: Tile, full: Tile, expanded:
   if (!scalarFirst && ctx.vectorKernels && vectorRows(name, ctx.numerics, d, a, values, dst.vRow, dst.vCol)) return true;
   for (let r = 0; r < dst.vRow; r++) loops.scalar(d.data, d.base + r * d.row, a.data, a.base + r * a.row, values[r], dst.vCol, scalarFirst);
   return true;
-}
-
-/** Whether two tiles' storage overlaps (the same on-chip buffer, intersecting bytes). */
-function sharesBytes(a: Tile, b: Tile): boolean {
-  if (a.bytes.buffer !== b.bytes.buffer) return false;
-  const [a0, b0] = [a.bytes.byteOffset, b.bytes.byteOffset];
-  return a0 < b0 + b.bytes.byteLength && b0 < a0 + a.bytes.byteLength;
 }
 
 /** TCOLEXPANDADD/SUB/MUL/DIV/MAX/MIN/EXPDIF: dst[i, j] = src0[i, j] op src1[0, j]. */

@@ -1,5 +1,5 @@
 import { Tile } from '../../../machine/memory';
-import { Lanes, f32Lanes, halfLanes } from '../../../machine/tile-loops';
+import { Lanes, f32Lanes, halfLanes, isFlat, sharesBytes } from '../../../machine/tile-loops';
 import { x86Nan } from '../../../numerics/arithmetic';
 import { vectorKernels } from '../../../numerics/wasm/vector';
 import { NumericsProfile } from './context';
@@ -77,22 +77,27 @@ export function fastArgScan(
 }
 
 /**
- * cpu-sim f32 row sums (reduce.ts rowReduce's in-order sum: from each row's first element, an f32 rounding after
- * every add, a NaN sum keeping the running sum's NaN): the WebAssembly kernel four rows at a time when it can run,
- * else the loop. `sums[r]` gets row r's sum.
+ * cpu-sim f32 row sums into dst's column 0 (reduce.ts rowReduce's in-order sum: from each row's first element, an
+ * f32 rounding after every add, a NaN sum keeping the running sum's NaN): the WebAssembly kernel four rows at a
+ * time when it can run, else the loop.
  */
-export function fastRowSums(src: Tile, rows: number, cols: number, vectorKernelsAllowed: boolean, sums: Float64Array): boolean {
-  const single = f32Lanes([src], rows, cols);
-  if (!single || rows === 0 || cols === 0) return false;
-  const [l] = single;
+export function fastRowSums(src: Tile, dst: Tile, rows: number, cols: number, vectorKernelsAllowed: boolean): boolean {
+  const lanes = f32Lanes([src], rows, cols);
+  const out = lanes && f32Lanes([dst], rows, 1);
+  if (!lanes || !out || rows === 0 || cols === 0) return false;
+  const [l] = lanes;
+  const [d] = out;
   const k = vectorKernelsAllowed ? vectorKernels() : undefined;
   const padded = Math.ceil(rows / 4) * 4;
-  if (k && l.col === 1 && padded * cols + padded <= k.capacity) {
-    for (let r = 0; r < rows; r++) k.f32.set(l.data.subarray(l.base + r * l.row, l.base + r * l.row + cols), r * cols);
+  // The kernel reads every row before anything is written: only when dst is apart from src.
+  if (k && l.col === 1 && padded * cols + padded <= k.capacity && !sharesBytes(src, dst)) {
+    if (isFlat(l, rows, cols)) k.f32.set(l.data.subarray(l.base, l.base + rows * cols), 0);
+    else for (let r = 0; r < rows; r++) k.f32.set(l.data.subarray(l.base + r * l.row, l.base + r * l.row + cols), r * cols);
     k.f32.fill(0, rows * cols, padded * cols);
-    const out = padded * cols;
-    k.rowSums(out, 0, padded, cols);
-    for (let r = 0; r < rows; r++) sums[r] = k.f32[out + r];
+    const at = padded * cols;
+    k.rowSums(at, 0, padded, cols);
+    if (d.row === 1) d.data.set(k.f32.subarray(at, at + rows), d.base);
+    else for (let r = 0; r < rows; r++) d.data[d.base + r * d.row] = k.f32[at + r];
     return true;
   }
   for (let r = 0; r < rows; r++) {
@@ -104,7 +109,7 @@ export function fastRowSums(src: Tile, rows: number, cols: number, vectorKernels
       const v = acc + x;
       acc = v === v ? Math.fround(v) : Math.fround(x86Nan(acc, x) as number);
     }
-    sums[r] = acc;
+    d.data[d.base + r * d.row] = acc;
   }
   return true;
 }

@@ -8,6 +8,7 @@ import { saturateF16, saturates } from '../../../numerics/saturation';
 import { InstructionContext, NumericsProfile, SemanticsModule } from './context';
 import { copyElement } from './memory';
 import { fastArgScan, fastRowSums } from './fast-reduce';
+import { readValues } from '../../../machine/tile-loops';
 
 type Combine = (acc: Scalar, x: Scalar) => Scalar;
 
@@ -67,7 +68,7 @@ function floatAdd(ctx: InstructionContext, codec: ElementCodec): (a: number, b: 
  * lanes) is one adjacent-pair tree; a longer row is first folded lane-wise, repeat after repeat, into
  * L lanes, then reduced by the tree.
  */
-function npuRowSum(row: number[], lanes: number, add: (a: number, b: number) => number): number {
+function npuRowSum(row: Float64Array, lanes: number, add: (a: number, b: number) => number): number {
   if (row.length <= lanes) return pairTree(row, add);
   const acc = row.slice(0, lanes);
   for (let k = lanes; k < row.length; k++) acc[k % lanes] = add(acc[k % lanes], row[k]);
@@ -97,18 +98,43 @@ function adder(ctx: InstructionContext, dst: Tile): Combine {
  * - A5 (TColSum_Binary) adds the pair to it, into the last pair: 5 rows give (x0 + x1) + (x4 + (x2 + x3)); one row
  *   is x0 + 0, since the accumulator register starts at zero (so -0 gives +0).
  */
-export function binaryColumnSum(values: readonly Scalar[], add: Combine, target: TargetName, zero: Scalar): Scalar {
+export function binaryColumnSum(values: ArrayLike<Scalar>, add: Combine, target: TargetName, zero: Scalar): Scalar {
   if (values.length === 1) return target === 'a5' ? add(values[0], zero) : values[0];
-  let level = [...values];
-  while (level.length > 1) {
-    const next: Scalar[] = [];
-    for (let i = 0; i + 1 < level.length; i += 2) next.push(add(level[i], level[i + 1]));
-    const odd = level.length % 2 === 1 ? level[level.length - 1] : undefined;
-    if (odd !== undefined && target === 'a5') next[next.length - 1] = add(odd, next[next.length - 1]);
-    else if (odd !== undefined) next[0] = add(next[0], odd);
-    level = next;
+  // Halved in place: level i takes 2i and 2i + 1, which no earlier step of the level has overwritten.
+  const level = copyOfLine(values);
+  for (let n = level.length; n > 1; n >>= 1) {
+    const half = n >> 1;
+    for (let i = 0; i < half; i++) level[i] = add(level[2 * i], level[2 * i + 1]);
+    if (n % 2 === 1) {
+      const odd = level[n - 1];
+      if (target === 'a5') level[half - 1] = add(odd, level[half - 1]);
+      else level[0] = add(level[0], odd);
+    }
   }
   return level[0];
+}
+
+/**
+ * A line of a tile's values, `at(k)` for k < n: a Float64Array for numbers (a JS array may canonicalize a NaN it
+ * stores, depending on the JIT's feedback, which would make a NaN's sign vary from run to run), an array for bigints.
+ */
+function lineOf(n: number, at: (k: number) => Scalar): Float64Array | Scalar[] {
+  const first = n > 0 ? at(0) : 0;
+  if (typeof first === 'bigint') return Array.from({ length: n }, (_, k) => at(k));
+  const line = new Float64Array(n);
+  for (let k = 0; k < n; k++) line[k] = at(k) as number;
+  return line;
+}
+
+function copyOfLine(values: ArrayLike<Scalar>): Float64Array | Scalar[] {
+  return values instanceof Float64Array ? values.slice() : Array.from(values);
+}
+
+/** acc = f(acc, x) over the line from `start` (its first element when none). */
+function fold(line: ArrayLike<Scalar>, f: Combine, start?: Scalar): Scalar {
+  let acc = start ?? line[0];
+  for (let k = start === undefined ? 1 : 0; k < line.length; k++) acc = f(acc, line[k]);
+  return acc;
 }
 
 /**
@@ -136,10 +162,10 @@ export function colReduce(ctx: InstructionContext): void {
       );
     return;
   }
-  const column = (c: number): Scalar[] => Array.from({ length: src.vRow }, (_, r) => src.get(r, c));
+  const column = (c: number) => lineOf(src.vRow, (r) => src.get(r, c));
   if (kind === 'prod') {
     const mul = multiplier(ctx, dst.type.dtype);
-    for (let c = 0; c < src.vCol; c++) dst.set(0, c, column(c).reduce(mul));
+    for (let c = 0; c < src.vCol; c++) dst.set(0, c, fold(column(c), mul));
     return;
   }
   const add = adder(ctx, dst);
@@ -148,17 +174,17 @@ export function colReduce(ctx: InstructionContext): void {
     for (let c = 0; c < src.vCol; c++) dst.set(0, c, binaryColumnSum(column(c), add, ctx.target, zero));
     return;
   }
-  const start = ctx.numerics === 'cpu-sim' && dst.codec.isFloat ? (values: Scalar[]) => [0, ...values] : (values: Scalar[]) => values;
-  for (let c = 0; c < src.vCol; c++) dst.set(0, c, start(column(c)).reduce(add));
+  const start = ctx.numerics === 'cpu-sim' && dst.codec.isFloat ? 0 : undefined;
+  for (let c = 0; c < src.vCol; c++) dst.set(0, c, fold(column(c), add, start));
 }
 
 /**
  * TROWPROD on the NPU (A2/A3 TRowProd): L = 32 / size lanes start at 1; lane k multiplies columns k, k + L, k + 2L, ...
  * in order (vmul in the element type, `laneMul`); then the scalar unit multiplies the L lanes in order (`finalMul`).
  */
-export function npuRowProduct(row: readonly Scalar[], lanes: number, one: Scalar, laneMul: Combine, finalMul: (lanes: Scalar[]) => Scalar): Scalar {
-  const acc: Scalar[] = Array.from({ length: lanes }, () => one);
-  row.forEach((x, j) => (acc[j % lanes] = laneMul(acc[j % lanes], x)));
+export function npuRowProduct(row: ArrayLike<Scalar>, lanes: number, one: Scalar, laneMul: Combine, finalMul: (lanes: ArrayLike<Scalar>) => Scalar): Scalar {
+  const acc = lineOf(lanes, () => one);
+  for (let j = 0; j < row.length; j++) acc[j % lanes] = laneMul(acc[j % lanes], row[j]);
   return finalMul(acc);
 }
 
@@ -166,9 +192,9 @@ export function npuRowProduct(row: readonly Scalar[], lanes: number, one: Scalar
 function rowProduct(ctx: InstructionContext, src: Tile, dst: Tile): void {
   const dtype = dst.type.dtype;
   const mul = multiplier(ctx, dtype);
-  const rowOf = (r: number): Scalar[] => Array.from({ length: src.vCol }, (_, c) => src.get(r, c));
+  const rowOf = (r: number) => lineOf(src.vCol, (c) => src.get(r, c));
   if (ctx.numerics === 'cpu-sim') {
-    for (let r = 0; r < src.vRow; r++) dst.set(r, 0, rowOf(r).reduce(mul));
+    for (let r = 0; r < src.vRow; r++) dst.set(r, 0, fold(rowOf(r), mul));
     return;
   }
   const lanes = 32 / src.codec.size;
@@ -176,8 +202,8 @@ function rowProduct(ctx: InstructionContext, src: Tile, dst: Tile): void {
   // The scalar unit: f32 products in f32, f16 lanes widened to f32 and rounded to f16 once, integers wrapped.
   const finalMul =
     dtype === 'f16'
-      ? (acc: Scalar[]) => dst.codec.round(acc.reduce((a, b) => Math.fround((a as number) * (b as number))))
-      : (acc: Scalar[]) => acc.reduce(binaryOperation('mul', dtype, ctx.numerics, ctx.trap));
+      ? (acc: ArrayLike<Scalar>) => dst.codec.round(fold(acc, (a, b) => Math.fround((a as number) * (b as number))))
+      : (acc: ArrayLike<Scalar>) => fold(acc, binaryOperation('mul', dtype, ctx.numerics, ctx.trap));
   for (let r = 0; r < src.vRow; r++) dst.set(r, 0, npuRowProduct(rowOf(r), lanes, one, mul, finalMul));
 }
 
@@ -208,20 +234,12 @@ export function rowReduce(ctx: InstructionContext): void {
   if (ctx.numerics === 'npu' && src.codec.isFloat) {
     const add = floatAdd(ctx, dst.codec);
     const lanes = 256 / src.codec.size;
-    for (let r = 0; r < src.vRow; r++) {
-      const row: number[] = [];
-      for (let c = 0; c < src.vCol; c++) row.push(src.get(r, c) as number);
-      dst.set(r, 0, npuRowSum(row, lanes, add));
-    }
+    // Float64Arrays keep a NaN's bits; a JS array may not (see numerics/pair-tree.ts).
+    const values = readValues(src, src.vRow, src.vCol);
+    for (let r = 0; r < src.vRow; r++) dst.set(r, 0, npuRowSum(values.subarray(r * src.vCol, (r + 1) * src.vCol), lanes, add));
     return;
   }
-  if (ctx.numerics === 'cpu-sim' && dst.type.dtype === 'f32') {
-    const sums = new Float64Array(src.vRow);
-    if (fastRowSums(src, src.vRow, src.vCol, ctx.vectorKernels, sums)) {
-      for (let r = 0; r < src.vRow; r++) dst.set(r, 0, sums[r]);
-      return;
-    }
-  }
+  if (ctx.numerics === 'cpu-sim' && dst.type.dtype === 'f32' && fastRowSums(src, dst, src.vRow, src.vCol, ctx.vectorKernels)) return;
   const accumulator = src.type.dtype === 'f16' ? f32Accumulator : dst.codec;
   const combine = summer(accumulator, ctx.numerics, src.type.dtype === 'f16' ? 'element-first' : 'sum-first');
   for (let r = 0; r < src.vRow; r++) {

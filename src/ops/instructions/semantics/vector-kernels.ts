@@ -13,15 +13,12 @@ import { NumericsProfile } from './context';
 
 const isVectorOperation = (name: string): name is VectorOperation => (VECTOR_OPERATIONS as readonly string[]).includes(name);
 
-/** Where a lanes' region of n elements lies in its ArrayBuffer, in bytes. */
-const byteRange = (l: Lanes<Float32Array>, n: number) => [l.data.byteOffset + 4 * l.base, l.data.byteOffset + 4 * (l.base + n)] as const;
-
 /** Whether source `s` and destination `d` (n elements each) are the same elements or do not share any. */
 function sameOrApart(s: Lanes<Float32Array>, d: Lanes<Float32Array>, n: number): boolean {
   if (s.data.buffer !== d.data.buffer) return true;
-  const [s0, s1] = byteRange(s, n);
-  const [d0, d1] = byteRange(d, n);
-  return s0 === d0 || s1 <= d0 || d1 <= s0;
+  const s0 = s.data.byteOffset + 4 * s.base;
+  const d0 = d.data.byteOffset + 4 * d.base;
+  return s0 === d0 || s0 + 4 * n <= d0 || d0 + 4 * n <= s0;
 }
 
 /** dst = a op b over rows x cols, every tile contiguous over the region. */
