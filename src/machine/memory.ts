@@ -8,6 +8,9 @@ import { ElementCodec, Scalar, codec } from '../numerics/elements';
 import { vmTrap } from './trap';
 import { ElementStore, StridedElements, elementStore } from './element-arrays';
 
+// Hot loops read Math's functions once: a global lookup per call is slow where the code runs in a vm context (jest).
+const floor = Math.floor;
+
 /** How a kernel touches an element of global memory; atomic updates (an atomic add) do not race with each other. */
 export type GlobalAccess = 'read' | 'write' | 'atomic';
 
@@ -172,8 +175,8 @@ export class Tile {
     if (linear) return r * linear.row + c * linear.col;
     const t = this.type;
     const { rows: ir, cols: ic } = this.box;
-    const br = Math.floor(r / ir);
-    const bc = Math.floor(c / ic);
+    const br = floor(r / ir);
+    const bc = floor(c / ic);
     const inR = r % ir;
     const inC = c % ic;
     const boxSize = ir * ic;

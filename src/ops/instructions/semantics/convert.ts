@@ -2,6 +2,8 @@ import { requestedSaturation } from '../checks/convert';
 import { ElemType, elemTypeName, isStoredFormat } from '../../../types/type';
 import { Converter, castMode, cpuSimConverter, npuConverter, npuSaturates } from '../../../numerics/conversion';
 import { InstructionContext, SemanticsModule } from './context';
+import { Tile } from '../../../machine/memory';
+import { Lanes, f32Lanes, halfLanes } from '../../../machine/tile-loops';
 
 const FLOAT_BITS: Partial<Record<ElemType, { size: 2 | 4; mantissa: number; exponentMask: number }>> = {
   f16: { size: 2, mantissa: 10, exponentMask: 0x7c00 },
@@ -48,6 +50,12 @@ function convert(ctx: InstructionContext): void {
     element = npuConverter(from, to, mode, npuSaturates(from, to, explicitSaturation), ctx.trap);
   }
   const nanBits = ctx.numerics === 'cpu-sim' && !explicitSaturation && FLOAT_BITS[from] && FLOAT_BITS[to];
+  const convertNan = (r: number, c: number): boolean => {
+    const bits = nanBits ? simulatorNanBits(src.getBits(r, c), from, to) : undefined;
+    if (bits !== undefined) dst.setBits(r, c, bits);
+    return bits !== undefined;
+  };
+  if (convertFloats(dst, src, element, convertNan)) return;
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) {
       if (nanBits) {
@@ -60,6 +68,37 @@ function convert(ctx: InstructionContext): void {
       dst.set(r, c, element(src.get(r, c)));
     }
   }
+}
+
+/**
+ * The typed-array path of TCVT between float types (f32, f16, bf16): the same element conversions, a NaN through
+ * `nan` (its bits, under cpu-sim) in the same row-by-row order; false when a tile has no float lanes.
+ */
+function convertFloats(dst: Tile, src: Tile, element: Converter, nan: (r: number, c: number) => boolean): boolean {
+  const [rows, cols] = [dst.vRow, dst.vCol];
+  const [d, a] = [floatLanes(dst, rows, cols), floatLanes(src, rows, cols)];
+  if (!d || !a) return false;
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) {
+      const x = a.read(a.base + r * a.row + c * a.col);
+      if (x !== x && nan(r, c)) continue;
+      d.write(d.base + r * d.row + c * d.col, element(x) as number);
+    }
+  return true;
+}
+
+/** A float tile's lanes with a reader and a writer of values (16-bit floats through their table and encoder). */
+function floatLanes(tile: Tile, rows: number, cols: number): (Lanes<unknown> & { read(i: number): number; write(i: number, v: number): void }) | undefined {
+  const single = f32Lanes([tile], rows, cols);
+  if (single) {
+    const [l] = single;
+    return { ...l, read: (i) => l.data[i], write: (i, v) => (l.data[i] = v) };
+  }
+  const half = halfLanes([tile], rows, cols);
+  if (!half) return undefined;
+  const [l] = half.lanes;
+  const { decode, encode } = half;
+  return { ...l, read: (i) => decode[l.data[i]], write: (i, v) => (l.data[i] = encode(v)) };
 }
 
 export const module: SemanticsModule = { semantics: { convert } };

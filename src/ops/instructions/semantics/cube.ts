@@ -6,6 +6,9 @@ import { readValues } from '../../../machine/tile-loops';
 import { isMxDecodable, isMxSpecialCode, mxValue } from '../../../numerics/microscaling';
 import { InstructionContext, SemanticsModule } from './context';
 
+// Hot loops read Math's functions once: a global lookup per call is slow where the code runs in a vm context (jest).
+const fround = Math.fround;
+
 /** The hardware's m/k/n range (TMATMUL/TGEMV manual pages: m, k, n in [1, 4095]). */
 const MAX_MMAD_LENGTH = 4095;
 const F32 = codec('f32');
@@ -47,26 +50,52 @@ function requireInPlaceAccumulation(ctx: InstructionContext, cIn: Tile, cOut: Ti
 }
 
 /**
- * sum over t < k of a[i, t] * b[t, j] in the simulator's order: from +0, t ascending, one fused multiply-add (f32) per
- * step. `a` is the m x k input row by row, `bt` the k x n input column by column (both decoded once per instruction).
+ * One step of a dot product: the f32 fused multiply-add x * y + sum, rounded once. fusedMultiplyAdd's common case
+ * inline: x * y is exact (f32 inputs), and when x * y + sum is exact in double too, one rounding to f32 is the FMA.
+ * A NaN follows x86's rule instead of the host's: a NaN input propagates (x, then y, then the sum); 0 x inf gives
+ * the default NaN.
  */
-function floatDot(a: Float64Array, bt: Float64Array, i: number, j: number, k: number): number {
-  let sum = 0;
-  for (let t = 0, ai = i * k, bi = j * k; t < k; t++, ai++, bi++) {
-    const x = a[ai];
-    const y = bt[bi];
-    // fusedMultiplyAdd's common case inline: x * y is exact (f32 inputs), and when x * y + sum is too, one rounding.
-    const p = x * y;
-    const s = p + sum;
-    let next: number;
-    if (s - s === 0) {
-      const bv = s - p;
-      next = p - (s - bv) + (sum - bv) === 0 || s === 0 ? Math.fround(s) : fusedMultiplyAdd(x, y, sum, F32);
-    } else next = Math.fround(s);
-    // x86's NaN rule instead of the host's: a NaN input propagates (a, then b, then the sum); 0 x inf gives the default NaN.
-    sum = next === next ? next : x86Nan(x86Nan(x, y), sum);
+function fmaStep(x: number, y: number, sum: number): number {
+  const p = x * y;
+  const s = p + sum;
+  let next: number;
+  if (s - s === 0) {
+    const bv = s - p;
+    next = p - (s - bv) + (sum - bv) === 0 || s === 0 ? fround(s) : fusedMultiplyAdd(x, y, sum, F32);
+  } else next = fround(s);
+  return next === next ? next : x86Nan(x86Nan(x, y), sum);
+}
+
+/**
+ * Every sum over t < k of a[i, t] * b[t, j] in the simulator's order (from +0, t ascending, one fused multiply-add
+ * per step) into out[i * n + j]. `a` is the m x k input row by row, `bt` the k x n input column by column (both
+ * decoded once per instruction); four columns at a time, so that four independent sums keep the processor busy.
+ */
+function floatDots(a: Float64Array, bt: Float64Array, m: number, n: number, k: number, out: Float64Array): void {
+  for (let i = 0; i < m; i++) {
+    const ai = i * k;
+    let j = 0;
+    for (; j + 3 < n; j += 4) {
+      const [b0, b1, b2, b3] = [j * k, (j + 1) * k, (j + 2) * k, (j + 3) * k];
+      let [s0, s1, s2, s3] = [0, 0, 0, 0];
+      for (let t = 0; t < k; t++) {
+        const x = a[ai + t];
+        s0 = fmaStep(x, bt[b0 + t], s0);
+        s1 = fmaStep(x, bt[b1 + t], s1);
+        s2 = fmaStep(x, bt[b2 + t], s2);
+        s3 = fmaStep(x, bt[b3 + t], s3);
+      }
+      out[i * n + j] = s0;
+      out[i * n + j + 1] = s1;
+      out[i * n + j + 2] = s2;
+      out[i * n + j + 3] = s3;
+    }
+    for (; j < n; j++) {
+      let sum = 0;
+      for (let t = 0; t < k; t++) sum = fmaStep(a[ai + t], bt[j * k + t], sum);
+      out[i * n + j] = sum;
+    }
   }
-  return sum;
 }
 
 /** The i8 x i8 -> i32 dot product; the i32 sum wraps (every partial sum fits a double exactly, so wrapping once is the same). */
@@ -116,16 +145,19 @@ export function matmul(ctx: InstructionContext): void {
       "npu: the cube's summation order and internal precision are not documented; the VM sums as the reference simulator does (k ascending, f32 fused multiply-add)",
     );
   }
-  // All of C is computed before any is written: cInMatrix may be cOutMatrix.
-  const results: number[] = [];
+  // All of C is computed before any is written: cInMatrix may be cOutMatrix. A Float64Array keeps NaN bits.
+  const results = new Float64Array(m * n);
   const av = readValues(a, m, k);
   const bt = columns(b, k, n);
+  if (!integer) floatDots(av, bt, m, n, k, results);
+  const accumulated = cIn && readValues(cIn, m, n);
+  const biases = bias && readValues(bias, 1, n);
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < n; j++) {
-      let v = integer ? integerDot(av, bt, i, j, k) : floatDot(av, bt, i, j, k);
-      if (cIn) v = integer ? ((cIn.get(i, j) as number) + v) | 0 : addF32(cIn.get(i, j) as number, v);
-      if (bias) v = integer ? (v + (bias.get(0, j) as number)) | 0 : addF32(v, bias.get(0, j) as number);
-      results.push(v);
+      let v = integer ? integerDot(av, bt, i, j, k) : results[i * n + j];
+      if (accumulated) v = integer ? (accumulated[i * n + j] + v) | 0 : addF32(accumulated[i * n + j], v);
+      if (biases) v = integer ? (v + biases[j]) | 0 : addF32(v, biases[j]);
+      results[i * n + j] = v;
     }
   }
   for (let i = 0; i < m; i++) {

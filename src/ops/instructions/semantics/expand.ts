@@ -143,10 +143,28 @@ export function colExpandBinary(ctx: InstructionContext): void {
   const src1 = ctx.tile('src1');
   if (dst.vRow === 0 || dst.vCol === 0) return;
   if (src1.vRow === 0) ctx.trap(`${ctx.bound.spec.opName}: src1 has no valid row to expand`);
+  if (fastColExpand(ctx, dst, src0, src1)) return;
   const op = expandOperation(ctx, dst.type.dtype);
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) dst.set(r, c, op(src0.get(r, c), src1.get(0, c)));
   }
+}
+
+/**
+ * The typed-array path of colExpandBinary for f32 tiles and the six binary operations: each row of src0 with src1's
+ * row 0, in the f32 loops, row after row as the definition goes (so an overlap reads what it would).
+ */
+function fastColExpand(ctx: InstructionContext, dst: Tile, src0: Tile, src1: Tile): boolean {
+  const name = operationName(ctx);
+  const loops = name === 'expdif' ? undefined : f32BinaryLoops(name, ctx.numerics);
+  const lanes = loops && f32Lanes([dst, src0], dst.vRow, dst.vCol);
+  const row = lanes && f32Lanes([src1], 1, dst.vCol);
+  if (!loops || !lanes || !row) return false;
+  const [d, a] = lanes;
+  const [b] = row;
+  if (d.col !== 1 || a.col !== 1 || b.col !== 1) return false;
+  for (let r = 0; r < dst.vRow; r++) loops.tiles(d.data, d.base + r * d.row, a.data, a.base + r * a.row, b.data, b.base, dst.vCol);
+  return true;
 }
 
 export const module: SemanticsModule = {

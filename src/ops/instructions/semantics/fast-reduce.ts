@@ -4,6 +4,9 @@ import { x86Nan } from '../../../numerics/arithmetic';
 import { vectorKernels } from '../../../numerics/wasm/vector';
 import { NumericsProfile } from './context';
 
+// Hot loops read Math's functions once: a global lookup per call is slow where the code runs in a vm context (jest).
+const fround = Math.fround;
+
 /**
  * Typed-array paths of the row and column reductions (reduce.ts keeps the definitions): the same scans in the same
  * order, with the comparisons and adds inline. Each returns false when it does not apply.
@@ -107,7 +110,7 @@ export function fastRowSums(src: Tile, dst: Tile, rows: number, cols: number, ve
       at += l.col;
       const x = l.data[at];
       const v = acc + x;
-      acc = v === v ? Math.fround(v) : Math.fround(x86Nan(acc, x) as number);
+      acc = v === v ? fround(v) : fround(x86Nan(acc, x) as number);
     }
     d.data[d.base + r * d.row] = acc;
   }

@@ -1,3 +1,4 @@
+import { bitsArray } from '../../../machine/element-arrays';
 import { Tile } from '../../../machine/memory';
 import { InstructionContext, SemanticsModule } from './context';
 import { FixpipeOptions, fixpipeFor, fixpipeOptions, quantWords, usesFixpipe } from './fixpipe';
@@ -157,12 +158,30 @@ export interface Corner {
 /** Copies the bits of a rows x cols window, each tile addressed through its own layout. */
 export function copyWindow(from: Corner, to: Corner, rows: number, cols: number): void {
   const size = to.tile.codec.size;
+  if (copyWindowBits(from, to, rows, cols, size)) return;
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const fromByte = from.tile.elementIndex(from.row + r, from.col + c) * size;
       copyElement(from.tile.bytes, fromByte, to.tile.bytes, to.tile.elementIndex(to.row + r, to.col + c) * size, size);
     }
   }
+}
+
+/**
+ * copyWindow through unsigned arrays of the element size (both tiles' fast paths on): the same element pairs, when
+ * every index lies inside both arrays; false otherwise (the general path then reports what is out of place).
+ */
+function copyWindowBits(from: Corner, to: Corner, rows: number, cols: number, size: number): boolean {
+  if (!from.tile.fastPaths || !to.tile.fastPaths || from.tile.codec.size !== size || rows === 0 || cols === 0) return false;
+  const source = bitsArray(from.tile.bytes, size);
+  const target = bitsArray(to.tile.bytes, size);
+  if (!source || !target) return false;
+  // Every layout's index grows with the row and with the column: the last element bounds them all.
+  if (from.tile.elementIndex(from.row + rows - 1, from.col + cols - 1) >= source.length) return false;
+  if (to.tile.elementIndex(to.row + rows - 1, to.col + cols - 1) >= target.length) return false;
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) target[to.tile.elementIndex(to.row + r, to.col + c)] = source[from.tile.elementIndex(from.row + r, from.col + c)];
+  return true;
 }
 
 /** A row/column index operand as a number; negative values trap. */
