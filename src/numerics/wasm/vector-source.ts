@@ -20,21 +20,25 @@ const QUIET = '(v128.const i32x4 0x00400000 0x00400000 0x00400000 0x00400000)';
 const DEFAULT_NAN = '(v128.const i32x4 0xffc00000 0xffc00000 0xffc00000 0xffc00000)';
 const isNan = (v: string) => `(f32x4.ne (local.get ${v}) (local.get ${v}))`;
 
-/** $v := x86's NaN where $v is NaN (the first operand's quieted, else the second's quieted, else the default NaN). */
-const x86Nan = (first: string, second: string) => `(local.set $v (v128.bitselect
+/**
+ * $v := x86's NaN where $v is NaN (the first operand's quieted, else the second's quieted, else the default NaN).
+ * Lanes without a NaN (the common case) take one test and no select.
+ */
+const x86Nan = (first: string, second: string) => `(if (v128.any_true ${isNan('$v')}) (then (local.set $v (v128.bitselect
       (v128.bitselect (v128.or (local.get ${first}) ${QUIET}) (v128.bitselect (v128.or (local.get ${second}) ${QUIET}) ${DEFAULT_NAN} ${isNan(second)}) ${isNan(first)})
-      (local.get $v) ${isNan('$v')}))`;
+      (local.get $v) ${isNan('$v')}))))`;
 
 /** $v := $v with its NaN lanes quieted. */
-const quieted = `(local.set $v (v128.or (local.get $v) (v128.and ${isNan('$v')} ${QUIET})))`;
+const quieted = `(if (v128.any_true ${isNan('$v')}) (then (local.set $v (v128.or (local.get $v) (v128.and ${isNan('$v')} ${QUIET})))))`;
 
 /** The lanes $v of `$x op $y`. */
 function operation(op: VectorOperation, npu: boolean): string {
   if (op === 'max' || op === 'min') {
     const pick = `(local.set $v (f32x4.p${op} (local.get $x) (local.get $y)))`;
     const nanFirst = npu
-      ? `(local.set $v (v128.bitselect (local.get $y) (local.get $v) ${isNan('$y')}))
-      (local.set $v (v128.bitselect (local.get $x) (local.get $v) ${isNan('$x')}))`
+      ? `(if (v128.any_true (v128.or ${isNan('$x')} ${isNan('$y')})) (then
+      (local.set $v (v128.bitselect (local.get $y) (local.get $v) ${isNan('$y')}))
+      (local.set $v (v128.bitselect (local.get $x) (local.get $v) ${isNan('$x')}))))`
       : '';
     return `${pick}\n      ${nanFirst}\n      ${quieted}`;
   }
