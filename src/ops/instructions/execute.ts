@@ -51,17 +51,16 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
       );
     }
   }
-  const dims = (name: string): Dims | undefined => {
-    const v = objects.get(name);
-    return v instanceof Tile ? { rows: v.type.rows, cols: v.type.cols, vRow: v.vRow, vCol: v.vCol } : undefined;
-  };
-  const early = bound.spec.earlyReturnIfEmpty ? dims(bound.spec.earlyReturnIfEmpty) : undefined;
-  if (early && (early.vRow === 0 || early.vCol === 0)) return;
-  const marker = bound.spec.noOpWhenEmpty ? dims(bound.spec.noOpWhenEmpty) : undefined;
-  if (marker && marker.vRow === 0 && marker.vCol === 0) return;
+  const early = bound.spec.earlyReturnIfEmpty ? objects.get(bound.spec.earlyReturnIfEmpty) : undefined;
+  if (early instanceof Tile && (early.vRow === 0 || early.vCol === 0)) return;
+  const marker = bound.spec.noOpWhenEmpty ? objects.get(bound.spec.noOpWhenEmpty) : undefined;
+  if (marker instanceof Tile && marker.vRow === 0 && marker.vCol === 0) return;
   for (const { rule, holds } of plan.rules) {
     if (holds(objects)) continue;
-    const outcome = checkDimRule(rule, dims);
+    const outcome = checkDimRule(rule, (name: string): Dims | undefined => {
+      const v = objects.get(name);
+      return v instanceof Tile ? { rows: v.type.rows, cols: v.type.cols, vRow: v.vRow, vCol: v.vCol } : undefined;
+    });
     if (outcome.status === 'violated') plan.ctx.trap(outcome.message);
   }
   if (!plan.semantics) return plan.ctx.trap('is not implemented yet');

@@ -16,9 +16,15 @@ function binaryName(ctx: InstructionContext): BinaryOperationName {
   return kind;
 }
 
+/** The names of each spec's tile sources, found once per spec (instructions run many times). */
+const SOURCE_NAMES = new WeakMap<object, string[]>();
+
 /** The spec's tile sources (role src), in spec order: src0/src1, or base/exp for tpow. */
 function sourceTiles(ctx: InstructionContext): Tile[] {
-  return ctx.bound.spec.operands.filter((o) => o.role === 'src' && o.kind === 'tile').map((o) => ctx.tile(o.name));
+  const spec = ctx.bound.spec;
+  let names = SOURCE_NAMES.get(spec);
+  if (!names) SOURCE_NAMES.set(spec, (names = spec.operands.filter((o) => o.role === 'src' && o.kind === 'tile').map((o) => o.name)));
+  return names.map((name) => ctx.tile(name));
 }
 
 function scalarOperandName(ctx: InstructionContext): string {
