@@ -59,6 +59,11 @@ const OPTIONS = {
     default: false,
     describe: 'make synchronization findings (missing set_flag/wait_flag, races between cores) errors: exit 1',
   },
+  'sync-check': {
+    type: 'boolean',
+    default: true,
+    describe: 'check synchronization while running (--no-sync-check: do not, for speed; nothing is reported then)',
+  },
 } satisfies Record<string, OptionSpec>;
 
 /** `pto-vm run FILE [options]`: the command line simple-args.ts parses without yargs. */
@@ -121,6 +126,7 @@ export function main(argv: string[]): number {
       direct: args.direct,
       checkLowering: args['check-lowering'],
       strictSync: args['strict-sync'],
+      syncCheck: args['sync-check'],
       blocks: checkCount(args.blocks, '--blocks'),
       subblocks: args.subblocks === undefined ? undefined : checkCount(args.subblocks, '--subblocks'),
       scheduleSeed: args['schedule-seed'] === undefined ? undefined : checkSeed(args['schedule-seed']),
@@ -161,6 +167,8 @@ interface RunRequest {
   checkLowering: boolean;
   /** Synchronization findings are errors (exit 1) instead of warnings. */
   strictSync: boolean;
+  /** Whether synchronization is checked at all (--no-sync-check). */
+  syncCheck: boolean;
   blocks: number;
   subblocks?: number;
   scheduleSeed?: number;
@@ -319,7 +327,7 @@ function execute(assembled: Assembled, name: string, req: RunRequest): { bound: 
         assembled.types,
         fn,
         ranks.map((b) => b.values),
-        { numerics: req.numerics, backend: req.backend, maxSteps: req.maxSteps, scheduleSeed: req.scheduleSeed },
+        { numerics: req.numerics, backend: req.backend, maxSteps: req.maxSteps, scheduleSeed: req.scheduleSeed, syncCheck: req.syncCheck },
         { blocks: req.blocks, subblocks: req.subblocks },
       ),
     };

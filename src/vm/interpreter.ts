@@ -35,6 +35,8 @@ export interface RunOptions {
    * and compare the results bit for bit.
    */
   fastPaths?: boolean | 'javascript';
+  /** Whether synchronization is checked (default true): false runs without the pipe and cross-core checkers. */
+  syncCheck?: boolean;
 }
 
 export interface RunResult {
@@ -105,7 +107,7 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
   const label = (core: CoreIndex) => coreLabel(core, { ranks, blocks: shape.blocks, subblocks, mixed });
   const labels = cores.map(label);
   // Races between cores are looked for only when there are several (a single core pays nothing).
-  const races = cores.length > 1 ? new CrossCoreRaces(world.clocks, labels) : undefined;
+  const races = cores.length > 1 && options.syncCheck !== false ? new CrossCoreRaces(world.clocks, labels) : undefined;
   world.races = races;
   const buffers = races ? globalBuffersOf(perRank) : [];
   for (const b of buffers) b.observer = races;
@@ -626,11 +628,11 @@ class Interpreter implements Executor {
   }
 
   observeInstruction(op: BoundOp, objects: Map<string, Value>): void {
-    this.sync.instruction(op.node, op.instruction!, objects);
+    if (this.options.syncCheck !== false) this.sync.instruction(op.node, op.instruction!, objects);
   }
 
   observeSync(op: BoundOp, id?: number): void {
-    this.sync.syncOp(op.node, id === undefined ? op.sync! : { ...op.sync!, id });
+    if (this.options.syncCheck !== false) this.sync.syncOp(op.node, id === undefined ? op.sync! : { ...op.sync!, id });
   }
 
   shared<T>(scope: SharedScope, key: string, make: () => T): T {

@@ -215,6 +215,11 @@ describe('pto-vm run programs/matmul.pto', () => {
     expect(strict.status).toBe(1);
     expect(strict.stderr).toMatch(/error\[W0702\]: pto\.tstore \(PIPE_FIX\) reads %acc/);
     expect(ptoVm('run', program, '--strict-sync').status).toBe(0);
+    // --no-sync-check runs without the checker: the same output, nothing reported, even under --strict-sync.
+    const unchecked = ptoVm('run', broken, '--no-sync-check', '--strict-sync');
+    expect(unchecked.status).toBe(0);
+    expect(unchecked.stderr).not.toMatch(/W0702/);
+    expect(unchecked.stdout).toBe(r.stdout);
   });
 });
 

@@ -56,6 +56,8 @@ describe('the usual command lines are parsed without yargs, as yargs parses them
       ranks: 1,
       'strict-sync': false,
       strictSync: false,
+      'sync-check': true,
+      syncCheck: true,
     });
     expect(parseSimply(['a.pto', '-o', 'x'], PTO_AS)).toEqual({ _: ['a.pto'], $0: 'pto-as', emit: 'none', o: 'x', output: 'x' });
   });
