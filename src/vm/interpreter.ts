@@ -364,6 +364,9 @@ function runToEnd(execution: Generator<Wait, void, void>, op: BoundOp): void {
   }
 }
 
+/** How a block ended: the values its terminator hands back, or the block it branches to. */
+type BlockEnd = { values?: Value[]; branch?: { block: number; args: Value[] } };
+
 class ReturnSignal {
   constructor(readonly values: Value[]) {}
 }
@@ -468,31 +471,44 @@ class Interpreter implements Executor {
     for (;;) {
       const end = yield* this.runBlock(block);
       if (!end || !end.branch) return end?.values;
-      block = region.blocks[end.branch.block];
-      block.args.forEach((slot, i) => (this.frame[slot] = end.branch!.args[i]));
+      block = this.enter(region, end.branch);
     }
   }
 
   /** Runs a block up to its terminator: the values it hands back, or the block it branches to. */
-  private *runBlock(block: BoundBlock): Generator<Wait, { values?: Value[]; branch?: { block: number; args: Value[] } } | undefined, void> {
+  private *runBlock(block: BoundBlock): Generator<Wait, BlockEnd | undefined, void> {
     for (const op of block.ops) {
       this.step(op);
-      const terminator = op.def.terminator;
-      if (terminator === 'branch') return { branch: op.def.branch!(this, op) };
-      if (terminator) {
-        const values = op.operands.map((_, i) => this.operand(op, i));
-        if (terminator === 'return') throw new ReturnSignal(values);
-        return { values };
-      }
-      if (!op.def.execute) throw vmTrap(`${op.node.name} is not implemented yet`, op.node.nameSpan);
-      this.world.races?.enter(this.id, op.node);
-      const waits = op.def.execute(this, op);
+      if (op.def.terminator) return this.end(op);
+      const waits = this.execute(op);
       if (waits) {
         this.waiting = op;
         yield* waits;
       }
     }
     return undefined;
+  }
+
+  /** The block a branch goes to, its arguments set. */
+  private enter(region: BoundRegion, branch: { block: number; args: Value[] }): BoundBlock {
+    const block = region.blocks[branch.block];
+    block.args.forEach((slot, i) => (this.frame[slot] = branch.args[i]));
+    return block;
+  }
+
+  /** How a block ends at its terminator: the values it hands back, or the block it branches to (a return throws). */
+  private end(op: BoundOp): BlockEnd {
+    if (op.def.terminator === 'branch') return { branch: op.def.branch!(this, op) };
+    const values = op.operands.map((_, i) => this.operand(op, i));
+    if (op.def.terminator === 'return') throw new ReturnSignal(values);
+    return { values };
+  }
+
+  /** Runs an op that is not a terminator: what it waits for, when it can wait. */
+  private execute(op: BoundOp): void | Generator<Wait, void, void> {
+    if (!op.def.execute) throw vmTrap(`${op.node.name} is not implemented yet`, op.node.nameSpan);
+    this.world.races?.enter(this.id, op.node);
+    return op.def.execute(this, op);
   }
 
   step(op: BoundOp): void {
@@ -517,31 +533,23 @@ class Interpreter implements Executor {
     for (;;) {
       const end = this.runBlockNow(block);
       if (!end || !end.branch) return end?.values;
-      block = region.blocks[end.branch.block];
-      block.args.forEach((slot, i) => (this.frame[slot] = end.branch!.args[i]));
+      block = this.enter(region, end.branch);
     }
   }
 
   /** runBlock for a block that cannot wait: an op's generator (a region op's) runs to its end at once. */
-  private runBlockNow(block: BoundBlock): { values?: Value[]; branch?: { block: number; args: Value[] } } | undefined {
+  private runBlockNow(block: BoundBlock): BlockEnd | undefined {
     const ops = block.ops;
     for (let k = 0; k < ops.length; k++) {
       const op = ops[k];
       this.step(op);
-      const terminator = op.def.terminator;
-      if (terminator === 'branch') return { branch: op.def.branch!(this, op) };
-      if (terminator) {
-        const values = op.operands.map((_, i) => this.operand(op, i));
-        if (terminator === 'return') throw new ReturnSignal(values);
-        return { values };
-      }
-      if (!op.def.execute) throw vmTrap(`${op.node.name} is not implemented yet`, op.node.nameSpan);
-      this.world.races?.enter(this.id, op.node);
-      const waits = op.def.execute(this, op);
+      if (op.def.terminator) return this.end(op);
+      const waits = this.execute(op);
       if (waits) runToEnd(waits, op);
     }
     return undefined;
   }
+
   operand(op: BoundOp, i: number): Value {
     const v = this.frame[op.operands[i]];
     if (v === undefined) {
