@@ -43,10 +43,10 @@ function perIteration(file) {
     const args = bindArguments(asm.types, fn, new Map());
     return () => runFunction(asm.program, asm.types, fn, args.values, { numerics: 'cpu-sim', maxSteps: 1e9 });
   };
-  const [few, many] = [runner(200), runner(2200)];
+  const [few, many] = [runner(500), runner(5500)];
   few();
   many(); // warm-up
-  return (bestUs(many, 5) - bestUs(few, 5)) / 2000;
+  return (bestUs(many, 7) - bestUs(few, 7)) / 5000;
 }
 
 function vmRows() {
