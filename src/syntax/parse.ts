@@ -7,14 +7,19 @@ import { ptoGrammar, statementRule } from './grammar';
 import { OpSyntax, OpSyntaxTable } from './op-syntax';
 import { GenericStatement, genericOp } from './generic-form';
 import { RawLabel, RawRegion, RawStatement, Scanner } from './scan';
+import { Actions, RecordedShape, ShapeCache, Unreplayable, recordShape, replayShape, shapeCacheFor } from './shape-cache';
+import { StatementShape, statementShape } from './statement-shape';
 
 export interface ParseOptions {
   /**
-   * The two fast paths: a repeated statement reuses the first one's AST, and each long type string is matched
-   * once. On by default; off, every statement is matched in full, which is their definition (tests compare the
-   * two, and the benchmark measures what they save).
+   * The two fast paths: statements of one shape (the same text but for value names, symbols and numbers) are
+   * matched by the grammar once, and each long type string is cut out of the statement (the type table matches it
+   * once). On by default; off, every statement is matched in full, which is their definition (tests compare the two,
+   * and the benchmark measures what they save).
    */
   fastPaths?: boolean;
+  /** The first fast path alone (default: `fastPaths`): off, every statement is matched, long types still cut out. */
+  shapeCache?: boolean;
 }
 
 /**
@@ -24,25 +29,11 @@ export interface ParseOptions {
  */
 export function parseModule(source: SourceFile, diags: DiagnosticBag, opTable: OpSyntaxTable, options: ParseOptions = {}): Module {
   const scanned = new Scanner(source.text, diags, (name) => opTable.syntaxOf(name)?.hasRegions === true).scanFile();
-  const parser = new StatementParser(source, diags, opTable, options.fastPaths ?? true);
+  const fastPaths = options.fastPaths ?? true;
+  const shapes = (options.shapeCache ?? fastPaths) ? shapeCacheFor(opTable) : undefined;
+  const parser = new StatementParser(source, diags, opTable, fastPaths, shapes);
   const ops = parser.parseItems(scanned.items);
   return { ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
-}
-
-const STATEMENT_CACHE_LIMIT = 100_000;
-
-/** A deep copy of an AST node with every span moved by `delta` characters. */
-function moveSpans<T>(node: T, delta: number): T {
-  if (Array.isArray(node)) return node.map((n) => moveSpans(n, delta)) as T;
-  if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
-    if (k === 'span' || k === 'nameSpan') {
-      const span = v as Span;
-      out[k] = { start: span.start + delta, end: span.end + delta };
-    } else out[k] = moveSpans(v, delta);
-  }
-  return out as T;
 }
 
 /** Maps offsets in a statement header (regions cut out) back to offsets in the file. */
@@ -85,14 +76,13 @@ class StatementParser {
   private readonly grammar = ptoGrammar();
   private readonly semantics = sharedSemantics(this.grammar);
   readonly aliases: AliasDef[] = [];
-  /** Region-free statements already converted, by their exact text. */
-  private readonly statementCache = new Map<string, { op: OpNode; start: number }>();
 
   constructor(
     private readonly source: SourceFile,
     private readonly diags: DiagnosticBag,
     private readonly opTable: OpSyntaxTable,
     private readonly fastPaths: boolean,
+    private readonly shapes: ShapeCache | undefined,
   ) {}
 
   parseItems(items: (RawStatement | RawLabel)[]): OpNode[] {
@@ -140,12 +130,16 @@ class StatementParser {
   }
 
   private parseStatement(stmt: RawStatement): OpNode | undefined {
-    // Compiler output repeats statements word for word; a repeat reuses the first one's AST, moved.
-    const cacheable = this.fastPaths && stmt.regions.length === 0 && !stmt.alias;
-    const key = cacheable ? this.source.text.slice(stmt.start, stmt.end) : '';
-    const cached = cacheable ? this.statementCache.get(key) : undefined;
-    if (cached) return moveSpans(cached.op, stmt.start - cached.start);
     const { header, map, types } = this.headerOf(stmt);
+    // Regions are parsed first (and even under a malformed header, so the errors inside them are reported too).
+    const regions = stmt.regions.map((r) => this.parseRegion(r));
+    const shape = this.shapes && !stmt.alias ? statementShape(header) : undefined;
+    const known = shape && this.shapes!.lookup(shape.key);
+    if (known && known !== 'seen' && known !== 'unreplayable') {
+      const built = this.replay(known, header, shape!, map, regions, types);
+      if (built !== undefined) return this.converted(built);
+      this.shapes!.markUnreplayable(shape!.key);
+    }
     let op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
     let match = this.grammar.match(header, stmt.alias ? 'AliasDef' : stmt.generic ? 'GenericOpStmt' : statementRule(op?.syntax ?? 'GenericBody'));
     if (match.failed() && op?.formerly && !stmt.generic) {
@@ -153,8 +147,6 @@ class StatementParser {
       const former = this.grammar.match(header, statementRule(op.formerly.syntax ?? 'GenericBody'));
       if (former.succeeded()) [op, match] = [op.formerly, former];
     }
-    // Regions are parsed even under a malformed header, so the errors inside them are reported too.
-    const regions = stmt.regions.map((r) => this.parseRegion(r));
     if (match.failed()) {
       const unsupported = op === undefined && stmt.name !== undefined ? this.opTable.unsupported?.(stmt.name) : undefined;
       if (unsupported) {
@@ -163,16 +155,49 @@ class StatementParser {
       } else this.reportSyntax(match, map);
       return undefined;
     }
+    const tree = this.semantics(match);
+    if (shape && known === 'seen') {
+      // Met a second time: recorded, and built from the record as its later statements will be.
+      const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op);
+      const built = this.replay(recorded, header, shape, map, regions, types);
+      if (built !== undefined) {
+        this.shapes!.store(shape.key, recorded);
+        return this.converted(built);
+      }
+      this.shapes!.markUnreplayable(shape.key);
+    } else if (shape && known === undefined) this.shapes!.markSeen(shape.key);
+    return this.converted(tree.ast(this.context(map, regions, types, op)) as OpNode | AliasDef | undefined);
+  }
+
+  /**
+   * A statement built from a recorded shape; undefined when the shape does not fix a node the actions asked for
+   * (what it reported is withdrawn, and the statement is matched instead).
+   */
+  private replay(
+    recorded: RecordedShape,
+    header: string,
+    shape: StatementShape,
+    map: OffsetMap,
+    regions: Region[],
+    types: InternedType[],
+  ): OpNode | AliasDef | { unconverted: true } | undefined {
     const before = this.diags.items.length;
-    const result = this.semantics(match).ast(this.context(map, regions, types, op)) as OpNode | AliasDef | undefined;
-    if (result === undefined) return undefined; // a generic-form op whose operands do not fit it (reported)
+    try {
+      const built = replayShape(recorded, header, shape, this.context(map, [...regions], types, recorded.op)) as OpNode | AliasDef | undefined;
+      return built ?? { unconverted: true };
+    } catch (e) {
+      if (!(e instanceof Unreplayable)) throw e;
+      this.diags.items.length = before;
+      return undefined;
+    }
+  }
+
+  /** What a converted statement adds: an op, an alias (kept aside), or nothing (a generic-form op that did not fit). */
+  private converted(result: OpNode | AliasDef | { unconverted: true } | undefined): OpNode | undefined {
+    if (result === undefined || 'unconverted' in result) return undefined;
     if ('alias' in result) {
       this.aliases.push(result);
       return undefined;
-    }
-    // Only statements that converted without diagnostics are reused (a repeat must report its own).
-    if (cacheable && this.diags.items.length === before && this.statementCache.size < STATEMENT_CACHE_LIMIT) {
-      this.statementCache.set(key, { op: moveSpans(result, 0), start: stmt.start });
     }
     return result;
   }
@@ -297,24 +322,31 @@ interface ParenItemAst {
 /** What declares an op's results: `: (T) -> R` / `: T` (a signature), or `-> R`. */
 type ResultSpec = { inputs: TypeRef[]; results: TypeRef[]; arrow: boolean } | { arrow: true; types: TypeRef[] };
 
+/**
+ * Appends operands to the op's; returns the index of the first. The op gets a new array of the exact size, not a
+ * grown one: a large module keeps one per op.
+ */
+function addOperands(op: OpFields, operands: Operand[]): number {
+  const first = op.operands.length;
+  op.operands = op.operands.concat(operands);
+  return first;
+}
+
 /** Adds operands to a named segment, after any it already has. */
 function appendSegment(op: OpFields, name: string, operands: Operand[]): void {
-  const start = op.operands.length;
-  op.operands.push(...operands);
+  const start = addOperands(op, operands);
   op.segments[name] = [...(op.segments[name] ?? []), ...operands.map((_, i) => start + i)];
 }
 
-/** Appends operands as a named segment. */
 /** A branch's successor: its block label, and its operands appended to the op's. */
 function addSuccessor(op: OpFields, successor: { label: string; operands: Operand[]; span: Span }): void {
-  const first = op.operands.length;
-  op.operands.push(...successor.operands);
+  const first = addOperands(op, successor.operands);
   (op.successors ??= []).push({ label: successor.label, span: successor.span, operands: successor.operands.map((_, i) => first + i) });
 }
 
+/** Appends operands as a named segment. */
 function addSegment(op: OpFields, name: string, operands: Operand[]): void {
-  const start = op.operands.length;
-  op.operands.push(...operands);
+  const start = addOperands(op, operands);
   op.segments[name] = operands.map((_, i) => start + i);
 }
 
@@ -345,14 +377,26 @@ function unquote(s: string): string {
 }
 
 /** The semantic actions are built once per grammar: every file of a run shares them. */
-let cachedSemantics: { grammar: ohm.Grammar; semantics: ohm.Semantics } | undefined;
-function sharedSemantics(grammar: ohm.Grammar): ohm.Semantics {
-  if (cachedSemantics?.grammar !== grammar) cachedSemantics = { grammar, semantics: astSemantics(grammar) };
-  return cachedSemantics.semantics;
+let cachedSemantics: { grammar: ohm.Grammar; semantics: ohm.Semantics; actions: Actions } | undefined;
+function shared(grammar: ohm.Grammar): { semantics: ohm.Semantics; actions: Actions } {
+  if (cachedSemantics?.grammar !== grammar) {
+    const actions = astActions(grammar);
+    cachedSemantics = { grammar, semantics: grammar.createSemantics().addOperation<unknown>('ast(c)', actions), actions };
+  }
+  return cachedSemantics;
 }
 
-function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
-  const semantics = grammar.createSemantics();
+function sharedSemantics(grammar: ohm.Grammar): ohm.Semantics {
+  return shared(grammar).semantics;
+}
+
+/** The same actions, for statements built from a recorded shape (src/syntax/shape-cache.ts). */
+function sharedActions(grammar: ohm.Grammar): Actions {
+  return shared(grammar).actions;
+}
+
+/** The `ast(c)` operation: CST -> AST, one action per rule. */
+function astActions(grammar: ohm.Grammar): Actions {
   // The derived statement rules (one per body rule, src/syntax/grammar.ts) are each just their `Stmt<...>`.
   const statements: Record<string, (this: Node, stmt: Node) => unknown> = {};
   for (const body of Object.keys(grammar.rules).filter((r) => grammar.rules[statementRule(r)] !== undefined)) {
@@ -360,7 +404,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       return stmt.ast(contextOf(this));
     };
   }
-  semantics.addOperation<any>('ast(c)', {
+  return {
     ...statements,
     _iter(this: Node, ...children: Node[]) {
       const c = contextOf(this);
@@ -1432,8 +1476,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     symbolRef(this: Node, _at: Node, name: Node) {
       return name.ctorName === 'string' ? unquote(name.sourceString) : name.sourceString;
     },
-  });
-  return semantics;
+  } as Actions;
 }
 
 interface DpsList {

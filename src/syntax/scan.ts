@@ -24,6 +24,9 @@ export interface RawStatement {
   generic?: boolean;
 }
 
+/** The words that decide whether a `{` after them opens a region (`attributes {...}` does not; `else {`, `do {` do). */
+const REGION_KEYWORDS = ['attributes', 'else', 'do'];
+
 /** Dialect types shorter than this are cheaper to match than to intern. */
 const INTERN_MIN_LENGTH = 24;
 
@@ -261,7 +264,7 @@ export class Scanner {
       if (isIdentStart(c)) {
         let j = i + 1;
         while (j < this.n && isIdentChar(this.text.charCodeAt(j))) j++;
-        lastWord = this.text.slice(i, j);
+        lastWord = this.keywordBetween(i, j);
         i = j;
         continue;
       }
@@ -366,13 +369,23 @@ export class Scanner {
       if (c === Ch.Dot) dotted = true;
       j++;
     }
-    const word = this.text.slice(pos, j);
     // Inside func.func, func's ops may drop their dialect (MLIR's default dialect): `return`, `call @f(...)`.
-    if (!dotted) return word === 'return' || word === 'call' || word === 'module';
+    if (!dotted) return this.isWord(pos, j, 'return') || this.isWord(pos, j, 'call') || this.isWord(pos, j, 'module');
     // `key.name =`, `key.name,` and `key.name}` are attribute keys, not ops.
     const k = this.skipTrivia(j);
     const next = this.text.charCodeAt(k);
     return !(next === Ch.Eq || next === Ch.Comma || (next === Ch.RBrace && this.insideBraces));
+  }
+
+  /** The text in [start, end) is `word`. */
+  private isWord(start: number, end: number, word: string): boolean {
+    return end - start === word.length && this.text.startsWith(word, start);
+  }
+
+  /** The word in [start, end) if it is one a statement's scan looks back at (a word of its own: `word`), without copying it. */
+  private keywordBetween(start: number, end: number): string {
+    for (const keyword of REGION_KEYWORDS) if (this.isWord(start, end, keyword)) return keyword;
+    return 'word';
   }
 
   /** If `%a, %b:2 =` starts at pos, the offset just after `=`; else -1. */
