@@ -18,8 +18,11 @@ export interface ParseOptions {
    * and the benchmark measures what they save).
    */
   fastPaths?: boolean;
-  /** The first fast path alone (default: `fastPaths`): off, every statement is matched, long types still cut out. */
-  shapeCache?: boolean;
+  /**
+   * The first fast path alone (default: `fastPaths`): off, every statement is matched, long types still cut out. On,
+   * the shapes are shared by every file parsed with the op table, unless a cache of one's own is given.
+   */
+  shapeCache?: boolean | ShapeCache;
 }
 
 /**
@@ -30,7 +33,8 @@ export interface ParseOptions {
 export function parseModule(source: SourceFile, diags: DiagnosticBag, opTable: OpSyntaxTable, options: ParseOptions = {}): Module {
   const scanned = new Scanner(source.text, diags, (name) => opTable.syntaxOf(name)?.hasRegions === true).scanFile();
   const fastPaths = options.fastPaths ?? true;
-  const shapes = (options.shapeCache ?? fastPaths) ? shapeCacheFor(opTable) : undefined;
+  const shapeCache = options.shapeCache ?? fastPaths;
+  const shapes = shapeCache === true ? shapeCacheFor(opTable) : shapeCache === false ? undefined : shapeCache;
   const parser = new StatementParser(source, diags, opTable, fastPaths, shapes);
   const ops = parser.parseItems(scanned.items);
   return { ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
@@ -184,6 +188,7 @@ class StatementParser {
     const before = this.diags.items.length;
     try {
       const built = replayShape(recorded, header, shape, this.context(map, [...regions], types, recorded.op)) as OpNode | AliasDef | undefined;
+      this.shapes!.built++;
       return built ?? { unconverted: true };
     } catch (e) {
       if (!(e instanceof Unreplayable)) throw e;
