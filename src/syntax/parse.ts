@@ -9,6 +9,7 @@ import { GenericStatement, genericOp } from './generic-form';
 import { RawLabel, RawRegion, RawStatement, Scanner } from './scan';
 import { Actions, RecordedShape, ShapeCache, Unreplayable, recordShape, replayShape, shapeCacheFor } from './shape-cache';
 import { StatementShape, statementShape } from './statement-shape';
+import { frozenSegments, indexRange, sameSegments, sharedIfEmpty } from './shared-parts';
 
 export interface ParseOptions {
   /**
@@ -65,6 +66,8 @@ interface ActionContext {
   legacy: { message: string; span: Span }[];
   /** Where the op's name is (set before its body is converted). */
   nameSpan?: Span;
+  /** One string per distinct value name of the file: a name is written where it is defined and at each use. */
+  names: Map<string, string>;
 }
 
 /** A long type cut out of a statement header; `placeholder` (`!T3<>`) stands in its place at `headerStart`. */
@@ -80,6 +83,9 @@ class StatementParser {
   private readonly grammar = ptoGrammar();
   private readonly semantics = sharedSemantics(this.grammar);
   readonly aliases: AliasDef[] = [];
+  private readonly names = new Map<string, string>();
+  /** One string per distinct long type text of the file (the type table and the verifier look each up by text). */
+  private readonly typeTexts = new Map<string, string>();
 
   constructor(
     private readonly source: SourceFile,
@@ -141,7 +147,7 @@ class StatementParser {
     const known = shape && this.shapes!.lookup(shape.key);
     if (known && known !== 'seen' && known !== 'unreplayable') {
       const built = this.replay(known, header, shape!, map, regions, types);
-      if (built !== undefined) return this.converted(built);
+      if (built !== undefined) return this.converted(built, known);
       this.shapes!.markUnreplayable(shape!.key);
     }
     let op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
@@ -166,7 +172,7 @@ class StatementParser {
       const built = this.replay(recorded, header, shape, map, regions, types);
       if (built !== undefined) {
         this.shapes!.store(shape.key, recorded);
-        return this.converted(built);
+        return this.converted(built, recorded);
       }
       this.shapes!.markUnreplayable(shape.key);
     } else if (shape && known === undefined) this.shapes!.markSeen(shape.key);
@@ -197,18 +203,25 @@ class StatementParser {
     }
   }
 
-  /** What a converted statement adds: an op, an alias (kept aside), or nothing (a generic-form op that did not fit). */
-  private converted(result: OpNode | AliasDef | { unconverted: true } | undefined): OpNode | undefined {
+  /**
+   * What a converted statement adds: an op, an alias (kept aside), or nothing (a generic-form op that did not fit).
+   * The ops of one shape share their segments (the names and operand indices follow from the shape).
+   */
+  private converted(result: OpNode | AliasDef | { unconverted: true } | undefined, shape?: RecordedShape): OpNode | undefined {
     if (result === undefined || 'unconverted' in result) return undefined;
     if ('alias' in result) {
       this.aliases.push(result);
       return undefined;
     }
+    if (shape) {
+      if (!shape.segments) shape.segments = frozenSegments(result.segments);
+      else if (result.segments !== shape.segments && sameSegments(result.segments, shape.segments)) result.segments = shape.segments;
+    }
     return result;
   }
 
   private context(map: OffsetMap, regions: Region[], types: InternedType[], op: OpSyntax | undefined): ActionContext {
-    return { map, regions, diags: this.diags, types, op, legacy: [] };
+    return { map, regions, diags: this.diags, types, op, legacy: [], names: this.names };
   }
 
   /**
@@ -236,7 +249,7 @@ class StatementParser {
       const to = typeTokens[k + 1];
       // Ends in `<>` so that it is one complete type token, whatever follows it.
       const placeholder = '!T' + types.length + '<>';
-      types.push({ text: text.slice(from, to), start: from, end: to, placeholder, headerStart: -1 });
+      types.push({ text: this.internedType(text.slice(from, to)), start: from, end: to, placeholder, headerStart: -1 });
       cuts.push({ from, to, replacement: placeholder });
     }
     cuts.sort((a, b) => a.from - b.from);
@@ -258,6 +271,13 @@ class StatementParser {
     }
     parts.push(text.slice(from, stmt.end));
     return { header: parts.join(''), map: { headerStarts, fileStarts }, types };
+  }
+
+  private internedType(text: string): string {
+    const known = this.typeTexts.get(text);
+    if (known !== undefined) return known;
+    this.typeTexts.set(text, text);
+    return text;
   }
 
   private reportSyntax(match: ohm.MatchResult, map: OffsetMap): void {
@@ -296,6 +316,13 @@ function contextOf(node: Node): ActionContext {
 function spanOf(c: ActionContext, node: Node): Span {
   const src = node.source;
   return { start: mapOffset(c.map, src.startIdx), end: mapOffset(c.map, src.endIdx) };
+}
+
+function internedName(c: ActionContext, name: string): string {
+  const known = c.names.get(name);
+  if (known !== undefined) return known;
+  c.names.set(name, name);
+  return name;
 }
 
 function optional<T>(node: Node, c: ActionContext): T | undefined {
@@ -352,7 +379,7 @@ function addSuccessor(op: OpFields, successor: { label: string; operands: Operan
 /** Appends operands as a named segment. */
 function addSegment(op: OpFields, name: string, operands: Operand[]): void {
   const start = addOperands(op, operands);
-  op.segments[name] = operands.map((_, i) => start + i);
+  op.segments[name] = indexRange(start, operands.length);
 }
 
 function valueOperand(v: ValueRef, type?: TypeRef): Operand {
@@ -443,15 +470,25 @@ function astActions(grammar: ohm.Grammar): Actions {
     Stmt(this: Node, results: Node, name: Node, body: Node, _loc: Node) {
       const c = contextOf(this);
       const spelled = name.sourceString;
-      c.nameSpan = spanOf(c, name);
+      const nameSpan = (c.nameSpan = spanOf(c, name));
+      const span = spanOf(c, this);
+      const resultDefs = optional<ResultDef[]>(results, c) ?? [];
+      const fields = body.ast(c) as OpFields;
+      // Written out rather than spread, so that the op's fields are all in the object (a spread puts them aside).
       const op: OpNode = {
         name: c.op?.name ?? spelled,
-        nameSpan: c.nameSpan,
-        span: spanOf(c, this),
-        form: 'custom',
-        results: optional<ResultDef[]>(results, c) ?? [],
-        ...(body.ast(c) as OpFields),
+        nameSpan,
+        span,
+        form: fields.form ?? 'custom',
+        results: sharedIfEmpty(resultDefs),
+        operands: fields.operands,
+        segments: fields.segments,
+        attrs: sharedIfEmpty(fields.attrs),
+        resultTypes: sharedIfEmpty(fields.resultTypes),
+        regions: sharedIfEmpty(fields.regions),
       };
+      // The body's other fields follow, in its order.
+      for (const key in fields) if (!(key in op)) (op as unknown as Record<string, unknown>)[key] = (fields as Record<string, unknown>)[key];
       if (c.op?.deprecated) op.legacy = [{ message: `'${spelled}' is the old name of '${c.op.name}'`, span: op.nameSpan }];
       if (c.legacy.length > 0) op.legacy = [...(op.legacy ?? []), ...c.legacy.splice(0)];
       return op;
@@ -1471,12 +1508,12 @@ function astActions(grammar: ohm.Grammar): Actions {
     valueUse(this: Node, id: Node, index: Node) {
       const c = contextOf(this);
       const idx = index.children.length > 0 ? Number(index.sourceString.slice(1)) : undefined;
-      return { name: id.sourceString, index: idx, span: spanOf(c, this) } satisfies ValueRef;
+      return { name: internedName(c, id.sourceString), index: idx, span: spanOf(c, this) } satisfies ValueRef;
     },
     resultDef(this: Node, id: Node, count: Node) {
       const c = contextOf(this);
       const n = count.children.length > 0 ? Number(count.sourceString.slice(1)) : 1;
-      return { name: id.sourceString, count: n, span: spanOf(c, this) } satisfies ResultDef;
+      return { name: internedName(c, id.sourceString), count: n, span: spanOf(c, this) } satisfies ResultDef;
     },
     symbolRef(this: Node, _at: Node, name: Node) {
       return name.ctorName === 'string' ? unquote(name.sourceString) : name.sourceString;

@@ -119,6 +119,8 @@ export interface RecordedShape {
   op: OpSyntax | undefined;
   /** How many nodes it keeps (the cache's memory budget). */
   size: number;
+  /** The segments of the ops built from it, shared by them (frozen). */
+  segments?: Record<string, number[]>;
 }
 
 /** Records the tree of a successful match of a header of this shape. */

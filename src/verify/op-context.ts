@@ -139,7 +139,9 @@ export class OpContext implements OpVerifier {
 
   region(region: Region, untyped?: Type[]): void {
     this.state.enclosing.push(this.op);
-    this.bound.regions.push(this.state.verifyRegion(region, this.op, untyped));
+    const verified = this.state.verifyRegion(region, this.op, untyped);
+    // Its first region gives the op a list of its own (it shared the empty one).
+    this.bound.regions = this.bound.regions.length === 0 ? [verified] : [...this.bound.regions, verified];
     this.state.enclosing.pop();
   }
 

@@ -15,6 +15,7 @@ import { immediateDominators } from './dominance';
 import { checkEntryFunction, checkStructSignature } from './function-rules';
 import { Registry, opRegistry } from '../ops/registry';
 import { OpContext, VerifierState } from './op-context';
+import { sharedIfEmpty } from '../syntax/shared-parts';
 
 export interface VerifyOptions {
   /** From the command line; overrides the module's `pto.target_arch`. */
@@ -410,7 +411,7 @@ class Verifier implements VerifierState {
       if (r.count === 1) one(r.name, r.span);
       else for (let i = 0; i < r.count; i++) one(`${r.name}#${i}`, r.span);
     }
-    return { slots, types: defined };
+    return { slots: sharedIfEmpty(slots), types: sharedIfEmpty(defined) };
   }
 
   private resultCount(op: OpNode): number {
@@ -486,9 +487,10 @@ class Verifier implements VerifierState {
       node: op,
       operands: uses.map((u) => u.slot),
       operandTypes,
-      results: [],
-      resultTypes: [],
-      regions: [],
+      // Most ops own no region: they share the empty list until they do (OpContext.region).
+      results: sharedIfEmpty([]),
+      resultTypes: sharedIfEmpty([]),
+      regions: sharedIfEmpty([]),
     };
     const context = new OpContext(this, entry.def, bound, op, parent, this.currentFunction!, operandTypes, declaredResults);
     const refused = entry.def.properties?.notInTileOpHelper;
