@@ -8,10 +8,7 @@ function readable(header: string): { key: string; tokens: string[] } | undefined
   const tokens: string[] = [];
   for (let k = 0; k < shape.tokens.length; k += 2) tokens.push(header.slice(shape.tokens[k], shape.tokens[k + 1]));
   return {
-    key: shape.key
-      .replace(/\u0001/g, 'N')
-      .replace(/\u0002/g, 'W')
-      .replace(/\u0003/g, '#'),
+    key: shape.key.split('\u0001').join('N').split('\u0002').join('W').split('\u0003').join('#'),
     tokens,
   };
 }
