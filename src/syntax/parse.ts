@@ -145,7 +145,7 @@ class StatementParser {
     const regions = stmt.regions.map((r) => this.parseRegion(r));
     const shape = this.shapes && !stmt.alias ? statementShape(header) : undefined;
     const known = shape && this.shapes!.lookup(shape.key);
-    if (known && known !== 'seen' && known !== 'unreplayable') {
+    if (known && known !== 'unreplayable') {
       const built = this.replay(known, header, shape!, map, regions, types);
       if (built !== undefined) return this.converted(built, known);
       this.shapes!.markUnreplayable(shape!.key);
@@ -166,8 +166,8 @@ class StatementParser {
       return undefined;
     }
     const tree = this.semantics(match);
-    if (shape && known === 'seen') {
-      // Met a second time: recorded, and built from the record as its later statements will be.
+    if (shape && known === undefined && this.shapes!.hasRoom()) {
+      // A new shape: recorded, and built from the record as its later statements will be.
       const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op);
       const built = this.replay(recorded, header, shape, map, regions, types);
       if (built !== undefined) {
@@ -175,7 +175,7 @@ class StatementParser {
         return this.converted(built, recorded);
       }
       this.shapes!.markUnreplayable(shape.key);
-    } else if (shape && known === undefined) this.shapes!.markSeen(shape.key);
+    }
     return this.converted(tree.ast(this.context(map, regions, types, op)) as OpNode | AliasDef | undefined);
   }
 

@@ -24,6 +24,9 @@ export interface RawStatement {
   generic?: boolean;
 }
 
+/** A run of characters that mean nothing to the bracket structure of a `<...>` body (sticky: matched where asked). */
+const PLAIN_RUN = /[^"\-<>()[\]{}\n]*/y;
+
 /** The words that decide whether a `{` after them opens a region (`attributes {...}` does not; `else {`, `do {` do). */
 const REGION_KEYWORDS = ['attributes', 'else', 'do'];
 
@@ -89,6 +92,9 @@ function isSuffixChar(c: number): boolean {
 export class Scanner {
   private readonly text: string;
   private readonly n: number;
+  private readonly openBrackets: number[] = [];
+  /** The type tokens of the statements being scanned, outermost first. */
+  private readonly typeTokenStack: number[] = [];
   /** Set while checking for a statement start inside brackets (attribute dictionaries). */
   private insideBraces = false;
 
@@ -178,7 +184,8 @@ export class Scanner {
   /** One op starting at `start`: scans to the start of the next statement at nesting depth 0. */
   private scanStatement(start: number): RawStatement {
     const regions: RawRegion[] = [];
-    const typeTokens: number[] = [];
+    // This statement's type tokens go on the shared stack from here (a nested region's come and go above them).
+    const typeTokensFrom = this.typeTokenStack.length;
     const head = this.opNameAt(start);
     // The generic form writes regions inside its parentheses; a `{` after them is the attribute dictionary.
     const takesRegions = head !== undefined && !head.quoted && this.opensRegion(head.name);
@@ -202,7 +209,7 @@ export class Scanner {
           this.insideBraces = true;
           const starts = this.startsStatement(next);
           this.insideBraces = false;
-          if (starts) return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens, ...this.named(head) };
+          if (starts) return this.statement(start, this.trimEnd(start, i), regions, typeTokensFrom, head);
         }
         continue;
       }
@@ -273,7 +280,7 @@ export class Scanner {
         while (j < this.n && isSuffixChar(this.text.charCodeAt(j))) j++;
         if (c === Ch.Bang && this.text.charCodeAt(j) === Ch.Lt) {
           const end = this.skipAngleBody(j);
-          if (end - i >= INTERN_MIN_LENGTH && this.text.charCodeAt(end - 1) === Ch.Gt) typeTokens.push(i, end);
+          if (end - i >= INTERN_MIN_LENGTH && this.text.charCodeAt(end - 1) === Ch.Gt) this.typeTokenStack.push(i, end);
           j = end;
         }
         i = j;
@@ -283,12 +290,21 @@ export class Scanner {
       lastWord = c === Ch.Eq ? '=' : '';
       i++;
     }
-    return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens, ...this.named(head) };
+    return this.statement(start, this.trimEnd(start, i), regions, typeTokensFrom, head);
   }
 
-  private named(head: { name: string; quoted: boolean } | undefined): { name?: string; generic?: boolean } {
-    if (!head) return {};
-    return head.quoted ? { name: head.name, generic: true } : { name: head.name };
+  /** A statement, every one of the same fields (a large file has hundreds of thousands). */
+  private statement(
+    start: number,
+    end: number,
+    regions: RawRegion[],
+    typeTokensFrom: number,
+    head: { name: string; quoted: boolean } | undefined,
+  ): RawStatement {
+    // A list of the exact size (a list grown by pushes keeps room for more).
+    const typeTokens = this.typeTokenStack.slice(typeTokensFrom);
+    this.typeTokenStack.length = typeTokensFrom;
+    return { kind: 'op', start, end, regions, typeTokens, alias: false, name: head?.name, generic: head?.quoted === true };
   }
 
   private scanRegion(open: number): RawRegion {
@@ -417,9 +433,17 @@ export class Scanner {
    * starts an op (an unclosed body must not swallow the rest of the file).
    */
   private skipAngleBody(pos: number): number {
-    const open: number[] = [];
+    // The brackets open inside the body, innermost last (a stack kept for every call: types are everywhere).
+    const open = this.openBrackets;
+    open.length = 0;
     let i = pos;
+    const plain = PLAIN_RUN;
     while (i < this.n) {
+      // Most of a body is names, numbers and separators: skipped in one step.
+      plain.lastIndex = i;
+      plain.test(this.text);
+      i = plain.lastIndex;
+      if (i >= this.n) break;
       const c = this.text.charCodeAt(i);
       if (c === Ch.Quote) {
         i = this.skipString(i);

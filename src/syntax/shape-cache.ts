@@ -167,29 +167,24 @@ export function replayShape(recorded: RecordedShape, header: string, shape: Stat
 
 /** Shapes kept at most (nodes); past it, new shapes are matched without being recorded. */
 const NODE_BUDGET = 2_000_000;
-/** Shapes met once remembered at most (a file of statements that never repeat must not fill the memory). */
-const SEEN_LIMIT = 100_000;
 
 /**
  * The recorded shapes of one op table, shared by every file parsed with it: compiler output of one toolchain repeats
- * its shapes from file to file. A shape is recorded when it is met a second time (most single statements, a
- * function's signature, are written once).
+ * its shapes from file to file.
  */
 export class ShapeCache {
-  private readonly shapes = new Map<string, RecordedShape | 'seen' | 'unreplayable'>();
+  private readonly shapes = new Map<string, RecordedShape | 'unreplayable'>();
   private nodes = 0;
-  private seen = 0;
   /** How many statements were built from a recorded shape (for the tests and the benchmark). */
   built = 0;
 
-  lookup(key: string): RecordedShape | 'seen' | 'unreplayable' | undefined {
+  lookup(key: string): RecordedShape | 'unreplayable' | undefined {
     return this.shapes.get(key);
   }
 
-  markSeen(key: string): void {
-    if (this.seen >= SEEN_LIMIT || this.nodes >= NODE_BUDGET) return;
-    this.seen++;
-    this.shapes.set(key, 'seen');
+  /** There is room for a shape of this many nodes. */
+  hasRoom(size = 0): boolean {
+    return this.nodes + size <= NODE_BUDGET;
   }
 
   markUnreplayable(key: string): void {
@@ -197,7 +192,7 @@ export class ShapeCache {
   }
 
   store(key: string, recorded: RecordedShape): void {
-    if (this.nodes + recorded.size > NODE_BUDGET) return;
+    if (!this.hasRoom(recorded.size)) return;
     this.nodes += recorded.size;
     this.shapes.set(key, recorded);
   }

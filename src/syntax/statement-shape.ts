@@ -14,11 +14,10 @@
 
 /**
  * Markers of the abstracted token classes: control characters, which a header holding one is never cached with. A
- * name is the part after `%` or `@` (the grammar's `suffixId`), and one of digits is of another class than a word
- * (the grammar reads them by different alternatives).
+ * name is the part after `%` or `@` (the grammar's `suffixId`, either alternative: `%0` and `%x` are one class, since
+ * no action looks inside a name).
  */
-const NUMBERED_NAME = '\u0001';
-const WORD_NAME = '\u0002';
+const NAME = '\u0001';
 const NUMBER = '\u0003';
 
 export interface StatementShape {
@@ -128,7 +127,7 @@ export function statementShape(header: string): StatementShape | undefined {
     }
     if (c === Ch.Percent || c === Ch.At) {
       const end = i + 1 < n ? suffixIdEnd(header, i + 1) : -1;
-      if (end > 0) abstract(i + 1, end, isDigit(header.charCodeAt(i + 1)) ? NUMBERED_NAME : WORD_NAME);
+      if (end > 0) abstract(i + 1, end, NAME);
       i = end > 0 ? end : i + 1;
       continue;
     }

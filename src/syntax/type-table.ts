@@ -56,8 +56,6 @@ interface BodyItem {
 export class TypeTable {
   private readonly cache = new Map<string, TypeParse>();
   private readonly respelled = new WeakMap<TypeRef, string>();
-  private readonly grammar = ptoGrammar();
-  private readonly semantics = bodySemantics(this.grammar);
   private readonly aliases = new Map<string, string>();
 
   /** `!name = type`: later uses of `!name` mean that type. */
@@ -125,13 +123,12 @@ export class TypeTable {
       return { type: { kind: 'opaque', text }, warnings: [] };
     }
     if (!body) return { error: `'!${name}' needs parameters '<...>'`, warnings: [] };
-    const match = this.grammar.match(body, 'TypeParameters');
-    if (match.failed()) {
+    const items = parameterItems(body);
+    if (!items) {
       const shaped = /^<\s*((?:[0-9?]+x)+)([A-Za-z_]\w*)\s*>$/.exec(body);
       if (shaped && !scalarFromName(shaped[2])) return { error: `unknown element type '${shaped[2]}' in '!${name}${body}'`, warnings: [] };
       return { error: `malformed parameters of '!${name}'`, warnings: [] };
     }
-    const items = this.semantics(match).items() as BodyItem[];
     switch (name) {
       case 'pto.multi_tile_buf':
         return this.multiTileType(items);
@@ -202,10 +199,31 @@ export class TypeTable {
   }
 
   private parseMemref(text: string): TypeParse {
-    const match = this.grammar.match(text.slice('memref'.length), 'TypeParameters');
-    if (match.failed()) return { error: `malformed memref type '${text}'`, warnings: [] };
-    return memrefType(this.semantics(match).items() as BodyItem[], text);
+    const items = parameterItems(text.slice('memref'.length));
+    if (!items) return { error: `malformed memref type '${text}'`, warnings: [] };
+    return memrefType(items, text);
   }
+}
+
+/** Bodies whose items are kept at most (a program writes a few hundred distinct types). */
+const PARAMETER_CACHE_LIMIT = 50_000;
+const parameterCache = new Map<string, readonly BodyItem[] | null>();
+let parameterGrammar: { grammar: ohm.Grammar; semantics: ohm.Semantics } | undefined;
+
+/**
+ * The items of a type's `<...>` (the grammar's `TypeParameters`), or undefined when it does not match. Matched once
+ * per distinct text in the process: the type tables of the files of one run share it (compiler output repeats its
+ * types from file to file); the items are only read.
+ */
+function parameterItems(body: string): BodyItem[] | undefined {
+  const known = parameterCache.get(body);
+  if (known !== undefined) return (known as BodyItem[] | null) ?? undefined;
+  const grammar = ptoGrammar();
+  if (parameterGrammar?.grammar !== grammar) parameterGrammar = { grammar, semantics: bodySemantics(grammar) };
+  const match = grammar.match(body, 'TypeParameters');
+  const items = match.failed() ? null : (parameterGrammar.semantics(match).items() as BodyItem[]);
+  if (parameterCache.size < PARAMETER_CACHE_LIMIT) parameterCache.set(body, items);
+  return items ?? undefined;
 }
 
 /**
