@@ -6,7 +6,7 @@ import { AliasDef, Attr, AttrEntry, BlockArg, Block, Module, OpNode, Operand, Re
 import { ptoGrammar, statementRule } from './grammar';
 import { OpSyntax, OpSyntaxTable } from './op-syntax';
 import { GenericStatement, genericOp } from './generic-form';
-import { RawLabel, RawRegion, RawStatement, Scanner } from './scan';
+import { RawLabel, RawRegion, RawStatement, ScanSink, Scanner } from './scan';
 import { Actions, RecordedShape, ShapeCache, Unreplayable, recordShape, replayShape, shapeCacheFor } from './shape-cache';
 import { StatementShape, statementShape } from './statement-shape';
 import { frozenSegments, indexRange, sameSegments, sharedIfEmpty } from './shared-parts';
@@ -32,13 +32,24 @@ export interface ParseOptions {
  * Syntax errors become diagnostics and parsing continues with the next statement.
  */
 export function parseModule(source: SourceFile, diags: DiagnosticBag, opTable: OpSyntaxTable, options: ParseOptions = {}): Module {
-  const scanned = new Scanner(source.text, diags, (name) => opTable.syntaxOf(name)?.hasRegions === true).scanFile();
   const fastPaths = options.fastPaths ?? true;
   const shapeCache = options.shapeCache ?? fastPaths;
   const shapes = shapeCache === true ? shapeCacheFor(opTable) : shapeCache === false ? undefined : shapeCache;
-  const parser = new StatementParser(source, diags, opTable, fastPaths, shapes);
-  const ops = parser.parseItems(scanned.items);
-  return { ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
+  // The parser's diagnostics follow the scanner's, as when the scan was done before the parse began.
+  const parsing = new DiagnosticBag(source);
+  const parser = new StatementParser(source, parsing, opTable, fastPaths, shapes);
+  new Scanner(source.text, diags, (name) => opTable.syntaxOf(name)?.hasRegions === true, parser).scanFile();
+  for (const d of parsing.items) diags.items.push(d);
+  return { ops: parser.ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
+}
+
+/** A region being parsed while it is scanned: its blocks so far, and the regions of the statement being scanned. */
+interface OpenRegion {
+  open: number;
+  blocks: Block[];
+  current: Block;
+  /** The regions closed since the last item of this region: the next statement's. */
+  pending: Region[];
 }
 
 /** Maps offsets in a statement header (regions cut out) back to offsets in the file. */
@@ -66,8 +77,11 @@ interface ActionContext {
   legacy: { message: string; span: Span }[];
   /** Where the op's name is (set before its body is converted). */
   nameSpan?: Span;
-  /** One string per distinct value name of the file: a name is written where it is defined and at each use. */
-  names: Map<string, string>;
+  /**
+   * One string per distinct value name and short type text of the file: a name is written where it is defined and
+   * at each use, `index` everywhere.
+   */
+  texts: Map<string, string>;
 }
 
 /** A long type cut out of a statement header; `placeholder` (`!T3<>`) stands in its place at `headerStart`. */
@@ -79,11 +93,11 @@ interface InternedType {
   headerStart: number;
 }
 
-class StatementParser {
+class StatementParser implements ScanSink {
   private readonly grammar = ptoGrammar();
   private readonly semantics = sharedSemantics(this.grammar);
   readonly aliases: AliasDef[] = [];
-  private readonly names = new Map<string, string>();
+  private readonly texts = new Map<string, string>();
   /** One string per distinct long type text of the file (the type table and the verifier look each up by text). */
   private readonly typeTexts = new Map<string, string>();
 
@@ -95,37 +109,45 @@ class StatementParser {
     private readonly shapes: ShapeCache | undefined,
   ) {}
 
-  parseItems(items: (RawStatement | RawLabel)[]): OpNode[] {
-    const ops: OpNode[] = [];
-    for (const item of items) {
-      if (item.kind === 'label') {
-        this.diags.report(D.labelOutsideRegion, { start: item.start, end: item.end }, 'block label outside a region body');
-        continue;
-      }
-      const op = this.parseStatement(item);
-      if (op) ops.push(op);
-    }
-    return ops;
+  /** The ops of the file's top level. */
+  readonly ops: OpNode[] = [];
+  /** The regions being scanned, innermost last; the file's top level below them all. */
+  private readonly regions: OpenRegion[] = [];
+  private readonly topLevelRegions: Region[] = [];
+
+  openRegion(open: number): void {
+    const current: Block = { args: [], ops: [], span: { start: open, end: -1 } };
+    this.regions.push({ open, blocks: [current], current, pending: [] });
   }
 
-  parseRegion(raw: RawRegion): Region {
-    const blocks: Block[] = [];
-    let current: Block = { args: [], ops: [], span: { start: raw.open, end: raw.close + 1 } };
-    blocks.push(current);
-    for (const item of raw.items) {
-      if (item.kind === 'label') {
-        const label = this.parseLabel(item);
-        current = { label: label?.label, args: label?.args ?? [], ops: [], span: { start: item.start, end: raw.close } };
-        blocks.push(current);
-        continue;
+  item(item: RawStatement | RawLabel): void {
+    const region = this.regions.at(-1);
+    if (item.kind === 'label') {
+      if (!region) {
+        this.diags.report(D.labelOutsideRegion, { start: item.start, end: item.end }, 'block label outside a region body');
+        return;
       }
-      const op = this.parseStatement(item);
-      if (op) current.ops.push(op);
+      const label = this.parseLabel(item);
+      region.current = { label: label?.label, args: label?.args ?? [], ops: [], span: { start: item.start, end: -1 } };
+      region.blocks.push(region.current);
+      return;
     }
+    const pending = region ? region.pending : this.topLevelRegions;
+    const op = this.parseStatement(item, pending.splice(0));
+    if (op) (region ? region.current.ops : this.ops).push(op);
+  }
+
+  closeRegion(raw: RawRegion): void {
+    const { blocks } = this.regions.pop()!;
+    // The entry block runs past the `}`; a labeled block ends at it.
+    blocks.forEach((block, i) => (block.span.end = i === 0 ? raw.close + 1 : raw.close));
     // An empty entry block followed by labeled blocks is just the labeled blocks.
     if (blocks.length > 1 && blocks[0].ops.length === 0) blocks.shift();
-    const unclosed = raw.close >= this.source.text.length;
-    return { blocks, span: { start: raw.open, end: raw.close + 1 }, ...(unclosed ? { unclosed } : {}) };
+    // The blocks keep lists of their exact size.
+    for (const block of blocks) block.ops = block.ops.slice();
+    const span = { start: raw.open, end: raw.close + 1 };
+    const region = raw.close >= this.source.text.length ? { blocks, span, unclosed: true } : { blocks, span };
+    (this.regions.at(-1)?.pending ?? this.topLevelRegions).push(region);
   }
 
   private parseLabel(item: RawLabel): { label: string; args: BlockArg[] } | undefined {
@@ -139,10 +161,9 @@ class StatementParser {
     return this.semantics(match).ast(this.context(map, [], [], undefined));
   }
 
-  private parseStatement(stmt: RawStatement): OpNode | undefined {
+  /** A statement, given its regions (parsed as they were scanned, even under a malformed header). */
+  private parseStatement(stmt: RawStatement, regions: Region[]): OpNode | undefined {
     const { header, map, types } = this.headerOf(stmt);
-    // Regions are parsed first (and even under a malformed header, so the errors inside them are reported too).
-    const regions = stmt.regions.map((r) => this.parseRegion(r));
     const shape = this.shapes && !stmt.alias ? statementShape(header) : undefined;
     const known = shape && this.shapes!.lookup(shape.key);
     if (known && known !== 'unreplayable') {
@@ -221,7 +242,7 @@ class StatementParser {
   }
 
   private context(map: OffsetMap, regions: Region[], types: InternedType[], op: OpSyntax | undefined): ActionContext {
-    return { map, regions, diags: this.diags, types, op, legacy: [], names: this.names };
+    return { map, regions, diags: this.diags, types, op, legacy: [], texts: this.texts };
   }
 
   /**
@@ -318,11 +339,12 @@ function spanOf(c: ActionContext, node: Node): Span {
   return { start: mapOffset(c.map, src.startIdx), end: mapOffset(c.map, src.endIdx) };
 }
 
-function internedName(c: ActionContext, name: string): string {
-  const known = c.names.get(name);
+/** One string per distinct value name or short type text of the file. */
+function internedText(c: ActionContext, text: string): string {
+  const known = c.texts.get(text);
   if (known !== undefined) return known;
-  c.names.set(name, name);
-  return name;
+  c.texts.set(text, text);
+  return text;
 }
 
 function optional<T>(node: Node, c: ActionContext): T | undefined {
@@ -331,9 +353,10 @@ function optional<T>(node: Node, c: ActionContext): T | undefined {
 
 function typeRef(c: ActionContext, node: Node): TypeRef {
   const at = node.source.startIdx;
-  const interned = c.types.find((t) => t.headerStart === at && t.placeholder === node.sourceString);
+  const written = node.sourceString;
+  const interned = c.types.find((t) => t.headerStart === at && t.placeholder === written);
   if (interned) return { text: interned.text, span: { start: interned.start, end: interned.end } };
-  return { text: node.sourceString, span: spanOf(c, node) };
+  return { text: internedText(c, written), span: spanOf(c, node) };
 }
 
 /** The fields of an op that its body fills; the statement adds the name, the results and the spans. */
@@ -465,7 +488,7 @@ function astActions(grammar: ohm.Grammar): Actions {
     },
     BlockArg(this: Node, v: Node, _c: Node, t: Node, _loc: Node) {
       const c = contextOf(this);
-      return { name: v.sourceString, type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
+      return { name: internedText(c, v.sourceString), type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
     },
     Stmt(this: Node, results: Node, name: Node, body: Node, _loc: Node) {
       const c = contextOf(this);
@@ -573,7 +596,7 @@ function astActions(grammar: ohm.Grammar): Actions {
     },
     FuncArg_named(this: Node, v: Node, _c: Node, t: Node, _attrs: Node, _loc: Node) {
       const c = contextOf(this);
-      return { name: v.sourceString, type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
+      return { name: internedText(c, v.sourceString), type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
     },
     FuncArg_unnamed(this: Node, t: Node, _attrs: Node) {
       const c = contextOf(this);
@@ -658,7 +681,7 @@ function astActions(grammar: ohm.Grammar): Actions {
     },
     Binding(this: Node, v: Node, _eq: Node, use: Node) {
       const c = contextOf(this);
-      return { name: v.sourceString, span: spanOf(c, v), use: use.ast(c) };
+      return { name: internedText(c, v.sourceString), span: spanOf(c, v), use: use.ast(c) };
     },
     ScfIfBody(this: Node, cond: Node, resultTypes: Node, thenRegion: Node, elseRegion: Node, attrs: Node) {
       const c = contextOf(this);
@@ -744,7 +767,10 @@ function astActions(grammar: ohm.Grammar): Actions {
       const c = contextOf(this);
       const op = fields();
       const v = value.ast(c) as Attr;
-      op.attrs = [...(optional<AttrEntry[]>(attrs, c) ?? []), { key: 'value', value: v, span: v.span }];
+      const written = optional<AttrEntry[]>(attrs, c);
+      const entry: AttrEntry = { key: 'value', value: v, span: v.span };
+      // Not `[...written, entry]`: a list that starts with a spread keeps room for more (most constants write none).
+      op.attrs = written ? written.concat([entry]) : [entry];
       const t = 'type' in v && v.type && typeof v.type === 'object' && 'text' in v.type ? v.type : undefined;
       if (t) op.resultTypes = [t];
       else if (v.kind === 'bool') op.resultTypes = [{ text: 'i1', span: v.span }];
@@ -1508,12 +1534,12 @@ function astActions(grammar: ohm.Grammar): Actions {
     valueUse(this: Node, id: Node, index: Node) {
       const c = contextOf(this);
       const idx = index.children.length > 0 ? Number(index.sourceString.slice(1)) : undefined;
-      return { name: internedName(c, id.sourceString), index: idx, span: spanOf(c, this) } satisfies ValueRef;
+      return { name: internedText(c, id.sourceString), index: idx, span: spanOf(c, this) } satisfies ValueRef;
     },
     resultDef(this: Node, id: Node, count: Node) {
       const c = contextOf(this);
       const n = count.children.length > 0 ? Number(count.sourceString.slice(1)) : 1;
-      return { name: internedName(c, id.sourceString), count: n, span: spanOf(c, this) } satisfies ResultDef;
+      return { name: internedText(c, id.sourceString), count: n, span: spanOf(c, this) } satisfies ResultDef;
     },
     symbolRef(this: Node, _at: Node, name: Node) {
       return name.ctorName === 'string' ? unquote(name.sourceString) : name.sourceString;

@@ -5,7 +5,8 @@ import { DiagnosticBag } from '../diag/diagnostic';
  * The fast first pass over a file: it splits the text into statements and nested regions in one
  * linear scan, so that the Ohm grammar is applied to one statement at a time (whole-file Ohm
  * matching is quadratic in memory). It knows only the lexical shape of MLIR: comments, strings,
- * balanced brackets, `<...>` dialect bodies, and where an op starts.
+ * balanced brackets, `<...>` dialect bodies, and where an op starts. Each statement goes to the
+ * parser as soon as its scan is complete (`ScanSink`): a large file's scan is never held whole.
  */
 
 /** A statement: the text range of one op. Its nested regions are scanned separately. */
@@ -45,7 +46,17 @@ export interface RawRegion {
   open: number;
   /** Offset of the matching `}` (or the end of the file when unclosed). */
   close: number;
-  items: (RawStatement | RawLabel)[];
+}
+
+/**
+ * What the scan hands on as it goes (the parser): each item of a region when its scan is complete, between the
+ * region's opening and its closing. A statement with regions comes after them (its regions are scanned with it).
+ * The file's top level is a region without either.
+ */
+export interface ScanSink {
+  openRegion(open: number): void;
+  item(item: RawStatement | RawLabel): void;
+  closeRegion(region: RawRegion): void;
 }
 
 const enum Ch {
@@ -106,27 +117,26 @@ export class Scanner {
     text: string,
     private readonly diags: DiagnosticBag,
     private readonly opensRegion: (opName: string) => boolean,
+    private readonly sink: ScanSink,
   ) {
     this.text = text;
     this.n = text.length;
   }
 
-  /** Scans the whole file as the body of an implicit top-level region. */
-  scanFile(): RawRegion {
-    const items: (RawStatement | RawLabel)[] = [];
+  /** Scans the whole file as the body of an implicit top-level region, handing its items to the sink. */
+  scanFile(): void {
     let pos = 0;
     for (;;) {
-      pos = this.scanItems(pos, items);
+      pos = this.scanItems(pos);
       if (pos >= this.n) break;
       // A `}` at top level closes nothing.
       this.diags.report(D.unbalancedRegion, { start: pos, end: pos + 1 }, "unexpected '}' with no open region");
       pos++;
     }
-    return { open: -1, close: this.n, items };
   }
 
   /** Scans statements until a `}` at this level or the end of the file; returns that position. */
-  private scanItems(pos: number, items: (RawStatement | RawLabel)[]): number {
+  private scanItems(pos: number): number {
     for (;;) {
       pos = this.skipTrivia(pos);
       if (pos >= this.n) return pos;
@@ -134,13 +144,13 @@ export class Scanner {
       if (c === Ch.RBrace) return pos;
       if (c === Ch.Caret) {
         const end = this.scanLabel(pos);
-        items.push({ kind: 'label', start: pos, end });
+        this.sink.item({ kind: 'label', start: pos, end });
         pos = end;
         continue;
       }
       const stmt = this.scanStatement(pos);
       if (c === Ch.Bang || c === Ch.Hash) stmt.alias = true;
-      items.push(stmt);
+      this.sink.item(stmt);
       // Guarantee progress even on garbage.
       pos = stmt.end > pos ? stmt.end : pos + 1;
     }
@@ -308,13 +318,14 @@ export class Scanner {
   }
 
   private scanRegion(open: number): RawRegion {
-    const items: (RawStatement | RawLabel)[] = [];
-    const pos = this.scanItems(open + 1, items);
+    this.sink.openRegion(open);
+    const pos = this.scanItems(open + 1);
     if (pos >= this.n) {
       this.diags.report(D.unbalancedRegion, { start: open, end: open + 1 }, "unclosed '{': no matching '}' before the end of the file");
-      return { open, close: this.n, items };
     }
-    return { open, close: pos, items };
+    const region = { open, close: Math.min(pos, this.n) };
+    this.sink.closeRegion(region);
+    return region;
   }
 
   /** The op name of a statement that starts at `pos` (after any `%results =`). */

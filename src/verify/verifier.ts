@@ -411,7 +411,8 @@ class Verifier implements VerifierState {
       if (r.count === 1) one(r.name, r.span);
       else for (let i = 0; i < r.count; i++) one(`${r.name}#${i}`, r.span);
     }
-    return { slots: sharedIfEmpty(slots), types: sharedIfEmpty(defined) };
+    // The types given, when they are one per result (not a copy of them: a large module keeps one list per op).
+    return { slots: sharedIfEmpty(slots), types: sharedIfEmpty(types.length === count ? types : defined) };
   }
 
   private resultCount(op: OpNode): number {
@@ -473,7 +474,7 @@ class Verifier implements VerifierState {
   private verifyOp(op: OpNode, parent: OpNode): BoundOp | undefined {
     for (const l of op.legacy ?? []) this.diags.report(D.oldSpelling, l.span, l.message);
     const uses = op.operands.map((o) => this.useOperand(o));
-    const operandTypes = uses.map((u) => u.type);
+    const operandTypes = sharedIfEmpty(uses.map((u) => u.type));
     const declaredResults = op.resultTypes.map((t) => this.resolveType(t));
     const entry = this.registry.lookup(op.name);
     if (!entry) {
@@ -485,12 +486,16 @@ class Verifier implements VerifierState {
     const bound: BoundOp = {
       def: entry.def,
       node: op,
-      operands: uses.map((u) => u.slot),
+      operands: sharedIfEmpty(uses.map((u) => u.slot)),
       operandTypes,
       // Most ops own no region: they share the empty list until they do (OpContext.region).
       results: sharedIfEmpty([]),
       resultTypes: sharedIfEmpty([]),
       regions: sharedIfEmpty([]),
+      // Set by the definition's verify, if at all; named here so that the object has room for them.
+      instruction: undefined,
+      sync: undefined,
+      decoded: undefined,
     };
     const context = new OpContext(this, entry.def, bound, op, parent, this.currentFunction!, operandTypes, declaredResults);
     const refused = entry.def.properties?.notInTileOpHelper;
