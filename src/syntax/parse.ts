@@ -77,11 +77,16 @@ interface ActionContext {
   legacy: { message: string; span: Span }[];
   /** Where the op's name is (set before its body is converted). */
   nameSpan?: Span;
-  /**
-   * One string per distinct value name and short type text of the file: a name is written where it is defined and
-   * at each use, `index` everywhere.
-   */
+  /** One string per value name and short type text (a name is written where it is defined and at each use). */
   texts: Map<string, string>;
+}
+
+const NO_TYPE_TOKENS: number[] = [];
+
+const placeholders: string[] = [];
+/** The placeholder of the `n`th long type of a header: `!T3<>`. */
+function placeholder(n: number): string {
+  return (placeholders[n] ??= '!T' + n + '<>');
 }
 
 /** A long type cut out of a statement header; `placeholder` (`!T3<>`) stands in its place at `headerStart`. */
@@ -252,46 +257,48 @@ class StatementParser implements ScanSink {
   private headerOf(stmt: RawStatement): { header: string; map: OffsetMap; types: InternedType[] } {
     const text = this.source.text;
     const types: InternedType[] = [];
-    const typeTokens = this.fastPaths ? stmt.typeTokens : [];
-    if (stmt.regions.length === 0 && typeTokens.length === 0) {
+    const typeTokens = this.fastPaths ? stmt.typeTokens : NO_TYPE_TOKENS;
+    const regions = stmt.regions;
+    if (regions.length === 0 && typeTokens.length === 0) {
       return { header: text.slice(stmt.start, stmt.end), map: { headerStarts: [0], fileStarts: [stmt.start] }, types };
     }
-    // Cuts in file order: [from, to) replaced by `replacement`.
-    const cuts: { from: number; to: number; replacement: string }[] = [];
-    // An unclosed region (the scanner reported it) still reads as `{}`.
-    // A newline stands in for a multi-line body, so that what cannot cross a line (a string) still stops there.
-    for (const r of stmt.regions) {
-      const to = Math.min(r.close, stmt.end);
-      const newline = text.lastIndexOf('\n', to - 1) > r.open ? '\n' : '';
-      cuts.push({ from: r.open + 1, to, replacement: newline + (r.close >= stmt.end ? '}' : '') });
-    }
-    for (let k = 0; k < typeTokens.length; k += 2) {
-      const from = typeTokens[k];
-      const to = typeTokens[k + 1];
-      // Ends in `<>` so that it is one complete type token, whatever follows it.
-      const placeholder = '!T' + types.length + '<>';
-      types.push({ text: this.internedType(text.slice(from, to)), start: from, end: to, placeholder, headerStart: -1 });
-      cuts.push({ from, to, replacement: placeholder });
-    }
-    cuts.sort((a, b) => a.from - b.from);
-    const parts: string[] = [];
+    // The cuts in file order: each region's body and each long type, [from, to) replaced. Neither list overlaps the
+    // other, and each is in file order: they are merged.
     const headerStarts = [0];
     const fileStarts = [stmt.start];
+    let header = '';
     let from = stmt.start;
-    let length = 0;
-    for (const cut of cuts) {
-      const before = text.slice(from, cut.from);
-      const interned = types.find((t) => t.start === cut.from && t.placeholder === cut.replacement);
-      if (interned) interned.headerStart = length + before.length;
-      const piece = before + cut.replacement;
-      parts.push(piece);
-      length += piece.length;
-      from = cut.to;
-      headerStarts.push(length);
+    let r = 0;
+    let k = 0;
+    while (r < regions.length || k < typeTokens.length) {
+      const regionFirst = k >= typeTokens.length || (r < regions.length && regions[r].open + 1 < typeTokens[k]);
+      let cutFrom: number;
+      let cutTo: number;
+      let replacement: string;
+      if (regionFirst) {
+        const region = regions[r++];
+        // An unclosed region (the scanner reported it) still reads as `{}`. A newline stands in for a multi-line
+        // body, so that what cannot cross a line (a string) still stops there.
+        cutFrom = region.open + 1;
+        cutTo = Math.min(region.close, stmt.end);
+        const newline = text.lastIndexOf('\n', cutTo - 1) > region.open ? '\n' : '';
+        replacement = newline + (region.close >= stmt.end ? '}' : '');
+      } else {
+        cutFrom = typeTokens[k];
+        cutTo = typeTokens[k + 1];
+        k += 2;
+        // Ends in `<>` so that it is one complete type token, whatever follows it.
+        replacement = placeholder(types.length);
+        const headerStart = header.length + (cutFrom - from);
+        types.push({ text: this.internedType(text.slice(cutFrom, cutTo)), start: cutFrom, end: cutTo, placeholder: replacement, headerStart });
+      }
+      header += text.slice(from, cutFrom) + replacement;
+      from = cutTo;
+      headerStarts.push(header.length);
       fileStarts.push(from);
     }
-    parts.push(text.slice(from, stmt.end));
-    return { header: parts.join(''), map: { headerStarts, fileStarts }, types };
+    header += text.slice(from, stmt.end);
+    return { header, map: { headerStarts, fileStarts }, types };
   }
 
   private internedType(text: string): string {
@@ -339,10 +346,14 @@ function spanOf(c: ActionContext, node: Node): Span {
   return { start: mapOffset(c.map, src.startIdx), end: mapOffset(c.map, src.endIdx) };
 }
 
-/** One string per distinct value name or short type text of the file. */
+/** Names and short type texts remembered at most: a name repeats close to where it is defined. */
+const RECENT_TEXTS = 4096;
+
+/** One string per value name or short type text among those met recently (mostly within one function). */
 function internedText(c: ActionContext, text: string): string {
   const known = c.texts.get(text);
   if (known !== undefined) return known;
+  if (c.texts.size >= RECENT_TEXTS) c.texts.clear();
   c.texts.set(text, text);
   return text;
 }

@@ -25,6 +25,7 @@ interface Replay {
   /** bases[k]: the end of the k-th abstracted token (bases[0] = 0, the header's start). */
   bases: number[];
   args: { c: unknown };
+  source: { startIdx: number; endIdx: number };
 }
 
 let active: Replay | undefined;
@@ -56,17 +57,27 @@ class ShapeNode {
     return active!.args;
   }
 
+  /**
+   * Where the node is in the statement's header. The actions read it at once (`spanOf`, `typeRef`), so every node
+   * answers with one object of the statement's, not a new one each time.
+   */
   get source(): { startIdx: number; endIdx: number } {
     const start = this.startAt;
     const end = this.endAt;
     if (!start || !end) throw new Unreplayable(`the bounds of ${this.ctorName} lie inside a name or number`);
-    const bases = active!.bases;
-    return { startIdx: bases[start.token] + start.delta, endIdx: bases[end.token] + end.delta };
+    const replay = active!;
+    const source = replay.source;
+    source.startIdx = replay.bases[start.token] + start.delta;
+    source.endIdx = replay.bases[end.token] + end.delta;
+    return source;
   }
 
   get sourceString(): string {
-    const { startIdx, endIdx } = this.source;
-    return active!.header.slice(startIdx, endIdx);
+    const start = this.startAt;
+    const end = this.endAt;
+    if (!start || !end) throw new Unreplayable(`the bounds of ${this.ctorName} lie inside a name or number`);
+    const replay = active!;
+    return replay.header.slice(replay.bases[start.token] + start.delta, replay.bases[end.token] + end.delta);
   }
 
   isIteration(): boolean {
@@ -157,7 +168,7 @@ export function replayShape(recorded: RecordedShape, header: string, shape: Stat
   const bases = [0];
   for (let k = 1; k < tokens.length; k += 2) bases.push(tokens[k]);
   const outer = active;
-  active = { header, bases, args: { c } };
+  active = { header, bases, args: { c }, source: { startIdx: 0, endIdx: 0 } };
   try {
     return recorded.root.ast(c);
   } finally {

@@ -56,6 +56,8 @@ interface BodyItem {
 export class TypeTable {
   private readonly cache = new Map<string, TypeParse>();
   private readonly respelled = new WeakMap<TypeRef, string>();
+  /** How many types were respelled (most programs: none, and no lookup is needed). */
+  private respellings = 0;
   private readonly aliases = new Map<string, string>();
 
   /** `!name = type`: later uses of `!name` mean that type. */
@@ -74,7 +76,7 @@ export class TypeTable {
 
   /** The text of a written type as it is meant: its canonical spelling when the verifier normalized it. */
   spelling(ref: TypeRef): string {
-    return this.respelled.get(ref) ?? ref.text;
+    return this.respellings === 0 ? ref.text : (this.respelled.get(ref) ?? ref.text);
   }
 
   /**
@@ -83,6 +85,7 @@ export class TypeTable {
    */
   respell(ref: TypeRef, canonical: string): void {
     this.respelled.set(ref, canonical);
+    this.respellings++;
   }
 
   parse(text: string): TypeParse {

@@ -416,7 +416,9 @@ class Verifier implements VerifierState {
   }
 
   private resultCount(op: OpNode): number {
-    return op.results.reduce((n, r) => n + r.count, 0);
+    let n = 0;
+    for (const r of op.results) n += r.count;
+    return n;
   }
 
   expectResults(op: OpNode, n: number): boolean {
