@@ -12,6 +12,11 @@ export function sharedIfEmpty<T>(list: T[]): T[] {
   return list.length === 0 ? (EMPTY as never[]) : list;
 }
 
+/** The one shared empty list. */
+export function emptyList<T>(): T[] {
+  return EMPTY as never[];
+}
+
 /** Ranges up to this start and length are shared. */
 const SHARED_RANGE = 16;
 const ranges: number[][][] = [];

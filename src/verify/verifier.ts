@@ -15,7 +15,7 @@ import { immediateDominators } from './dominance';
 import { checkEntryFunction, checkStructSignature } from './function-rules';
 import { Registry, opRegistry } from '../ops/registry';
 import { OpContext, VerifierState } from './op-context';
-import { sharedIfEmpty } from '../syntax/shared-parts';
+import { emptyList, sharedIfEmpty } from '../syntax/shared-parts';
 
 export interface VerifyOptions {
   /** From the command line; overrides the module's `pto.target_arch`. */
@@ -70,6 +70,8 @@ class Verifier implements VerifierState {
   private readonly reportedTypeWarnings = new Set<string>();
   private readonly checkedTileTypes = new Set<string>();
   private currentFunction: OpNode | undefined;
+  /** The current function is a tile-op helper (`pto.tileop.helper`), which some ops may not be in. */
+  private inTileOpHelper = false;
   /** Values declared with an old type spelling, by name: the text and what it means. */
   private respelled = new Map<string, { old: string; canonical: string }>();
   /** A region was never closed: where each op belongs is a guess, so placement checks are skipped. */
@@ -231,6 +233,7 @@ class Verifier implements VerifierState {
   private verifyFunction(fn: OpNode): void {
     const name = fn.symbol ?? '';
     this.currentFunction = fn;
+    this.inTileOpHelper = attrOf(fn, 'pto.tileop.helper') !== undefined;
     this.functionNames = new Map();
     this.functionTypes = new Map();
     this.integerConstants = new Map();
@@ -264,6 +267,7 @@ class Verifier implements VerifierState {
     }
     bound.frameSize = this.frame.size;
     this.currentFunction = undefined;
+    this.inTileOpHelper = false;
   }
 
   verifyRegion(region: Region, owner: OpNode, untyped: Type[] = []): BoundRegion {
@@ -402,14 +406,11 @@ class Verifier implements VerifierState {
     const slots = new Array<Slot>(count);
     const defined = new Array<Type | undefined>(count);
     let k = 0;
-    const one = (name: string, span: Span) => {
-      const type = types[k];
-      defined[k] = type;
-      slots[k++] = this.define(name, type ?? UNKNOWN, span);
-    };
     for (const r of op.results) {
-      if (r.count === 1) one(r.name, r.span);
-      else for (let i = 0; i < r.count; i++) one(`${r.name}#${i}`, r.span);
+      for (let i = 0; i < r.count; i++, k++) {
+        defined[k] = types[k];
+        slots[k] = this.define(r.count === 1 ? r.name : `${r.name}#${i}`, types[k] ?? UNKNOWN, r.span);
+      }
     }
     // The types given, when they are one per result (not a copy of them: a large module keeps one list per op).
     return { slots: sharedIfEmpty(slots), types: sharedIfEmpty(types.length === count ? types : defined) };
@@ -477,7 +478,7 @@ class Verifier implements VerifierState {
     for (const l of op.legacy ?? []) this.diags.report(D.oldSpelling, l.span, l.message);
     const uses = op.operands.map((o) => this.useOperand(o));
     const operandTypes = sharedIfEmpty(uses.map((u) => u.type));
-    const declaredResults = op.resultTypes.map((t) => this.resolveType(t));
+    const declaredResults = op.resultTypes.length === 0 ? emptyList<Type | undefined>() : op.resultTypes.map((t) => this.resolveType(t));
     const entry = this.registry.lookup(op.name);
     if (!entry) {
       this.diags.report(D.unknownOp, op.nameSpan, this.registry.unknownOpMessage(op.name));
@@ -491,9 +492,9 @@ class Verifier implements VerifierState {
       operands: sharedIfEmpty(uses.map((u) => u.slot)),
       operandTypes,
       // Most ops own no region: they share the empty list until they do (OpContext.region).
-      results: sharedIfEmpty([]),
-      resultTypes: sharedIfEmpty([]),
-      regions: sharedIfEmpty([]),
+      results: emptyList(),
+      resultTypes: emptyList(),
+      regions: emptyList(),
       // Set by the definition's verify, if at all; named here so that the object has room for them.
       instruction: undefined,
       sync: undefined,
@@ -501,7 +502,7 @@ class Verifier implements VerifierState {
     };
     const context = new OpContext(this, entry.def, bound, op, parent, this.currentFunction!, operandTypes, declaredResults);
     const refused = entry.def.properties?.notInTileOpHelper;
-    if (refused && this.currentFunction && attrOf(this.currentFunction, 'pto.tileop.helper'))
+    if (refused && this.inTileOpHelper)
       context.error(op.nameSpan, `tileop helpers must not contain ${refused}`, undefined, D.tileOpHelper);
     entry.def.verify(context);
     this.recordDefiner(op, entry.def);
@@ -519,11 +520,16 @@ class Verifier implements VerifierState {
   /** Marks the op's results (in the scope they were defined in) as its own, for the rules on their uses. */
   private recordDefiner(op: OpNode, def: OpDefinition): void {
     const scope = this.scopes[this.scopes.length - 1];
+    const definer = { op, def };
     for (const r of op.results) {
-      const names = r.count === 1 ? [r.name] : Array.from({ length: r.count }, (_, i) => `${r.name}#${i}`);
-      for (const name of names) {
-        const entry = scope.get(name);
-        if (entry) entry.definer = { op, def };
+      if (r.count === 1) {
+        const entry = scope.get(r.name);
+        if (entry) entry.definer = definer;
+      } else {
+        for (let i = 0; i < r.count; i++) {
+          const entry = scope.get(`${r.name}#${i}`);
+          if (entry) entry.definer = definer;
+        }
       }
     }
   }
@@ -557,8 +563,9 @@ class Verifier implements VerifierState {
   /** Only the op that declares a struct gives a struct value: a derived one (a select, a loop result) hides its storage. */
   private checkStructResults(op: OpNode, def: OpDefinition, types: (Type | undefined)[]): void {
     if (def.properties?.declaresStruct) return;
-    const i = types.findIndex((t) => t?.kind === 'struct');
-    if (i < 0) return;
+    let i = 0;
+    while (i < types.length && types[i]?.kind !== 'struct') i++;
+    if (i === types.length) return;
     const declaring = this.registry.definitions.find((d) => d.properties?.declaresStruct)?.name;
     this.diags.report(
       D.structProvenance,
