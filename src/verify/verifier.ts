@@ -502,8 +502,7 @@ class Verifier implements VerifierState {
     };
     const context = new OpContext(this, entry.def, bound, op, parent, this.currentFunction!, operandTypes, declaredResults);
     const refused = entry.def.properties?.notInTileOpHelper;
-    if (refused && this.inTileOpHelper)
-      context.error(op.nameSpan, `tileop helpers must not contain ${refused}`, undefined, D.tileOpHelper);
+    if (refused && this.inTileOpHelper) context.error(op.nameSpan, `tileop helpers must not contain ${refused}`, undefined, D.tileOpHelper);
     entry.def.verify(context);
     this.recordDefiner(op, entry.def);
     this.checkUses(op, entry.def, uses);
