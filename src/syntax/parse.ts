@@ -194,7 +194,7 @@ class StatementParser implements ScanSink {
     const tree = this.semantics(match);
     if (shape && known === undefined && this.shapes!.hasRoom()) {
       // A new shape: recorded, and built from the record as its later statements will be.
-      const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op);
+      const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op, header.length);
       const built = this.replay(recorded, header, shape, map, regions, types);
       if (built !== undefined) {
         this.shapes!.store(shape.key, recorded);

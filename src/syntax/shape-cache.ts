@@ -4,12 +4,12 @@ import { StatementShape } from './statement-shape';
 
 /**
  * The grammar's match of one statement shape (src/syntax/statement-shape.ts), kept so that later statements of the
- * shape skip the match: the parser's semantic actions run on the recorded tree as they run on Ohm's, and each node
+ * shape skip the match (the type table keeps the matches of its types' parameters alike): the parser's semantic actions run on the recorded tree as they run on Ohm's, and each node
  * reads its text and position from the statement being built. A node's position is kept relative to the abstracted
  * tokens (the `k`th token's end plus an offset), so it moves with the names and numbers of each statement.
  */
 
-/** The semantic actions of the parser's `ast(c)` operation, by rule name. */
+/** The semantic actions of one operation (the parser's `ast(c)`, the type table's `items()`), by rule name. */
 export type Actions = Record<string, (this: ohm.Node, ...children: ohm.Node[]) => unknown>;
 
 /**
@@ -36,18 +36,51 @@ interface Anchor {
   delta: number;
 }
 
-/** A node of a recorded match, standing in for Ohm's node wrapper in the semantic actions. */
+/** What the nodes of one recorded match share: the abstracted tokens of the header it was made on, and the actions. */
+interface Recording {
+  tokens: number[];
+  actions: Actions;
+}
+
+/**
+ * A node of a recorded match, standing in for Ohm's node wrapper in the semantic actions. Its children are recorded
+ * when an action first asks for them: the actions visit a few dozen of the hundreds of nodes of a match.
+ */
 class ShapeNode {
   private iterationOf: ShapeNode | undefined;
+  readonly ctorName: string;
+  private readonly kind: 'nonterminal' | 'iteration' | 'terminal';
+  private readonly startAt: Anchor | undefined;
+  private readonly endAt: Anchor | undefined;
+  private readonly action: Actions[string] | undefined;
+  private kids: ShapeNode[] | undefined;
 
+  /** From a node of the match (`recording` given), or an iteration of recorded nodes (`asIteration`). */
   constructor(
-    readonly ctorName: string,
-    private readonly kind: 'nonterminal' | 'iteration' | 'terminal',
-    private readonly startAt: Anchor | undefined,
-    private readonly endAt: Anchor | undefined,
-    readonly children: ShapeNode[],
-    private readonly action: Actions[string] | undefined,
-  ) {}
+    private node: ohm.Node | undefined,
+    private readonly recording: Recording | undefined,
+    elements?: ShapeNode[],
+  ) {
+    if (!node || !recording) {
+      this.ctorName = '_iter';
+      this.kind = 'iteration';
+      this.kids = elements;
+      return;
+    }
+    this.ctorName = node.ctorName;
+    this.kind = node.isIteration() ? 'iteration' : node.isTerminal() ? 'terminal' : 'nonterminal';
+    this.startAt = anchor(recording.tokens, node.source.startIdx);
+    this.endAt = anchor(recording.tokens, node.source.endIdx);
+    this.action = Object.prototype.hasOwnProperty.call(recording.actions, this.ctorName) ? recording.actions[this.ctorName] : undefined;
+  }
+
+  get children(): ShapeNode[] {
+    if (!this.kids) {
+      this.kids = this.node!.children.map((child) => new ShapeNode(child, this.recording));
+      this.node = undefined;
+    }
+    return this.kids;
+  }
 
   get numChildren(): number {
     return this.children.length;
@@ -111,14 +144,24 @@ class ShapeNode {
         if (this.kind !== 'iteration' && this.children.length === 1) return this.children[0].asIteration();
         throw new Unreplayable(`no asIteration for ${this.ctorName}`);
     }
-    this.iterationOf = new ShapeNode('_iter', 'iteration', undefined, undefined, elements, undefined);
+    this.iterationOf = new ShapeNode(undefined, undefined, elements);
     return this.iterationOf;
   }
 
-  /** The `ast(c)` operation, dispatched as Ohm dispatches it: the rule's action, else the only child's. */
-  ast(c: unknown): unknown {
+  /** The parser's `ast(c)` operation (the context is the statement's, `args.c`). */
+  ast(_c: unknown): unknown {
+    return this.evaluate();
+  }
+
+  /** The type table's `items()` operation. */
+  items(): unknown {
+    return this.evaluate();
+  }
+
+  /** The recorded operation, dispatched as Ohm dispatches it: the rule's action, else the only child's. */
+  private evaluate(): unknown {
     if (this.action) return this.action.apply(this as unknown as ohm.Node, this.children as unknown as ohm.Node[]);
-    if (this.kind !== 'iteration' && this.children.length === 1) return this.children[0].ast(c);
+    if (this.kind !== 'iteration' && this.children.length === 1) return this.children[0].evaluate();
     throw new Unreplayable(`no action for ${this.ctorName}`);
   }
 }
@@ -128,49 +171,46 @@ export interface RecordedShape {
   root: ShapeNode;
   /** The op the match was made for (the one its name spells, or that name's former op). */
   op: OpSyntax | undefined;
-  /** How many nodes it keeps (the cache's memory budget). */
+  /** About how much memory it keeps (the cache's budget), in nodes. */
   size: number;
   /** The segments of the ops built from it, shared by them (frozen). */
   segments?: Record<string, number[]>;
 }
 
-/** Records the tree of a successful match of a header of this shape. */
-export function recordShape(root: ohm.Node, shape: StatementShape, actions: Actions, op: OpSyntax | undefined): RecordedShape {
-  const tokens = shape.tokens;
+/**
+ * Where an offset of a header lies relative to its abstracted tokens; undefined when it lies inside one (the first
+ * token that ends after the offset starts before it).
+ */
+function anchor(tokens: number[], offset: number): Anchor | undefined {
   const count = tokens.length / 2;
-  const anchor = (offset: number): Anchor | undefined => {
-    // The first token that ends after the offset: the offset is before it, or inside it.
-    let lo = 0;
-    let hi = count;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (tokens[2 * mid + 1] <= offset) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < count && tokens[2 * lo] < offset) return undefined;
-    return { token: lo, delta: offset - (lo > 0 ? tokens[2 * lo - 1] : 0) };
-  };
-  let size = 0;
-  const record = (node: ohm.Node): ShapeNode => {
-    size++;
-    const kind = node.isIteration() ? 'iteration' : node.isTerminal() ? 'terminal' : 'nonterminal';
-    const children = node.children.map(record);
-    const ctorName = node.ctorName;
-    const action = Object.prototype.hasOwnProperty.call(actions, ctorName) ? actions[ctorName] : undefined;
-    return new ShapeNode(ctorName, kind, anchor(node.source.startIdx), anchor(node.source.endIdx), children, action);
-  };
-  return { root: record(root), op, size };
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokens[2 * mid + 1] <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < count && tokens[2 * lo] < offset) return undefined;
+  return { token: lo, delta: offset - (lo > 0 ? tokens[2 * lo - 1] : 0) };
 }
 
-/** Builds the value of the `ast(c)` operation for a header of the recorded shape. */
-export function replayShape(recorded: RecordedShape, header: string, shape: StatementShape, c: unknown): unknown {
+/** Nodes of a match per character of its header, about (the match is kept until its nodes are recorded). */
+const NODES_PER_CHARACTER = 8;
+
+/** Records a successful match of a header of this shape (its root; the rest when the actions ask for it). */
+export function recordShape(root: ohm.Node, shape: StatementShape, actions: Actions, op: OpSyntax | undefined, headerLength: number): RecordedShape {
+  return { root: new ShapeNode(root, { tokens: shape.tokens, actions }), op, size: headerLength * NODES_PER_CHARACTER };
+}
+
+/** Builds the value of the recorded operation for a header of the recorded shape (`c`: the `ast` operation's). */
+export function replayShape(recorded: RecordedShape, header: string, shape: StatementShape, c?: unknown): unknown {
   const tokens = shape.tokens;
   const bases = [0];
   for (let k = 1; k < tokens.length; k += 2) bases.push(tokens[k]);
   const outer = active;
   active = { header, bases, args: { c }, source: { startIdx: 0, endIdx: 0 } };
   try {
-    return recorded.root.ast(c);
+    return recorded.root.items();
   } finally {
     active = outer;
   }

@@ -1,6 +1,8 @@
 import * as ohm from 'ohm-js';
 import { TypeRef } from './ast';
 import { ptoGrammar } from './grammar';
+import { Actions, RecordedShape, Unreplayable, recordShape, replayShape } from './shape-cache';
+import { StatementShape, statementShape } from './statement-shape';
 import { VECTOR_LEVEL_UNSUPPORTED } from './op-syntax';
 import {
   BLayout,
@@ -43,7 +45,8 @@ export interface TypeParse {
   warnings: string[];
 }
 
-interface BodyItem {
+/** One item of a type's parameters: `key=value` or a value alone, with what kind of value it is. */
+export interface BodyItem {
   key?: string;
   kind: 'shaped' | 'dims' | 'number' | 'dynamic' | 'attr' | 'type' | 'pretty' | 'ident';
   text: string;
@@ -211,22 +214,62 @@ export class TypeTable {
 /** Bodies whose items are kept at most (a program writes a few hundred distinct types). */
 const PARAMETER_CACHE_LIMIT = 50_000;
 const parameterCache = new Map<string, readonly BodyItem[] | null>();
-let parameterGrammar: { grammar: ohm.Grammar; semantics: ohm.Semantics } | undefined;
+/** The shapes of the bodies matched so far (src/syntax/shape-cache.ts): `rows=16` and `rows=32` are matched once. */
+const parameterShapes: ParameterShapes = new Map();
+let parameterGrammar: { grammar: ohm.Grammar; semantics: ohm.Semantics; actions: Actions } | undefined;
 
 /**
- * The items of a type's `<...>` (the grammar's `TypeParameters`), or undefined when it does not match. Matched once
- * per distinct text in the process: the type tables of the files of one run share it (compiler output repeats its
+ * The items of a type's `<...>` (the grammar's `TypeParameters`), or undefined when it does not match. Read once per
+ * distinct text in the process: the type tables of the files of one run share them (compiler output repeats its
  * types from file to file); the items are only read.
  */
 function parameterItems(body: string): BodyItem[] | undefined {
   const known = parameterCache.get(body);
   if (known !== undefined) return (known as BodyItem[] | null) ?? undefined;
+  const items = readParameters(body, parameterShapes);
+  if (parameterCache.size < PARAMETER_CACHE_LIMIT) parameterCache.set(body, items ?? null);
+  return items;
+}
+
+/** Recorded shapes of type parameters, by shape key (see `readParameters`). */
+export type ParameterShapes = Map<string, RecordedShape | 'unreplayable'>;
+
+/**
+ * The items of a body: built from the recorded match of its shape, or matched (and its shape recorded). Without
+ * shapes, matched: what the shapes must give (tests compare the two).
+ */
+export function readParameters(body: string, shapes: ParameterShapes | undefined): BodyItem[] | undefined {
   const grammar = ptoGrammar();
-  if (parameterGrammar?.grammar !== grammar) parameterGrammar = { grammar, semantics: bodySemantics(grammar) };
+  if (parameterGrammar?.grammar !== grammar) {
+    const actions = bodyActions();
+    parameterGrammar = { grammar, semantics: grammar.createSemantics().addOperation<unknown>('items', actions), actions };
+  }
+  const shape = shapes ? statementShape(body) : undefined;
+  const recorded = shape ? shapes!.get(shape.key) : undefined;
+  if (recorded && recorded !== 'unreplayable') {
+    const items = replayed(recorded, body, shape!);
+    if (items) return items;
+    shapes!.set(shape!.key, 'unreplayable');
+  }
   const match = grammar.match(body, 'TypeParameters');
-  const items = match.failed() ? null : (parameterGrammar.semantics(match).items() as BodyItem[]);
-  if (parameterCache.size < PARAMETER_CACHE_LIMIT) parameterCache.set(body, items);
-  return items ?? undefined;
+  if (match.failed()) return undefined;
+  const tree = parameterGrammar.semantics(match);
+  if (shape && recorded === undefined && shapes!.size < PARAMETER_CACHE_LIMIT) {
+    const recording = recordShape(tree as unknown as ohm.Node, shape, parameterGrammar.actions, undefined, body.length);
+    const items = replayed(recording, body, shape);
+    shapes!.set(shape.key, items ? recording : 'unreplayable');
+    if (items) return items;
+  }
+  return tree.items() as BodyItem[];
+}
+
+function replayed(recorded: RecordedShape, body: string, shape: StatementShape): BodyItem[] | undefined {
+  try {
+    return replayShape(recorded, body, shape) as BodyItem[];
+  } catch (e) {
+    if (e instanceof Unreplayable) return undefined;
+    throw e;
+  }
 }
 
 /**
@@ -263,9 +306,9 @@ function memrefType(items: BodyItem[], text: string): TypeParse {
   return { type: tile, warnings };
 }
 
-function bodySemantics(grammar: ohm.Grammar): ohm.Semantics {
-  const semantics = grammar.createSemantics();
-  semantics.addOperation<any>('items', {
+/** The `items()` operation: a body's items, each with its key, its kind and its text. */
+function bodyActions(): Actions {
+  return {
     TypeParameters(_o, list, _c) {
       return list.asIteration().children.map((item) => item.items());
     },
@@ -289,8 +332,7 @@ function bodySemantics(grammar: ohm.Grammar): ohm.Semantics {
       const kind = v.ctorName === '_terminal' ? 'dynamic' : (kinds[v.ctorName] ?? 'ident');
       return { kind, text: v.ctorName === 'SpacedShape' ? this.sourceString.replace(/\s+/g, '') : this.sourceString };
     },
-  });
-  return semantics;
+  } as Actions;
 }
 
 function pointerType(items: BodyItem[]): TypeParse {
