@@ -39,6 +39,7 @@ interface Anchor {
 /** What the nodes of one recorded match share: the abstracted tokens of the header it was made on, and the actions. */
 interface Recording {
   tokens: number[];
+  numbers: boolean[];
   actions: Actions;
 }
 
@@ -54,6 +55,8 @@ class ShapeNode {
   private readonly endAt: Anchor | undefined;
   private readonly action: Actions[string] | undefined;
   private kids: ShapeNode[] | undefined;
+  /** Its children depend on the characters of a token it lies in: not shown. */
+  private readonly opaqueChildren: boolean = false;
 
   /** From a node of the match (`recording` given), or an iteration of recorded nodes (`asIteration`). */
   constructor(
@@ -69,12 +72,19 @@ class ShapeNode {
     }
     this.ctorName = node.ctorName;
     this.kind = node.isIteration() ? 'iteration' : node.isTerminal() ? 'terminal' : 'nonterminal';
-    this.startAt = anchor(recording.tokens, node.source.startIdx);
-    this.endAt = anchor(recording.tokens, node.source.endIdx);
+    const { startIdx, endIdx } = node.source;
+    this.startAt = anchor(recording.tokens, startIdx);
+    this.endAt = anchor(recording.tokens, endIdx);
     this.action = Object.prototype.hasOwnProperty.call(recording.actions, this.ctorName) ? recording.actions[this.ctorName] : undefined;
+    // Inside a token, the nodes below a name depend on its characters (`suffixId` has two alternatives), and so do
+    // those below an iteration (one node per character). The rules a number is read through do not (`intLit`,
+    // `number`, `dim`): their children are shown, and the actions look at them (`number` or `floatLit`).
+    const token = enclosingToken(recording.tokens, startIdx, endIdx);
+    this.opaqueChildren = token >= 0 && (!recording.numbers[token] || this.kind === 'iteration');
   }
 
   get children(): ShapeNode[] {
+    if (this.opaqueChildren) throw new Unreplayable(`the children of ${this.ctorName} depend on the characters of a name or number`);
     if (!this.kids) {
       this.kids = this.node!.children.map((child) => new ShapeNode(child, this.recording));
       this.node = undefined;
@@ -194,12 +204,22 @@ function anchor(tokens: number[], offset: number): Anchor | undefined {
   return { token: lo, delta: offset - (lo > 0 ? tokens[2 * lo - 1] : 0) };
 }
 
+/** The abstracted token a non-empty range lies in, or -1. */
+function enclosingToken(tokens: number[], start: number, end: number): number {
+  if (start === end) return -1;
+  for (let k = 0; k < tokens.length; k += 2) {
+    if (tokens[k] > start) return -1;
+    if (end <= tokens[k + 1]) return k / 2;
+  }
+  return -1;
+}
+
 /** Nodes of a match per character of its header, about (the match is kept until its nodes are recorded). */
 const NODES_PER_CHARACTER = 8;
 
 /** Records a successful match of a header of this shape (its root; the rest when the actions ask for it). */
 export function recordShape(root: ohm.Node, shape: StatementShape, actions: Actions, op: OpSyntax | undefined, headerLength: number): RecordedShape {
-  return { root: new ShapeNode(root, { tokens: shape.tokens, actions }), op, size: headerLength * NODES_PER_CHARACTER };
+  return { root: new ShapeNode(root, { tokens: shape.tokens, numbers: shape.numbers, actions }), op, size: headerLength * NODES_PER_CHARACTER };
 }
 
 /** Builds the value of the recorded operation for a header of the recorded shape (`c`: the `ast` operation's). */

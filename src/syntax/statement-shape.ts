@@ -5,11 +5,11 @@
  * matches each shape once (src/syntax/shape-cache.ts).
  *
  * Why two headers of one shape match alike: each abstracted token is a maximal run that the grammar reads as a
- * whole, by rules that do not look at its characters (`valueId`, `symbolRef`, `digit+`), and everything around it is
- * the same text. A number is abstracted only where no identifier character touches it, so `0x10`, `1.5`, `16x16`
- * and `i32` stay literal. Where the grammar does read inside a token (a `%` inside a dialect attribute's `<...>`,
- * read character by character), the shape cache sees a node boundary inside the token and does not rebuild that
- * node from the shape (see `ShapeRecorder`).
+ * whole, whatever its characters (`valueId`, `symbolRef`, `digit+`), and everything around it is the same text. A
+ * number is abstracted only where no identifier character touches it, so `0x10`, `1.5`, `16x16` and `i32` stay
+ * literal. Inside a token the match does depend on its characters (how many digits a `digit+` has, which
+ * alternative of `suffixId` a name takes): the shape cache never shows the actions what lies inside one (see
+ * `ShapeNode.children` in src/syntax/shape-cache.ts).
  */
 
 /**
@@ -25,6 +25,8 @@ export interface StatementShape {
   key: string;
   /** [start, end) of each abstracted token in the header, in order, flattened. */
   tokens: number[];
+  /** Each abstracted token is a number (not a name), in order. */
+  numbers: boolean[];
 }
 
 const enum Ch {
@@ -88,11 +90,13 @@ function suffixIdEnd(text: string, pos: number): number {
 export function statementShape(header: string): StatementShape | undefined {
   const n = header.length;
   const tokens: number[] = [];
+  const numbers: boolean[] = [];
   const parts: string[] = [];
   let copied = 0;
   const abstract = (start: number, end: number, marker: string) => {
     parts.push(header.slice(copied, start), marker);
     tokens.push(start, end);
+    numbers.push(marker === NUMBER);
     copied = end;
   };
   let i = 0;
@@ -148,5 +152,5 @@ export function statementShape(header: string): StatementShape | undefined {
     i++;
   }
   parts.push(header.slice(copied));
-  return { key: parts.join(''), tokens };
+  return { key: parts.join(''), tokens, numbers };
 }
