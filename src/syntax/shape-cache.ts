@@ -55,8 +55,10 @@ class ShapeNode {
   private readonly endAt: Anchor | undefined;
   private readonly action: Actions[string] | undefined;
   private kids: ShapeNode[] | undefined;
-  /** Its children depend on the characters of a token it lies in: not shown. */
-  private readonly opaqueChildren: boolean = false;
+  /** The abstracted token it lies in (-1: none). */
+  private readonly withinToken: number = -1;
+  /** Its children depend on the characters of a token: not shown (see `children`). */
+  private hidden = false;
 
   /** From a node of the match (`recording` given), or an iteration of recorded nodes (`asIteration`). */
   constructor(
@@ -76,20 +78,27 @@ class ShapeNode {
     this.startAt = anchor(recording.tokens, startIdx);
     this.endAt = anchor(recording.tokens, endIdx);
     this.action = Object.prototype.hasOwnProperty.call(recording.actions, this.ctorName) ? recording.actions[this.ctorName] : undefined;
-    // Inside a token, the nodes below a name depend on its characters (`suffixId` has two alternatives), and so do
-    // those below an iteration (one node per character). The rules a number is read through do not (`intLit`,
-    // `number`, `dim`): their children are shown, and the actions look at them (`number` or `floatLit`).
-    const token = enclosingToken(recording.tokens, startIdx, endIdx);
-    this.opaqueChildren = token >= 0 && (!recording.numbers[token] || this.kind === 'iteration');
+    this.withinToken = enclosingToken(recording.tokens, startIdx, endIdx);
   }
 
+  /**
+   * Its children, unless they depend on the characters of a token, which another statement of the shape has other
+   * of: below a name (`suffixId` has two alternatives), and below an iteration with a child inside a token (one node
+   * per character of a `digit+`, of a `<...>` body). The rules a number is read through do not (`number`, `intLit`,
+   * `dim`): their children are shown, and the actions look at them (`intLit` or `floatLit`).
+   */
   get children(): ShapeNode[] {
-    if (this.opaqueChildren) throw new Unreplayable(`the children of ${this.ctorName} depend on the characters of a name or number`);
-    if (!this.kids) {
-      this.kids = this.node!.children.map((child) => new ShapeNode(child, this.recording));
+    if (!this.kids && !this.hidden) {
+      if (this.withinToken >= 0 && !this.recording!.numbers[this.withinToken]) this.hidden = true;
+      else {
+        const kids = this.node!.children.map((child) => new ShapeNode(child, this.recording));
+        if (this.kind === 'iteration' && kids.some((kid) => kid.withinToken >= 0 || !kid.startAt || !kid.endAt)) this.hidden = true;
+        else this.kids = kids;
+      }
       this.node = undefined;
     }
-    return this.kids;
+    if (this.hidden) throw new Unreplayable(`the children of ${this.ctorName} depend on the characters of a name or number`);
+    return this.kids!;
   }
 
   get numChildren(): number {
