@@ -7,7 +7,7 @@ import { ptoGrammar, statementRule } from './grammar';
 import { OpSyntax, OpSyntaxTable } from './op-syntax';
 import { GenericStatement, genericOp } from './generic-form';
 import { RawLabel, RawRegion, RawStatement, ScanSink, Scanner } from './scan';
-import { Actions, RecordedShape, ShapeCache, Unreplayable, recordShape, replayShape, shapeCacheFor } from './shape-cache';
+import { Actions, RecordedShape, ShapeCache, Unreplayable, keepVisited, recordShape, replayShape, shapeCacheFor } from './shape-cache';
 import { StatementShape, statementShape } from './statement-shape';
 import { frozenSegments, indexRange, sameSegments, sharedIfEmpty } from './shared-parts';
 
@@ -194,9 +194,10 @@ class StatementParser implements ScanSink {
     const tree = this.semantics(match);
     if (shape && known === undefined && this.shapes!.hasRoom()) {
       // A new shape: recorded, and built from the record as its later statements will be.
-      const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op, header.length);
+      const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op);
       const built = this.replay(recorded, header, shape, map, regions, types);
       if (built !== undefined) {
+        keepVisited(recorded);
         this.shapes!.store(shape.key, recorded);
         return this.converted(built, recorded);
       }

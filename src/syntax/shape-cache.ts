@@ -4,9 +4,10 @@ import { StatementShape } from './statement-shape';
 
 /**
  * The grammar's match of one statement shape (src/syntax/statement-shape.ts), kept so that later statements of the
- * shape skip the match (the type table keeps the matches of its types' parameters alike): the parser's semantic actions run on the recorded tree as they run on Ohm's, and each node
- * reads its text and position from the statement being built. A node's position is kept relative to the abstracted
- * tokens (the `k`th token's end plus an offset), so it moves with the names and numbers of each statement.
+ * shape skip the match (the type table keeps the matches of its types' parameters alike): the parser's semantic
+ * actions run on the recorded tree as they run on Ohm's, and each node reads its text and position from the statement
+ * being built. A node's position is kept relative to the abstracted tokens (the `k`th token's end plus an offset), so
+ * it moves with the names and numbers of each statement.
  */
 
 /** The semantic actions of one operation (the parser's `ast(c)`, the type table's `items()`), by rule name. */
@@ -30,34 +31,39 @@ interface Replay {
 
 let active: Replay | undefined;
 
-/** Where a node boundary lies: `delta` characters after the end of the `token`-th abstracted token (0: the start). */
-interface Anchor {
-  token: number;
-  delta: number;
-}
-
-/** What the nodes of one recorded match share: the abstracted tokens of the header it was made on, and the actions. */
+/**
+ * What the nodes of one recorded match share: the abstracted tokens of the header it was made on, the actions, and
+ * how many nodes it has recorded.
+ */
 interface Recording {
   tokens: number[];
   numbers: boolean[];
   actions: Actions;
+  nodes: number;
 }
+
+/** A position a shape does not fix (inside an abstracted token). */
+const NOWHERE = -1;
 
 /**
  * A node of a recorded match, standing in for Ohm's node wrapper in the semantic actions. Its children are recorded
- * when an action first asks for them: the actions visit a few dozen of the hundreds of nodes of a match.
+ * when an action first asks for them (the actions visit a few dozen of the hundreds of nodes of a match), and once a
+ * statement has been built, the nodes they did not visit are let go of (`forgetUnvisited`). A boundary is kept as
+ * `delta` characters after the end of the `token`-th abstracted token (token 0: the header's start).
  */
 class ShapeNode {
   private iterationOf: ShapeNode | undefined;
   readonly ctorName: string;
   private readonly kind: 'nonterminal' | 'iteration' | 'terminal';
-  private readonly startAt: Anchor | undefined;
-  private readonly endAt: Anchor | undefined;
+  private readonly startToken: number = NOWHERE;
+  private readonly startDelta: number = 0;
+  private readonly endToken: number = NOWHERE;
+  private readonly endDelta: number = 0;
   private readonly action: Actions[string] | undefined;
   private kids: ShapeNode[] | undefined;
   /** The abstracted token it lies in (-1: none). */
   private readonly withinToken: number = -1;
-  /** Its children depend on the characters of a token: not shown (see `children`). */
+  /** Its children are not shown: they depend on the characters of a token (see `children`), or were let go of. */
   private hidden = false;
 
   /** From a node of the match (`recording` given), or an iteration of recorded nodes (`asIteration`). */
@@ -72,33 +78,51 @@ class ShapeNode {
       this.kids = elements;
       return;
     }
+    recording.nodes++;
     this.ctorName = node.ctorName;
     this.kind = node.isIteration() ? 'iteration' : node.isTerminal() ? 'terminal' : 'nonterminal';
     const { startIdx, endIdx } = node.source;
-    this.startAt = anchor(recording.tokens, startIdx);
-    this.endAt = anchor(recording.tokens, endIdx);
+    const tokens = recording.tokens;
+    this.startToken = anchorToken(tokens, startIdx);
+    this.startDelta = startIdx - tokenEnd(tokens, this.startToken);
+    this.endToken = anchorToken(tokens, endIdx);
+    this.endDelta = endIdx - tokenEnd(tokens, this.endToken);
     this.action = Object.prototype.hasOwnProperty.call(recording.actions, this.ctorName) ? recording.actions[this.ctorName] : undefined;
-    this.withinToken = enclosingToken(recording.tokens, startIdx, endIdx);
+    this.withinToken = enclosingToken(tokens, startIdx, endIdx);
   }
 
   /**
    * Its children, unless they depend on the characters of a token, which another statement of the shape has other
-   * of: below a name (`suffixId` has two alternatives), and below an iteration with a child inside a token (one node
-   * per character of a `digit+`, of a `<...>` body). The rules a number is read through do not (`number`, `intLit`,
-   * `dim`): their children are shown, and the actions look at them (`intLit` or `floatLit`).
+   * of: below a name (`suffixId` has two alternatives), and below an iteration that has a node per character of a
+   * token (a `digit+`, the items of a `<...>` body). The rules a number is read through do not (`number`, `intLit`,
+   * `dim`): their children are shown, and the actions look at them (`intLit` or `floatLit`), and an iteration of
+   * them (the sizes `[16, 32]`) has one child per number, whatever its digits.
    */
   get children(): ShapeNode[] {
     if (!this.kids && !this.hidden) {
       if (this.withinToken >= 0 && !this.recording!.numbers[this.withinToken]) this.hidden = true;
       else {
-        const kids = this.node!.children.map((child) => new ShapeNode(child, this.recording));
-        if (this.kind === 'iteration' && kids.some((kid) => kid.withinToken >= 0 || !kid.startAt || !kid.endAt)) this.hidden = true;
+        const recording = this.recording!;
+        const children = this.node!.children;
+        const kids = children.map((child) => new ShapeNode(child, recording));
+        const perCharacter = (kid: ShapeNode, i: number) =>
+          kid.startToken === NOWHERE || kid.endToken === NOWHERE || (kid.withinToken >= 0 && !readsWholeToken(children[i], recording.tokens, kid.withinToken));
+        if (this.kind === 'iteration' && kids.some(perCharacter)) this.hidden = true;
         else this.kids = kids;
       }
       this.node = undefined;
     }
-    if (this.hidden) throw new Unreplayable(`the children of ${this.ctorName} depend on the characters of a name or number`);
+    if (this.hidden) throw new Unreplayable(`the children of ${this.ctorName} depend on the characters of a name or number, or were not recorded`);
     return this.kids!;
+  }
+
+  /** Lets go of the match below the nodes no action has visited: another statement of the shape visits the same. */
+  forgetUnvisited(): void {
+    if (this.kids) for (const kid of this.kids) kid.forgetUnvisited();
+    else if (this.node) {
+      this.node = undefined;
+      this.hidden = true;
+    }
   }
 
   get numChildren(): number {
@@ -114,22 +138,18 @@ class ShapeNode {
    * answers with one object of the statement's, not a new one each time.
    */
   get source(): { startIdx: number; endIdx: number } {
-    const start = this.startAt;
-    const end = this.endAt;
-    if (!start || !end) throw new Unreplayable(`the bounds of ${this.ctorName} lie inside a name or number`);
+    if (this.startToken === NOWHERE || this.endToken === NOWHERE) throw new Unreplayable(`the bounds of ${this.ctorName} lie inside a name or number`);
     const replay = active!;
     const source = replay.source;
-    source.startIdx = replay.bases[start.token] + start.delta;
-    source.endIdx = replay.bases[end.token] + end.delta;
+    source.startIdx = replay.bases[this.startToken] + this.startDelta;
+    source.endIdx = replay.bases[this.endToken] + this.endDelta;
     return source;
   }
 
   get sourceString(): string {
-    const start = this.startAt;
-    const end = this.endAt;
-    if (!start || !end) throw new Unreplayable(`the bounds of ${this.ctorName} lie inside a name or number`);
+    if (this.startToken === NOWHERE || this.endToken === NOWHERE) throw new Unreplayable(`the bounds of ${this.ctorName} lie inside a name or number`);
     const replay = active!;
-    return replay.header.slice(replay.bases[start.token] + start.delta, replay.bases[end.token] + end.delta);
+    return replay.header.slice(replay.bases[this.startToken] + this.startDelta, replay.bases[this.endToken] + this.endDelta);
   }
 
   isIteration(): boolean {
@@ -190,17 +210,17 @@ export interface RecordedShape {
   root: ShapeNode;
   /** The op the match was made for (the one its name spells, or that name's former op). */
   op: OpSyntax | undefined;
-  /** About how much memory it keeps (the cache's budget), in nodes. */
-  size: number;
+  /** How many nodes it keeps (the cache's budget). */
+  readonly size: number;
   /** The segments of the ops built from it, shared by them (frozen). */
   segments?: Record<string, number[]>;
 }
 
 /**
- * Where an offset of a header lies relative to its abstracted tokens; undefined when it lies inside one (the first
- * token that ends after the offset starts before it).
+ * The token after whose end an offset of a header lies (0: the header's start), or NOWHERE when it lies inside a token
+ * (the first token that ends after the offset starts before it).
  */
-function anchor(tokens: number[], offset: number): Anchor | undefined {
+function anchorToken(tokens: number[], offset: number): number {
   const count = tokens.length / 2;
   let lo = 0;
   let hi = count;
@@ -209,8 +229,22 @@ function anchor(tokens: number[], offset: number): Anchor | undefined {
     if (tokens[2 * mid + 1] <= offset) lo = mid + 1;
     else hi = mid;
   }
-  if (lo < count && tokens[2 * lo] < offset) return undefined;
-  return { token: lo, delta: offset - (lo > 0 ? tokens[2 * lo - 1] : 0) };
+  return lo < count && tokens[2 * lo] < offset ? NOWHERE : lo;
+}
+
+/** Where the `k`th anchor is: the end of token k - 1, or 0 for the header's start. */
+function tokenEnd(tokens: number[], k: number): number {
+  return k > 0 ? tokens[2 * k - 1] : 0;
+}
+
+/**
+ * The node (inside token k) reads the whole token, however long: below it an iteration spans the token (the `digit+`
+ * of an `intLit`, a few rules down). A node that does not (an `any`, a `digit`) reads one character of it.
+ */
+function readsWholeToken(node: ohm.Node, tokens: number[], k: number, depth = 4): boolean {
+  const { startIdx, endIdx } = node.source;
+  if (node.isIteration() && startIdx === tokens[2 * k] && endIdx === tokens[2 * k + 1]) return true;
+  return depth > 0 && node.children.some((child) => readsWholeToken(child, tokens, k, depth - 1));
 }
 
 /** The abstracted token a non-empty range lies in, or -1. */
@@ -223,12 +257,25 @@ function enclosingToken(tokens: number[], start: number, end: number): number {
   return -1;
 }
 
-/** Nodes of a match per character of its header, about (the match is kept until its nodes are recorded). */
-const NODES_PER_CHARACTER = 8;
+/**
+ * Records a successful match of a header of this shape (its root; the rest when the actions ask for it). Build a
+ * statement from it before storing it: that leaves only the nodes the actions visit.
+ */
+export function recordShape(root: ohm.Node, shape: StatementShape, actions: Actions, op: OpSyntax | undefined): RecordedShape {
+  const recording: Recording = { tokens: shape.tokens, numbers: shape.numbers, actions, nodes: 0 };
+  const node = new ShapeNode(root, recording);
+  return {
+    root: node,
+    op,
+    get size() {
+      return recording.nodes;
+    },
+  };
+}
 
-/** Records a successful match of a header of this shape (its root; the rest when the actions ask for it). */
-export function recordShape(root: ohm.Node, shape: StatementShape, actions: Actions, op: OpSyntax | undefined, headerLength: number): RecordedShape {
-  return { root: new ShapeNode(root, { tokens: shape.tokens, numbers: shape.numbers, actions }), op, size: headerLength * NODES_PER_CHARACTER };
+/** The statement built from a new record was built: its match is let go of but for the nodes the actions visited. */
+export function keepVisited(recorded: RecordedShape): void {
+  recorded.root.forgetUnvisited();
 }
 
 /** Builds the value of the recorded operation for a header of the recorded shape (`c`: the `ast` operation's). */
@@ -245,8 +292,8 @@ export function replayShape(recorded: RecordedShape, header: string, shape: Stat
   }
 }
 
-/** Shapes kept at most (nodes); past it, new shapes are matched without being recorded. */
-const NODE_BUDGET = 2_000_000;
+/** Shapes kept at most (nodes, about 100 bytes each); past it, new shapes are matched without being recorded. */
+const NODE_BUDGET = 100_000;
 
 /**
  * The recorded shapes of one op table, shared by every file parsed with it: compiler output of one toolchain repeats

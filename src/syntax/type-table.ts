@@ -1,7 +1,7 @@
 import * as ohm from 'ohm-js';
 import { TypeRef } from './ast';
 import { ptoGrammar } from './grammar';
-import { Actions, RecordedShape, Unreplayable, recordShape, replayShape } from './shape-cache';
+import { Actions, RecordedShape, Unreplayable, keepVisited, recordShape, replayShape } from './shape-cache';
 import { StatementShape, statementShape } from './statement-shape';
 import { VECTOR_LEVEL_UNSUPPORTED } from './op-syntax';
 import {
@@ -255,8 +255,9 @@ export function readParameters(body: string, shapes: ParameterShapes | undefined
   if (match.failed()) return undefined;
   const tree = parameterGrammar.semantics(match);
   if (shape && recorded === undefined && shapes!.size < PARAMETER_CACHE_LIMIT) {
-    const recording = recordShape(tree as unknown as ohm.Node, shape, parameterGrammar.actions, undefined, body.length);
+    const recording = recordShape(tree as unknown as ohm.Node, shape, parameterGrammar.actions, undefined);
     const items = replayed(recording, body, shape);
+    if (items) keepVisited(recording);
     shapes!.set(shape.key, items ? recording : 'unreplayable');
     if (items) return items;
   }

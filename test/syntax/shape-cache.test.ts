@@ -5,7 +5,7 @@
  */
 import * as ohm from 'ohm-js';
 import { ptoGrammar } from '../../src/syntax/grammar';
-import { Actions, Unreplayable, recordShape, replayShape } from '../../src/syntax/shape-cache';
+import { Actions, Unreplayable, keepVisited, recordShape, replayShape } from '../../src/syntax/shape-cache';
 import { statementShape } from '../../src/syntax/statement-shape';
 
 /** Records `actions` on the match of `recorded` by `rule`, then runs them on `other` (a text of the same shape). */
@@ -17,8 +17,9 @@ function replayOn(rule: string, actions: Actions, recorded: string, other: strin
   const shape = statementShape(recorded)!;
   const otherShape = statementShape(other)!;
   expect(otherShape.key).toBe(shape.key);
-  const recording = recordShape(semantics(match) as unknown as ohm.Node, shape, actions, undefined, recorded.length);
+  const recording = recordShape(semantics(match) as unknown as ohm.Node, shape, actions, undefined);
   expect(replayShape(recording, recorded, shape)).toEqual(semantics(match).items());
+  keepVisited(recording);
   return replayShape(recording, other, otherShape);
 }
 
@@ -57,6 +58,24 @@ describe('replaying a recorded match', () => {
       },
     } as unknown as Actions;
     expect(() => replayOn('valueId', actions, '%x', '%5')).toThrow(Unreplayable);
+  });
+
+  test('a list of numbers is shown: one item per number, whatever its digits', () => {
+    const actions = {
+      DenseArrayItems(_colon: ohm.Node, list: ohm.Node) {
+        return list.asIteration().children.map((n) => n.sourceString);
+      },
+    } as unknown as Actions;
+    expect(replayOn('DenseArrayItems', actions, ': 1, 2, 3', ': 10, 200, 3000')).toEqual(['10', '200', '3000']);
+  });
+
+  test('the characters of a `<...>` body holding a number are not shown (one per digit)', () => {
+    const actions = {
+      prettyBody(_open: ohm.Node, items: ohm.Node, _close: ohm.Node) {
+        return items.children.length;
+      },
+    } as unknown as Actions;
+    expect(() => replayOn('prettyBody', actions, '<a 7>', '<a 123>')).toThrow(Unreplayable);
   });
 
   test('the items of a `<...>` body that reach into a name are not shown (one per character)', () => {
