@@ -15,8 +15,8 @@ export type Actions = Record<string, (this: ohm.Node, ...children: ohm.Node[]) =
 
 /**
  * A recorded node was asked for something the shape does not fix: the text of a node that starts or ends inside an
- * abstracted token (the grammar read into it), or an action the actions do not define. The statement is then
- * matched by the grammar instead.
+ * abstracted token, children that depend on a token's characters, a node no statement of the shape had visited, or
+ * an action the actions do not define. The statement is then matched by the grammar instead.
  */
 export class Unreplayable extends Error {}
 
@@ -198,7 +198,7 @@ class ShapeNode {
   }
 
   /** The recorded operation, dispatched as Ohm dispatches it: the rule's action, else the only child's. */
-  private evaluate(): unknown {
+  evaluate(): unknown {
     if (this.action) return this.action.apply(this as unknown as ohm.Node, this.children as unknown as ohm.Node[]);
     if (this.kind !== 'iteration' && this.children.length === 1) return this.children[0].evaluate();
     throw new Unreplayable(`no action for ${this.ctorName}`);
@@ -286,7 +286,7 @@ export function replayShape(recorded: RecordedShape, header: string, shape: Stat
   const outer = active;
   active = { header, bases, args: { c }, source: { startIdx: 0, endIdx: 0 } };
   try {
-    return recorded.root.items();
+    return recorded.root.evaluate();
   } finally {
     active = outer;
   }

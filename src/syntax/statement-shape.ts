@@ -2,7 +2,7 @@
  * The shape of a statement header: its text with each value name (`%x`, `%arg3`), symbol (`@f`) and free-standing
  * decimal number (`16`, the `1` of `%5#1`) replaced by a marker of its class. Compiler output writes a few hundred
  * shapes tens of thousands of times; statements of one shape are matched by the grammar alike, so the parser
- * matches each shape once (src/syntax/shape-cache.ts).
+ * matches each shape once (src/syntax/shape-cache.ts). The type table takes the shapes of its types' `<...>` alike.
  *
  * Why two headers of one shape match alike: each abstracted token is a maximal run that the grammar reads as a
  * whole, whatever its characters (`valueId`, `symbolRef`, `digit+`), and everything around it is the same text. A
@@ -15,7 +15,7 @@
 /**
  * Markers of the abstracted token classes: control characters, which a header holding one is never cached with. A
  * name is the part after `%` or `@` (the grammar's `suffixId`, either alternative: `%0` and `%x` are one class, since
- * no action looks inside a name).
+ * the actions are never shown what lies inside a name).
  */
 const NAME = '\u0001';
 const NUMBER = '\u0003';
