@@ -6,15 +6,24 @@ import { AliasDef, Attr, AttrEntry, BlockArg, Block, Module, OpNode, Operand, Re
 import { ptoGrammar, statementRule } from './grammar';
 import { OpSyntax, OpSyntaxTable } from './op-syntax';
 import { GenericStatement, genericOp } from './generic-form';
-import { RawLabel, RawRegion, RawStatement, Scanner } from './scan';
+import { RawLabel, RawRegion, RawStatement, ScanSink, Scanner } from './scan';
+import { Actions, RecordedShape, ShapeCache, Unreplayable, keepVisited, recordShape, replayShape, shapeCacheFor } from './shape-cache';
+import { StatementShape, statementShape } from './statement-shape';
+import { frozenSegments, indexRange, sameSegments, sharedIfEmpty } from './shared-parts';
 
 export interface ParseOptions {
   /**
-   * The two fast paths: a repeated statement reuses the first one's AST, and each long type string is matched
-   * once. On by default; off, every statement is matched in full, which is their definition (tests compare the
-   * two, and the benchmark measures what they save).
+   * The two fast paths: statements of one shape (the same text but for value names, symbols and numbers) are
+   * matched by the grammar once, and each long type string is cut out of the statement (the type table matches it
+   * once). On by default; off, every statement is matched in full, which is their definition (tests compare the two,
+   * and the benchmark measures what they save).
    */
   fastPaths?: boolean;
+  /**
+   * The first fast path alone (default: `fastPaths`): off, every statement is matched, long types still cut out. On,
+   * the shapes are shared by every file parsed with the op table, unless a cache of one's own is given.
+   */
+  shapeCache?: boolean | ShapeCache;
 }
 
 /**
@@ -23,26 +32,24 @@ export interface ParseOptions {
  * Syntax errors become diagnostics and parsing continues with the next statement.
  */
 export function parseModule(source: SourceFile, diags: DiagnosticBag, opTable: OpSyntaxTable, options: ParseOptions = {}): Module {
-  const scanned = new Scanner(source.text, diags, (name) => opTable.syntaxOf(name)?.hasRegions === true).scanFile();
-  const parser = new StatementParser(source, diags, opTable, options.fastPaths ?? true);
-  const ops = parser.parseItems(scanned.items);
-  return { ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
+  const fastPaths = options.fastPaths ?? true;
+  const shapeCache = options.shapeCache ?? fastPaths;
+  const shapes = shapeCache === true ? shapeCacheFor(opTable) : shapeCache === false ? undefined : shapeCache;
+  // The parser's diagnostics follow the scanner's, as when the scan was done before the parse began.
+  const parsing = new DiagnosticBag(source);
+  const parser = new StatementParser(source, parsing, opTable, fastPaths, shapes);
+  new Scanner(source.text, diags, (name) => opTable.syntaxOf(name)?.hasRegions === true, parser).scanFile();
+  for (const d of parsing.items) diags.items.push(d);
+  return { ops: parser.ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
 }
 
-const STATEMENT_CACHE_LIMIT = 100_000;
-
-/** A deep copy of an AST node with every span moved by `delta` characters. */
-function moveSpans<T>(node: T, delta: number): T {
-  if (Array.isArray(node)) return node.map((n) => moveSpans(n, delta)) as T;
-  if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
-    if (k === 'span' || k === 'nameSpan') {
-      const span = v as Span;
-      out[k] = { start: span.start + delta, end: span.end + delta };
-    } else out[k] = moveSpans(v, delta);
-  }
-  return out as T;
+/** A region being parsed while it is scanned: its blocks so far, and the regions of the statement being scanned. */
+interface OpenRegion {
+  open: number;
+  blocks: Block[];
+  current: Block;
+  /** The regions closed since the last item of this region: the next statement's. */
+  pending: Region[];
 }
 
 /** Maps offsets in a statement header (regions cut out) back to offsets in the file. */
@@ -70,6 +77,16 @@ interface ActionContext {
   legacy: { message: string; span: Span }[];
   /** Where the op's name is (set before its body is converted). */
   nameSpan?: Span;
+  /** One string per value name and short type text (a name is written where it is defined and at each use). */
+  texts: Map<string, string>;
+}
+
+const NO_TYPE_TOKENS: number[] = [];
+
+const placeholders: string[] = [];
+/** The placeholder of the `n`th long type of a header: `!T3<>`. */
+function placeholder(n: number): string {
+  return (placeholders[n] ??= '!T' + n + '<>');
 }
 
 /** A long type cut out of a statement header; `placeholder` (`!T3<>`) stands in its place at `headerStart`. */
@@ -81,51 +98,61 @@ interface InternedType {
   headerStart: number;
 }
 
-class StatementParser {
+class StatementParser implements ScanSink {
   private readonly grammar = ptoGrammar();
   private readonly semantics = sharedSemantics(this.grammar);
   readonly aliases: AliasDef[] = [];
-  /** Region-free statements already converted, by their exact text. */
-  private readonly statementCache = new Map<string, { op: OpNode; start: number }>();
+  private readonly texts = new Map<string, string>();
+  /** One string per distinct long type text of the file (the type table and the verifier look each up by text). */
+  private readonly typeTexts = new Map<string, string>();
 
   constructor(
     private readonly source: SourceFile,
     private readonly diags: DiagnosticBag,
     private readonly opTable: OpSyntaxTable,
     private readonly fastPaths: boolean,
+    private readonly shapes: ShapeCache | undefined,
   ) {}
 
-  parseItems(items: (RawStatement | RawLabel)[]): OpNode[] {
-    const ops: OpNode[] = [];
-    for (const item of items) {
-      if (item.kind === 'label') {
-        this.diags.report(D.labelOutsideRegion, { start: item.start, end: item.end }, 'block label outside a region body');
-        continue;
-      }
-      const op = this.parseStatement(item);
-      if (op) ops.push(op);
-    }
-    return ops;
+  /** The ops of the file's top level. */
+  readonly ops: OpNode[] = [];
+  /** The regions being scanned, innermost last; the file's top level below them all. */
+  private readonly regions: OpenRegion[] = [];
+  private readonly topLevelRegions: Region[] = [];
+
+  openRegion(open: number): void {
+    const current: Block = { args: [], ops: [], span: { start: open, end: -1 } };
+    this.regions.push({ open, blocks: [current], current, pending: [] });
   }
 
-  parseRegion(raw: RawRegion): Region {
-    const blocks: Block[] = [];
-    let current: Block = { args: [], ops: [], span: { start: raw.open, end: raw.close + 1 } };
-    blocks.push(current);
-    for (const item of raw.items) {
-      if (item.kind === 'label') {
-        const label = this.parseLabel(item);
-        current = { label: label?.label, args: label?.args ?? [], ops: [], span: { start: item.start, end: raw.close } };
-        blocks.push(current);
-        continue;
+  item(item: RawStatement | RawLabel): void {
+    const region = this.regions.at(-1);
+    if (item.kind === 'label') {
+      if (!region) {
+        this.diags.report(D.labelOutsideRegion, { start: item.start, end: item.end }, 'block label outside a region body');
+        return;
       }
-      const op = this.parseStatement(item);
-      if (op) current.ops.push(op);
+      const label = this.parseLabel(item);
+      region.current = { label: label?.label, args: label?.args ?? [], ops: [], span: { start: item.start, end: -1 } };
+      region.blocks.push(region.current);
+      return;
     }
+    const pending = region ? region.pending : this.topLevelRegions;
+    const op = this.parseStatement(item, pending.splice(0));
+    if (op) (region ? region.current.ops : this.ops).push(op);
+  }
+
+  closeRegion(raw: RawRegion): void {
+    const { blocks } = this.regions.pop()!;
+    // The entry block runs past the `}`; a labeled block ends at it.
+    blocks.forEach((block, i) => (block.span.end = i === 0 ? raw.close + 1 : raw.close));
     // An empty entry block followed by labeled blocks is just the labeled blocks.
     if (blocks.length > 1 && blocks[0].ops.length === 0) blocks.shift();
-    const unclosed = raw.close >= this.source.text.length;
-    return { blocks, span: { start: raw.open, end: raw.close + 1 }, ...(unclosed ? { unclosed } : {}) };
+    // The blocks keep lists of their exact size.
+    for (const block of blocks) block.ops = block.ops.slice();
+    const span = { start: raw.open, end: raw.close + 1 };
+    const region = raw.close >= this.source.text.length ? { blocks, span, unclosed: true } : { blocks, span };
+    (this.regions.at(-1)?.pending ?? this.topLevelRegions).push(region);
   }
 
   private parseLabel(item: RawLabel): { label: string; args: BlockArg[] } | undefined {
@@ -139,13 +166,16 @@ class StatementParser {
     return this.semantics(match).ast(this.context(map, [], [], undefined));
   }
 
-  private parseStatement(stmt: RawStatement): OpNode | undefined {
-    // Compiler output repeats statements word for word; a repeat reuses the first one's AST, moved.
-    const cacheable = this.fastPaths && stmt.regions.length === 0 && !stmt.alias;
-    const key = cacheable ? this.source.text.slice(stmt.start, stmt.end) : '';
-    const cached = cacheable ? this.statementCache.get(key) : undefined;
-    if (cached) return moveSpans(cached.op, stmt.start - cached.start);
+  /** A statement, given its regions (parsed as they were scanned, even under a malformed header). */
+  private parseStatement(stmt: RawStatement, regions: Region[]): OpNode | undefined {
     const { header, map, types } = this.headerOf(stmt);
+    const shape = this.shapes && !stmt.alias ? statementShape(header) : undefined;
+    const known = shape && this.shapes!.lookup(shape.key);
+    if (known && known !== 'unreplayable') {
+      const built = this.replay(known, header, shape!, map, regions, types);
+      if (built !== undefined) return this.converted(built, known);
+      this.shapes!.markUnreplayable(shape!.key);
+    }
     let op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
     let match = this.grammar.match(header, stmt.alias ? 'AliasDef' : stmt.generic ? 'GenericOpStmt' : statementRule(op?.syntax ?? 'GenericBody'));
     if (match.failed() && op?.formerly && !stmt.generic) {
@@ -153,8 +183,6 @@ class StatementParser {
       const former = this.grammar.match(header, statementRule(op.formerly.syntax ?? 'GenericBody'));
       if (former.succeeded()) [op, match] = [op.formerly, former];
     }
-    // Regions are parsed even under a malformed header, so the errors inside them are reported too.
-    const regions = stmt.regions.map((r) => this.parseRegion(r));
     if (match.failed()) {
       const unsupported = op === undefined && stmt.name !== undefined ? this.opTable.unsupported?.(stmt.name) : undefined;
       if (unsupported) {
@@ -163,22 +191,64 @@ class StatementParser {
       } else this.reportSyntax(match, map);
       return undefined;
     }
+    const tree = this.semantics(match);
+    if (shape && known === undefined && this.shapes!.hasRoom()) {
+      // A new shape: recorded, and built from the record as its later statements will be.
+      const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op);
+      const built = this.replay(recorded, header, shape, map, regions, types);
+      if (built !== undefined) {
+        keepVisited(recorded);
+        this.shapes!.store(shape.key, recorded);
+        return this.converted(built, recorded);
+      }
+      this.shapes!.markUnreplayable(shape.key);
+    }
+    return this.converted(tree.ast(this.context(map, regions, types, op)) as OpNode | AliasDef | undefined);
+  }
+
+  /**
+   * A statement built from a recorded shape; undefined when the shape does not fix a node the actions asked for
+   * (what it reported is withdrawn, and the statement is matched instead).
+   */
+  private replay(
+    recorded: RecordedShape,
+    header: string,
+    shape: StatementShape,
+    map: OffsetMap,
+    regions: Region[],
+    types: InternedType[],
+  ): OpNode | AliasDef | { unconverted: true } | undefined {
     const before = this.diags.items.length;
-    const result = this.semantics(match).ast(this.context(map, regions, types, op)) as OpNode | AliasDef | undefined;
-    if (result === undefined) return undefined; // a generic-form op whose operands do not fit it (reported)
+    try {
+      const built = replayShape(recorded, header, shape, this.context(map, [...regions], types, recorded.op)) as OpNode | AliasDef | undefined;
+      this.shapes!.built++;
+      return built ?? { unconverted: true };
+    } catch (e) {
+      if (!(e instanceof Unreplayable)) throw e;
+      this.diags.items.length = before;
+      return undefined;
+    }
+  }
+
+  /**
+   * What a converted statement adds: an op, an alias (kept aside), or nothing (a generic-form op that did not fit).
+   * The ops of one shape share their segments (the names and operand indices follow from the shape).
+   */
+  private converted(result: OpNode | AliasDef | { unconverted: true } | undefined, shape?: RecordedShape): OpNode | undefined {
+    if (result === undefined || 'unconverted' in result) return undefined;
     if ('alias' in result) {
       this.aliases.push(result);
       return undefined;
     }
-    // Only statements that converted without diagnostics are reused (a repeat must report its own).
-    if (cacheable && this.diags.items.length === before && this.statementCache.size < STATEMENT_CACHE_LIMIT) {
-      this.statementCache.set(key, { op: moveSpans(result, 0), start: stmt.start });
+    if (shape) {
+      if (!shape.segments) shape.segments = frozenSegments(result.segments);
+      else if (result.segments !== shape.segments && sameSegments(result.segments, shape.segments)) result.segments = shape.segments;
     }
     return result;
   }
 
   private context(map: OffsetMap, regions: Region[], types: InternedType[], op: OpSyntax | undefined): ActionContext {
-    return { map, regions, diags: this.diags, types, op, legacy: [] };
+    return { map, regions, diags: this.diags, types, op, legacy: [], texts: this.texts };
   }
 
   /**
@@ -188,46 +258,55 @@ class StatementParser {
   private headerOf(stmt: RawStatement): { header: string; map: OffsetMap; types: InternedType[] } {
     const text = this.source.text;
     const types: InternedType[] = [];
-    const typeTokens = this.fastPaths ? stmt.typeTokens : [];
-    if (stmt.regions.length === 0 && typeTokens.length === 0) {
+    const typeTokens = this.fastPaths ? stmt.typeTokens : NO_TYPE_TOKENS;
+    const regions = stmt.regions;
+    if (regions.length === 0 && typeTokens.length === 0) {
       return { header: text.slice(stmt.start, stmt.end), map: { headerStarts: [0], fileStarts: [stmt.start] }, types };
     }
-    // Cuts in file order: [from, to) replaced by `replacement`.
-    const cuts: { from: number; to: number; replacement: string }[] = [];
-    // An unclosed region (the scanner reported it) still reads as `{}`.
-    // A newline stands in for a multi-line body, so that what cannot cross a line (a string) still stops there.
-    for (const r of stmt.regions) {
-      const to = Math.min(r.close, stmt.end);
-      const newline = text.lastIndexOf('\n', to - 1) > r.open ? '\n' : '';
-      cuts.push({ from: r.open + 1, to, replacement: newline + (r.close >= stmt.end ? '}' : '') });
-    }
-    for (let k = 0; k < typeTokens.length; k += 2) {
-      const from = typeTokens[k];
-      const to = typeTokens[k + 1];
-      // Ends in `<>` so that it is one complete type token, whatever follows it.
-      const placeholder = '!T' + types.length + '<>';
-      types.push({ text: text.slice(from, to), start: from, end: to, placeholder, headerStart: -1 });
-      cuts.push({ from, to, replacement: placeholder });
-    }
-    cuts.sort((a, b) => a.from - b.from);
-    const parts: string[] = [];
+    // The cuts in file order: each region's body and each long type, [from, to) replaced. Neither list overlaps the
+    // other, and each is in file order: they are merged.
     const headerStarts = [0];
     const fileStarts = [stmt.start];
+    let header = '';
     let from = stmt.start;
-    let length = 0;
-    for (const cut of cuts) {
-      const before = text.slice(from, cut.from);
-      const interned = types.find((t) => t.start === cut.from && t.placeholder === cut.replacement);
-      if (interned) interned.headerStart = length + before.length;
-      const piece = before + cut.replacement;
-      parts.push(piece);
-      length += piece.length;
-      from = cut.to;
-      headerStarts.push(length);
+    let r = 0;
+    let k = 0;
+    while (r < regions.length || k < typeTokens.length) {
+      const regionFirst = k >= typeTokens.length || (r < regions.length && regions[r].open + 1 < typeTokens[k]);
+      let cutFrom: number;
+      let cutTo: number;
+      let replacement: string;
+      if (regionFirst) {
+        const region = regions[r++];
+        // An unclosed region (the scanner reported it) still reads as `{}`. A newline stands in for a multi-line
+        // body, so that what cannot cross a line (a string) still stops there.
+        cutFrom = region.open + 1;
+        cutTo = Math.min(region.close, stmt.end);
+        const newline = text.lastIndexOf('\n', cutTo - 1) > region.open ? '\n' : '';
+        replacement = newline + (region.close >= stmt.end ? '}' : '');
+      } else {
+        cutFrom = typeTokens[k];
+        cutTo = typeTokens[k + 1];
+        k += 2;
+        // Ends in `<>` so that it is one complete type token, whatever follows it.
+        replacement = placeholder(types.length);
+        const headerStart = header.length + (cutFrom - from);
+        types.push({ text: this.internedType(text.slice(cutFrom, cutTo)), start: cutFrom, end: cutTo, placeholder: replacement, headerStart });
+      }
+      header += text.slice(from, cutFrom) + replacement;
+      from = cutTo;
+      headerStarts.push(header.length);
       fileStarts.push(from);
     }
-    parts.push(text.slice(from, stmt.end));
-    return { header: parts.join(''), map: { headerStarts, fileStarts }, types };
+    header += text.slice(from, stmt.end);
+    return { header, map: { headerStarts, fileStarts }, types };
+  }
+
+  private internedType(text: string): string {
+    const known = this.typeTexts.get(text);
+    if (known !== undefined) return known;
+    this.typeTexts.set(text, text);
+    return text;
   }
 
   private reportSyntax(match: ohm.MatchResult, map: OffsetMap): void {
@@ -268,15 +347,28 @@ function spanOf(c: ActionContext, node: Node): Span {
   return { start: mapOffset(c.map, src.startIdx), end: mapOffset(c.map, src.endIdx) };
 }
 
+/** Names and short type texts remembered at most: a name repeats close to where it is defined. */
+const RECENT_TEXTS = 4096;
+
+/** One string per value name or short type text among those met recently (mostly within one function). */
+function internedText(c: ActionContext, text: string): string {
+  const known = c.texts.get(text);
+  if (known !== undefined) return known;
+  if (c.texts.size >= RECENT_TEXTS) c.texts.clear();
+  c.texts.set(text, text);
+  return text;
+}
+
 function optional<T>(node: Node, c: ActionContext): T | undefined {
   return node.children.length > 0 ? (node.children[0].ast(c) as T) : undefined;
 }
 
 function typeRef(c: ActionContext, node: Node): TypeRef {
   const at = node.source.startIdx;
-  const interned = c.types.find((t) => t.headerStart === at && t.placeholder === node.sourceString);
+  const written = node.sourceString;
+  const interned = c.types.find((t) => t.headerStart === at && t.placeholder === written);
   if (interned) return { text: interned.text, span: { start: interned.start, end: interned.end } };
-  return { text: node.sourceString, span: spanOf(c, node) };
+  return { text: internedText(c, written), span: spanOf(c, node) };
 }
 
 /** The fields of an op that its body fills; the statement adds the name, the results and the spans. */
@@ -297,25 +389,32 @@ interface ParenItemAst {
 /** What declares an op's results: `: (T) -> R` / `: T` (a signature), or `-> R`. */
 type ResultSpec = { inputs: TypeRef[]; results: TypeRef[]; arrow: boolean } | { arrow: true; types: TypeRef[] };
 
+/**
+ * Appends operands to the op's; returns the index of the first. The op gets a new array of the exact size, not a
+ * grown one: a large module keeps one per op.
+ */
+function addOperands(op: OpFields, operands: Operand[]): number {
+  const first = op.operands.length;
+  op.operands = op.operands.concat(operands);
+  return first;
+}
+
 /** Adds operands to a named segment, after any it already has. */
 function appendSegment(op: OpFields, name: string, operands: Operand[]): void {
-  const start = op.operands.length;
-  op.operands.push(...operands);
+  const start = addOperands(op, operands);
   op.segments[name] = [...(op.segments[name] ?? []), ...operands.map((_, i) => start + i)];
 }
 
-/** Appends operands as a named segment. */
 /** A branch's successor: its block label, and its operands appended to the op's. */
 function addSuccessor(op: OpFields, successor: { label: string; operands: Operand[]; span: Span }): void {
-  const first = op.operands.length;
-  op.operands.push(...successor.operands);
+  const first = addOperands(op, successor.operands);
   (op.successors ??= []).push({ label: successor.label, span: successor.span, operands: successor.operands.map((_, i) => first + i) });
 }
 
+/** Appends operands as a named segment. */
 function addSegment(op: OpFields, name: string, operands: Operand[]): void {
-  const start = op.operands.length;
-  op.operands.push(...operands);
-  op.segments[name] = operands.map((_, i) => start + i);
+  const start = addOperands(op, operands);
+  op.segments[name] = indexRange(start, operands.length);
 }
 
 function valueOperand(v: ValueRef, type?: TypeRef): Operand {
@@ -345,14 +444,26 @@ function unquote(s: string): string {
 }
 
 /** The semantic actions are built once per grammar: every file of a run shares them. */
-let cachedSemantics: { grammar: ohm.Grammar; semantics: ohm.Semantics } | undefined;
-function sharedSemantics(grammar: ohm.Grammar): ohm.Semantics {
-  if (cachedSemantics?.grammar !== grammar) cachedSemantics = { grammar, semantics: astSemantics(grammar) };
-  return cachedSemantics.semantics;
+let cachedSemantics: { grammar: ohm.Grammar; semantics: ohm.Semantics; actions: Actions } | undefined;
+function shared(grammar: ohm.Grammar): { semantics: ohm.Semantics; actions: Actions } {
+  if (cachedSemantics?.grammar !== grammar) {
+    const actions = astActions(grammar);
+    cachedSemantics = { grammar, semantics: grammar.createSemantics().addOperation<unknown>('ast(c)', actions), actions };
+  }
+  return cachedSemantics;
 }
 
-function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
-  const semantics = grammar.createSemantics();
+function sharedSemantics(grammar: ohm.Grammar): ohm.Semantics {
+  return shared(grammar).semantics;
+}
+
+/** The same actions, for statements built from a recorded shape (src/syntax/shape-cache.ts). */
+function sharedActions(grammar: ohm.Grammar): Actions {
+  return shared(grammar).actions;
+}
+
+/** The `ast(c)` operation: CST -> AST, one action per rule. */
+function astActions(grammar: ohm.Grammar): Actions {
   // The derived statement rules (one per body rule, src/syntax/grammar.ts) are each just their `Stmt<...>`.
   const statements: Record<string, (this: Node, stmt: Node) => unknown> = {};
   for (const body of Object.keys(grammar.rules).filter((r) => grammar.rules[statementRule(r)] !== undefined)) {
@@ -360,7 +471,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       return stmt.ast(contextOf(this));
     };
   }
-  semantics.addOperation<any>('ast(c)', {
+  return {
     ...statements,
     _iter(this: Node, ...children: Node[]) {
       const c = contextOf(this);
@@ -389,20 +500,30 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     },
     BlockArg(this: Node, v: Node, _c: Node, t: Node, _loc: Node) {
       const c = contextOf(this);
-      return { name: v.sourceString, type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
+      return { name: internedText(c, v.sourceString), type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
     },
     Stmt(this: Node, results: Node, name: Node, body: Node, _loc: Node) {
       const c = contextOf(this);
       const spelled = name.sourceString;
-      c.nameSpan = spanOf(c, name);
+      const nameSpan = (c.nameSpan = spanOf(c, name));
+      const span = spanOf(c, this);
+      const resultDefs = optional<ResultDef[]>(results, c) ?? [];
+      const fields = body.ast(c) as OpFields;
+      // Written out rather than spread, so that the op's fields are all in the object (a spread puts them aside).
       const op: OpNode = {
         name: c.op?.name ?? spelled,
-        nameSpan: c.nameSpan,
-        span: spanOf(c, this),
-        form: 'custom',
-        results: optional<ResultDef[]>(results, c) ?? [],
-        ...(body.ast(c) as OpFields),
+        nameSpan,
+        span,
+        form: fields.form ?? 'custom',
+        results: sharedIfEmpty(resultDefs),
+        operands: fields.operands,
+        segments: fields.segments,
+        attrs: sharedIfEmpty(fields.attrs),
+        resultTypes: sharedIfEmpty(fields.resultTypes),
+        regions: sharedIfEmpty(fields.regions),
       };
+      // The body's other fields follow, in its order.
+      for (const key in fields) if (!(key in op)) (op as unknown as Record<string, unknown>)[key] = (fields as Record<string, unknown>)[key];
       if (c.op?.deprecated) op.legacy = [{ message: `'${spelled}' is the old name of '${c.op.name}'`, span: op.nameSpan }];
       if (c.legacy.length > 0) op.legacy = [...(op.legacy ?? []), ...c.legacy.splice(0)];
       return op;
@@ -487,7 +608,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     },
     FuncArg_named(this: Node, v: Node, _c: Node, t: Node, _attrs: Node, _loc: Node) {
       const c = contextOf(this);
-      return { name: v.sourceString, type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
+      return { name: internedText(c, v.sourceString), type: t.ast(c), span: spanOf(c, this) } satisfies BlockArg;
     },
     FuncArg_unnamed(this: Node, t: Node, _attrs: Node) {
       const c = contextOf(this);
@@ -572,7 +693,7 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     },
     Binding(this: Node, v: Node, _eq: Node, use: Node) {
       const c = contextOf(this);
-      return { name: v.sourceString, span: spanOf(c, v), use: use.ast(c) };
+      return { name: internedText(c, v.sourceString), span: spanOf(c, v), use: use.ast(c) };
     },
     ScfIfBody(this: Node, cond: Node, resultTypes: Node, thenRegion: Node, elseRegion: Node, attrs: Node) {
       const c = contextOf(this);
@@ -658,7 +779,10 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
       const c = contextOf(this);
       const op = fields();
       const v = value.ast(c) as Attr;
-      op.attrs = [...(optional<AttrEntry[]>(attrs, c) ?? []), { key: 'value', value: v, span: v.span }];
+      const written = optional<AttrEntry[]>(attrs, c);
+      const entry: AttrEntry = { key: 'value', value: v, span: v.span };
+      // Not `[...written, entry]`: a list that starts with a spread keeps room for more (most constants write none).
+      op.attrs = written ? written.concat([entry]) : [entry];
       const t = 'type' in v && v.type && typeof v.type === 'object' && 'text' in v.type ? v.type : undefined;
       if (t) op.resultTypes = [t];
       else if (v.kind === 'bool') op.resultTypes = [{ text: 'i1', span: v.span }];
@@ -1422,18 +1546,17 @@ function astSemantics(grammar: ohm.Grammar): ohm.Semantics {
     valueUse(this: Node, id: Node, index: Node) {
       const c = contextOf(this);
       const idx = index.children.length > 0 ? Number(index.sourceString.slice(1)) : undefined;
-      return { name: id.sourceString, index: idx, span: spanOf(c, this) } satisfies ValueRef;
+      return { name: internedText(c, id.sourceString), index: idx, span: spanOf(c, this) } satisfies ValueRef;
     },
     resultDef(this: Node, id: Node, count: Node) {
       const c = contextOf(this);
       const n = count.children.length > 0 ? Number(count.sourceString.slice(1)) : 1;
-      return { name: id.sourceString, count: n, span: spanOf(c, this) } satisfies ResultDef;
+      return { name: internedText(c, id.sourceString), count: n, span: spanOf(c, this) } satisfies ResultDef;
     },
     symbolRef(this: Node, _at: Node, name: Node) {
       return name.ctorName === 'string' ? unquote(name.sourceString) : name.sourceString;
     },
-  });
-  return semantics;
+  } as Actions;
 }
 
 interface DpsList {

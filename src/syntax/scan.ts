@@ -5,7 +5,8 @@ import { DiagnosticBag } from '../diag/diagnostic';
  * The fast first pass over a file: it splits the text into statements and nested regions in one
  * linear scan, so that the Ohm grammar is applied to one statement at a time (whole-file Ohm
  * matching is quadratic in memory). It knows only the lexical shape of MLIR: comments, strings,
- * balanced brackets, `<...>` dialect bodies, and where an op starts.
+ * balanced brackets, `<...>` dialect bodies, and where an op starts. Each statement goes to the
+ * parser as soon as its scan is complete (`ScanSink`): a large file's scan is never held whole.
  */
 
 /** A statement: the text range of one op. Its nested regions are scanned separately. */
@@ -24,6 +25,12 @@ export interface RawStatement {
   generic?: boolean;
 }
 
+/** A run of characters that mean nothing to the bracket structure of a `<...>` body (sticky: matched where asked). */
+const PLAIN_RUN = /[^"\-<>()[\]{}\n]*/y;
+
+/** The words that decide whether a `{` after them opens a region (`attributes {...}` does not; `else {`, `do {` do). */
+const REGION_KEYWORDS = ['attributes', 'else', 'do'];
+
 /** Dialect types shorter than this are cheaper to match than to intern. */
 const INTERN_MIN_LENGTH = 24;
 
@@ -39,7 +46,17 @@ export interface RawRegion {
   open: number;
   /** Offset of the matching `}` (or the end of the file when unclosed). */
   close: number;
-  items: (RawStatement | RawLabel)[];
+}
+
+/**
+ * What the scan hands on as it goes (the parser): each item of a region when its scan is complete, between the
+ * region's opening and its closing. A statement with regions comes after them (its regions are scanned with it).
+ * The file's top level is a region without either.
+ */
+export interface ScanSink {
+  openRegion(open: number): void;
+  item(item: RawStatement | RawLabel): void;
+  closeRegion(region: RawRegion): void;
 }
 
 const enum Ch {
@@ -86,6 +103,9 @@ function isSuffixChar(c: number): boolean {
 export class Scanner {
   private readonly text: string;
   private readonly n: number;
+  private readonly openBrackets: number[] = [];
+  /** The type tokens of the statements being scanned, outermost first. */
+  private readonly typeTokenStack: number[] = [];
   /** Set while checking for a statement start inside brackets (attribute dictionaries). */
   private insideBraces = false;
 
@@ -97,27 +117,26 @@ export class Scanner {
     text: string,
     private readonly diags: DiagnosticBag,
     private readonly opensRegion: (opName: string) => boolean,
+    private readonly sink: ScanSink,
   ) {
     this.text = text;
     this.n = text.length;
   }
 
-  /** Scans the whole file as the body of an implicit top-level region. */
-  scanFile(): RawRegion {
-    const items: (RawStatement | RawLabel)[] = [];
+  /** Scans the whole file as the body of an implicit top-level region, handing its items to the sink. */
+  scanFile(): void {
     let pos = 0;
     for (;;) {
-      pos = this.scanItems(pos, items);
+      pos = this.scanItems(pos);
       if (pos >= this.n) break;
       // A `}` at top level closes nothing.
       this.diags.report(D.unbalancedRegion, { start: pos, end: pos + 1 }, "unexpected '}' with no open region");
       pos++;
     }
-    return { open: -1, close: this.n, items };
   }
 
   /** Scans statements until a `}` at this level or the end of the file; returns that position. */
-  private scanItems(pos: number, items: (RawStatement | RawLabel)[]): number {
+  private scanItems(pos: number): number {
     for (;;) {
       pos = this.skipTrivia(pos);
       if (pos >= this.n) return pos;
@@ -125,13 +144,13 @@ export class Scanner {
       if (c === Ch.RBrace) return pos;
       if (c === Ch.Caret) {
         const end = this.scanLabel(pos);
-        items.push({ kind: 'label', start: pos, end });
+        this.sink.item({ kind: 'label', start: pos, end });
         pos = end;
         continue;
       }
       const stmt = this.scanStatement(pos);
       if (c === Ch.Bang || c === Ch.Hash) stmt.alias = true;
-      items.push(stmt);
+      this.sink.item(stmt);
       // Guarantee progress even on garbage.
       pos = stmt.end > pos ? stmt.end : pos + 1;
     }
@@ -175,7 +194,8 @@ export class Scanner {
   /** One op starting at `start`: scans to the start of the next statement at nesting depth 0. */
   private scanStatement(start: number): RawStatement {
     const regions: RawRegion[] = [];
-    const typeTokens: number[] = [];
+    // This statement's type tokens go on the shared stack from here (a nested region's come and go above them).
+    const typeTokensFrom = this.typeTokenStack.length;
     const head = this.opNameAt(start);
     // The generic form writes regions inside its parentheses; a `{` after them is the attribute dictionary.
     const takesRegions = head !== undefined && !head.quoted && this.opensRegion(head.name);
@@ -199,7 +219,7 @@ export class Scanner {
           this.insideBraces = true;
           const starts = this.startsStatement(next);
           this.insideBraces = false;
-          if (starts) return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens, ...this.named(head) };
+          if (starts) return this.statement(start, this.trimEnd(start, i), regions, typeTokensFrom, head);
         }
         continue;
       }
@@ -261,7 +281,7 @@ export class Scanner {
       if (isIdentStart(c)) {
         let j = i + 1;
         while (j < this.n && isIdentChar(this.text.charCodeAt(j))) j++;
-        lastWord = this.text.slice(i, j);
+        lastWord = this.keywordBetween(i, j);
         i = j;
         continue;
       }
@@ -270,7 +290,7 @@ export class Scanner {
         while (j < this.n && isSuffixChar(this.text.charCodeAt(j))) j++;
         if (c === Ch.Bang && this.text.charCodeAt(j) === Ch.Lt) {
           const end = this.skipAngleBody(j);
-          if (end - i >= INTERN_MIN_LENGTH && this.text.charCodeAt(end - 1) === Ch.Gt) typeTokens.push(i, end);
+          if (end - i >= INTERN_MIN_LENGTH && this.text.charCodeAt(end - 1) === Ch.Gt) this.typeTokenStack.push(i, end);
           j = end;
         }
         i = j;
@@ -280,22 +300,32 @@ export class Scanner {
       lastWord = c === Ch.Eq ? '=' : '';
       i++;
     }
-    return { kind: 'op', start, end: this.trimEnd(start, i), regions, typeTokens, ...this.named(head) };
+    return this.statement(start, this.trimEnd(start, i), regions, typeTokensFrom, head);
   }
 
-  private named(head: { name: string; quoted: boolean } | undefined): { name?: string; generic?: boolean } {
-    if (!head) return {};
-    return head.quoted ? { name: head.name, generic: true } : { name: head.name };
+  /** A statement, every one of the same fields (a large file has hundreds of thousands). */
+  private statement(
+    start: number,
+    end: number,
+    regions: RawRegion[],
+    typeTokensFrom: number,
+    head: { name: string; quoted: boolean } | undefined,
+  ): RawStatement {
+    // A list of the exact size (a list grown by pushes keeps room for more).
+    const typeTokens = this.typeTokenStack.slice(typeTokensFrom);
+    this.typeTokenStack.length = typeTokensFrom;
+    return { kind: 'op', start, end, regions, typeTokens, alias: false, name: head?.name, generic: head?.quoted === true };
   }
 
   private scanRegion(open: number): RawRegion {
-    const items: (RawStatement | RawLabel)[] = [];
-    const pos = this.scanItems(open + 1, items);
+    this.sink.openRegion(open);
+    const pos = this.scanItems(open + 1);
     if (pos >= this.n) {
       this.diags.report(D.unbalancedRegion, { start: open, end: open + 1 }, "unclosed '{': no matching '}' before the end of the file");
-      return { open, close: this.n, items };
     }
-    return { open, close: pos, items };
+    const region = { open, close: Math.min(pos, this.n) };
+    this.sink.closeRegion(region);
+    return region;
   }
 
   /** The op name of a statement that starts at `pos` (after any `%results =`). */
@@ -366,13 +396,23 @@ export class Scanner {
       if (c === Ch.Dot) dotted = true;
       j++;
     }
-    const word = this.text.slice(pos, j);
     // Inside func.func, func's ops may drop their dialect (MLIR's default dialect): `return`, `call @f(...)`.
-    if (!dotted) return word === 'return' || word === 'call' || word === 'module';
+    if (!dotted) return this.isWord(pos, j, 'return') || this.isWord(pos, j, 'call') || this.isWord(pos, j, 'module');
     // `key.name =`, `key.name,` and `key.name}` are attribute keys, not ops.
     const k = this.skipTrivia(j);
     const next = this.text.charCodeAt(k);
     return !(next === Ch.Eq || next === Ch.Comma || (next === Ch.RBrace && this.insideBraces));
+  }
+
+  /** The text in [start, end) is `word`. */
+  private isWord(start: number, end: number, word: string): boolean {
+    return end - start === word.length && this.text.startsWith(word, start);
+  }
+
+  /** The word in [start, end) if it is one a statement's scan looks back at (a word of its own: `word`), without copying it. */
+  private keywordBetween(start: number, end: number): string {
+    for (const keyword of REGION_KEYWORDS) if (this.isWord(start, end, keyword)) return keyword;
+    return 'word';
   }
 
   /** If `%a, %b:2 =` starts at pos, the offset just after `=`; else -1. */
@@ -404,9 +444,17 @@ export class Scanner {
    * starts an op (an unclosed body must not swallow the rest of the file).
    */
   private skipAngleBody(pos: number): number {
-    const open: number[] = [];
+    // The brackets open inside the body, innermost last (a stack kept for every call: types are everywhere).
+    const open = this.openBrackets;
+    open.length = 0;
     let i = pos;
+    const plain = PLAIN_RUN;
     while (i < this.n) {
+      // Most of a body is names, numbers and separators: skipped in one step.
+      plain.lastIndex = i;
+      plain.test(this.text);
+      i = plain.lastIndex;
+      if (i >= this.n) break;
       const c = this.text.charCodeAt(i);
       if (c === Ch.Quote) {
         i = this.skipString(i);

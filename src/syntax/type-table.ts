@@ -1,6 +1,8 @@
 import * as ohm from 'ohm-js';
 import { TypeRef } from './ast';
 import { ptoGrammar } from './grammar';
+import { Actions, RecordedShape, Unreplayable, keepVisited, recordShape, replayShape } from './shape-cache';
+import { StatementShape, statementShape } from './statement-shape';
 import { VECTOR_LEVEL_UNSUPPORTED } from './op-syntax';
 import {
   BLayout,
@@ -43,7 +45,8 @@ export interface TypeParse {
   warnings: string[];
 }
 
-interface BodyItem {
+/** One item of a type's parameters: `key=value` or a value alone, with what kind of value it is. */
+export interface BodyItem {
   key?: string;
   kind: 'shaped' | 'dims' | 'number' | 'dynamic' | 'attr' | 'type' | 'pretty' | 'ident';
   text: string;
@@ -56,8 +59,8 @@ interface BodyItem {
 export class TypeTable {
   private readonly cache = new Map<string, TypeParse>();
   private readonly respelled = new WeakMap<TypeRef, string>();
-  private readonly grammar = ptoGrammar();
-  private readonly semantics = bodySemantics(this.grammar);
+  /** How many types were respelled (most programs: none, and no lookup is needed). */
+  private respellings = 0;
   private readonly aliases = new Map<string, string>();
 
   /** `!name = type`: later uses of `!name` mean that type. */
@@ -76,7 +79,7 @@ export class TypeTable {
 
   /** The text of a written type as it is meant: its canonical spelling when the verifier normalized it. */
   spelling(ref: TypeRef): string {
-    return this.respelled.get(ref) ?? ref.text;
+    return this.respellings === 0 ? ref.text : (this.respelled.get(ref) ?? ref.text);
   }
 
   /**
@@ -85,6 +88,7 @@ export class TypeTable {
    */
   respell(ref: TypeRef, canonical: string): void {
     this.respelled.set(ref, canonical);
+    this.respellings++;
   }
 
   parse(text: string): TypeParse {
@@ -125,13 +129,12 @@ export class TypeTable {
       return { type: { kind: 'opaque', text }, warnings: [] };
     }
     if (!body) return { error: `'!${name}' needs parameters '<...>'`, warnings: [] };
-    const match = this.grammar.match(body, 'TypeParameters');
-    if (match.failed()) {
+    const items = parameterItems(body);
+    if (!items) {
       const shaped = /^<\s*((?:[0-9?]+x)+)([A-Za-z_]\w*)\s*>$/.exec(body);
       if (shaped && !scalarFromName(shaped[2])) return { error: `unknown element type '${shaped[2]}' in '!${name}${body}'`, warnings: [] };
       return { error: `malformed parameters of '!${name}'`, warnings: [] };
     }
-    const items = this.semantics(match).items() as BodyItem[];
     switch (name) {
       case 'pto.multi_tile_buf':
         return this.multiTileType(items);
@@ -202,9 +205,71 @@ export class TypeTable {
   }
 
   private parseMemref(text: string): TypeParse {
-    const match = this.grammar.match(text.slice('memref'.length), 'TypeParameters');
-    if (match.failed()) return { error: `malformed memref type '${text}'`, warnings: [] };
-    return memrefType(this.semantics(match).items() as BodyItem[], text);
+    const items = parameterItems(text.slice('memref'.length));
+    if (!items) return { error: `malformed memref type '${text}'`, warnings: [] };
+    return memrefType(items, text);
+  }
+}
+
+/** Bodies whose items are kept at most (a program writes a few hundred distinct types). */
+const PARAMETER_CACHE_LIMIT = 50_000;
+const parameterCache = new Map<string, readonly BodyItem[] | null>();
+/** The shapes of the bodies matched so far (src/syntax/shape-cache.ts): `rows=16` and `rows=32` are matched once. */
+const parameterShapes: ParameterShapes = new Map();
+let parameterGrammar: { grammar: ohm.Grammar; semantics: ohm.Semantics; actions: Actions } | undefined;
+
+/**
+ * The items of a type's `<...>` (the grammar's `TypeParameters`), or undefined when it does not match. Read once per
+ * distinct text in the process: the type tables of the files of one run share them (compiler output repeats its
+ * types from file to file); the items are only read.
+ */
+function parameterItems(body: string): BodyItem[] | undefined {
+  const known = parameterCache.get(body);
+  if (known !== undefined) return (known as BodyItem[] | null) ?? undefined;
+  const items = readParameters(body, parameterShapes);
+  if (parameterCache.size < PARAMETER_CACHE_LIMIT) parameterCache.set(body, items ?? null);
+  return items;
+}
+
+/** Recorded shapes of type parameters, by shape key (see `readParameters`). */
+export type ParameterShapes = Map<string, RecordedShape | 'unreplayable'>;
+
+/**
+ * The items of a body: built from the recorded match of its shape, or matched (and its shape recorded). Without
+ * shapes, matched: what the shapes must give (tests compare the two).
+ */
+export function readParameters(body: string, shapes: ParameterShapes | undefined): BodyItem[] | undefined {
+  const grammar = ptoGrammar();
+  if (parameterGrammar?.grammar !== grammar) {
+    const actions = bodyActions();
+    parameterGrammar = { grammar, semantics: grammar.createSemantics().addOperation<unknown>('items', actions), actions };
+  }
+  const shape = shapes ? statementShape(body) : undefined;
+  const recorded = shape ? shapes!.get(shape.key) : undefined;
+  if (recorded && recorded !== 'unreplayable') {
+    const items = replayed(recorded, body, shape!);
+    if (items) return items;
+    shapes!.set(shape!.key, 'unreplayable');
+  }
+  const match = grammar.match(body, 'TypeParameters');
+  if (match.failed()) return undefined;
+  const tree = parameterGrammar.semantics(match);
+  if (shape && recorded === undefined && shapes!.size < PARAMETER_CACHE_LIMIT) {
+    const recording = recordShape(tree as unknown as ohm.Node, shape, parameterGrammar.actions, undefined);
+    const items = replayed(recording, body, shape);
+    if (items) keepVisited(recording);
+    shapes!.set(shape.key, items ? recording : 'unreplayable');
+    if (items) return items;
+  }
+  return tree.items() as BodyItem[];
+}
+
+function replayed(recorded: RecordedShape, body: string, shape: StatementShape): BodyItem[] | undefined {
+  try {
+    return replayShape(recorded, body, shape) as BodyItem[];
+  } catch (e) {
+    if (e instanceof Unreplayable) return undefined;
+    throw e;
   }
 }
 
@@ -242,9 +307,9 @@ function memrefType(items: BodyItem[], text: string): TypeParse {
   return { type: tile, warnings };
 }
 
-function bodySemantics(grammar: ohm.Grammar): ohm.Semantics {
-  const semantics = grammar.createSemantics();
-  semantics.addOperation<any>('items', {
+/** The `items()` operation: a body's items, each with its key, its kind and its text. */
+function bodyActions(): Actions {
+  return {
     TypeParameters(_o, list, _c) {
       return list.asIteration().children.map((item) => item.items());
     },
@@ -268,8 +333,7 @@ function bodySemantics(grammar: ohm.Grammar): ohm.Semantics {
       const kind = v.ctorName === '_terminal' ? 'dynamic' : (kinds[v.ctorName] ?? 'ident');
       return { kind, text: v.ctorName === 'SpacedShape' ? this.sourceString.replace(/\s+/g, '') : this.sourceString };
     },
-  });
-  return semantics;
+  } as Actions;
 }
 
 function pointerType(items: BodyItem[]): TypeParse {

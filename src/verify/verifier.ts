@@ -7,12 +7,15 @@ import { TypeTable } from '../syntax/type-table';
 import { Isa, isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { Program } from '../ir/program';
-import { BuildLevel, CodeBackend, CoreKind, OpDefinition, OpVerifier } from '../ir/definition';
+import { BuildLevel, CodeBackend, CoreKind, OpDefinition } from '../ir/definition';
+import { BoundInstruction, VerifiedSyncOp } from '../ir/program';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
 import { tileTypeProblems } from '../ops/tile-rules';
 import { immediateDominators } from './dominance';
 import { checkEntryFunction, checkStructSignature } from './function-rules';
 import { Registry, opRegistry } from '../ops/registry';
+import { OpContext, VerifierState } from './op-context';
+import { emptyList, sharedIfEmpty } from '../syntax/shared-parts';
 
 export interface VerifyOptions {
   /** From the command line; overrides the module's `pto.target_arch`. */
@@ -45,11 +48,11 @@ const NO_SLOT: Slot = -1;
 const UNKNOWN: Type = { kind: 'opaque', text: '?' };
 const isUnknown = (t: Type): boolean => t.kind === 'opaque' && t.text === '?';
 
-class Verifier {
-  private readonly spec: Isa = isa();
+class Verifier implements VerifierState {
+  readonly spec: Isa = isa();
   private readonly registry: Registry = opRegistry();
-  private readonly target: TargetName;
-  private readonly level: BuildLevel | undefined;
+  readonly target: TargetName;
+  readonly level: BuildLevel | undefined;
   private readonly program: Program;
   private scopes: Scope[] = [];
   /**
@@ -62,16 +65,27 @@ class Verifier {
   private integerConstants = new Map<string, bigint>();
   /** The byte address of each tile an `alloc_tile addr = %c` places at a constant, by value name. */
   private tilePlacements = new Map<string, bigint>();
-  private readonly reportedTypes = new Set<string>();
+  /** Type texts whose error, whose warnings, and whose tile-type problems have been reported (once each). */
+  private readonly reportedTypeErrors = new Set<string>();
+  private readonly reportedTypeWarnings = new Set<string>();
+  private readonly checkedTileTypes = new Set<string>();
   private currentFunction: OpNode | undefined;
+  /** The current function is a tile-op helper (`pto.tileop.helper`), which some ops may not be in. */
+  private inTileOpHelper = false;
   /** Values declared with an old type spelling, by name: the text and what it means. */
   private respelled = new Map<string, { old: string; canonical: string }>();
   /** A region was never closed: where each op belongs is a guess, so placement checks are skipped. */
   private readonly unclosedRegion: boolean;
+  get placementUncertain(): boolean {
+    return this.unclosedRegion;
+  }
+  get backend(): CodeBackend | undefined {
+    return this.program.backend;
+  }
   /** The frame of the function being verified: its next free slot and the literal operands it presets. */
   private frame: { size: number; literals: { slot: Slot; value: bigint }[] } = { size: 0, literals: [] };
   /** The ops whose regions enclose the op being verified, outermost first (below the function). */
-  private readonly enclosing: OpNode[] = [];
+  readonly enclosing: OpNode[] = [];
   /** Every occurrence of each op with a program-wide rule (`checkAll`). */
   private readonly occurrences = new Map<OpDefinition, OpNode[]>();
   /** Defining ops whose results' uses have been reported already (one report per op, as PTOAS's passes stop). */
@@ -82,7 +96,7 @@ class Verifier {
   constructor(
     module: Module,
     private readonly types: TypeTable,
-    private readonly diags: DiagnosticBag,
+    readonly diags: DiagnosticBag,
     options: VerifyOptions,
   ) {
     const fromModule = this.targetFromModule(module);
@@ -163,7 +177,7 @@ class Verifier {
    * declaration, or a name the module does not hold) the one public definition of that name in another module, as
    * PTOAS's backend links its child modules.
    */
-  private resolveCallee(caller: OpNode, name: string): { symbol?: OpNode; definition?: OpNode } | undefined {
+  resolveCallee(caller: OpNode, name: string): { symbol?: OpNode; definition?: OpNode } | undefined {
     const symbol = this.symbolTables.get(this.moduleOf.get(caller))?.get(name);
     if (symbol && symbol.regions.length > 0) return { symbol, definition: symbol };
     const linked = (this.definitions.get(name) ?? []).filter((d) => d.visibility !== 'private');
@@ -219,6 +233,7 @@ class Verifier {
   private verifyFunction(fn: OpNode): void {
     const name = fn.symbol ?? '';
     this.currentFunction = fn;
+    this.inTileOpHelper = attrOf(fn, 'pto.tileop.helper') !== undefined;
     this.functionNames = new Map();
     this.functionTypes = new Map();
     this.integerConstants = new Map();
@@ -252,9 +267,10 @@ class Verifier {
     }
     bound.frameSize = this.frame.size;
     this.currentFunction = undefined;
+    this.inTileOpHelper = false;
   }
 
-  private verifyRegion(region: Region, owner: OpNode, untyped: Type[] = []): BoundRegion {
+  verifyRegion(region: Region, owner: OpNode, untyped: Type[] = []): BoundRegion {
     const { blocks } = region;
     const labels = new Map<string, number>();
     blocks.forEach((b, i) => b.label !== undefined && labels.set(b.label, i));
@@ -292,7 +308,7 @@ class Verifier {
   }
 
   /** A block of the region being verified, by label, with its arguments' types (for a branch to it). */
-  private successor(label: string): { index: number; argTypes: (Type | undefined)[] } | undefined {
+  successor(label: string): { index: number; argTypes: (Type | undefined)[] } | undefined {
     const region = this.regionStack.at(-1);
     const index = region?.labels.get(label);
     if (index === undefined) return undefined;
@@ -351,7 +367,8 @@ class Verifier {
     if (operand.type && respelled?.old === operand.type.text) this.types.respell(operand.type, respelled.canonical); // normalized, as its definition was
     if (operand.type) {
       const declared = this.resolveType(operand.type);
-      if (declared && printType(declared) !== printType(found.type) && found.type.kind !== 'opaque') {
+      // One type text parses to one Type object: the same object needs no printing to compare.
+      if (declared && declared !== found.type && printType(declared) !== printType(found.type) && found.type.kind !== 'opaque') {
         this.diags.report(D.typeMismatch, operand.type.span, `type of ${key} is ${printType(found.type)}, but this use says ${printType(declared)}`, [
           { message: `${key} defined here`, span: found.span },
         ]);
@@ -360,54 +377,52 @@ class Verifier {
     return { type: found.type, slot: found.slot, found };
   }
 
-  private resolveType(ref: TypeRef): Type | undefined {
+  resolveType(ref: TypeRef): Type | undefined {
     const text = this.types.spelling(ref);
     const parsed = this.types.parse(text);
     if (parsed.error) {
-      if (!this.reportedTypes.has(text)) {
-        this.reportedTypes.add(text);
+      if (!this.reportedTypeErrors.has(text)) {
+        this.reportedTypeErrors.add(text);
         this.diags.report(D.invalidType, ref.span, parsed.error);
       }
       return undefined;
     }
-    const key = text + '@warn';
-    if (parsed.warnings.length > 0 && !this.reportedTypes.has(key)) {
-      this.reportedTypes.add(key);
+    if (parsed.warnings.length > 0 && !this.reportedTypeWarnings.has(text)) {
+      this.reportedTypeWarnings.add(text);
       for (const w of parsed.warnings) this.diags.report(D.oldSpelling, ref.span, w);
     }
     const type = parsed.type!;
-    if (type.kind === 'tile') {
-      const wellFormedKey = text + '@' + this.target;
-      if (!this.reportedTypes.has(wellFormedKey)) {
-        this.reportedTypes.add(wellFormedKey);
-        for (const p of tileTypeProblems(type, this.target, this.spec)) this.diags.report(D.invalidTileType, ref.span, `invalid tile type: ${p}`);
-      }
+    if (type.kind === 'tile' && !this.checkedTileTypes.has(text)) {
+      this.checkedTileTypes.add(text);
+      for (const p of tileTypeProblems(type, this.target, this.spec)) this.diags.report(D.invalidTileType, ref.span, `invalid tile type: ${p}`);
     }
     return type;
   }
 
   /** Defines the op's results (`%x:2` as `%x#0`, `%x#1`); returns their slots and types. */
-  private defineResults(op: OpNode, types: (Type | undefined)[]): { slots: Slot[]; types: (Type | undefined)[] } {
-    const slots: Slot[] = [];
-    const defined: (Type | undefined)[] = [];
+  defineResults(op: OpNode, types: (Type | undefined)[]): { slots: Slot[]; types: (Type | undefined)[] } {
+    // Sized up front: a large module keeps one pair per op.
+    const count = this.resultCount(op);
+    const slots = new Array<Slot>(count);
+    const defined = new Array<Type | undefined>(count);
     let k = 0;
-    const one = (name: string, span: Span) => {
-      const type = types[k++];
-      defined.push(type);
-      slots.push(this.define(name, type ?? UNKNOWN, span));
-    };
     for (const r of op.results) {
-      if (r.count === 1) one(r.name, r.span);
-      else for (let i = 0; i < r.count; i++) one(`${r.name}#${i}`, r.span);
+      for (let i = 0; i < r.count; i++, k++) {
+        defined[k] = types[k];
+        slots[k] = this.define(r.count === 1 ? r.name : `${r.name}#${i}`, types[k] ?? UNKNOWN, r.span);
+      }
     }
-    return { slots, types: defined };
+    // The types given, when they are one per result (not a copy of them: a large module keeps one list per op).
+    return { slots: sharedIfEmpty(slots), types: sharedIfEmpty(types.length === count ? types : defined) };
   }
 
   private resultCount(op: OpNode): number {
-    return op.results.reduce((n, r) => n + r.count, 0);
+    let n = 0;
+    for (const r of op.results) n += r.count;
+    return n;
   }
 
-  private expectResults(op: OpNode, n: number): boolean {
+  expectResults(op: OpNode, n: number): boolean {
     const got = this.resultCount(op);
     if (got !== n) {
       this.diags.report(
@@ -420,13 +435,50 @@ class Verifier {
     return true;
   }
 
+  // ---- what an op's definition asks for (OpContext) ----------------------------------------------
+
+  integerConstant(name: string): bigint | undefined {
+    return this.integerConstants.get(name);
+  }
+
+  recordIntegerConstant(name: string, value: bigint): void {
+    this.integerConstants.set(name, value);
+  }
+
+  tilePlacement(name: string): bigint | undefined {
+    return this.tilePlacements.get(name);
+  }
+
+  recordTilePlacement(name: string, byte: bigint): void {
+    this.tilePlacements.set(name, byte);
+  }
+
+  functionOps(): OpNode[] {
+    return [...this.moduleOf.keys()];
+  }
+
+  recordInstruction(op: OpNode, instruction: BoundInstruction): void {
+    this.program.instructions.set(op, instruction);
+  }
+
+  recordSync(op: OpNode, verified: VerifiedSyncOp): void {
+    this.program.syncOps.set(op, verified);
+  }
+
+  respellResult(op: OpNode, index: number, canonical: string): Type | undefined {
+    const ref = op.resultTypes[index];
+    for (const r of op.results) this.respelled.set(r.name, { old: ref.text, canonical });
+    this.types.respell(ref, canonical);
+    return this.resolveType(ref);
+  }
+
   // ---- ops -------------------------------------------------------------------------------------
 
   private verifyOp(op: OpNode, parent: OpNode): BoundOp | undefined {
     for (const l of op.legacy ?? []) this.diags.report(D.oldSpelling, l.span, l.message);
     const uses = op.operands.map((o) => this.useOperand(o));
-    const operandTypes = uses.map((u) => u.type);
-    const declaredResults = op.resultTypes.map((t) => this.resolveType(t));
+    const operandTypes = sharedIfEmpty(uses.map((u) => u.type));
+    const declaredResults = op.resultTypes.length === 0 ? emptyList<Type | undefined>() : op.resultTypes.map((t) => this.resolveType(t));
     const entry = this.registry.lookup(op.name);
     if (!entry) {
       this.diags.report(D.unknownOp, op.nameSpan, this.registry.unknownOpMessage(op.name));
@@ -437,80 +489,20 @@ class Verifier {
     const bound: BoundOp = {
       def: entry.def,
       node: op,
-      operands: uses.map((u) => u.slot),
+      operands: sharedIfEmpty(uses.map((u) => u.slot)),
       operandTypes,
-      results: [],
-      resultTypes: [],
-      regions: [],
+      // Most ops own no region: they share the empty list until they do (OpContext.region).
+      results: emptyList(),
+      resultTypes: emptyList(),
+      regions: emptyList(),
+      // Set by the definition's verify, if at all; named here so that the object has room for them.
+      instruction: undefined,
+      sync: undefined,
+      decoded: undefined,
     };
-    const context: OpVerifier = {
-      op,
-      parent,
-      target: this.target,
-      level: this.level,
-      isa: this.spec,
-      operands: operandTypes,
-      declared: declaredResults,
-      function: this.currentFunction!,
-      placementUncertain: this.unclosedRegion,
-      enclosing: this.enclosing,
-      backend: this.program.backend,
-      diags: this.diags,
-      error: (span, message, notes, kind) => this.diags.report(kind ?? entry.def.diagnostic!, span, message, notes),
-      warning: (span, message, kind) => this.diags.report(kind, span, message),
-      type: (ref) => this.resolveType(ref),
-      expectResults: (n) => this.expectResults(op, n),
-      define: (types) => {
-        const defined = this.defineResults(op, types);
-        bound.results = defined.slots;
-        bound.resultTypes = defined.types;
-      },
-      expectIndexOperands: (segments) => this.checkIndexOperands(op, segments, operandTypes),
-      constant: (i) => {
-        const name = op.operands[i]?.value?.name;
-        return name === undefined ? undefined : this.integerConstants.get(name);
-      },
-      recordConstant: (value) => {
-        if (op.results.length === 1 && op.results[0].count === 1) this.integerConstants.set(op.results[0].name, value);
-      },
-      placement: (i) => {
-        const name = op.operands[i]?.value?.name;
-        return name === undefined ? undefined : this.tilePlacements.get(name);
-      },
-      recordPlacement: (byte) => {
-        if (op.results.length === 1 && op.results[0].count === 1) this.tilePlacements.set(op.results[0].name, byte);
-      },
-      callee: (name) => this.resolveCallee(this.currentFunction!, name),
-      successor: (label) => this.successor(label),
-      functions: () => [...this.moduleOf.keys()],
-      peerFunction: (name) => this.peerFunction(name),
-      coreKind: () => this.coreKind(),
-      region: (region, untyped) => {
-        this.enclosing.push(op);
-        bound.regions.push(this.verifyRegion(region, op, untyped));
-        this.enclosing.pop();
-      },
-      recordInstruction: (instruction) => {
-        this.program.instructions.set(op, instruction);
-        bound.instruction = instruction;
-      },
-      recordSync: (verified) => {
-        this.program.syncOps.set(op, verified);
-        bound.sync = verified;
-      },
-      decide: (decoded) => {
-        bound.decoded = decoded;
-      },
-      respellResult: (index, canonical) => {
-        const ref = op.resultTypes[index];
-        for (const r of op.results) this.respelled.set(r.name, { old: ref.text, canonical });
-        this.types.respell(ref, canonical);
-        return this.resolveType(ref);
-      },
-    };
+    const context = new OpContext(this, entry.def, bound, op, parent, this.currentFunction!, operandTypes, declaredResults);
     const refused = entry.def.properties?.notInTileOpHelper;
-    if (refused && this.currentFunction && attrOf(this.currentFunction, 'pto.tileop.helper'))
-      context.error(op.nameSpan, `tileop helpers must not contain ${refused}`, undefined, D.tileOpHelper);
+    if (refused && this.inTileOpHelper) context.error(op.nameSpan, `tileop helpers must not contain ${refused}`, undefined, D.tileOpHelper);
     entry.def.verify(context);
     this.recordDefiner(op, entry.def);
     this.checkUses(op, entry.def, uses);
@@ -527,11 +519,16 @@ class Verifier {
   /** Marks the op's results (in the scope they were defined in) as its own, for the rules on their uses. */
   private recordDefiner(op: OpNode, def: OpDefinition): void {
     const scope = this.scopes[this.scopes.length - 1];
+    const definer = { op, def };
     for (const r of op.results) {
-      const names = r.count === 1 ? [r.name] : Array.from({ length: r.count }, (_, i) => `${r.name}#${i}`);
-      for (const name of names) {
-        const entry = scope.get(name);
-        if (entry) entry.definer = { op, def };
+      if (r.count === 1) {
+        const entry = scope.get(r.name);
+        if (entry) entry.definer = definer;
+      } else {
+        for (let i = 0; i < r.count; i++) {
+          const entry = scope.get(`${r.name}#${i}`);
+          if (entry) entry.definer = definer;
+        }
       }
     }
   }
@@ -565,8 +562,9 @@ class Verifier {
   /** Only the op that declares a struct gives a struct value: a derived one (a select, a loop result) hides its storage. */
   private checkStructResults(op: OpNode, def: OpDefinition, types: (Type | undefined)[]): void {
     if (def.properties?.declaresStruct) return;
-    const i = types.findIndex((t) => t?.kind === 'struct');
-    if (i < 0) return;
+    let i = 0;
+    while (i < types.length && types[i]?.kind !== 'struct') i++;
+    if (i === types.length) return;
     const declaring = this.registry.definitions.find((d) => d.properties?.declaresStruct)?.name;
     this.diags.report(
       D.structProvenance,
@@ -579,7 +577,7 @@ class Verifier {
    * PTOAS's lookupPeerFuncAcrossContainer: a function of the current function's module, else the one function of
    * that name in the module around it that is not private (a peer in a sibling module, when backends partition).
    */
-  private peerFunction(name: string): OpNode | undefined {
+  peerFunction(name: string): OpNode | undefined {
     const fn = this.currentFunction;
     if (!fn) return undefined;
     const container = this.containerOf.get(fn);
@@ -598,7 +596,7 @@ class Verifier {
     return false;
   }
 
-  private coreKind(): CoreKind | 'any' | undefined {
+  coreKind(): CoreKind | 'any' | undefined {
     const fn = this.currentFunction;
     if (fn && attrOf(fn, 'pto.tileop.helper')) return 'any';
     for (let i = this.enclosing.length - 1; i >= 0; i--) {
@@ -619,7 +617,7 @@ class Verifier {
     }
   }
 
-  private checkIndexOperands(op: OpNode, segments: string[], operandTypes: (Type | undefined)[]): void {
+  checkIndexOperands(op: OpNode, segments: string[], operandTypes: (Type | undefined)[]): void {
     for (const seg of segments) {
       for (const i of op.segments[seg] ?? []) {
         const t = operandTypes[i];
@@ -630,7 +628,13 @@ class Verifier {
 }
 
 function hasUnclosedRegion(ops: OpNode[]): boolean {
-  return ops.some((op) => op.regions.some((r) => r.unclosed || r.blocks.some((b) => hasUnclosedRegion(b.ops))));
+  for (const op of ops) {
+    for (const r of op.regions) {
+      if (r.unclosed) return true;
+      for (const b of r.blocks) if (hasUnclosedRegion(b.ops)) return true;
+    }
+  }
+  return false;
 }
 
 /** The kind of core a function's code is for, as its `pto.kernel_kind` attribute says; undefined when it has none. */

@@ -1,0 +1,246 @@
+/**
+ * The statement-shape cache (src/syntax/shape-cache.ts) must build exactly what matching every statement builds: the
+ * same AST (spans and key order included) and the same diagnostics, in the same order. Checked on the shipped
+ * programs and test fixtures, on the PTOAS corpus when PTO_UPSTREAM_DIR is set, and on programs mutated to rename
+ * values and symbols, change numbers, swap, repeat and drop statements and delete tokens (so that the error paths
+ * are taken too).
+ *
+ * Each text is parsed twice with a fresh cache: the first parse records the shapes it meets and builds its statements
+ * from the records, the second builds all of them from the records the first made. The corpus shares one cache, as one run of
+ * pto-as over many files does.
+ */
+import fc from 'fast-check';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Diagnostic, DiagnosticBag } from '../../src/diag/diagnostic';
+import { SourceFile } from '../../src/diag/source';
+import { parseModule } from '../../src/syntax/parse';
+import { Module } from '../../src/syntax/ast';
+import { ShapeCache } from '../../src/syntax/shape-cache';
+import { opRegistry } from '../../src/ops/registry';
+import { corpusFiles } from '../../src/corpus/files';
+
+/** PTO_PROPERTY_RUNS=5000 for a deep run; the default keeps the suite fast. */
+const RUNS = Number(process.env.PTO_PROPERTY_RUNS ?? 100);
+
+const REPO = path.join(__dirname, '..', '..');
+
+function ptoFilesBelow(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.pto'))
+    .map((f) => path.join(dir, f))
+    .sort();
+}
+
+const SHIPPED = [...ptoFilesBelow(path.join(REPO, 'programs')), ...ptoFilesBelow(path.join(REPO, 'test', 'fixtures'))];
+const shippedTexts = SHIPPED.map((f) => fs.readFileSync(f, 'utf8'));
+
+/**
+ * Where two trees differ (undefined: nowhere): every key in order, spans included, a key set to `undefined` apart
+ * from a missing one, bigints apart from numbers.
+ */
+function difference(a: unknown, b: unknown, at = ''): string | undefined {
+  if (a === b) return undefined;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+    return `${at}: ${String(a)} != ${String(b)}`;
+  }
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.join() !== keysB.join()) return `${at}: keys ${keysA.join()} != ${keysB.join()}`;
+  for (const key of keysA) {
+    const found = difference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${at}.${key}`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+interface Parsed {
+  module: Module;
+  diags: Diagnostic[];
+}
+
+function parseWith(text: string, shapeCache: boolean | ShapeCache): Parsed {
+  const source = new SourceFile('t.pto', text);
+  const diags = new DiagnosticBag(source);
+  const module = parseModule(source, diags, opRegistry(), { shapeCache });
+  return { module, diags: diags.items };
+}
+
+function expectSame(parsed: Parsed, matched: Parsed): void {
+  expect(difference(parsed.diags, matched.diags, 'diagnostics')).toBeUndefined();
+  expect(difference(parsed.module, matched.module, 'module')).toBeUndefined();
+}
+
+/**
+ * Parses the text matching every statement, then with the cache (twice with a fresh one when none is given);
+ * returns how many statements the cache built in its last parse.
+ */
+function expectSameParse(text: string, shared?: ShapeCache): number {
+  const matched = parseWith(text, false);
+  const cache = shared ?? new ShapeCache();
+  if (!shared) expectSame(parseWith(text, cache), matched);
+  const before = cache.built;
+  expectSame(parseWith(text, cache), matched);
+  return cache.built - before;
+}
+
+/** How many statements the scanner finds in a text (a rough count: lines that start with an op or a result). */
+function statementCount(text: string): number {
+  return text.split('\n').filter((line) => /^\s*(%[\w.$-]+(:\d+)?(\s*,\s*%[\w.$-]+(:\d+)?)*\s*=\s*)?"?[a-z_]+\.[\w.]+/.test(line)).length;
+}
+
+describe('built from a recorded shape == matched by the grammar', () => {
+  test('the shipped programs and test fixtures', () => {
+    expect(SHIPPED.length).toBeGreaterThan(40);
+    let built = 0;
+    let statements = 0;
+    for (const text of shippedTexts) {
+      built += expectSameParse(text);
+      statements += statementCount(text);
+    }
+    // The second parse of each file builds all its statements from the records (but labels and aliases, always
+    // matched); the count of lines that start an op leaves out `module` and `return`.
+    expect(built).toBeGreaterThanOrEqual(statements);
+  });
+
+  test('a statement repeated with other names and numbers is built from the record, with its own text and spans', () => {
+    const cache = new ShapeCache();
+    const text = [
+      'func.func @k(%a: index, %b: index) {',
+      '  %x = arith.addi %a, %b : index',
+      '  %c16 = arith.constant -16 : index',
+      '  %yy_long = arith.addi %x, %a : index',
+      '  %c7 = arith.constant -123456 : index',
+      '  %zz = arith.addi %a, %yy_long : index',
+      '  %c8 = arith.constant -3 : index',
+      '  return',
+      '}',
+    ].join('\n');
+    const source = new SourceFile('t.pto', text);
+    const module = parseModule(source, new DiagnosticBag(source), opRegistry(), { shapeCache: cache });
+    const ops = module.ops[0].regions[0].blocks[0].ops;
+    // The first statement of each shape records it; every statement, the function and its return too, is built from a record.
+    expect(cache.built).toBe(8);
+    const third = ops[4];
+    expect(third.results).toEqual([{ name: '%zz', count: 1, span: { start: text.indexOf('%zz'), end: text.indexOf('%zz') + 3 } }]);
+    // An operand's span runs from its name to its type (`%a, %yy_long : index` for the first).
+    expect(third.operands.map((o) => [o.value?.name, text.slice(o.span.start, o.span.end)])).toEqual([
+      ['%a', '%a, %yy_long : index'],
+      ['%yy_long', '%yy_long : index'],
+    ]);
+    const typeAt = text.lastIndexOf(': index') + 2;
+    expect(ops[5].attrs[0].value).toEqual({
+      kind: 'int',
+      value: -3n,
+      type: { text: 'index', span: { start: typeAt, end: typeAt + 5 } },
+      span: { start: text.indexOf('-3'), end: typeAt + 5 },
+    });
+    expect(expectSameParse(text)).toBeGreaterThan(0);
+  });
+});
+
+// ---- mutated programs ------------------------------------------------------------------------------
+
+const VALUE = /%[A-Za-z0-9_$.-]+/g;
+const SYMBOL = /@[A-Za-z0-9_$.-]+/g;
+const NUMBER = /(?<![\w$.])\d+(?![\w$.])/g;
+const TOKEN = /%[\w.$-]+|![\w.]+<[^>]*>|[\w.]+|\S/g;
+
+/** The `k`th match of a pattern (k taken modulo the number of matches), or undefined when there is none. */
+function nthMatch(text: string, pattern: RegExp, k: number): RegExpMatchArray | undefined {
+  const all = [...text.matchAll(pattern)];
+  return all.length === 0 ? undefined : all[k % all.length];
+}
+
+type Mutation = (text: string) => string;
+
+const newNames = fc.constantFrom('%7', '%0', '%v', '%a_long_name_12', '%x-1', '%.d', '%$', '%5x', '%', '%arg0', '%c16');
+const newNumbers = fc.constantFrom('0', '7', '16', '4096', '-1', '1.5', '0x10', '123456789012345678901234567890', '', '2x');
+
+/** Every use of one value name renamed (also to names the grammar rejects, like `%5x`). */
+const renameValue = fc.tuple(fc.nat(), newNames).map(([k, to]): Mutation => (text) => {
+  const m = nthMatch(text, VALUE, k);
+  return m ? text.replace(new RegExp(`${m[0].replace(/[$.]/g, '\\$&')}(?![\\w$.-])`, 'g'), to) : text;
+});
+
+const renameSymbol = fc.tuple(fc.nat(), fc.constantFrom('@f', '@kernel_2', '@9', '@"quoted"', '@')).map(([k, to]): Mutation => (text) => {
+  const m = nthMatch(text, SYMBOL, k);
+  return m ? text.split(m[0]).join(to) : text;
+});
+
+/** One number changed (also into a float, a hex literal, nothing, or a word). */
+const renumber = fc.tuple(fc.nat(), newNumbers).map(([k, to]): Mutation => (text) => {
+  const m = nthMatch(text, NUMBER, k);
+  return m ? text.slice(0, m.index!) + to + text.slice(m.index! + m[0].length) : text;
+});
+
+const swapLines = fc.tuple(fc.nat(), fc.nat()).map(([a, b]): Mutation => (text) => {
+  const lines = text.split('\n');
+  const [i, j] = [a % lines.length, b % lines.length];
+  [lines[i], lines[j]] = [lines[j], lines[i]];
+  return lines.join('\n');
+});
+
+const repeatLine = fc.nat().map((a): Mutation => (text) => {
+  const lines = text.split('\n');
+  const i = a % lines.length;
+  lines.splice(i, 0, lines[i]);
+  return lines.join('\n');
+});
+
+const dropLine = fc.nat().map((a): Mutation => (text) => {
+  const lines = text.split('\n');
+  lines.splice(a % lines.length, 1);
+  return lines.join('\n');
+});
+
+const deleteToken = fc.nat().map((k): Mutation => (text) => {
+  const m = nthMatch(text, TOKEN, k);
+  return m ? text.slice(0, m.index!) + text.slice(m.index! + m[0].length) : text;
+});
+
+const mutation = fc.oneof(renameValue, renameValue, renameSymbol, renumber, renumber, swapLines, repeatLine, dropLine, deleteToken, deleteToken);
+
+const mutatedProgram = fc
+  .tuple(fc.nat(shippedTexts.length - 1), fc.array(mutation, { minLength: 1, maxLength: 6 }))
+  .map(([file, mutations]) => mutations.reduce((text, mutate) => mutate(text), shippedTexts[file]));
+
+describe('mutated programs: the same AST and diagnostics, built from the record or matched', () => {
+  test('renamed values and symbols, changed numbers, swapped, repeated and dropped lines, deleted tokens', () => {
+    fc.assert(
+      fc.property(mutatedProgram, (text) => {
+        expectSameParse(text);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('the mutations reach the error paths: many mutated programs have diagnostics', () => {
+    const samples = fc.sample(mutatedProgram, { numRuns: 60, seed: 7 });
+    const withErrors = samples.filter((text) => parseWith(text, false).diags.length > 0);
+    expect(withErrors.length).toBeGreaterThan(10);
+    expect(withErrors.length).toBeLessThan(samples.length);
+  });
+});
+
+// ---- the PTOAS corpus ------------------------------------------------------------------------------
+
+const upstream = process.env.PTO_UPSTREAM_DIR;
+
+if (!upstream) {
+  test.skip('PTO_UPSTREAM_DIR is not set: export tonibohnlein/PTOAS (e32488c9) and point PTO_UPSTREAM_DIR at it to compare on its corpus', () => undefined);
+} else {
+  describe('the PTOAS corpus', () => {
+    const files = [...corpusFiles(upstream, 'test/samples', (f) => f.endsWith('.pto')), ...corpusFiles(upstream, 'test/lit/pto', (f) => f.endsWith('.pto'))];
+
+    test('every .pto of test/samples and test/lit/pto, with one cache for all (as one run of pto-as over them)', () => {
+      expect(files.length).toBeGreaterThan(1400);
+      const cache = new ShapeCache();
+      let built = 0;
+      for (const file of files) built += expectSameParse(fs.readFileSync(path.join(upstream, file), 'utf8'), cache);
+      expect(built).toBeGreaterThan(80_000);
+    }, 600_000);
+  });
+}
