@@ -11,10 +11,14 @@ const { lowerProgram } = require('../dist/lower');
 const { startupRows } = require('./startup');
 const { vmRows, realKernelRows } = require('./vm');
 
-/** The assembler's rows, when bench/assembler.js is there. */
+/** The assembler's rows (bench/assembler.js), in this table's form: a throughput's target is a least. */
 function assemblerRows() {
-  const file = path.join(__dirname, 'assembler.js');
-  return fs.existsSync(file) ? require(file).assemblerRows() : [];
+  return require('./assembler')
+    .assemblerRows()
+    .map((r) => {
+      const [unit, baseline] = r.unit.split(/ \((baseline: [^)]*)\)/);
+      return { ...r, name: `assembler: ${r.name}${baseline ? ` (${baseline})` : ''}`, unit, higherIsBetter: unit === 'MB/s' };
+    });
 }
 
 const fixed = (v) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2));
