@@ -19,7 +19,6 @@ export interface Lanes<A> {
 /** An element operation over values (already rounded to the element type by the caller's definition). */
 type Map1 = (x: number) => number;
 type Map2 = (x: number, y: number) => number;
-type Map3 = (x: number, y: number, z: number) => number;
 
 /** The lanes of `tile` when its typed array holds the rows x cols region (the general path reports the others). */
 function lanesOf(tile: Tile, rows: number, cols: number): Lanes<unknown> | undefined {
@@ -78,21 +77,6 @@ export function mapFloat2(dst: Tile, a: Tile, b: Tile, rows: number, cols: numbe
   return false;
 }
 
-/** dst = f(a, b, c) over rows x cols. */
-export function mapFloat3(dst: Tile, a: Tile, b: Tile, c: Tile, rows: number, cols: number, f: Map3): boolean {
-  const single = f32Lanes([dst, a, b, c], rows, cols);
-  if (!single) return false;
-  const [d, x, y, z] = single;
-  for (let r = 0; r < rows; r++)
-    for (let k = 0; k < cols; k++)
-      d.data[d.base + r * d.row + k * d.col] = f(
-        x.data[x.base + r * x.row + k * x.col],
-        y.data[y.base + r * y.row + k * y.col],
-        z.data[z.base + r * z.row + k * z.col],
-      );
-  return true;
-}
-
 function f32Map1(d: Lanes<Float32Array>, a: Lanes<Float32Array>, rows: number, cols: number, f: Map1): void {
   const D = d.data;
   const A = a.data;
@@ -145,17 +129,9 @@ function halfMap2(h: HalfLanes, rows: number, cols: number, f: Map2): void {
 export const isFlat = (l: Lanes<unknown>, rows: number, cols: number): boolean => l.col === 1 && (rows === 1 || l.row === cols);
 
 /**
- * Calls run(d, a, n) for the region as runs of adjacent elements, in row order: one run when both tiles hold it
- * contiguously, else one per row; false (nothing run) when a tile's columns are not adjacent.
+ * Calls run(d, a, b, n) for the region as runs of adjacent elements, in row order: one run when the three tiles hold
+ * it contiguously, else one per row; false (nothing run) when a tile's columns are not adjacent.
  */
-export function rowRuns2(d: Lanes<unknown>, a: Lanes<unknown>, rows: number, cols: number, run: (d: number, a: number, n: number) => void): boolean {
-  if (d.col !== 1 || a.col !== 1) return false;
-  if (isFlat(d, rows, cols) && isFlat(a, rows, cols)) run(d.base, a.base, rows * cols);
-  else for (let r = 0; r < rows; r++) run(d.base + r * d.row, a.base + r * a.row, cols);
-  return true;
-}
-
-/** rowRuns2 for three tiles. */
 export function rowRuns3(
   d: Lanes<unknown>,
   a: Lanes<unknown>,
