@@ -5,6 +5,7 @@ import { ElemType, TileType, elemSize } from '../types/type';
 import { innerBox } from '../types/geometry';
 import { tileBytes } from '../types/geometry';
 import { ElementCodec, Scalar, codec } from '../numerics/elements';
+import { kernelBackedBuffer } from '../numerics/wasm/vector';
 import { vmTrap } from './trap';
 import { ElementStore, StridedElements, elementStore } from './element-arrays';
 
@@ -256,6 +257,11 @@ export class OnChipMemory {
     readonly target: TargetName,
     /** Whether the tiles' element accesses may take the typed-array fast path (RunOptions.fastPaths). */
     private readonly fastPaths = true,
+    /**
+     * Whether the vector buffer lives in a WebAssembly memory, where the vector kernels run on its tiles in place
+     * (RunOptions.fastPaths true); it falls back to plain bytes when the host cannot give one.
+     */
+    private readonly kernelBacked = false,
   ) {}
 
   capacity(buffer: string): number {
@@ -329,7 +335,8 @@ export class OnChipMemory {
   private tileAt(type: TileType, buffer: string, start: number, capacity = this.capacity(buffer)): Tile {
     let memory = this.memories.get(buffer);
     if (!memory) {
-      memory = new Uint8Array(capacity);
+      const backed = this.kernelBacked && buffer === this.spec.locationBuffer.vec ? kernelBackedBuffer(capacity) : undefined;
+      memory = backed ?? new Uint8Array(capacity);
       this.memories.set(buffer, memory);
     }
     const bytes = memory.subarray(start, start + tileBytes(type));

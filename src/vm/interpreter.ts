@@ -410,8 +410,8 @@ class Interpreter implements Executor {
     this.numerics = options.numerics;
     this.backend = options.backend ?? program.backend ?? 'emitc';
     this.target = program.target;
-    this.memory = new OnChipMemory(isa(), program.target, (options.fastPaths ?? true) !== false);
     this.vectorKernels = (options.fastPaths ?? true) === true;
+    this.memory = new OnChipMemory(isa(), program.target, (options.fastPaths ?? true) !== false, this.vectorKernels);
     this.sync = new SyncTracker(program);
     this.waits = new WaitAnalysis(program);
   }

@@ -103,7 +103,7 @@ describe('on generated command lines', () => {
       const value = fc.constantFrom(...(spec.choices ?? (spec.type === 'number' ? numbers : words)), 'bogus');
       return fc.tuple(flag, value, fc.boolean()).map(([f, v, joined]) => (joined && f.startsWith('--') ? [`${f}=${v}`] : [f, v]));
     });
-    return fc.oneof(...forms, fc.constantFrom(['other.pto']));
+    return fc.oneof(...forms, fc.constantFrom<string[]>(['other.pto']));
   }
 
   /** An option with or without a value, in some spelling (right or wrong); or a positional argument. */

@@ -46,8 +46,10 @@ test.each([
   ['AliasDef', '!t = '],
 ])('%s on %j: the same result, and the same failure', (rule, input) => {
   const outcome = (g: ohm.Grammar) => {
-    const m = g.match(input, rule) as ohm.MatchResult & { getRightmostFailurePosition(): number; getExpectedText(): string };
-    return m.succeeded() ? 'matched' : { at: m.getRightmostFailurePosition(), expected: m.getExpectedText(), message: m.shortMessage };
+    const m = g.match(input, rule);
+    // The failure's details: methods Ohm's typings do not declare.
+    const failure = m as unknown as { getRightmostFailurePosition(): number; getExpectedText(): string; shortMessage: string };
+    return m.succeeded() ? 'matched' : { at: failure.getRightmostFailurePosition(), expected: failure.getExpectedText(), message: failure.shortMessage };
   };
   expect(outcome(fromRecipe)).toEqual(outcome(fromText));
 });

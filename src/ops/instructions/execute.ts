@@ -25,6 +25,21 @@ interface InstructionPlan {
   objects: Map<string, Value>;
   executor?: Executor;
   ctx: InstructionContext;
+  /** What the semantics function declared repeatable in the run that just ended (ctx.repeatWith). */
+  declared?: () => void;
+  /** Whether that run did something `again` would not (printed, noted, set a result, rebound an operand). */
+  acted: boolean;
+  /** The last run, when it may be repeated: its executor, its operand values and their valid regions. */
+  repeat?: Repeat;
+}
+
+interface Repeat {
+  executor: Executor;
+  again: () => void;
+  slots: number[];
+  values: Value[];
+  /** Each tile operand's vRow and vCol (NaN for a scalar). */
+  dims: number[];
 }
 
 const plans = new WeakMap<BoundOp, InstructionPlan>();
@@ -36,6 +51,14 @@ const plans = new WeakMap<BoundOp, InstructionPlan>();
 export function executeInstruction(x: Executor, op: BoundOp): void {
   let plan = plans.get(op);
   if (!plan) plans.set(op, (plan = planOf(op)));
+  const repeat = plan.repeat;
+  if (repeat !== undefined && repeats(repeat, x)) {
+    // plan.objects still holds these operands: only a full run changes them, and a full run replaces plan.repeat.
+    x.observeInstruction(op, plan.objects);
+    repeat.again();
+    return;
+  }
+  plan.repeat = undefined;
   const bound = op.instruction!;
   const objects = plan.objects;
   objects.clear();
@@ -65,12 +88,38 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
   }
   if (!plan.semantics) return plan.ctx.trap('is not implemented yet');
   x.observeInstruction(op, objects);
+  plan.declared = undefined;
+  plan.acted = false;
   plan.semantics(plan.ctx);
   if (plan.results.length > 0)
     x.setResults(
       op,
       plan.results.map((name) => objects.get(name)!),
     );
+  else if (plan.declared && !plan.acted) plan.repeat = repeatOf(plan, x, plan.declared);
+}
+
+/** The record of a run to repeat: only for ops whose operands all come from slots (no results of their own). */
+function repeatOf(plan: InstructionPlan, x: Executor, again: () => void): Repeat | undefined {
+  const slots: number[] = [];
+  for (const o of plan.operands)
+    if (o.slot !== undefined) slots.push(o.slot);
+    else if (o.resultType) return undefined;
+  const values = slots.map((slot) => x.slot(slot)!);
+  const dims = values.flatMap((v) => (v instanceof Tile ? [v.vRow, v.vCol] : [NaN, NaN]));
+  return { executor: x, again, slots, values, dims };
+}
+
+/** Whether this run has the recorded run's executor, operand values and valid regions. */
+function repeats(r: Repeat, x: Executor): boolean {
+  if (r.executor !== x) return false;
+  const { slots, values, dims } = r;
+  for (let i = 0; i < slots.length; i++) {
+    const v = x.slot(slots[i]);
+    if (v !== values[i]) return false;
+    if (v instanceof Tile && (v.vRow !== dims[2 * i] || v.vCol !== dims[2 * i + 1])) return false;
+  }
+  return true;
 }
 
 function planOf(op: BoundOp): InstructionPlan {
@@ -89,6 +138,7 @@ function planOf(op: BoundOp): InstructionPlan {
     results: [...bound.operands.values()].filter((b) => b.result).map((b) => b.spec.name),
     objects: new Map(),
     ctx: undefined as unknown as InstructionContext,
+    acted: false,
   };
   plan.ctx = contextOf(op, bound, plan);
   return plan;
@@ -177,15 +227,25 @@ function contextOf(op: BoundOp, bound: BoundInstruction, plan: InstructionPlan):
       if (typeof v !== 'bigint' && typeof v !== 'number') trap(`operand ${name} is not a scalar`);
       return v as bigint | number;
     },
-    setResult: (name, value) => objects.set(name, value),
+    setResult: (name, value) => {
+      plan.acted = true;
+      objects.set(name, value);
+    },
     flag: (name) => {
       const value = bound.written?.has(name) ? bound.attributes?.get(name) : undefined;
       return typeof value === 'boolean' ? value : undefined;
     },
     attribute: (name) => bound.attributes?.get(name),
-    print: (text) => x().print(text),
-    note: (message) => x().note(message),
+    print: (text) => {
+      plan.acted = true;
+      x().print(text);
+    },
+    note: (message) => {
+      plan.acted = true;
+      x().note(message);
+    },
     bindMxScale: (name, of) => {
+      plan.acted = true;
       const b = bound.operands.get(name);
       const current = objects.get(name);
       if (!b?.use || b.slot === undefined || !(current instanceof Tile)) return trap(`operand ${name} is not a tile the op can rebind`);
@@ -195,6 +255,9 @@ function contextOf(op: BoundOp, bound: BoundInstruction, plan: InstructionPlan):
       x().rebindSlot(b.slot, placed);
       objects.set(name, placed);
       return placed;
+    },
+    repeatWith: (again) => {
+      plan.declared = again;
     },
   };
 }

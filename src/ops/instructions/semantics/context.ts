@@ -40,6 +40,13 @@ export interface InstructionContext {
    * is a tile of its type in the scale space of `of`'s buffer (OnChipMemory.placeMxScale). The new tile.
    */
   bindMxScale(name: string, of: Tile): Tile;
+  /**
+   * Declares, at the end of a run that neither trapped nor noted anything, that running the instruction again on the
+   * same operand values (the same tiles with the same valid regions, the same scalars) on this core does exactly
+   * what `again` does: the executor may call `again` instead of the semantics function (a fast path's prepared
+   * loop, its checks and lookups made once).
+   */
+  repeatWith(again: () => void): void;
 }
 
 export type Semantics = (ctx: InstructionContext) => void;

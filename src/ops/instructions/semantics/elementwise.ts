@@ -65,7 +65,11 @@ export function elementwise(ctx: InstructionContext): void {
   const lanes = loops && f32Lanes([dst, a, b], dst.vRow, dst.vCol);
   if (loops && lanes) {
     const [d, x, y] = lanes;
-    if (ctx.vectorKernels && vectorTiles(name, ctx.numerics, d, x, y, dst.vRow, dst.vCol)) return;
+    const run = ctx.vectorKernels ? vectorTiles(name, ctx.numerics, d, x, y, dst.vRow, dst.vCol) : undefined;
+    if (run) {
+      run();
+      return ctx.repeatWith(run);
+    }
     if (rowRuns3(d, x, y, dst.vRow, dst.vCol, (i, j, k, n) => loops.tiles(d.data, i, x.data, j, y.data, k, n))) return;
   }
   const op = binaryOperation(name, dst.type.dtype, ctx.numerics, ctx.trap);

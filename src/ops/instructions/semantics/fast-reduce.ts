@@ -1,8 +1,8 @@
 import { Tile } from '../../../machine/memory';
-import { Lanes, f32Lanes, halfLanes, isFlat, sharesBytes } from '../../../machine/tile-loops';
+import { Lanes, f32Lanes, halfLanes, sharesBytes } from '../../../machine/tile-loops';
 import { x86Nan } from '../../../numerics/arithmetic';
-import { vectorKernels } from '../../../numerics/wasm/vector';
 import { NumericsProfile } from './context';
+import { vectorRowSums } from './vector-kernels';
 
 // Hot loops read Math's functions once: a global lookup per call is slow where the code runs in a vm context (jest).
 const fround = Math.fround;
@@ -82,27 +82,21 @@ export function fastArgScan(
 /**
  * cpu-sim f32 row sums into dst's column 0 (reduce.ts rowReduce's in-order sum: from each row's first element, an
  * f32 rounding after every add, a NaN sum keeping the running sum's NaN): the WebAssembly kernel four rows at a
- * time when it can run, else the loop.
+ * time when it can run, else the loop. The run, prepared (it reads the tiles when called), or undefined when the
+ * tiles are not f32 arrays.
  */
-export function fastRowSums(src: Tile, dst: Tile, rows: number, cols: number, vectorKernelsAllowed: boolean): boolean {
+export function fastRowSums(src: Tile, dst: Tile, rows: number, cols: number, vectorKernelsAllowed: boolean): (() => void) | undefined {
   const lanes = f32Lanes([src], rows, cols);
   const out = lanes && f32Lanes([dst], rows, 1);
-  if (!lanes || !out || rows === 0 || cols === 0) return false;
+  if (!lanes || !out || rows === 0 || cols === 0) return undefined;
   const [l] = lanes;
   const [d] = out;
-  const k = vectorKernelsAllowed ? vectorKernels() : undefined;
-  const padded = Math.ceil(rows / 4) * 4;
   // The kernel reads every row before anything is written: only when dst is apart from src.
-  if (k && l.col === 1 && padded * cols + padded <= k.capacity && !sharesBytes(src, dst)) {
-    if (isFlat(l, rows, cols)) k.f32.set(l.data.subarray(l.base, l.base + rows * cols), 0);
-    else for (let r = 0; r < rows; r++) k.f32.set(l.data.subarray(l.base + r * l.row, l.base + r * l.row + cols), r * cols);
-    k.f32.fill(0, rows * cols, padded * cols);
-    const at = padded * cols;
-    k.rowSums(at, 0, padded, cols);
-    if (d.row === 1) d.data.set(k.f32.subarray(at, at + rows), d.base);
-    else for (let r = 0; r < rows; r++) d.data[d.base + r * d.row] = k.f32[at + r];
-    return true;
-  }
+  const kernel = vectorKernelsAllowed && !sharesBytes(src, dst) ? vectorRowSums(l, rows, cols, d) : undefined;
+  return kernel ?? (() => loopRowSums(l, d, rows, cols));
+}
+
+function loopRowSums(l: Lanes<Float32Array>, d: Lanes<Float32Array>, rows: number, cols: number): void {
   for (let r = 0; r < rows; r++) {
     let at = l.base + r * l.row;
     let acc = l.data[at];
@@ -114,5 +108,4 @@ export function fastRowSums(src: Tile, dst: Tile, rows: number, cols: number, ve
     }
     d.data[d.base + r * d.row] = acc;
   }
-  return true;
 }

@@ -239,7 +239,11 @@ export function rowReduce(ctx: InstructionContext): void {
     for (let r = 0; r < src.vRow; r++) dst.set(r, 0, npuRowSum(values.subarray(r * src.vCol, (r + 1) * src.vCol), lanes, add));
     return;
   }
-  if (ctx.numerics === 'cpu-sim' && dst.type.dtype === 'f32' && fastRowSums(src, dst, src.vRow, src.vCol, ctx.vectorKernels)) return;
+  const run = ctx.numerics === 'cpu-sim' && dst.type.dtype === 'f32' ? fastRowSums(src, dst, src.vRow, src.vCol, ctx.vectorKernels) : undefined;
+  if (run) {
+    run();
+    return ctx.repeatWith(run);
+  }
   const accumulator = src.type.dtype === 'f16' ? f32Accumulator : dst.codec;
   const combine = summer(accumulator, ctx.numerics, src.type.dtype === 'f16' ? 'element-first' : 'sum-first');
   for (let r = 0; r < src.vRow; r++) {

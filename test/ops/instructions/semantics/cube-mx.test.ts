@@ -62,6 +62,7 @@ function context(name: string, tiles: Record<string, Tile>, numerics: NumericsPr
     numerics,
     backend: 'emitc',
     target: 'a5',
+    vectorKernels: false,
     tile: (n) => tiles[n] ?? trap(`no ${n}`),
     optionalTile: (n) => tiles[n],
     view: () => trap('no views'),
@@ -79,6 +80,7 @@ function context(name: string, tiles: Record<string, Tile>, numerics: NumericsPr
       tiles[n] = placed;
       return placed;
     },
+    repeatWith: () => undefined,
   };
 }
 
@@ -225,7 +227,7 @@ describe('pto.tmatmul.mx', () => {
   it('rounds the running sum to f32 at each step, as the simulator', () => {
     // a = 1 everywhere; b[0][j] = 1 x 2^24 scale, every other b is 1: 2^24 + 1 + 1 ... each +1 is lost in f32.
     const setup = setUp(
-      (i, k) => (k < 64 ? 0x38 : 0),
+      (_i, k) => (k < 64 ? 0x38 : 0),
       () => 0x3c,
       {
         a: [
