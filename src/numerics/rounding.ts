@@ -75,14 +75,14 @@ export function roundToFormat(x: number, format: FloatFormat, mode: RoundingMode
   const nearest = format.decode(format.encode(x));
   if (nearest === x || Number.isNaN(x)) return nearest;
   if (!Number.isFinite(x)) return x;
+  // Nearest-even needs no neighbours (most conversions are this one).
+  if (mode === 'rint') return nearest;
   // The two values of the format around x: `nearest` is one of them, the other is one bit pattern away
   // (the pattern after the largest finite value is infinity, which is how overflow comes out).
   const belowInMagnitude = Math.abs(nearest) < Math.abs(x);
   const towardZero = belowInMagnitude ? nearest : adjacent(nearest, format, -1);
   const awayFromZero = belowInMagnitude ? adjacent(nearest, format, +1) : nearest;
   switch (mode) {
-    case 'rint':
-      return nearest;
     case 'round': {
       const tie = Math.abs(x) - Math.abs(towardZero) === Math.abs(awayFromZero) - Math.abs(x);
       return tie ? awayFromZero : nearest;

@@ -50,55 +50,97 @@ function convert(ctx: InstructionContext): void {
     element = npuConverter(from, to, mode, npuSaturates(from, to, explicitSaturation), ctx.trap);
   }
   const nanBits = ctx.numerics === 'cpu-sim' && !explicitSaturation && FLOAT_BITS[from] && FLOAT_BITS[to];
-  const convertNan = (r: number, c: number): boolean => {
-    const bits = nanBits ? simulatorNanBits(src.getBits(r, c), from, to) : undefined;
-    if (bits !== undefined) dst.setBits(r, c, bits);
-    return bits !== undefined;
-  };
-  if (convertFloats(dst, src, element, convertNan)) return;
+  const nan = nanBits ? (bits: number) => simulatorNanBits(bits, from, to) : () => undefined;
+  const run = convertFloats(dst, src, element, nan);
+  if (run) {
+    run();
+    return ctx.repeatWith(run);
+  }
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) {
-      if (nanBits) {
-        const bits = simulatorNanBits(src.getBits(r, c), from, to);
-        if (bits !== undefined) {
-          dst.setBits(r, c, bits);
-          continue;
-        }
-      }
-      dst.set(r, c, element(src.get(r, c)));
+      const bits = nan(src.getBits(r, c));
+      if (bits !== undefined) dst.setBits(r, c, bits);
+      else dst.set(r, c, element(src.get(r, c)));
     }
   }
 }
 
+/** A cpu-sim NaN's converted bits (simulatorNanBits), undefined for other elements (and under npu). */
+type NanBits = (bits: number) => number | undefined;
+
 /**
- * The typed-array path of TCVT between float types (f32, f16, bf16): the same element conversions, a NaN through
- * `nan` (its bits, under cpu-sim) in the same row-by-row order; false when a tile has no float lanes.
+ * The typed-array paths of TCVT between float types (f32, f16, bf16): the same element conversions (a NaN's bits
+ * through `nan` first), prepared; undefined when a tile has no float lanes. A 16-bit source has 65536 patterns: each
+ * one's result bits are worked out once per prepared run, when first met.
  */
-function convertFloats(dst: Tile, src: Tile, element: Converter, nan: (r: number, c: number) => boolean): boolean {
+function convertFloats(dst: Tile, src: Tile, element: Converter, nan: NanBits): (() => void) | undefined {
   const [rows, cols] = [dst.vRow, dst.vCol];
-  const [d, a] = [floatLanes(dst, rows, cols), floatLanes(src, rows, cols)];
-  if (!d || !a) return false;
-  for (let r = 0; r < rows; r++)
-    for (let c = 0; c < cols; c++) {
-      const x = a.read(a.base + r * a.row + c * a.col);
-      if (x !== x && nan(r, c)) continue;
-      d.write(d.base + r * d.row + c * d.col, element(x) as number);
-    }
-  return true;
+  const [d, a] = [bitLanes(dst, rows, cols), bitLanes(src, rows, cols)];
+  if (!d || !a) return undefined;
+  // Each loop walks the region row by row, i over the source's lanes and j over the destination's.
+  if (a.decode) {
+    const [decode, known, table] = [a.decode, new Uint8Array(1 << 16), new Uint32Array(1 << 16)];
+    // The result bits of a value, stored as the general path stores it (an f32 through a Float32Array).
+    const encode = d.encode ?? f32Bits;
+    const [from, to] = [a.bits, d.bits];
+    return () => {
+      for (let r = 0; r < rows; r++)
+        for (let c = 0, i = a.base + r * a.row, j = d.base + r * d.row; c < cols; c++, i += a.col, j += d.col) {
+          const x = from[i];
+          if (known[x] === 0) {
+            table[x] = nan(x) ?? encode(element(decode[x]) as number);
+            known[x] = 1;
+          }
+          to[j] = table[x];
+        }
+    };
+  }
+  const [from, fromBits, toBits] = [a.values!, a.bits, d.bits];
+  // f32 -> f32 (an integral rounding) stores values; f32 -> a 16-bit float, their encoding.
+  const to = d.values;
+  const encode = d.encode;
+  return () => {
+    for (let r = 0; r < rows; r++)
+      for (let c = 0, i = a.base + r * a.row, j = d.base + r * d.row; c < cols; c++, i += a.col, j += d.col) {
+        const x = from[i];
+        const bits = x !== x ? nan(fromBits[i]) : undefined;
+        if (bits !== undefined) toBits[j] = bits;
+        else if (to) to[j] = element(x) as number;
+        else toBits[j] = encode!(element(x) as number);
+      }
+  };
 }
 
-/** A float tile's lanes with a reader and a writer of values (16-bit floats through their table and encoder). */
-function floatLanes(tile: Tile, rows: number, cols: number): (Lanes<unknown> & { read(i: number): number; write(i: number, v: number): void }) | undefined {
+const f32Scratch = new Float32Array(1);
+const f32ScratchBits = new Uint32Array(f32Scratch.buffer);
+
+/** The bits a Float32Array holds after a value is stored in it. */
+function f32Bits(v: number): number {
+  f32Scratch[0] = v;
+  return f32ScratchBits[0];
+}
+
+/**
+ * A float tile's lanes as bits (Uint32 for f32, the Uint16 pattern for 16-bit floats), with the f32 values or the
+ * 16-bit decode table and encoder.
+ */
+interface BitLanes extends Lanes<unknown> {
+  bits: Uint32Array | Uint16Array;
+  values?: Float32Array;
+  decode?: Float32Array;
+  encode?: (v: number) => number;
+}
+
+function bitLanes(tile: Tile, rows: number, cols: number): BitLanes | undefined {
   const single = f32Lanes([tile], rows, cols);
   if (single) {
     const [l] = single;
-    return { ...l, read: (i) => l.data[i], write: (i, v) => (l.data[i] = v) };
+    return { ...l, values: l.data, bits: new Uint32Array(l.data.buffer, l.data.byteOffset, l.data.length) };
   }
   const half = halfLanes([tile], rows, cols);
   if (!half) return undefined;
   const [l] = half.lanes;
-  const { decode, encode } = half;
-  return { ...l, read: (i) => decode[l.data[i]], write: (i, v) => (l.data[i] = encode(v)) };
+  return { ...l, bits: l.data, decode: half.decode, encode: half.encode };
 }
 
 export const module: SemanticsModule = { semantics: { convert } };
