@@ -189,6 +189,21 @@ export class Tile {
   }
 
   /**
+   * How elementIndex moves along a row from column c: the next `columnRun(c)` columns (c among them) lie
+   * `columnStep()` elements apart. A none_box tile's whole row is one run; a boxed tile's runs end with each box.
+   */
+  columnRun(c: number): number {
+    if (this.linear) return Infinity;
+    const width = this.box.cols;
+    return width - (c % width);
+  }
+
+  columnStep(): number {
+    if (this.linear) return this.linear.col;
+    return this.type.slayout === 'col_major' ? this.box.rows : 1;
+  }
+
+  /**
    * The elements as a typed array with row and column strides, for the instruction fast paths: a none_box tile or
    * window of a dtype with a native array (f32, f16/bf16 as bits, 8- to 32-bit integers); undefined for boxed
    * layouts, the other dtypes and a run without fast paths, which take the general path.

@@ -5,6 +5,7 @@ import { TypeTable } from '../../syntax/type-table';
 import { Value } from '../interpreter';
 import { GlobalBuffer } from '../../machine/memory';
 import { codec } from '../../numerics/elements';
+import { elementStore } from '../../machine/element-arrays';
 import { NpyError, parseNpy } from './npy';
 import { opRegistry } from '../../ops/registry';
 import { makeTensorView, partitionView } from '../../ops/views';
@@ -34,8 +35,16 @@ export function random32(seed: number): () => number {
 export function randomBytes(elem: ElemType, count: number, seed: number): Uint8Array {
   const c = codec(elem);
   const bytes = new Uint8Array(count * c.size);
-  const view = new DataView(bytes.buffer);
   const next = random32(seed);
+  // Floats through the elements' typed array (f32 stored as values, 16-bit floats encoded): the codec's rounding.
+  const store = isFloat(elem) ? elementStore(elem, bytes) : undefined;
+  if (store) {
+    const { data, encode } = store;
+    if (encode) for (let i = 0; i < count; i++) data[i] = encode(next() * 8 - 4);
+    else for (let i = 0; i < count; i++) data[i] = next() * 8 - 4;
+    return bytes;
+  }
+  const view = new DataView(bytes.buffer);
   const unsigned = elem.startsWith('u');
   for (let i = 0; i < count; i++) {
     const r = next();

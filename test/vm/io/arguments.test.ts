@@ -1,7 +1,8 @@
 /** Sizing unbound pointer arguments from the views made of them (src/vm/io/arguments.ts, StaticSizing). */
 import { assemble } from '../../../src/verify/assemble';
 import { formatAll } from '../../../src/diag/diagnostic';
-import { bindArguments } from '../../../src/vm/io/arguments';
+import { bindArguments, random32, randomBytes } from '../../../src/vm/io/arguments';
+import { codec } from '../../../src/numerics/elements';
 
 const TILE = '!pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
 
@@ -100,4 +101,18 @@ test("a tload of MX_B_NN scales sizes its pointer by the tile's whole shape: a 4
   expect(sizeOfP(text)).toBe(256);
   // The same view loaded into an ND vec tile of its shape reads only the view.
   expect(sizeOfP(text.split(scale).join('!pto.tile_buf<vec, 4x64x!pto.f8E8M0, valid=4x63>'))).toBe(252);
+});
+
+describe('generated float data', () => {
+  // The typed-array fill against the codec's writes of the same draws (uniform in [-4, 4), rounded to the type).
+  test.each(['f32', 'f16', 'bf16'] as const)('%s: the bytes the codec writes for the same draws', (elem) => {
+    for (const seed of [1, 2, 77]) {
+      const c = codec(elem);
+      const next = random32(seed);
+      const expected = new Uint8Array(1000 * c.size);
+      const view = new DataView(expected.buffer);
+      for (let i = 0; i < 1000; i++) c.write(view, i * c.size, next() * 8 - 4);
+      expect(randomBytes(elem, 1000, seed)).toEqual(expected);
+    }
+  });
 });

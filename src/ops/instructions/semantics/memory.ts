@@ -75,7 +75,8 @@ function fastTransfer(
   view: PartitionView,
   tile: Tile,
   direction: 'load' | 'store',
-  tileIndex: (r: number, c: number) => number,
+  /** The tile's elements are read as one ND row whatever its layout (see tstore). */
+  oneLinearRow = false,
 ): boolean {
   const buffer = view.buffer;
   const size = tile.codec.size;
@@ -90,6 +91,8 @@ function fastTransfer(
   const limit = buffer.length;
   const strided = tile.elements();
   const contiguous = innerStride === 1 && strided !== undefined && strided.col === 1;
+  const tileIndex = (r: number, c: number) => (oneLinearRow ? c : tile.elementIndex(r, c));
+  const step = oneLinearRow ? 1 : tile.columnStep();
   for (let r = 0; r < rows; r++) {
     if (cols === 0) break;
     const first = matrix.element(r, 0);
@@ -104,15 +107,19 @@ function fastTransfer(
       }
       continue;
     }
-    for (let c = 0; c < cols; c++) {
-      const index = first + c * innerStride;
-      const t = tileIndex(r, c);
-      if (t >= local.length) return false;
-      if (direction === 'load') local[t] = global[index];
-      else {
-        global[index] = local[t];
-        buffer.written[index] = 1;
-      }
+    // The tile's column runs (Tile.columnRun): an index found once per run, then stepped.
+    for (let c = 0; c < cols;) {
+      const n = Math.min(cols - c, oneLinearRow ? Infinity : tile.columnRun(c));
+      let t = tileIndex(r, c);
+      if (t + (n - 1) * step >= local.length) return false;
+      let index = first + c * innerStride;
+      if (direction === 'load') for (let k = 0; k < n; k++, t += step, index += innerStride) local[t] = global[index];
+      else
+        for (let k = 0; k < n; k++, t += step, index += innerStride) {
+          global[index] = local[t];
+          buffer.written[index] = 1;
+        }
+      c += n;
     }
   }
   return true;
@@ -258,7 +265,7 @@ export function load(ctx: InstructionContext): void {
   if (mx) return loadMxScales(ctx, view, tile, mx);
   const src = view.buffer;
   const size = elementSize(ctx, src, tile);
-  if (!fastTransfer(ctx, view, tile, 'load', (r, c) => tile.elementIndex(r, c)))
+  if (!fastTransfer(ctx, view, tile, 'load'))
     forEachTransfer(ctx, view, tile, (r, c, index) => src.copyElementTo(index, tile.bytes, tile.elementIndex(r, c) * size));
   const pad = padValue(tile.type.dtype, tile.type.pad, ctx);
   if (pad === null) return;
@@ -292,7 +299,7 @@ export function store(ctx: InstructionContext): void {
   const linear =
     ctx.numerics === 'npu' && ctx.target === 'a5' && tile.type.loc === 'vec' && tile.type.rows === 1 && tile.type.slayout !== 'none_box' && !tile.strides;
   const tileIndex = (r: number, c: number) => (linear ? c : tile.elementIndex(r, c));
-  if (fastTransfer(ctx, view, tile, 'store', tileIndex)) return;
+  if (fastTransfer(ctx, view, tile, 'store', linear)) return;
   forEachTransfer(ctx, view, tile, (r, c, index) => dst.copyElementFrom(index, tile.bytes, tileIndex(r, c) * size));
 }
 

@@ -179,8 +179,16 @@ function copyWindowBits(from: Corner, to: Corner, rows: number, cols: number, si
   // Every layout's index grows with the row and with the column: the last element bounds them all.
   if (from.tile.elementIndex(from.row + rows - 1, from.col + cols - 1) >= source.length) return false;
   if (to.tile.elementIndex(to.row + rows - 1, to.col + cols - 1) >= target.length) return false;
+  // Column runs (Tile.columnRun) of both tiles at once: indices found once per run, then stepped.
+  const [fromStep, toStep] = [from.tile.columnStep(), to.tile.columnStep()];
   for (let r = 0; r < rows; r++)
-    for (let c = 0; c < cols; c++) target[to.tile.elementIndex(to.row + r, to.col + c)] = source[from.tile.elementIndex(from.row + r, from.col + c)];
+    for (let c = 0; c < cols;) {
+      const n = Math.min(cols - c, from.tile.columnRun(from.col + c), to.tile.columnRun(to.col + c));
+      let s = from.tile.elementIndex(from.row + r, from.col + c);
+      let t = to.tile.elementIndex(to.row + r, to.col + c);
+      for (let k = 0; k < n; k++, s += fromStep, t += toStep) target[t] = source[s];
+      c += n;
+    }
   return true;
 }
 
