@@ -231,6 +231,23 @@ describe('row and column reduction fast paths match the definitions bit for bit'
       );
     },
   );
+  test.each(['cpu-sim', 'npu'] as const)('trowsum f32 (%s): rows longer than a repeat (lanes folded, then the tree)', (numerics) => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(8, 16),
+        fc.constantFrom(8, 72, 136, 200, 1024),
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 0xffffffff }), fc.constantFrom(...SPECIAL_F32)), { minLength: 16 * 1024, maxLength: 16 * 1024 }),
+        (rows, cols, bits) => {
+          const [all, javascript, none] = runAllWays(reductionProgram('trowsum', 'f32', rows, cols), 'a5', numerics, {
+            a: new Uint8Array(Uint32Array.from(bits).buffer),
+          });
+          expect(all).toEqual(none);
+          expect(javascript).toEqual(none);
+        },
+      ),
+      { numRuns: 10 },
+    );
+  });
 });
 
 /** A 16 x 16 f32 program of one instruction over loaded tiles: `body` names %x (and %e, a 16 x 1 column) and %o. */

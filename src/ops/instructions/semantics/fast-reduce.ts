@@ -109,3 +109,36 @@ function loopRowSums(l: Lanes<Float32Array>, d: Lanes<Float32Array>, rows: numbe
     d.data[d.base + r * d.row] = acc;
   }
 }
+
+/** The NPU's lanes of f32 row sums: one 256-byte repeat. */
+const NPU_F32_LANES = 64;
+
+/**
+ * npu f32 row sums into dst's column 0 (reduce.ts npuRowSum with the f32 add: 64 lanes folded repeat after repeat,
+ * then the adjacent-pair tree, a row of at most 64 padded with +0 to a power of two), prepared; undefined when the
+ * tiles are not f32 arrays or share bytes (the definition reads every row before it writes).
+ */
+export function npuF32RowSums(src: Tile, dst: Tile, rows: number, cols: number): (() => void) | undefined {
+  const lanes = f32Lanes([src], rows, cols);
+  const out = lanes && f32Lanes([dst], rows, 1);
+  if (!lanes || !out || rows === 0 || cols === 0 || sharesBytes(src, dst)) return undefined;
+  const [l] = lanes;
+  const [d] = out;
+  let width = 1;
+  while (width < Math.min(cols, NPU_F32_LANES)) width *= 2;
+  const acc = new Float64Array(width);
+  const add = (a: number, b: number): number => {
+    const v = a + b;
+    return v === v ? fround(v) : fround(x86Nan(a, b));
+  };
+  return () => {
+    for (let r = 0; r < rows; r++) {
+      const base = l.base + r * l.row;
+      acc.fill(0);
+      for (let k = 0; k < width && k < cols; k++) acc[k] = l.data[base + k * l.col];
+      for (let k = NPU_F32_LANES; k < cols; k++) acc[k % NPU_F32_LANES] = add(acc[k % NPU_F32_LANES], l.data[base + k * l.col]);
+      for (let n = width; n > 1; n >>= 1) for (let i = 0; i < n; i += 2) acc[i >> 1] = add(acc[i], acc[i + 1]);
+      d.data[d.base + r * d.row] = acc[0];
+    }
+  };
+}

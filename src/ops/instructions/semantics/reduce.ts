@@ -7,7 +7,7 @@ import { pairTree } from '../../../numerics/pair-tree';
 import { saturateF16, saturates } from '../../../numerics/saturation';
 import { InstructionContext, NumericsProfile, SemanticsModule } from './context';
 import { copyElement } from './memory';
-import { fastArgScan, fastRowSums } from './fast-reduce';
+import { fastArgScan, fastRowSums, npuF32RowSums } from './fast-reduce';
 import { readValues } from '../../../machine/tile-loops';
 
 type Combine = (acc: Scalar, x: Scalar) => Scalar;
@@ -232,6 +232,11 @@ export function rowReduce(ctx: InstructionContext): void {
     return;
   }
   if (ctx.numerics === 'npu' && src.codec.isFloat) {
+    const fast = dst.type.dtype === 'f32' ? npuF32RowSums(src, dst, src.vRow, src.vCol) : undefined;
+    if (fast) {
+      fast();
+      return ctx.repeatWith(fast);
+    }
     const add = floatAdd(ctx, dst.codec);
     const lanes = 256 / src.codec.size;
     // Float64Arrays keep a NaN's bits; a JS array may not (see numerics/pair-tree.ts).
