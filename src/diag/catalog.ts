@@ -462,6 +462,18 @@ export const DIAGNOSTICS = {
       ),
     },
   },
+  ascendcOverlap: {
+    code: 'E0603',
+    severity: 'error',
+    summary:
+      "An AscendC op's source and destination share a tile in a way the instruction does not support: a repeat writes bytes another repeat reads, or a repeat's source and destination overlap only in part.",
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        `  %s = pto.alloc_tile : ${TILE('vec', 'f16', 8, 128)}\n  ascendc.whole_reduce_min ins(%s : ${TILE('vec', 'f16', 8, 128)}) outs(%s : ${TILE('vec', 'f16', 8, 128)}) {mask = 128, repeat = 8}`,
+      ),
+    },
+  },
 
   // ---- 07xx synchronization -----------------------------------------------------------------------
   syncOp: {

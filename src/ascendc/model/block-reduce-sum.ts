@@ -31,6 +31,7 @@ export function blockReduceSum(memory: InstructionMemory, dst: number, src: numb
     const add = adder(dtype, p.sat);
 
     for (let r = 0; r < p.repeat; r++) {
+      mem.startRepeat?.(r);
       // Reads and sums of the repeat: one result per block, or null for "write nothing".
       const sums: (number | null)[] = [];
       for (let b = 0; b < BLOCKS_PER_REPEAT; b++) {

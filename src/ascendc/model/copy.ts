@@ -22,6 +22,7 @@ export function copy(memory: InstructionMemory, dst: number, src: number, params
     const enabled = laneEnables(p.mask, sz);
 
     for (let r = 0; r < p.repeat; r++) {
+      mem.startRepeat?.(r);
       const moved: { lane: number; bits: number }[] = [];
       for (let l = 0; l < lanesPerRepeat(sz); l++) {
         if (enabled[l]) moved.push({ lane: l, bits: mem.readBits(laneAddress(src, r, l, p.srcStride, p.srcRepeatSize, sz), sz) });

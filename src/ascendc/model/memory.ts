@@ -10,6 +10,8 @@ export interface MemoryAccess {
   writeBits(addr: number, size: number, bits: number): void;
   /** Throws unless the work tensor's bytes `addr .. addr+length-1` exist. */
   checkWork(addr: number, length: number): void;
+  /** Marks the start of repeat r (its reads, then its writes): a footprint keeps the repeat of each access. */
+  startRepeat?(r: number): void;
 }
 
 export class ModelMemory implements MemoryAccess {
@@ -99,23 +101,36 @@ export function outsideOf(
  * addresses never depend on data), so it cannot drift from the semantics; no operand bytes exist.
  */
 export class FootprintRecorder implements MemoryAccess {
-  readonly accesses: { role: 'src' | 'dst' | 'work'; access: Access }[] = [];
+  readonly accesses: RecordedAccess[] = [];
+  private repeat = 0;
 
   constructor(private readonly bases: { src: number; dst: number; work?: number }) {}
 
   readBits(addr: number, size: number): number {
-    this.accesses.push({ role: 'src', access: { addr: addr - this.bases.src, length: size, what: 'read' } });
+    this.accesses.push({ role: 'src', access: { addr: addr - this.bases.src, length: size, what: 'read' }, repeat: this.repeat });
     return 0;
   }
 
   writeBits(addr: number, size: number): void {
-    this.accesses.push({ role: 'dst', access: { addr: addr - this.bases.dst, length: size, what: 'write' } });
+    this.accesses.push({ role: 'dst', access: { addr: addr - this.bases.dst, length: size, what: 'write' }, repeat: this.repeat });
   }
 
   /** Without a work tile the caller provides the scratch: nothing to record. */
   checkWork(addr: number, length: number): void {
-    if (this.bases.work !== undefined) this.accesses.push({ role: 'work', access: { addr: addr - this.bases.work, length, what: 'work_tensor' } });
+    if (this.bases.work !== undefined)
+      this.accesses.push({ role: 'work', access: { addr: addr - this.bases.work, length, what: 'work_tensor' }, repeat: this.repeat });
   }
+
+  startRepeat(r: number): void {
+    this.repeat = r;
+  }
+}
+
+/** One access of a footprint: its operand, its bytes relative to the operand's first byte, its repeat. */
+export interface RecordedAccess {
+  role: 'src' | 'dst' | 'work';
+  access: Access;
+  repeat: number;
 }
 
 /** What an instruction runs on: one memory (the UB), its operand tiles, or a recorder of its footprint. */

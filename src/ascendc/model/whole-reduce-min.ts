@@ -31,6 +31,7 @@ export function wholeReduceMin(memory: InstructionMemory, dst: number, src: numb
     const unit = wholeReduceMinDstUnit(dtype, p.order);
 
     for (let r = 0; r < p.repeat; r++) {
+      mem.startRepeat?.(r);
       // Reads of the repeat.
       let index = -1;
       let valueBits = 0;

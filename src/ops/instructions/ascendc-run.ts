@@ -1,6 +1,6 @@
 import { Instruction } from '../../spec/isa';
 import { ModelError, Problem } from '../../ascendc/model/errors';
-import { Access, FootprintRecorder, InstructionMemory, ModelMemory, TileOperands, TileRegion } from '../../ascendc/model/memory';
+import { FootprintRecorder, InstructionMemory, ModelMemory, RecordedAccess, TileOperands, TileRegion } from '../../ascendc/model/memory';
 import { BlockReduceSumParams, CopyParams, DTYPE_SIZE, VecReduceAddParams, WholeReduceMinParams } from '../../ascendc/model/params';
 import { validateBlockReduceSum, validateCopy, validateVecReduceAdd, validateWholeReduceMin } from '../../ascendc/model/validate';
 import { blockReduceSum } from '../../ascendc/model/block-reduce-sum';
@@ -100,10 +100,10 @@ export function runAscendc(spec: Instruction, params: AscendcParams, tiles: Asce
 }
 
 /**
- * The footprint of a call with valid parameters: each access, in order, relative to its operand's first byte
- * (the model's own address walk, recorded; no tile bytes are made and no data is computed on).
+ * The footprint of a call with valid parameters: each access, in order, relative to its operand's first byte, with
+ * its repeat (the model's own address walk, recorded; no tile bytes are made and no data is computed on).
  */
-export function ascendcFootprint(spec: Instruction, params: AscendcParams, shape: AscendcShape): { role: 'src' | 'dst' | 'work'; access: Access }[] {
+export function ascendcFootprint(spec: Instruction, params: AscendcParams, shape: AscendcShape): RecordedAccess[] {
   const bases = basesOf(shape);
   const recorder = new FootprintRecorder({ src: bases.src, dst: bases.dst, work: shape.workBytes !== undefined ? bases.work : undefined });
   dispatch(spec, params, recorder, bases, workElemsOf(params, shape));

@@ -12,6 +12,7 @@ import { ElemType, TileType, Type, elemSize, elemTypeName, printType } from '../
 import { AttributeValue, readAttribute } from '../attributes';
 import { layoutProblem } from '../tile-rules';
 import { ascendcFootprint, ascendcProblems } from './ascendc-run';
+import { overlapProblems } from '../../ascendc/model/overlap';
 import { outsideOf } from '../../ascendc/model/memory';
 import { attributeOf, paramsFromAttributes } from './ascendc-text-form';
 import { INSTRUCTION_CHECKS } from './checks';
@@ -459,12 +460,18 @@ class InstructionVerification {
     if (valueProblems.length > 0) return;
     // Addresses do not depend on data: the footprint of the call says whether an access leaves a tile.
     const sizes = { src: bytesOf(src), dst: bytesOf(dst), work: work ? bytesOf(work) : 0 };
-    for (const { role, access } of ascendcFootprint(spec, params, shape)) {
+    const footprint = ascendcFootprint(spec, params, shape);
+    for (const { role, access } of footprint) {
       const outside = outsideOf(`%${role}`, sizes[role], access);
       if (outside) {
         this.v.error(op.nameSpan, `${spec.opName}: ${outside.message}`, undefined, D.ascendcAccess);
         return;
       }
+    }
+    // In place: the repeats' reads and writes share the tile (vec_reduce_add's rule is among the value problems).
+    if (shape.dstIsSrc && spec.opName !== 'tik.vec_reduce_add') {
+      const dstOperand = bound.operands.get('dst')?.use?.span ?? op.nameSpan;
+      for (const p of overlapProblems(spec.opName, footprint)) this.v.error(dstOperand, p.message, undefined, D.ascendcOverlap);
     }
   }
 
