@@ -43,6 +43,16 @@ function divisor(b: bigint): bigint {
   return b;
 }
 
+/**
+ * A shift amount, read as unsigned (MLIR's shifts do): one of at least the bit width makes the result poison, which
+ * a run cannot continue from, so it is reported as a trap.
+ */
+function shiftAmount(b: bigint, bits: number): bigint {
+  const amount = unsigned(b, bits);
+  if (amount >= BigInt(bits)) throw new RangeError(`shift amount ${amount} is not less than the bit width ${bits}: the result is poison`);
+  return amount;
+}
+
 /** Integer binary ops: name -> computation on values of `bits` bits (the result is wrapped by the caller). */
 export const INTEGER_BINARY: Record<string, IntegerFn> = {
   'arith.addi': (a, b) => a + b,
@@ -71,9 +81,9 @@ export const INTEGER_BINARY: Record<string, IntegerFn> = {
   'arith.maxsi': (a, b) => (a > b ? a : b),
   'arith.minui': (a, b, bits) => (unsigned(a, bits) < unsigned(b, bits) ? a : b),
   'arith.maxui': (a, b, bits) => (unsigned(a, bits) > unsigned(b, bits) ? a : b),
-  'arith.shli': (a, b) => a << b,
-  'arith.shrsi': (a, b) => a >> b,
-  'arith.shrui': (a, b, bits) => unsigned(a, bits) >> unsigned(b, bits),
+  'arith.shli': (a, b, bits) => a << shiftAmount(b, bits),
+  'arith.shrsi': (a, b, bits) => a >> shiftAmount(b, bits),
+  'arith.shrui': (a, b, bits) => unsigned(a, bits) >> shiftAmount(b, bits),
 };
 
 /**

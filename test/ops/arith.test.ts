@@ -104,3 +104,20 @@ test('every arith op the registry defines either runs or is refused by the verif
   const asm = assemble('t.pto', 'func.func @k(%a: i32) {\n  %r = arith.bitcast %a : i32 to f32\n  return\n}\n');
   expect(formatAll(asm.diags)).toContain('error[E0301]: arith.bitcast is not implemented yet');
 });
+
+describe('a shift by at least the bit width gives poison (MLIR), which the VM reports', () => {
+  it.each([
+    ['arith.shli', 'i8', 1n, 8n, 'shift amount 8 is not less than the bit width 8'],
+    ['arith.shrsi', 'i32', -1n, 32n, 'shift amount 32 is not less than the bit width 32'],
+    // The amount is read as unsigned: -1 : i8 is 255.
+    ['arith.shrui', 'i8', 1n, -1n, 'shift amount 255 is not less than the bit width 8'],
+    // Once a huge amount made a bigint of 10^11 bits.
+    ['arith.shli', 'index', 1n, 100000000000n, 'shift amount 100000000000 is not less than the bit width 64'],
+  ] as const)('%s (%s) of %d by %d', (op, type, a, b, message) => {
+    expect(() => compute(op, type, a, b)).toThrow(`${op}: ${message}: the result is poison`);
+  });
+
+  it('one less than the width still shifts', () => {
+    expect(compute('arith.shrsi', 'i32', -8n, 31n)).toBe(-1n);
+  });
+});
