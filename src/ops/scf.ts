@@ -55,7 +55,11 @@ export const forOp: OpDefinition = {
     const [lb, ub, step] = [segments.lb[0], segments.ub[0], segments.step[0]].map((i) => x.int(op, i));
     if (step <= 0n) throw vmTrap(`scf.for step must be positive, got ${step}`, op.node.operands[segments.step[0]].span);
     let carried = segments.init.map((i) => x.operand(op, i));
-    for (let i = lb; i < ub; i += step) carried = yield* x.runRegion(op.regions[0], [i, ...carried]);
+    // Every iteration is a step (--max-steps), even of a body with no ops.
+    for (let i = lb; i < ub; i += step) {
+      x.step(op);
+      carried = yield* x.runRegion(op.regions[0], [i, ...carried]);
+    }
     x.setResults(op, carried);
   },
 };
