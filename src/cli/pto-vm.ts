@@ -12,6 +12,7 @@ import { RunResult, runRanks } from '../vm/interpreter';
 import { GlobalBuffer } from '../machine/memory';
 import { CodeBackend, NumericsProfile } from '../ops/instructions/semantics/context';
 import { ArgumentError, BoundArguments } from '../vm/io/arguments';
+import { LIMITS } from '../diag/limits';
 import { bufferValues, formatValue, summarize } from '../vm/io/results';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { TARGET_OPTION, UsageError, exitWith, loadYargs, usageFailure } from './common';
@@ -40,7 +41,8 @@ const OPTIONS = {
     describe: "follow this PTOAS back end where the two differ (default: the module's pto.backend, else emitc)",
   },
   json: { type: 'boolean', default: false, describe: 'print the results as JSON' },
-  'max-steps': { type: 'number', default: 100_000_000, describe: 'stop after this many executed ops' },
+  'max-steps': { type: 'number', default: LIMITS.steps.value, describe: 'stop after this many steps per core (an executed op or a loop iteration)' },
+  'max-memory': { type: 'number', default: LIMITS.globalMemory.value, describe: "the bytes the run's global memory (its pointer arguments) may take" },
   direct: { type: 'boolean', default: false, describe: 'run AscendC/TIK ops by their direct model instead of lowering them to PTO tile ops' },
   'check-lowering': {
     type: 'boolean',
@@ -113,6 +115,7 @@ export function main(argv: string[]): number {
     if (args.direct && args['check-lowering']) throw new UsageError('--direct and --check-lowering exclude each other (--check-lowering runs both)');
     const ranks = checkCount(args.ranks, '--ranks');
     if (ranks > 1 && args['check-lowering']) throw new UsageError('--check-lowering runs one rank: leave out --ranks');
+    checkCores(ranks * checkCount(args.blocks, '--blocks') * (args.subblocks === undefined ? 1 : checkCount(args.subblocks, '--subblocks')));
     return run({
       file: String(args.file),
       target: args.target as TargetName | undefined,
@@ -122,7 +125,8 @@ export function main(argv: string[]): number {
       numerics: args.numerics as NumericsProfile,
       backend: args['pto-backend'] as CodeBackend | undefined,
       json: args.json,
-      maxSteps: checkMaxSteps(args['max-steps']),
+      maxSteps: checkPositive(args['max-steps'], '--max-steps'),
+      maxMemory: checkPositive(args['max-memory'], '--max-memory'),
       direct: args.direct,
       checkLowering: args['check-lowering'],
       strictSync: args['strict-sync'],
@@ -136,14 +140,20 @@ export function main(argv: string[]): number {
   }
 }
 
-function checkMaxSteps(n: number): number {
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--max-steps must be a positive integer, got ${n}`);
+function checkPositive(n: number, flag: string): number {
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer, got ${n}`);
   return n;
 }
 
 function checkSeed(n: number): number {
   if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new UsageError(`--schedule-seed must be an integer from 0 to 4294967295, got ${n}`);
   return n;
+}
+
+/** The cores a run makes (before a mixed kernel's default of two sub-blocks, which the VM checks again). */
+function checkCores(cores: number): void {
+  const limit = LIMITS.cores.value;
+  if (cores > limit) throw new UsageError(`--ranks x --blocks x --subblocks make ${cores} cores, more than the VM runs (${limit})`);
 }
 
 function checkCount(n: number, flag: string): number {
@@ -163,6 +173,7 @@ interface RunRequest {
   backend?: CodeBackend;
   json: boolean;
   maxSteps: number;
+  maxMemory: number;
   direct: boolean;
   checkLowering: boolean;
   /** Synchronization findings are errors (exit 1) instead of warnings. */
@@ -309,9 +320,15 @@ function execute(assembled: Assembled, name: string, req: RunRequest): { bound: 
       fn,
       req.argSpecs.map((specs) => new Map(specs)),
       (symbol) => assembled.program.functions.get(symbol),
+      req.maxMemory,
     );
   } catch (e) {
     if (e instanceof ArgumentError) throw new UsageError(e.message);
+    // The program asks for more than a limit allows (buffers sized by its views).
+    if (e instanceof LocatedError) {
+      process.stderr.write(formatDiagnostic(assembled.source, e.diagnostic) + '\n');
+      return undefined;
+    }
     throw e;
   }
   for (const out of new Set(req.outSpecs.flatMap((specs) => [...specs.keys()]))) {

@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import { LIMITS } from '../diag/limits';
 import { OpNode } from '../syntax/ast';
 import { TypeTable } from '../syntax/type-table';
 import { GlobalBuffer } from '../machine/memory';
@@ -57,7 +58,14 @@ function peerReference(name: string, spec: string): { rank: number; name: string
  * Binds each rank's arguments: its own buffers (given or generated, as for one rank), placed alike in every rank's
  * memory (src/machine/windows.ts), then the pointers bound to a peer's buffer (`@K`).
  */
-export function bindRanks(types: TypeTable, fn: OpNode, perRank: Map<string, string>[], callees?: Parameters<typeof bindArguments>[3]): BoundArguments[] {
+export function bindRanks(
+  types: TypeTable,
+  fn: OpNode,
+  perRank: Map<string, string>[],
+  callees?: Parameters<typeof bindArguments>[3],
+  /** The bytes every rank's buffers may take together (LIMITS.globalMemory). */
+  maxMemory = LIMITS.globalMemory.value,
+): BoundArguments[] {
   const ranks = perRank.length;
   const params = fn.regions[0]?.blocks[0]?.args ?? [];
   const isPointer = (name: string) => {
@@ -79,7 +87,12 @@ export function bindRanks(types: TypeTable, fn: OpNode, perRank: Map<string, str
     }
     return refs;
   });
-  const bound = perRank.map((specs) => bindArguments(types, fn, specs, callees));
+  let used = 0;
+  const bound = perRank.map((specs) => {
+    const b = bindArguments(types, fn, specs, callees, maxMemory, used);
+    used += b.buffers.reduce((n, buffer) => n + buffer.bytes.length, 0);
+    return b;
+  });
   if (ranks > 1) {
     const names = new Set(bound.flatMap((b) => b.buffers.map((buffer) => buffer.name)));
     for (const name of names) {

@@ -520,6 +520,20 @@ export const DIAGNOSTICS = {
     summary: 'The program stopped while running: an access out of bounds, a buffer over capacity, a failed run-time check, a step limit.',
     example: { tool: 'pto-vm', program: fn('  pto.trap') },
   },
+  limit: {
+    code: 'E0804',
+    severity: 'error',
+    summary:
+      "A run would go past one of the VM's limits (docs/cli.md, Limits) before it starts the work: the global memory its arguments need, the number of cores.",
+    example: {
+      tool: 'pto-vm',
+      program:
+        'func.func @k(%x: !pto.ptr<f32>) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %c32 = arith.constant 32 : index\n' +
+        '  %rows = arith.constant 1000000 : index\n' +
+        '  %v = pto.make_tensor_view %x, shape = [%rows, %rows], strides = [%rows, %c1] : !pto.tensor_view<?x?xf32>\n' +
+        '  %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c32, %c32] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>\n  return\n}\n',
+    },
+  },
   deadlock: {
     code: 'E0803',
     severity: 'error',

@@ -1,5 +1,6 @@
 import { LocatedError } from '../diag/located-error';
-import { DiagnosticKind } from '../diag/catalog';
+import { DIAGNOSTICS, DiagnosticKind } from '../diag/catalog';
+import { LIMITS } from '../diag/limits';
 import { OpNode, attrOf } from '../syntax/ast';
 import { TypeTable } from '../syntax/type-table';
 import { isa } from '../spec/isa';
@@ -94,6 +95,9 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
   const kernelFor = (kind: CoreKind | undefined): OpNode => (peer && kind && program.bound.functions.get(fn)?.kind !== kind ? peer : fn);
   const subblocks = shape.subblocks ?? (mixed ? 2 : 1);
   const ranks = perRank.length;
+  const count = ranks * shape.blocks * (subblocks + (mixed ? 1 : 0));
+  if (count > LIMITS.cores.value)
+    throw new LocatedError(DIAGNOSTICS.limit, `this launch makes ${count} cores, more than the VM runs (${LIMITS.cores.value})`, fn.nameSpan);
   const cores: CoreIndex[] = [];
   for (let rank = 0; rank < ranks; rank++)
     for (let block = 0; block < shape.blocks; block++) {

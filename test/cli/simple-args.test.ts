@@ -49,6 +49,8 @@ describe('the usual command lines are parsed without yargs, as yargs parses them
       json: false,
       'max-steps': 7,
       maxSteps: 7,
+      'max-memory': 1073741824,
+      maxMemory: 1073741824,
       direct: false,
       'check-lowering': false,
       checkLowering: false,

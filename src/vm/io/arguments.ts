@@ -5,6 +5,10 @@ import { TypeTable } from '../../syntax/type-table';
 import { Value } from '../interpreter';
 import { GlobalBuffer } from '../../machine/memory';
 import { codec } from '../../numerics/elements';
+import { LIMITS, showBytes } from '../../diag/limits';
+import { DIAGNOSTICS } from '../../diag/catalog';
+import { LocatedError } from '../../diag/located-error';
+import { Span } from '../../diag/source';
 import { elementStore } from '../../machine/element-arrays';
 import { NpyError, parseNpy } from './npy';
 import { opRegistry } from '../../ops/registry';
@@ -66,7 +70,16 @@ export interface BoundArguments {
  * Binds `--arg NAME=VALUE` specs to the function's arguments; unbound pointers get generated data, sized from the views
  * made of them (in the functions it calls too, which `callees` finds by name).
  */
-export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, string>, callees?: (symbol: string) => OpNode | undefined): BoundArguments {
+export function bindArguments(
+  types: TypeTable,
+  fn: OpNode,
+  specs: Map<string, string>,
+  callees?: (symbol: string) => OpNode | undefined,
+  /** The bytes the run's global memory may take (LIMITS.globalMemory, `--max-memory`). */
+  maxMemory = LIMITS.globalMemory.value,
+  /** The bytes of it other ranks' buffers already take. */
+  usedMemory = 0,
+): BoundArguments {
   const params = fn.regions[0]?.blocks[0]?.args ?? [];
   const known = new Set(params.map((p) => p.name.slice(1)));
   for (const name of specs.keys()) {
@@ -77,6 +90,18 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
   const buffers: GlobalBuffer[] = [];
   const origins = new Map<string, string>();
   const sizing = new StaticSizing(fn, specs, types, callees);
+  // Every buffer's size is checked against what is left before it is allocated.
+  let left = maxMemory - usedMemory;
+  const limit = `the run's global memory limit of ${showBytes(maxMemory)} (--max-memory)`;
+  const reserve = (bytes: number, whose: string, span: Span | undefined, spec: string | undefined): void => {
+    if (bytes > left) {
+      const more = left === maxMemory ? limit : `the ${showBytes(left)} left of ${limit}`;
+      const message = `${whose} needs ${showBytes(bytes)}, more than ${more}`;
+      if (spec !== undefined || !span) throw new ArgumentError(`--arg ${spec ?? whose}: ${message}`);
+      throw new LocatedError(DIAGNOSTICS.limit, `${message}: sized by the views made of it`, span);
+    }
+    left -= bytes;
+  };
   params.forEach((param, index) => {
     const name = param.name.slice(1);
     const type = param.type ? types.resolve(param.type).type : undefined;
@@ -84,6 +109,7 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
     if (type?.kind === 'ptr') {
       let bytes: Uint8Array;
       if (spec !== undefined) {
+        reserve(specBytes(type.elem, spec), `%${name}`, param.span, `${name}=${spec}`);
         bytes = readPointerData(name, type.elem, spec);
         origins.set(name, spec);
       } else {
@@ -91,6 +117,7 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
         if (count === undefined) {
           throw new ArgumentError(`cannot tell how large %${name} is from static views: bind it with --arg ${name}=FILE.npy|FILE.bin|zeros:N|random:N`);
         }
+        reserve(count * elemSize(type.elem), `%${name}`, param.span, undefined);
         const read = sizing.isRead(param.name);
         bytes = read ? randomBytes(type.elem, count, 1 + index) : new Uint8Array(count * elemSize(type.elem));
         origins.set(name, read ? `random:${count}:${1 + index}` : `zeros:${count}`);
@@ -106,6 +133,7 @@ export function bindArguments(types: TypeTable, fn: OpNode, specs: Map<string, s
       }
       const shape = type.shape as number[];
       const count = footprint(shape, strides);
+      reserve(count * elemSize(type.elem), `%${name}`, param.span, spec === undefined ? undefined : `${name}=${spec}`);
       let bytes: Uint8Array;
       if (spec !== undefined) {
         bytes = readPointerData(name, type.elem, spec);
@@ -163,6 +191,17 @@ function parseScalar(name: string, elem: ElemType, text: string): Value {
   const negative = text.trim().startsWith('-');
   const magnitude = BigInt(text.trim().replace(/^[+-]/, ''));
   return negative ? -magnitude : magnitude;
+}
+
+/** The bytes an `--arg` spec gives (a file's size, or N elements), found without reading or making them. */
+function specBytes(elem: ElemType, spec: string): number {
+  const generated = /^(zeros|random):(\d+)(?::(\d+))?$/.exec(spec);
+  if (generated) return Number(generated[2]) * elemSize(elem);
+  try {
+    return fs.statSync(spec).size;
+  } catch {
+    return 0; // readPointerData reports the file it cannot read
+  }
 }
 
 function readPointerData(name: string, elem: ElemType, spec: string): Uint8Array {

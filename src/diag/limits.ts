@@ -1,0 +1,47 @@
+/**
+ * The limits the tools keep to, as data: each is checked before the work it bounds (an allocation, a loop) and
+ * reported as a located error naming the construct and its size. docs/cli.md lists them (a test keeps the two in
+ * step); a limit with a flag can be raised from the command line.
+ */
+export interface Limit {
+  /** The default value. */
+  value: number;
+  unit: 'bytes' | 'steps' | 'cores';
+  /** The pto-vm option that sets it, if any. */
+  flag?: string;
+  /** What it bounds, as docs/cli.md says it. */
+  what: string;
+}
+
+export const LIMITS = {
+  globalMemory: {
+    value: 2 ** 30,
+    unit: 'bytes',
+    flag: '--max-memory',
+    what: "the global memory of a run: every pointer argument's buffer, generated or read from a file, together",
+  },
+  steps: {
+    value: 1e8,
+    unit: 'steps',
+    flag: '--max-steps',
+    what: 'the steps of each core: an executed op or a loop iteration',
+  },
+  cores: {
+    value: 4096,
+    unit: 'cores',
+    what: 'the cores of a run: blocks x sub-blocks x ranks',
+  },
+} satisfies Record<string, Limit>;
+
+/** A byte count as messages show it: exact, with a binary-prefixed size beside it when large. */
+export function showBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let v = n;
+  let unit = -1;
+  while (v >= 1024 && unit < units.length - 1) {
+    v /= 1024;
+    unit++;
+  }
+  return `${n} bytes (${v.toFixed(v < 10 ? 1 : 0)} ${units[unit]})`;
+}

@@ -1,0 +1,109 @@
+/**
+ * The VM's limits (src/diag/limits.ts): each is checked before the work it bounds and reported as a located error
+ * (or, for a flag's value, a usage error), in well under a second; docs/cli.md lists every one.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { LIMITS } from '../../src/diag/limits';
+import { ROOT, runTool } from '../fixtures/cli';
+
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pto-limits-'));
+});
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function write(name: string, text: string): string {
+  const file = path.join(tmp, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+/** A kernel that views %x as rows x cols f32 and loads a 32 x 32 corner of it. */
+const viewOf = (rows: number, cols: number) => `module {
+  func.func @k(%x: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %rows = arith.constant ${rows} : index
+    %cols = arith.constant ${cols} : index
+    %v = pto.make_tensor_view %x, shape = [%rows, %cols], strides = [%cols, %c1] : !pto.tensor_view<?x?xf32>
+    %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c32, %c32] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>
+    %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>
+    pto.tload ins(%p : !pto.partition_tensor_view<32x32xf32>) outs(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>)
+    return
+  }
+}
+`;
+
+describe('global memory (--max-memory)', () => {
+  test('a buffer its views size past the limit is an error at the argument, before anything is allocated', () => {
+    const file = write('huge-view.pto', viewOf(100000, 1000000));
+    const r = runTool('pto-vm', 'run', file);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      `${file}:2:16: error[E0804]: %x needs 400000000000 bytes (373 GiB), more than the run's global memory limit of 1073741824 bytes (1.0 GiB) (--max-memory): sized by the views made of it\n` +
+        '  func.func @k(%x: !pto.ptr<f32>) {\n' +
+        '               ^~~~~~~~~~~~~~~~~\n',
+    );
+  });
+
+  test('--max-memory raises or lowers it: 64 x 32 f32 is 8192 bytes', () => {
+    const file = write('small-view.pto', viewOf(64, 32));
+    expect(runTool('pto-vm', 'run', file, '--max-memory', '8192').status).toBe(0);
+    const r = runTool('pto-vm', 'run', file, '--max-memory', '8191');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("error[E0804]: %x needs 8192 bytes (8.0 KiB), more than the run's global memory limit of 8191 bytes (8.0 KiB) (--max-memory)");
+  });
+
+  test('an --arg asking for more is a usage error', () => {
+    const file = write('small-view-arg.pto', viewOf(64, 32));
+    const r = runTool('pto-vm', 'run', file, '--arg', 'x=zeros:1000000000000');
+    expect(r.status).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      "error: --arg x=zeros:1000000000000: %x needs 4000000000000 bytes (3.6 TiB), more than the run's global memory limit of 1073741824 bytes (1.0 GiB) (--max-memory)",
+    );
+  });
+});
+
+test('a launch of more cores than the VM runs is refused before any core is made', () => {
+  const file = path.join(ROOT, 'programs', 'tcolmin.pto');
+  const r = runTool('pto-vm', 'run', file, '--blocks', '5000');
+  expect(r.status).toBe(2);
+  expect(r.stderr.split('\n')[0]).toBe(`error: --ranks x --blocks x --subblocks make 5000 cores, more than the VM runs (${LIMITS.cores.value})`);
+});
+
+test('every iteration of a loop is a step: an empty loop of 10^18 iterations stops at --max-steps', () => {
+  const file = write(
+    'empty-loop.pto',
+    `module {
+  func.func @k() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 1000000000000000000 : index
+    scf.for %i = %c0 to %n step %c1 {
+    }
+    return
+  }
+}
+`,
+  );
+  const r = runTool('pto-vm', 'run', file, '--max-steps', '1000');
+  expect(r.status).toBe(1);
+  expect(r.stderr.split('\n')[0]).toBe(`${file}:6:5: error[E0801]: stopped after 1000 steps (--max-steps)`);
+});
+
+test('docs/cli.md lists every limit with its default and flag', () => {
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Limits'));
+  expect(section.length).toBeGreaterThan(0);
+  for (const limit of Object.values(LIMITS)) {
+    const row = section.split('\n').find((l) => l.includes(limit.what));
+    expect(row).toBeDefined();
+    expect(row).toContain(String(limit.value));
+    if ('flag' in limit) expect(row).toContain(`\`${limit.flag}\``);
+  }
+});
