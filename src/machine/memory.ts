@@ -6,7 +6,7 @@ import { innerBox } from '../types/geometry';
 import { tileBytes } from '../types/geometry';
 import { ElementCodec, Scalar, codec } from '../numerics/elements';
 import { kernelBackedBuffer } from '../numerics/wasm/vector';
-import { vmTrap } from './trap';
+import { OutsideStorage, vmTrap } from './trap';
 import { ElementStore, StridedElements, elementStore } from './element-arrays';
 
 // Hot loops read Math's functions once: a global lookup per call is slow where the code runs in a vm context (jest).
@@ -229,11 +229,23 @@ export class Tile {
   }
 
   get(r: number, c: number): number | bigint {
-    return this.codec.read(this.view, this.elementIndex(r, c) * this.codec.size);
+    return this.codec.read(this.view, this.byteOffset(r, c));
   }
 
   set(r: number, c: number, v: number | bigint): void {
-    this.codec.write(this.view, this.elementIndex(r, c) * this.codec.size, v);
+    this.codec.write(this.view, this.byteOffset(r, c), v);
+  }
+
+  /** Element (r, c)'s first byte, checked against the tile's storage. */
+  private byteOffset(r: number, c: number): number {
+    const size = this.codec.size;
+    const offset = this.elementIndex(r, c) * size;
+    if (!(offset >= 0 && offset + size <= this.bytes.length)) {
+      throw new OutsideStorage(
+        `element (${r}, ${c}) is outside the tile's ${this.bytes.length}-byte storage (a ${this.type.rows}x${this.type.cols} ${this.type.dtype} tile)`,
+      );
+    }
+    return offset;
   }
 
   /** Calls `f` for every position of the valid region, row by row. */
@@ -245,12 +257,12 @@ export class Tile {
 
   /** The raw bits of a 2- or 4-byte element: NaN payloads survive, which a decoded number may not keep. */
   getBits(r: number, c: number): number {
-    const offset = this.elementIndex(r, c) * this.codec.size;
+    const offset = this.byteOffset(r, c);
     return this.codec.size === 2 ? this.view.getUint16(offset, true) : this.view.getUint32(offset, true);
   }
 
   setBits(r: number, c: number, bits: number): void {
-    const offset = this.elementIndex(r, c) * this.codec.size;
+    const offset = this.byteOffset(r, c);
     if (this.codec.size === 2) this.view.setUint16(offset, bits, true);
     else this.view.setUint32(offset, bits >>> 0, true);
   }

@@ -6,3 +6,9 @@ import { Span } from '../diag/source';
 export function vmTrap(message: string, span: Span): LocatedError {
   return new LocatedError(DIAGNOSTICS.trap, message, span);
 }
+
+/**
+ * An element access outside a tile's storage, found where no source location is known (Tile.get/set): the
+ * instruction running it reports it as a trap at the op.
+ */
+export class OutsideStorage extends Error {}

@@ -1,6 +1,7 @@
 /** Tile.columnRun / columnStep (the fast paths' runs along a row) against Tile.elementIndex, their definition. */
 import fc from 'fast-check';
 import { OnChipMemory, Tile } from '../../src/machine/memory';
+import { OutsideStorage } from '../../src/machine/trap';
 import { isa } from '../../src/spec/isa';
 import { BLayout, SLayout, TileType } from '../../src/types/type';
 
@@ -40,4 +41,14 @@ test('every column of a run is columnStep elements after the one before it, in e
     ),
     { numRuns: 400 },
   );
+});
+
+test('an element outside the storage is an OutsideStorage error naming it, not a DataView RangeError', () => {
+  // Nz with 16 x 8 f32 boxes: column 40 is in box column 5, 5 x 32 x 8 = 1280 elements in, past the 1024.
+  const tile = tileOf('col_major', 'row_major', 'f32', 512, 32, 32);
+  expect(() => tile.get(0, 40)).toThrow(new OutsideStorage("element (0, 40) is outside the tile's 4096-byte storage (a 32x32 f32 tile)"));
+  expect(() => tile.setBits(0, 40, 1)).toThrow(OutsideStorage);
+  expect(() => tile.getBits(-1, 0)).toThrow(OutsideStorage);
+  // The last element is inside.
+  expect(tile.get(31, 31)).toBe(0);
 });

@@ -2,7 +2,7 @@ import { BoundOp } from '../../ir/bound';
 import { Executor } from '../../ir/definition';
 import { BoundInstruction } from '../../ir/program';
 import { PartitionView, Tile } from '../../machine/memory';
-import { vmTrap } from '../../machine/trap';
+import { OutsideStorage, vmTrap } from '../../machine/trap';
 import { Value } from '../../machine/value';
 import { Dims, checkDimRule } from '../../spec/valid';
 import { ValidRule } from '../../spec/schema';
@@ -90,7 +90,12 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
   x.observeInstruction(op, objects);
   plan.declared = undefined;
   plan.acted = false;
-  plan.semantics(plan.ctx);
+  try {
+    plan.semantics(plan.ctx);
+  } catch (e) {
+    if (e instanceof OutsideStorage) plan.ctx.trap(e.message);
+    throw e;
+  }
   if (plan.results.length > 0)
     x.setResults(
       op,
