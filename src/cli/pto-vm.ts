@@ -42,6 +42,7 @@ const OPTIONS = {
   },
   json: { type: 'boolean', default: false, describe: 'print the results as JSON' },
   'max-steps': { type: 'number', default: LIMITS.steps.value, describe: 'stop after this many steps per core (an executed op or a loop iteration)' },
+  timeout: { type: 'number', default: LIMITS.time.value, describe: 'stop a run after this many seconds' },
   'max-memory': { type: 'number', default: LIMITS.globalMemory.value, describe: "the bytes the run's global memory (its pointer arguments) may take" },
   direct: { type: 'boolean', default: false, describe: 'run AscendC/TIK ops by their direct model instead of lowering them to PTO tile ops' },
   'check-lowering': {
@@ -127,6 +128,7 @@ export function main(argv: string[]): number {
       json: args.json,
       maxSteps: checkPositive(args['max-steps'], '--max-steps'),
       maxMemory: checkPositive(args['max-memory'], '--max-memory'),
+      timeout: checkSeconds(args.timeout),
       direct: args.direct,
       checkLowering: args['check-lowering'],
       strictSync: args['strict-sync'],
@@ -138,6 +140,11 @@ export function main(argv: string[]): number {
   } catch (e) {
     return exitWith(e);
   }
+}
+
+function checkSeconds(n: number): number {
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got ${n}`);
+  return n;
 }
 
 function checkPositive(n: number, flag: string): number {
@@ -174,6 +181,8 @@ interface RunRequest {
   json: boolean;
   maxSteps: number;
   maxMemory: number;
+  /** Seconds. */
+  timeout: number;
   direct: boolean;
   checkLowering: boolean;
   /** Synchronization findings are errors (exit 1) instead of warnings. */
@@ -344,7 +353,14 @@ function execute(assembled: Assembled, name: string, req: RunRequest): { bound: 
         assembled.types,
         fn,
         ranks.map((b) => b.values),
-        { numerics: req.numerics, backend: req.backend, maxSteps: req.maxSteps, scheduleSeed: req.scheduleSeed, syncCheck: req.syncCheck },
+        {
+          numerics: req.numerics,
+          backend: req.backend,
+          maxSteps: req.maxSteps,
+          scheduleSeed: req.scheduleSeed,
+          syncCheck: req.syncCheck,
+          deadline: Date.now() + req.timeout * 1000,
+        },
         { blocks: req.blocks, subblocks: req.subblocks },
       ),
     };

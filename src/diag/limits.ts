@@ -6,7 +6,7 @@
 export interface Limit {
   /** The default value. */
   value: number;
-  unit: 'bytes' | 'steps' | 'cores';
+  unit: 'bytes' | 'steps' | 'cores' | 'seconds';
   /** The pto-vm option that sets it, if any. */
   flag?: string;
   /** What it bounds, as docs/cli.md says it. */
@@ -25,6 +25,12 @@ export const LIMITS = {
     unit: 'steps',
     flag: '--max-steps',
     what: 'the steps of each core: an executed op or a loop iteration',
+  },
+  time: {
+    value: 600,
+    unit: 'seconds',
+    flag: '--timeout',
+    what: 'the wall-clock time of a run, checked every 256 steps of a core',
   },
   cores: {
     value: 4096,

@@ -38,6 +38,8 @@ export interface RunOptions {
   fastPaths?: boolean | 'javascript';
   /** Whether synchronization is checked (default true): false runs without the pipe and cross-core checkers. */
   syncCheck?: boolean;
+  /** When the run must stop (`Date.now()` milliseconds; `--timeout`), checked every few hundred steps. */
+  deadline?: number;
 }
 
 export interface RunResult {
@@ -517,6 +519,10 @@ class Interpreter implements Executor {
 
   step(op: BoundOp): void {
     if (++this.steps > this.options.maxSteps) throw vmTrap(`stopped after ${this.options.maxSteps} steps (--max-steps)`, op.node.nameSpan);
+    // The clock is read every 256 steps: a step's work is bounded (a tile fits its buffer), so the stop is prompt.
+    if ((this.steps & 255) === 0 && this.options.deadline !== undefined && Date.now() > this.options.deadline) {
+      throw vmTrap(`stopped after the run's time limit, at step ${this.steps} of this core (--timeout)`, op.node.nameSpan);
+    }
   }
 
   runRegion(region: BoundRegion, args: Value[]): RegionExecution {

@@ -107,3 +107,28 @@ test('docs/cli.md lists every limit with its default and flag', () => {
     if ('flag' in limit) expect(row).toContain(`\`${limit.flag}\``);
   }
 });
+
+test('--timeout stops a long run within about its time, at the op it reached', () => {
+  const file = write(
+    'long-loop.pto',
+    `module {
+  func.func @k() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 1000000000000 : index
+    scf.for %i = %c0 to %n step %c1 {
+      %j = arith.addi %i, %c1 : index
+    }
+    return
+  }
+}
+`,
+  );
+  const t0 = Date.now();
+  const r = runTool('pto-vm', 'run', file, '--timeout', '0.5');
+  expect(Date.now() - t0).toBeLessThan(5000);
+  expect(r.status).toBe(1);
+  expect(r.stderr.split('\n')[0]).toMatch(
+    new RegExp(`^${file.replace(/[.]/g, '\\.')}:(6:5|7:12): error\\[E0801\\]: stopped after the run's time limit, at step \\d+ of this core \\(--timeout\\)$`),
+  );
+});

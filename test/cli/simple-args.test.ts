@@ -49,6 +49,7 @@ describe('the usual command lines are parsed without yargs, as yargs parses them
       json: false,
       'max-steps': 7,
       maxSteps: 7,
+      timeout: 600,
       'max-memory': 1073741824,
       maxMemory: 1073741824,
       direct: false,
