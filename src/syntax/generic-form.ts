@@ -71,7 +71,9 @@ export function genericOp(stmt: GenericStatement, op: OpSyntax | undefined, diag
     return { ...base, ...rewrite.fields };
   }
   if (op.syntax !== undefined) {
+    // Dropped too: the op's verifier expects its own form's operands and attributes.
     diags.report(D.genericForm, stmt.nameSpan, `the generic form of ${op.name} is not supported yet: write it in its own form`);
+    return undefined;
   }
   return { ...base, ...ssa };
 }
