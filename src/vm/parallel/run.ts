@@ -16,10 +16,11 @@ export type { ProgramSource } from './worker';
 
 /**
  * Worker threads start when the cores still to run are expected to take at least this long (ms) on one thread,
- * judged from the cores the main thread has run so far. A thread takes ~25 ms to start and then assembles the
- * program again (a few ms for the programs of programs/): below this a run is quicker on one thread.
+ * judged from the cores the main thread has run so far. A worker thread is ready to run cores 100 to 150 ms after it
+ * is started on an idle machine (the thread, the bundle, the modules' set-up, assembling the program), more on a busy
+ * one; below this a run is as quick on one thread, and the machine's other CPUs stay free.
  */
-export const SPAWN_AFTER_MS = 60;
+export const SPAWN_AFTER_MS = 200;
 
 export interface JobsOptions {
   /** Threads, the main thread's included (--jobs). */
@@ -124,7 +125,9 @@ class ParallelRun {
   private ranHere = 0;
   /** How many cores after a trap ran, whose stores were undone. */
   private undone = 0;
-  /** Per worker thread: when it was ready to run cores (ms after it started), and how many it ran. */
+  /** When the worker threads were started (ms since 1970). */
+  private spawnedAt = 0;
+  /** Per worker thread: when it was ready to run cores (ms after it was started), and how many it ran. */
   private readonly threads: { ready?: number; ran: number }[] = [];
   /** Why the parallel result cannot be used (a worker thread could not start its work), if it cannot. */
   private failed?: string;
@@ -195,6 +198,7 @@ class ParallelRun {
       order: this.order,
       control: this.control.buffer as SharedArrayBuffer,
     };
+    this.spawnedAt = performance.timeOrigin + performance.now();
     for (let i = 0; i < count; i++)
       // Whatever a thread might print is its own: the run's output is the main thread's.
       this.workers.push(new Worker(script, { workerData: init, stdout: true, stderr: !process.env.PTO_DEBUG }));
@@ -214,7 +218,7 @@ class ParallelRun {
         const thread: { ready?: number; ran: number } = { ran: 0 };
         this.threads.push(thread);
         worker.on('message', (m: CoreReport | WorkerNotice) => {
-          if (m.status === 'ready') thread.ready = m.ms;
+          if (m.status === 'ready') thread.ready = m.at - this.spawnedAt;
           else if (m.status === 'finished') finished = true;
           else if (m.status === 'failed') {
             finished = true;

@@ -28,7 +28,8 @@ export interface WorkerInit {
 }
 
 /** What a worker thread posts besides its cores' reports: it has no more cores to run, or it could not start. */
-export type WorkerNotice = { status: 'ready'; ms: number } | { status: 'finished' } | { status: 'failed'; message: string };
+/** `ready.at`: when the thread was ready to run cores (ms since 1970, performance.timeOrigin + now). */
+export type WorkerNotice = { status: 'ready'; at: number } | { status: 'finished' } | { status: 'failed'; message: string };
 
 /**
  * A worker thread's run: builds the program as the main thread did (`build`: src/cli/jobs-worker.ts assembles the
@@ -48,7 +49,7 @@ export function serveCores(build: (source: ProgramSource) => Program): void {
     const { buffers, perRank } = rebuildArguments(init.shared);
     const plan = planLaunch(program, fn, perRank, init.shape);
     const runner = new CoreRunner(program, init.options, plan, buffers);
-    port.postMessage({ status: 'ready', ms: performance.now() } satisfies WorkerNotice);
+    port.postMessage({ status: 'ready', at: performance.timeOrigin + performance.now() } satisfies WorkerNotice);
     for (let position = claim(control, init.order.length); position >= 0; position = claim(control, init.order.length)) {
       const report = runner.run(position, init.order[position]);
       if (report.status === 'trap') lowerLimit(control, position + 1);
