@@ -29,7 +29,7 @@ export function lowerLimit(control: Int32Array, limit: number): void {
   }
 }
 
-/** How many positions have been claimed (some perhaps past the end). */
-export function claimed(control: Int32Array): number {
-  return Atomics.load(control, NEXT);
+/** How many positions are left to claim. */
+export function unclaimed(control: Int32Array, positions: number): number {
+  return Math.max(0, Math.min(positions, Atomics.load(control, LIMIT)) - Atomics.load(control, NEXT));
 }

@@ -17,8 +17,8 @@ export interface WireFinding {
 
 /** How one core ran alone: everything the run's result or its trap report takes from it, and what it touched. */
 export type CoreReport = { position: number; core: number } & (
-  | { status: 'done'; steps: number; notes: string[]; printed: string[]; sync: WireFinding[]; warnings: WireFinding[]; accesses: CoreAccesses }
-  | { status: 'trap'; error: WireFinding; warnings: WireFinding[]; accesses: CoreAccesses }
+  | { status: 'done'; steps: number; notes: string[]; printed: string[]; sync: WireFinding[]; warnings: WireFinding[]; accesses?: CoreAccesses }
+  | { status: 'trap'; error: WireFinding; warnings: WireFinding[]; accesses?: CoreAccesses }
   /** It reached state shared with other cores (a flag, a signal, a pipe): only the scheduler can run the launch. */
   | { status: 'shared' }
   /** An error that is not the program's (a bug of the VM): the sequential rerun reports it as it always has. */
@@ -29,20 +29,32 @@ export type CoreReport = { position: number; core: number } & (
 class SharedState {}
 
 /**
- * Runs cores of a launch alone, one after another, over global buffers it observes: each core's record of the
- * elements it read and wrote goes into its report. The same on the main thread and on a worker thread.
+ * Runs cores of a launch alone, one after another, over global buffers it observes (while `recording`): each core's
+ * record of the elements it read and wrote goes into its report. The same on the main thread and on a worker thread.
  */
 export class CoreRunner {
   private readonly recorder: AccessRecorder;
+  private recordingNow = false;
 
   constructor(
     private readonly program: Program,
     private readonly options: RunOptions,
     private readonly plan: LaunchPlan,
-    buffers: GlobalBuffer[],
+    private readonly buffers: GlobalBuffer[],
+    recording = true,
   ) {
     this.recorder = new AccessRecorder(buffers);
-    for (const b of buffers) b.observer = this.recorder;
+    this.recording = recording;
+  }
+
+  /** Whether the cores' accesses are recorded: an unobserved buffer lets transfers take their fast paths. */
+  get recording(): boolean {
+    return this.recordingNow;
+  }
+
+  set recording(on: boolean) {
+    this.recordingNow = on;
+    for (const b of this.buffers) b.observer = on ? this.recorder : undefined;
   }
 
   run(position: number, core: number): CoreReport {
@@ -51,7 +63,8 @@ export class CoreRunner {
       const outcome = runCoreAlone(this.program, this.options, this.plan, core, () => {
         throw new SharedState();
       });
-      const accesses = this.recorder.end();
+      const recorded = this.recorder.end();
+      const accesses = this.recordingNow ? recorded : undefined;
       if ('trap' in outcome) return { position, core, status: 'trap', error: wireError(outcome.trap), warnings: outcome.warnings.map(wireFinding), accesses };
       const r = outcome.result;
       return {

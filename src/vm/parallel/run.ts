@@ -6,8 +6,8 @@ import { Program } from '../../ir/program';
 import { GlobalBuffer } from '../../machine/memory';
 import { LaunchPlan, LaunchShape, RunOptions, RunResult, Value, launchCanWait, mergeWarnings, planLaunch, runRanks, withWarnings } from '../interpreter';
 import { runCores } from '../scheduler';
-import { findConflict } from './accesses';
-import { claim, claimed, lowerLimit, newControl } from './control';
+import { CoreAccesses, findConflict } from './accesses';
+import { claim, lowerLimit, newControl, unclaimed } from './control';
 import { CoreReport, CoreRunner, errorOf, syncFindingOf, warningOf } from './core-run';
 import { copyBack, rebuildArguments, shareArguments } from './shared-memory';
 import { ProgramSource, WorkerInit, WorkerNotice } from './worker';
@@ -145,7 +145,9 @@ class ParallelRun {
   ) {
     this.reports = new Array(order.length);
     this.control = new Int32Array(newControl(order.length));
-    this.runner = new CoreRunner(program, options, plan, buffers);
+    // Cores this thread runs before any other thread starts run as one after another: they need a record only for
+    // the races the sequential run would report between them (the synchronization checks).
+    this.runner = new CoreRunner(program, options, plan, buffers, options.syncCheck !== false);
   }
 
   /**
@@ -164,7 +166,7 @@ class ParallelRun {
       this.ranHere++;
       if (this.workers.length > 0) continue;
       // A core for this thread, the others for the workers: one core left is this thread's.
-      const left = n - claimed(this.control);
+      const left = unclaimed(this.control, n);
       const expected = ((performance.now() - started) / this.ranHere) * left;
       if (left > 1 && expected >= spawnAfter) this.spawn(Math.min(this.jobs.jobs - 1, left - 1));
     }
@@ -199,6 +201,7 @@ class ParallelRun {
       control: this.control.buffer as SharedArrayBuffer,
     };
     this.spawnedAt = performance.timeOrigin + performance.now();
+    this.runner.recording = true;
     for (let i = 0; i < count; i++)
       // Whatever a thread might print is its own: the run's output is the main thread's.
       this.workers.push(new Worker(script, { workerData: init, stdout: true, stderr: !process.env.PTO_DEBUG }));
@@ -283,20 +286,27 @@ export function outcomeOf(
   for (let p = 0; p <= last; p++) if (!reports[p]) return { rerun: `position ${p} of the cores did not run`, undone: 0 };
   const byCore = new Array<CoreReport | undefined>(order.length);
   for (const r of reports) if (r) byCore[r.core] = r;
-  const accesses = Array.from(byCore, (r) => (r && 'accesses' in r ? r.accesses : undefined));
+  // A core without a record ran on the main thread before any other thread started: before every core it did not
+  // precede, as one after another.
+  const accesses = Array.from(byCore, accessesOf);
   const conflict = findConflict(accesses, shared.length);
   if (conflict) {
     const [a, b] = conflict.cores.map((c) => labels[c]);
     return { rerun: `${a} and ${b} both touch element ${conflict.element} of %${shared[conflict.buffer].name}, one of them writing it`, undone: 0 };
   }
   if (trapAt >= 0) {
-    // The cores after the trap would not have run: their stores are undone (no core up to it touched those elements).
+    // The cores after the trap would not have run: their stores are undone (no core up to it touched those elements,
+    // or none without a record: then the elements' bytes before are not the initial ones, and it runs again).
+    const after = reports.slice(trapAt + 1).filter((r) => r !== undefined);
+    if (after.length > 0 && reports.slice(0, trapAt + 1).some((r) => !accessesOf(r)))
+      return { rerun: 'cores after the trap ran, and cores up to it have no record to undo them against', undone: 0 };
     let undone = 0;
-    for (const r of reports.slice(trapAt + 1))
-      if (r && 'accesses' in r) {
-        undo(r.accesses.writes, shared, originals);
-        undone++;
-      }
+    for (const r of after) {
+      const accesses = accessesOf(r);
+      if (!accesses) return { rerun: 'a core after the trap ran without a record', undone: 0 };
+      undo(accesses.writes, shared, originals);
+      undone++;
+    }
     copyBack(shared, originals);
     const ran = new Set(order.slice(0, trapAt + 1));
     const warnings = Array.from(byCore, (r, core) => (r && ran.has(core) && 'warnings' in r ? r.warnings.map(warningOf) : []));
@@ -319,6 +329,11 @@ export function outcomeOf(
     result.sync.push(...r.sync.map(syncFindingOf));
   }
   return { result, undone: 0 };
+}
+
+/** What a core touched, when it ran and was recorded. */
+function accessesOf(r: CoreReport | undefined): CoreAccesses | undefined {
+  return r && 'accesses' in r ? r.accesses : undefined;
 }
 
 /** Puts back the initial bytes and `written` marks of the runs of elements a core wrote. */

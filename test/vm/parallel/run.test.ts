@@ -174,8 +174,12 @@ describe.each(WAYS)('--jobs 3, %s', (_, jobs) => {
     expect(trace).toMatch(/a core can wait for another \(the scheduler runs them\)/);
   });
 
-  it('without the synchronization checks the results are the same', async () => {
-    const { sequential, parallel } = await both({ file: program('vadd-blocks'), blocks: 4, options: { syncCheck: false } }, jobs);
+  it.each([
+    [program('vadd-blocks'), 4],
+    [fixture('chain'), 4],
+    [fixture('trap-middle'), 4],
+  ])('without the synchronization checks (cores before any thread starts run unrecorded): %s on %d blocks', async (file, blocks) => {
+    const { sequential, parallel } = await both({ file, blocks, options: { syncCheck: false } }, jobs);
     expect(parallel).toEqual(sequential);
   });
 });
