@@ -16,9 +16,9 @@ export type { ProgramSource } from './worker';
 
 /**
  * Worker threads start when the cores still to run are expected to take at least this long (ms) on one thread,
- * judged from the cores the main thread has run so far. A worker thread is ready to run cores 100 to 150 ms after it
- * is started on an idle machine (the thread, the bundle, the modules' set-up, assembling the program), more on a busy
- * one; below this a run is as quick on one thread, and the machine's other CPUs stay free.
+ * judged from the cores the main thread has run so far. A worker thread is ready to run cores 130 ms after it is
+ * started at best (the thread, the bundle, the modules' set-up, assembling the program), 300 ms and more on a busy
+ * machine; below this a run is as quick on one thread, and the machine's other CPUs stay free.
  */
 export const SPAWN_AFTER_MS = 200;
 
