@@ -3,6 +3,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const os = require('os');
 const { spawnSync } = require('child_process');
 const { assemble } = require('../dist/verify/assemble');
 const { bindArguments } = require('../dist/vm/io/arguments');
@@ -111,12 +112,44 @@ function realKernelRows(spawns = 5) {
   });
 }
 
-module.exports = { vmRows, realKernelRows };
+/**
+ * Blocks on threads: programs/softmax-blocks.pto over 65536 x 64 f32 rows (16 MB in, 16 MB out) on 16 blocks, run by
+ * pto-vm with --jobs 2 against --jobs 1 (the baseline, every block on the main thread), alternating, medians.
+ */
+function jobsRows(spawns = 5) {
+  const text = fs.readFileSync(path.join(ROOT, 'programs', 'softmax-blocks.pto'), 'utf8').replace(/\b2048\b/g, '65536');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pto-bench-')), 'softmax-blocks-65536.pto');
+  fs.writeFileSync(file, text);
+  const run = (jobs) => [path.join('bin', 'pto-vm'), 'run', file, '--target', 'a5', '--blocks', '16', '--jobs', String(jobs)];
+  const [one, two] = [[], []];
+  try {
+    for (let i = 0; i < spawns; i++) {
+      one.push(processMs(run(1)));
+      two.push(processMs(run(2)));
+    }
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+  const [o, b] = [median(two), median(one)];
+  return [
+    {
+      name: `--jobs 2 vs --jobs 1: pto-vm run programs/softmax-blocks.pto on 65536x64 f32, 16 blocks, start-up included (${os.availableParallelism()} CPUs)`,
+      ours: o,
+      baseline: b,
+      ratio: o / b,
+      unit: 'ms',
+      target: 0.7,
+      met: o / b <= 0.7,
+    },
+  ];
+}
+
+module.exports = { vmRows, realKernelRows, jobsRows };
 
 if (require.main === module) {
   console.log('| measurement | ours | baseline | ratio | target | met |');
   console.log('|---|---|---|---|---|---|');
-  for (const r of [...vmRows(), ...realKernelRows()])
+  for (const r of [...vmRows(), ...realKernelRows(), ...jobsRows()])
     console.log(
       `| ${r.name} | ${r.ours.toFixed(2)} ${r.unit} | ${r.baseline.toFixed(2)} ${r.unit} | ${r.ratio.toFixed(2)} | <= ${r.target} | ${r.met ? 'yes' : 'no'} |`,
     );

@@ -8,20 +8,35 @@ export function start(tool: 'pto-as' | 'pto-vm'): void {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
   });
-  let code: number;
-  try {
-    code = toolMain(tool)(process.argv.slice(2));
-  } catch (e) {
+  const failed = (e: unknown): number => {
     const message = e instanceof Error ? e.message : String(e);
     process.stderr.write(`${tool}: internal error: ${message}\n`);
     if (process.env.PTO_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`);
-    code = 1;
+    return 1;
+  };
+  let code: number | Promise<number>;
+  try {
+    code = toolMain(tool)(process.argv.slice(2));
+  } catch (e) {
+    code = failed(e);
   }
-  process.exitCode = code;
+  // A run on worker threads (pto-vm run --jobs) ends after the main thread has heard from them.
+  if (typeof code === 'number') process.exitCode = code;
+  else
+    code.then(
+      (c) => (process.exitCode = c),
+      (e: unknown) => (process.exitCode = failed(e)),
+    );
+}
+
+/** A worker thread of `pto-vm run --jobs` (src/cli/jobs-thread.ts starts it from the bundle when it can). */
+export function work(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- only a worker thread loads it
+  (require('./jobs-worker') as typeof import('./jobs-worker')).work();
 }
 
 /** The tool's main function, loading only its own modules (pto-as has no use for the VM). */
-function toolMain(tool: 'pto-as' | 'pto-vm'): (argv: string[]) => number {
+function toolMain(tool: 'pto-as' | 'pto-vm'): (argv: string[]) => number | Promise<number> {
   /* eslint-disable @typescript-eslint/no-require-imports -- a static import would load both tools */
   if (tool === 'pto-as') return (require('./pto-as') as typeof import('./pto-as')).main;
   return (require('./pto-vm') as typeof import('./pto-vm')).main;

@@ -8,7 +8,10 @@ import { TargetName } from '../spec/schema';
 import { attrOf, OpNode } from '../syntax/ast';
 import { elemSize } from '../types/type';
 import { firstLowerableOp, lowerProgram } from '../lower';
-import { RunResult, runRanks } from '../vm/interpreter';
+import * as os from 'os';
+import * as path from 'path';
+import { RunResult } from '../vm/interpreter';
+import { ProgramSource, WorkerCrash, runRanksWithJobs } from '../vm/parallel/run';
 import { GlobalBuffer } from '../machine/memory';
 import { CodeBackend, NumericsProfile } from '../ops/instructions/semantics/context';
 import { ArgumentError, BoundArguments } from '../vm/io/arguments';
@@ -51,6 +54,10 @@ const OPTIONS = {
     describe: 'run the lowered program and the direct model, and report the first byte where they differ',
   },
   blocks: { type: 'number', default: 1, describe: 'run the kernel on this many blocks, sharing global memory' },
+  jobs: {
+    type: 'number',
+    describe: 'threads for the cores of a launch that never wait for each other (default: the number of CPUs; 1: all on the main thread)',
+  },
   ranks: { type: 'number', default: 1, describe: 'run the kernel on this many devices (ranks), each with its own global memory and launch' },
   subblocks: { type: 'number', describe: 'vector cores (sub-blocks) per block (default: 2 for a mixed cube/vector kernel, else 1)' },
   'schedule-seed': {
@@ -96,7 +103,7 @@ export function parseWithYargs(argv: string[]) {
 }
 
 /** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--pto-backend] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--ranks R] [--schedule-seed S] [--strict-sync] */
-export function main(argv: string[]): number {
+export function main(argv: string[]): number | Promise<number> {
   let args;
   try {
     args = (parseSimply(argv, RUN_COMMAND_LINE) as ReturnType<typeof parseWithYargs> | undefined) ?? parseWithYargs(argv);
@@ -117,7 +124,7 @@ export function main(argv: string[]): number {
     const ranks = checkCount(args.ranks, '--ranks');
     if (ranks > 1 && args['check-lowering']) throw new UsageError('--check-lowering runs one rank: leave out --ranks');
     checkCores(ranks * checkCount(args.blocks, '--blocks') * (args.subblocks === undefined ? 1 : checkCount(args.subblocks, '--subblocks')));
-    return run({
+    const code = run({
       file: String(args.file),
       target: args.target as TargetName | undefined,
       entry: args.entry,
@@ -136,10 +143,17 @@ export function main(argv: string[]): number {
       blocks: checkCount(args.blocks, '--blocks'),
       subblocks: args.subblocks === undefined ? undefined : checkCount(args.subblocks, '--subblocks'),
       scheduleSeed: args['schedule-seed'] === undefined ? undefined : checkSeed(args['schedule-seed']),
+      jobs: args.jobs === undefined ? os.availableParallelism() : checkJobs(args.jobs),
     });
+    return code instanceof Promise ? code.catch(exitWith) : code;
   } catch (e) {
     return exitWith(e);
   }
+}
+
+function checkJobs(n: number): number {
+  if (!Number.isInteger(n) || n <= 0 || n > 1024) throw new UsageError(`--jobs must be an integer from 1 to 1024, got ${n}`);
+  return n;
 }
 
 function checkSeconds(n: number): number {
@@ -192,9 +206,18 @@ interface RunRequest {
   blocks: number;
   subblocks?: number;
   scheduleSeed?: number;
+  /** Threads for cores that never wait (--jobs). */
+  jobs: number;
 }
 
-function run(req: RunRequest): number {
+type MaybePromise<T> = T | Promise<T>;
+
+/** f of the value, or of what the Promise resolves to (a run on worker threads ends later). */
+function then<T, U>(value: MaybePromise<T>, f: (v: T) => MaybePromise<U>): MaybePromise<U> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
+
+function run(req: RunRequest): MaybePromise<number> {
   let text: string;
   try {
     text = fs.readFileSync(req.file, 'utf8');
@@ -229,30 +252,38 @@ function run(req: RunRequest): number {
   }
   const main = lowered ?? assembled;
   const fn = chooseEntry(main.program.functions, req.entry);
-  const execution = execute(main, fn.symbol!, req);
-  if (!execution) return 1;
+  const source = (lower: boolean): ProgramSource => ({ path: req.file, text, target: req.target, lower });
+  return then(execute(main, fn.symbol!, req, source(lowered !== undefined)), (execution) => {
+    if (!execution) return 1;
+    const { result } = execution;
+    if (lowerable && req.numerics !== 'npu' && !req.direct)
+      result.notes.push(
+        'the lowering of AscendC/TIK ops is exact under --numerics npu; under cpu-sim its sums and NaN handling may differ from the direct model',
+      );
+    if (!req.checkLowering || !lowerable) return report(req, main, fn, execution);
+    return then(execute(assembled, fn.symbol!, req, source(false)), (direct) => {
+      if (!direct) return 1;
+      const difference = firstDifference(execution.bound.buffers, direct.bound.buffers);
+      if (difference) {
+        const message = `--check-lowering: ${difference}`;
+        process.stderr.write(
+          formatDiagnostic(assembled.source, { severity: 'error', code: DIAGNOSTICS.loweringMismatch.code, message, span: lowerable.nameSpan }) + '\n',
+        );
+        return 1;
+      }
+      const bytes = execution.bound.buffers.reduce((n, b) => n + b.bytes.length, 0);
+      process.stderr.write(
+        `${req.file}: note: --check-lowering: the lowered program and the direct model agree on all ${bytes} bytes of ${execution.bound.buffers.map((b) => '%' + b.name).join(', ')}\n`,
+      );
+      return report(req, main, fn, execution);
+    });
+  });
+}
+
+/** What a run prints: notes, synchronization findings and warnings, then the outputs (or JSON); its exit code. */
+function report(req: RunRequest, main: Assembled, fn: OpNode, execution: Execution): number {
   const { bound, ranks, result } = execution;
   const { program } = main;
-  if (lowerable && req.numerics !== 'npu' && !req.direct)
-    result.notes.push(
-      'the lowering of AscendC/TIK ops is exact under --numerics npu; under cpu-sim its sums and NaN handling may differ from the direct model',
-    );
-  if (req.checkLowering && lowerable) {
-    const direct = execute(assembled, fn.symbol!, req);
-    if (!direct) return 1;
-    const difference = firstDifference(bound.buffers, direct.bound.buffers);
-    if (difference) {
-      const message = `--check-lowering: ${difference}`;
-      process.stderr.write(
-        formatDiagnostic(assembled.source, { severity: 'error', code: DIAGNOSTICS.loweringMismatch.code, message, span: lowerable.nameSpan }) + '\n',
-      );
-      return 1;
-    }
-    const bytes = bound.buffers.reduce((n, b) => n + b.bytes.length, 0);
-    process.stderr.write(
-      `${req.file}: note: --check-lowering: the lowered program and the direct model agree on all ${bytes} bytes of ${bound.buffers.map((b) => '%' + b.name).join(', ')}\n`,
-    );
-  }
   for (const note of result.notes) process.stderr.write(`${req.file}: note: ${note}\n`);
   const severity = req.strictSync ? 'error' : 'warning';
   for (const f of result.sync)
@@ -318,8 +349,20 @@ function located(assembled: Assembled, span: Span): { file: string; line: number
   return { file: assembled.source.path, ...assembled.source.position(span.start) };
 }
 
-/** Binds the arguments and runs @name of an assembled program; a trap is reported and gives undefined. */
-function execute(assembled: Assembled, name: string, req: RunRequest): { bound: BoundArguments; ranks: BoundArguments[]; result: RunResult } | undefined {
+/** What a worker thread of --jobs runs: the compiled src/cli/jobs-thread.ts (the tests of src/ run it from dist/). */
+const THREAD_SCRIPT = __filename.endsWith('.ts') ? path.join(__dirname, '..', '..', 'dist', 'cli', 'jobs-thread.js') : path.join(__dirname, 'jobs-thread.js');
+
+interface Execution {
+  bound: BoundArguments;
+  ranks: BoundArguments[];
+  result: RunResult;
+}
+
+/**
+ * Binds the arguments and runs @name of an assembled program (`source`: how a worker thread builds it); a trap, or
+ * a worker thread that stopped, is reported and gives undefined.
+ */
+function execute(assembled: Assembled, name: string, req: RunRequest, source: ProgramSource): MaybePromise<Execution | undefined> {
   const fn = assembled.program.functions.get(name)!;
   let ranks: BoundArguments[];
   try {
@@ -344,32 +387,40 @@ function execute(assembled: Assembled, name: string, req: RunRequest): { bound: 
     if (!ranks[0].origins.has(out) || !ranks.some((b) => b.buffers.some((buffer) => buffer.name === out)))
       throw new UsageError(`--out ${out}: @${fn.symbol} has no pointer argument %${out}`);
   }
-  try {
-    return {
-      bound: ranks[0],
-      ranks,
-      result: runRanks(
-        assembled.program,
-        assembled.types,
-        fn,
-        ranks.map((b) => b.values),
-        {
-          numerics: req.numerics,
-          backend: req.backend,
-          maxSteps: req.maxSteps,
-          scheduleSeed: req.scheduleSeed,
-          syncCheck: req.syncCheck,
-          deadline: Date.now() + req.timeout * 1000,
-        },
-        { blocks: req.blocks, subblocks: req.subblocks },
-      ),
-    };
-  } catch (e) {
+  const failed = (e: unknown): undefined => {
     if (e instanceof LocatedError) {
       process.stderr.write(formatDiagnostic(assembled.source, e.diagnostic) + '\n');
       return undefined;
     }
+    if (e instanceof WorkerCrash) {
+      process.stderr.write(`${req.file}: error: --jobs ${req.jobs}: ${e.message}; the run has no result (--jobs 1 runs without worker threads)\n`);
+      return undefined;
+    }
     throw e;
+  };
+  const trace = process.env.PTO_JOBS_TRACE ? (line: string) => process.stderr.write(`${req.file}: trace: ${line}\n`) : undefined;
+  const spawnAfter = process.env.PTO_JOBS_SPAWN_AFTER_MS;
+  try {
+    const result = runRanksWithJobs(
+      assembled.program,
+      assembled.types,
+      fn,
+      ranks.map((b) => b.values),
+      {
+        numerics: req.numerics,
+        backend: req.backend,
+        maxSteps: req.maxSteps,
+        scheduleSeed: req.scheduleSeed,
+        syncCheck: req.syncCheck,
+        deadline: Date.now() + req.timeout * 1000,
+      },
+      { blocks: req.blocks, subblocks: req.subblocks },
+      { jobs: req.jobs, source, threadScript: THREAD_SCRIPT, trace, ...(spawnAfter ? { spawnAfterMs: Number(spawnAfter) } : {}) },
+    );
+    const executed = (result: RunResult): Execution => ({ bound: ranks[0], ranks, result });
+    return result instanceof Promise ? result.then(executed, failed) : executed(result);
+  } catch (e) {
+    return failed(e);
   }
 }
 

@@ -43,10 +43,12 @@ export class GlobalBuffer {
     readonly name: string,
     readonly elem: ElemType,
     readonly bytes: Uint8Array,
+    /** Where to mark the stored elements (one byte each), when not an array of its own: one in shared memory (src/vm/parallel). */
+    written?: Uint8Array,
   ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.codec = codec(elem);
-    this.written = new Uint8Array(this.length);
+    this.written = written ?? new Uint8Array(this.length);
   }
 
   get length(): number {

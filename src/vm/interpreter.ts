@@ -89,29 +89,11 @@ export function runLaunch(
  * own launch of `shape`; every core of every rank runs under one scheduler, so that ranks can exchange data.
  */
 export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRank: Map<string, Value>[], options: RunOptions, shape: LaunchShape): RunResult {
-  const kinds = kindsReachedFrom(program, fn);
-  // A kernel for one kind of core whose pipes name a kernel for the other (a pair PTOAS compiles together, the runtime
-  // launching one on the cube cores and the other on the vector cores, with the same arguments).
-  const peer = kinds.size === 1 ? peerKernel(program, fn) : undefined;
-  const mixed = (kinds.has('cube') && kinds.has('vector')) || peer !== undefined;
-  const kernelFor = (kind: CoreKind | undefined): OpNode => (peer && kind && program.bound.functions.get(fn)?.kind !== kind ? peer : fn);
-  const subblocks = shape.subblocks ?? (mixed ? 2 : 1);
-  const ranks = perRank.length;
-  const count = ranks * shape.blocks * (subblocks + (mixed ? 1 : 0));
-  if (count > LIMITS.cores.value)
-    throw new LocatedError(DIAGNOSTICS.limit, `this launch makes ${count} cores, more than the VM runs (${LIMITS.cores.value})`, fn.nameSpan);
-  const cores: CoreIndex[] = [];
-  for (let rank = 0; rank < ranks; rank++)
-    for (let block = 0; block < shape.blocks; block++) {
-      const core = { block, blocks: shape.blocks, subblocks, rank, ranks };
-      if (mixed) cores.push({ ...core, subblock: 0, kind: 'cube' });
-      for (let subblock = 0; subblock < subblocks; subblock++) cores.push({ ...core, subblock, ...(mixed ? { kind: 'vector' as const } : {}) });
-    }
+  const plan = planLaunch(program, fn, perRank, shape);
+  const { cores, labels } = plan;
   const world = new RunState(cores.length);
   const launches = perRank.map(() => new Map<string, unknown>());
   const interpreters = cores.map((core, id) => new Interpreter(program, { ...options, core }, world, launches[core.rank], id));
-  const label = (core: CoreIndex) => coreLabel(core, { ranks, blocks: shape.blocks, subblocks, mixed });
-  const labels = cores.map(label);
   // Races between cores are looked for only when there are several (a single core pays nothing).
   const races = cores.length > 1 && options.syncCheck !== false ? new CrossCoreRaces(world.clocks, labels) : undefined;
   world.races = races;
@@ -121,10 +103,7 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
     runCores(
       interpreters.map((x, i) => ({
         label: labels[i],
-        run: labelled(
-          observed(x.run(kernelFor(cores[i].kind), argumentsFor(fn, kernelFor(cores[i].kind), perRank[cores[i].rank], cores[i])), races, i),
-          cores.length > 1 ? labels[i] : undefined,
-        ),
+        run: labelled(observed(x.run(plan.kernels[i], plan.args[i]), races, i), cores.length > 1 ? labels[i] : undefined),
         at: () => x.waitingAt(),
       })),
       options.scheduleSeed,
@@ -145,6 +124,77 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
   }
   if (races) total.sync.push(...races.findings);
   return total;
+}
+
+/**
+ * A launch's cores in the scheduler's order, each with its label, the kernel it runs and that kernel's arguments:
+ * what runRanks runs, and what src/vm/parallel runs on several threads when no core can wait for another.
+ */
+export interface LaunchPlan {
+  cores: CoreIndex[];
+  labels: string[];
+  kernels: OpNode[];
+  args: Map<string, Value>[];
+}
+
+/** The cores of a launch of `shape` on every rank (a trap when a peer kernel lacks an argument). */
+export function planLaunch(program: Program, fn: OpNode, perRank: Map<string, Value>[], shape: LaunchShape): LaunchPlan {
+  const kinds = kindsReachedFrom(program, fn);
+  // A kernel for one kind of core whose pipes name a kernel for the other (a pair PTOAS compiles together, the runtime
+  // launching one on the cube cores and the other on the vector cores, with the same arguments).
+  const peer = kinds.size === 1 ? peerKernel(program, fn) : undefined;
+  const mixed = (kinds.has('cube') && kinds.has('vector')) || peer !== undefined;
+  const kernelFor = (kind: CoreKind | undefined): OpNode => (peer && kind && program.bound.functions.get(fn)?.kind !== kind ? peer : fn);
+  const subblocks = shape.subblocks ?? (mixed ? 2 : 1);
+  const ranks = perRank.length;
+  const count = ranks * shape.blocks * (subblocks + (mixed ? 1 : 0));
+  if (count > LIMITS.cores.value)
+    throw new LocatedError(DIAGNOSTICS.limit, `this launch makes ${count} cores, more than the VM runs (${LIMITS.cores.value})`, fn.nameSpan);
+  const cores: CoreIndex[] = [];
+  for (let rank = 0; rank < ranks; rank++)
+    for (let block = 0; block < shape.blocks; block++) {
+      const core = { block, blocks: shape.blocks, subblocks, rank, ranks };
+      if (mixed) cores.push({ ...core, subblock: 0, kind: 'cube' });
+      for (let subblock = 0; subblock < subblocks; subblock++) cores.push({ ...core, subblock, ...(mixed ? { kind: 'vector' as const } : {}) });
+    }
+  const labels = cores.map((core) => coreLabel(core, { ranks, blocks: shape.blocks, subblocks, mixed }));
+  const kernels = cores.map((core) => kernelFor(core.kind));
+  const args = cores.map((core, i) => argumentsFor(fn, kernels[i], perRank[core.rank], core));
+  return { cores, labels, kernels, args };
+}
+
+/** Whether some core of the launch runs code that can wait for another core (then only the scheduler can run it). */
+export function launchCanWait(program: Program, plan: LaunchPlan): boolean {
+  const waits = new WaitAnalysis(program);
+  return [...new Set(plan.kernels)].some((kernel) => {
+    const bound = program.bound.functions.get(kernel);
+    return bound === undefined || waits.function(bound);
+  });
+}
+
+/** How one core of a launch ended when it ran alone: its result, or the trap that stopped it and its warnings by then. */
+export type AloneOutcome = { result: RunResult } | { trap: LocatedError; warnings: RunWarning[] };
+
+/**
+ * Runs core `i` of a launch by itself, to its end, as runRanks would run it between the other cores of a launch whose
+ * cores cannot wait (launchCanWait): the same options, label and arguments. `shared` is called where the core reaches
+ * state it would share with other cores (a flag, a pipe, a signal, a clock) and must throw: a core alone has none.
+ * A trap is returned with the core's label; any other error is thrown.
+ */
+export function runCoreAlone(program: Program, options: RunOptions, plan: LaunchPlan, i: number, shared: () => never): AloneOutcome {
+  const world = new RunState(0);
+  world.alone = shared;
+  const x = new Interpreter(program, { ...options, core: plan.cores[i] }, world, new Map(), i);
+  const run = labelled(x.run(plan.kernels[i], plan.args[i]), plan.cores.length > 1 ? plan.labels[i] : undefined);
+  try {
+    for (let step = run.next(); !step.done; step = run.next()) {
+      if (!step.value.ready()) throw new Error(`${plan.labels[i]} waits (${step.value.what}) in a launch run without the scheduler`);
+    }
+  } catch (e) {
+    if (e instanceof LocatedError) return { trap: e, warnings: x.warningsSoFar() };
+    throw e;
+  }
+  return { result: { ...x.result(), printed: world.printed } };
 }
 
 /** The global buffers the arguments of a run reach (a buffer, or a pointer or view into one). */
@@ -184,9 +234,14 @@ export function runFunction(program: Program, types: TypeTable, fn: OpNode, args
 
 /** Every core of a launch runs the same code: one warning per op and kind, whichever core found it first. */
 function mergedWarnings(interpreters: Interpreter[]): RunWarning[] {
+  return mergeWarnings(interpreters.map((x) => x.warningsSoFar()));
+}
+
+/** The warnings of each core of a launch, in the order of the cores, merged: one per op and kind, the first found. */
+export function mergeWarnings(perCore: RunWarning[][]): RunWarning[] {
   const merged = new Map<string, RunWarning>();
-  for (const x of interpreters)
-    for (const w of x.warningsSoFar()) {
+  for (const warnings of perCore)
+    for (const w of warnings) {
       const key = `${w.span.start}:${w.kind.code}`;
       if (!merged.has(key)) merged.set(key, w);
     }
@@ -194,7 +249,7 @@ function mergedWarnings(interpreters: Interpreter[]): RunWarning[] {
 }
 
 /** The error with the run's warnings so far as notes where they were found. */
-function withWarnings(e: LocatedError, warnings: RunWarning[]): LocatedError {
+export function withWarnings(e: LocatedError, warnings: RunWarning[]): LocatedError {
   if (warnings.length === 0) return e;
   const notes = warnings.map((w) => ({ message: `before this: warning[${w.kind.code}]: ${w.message}`, span: w.span }));
   return new LocatedError(e.kind, e.message, e.span, [...(e.notes ?? []), ...notes]);
@@ -331,6 +386,8 @@ class RunState {
   readonly shared = new Map<string, unknown>();
   readonly clocks: number[][];
   races?: CrossCoreRaces;
+  /** Set when a core runs alone (runCoreAlone): called where the core would reach state shared with other cores. */
+  alone?: () => never;
   constructor(cores: number) {
     this.clocks = Array.from({ length: cores }, (_, i) => Array.from({ length: cores }, (_, j) => (i === j ? 1 : 0)));
   }
@@ -654,6 +711,7 @@ class Interpreter implements Executor {
   }
 
   shared<T>(scope: SharedScope, key: string, make: () => T): T {
+    this.world.alone?.();
     const states = scope === 'launch' ? this.launch : this.world.shared;
     let state = states.get(key) as T | undefined;
     if (state === undefined) states.set(key, (state = make()));
@@ -661,6 +719,7 @@ class Interpreter implements Executor {
   }
 
   release(): HappensBefore {
+    this.world.alone?.();
     // The accesses gathered so far happened at the epoch that ends here.
     this.world.races?.flush();
     const clock = this.world.clocks[this.id];
@@ -670,6 +729,7 @@ class Interpreter implements Executor {
   }
 
   acquire(other: HappensBefore): void {
+    this.world.alone?.();
     this.world.races?.flush();
     const clock = this.world.clocks[this.id];
     for (let i = 0; i < clock.length; i++) if (other[i] > clock[i]) clock[i] = other[i];

@@ -1,0 +1,35 @@
+/**
+ * The shared counters of a parallel run (an Int32Array over a SharedArrayBuffer): the next position of the cores'
+ * order to claim, and the limit: positions at or past it are not started (a trap at position p sets it to p + 1,
+ * since the sequential run would stop there; a report that makes the parallel run void sets it to 0).
+ */
+const NEXT = 0;
+const LIMIT = 1;
+
+export function newControl(positions: number): SharedArrayBuffer {
+  const buffer = new SharedArrayBuffer(8);
+  const control = new Int32Array(buffer);
+  control[NEXT] = 0;
+  control[LIMIT] = positions;
+  return buffer;
+}
+
+/** The next position to run, or -1 when none is left. */
+export function claim(control: Int32Array, positions: number): number {
+  if (Atomics.load(control, LIMIT) <= Atomics.load(control, NEXT)) return -1;
+  const position = Atomics.add(control, NEXT, 1);
+  return position < Math.min(positions, Atomics.load(control, LIMIT)) ? position : -1;
+}
+
+/** Positions from `limit` on are not started. */
+export function lowerLimit(control: Int32Array, limit: number): void {
+  for (;;) {
+    const current = Atomics.load(control, LIMIT);
+    if (limit >= current || Atomics.compareExchange(control, LIMIT, current, limit) === current) return;
+  }
+}
+
+/** How many positions are left to claim. */
+export function unclaimed(control: Int32Array, positions: number): number {
+  return Math.max(0, Math.min(positions, Atomics.load(control, LIMIT)) - Atomics.load(control, NEXT));
+}

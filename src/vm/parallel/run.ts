@@ -1,0 +1,350 @@
+import * as fs from 'fs';
+import type { Worker } from 'worker_threads';
+import { OpNode } from '../../syntax/ast';
+import { TypeTable } from '../../syntax/type-table';
+import { Program } from '../../ir/program';
+import { GlobalBuffer } from '../../machine/memory';
+import { LaunchPlan, LaunchShape, RunOptions, RunResult, Value, launchCanWait, mergeWarnings, planLaunch, runRanks, withWarnings } from '../interpreter';
+import { runCores } from '../scheduler';
+import { CoreAccesses, findConflict } from './accesses';
+import { claim, lowerLimit, newControl, unclaimed } from './control';
+import { CoreReport, CoreRunner, errorOf, syncFindingOf, warningOf } from './core-run';
+import { copyBack, rebuildArguments, shareArguments } from './shared-memory';
+import { ProgramSource, WorkerInit, WorkerNotice } from './worker';
+
+export type { ProgramSource } from './worker';
+
+/**
+ * Worker threads start when the cores still to run are expected to take at least this long (ms) on one thread,
+ * judged from the cores the main thread has run so far. A worker thread is ready to run cores 130 ms after it is
+ * started at best (the thread, the bundle, the modules' set-up, assembling the program), 300 ms and more on a busy
+ * machine; below this a run is as quick on one thread, and the machine's other CPUs stay free.
+ */
+export const SPAWN_AFTER_MS = 200;
+
+export interface JobsOptions {
+  /** Threads, the main thread's included (--jobs). */
+  jobs: number;
+  /** How a worker thread builds the same program. */
+  source: ProgramSource;
+  /** The script a worker thread runs (compiled JavaScript: src/cli/jobs-thread.ts); none, or none there: no threads. */
+  threadScript?: string;
+  /** Overrides SPAWN_AFTER_MS (0: always start worker threads; Infinity: never). */
+  spawnAfterMs?: number;
+  /** Told, in one line, how the run went (PTO_JOBS_TRACE=1): threads, and whether the parallel result was kept. */
+  trace?: (line: string) => void;
+}
+
+/** A worker thread that stopped without saying why (out of memory, terminated): the run has no result. */
+export class WorkerCrash extends Error {}
+
+/**
+ * runRanks with the cores of a launch on several threads, when none of them can wait for another (launchCanWait):
+ * the same result, memory, printed text, warnings and trap as runRanks, which runs such cores one after another in
+ * the scheduler's order. Each core runs alone over global memory shared by the threads, recording the elements it
+ * reads and writes. If two cores touched an element one of them wrote, or a core reached state shared between cores,
+ * or a core met an error that is not a trap, the parallel run is discarded and runRanks runs the launch from the
+ * initial memory (which the parallel run never touched). A trap is reported as runRanks reports the first one in
+ * the order; the stores of the cores after it are undone. A Promise when worker threads ran.
+ */
+export function runRanksWithJobs(
+  program: Program,
+  types: TypeTable,
+  fn: OpNode,
+  perRank: Map<string, Value>[],
+  options: RunOptions,
+  shape: LaunchShape,
+  jobs: JobsOptions,
+): RunResult | Promise<RunResult> {
+  const trace = jobs.trace ?? (() => {});
+  const sequential = (why: string) => {
+    trace(`--jobs: ${why}: the cores ran one after another`);
+    return runRanks(program, types, fn, perRank, options, shape);
+  };
+  if (jobs.jobs <= 1) return runRanks(program, types, fn, perRank, options, shape);
+  let plan: LaunchPlan;
+  try {
+    plan = planLaunch(program, fn, perRank, shape);
+  } catch {
+    return sequential('the launch could not be planned');
+  }
+  if (plan.cores.length < 2) return runRanks(program, types, fn, perRank, options, shape);
+  if (launchCanWait(program, plan)) return sequential('a core can wait for another (the scheduler runs them)');
+  const sharing = shareArguments(perRank);
+  if (!sharing) return sequential('an argument cannot be shared between threads');
+  const mine = rebuildArguments(sharing.shared);
+  const run = new ParallelRun(
+    program,
+    options,
+    planLaunch(program, fn, mine.perRank, shape),
+    mine.buffers,
+    executionOrder(plan.cores.length, options.scheduleSeed),
+    jobs,
+    fn.symbol!,
+    shape,
+    sharing.shared,
+  );
+  const decide = (): RunResult => {
+    const outcome = run.outcome(sharing.originals);
+    if ('rerun' in outcome) return sequential(outcome.rerun);
+    trace(`--jobs: ${run.summary()}: the parallel result is kept`);
+    if ('trap' in outcome) throw outcome.trap;
+    return outcome.result;
+  };
+  const waiting = run.runHere();
+  return waiting ? waiting.then(decide) : decide();
+}
+
+/** The order in which the scheduler runs cores that never wait: block order, or the draws of a seeded schedule. */
+export function executionOrder(cores: number, seed: number | undefined): number[] {
+  const order: number[] = [];
+  if (seed === undefined) for (let i = 0; i < cores; i++) order.push(i);
+  else
+    runCores(
+      Array.from({ length: cores }, (_, i) => ({
+        label: '',
+        // A core that never waits ends at its first turn.
+        // eslint-disable-next-line require-yield
+        run: (function* () {
+          order.push(i);
+        })(),
+        at: () => undefined,
+      })),
+      seed,
+    );
+  return order;
+}
+
+/** One launch run by the main thread and the worker threads it starts, over shared memory. */
+class ParallelRun {
+  /** Each position's report, when its core ran. */
+  private readonly reports: (CoreReport | undefined)[];
+  private readonly control: Int32Array;
+  private readonly runner: CoreRunner;
+  private readonly workers: Worker[] = [];
+  private ranHere = 0;
+  /** How many cores after a trap ran, whose stores were undone. */
+  private undone = 0;
+  /** When the worker threads were started (ms since 1970). */
+  private spawnedAt = 0;
+  /** Per worker thread: when it was ready to run cores (ms after it was started), and how many it ran. */
+  private readonly threads: { ready?: number; ran: number }[] = [];
+  /** Why the parallel result cannot be used (a worker thread could not start its work), if it cannot. */
+  private failed?: string;
+
+  constructor(
+    program: Program,
+    private readonly options: RunOptions,
+    private readonly plan: LaunchPlan,
+    private readonly buffers: GlobalBuffer[],
+    private readonly order: number[],
+    private readonly jobs: JobsOptions,
+    private readonly entry: string,
+    private readonly shape: LaunchShape,
+    private readonly shared: WorkerInit['shared'],
+  ) {
+    this.reports = new Array(order.length);
+    this.control = new Int32Array(newControl(order.length));
+    // Cores this thread runs before any other thread starts run as one after another: they need a record only for
+    // the races the sequential run would report between them (the synchronization checks).
+    this.runner = new CoreRunner(program, options, plan, buffers, options.syncCheck !== false);
+  }
+
+  /**
+   * Runs cores on this thread until none is left, starting worker threads once the rest looks long enough to pay
+   * for them; a Promise of their end when it started any.
+   */
+  runHere(): Promise<void> | undefined {
+    const started = performance.now();
+    const spawnAfter = this.jobs.spawnAfterMs ?? SPAWN_AFTER_MS;
+    const n = this.order.length;
+    // 0: the worker threads start at once; below 0 they run every core (the tests' way to give them work).
+    if (spawnAfter <= 0) this.spawn(Math.min(this.jobs.jobs - 1, n));
+    if (spawnAfter < 0 && this.workers.length > 0) return this.waitForWorkers();
+    for (let position = claim(this.control, n); position >= 0; position = claim(this.control, n)) {
+      this.settle(this.runner.run(position, this.order[position]));
+      this.ranHere++;
+      if (this.workers.length > 0) continue;
+      // A core for this thread, the others for the workers: one core left is this thread's.
+      const left = unclaimed(this.control, n);
+      const expected = ((performance.now() - started) / this.ranHere) * left;
+      if (left > 1 && expected >= spawnAfter) this.spawn(Math.min(this.jobs.jobs - 1, left - 1));
+    }
+    return this.workers.length > 0 ? this.waitForWorkers() : undefined;
+  }
+
+  summary(): string {
+    const threads = this.workers.length + 1;
+    const workers = this.threads.map((t, i) => `, ${t.ran} on worker ${i + 1}` + (t.ready === undefined ? '' : ` (ready after ${Math.round(t.ready)} ms)`));
+    const undone = this.undone > 0 ? `; the stores of ${this.undone} core${this.undone > 1 ? 's' : ''} after the trap undone` : '';
+    return `${this.order.length} cores on ${threads} thread${threads > 1 ? 's' : ''} (${this.ranHere} on the main thread${workers.join('')})${undone}`;
+  }
+
+  private settle(report: CoreReport): void {
+    this.reports[report.position] = report;
+    if (report.status === 'trap') lowerLimit(this.control, report.position + 1);
+    else if (report.status !== 'done') lowerLimit(this.control, 0);
+  }
+
+  private spawn(count: number): void {
+    const script = this.jobs.threadScript;
+    if (!script || !fs.existsSync(script)) return;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a run that starts threads
+    const { Worker } = require('worker_threads') as typeof import('worker_threads');
+    const init: WorkerInit = {
+      source: this.jobs.source,
+      entry: this.entry,
+      options: { ...this.options, core: undefined },
+      shape: this.shape,
+      shared: this.shared,
+      order: this.order,
+      control: this.control.buffer as SharedArrayBuffer,
+    };
+    this.spawnedAt = performance.timeOrigin + performance.now();
+    this.runner.recording = true;
+    for (let i = 0; i < count; i++)
+      // Whatever a thread might print is its own: the run's output is the main thread's.
+      this.workers.push(new Worker(script, { workerData: init, stdout: true, stderr: !process.env.PTO_DEBUG }));
+  }
+
+  /** Resolves when every worker thread has run its last core; rejects with WorkerCrash if one stopped before. */
+  private waitForWorkers(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let running = this.workers.length;
+      let crash: WorkerCrash | undefined;
+      const stopAll = () => {
+        lowerLimit(this.control, 0);
+        for (const w of this.workers) void w.terminate();
+      };
+      this.workers.forEach((worker, i) => {
+        let finished = false;
+        const thread: { ready?: number; ran: number } = { ran: 0 };
+        this.threads.push(thread);
+        worker.on('message', (m: CoreReport | WorkerNotice) => {
+          if (m.status === 'ready') thread.ready = m.at - this.spawnedAt;
+          else if (m.status === 'finished') finished = true;
+          else if (m.status === 'failed') {
+            finished = true;
+            this.failed ??= `a worker thread could not run (${m.message})`;
+          } else {
+            thread.ran++;
+            this.settle(m);
+            // The parallel result is lost already: the sequential rerun need not wait for the others.
+            if (m.status === 'shared' || m.status === 'internal') stopAll();
+          }
+        });
+        worker.on('error', (e) => {
+          crash ??= new WorkerCrash(`worker thread ${i + 1} stopped: ${e.message}`);
+        });
+        worker.on('exit', (code) => {
+          if (!finished && !this.voided()) crash ??= new WorkerCrash(`worker thread ${i + 1} stopped (exit code ${code})`);
+          if (crash) stopAll();
+          if (--running === 0) {
+            if (crash) reject(crash);
+            else resolve();
+          }
+        });
+      });
+    });
+  }
+
+  /** Whether a report already makes the parallel result unusable (then a terminated thread is no crash). */
+  private voided(): boolean {
+    return this.reports.some((r) => r !== undefined && r.status !== 'done' && r.status !== 'trap');
+  }
+
+  /** The run's outcome (outcomeOf); `originals` are the buffers it was given. */
+  outcome(originals: GlobalBuffer[]): Outcome {
+    if (this.failed) return { rerun: this.failed, undone: 0 };
+    const outcome = outcomeOf(this.reports, this.order, this.plan.labels, this.buffers, originals);
+    this.undone = outcome.undone;
+    return outcome;
+  }
+}
+
+/** What a parallel run comes to, and how many cores' stores were undone (cores after a trap). */
+export type Outcome = ({ result: RunResult } | { trap: Error } | { rerun: string }) & { undone: number };
+
+/**
+ * The launch's result, the trap it reports, or why it must run again one core after another, from the reports of
+ * the cores that ran (by position in `order`) over the shared buffers `shared`; `originals` are the buffers the run
+ * was given, with the initial memory: they get the final memory.
+ */
+export function outcomeOf(
+  reports: readonly (CoreReport | undefined)[],
+  order: readonly number[],
+  labels: readonly string[],
+  shared: GlobalBuffer[],
+  originals: GlobalBuffer[],
+): Outcome {
+  for (const r of reports) {
+    if (r?.status === 'shared') return { rerun: `${labels[r.core]} reached state shared between cores`, undone: 0 };
+    if (r?.status === 'internal') return { rerun: `${labels[r.core]} met an internal error`, undone: 0 };
+  }
+  const trapAt = reports.findIndex((r) => r?.status === 'trap');
+  const last = trapAt >= 0 ? trapAt : order.length - 1;
+  for (let p = 0; p <= last; p++) if (!reports[p]) return { rerun: `position ${p} of the cores did not run`, undone: 0 };
+  const byCore = new Array<CoreReport | undefined>(order.length);
+  for (const r of reports) if (r) byCore[r.core] = r;
+  // A core without a record ran on the main thread before any other thread started: before every core it did not
+  // precede, as one after another.
+  const accesses = Array.from(byCore, accessesOf);
+  const conflict = findConflict(accesses, shared.length);
+  if (conflict) {
+    const [a, b] = conflict.cores.map((c) => labels[c]);
+    return { rerun: `${a} and ${b} both touch element ${conflict.element} of %${shared[conflict.buffer].name}, one of them writing it`, undone: 0 };
+  }
+  if (trapAt >= 0) {
+    // The cores after the trap would not have run: their stores are undone (no core up to it touched those elements,
+    // or none without a record: then the elements' bytes before are not the initial ones, and it runs again).
+    const after = reports.slice(trapAt + 1).filter((r) => r !== undefined);
+    if (after.length > 0 && reports.slice(0, trapAt + 1).some((r) => !accessesOf(r)))
+      return { rerun: 'cores after the trap ran, and cores up to it have no record to undo them against', undone: 0 };
+    let undone = 0;
+    for (const r of after) {
+      const accesses = accessesOf(r);
+      if (!accesses) return { rerun: 'a core after the trap ran without a record', undone: 0 };
+      undo(accesses.writes, shared, originals);
+      undone++;
+    }
+    copyBack(shared, originals);
+    const ran = new Set(order.slice(0, trapAt + 1));
+    const warnings = Array.from(byCore, (r, core) => (r && ran.has(core) && 'warnings' in r ? r.warnings.map(warningOf) : []));
+    const trap = reports[trapAt] as Extract<CoreReport, { status: 'trap' }>;
+    return { trap: withWarnings(errorOf(trap.error), mergeWarnings(warnings)), undone };
+  }
+  copyBack(shared, originals);
+  const done = byCore as Extract<CoreReport, { status: 'done' }>[];
+  const result: RunResult = {
+    steps: 0,
+    notes: [],
+    printed: reports.flatMap((r) => (r as Extract<CoreReport, { status: 'done' }>).printed),
+    sync: [],
+    warnings: mergeWarnings(done.map((r) => r.warnings.map(warningOf))),
+    cores: order.length,
+  };
+  for (const r of done) {
+    result.steps += r.steps;
+    for (const note of r.notes) if (!result.notes.includes(note)) result.notes.push(note);
+    result.sync.push(...r.sync.map(syncFindingOf));
+  }
+  return { result, undone: 0 };
+}
+
+/** What a core touched, when it ran and was recorded. */
+function accessesOf(r: CoreReport | undefined): CoreAccesses | undefined {
+  return r && 'accesses' in r ? r.accesses : undefined;
+}
+
+/** Puts back the initial bytes and `written` marks of the runs of elements a core wrote. */
+function undo(writes: Float64Array[], shared: GlobalBuffer[], originals: GlobalBuffer[]): void {
+  writes.forEach((runs, b) => {
+    const original = originals[b];
+    const size = original.codec.size;
+    for (let i = 0; i < runs.length; i += 2) {
+      const [start, end] = [runs[i], Math.min(runs[i + 1], original.length)];
+      shared[b].bytes.set(original.bytes.subarray(start * size, end * size), start * size);
+      shared[b].written.set(original.written.subarray(start, end), start);
+    }
+  });
+}
