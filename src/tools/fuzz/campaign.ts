@@ -55,6 +55,8 @@ export interface CampaignOptions {
   /** Progress lines (none: quiet). */
   log?: (line: string) => void;
   progressEveryMs?: number;
+  /** Set `requested` to stop after the cases under way (the summary covers the cases run). */
+  stop?: { requested: boolean };
 }
 
 export interface FindingRecord {
@@ -357,7 +359,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignSummar
   const end = start + opts.cases;
   let lastProgress = Date.now();
   const lane = async () => {
-    while (next < end) {
+    while (next < end && !opts.stop?.requested) {
       while (gate) await gate;
       const index = next++;
       await runOne(index);

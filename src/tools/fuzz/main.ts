@@ -142,7 +142,18 @@ export async function main(argv: string[]): Promise<number> {
   log?.(
     `[fuzz] seed ${parsed.opts.seed}, ${parsed.opts.cases} cases from ${parsed.opts.start}, tool ${parsed.opts.tool}, ${parsed.opts.jobs} worker(s), corpus of ${corpus.length} programs, ${knownFindings.length} known signature(s), findings to ${parsed.opts.outDir}`,
   );
-  const summary = await runCampaign({ ...parsed.opts, corpus, knownFindings, log });
+  // Ctrl-C (or SIGTERM) ends the campaign after the cases under way, with its summary; a second one ends the process.
+  const stop = { requested: false };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stop.requested) process.exit(130);
+    stop.requested = true;
+    log?.(`[fuzz] ${signal}: stopping after the cases under way`);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const summary = await runCampaign({ ...parsed.opts, corpus, knownFindings, log, stop });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   fs.rmSync(parsed.opts.cwd, { recursive: true, force: true });
   process.stdout.write(formatSummary(summary) + '\n');
   if (parsed.json) fs.writeFileSync(parsed.json, JSON.stringify(summary, null, 1) + '\n');
