@@ -48,6 +48,8 @@ export interface CampaignOptions {
   validBias: number;
   minimize: boolean;
   minimizeMs: number;
+  /** Time to minimize a timeout or a memory blow-up (each test of a candidate that still hangs costs the time limit); 0: not minimized. */
+  minimizeHangMs?: number;
   knownFindings: KnownFinding[];
   distDir: string;
   /** The empty working directory the tools run in. */
@@ -277,9 +279,11 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignSummar
       let tests: number | undefined;
       let final = failure;
       let finalOutcome = outcome;
-      if (opts.minimize) {
+      const hang = failure.class === 'timeout' || failure.class === 'out-of-memory';
+      const minimizeMs = hang ? (opts.minimizeHangMs ?? opts.minimizeMs) : opts.minimizeMs;
+      if (opts.minimize && minimizeMs > 0) {
         const fails = sameFailure(failure);
-        const m = await minimize(req.text, (cand) => fails(cand, req), { maxMs: opts.minimizeMs, maxTests: 500 });
+        const m = await minimize(req.text, (cand) => fails(cand, req), { maxMs: minimizeMs, maxTests: 500 });
         text = m.text;
         tests = m.tests;
         finalOutcome = await pool.run({ ...req, text });

@@ -27,6 +27,7 @@ const USAGE = `usage: npm run fuzz -- [options]
   --valid-bias P       share of mutants made from corpus programs pto-as accepts (default 0.5; 0: no first pass)
   --no-minimize        save findings as found
   --minimize-ms MS     time to minimize one finding (default 60000)
+  --minimize-hang-ms MS  the same for a timeout or memory blow-up (default: --minimize-ms; 0: not minimized)
   --known FILE         known findings (default test/tools/fuzz/known-findings.json)
   --corpus DIR         more .pto files to mutate (repeatable; also $PTO_UPSTREAM_DIR, $PTO_CORPUS_DIR)
   --max-seed-bytes B   skip corpus files larger than this (default 65536)
@@ -76,6 +77,7 @@ function parse(argv: string[]): {
     'adversarial',
     'valid-bias',
     'minimize-ms',
+    'minimize-hang-ms',
     'known',
     'max-seed-bytes',
     'json',
@@ -107,6 +109,7 @@ function parse(argv: string[]): {
       validBias: num('valid-bias', 0.5),
       minimize,
       minimizeMs: num('minimize-ms', 60_000),
+      minimizeHangMs: v['minimize-hang-ms'] === undefined ? undefined : num('minimize-hang-ms', 0),
       distDir: defaultDistDir(),
       cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'pto-fuzz-cwd-')),
       progressEveryMs: 5000,
