@@ -183,15 +183,36 @@ export const ADVERSARIES: Adversary[] = [
     name: 'boxed-tile-overrun',
     aims: 'a boxed tile accessed past its storage',
     make: (rng) => {
-      const slayout = rng.pick(['row_major', 'col_major']);
-      const blayout = rng.pick(['row_major', 'col_major']);
-      const dtype = rng.pick(['f32', 'f16', 'i8']);
-      const rows = rng.pick([1, 2, 16, 32]);
-      const cols = rng.pick([1, 8, 16, 32, 64]);
+      // NZ and ZN boxes (and ND/DN for contrast), on vec and mat, with views larger or smaller than the tile.
+      const [blayout, slayout] = rng.pick([
+        ['col_major', 'row_major'],
+        ['row_major', 'col_major'],
+        ['row_major', 'row_major'],
+        ['col_major', 'col_major'],
+        ['col_major', 'none_box'],
+      ]);
+      const dtype = rng.pick(['f32', 'f16', 'i8', 'bf16']);
+      const rows = rng.pick([16, 32, 64]);
+      const cols = rng.pick([16, 32, 64]);
+      const loc = rng.pick(['vec', 'mat']);
+      const t = tileType(dtype, rows, cols, slayout, blayout, loc);
+      const [vr, vc] = [rng.pick([rows, rows * 2, 16, 1]), rng.pick([cols, cols * 2, 16, 1])];
+      const view = `!pto.partition_tensor_view<${vr}x${vc}x${dtype}>`;
+      const target = rng.pick(['a5', 'a2a3']);
       return kernel(
-        roundTrip(rows, cols, rng.pick([16, 32, 64]), rng.pick([16, 32, 64]), slayout, blayout, dtype),
-        undefined,
-        ' attributes {pto.target_arch = "a5"}',
+        [
+          `%r = arith.constant ${vr} : index`,
+          `%n = arith.constant ${vc} : index`,
+          `%av = pto.make_tensor_view %a, shape = [%r, %n], strides = [%n, %c1] : !pto.tensor_view<?x?x${dtype}>`,
+          `%bv = pto.make_tensor_view %b, shape = [%r, %n], strides = [%n, %c1] : !pto.tensor_view<?x?x${dtype}>`,
+          `%t = pto.alloc_tile : ${t}`,
+          `%ap = pto.partition_view %av, offsets = [%c0, %c0], sizes = [%r, %n] : !pto.tensor_view<?x?x${dtype}> -> ${view}`,
+          `%bp = pto.partition_view %bv, offsets = [%c0, %c0], sizes = [%r, %n] : !pto.tensor_view<?x?x${dtype}> -> ${view}`,
+          `pto.tload ins(%ap : ${view}) outs(%t : ${t})`,
+          `pto.tstore ins(%t : ${t}) outs(%bp : ${view})`,
+        ],
+        `%a: !pto.ptr<${dtype}>, %b: !pto.ptr<${dtype}>`,
+        ` attributes {pto.target_arch = "${target}"}`,
       );
     },
   },
@@ -199,42 +220,68 @@ export const ADVERSARIES: Adversary[] = [
     name: 'constant-with-operands',
     aims: 'a constant op with operands',
     make: (rng) =>
-      kernel([
-        rng.pick([
-          '%x = arith.constant %c1 : index',
-          '%x = arith.constant %c0, %c1 {value = 1 : index} : index',
-          '%x = "arith.constant"(%c1) {value = 1 : index} : (index) -> index',
-          '%x = "arith.constant"(%c1) : (index) -> index',
-          '%x = arith.constant(%c1) 1 : index',
-        ]),
-        '%y = arith.addi %x, %c1 : index',
-      ]),
+      kernel(
+        [
+          rng.pick([
+            '%x = arith.constant %c1 : index',
+            '%x = arith.constant %c0, %c1 {value = 1 : index} : index',
+            '%x = "arith.constant"(%c1) {value = 1 : index} : (index) -> index',
+            '%x = "arith.constant"(%c1) : (index) -> index',
+            '%x = arith.constant(%c1) 1 : index',
+          ]),
+          '%y = arith.addi %x, %c1 : index',
+        ],
+        '',
+      ),
   },
   {
     name: 'huge-shift',
     aims: 'arith.shli by a huge amount',
     make: (rng) => {
-      const type = rng.pick(['index', 'i64', 'i32', 'i8']);
-      const amount = rng.pick(['1000000000', '4294967296', '1000000000000000000', '-1', '64', '2147483647']);
-      const op = rng.pick(['arith.shli', 'arith.shrui', 'arith.shrsi']);
-      return kernel([
-        `%v = arith.constant 3 : ${type}`,
-        `%s = arith.constant ${amount} : ${type}`,
-        `%x = ${op} %v, %s : ${type}`,
-        `%y = ${op} %x, %s : ${type}`,
-        `%z = arith.muli %y, %y : ${type}`,
+      const [type, amount] = rng.pick([
+        ['index', '1000000000'],
+        ['index', '1000000000000000000'],
+        ['i64', '1000000000'],
+        ['i64', '9223372036854775807'],
+        ['i64', '64'],
+        ['i64', '-1'],
+        ['i32', '2147483647'],
+        ['i32', '32'],
+        ['i8', '127'],
       ]);
+      const op = rng.pick('arith.shli arith.shli arith.shrui arith.shrsi'.split(' '));
+      return kernel(
+        [
+          `%v = arith.constant 3 : ${type}`,
+          `%s = arith.constant ${amount} : ${type}`,
+          `%x = ${op} %v, %s : ${type}`,
+          `%y = ${op} %x, %s : ${type}`,
+          `%z = arith.muli %y, %y : ${type}`,
+        ],
+        '',
+      );
     },
   },
   {
     name: 'huge-arith',
     aims: 'integer arithmetic at the edges',
     make: (rng) => {
-      const type = rng.pick(['index', 'i64', 'i32', 'i16', 'i1']);
-      const a = rng.pick(['9223372036854775807', '-9223372036854775808', '2147483647', '-1', '0', '18446744073709551615']);
-      const b = rng.pick(['0', '-1', '1', '9223372036854775807']);
-      const op = rng.pick(['arith.divsi', 'arith.remsi', 'arith.divui', 'arith.remui', 'arith.ceildivsi', 'arith.floordivsi', 'arith.muli', 'arith.addi']);
-      return kernel([`%p = arith.constant ${a} : ${type}`, `%q = arith.constant ${b} : ${type}`, `%x = ${op} %p, %q : ${type}`]);
+      const [type, a] = rng.pick([
+        ['index', '9223372036854775807'],
+        ['index', '-9223372036854775808'],
+        ['i64', '-9223372036854775808'],
+        ['i32', '-2147483648'],
+        ['i16', '-32768'],
+        ['i8', '-128'],
+        ['i1', '1'],
+      ]);
+      const b = rng.pick(['0', '-1', '1']);
+      // Op names space-separated: one quoted alone counts as a client of that op (test/architecture.test.ts).
+      const op = rng.pick('arith.divsi arith.remsi arith.divui arith.remui arith.ceildivsi arith.floordivsi arith.muli arith.addi arith.subi'.split(' '));
+      return kernel(
+        [`%p = arith.constant ${a} : ${type}`, `%q = arith.constant ${b} : ${type}`, `%x = ${op} %p, %q : ${type}`, `%y = ${op} %x, %x : ${type}`],
+        '',
+      );
     },
   },
   {
@@ -243,7 +290,7 @@ export const ADVERSARIES: Adversary[] = [
     make: (rng) => {
       const n = rng.pick(['1000000000000000000', '9223372036854775807', '100000000', '4294967296']);
       const step = rng.pick(['%c1', '%c1', '%c0']);
-      return kernel([`%n = arith.constant ${n} : index`, `scf.for %i = %c0 to %n step ${step} {`, '}']);
+      return kernel([`%n = arith.constant ${n} : index`, `scf.for %i = %c0 to %n step ${step} {`, '}'], '');
     },
   },
   {
@@ -253,30 +300,36 @@ export const ADVERSARIES: Adversary[] = [
       const n = rng.pick(['100000', '1000000', '1000000000']);
       const rows = rng.pick([16, 64, 128]);
       const t = tileType('f32', rows, 64);
-      return kernel([
-        `%n = arith.constant ${n} : index`,
-        `%t = pto.alloc_tile : ${t}`,
-        `%u = pto.alloc_tile : ${t}`,
-        `scf.for %i = %c0 to %n step %c1 {`,
-        `  pto.tadd ins(%t, %u : ${t}, ${t}) outs(%t : ${t})`,
-        `  pto.texp ins(%t : ${t}) outs(%u : ${t})`,
-        '}',
-      ]);
+      return kernel(
+        [
+          `%n = arith.constant ${n} : index`,
+          `%t = pto.alloc_tile : ${t}`,
+          `%u = pto.alloc_tile : ${t}`,
+          `scf.for %i = %c0 to %n step %c1 {`,
+          `  pto.tadd ins(%t, %u : ${t}, ${t}) outs(%t : ${t})`,
+          `  pto.texp ins(%t : ${t}) outs(%u : ${t})`,
+          '}',
+        ],
+        '',
+      );
     },
   },
   {
     name: 'while-loop',
     aims: 'runaway loops (scf.while that never ends)',
     make: () =>
-      kernel([
-        '%true = arith.constant true',
-        '%w = scf.while (%x = %c0) : (index) -> (index) {',
-        '  scf.condition(%true) %x : index',
-        '} do {',
-        '^bb0(%y: index):',
-        '  scf.yield %y : index',
-        '}',
-      ]),
+      kernel(
+        [
+          '%true = arith.constant true',
+          '%w = scf.while (%x = %c0) : (index) -> (index) {',
+          '  scf.condition(%true) %x : index',
+          '} do {',
+          '^bb0(%y: index):',
+          '  scf.yield %y : index',
+          '}',
+        ],
+        '',
+      ),
   },
   {
     name: 'recursion',
