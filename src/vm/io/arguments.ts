@@ -89,6 +89,12 @@ export function bindArguments(
   const values = new Map<string, Value>();
   const buffers: GlobalBuffer[] = [];
   const origins = new Map<string, string>();
+  // A scalar without a value is a usage error found before any buffer is generated (they can be large).
+  for (const param of params) {
+    const type = param.type ? types.resolve(param.type).type : undefined;
+    const name = param.name.slice(1);
+    if (type?.kind === 'scalar' && !specs.has(name)) throw new ArgumentError(`argument %${name} (${type.elem}) needs a value: --arg ${name}=NUMBER`);
+  }
   const sizing = new StaticSizing(fn, specs, types, callees);
   // Every buffer's size is checked against what is left before it is allocated.
   let left = maxMemory - usedMemory;

@@ -116,3 +116,15 @@ describe('generated float data', () => {
     }
   });
 });
+
+test('a scalar argument without a value is reported before any buffer is made (a large one took seconds)', () => {
+  // %p comes first and its views would size it past the memory limit: the scalar's usage error still comes first.
+  const text = kernel(
+    ['%big = arith.constant 100000000000 : index', '%v = pto.make_tensor_view %p, shape = [%big, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>'],
+    ', %n: index',
+  );
+  const asm = assemble('k.pto', text);
+  expect(formatAll(asm.diags)).toBe('');
+  const fn = [...asm.program.functions.values()][0];
+  expect(() => bindArguments(asm.types, fn, new Map())).toThrow('argument %n (index) needs a value: --arg n=NUMBER');
+});
