@@ -9,6 +9,9 @@ import { OnChipMemory, Tile } from '../../../../src/machine/memory';
 import { isa } from '../../../../src/spec/isa';
 import { ElemType, TileType } from '../../../../src/types/type';
 import { mxValue } from '../../../../src/numerics/microscaling';
+import { assemble } from '../../../../src/verify/assemble';
+import { formatAll } from '../../../../src/diag/diagnostic';
+import { runFunction } from '../../../../src/vm/interpreter';
 
 const span = { start: 0, end: 0 };
 
@@ -287,4 +290,30 @@ describe('pto.tgemv.mx', () => {
     const r = run('tgemv.mx', setup);
     expect([r.tiles.dst.get(0, 0), r.tiles.dst.get(0, 1)]).toEqual([160, -160]);
   });
+});
+
+test('scale tiles of a dtype the cube does not read as MX codes are a located trap (found by the fuzzer)', () => {
+  const tile = (loc: string, dtype: string, rows: number, cols: number, layout: string) =>
+    `!pto.tile_buf<loc=${loc}, dtype=${dtype}, rows=${rows}, cols=${cols}, v_row=${rows}, v_col=${cols}, ${layout}, pad=0>`;
+  const A = tile('left', 'f8E4M3FN', 1, 128, 'blayout=col_major, slayout=row_major, fractal=512');
+  const B = tile('right', 'f8E4M3FN', 128, 32, 'blayout=row_major, slayout=col_major, fractal=512');
+  const SA = tile('scaling', 'f16', 1, 4, 'blayout=row_major, slayout=row_major, fractal=32');
+  const SB = tile('scaling', 'f16', 4, 32, 'blayout=row_major, slayout=row_major, fractal=32');
+  const C = tile('acc', 'f32', 1, 32, 'blayout=col_major, slayout=row_major, fractal=1024');
+  const text = `module {
+  func.func @k() {
+    %a = pto.alloc_tile : ${A}
+    %b = pto.alloc_tile : ${B}
+    %sa = pto.alloc_tile : ${SA}
+    %sb = pto.alloc_tile : ${SB}
+    %c = pto.alloc_tile : ${C}
+    pto.tgemv.mx ins(%a, %sa, %b, %sb : ${A}, ${SA}, ${B}, ${SB}) outs(%c : ${C})
+    return
+  }
+}`;
+  const asm = assemble('mx.pto', text, { target: 'a5' });
+  expect(formatAll(asm.diags)).toBe('');
+  expect(() => runFunction(asm.program, asm.types, asm.program.functions.get('k')!, new Map(), { numerics: 'cpu-sim', maxSteps: 100 })).toThrow(
+    'pto.tgemv.mx: a_scale is f16: the VM decodes MX scales as 8-bit codes (f8E8M0, as the cube reads them), not f16 elements',
+  );
 });
