@@ -82,6 +82,13 @@ export const DIAGNOSTICS = {
     },
   },
 
+  sourceLimit: {
+    code: 'E0106',
+    severity: 'error',
+    summary: "The text goes past one of the assembler's limits (docs/cli.md, Limits): a result group of more values than any op has.",
+    example: { tool: 'pto-as', program: fn('  %x:100000 = arith.constant 0 : index') },
+  },
+
   // ---- 02xx types ---------------------------------------------------------------------------------
   invalidType: {
     code: 'E0201',

@@ -6,14 +6,19 @@
 export interface Limit {
   /** The default value. */
   value: number;
-  unit: 'bytes' | 'steps' | 'cores' | 'seconds';
-  /** The pto-vm option that sets it, if any. */
+  unit: 'bytes' | 'steps' | 'cores' | 'seconds' | 'values';
+  /** The option that sets it, if any. */
   flag?: string;
   /** What it bounds, as docs/cli.md says it. */
   what: string;
 }
 
 export const LIMITS = {
+  resultGroup: {
+    value: 4096,
+    unit: 'values',
+    what: 'the values of one result group (`%x:N = ...`) in the source',
+  },
   globalMemory: {
     value: 2 ** 30,
     unit: 'bytes',

@@ -4,6 +4,7 @@ import { DiagnosticBag } from '../diag/diagnostic';
 import { SourceFile, Span } from '../diag/source';
 import { AliasDef, Attr, AttrEntry, BlockArg, Block, Module, OpNode, Operand, Region, ResultDef, TypeRef, ValueRef } from './ast';
 import { ptoGrammar, statementRule } from './grammar';
+import { LIMITS } from '../diag/limits';
 import { OpSyntax, OpSyntaxTable } from './op-syntax';
 import { GenericStatement, genericOp } from './generic-form';
 import { RawLabel, RawRegion, RawStatement, ScanSink, Scanner } from './scan';
@@ -1550,7 +1551,13 @@ function astActions(grammar: ohm.Grammar): Actions {
     },
     resultDef(this: Node, id: Node, count: Node) {
       const c = contextOf(this);
-      const n = count.children.length > 0 ? Number(count.sourceString.slice(1)) : 1;
+      let n = count.children.length > 0 ? Number(count.sourceString.slice(1)) : 1;
+      if (n > LIMITS.resultGroup.value) {
+        // Checked before anything is made per value; the group then counts as one value.
+        const size = count.sourceString.slice(1);
+        c.diags.report(D.sourceLimit, spanOf(c, this), `a result group of ${size} values: more than the ${LIMITS.resultGroup.value} the assembler takes`);
+        n = 1;
+      }
       return { name: internedText(c, id.sourceString), count: n, span: spanOf(c, this) } satisfies ResultDef;
     },
     symbolRef(this: Node, _at: Node, name: Node) {
