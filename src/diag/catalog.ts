@@ -85,7 +85,8 @@ export const DIAGNOSTICS = {
   sourceLimit: {
     code: 'E0106',
     severity: 'error',
-    summary: "The text goes past one of the assembler's limits (docs/cli.md, Limits): a result group of more values than any op has.",
+    summary:
+      "The text goes past one of the assembler's limits (docs/cli.md, Limits): brackets or regions nested deeper than any compiler writes them, a result group of more values than any op has.",
     example: { tool: 'pto-as', program: fn('  %x:100000 = arith.constant 0 : index') },
   },
 

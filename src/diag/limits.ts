@@ -6,7 +6,7 @@
 export interface Limit {
   /** The default value. */
   value: number;
-  unit: 'bytes' | 'steps' | 'cores' | 'seconds' | 'values';
+  unit: 'bytes' | 'steps' | 'cores' | 'seconds' | 'values' | 'levels';
   /** The option that sets it, if any. */
   flag?: string;
   /** What it bounds, as docs/cli.md says it. */
@@ -14,6 +14,11 @@ export interface Limit {
 }
 
 export const LIMITS = {
+  nesting: {
+    value: 64,
+    unit: 'levels',
+    what: 'the nesting of brackets ((, [, {, <) in one statement, and of regions in one another',
+  },
   resultGroup: {
     value: 4096,
     unit: 'values',

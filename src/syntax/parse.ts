@@ -139,7 +139,13 @@ class StatementParser implements ScanSink {
       return;
     }
     const pending = region ? region.pending : this.topLevelRegions;
-    const op = this.parseStatement(item, pending.splice(0));
+    const regions = pending.splice(0);
+    if (item.tooDeep) {
+      const { at, what } = item.tooDeep;
+      this.diags.report(D.sourceLimit, { start: at, end: at + 1 }, `${what} nested deeper than ${LIMITS.nesting.value} levels: more than the assembler takes`);
+      return;
+    }
+    const op = this.parseStatement(item, regions);
     if (op) (region ? region.current.ops : this.ops).push(op);
   }
 

@@ -1,4 +1,5 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
+import { LIMITS } from '../diag/limits';
 import { DiagnosticBag } from '../diag/diagnostic';
 
 /**
@@ -23,6 +24,11 @@ export interface RawStatement {
   name?: string;
   /** The name is quoted: MLIR's generic operation form, `"pto.tadd"(%a, %b, %c) : (...) -> ()`. */
   generic?: boolean;
+  /**
+   * Where the statement nests brackets or regions deeper than LIMITS.nesting allows (reported; the parser drops it):
+   * the grammar and the passes after it recurse per level.
+   */
+  tooDeep?: { at: number; what: string };
 }
 
 /** A run of characters that mean nothing to the bracket structure of a `<...>` body (sticky: matched where asked). */
@@ -104,6 +110,10 @@ export class Scanner {
   private readonly text: string;
   private readonly n: number;
   private readonly openBrackets: number[] = [];
+  /** The first place the statement being scanned nests past LIMITS.nesting (a nested statement keeps its own). */
+  private tooDeep?: { at: number; what: string };
+  /** How many regions the scan is inside. */
+  private regionDepth = 0;
   /** The type tokens of the statements being scanned, outermost first. */
   private readonly typeTokenStack: number[] = [];
   /** Set while checking for a statement start inside brackets (attribute dictionaries). */
@@ -193,6 +203,19 @@ export class Scanner {
 
   /** One op starting at `start`: scans to the start of the next statement at nesting depth 0. */
   private scanStatement(start: number): RawStatement {
+    const outer = this.tooDeep;
+    this.tooDeep = undefined;
+    const stmt = this.scanStatementBody(start);
+    stmt.tooDeep = this.tooDeep;
+    this.tooDeep = outer;
+    return stmt;
+  }
+
+  private deeper(at: number, levels: number, what: string): void {
+    if (levels > LIMITS.nesting.value && this.tooDeep === undefined) this.tooDeep = { at, what };
+  }
+
+  private scanStatementBody(start: number): RawStatement {
     const regions: RawRegion[] = [];
     // This statement's type tokens go on the shared stack from here (a nested region's come and go above them).
     const typeTokensFrom = this.typeTokenStack.length;
@@ -246,6 +269,7 @@ export class Scanner {
       }
       if (c === Ch.LParen || c === Ch.LBracket) {
         depth++;
+        this.deeper(i, depth, 'brackets');
         i++;
         lastWord = '';
         continue;
@@ -267,6 +291,7 @@ export class Scanner {
           continue;
         }
         depth++;
+        this.deeper(i, depth, 'brackets');
         i++;
         lastWord = '';
         continue;
@@ -318,6 +343,33 @@ export class Scanner {
   }
 
   private scanRegion(open: number): RawRegion {
+    if (this.regionDepth >= LIMITS.nesting.value) {
+      // Not handed to the sink: the statement that owns it is dropped.
+      this.deeper(open, this.regionDepth + 1, 'regions');
+      return { open, close: Math.min(this.skipBraces(open), this.n) };
+    }
+    this.regionDepth++;
+    try {
+      return this.scanRegionBody(open);
+    } finally {
+      this.regionDepth--;
+    }
+  }
+
+  /** The `}` that closes the `{` at `open` (braces counted, strings and comments skipped), or the end. */
+  private skipBraces(open: number): number {
+    let depth = 0;
+    for (let i = open; i < this.n; i++) {
+      const c = this.text.charCodeAt(i);
+      if (c === Ch.Quote) i = this.skipString(i) - 1;
+      else if (c === Ch.Slash && this.text.charCodeAt(i + 1) === Ch.Slash) i = this.skipLineComment(i) - 1;
+      else if (c === Ch.LBrace) depth++;
+      else if (c === Ch.RBrace && --depth === 0) return i;
+    }
+    return this.n;
+  }
+
+  private scanRegionBody(open: number): RawRegion {
     this.sink.openRegion(open);
     const pos = this.scanItems(open + 1);
     if (pos >= this.n) {
@@ -464,8 +516,10 @@ export class Scanner {
         i += 2;
         continue;
       }
-      if (c === Ch.Lt || c === Ch.LParen || c === Ch.LBracket || c === Ch.LBrace) open.push(c);
-      else if (c === Ch.Gt) {
+      if (c === Ch.Lt || c === Ch.LParen || c === Ch.LBracket || c === Ch.LBrace) {
+        open.push(c);
+        this.deeper(i, open.length, 'brackets');
+      } else if (c === Ch.Gt) {
         if (open[open.length - 1] === Ch.Lt) {
           open.pop();
           if (open.length === 0) return i + 1;
