@@ -7,9 +7,10 @@ import { f32BinaryLoops } from './fast-f32';
 /**
  * The WebAssembly kernels (numerics/wasm) applied to f32 tiles. Tiles of a kernel-backed vector buffer are
  * operands where they lie; others are copied into the copy-in instance's scratch and the result copied back. Each
- * function returns false when it does not apply (no kernels on this host, an operation without one, regions that
- * are not one contiguous run, a source that overlaps the destination at another place — reading everything before
- * writing would then differ from the element-by-element definition), and the caller takes its other paths.
+ * function returns the run, prepared (the caller runs it, and may repeat it: ctx.repeatWith), or undefined when the
+ * kernels do not apply (none on this host, an operation without one, regions that are not one contiguous run, a
+ * source that overlaps the destination at another place — reading everything before writing would then differ from
+ * the element-by-element definition); the caller then takes its other paths.
  */
 
 const isVectorOperation = (name: string): name is VectorOperation => (VECTOR_OPERATIONS as readonly string[]).includes(name);
