@@ -115,3 +115,12 @@ const CODECS: Record<ElemType, ElementCodec> = {
 export function codec(e: ElemType): ElementCodec {
   return CODECS[e];
 }
+
+const f32Scratch = new Float32Array(1);
+const f32ScratchBits = new Uint32Array(f32Scratch.buffer);
+
+/** The bits of an f32 element that a value is stored as (rounded to f32 as a Float32Array store rounds it). */
+export function f32Bits(v: number): number {
+  f32Scratch[0] = v;
+  return f32ScratchBits[0];
+}

@@ -1,5 +1,6 @@
 import { requestedSaturation } from '../checks/convert';
 import { ElemType, elemTypeName, isStoredFormat } from '../../../types/type';
+import { f32Bits } from '../../../numerics/elements';
 import { Converter, castMode, cpuSimConverter, npuConverter, npuSaturates } from '../../../numerics/conversion';
 import { InstructionContext, SemanticsModule } from './context';
 import { Tile } from '../../../machine/memory';
@@ -109,15 +110,6 @@ function convertFloats(dst: Tile, src: Tile, element: Converter, nan: NanBits): 
         else toBits[j] = encode!(element(x) as number);
       }
   };
-}
-
-const f32Scratch = new Float32Array(1);
-const f32ScratchBits = new Uint32Array(f32Scratch.buffer);
-
-/** The bits a Float32Array holds after a value is stored in it. */
-function f32Bits(v: number): number {
-  f32Scratch[0] = v;
-  return f32ScratchBits[0];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ElemType } from '../../../types/type';
 import { BINARY_OPERATIONS, BinaryOperationName, ElementOperation, Fail, fusedMultiplyAdd, binaryOperation, relu } from '../../../numerics/arithmetic';
-import { Scalar, codec } from '../../../numerics/elements';
+import { Scalar, codec, f32Bits } from '../../../numerics/elements';
 import { saturateF16, saturates } from '../../../numerics/saturation';
 import { Tile } from '../../../machine/memory';
 import { f32Lanes, mapFloat2, rowRuns3 } from '../../../machine/tile-loops';
@@ -224,17 +224,11 @@ function addDequantRelu(ctx: InstructionContext): void {
       const scaled = f32(f32(f32(f32(sum) / DEQ_SHIFT) * scale) * DEQ_SHIFT);
       const relu = Number.isNaN(scaled) || scaled > 0 ? scaled : 0;
       tmp.set(r, c, sum);
-      a.setBits(r, c, bitsOfF32(scaled));
-      b.setBits(r, c, bitsOfF32(relu));
+      a.setBits(r, c, f32Bits(scaled));
+      b.setBits(r, c, f32Bits(relu));
       dst.set(r, c, toHalf(relu));
     }
   }
-}
-
-const f32Bits = new DataView(new ArrayBuffer(4));
-function bitsOfF32(v: number): number {
-  f32Bits.setFloat32(0, v, true);
-  return f32Bits.getUint32(0, true);
 }
 
 export const module: SemanticsModule = {
