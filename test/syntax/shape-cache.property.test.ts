@@ -19,22 +19,12 @@ import { Module } from '../../src/syntax/ast';
 import { ShapeCache } from '../../src/syntax/shape-cache';
 import { opRegistry } from '../../src/ops/registry';
 import { corpusFiles } from '../../src/corpus/files';
+import { SHIPPED_PTO_FILES } from '../fixtures/shipped';
 
 /** PTO_PROPERTY_RUNS=5000 for a deep run; the default keeps the suite fast. */
 const RUNS = Number(process.env.PTO_PROPERTY_RUNS ?? 100);
 
-const REPO = path.join(__dirname, '..', '..');
-
-function ptoFilesBelow(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.pto'))
-    .map((f) => path.join(dir, f))
-    .sort();
-}
-
-const SHIPPED = [...ptoFilesBelow(path.join(REPO, 'programs')), ...ptoFilesBelow(path.join(REPO, 'test', 'fixtures'))];
+const SHIPPED = SHIPPED_PTO_FILES;
 const shippedTexts = SHIPPED.map((f) => fs.readFileSync(f, 'utf8'));
 
 /**

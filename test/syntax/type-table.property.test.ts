@@ -12,17 +12,9 @@ import { parseModule } from '../../src/syntax/parse';
 import { ParameterShapes, readParameters } from '../../src/syntax/type-table';
 import { opRegistry } from '../../src/ops/registry';
 import { corpusFiles } from '../../src/corpus/files';
+import { SHIPPED_PTO_FILES } from '../fixtures/shipped';
 
 const RUNS = Number(process.env.PTO_PROPERTY_RUNS ?? 100);
-const REPO = path.join(__dirname, '..', '..');
-
-function ptoFilesBelow(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.pto'))
-    .map((f) => path.join(dir, f));
-}
 
 /** The `<...>` of every parameterized type written in the files, each once, in the order met. */
 function typeBodies(files: string[]): string[] {
@@ -42,7 +34,7 @@ function typeBodies(files: string[]): string[] {
   return [...bodies];
 }
 
-const SHIPPED = typeBodies([...ptoFilesBelow(path.join(REPO, 'programs')), ...ptoFilesBelow(path.join(REPO, 'test', 'fixtures'))]);
+const SHIPPED = typeBodies(SHIPPED_PTO_FILES);
 
 const matched = (body: string) => JSON.stringify(readParameters(body, undefined) ?? null);
 
