@@ -86,7 +86,7 @@ export const DIAGNOSTICS = {
     code: 'E0106',
     severity: 'error',
     summary:
-      "The text goes past one of the assembler's limits (docs/cli.md, Limits): brackets or regions nested deeper than any compiler writes them, a result group of more values than any op has.",
+      "The text goes past one of the assembler's limits (docs/cli.md, Limits): brackets or regions nested deeper than any compiler writes them, a result group of more values than any op has, a statement longer than any compiler writes.",
     example: { tool: 'pto-as', program: fn('  %x:100000 = arith.constant 0 : index') },
   },
 

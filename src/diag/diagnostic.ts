@@ -1,4 +1,5 @@
 import { DiagnosticKind } from './catalog';
+import { LIMITS } from './limits';
 import { SourceFile, Span } from './source';
 
 export type Severity = 'error' | 'warning' | 'note';
@@ -13,21 +14,75 @@ export interface Diagnostic {
   notes?: { message: string; span: Span }[];
 }
 
-/** Collects the diagnostics of one source file; every phase reports here instead of throwing. */
+/** What `DiagnosticBag.mark` remembers. */
+export interface BagMark {
+  items: number;
+  leftOut: number;
+  leftOutErrors: number;
+}
+
+/**
+ * Collects the diagnostics of one source file; every phase reports here instead of throwing. Past
+ * LIMITS.diagnostics it only counts them: a note at the first one left out says how many there were.
+ */
 export class DiagnosticBag {
   readonly items: Diagnostic[] = [];
+  private leftOut = 0;
+  private leftOutErrors = 0;
+  private leftOutNote?: Diagnostic;
 
   constructor(readonly source: SourceFile) {}
 
   /** Reports a problem of a kind of the catalog, at its severity. */
   report(kind: DiagnosticKind, span: Span, message: string, notes?: Diagnostic['notes']): void {
-    this.items.push({
+    this.add({
       severity: kind.severity,
       code: kind.code,
       message,
       span: this.clamp(span),
       notes: notes?.map((n) => ({ ...n, span: this.clamp(n.span) })),
     });
+  }
+
+  /** Takes the diagnostics of another bag of the same file, after this one's, under this bag's limit. */
+  absorb(other: DiagnosticBag): void {
+    for (const d of other.items) if (d !== other.leftOutNote) this.add(d);
+    if (other.leftOut > 0) this.countLeftOut(other.leftOut, other.leftOutErrors, other.leftOutNote!.span);
+  }
+
+  private add(d: Diagnostic): void {
+    if (this.items.length < LIMITS.diagnostics.value) this.items.push(d);
+    else this.countLeftOut(1, d.severity === 'error' ? 1 : 0, d.span);
+  }
+
+  private countLeftOut(count: number, errors: number, span: Span): void {
+    this.leftOut += count;
+    this.leftOutErrors += errors;
+    if (!this.leftOutNote) {
+      this.leftOutNote = { severity: 'note', message: '', span };
+      this.items.push(this.leftOutNote);
+    }
+    const n = this.leftOut;
+    const what =
+      this.leftOutErrors === n
+        ? `error${n === 1 ? '' : 's'}`
+        : this.leftOutErrors === 0
+          ? `warning${n === 1 ? '' : 's'}`
+          : `diagnostics (${this.leftOutErrors} of them errors)`;
+    this.leftOutNote.message = `${n} more ${what} not shown, the first of them here: the tools show ${LIMITS.diagnostics.value} per file`;
+  }
+
+  /** Where a speculative step may begin; `rollback` forgets what was reported after it. */
+  mark(): BagMark {
+    return { items: this.items.length, leftOut: this.leftOut, leftOutErrors: this.leftOutErrors };
+  }
+
+  rollback(mark: BagMark): void {
+    this.items.length = mark.items;
+    this.leftOut = mark.leftOut;
+    this.leftOutErrors = mark.leftOutErrors;
+    if (this.leftOut === 0) this.leftOutNote = undefined;
+    else this.countLeftOut(0, 0, this.leftOutNote!.span);
   }
 
   /** Problems found at the end of the file point at its last character, or at an empty span. */
@@ -38,13 +93,13 @@ export class DiagnosticBag {
   }
 
   get errorCount(): number {
-    let n = 0;
+    let n = this.leftOutErrors;
     for (const d of this.items) if (d.severity === 'error') n++;
     return n;
   }
 
   hasErrors(): boolean {
-    return this.items.some((d) => d.severity === 'error');
+    return this.leftOutErrors > 0 || this.items.some((d) => d.severity === 'error');
   }
 
   /** Diagnostics in source order (stable for equal positions). */
@@ -63,14 +118,33 @@ export function formatDiagnostic(source: SourceFile, d: Diagnostic): string {
   return out.join('\n');
 }
 
+/**
+ * Source lines longer than this are shown as a window of it around the caret: a line can be megabytes long. (PTOAS's
+ * longest test line has 921 characters.)
+ */
+const EXCERPT_WIDTH = 1000;
+/** Runs of non-blank characters in a message longer than this are shortened (a number can have 30,000 digits). */
+const MESSAGE_RUN = 200;
+
 function formatOne(source: SourceFile, severity: string, message: string, span: Span): string {
   const { line, col } = source.position(span.start);
-  const lineText = source.lineText(line);
+  const fullLine = source.lineText(line);
   const end = source.position(Math.max(span.start, span.end - 1));
-  const width = end.line === line ? Math.max(1, end.col - col + 1) : Math.max(1, lineText.length - col + 1);
-  const pad = lineText.slice(0, col - 1).replace(/[^\t]/g, ' ');
+  const lastCol = end.line === line ? Math.max(col, end.col) : fullLine.length;
+  // [from, to) of the line shown; `...` marks a side cut off.
+  const from = fullLine.length <= EXCERPT_WIDTH ? 0 : Math.max(0, Math.min(col - 1 - EXCERPT_WIDTH / 4, fullLine.length - EXCERPT_WIDTH));
+  const to = fullLine.length <= EXCERPT_WIDTH ? fullLine.length : from + EXCERPT_WIDTH;
+  const before = from > 0 ? '...' : '';
+  const lineText = before + fullLine.slice(from, to) + (to < fullLine.length ? '...' : '');
+  const pad = before.replace(/./g, ' ') + fullLine.slice(from, col - 1).replace(/[^\t]/g, ' ');
+  const width = Math.max(1, Math.min(lastCol, to) - col + 1);
   const caret = '^' + '~'.repeat(Math.max(0, Math.min(width, 200) - 1));
-  return `${source.path}:${line}:${col}: ${severity}: ${message}\n${lineText}\n${pad}${caret}`;
+  return `${source.path}:${line}:${col}: ${severity}: ${shortenRuns(message)}\n${lineText}\n${pad}${caret}`;
+}
+
+function shortenRuns(message: string): string {
+  if (message.length <= MESSAGE_RUN) return message;
+  return message.replace(new RegExp(`\\S{${MESSAGE_RUN + 1},}`, 'g'), (run) => `${run.slice(0, 60)}...${run.slice(-20)} (${run.length} characters)`);
 }
 
 export function formatAll(bag: DiagnosticBag): string {

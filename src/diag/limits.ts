@@ -6,7 +6,7 @@
 export interface Limit {
   /** The default value. */
   value: number;
-  unit: 'bytes' | 'steps' | 'cores' | 'seconds' | 'values' | 'levels';
+  unit: 'bytes' | 'steps' | 'cores' | 'seconds' | 'values' | 'levels' | 'characters' | 'diagnostics';
   /** The option that sets it, if any. */
   flag?: string;
   /** What it bounds, as docs/cli.md says it. */
@@ -19,10 +19,24 @@ export const LIMITS = {
     unit: 'levels',
     what: 'the nesting of brackets ((, [, {, <) in one statement, and of regions in one another',
   },
+  statementLength: {
+    // The grammar's matcher keeps a memo per character of a statement (~3 KB each on a list attribute): this bounds
+    // it at ~1 s and ~250 MB. The longest statement in PTOAS's 3024 test files (a function of 35 tile arguments) has
+    // 4662 characters.
+    value: 65536,
+    unit: 'characters',
+    what: 'the text of one statement or block label, without the regions it holds',
+  },
   resultGroup: {
     value: 4096,
     unit: 'values',
     what: 'the values of one result group (`%x:N = ...`) in the source',
+  },
+  diagnostics: {
+    // Each shown with its source line: a file of stray `}` would otherwise print one per character.
+    value: 1000,
+    unit: 'diagnostics',
+    what: 'the diagnostics shown for one file; a note at the first left out counts the rest',
   },
   globalMemory: {
     value: 2 ** 30,

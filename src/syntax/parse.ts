@@ -40,7 +40,7 @@ export function parseModule(source: SourceFile, diags: DiagnosticBag, opTable: O
   const parsing = new DiagnosticBag(source);
   const parser = new StatementParser(source, parsing, opTable, fastPaths, shapes);
   new Scanner(source.text, diags, (name) => opTable.syntaxOf(name)?.hasRegions === true, parser).scanFile();
-  for (const d of parsing.items) diags.items.push(d);
+  diags.absorb(parsing);
   return { ops: parser.ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
 }
 
@@ -128,6 +128,10 @@ class StatementParser implements ScanSink {
 
   item(item: RawStatement | RawLabel): void {
     const region = this.regions.at(-1);
+    if (this.tooLong(item)) {
+      if (item.kind === 'op') (region ? region.pending : this.topLevelRegions).splice(0);
+      return;
+    }
     if (item.kind === 'label') {
       if (!region) {
         this.diags.report(D.labelOutsideRegion, { start: item.start, end: item.end }, 'block label outside a region body');
@@ -147,6 +151,23 @@ class StatementParser implements ScanSink {
     }
     const op = this.parseStatement(item, regions);
     if (op) (region ? region.current.ops : this.ops).push(op);
+  }
+
+  /**
+   * A statement (or label) longer than LIMITS.statementLength, its regions left out, is reported and dropped before
+   * the grammar sees it (the matcher's memory grows with the length).
+   */
+  private tooLong(item: RawStatement | RawLabel): boolean {
+    let length = item.end - item.start;
+    if (item.kind === 'op') for (const r of item.regions) length -= Math.min(r.close + 1, item.end) - r.open;
+    if (length <= LIMITS.statementLength.value) return false;
+    const what = item.kind === 'op' ? 'statement' : 'block label';
+    this.diags.report(
+      D.sourceLimit,
+      { start: item.start, end: item.start + 1 },
+      `a ${what} of ${length} characters: longer than the ${LIMITS.statementLength.value} the assembler takes`,
+    );
+    return true;
   }
 
   closeRegion(raw: RawRegion): void {
@@ -225,14 +246,14 @@ class StatementParser implements ScanSink {
     regions: Region[],
     types: InternedType[],
   ): OpNode | AliasDef | { unconverted: true } | undefined {
-    const before = this.diags.items.length;
+    const before = this.diags.mark();
     try {
       const built = replayShape(recorded, header, shape, this.context(map, [...regions], types, recorded.op)) as OpNode | AliasDef | undefined;
       this.shapes!.built++;
       return built ?? { unconverted: true };
     } catch (e) {
       if (!(e instanceof Unreplayable)) throw e;
-      this.diags.items.length = before;
+      this.diags.rollback(before);
       return undefined;
     }
   }

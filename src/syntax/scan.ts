@@ -574,15 +574,33 @@ export class Scanner {
     }
   }
 
-  /** Excludes trailing whitespace and comments from a statement's range. */
+  /** Excludes trailing whitespace and comments from a statement's range (a file's last op can have pages after it). */
   private trimEnd(start: number, end: number): number {
-    // Walk back over whitespace; comments are handled by the grammar's `space` rule.
     let e = end;
-    while (e > start) {
-      const c = this.text.charCodeAt(e - 1);
-      if (c === Ch.Space || c === Ch.Tab || c === Ch.CR || c === Ch.LF) e--;
-      else break;
+    for (;;) {
+      while (e > start) {
+        const c = this.text.charCodeAt(e - 1);
+        if (c === Ch.Space || c === Ch.Tab || c === Ch.CR || c === Ch.LF) e--;
+        else break;
+      }
+      const comment = this.commentOnLine(start, e);
+      if (comment < 0) return e;
+      e = comment;
     }
-    return e;
+  }
+
+  /** Where a `//` comment starts on the line that ends at `end` (not before `start`), or -1. Strings end on their line. */
+  private commentOnLine(start: number, end: number): number {
+    const lineStart = Math.max(start, this.text.lastIndexOf('\n', end - 1) + 1);
+    let inString = false;
+    for (let i = lineStart; i < end; i++) {
+      const c = this.text.charCodeAt(i);
+      if (inString) {
+        if (c === Ch.Backslash) i++;
+        else if (c === Ch.Quote) inString = false;
+      } else if (c === Ch.Quote) inString = true;
+      else if (c === Ch.Slash && this.text.charCodeAt(i + 1) === Ch.Slash) return i;
+    }
+    return -1;
   }
 }
