@@ -228,13 +228,17 @@ export class Scanner {
     // Resume after the op name, so the name itself does not read as the next statement.
     let i = head ? head.end : start;
     let first = head === undefined;
+    // Where the whitespace and comments after the last token began (-1 inside a token): the statement ends there.
+    let trailing = -1;
     while (i < this.n) {
       const c = this.text.charCodeAt(i);
       if (c === Ch.Space || c === Ch.Tab || c === Ch.CR) {
+        if (trailing < 0) trailing = i;
         i++;
         continue;
       }
       if (c === Ch.LF) {
+        if (trailing < 0) trailing = i;
         i++;
         // Recovery from an unbalanced bracket: a line that starts an op ends this statement.
         if (depth > 0) {
@@ -242,17 +246,20 @@ export class Scanner {
           this.insideBraces = true;
           const starts = this.startsStatement(next);
           this.insideBraces = false;
-          if (starts) return this.statement(start, this.trimEnd(start, i), regions, typeTokensFrom, head);
+          if (starts) return this.statement(start, trailing, regions, typeTokensFrom, head);
         }
         continue;
       }
       if (c === Ch.Slash && this.text.charCodeAt(i + 1) === Ch.Slash) {
+        if (trailing < 0) trailing = i;
         i = this.skipLineComment(i);
         continue;
       }
       // `key = pto.name` is an attribute value, not an op; `%x =` followed by `%y = op` starts one.
       if (!first && depth === 0 && (lastWord !== '=' || c === Ch.Percent) && this.startsStatement(i)) break;
+      if (c === Ch.RBrace && depth === 0) break; // closes the enclosing region
       first = false;
+      trailing = -1;
       if (c === Ch.Quote) {
         i = this.skipString(i);
         lastWord = '';
@@ -297,7 +304,6 @@ export class Scanner {
         continue;
       }
       if (c === Ch.RBrace) {
-        if (depth === 0) break; // closes the enclosing region
         depth--;
         i++;
         lastWord = '';
@@ -325,7 +331,7 @@ export class Scanner {
       lastWord = c === Ch.Eq ? '=' : '';
       i++;
     }
-    return this.statement(start, this.trimEnd(start, i), regions, typeTokensFrom, head);
+    return this.statement(start, trailing < 0 ? i : trailing, regions, typeTokensFrom, head);
   }
 
   /** A statement, every one of the same fields (a large file has hundreds of thousands). */
@@ -572,35 +578,5 @@ export class Scanner {
       if (this.text.charCodeAt(i) === Ch.Slash && this.text.charCodeAt(i + 1) === Ch.Slash) i = this.skipLineComment(i);
       else return i;
     }
-  }
-
-  /** Excludes trailing whitespace and comments from a statement's range (a file's last op can have pages after it). */
-  private trimEnd(start: number, end: number): number {
-    let e = end;
-    for (;;) {
-      while (e > start) {
-        const c = this.text.charCodeAt(e - 1);
-        if (c === Ch.Space || c === Ch.Tab || c === Ch.CR || c === Ch.LF) e--;
-        else break;
-      }
-      const comment = this.commentOnLine(start, e);
-      if (comment < 0) return e;
-      e = comment;
-    }
-  }
-
-  /** Where a `//` comment starts on the line that ends at `end` (not before `start`), or -1. Strings end on their line. */
-  private commentOnLine(start: number, end: number): number {
-    const lineStart = Math.max(start, this.text.lastIndexOf('\n', end - 1) + 1);
-    let inString = false;
-    for (let i = lineStart; i < end; i++) {
-      const c = this.text.charCodeAt(i);
-      if (inString) {
-        if (c === Ch.Backslash) i++;
-        else if (c === Ch.Quote) inString = false;
-      } else if (c === Ch.Quote) inString = true;
-      else if (c === Ch.Slash && this.text.charCodeAt(i + 1) === Ch.Slash) return i;
-    }
-    return -1;
   }
 }
