@@ -44,6 +44,7 @@ const OPTIONS = {
     describe: "follow this PTOAS back end where the two differ (default: the module's pto.backend, else emitc)",
   },
   json: { type: 'boolean', default: false, describe: 'print the results as JSON' },
+  'json-values': { type: 'number', default: LIMITS.jsonValues.value, describe: 'the values --json lists for each buffer, at most' },
   'max-steps': { type: 'number', default: LIMITS.steps.value, describe: 'stop after this many steps per core (an executed op or a loop iteration)' },
   timeout: { type: 'number', default: LIMITS.time.value, describe: 'stop a run after this many seconds' },
   'max-memory': { type: 'number', default: LIMITS.globalMemory.value, describe: "the bytes the run's global memory (its pointer arguments) may take" },
@@ -133,6 +134,7 @@ export function main(argv: string[]): number | Promise<number> {
       numerics: args.numerics as NumericsProfile,
       backend: args['pto-backend'] as CodeBackend | undefined,
       json: args.json,
+      jsonValues: checkCountOrZero(args['json-values'], '--json-values'),
       maxSteps: checkPositive(args['max-steps'], '--max-steps'),
       maxMemory: checkPositive(args['max-memory'], '--max-memory'),
       timeout: checkSeconds(args.timeout),
@@ -166,6 +168,11 @@ function checkPositive(n: number, flag: string): number {
   return n;
 }
 
+function checkCountOrZero(n: number, flag: string): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new UsageError(`${flag} must be an integer of 0 or more, got ${n}`);
+  return n;
+}
+
 function checkSeed(n: number): number {
   if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new UsageError(`--schedule-seed must be an integer from 0 to 4294967295, got ${n}`);
   return n;
@@ -193,6 +200,8 @@ interface RunRequest {
   /** From --pto-backend; else the module's. */
   backend?: CodeBackend;
   json: boolean;
+  /** The values --json lists per buffer, at most. */
+  jsonValues: number;
   maxSteps: number;
   maxMemory: number;
   /** Seconds. */
@@ -295,21 +304,32 @@ function report(req: RunRequest, main: Assembled, fn: OpNode, execution: Executi
   const syncFailed = req.strictSync && result.sync.length > 0;
   writeRankOutputs(ranks, req.outSpecs);
   if (req.json) {
-    const outputsOf = (bound: BoundArguments) => {
-      const outputs: Record<string, unknown> = {};
-      for (const b of bound.buffers) {
+    const params = fn.regions[0]?.blocks[0]?.args ?? [];
+    const warned = new Set<string>();
+    for (const b of ranks.flatMap((r) => r.buffers))
+      if (b.length > req.jsonValues && !warned.has(`${b.name}:${b.length}`)) {
+        warned.add(`${b.name}:${b.length}`);
+        const span = params.find((p) => p.name === `%${b.name}`)?.span ?? fn.nameSpan;
+        const message = `--json lists the first ${req.jsonValues} of %${b.name}'s ${b.length} values (--json-values); --out ${b.name}=FILE.npy writes them all`;
+        process.stderr.write(formatDiagnostic(main.source, { severity: 'warning', code: DIAGNOSTICS.jsonValuesLeftOut.code, message, span }) + '\n');
+      }
+    // Written a buffer at a time: all of them in one string could outgrow the longest string the runtime makes.
+    const writeOutputs = (bound: BoundArguments) => {
+      process.stdout.write('{');
+      bound.buffers.forEach((b, i) => {
         let written = 0;
         for (const w of b.written) written += w;
-        outputs[b.name] = {
+        const output = {
           dtype: b.elem,
           elements: b.length,
           bytes: b.length * elemSize(b.elem),
           input: bound.origins.get(b.name),
           written,
-          values: bufferValues(b).map(formatValue),
+          values: bufferValues(b, req.jsonValues).map(formatValue),
         };
-      }
-      return outputs;
+        process.stdout.write(`${i > 0 ? ',' : ''}${JSON.stringify(b.name)}:${JSON.stringify(output)}`);
+      });
+      process.stdout.write('}');
     };
     const sync = result.sync.map((f) => ({
       severity,
@@ -318,20 +338,31 @@ function report(req: RunRequest, main: Assembled, fn: OpNode, execution: Executi
       ...located(main, f.span),
       notes: (f.notes ?? []).map((n) => ({ message: n.message, ...located(main, n.span) })),
     }));
-    process.stdout.write(
-      JSON.stringify({
-        function: fn.symbol,
-        target: program.target,
-        numerics: req.numerics,
-        steps: result.steps,
-        notes: result.notes,
-        printed: result.printed,
-        sync,
-        warnings: result.warnings.map((w) => ({ severity: 'warning', code: w.kind.code, message: w.message, ...located(main, w.span) })),
-        // Several ranks: each rank's buffers.
-        ...(ranks.length > 1 ? { ranks: ranks.map((b, rank) => ({ rank, outputs: outputsOf(b) })) } : { outputs: outputsOf(bound) }),
-      }) + '\n',
-    );
+    const head = JSON.stringify({
+      function: fn.symbol,
+      target: program.target,
+      numerics: req.numerics,
+      steps: result.steps,
+      notes: result.notes,
+      printed: result.printed,
+      sync,
+      warnings: result.warnings.map((w) => ({ severity: 'warning', code: w.kind.code, message: w.message, ...located(main, w.span) })),
+    });
+    process.stdout.write(head.slice(0, -1));
+    // Several ranks: each rank's buffers.
+    if (ranks.length > 1) {
+      process.stdout.write(',"ranks":[');
+      ranks.forEach((r, rank) => {
+        process.stdout.write(`${rank > 0 ? ',' : ''}{"rank":${rank},"outputs":`);
+        writeOutputs(r);
+        process.stdout.write('}');
+      });
+      process.stdout.write(']');
+    } else {
+      process.stdout.write(',"outputs":');
+      writeOutputs(bound);
+    }
+    process.stdout.write('}\n');
     return syncFailed ? 1 : 0;
   }
   // What the program printed (pto.tprint) comes first, as a device's printf output would.

@@ -568,6 +568,13 @@ export const DIAGNOSTICS = {
         `  %t = pto.alloc_tile : ${V16}\n  pto.tload ins(%s : !pto.partition_tensor_view<16x16xf32>) outs(%t : ${V16})\n  return\n}\n`,
     },
   },
+  jsonValuesLeftOut: {
+    code: 'W0805',
+    severity: 'warning',
+    summary:
+      '`pto-vm run --json` lists the first `--json-values` values of a buffer (default 1048576, docs/cli.md, Limits) and leaves out the rest; `--out NAME=FILE.npy` writes them all.',
+    example: { tool: 'pto-vm', args: ['--arg', 'p=zeros:8', '--json', '--json-values', '4'], program: 'func.func @k(%p: !pto.ptr<f32>) {\n  return\n}\n' },
+  },
   notRunnable: {
     code: 'E0802',
     severity: 'error',

@@ -56,6 +56,13 @@ export const LIMITS = {
     flag: '--timeout',
     what: 'the wall-clock time of a run, checked every 256 steps of a core',
   },
+  jsonValues: {
+    // A 1 GiB buffer as JSON text would outgrow the longest string the runtime makes (and take minutes to read).
+    value: 2 ** 20,
+    unit: 'values',
+    flag: '--json-values',
+    what: 'the values `--json` lists for each buffer (the first ones, with a warning; `--out NAME=FILE.npy` writes them all)',
+  },
   cores: {
     value: 4096,
     unit: 'cores',

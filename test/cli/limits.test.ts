@@ -96,6 +96,52 @@ test('every iteration of a loop is a step: an empty loop of 10^18 iterations sto
   expect(r.stderr.split('\n')[0]).toBe(`${file}:6:5: error[E0801]: stopped after 1000 steps (--max-steps)`);
 });
 
+describe('values --json lists (--json-values)', () => {
+  /** A kernel that stores 1, 2, ..., 8 (as i32) into %p. */
+  const counting = `func.func @k(%p: !pto.ptr<i32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    %j = arith.addi %i, %c1 : index
+    %v = arith.index_cast %j : index to i32
+    pto.store_scalar %v, %p[%i] : !pto.ptr<i32>, i32
+  }
+  return
+}
+`;
+
+  test('a buffer longer than the limit lists its first values, and a warning at its argument says so', () => {
+    const file = write('json-values.pto', counting);
+    const r = runTool('pto-vm', 'run', file, '--arg', 'p=zeros:8', '--json', '--json-values', '3');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.outputs.p).toEqual({ dtype: 'i32', elements: 8, bytes: 32, input: 'zeros:8', written: 8, values: [1, 2, 3] });
+    expect(r.stderr).toBe(
+      `${file}:1:14: warning[W0805]: --json lists the first 3 of %p's 8 values (--json-values); --out p=FILE.npy writes them all\n` +
+        'func.func @k(%p: !pto.ptr<i32>) {\n' +
+        '             ^~~~~~~~~~~~~~~~~\n',
+    );
+  });
+
+  test('at the limit every value is listed, without a warning; with several ranks, each rank lists its own', () => {
+    const file = write('json-values-all.pto', counting);
+    const r = runTool('pto-vm', 'run', file, '--arg', 'p=zeros:8', '--json', '--json-values', '8', '--ranks', '2');
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    expect(out.ranks.map((k: { outputs: { p: { values: number[] } } }) => k.outputs.p.values)).toEqual([
+      [1, 2, 3, 4, 5, 6, 7, 8],
+      [1, 2, 3, 4, 5, 6, 7, 8],
+    ]);
+  });
+
+  test('a negative count is a usage error', () => {
+    const r = runTool('pto-vm', 'run', write('json-values-bad.pto', counting), '--json', '--json-values', '-1');
+    expect(r.status).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe('error: --json-values must be an integer of 0 or more, got -1');
+  });
+});
+
 test('docs/cli.md lists every limit with its default and flag', () => {
   const doc = fs.readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8');
   const section = doc.slice(doc.indexOf('## Limits'));

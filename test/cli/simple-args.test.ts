@@ -47,6 +47,8 @@ describe('the usual command lines are parsed without yargs, as yargs parses them
       out: [],
       numerics: 'npu',
       json: false,
+      'json-values': 1048576,
+      jsonValues: 1048576,
       'max-steps': 7,
       maxSteps: 7,
       timeout: 600,

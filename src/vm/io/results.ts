@@ -1,10 +1,11 @@
 import { GlobalBuffer } from '../../machine/memory';
 import { Scalar } from '../../numerics/elements';
 
-export function bufferValues(b: GlobalBuffer): Scalar[] {
+export function bufferValues(b: GlobalBuffer, limit = b.length): Scalar[] {
   const out: Scalar[] = [];
   const size = b.codec.size;
-  for (let i = 0; i < b.length; i++) out.push(b.codec.read(b.view, i * size));
+  const n = Math.min(limit, b.length);
+  for (let i = 0; i < n; i++) out.push(b.codec.read(b.view, i * size));
   return out;
 }
 
