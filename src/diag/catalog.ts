@@ -34,6 +34,7 @@ export interface DiagnosticKind {
 const TILE = (loc: string, dtype: string, rows: number, cols: number, extra = '') =>
   `!pto.tile_buf<loc=${loc}, dtype=${dtype}, rows=${rows}, cols=${cols}, v_row=${rows}, v_col=${cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0${extra}>`;
 const V16 = TILE('vec', 'f32', 16, 16);
+const V64 = TILE('vec', 'f32', 64, 64);
 const ROW16 = TILE('vec', 'f32', 1, 16);
 /** 16 valid columns of i8 in rows of 32 (a row must be whole 32-byte blocks). */
 const I8 = TILE('vec', 'i8', 16, 32).replace('v_col=32', 'v_col=16');
@@ -574,6 +575,19 @@ export const DIAGNOSTICS = {
     summary:
       '`pto-vm run --json` lists the first `--json-values` values of a buffer (default 1048576, docs/cli.md, Limits) and leaves out the rest; `--out NAME=FILE.npy` writes them all.',
     example: { tool: 'pto-vm', args: ['--arg', 'p=zeros:8', '--json', '--json-values', '4'], program: 'func.func @k(%p: !pto.ptr<f32>) {\n  return\n}\n' },
+  },
+  printLeftOut: {
+    code: 'W0806',
+    severity: 'warning',
+    summary:
+      "A core printed more than its print buffer holds (16 MiB of text, docs/cli.md, Limits), as a device's print buffer fills: the print at the warning and the core's later ones are left out; the run goes on.",
+    example: {
+      tool: 'pto-vm',
+      program: fn(
+        `  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %n = arith.constant 500 : index\n  %t = pto.alloc_tile : ${V64}\n` +
+          `  scf.for %i = %c0 to %n step %c1 {\n    pto.tprint ins(%t : ${V64})\n  }`,
+      ),
+    },
   },
   notRunnable: {
     code: 'E0802',

@@ -63,6 +63,12 @@ export const LIMITS = {
     flag: '--json-values',
     what: 'the values `--json` lists for each buffer (the first ones, with a warning; `--out NAME=FILE.npy` writes them all)',
   },
+  printBuffer: {
+    // Per core, as the device's print buffer is: a core's output then does not depend on what other cores printed.
+    value: 16 * 2 ** 20,
+    unit: 'characters',
+    what: "the text one core prints (pto.tprint, pto.print); past it the core's later prints are left out, with a warning",
+  },
   cores: {
     value: 4096,
     unit: 'cores',

@@ -328,8 +328,11 @@ export interface Executor {
   call(op: BoundOp, callee: OpNode | string, args: Value[]): RegionExecution;
   /** Storage that belongs to an op (an allocation): made the first time it runs and the same on later runs. */
   storage<T extends Value>(op: BoundOp, key: string, make: () => T): T;
-  /** Appends text to what the program printed. */
-  print(text: string): void;
+  /**
+   * Appends the text (made only when it is kept) to what the program printed; past this core's print buffer
+   * (LIMITS.printBuffer) it is left out, with a warning at `op`.
+   */
+  print(op: BoundOp, text: () => string): void;
   /** A one-time note (a numerics approximation) that does not stop the run. */
   note(message: string): void;
   /**

@@ -120,7 +120,7 @@ const printOp: OpDefinition = {
   execute(x, op) {
     const t = op.operandTypes[0];
     const bits = t?.kind === 'scalar' && isInteger(t.elem) ? bitWidth(t.elem) : 64;
-    x.print(formatScalar(decided<string>(op), x.operand(op, 0) as number | bigint, op.node, bits));
+    x.print(op, () => formatScalar(decided<string>(op), x.operand(op, 0) as number | bigint, op.node, bits));
   },
 };
 

@@ -454,6 +454,8 @@ class Interpreter implements Executor {
   /** How deep func.call has nested. */
   private depth = 0;
   private readonly notes: string[] = [];
+  /** What this core printed so far (LIMITS.printBuffer). */
+  private printedChars = 0;
   private readonly warnings = new Map<string, RunWarning>();
   private readonly sync: SyncTracker;
   /** The op that can wait which this core runs last (where it waits when it yields). */
@@ -689,8 +691,15 @@ class Interpreter implements Executor {
     return value;
   }
 
-  print(text: string): void {
-    this.world.printed.push(text);
+  print(op: BoundOp, text: () => string): void {
+    const room = LIMITS.printBuffer.value;
+    if (this.printedChars >= room) {
+      this.warn(op, `this core's print buffer of ${room} characters is full: this print and the core's later ones are left out`, DIAGNOSTICS.printLeftOut);
+      return;
+    }
+    const s = text();
+    this.printedChars += s.length;
+    this.world.printed.push(s);
   }
 
   note(message: string): void {

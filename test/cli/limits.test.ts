@@ -142,6 +142,41 @@ describe('values --json lists (--json-values)', () => {
   });
 });
 
+test("a core's print buffer: past it the core's prints are left out with one warning, and the run goes on", () => {
+  const tile = '!pto.tile_buf<loc=vec, dtype=i32, rows=64, cols=64, v_row=64, v_col=64, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+  const file = write(
+    'print-buffer.pto',
+    `module {
+  func.func @k(%p: !pto.ptr<i32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 600 : index
+    %t = pto.alloc_tile : ${tile}
+    scf.for %i = %c0 to %n step %c1 {
+      pto.tprint ins(%t : ${tile})
+    }
+    %v = arith.constant 7 : i32
+    pto.store_scalar %v, %p[%c0] : !pto.ptr<i32>, i32
+    return
+  }
+}
+`,
+  );
+  const r = runTool('pto-vm', 'run', file, '--arg', 'p=zeros:1', '--json');
+  expect(r.status).toBe(0);
+  const out = JSON.parse(r.stdout);
+  // Each print: a header line and 64 rows of 64 '%8d' fields (zeros) joined by spaces.
+  const one = out.printed[0] as string;
+  expect(one.split('\n').slice(1, 65)).toEqual(Array(64).fill(Array(64).fill('       0').join(' ')));
+  const kept = Math.ceil(LIMITS.printBuffer.value / one.length);
+  expect(out.printed.length).toBe(kept);
+  expect(out.printed.every((p: string) => p === one)).toBe(true);
+  expect(out.outputs.p.values).toEqual([7]);
+  expect(r.stderr.split('\n')[0]).toBe(
+    `${file}:8:7: warning[W0806]: this core's print buffer of ${LIMITS.printBuffer.value} characters is full: this print and the core's later ones are left out`,
+  );
+});
+
 test('docs/cli.md lists every limit with its default and flag', () => {
   const doc = fs.readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8');
   const section = doc.slice(doc.indexOf('## Limits'));

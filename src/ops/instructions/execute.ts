@@ -243,7 +243,7 @@ function contextOf(op: BoundOp, bound: BoundInstruction, plan: InstructionPlan):
     attribute: (name) => bound.attributes?.get(name),
     print: (text) => {
       plan.acted = true;
-      x().print(text);
+      x().print(op, text);
     },
     note: (message) => {
       plan.acted = true;

@@ -31,8 +31,8 @@ export interface InstructionContext {
   flag(name: string): boolean | undefined;
   /** An attribute's value as the spec defines it (enum: its spelling; int: a number), default applied. */
   attribute(name: string): AttributeValue | undefined;
-  /** Appends text to the program's printed output (pto.tprint); pto-vm writes it to stdout. */
-  print(text: string): void;
+  /** Appends the text (made only when the core's print buffer has room) to the program's printed output (pto.tprint). */
+  print(text: () => string): void;
   /** Reports a one-time note (e.g. a numerics approximation) without stopping. */
   note(message: string): void;
   /**

@@ -22,7 +22,7 @@ const DEFAULT_FORMAT = FORMATS.width8_precision4;
 export function print(ctx: InstructionContext): void {
   const src = ctx.tile('src');
   const name = ctx.bound.operands.get('src')?.use?.value?.name ?? 'src';
-  ctx.print(formatTile(name, src, FORMATS[String(ctx.attribute('printFormat'))] ?? DEFAULT_FORMAT));
+  ctx.print(() => formatTile(name, src, FORMATS[String(ctx.attribute('printFormat'))] ?? DEFAULT_FORMAT));
 }
 
 export function formatTile(name: string, tile: Tile, format: PrintFormat = DEFAULT_FORMAT): string {
