@@ -365,6 +365,12 @@ const constant: OpDefinition = {
       verifyDenseVector(v, value, type);
       return;
     }
+    if (value.kind !== 'int' && value.kind !== 'float' && value.kind !== 'bool') {
+      // MLIR wants a typed attribute here: `arith.constant index` (a type) or a string has no value.
+      v.error(value.span, "arith.constant takes a number or a bool, e.g. '0 : index', '1.0 : f32', 'true'");
+      v.define(v.declared.length > 0 ? v.declared : [undefined]);
+      return;
+    }
     if (!type) {
       if (value.kind !== 'bool') v.error(value.span, "arith.constant needs a type, e.g. '0 : index'");
     } else if (type.kind !== 'scalar') {

@@ -121,3 +121,22 @@ describe('a shift by at least the bit width gives poison (MLIR), which the VM re
     expect(compute('arith.shrsi', 'i32', -8n, 31n)).toBe(-1n);
   });
 });
+
+describe('arith.constant takes a number or a bool (a typed attribute, as MLIR wants)', () => {
+  test.each([
+    ['index', 'index'],
+    ['a string', '"x" : index'],
+    ['unit', 'unit'],
+  ])('%s is an error at the value', (_what, value) => {
+    const text = `module {\n  func.func @k() {\n    %c = arith.constant ${value}\n    return\n  }\n}\n`;
+    const asm = assemble('t.pto', text);
+    expect(asm.diags.items.map((d) => [asm.source.position(d.span.start), d.code, d.message])).toEqual([
+      [{ line: 3, col: 25 }, 'E0403', "arith.constant takes a number or a bool, e.g. '0 : index', '1.0 : f32', 'true'"],
+    ]);
+  });
+
+  test.each(['0 : index', '-1 : i8', '1.5 : f32', '0x7FC00000 : f32', 'true', 'false'])('%s is read', (value) => {
+    const asm = assemble('t.pto', `module {\n  func.func @k() {\n    %c = arith.constant ${value}\n    return\n  }\n}\n`);
+    expect(formatAll(asm.diags)).toBe('');
+  });
+});
