@@ -16,7 +16,7 @@ import { GlobalBuffer } from '../machine/memory';
 import { CodeBackend, NumericsProfile } from '../ops/instructions/semantics/context';
 import { ArgumentError, BoundArguments } from '../vm/io/arguments';
 import { LIMITS } from '../diag/limits';
-import { bufferValues, formatValue, summarize } from '../vm/io/results';
+import { bufferValues, formatValue, summarize, writtenCount } from '../vm/io/results';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { TARGET_OPTION, UsageError, exitWith, loadYargs, usageFailure } from './common';
 import { CommandLine, OptionSpec, parseSimply } from './simple-args';
@@ -317,14 +317,12 @@ function report(req: RunRequest, main: Assembled, fn: OpNode, execution: Executi
     const writeOutputs = (bound: BoundArguments) => {
       process.stdout.write('{');
       bound.buffers.forEach((b, i) => {
-        let written = 0;
-        for (const w of b.written) written += w;
         const output = {
           dtype: b.elem,
           elements: b.length,
           bytes: b.length * elemSize(b.elem),
           input: bound.origins.get(b.name),
-          written,
+          written: writtenCount(b),
           values: bufferValues(b, req.jsonValues).map(formatValue),
         };
         process.stdout.write(`${i > 0 ? ',' : ''}${JSON.stringify(b.name)}:${JSON.stringify(output)}`);

@@ -18,6 +18,8 @@ export type GlobalAccess = 'read' | 'write' | 'atomic';
 /** Sees every element of global memory a kernel reads or writes (the cross-core race checker, src/vm/sync/cross-core.ts). */
 export interface GlobalAccessObserver {
   access(buffer: GlobalBuffer, element: number, how: GlobalAccess): void;
+  /** The same for every element of [start, end), in order: a transfer's row copied at once. */
+  accessRun(buffer: GlobalBuffer, start: number, end: number, how: GlobalAccess): void;
 }
 
 /**

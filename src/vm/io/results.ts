@@ -32,21 +32,27 @@ export function shortestDecimal(v: Scalar, round: (x: number) => Scalar): string
 }
 
 /** A short human summary: for each argument the program wrote, how much and the first values. */
+/** How many elements of the buffer the program stored. */
+export function writtenCount(b: GlobalBuffer): number {
+  const marks = b.written;
+  let n = 0;
+  for (let i = 0; i < marks.length; i++) n += marks[i];
+  return n;
+}
+
 export function summarize(buffers: GlobalBuffer[], origins: Map<string, string>): string {
   const lines: string[] = [];
   for (const b of buffers) {
-    const indices: number[] = [];
-    b.written.forEach((w, i) => {
-      if (w) indices.push(i);
-    });
-    if (indices.length === 0) continue;
-    lines.push(`%${b.name}: ${b.elem}, wrote ${indices.length} of ${b.length} elements (input: ${origins.get(b.name) ?? '?'})`);
-    const shown = indices.slice(0, SHOWN);
+    const written = writtenCount(b);
+    if (written === 0) continue;
+    lines.push(`%${b.name}: ${b.elem}, wrote ${written} of ${b.length} elements (input: ${origins.get(b.name) ?? '?'})`);
+    const shown: number[] = [];
+    for (let i = 0; i < b.length && shown.length < SHOWN; i++) if (b.written[i]) shown.push(i);
     for (let k = 0; k < shown.length; k += 8) {
       const row = shown.slice(k, k + 8);
       lines.push(`  [${row[0]}] ` + row.map((i) => shortestDecimal(b.codec.read(b.view, i * b.codec.size), b.codec.round)).join(' '));
     }
-    if (indices.length > SHOWN) lines.push(`  ... ${indices.length - SHOWN} more (use --out ${b.name}=FILE.npy or --json)`);
+    if (written > SHOWN) lines.push(`  ... ${written - SHOWN} more (use --out ${b.name}=FILE.npy or --json)`);
   }
   if (lines.length === 0) lines.push('no pointer argument was written');
   return lines.join('\n') + '\n';

@@ -97,17 +97,21 @@ export class AccessRecorder implements GlobalAccessObserver {
   }
 
   access(buffer: GlobalBuffer, element: number, how: GlobalAccess): void {
+    this.accessRun(buffer, element, element + 1, how);
+  }
+
+  accessRun(buffer: GlobalBuffer, start: number, end: number, how: GlobalAccess): void {
     const write = how !== 'read';
-    if (buffer === this.buffer && write === this.write) {
-      if (element === this.stop) return void this.stop++;
-      if (element >= this.start && element < this.stop) return;
-      if (element === this.start - 1) return void this.start--;
+    if (buffer === this.buffer && write === this.write && start <= this.stop && end >= this.start) {
+      if (start < this.start) this.start = start;
+      if (end > this.stop) this.stop = end;
+      return;
     }
     this.flush();
     this.buffer = buffer;
     this.write = write;
-    this.start = element;
-    this.stop = element + 1;
+    this.start = start;
+    this.stop = end;
   }
 
   private flush(): void {

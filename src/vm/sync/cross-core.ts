@@ -127,17 +127,21 @@ export class CrossCoreRaces implements GlobalAccessObserver {
   }
 
   access(buffer: GlobalBuffer, element: number, how: GlobalAccess): void {
+    this.accessRun(buffer, element, element + 1, how);
+  }
+
+  accessRun(buffer: GlobalBuffer, start: number, end: number, how: GlobalAccess): void {
     const core = this.current;
     const op = this.ops[core];
     if (!op) return;
     const epoch = this.clocks[core][core];
     const p = this.pending;
-    if (p && p.buffer === buffer && p.core === core && p.op === op && p.how === how && p.epoch === epoch) {
-      if (element === p.end) return void p.end++;
-      if (element >= p.start && element < p.end) return;
+    if (p && p.buffer === buffer && p.core === core && p.op === op && p.how === how && p.epoch === epoch && start >= p.start && start <= p.end) {
+      if (end > p.end) p.end = end;
+      return;
     }
     this.flush();
-    this.pending = { buffer, core, op, how, epoch, start: element, end: element + 1 };
+    this.pending = { buffer, core, op, how, epoch, start, end };
   }
 
   /** Checks and records the access being gathered (before a clock changes or another core runs). */

@@ -54,6 +54,31 @@ describe('AccessRecorder', () => {
   });
 });
 
+describe('AccessRecorder runs', () => {
+  it('records a run as it records each of its elements in turn', () => {
+    const access = fc.record({
+      buffer: fc.nat(1),
+      start: fc.nat(40),
+      length: fc.integer({ min: 1, max: 6 }),
+      how: fc.constantFrom('read', 'write', 'atomic') as fc.Arbitrary<'read' | 'write' | 'atomic'>,
+    });
+    fc.assert(
+      fc.property(fc.array(access, { maxLength: 12 }), (accesses) => {
+        const buffers = [new GlobalBuffer('a', 'f32', new Uint8Array(256)), new GlobalBuffer('b', 'f32', new Uint8Array(256))];
+        const byRuns = new AccessRecorder(buffers);
+        const byElements = new AccessRecorder(buffers);
+        byRuns.begin();
+        byElements.begin();
+        for (const a of accesses) {
+          byRuns.accessRun(buffers[a.buffer], a.start, a.start + a.length, a.how);
+          for (let i = a.start; i < a.start + a.length; i++) byElements.access(buffers[a.buffer], i, a.how);
+        }
+        expect(byRuns.end()).toEqual(byElements.end());
+      }),
+    );
+  });
+});
+
 describe('findConflict', () => {
   it('reads of the same elements by several cores do not conflict', () => {
     expect(findConflict([core([runs([0, 10])], [none]), core([runs([5, 15])], [none])], 1)).toBeUndefined();

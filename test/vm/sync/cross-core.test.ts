@@ -46,7 +46,7 @@ const cubeStores = (first: string, after = '') => `  pto.section.cube {
 ${after}  }
 `;
 
-function launch(text: string, blocks = 1, scheduleSeed?: number, subblocks?: number): RunResult & { out: Float32Array } {
+function launch(text: string, blocks = 1, scheduleSeed?: number, subblocks?: number, fastPaths = true): RunResult & { out: Float32Array } {
   const asm = assemble('k.pto', text, { target: 'a5' });
   if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
   const fn = [...asm.program.functions.values()].find((f) => f.symbol === 'k')!;
@@ -56,7 +56,7 @@ function launch(text: string, blocks = 1, scheduleSeed?: number, subblocks?: num
     asm.types,
     fn,
     new Map<string, Value>([['%out', out]]),
-    { numerics: 'npu', maxSteps: 100_000, scheduleSeed },
+    { numerics: 'npu', maxSteps: 100_000, scheduleSeed, fastPaths },
     blocks,
     subblocks,
   );
@@ -89,6 +89,16 @@ describe('races between cores on global memory', () => {
       ['block 0, cube: pto.store_scalar writes them here', loopStore],
       ['block 0, cube: pto.store_scalar writes them here', lastStore],
     ]);
+  });
+
+  it("the tstore's rows, copied at once by the fast path, are seen as the general path's element by element", () => {
+    for (const seed of [undefined, 0, 1, 2, 3]) {
+      const fast = launch(racing, 1, seed, undefined, true);
+      const general = launch(racing, 1, seed, undefined, false);
+      expect(fast.sync).toHaveLength(2);
+      expect(fast.sync.map((f) => f.message)).toEqual(general.sync.map((f) => f.message));
+      expect(fast.out).toEqual(general.out);
+    }
   });
 
   it('another interleaving reports the same pairs the other way round (the cube writes after vector 0)', () => {

@@ -65,10 +65,10 @@ function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Til
 }
 
 /**
- * The fast path of a plain transfer (a tile's valid region <-> a view of its shape, no memref, one core, so no race
- * checker to tell): element bits copied through unsigned arrays of the element's size, a row at a time. False when
- * it does not apply, or at a row past the buffer (then the general path runs from the start: a transfer copies the
- * same bits again, and traps at the element it names).
+ * The fast path of a plain transfer (a tile's valid region <-> a view of its shape, no memref): element bits copied
+ * through unsigned arrays of the element's size, a row at a time, each row told to the buffer's observer (the race
+ * checker of a run of several cores) as one run. False when it does not apply, or at a row past the buffer (then the
+ * general path runs from the start: a transfer copies the same bits again, and traps at the element it names).
  */
 function fastTransfer(
   ctx: InstructionContext,
@@ -80,14 +80,18 @@ function fastTransfer(
 ): boolean {
   const buffer = view.buffer;
   const size = tile.codec.size;
-  if (!tile.fastPaths || tile.type.memref || buffer.observer || buffer.codec.size !== size) return false;
+  if (!tile.fastPaths || tile.type.memref || buffer.codec.size !== size) return false;
   const matrix = viewMatrix(ctx, view);
   if (matrix.cols !== tile.vCol || matrix.rows !== tile.vRow) return false;
+  const observer = buffer.observer;
+  const innerStride = view.strides[view.shape.length - 1];
+  // An observer sees rows of consecutive elements as runs; a strided row goes the general way, element by element.
+  if (observer && innerStride !== 1) return false;
+  const how = direction === 'load' ? 'read' : 'write';
   const global = bitsArray(buffer.bytes, size);
   const local = bitsArray(tile.bytes, size);
   if (!global || !local) return false;
   const { rows, cols } = matrix;
-  const innerStride = view.strides[view.shape.length - 1];
   const limit = buffer.length;
   const strided = tile.elements();
   const contiguous = innerStride === 1 && strided !== undefined && strided.col === 1;
@@ -98,6 +102,7 @@ function fastTransfer(
     const first = matrix.element(r, 0);
     const last = first + (cols - 1) * innerStride;
     if (last < 0 || last >= limit) return false;
+    observer?.accessRun(buffer, first, last + 1, how);
     const at = tileIndex(r, 0);
     if (contiguous && at + cols <= local.length) {
       if (direction === 'load') local.set(global.subarray(first, first + cols), at);
