@@ -449,6 +449,21 @@ describe('operand counts, with the usage hint', () => {
     ]);
   });
 
+  test('Level 2: an operand left over once the optional ones are passed over is an error at it', () => {
+    // tmov's optional %fp is a tile and %preQuantScalar a scalar: a second scalar has no place (it verified, and the
+    // VM then found no binding: a fuzzer finding).
+    const text = kernel([
+      ...allocs(['%src', F32_16x16], ['%dst', F32_16x16]),
+      '%c0 = arith.constant 0 : i64',
+      '%c1 = arith.constant 1 : i64',
+      `pto.tmov ins(%src, %c0, %c1 : ${F32_16x16}, i64, i64) outs(%dst : ${F32_16x16})`,
+      'return',
+    ]);
+    expect(diagLines(run(text))).toEqual([
+      `${atOnLine(text, 'pto.tmov', '%c1')}: error[E0501]: pto.tmov: this ins operand has no place; expected 'pto.tmov ins(%src, %fp?, %preQuantScalar? : ...) outs(%dst : ...)'`,
+    ]);
+  });
+
   const S = tileVal({ dtype: 'f32', rows: 16, cols: 16 });
   const D = tileVal({ dtype: 'f32', rows: 1, cols: 16 });
 

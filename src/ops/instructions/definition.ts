@@ -128,15 +128,28 @@ class InstructionVerification {
     let optionalsLeft = operands.length - required;
     let at = 0;
     const bound = new Map<string, BoundOperand>();
+    let unplaced: Operand | undefined;
     operands.forEach((o, i) => {
       const t = types[i];
       const passOver = (s: Instruction['operands'][number]) => isOptional(s) && (optionalsLeft === 0 || (s.kind === 'tile' && t?.kind === 'scalar'));
       while (at < specs.length && passOver(specs[at])) at++;
-      if (at >= specs.length) return;
+      if (at >= specs.length) {
+        unplaced ??= o;
+        return;
+      }
       if (isOptional(specs[at])) optionalsLeft--;
       if (t) bound.set(specs[at].name, { spec: specs[at], type: t, use: o });
       at++;
     });
+    // Operands left over once the optional ones were passed over (a scalar where a tile goes, two where one may).
+    if (unplaced)
+      this.v.error(
+        unplaced.value?.span ?? unplaced.span,
+        `${spec.opName}: this ${where} operand has no place; expected '${this.usage(spec, level)}'`,
+        undefined,
+        D.instructionOperands,
+      );
+    // An operand without a type had its error already.
     return bound.size === operands.length ? bound : undefined;
   }
 
