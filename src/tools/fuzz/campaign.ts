@@ -7,6 +7,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { ADVERSARIES } from './adversarial';
+import { kernelArguments } from './arguments';
 import { Seed } from './corpus';
 import { MutationKind, mutate } from './mutators';
 import { Failure, FailureClass, check, matchesKnown, poolFailure } from './oracle';
@@ -330,7 +331,14 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignSummar
       const req: CaseRequest =
         tool === 'pto-as'
           ? { id: index, tool, text: c.text, fileName: c.fileName, argv: lines.as.argv, allowedOutputs: lines.as.outputs }
-          : { id: index, tool, text: c.text, fileName: c.fileName, argv: lines.vm, allowedOutputs: [] };
+          : {
+              id: index,
+              tool,
+              text: c.text,
+              fileName: c.fileName,
+              argv: [...lines.vm, ...kernelArguments(c.text, Rng.derive(opts.seed ^ 0x2545f491, index))],
+              allowedOutputs: [],
+            };
       while (gate) await gate;
       inFlight++;
       let outcome: Outcome;
