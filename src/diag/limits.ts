@@ -54,7 +54,7 @@ export const LIMITS = {
     value: 600,
     unit: 'seconds',
     flag: '--timeout',
-    what: 'the wall-clock time of a run, checked every 256 steps of a core',
+    what: 'the wall-clock time of a run, checked every 256 steps of a core (a tile instruction counts 16)',
   },
   jsonValues: {
     // A 1 GiB buffer as JSON text would outgrow the longest string the runtime makes (and take minutes to read).

@@ -394,6 +394,9 @@ class RunState {
 }
 
 const MAX_CALL_DEPTH = 64;
+/** Work between two readings of the clock for `--timeout` (Interpreter.step). */
+const CLOCK_EVERY = 256;
+const INSTRUCTION_WORK = 16;
 
 /** A generator that has already finished with its value (what yield* of a region that ran straight through gets). */
 class Finished<T> implements Generator<Wait, T, void> {
@@ -451,6 +454,8 @@ class Interpreter implements Executor {
   /** Storage is static per op: an allocation (or a Level 1 result) in a loop reuses its tile each iteration. */
   private readonly storages = new Map<BoundOp, Map<string, Value>>();
   private steps = 0;
+  /** Work since the clock was last read (CLOCK_EVERY): a step, or INSTRUCTION_WORK for a tile instruction. */
+  private sinceClock = 0;
   /** How deep func.call has nested. */
   private depth = 0;
   private readonly notes: string[] = [];
@@ -578,9 +583,13 @@ class Interpreter implements Executor {
 
   step(op: BoundOp): void {
     if (++this.steps > this.options.maxSteps) throw vmTrap(`stopped after ${this.options.maxSteps} steps (--max-steps)`, op.node.nameSpan);
-    // The clock is read every 256 steps: a step's work is bounded (a tile fits its buffer), so the stop is prompt.
-    if ((this.steps & 255) === 0 && this.options.deadline !== undefined && Date.now() > this.options.deadline) {
-      throw vmTrap(`stopped after the run's time limit, at step ${this.steps} of this core (--timeout)`, op.node.nameSpan);
+    // The clock is read every 256 units of work: a scalar op is one, a tile instruction (up to a few ms: a matmul of
+    // a whole L0 buffer) sixteen, so a run of heavy instructions stops within a fraction of a second of its time.
+    this.sinceClock += op.instruction ? INSTRUCTION_WORK : 1;
+    if (this.sinceClock >= CLOCK_EVERY) {
+      this.sinceClock = 0;
+      if (this.options.deadline !== undefined && Date.now() > this.options.deadline)
+        throw vmTrap(`stopped after the run's time limit, at step ${this.steps} of this core (--timeout)`, op.node.nameSpan);
     }
   }
 

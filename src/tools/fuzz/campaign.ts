@@ -40,6 +40,11 @@ export interface CampaignOptions {
   stackSizeMb: number;
   /** pto-vm's --max-steps. */
   maxSteps: number;
+  /**
+   * pto-vm's --timeout, in seconds: below the time limit, so that a long run stops itself with its located error
+   * and only a run that does not look at its clock is a `timeout`.
+   */
+  vmTimeoutSeconds?: number;
   /** The share of cases that are generated adversarial programs rather than mutants. */
   adversarialRate: number;
   /**
@@ -130,7 +135,15 @@ export function generateCase(seed: number, index: number, corpus: Seed[], advers
 }
 
 /** The command lines a case runs with (random options from the case's seed): pto-as's, and pto-vm's. */
-export function commandLines(seed: number, index: number, maxSteps: number): { as: { argv: string[]; outputs: string[] }; vm: string[] } {
+/** pto-vm's --max-memory in the fuzzer's runs. */
+const VM_MAX_MEMORY = 256 * 2 ** 20;
+
+export function commandLines(
+  seed: number,
+  index: number,
+  maxSteps: number,
+  vmTimeoutSeconds?: number,
+): { as: { argv: string[]; outputs: string[] }; vm: string[] } {
   const rng = Rng.derive(seed ^ 0x5bd1e995, index);
   const as = ['FILE'];
   const outputs: string[] = [];
@@ -142,7 +155,9 @@ export function commandLines(seed: number, index: number, maxSteps: number): { a
     as.push('-o', 'OUT/emitted.txt');
     outputs.push('emitted.txt');
   }
-  const vm = ['run', 'FILE', '--max-steps', String(maxSteps)];
+  // 256 MiB of arguments at most: generating a 1 GiB argument alone takes seconds.
+  const vm = ['run', 'FILE', '--max-steps', String(maxSteps), '--max-memory', String(VM_MAX_MEMORY)];
+  if (vmTimeoutSeconds !== undefined) vm.push('--timeout', String(vmTimeoutSeconds));
   const target = rng.pick(['a5', 'a5', 'a2a3', '']);
   if (target) vm.push('--target', target);
   if (rng.chance(0.15)) vm.push('--json');
@@ -325,7 +340,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignSummar
     const c = generateCase(opts.seed, index, opts.corpus, opts.adversarialRate, valid, opts.validBias);
     if (c.origin.startsWith('adversary:')) summary.origins.adversarial++;
     else summary.origins.mutant++;
-    const lines = commandLines(opts.seed, index, opts.maxSteps);
+    const lines = commandLines(opts.seed, index, opts.maxSteps, opts.vmTimeoutSeconds);
     const tools: ToolName[] = opts.tool === 'both' ? ['pto-as', 'pto-vm'] : [opts.tool];
     for (const tool of tools) {
       const req: CaseRequest =

@@ -23,6 +23,7 @@ const USAGE = `usage: npm run fuzz -- [options]
   --rss-mb MB          the process's memory limit (default 3072)
   --stack-mb MB        a worker's stack (default 1, about a tool's own)
   --max-steps N        pto-vm --max-steps (default 100000)
+  --vm-timeout S       pto-vm --timeout in seconds (default: half the time limit)
   --adversarial P      share of generated adversarial programs (default 0.05)
   --valid-bias P       share of mutants made from corpus programs pto-as accepts (default 0.5; 0: no first pass)
   --no-minimize        save findings as found
@@ -74,6 +75,7 @@ function parse(argv: string[]): {
     'rss-mb',
     'stack-mb',
     'max-steps',
+    'vm-timeout',
     'adversarial',
     'valid-bias',
     'minimize-ms',
@@ -105,6 +107,7 @@ function parse(argv: string[]): {
       rssLimitMb: num('rss-mb', 3072, 64),
       stackSizeMb: num('stack-mb', 1, 0.25),
       maxSteps: Math.floor(num('max-steps', 100_000, 1)),
+      vmTimeoutSeconds: num('vm-timeout', num('time-limit', 2000, 10) / 2000, 0.001),
       adversarialRate: num('adversarial', 0.05),
       validBias: num('valid-bias', 0.5),
       minimize,

@@ -31,6 +31,7 @@ describe('the fuzzer CI slice', () => {
       rssLimitMb: 3072,
       stackSizeMb: 1,
       maxSteps: 100_000,
+      vmTimeoutSeconds: 2,
       adversarialRate: 0.04,
       validBias: 0.5,
       minimize: false,
