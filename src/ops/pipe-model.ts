@@ -98,7 +98,20 @@ export function symbolAttr(op: OpNode, key: string): string | undefined {
 /** A frontend pipe op's `id` (PTOAS's parser makes a missing one 0). */
 export const pipeId = (op: OpNode): number => intAttr(op, 'id') ?? 0;
 
-/** The frontend initializations of `fn` with this id. */
+const frontendInitsCache = new WeakMap<OpNode, Map<number, OpNode[]>>();
+
+/** The frontend initializations of `fn` with this id (indexed once per function: a function can have thousands). */
 export function frontendInitsWithId(fn: OpNode, id: number): OpNode[] {
-  return opsOf(fn).filter((op) => isFrontendInit(op) && pipeId(op) === id);
+  let byId = frontendInitsCache.get(fn);
+  if (!byId) {
+    byId = new Map();
+    for (const op of opsOf(fn)) {
+      if (!isFrontendInit(op)) continue;
+      const list = byId.get(pipeId(op));
+      if (list) list.push(op);
+      else byId.set(pipeId(op), [op]);
+    }
+    frontendInitsCache.set(fn, byId);
+  }
+  return byId.get(id) ?? [];
 }

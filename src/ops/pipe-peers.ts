@@ -53,6 +53,32 @@ const FRONTEND_DATA_OPS: string[] = [
   PIPE_OP.freeFromAiv,
 ];
 
+const splitsCache = new WeakMap<OpNode, { byFrontendId: Map<number, number[]>; byPipeValue: Map<string, number[]> }>();
+
+/**
+ * The `split` of each transfer of a function, by the pipe it uses: a frontend data op by its pipe's id, a lowered op
+ * (with a `split` attribute) by each value it takes. Found in one pass (a function can have thousands of pipes).
+ */
+function splitsOf(fn: OpNode): { byFrontendId: Map<number, number[]>; byPipeValue: Map<string, number[]> } {
+  let splits = splitsCache.get(fn);
+  if (splits) return splits;
+  splits = { byFrontendId: new Map(), byPipeValue: new Map() };
+  const add = <K>(map: Map<K, number[]>, key: K, split: number) => {
+    const list = map.get(key);
+    if (list) list.push(split);
+    else map.set(key, [split]);
+  };
+  for (const o of opsOf(fn)) {
+    if (FRONTEND_DATA_OPS.includes(o.name)) add(splits.byFrontendId, pipeId(o), intAttr(o, 'split') ?? 0);
+    if (!isLoweredInit(o) && o.attrs.some((a) => a.key === 'split')) {
+      const split = intAttr(o, 'split') ?? 0;
+      for (const name of new Set(o.operands.map((x) => x.value?.name))) if (name !== undefined) add(splits.byPipeValue, name, split);
+    }
+  }
+  splitsCache.set(fn, splits);
+  return splits;
+}
+
 /** Whether the transfers of a pipe split their entries (split 1..4), do not (split 0), or both. */
 function usageOf(splits: number[]): PipeEnd['usage'] {
   const split = splits.some((s) => s !== 0);
@@ -72,9 +98,7 @@ function lowerFrontend(fn: OpNode, op: OpNode, target: TargetName): PipeEnd {
   // A5 lowers a local pipe to initialize_l2l_pipe, which counts no local slots; GM-backed pipes count them.
   const l2g2l = tensorSlots || target !== 'a5';
   const id = pipeId(op);
-  const splits = opsOf(fn)
-    .filter((o) => FRONTEND_DATA_OPS.includes(o.name) && pipeId(o) === id)
-    .map((o) => intAttr(o, 'split') ?? 0);
+  const splits = splitsOf(fn).byFrontendId.get(id) ?? [];
   return {
     op,
     fn,
@@ -97,9 +121,7 @@ function lowered(fn: OpNode, op: OpNode): PipeEnd {
   const positional = (op.segments.operands ?? []).map((i) => op.operands[i]);
   const [local, peerLocal] = l2g2l ? positional.slice(1) : positional;
   const pipe = op.results[0]?.name;
-  const splits = opsOf(fn)
-    .filter((o) => o.operands.some((x) => x.value?.name === pipe) && o.attrs.some((a) => a.key === 'split') && !isLoweredInit(o))
-    .map((o) => intAttr(o, 'split') ?? 0);
+  const splits = (pipe !== undefined && splitsOf(fn).byPipeValue.get(pipe)) || [];
   return {
     op,
     fn,

@@ -360,4 +360,17 @@ export const ADVERSARIES: Adversary[] = [
       return kernel(body);
     },
   },
+  {
+    name: 'many-pipes',
+    aims: 'module-wide checks quadratic in the ops (the pipe rules looked at every op for each pipe)',
+    make: (rng) => {
+      const n = rng.pick([3000, 6000]);
+      const body = ['%consumer = arith.constant 0 : i32'];
+      for (let i = 0; i < n; i++)
+        body.push(
+          `%p${i} = pto.initialize_l2g2l_pipe {dir_mask = 1, slot_size = 1024, slot_num = 8, local_slot_num = 8, flag_base = 0}(%gm : memref<256xf32, #pto.address_space<gm>>, %consumer : i32) -> !pto.pipe`,
+        );
+      return kernel(body, '%gm: memref<256xf32, #pto.address_space<gm>>');
+    },
+  },
 ];
