@@ -21,7 +21,7 @@ import {
   intAttr,
   isLoweredInit,
   operandIn,
-  opsOf,
+  opsNamed,
   pipeId,
   stringAttr,
   symbolAttr,
@@ -118,7 +118,7 @@ export function checkProducerPeer(c: DeclaredCheck, epilogue: AccPushEpilogue): 
   const { op } = c.v;
   const imported = importOf(c.v.function, op);
   const peerFn = imported && c.v.peerFunction(imported.peer);
-  const matches = peerFn ? opsOf(peerFn).filter((o) => o.name === PIPE_OP.aivInit && reservedNameOf(peerFn, o) === imported!.name) : [];
+  const matches = peerFn ? opsNamed(peerFn, PIPE_OP.aivInit).filter((o) => reservedNameOf(peerFn, o) === imported!.name) : [];
   if (matches.length !== 1) {
     fail(c, op.nameSpan, `${op.name} expects peer consumer function to contain a matching aiv_initialize_pipe with the same consumer buffer contract`);
     return;
@@ -153,16 +153,15 @@ export function checkConsumerPeer(c: DeclaredCheck, epilogue: AccPushEpilogue): 
   if (name === undefined) return; // not traceable: reported by checkFixpipeInitLocal
   const imports = c.v
     .functions()
-    .flatMap((f) => opsOf(f).map((o) => ({ f, o })))
-    .filter(({ o }) => o.name === PIPE_OP.importReservedBuffer && stringAttr(o, 'name') === name && symbolAttr(o, 'peer_func') === fn.symbol);
+    .flatMap((f) => opsNamed(f, PIPE_OP.importReservedBuffer).map((o) => ({ f, o })))
+    .filter(({ o }) => stringAttr(o, 'name') === name && symbolAttr(o, 'peer_func') === fn.symbol);
   if (imports.length !== 1) {
     const what = imports.length === 0 ? 'cannot find peer' : 'finds multiple peer';
     fail(c, buf.span, `${op.name} ${what} import_reserved_buffer ${imports.length === 0 ? 'for' : 'ops for'} consumer buffer '${name}'`);
     return;
   }
   const producerFn = imports[0].f;
-  const producers = opsOf(producerFn).filter((o) => {
-    if (o.name !== PIPE_OP.aicInit) return false;
+  const producers = opsNamed(producerFn, PIPE_OP.aicInit).filter((o) => {
     const imported = importOf(producerFn, o);
     return imported?.name === name && imported.peer === fn.symbol;
   });
@@ -197,8 +196,8 @@ export function checkConsumerPeer(c: DeclaredCheck, epilogue: AccPushEpilogue): 
     fail(c, op.nameSpan, `${op.name} expects peer producer fixpipe slot_size to be at least ${needed} bytes for the resolved post-fixpipe consumer entry`);
     return;
   }
-  for (const push of opsOf(producerFn)) {
-    if (push.name !== PIPE_OP.pushToAiv || pipeId(push) !== pipeId(producer)) continue;
+  for (const push of opsNamed(producerFn, PIPE_OP.pushToAiv)) {
+    if (pipeId(push) !== pipeId(producer)) continue;
     const source = writtenTileOperand(c, push);
     if (source && !(accElementFits(epilogue.quant, source.dtype) && consumerElementFits(epilogue.quant, element, source.dtype))) {
       fail(
@@ -221,7 +220,7 @@ function writtenTileOperand(c: DeclaredCheck, op: OpNode): TileType | undefined 
 /** The tile type every pop of the pipe gives, with its element as written. */
 function resolvedConsumerEntry(c: DeclaredCheck, id: number): { tile: TileType; element: WrittenElement } | undefined {
   const { op } = c.v;
-  const pops = opsOf(c.v.function).filter((o) => o.name === PIPE_OP.popFromAic && pipeId(o) === id && o.resultTypes[0]);
+  const pops = opsNamed(c.v.function, PIPE_OP.popFromAic).filter((o) => pipeId(o) === id && o.resultTypes[0]);
   if (pops.length === 0) {
     fail(c, op.nameSpan, `${op.name} expects at least one tpop_from_aic for fixpipe pipe id = ${id} to resolve the consumer entry type`);
     return undefined;
@@ -327,8 +326,8 @@ export function checkFixpipePop(c: DeclaredCheck, epilogue: AccPushEpilogue): vo
     return;
   }
   const id = c.int('id') ?? 0;
-  const other = opsOf(c.v.function).find(
-    (o) => o !== op && o.name === PIPE_OP.popFromAic && pipeId(o) === id && o.resultTypes[0] && popType(c, o.resultTypes[0]).key !== mine.key,
+  const other = opsNamed(c.v.function, PIPE_OP.popFromAic).find(
+    (o) => o !== op && pipeId(o) === id && o.resultTypes[0] && popType(c, o.resultTypes[0]).key !== mine.key,
   );
   if (other) {
     fail(c, ref.span, `${op.name} expects all tpop_from_aic results for fixpipe pipe id = ${id} to use the same tile type`);
@@ -377,7 +376,9 @@ function producerInitForQuant(c: DeclaredCheck, id: number, span: Span): OpNode 
     fail(c, span, `${op.name} expects 'id' = ${id} to match exactly one frontend initialize_pipe op in the same function`);
     return undefined;
   }
-  const lowered = opsOf(c.v.function).filter((o) => isLoweredInit(o) && intAttr(o, LOWERED_FRONTEND_ID) === id);
+  const lowered = [...opsNamed(c.v.function, PIPE_OP.l2g2lInit), ...opsNamed(c.v.function, PIPE_OP.l2lInit)].filter(
+    (o) => intAttr(o, LOWERED_FRONTEND_ID) === id,
+  );
   if (lowered.length === 1) return lowered[0];
   const how = lowered.length === 0 ? 'a' : 'exactly one';
   fail(c, span, `${op.name} expects 'id' = ${id} to match ${how} frontend or lowered initialize_pipe op in the same function`);

@@ -98,6 +98,23 @@ export function symbolAttr(op: OpNode, key: string): string | undefined {
 /** A frontend pipe op's `id` (PTOAS's parser makes a missing one 0). */
 export const pipeId = (op: OpNode): number => intAttr(op, 'id') ?? 0;
 
+const byNameCache = new WeakMap<OpNode, Map<string, OpNode[]>>();
+
+/** The ops of a function with this name, nested ones included, in program order (indexed once per function). */
+export function opsNamed(fn: OpNode, name: string): OpNode[] {
+  let byName = byNameCache.get(fn);
+  if (!byName) {
+    byName = new Map();
+    for (const op of opsOf(fn)) {
+      const list = byName.get(op.name);
+      if (list) list.push(op);
+      else byName.set(op.name, [op]);
+    }
+    byNameCache.set(fn, byName);
+  }
+  return byName.get(name) ?? [];
+}
+
 const frontendInitsCache = new WeakMap<OpNode, Map<number, OpNode[]>>();
 
 /** The frontend initializations of `fn` with this id (indexed once per function: a function can have thousands). */

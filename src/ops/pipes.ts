@@ -24,7 +24,7 @@ import {
   checkSubblock,
   checkTensorEntry,
 } from './pipe-frontend';
-import { PIPE_OP, definingOp, intAttr, isFrontendInit, opsOf, pipeId, symbolAttr } from './pipe-model';
+import { PIPE_OP, definingOp, intAttr, isFrontendInit, opsNamed, pipeId, symbolAttr } from './pipe-model';
 import { pipePeerProblem } from './pipe-peers';
 import {
   allocEntry,
@@ -455,7 +455,7 @@ const PIPE_OPS: DeclaredOp[] = [
         (other) => (other.name === c.v.op.name ? `${stringAttrOf(other, 'name')} from @${symbolAttr(other, 'peer_func')}` : undefined),
         (key) => `requires (name, peer_func) (${key}) to be unique within the function`,
       );
-      if (name !== undefined && !opsOf(peerFn).some((o) => o.name === PIPE_OP.reserveBuffer && stringAttrOf(o, 'name') === name))
+      if (name !== undefined && !opsNamed(peerFn, PIPE_OP.reserveBuffer).some((o) => stringAttrOf(o, 'name') === name))
         c.error(peer.span, `pto.import_reserved_buffer expects @${peer.name} to reserve a buffer named "${name}" (pto.reserve_buffer)`);
     },
   },
