@@ -133,6 +133,7 @@ class StatementParser implements ScanSink {
       return;
     }
     if (item.kind === 'label') {
+      if (item.tooDeep) return this.reportTooDeep(item.tooDeep);
       if (!region) {
         this.diags.report(D.labelOutsideRegion, { start: item.start, end: item.end }, 'block label outside a region body');
         return;
@@ -144,13 +145,13 @@ class StatementParser implements ScanSink {
     }
     const pending = region ? region.pending : this.topLevelRegions;
     const regions = pending.splice(0);
-    if (item.tooDeep) {
-      const { at, what } = item.tooDeep;
-      this.diags.report(D.sourceLimit, { start: at, end: at + 1 }, `${what} nested deeper than ${LIMITS.nesting.value} levels: more than the assembler takes`);
-      return;
-    }
+    if (item.tooDeep) return this.reportTooDeep(item.tooDeep);
     const op = this.parseStatement(item, regions);
     if (op) (region ? region.current.ops : this.ops).push(op);
+  }
+
+  private reportTooDeep({ at, what }: { at: number; what: string }): void {
+    this.diags.report(D.sourceLimit, { start: at, end: at + 1 }, `${what} nested deeper than ${LIMITS.nesting.value} levels: more than the assembler takes`);
   }
 
   /**

@@ -45,6 +45,8 @@ export interface RawLabel {
   kind: 'label';
   start: number;
   end: number;
+  /** Where its argument types nest brackets deeper than LIMITS.nesting allows (reported; the parser drops it). */
+  tooDeep?: { at: number; what: string };
 }
 
 export interface RawRegion {
@@ -153,8 +155,8 @@ export class Scanner {
       const c = this.text.charCodeAt(pos);
       if (c === Ch.RBrace) return pos;
       if (c === Ch.Caret) {
-        const end = this.scanLabel(pos);
-        this.sink.item({ kind: 'label', start: pos, end });
+        const { end, tooDeep } = this.scanLabel(pos);
+        this.sink.item(tooDeep ? { kind: 'label', start: pos, end, tooDeep } : { kind: 'label', start: pos, end });
         pos = end;
         continue;
       }
@@ -183,8 +185,11 @@ export class Scanner {
   }
 
   /** `^bb0(%a: index, ...):` — ends at the `:` after the arguments; comments and newlines may appear inside. */
-  private scanLabel(pos: number): number {
+  private scanLabel(pos: number): { end: number; tooDeep?: { at: number; what: string } } {
     let depth = 0;
+    // Brackets of every kind in the argument types, for the nesting limit (`->` closes nothing).
+    let nesting = 0;
+    let tooDeep: { at: number; what: string } | undefined;
     let i = pos;
     while (i < this.n) {
       const c = this.text.charCodeAt(i);
@@ -192,13 +197,20 @@ export class Scanner {
         i = this.skipLineComment(i);
         continue;
       }
+      if (c === Ch.Minus && this.text.charCodeAt(i + 1) === Ch.Gt) {
+        i += 2;
+        continue;
+      }
+      if (c === Ch.LParen || c === Ch.LBracket || c === Ch.LBrace || c === Ch.Lt) {
+        if (++nesting > LIMITS.nesting.value) tooDeep ??= { at: i, what: 'brackets' };
+      } else if (c === Ch.RParen || c === Ch.RBracket || c === Ch.RBrace || c === Ch.Gt) nesting = Math.max(0, nesting - 1);
       if (c === Ch.LParen) depth++;
       else if (c === Ch.RParen) depth = Math.max(0, depth - 1);
-      else if (c === Ch.Colon && depth === 0) return i + 1;
-      else if (c === Ch.LF && this.startsStatement(this.skipTrivia(i + 1))) return i; // recovery: no ':'
+      else if (c === Ch.Colon && depth === 0) return { end: i + 1, tooDeep };
+      else if (c === Ch.LF && this.startsStatement(this.skipTrivia(i + 1))) return { end: i, tooDeep }; // recovery: no ':'
       i++;
     }
-    return i;
+    return { end: i, tooDeep };
   }
 
   /** One op starting at `start`: scans to the start of the next statement at nesting depth 0. */

@@ -38,3 +38,19 @@ test('a thousand nested regions: one error, no stack overflow', () => {
   const r = assemble('deeper.pto', nestedIfs(1000));
   expect(r.diags.items.map((d) => d.code)).toEqual(['E0106']);
 });
+
+test("a block label's argument types nested past the limit: one error at the first bracket past it, no stack overflow", () => {
+  for (const [open, close] of [
+    ['(', ')'],
+    ['<', '>'],
+    ['[', ']'],
+  ]) {
+    const text = `module {\n  func.func @k() {\n    cf.br ^bb1\n  ^bb1(%a: ${open.repeat(2000)}i32${close.repeat(2000)}):\n    return\n  }\n}\n`;
+    const r = assemble('label.pto', text);
+    const deep = r.diags.items.filter((d) => d.code === 'E0106');
+    expect(deep.map((d) => [r.source.position(d.span.start), d.message])).toEqual([
+      // The label's own `(` (column 7) is the first level; the type's brackets start at column 12.
+      [{ line: 4, col: 11 + LIMITS.nesting.value }, `brackets nested deeper than ${LIMITS.nesting.value} levels: more than the assembler takes`],
+    ]);
+  }
+});
