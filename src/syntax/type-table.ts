@@ -194,7 +194,9 @@ export class TypeTable {
           : { error: `'!pto.multi_tile_buf' needs a tile: a location and shape (vec, 16x16xf16) or a '!pto.tile_buf<...>'`, warnings: [] };
     if (!slot.type) return slot;
     if (slot.type.kind !== 'tile' || slot.type.level !== 'buf') return { error: `the slot of a '!pto.multi_tile_buf' must be a !pto.tile_buf`, warnings: [] };
+    // PTOAS's bounds (PTOMultiBuffer.h): 2 to 16 slots.
     if (count < 2) return { error: `a '!pto.multi_tile_buf' count must be >= 2, got ${count}`, warnings: [] };
+    if (count > 16) return { error: `a '!pto.multi_tile_buf' count must be <= 16, got ${count}`, warnings: [] };
     // A row_plus_one slot's storage is longer than its shape: consecutive slots would overlap.
     if (slot.type.compact === 2)
       return {

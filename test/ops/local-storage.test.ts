@@ -135,6 +135,10 @@ test("PTOAS's type rules: a multi-tile buffer has at least two slots and no row_
   const declare = (t: string) => `func.func @f() {\n  %x = pto.declare_struct -> ${t}\n  return\n}\n`;
   const alloc = (t: string) => `func.func @f() {\n  %x = pto.alloc_multi_tile : ${t}\n  return\n}\n`;
   expect(errorsOf(alloc('!pto.multi_tile_buf<vec, 16x16xf16, count=1>'))).toContain("a '!pto.multi_tile_buf' count must be >= 2, got 1");
+  expect(errorsOf(alloc('!pto.multi_tile_buf<vec, 1x16xf16, count=16>'))).toBe('');
+  expect(errorsOf(alloc('!pto.multi_tile_buf<vec, 1x16xf16, count=17>'))).toContain("a '!pto.multi_tile_buf' count must be <= 16, got 17");
+  // A fuzzer finding: 2^64 - 1 slots verified, and the VM's array of them could not be made.
+  expect(errorsOf(alloc('!pto.multi_tile_buf<vec, 1x16xf16, count=0xffffffffffffffff>'))).toContain("a '!pto.multi_tile_buf' count must be <= 16");
   expect(errorsOf(alloc('!pto.multi_tile_buf<vec, 16x16xf16, compact=2, count=2>'))).toContain('cannot use row_plus_one compaction');
   expect(errorsOf(declare('!pto.struct<f32, !pto.local_array<4xf32>>'))).toContain("'!pto.struct' field 1 type !pto.local_array<4xf32> is not scalar-storable");
   expect(errorsOf(declare('!pto.struct<f32, !pto.struct<i8, i16>>'))).toBe('');
