@@ -59,7 +59,8 @@ function convert(ctx: InstructionContext): void {
   }
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) {
-      const bits = nan(src.getBits(r, c));
+      // Only float elements (2 or 4 bytes) have a NaN's bits to keep.
+      const bits = nanBits ? nan(src.getBits(r, c)) : undefined;
       if (bits !== undefined) dst.setBits(r, c, bits);
       else dst.set(r, c, element(src.get(r, c)));
     }

@@ -203,3 +203,15 @@ describe('valid region', () => {
     expect(all.slice(3).every((v) => v === fill)).toBe(true);
   });
 });
+
+test('u8 -> u16 over the whole tile reads each source byte alone, up to the last (a 4-byte read ran off the tile)', () => {
+  const values = Array.from({ length: ROWS * COLS }, (_, i) => (i * 7) % 256);
+  for (const numerics of ['npu', 'cpu-sim'] as const) {
+    const tiles = {
+      src: { dtype: 'u8' as ElemType, rows: ROWS, cols: COLS, bytes: Uint8Array.from(values) },
+      dst: { dtype: 'u16' as ElemType, rows: ROWS, cols: COLS, bytes: bytesOf('u16', [], 7) },
+    };
+    const out = runWithValid('pto.tcvt ins(%src : T(src)) outs(%dst : T(dst))', tiles, { numerics, target: 'a5', valid: [ROWS, COLS] }).dst;
+    expect(elementValues('u16', out, ROWS * COLS)).toEqual(values);
+  }
+});
