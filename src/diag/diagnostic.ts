@@ -17,16 +17,21 @@ export interface Diagnostic {
 /** What `DiagnosticBag.mark` remembers. */
 export interface BagMark {
   items: number;
+  keptErrors: number;
+  keptOthers: number;
   leftOut: number;
   leftOutErrors: number;
 }
 
 /**
- * Collects the diagnostics of one source file; every phase reports here instead of throwing. Past
- * LIMITS.diagnostics it only counts them: a note at the first one left out says how many there were.
+ * Collects the diagnostics of one source file; every phase reports here instead of throwing. It keeps
+ * LIMITS.diagnostics errors and as many warnings (apart, so that warnings never crowd out an error), then only counts
+ * them: a note at the first one left out says how many there were.
  */
 export class DiagnosticBag {
   readonly items: Diagnostic[] = [];
+  private keptErrors = 0;
+  private keptOthers = 0;
   private leftOut = 0;
   private leftOutErrors = 0;
   private leftOutNote?: Diagnostic;
@@ -51,8 +56,12 @@ export class DiagnosticBag {
   }
 
   private add(d: Diagnostic): void {
-    if (this.items.length < LIMITS.diagnostics.value) this.items.push(d);
-    else this.countLeftOut(1, d.severity === 'error' ? 1 : 0, d.span);
+    const error = d.severity === 'error';
+    if ((error ? this.keptErrors : this.keptOthers) < LIMITS.diagnostics.value) {
+      if (error) this.keptErrors++;
+      else this.keptOthers++;
+      this.items.push(d);
+    } else this.countLeftOut(1, error ? 1 : 0, d.span);
   }
 
   private countLeftOut(count: number, errors: number, span: Span): void {
@@ -69,16 +78,18 @@ export class DiagnosticBag {
         : this.leftOutErrors === 0
           ? `warning${n === 1 ? '' : 's'}`
           : `diagnostics (${this.leftOutErrors} of them errors)`;
-    this.leftOutNote.message = `${n} more ${what} not shown, the first of them here: the tools show ${LIMITS.diagnostics.value} per file`;
+    this.leftOutNote.message = `${n} more ${what} not shown, the first of them here: the tools show ${LIMITS.diagnostics.value} errors and ${LIMITS.diagnostics.value} warnings per file`;
   }
 
   /** Where a speculative step may begin; `rollback` forgets what was reported after it. */
   mark(): BagMark {
-    return { items: this.items.length, leftOut: this.leftOut, leftOutErrors: this.leftOutErrors };
+    return { items: this.items.length, keptErrors: this.keptErrors, keptOthers: this.keptOthers, leftOut: this.leftOut, leftOutErrors: this.leftOutErrors };
   }
 
   rollback(mark: BagMark): void {
     this.items.length = mark.items;
+    this.keptErrors = mark.keptErrors;
+    this.keptOthers = mark.keptOthers;
     this.leftOut = mark.leftOut;
     this.leftOutErrors = mark.leftOutErrors;
     if (this.leftOut === 0) this.leftOutNote = undefined;

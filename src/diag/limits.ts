@@ -36,7 +36,7 @@ export const LIMITS = {
     // Each shown with its source line: a file of stray `}` would otherwise print one per character.
     value: 1000,
     unit: 'diagnostics',
-    what: 'the diagnostics shown for one file; a note at the first left out counts the rest',
+    what: 'the errors shown for one file, and the warnings apart; a note at the first left out counts the rest',
   },
   globalMemory: {
     value: 2 ** 30,

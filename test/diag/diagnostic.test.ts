@@ -60,23 +60,36 @@ describe('the limit on diagnostics per file', () => {
   const source = new SourceFile('f.pto', 'abcdefghij'.repeat(300));
   const limit = LIMITS.diagnostics.value;
 
-  test(`a bag keeps ${limit} diagnostics, then counts the rest under one note at the first left out`, () => {
+  const shown = `the tools show ${limit} errors and ${limit} warnings per file`;
+
+  test(`a bag keeps ${limit} errors and ${limit} warnings, then counts the rest under one note at the first left out`, () => {
     const bag = new DiagnosticBag(source);
-    for (let i = 0; i < limit + 5; i++) bag.report(i % 2 ? D.syntaxError : D.oldSpelling, { start: i, end: i + 1 }, `d${i}`);
-    expect(bag.items.length).toBe(limit + 1);
+    for (let i = 0; i < limit + 3; i++) bag.report(D.oldSpelling, { start: i, end: i + 1 }, `w${i}`);
+    for (let i = 0; i < limit + 2; i++) bag.report(D.syntaxError, { start: i, end: i + 1 }, `e${i}`);
+    expect(bag.items.length).toBe(2 * limit + 1);
+    // The note comes where the first warning was left out; the errors were still kept after it.
     const note = bag.items[limit];
     expect(note).toEqual({
       severity: 'note',
-      message: `5 more diagnostics (2 of them errors) not shown, the first of them here: the tools show ${limit} per file`,
+      message: `5 more diagnostics (2 of them errors) not shown, the first of them here: ${shown}`,
       span: { start: limit, end: limit + 1 },
     });
+    expect(bag.items.filter((d) => d.severity === 'error').length).toBe(limit);
     // The errors left out still count: the file has errors, and how many.
-    expect(bag.errorCount).toBe(limit / 2 + 2);
+    expect(bag.errorCount).toBe(limit + 2);
     expect(
       formatAll(bag)
         .split('\n')
         .filter((l) => l.startsWith('f.pto:')).length,
-    ).toBe(limit + 1);
+    ).toBe(2 * limit + 1);
+  });
+
+  test('warnings past the limit never crowd out an error (a fuzzer finding: exit 1 with no error shown)', () => {
+    const bag = new DiagnosticBag(source);
+    for (let i = 0; i < limit + 10; i++) bag.report(D.oldSpelling, { start: i, end: i + 1 }, 'w');
+    bag.report(D.syntaxError, { start: 5, end: 6 }, 'the error');
+    expect(bag.items.filter((d) => d.severity === 'error').map((d) => d.message)).toEqual(['the error']);
+    expect(formatAll(bag)).toContain('f.pto:1:6: error[E0101]: the error');
   });
 
   test('a bag of warnings only stays without errors past the limit', () => {
@@ -114,7 +127,7 @@ describe('the limit on diagnostics per file', () => {
     bag.rollback(second);
     expect(bag.items[limit]).toEqual({
       severity: 'note',
-      message: `2 more errors not shown, the first of them here: the tools show ${limit} per file`,
+      message: `2 more errors not shown, the first of them here: ${shown}`,
       span: { start: 7, end: 7 },
     });
   });
