@@ -161,8 +161,15 @@ function keysOf(end: PipeEnd, functions: Map<string, OpNode>): string[] | undefi
 /** The ends connected through shared keys, in the order the module's initializations come. */
 function components(ends: PipeEnd[], keys: Map<PipeEnd, string[]>): PipeEnd[][] {
   const byKey = new Map<string, PipeEnd[]>();
-  for (const [end, ks] of keys) for (const k of ks) byKey.set(k, [...(byKey.get(k) ?? []), end]);
+  for (const [end, ks] of keys)
+    for (const k of ks) {
+      const list = byKey.get(k);
+      if (list) list.push(end);
+      else byKey.set(k, [end]);
+    }
   const seen = new Set<PipeEnd>();
+  // Each key's ends are gone through once: many ends can share a key.
+  const expanded = new Set<string>();
   const result: PipeEnd[][] = [];
   for (const root of ends) {
     if (!keys.has(root) || seen.has(root)) continue;
@@ -173,6 +180,8 @@ function components(ends: PipeEnd[], keys: Map<PipeEnd, string[]>): PipeEnd[][] 
       const end = stack.pop()!;
       component.push(end);
       for (const k of keys.get(end) ?? []) {
+        if (expanded.has(k)) continue;
+        expanded.add(k);
         for (const next of byKey.get(k) ?? []) {
           if (!seen.has(next)) {
             seen.add(next);

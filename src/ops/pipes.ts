@@ -483,32 +483,30 @@ function stringAttrOf(op: OpNode, key: string): string | undefined {
   return a?.kind === 'string' ? a.value : undefined;
 }
 
-/** Reports the op when an earlier op of the same name in its function has the same key. */
+/** Per function and op name: the first op (in program order) of each key. */
+const firstByKey = new WeakMap<OpNode, Map<string, Map<string, OpNode>>>();
+
+/**
+ * Reports the op when an earlier op of the same name in its function has the same key. The first op of each key is
+ * found in one pass per function and name (a function can hold thousands of them); `keyOf` is the same for a name.
+ */
 function uniqueInFunction(c: DeclaredCheck, keyOf: (op: OpNode) => string | undefined, message: (key: string) => string): void {
   const { op } = c.v;
   const key = keyOf(op);
   if (key === undefined) return;
-  const earlier = findEarlier(c.v.function, op, (other) => other.name === op.name && keyOf(other) === key);
-  if (earlier) c.v.error(op.span, `${op.name} ${message(key)}`, [{ message: 'the other one', span: earlier.span }]);
-}
-
-/** The first op of the function, before `op` in program order, that satisfies `matches`. */
-function findEarlier(fn: OpNode, op: OpNode, matches: (other: OpNode) => boolean): OpNode | undefined {
-  let found: OpNode | undefined;
-  let done = false;
-  const walk = (ops: OpNode[]): void => {
-    for (const other of ops) {
-      if (done) return;
-      if (other === op) {
-        done = true;
-        return;
-      }
-      if (!found && matches(other)) found = other;
-      for (const r of other.regions) for (const b of r.blocks) walk(b.ops);
+  let byName = firstByKey.get(c.v.function);
+  if (!byName) firstByKey.set(c.v.function, (byName = new Map()));
+  let first = byName.get(op.name);
+  if (!first) {
+    first = new Map();
+    for (const other of opsNamed(c.v.function, op.name)) {
+      const k = keyOf(other);
+      if (k !== undefined && !first.has(k)) first.set(k, other);
     }
-  };
-  for (const r of fn.regions) for (const b of r.blocks) walk(b.ops);
-  return found;
+    byName.set(op.name, first);
+  }
+  const earlier = first.get(key);
+  if (earlier && earlier !== op) c.v.error(op.span, `${op.name} ${message(key)}`, [{ message: 'the other one', span: earlier.span }]);
 }
 
 export const PIPE_DEFINITIONS: OpDefinition[] = PIPE_OPS.map(declaredDefinition);

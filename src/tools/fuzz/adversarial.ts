@@ -365,6 +365,14 @@ export const ADVERSARIES: Adversary[] = [
     aims: 'module-wide checks quadratic in the ops (the pipe rules looked at every op for each pipe)',
     make: (rng) => {
       const n = rng.pick([3000, 6000]);
+      if (rng.chance(0.5)) {
+        // Frontend initializations of one id: each is compared with the others (uniqueness, peers).
+        const init = 'pto.aiv_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024}(gm_slot_buffer = %gm : !pto.ptr<f32, gm>)';
+        return kernel(Array(n).fill(init), '%gm: !pto.ptr<f32, gm>', '').replace(
+          '(%gm: !pto.ptr<f32, gm>) {',
+          '(%gm: !pto.ptr<f32, gm>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {',
+        );
+      }
       const body = ['%consumer = arith.constant 0 : i32'];
       for (let i = 0; i < n; i++)
         body.push(
