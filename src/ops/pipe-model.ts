@@ -98,37 +98,40 @@ export function symbolAttr(op: OpNode, key: string): string | undefined {
 /** A frontend pipe op's `id` (PTOAS's parser makes a missing one 0). */
 export const pipeId = (op: OpNode): number => intAttr(op, 'id') ?? 0;
 
-const byNameCache = new WeakMap<OpNode, Map<string, OpNode[]>>();
-
-/** The ops of a function with this name, nested ones included, in program order (indexed once per function). */
-export function opsNamed(fn: OpNode, name: string): OpNode[] {
-  let byName = byNameCache.get(fn);
-  if (!byName) {
-    byName = new Map();
-    for (const op of opsOf(fn)) {
-      const list = byName.get(op.name);
-      if (list) list.push(op);
-      else byName.set(op.name, [op]);
-    }
-    byNameCache.set(fn, byName);
-  }
-  return byName.get(name) ?? [];
+/** Appends `value` to the list `map` holds at `key` (in place: lists of thousands are built this way). */
+export function appendAt<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
-const frontendInitsCache = new WeakMap<OpNode, Map<number, OpNode[]>>();
-
-/** The frontend initializations of `fn` with this id (indexed once per function: a function can have thousands). */
-export function frontendInitsWithId(fn: OpNode, id: number): OpNode[] {
-  let byId = frontendInitsCache.get(fn);
-  if (!byId) {
-    byId = new Map();
+/**
+ * The ops of `fn` by `keyOf` (ops it gives no key left out), in program order, indexed once per function and cache:
+ * a rule that looked through the whole function for each op it checks was quadratic in a function of thousands.
+ */
+function indexed<K>(cache: WeakMap<OpNode, Map<K, OpNode[]>>, fn: OpNode, keyOf: (op: OpNode) => K | undefined): Map<K, OpNode[]> {
+  let index = cache.get(fn);
+  if (!index) {
+    index = new Map();
     for (const op of opsOf(fn)) {
-      if (!isFrontendInit(op)) continue;
-      const list = byId.get(pipeId(op));
-      if (list) list.push(op);
-      else byId.set(pipeId(op), [op]);
+      const key = keyOf(op);
+      if (key !== undefined) appendAt(index, key, op);
     }
-    frontendInitsCache.set(fn, byId);
+    cache.set(fn, index);
   }
-  return byId.get(id) ?? [];
+  return index;
+}
+
+const byName = new WeakMap<OpNode, Map<string, OpNode[]>>();
+
+/** The ops of a function with this name, nested ones included, in program order. */
+export function opsNamed(fn: OpNode, name: string): OpNode[] {
+  return indexed(byName, fn, (op) => op.name).get(name) ?? [];
+}
+
+const frontendInitsById = new WeakMap<OpNode, Map<number, OpNode[]>>();
+
+/** The frontend initializations of `fn` with this id. */
+export function frontendInitsWithId(fn: OpNode, id: number): OpNode[] {
+  return indexed(frontendInitsById, fn, (op) => (isFrontendInit(op) ? pipeId(op) : undefined)).get(id) ?? [];
 }

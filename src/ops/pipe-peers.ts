@@ -3,6 +3,7 @@ import { OpNode, Operand } from '../syntax/ast';
 import {
   LOWERED_FRONTEND_ID,
   PIPE_OP,
+  appendAt,
   boolAttr,
   definingOp,
   intAttr,
@@ -63,16 +64,11 @@ function splitsOf(fn: OpNode): { byFrontendId: Map<number, number[]>; byPipeValu
   let splits = splitsCache.get(fn);
   if (splits) return splits;
   splits = { byFrontendId: new Map(), byPipeValue: new Map() };
-  const add = <K>(map: Map<K, number[]>, key: K, split: number) => {
-    const list = map.get(key);
-    if (list) list.push(split);
-    else map.set(key, [split]);
-  };
   for (const o of opsOf(fn)) {
-    if (FRONTEND_DATA_OPS.includes(o.name)) add(splits.byFrontendId, pipeId(o), intAttr(o, 'split') ?? 0);
+    if (FRONTEND_DATA_OPS.includes(o.name)) appendAt(splits.byFrontendId, pipeId(o), intAttr(o, 'split') ?? 0);
     if (!isLoweredInit(o) && o.attrs.some((a) => a.key === 'split')) {
       const split = intAttr(o, 'split') ?? 0;
-      for (const name of new Set(o.operands.map((x) => x.value?.name))) if (name !== undefined) add(splits.byPipeValue, name, split);
+      for (const name of new Set(o.operands.map((x) => x.value?.name))) if (name !== undefined) appendAt(splits.byPipeValue, name, split);
     }
   }
   splitsCache.set(fn, splits);
@@ -161,12 +157,7 @@ function keysOf(end: PipeEnd, functions: Map<string, OpNode>): string[] | undefi
 /** The ends connected through shared keys, in the order the module's initializations come. */
 function components(ends: PipeEnd[], keys: Map<PipeEnd, string[]>): PipeEnd[][] {
   const byKey = new Map<string, PipeEnd[]>();
-  for (const [end, ks] of keys)
-    for (const k of ks) {
-      const list = byKey.get(k);
-      if (list) list.push(end);
-      else byKey.set(k, [end]);
-    }
+  for (const [end, ks] of keys) for (const k of ks) appendAt(byKey, k, end);
   const seen = new Set<PipeEnd>();
   // Each key's ends are gone through once: many ends can share a key.
   const expanded = new Set<string>();
@@ -298,7 +289,7 @@ function checkPeerPairs(ends: PipeEnd[], functions: Map<string, OpNode>, report:
     }
     if (base + pipe.width > MAX_FLAG_IDS)
       return report(pipe.ends[0], `requires all pipe components in a function to fit within ${MAX_FLAG_IDS} hardware flag ids`);
-    for (const f of fns) used.set(f, [...(used.get(f) ?? []), [base, base + pipe.width]]);
+    for (const f of fns) appendAt(used, f, [base, base + pipe.width]);
   }
 }
 
