@@ -128,12 +128,15 @@ class StatementParser implements ScanSink {
 
   item(item: RawStatement | RawLabel): void {
     const region = this.regions.at(-1);
-    if (this.tooLong(item)) {
-      if (item.kind === 'op') (region ? region.pending : this.topLevelRegions).splice(0);
+    // A statement's regions were scanned before it: they are its own, whether it is parsed or dropped.
+    const regions = item.kind === 'op' ? (region ? region.pending : this.topLevelRegions).splice(0) : [];
+    if (this.tooLong(item)) return;
+    if (item.tooDeep) {
+      const { at, what } = item.tooDeep;
+      this.diags.report(D.sourceLimit, { start: at, end: at + 1 }, `${what} nested deeper than ${LIMITS.nesting.value} levels: more than the assembler takes`);
       return;
     }
     if (item.kind === 'label') {
-      if (item.tooDeep) return this.reportTooDeep(item.tooDeep);
       if (!region) {
         this.diags.report(D.labelOutsideRegion, { start: item.start, end: item.end }, 'block label outside a region body');
         return;
@@ -143,15 +146,8 @@ class StatementParser implements ScanSink {
       region.blocks.push(region.current);
       return;
     }
-    const pending = region ? region.pending : this.topLevelRegions;
-    const regions = pending.splice(0);
-    if (item.tooDeep) return this.reportTooDeep(item.tooDeep);
     const op = this.parseStatement(item, regions);
     if (op) (region ? region.current.ops : this.ops).push(op);
-  }
-
-  private reportTooDeep({ at, what }: { at: number; what: string }): void {
-    this.diags.report(D.sourceLimit, { start: at, end: at + 1 }, `${what} nested deeper than ${LIMITS.nesting.value} levels: more than the assembler takes`);
   }
 
   /**

@@ -10,6 +10,12 @@ import { DiagnosticBag } from '../diag/diagnostic';
  * parser as soon as its scan is complete (`ScanSink`): a large file's scan is never held whole.
  */
 
+/** Where a statement or label first nests past LIMITS.nesting, and what (brackets or regions). */
+export interface TooDeep {
+  at: number;
+  what: string;
+}
+
 /** A statement: the text range of one op. Its nested regions are scanned separately. */
 export interface RawStatement {
   kind: 'op';
@@ -28,7 +34,7 @@ export interface RawStatement {
    * Where the statement nests brackets or regions deeper than LIMITS.nesting allows (reported; the parser drops it):
    * the grammar and the passes after it recurse per level.
    */
-  tooDeep?: { at: number; what: string };
+  tooDeep?: TooDeep;
 }
 
 /** A run of characters that mean nothing to the bracket structure of a `<...>` body (sticky: matched where asked). */
@@ -46,7 +52,7 @@ export interface RawLabel {
   start: number;
   end: number;
   /** Where its argument types nest brackets deeper than LIMITS.nesting allows (reported; the parser drops it). */
-  tooDeep?: { at: number; what: string };
+  tooDeep?: TooDeep;
 }
 
 export interface RawRegion {
@@ -113,7 +119,7 @@ export class Scanner {
   private readonly n: number;
   private readonly openBrackets: number[] = [];
   /** The first place the statement being scanned nests past LIMITS.nesting (a nested statement keeps its own). */
-  private tooDeep?: { at: number; what: string };
+  private tooDeep?: TooDeep;
   /** How many regions the scan is inside. */
   private regionDepth = 0;
   /** The type tokens of the statements being scanned, outermost first. */
@@ -185,11 +191,11 @@ export class Scanner {
   }
 
   /** `^bb0(%a: index, ...):` — ends at the `:` after the arguments; comments and newlines may appear inside. */
-  private scanLabel(pos: number): { end: number; tooDeep?: { at: number; what: string } } {
+  private scanLabel(pos: number): { end: number; tooDeep?: TooDeep } {
     let depth = 0;
     // Brackets of every kind in the argument types, for the nesting limit (`->` closes nothing).
     let nesting = 0;
-    let tooDeep: { at: number; what: string } | undefined;
+    let tooDeep: TooDeep | undefined;
     let i = pos;
     while (i < this.n) {
       const c = this.text.charCodeAt(i);

@@ -15,11 +15,11 @@ export interface Adversary {
 const tileType = (dtype: string, rows: number | string, cols: number | string, slayout = 'none_box', blayout = 'row_major', loc = 'vec') =>
   `!pto.tile_buf<loc=${loc}, dtype=${dtype}, rows=${rows}, cols=${cols}, v_row=${rows}, v_col=${cols}, blayout=${blayout}, slayout=${slayout}, fractal=512, pad=0>`;
 
-/** A function around `body` (indented statements), with two f32 pointer arguments %a and %b. */
-function kernel(body: string[], args = '%a: !pto.ptr<f32>, %b: !pto.ptr<f32>', attrs = ''): string {
+/** A function around `body` (indented statements), with two f32 pointer arguments %a and %b by default. */
+function kernel(body: string[], args = '%a: !pto.ptr<f32>, %b: !pto.ptr<f32>', attrs = '', functionAttrs = ''): string {
   return [
     `module${attrs} {`,
-    `  func.func @k(${args}) {`,
+    `  func.func @k(${args})${functionAttrs} {`,
     '    %c0 = arith.constant 0 : index',
     '    %c1 = arith.constant 1 : index',
     '    %c16 = arith.constant 16 : index',
@@ -368,10 +368,7 @@ export const ADVERSARIES: Adversary[] = [
       if (rng.chance(0.5)) {
         // Frontend initializations of one id: each is compared with the others (uniqueness, peers).
         const init = 'pto.aiv_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024}(gm_slot_buffer = %gm : !pto.ptr<f32, gm>)';
-        return kernel(Array(n).fill(init), '%gm: !pto.ptr<f32, gm>', '').replace(
-          '(%gm: !pto.ptr<f32, gm>) {',
-          '(%gm: !pto.ptr<f32, gm>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {',
-        );
+        return kernel(Array(n).fill(init), '%gm: !pto.ptr<f32, gm>', '', ' attributes {pto.kernel_kind = #pto.kernel_kind<vector>}');
       }
       const body = ['%consumer = arith.constant 0 : i32'];
       for (let i = 0; i < n; i++)

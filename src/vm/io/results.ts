@@ -31,7 +31,6 @@ export function shortestDecimal(v: Scalar, round: (x: number) => Scalar): string
   return String(v);
 }
 
-/** A short human summary: for each argument the program wrote, how much and the first values. */
 /** How many elements of the buffer the program stored. */
 export function writtenCount(b: GlobalBuffer): number {
   const marks = b.written;
@@ -40,6 +39,7 @@ export function writtenCount(b: GlobalBuffer): number {
   return n;
 }
 
+/** A short human summary: for each argument the program wrote, how much and the first values. */
 export function summarize(buffers: GlobalBuffer[], origins: Map<string, string>): string {
   const lines: string[] = [];
   for (const b of buffers) {
