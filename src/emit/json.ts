@@ -9,8 +9,10 @@ export function moduleToJson(module: Module, source: SourceFile): unknown {
     return `${a.line}:${a.col}-${b.line}:${b.col + 1}`;
   };
   return JSON.parse(
-    JSON.stringify(module, (key, value) => {
+    JSON.stringify(module, function (this: unknown, key, value) {
       if (typeof value === 'bigint') return value.toString();
+      // A node that is its own span (src/syntax/parse.ts, ownSpan) shows it as `span` alone, as the others do.
+      if ((key === 'start' || key === 'end') && (this as { span?: unknown }).span === this) return undefined;
       if ((key === 'span' || key === 'nameSpan') && value && typeof value.start === 'number') return where(value as Span);
       return value;
     }),

@@ -24,7 +24,7 @@ export interface BoundInstruction {
   spec: Instruction;
   operands: Map<string, BoundOperand>;
   /** The spec's attributes decoded, defaults applied (set once they verified). */
-  attributes?: Map<string, AttributeValue | undefined>;
+  attributes?: ReadonlyMap<string, AttributeValue | undefined>;
   /** An AscendC/TIK op's attributes as the model's parameters (decoded once, by the verifier). */
   ascendc?: AscendcParams;
   /** The attributes the program wrote (a default is not a choice: `saturation` unwritten differs from `= true`). */

@@ -1,5 +1,10 @@
 import { Span } from '../diag/source';
 
+// Every node has a `span`: where it is written. A span is a position, not a child: the nodes a module has most of
+// (value uses, types, typed operands) are their own span as the parser makes them (`node.span === node`, with
+// `start` and `end` among their fields: one object instead of two), so a walk over the tree skips `span` and
+// `nameSpan` (emit/json.ts writes them as `line:col` ranges).
+
 /** A use of an SSA value: `%x`, or `%x#1` for one result of a multi-result op. */
 export interface ValueRef {
   name: string;

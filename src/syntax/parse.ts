@@ -372,6 +372,19 @@ function spanOf(c: ActionContext, node: Node): Span {
   return { start: mapOffset(c.map, src.startIdx), end: mapOffset(c.map, src.endIdx) };
 }
 
+/** Stands in for a node's span until the node is made its own span (`ownSpan`). */
+const SPAN_TO_COME: Span = Object.freeze({ start: 0, end: 0 });
+
+/**
+ * The node made its own span: `node.span === node`. The nodes a module has most of (value uses, types, typed
+ * operands) carry `start` and `end` among their fields rather than a span object of their own: a third of a large
+ * module's objects were spans. The node is written with `span: SPAN_TO_COME`, so that setting it keeps its layout.
+ */
+function ownSpan<T extends Span & { span: Span }>(node: T): T {
+  node.span = node;
+  return node;
+}
+
 /** Names and short type texts remembered at most: a name repeats close to where it is defined. */
 const RECENT_TEXTS = 4096;
 
@@ -392,8 +405,9 @@ function typeRef(c: ActionContext, node: Node): TypeRef {
   const at = node.source.startIdx;
   const written = node.sourceString;
   const interned = c.types.find((t) => t.headerStart === at && t.placeholder === written);
-  if (interned) return { text: interned.text, span: { start: interned.start, end: interned.end } };
-  return { text: internedText(c, written), span: spanOf(c, node) };
+  if (interned) return ownSpan({ text: interned.text, start: interned.start, end: interned.end, span: SPAN_TO_COME });
+  const end = mapOffset(c.map, node.source.endIdx);
+  return ownSpan({ text: internedText(c, written), start: mapOffset(c.map, at), end, span: SPAN_TO_COME });
 }
 
 /** The fields of an op that its body fills; the statement adds the name, the results and the spans. */
@@ -443,7 +457,8 @@ function addSegment(op: OpFields, name: string, operands: Operand[]): void {
 }
 
 function valueOperand(v: ValueRef, type?: TypeRef): Operand {
-  return { value: v, type, span: type ? { start: v.span.start, end: type.span.end } : v.span };
+  if (!type) return { value: v, type, span: v.span };
+  return ownSpan({ value: v, type, start: v.span.start, end: type.span.end, span: SPAN_TO_COME });
 }
 
 function typedValues(c: ActionContext, tv: { values: ValueRef[]; types: TypeRef[] } | undefined, where: Node): Operand[] {
@@ -1571,7 +1586,10 @@ function astActions(grammar: ohm.Grammar): Actions {
     valueUse(this: Node, id: Node, index: Node) {
       const c = contextOf(this);
       const idx = index.children.length > 0 ? Number(index.sourceString.slice(1)) : undefined;
-      return { name: internedText(c, id.sourceString), index: idx, span: spanOf(c, this) } satisfies ValueRef;
+      const src = this.source;
+      const start = mapOffset(c.map, src.startIdx);
+      const end = mapOffset(c.map, src.endIdx);
+      return ownSpan({ name: internedText(c, id.sourceString), index: idx, start, end, span: SPAN_TO_COME }) satisfies ValueRef;
     },
     resultDef(this: Node, id: Node, count: Node) {
       const c = contextOf(this);

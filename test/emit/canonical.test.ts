@@ -13,6 +13,7 @@ import { parseModule } from '../../src/syntax/parse';
 import { opRegistry } from '../../src/ops/registry';
 import { TypeTable } from '../../src/syntax/type-table';
 import { printType } from '../../src/types/type';
+import { childEntries, isTypeRef } from '../fixtures/ast-walk';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -47,13 +48,13 @@ function meaning({ module, types }: { module: Module; types: TypeTable }): unkno
     if (typeof x === 'bigint') return `${x}n`;
     if (x && typeof x === 'object') {
       const o = x as Record<string, unknown>;
-      if (typeof o.text === 'string' && 'span' in o && Object.keys(o).length === 2 && key !== 'value') {
+      if (isTypeRef(o) && key !== 'value') {
         const parsed = types.resolve(o as unknown as TypeRef).type;
         return parsed ? printType(parsed) : o.text;
       }
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(o)) {
-        if (k === 'span' || k === 'nameSpan' || k === 'legacy' || k === 'signatureSingle' || v === undefined) continue;
+      for (const [k, v] of childEntries(o)) {
+        if (k === 'legacy' || k === 'signatureSingle' || v === undefined) continue;
         out[k] = walk(v, k);
       }
       return out;

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { DiagnosticBag, formatAll } from '../../src/diag/diagnostic';
-import { SourceFile } from '../../src/diag/source';
+import { SourceFile, Span } from '../../src/diag/source';
+import { childEntries, isTypeRef } from '../fixtures/ast-walk';
 import { assemble } from '../../src/verify/assemble';
 import * as parse from '../../src/syntax/parse';
 import { Module } from '../../src/syntax/ast';
@@ -445,7 +446,8 @@ function spansOf(x: unknown, out: unknown[] = []): unknown[] {
   if (Array.isArray(x)) x.forEach((v) => spansOf(v, out));
   else if (x && typeof x === 'object') {
     for (const [k, v] of Object.entries(x)) {
-      if (k === 'span' || k === 'nameSpan') out.push(v);
+      // A span is a position, not a child: some nodes are their own span (`node.span === node`).
+      if (k === 'span' || k === 'nameSpan') out.push({ start: (v as Span).start, end: (v as Span).end });
       else spansOf(v, out);
     }
   }
@@ -524,8 +526,8 @@ function typeTexts(x: unknown, out: string[] = []): string[] {
   if (Array.isArray(x)) x.forEach((v) => typeTexts(v, out));
   else if (x && typeof x === 'object') {
     const o = x as Record<string, unknown>;
-    if (typeof o.text === 'string' && 'span' in o && Object.keys(o).length === 2) out.push(o.text);
-    else Object.values(o).forEach((v) => typeTexts(v, out));
+    if (isTypeRef(o)) out.push(o.text as string);
+    else for (const [, v] of childEntries(o)) typeTexts(v, out);
   }
   return out;
 }

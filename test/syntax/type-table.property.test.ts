@@ -13,6 +13,7 @@ import { ParameterShapes, readParameters } from '../../src/syntax/type-table';
 import { opRegistry } from '../../src/ops/registry';
 import { corpusFiles } from '../../src/corpus/files';
 import { SHIPPED_PTO_FILES } from '../fixtures/shipped';
+import { childEntries, isTypeRef } from '../fixtures/ast-walk';
 
 const RUNS = Number(process.env.PTO_PROPERTY_RUNS ?? 100);
 
@@ -23,8 +24,9 @@ function typeBodies(files: string[]): string[] {
     if (Array.isArray(x)) x.forEach(walk);
     else if (x && typeof x === 'object') {
       const o = x as Record<string, unknown>;
-      if (typeof o.text === 'string' && 'span' in o && o.text.startsWith('!') && o.text.includes('<')) bodies.add(o.text.slice(o.text.indexOf('<')));
-      Object.values(o).forEach(walk);
+      if (isTypeRef(o) && (o.text as string).startsWith('!') && (o.text as string).includes('<'))
+        bodies.add((o.text as string).slice((o.text as string).indexOf('<')));
+      childEntries(o).forEach(([, v]) => walk(v));
     }
   };
   for (const file of files) {

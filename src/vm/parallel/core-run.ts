@@ -86,12 +86,17 @@ export class CoreRunner {
   }
 }
 
+/** The position alone: some AST nodes are their own span, and a message would otherwise copy the node. */
+const wireSpan = (s: Span): Span => ({ start: s.start, end: s.end });
+const wireNotes = (notes: { message: string; span: Span }[] | undefined) =>
+  notes ? { notes: notes.map((n) => ({ message: n.message, span: wireSpan(n.span) })) } : {};
+
 function wireFinding(f: SyncFinding | RunWarning): WireFinding {
-  return { message: f.message, span: f.span, ...(f.notes ? { notes: f.notes } : {}), ...(f.kind ? { kind: f.kind.code } : {}) };
+  return { message: f.message, span: wireSpan(f.span), ...wireNotes(f.notes), ...(f.kind ? { kind: f.kind.code } : {}) };
 }
 
 function wireError(e: LocatedError): WireFinding {
-  return { message: e.message, span: e.span, ...(e.notes ? { notes: e.notes } : {}), kind: e.kind.code };
+  return { message: e.message, span: wireSpan(e.span), ...wireNotes(e.notes), kind: e.kind.code };
 }
 
 const KINDS = new Map<string, DiagnosticKind>(Object.values(DIAGNOSTICS).map((k) => [k.code, k]));

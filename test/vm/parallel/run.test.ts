@@ -8,6 +8,7 @@ import * as path from 'path';
 import { assemble } from '../../../src/verify/assemble';
 import { formatAll } from '../../../src/diag/diagnostic';
 import { LocatedError } from '../../../src/diag/located-error';
+import { Span } from '../../../src/diag/source';
 import { bindRanks } from '../../../src/cli/ranks';
 import { RunOptions, RunResult, planLaunch, runRanks } from '../../../src/vm/interpreter';
 import { JobsOptions, executionOrder, outcomeOf, runRanksWithJobs } from '../../../src/vm/parallel/run';
@@ -60,7 +61,10 @@ async function ending(run: () => RunResult | Promise<RunResult>, ranks: BoundArg
     return { result: await run(), memory: memoryOf(ranks) };
   } catch (e) {
     if (!(e instanceof LocatedError)) throw e;
-    return { trap: { message: e.message, code: e.kind.code, span: e.span, notes: e.notes }, memory: memoryOf(ranks) };
+    // Positions alone: a span may be an AST node that is its own span, and a thread reports its position only.
+    const at = (s: Span) => ({ start: s.start, end: s.end });
+    const notes = e.notes?.map((n) => ({ message: n.message, span: at(n.span) }));
+    return { trap: { message: e.message, code: e.kind.code, span: at(e.span), notes }, memory: memoryOf(ranks) };
   }
 }
 

@@ -20,7 +20,7 @@ export interface CheckContext {
   tiles: Map<string, TileType>;
   target: TargetName;
   /** Attribute values by name, defaults applied. */
-  attributes: Map<string, AttributeValue | undefined>;
+  attributes: ReadonlyMap<string, AttributeValue | undefined>;
   /** Reports an error (of the family-rule kind unless `kind` names another); the instruction's name is prefixed. */
   error(span: Span, message: string, kind?: DiagnosticKind): void;
   /** Reports a warning of the kind given; the instruction's name is prefixed. */
