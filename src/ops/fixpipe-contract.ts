@@ -239,6 +239,26 @@ function resolvedConsumerEntry(c: DeclaredCheck, id: number): { tile: TileType; 
 }
 
 /** A pop's result type with its element as written; `key` tells two apart as PTOAS's type equality does. */
+const popKeysCache = new WeakMap<OpNode, Map<number, Set<string>>>();
+
+/** The types (`popType` keys) the tpop_from_aic results of each pipe id use in the function, found once per function. */
+function popKeysById(c: DeclaredCheck): Map<number, Set<string>> {
+  const fn = c.v.function;
+  let keys = popKeysCache.get(fn);
+  if (!keys) {
+    keys = new Map();
+    for (const o of opsNamed(fn, PIPE_OP.popFromAic)) {
+      const ref = o.resultTypes[0];
+      if (!ref) continue;
+      const id = pipeId(o);
+      const set = keys.get(id) ?? new Set<string>();
+      keys.set(id, set.add(popType(c, ref).key));
+    }
+    popKeysCache.set(fn, keys);
+  }
+  return keys;
+}
+
 function popType(c: DeclaredCheck, ref: TypeRef): { type: Type | undefined; element?: WrittenElement; key: string } {
   const type = c.v.type(ref);
   if (type?.kind !== 'tile') return { type, key: ref.text };
@@ -326,10 +346,8 @@ export function checkFixpipePop(c: DeclaredCheck, epilogue: AccPushEpilogue): vo
     return;
   }
   const id = c.int('id') ?? 0;
-  const other = opsNamed(c.v.function, PIPE_OP.popFromAic).find(
-    (o) => o !== op && pipeId(o) === id && o.resultTypes[0] && popType(c, o.resultTypes[0]).key !== mine.key,
-  );
-  if (other) {
+  // Another pop of the id with another type exists exactly when the pops of the id use more than one.
+  if ((popKeysById(c).get(id)?.size ?? 0) > 1) {
     fail(c, ref.span, `${op.name} expects all tpop_from_aic results for fixpipe pipe id = ${id} to use the same tile type`);
     return;
   }
