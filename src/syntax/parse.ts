@@ -217,7 +217,7 @@ class StatementParser implements ScanSink {
       return undefined;
     }
     const tree = this.semantics(match);
-    if (shape && known === undefined && this.shapes!.hasRoom()) {
+    if (shape && known === undefined) {
       // A new shape: recorded, and built from the record as its later statements will be.
       const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op);
       const built = this.replay(recorded, header, shape, map, regions, types);

@@ -1,6 +1,7 @@
 import * as ohm from 'ohm-js';
 import { OpSyntax, OpSyntaxTable } from './op-syntax';
 import { StatementShape } from './statement-shape';
+import { GenerationalMap } from './generational-map';
 
 /**
  * The grammar's match of one statement shape (src/syntax/statement-shape.ts), kept so that later statements of the
@@ -292,26 +293,27 @@ export function replayShape(recorded: RecordedShape, header: string, shape: Stat
   }
 }
 
-/** Shapes kept at most (nodes, about 100 bytes each); past it, new shapes are matched without being recorded. */
+/** Recorded nodes (about 100 bytes each) per generation of the cache (src/syntax/generational-map.ts). */
 const NODE_BUDGET = 100_000;
+
+type CacheEntry = RecordedShape | 'unreplayable';
 
 /**
  * The recorded shapes of one op table, shared by every file parsed with it: compiler output of one toolchain repeats
- * its shapes from file to file.
+ * its shapes from file to file. The shapes used lately are kept, within a budget of recorded nodes.
  */
 export class ShapeCache {
-  private readonly shapes = new Map<string, RecordedShape | 'unreplayable'>();
-  private nodes = 0;
+  private readonly shapes: GenerationalMap<string, CacheEntry>;
   /** How many statements were built from a recorded shape (for the tests and the benchmark). */
   built = 0;
 
-  lookup(key: string): RecordedShape | 'unreplayable' | undefined {
-    return this.shapes.get(key);
+  constructor(nodeBudget = NODE_BUDGET) {
+    // A mark of an unreplayable shape weighs one node, so that marks too are bounded.
+    this.shapes = new GenerationalMap<string, CacheEntry>(nodeBudget, (e) => (e === 'unreplayable' ? 1 : e.size + 1));
   }
 
-  /** There is room for a shape of this many nodes. */
-  hasRoom(size = 0): boolean {
-    return this.nodes + size <= NODE_BUDGET;
+  lookup(key: string): CacheEntry | undefined {
+    return this.shapes.get(key);
   }
 
   markUnreplayable(key: string): void {
@@ -319,9 +321,12 @@ export class ShapeCache {
   }
 
   store(key: string, recorded: RecordedShape): void {
-    if (!this.hasRoom(recorded.size)) return;
-    this.nodes += recorded.size;
     this.shapes.set(key, recorded);
+  }
+
+  /** Shapes and marks held. */
+  get size(): number {
+    return this.shapes.size;
   }
 }
 

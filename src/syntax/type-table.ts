@@ -2,6 +2,7 @@ import * as ohm from 'ohm-js';
 import { TypeRef } from './ast';
 import { ptoGrammar } from './grammar';
 import { Actions, RecordedShape, Unreplayable, keepVisited, recordShape, replayShape } from './shape-cache';
+import { GenerationalMap } from './generational-map';
 import { StatementShape, statementShape } from './statement-shape';
 import { VECTOR_LEVEL_UNSUPPORTED } from './op-syntax';
 import {
@@ -213,11 +214,11 @@ export class TypeTable {
   }
 }
 
-/** Bodies whose items are kept at most (a program writes a few hundred distinct types). */
+/** Bodies whose items are kept per generation (a program writes a few hundred distinct types; generational-map.ts). */
 const PARAMETER_CACHE_LIMIT = 50_000;
-const parameterCache = new Map<string, readonly BodyItem[] | null>();
-/** The shapes of the bodies matched so far (src/syntax/shape-cache.ts): `rows=16` and `rows=32` are matched once. */
-const parameterShapes: ParameterShapes = new Map();
+const parameterCache = new GenerationalMap<string, readonly BodyItem[] | null>(PARAMETER_CACHE_LIMIT);
+/** The shapes of the bodies met lately (src/syntax/shape-cache.ts): `rows=16` and `rows=32` are matched once. */
+const parameterShapes: ParameterShapes = new GenerationalMap(PARAMETER_CACHE_LIMIT);
 let parameterGrammar: { grammar: ohm.Grammar; semantics: ohm.Semantics; actions: Actions } | undefined;
 
 /**
@@ -229,12 +230,12 @@ function parameterItems(body: string): BodyItem[] | undefined {
   const known = parameterCache.get(body);
   if (known !== undefined) return (known as BodyItem[] | null) ?? undefined;
   const items = readParameters(body, parameterShapes);
-  if (parameterCache.size < PARAMETER_CACHE_LIMIT) parameterCache.set(body, items ?? null);
+  parameterCache.set(body, items ?? null);
   return items;
 }
 
-/** Recorded shapes of type parameters, by shape key (see `readParameters`). */
-export type ParameterShapes = Map<string, RecordedShape | 'unreplayable'>;
+/** Recorded shapes of type parameters, by shape key (see `readParameters`): a Map, or the process's bounded cache. */
+export type ParameterShapes = Pick<Map<string, RecordedShape | 'unreplayable'>, 'get'> & { set(key: string, value: RecordedShape | 'unreplayable'): unknown };
 
 /**
  * The items of a body: built from the recorded match of its shape, or matched (and its shape recorded). Without
@@ -256,7 +257,7 @@ export function readParameters(body: string, shapes: ParameterShapes | undefined
   const match = grammar.match(body, 'TypeParameters');
   if (match.failed()) return undefined;
   const tree = parameterGrammar.semantics(match);
-  if (shape && recorded === undefined && shapes!.size < PARAMETER_CACHE_LIMIT) {
+  if (shape && recorded === undefined) {
     const recording = recordShape(tree as unknown as ohm.Node, shape, parameterGrammar.actions, undefined);
     const items = replayed(recording, body, shape);
     if (items) keepVisited(recording);

@@ -17,6 +17,7 @@ import { SourceFile, Span } from '../../src/diag/source';
 import { parseModule } from '../../src/syntax/parse';
 import { Module } from '../../src/syntax/ast';
 import { ShapeCache } from '../../src/syntax/shape-cache';
+import { statementShape } from '../../src/syntax/statement-shape';
 import { opRegistry } from '../../src/ops/registry';
 import { corpusFiles } from '../../src/corpus/files';
 import { SHIPPED_PTO_FILES } from '../fixtures/shipped';
@@ -131,6 +132,22 @@ describe('built from a recorded shape == matched by the grammar', () => {
     expect(constant).toMatchObject({ kind: 'int', value: -3n, type: { text: 'index' }, span: { start: text.indexOf('-3'), end: typeAt + 5 } });
     expect(constant.kind === 'int' && [constant.type?.span.start, constant.type?.span.end]).toEqual([typeAt, typeAt + 5]);
     expect(expectSameParse(text)).toBeGreaterThan(0);
+  });
+
+  test('past its budget the cache keeps recording the shapes a run meets now, in bounded room', () => {
+    // Each function's two arith statements have shapes of their own (an attribute name of their own).
+    const fn = (i: number) =>
+      [`func.func @f${i}(%a: index) {`, `  %x = arith.constant {tag_${i}} 0 : index`, `  %y = arith.addi %a, %x {tag_${i}} : index`, '  return', '}'].join(
+        '\n',
+      );
+    const cache = new ShapeCache(200);
+    for (let i = 0; i < 100; i++) parseWith(fn(i), cache);
+    expect(cache.size).toBeLessThan(2 * 200);
+    // A shape first met now, past the budget, is recorded: its later statements are built from the record.
+    const header = '%x = arith.constant {tag_500} 0 : index';
+    parseWith(`module {\n${fn(500)}\n}`, cache);
+    const recorded = cache.lookup(statementShape(header)!.key);
+    expect(recorded === undefined || recorded === 'unreplayable' ? recorded : 'recorded').toBe('recorded');
   });
 });
 

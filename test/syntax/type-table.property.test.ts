@@ -9,7 +9,8 @@ import * as path from 'path';
 import { DiagnosticBag } from '../../src/diag/diagnostic';
 import { SourceFile } from '../../src/diag/source';
 import { parseModule } from '../../src/syntax/parse';
-import { ParameterShapes, readParameters } from '../../src/syntax/type-table';
+import { readParameters } from '../../src/syntax/type-table';
+import { RecordedShape } from '../../src/syntax/shape-cache';
 import { opRegistry } from '../../src/ops/registry';
 import { corpusFiles } from '../../src/corpus/files';
 import { SHIPPED_PTO_FILES } from '../fixtures/shipped';
@@ -42,7 +43,7 @@ const matched = (body: string) => JSON.stringify(readParameters(body, undefined)
 
 /** Reads every body with one set of shapes (each shape recorded when first met); returns how many shapes it recorded. */
 function expectSameItems(bodies: string[]): number {
-  const shapes: ParameterShapes = new Map();
+  const shapes = new Map<string, RecordedShape | 'unreplayable'>();
   for (const body of bodies) expect([body, JSON.stringify(readParameters(body, shapes) ?? null)]).toEqual([body, matched(body)]);
   return [...shapes.values()].filter((s) => s !== 'unreplayable').length;
 }
@@ -57,7 +58,7 @@ describe('type parameters read from a recorded shape == matched', () => {
   });
 
   test('a recorded shape gives each body its own numbers', () => {
-    const shapes: ParameterShapes = new Map();
+    const shapes = new Map<string, RecordedShape | 'unreplayable'>();
     readParameters('<loc=vec, dtype=f16, rows=16, cols=64, fractal=512>', shapes);
     expect(readParameters('<loc=vec, dtype=f16, rows=1, cols=128, fractal=1024>', shapes)).toEqual([
       { kind: 'ident', text: 'vec', key: 'loc' },
