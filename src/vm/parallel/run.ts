@@ -16,11 +16,20 @@ export type { ProgramSource } from './worker';
 
 /**
  * Worker threads start when the cores still to run are expected to take at least this long (ms) on one thread,
- * judged from the cores the main thread has run so far. A worker thread is ready to run cores 130 ms after it is
- * started at best (the thread, the bundle, the modules' set-up, assembling the program), 300 ms and more on a busy
- * machine; below this a run is as quick on one thread, and the machine's other CPUs stay free.
+ * judged from the cores the main thread has run (its first apart). A worker thread is ready to run cores 120-180 ms
+ * after it is started on an idle machine (the thread, the bundle, the modules' set-up, assembling the program), 300 ms
+ * and more on a busy one, and while it starts it slows the main thread. Measured on two CPUs (softmax-blocks, 16
+ * cores): with 250 ms of cores left a worker thread made the run 90 ms slower, with 800 ms left it broke even; the
+ * copies into and out of shared memory take the rest of the gain. Below this a run is as quick on one thread, and
+ * the machine's other CPUs stay free.
  */
-export const SPAWN_AFTER_MS = 200;
+export const SPAWN_AFTER_MS = 800;
+
+/**
+ * A thread's first cores run while its code warms up, up to twice as slow as the later ones: judged from the first
+ * alone, the cores left must look this many times longer than SPAWN_AFTER_MS for threads to start at once.
+ */
+const FIRST_CORE_MARGIN = 2;
 
 export interface JobsOptions {
   /** Threads, the main thread's included (--jobs). */
@@ -123,6 +132,9 @@ class ParallelRun {
   private readonly runner: CoreRunner;
   private readonly workers: Worker[] = [];
   private ranHere = 0;
+  /** How long the main thread's first core took, and all of its cores (ms), for the trace. */
+  private firstCoreMs = 0;
+  private mainMs = 0;
   /** How many cores after a trap ran, whose stores were undone. */
   private undone = 0;
   /** When the worker threads were started (ms since 1970). */
@@ -161,15 +173,24 @@ class ParallelRun {
     // 0: the worker threads start at once; below 0 they run every core (the tests' way to give them work).
     if (spawnAfter <= 0) this.spawn(Math.min(this.jobs.jobs - 1, n));
     if (spawnAfter < 0 && this.workers.length > 0) return this.waitForWorkers();
+    let coreStarted = started;
     for (let position = claim(this.control, n); position >= 0; position = claim(this.control, n)) {
       this.settle(this.runner.run(position, this.order[position]));
       this.ranHere++;
+      const now = performance.now();
+      const coreMs = now - coreStarted;
+      coreStarted = now;
+      if (this.ranHere === 1) this.firstCoreMs = coreMs;
       if (this.workers.length > 0) continue;
       // A core for this thread, the others for the workers: one core left is this thread's.
       const left = unclaimed(this.control, n);
-      const expected = ((performance.now() - started) / this.ranHere) * left;
-      if (left > 1 && expected >= spawnAfter) this.spawn(Math.min(this.jobs.jobs - 1, left - 1));
+      // Judged from the first core alone, or from the mean of the cores after it.
+      const perCore = this.ranHere === 1 ? coreMs : (now - started - this.firstCoreMs) / (this.ranHere - 1);
+      const expected = perCore * left;
+      const threshold = this.ranHere === 1 ? spawnAfter * FIRST_CORE_MARGIN : spawnAfter;
+      if (left > 1 && expected >= threshold) this.spawn(Math.min(this.jobs.jobs - 1, left - 1));
     }
+    this.mainMs = performance.now() - started;
     return this.workers.length > 0 ? this.waitForWorkers() : undefined;
   }
 
@@ -177,7 +198,8 @@ class ParallelRun {
     const threads = this.workers.length + 1;
     const workers = this.threads.map((t, i) => `, ${t.ran} on worker ${i + 1}` + (t.ready === undefined ? '' : ` (ready after ${Math.round(t.ready)} ms)`));
     const undone = this.undone > 0 ? `; the stores of ${this.undone} core${this.undone > 1 ? 's' : ''} after the trap undone` : '';
-    return `${this.order.length} cores on ${threads} thread${threads > 1 ? 's' : ''} (${this.ranHere} on the main thread${workers.join('')})${undone}`;
+    const times = this.ranHere > 0 ? ` in ${Math.round(this.mainMs)} ms, the first in ${Math.round(this.firstCoreMs)} ms` : '';
+    return `${this.order.length} cores on ${threads} thread${threads > 1 ? 's' : ''} (${this.ranHere} on the main thread${times}${workers.join('')})${undone}`;
   }
 
   private settle(report: CoreReport): void {
