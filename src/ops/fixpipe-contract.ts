@@ -238,7 +238,6 @@ function resolvedConsumerEntry(c: DeclaredCheck, id: number): { tile: TileType; 
   return { tile: type, element: element! };
 }
 
-/** A pop's result type with its element as written; `key` tells two apart as PTOAS's type equality does. */
 const popKeysCache = new WeakMap<OpNode, Map<number, Set<string>>>();
 
 /** The types (`popType` keys) the tpop_from_aic results of each pipe id use in the function, found once per function. */
@@ -259,6 +258,7 @@ function popKeysById(c: DeclaredCheck): Map<number, Set<string>> {
   return keys;
 }
 
+/** A pop's result type with its element as written; `key` tells two apart as PTOAS's type equality does. */
 function popType(c: DeclaredCheck, ref: TypeRef): { type: Type | undefined; element?: WrittenElement; key: string } {
   const type = c.v.type(ref);
   if (type?.kind !== 'tile') return { type, key: ref.text };
