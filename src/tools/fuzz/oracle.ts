@@ -103,21 +103,33 @@ export function check(req: CaseRequest, res: CaseResult): Failure | undefined {
   return undefined;
 }
 
+/** A diagnostic's first line, located in the program at `path`: its line, column and severity. */
+const LOCATED = /^(\d+):(\d+): (error|warning|note)(\[[A-Z]\d{4}\])?: /;
+
+/**
+ * Whether a line of a tool's stderr is an error located in the program at `path`. The worker counts these over the
+ * whole stream (CaseResult.stderrErrors): the text it keeps is cut to a head and a tail, and a cut can fall inside
+ * or around the one error among a thousand warnings.
+ */
+export function isLocatedError(line: string, path: string): boolean {
+  return line.startsWith(path + ':') && LOCATED.exec(line.slice(path.length + 1))?.[3] === 'error';
+}
+
 /** Every error line located in the program and in range; the exit code agrees with the errors printed. */
 function checkDiagnostics(req: CaseRequest, res: CaseResult): Failure | undefined {
   const tool = req.tool;
   const lines = res.stderr.split('\n');
   const sourceLines = req.text.split('\n');
   const prefix = res.path + ':';
-  let errors = 0;
+  // Counted over the whole stream; the kept text's lines are checked one by one below.
+  const errors = res.stderrErrors;
   let usage = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.startsWith(prefix)) {
-      const m = /^(\d+):(\d+): (error|warning|note)(\[[A-Z]\d{4}\])?: /.exec(line.slice(prefix.length));
+      const m = LOCATED.exec(line.slice(prefix.length));
       if (m) {
         const [lineNo, col] = [Number(m[1]), Number(m[2])];
-        if (m[3] === 'error') errors++;
         if (m[3] === 'error' && !m[4]) return fail('unlocated-error', tool, `error without a code: ${line}`, res.path);
         const text = sourceLines[lineNo - 1];
         if (lineNo < 1 || col < 1 || text === undefined || col > text.length + 1)

@@ -23,6 +23,8 @@ export interface CaseResult {
   /** Total characters written to each stream (the kept text is cut to a head and a tail). */
   stdoutLength: number;
   stderrLength: number;
+  /** Errors located in the program among all of stderr, the part left out of `stderr` included. */
+  stderrErrors: number;
   /** An exception that escaped main: message and stack. */
   exception?: { message: string; stack?: string; name?: string };
   ms: number;

@@ -7,32 +7,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parentPort, workerData } from 'worker_threads';
 import { CaseRequest, CaseResult, ToolName, WorkerSetup } from './protocol';
-
-const HEAD = 48 * 1024;
-const TAIL = 16 * 1024;
-
-/** Keeps the first HEAD and last TAIL characters written to a stream, and the total length. */
-class Capture {
-  head = '';
-  tail = '';
-  length = 0;
-  write(chunk: unknown): void {
-    const s = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) || chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : String(chunk);
-    this.length += s.length;
-    if (this.head.length < HEAD) {
-      const room = HEAD - this.head.length;
-      this.head += s.slice(0, room);
-      if (s.length <= room) return;
-      this.tail = (this.tail + s.slice(room)).slice(-TAIL);
-    } else this.tail = (this.tail + s).slice(-TAIL);
-  }
-  /** The text kept: the head, and the tail from its first whole line. */
-  text(): string {
-    if (this.tail.length === 0) return this.head;
-    const tail = this.tail.slice(this.tail.indexOf('\n') + 1);
-    return `${this.head}\n[... ${this.length - HEAD - tail.length} characters left out ...]\n${tail}`;
-  }
-}
+import { isLocatedError } from './oracle';
+import { Capture } from './capture';
 
 type Main = (argv: string[]) => number;
 
@@ -50,7 +26,7 @@ export function runCase(mains: Record<ToolName, Main>, setup: WorkerSetup, req: 
   fs.writeFileSync(file, req.text);
   const argv = req.argv.map((a) => a.replace(/FILE/g, file).replace(/OUT/g, setup.dir));
   const out = new Capture();
-  const err = new Capture();
+  const err = new Capture((line) => isLocatedError(line, file));
   const stdout = process.stdout as unknown as { write: unknown };
   const stderr = process.stderr as unknown as { write: unknown };
   const [savedOut, savedErr] = [stdout.write, stderr.write];
@@ -66,6 +42,7 @@ export function runCase(mains: Record<ToolName, Main>, setup: WorkerSetup, req: 
   } finally {
     stdout.write = savedOut;
     stderr.write = savedErr;
+    err.end();
   }
   const ms = performance.now() - start;
   const allowed = new Set([req.fileName, ...req.allowedOutputs]);
@@ -85,6 +62,7 @@ export function runCase(mains: Record<ToolName, Main>, setup: WorkerSetup, req: 
     stderr: err.text(),
     stdoutLength: out.length,
     stderrLength: err.length,
+    stderrErrors: err.counted,
     exception,
     ms,
     strays,

@@ -1,4 +1,4 @@
-import { abstractMessage, check, matchesKnown, opsOf, poolFailure } from '../../../src/tools/fuzz/oracle';
+import { abstractMessage, check, isLocatedError, matchesKnown, opsOf, poolFailure } from '../../../src/tools/fuzz/oracle';
 import { CaseRequest, CaseResult } from '../../../src/tools/fuzz/protocol';
 
 const PATH = '/tmp/w0/case1.pto';
@@ -10,6 +10,7 @@ const req: CaseRequest = {
   argv: ['FILE'],
   allowedOutputs: [],
 };
+/** A run's result; its error count is that of its stderr, as if all of it was kept (unless given). */
 const result = (over: Partial<CaseResult>): CaseResult => ({
   id: 1,
   code: 0,
@@ -17,6 +18,7 @@ const result = (over: Partial<CaseResult>): CaseResult => ({
   stderr: '',
   stdoutLength: 0,
   stderrLength: 0,
+  stderrErrors: (over.stderr ?? '').split('\n').filter((line) => /^\/tmp\/w0\/case1\.pto:\d+:\d+: error/.test(line)).length,
   ms: 1,
   strays: [],
   path: PATH,
@@ -49,6 +51,17 @@ describe('the fuzz oracle', () => {
     expect(poolFailure('timeout', 'pto-vm', 'no answer', 'scf.for %i = %a to %b step %c {\n}\n%x = arith.addi %a, %b').signature).toBe(
       'timeout: pto-vm [arith.addi scf.for]',
     );
+  });
+
+  it('judges the exit code by the errors of the whole stream, not of the text kept (an error cut out of it)', () => {
+    // The kept head ended inside the error's first line; the worker counted the error over the whole stream.
+    const cut = located(2, 3, 'warning[W0411]') + `${PATH}:2:5: error[E0101]:\n[... 44 characters left out ...]\n  func.func @f() {\n  ^\n`;
+    expect(check(req, result({ code: 1, stderr: cut, stderrErrors: 1 }))).toBeUndefined();
+    expect(check(req, result({ code: 1, stderr: cut, stderrErrors: 0 }))?.class).toBe('exit-mismatch');
+    expect(check(req, result({ code: 0, stderr: located(2, 3, 'warning[W0411]'), stderrErrors: 1 }))?.class).toBe('exit-mismatch');
+    expect(isLocatedError(`${PATH}:2:5: error[E0101]: x`, PATH)).toBe(true);
+    expect(isLocatedError(`${PATH}:2:5: warning[W0411]: x`, PATH)).toBe(false);
+    expect(isLocatedError(`/other.pto:2:5: error[E0101]: x`, PATH)).toBe(false);
   });
 
   it('abstracts numbers, names, quoted text and the path out of signatures', () => {
