@@ -15,6 +15,7 @@ import {
 } from './fixpipe-epilogue';
 import {
   LOWERED_FRONTEND_ID,
+  LOWERED_INITS,
   PIPE_OP,
   definingOp,
   frontendInitsWithId,
@@ -22,6 +23,7 @@ import {
   isLoweredInit,
   operandIn,
   opsNamed,
+  perFunction,
   pipeId,
   stringAttr,
   symbolAttr,
@@ -243,19 +245,16 @@ const popKeysCache = new WeakMap<OpNode, Map<number, Set<string>>>();
 /** The types (`popType` keys) the tpop_from_aic results of each pipe id use in the function, found once per function. */
 function popKeysById(c: DeclaredCheck): Map<number, Set<string>> {
   const fn = c.v.function;
-  let keys = popKeysCache.get(fn);
-  if (!keys) {
-    keys = new Map();
+  return perFunction(popKeysCache, fn, () => {
+    const keys = new Map<number, Set<string>>();
     for (const o of opsNamed(fn, PIPE_OP.popFromAic)) {
       const ref = o.resultTypes[0];
       if (!ref) continue;
       const id = pipeId(o);
-      const set = keys.get(id) ?? new Set<string>();
-      keys.set(id, set.add(popType(c, ref).key));
+      keys.set(id, (keys.get(id) ?? new Set<string>()).add(popType(c, ref).key));
     }
-    popKeysCache.set(fn, keys);
-  }
-  return keys;
+    return keys;
+  });
 }
 
 /** A pop's result type with its element as written; `key` tells two apart as PTOAS's type equality does. */
@@ -394,9 +393,7 @@ function producerInitForQuant(c: DeclaredCheck, id: number, span: Span): OpNode 
     fail(c, span, `${op.name} expects 'id' = ${id} to match exactly one frontend initialize_pipe op in the same function`);
     return undefined;
   }
-  const lowered = [...opsNamed(c.v.function, PIPE_OP.l2g2lInit), ...opsNamed(c.v.function, PIPE_OP.l2lInit)].filter(
-    (o) => intAttr(o, LOWERED_FRONTEND_ID) === id,
-  );
+  const lowered = LOWERED_INITS.flatMap((name) => opsNamed(c.v.function, name)).filter((o) => intAttr(o, LOWERED_FRONTEND_ID) === id);
   if (lowered.length === 1) return lowered[0];
   const how = lowered.length === 0 ? 'a' : 'exactly one';
   fail(c, span, `${op.name} expects 'id' = ${id} to match ${how} frontend or lowered initialize_pipe op in the same function`);

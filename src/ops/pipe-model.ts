@@ -25,17 +25,28 @@ export const PIPE_OP = {
 } as const;
 
 export const isFrontendInit = (op: OpNode): boolean => op.name === PIPE_OP.aicInit || op.name === PIPE_OP.aivInit;
-export const isLoweredInit = (op: OpNode): boolean => op.name === PIPE_OP.l2g2lInit || op.name === PIPE_OP.l2lInit;
+/** The lowered initializations' names. */
+export const LOWERED_INITS: readonly string[] = [PIPE_OP.l2g2lInit, PIPE_OP.l2lInit];
+export const isLoweredInit = (op: OpNode): boolean => LOWERED_INITS.includes(op.name);
 
 /** PTOAS's lowering keeps the frontend `id` of a pipe on the lowered initialization under this attribute. */
 export const LOWERED_FRONTEND_ID = '__pto.frontend_id';
+
+/**
+ * What `build` finds in a function, once per function and cache: the pipe rules ask again for every op they check,
+ * and a function can hold thousands of pipe ops.
+ */
+export function perFunction<T>(cache: WeakMap<OpNode, T>, fn: OpNode, build: () => T): T {
+  let found = cache.get(fn);
+  if (found === undefined) cache.set(fn, (found = build()));
+  return found;
+}
 
 const opsCache = new WeakMap<OpNode, OpNode[]>();
 
 /** Every op of a function, nested ones included, in program order. */
 export function opsOf(fn: OpNode): OpNode[] {
-  let ops = opsCache.get(fn);
-  if (!ops) {
+  return perFunction(opsCache, fn, () => {
     const all: OpNode[] = [];
     const walk = (list: OpNode[]): void => {
       for (const op of list) {
@@ -44,9 +55,8 @@ export function opsOf(fn: OpNode): OpNode[] {
       }
     };
     for (const r of fn.regions) for (const b of r.blocks) walk(b.ops);
-    opsCache.set(fn, (ops = all));
-  }
-  return ops;
+    return all;
+  });
 }
 
 const definersCache = new WeakMap<OpNode, Map<string, OpNode>>();
@@ -55,17 +65,16 @@ const definersCache = new WeakMap<OpNode, Map<string, OpNode>>();
 export function definingOp(fn: OpNode, operand: Operand | undefined): OpNode | undefined {
   const ref = operand?.value;
   if (!ref) return undefined;
-  let definers = definersCache.get(fn);
-  if (!definers) {
-    definers = new Map();
+  const definers = perFunction(definersCache, fn, () => {
+    const byName = new Map<string, OpNode>();
     for (const op of opsOf(fn)) {
       for (const r of op.results) {
-        if (r.count === 1) definers.set(r.name, op);
-        else for (let i = 0; i < r.count; i++) definers.set(`${r.name}#${i}`, op);
+        if (r.count === 1) byName.set(r.name, op);
+        else for (let i = 0; i < r.count; i++) byName.set(`${r.name}#${i}`, op);
       }
     }
-    definersCache.set(fn, definers);
-  }
+    return byName;
+  });
   return definers.get(ref.index !== undefined ? `${ref.name}#${ref.index}` : ref.name) ?? definers.get(ref.name);
 }
 
@@ -110,16 +119,14 @@ export function appendAt<K, V>(map: Map<K, V[]>, key: K, value: V): void {
  * a rule that looked through the whole function for each op it checks was quadratic in a function of thousands.
  */
 function indexed<K>(cache: WeakMap<OpNode, Map<K, OpNode[]>>, fn: OpNode, keyOf: (op: OpNode) => K | undefined): Map<K, OpNode[]> {
-  let index = cache.get(fn);
-  if (!index) {
-    index = new Map();
+  return perFunction(cache, fn, () => {
+    const index = new Map<K, OpNode[]>();
     for (const op of opsOf(fn)) {
       const key = keyOf(op);
       if (key !== undefined) appendAt(index, key, op);
     }
-    cache.set(fn, index);
-  }
-  return index;
+    return index;
+  });
 }
 
 const byName = new WeakMap<OpNode, Map<string, OpNode[]>>();

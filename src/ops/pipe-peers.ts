@@ -11,6 +11,7 @@ import {
   isLoweredInit,
   operandIn,
   opsOf,
+  perFunction,
   pipeId,
   stringAttr,
   symbolAttr,
@@ -61,18 +62,17 @@ const splitsCache = new WeakMap<OpNode, { byFrontendId: Map<number, number[]>; b
  * (with a `split` attribute) by each value it takes. Found in one pass (a function can have thousands of pipes).
  */
 function splitsOf(fn: OpNode): { byFrontendId: Map<number, number[]>; byPipeValue: Map<string, number[]> } {
-  let splits = splitsCache.get(fn);
-  if (splits) return splits;
-  splits = { byFrontendId: new Map(), byPipeValue: new Map() };
-  for (const o of opsOf(fn)) {
-    if (FRONTEND_DATA_OPS.includes(o.name)) appendAt(splits.byFrontendId, pipeId(o), intAttr(o, 'split') ?? 0);
-    if (!isLoweredInit(o) && o.attrs.some((a) => a.key === 'split')) {
-      const split = intAttr(o, 'split') ?? 0;
-      for (const name of new Set(o.operands.map((x) => x.value?.name))) if (name !== undefined) appendAt(splits.byPipeValue, name, split);
+  return perFunction(splitsCache, fn, () => {
+    const splits = { byFrontendId: new Map<number, number[]>(), byPipeValue: new Map<string, number[]>() };
+    for (const o of opsOf(fn)) {
+      if (FRONTEND_DATA_OPS.includes(o.name)) appendAt(splits.byFrontendId, pipeId(o), intAttr(o, 'split') ?? 0);
+      if (!isLoweredInit(o) && o.attrs.some((a) => a.key === 'split')) {
+        const split = intAttr(o, 'split') ?? 0;
+        for (const name of new Set(o.operands.map((x) => x.value?.name))) if (name !== undefined) appendAt(splits.byPipeValue, name, split);
+      }
     }
-  }
-  splitsCache.set(fn, splits);
-  return splits;
+    return splits;
+  });
 }
 
 /** Whether the transfers of a pipe split their entries (split 1..4), do not (split 0), or both. */

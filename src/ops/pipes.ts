@@ -24,7 +24,7 @@ import {
   checkSubblock,
   checkTensorEntry,
 } from './pipe-frontend';
-import { PIPE_OP, definingOp, intAttr, isFrontendInit, opsNamed, pipeId, symbolAttr } from './pipe-model';
+import { PIPE_OP, definingOp, intAttr, isFrontendInit, opsNamed, perFunction, pipeId, symbolAttr } from './pipe-model';
 import { pipePeerProblem } from './pipe-peers';
 import {
   allocEntry,
@@ -494,8 +494,7 @@ function uniqueInFunction(c: DeclaredCheck, keyOf: (op: OpNode) => string | unde
   const { op } = c.v;
   const key = keyOf(op);
   if (key === undefined) return;
-  let byName = firstByKey.get(c.v.function);
-  if (!byName) firstByKey.set(c.v.function, (byName = new Map()));
+  const byName = perFunction(firstByKey, c.v.function, () => new Map<string, Map<string, OpNode>>());
   let first = byName.get(op.name);
   if (!first) {
     first = new Map();
