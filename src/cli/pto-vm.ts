@@ -402,6 +402,8 @@ function execute(assembled: Assembled, name: string, req: RunRequest, source: Pr
       req.argSpecs.map((specs) => new Map(specs)),
       (symbol) => assembled.program.functions.get(symbol),
       req.maxMemory,
+      // Threads run a launch over the bound buffers in place.
+      req.jobs > 1 ? 'shared' : 'own',
     );
   } catch (e) {
     if (e instanceof ArgumentError) throw new UsageError(e.message);

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import { LIMITS } from '../diag/limits';
 import { OpNode } from '../syntax/ast';
 import { TypeTable } from '../syntax/type-table';
-import { GlobalBuffer } from '../machine/memory';
+import { BufferMemory, GlobalBuffer } from '../machine/memory';
 import { elemSize } from '../types/type';
 import { ArgumentError, BoundArguments, bindArguments } from '../vm/io/arguments';
 import { npyDtypeOf, npyItemSize, writeNpy } from '../vm/io/npy';
@@ -65,6 +65,8 @@ export function bindRanks(
   callees?: Parameters<typeof bindArguments>[3],
   /** The bytes every rank's buffers may take together (LIMITS.globalMemory). */
   maxMemory = LIMITS.globalMemory.value,
+  /** Where the buffers' bytes live ('shared': a run on several threads, --jobs). */
+  memory: BufferMemory = 'own',
 ): BoundArguments[] {
   const ranks = perRank.length;
   const params = fn.regions[0]?.blocks[0]?.args ?? [];
@@ -89,7 +91,7 @@ export function bindRanks(
   });
   let used = 0;
   const bound = perRank.map((specs) => {
-    const b = bindArguments(types, fn, specs, callees, maxMemory, used);
+    const b = bindArguments(types, fn, specs, callees, maxMemory, used, memory);
     used += b.buffers.reduce((n, buffer) => n + buffer.bytes.length, 0);
     return b;
   });

@@ -23,6 +23,17 @@ export interface GlobalAccessObserver {
 }
 
 /**
+ * Where a buffer's bytes live: memory of its own, or memory the threads of a run share (`--jobs`, src/vm/parallel),
+ * which a launch on several threads then runs over in place, without copying it in and out.
+ */
+export type BufferMemory = 'own' | 'shared';
+
+/** `length` zero bytes in that memory. */
+export function allocateBytes(length: number, memory: BufferMemory): Uint8Array {
+  return memory === 'shared' ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint8Array(length);
+}
+
+/**
  * Global memory behind one pointer argument. `written` marks the elements the program stored. A kernel's ops read
  * and write it only through the element methods below (the one place global bytes are touched), so that an
  * observer sees every access; `bytes` and `view` are for the host (the run's inputs and outputs).
@@ -40,6 +51,11 @@ export class GlobalBuffer {
    * windows reaches a peer's copy.
    */
   placement?: { rank: number; byRank: GlobalBuffer[] };
+  /**
+   * The bytes it was bound with, made again (or kept), with no element written: a launch that ran over it in place
+   * on several threads starts again from them when it must run one core after another (src/vm/parallel).
+   */
+  initialBytes?: () => Uint8Array;
 
   constructor(
     readonly name: string,

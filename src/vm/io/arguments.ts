@@ -3,7 +3,7 @@ import { OpNode, Operand, Region, attrOf, segment } from '../../syntax/ast';
 import { ElemType, elemSize, isFloat } from '../../types/type';
 import { TypeTable } from '../../syntax/type-table';
 import { Value } from '../interpreter';
-import { GlobalBuffer } from '../../machine/memory';
+import { BufferMemory, GlobalBuffer, allocateBytes } from '../../machine/memory';
 import { codec } from '../../numerics/elements';
 import { LIMITS, showBytes } from '../../diag/limits';
 import { DIAGNOSTICS } from '../../diag/catalog';
@@ -36,9 +36,9 @@ export function random32(seed: number): () => number {
  * Random elements: floats uniform in [-4, 4) (rounded to the type), signed integers in [-100, 100],
  * unsigned in [0, 200].
  */
-export function randomBytes(elem: ElemType, count: number, seed: number): Uint8Array {
+export function randomBytes(elem: ElemType, count: number, seed: number, into?: Uint8Array): Uint8Array {
   const c = codec(elem);
-  const bytes = new Uint8Array(count * c.size);
+  const bytes = into ?? new Uint8Array(count * c.size);
   const next = random32(seed);
   // Floats through the elements' typed array (f32 stored as values, 16-bit floats encoded): the codec's rounding.
   const store = isFloat(elem) ? elementStore(elem, bytes) : undefined;
@@ -79,6 +79,8 @@ export function bindArguments(
   maxMemory = LIMITS.globalMemory.value,
   /** The bytes of it other ranks' buffers already take. */
   usedMemory = 0,
+  /** Where the buffers' bytes live ('shared': a run on several threads, --jobs). */
+  memory: BufferMemory = 'own',
 ): BoundArguments {
   const params = fn.regions[0]?.blocks[0]?.args ?? [];
   const known = new Set(params.map((p) => p.name.slice(1)));
@@ -113,10 +115,10 @@ export function bindArguments(
     const type = param.type ? types.resolve(param.type).type : undefined;
     const spec = specs.get(name);
     if (type?.kind === 'ptr') {
-      let bytes: Uint8Array;
+      let buffer: GlobalBuffer;
       if (spec !== undefined) {
         reserve(specBytes(type.elem, spec), `%${name}`, param.span, `${name}=${spec}`);
-        bytes = readPointerData(name, type.elem, spec);
+        buffer = boundBuffer(name, type.elem, { data: readPointerData(name, type.elem, spec) }, memory);
         origins.set(name, spec);
       } else {
         const count = sizing.extent(param.name);
@@ -125,10 +127,9 @@ export function bindArguments(
         }
         reserve(count * elemSize(type.elem), `%${name}`, param.span, undefined);
         const read = sizing.isRead(param.name);
-        bytes = read ? randomBytes(type.elem, count, 1 + index) : new Uint8Array(count * elemSize(type.elem));
+        buffer = boundBuffer(name, type.elem, read ? { count, seed: 1 + index } : { count }, memory);
         origins.set(name, read ? `random:${count}:${1 + index}` : `zeros:${count}`);
       }
-      const buffer = new GlobalBuffer(name, type.elem, bytes);
       buffers.push(buffer);
       values.set(param.name, buffer);
     } else if (type?.kind === 'partition_view' && type.memref) {
@@ -140,18 +141,18 @@ export function bindArguments(
       const shape = type.shape as number[];
       const count = footprint(shape, strides);
       reserve(count * elemSize(type.elem), `%${name}`, param.span, spec === undefined ? undefined : `${name}=${spec}`);
-      let bytes: Uint8Array;
+      let buffer: GlobalBuffer;
       if (spec !== undefined) {
-        bytes = readPointerData(name, type.elem, spec);
-        if (bytes.length < count * elemSize(type.elem))
-          throw new ArgumentError(`--arg ${name}: %${name} needs ${count} elements, got ${bytes.length / elemSize(type.elem)}`);
+        const data = readPointerData(name, type.elem, spec);
+        if (data.length < count * elemSize(type.elem))
+          throw new ArgumentError(`--arg ${name}: %${name} needs ${count} elements, got ${data.length / elemSize(type.elem)}`);
+        buffer = boundBuffer(name, type.elem, { data }, memory);
         origins.set(name, spec);
       } else {
         const read = sizing.isRead(param.name);
-        bytes = read ? randomBytes(type.elem, count, 1 + index) : new Uint8Array(count * elemSize(type.elem));
+        buffer = boundBuffer(name, type.elem, read ? { count, seed: 1 + index } : { count }, memory);
         origins.set(name, read ? `random:${count}:${1 + index}` : `zeros:${count}`);
       }
-      const buffer = new GlobalBuffer(name, type.elem, bytes);
       buffers.push(buffer);
       values.set(param.name, { kind: 'partition_view', buffer, shape, strides, offset: 0 });
     } else if (type?.kind === 'tile') {
@@ -168,6 +169,29 @@ export function bindArguments(
     }
   });
   return { values, buffers, origins };
+}
+
+/** A pointer argument's data: bytes read from a file or a spec, generated elements (a seed), or zeros. */
+type BufferData = { data: Uint8Array } | { count: number; seed?: number };
+
+/**
+ * The buffer of a pointer argument. In shared memory it can be made again as bound: generated data is generated
+ * again (a seed makes the same elements), data read is kept.
+ */
+function boundBuffer(name: string, elem: ElemType, data: BufferData, memory: BufferMemory): GlobalBuffer {
+  const initial = (into?: Uint8Array): Uint8Array => {
+    if ('data' in data) return data.data;
+    const bytes = into ?? new Uint8Array(data.count * elemSize(elem));
+    return data.seed === undefined ? bytes : randomBytes(elem, data.count, data.seed, bytes);
+  };
+  if (memory === 'own') return new GlobalBuffer(name, elem, initial());
+  const size = 'data' in data ? data.data.length : data.count * elemSize(elem);
+  const bytes = allocateBytes(size, 'shared');
+  if ('data' in data) bytes.set(data.data);
+  else initial(bytes);
+  const buffer = new GlobalBuffer(name, elem, bytes, allocateBytes(Math.floor(size / elemSize(elem)), 'shared'));
+  buffer.initialBytes = () => initial();
+  return buffer;
 }
 
 /** Element strides of a memref: its `strided<[...]>` layout when every stride is static, else row-major; undefined if it cannot tell. */

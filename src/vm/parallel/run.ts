@@ -9,7 +9,7 @@ import { runCores } from '../scheduler';
 import { CoreAccesses, findConflict } from './accesses';
 import { claim, lowerLimit, newControl, unclaimed } from './control';
 import { CoreReport, CoreRunner, errorOf, syncFindingOf, warningOf } from './core-run';
-import { copyBack, rebuildArguments, shareArguments } from './shared-memory';
+import { InitialMemory, rebuildArguments, shareArguments } from './shared-memory';
 import { ProgramSource, WorkerInit, WorkerNotice } from './worker';
 
 export type { ProgramSource } from './worker';
@@ -19,9 +19,10 @@ export type { ProgramSource } from './worker';
  * judged from the cores the main thread has run (its first apart). A worker thread is ready to run cores 120-180 ms
  * after it is started on an idle machine (the thread, the bundle, the modules' set-up, assembling the program), 300 ms
  * and more on a busy one, and while it starts it slows the main thread. Measured on two CPUs (softmax-blocks, 16
- * cores): with 250 ms of cores left a worker thread made the run 90 ms slower, with 800 ms left it broke even; the
- * copies into and out of shared memory take the rest of the gain. Below this a run is as quick on one thread, and
- * the machine's other CPUs stay free.
+ * cores): with 250 ms of cores left a worker thread made the run 90 ms slower, with 800 ms left it broke even (then
+ * with copies of the memory into and out of shared memory, which a run over buffers bound in shared memory no longer
+ * makes; starting earlier, at 0 or 400 ms, still gained nothing measurable on a 1.2 s launch). Below this a run is as
+ * quick on one thread, and the machine's other CPUs stay free.
  */
 export const SPAWN_AFTER_MS = 800;
 
@@ -53,7 +54,8 @@ export class WorkerCrash extends Error {}
  * the scheduler's order. Each core runs alone over global memory shared by the threads, recording the elements it
  * reads and writes. If two cores touched an element one of them wrote, or a core reached state shared between cores,
  * or a core met an error that is not a trap, the parallel run is discarded and runRanks runs the launch from the
- * initial memory (which the parallel run never touched). A trap is reported as runRanks reports the first one in
+ * initial memory (kept, or made again: src/vm/parallel/shared-memory.ts). Buffers bound in shared memory are run
+ * over in place; others are copied in and get the final memory at the end. A trap is reported as runRanks reports the first one in
  * the order; the stores of the cores after it are undone. A Promise when worker threads ran.
  */
 export function runRanksWithJobs(
@@ -94,8 +96,11 @@ export function runRanksWithJobs(
     sharing.shared,
   );
   const decide = (): RunResult => {
-    const outcome = run.outcome(sharing.originals);
-    if ('rerun' in outcome) return sequential(outcome.rerun);
+    const outcome = run.outcome(sharing.initial);
+    if ('rerun' in outcome) {
+      sharing.initial.restore();
+      return sequential(outcome.rerun);
+    }
     trace(`--jobs: ${run.summary()}: the parallel result is kept`);
     if ('trap' in outcome) throw outcome.trap;
     return outcome.result;
@@ -275,10 +280,10 @@ class ParallelRun {
     return this.reports.some((r) => r !== undefined && r.status !== 'done' && r.status !== 'trap');
   }
 
-  /** The run's outcome (outcomeOf); `originals` are the buffers it was given. */
-  outcome(originals: GlobalBuffer[]): Outcome {
+  /** The run's outcome (outcomeOf), from the memory it started from. */
+  outcome(initial: InitialMemory): Outcome {
     if (this.failed) return { rerun: this.failed, undone: 0 };
-    const outcome = outcomeOf(this.reports, this.order, this.plan.labels, this.buffers, originals);
+    const outcome = outcomeOf(this.reports, this.order, this.plan.labels, this.buffers, initial);
     this.undone = outcome.undone;
     return outcome;
   }
@@ -289,15 +294,15 @@ export type Outcome = ({ result: RunResult } | { trap: Error } | { rerun: string
 
 /**
  * The launch's result, the trap it reports, or why it must run again one core after another, from the reports of
- * the cores that ran (by position in `order`) over the shared buffers `shared`; `originals` are the buffers the run
- * was given, with the initial memory: they get the final memory.
+ * the cores that ran (by position in `order`) over the shared buffers `shared`, which started from `initial`: the
+ * buffers the run was given get the final memory, unless it must run again.
  */
 export function outcomeOf(
   reports: readonly (CoreReport | undefined)[],
   order: readonly number[],
   labels: readonly string[],
   shared: GlobalBuffer[],
-  originals: GlobalBuffer[],
+  initial: InitialMemory,
 ): Outcome {
   for (const r of reports) {
     if (r?.status === 'shared') return { rerun: `${labels[r.core]} reached state shared between cores`, undone: 0 };
@@ -326,16 +331,16 @@ export function outcomeOf(
     for (const r of after) {
       const accesses = accessesOf(r);
       if (!accesses) return { rerun: 'a core after the trap ran without a record', undone: 0 };
-      undo(accesses.writes, shared, originals);
+      undo(accesses.writes, shared, initial);
       undone++;
     }
-    copyBack(shared, originals);
+    initial.publish(shared);
     const ran = new Set(order.slice(0, trapAt + 1));
     const warnings = Array.from(byCore, (r, core) => (r && ran.has(core) && 'warnings' in r ? r.warnings.map(warningOf) : []));
     const trap = reports[trapAt] as Extract<CoreReport, { status: 'trap' }>;
     return { trap: withWarnings(errorOf(trap.error), mergeWarnings(warnings)), undone };
   }
-  copyBack(shared, originals);
+  initial.publish(shared);
   const done = byCore as Extract<CoreReport, { status: 'done' }>[];
   const result: RunResult = {
     steps: 0,
@@ -359,12 +364,13 @@ function accessesOf(r: CoreReport | undefined): CoreAccesses | undefined {
 }
 
 /** Puts back the initial bytes and `written` marks of the runs of elements a core wrote. */
-function undo(writes: Float64Array[], shared: GlobalBuffer[], originals: GlobalBuffer[]): void {
+function undo(writes: Float64Array[], shared: GlobalBuffer[], initial: InitialMemory): void {
   writes.forEach((runs, b) => {
-    const original = originals[b];
-    const size = original.codec.size;
+    if (runs.length === 0) return;
+    const original = initial.of(b);
+    const size = shared[b].codec.size;
     for (let i = 0; i < runs.length; i += 2) {
-      const [start, end] = [runs[i], Math.min(runs[i + 1], original.length)];
+      const [start, end] = [runs[i], Math.min(runs[i + 1], shared[b].length)];
       shared[b].bytes.set(original.bytes.subarray(start * size, end * size), start * size);
       shared[b].written.set(original.written.subarray(start, end), start);
     }

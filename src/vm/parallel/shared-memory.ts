@@ -22,10 +22,34 @@ export interface SharedArguments {
 }
 
 /**
- * The arguments of each rank with their global buffers copied into shared memory; undefined when an argument is a
- * value a thread could not rebuild (none that the VM binds). The original buffers keep the initial memory.
+ * The memory a launch on several threads started from, for what needs it after the run: the bound buffers get the
+ * final memory, and two rarer paths read the initial one (a rerun one core after another, and undoing the stores
+ * of the cores after a trap).
  */
-export function shareArguments(perRank: Map<string, Value>[]): { shared: SharedArguments; originals: GlobalBuffer[] } | undefined {
+export interface InitialMemory {
+  /** The initial bytes and `written` marks of shared buffer `i`. */
+  of(i: number): { bytes: Uint8Array; written: Uint8Array };
+  /** Gives the bound buffers the final memory of the shared ones. */
+  publish(shared: GlobalBuffer[]): void;
+  /** Gives the bound buffers their initial memory again, for a rerun one core after another. */
+  restore(): void;
+}
+
+/**
+ * Whether the threads can run over the buffer in place: its bytes and marks are whole shared arrays, and it can be
+ * made again as bound (GlobalBuffer.initialBytes).
+ */
+function sharedInPlace(b: GlobalBuffer): boolean {
+  const whole = (a: Uint8Array) => a.buffer instanceof SharedArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength;
+  return b.initialBytes !== undefined && whole(b.bytes) && whole(b.written);
+}
+
+/**
+ * The arguments of each rank over shared memory; undefined when an argument is a value a thread could not rebuild
+ * (none that the VM binds). A buffer bound in shared memory (BufferMemory) is run over in place; any other is copied
+ * into shared memory, and keeps the initial memory until the run publishes the final one.
+ */
+export function shareArguments(perRank: Map<string, Value>[]): { shared: SharedArguments; initial: InitialMemory } | undefined {
   const originals: GlobalBuffer[] = [];
   const index = new Map<GlobalBuffer, number>();
   const add = (b: GlobalBuffer): number => {
@@ -51,15 +75,43 @@ export function shareArguments(perRank: Map<string, Value>[]): { shared: SharedA
     }
     values.push(rank);
   }
-  const buffers = originals.map((b): SharedBuffer => {
-    const bytes = new SharedArrayBuffer(b.bytes.byteLength);
-    new Uint8Array(bytes).set(b.bytes);
-    const written = new SharedArrayBuffer(b.written.byteLength);
-    new Uint8Array(written).set(b.written);
+  const inPlace = originals.map(sharedInPlace);
+  const buffers = originals.map((b, i): SharedBuffer => {
     const placement = b.placement && { rank: b.placement.rank, byRank: b.placement.byRank.map((peer) => (peer ? index.get(peer)! : -1)) };
+    const [bytes, written] = inPlace[i]
+      ? [b.bytes.buffer as SharedArrayBuffer, b.written.buffer as SharedArrayBuffer]
+      : [copyToShared(b.bytes), copyToShared(b.written)];
     return { name: b.name, elem: b.elem, bytes, written, ...(placement ? { placement } : {}) };
   });
-  return { shared: { buffers, perRank: values }, originals };
+  const made = new Map<number, Uint8Array>();
+  const initial: InitialMemory = {
+    of: (i) => {
+      const b = originals[i];
+      if (!inPlace[i]) return { bytes: b.bytes, written: b.written };
+      let bytes = made.get(i);
+      if (!bytes) made.set(i, (bytes = b.initialBytes!()));
+      return { bytes, written: new Uint8Array(b.written.length) };
+    },
+    publish: (shared) =>
+      originals.forEach((b, i) => {
+        if (inPlace[i]) return;
+        b.bytes.set(shared[i].bytes);
+        b.written.set(shared[i].written);
+      }),
+    restore: () =>
+      originals.forEach((b, i) => {
+        if (!inPlace[i]) return;
+        b.bytes.set(initial.of(i).bytes);
+        b.written.fill(0);
+      }),
+  };
+  return { shared: { buffers, perRank: values }, initial };
+}
+
+function copyToShared(a: Uint8Array): SharedArrayBuffer {
+  const shared = new SharedArrayBuffer(a.byteLength);
+  new Uint8Array(shared).set(a);
+  return shared;
 }
 
 /** The buffers over shared memory and each rank's arguments bound to them, as on the thread that shared them. */
@@ -82,12 +134,4 @@ export function rebuildArguments(shared: SharedArguments): { buffers: GlobalBuff
       ),
   );
   return { buffers, perRank };
-}
-
-/** Copies the shared memory's final bytes and `written` marks back into the original buffers. */
-export function copyBack(from: GlobalBuffer[], to: GlobalBuffer[]): void {
-  to.forEach((b, i) => {
-    b.bytes.set(from[i].bytes);
-    b.written.set(from[i].written);
-  });
 }
