@@ -29,12 +29,12 @@ afterAll(() => {
 });
 
 /**
- * Runs programs/NAME.pto (its module names a5) with `--strict-sync`, so a missing flag fails the run; `inputs` are
- * written to files and bound, every pointer in `outputs` is written out afterwards (an input too: what the VM
- * generated). Returns each output's bytes.
+ * Runs programs/NAME.pto (its module names a5) with `--strict-sync`, so a missing flag fails the run, and `extra`;
+ * `inputs` are written to files and bound, every pointer in `outputs` is written out afterwards (an input too: what
+ * the VM generated). Returns each output's bytes.
  */
-function runKernel(name: string, inputs: Record<string, Uint8Array>, outputs: string[]): Record<string, Uint8Array> {
-  const args = ['run', path.join(ROOT, 'programs', `${name}.pto`), '--strict-sync'];
+function runKernel(name: string, inputs: Record<string, Uint8Array>, outputs: string[], extra: string[] = []): Record<string, Uint8Array> {
+  const args = ['run', path.join(ROOT, 'programs', `${name}.pto`), '--strict-sync', ...extra];
   for (const [arg, bytes] of Object.entries(inputs)) {
     fs.writeFileSync(path.join(tmp, `${name}-in-${arg}.bin`), bytes);
     args.push('--arg', `${arg}=${path.join(tmp, `${name}-in-${arg}.bin`)}`);
@@ -149,6 +149,45 @@ describe('programs/matmul-gate-proj.pto: C (16x256 f32) = A (16x8192 bf16) x B (
 
   it('gives the checksum bench/kernels/matmul-gate-proj.js prints', () => {
     expect(baselineChecksum('matmul-gate-proj.js')).toBe(fnv1a(out.c));
+  });
+});
+
+describe('programs/matmul-gate-proj-blocks.pto: C (16x2048 f32) = A (16x8192 bf16) x B (8192x2048 bf16) on 8 blocks', () => {
+  const [M, K, N] = [16, 8192, 2048];
+  let one: Record<string, Uint8Array>;
+  let two: Record<string, Uint8Array>;
+  beforeAll(() => {
+    one = runKernel('matmul-gate-proj-blocks', {}, ['a', 'b', 'c'], ['--blocks', '8', '--jobs', '1']);
+    two = runKernel('matmul-gate-proj-blocks', {}, ['c'], ['--blocks', '8', '--jobs', '2']);
+  }, 2 * MINUTE);
+
+  it('writes every element of C, the same bytes on one thread and on two', () => {
+    expect(one.c.length).toBe(M * N * 4);
+    expect(Buffer.from(two.c).equals(Buffer.from(one.c))).toBe(true);
+  });
+
+  it('equals, bit for bit, the documented cube order on the first and last column of each block', () => {
+    // Block i computes columns [256 i, 256 i + 256); the order is matmul-gate-proj's (partial sums of K = 128).
+    // B has 16 M elements: decoded through typed arrays (bf16 is the high half of an f32), not value by value.
+    const bf16Array = (bytes: Uint8Array) => new Float32Array(Uint32Array.from(new Uint16Array(bytes.slice().buffer), (bits) => bits << 16).buffer);
+    const [a, b, c] = [bf16Array(one.a), bf16Array(one.b), f32Values(one.c)];
+    const { fround } = Math;
+    const columns = Array.from({ length: 8 }, (_, i) => [256 * i, 256 * i + 255]).flat();
+    const got: number[] = [];
+    const want: number[] = [];
+    for (let i = 0; i < M; i++) {
+      for (const j of columns) {
+        let acc = 0;
+        for (let k0 = 0; k0 < K; k0 += 128) {
+          let partial = 0;
+          for (let k = k0; k < k0 + 128; k++) partial = fround(partial + a[i * K + k] * b[k * N + j]);
+          acc = k0 === 0 ? partial : fround(acc + partial);
+        }
+        want.push(acc);
+        got.push(c[i * N + j]);
+      }
+    }
+    expect(firstDifference(got, want)).toBeUndefined();
   });
 });
 
