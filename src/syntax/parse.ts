@@ -337,8 +337,8 @@ class StatementParser implements ScanSink {
   private reportSyntax(match: ohm.MatchResult, map: OffsetMap): void {
     const failure = match as ohm.MatchResult & { getRightmostFailurePosition(): number; getExpectedText(): string };
     const pos = mapOffset(map, failure.getRightmostFailurePosition());
-    const found = this.source.text.slice(pos, pos + 1);
-    const what = found === '' || found === '\n' ? 'end of statement' : `'${found}'`;
+    const found = String.fromCodePoint(this.source.text.codePointAt(pos) ?? 0);
+    const what = pos >= this.source.text.length || found === '\n' ? 'end of statement' : describeCharacter(found);
     this.diags.report(
       D.syntaxError,
       { start: pos, end: pos + 1 },
@@ -467,6 +467,17 @@ function typedValues(c: ActionContext, tv: { values: ValueRef[]; types: TypeRef[
     c.diags.report(D.listMismatch, spanOf(c, where), `${tv.values.length} value(s) but ${tv.types.length} type(s)`);
   }
   return tv.values.map((v, i) => valueOperand(v, tv.types[i]));
+}
+
+/**
+ * A character as a message shows it: quoted, and by its code point when it is not printable ASCII (a control
+ * character shows nothing; a letter like `é` looks like one MLIR takes).
+ */
+function describeCharacter(ch: string): string {
+  const code = ch.codePointAt(0)!;
+  const point = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (code < 0x20 || code === 0x7f) return `character ${point}`;
+  return code > 0x7f ? `'${ch}' (${point})` : `'${ch}'`;
 }
 
 /** Decimal or 0x-hex integer literal with an optional sign. */

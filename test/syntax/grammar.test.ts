@@ -683,6 +683,17 @@ describe('rejected input: located errors, no exceptions', () => {
     expect(noSymbol).toMatch(/^1:1[12] error: syntax error: .*expected .*symbol/);
   });
 
+  test("identifiers and whitespace are MLIR's: ASCII letters; space, tab, newline and carriage return", () => {
+    // MLIR's lexer takes a name's letters by isalpha (ASCII) and no other control character as whitespace.
+    expect(located(parse(inFunc('  %é = arith.addi %a, %b : index')))).toEqual([`2:3 error: syntax error: unexpected '%'; expected an op name`]);
+    expect(located(parse(inFunc('  %x = arith.addi %a, %bé : index')))[0]).toMatch(/^2:25 error: syntax error: unexpected 'é' \(U\+00E9\)/);
+    expect(located(parse(inFunc('  %x = arith.addi\v%a, %b : index')))).toEqual([
+      '2:18 error: syntax error: unexpected character U+000B; expected an SSA value like %x',
+    ]);
+    expect(located(parse(inFunc('  %x = arith.addi\f%a, %b : index')))[0]).toMatch(/^2:18 error: syntax error: unexpected character U\+000C/);
+    expect(located(parse(inFunc('  %x = arith.addi\t%a,\r\n    %b : index')))).toEqual([]);
+  });
+
   test('a syntax error does not hide the next function', () => {
     const p = parse('func.func @f() {\n  %x = arith.addi : index\n  return\n}\nfunc.func @g() {\n  return\n}\n');
     expect(located(p)).toHaveLength(1);
