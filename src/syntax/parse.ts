@@ -65,6 +65,100 @@ function mapOffset(m: OffsetMap, offset: number): number {
   return m.fileStarts[k] + (offset - m.headerStarts[k]);
 }
 
+/** The map of the header with [from, to) cut out (from 0: of the part of it that starts at `to`). */
+function cutOffsetMap(m: OffsetMap, from: number, to: number): OffsetMap {
+  const headerStarts: number[] = [];
+  const fileStarts: number[] = [];
+  for (let k = 0; k < m.headerStarts.length && m.headerStarts[k] < from; k++) {
+    headerStarts.push(m.headerStarts[k]);
+    fileStarts.push(m.fileStarts[k]);
+  }
+  headerStarts.push(from);
+  fileStarts.push(mapOffset(m, to));
+  for (let k = 0; k < m.headerStarts.length; k++) {
+    if (m.headerStarts[k] <= to) continue;
+    headerStarts.push(m.headerStarts[k] - (to - from));
+    fileStarts.push(m.fileStarts[k]);
+  }
+  return { headerStarts, fileStarts };
+}
+
+/** The long types of the header's [start, end), placed in that part. */
+function typesWithin(types: InternedType[], start: number, end: number): InternedType[] {
+  return types.filter((t) => t.headerStart >= start && t.headerStart < end).map((t) => ({ ...t, headerStart: t.headerStart - start }));
+}
+
+/** The long types of the header with [from, to) cut out, placed in it. */
+function typesOutside(types: InternedType[], from: number, to: number): InternedType[] {
+  return types
+    .filter((t) => t.headerStart < from || t.headerStart >= to)
+    .map((t) => (t.headerStart < from ? t : { ...t, headerStart: t.headerStart - (to - from) }));
+}
+
+/**
+ * Keys of the shapes of a statement's parts (a function's parameter) begin with this and the part's rule: a control
+ * character, which no statement's key holds (statement-shape.ts).
+ */
+const ITEM_SHAPE = '\u0002';
+
+const enum ListChar {
+  Quote = 34,
+  LParen = 40,
+  RParen = 41,
+  Comma = 44,
+  Slash = 47,
+  Lt = 60,
+  Gt = 62,
+  LBracket = 91,
+  Backslash = 92,
+  RBracket = 93,
+  LBrace = 123,
+  RBrace = 125,
+}
+
+/** What may come before a function's parameter list: the op's name, a visibility, the symbol. */
+const FUNCTION_HEAD = /^[A-Za-z_][\w$.]*\s+(?:(?:private|public|nested)\s+)?@[A-Za-z0-9_$.-]+\s*$/;
+
+/**
+ * The parameter list of a function's header (an op whose body is `FuncBody`): where its parentheses are, and [start,
+ * end) of each parameter (flattened, blanks around it left out). Undefined for an empty list, and when it does not
+ * read plainly: a comment or quoted symbol, brackets that do not pair (a `->` inside a type), a parameter left empty.
+ * The grammar then reads the header whole. A list split here at a comma that lies inside a parameter leaves a part that does not
+ * match alone, which sends the header to the grammar too.
+ */
+function parameterList(header: string): { open: number; close: number; items: number[] } | undefined {
+  const open = header.indexOf('(');
+  if (open < 0 || !FUNCTION_HEAD.test(header.slice(0, open))) return undefined;
+  const items: number[] = [];
+  let depth = 0;
+  let start = open + 1;
+  const push = (end: number): boolean => {
+    let [a, b] = [start, end];
+    while (a < b && header.charCodeAt(a) <= 32) a++;
+    while (b > a && header.charCodeAt(b - 1) <= 32) b--;
+    if (a === b) return false;
+    items.push(a, b);
+    return true;
+  };
+  for (let i = open + 1; i < header.length; i++) {
+    const c = header.charCodeAt(i);
+    if (c === ListChar.Quote) {
+      i++;
+      while (i < header.length && header.charCodeAt(i) !== ListChar.Quote) i += header.charCodeAt(i) === ListChar.Backslash ? 2 : 1;
+    } else if (c === ListChar.Slash && header.charCodeAt(i + 1) === ListChar.Slash) return undefined;
+    else if (c === ListChar.LParen || c === ListChar.LBracket || c === ListChar.LBrace || c === ListChar.Lt) depth++;
+    else if (c === ListChar.RParen || c === ListChar.RBracket || c === ListChar.RBrace || c === ListChar.Gt) {
+      if (depth > 0) depth--;
+      else if (c !== ListChar.RParen || !push(i)) return undefined;
+      else return { open, close: i, items };
+    } else if (c === ListChar.Comma && depth === 0) {
+      if (!push(i)) return undefined;
+      start = i + 1;
+    }
+  }
+  return undefined;
+}
+
 /** What the semantic actions of one statement share; passed to them as the argument of the `ast` operation. */
 interface ActionContext {
   map: OffsetMap;
@@ -80,6 +174,11 @@ interface ActionContext {
   nameSpan?: Span;
   /** One string per value name and short type text (a name is written where it is defined and at each use). */
   texts: Map<string, string>;
+  /**
+   * A function's parameters, when the parser read them item by item (its header is then written with `()`), with the
+   * deprecated spellings met in them.
+   */
+  params?: { params: BlockArg[]; legacy: { message: string; span: Span }[] };
 }
 
 const NO_TYPE_TOKENS: number[] = [];
@@ -194,10 +293,87 @@ class StatementParser implements ScanSink {
   /** A statement, given its regions (parsed as they were scanned, even under a malformed header). */
   private parseStatement(stmt: RawStatement, regions: Region[]): OpNode | undefined {
     const { header, map, types } = this.headerOf(stmt);
+    if (this.shapes && stmt.name !== undefined && !stmt.generic && this.opTable.syntaxOf(stmt.name)?.syntax === 'FuncBody') {
+      const op = this.parseFunctionByParameter(stmt, header, map, types, regions);
+      if (op) return op;
+    }
+    return this.parseHeader(stmt, header, map, types, regions);
+  }
+
+  /**
+   * A function's header with its parameters read one by one, each through the shapes of a parameter, and the rest
+   * through the shapes of a header with `()`: each function of compiler output has a parameter list of its own, which
+   * made its whole header a shape the grammar had not met. Undefined, having reported nothing, when the list does
+   * not read plainly or a part does not match: the header is then matched whole, which reports its errors.
+   */
+  private parseFunctionByParameter(stmt: RawStatement, header: string, map: OffsetMap, types: InternedType[], regions: Region[]): OpNode | undefined {
+    const list = parameterList(header);
+    if (!list) return undefined;
+    const before = this.diags.mark();
+    const legacy: { message: string; span: Span }[] = [];
+    const params: BlockArg[] = [];
+    for (let k = 0; k < list.items.length; k += 2) {
+      const [start, end] = [list.items[k], list.items[k + 1]];
+      const c = this.context(cutOffsetMap(map, 0, start), [], typesWithin(types, start, end), undefined);
+      const param = this.parseItem('FuncArg', header.slice(start, end), c) as BlockArg | undefined;
+      if (!param) {
+        this.diags.rollback(before);
+        return undefined;
+      }
+      params.push(param);
+      legacy.push(...c.legacy);
+    }
+    const [from, to] = [list.open + 1, list.close];
+    const op = this.parseHeader(stmt, header.slice(0, from) + header.slice(to), cutOffsetMap(map, from, to), typesOutside(types, from, to), regions, {
+      params,
+      legacy,
+    });
+    if (!op) this.diags.rollback(before);
+    return op;
+  }
+
+  /**
+   * The value of `text` matched by `rule` (a part of a statement), through the shapes of the rule's parts; undefined
+   * when it does not match (nothing is reported).
+   */
+  private parseItem(rule: string, text: string, c: ActionContext): unknown {
+    const shape = statementShape(text);
+    const key = shape && ITEM_SHAPE + rule + ITEM_SHAPE + shape.key;
+    const known = key === undefined ? undefined : this.shapes!.lookup(key);
+    if (known && known !== 'unreplayable') {
+      const built = this.replay(known, text, shape!, c);
+      if (built !== undefined) return built;
+      this.shapes!.markUnreplayable(key!);
+    }
+    const match = this.grammar.match(text, rule);
+    if (match.failed()) return undefined;
+    const tree = this.semantics(match);
+    if (key !== undefined && known === undefined) {
+      const recorded = recordShape(tree as unknown as ohm.Node, shape!, sharedActions(this.grammar), undefined);
+      const built = this.replay(recorded, text, shape!, c);
+      if (built !== undefined) {
+        keepVisited(recorded);
+        this.shapes!.store(key, recorded);
+        return built;
+      }
+      this.shapes!.markUnreplayable(key);
+    }
+    return tree.ast(c);
+  }
+
+  /** A statement's header (its regions and long types cut out) matched and built. */
+  private parseHeader(
+    stmt: RawStatement,
+    header: string,
+    map: OffsetMap,
+    types: InternedType[],
+    regions: Region[],
+    params?: ActionContext['params'],
+  ): OpNode | undefined {
     const shape = this.shapes && !stmt.alias ? statementShape(header) : undefined;
     const known = shape && this.shapes!.lookup(shape.key);
     if (known && known !== 'unreplayable') {
-      const built = this.replay(known, header, shape!, map, regions, types);
+      const built = this.replay(known, header, shape!, this.context(map, [...regions], types, known.op, params));
       if (built !== undefined) return this.converted(built, known);
       this.shapes!.markUnreplayable(shape!.key);
     }
@@ -220,7 +396,7 @@ class StatementParser implements ScanSink {
     if (shape && known === undefined) {
       // A new shape: recorded, and built from the record as its later statements will be.
       const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op);
-      const built = this.replay(recorded, header, shape, map, regions, types);
+      const built = this.replay(recorded, header, shape, this.context(map, [...regions], types, op, params));
       if (built !== undefined) {
         keepVisited(recorded);
         this.shapes!.store(shape.key, recorded);
@@ -228,29 +404,24 @@ class StatementParser implements ScanSink {
       }
       this.shapes!.markUnreplayable(shape.key);
     }
-    return this.converted(tree.ast(this.context(map, regions, types, op)) as OpNode | AliasDef | undefined);
+    return this.converted(tree.ast(this.context(map, regions, types, op, params)) as OpNode | AliasDef | undefined);
   }
 
   /**
-   * A statement built from a recorded shape; undefined when the shape does not fix a node the actions asked for
-   * (what it reported is withdrawn, and the statement is matched instead).
+   * A statement (or part) built from a recorded shape with the actions' context `c`; undefined when the shape does
+   * not fix a node the actions asked for (what it reported is withdrawn, and the text is matched instead).
    */
-  private replay(
-    recorded: RecordedShape,
-    header: string,
-    shape: StatementShape,
-    map: OffsetMap,
-    regions: Region[],
-    types: InternedType[],
-  ): OpNode | AliasDef | { unconverted: true } | undefined {
+  private replay(recorded: RecordedShape, header: string, shape: StatementShape, c: ActionContext): OpNode | AliasDef | { unconverted: true } | undefined {
     const before = this.diags.mark();
+    const legacy = c.legacy.length;
     try {
-      const built = replayShape(recorded, header, shape, this.context(map, [...regions], types, recorded.op)) as OpNode | AliasDef | undefined;
+      const built = replayShape(recorded, header, shape, c) as OpNode | AliasDef | undefined;
       this.shapes!.built++;
       return built ?? { unconverted: true };
     } catch (e) {
       if (!(e instanceof Unreplayable)) throw e;
       this.diags.rollback(before);
+      c.legacy.length = legacy;
       return undefined;
     }
   }
@@ -272,8 +443,8 @@ class StatementParser implements ScanSink {
     return result;
   }
 
-  private context(map: OffsetMap, regions: Region[], types: InternedType[], op: OpSyntax | undefined): ActionContext {
-    return { map, regions, diags: this.diags, types, op, legacy: [], texts: this.texts };
+  private context(map: OffsetMap, regions: Region[], types: InternedType[], op: OpSyntax | undefined, params?: ActionContext['params']): ActionContext {
+    return { map, regions, diags: this.diags, types, op, legacy: [], texts: this.texts, params };
   }
 
   /**
@@ -646,7 +817,11 @@ function astActions(grammar: ohm.Grammar): Actions {
       if (vis.numChildren > 0) op.visibility = vis.sourceString as OpNode['visibility'];
       op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
       op.resultTypes = optional<TypeRef[]>(results, c) ?? [];
-      const params = args.asIteration().children.map((a) => a.ast(c) as BlockArg);
+      // Written `()` when the parser read the parameters one by one (the list is visited either way: a header of
+      // this shape may have none).
+      const written = args.asIteration().children.map((a) => a.ast(c) as BlockArg);
+      if (c.params) c.legacy.push(...c.params.legacy);
+      const params = c.params?.params ?? written;
       op.params = params;
       const body = optional<Region>(region, c);
       if (body) {

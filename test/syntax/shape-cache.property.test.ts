@@ -118,8 +118,9 @@ describe('built from a recorded shape == matched by the grammar', () => {
     const source = new SourceFile('t.pto', text);
     const module = parseModule(source, new DiagnosticBag(source), opRegistry(), { shapeCache: cache });
     const ops = module.ops[0].regions[0].blocks[0].ops;
-    // The first statement of each shape records it; every statement, the function and its return too, is built from a record.
-    expect(cache.built).toBe(8);
+    // The first statement of each shape records it; every statement, the function and its return too, is built from a
+    // record, and so is each of the function's two parameters (read one by one).
+    expect(cache.built).toBe(10);
     const third = ops[4];
     expect(third.results).toEqual([{ name: '%zz', count: 1, span: { start: text.indexOf('%zz'), end: text.indexOf('%zz') + 3 } }]);
     // An operand's span runs from its name to its type (`%a, %yy_long : index` for the first).
@@ -132,6 +133,47 @@ describe('built from a recorded shape == matched by the grammar', () => {
     expect(constant).toMatchObject({ kind: 'int', value: -3n, type: { text: 'index' }, span: { start: text.indexOf('-3'), end: typeAt + 5 } });
     expect(constant.kind === 'int' && [constant.type?.span.start, constant.type?.span.end]).toEqual([typeAt, typeAt + 5]);
     expect(expectSameParse(text)).toBeGreaterThan(0);
+  });
+
+  test("a function's header is built from the shapes of its parameters and of a header with `()`", () => {
+    const cache = new ShapeCache();
+    const TILE = '!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+    const fn = (name: string, params: string[]) =>
+      `func.func @${name}(${params.join(', ')}) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n  return\n}\n`;
+    const first = fn('a', ['%x: !pto.ptr<f32>', '%n: index', `%t: ${TILE}`, '%i: i32']);
+    // Its four parameters, the header with `()` and the return, each built from a record (made when first met).
+    expect(expectSameParse(first, cache)).toBe(4 + 1 + 1);
+    // Another list of the same kinds of parameter, in another order and number: nothing new for the grammar.
+    const shapes = cache.size;
+    const second = fn('b_other', ['%i2: i32', '%longer_name: !pto.ptr<f32>', `%t: ${TILE}`, '%m: index', '%k: index']);
+    expect(expectSameParse(second, cache)).toBe(5 + 1 + 1);
+    expect(cache.size).toBe(shapes);
+    const parsed = parseWith(second, new ShapeCache()).module.ops[0];
+    expect(parsed.params!.map((p) => [p.name, p.type?.text, second.slice(p.span.start, p.span.end)])).toEqual([
+      ['%i2', 'i32', '%i2: i32'],
+      ['%longer_name', '!pto.ptr<f32>', '%longer_name: !pto.ptr<f32>'],
+      ['%t', TILE, `%t: ${TILE}`],
+      ['%m', 'index', '%m: index'],
+      ['%k', 'index', '%k: index'],
+    ]);
+  });
+
+  test.each([
+    ['a declaration: types alone', 'module {\n  func.func private @d(index, !pto.ptr<f32>)\n}\n'],
+    ['a parameter with attributes and a location', 'func.func @f(%a: index {pto.x = 1 : i32} loc("f.py":3:4), %b: index) {\n  return\n}\n'],
+    ['a parameter list over several lines, with a comment', 'func.func @f(%a: index, // first\n    %b: i32) {\n  return\n}\n'],
+    ['a function type among the parameters', 'func.func @f(%g: (index) -> index, %b: index) {\n  return\n}\n'],
+    [
+      'a stripped tile type (the old spelling) in a parameter',
+      'func.func @f(%t: <loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>) {\n  return\n}\n',
+    ],
+    ['a parameter left empty', 'func.func @f(%a: index, , %b: index) {\n  return\n}\n'],
+    ['a parameter without a type', 'func.func @f(%a: index, %b) {\n  return\n}\n'],
+    ['a body with unnamed parameters', 'func.func @f(index, %b: index) {\n  return\n}\n'],
+    ['a name MLIR does not take', 'func.func @f(%é: index) {\n  return\n}\n'],
+    ['an error after the list', 'func.func @f(%a: index) attributes {\n  return\n}\n'],
+  ])('%s: the same AST and diagnostics as matching the header whole', (_what, text) => {
+    expectSameParse(text);
   });
 
   test('past its budget the cache keeps recording the shapes a run meets now, in bounded room', () => {
