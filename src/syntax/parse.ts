@@ -340,13 +340,17 @@ class StatementParser implements ScanSink {
     const shape = statementShape(text);
     const key = shape && ITEM_SHAPE + rule + ITEM_SHAPE + shape.key;
     const known = key === undefined ? undefined : this.shapes!.lookup(key);
+    if (known === 'unmatched') return undefined;
     if (known && known !== 'unreplayable') {
       const built = this.replay(known, text, shape!, c);
       if (built !== undefined) return built;
       this.shapes!.markUnreplayable(key!);
     }
     const match = this.grammar.match(text, rule);
-    if (match.failed()) return undefined;
+    if (match.failed()) {
+      if (key !== undefined) this.shapes!.markUnmatched(key);
+      return undefined;
+    }
     const tree = this.semantics(match);
     if (key !== undefined && known === undefined) {
       const recorded = recordShape(tree as unknown as ohm.Node, shape!, sharedActions(this.grammar), undefined);
@@ -372,12 +376,17 @@ class StatementParser implements ScanSink {
   ): OpNode | undefined {
     const shape = this.shapes && !stmt.alias ? statementShape(header) : undefined;
     const known = shape && this.shapes!.lookup(shape.key);
-    if (known && known !== 'unreplayable') {
+    if (known && typeof known !== 'string') {
       const built = this.replay(known, header, shape!, this.context(map, [...regions], types, known.op, params));
       if (built !== undefined) return this.converted(built, known);
       this.shapes!.markUnreplayable(shape!.key);
     }
     let op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
+    const unsupported = op === undefined && stmt.name !== undefined ? this.opTable.unsupported?.(stmt.name) : undefined;
+    // A statement of a shape the grammar did not match does not match either: an op the toolchain does not support
+    // says so at once (compiler output repeats such a statement thousands of times). A syntax error is matched again
+    // for its position.
+    if (known === 'unmatched' && unsupported) return this.reportUnsupported(stmt, unsupported);
     let match = this.grammar.match(header, stmt.alias ? 'AliasDef' : stmt.generic ? 'GenericOpStmt' : statementRule(op?.syntax ?? 'GenericBody'));
     if (match.failed() && op?.formerly && !stmt.generic) {
       // The name's old meaning: reported with the error of its current one when neither matches.
@@ -385,11 +394,9 @@ class StatementParser implements ScanSink {
       if (former.succeeded()) [op, match] = [op.formerly, former];
     }
     if (match.failed()) {
-      const unsupported = op === undefined && stmt.name !== undefined ? this.opTable.unsupported?.(stmt.name) : undefined;
-      if (unsupported) {
-        const at = this.source.text.indexOf(stmt.name!, stmt.start);
-        this.diags.report(D.unknownOp, { start: at, end: at + stmt.name!.length }, unsupported);
-      } else this.reportSyntax(match, map);
+      if (shape) this.shapes!.markUnmatched(shape.key);
+      if (unsupported) return this.reportUnsupported(stmt, unsupported);
+      this.reportSyntax(match, map);
       return undefined;
     }
     const tree = this.semantics(match);
@@ -503,6 +510,13 @@ class StatementParser implements ScanSink {
     if (known !== undefined) return known;
     this.typeTexts.set(text, text);
     return text;
+  }
+
+  /** The op the statement names is one the toolchain does not support: said at its name. */
+  private reportUnsupported(stmt: RawStatement, message: string): undefined {
+    const at = this.source.text.indexOf(stmt.name!, stmt.start);
+    this.diags.report(D.unknownOp, { start: at, end: at + stmt.name!.length }, message);
+    return undefined;
   }
 
   private reportSyntax(match: ohm.MatchResult, map: OffsetMap): void {

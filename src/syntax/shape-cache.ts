@@ -296,7 +296,11 @@ export function replayShape(recorded: RecordedShape, header: string, shape: Stat
 /** Recorded nodes (about 100 bytes each) per generation of the cache (src/syntax/generational-map.ts). */
 const NODE_BUDGET = 100_000;
 
-type CacheEntry = RecordedShape | 'unreplayable';
+/**
+ * A shape's entry: its record; a shape whose statements the actions could not be built from a record for; or one
+ * whose statements the grammar does not match (statements of one shape match alike: src/syntax/statement-shape.ts).
+ */
+type CacheEntry = RecordedShape | 'unreplayable' | 'unmatched';
 
 /**
  * The recorded shapes of one op table, shared by every file parsed with it: compiler output of one toolchain repeats
@@ -308,8 +312,8 @@ export class ShapeCache {
   built = 0;
 
   constructor(nodeBudget = NODE_BUDGET) {
-    // A mark of an unreplayable shape weighs one node, so that marks too are bounded.
-    this.shapes = new GenerationalMap<string, CacheEntry>(nodeBudget, (e) => (e === 'unreplayable' ? 1 : e.size + 1));
+    // A mark weighs one node, so that marks too are bounded.
+    this.shapes = new GenerationalMap<string, CacheEntry>(nodeBudget, (e) => (typeof e === 'string' ? 1 : e.size + 1));
   }
 
   lookup(key: string): CacheEntry | undefined {
@@ -318,6 +322,10 @@ export class ShapeCache {
 
   markUnreplayable(key: string): void {
     this.shapes.set(key, 'unreplayable');
+  }
+
+  markUnmatched(key: string): void {
+    this.shapes.set(key, 'unmatched');
   }
 
   store(key: string, recorded: RecordedShape): void {
