@@ -353,16 +353,33 @@ class StatementParser implements ScanSink {
     }
     const tree = this.semantics(match);
     if (key !== undefined && known === undefined) {
-      const recorded = recordShape(tree as unknown as ohm.Node, shape!, sharedActions(this.grammar), undefined);
-      const built = this.replay(recorded, text, shape!, c);
-      if (built !== undefined) {
-        keepVisited(recorded);
-        this.shapes!.store(key, recorded);
-        return built;
-      }
-      this.shapes!.markUnreplayable(key);
+      const fromRecord = this.recordNewShape(key, tree, text, shape!, c, undefined);
+      if (fromRecord) return fromRecord.built;
     }
     return tree.ast(c);
+  }
+
+  /**
+   * A new shape's match recorded under `key`, and the text built from the record as later texts of the shape will
+   * be; undefined (the shape marked unreplayable) when the record does not fix what the actions ask for.
+   */
+  private recordNewShape(
+    key: string,
+    tree: ohm.Dict,
+    text: string,
+    shape: StatementShape,
+    c: ActionContext,
+    op: OpSyntax | undefined,
+  ): { built: NonNullable<ReturnType<StatementParser['replay']>>; recorded: RecordedShape } | undefined {
+    const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op);
+    const built = this.replay(recorded, text, shape, c);
+    if (built === undefined) {
+      this.shapes!.markUnreplayable(key);
+      return undefined;
+    }
+    keepVisited(recorded);
+    this.shapes!.store(key, recorded);
+    return { built, recorded };
   }
 
   /** A statement's header (its regions and long types cut out) matched and built. */
@@ -401,15 +418,8 @@ class StatementParser implements ScanSink {
     }
     const tree = this.semantics(match);
     if (shape && known === undefined) {
-      // A new shape: recorded, and built from the record as its later statements will be.
-      const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op);
-      const built = this.replay(recorded, header, shape, this.context(map, [...regions], types, op, params));
-      if (built !== undefined) {
-        keepVisited(recorded);
-        this.shapes!.store(shape.key, recorded);
-        return this.converted(built, recorded);
-      }
-      this.shapes!.markUnreplayable(shape.key);
+      const fromRecord = this.recordNewShape(shape.key, tree, header, shape, this.context(map, [...regions], types, op, params), op);
+      if (fromRecord) return this.converted(fromRecord.built, fromRecord.recorded);
     }
     return this.converted(tree.ast(this.context(map, regions, types, op, params)) as OpNode | AliasDef | undefined);
   }

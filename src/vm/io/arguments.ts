@@ -48,7 +48,7 @@ export function randomBytes(elem: ElemType, count: number, seed: number, into?: 
     else for (let i = 0; i < count; i++) data[i] = next() * 8 - 4;
     return bytes;
   }
-  const view = new DataView(bytes.buffer);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const unsigned = elem.startsWith('u');
   for (let i = 0; i < count; i++) {
     const r = next();
