@@ -55,8 +55,8 @@ export class WorkerCrash extends Error {}
  * reads and writes. If two cores touched an element one of them wrote, or a core reached state shared between cores,
  * or a core met an error that is not a trap, the parallel run is discarded and runRanks runs the launch from the
  * initial memory (kept, or made again: src/vm/parallel/shared-memory.ts). Buffers bound in shared memory are run
- * over in place; others are copied in and get the final memory at the end. A trap is reported as runRanks reports the first one in
- * the order; the stores of the cores after it are undone. A Promise when worker threads ran.
+ * over in place; others are copied in and get the final memory at the end. A trap is reported as runRanks reports
+ * the first one in the order; the stores of the cores after it are undone. A Promise when worker threads ran.
  */
 export function runRanksWithJobs(
   program: Program,
