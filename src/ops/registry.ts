@@ -101,15 +101,21 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
     ...(def.fromGeneric ? { fromGeneric: def.fromGeneric.bind(def) } : {}),
   });
   const { names: known, microOps } = knownOps();
+  // The scanner and the parser ask for every statement: each name's syntax is made once.
+  const syntaxByName = new Map<string, OpSyntax>();
   return {
     definitions,
     lookup: (name) => byName.get(name),
     syntaxOf(name) {
+      let syntax = syntaxByName.get(name);
+      if (syntax) return syntax;
       const entry = byName.get(name);
       if (!entry) return undefined;
       const { def, deprecated } = entry;
       const former = reused.get(name);
-      return { ...syntaxOfDefinition(def, deprecated), ...(former ? { formerly: syntaxOfDefinition(former, true) } : {}) };
+      syntax = { ...syntaxOfDefinition(def, deprecated), ...(former ? { formerly: syntaxOfDefinition(former, true) } : {}) };
+      syntaxByName.set(name, syntax);
+      return syntax;
     },
     unsupported: (name) => (microOps.has(name) ? microOpMessage(name) : undefined),
     unknownOpMessage: (name) =>

@@ -399,11 +399,12 @@ class StatementParser implements ScanSink {
       this.shapes!.markUnreplayable(shape!.key);
     }
     let op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
-    const unsupported = op === undefined && stmt.name !== undefined ? this.opTable.unsupported?.(stmt.name) : undefined;
+    const unsupported = (): string | undefined => (op === undefined && stmt.name !== undefined ? this.opTable.unsupported?.(stmt.name) : undefined);
     // A statement of a shape the grammar did not match does not match either: an op the toolchain does not support
     // says so at once (compiler output repeats such a statement thousands of times). A syntax error is matched again
     // for its position.
-    if (known === 'unmatched' && unsupported) return this.reportUnsupported(stmt, unsupported);
+    const unmatchedBecause = known === 'unmatched' ? unsupported() : undefined;
+    if (unmatchedBecause) return this.reportUnsupported(stmt, unmatchedBecause);
     let match = this.grammar.match(header, stmt.alias ? 'AliasDef' : stmt.generic ? 'GenericOpStmt' : statementRule(op?.syntax ?? 'GenericBody'));
     if (match.failed() && op?.formerly && !stmt.generic) {
       // The name's old meaning: reported with the error of its current one when neither matches.
@@ -412,7 +413,8 @@ class StatementParser implements ScanSink {
     }
     if (match.failed()) {
       if (shape) this.shapes!.markUnmatched(shape.key);
-      if (unsupported) return this.reportUnsupported(stmt, unsupported);
+      const because = unsupported();
+      if (because) return this.reportUnsupported(stmt, because);
       this.reportSyntax(match, map);
       return undefined;
     }
