@@ -96,10 +96,30 @@ function typesOutside(types: InternedType[], from: number, to: number): Interned
 }
 
 /**
- * Keys of the shapes of a statement's parts (a function's parameter) begin with this and the part's rule: a control
- * character, which no statement's key holds (statement-shape.ts).
+ * Keys of the shapes of a statement's parts (a function's parameter) begin with this and the part's rule; the key of
+ * a statement whose op name the shape abstracts ends with it and the rules the op is matched with. A control
+ * character, which no header holds (statement-shape.ts).
  */
 const ITEM_SHAPE = '\u0002';
+
+/**
+ * The shape of a statement's header and the key its record is kept under (src/syntax/shape-cache.ts), given the
+ * statement's op (undefined: a name the toolchain does not define); undefined when the header has no shape.
+ */
+export function headerShape(header: string, stmt: Pick<RawStatement, 'name' | 'generic'>, op: OpSyntax | undefined): { shape: StatementShape; key: string } | undefined {
+  const named = stmt.name !== undefined && !stmt.generic;
+  const shape = statementShape(header, { opName: named ? stmt.name : undefined });
+  return shape && { shape, key: named ? shape.key + ITEM_SHAPE + rulesOf(op) : shape.key };
+}
+
+/**
+ * The rules a statement of the op is matched with, which its shape's key names in place of the op: its own body
+ * rule, then its former op's (ops matched alike share their shapes: `pto.tadd` and `pto.tsub` are one).
+ */
+function rulesOf(op: OpSyntax | undefined): string {
+  const rule = op?.syntax ?? 'GenericBody';
+  return op?.formerly ? rule + ',' + (op.formerly.syntax ?? 'GenericBody') : rule;
+}
 
 const enum ListChar {
   Quote = 34,
@@ -353,7 +373,7 @@ class StatementParser implements ScanSink {
     }
     const tree = this.semantics(match);
     if (key !== undefined && known === undefined) {
-      const fromRecord = this.recordNewShape(key, tree, text, shape!, c, undefined);
+      const fromRecord = this.recordNewShape(key, tree, text, shape!, c);
       if (fromRecord) return fromRecord.built;
     }
     return tree.ast(c);
@@ -369,9 +389,9 @@ class StatementParser implements ScanSink {
     text: string,
     shape: StatementShape,
     c: ActionContext,
-    op: OpSyntax | undefined,
+    former = false,
   ): { built: NonNullable<ReturnType<StatementParser['replay']>>; recorded: RecordedShape } | undefined {
-    const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), op);
+    const recorded = recordShape(tree as unknown as ohm.Node, shape, sharedActions(this.grammar), former);
     const built = this.replay(recorded, text, shape, c);
     if (built === undefined) {
       this.shapes!.markUnreplayable(key);
@@ -391,14 +411,15 @@ class StatementParser implements ScanSink {
     regions: Region[],
     params?: ActionContext['params'],
   ): OpNode | undefined {
-    const shape = this.shapes && !stmt.alias ? statementShape(header) : undefined;
-    const known = shape && this.shapes!.lookup(shape.key);
+    const spelled = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
+    let op = spelled;
+    const { shape, key } = (this.shapes && !stmt.alias && headerShape(header, stmt, spelled)) || {};
+    const known = key === undefined ? undefined : this.shapes!.lookup(key);
     if (known && typeof known !== 'string') {
-      const built = this.replay(known, header, shape!, this.context(map, [...regions], types, known.op, params));
+      const built = this.replay(known, header, shape!, this.context(map, [...regions], types, known.former ? op?.formerly : op, params));
       if (built !== undefined) return this.converted(built, known);
-      this.shapes!.markUnreplayable(shape!.key);
+      this.shapes!.markUnreplayable(key!);
     }
-    let op = stmt.name !== undefined ? this.opTable.syntaxOf(stmt.name) : undefined;
     const unsupported = (): string | undefined => (op === undefined && stmt.name !== undefined ? this.opTable.unsupported?.(stmt.name) : undefined);
     // A statement of a shape the grammar did not match does not match either: an op the toolchain does not support
     // says so at once (compiler output repeats such a statement thousands of times). A syntax error is matched again
@@ -412,15 +433,15 @@ class StatementParser implements ScanSink {
       if (former.succeeded()) [op, match] = [op.formerly, former];
     }
     if (match.failed()) {
-      if (shape) this.shapes!.markUnmatched(shape.key);
+      if (key !== undefined) this.shapes!.markUnmatched(key);
       const because = unsupported();
       if (because) return this.reportUnsupported(stmt, because);
       this.reportSyntax(match, map);
       return undefined;
     }
     const tree = this.semantics(match);
-    if (shape && known === undefined) {
-      const fromRecord = this.recordNewShape(shape.key, tree, header, shape, this.context(map, [...regions], types, op, params), op);
+    if (key !== undefined && known === undefined) {
+      const fromRecord = this.recordNewShape(key, tree, header, shape!, this.context(map, [...regions], types, op, params), op !== spelled);
       if (fromRecord) return this.converted(fromRecord.built, fromRecord.recorded);
     }
     return this.converted(tree.ast(this.context(map, regions, types, op, params)) as OpNode | AliasDef | undefined);

@@ -1,5 +1,5 @@
 import * as ohm from 'ohm-js';
-import { OpSyntax, OpSyntaxTable } from './op-syntax';
+import { OpSyntaxTable } from './op-syntax';
 import { StatementShape } from './statement-shape';
 import { GenerationalMap } from './generational-map';
 
@@ -38,7 +38,7 @@ let active: Replay | undefined;
  */
 interface Recording {
   tokens: number[];
-  numbers: boolean[];
+  structured: boolean[];
   actions: Actions;
   nodes: number;
 }
@@ -95,13 +95,13 @@ class ShapeNode {
   /**
    * Its children, unless they depend on the characters of a token, which another statement of the shape has other
    * of: below a name (`suffixId` has two alternatives), and below an iteration that has a node per character of a
-   * token (a `digit+`, the items of a `<...>` body). The rules a number is read through do not (`number`, `intLit`,
-   * `dim`): their children are shown, and the actions look at them (`intLit` or `floatLit`), and an iteration of
-   * them (the sizes `[16, 32]`) has one child per number, whatever its digits.
+   * token (a `digit+`, the items of a `<...>` body). The rules a number or an op name is read through do not
+   * (`number`, `intLit`, `dim`, `opName`): their children are shown, and the actions look at them (`intLit` or
+   * `floatLit`), and an iteration of them (the sizes `[16, 32]`) has one child per number, whatever its digits.
    */
   get children(): ShapeNode[] {
     if (!this.kids && !this.hidden) {
-      if (this.withinToken >= 0 && !this.recording!.numbers[this.withinToken]) this.hidden = true;
+      if (this.withinToken >= 0 && !this.recording!.structured[this.withinToken]) this.hidden = true;
       else {
         const recording = this.recording!;
         const children = this.node!.children;
@@ -206,11 +206,14 @@ class ShapeNode {
   }
 }
 
-/** A statement shape the grammar matched: its recorded tree and the op its header spells. */
+/** A statement shape the grammar matched: its recorded tree, and whether it matched its op's former syntax. */
 export interface RecordedShape {
   root: ShapeNode;
-  /** The op the match was made for (the one its name spells, or that name's former op). */
-  op: OpSyntax | undefined;
+  /**
+   * The header matched the syntax of the op its name formerly spelled (`OpSyntax.formerly`), not the current one's:
+   * so does every header of the shape.
+   */
+  former: boolean;
   /** How many nodes it keeps (the cache's budget). */
   readonly size: number;
   /** The segments of the ops built from it, shared by them (frozen). */
@@ -262,12 +265,12 @@ function enclosingToken(tokens: number[], start: number, end: number): number {
  * Records a successful match of a header of this shape (its root; the rest when the actions ask for it). Build a
  * statement from it before storing it: that leaves only the nodes the actions visit.
  */
-export function recordShape(root: ohm.Node, shape: StatementShape, actions: Actions, op: OpSyntax | undefined): RecordedShape {
-  const recording: Recording = { tokens: shape.tokens, numbers: shape.numbers, actions, nodes: 0 };
+export function recordShape(root: ohm.Node, shape: StatementShape, actions: Actions, former = false): RecordedShape {
+  const recording: Recording = { tokens: shape.tokens, structured: shape.structured, actions, nodes: 0 };
   const node = new ShapeNode(root, recording);
   return {
     root: node,
-    op,
+    former,
     get size() {
       return recording.nodes;
     },

@@ -19,14 +19,35 @@
  */
 const NAME = '\u0001';
 const NUMBER = '\u0003';
+const OP_NAME = '\u0004';
+
+/** What a shape abstracts besides names and free-standing numbers. */
+export interface ShapeOptions {
+  /**
+   * The op name the header spells (after its results): abstracted too, when its first word is that name and starts
+   * with a letter (the grammar's `opName` reads the whole word whatever its letters). The parser keys such a shape
+   * by the rules it matches the op with, since the op name no longer tells them apart.
+   */
+  opName?: string;
+  /**
+   * The body of a type's `<...>`: the sizes of a dimension list (`16x256xf32`) are abstracted, since the grammar
+   * reads each as a whole `digit+` whatever the digits. A lone `0` before an `x` stays written: `0x10` may be a hex
+   * number.
+   */
+  dims?: boolean;
+}
 
 export interface StatementShape {
   /** The header with its abstracted tokens replaced by their class markers. */
   key: string;
   /** [start, end) of each abstracted token in the header, in order, flattened. */
   tokens: number[];
-  /** Each abstracted token is a number (not a name), in order. */
-  numbers: boolean[];
+  /**
+   * Each abstracted token, in order: the grammar reads it through rules of one structure whatever its characters (a
+   * number, an op name), so that the nodes inside it may show their children. A name is not: `suffixId` has two
+   * alternatives.
+   */
+  structured: boolean[];
 }
 
 const enum Ch {
@@ -41,9 +62,11 @@ const enum Ch {
   Slash = 47,
   Zero = 48,
   Nine = 57,
+  Question = 63,
   At = 64,
   Backslash = 92,
   Underscore = 95,
+  LowerX = 120,
 }
 
 function isDigit(c: number): boolean {
@@ -86,19 +109,44 @@ function suffixIdEnd(text: string, pos: number): number {
   return j;
 }
 
+/**
+ * Scans the dimension list starting at `i` (`16x?x256`, up to its element type or its end) and abstracts its sizes;
+ * returns where it ends. A size an identifier character other than `x` touches stays written (`16x1.5`), as does a
+ * lone `0` before an `x`.
+ */
+function dimensionList(text: string, i: number, abstract: (start: number, end: number, marker: string) => void): number {
+  const n = text.length;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    let end = i + 1;
+    if (isDigit(c)) {
+      while (end < n && isDigit(text.charCodeAt(end))) end++;
+      const next = end < n ? text.charCodeAt(end) : -1;
+      const crossed = next === Ch.LowerX;
+      if (crossed ? !(end - i === 1 && c === Ch.Zero) : !isIdChar(next)) abstract(i, end, NUMBER);
+      else if (!crossed) return end;
+    } else if (c !== Ch.Question) return i;
+    if (text.charCodeAt(end) !== Ch.LowerX) return end;
+    const after = end + 1 < n ? text.charCodeAt(end + 1) : -1;
+    if (!isDigit(after) && after !== Ch.Question) return end;
+    i = end + 1;
+  }
+}
+
 /** The shape of a statement header, or undefined when it holds a character the markers use. */
-export function statementShape(header: string): StatementShape | undefined {
+export function statementShape(header: string, options: ShapeOptions = {}): StatementShape | undefined {
   const n = header.length;
   const tokens: number[] = [];
-  const numbers: boolean[] = [];
+  const structured: boolean[] = [];
   const parts: string[] = [];
   let copied = 0;
   const abstract = (start: number, end: number, marker: string) => {
     parts.push(header.slice(copied, start), marker);
     tokens.push(start, end);
-    numbers.push(marker === NUMBER);
+    structured.push(marker !== NAME);
     copied = end;
   };
+  let opName = options.opName;
   let i = 0;
   while (i < n) {
     const c = header.charCodeAt(i);
@@ -137,8 +185,17 @@ export function statementShape(header: string): StatementShape | undefined {
     }
     if (isIdChar(c) && !isDigit(c)) {
       // A word (digits inside it stay literal: `i32`, `f16`, `pto.t2d`).
+      const start = i;
       i++;
       while (i < n && isIdChar(header.charCodeAt(i))) i++;
+      if (opName !== undefined) {
+        if (isLetter(c) && i - start === opName.length && header.startsWith(opName, start)) abstract(start, i, OP_NAME);
+        opName = undefined;
+      }
+      continue;
+    }
+    if (options.dims && (isDigit(c) || c === Ch.Question) && !(i > 0 && isIdChar(header.charCodeAt(i - 1)))) {
+      i = dimensionList(header, i, abstract);
       continue;
     }
     if (isDigit(c)) {
@@ -152,5 +209,5 @@ export function statementShape(header: string): StatementShape | undefined {
     i++;
   }
   parts.push(header.slice(copied));
-  return { key: parts.join(''), tokens, numbers };
+  return { key: parts.join(''), tokens, structured };
 }

@@ -95,7 +95,12 @@ export class TypeTable {
   parse(text: string): TypeParse {
     let result = this.cache.get(text);
     if (!result) {
-      result = this.parseUncached(text);
+      if (this.aliases.size === 0) {
+        // Without aliases a type's meaning is its text's: the files of a run share it (compiler output repeats its
+        // types from file to file); its objects are only read.
+        result = aliasFreeParses.get(text);
+        if (!result) aliasFreeParses.set(text, (result = this.parseUncached(text)));
+      } else result = this.parseUncached(text);
       this.cache.set(text, result);
     }
     return result;
@@ -214,6 +219,9 @@ export class TypeTable {
   }
 }
 
+/** Types parsed by tables without aliases, kept per generation (src/syntax/generational-map.ts). */
+const aliasFreeParses = new GenerationalMap<string, TypeParse>(50_000);
+
 /** Bodies whose items are kept per generation (a program writes a few hundred distinct types; generational-map.ts). */
 const PARAMETER_CACHE_LIMIT = 50_000;
 const parameterCache = new GenerationalMap<string, readonly BodyItem[] | null>(PARAMETER_CACHE_LIMIT);
@@ -247,7 +255,7 @@ export function readParameters(body: string, shapes: ParameterShapes | undefined
     const actions = bodyActions();
     parameterGrammar = { grammar, semantics: grammar.createSemantics().addOperation<unknown>('items', actions), actions };
   }
-  const shape = shapes ? statementShape(body) : undefined;
+  const shape = shapes ? statementShape(body, { dims: true }) : undefined;
   const recorded = shape ? shapes!.get(shape.key) : undefined;
   if (recorded && recorded !== 'unreplayable') {
     const items = replayed(recorded, body, shape!);
@@ -258,7 +266,7 @@ export function readParameters(body: string, shapes: ParameterShapes | undefined
   if (match.failed()) return undefined;
   const tree = parameterGrammar.semantics(match);
   if (shape && recorded === undefined) {
-    const recording = recordShape(tree as unknown as ohm.Node, shape, parameterGrammar.actions, undefined);
+    const recording = recordShape(tree as unknown as ohm.Node, shape, parameterGrammar.actions);
     const items = replayed(recording, body, shape);
     if (items) keepVisited(recording);
     shapes!.set(shape.key, items ? recording : 'unreplayable');

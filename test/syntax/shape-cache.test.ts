@@ -17,7 +17,7 @@ function replayOn(rule: string, actions: Actions, recorded: string, other: strin
   const shape = statementShape(recorded)!;
   const otherShape = statementShape(other)!;
   expect(otherShape.key).toBe(shape.key);
-  const recording = recordShape(semantics(match) as unknown as ohm.Node, shape, actions, undefined);
+  const recording = recordShape(semantics(match) as unknown as ohm.Node, shape, actions);
   expect(replayShape(recording, recorded, shape)).toEqual(semantics(match).items());
   keepVisited(recording);
   return replayShape(recording, other, otherShape);
