@@ -106,7 +106,11 @@ const ITEM_SHAPE = '\u0002';
  * The shape of a statement's header and the key its record is kept under (src/syntax/shape-cache.ts), given the
  * statement's op (undefined: a name the toolchain does not define); undefined when the header has no shape.
  */
-export function headerShape(header: string, stmt: Pick<RawStatement, 'name' | 'generic'>, op: OpSyntax | undefined): { shape: StatementShape; key: string } | undefined {
+export function headerShape(
+  header: string,
+  stmt: Pick<RawStatement, 'name' | 'generic'>,
+  op: OpSyntax | undefined,
+): { shape: StatementShape; key: string } | undefined {
   const named = stmt.name !== undefined && !stmt.generic;
   const shape = statementShape(header, { opName: named ? stmt.name : undefined });
   return shape && { shape, key: named ? shape.key + ITEM_SHAPE + rulesOf(op) : shape.key };

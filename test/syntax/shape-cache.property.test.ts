@@ -308,7 +308,20 @@ const deleteToken = fc.nat().map((k): Mutation => (text) => {
   return m ? text.slice(0, m.index!) + text.slice(m.index! + m[0].length) : text;
 });
 
-const mutation = fc.oneof(renameValue, renameValue, renameSymbol, renumber, renumber, renameOp, renameOp, swapLines, repeatLine, dropLine, deleteToken, deleteToken);
+const mutation = fc.oneof(
+  renameValue,
+  renameValue,
+  renameSymbol,
+  renumber,
+  renumber,
+  renameOp,
+  renameOp,
+  swapLines,
+  repeatLine,
+  dropLine,
+  deleteToken,
+  deleteToken,
+);
 
 const mutatedProgram = fc
   .tuple(fc.nat(shippedTexts.length - 1), fc.array(mutation, { minLength: 1, maxLength: 6 }))
