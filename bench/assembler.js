@@ -63,6 +63,12 @@ function tokenizerSeconds(texts) {
   return seconds(t0);
 }
 
+/** The child assembles as pto-as does: with the V8 flags pto-as sets (src/cli/launch.ts), then its modules. */
+function loadAssembler() {
+  require('../dist/cli/launch').tuneEngineFor('pto-as');
+  return require('../dist/verify/assemble').assemble;
+}
+
 /** The grammar and the ISA tables load once per process, before a first file: a small program loads them. */
 function warmUp(assemble) {
   assemble('warm-up.pto', fs.readFileSync(path.join(__dirname, '..', 'programs', 'vadd-blocks.pto'), 'utf8'));
@@ -74,7 +80,7 @@ function warmUp(assemble) {
  * too (what a process that assembles many files reaches).
  */
 function measureDistinct(file) {
-  const { assemble } = require('../dist/verify/assemble');
+  const assemble = loadAssembler();
   warmUp(assemble);
   const text = fs.readFileSync(file, 'utf8');
   const startRss = process.resourceUsage().maxRSS / 1024;
@@ -101,7 +107,7 @@ function measureDistinct(file) {
 
 /** In the child: each corpus file read and assembled in turn, as `pto-as FILES...` does. */
 function measureCorpus() {
-  const { assemble } = require('../dist/verify/assemble');
+  const assemble = loadAssembler();
   warmUp(assemble);
   const files = corpusFiles(process.env.PTO_UPSTREAM_DIR);
   const texts = [];

@@ -93,12 +93,14 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
       else add(s.name, def, s.deprecated === true);
     }
   }
-  const syntaxOfDefinition = (def: OpDefinition, deprecated: boolean): OpSyntax => ({
+  // Every OpSyntax has all its fields, in one order: the parser reads them for every statement.
+  const syntaxOfDefinition = (def: OpDefinition, deprecated: boolean, formerly?: OpSyntax): OpSyntax => ({
     name: def.name,
     syntax: def.syntax,
     deprecated,
     hasRegions: def.hasRegions === true,
-    ...(def.fromGeneric ? { fromGeneric: def.fromGeneric.bind(def) } : {}),
+    formerly,
+    fromGeneric: def.fromGeneric ? def.fromGeneric.bind(def) : undefined,
   });
   const { names: known, microOps } = knownOps();
   // The scanner and the parser ask for every statement: each name's syntax is made once.
@@ -113,7 +115,7 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
       if (!entry) return undefined;
       const { def, deprecated } = entry;
       const former = reused.get(name);
-      syntax = { ...syntaxOfDefinition(def, deprecated), ...(former ? { formerly: syntaxOfDefinition(former, true) } : {}) };
+      syntax = syntaxOfDefinition(def, deprecated, former ? syntaxOfDefinition(former, true) : undefined);
       syntaxByName.set(name, syntax);
       return syntax;
     },

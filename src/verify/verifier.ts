@@ -340,11 +340,12 @@ class Verifier implements VerifierState {
   }
 
   /** The type and slot of a used operand; reports undefined values and type mismatches with the definition. */
-  private useOperand(operand: Operand): { type: Type | undefined; slot: Slot; found?: ScopeEntry } {
+  // Every use is one shape of object (`found` undefined too): the loops over them stay monomorphic.
+  private useOperand(operand: Operand): { type: Type | undefined; slot: Slot; found: ScopeEntry | undefined } {
     if (operand.literal !== undefined) {
       const slot = this.frame.size++;
       this.frame.literals.push({ slot, value: BigInt(operand.literal) });
-      return { type: { kind: 'scalar', elem: 'index' }, slot };
+      return { type: { kind: 'scalar', elem: 'index' }, slot, found: undefined };
     }
     const ref = operand.value!;
     const key = ref.index !== undefined ? `${ref.name}#${ref.index}` : ref.name;
@@ -357,7 +358,7 @@ class Verifier implements VerifierState {
         ref.span,
         elsewhere ? `${key} is not visible here (defined in a region that does not enclose this use)` : `use of undefined value ${key}`,
       );
-      return { type: undefined, slot: NO_SLOT };
+      return { type: undefined, slot: NO_SLOT, found: undefined };
     }
     if (isUnknown(found.type)) {
       // Defined by an op that failed to verify: trust the use's type, so no errors cascade.

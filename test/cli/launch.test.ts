@@ -7,6 +7,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { TOOL_V8_FLAGS } from '../../src/cli/launch';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -46,6 +47,18 @@ describe('the built tools', () => {
     expect(run.modules).toEqual([path.join('cli', 'launch.js')]);
     expect(run.fromCodeCache).toBe(true);
     expect(run.stdout).toContain('tcolmin_16x16');
+  });
+});
+
+describe("the tools' V8 flags", () => {
+  // V8 ignores a flag it does not know when it is set at run time: each must be one it takes on the command line.
+  test.each(Object.entries(TOOL_V8_FLAGS).flatMap(([tool, flags]) => flags.map((flag) => [tool, flag])))('%s: %s is a flag V8 knows', (_tool, flag) => {
+    const run = spawnSync(process.execPath, [flag, '-e', '0'], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+  test('a misspelt flag would fail that check', () => {
+    expect(spawnSync(process.execPath, ['--max-inlined-bytecode-sise=50', '-e', '0'], { encoding: 'utf8' }).status).not.toBe(0);
   });
 });
 
