@@ -7,7 +7,8 @@
  * Why two headers of one shape match alike: each abstracted token is a maximal run that the grammar reads as a
  * whole, whatever its characters (`valueId`, `symbolRef`, `digit+`), and everything around it is the same text. A
  * number is abstracted only where no identifier character touches it, so `0x10`, `1.5`, `16x16` and `i32` stay
- * literal. Inside a token the match does depend on its characters (how many digits a `digit+` has, which
+ * literal; the options (`ShapeOptions`) abstract the op name a parser names, and the sizes of a type body's
+ * dimension lists. Inside a token the match does depend on its characters (how many digits a `digit+` has, which
  * alternative of `suffixId` a name takes): the shape cache never shows the actions what lies inside one (see
  * `ShapeNode.children` in src/syntax/shape-cache.ts).
  */
