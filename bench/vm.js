@@ -112,8 +112,11 @@ function realKernelRows(spawns = 5) {
   });
 }
 
-/** `pto-vm run FILE --blocks N` with --jobs 2 against --jobs 1 (the baseline, every block on the main thread), alternating, medians. */
-function jobsRow(name, file, blocks, spawns) {
+/**
+ * `pto-vm run FILE --blocks N` with --jobs 2 against --jobs 1 (the baseline, every block on the main thread),
+ * alternating, medians; `target`: the ratio the launch should reach.
+ */
+function jobsRow(name, file, blocks, spawns, target) {
   const run = (jobs) => [path.join('bin', 'pto-vm'), 'run', file, '--target', 'a5', '--blocks', String(blocks), '--jobs', String(jobs)];
   const [one, two] = [[], []];
   for (let i = 0; i < spawns; i++) {
@@ -127,15 +130,19 @@ function jobsRow(name, file, blocks, spawns) {
     baseline: b,
     ratio: o / b,
     unit: 'ms',
-    target: 0.7,
-    met: o / b <= 0.7,
+    target,
+    met: o / b <= target,
   };
 }
 
 /**
  * Blocks on threads. A short launch: programs/softmax-blocks.pto over 65536 x 64 f32 rows (16 MB in, 16 MB out) on 16
- * blocks, whose cores take ~250 ms on one thread, less than a worker thread needs to pay for itself (it starts none).
- * A long one: programs/matmul-gate-proj-blocks.pto on 8 blocks, whose cores take ~1.2 s.
+ * blocks, whose cores take ~250 ms on one thread, less than a worker thread needs to pay for itself (it starts none):
+ * its target is to lose nothing. A worker thread is ready 120-180 ms after it starts, so of ~250 ms of cores it could
+ * take ~50 ms at most (a ratio of ~0.88 at best), and starting it slows the main thread by more than that
+ * (src/vm/parallel/run.ts, SPAWN_AFTER_MS). A long one: programs/matmul-gate-proj-blocks.pto on 8 blocks, whose
+ * cores take ~1.0 s of a ~1.5 s run: its target, 0.7, is about what two threads give when the rest (start-up, the
+ * generated inputs, the summary) stays serial (0.65).
  */
 function jobsRows(spawns = 5) {
   const text = fs.readFileSync(path.join(ROOT, 'programs', 'softmax-blocks.pto'), 'utf8').replace(/\b2048\b/g, '65536');
@@ -143,12 +150,13 @@ function jobsRows(spawns = 5) {
   fs.writeFileSync(file, text);
   try {
     return [
-      jobsRow('pto-vm run programs/softmax-blocks.pto on 65536x64 f32, 16 blocks', file, 16, spawns),
+      jobsRow('pto-vm run programs/softmax-blocks.pto on 65536x64 f32, 16 blocks', file, 16, spawns, 1),
       jobsRow(
         'pto-vm run programs/matmul-gate-proj-blocks.pto (16x8192 @ 8192x2048 bf16), 8 blocks',
         path.join('programs', 'matmul-gate-proj-blocks.pto'),
         8,
         spawns,
+        0.7,
       ),
     ];
   } finally {
