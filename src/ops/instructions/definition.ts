@@ -27,17 +27,18 @@ import { instructionFromGeneric } from './generic-form';
  * checks beyond the tables (./checks).
  */
 export function instructionDefinition(spec: Instruction): OpDefinition {
+  const moved = formerlyOuts(spec);
   return {
     name: spec.opName,
     spellings: oldDpsSpellings(spec.opName),
     properties: {
       attributesInIns: spec.attributesInIns,
-      formerlyOuts: formerlyOuts(spec),
+      formerlyOuts: moved,
       // PTOAS's tile ops (TileOpInterface); the AscendC/TIK seed instructions are this toolchain's own.
       notInTileOpHelper: spec.semantics === 'ascendc' ? undefined : 'Tile allocation or high-level TileOps',
       viewFootprint: spec.semantics === 'load' ? mxScaleLoadElements : undefined,
     },
-    verify: (v) => new InstructionVerification(v, spec).run(),
+    verify: (v) => new InstructionVerification(v, spec, moved).run(),
     execute: executeInstruction,
     fromGeneric: (g) => instructionFromGeneric(spec, g),
   };
@@ -71,6 +72,8 @@ class InstructionVerification {
   constructor(
     private readonly v: OpVerifier,
     private readonly spec: Instruction,
+    /** The entry's `formerlyOuts` (worked out once per entry, not per op). */
+    private readonly moved: OpProperties['formerlyOuts'],
   ) {}
 
   run(): void {
@@ -170,7 +173,7 @@ class InstructionVerification {
     // is read in today's order.
     const typed = (key: string) => (op.segments[key] ?? []).map((i) => ({ operand: op.operands[i], type: operandTypes[i] }));
     const written = { ins: typed('ins'), outs: typed('outs') };
-    const today = todaysDpsOrder(written.ins, written.outs, formerlyOuts(spec));
+    const today = todaysDpsOrder(written.ins, written.outs, this.moved);
     if (today) {
       const moved = spec.ins.filter((s) => s.formerlyOuts);
       this.v.warning(
@@ -201,7 +204,10 @@ class InstructionVerification {
     }
     const outs = this.bindList(op, spec.outs, outsOperands, outsTypes, 'outs', spec, 2);
     if (!ins || !outs || !keywordOperands) return undefined;
-    return { spec, operands: new Map([...outs, ...ins]) };
+    // The destinations, then the sources (entry by entry: no arrays of entries made per op).
+    const operands = new Map(outs);
+    ins.forEach((b, name) => operands.set(name, b));
+    return { spec, operands };
   }
 
   /**
@@ -402,8 +408,10 @@ class InstructionVerification {
       decoded!.set(attr.name, 'value' in reading && reading.value !== undefined ? reading.value : attr.default);
     }
     const attributes = decoded ?? NO_ATTRIBUTES;
-    const known = new Set((spec.attributes ?? []).map((a) => a.name));
-    for (const a of op.attrs) if (!known.has(a.key)) this.v.warning(a.span, unknownAttributeMessage(name, a.key, [...known]), D.unknownAttribute);
+    if (op.attrs.length > 0) {
+      const known = new Set((spec.attributes ?? []).map((a) => a.name));
+      for (const a of op.attrs) if (!known.has(a.key)) this.v.warning(a.span, unknownAttributeMessage(name, a.key, [...known]), D.unknownAttribute);
+    }
     bound.attributes = attributes;
     bound.written = written ?? NONE_WRITTEN;
     // Rules the tables cannot express (type pairs of tcvt, index ranges, ...): ops/instructions/checks.
