@@ -391,3 +391,25 @@ describe('printType', () => {
     expect(printType(again.type!)).toBe(printed);
   });
 });
+
+describe('tables share what a type text means, unless they define aliases', () => {
+  test('two tables without aliases give one type object for one text', () => {
+    const [a, b] = [new TypeTable(), new TypeTable()];
+    expect(a.parse(FULL).type).toBe(b.parse(FULL).type);
+    expect(a.parse(FULL).type).toEqual(F32_16x16);
+  });
+
+  test("a table with aliases reads a text through its own aliases, not another table's meaning", () => {
+    // Read first without aliases (so the shared meaning is there), then with them.
+    const plain = new TypeTable();
+    expect(plain.parse('!t').type).toEqual({ kind: 'opaque', text: '!t' });
+    expect(plain.parse('!pto.struct<!t>').error).toMatch(/not scalar-storable/);
+    const aliased = new TypeTable();
+    aliased.defineAlias('!t', 'i32');
+    expect(aliased.parse('!t').type).toEqual({ kind: 'scalar', elem: 'i32' });
+    // A struct whose field is the alias: the field is read through it.
+    expect(aliased.parse('!pto.struct<!t>')).toEqual({ type: { kind: 'struct', fields: [{ kind: 'scalar', elem: 'i32' }] }, warnings: [] });
+    // And a table without aliases still means what it meant.
+    expect(new TypeTable().parse('!pto.struct<!t>').error).toMatch(/not scalar-storable/);
+  });
+});
