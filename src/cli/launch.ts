@@ -54,9 +54,9 @@ interface Entry {
 
 /** Runs the tool on process.argv, from the bundle when it is up to date. */
 export function launch(tool: Tool): void {
-  tuneEngineFor(tool);
   let bundled: Entry | undefined;
   try {
+    // It sets the tool's V8 flags first, for the bundle and for the modules alike.
     bundled = loadBundle(tool)?.entry;
   } catch {
     // A damaged bundle (a build cut short): the modules it was built from still run.

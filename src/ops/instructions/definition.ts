@@ -175,10 +175,10 @@ class InstructionVerification {
     const written = { ins: typed('ins'), outs: typed('outs') };
     const today = todaysDpsOrder(written.ins, written.outs, this.moved);
     if (today) {
-      const moved = spec.ins.filter((s) => s.formerlyOuts);
+      const sources = spec.ins.filter((s) => s.formerlyOuts);
       this.v.warning(
         op.nameSpan,
-        `${spec.opName} with ${moved.map((s) => '%' + s.name).join(', ')} in outs is the old form; PTOAS now writes '${this.usage(spec, 2)}'`,
+        `${spec.opName} with ${sources.map((s) => '%' + s.name).join(', ')} in outs is the old form; PTOAS now writes '${this.usage(spec, 2)}'`,
         D.oldSpelling,
       );
     }
