@@ -10,8 +10,8 @@ import { elemSize } from '../types/type';
 import { firstLowerableOp, lowerProgram } from '../lower';
 import * as os from 'os';
 import * as path from 'path';
-import { RunResult } from '../vm/interpreter';
-import { ProgramSource, WorkerCrash, runRanksWithJobs } from '../vm/parallel/run';
+import { RunResult, coresRunApart } from '../vm/interpreter';
+import { AHEAD_MIN_ELEMENTS, ProgramSource, WorkerCrash, WorkerThreads, runRanksWithJobs } from '../vm/parallel/run';
 import { GlobalBuffer } from '../machine/memory';
 import { CodeBackend, NumericsProfile } from '../ops/instructions/semantics/context';
 import { ArgumentError, BoundArguments } from '../vm/io/arguments';
@@ -393,6 +393,47 @@ interface Execution {
  */
 function execute(assembled: Assembled, name: string, req: RunRequest, source: ProgramSource): MaybePromise<Execution | undefined> {
   const fn = assembled.program.functions.get(name)!;
+  const spawnAfter = process.env.PTO_JOBS_SPAWN_AFTER_MS ? Number(process.env.PTO_JOBS_SPAWN_AFTER_MS) : undefined;
+  const trace = process.env.PTO_JOBS_TRACE ? (line: string) => process.stderr.write(`${req.file}: trace: ${line}\n`) : undefined;
+  const threads: LaunchThreads = { spawnAfter, trace };
+  // A large input is generated while the threads start (src/vm/parallel/threads.ts, AHEAD_MIN_ELEMENTS).
+  const beforeGenerating = (elements: number) => {
+    if (elements < AHEAD_MIN_ELEMENTS || threads.started || spawnAfter === Infinity) return;
+    threads.started = threadsAhead(assembled, fn, req, source);
+    const n = threads.started?.count ?? 0;
+    if (n > 0) trace?.(`--jobs: ${n} worker thread${n > 1 ? 's' : ''} started ahead of the launch, while an input of ${elements} elements is generated`);
+  };
+  try {
+    return bindAndRun(assembled, fn, req, source, threads, beforeGenerating);
+  } finally {
+    void threads.started?.release();
+  }
+}
+
+/** The worker threads of a launch: those started ahead of it, when to start more (PTO_JOBS_SPAWN_AFTER_MS), the trace. */
+interface LaunchThreads {
+  started?: WorkerThreads;
+  spawnAfter?: number;
+  trace?: (line: string) => void;
+}
+
+/** Worker threads for a launch whose cores can run apart, started before it (none when they cannot). */
+function threadsAhead(assembled: Assembled, fn: OpNode, req: RunRequest, source: ProgramSource): WorkerThreads | undefined {
+  if (req.jobs <= 1) return undefined;
+  const apart = coresRunApart(assembled.program, fn, req.argSpecs.length, { blocks: req.blocks, subblocks: req.subblocks });
+  if (apart < 2) return undefined;
+  return WorkerThreads.start(THREAD_SCRIPT, { path: source.path, text: source.text, target: source.target }, Math.min(req.jobs - 1, apart - 1));
+}
+
+/** execute's work, with the threads it may start ahead of the launch (stopped after it if it did not take them). */
+function bindAndRun(
+  assembled: Assembled,
+  fn: OpNode,
+  req: RunRequest,
+  source: ProgramSource,
+  threads: LaunchThreads,
+  beforeGenerating: (elements: number) => void,
+): MaybePromise<Execution | undefined> {
   let ranks: BoundArguments[];
   try {
     // Each run binds afresh (--check-lowering runs twice): the specs are copied.
@@ -404,6 +445,7 @@ function execute(assembled: Assembled, name: string, req: RunRequest, source: Pr
       req.maxMemory,
       // Threads run a launch over the bound buffers in place.
       req.jobs > 1 ? 'shared' : 'own',
+      beforeGenerating,
     );
   } catch (e) {
     if (e instanceof ArgumentError) throw new UsageError(e.message);
@@ -429,8 +471,6 @@ function execute(assembled: Assembled, name: string, req: RunRequest, source: Pr
     }
     throw e;
   };
-  const trace = process.env.PTO_JOBS_TRACE ? (line: string) => process.stderr.write(`${req.file}: trace: ${line}\n`) : undefined;
-  const spawnAfter = process.env.PTO_JOBS_SPAWN_AFTER_MS;
   try {
     const result = runRanksWithJobs(
       assembled.program,
@@ -446,7 +486,7 @@ function execute(assembled: Assembled, name: string, req: RunRequest, source: Pr
         deadline: Date.now() + req.timeout * 1000,
       },
       { blocks: req.blocks, subblocks: req.subblocks },
-      { jobs: req.jobs, source, threadScript: THREAD_SCRIPT, trace, ...(spawnAfter ? { spawnAfterMs: Number(spawnAfter) } : {}) },
+      { jobs: req.jobs, source, threadScript: THREAD_SCRIPT, trace: threads.trace, started: threads.started, spawnAfterMs: threads.spawnAfter },
     );
     const executed = (result: RunResult): Execution => ({ bound: ranks[0], ranks, result });
     return result instanceof Promise ? result.then(executed, failed) : executed(result);

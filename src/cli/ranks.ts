@@ -67,6 +67,7 @@ export function bindRanks(
   maxMemory = LIMITS.globalMemory.value,
   /** Where the buffers' bytes live ('shared': a run on several threads, --jobs). */
   memory: BufferMemory = 'own',
+  beforeGenerating?: Parameters<typeof bindArguments>[7],
 ): BoundArguments[] {
   const ranks = perRank.length;
   const params = fn.regions[0]?.blocks[0]?.args ?? [];
@@ -91,7 +92,7 @@ export function bindRanks(
   });
   let used = 0;
   const bound = perRank.map((specs) => {
-    const b = bindArguments(types, fn, specs, callees, maxMemory, used, memory);
+    const b = bindArguments(types, fn, specs, callees, maxMemory, used, memory, beforeGenerating);
     used += b.buffers.reduce((n, buffer) => n + buffer.bytes.length, 0);
     return b;
   });

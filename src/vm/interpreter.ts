@@ -139,6 +139,13 @@ export interface LaunchPlan {
 
 /** The cores of a launch of `shape` on every rank (a trap when a peer kernel lacks an argument). */
 export function planLaunch(program: Program, fn: OpNode, perRank: Map<string, Value>[], shape: LaunchShape): LaunchPlan {
+  const { cores, labels, kernels } = launchCores(program, fn, perRank.length, shape);
+  const args = cores.map((core, i) => argumentsFor(fn, kernels[i], perRank[core.rank], core));
+  return { cores, labels, kernels, args };
+}
+
+/** A launch's cores, their labels and the kernel each runs: what a plan is before the arguments are bound. */
+function launchCores(program: Program, fn: OpNode, ranks: number, shape: LaunchShape): Omit<LaunchPlan, 'args'> {
   const kinds = kindsReachedFrom(program, fn);
   // A kernel for one kind of core whose pipes name a kernel for the other (a pair PTOAS compiles together, the runtime
   // launching one on the cube cores and the other on the vector cores, with the same arguments).
@@ -146,7 +153,6 @@ export function planLaunch(program: Program, fn: OpNode, perRank: Map<string, Va
   const mixed = (kinds.has('cube') && kinds.has('vector')) || peer !== undefined;
   const kernelFor = (kind: CoreKind | undefined): OpNode => (peer && kind && program.bound.functions.get(fn)?.kind !== kind ? peer : fn);
   const subblocks = shape.subblocks ?? (mixed ? 2 : 1);
-  const ranks = perRank.length;
   const count = ranks * shape.blocks * (subblocks + (mixed ? 1 : 0));
   if (count > LIMITS.cores.value)
     throw new LocatedError(DIAGNOSTICS.limit, `this launch makes ${count} cores, more than the VM runs (${LIMITS.cores.value})`, fn.nameSpan);
@@ -159,17 +165,30 @@ export function planLaunch(program: Program, fn: OpNode, perRank: Map<string, Va
     }
   const labels = cores.map((core) => coreLabel(core, { ranks, blocks: shape.blocks, subblocks, mixed }));
   const kernels = cores.map((core) => kernelFor(core.kind));
-  const args = cores.map((core, i) => argumentsFor(fn, kernels[i], perRank[core.rank], core));
-  return { cores, labels, kernels, args };
+  return { cores, labels, kernels };
 }
 
 /** Whether some core of the launch runs code that can wait for another core (then only the scheduler can run it). */
-export function launchCanWait(program: Program, plan: LaunchPlan): boolean {
+export function launchCanWait(program: Program, plan: Pick<LaunchPlan, 'kernels'>): boolean {
   const waits = new WaitAnalysis(program);
   return [...new Set(plan.kernels)].some((kernel) => {
     const bound = program.bound.functions.get(kernel);
     return bound === undefined || waits.function(bound);
   });
+}
+
+/**
+ * How many cores a launch of `fn` on `ranks` ranks can run apart (on threads of their own), known before its
+ * arguments are bound: 0 when it has one core or a core can wait for another (or it cannot be planned).
+ */
+export function coresRunApart(program: Program, fn: OpNode, ranks: number, shape: LaunchShape): number {
+  let plan: Omit<LaunchPlan, 'args'>;
+  try {
+    plan = launchCores(program, fn, ranks, shape);
+  } catch {
+    return 0;
+  }
+  return plan.cores.length < 2 || launchCanWait(program, plan) ? 0 : plan.cores.length;
 }
 
 /** How one core of a launch ended when it ran alone: its result, or the trap that stopped it and its warnings by then. */

@@ -101,6 +101,56 @@ describe('how the run went (PTO_JOBS_TRACE=1)', () => {
   });
 });
 
+describe('threads started ahead of the launch, while a large input is generated', () => {
+  // 8M elements, AHEAD_MIN_ELEMENTS (src/vm/parallel/threads.ts): more than the launch reads, which it may be.
+  const large = ['--arg', `a=random:${8 << 20}`];
+  const ahead = /trace: --jobs: 1 worker thread started ahead of the launch, while an input of 8388608 elements is generated\n/;
+  const withoutTrace = (r: ToolRun) => ({ ...r, stderr: r.stderr.replace(/^.*: trace: .*\n/gm, '') });
+
+  it('take the launch at once, with the output of --jobs 1', () => {
+    const args = ['run', program('vadd-blocks'), '--blocks', '4', ...large];
+    const one = ptoVm([...args, '--jobs', '1']);
+    expect(one.status).toBe(0);
+    const two = ptoVm([...args, '--jobs', '2'], { PTO_JOBS_TRACE: '1' });
+    expect(two.stderr).toMatch(ahead);
+    // The launch is short: the thread ran cores, or was stopped before it was ready, as it happened.
+    expect(two.stderr).toMatch(
+      /\d+ on worker 1 \((ready after \d+ ms|stopped: not ready when no core was left)\)\); the threads started \d+ ms before the launch: the parallel result is kept/,
+    );
+    expect(withoutTrace(two)).toEqual(one);
+  });
+
+  it('a smaller input starts none', () => {
+    const r = ptoVm(['run', program('vadd-blocks'), '--blocks', '4', '--arg', `a=random:${(8 << 20) - 1}`, '--jobs', '2'], { PTO_JOBS_TRACE: '1' });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/--jobs: 4 cores on|--jobs: .*one after another/);
+    expect(r.stderr).not.toMatch(/started ahead/);
+  });
+
+  it('a launch whose parallel result is discarded runs again one after another, as with --jobs 1', () => {
+    const args = ['run', fixture('chain'), '--blocks', '4', ...large];
+    const one = ptoVm([...args, '--jobs', '1']);
+    const two = ptoVm([...args, '--jobs', '2'], { PTO_JOBS_TRACE: '1' });
+    expect(two.stderr).toMatch(ahead);
+    expect(two.stderr).toMatch(/one of them writing it: the cores ran one after another/);
+    expect(withoutTrace(two)).toEqual(one);
+  });
+
+  it('are stopped when an argument after the large one cannot be bound: exit 2, no wait', () => {
+    const r = ptoVm(['run', program('vadd-blocks'), '--blocks', '4', ...large, '--arg', 'b=missing.npy', '--jobs', '2'], { PTO_JOBS_TRACE: '1' });
+    expect(r.stderr).toMatch(ahead);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--arg b=missing.npy: cannot read the file \(ENOENT\)/);
+  });
+
+  it('start for no launch that cannot run apart (a mixed kernel whose cores wait)', () => {
+    const args = ['run', program('cube-vector-handoff'), '--target', 'a5', '--blocks', '2', '--arg', `a=random:${8 << 20}`, '--jobs', '2'];
+    const r = ptoVm(args, { PTO_JOBS_TRACE: '1' });
+    expect(r.stderr).toMatch(/a core can wait for another/);
+    expect(r.stderr).not.toMatch(/started ahead/);
+  });
+});
+
 it('a worker thread that stops without a word: an error naming it, exit 1, no stack trace', () => {
   const r = ptoVm(['run', program('vadd-blocks'), '--blocks', '4', '--jobs', '2'], { ...ON_WORKERS, PTO_JOBS_TEST_CRASH: '1' });
   expect(r.status).toBe(1);

@@ -81,6 +81,8 @@ export function bindArguments(
   usedMemory = 0,
   /** Where the buffers' bytes live ('shared': a run on several threads, --jobs). */
   memory: BufferMemory = 'own',
+  /** Told of each input about to be generated (its elements), before it is: pto-vm starts threads meanwhile. */
+  beforeGenerating?: (elements: number) => void,
 ): BoundArguments {
   const params = fn.regions[0]?.blocks[0]?.args ?? [];
   const known = new Set(params.map((p) => p.name.slice(1)));
@@ -117,7 +119,9 @@ export function bindArguments(
     if (type?.kind === 'ptr') {
       let buffer: GlobalBuffer;
       if (spec !== undefined) {
-        reserve(specBytes(type.elem, spec), `%${name}`, param.span, `${name}=${spec}`);
+        const bytes = specBytes(type.elem, spec);
+        reserve(bytes, `%${name}`, param.span, `${name}=${spec}`);
+        if (spec.startsWith('random:')) beforeGenerating?.(bytes / elemSize(type.elem));
         buffer = boundBuffer(name, type.elem, { data: readPointerData(name, type.elem, spec) }, memory);
         origins.set(name, spec);
       } else {
@@ -127,6 +131,7 @@ export function bindArguments(
         }
         reserve(count * elemSize(type.elem), `%${name}`, param.span, undefined);
         const read = sizing.isRead(param.name);
+        if (read) beforeGenerating?.(count);
         buffer = boundBuffer(name, type.elem, read ? { count, seed: 1 + index } : { count }, memory);
         origins.set(name, read ? `random:${count}:${1 + index}` : `zeros:${count}`);
       }
@@ -143,6 +148,7 @@ export function bindArguments(
       reserve(count * elemSize(type.elem), `%${name}`, param.span, spec === undefined ? undefined : `${name}=${spec}`);
       let buffer: GlobalBuffer;
       if (spec !== undefined) {
+        if (spec.startsWith('random:')) beforeGenerating?.(specBytes(type.elem, spec) / elemSize(type.elem));
         const data = readPointerData(name, type.elem, spec);
         if (data.length < count * elemSize(type.elem))
           throw new ArgumentError(`--arg ${name}: %${name} needs ${count} elements, got ${data.length / elemSize(type.elem)}`);
@@ -150,6 +156,7 @@ export function bindArguments(
         origins.set(name, spec);
       } else {
         const read = sizing.isRead(param.name);
+        if (read) beforeGenerating?.(count);
         buffer = boundBuffer(name, type.elem, read ? { count, seed: 1 + index } : { count }, memory);
         origins.set(name, read ? `random:${count}:${1 + index}` : `zeros:${count}`);
       }

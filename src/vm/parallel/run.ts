@@ -1,4 +1,3 @@
-import * as fs from 'fs';
 import type { Worker } from 'worker_threads';
 import { OpNode } from '../../syntax/ast';
 import { TypeTable } from '../../syntax/type-table';
@@ -7,12 +6,14 @@ import { GlobalBuffer } from '../../machine/memory';
 import { LaunchPlan, LaunchShape, RunOptions, RunResult, Value, launchCanWait, mergeWarnings, planLaunch, runRanks, withWarnings } from '../interpreter';
 import { runCores } from '../scheduler';
 import { CoreAccesses, findConflict } from './accesses';
-import { claim, lowerLimit, newControl, unclaimed } from './control';
+import { claim, isClaiming, lowerLimit, newControl, unclaimed } from './control';
 import { CoreReport, CoreRunner, errorOf, syncFindingOf, warningOf } from './core-run';
 import { InitialMemory, rebuildArguments, shareArguments } from './shared-memory';
-import { ProgramSource, WorkerInit, WorkerNotice } from './worker';
+import { ProgramSource, WorkerLaunch, WorkerNotice } from './worker';
+import { WorkerThreads } from './threads';
 
 export type { ProgramSource } from './worker';
+export { AHEAD_MIN_ELEMENTS, WorkerThreads } from './threads';
 
 /**
  * Worker threads start when the cores still to run are expected to take at least this long (ms) on one thread,
@@ -41,6 +42,11 @@ export interface JobsOptions {
   threadScript?: string;
   /** Overrides SPAWN_AFTER_MS (0: always start worker threads; Infinity: never). */
   spawnAfterMs?: number;
+  /**
+   * Worker threads started before the launch (WorkerThreads.start), which take the launch at once (SPAWN_AFTER_MS
+   * weighs the cost of starting threads, already paid); those it does not take are stopped.
+   */
+  started?: WorkerThreads;
   /** Told, in one line, how the run went (PTO_JOBS_TRACE=1): threads, and whether the parallel result was kept. */
   trace?: (line: string) => void;
 }
@@ -67,19 +73,40 @@ export function runRanksWithJobs(
   shape: LaunchShape,
   jobs: JobsOptions,
 ): RunResult | Promise<RunResult> {
+  try {
+    return runOnThreads(program, types, fn, perRank, options, shape, jobs);
+  } finally {
+    // Threads started for the launch and not given it (it ran one after another, or took fewer).
+    void jobs.started?.release();
+  }
+}
+
+function runOnThreads(
+  program: Program,
+  types: TypeTable,
+  fn: OpNode,
+  perRank: Map<string, Value>[],
+  options: RunOptions,
+  shape: LaunchShape,
+  jobs: JobsOptions,
+): RunResult | Promise<RunResult> {
   const trace = jobs.trace ?? (() => {});
-  const sequential = (why: string) => {
-    trace(`--jobs: ${why}: the cores ran one after another`);
+  const alone = () => {
+    void jobs.started?.release();
     return runRanks(program, types, fn, perRank, options, shape);
   };
-  if (jobs.jobs <= 1) return runRanks(program, types, fn, perRank, options, shape);
+  const sequential = (why: string) => {
+    trace(`--jobs: ${why}: the cores ran one after another`);
+    return alone();
+  };
+  if (jobs.jobs <= 1) return alone();
   let plan: LaunchPlan;
   try {
     plan = planLaunch(program, fn, perRank, shape);
   } catch {
     return sequential('the launch could not be planned');
   }
-  if (plan.cores.length < 2) return runRanks(program, types, fn, perRank, options, shape);
+  if (plan.cores.length < 2) return alone();
   if (launchCanWait(program, plan)) return sequential('a core can wait for another (the scheduler runs them)');
   const sharing = shareArguments(perRank);
   if (!sharing) return sequential('an argument cannot be shared between threads');
@@ -140,12 +167,17 @@ class ParallelRun {
   /** How long the main thread's first core took, and all of its cores (ms), for the trace. */
   private firstCoreMs = 0;
   private mainMs = 0;
+  /** When this thread began the launch (ms since 1970). */
+  private launchedAt = 0;
   /** How many cores after a trap ran, whose stores were undone. */
   private undone = 0;
   /** When the worker threads were started (ms since 1970). */
   private spawnedAt = 0;
-  /** Per worker thread: when it was ready to run cores (ms after it was started), and how many it ran. */
-  private readonly threads: { ready?: number; ran: number }[] = [];
+  /**
+   * Per worker thread: when it was ready to run cores (ms after it was started), how many it ran, and whether it was
+   * stopped before it began (`idle`).
+   */
+  private readonly threads: { ready?: number; ran: number; idle?: boolean }[] = [];
   /** Why the parallel result cannot be used (a worker thread could not start its work), if it cannot. */
   private failed?: string;
 
@@ -158,10 +190,10 @@ class ParallelRun {
     private readonly jobs: JobsOptions,
     private readonly entry: string,
     private readonly shape: LaunchShape,
-    private readonly shared: WorkerInit['shared'],
+    private readonly shared: WorkerLaunch['shared'],
   ) {
     this.reports = new Array(order.length);
-    this.control = new Int32Array(newControl(order.length));
+    this.control = new Int32Array(newControl(order.length, Math.max(0, jobs.jobs - 1)));
     // Cores this thread runs before any other thread starts run as one after another: they need a record only for
     // the races the sequential run would report between them (the synchronization checks).
     this.runner = new CoreRunner(program, options, plan, buffers, options.syncCheck !== false);
@@ -173,11 +205,13 @@ class ParallelRun {
    */
   runHere(): Promise<void> | undefined {
     const started = performance.now();
+    this.launchedAt = performance.timeOrigin + started;
     const spawnAfter = this.jobs.spawnAfterMs ?? SPAWN_AFTER_MS;
     const n = this.order.length;
-    // 0: the worker threads start at once; below 0 they run every core (the tests' way to give them work).
-    if (spawnAfter <= 0) this.spawn(Math.min(this.jobs.jobs - 1, n));
-    if (spawnAfter < 0 && this.workers.length > 0) return this.waitForWorkers();
+    // 0: the worker threads start at once (as threads started before the launch take it); below 0 they run every
+    // core (the tests' way to give them work).
+    if (spawnAfter <= 0 || this.jobs.started) this.spawn(Math.min(this.jobs.jobs - 1, n));
+    if (spawnAfter < 0 && this.workers.length > 0) return this.waitForWorkers(false);
     let coreStarted = started;
     for (let position = claim(this.control, n); position >= 0; position = claim(this.control, n)) {
       this.settle(this.runner.run(position, this.order[position]));
@@ -196,15 +230,19 @@ class ParallelRun {
       if (left > 1 && expected >= threshold) this.spawn(Math.min(this.jobs.jobs - 1, left - 1));
     }
     this.mainMs = performance.now() - started;
-    return this.workers.length > 0 ? this.waitForWorkers() : undefined;
+    return this.workers.length > 0 ? this.waitForWorkers(true) : undefined;
   }
 
   summary(): string {
     const threads = this.workers.length + 1;
-    const workers = this.threads.map((t, i) => `, ${t.ran} on worker ${i + 1}` + (t.ready === undefined ? '' : ` (ready after ${Math.round(t.ready)} ms)`));
+    const when = (t: (typeof this.threads)[number]) =>
+      t.idle ? ' (stopped: not ready when no core was left)' : t.ready === undefined ? '' : ` (ready after ${Math.round(t.ready)} ms)`;
+    const workers = this.threads.map((t, i) => `, ${t.ran} on worker ${i + 1}${when(t)}`);
     const undone = this.undone > 0 ? `; the stores of ${this.undone} core${this.undone > 1 ? 's' : ''} after the trap undone` : '';
     const times = this.ranHere > 0 ? ` in ${Math.round(this.mainMs)} ms, the first in ${Math.round(this.firstCoreMs)} ms` : '';
-    return `${this.order.length} cores on ${threads} thread${threads > 1 ? 's' : ''} (${this.ranHere} on the main thread${times}${workers.join('')})${undone}`;
+    const ahead =
+      this.jobs.started && this.workers.length > 0 ? `; the threads started ${Math.round(this.launchedAt - this.spawnedAt)} ms before the launch` : '';
+    return `${this.order.length} cores on ${threads} thread${threads > 1 ? 's' : ''} (${this.ranHere} on the main thread${times}${workers.join('')})${ahead}${undone}`;
   }
 
   private settle(report: CoreReport): void {
@@ -214,12 +252,12 @@ class ParallelRun {
   }
 
   private spawn(count: number): void {
-    const script = this.jobs.threadScript;
-    if (!script || !fs.existsSync(script)) return;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a run that starts threads
-    const { Worker } = require('worker_threads') as typeof import('worker_threads');
-    const init: WorkerInit = {
-      source: this.jobs.source,
+    const threads = this.jobs.started ?? WorkerThreads.start(this.jobs.threadScript, this.jobs.source, count);
+    if (!threads) return;
+    this.spawnedAt = threads.startedAt;
+    this.runner.recording = true;
+    const launch = {
+      lower: this.jobs.source.lower,
       entry: this.entry,
       options: { ...this.options, core: undefined },
       shape: this.shape,
@@ -227,15 +265,15 @@ class ParallelRun {
       order: this.order,
       control: this.control.buffer as SharedArrayBuffer,
     };
-    this.spawnedAt = performance.timeOrigin + performance.now();
-    this.runner.recording = true;
-    for (let i = 0; i < count; i++)
-      // Whatever a thread might print is its own: the run's output is the main thread's.
-      this.workers.push(new Worker(script, { workerData: init, stdout: true, stderr: !process.env.PTO_DEBUG }));
+    this.workers.push(...threads.launch(launch, count));
   }
 
-  /** Resolves when every worker thread has run its last core; rejects with WorkerCrash if one stopped before. */
-  private waitForWorkers(): Promise<void> {
+  /**
+   * Resolves when every worker thread has run its last core; rejects with WorkerCrash if one stopped before. Once
+   * this thread has found no core left (`allClaimed`), a worker thread that has not begun to claim cores will run
+   * none: it is stopped, not waited for (one still starting would keep a short launch waiting for nothing).
+   */
+  private waitForWorkers(allClaimed: boolean): Promise<void> {
     return new Promise((resolve, reject) => {
       let running = this.workers.length;
       let crash: WorkerCrash | undefined;
@@ -243,10 +281,21 @@ class ParallelRun {
         lowerLimit(this.control, 0);
         for (const w of this.workers) void w.terminate();
       };
+      const ended = () => {
+        if (--running > 0) return;
+        if (crash) reject(crash);
+        else resolve();
+      };
       this.workers.forEach((worker, i) => {
         let finished = false;
-        const thread: { ready?: number; ran: number } = { ran: 0 };
+        const thread: { ready?: number; ran: number; idle?: boolean } = { ran: 0 };
         this.threads.push(thread);
+        if (allClaimed && !isClaiming(this.control, i)) {
+          thread.idle = true;
+          void worker.terminate();
+          ended();
+          return;
+        }
         worker.on('message', (m: CoreReport | WorkerNotice) => {
           if (m.status === 'ready') thread.ready = m.at - this.spawnedAt;
           else if (m.status === 'finished') finished = true;
@@ -266,10 +315,7 @@ class ParallelRun {
         worker.on('exit', (code) => {
           if (!finished && !this.voided()) crash ??= new WorkerCrash(`worker thread ${i + 1} stopped (exit code ${code})`);
           if (crash) stopAll();
-          if (--running === 0) {
-            if (crash) reject(crash);
-            else resolve();
-          }
+          ended();
         });
       });
     });

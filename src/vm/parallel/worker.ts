@@ -3,20 +3,30 @@ import { Program } from '../../ir/program';
 import { LaunchShape, RunOptions, planLaunch } from '../interpreter';
 import { CoreRunner } from './core-run';
 import { SharedArguments, rebuildArguments } from './shared-memory';
-import { claim, lowerLimit } from './control';
+import { claim, lowerLimit, markClaiming } from './control';
 
-/** How a thread builds the program the main thread runs: the text it assembled, and whether it lowered it. */
-export interface ProgramSource {
+/** The text a thread assembles the program from, as the main thread did. */
+export interface ProgramText {
   path: string;
   text: string;
   target?: 'a2a3' | 'a5';
+}
+
+/** How a worker thread builds the program the main thread runs: the text it assembled, and whether it lowered it. */
+export interface ProgramSource extends ProgramText {
   /** Whether the run is of the lowered program (AscendC/TIK ops lowered to PTO tile ops, src/lower). */
   lower: boolean;
 }
 
-/** What the main thread gives a worker thread. */
-export interface WorkerInit {
-  source: ProgramSource;
+/** What a worker thread starts with (its workerData): the text, which it assembles while it waits for its launch. */
+export interface WorkerStart {
+  text: ProgramText;
+}
+
+/** The launch the main thread hands a worker thread, in a message: what it needs besides the program. */
+export interface WorkerLaunch {
+  /** Whether to run the lowered program. */
+  lower: boolean;
   entry: string;
   options: RunOptions;
   shape: LaunchShape;
@@ -25,6 +35,8 @@ export interface WorkerInit {
   order: number[];
   /** Which position of `order` comes next, and where to stop (src/vm/parallel/control.ts). */
   control: SharedArrayBuffer;
+  /** This thread's number among the worker threads (0 for the first), which it marks in `control` as it starts. */
+  thread: number;
 }
 
 /** What a worker thread posts besides its cores' reports: it has no more cores to run, or it could not start. */
@@ -32,33 +44,44 @@ export interface WorkerInit {
 export type WorkerNotice = { status: 'ready'; at: number } | { status: 'finished' } | { status: 'failed'; message: string };
 
 /**
- * A worker thread's run: builds the program as the main thread did (`build`: src/cli/jobs-worker.ts assembles the
- * source and lowers it), binds the launch's arguments to the shared global memory, then runs cores alone until none
+ * A worker thread's run. It assembles the program as the main thread did (`prepare`: src/cli/jobs-worker.ts), which
+ * it may do before the launch comes, then takes the launch: builds the program to run (`prepare`'s function lowers it
+ * when the launch says so), binds the launch's arguments to the shared global memory, and runs cores alone until none
  * is left, posting a report for each.
  */
-export function serveCores(build: (source: ProgramSource) => Program): void {
+export function serveCores(prepare: (text: ProgramText) => (lower: boolean) => Program): void {
   const port = parentPort!;
-  const init = workerData as WorkerInit;
-  const control = new Int32Array(init.control);
+  const start = workerData as WorkerStart;
+  // The tests' way to see a worker thread stop without a word (as one out of memory would).
+  if (process.env.PTO_JOBS_TEST_CRASH) process.exit(70);
+  let build: ((lower: boolean) => Program) | Error;
   try {
-    // The tests' way to see a worker thread stop without a word (as one out of memory would).
-    if (process.env.PTO_JOBS_TEST_CRASH) process.exit(70);
-    const program = build(init.source);
-    const fn = program.functions.get(init.entry);
-    if (!fn) throw new Error(`no function @${init.entry} on a worker thread`);
-    const { buffers, perRank } = rebuildArguments(init.shared);
-    const plan = planLaunch(program, fn, perRank, init.shape);
-    const runner = new CoreRunner(program, init.options, plan, buffers);
-    port.postMessage({ status: 'ready', at: performance.timeOrigin + performance.now() } satisfies WorkerNotice);
-    for (let position = claim(control, init.order.length); position >= 0; position = claim(control, init.order.length)) {
-      const report = runner.run(position, init.order[position]);
-      if (report.status === 'trap') lowerLimit(control, position + 1);
-      else if (report.status !== 'done') lowerLimit(control, 0);
-      port.postMessage(report);
-    }
-    port.postMessage({ status: 'finished' } satisfies WorkerNotice);
+    build = prepare(start.text);
   } catch (e) {
-    lowerLimit(control, 0);
-    port.postMessage({ status: 'failed', message: e instanceof Error ? e.message : String(e) } satisfies WorkerNotice);
+    build = e instanceof Error ? e : new Error(String(e));
   }
+  port.once('message', (launch: WorkerLaunch) => {
+    const control = new Int32Array(launch.control);
+    try {
+      if (build instanceof Error) throw build;
+      const program = build(launch.lower);
+      const fn = program.functions.get(launch.entry);
+      if (!fn) throw new Error(`no function @${launch.entry} on a worker thread`);
+      const { buffers, perRank } = rebuildArguments(launch.shared);
+      const plan = planLaunch(program, fn, perRank, launch.shape);
+      const runner = new CoreRunner(program, launch.options, plan, buffers);
+      port.postMessage({ status: 'ready', at: performance.timeOrigin + performance.now() } satisfies WorkerNotice);
+      markClaiming(control, launch.thread);
+      for (let position = claim(control, launch.order.length); position >= 0; position = claim(control, launch.order.length)) {
+        const report = runner.run(position, launch.order[position]);
+        if (report.status === 'trap') lowerLimit(control, position + 1);
+        else if (report.status !== 'done') lowerLimit(control, 0);
+        port.postMessage(report);
+      }
+      port.postMessage({ status: 'finished' } satisfies WorkerNotice);
+    } catch (e) {
+      lowerLimit(control, 0);
+      port.postMessage({ status: 'failed', message: e instanceof Error ? e.message : String(e) } satisfies WorkerNotice);
+    }
+  });
 }
