@@ -15,13 +15,13 @@ import { frozenSegments, indexRange, sameSegments, sharedIfEmpty } from './share
 export interface ParseOptions {
   /**
    * The two fast paths: statements of one shape (the same text but for value names, symbols and numbers) are
-   * matched by the grammar once, and each long type string is cut out of the statement (the type table matches it
+   * matched by the grammar once, and each dialect type string is cut out of the statement (the type table matches it
    * once). On by default; off, every statement is matched in full, which is their definition (tests compare the two,
    * and the benchmark measures what they save).
    */
   fastPaths?: boolean;
   /**
-   * The first fast path alone (default: `fastPaths`): off, every statement is matched, long types still cut out. On,
+   * The first fast path alone (default: `fastPaths`): off, every statement is matched, dialect types still cut out. On,
    * the shapes are shared by every file parsed with the op table, unless a cache of one's own is given.
    */
   shapeCache?: boolean | ShapeCache;
@@ -83,12 +83,12 @@ function cutOffsetMap(m: OffsetMap, from: number, to: number): OffsetMap {
   return { headerStarts, fileStarts };
 }
 
-/** The long types of the header's [start, end), placed in that part. */
+/** The dialect types of the header's [start, end), placed in that part. */
 function typesWithin(types: InternedType[], start: number, end: number): InternedType[] {
   return types.filter((t) => t.headerStart >= start && t.headerStart < end).map((t) => ({ ...t, headerStart: t.headerStart - start }));
 }
 
-/** The long types of the header with [from, to) cut out, placed in it. */
+/** The dialect types of the header with [from, to) cut out, placed in it. */
 function typesOutside(types: InternedType[], from: number, to: number): InternedType[] {
   return types
     .filter((t) => t.headerStart < from || t.headerStart >= to)
@@ -208,12 +208,12 @@ interface ActionContext {
 const NO_TYPE_TOKENS: number[] = [];
 
 const placeholders: string[] = [];
-/** The placeholder of the `n`th long type of a header: `!T3<>`. */
+/** The placeholder of the `n`th dialect type of a header: `!T3<>`. */
 function placeholder(n: number): string {
   return (placeholders[n] ??= '!T' + n + '<>');
 }
 
-/** A long type cut out of a statement header; `placeholder` (`!T3<>`) stands in its place at `headerStart`. */
+/** A dialect type cut out of a statement header; `placeholder` (`!T3<>`) stands in its place at `headerStart`. */
 interface InternedType {
   text: string;
   start: number;
@@ -227,7 +227,7 @@ class StatementParser implements ScanSink {
   private readonly semantics = sharedSemantics(this.grammar);
   readonly aliases: AliasDef[] = [];
   private readonly texts = new Map<string, string>();
-  /** One string per distinct long type text of the file (the type table and the verifier look each up by text). */
+  /** One string per distinct dialect type text of the file (the type table and the verifier look each up by text). */
   private readonly typeTexts = new Map<string, string>();
 
   constructor(
@@ -406,7 +406,7 @@ class StatementParser implements ScanSink {
     return { built, recorded };
   }
 
-  /** A statement's header (its regions and long types cut out) matched and built. */
+  /** A statement's header (its regions and dialect types cut out) matched and built. */
   private parseHeader(
     stmt: RawStatement,
     header: string,
@@ -493,7 +493,7 @@ class StatementParser implements ScanSink {
 
   /**
    * The statement's text with each nested region's body removed (`{ ... }` becomes `{}`) and each
-   * long dialect type replaced by a short placeholder `!T<n>`, which the `typeToken` action maps back.
+   * dialect type replaced by a short placeholder `!T<n>`, which the `typeToken` action maps back.
    */
   private headerOf(stmt: RawStatement): { header: string; map: OffsetMap; types: InternedType[] } {
     const text = this.source.text;
@@ -503,7 +503,7 @@ class StatementParser implements ScanSink {
     if (regions.length === 0 && typeTokens.length === 0) {
       return { header: text.slice(stmt.start, stmt.end), map: { headerStarts: [0], fileStarts: [stmt.start] }, types };
     }
-    // The cuts in file order: each region's body and each long type, [from, to) replaced. Neither list overlaps the
+    // The cuts in file order: each region's body and each dialect type, [from, to) replaced. Neither list overlaps the
     // other, and each is in file order: they are merged.
     const headerStarts = [0];
     const fileStarts = [stmt.start];

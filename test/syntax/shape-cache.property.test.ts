@@ -195,7 +195,9 @@ describe('built from a recorded shape == matched by the grammar', () => {
       // Once for the three unsupported statements; each syntax error is matched again for its position.
       expect(match.mock.calls.filter(([, rule]) => rule === 'GenericBodyStmt')).toHaveLength(1);
       expect(match.mock.calls.filter(([, rule]) => rule === 'ArithBodyStmt')).toHaveLength(2);
-      expect(cache.lookup(headerShape(line.trim(), { name: 'pto.pset_b32' }, opRegistry().syntaxOf('pto.pset_b32'))!.key)).toBe('unmatched');
+      // The header as the parser matches it: its dialect type cut out for a placeholder.
+      const header = line.trim().replace('!pto.mask<b32>', '!T0<>');
+      expect(cache.lookup(headerShape(header, { name: 'pto.pset_b32' }, opRegistry().syntaxOf('pto.pset_b32'))!.key)).toBe('unmatched');
     } finally {
       match.mockRestore();
     }
