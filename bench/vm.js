@@ -141,8 +141,10 @@ function jobsRow(name, file, blocks, spawns, target) {
  * its target is to lose nothing. A worker thread is ready 120-180 ms after it starts, so of ~250 ms of cores it could
  * take ~50 ms at most (a ratio of ~0.88 at best), and starting it slows the main thread by more than that
  * (src/vm/parallel/run.ts, SPAWN_AFTER_MS). A long one: programs/matmul-gate-proj-blocks.pto on 8 blocks, whose
- * cores take ~1.0 s of a ~1.5 s run: its target, 0.7, is about what two threads give when the rest (start-up, the
- * generated inputs, the summary) stays serial (0.65).
+ * cores take ~1.2 s of a ~1.5 s run, and whose worker thread starts while its 16.8M-element input is generated
+ * (src/vm/parallel/threads.ts): its target, 0.7, is about the best two threads can give here. The rest (start-up,
+ * the generated inputs, the summary) stays serial, which alone allows 0.65, and two busy threads slow each other on
+ * two CPUs (two --jobs 1 runs at once each take 15% longer than one alone), which brings it to ~0.7.
  */
 function jobsRows(spawns = 5) {
   const text = fs.readFileSync(path.join(ROOT, 'programs', 'softmax-blocks.pto'), 'utf8').replace(/\b2048\b/g, '65536');
