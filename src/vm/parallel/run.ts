@@ -156,6 +156,14 @@ export function executionOrder(cores: number, seed: number | undefined): number[
   return order;
 }
 
+/** How a worker thread of a launch went: when it was ready (ms after it was started), how many cores it ran. */
+interface ThreadRecord {
+  ready?: number;
+  ran: number;
+  /** It was stopped before it began to claim cores: none was left. */
+  idle?: boolean;
+}
+
 /** One launch run by the main thread and the worker threads it starts, over shared memory. */
 class ParallelRun {
   /** Each position's report, when its core ran. */
@@ -173,11 +181,8 @@ class ParallelRun {
   private undone = 0;
   /** When the worker threads were started (ms since 1970). */
   private spawnedAt = 0;
-  /**
-   * Per worker thread: when it was ready to run cores (ms after it was started), how many it ran, and whether it was
-   * stopped before it began (`idle`).
-   */
-  private readonly threads: { ready?: number; ran: number; idle?: boolean }[] = [];
+  /** Per worker thread, for the trace. */
+  private readonly threads: ThreadRecord[] = [];
   /** Why the parallel result cannot be used (a worker thread could not start its work), if it cannot. */
   private failed?: string;
 
@@ -235,7 +240,7 @@ class ParallelRun {
 
   summary(): string {
     const threads = this.workers.length + 1;
-    const when = (t: (typeof this.threads)[number]) =>
+    const when = (t: ThreadRecord) =>
       t.idle ? ' (stopped: not ready when no core was left)' : t.ready === undefined ? '' : ` (ready after ${Math.round(t.ready)} ms)`;
     const workers = this.threads.map((t, i) => `, ${t.ran} on worker ${i + 1}${when(t)}`);
     const undone = this.undone > 0 ? `; the stores of ${this.undone} core${this.undone > 1 ? 's' : ''} after the trap undone` : '';
@@ -288,7 +293,7 @@ class ParallelRun {
       };
       this.workers.forEach((worker, i) => {
         let finished = false;
-        const thread: { ready?: number; ran: number; idle?: boolean } = { ran: 0 };
+        const thread: ThreadRecord = { ran: 0 };
         this.threads.push(thread);
         if (allClaimed && !isClaiming(this.control, i)) {
           thread.idle = true;
