@@ -73,24 +73,8 @@ export function runRanksWithJobs(
   shape: LaunchShape,
   jobs: JobsOptions,
 ): RunResult | Promise<RunResult> {
-  try {
-    return runOnThreads(program, types, fn, perRank, options, shape, jobs);
-  } finally {
-    // Threads started for the launch and not given it (it ran one after another, or took fewer).
-    void jobs.started?.release();
-  }
-}
-
-function runOnThreads(
-  program: Program,
-  types: TypeTable,
-  fn: OpNode,
-  perRank: Map<string, Value>[],
-  options: RunOptions,
-  shape: LaunchShape,
-  jobs: JobsOptions,
-): RunResult | Promise<RunResult> {
   const trace = jobs.trace ?? (() => {});
+  // Threads started for the launch stop when it runs one after another.
   const alone = () => {
     void jobs.started?.release();
     return runRanks(program, types, fn, perRank, options, shape);
@@ -111,29 +95,34 @@ function runOnThreads(
   const sharing = shareArguments(perRank);
   if (!sharing) return sequential('an argument cannot be shared between threads');
   const mine = rebuildArguments(sharing.shared);
-  const run = new ParallelRun(
-    program,
-    options,
-    planLaunch(program, fn, mine.perRank, shape),
-    mine.buffers,
-    executionOrder(plan.cores.length, options.scheduleSeed),
-    jobs,
-    fn.symbol!,
-    shape,
-    sharing.shared,
-  );
-  const decide = (): RunResult => {
-    const outcome = run.outcome(sharing.initial);
-    if ('rerun' in outcome) {
-      sharing.initial.restore();
-      return sequential(outcome.rerun);
-    }
-    trace(`--jobs: ${run.summary()}: the parallel result is kept`);
-    if ('trap' in outcome) throw outcome.trap;
-    return outcome.result;
-  };
-  const waiting = run.runHere();
-  return waiting ? waiting.then(decide) : decide();
+  try {
+    const run = new ParallelRun(
+      program,
+      options,
+      planLaunch(program, fn, mine.perRank, shape),
+      mine.buffers,
+      executionOrder(plan.cores.length, options.scheduleSeed),
+      jobs,
+      fn.symbol!,
+      shape,
+      sharing.shared,
+    );
+    const decide = (): RunResult => {
+      const outcome = run.outcome(sharing.initial);
+      if ('rerun' in outcome) {
+        sharing.initial.restore();
+        return sequential(outcome.rerun);
+      }
+      trace(`--jobs: ${run.summary()}: the parallel result is kept`);
+      if ('trap' in outcome) throw outcome.trap;
+      return outcome.result;
+    };
+    const waiting = run.runHere();
+    return waiting ? waiting.then(decide) : decide();
+  } finally {
+    // Threads started for the launch and not given it (it took fewer).
+    void jobs.started?.release();
+  }
 }
 
 /** The order in which the scheduler runs cores that never wait: block order, or the draws of a seeded schedule. */
