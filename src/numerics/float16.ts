@@ -33,25 +33,30 @@ const LO = hostIsLittleEndian ? 0 : 1;
  */
 let F16_TO_F32: Float32Array | undefined;
 
+const scratchF32 = new Float32Array(1);
+const scratchF32Bits = new Uint32Array(scratchF32.buffer);
+
+/** The float32 bits of the f16 value with bits `bits` (16 of them). */
+function f32BitsOfF16(bits: number): number {
+  const sign = (bits & 0x8000) << 16;
+  const exponent = (bits >>> 10) & 0x1f;
+  const mantissa = bits & 0x3ff;
+  if (exponent === 0) {
+    // Zero or subnormal: mantissa * 2^-24, exact in float32.
+    const magnitude = mantissa * 5.9604644775390625e-8;
+    scratchF32[0] = sign ? -magnitude : magnitude;
+    return scratchF32Bits[0];
+  }
+  // Inf / NaN: keep the payload (the f16 quiet bit lands on the f32 quiet bit).
+  if (exponent === 0x1f) return (sign | 0x7f800000 | (mantissa << 13)) >>> 0;
+  // Normal: rebias exponent 15 -> 127.
+  return (sign | ((exponent + 112) << 23) | (mantissa << 13)) >>> 0;
+}
+
 function buildDecodeTable(): Float32Array {
   const table = new Float32Array(65536);
   const tableBits = new Uint32Array(table.buffer);
-  for (let bits = 0; bits < 65536; bits++) {
-    const sign = (bits & 0x8000) << 16;
-    const exponent = (bits >>> 10) & 0x1f;
-    const mantissa = bits & 0x3ff;
-    if (exponent === 0) {
-      // Zero or subnormal: mantissa * 2^-24, exact in float32.
-      const magnitude = mantissa * 5.9604644775390625e-8;
-      table[bits] = sign ? -magnitude : magnitude;
-    } else if (exponent === 0x1f) {
-      // Inf / NaN: keep the payload (the f16 quiet bit lands on the f32 quiet bit).
-      tableBits[bits] = (sign | 0x7f800000 | (mantissa << 13)) >>> 0;
-    } else {
-      // Normal: rebias exponent 15 -> 127.
-      tableBits[bits] = (sign | ((exponent + 112) << 23) | (mantissa << 13)) >>> 0;
-    }
-  }
+  for (let bits = 0; bits < 65536; bits++) tableBits[bits] = f32BitsOfF16(bits);
   return table;
 }
 
@@ -60,9 +65,14 @@ export function f16DecodeTable(): Float32Array {
   return (F16_TO_F32 ??= buildDecodeTable());
 }
 
-/** Decode f16 bits (low 16 bits of `bits`) to a number. */
+/**
+ * Decode f16 bits (low 16 bits of `bits`) to a number: from the table once a fast path has built it, else directly
+ * (one value, an `arith.constant` the assembler rounds, is not worth 65536).
+ */
 export function f16BitsToNumber(bits: number): number {
-  return (F16_TO_F32 ??= buildDecodeTable())[bits & 0xffff];
+  if (F16_TO_F32) return F16_TO_F32[bits & 0xffff];
+  scratchF32Bits[0] = f32BitsOfF16(bits & 0xffff);
+  return scratchF32[0];
 }
 
 /** Encode a double to f16 bits with round-to-nearest, ties-to-even (directly from the double). */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { bf16BitsToNumber, numberToBf16Bits } from '../../src/numerics/bfloat16';
+import { bf16BitsToNumber, bf16DecodeTable, numberToBf16Bits } from '../../src/numerics/bfloat16';
 
 /** Exact value of a bf16 bit pattern from the format definition (8-bit exponent, bias 127, 7-bit mantissa). */
 function exactBf16Value(bits: number): number {
@@ -64,6 +64,16 @@ describe('bf16BitsToNumber', () => {
       const expected = exactBf16Value(bits);
       const same = isNaNBits(bits) ? Number.isNaN(decoded) : Object.is(decoded, expected);
       if (!same) throw new Error(`0x${bits.toString(16)} decoded as ${decoded}, expected ${expected}`);
+    }
+  });
+
+  it('the decode table of the fast paths holds the same 65536 values', () => {
+    const table = bf16DecodeTable();
+    expect(table).toHaveLength(65536);
+    for (let bits = 0; bits < 65536; bits++) {
+      const [fromTable, expected] = [table[bits], exactBf16Value(bits)];
+      const same = isNaNBits(bits) ? Number.isNaN(fromTable) : Object.is(fromTable, expected);
+      if (!same) throw new Error(`table[0x${bits.toString(16)}] is ${fromTable}, expected ${expected}`);
     }
   });
 

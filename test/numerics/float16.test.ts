@@ -81,6 +81,22 @@ function oracleEncode(x: number): number {
 }
 
 describe('f16BitsToNumber', () => {
+  it("decodes the same 65536 values directly (before any table is built) and through the fast paths' table", () => {
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module: no table yet
+      const fresh = require('../../src/numerics/float16') as typeof import('../../src/numerics/float16');
+      const same = (a: number, b: number) => (Number.isNaN(b) ? Number.isNaN(a) : Object.is(a, b));
+      for (let bits = 0; bits < 65536; bits++) {
+        if (!same(fresh.f16BitsToNumber(bits), exactF16Value(bits))) throw new Error(`direct decode differs at 0x${bits.toString(16)}`);
+      }
+      const table = fresh.f16DecodeTable();
+      for (let bits = 0; bits < 65536; bits++) {
+        if (!same(table[bits], exactF16Value(bits))) throw new Error(`table differs at 0x${bits.toString(16)}`);
+        if (!same(fresh.f16BitsToNumber(bits), exactF16Value(bits))) throw new Error(`decode through the table differs at 0x${bits.toString(16)}`);
+      }
+    });
+  });
+
   it('matches @petamoriken/float16 getFloat16, Float16Array and the format definition for all 65536 patterns', () => {
     const allBits = new Uint16Array(65536).map((_, i) => i);
     const viaFloat16Array = new Float16Array(allBits.buffer);
