@@ -682,6 +682,25 @@ function addSegment(op: OpFields, name: string, operands: Operand[]): void {
   op.segments[name] = indexRange(start, operands.length);
 }
 
+/**
+ * `%a, %b {attrs} : From -> To` and its kin (`%a[%b]`): an operand typed `From`, an index operand after it, each a
+ * segment of its own, and one result of type `To` (pto.addptr, pto.load_scalar, pto.get_tensor_view_dim and _stride).
+ */
+function typedOperandAndIndex(
+  c: ActionContext,
+  [name, value, from]: [string, Node, Node],
+  [indexName, index]: [string, Node],
+  attrs: Node,
+  to: Node,
+): OpFields {
+  const op = fields();
+  addSegment(op, name, [valueOperand(value.ast(c) as ValueRef, from.ast(c) as TypeRef)]);
+  addSegment(op, indexName, [valueOperand(index.ast(c) as ValueRef)]);
+  op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+  op.resultTypes = [to.ast(c) as TypeRef];
+  return op;
+}
+
 function valueOperand(v: ValueRef, type?: TypeRef): Operand {
   if (!type) return { value: v, type, span: v.span };
   return ownSpan({ value: v, type, start: v.span.start, end: type.span.end, span: SPAN_TO_COME });
@@ -1400,22 +1419,10 @@ function astActions(grammar: ohm.Grammar): Actions {
       return { text: '!pto.ptr' + this.sourceString, span: spanOf(c, this) } satisfies TypeRef;
     },
     AddPtrBody(this: Node, ptr: Node, _c: Node, offset: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
-      const c = contextOf(this);
-      const op = fields();
-      addSegment(op, 'ptr', [valueOperand(ptr.ast(c), from.ast(c))]);
-      addSegment(op, 'offset', [valueOperand(offset.ast(c))]);
-      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
-      op.resultTypes = [to.ast(c)];
-      return op;
+      return typedOperandAndIndex(contextOf(this), ['ptr', ptr, from], ['offset', offset], attrs, to);
     },
     LoadScalarBody(this: Node, ptr: Node, _o: Node, offset: Node, _c: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
-      const c = contextOf(this);
-      const op = fields();
-      addSegment(op, 'ptr', [valueOperand(ptr.ast(c), from.ast(c))]);
-      addSegment(op, 'offset', [valueOperand(offset.ast(c))]);
-      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
-      op.resultTypes = [to.ast(c)];
-      return op;
+      return typedOperandAndIndex(contextOf(this), ['ptr', ptr, from], ['offset', offset], attrs, to);
     },
     StoreScalarBody(
       this: Node,
@@ -1440,13 +1447,7 @@ function astActions(grammar: ohm.Grammar): Actions {
       return op;
     },
     TensorViewDimBody(this: Node, view: Node, _c: Node, dim: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
-      const c = contextOf(this);
-      const op = fields();
-      addSegment(op, 'view', [valueOperand(view.ast(c), from.ast(c))]);
-      addSegment(op, 'dim', [valueOperand(dim.ast(c))]);
-      op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
-      op.resultTypes = [to.ast(c)];
-      return op;
+      return typedOperandAndIndex(contextOf(this), ['view', view, from], ['dim', dim], attrs, to);
     },
     PrintBody(this: Node, _ins: Node, _o: Node, format: Node, _c1: Node, value: Node, _colon: Node, t: Node, _c: Node, attrs: Node) {
       const c = contextOf(this);
