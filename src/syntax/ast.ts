@@ -164,8 +164,6 @@ export interface Module {
   ops: OpNode[];
   aliases: AliasDef[];
   span: Span;
-  /** Whether a region of it was never closed, when the parser says (a module made otherwise is looked through). */
-  unclosedRegion?: boolean;
 }
 
 export function attrOf(op: OpNode, key: string): Attr | undefined {

@@ -41,7 +41,7 @@ export function parseModule(source: SourceFile, diags: DiagnosticBag, opTable: O
   const parser = new StatementParser(source, parsing, opTable, fastPaths, shapes);
   new Scanner(source.text, diags, (name) => opTable.syntaxOf(name)?.hasRegions === true, parser).scanFile();
   diags.absorb(parsing);
-  return { ops: parser.ops, aliases: parser.aliases, span: { start: 0, end: source.text.length }, unclosedRegion: parser.unclosedRegion };
+  return { ops: parser.ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
 }
 
 /** A region being parsed while it is scanned: its blocks so far, and the regions of the statement being scanned. */
@@ -240,8 +240,6 @@ class StatementParser implements ScanSink {
 
   /** The ops of the file's top level. */
   readonly ops: OpNode[] = [];
-  /** A region was never closed (the scanner reported it). */
-  unclosedRegion = false;
   /** The regions being scanned, innermost last; the file's top level below them all. */
   private readonly regions: OpenRegion[] = [];
   private readonly topLevelRegions: Region[] = [];
@@ -301,9 +299,7 @@ class StatementParser implements ScanSink {
     // The blocks keep lists of their exact size.
     for (const block of blocks) block.ops = block.ops.slice();
     const span = { start: raw.open, end: raw.close + 1 };
-    const unclosed = raw.close >= this.source.text.length;
-    if (unclosed) this.unclosedRegion = true;
-    const region = unclosed ? { blocks, span, unclosed } : { blocks, span };
+    const region = raw.close >= this.source.text.length ? { blocks, span, unclosed: true } : { blocks, span };
     (this.regions.at(-1)?.pending ?? this.topLevelRegions).push(region);
   }
 

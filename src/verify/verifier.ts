@@ -112,7 +112,7 @@ class Verifier implements VerifierState {
       valueTypes: new Map(),
       bound: { target: this.target, module, functions: new Map() },
     };
-    this.unclosedRegion = module.unclosedRegion ?? hasUnclosedRegion(module.ops);
+    this.unclosedRegion = hasUnclosedRegion(module.ops);
   }
 
   /**
