@@ -166,6 +166,17 @@ export interface Module {
   span: Span;
 }
 
+/**
+ * Whether a region of these ops (or of the ops inside them) was never closed. The scanner closes such a region at
+ * the end of the file, so it holds every statement after its `{`: only the last region of the last op can be one, at
+ * each level, and the walk goes down that path alone rather than through every op.
+ */
+export function hasUnclosedRegion(ops: OpNode[]): boolean {
+  const region = ops.at(-1)?.regions.at(-1);
+  if (!region) return false;
+  return region.unclosed === true || hasUnclosedRegion(region.blocks.at(-1)?.ops ?? []);
+}
+
 export function attrOf(op: OpNode, key: string): Attr | undefined {
   for (const a of op.attrs) if (a.key === key) return a.value;
   return undefined;

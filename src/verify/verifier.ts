@@ -1,7 +1,7 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { Span } from '../diag/source';
-import { Block, Module, OpNode, Operand, Region, TypeRef, attrOf } from '../syntax/ast';
+import { Block, Module, OpNode, Operand, Region, TypeRef, attrOf, hasUnclosedRegion } from '../syntax/ast';
 import { Type, isIntegerLike, printType } from '../types/type';
 import { TypeTable } from '../syntax/type-table';
 import { Isa, isa } from '../spec/isa';
@@ -628,15 +628,6 @@ class Verifier implements VerifierState {
   }
 }
 
-function hasUnclosedRegion(ops: OpNode[]): boolean {
-  for (const op of ops) {
-    for (const r of op.regions) {
-      if (r.unclosed) return true;
-      for (const b of r.blocks) if (hasUnclosedRegion(b.ops)) return true;
-    }
-  }
-  return false;
-}
 
 /** The kind of core a function's code is for, as its `pto.kernel_kind` attribute says; undefined when it has none. */
 function kernelKindOf(fn: OpNode): CoreKind | undefined {
