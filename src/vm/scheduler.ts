@@ -2,6 +2,7 @@ import { DIAGNOSTICS } from '../diag/catalog';
 import { LocatedError } from '../diag/located-error';
 import { Span } from '../diag/source';
 import { Wait } from '../ir/definition';
+import { mulberry32 } from './mulberry32';
 
 /** One core as the scheduler sees it: its run (a generator that yields at each op that can block) and its name. */
 export interface ScheduledCore {
@@ -22,7 +23,7 @@ export interface ScheduledCore {
 export function runCores(cores: ScheduledCore[], seed?: number): void {
   const waits: (Wait | undefined)[] = cores.map(() => undefined);
   const done = cores.map(() => false);
-  const draw = seed === undefined ? undefined : seededRandom(seed);
+  const draw = seed === undefined ? undefined : mulberry32(seed);
   let current = 0;
   for (;;) {
     const ready: number[] = [];
@@ -56,16 +57,4 @@ function deadlock(cores: ScheduledCore[], waits: (Wait | undefined)[], done: boo
   const [first, ...others] = waiting;
   const count = waiting.length === 1 ? 'the one waiting core cannot go on' : `none of the ${waiting.length} waiting cores can go on`;
   return new LocatedError(DIAGNOSTICS.deadlock, `deadlock: ${count}: ${first.message}`, first.span, others);
-}
-
-/** mulberry32: a small, fast generator; the same seed gives the same interleaving on every machine. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -16,21 +16,10 @@ import { makeTensorView, partitionView } from '../../ops/views';
 import { subview } from '../../ops/memref';
 import { callOp } from '../../ops/builtin';
 import { forOp } from '../../ops/scf';
+import { mulberry32 } from '../mulberry32';
 
 /** A problem with how the user bound arguments: a usage error (exit 2), not a program error. */
 export class ArgumentError extends Error {}
-
-/** Deterministic pseudo-random numbers (mulberry32): the same seed gives the same inputs on every machine. */
-export function random32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Random elements: floats uniform in [-4, 4) (rounded to the type), signed integers in [-100, 100],
@@ -39,7 +28,7 @@ export function random32(seed: number): () => number {
 export function randomBytes(elem: ElemType, count: number, seed: number, into?: Uint8Array): Uint8Array {
   const c = codec(elem);
   const bytes = into ?? new Uint8Array(count * c.size);
-  const next = random32(seed);
+  const next = mulberry32(seed);
   // Floats through the elements' typed array (f32 stored as values, 16-bit floats encoded): the codec's rounding.
   const store = isFloat(elem) ? elementStore(elem, bytes) : undefined;
   if (store) {

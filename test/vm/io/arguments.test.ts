@@ -1,7 +1,8 @@
 /** Sizing unbound pointer arguments from the views made of them (src/vm/io/arguments.ts, StaticSizing). */
 import { assemble } from '../../../src/verify/assemble';
 import { formatAll } from '../../../src/diag/diagnostic';
-import { bindArguments, random32, randomBytes } from '../../../src/vm/io/arguments';
+import { bindArguments, randomBytes } from '../../../src/vm/io/arguments';
+import { mulberry32 } from '../../../src/vm/mulberry32';
 import { codec } from '../../../src/numerics/elements';
 
 const TILE = '!pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
@@ -108,7 +109,7 @@ describe('generated float data', () => {
   test.each(['f32', 'f16', 'bf16'] as const)('%s: the bytes the codec writes for the same draws', (elem) => {
     for (const seed of [1, 2, 77]) {
       const c = codec(elem);
-      const next = random32(seed);
+      const next = mulberry32(seed);
       const expected = new Uint8Array(1000 * c.size);
       const view = new DataView(expected.buffer);
       for (let i = 0; i < 1000; i++) c.write(view, i * c.size, next() * 8 - 4);
