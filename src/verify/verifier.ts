@@ -628,7 +628,6 @@ class Verifier implements VerifierState {
   }
 }
 
-
 /** The kind of core a function's code is for, as its `pto.kernel_kind` attribute says; undefined when it has none. */
 function kernelKindOf(fn: OpNode): CoreKind | undefined {
   const attr = attrOf(fn, 'pto.kernel_kind');
