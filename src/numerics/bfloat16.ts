@@ -15,8 +15,8 @@ const scratchF32 = new Float32Array(1);
 const scratchU32 = new Uint32Array(scratchF32.buffer);
 
 /**
- * bf16 bits -> value for all 65536 patterns: each is the high half of a float32, so the table is lossless. Built on
- * the first decode (see float16.ts).
+ * bf16 bits -> value for all 65536 patterns: each is the high half of a float32, so the table is lossless. Built when
+ * a fast path first asks for it (bf16DecodeTable; see float16.ts).
  */
 let BF16_TO_F32: Float32Array | undefined;
 

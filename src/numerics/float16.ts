@@ -28,8 +28,8 @@ const HI = hostIsLittleEndian ? 1 : 0;
 const LO = hostIsLittleEndian ? 0 : 1;
 
 /**
- * f16 bits -> float32 value, for all 65536 patterns. Built on the first decode: at start-up, when the loop has not
- * been optimized yet, it takes milliseconds, which a run without f16 data need not pay.
+ * f16 bits -> float32 value, for all 65536 patterns. Built when a fast path first asks for it (f16DecodeTable): at
+ * start-up, when the loop has not been optimized yet, it takes milliseconds, which a run without f16 data need not pay.
  */
 let F16_TO_F32: Float32Array | undefined;
 
