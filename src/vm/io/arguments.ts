@@ -108,10 +108,8 @@ export function bindArguments(
     if (type?.kind === 'ptr') {
       let buffer: GlobalBuffer;
       if (spec !== undefined) {
-        const bytes = specBytes(type.elem, spec);
-        reserve(bytes, `%${name}`, param.span, `${name}=${spec}`);
-        if (spec.startsWith('random:')) beforeGenerating?.(bytes / elemSize(type.elem));
-        buffer = boundBuffer(name, type.elem, { data: readPointerData(name, type.elem, spec) }, memory);
+        reserve(specBytes(type.elem, spec), `%${name}`, param.span, `${name}=${spec}`);
+        buffer = boundBuffer(name, type.elem, { data: readPointerData(name, type.elem, spec, beforeGenerating) }, memory);
         origins.set(name, spec);
       } else {
         const count = sizing.extent(param.name);
@@ -120,8 +118,7 @@ export function bindArguments(
         }
         reserve(count * elemSize(type.elem), `%${name}`, param.span, undefined);
         const read = sizing.isRead(param.name);
-        if (read) beforeGenerating?.(count);
-        buffer = boundBuffer(name, type.elem, read ? { count, seed: 1 + index } : { count }, memory);
+        buffer = boundBuffer(name, type.elem, read ? { count, seed: 1 + index } : { count }, memory, beforeGenerating);
         origins.set(name, read ? `random:${count}:${1 + index}` : `zeros:${count}`);
       }
       buffers.push(buffer);
@@ -137,16 +134,14 @@ export function bindArguments(
       reserve(count * elemSize(type.elem), `%${name}`, param.span, spec === undefined ? undefined : `${name}=${spec}`);
       let buffer: GlobalBuffer;
       if (spec !== undefined) {
-        if (spec.startsWith('random:')) beforeGenerating?.(specBytes(type.elem, spec) / elemSize(type.elem));
-        const data = readPointerData(name, type.elem, spec);
+        const data = readPointerData(name, type.elem, spec, beforeGenerating);
         if (data.length < count * elemSize(type.elem))
           throw new ArgumentError(`--arg ${name}: %${name} needs ${count} elements, got ${data.length / elemSize(type.elem)}`);
         buffer = boundBuffer(name, type.elem, { data }, memory);
         origins.set(name, spec);
       } else {
         const read = sizing.isRead(param.name);
-        if (read) beforeGenerating?.(count);
-        buffer = boundBuffer(name, type.elem, read ? { count, seed: 1 + index } : { count }, memory);
+        buffer = boundBuffer(name, type.elem, read ? { count, seed: 1 + index } : { count }, memory, beforeGenerating);
         origins.set(name, read ? `random:${count}:${1 + index}` : `zeros:${count}`);
       }
       buffers.push(buffer);
@@ -174,7 +169,8 @@ type BufferData = { data: Uint8Array } | { count: number; seed?: number };
  * The buffer of a pointer argument. In shared memory it can be made again as bound: generated data is generated
  * again (a seed makes the same elements), data read is kept.
  */
-function boundBuffer(name: string, elem: ElemType, data: BufferData, memory: BufferMemory): GlobalBuffer {
+function boundBuffer(name: string, elem: ElemType, data: BufferData, memory: BufferMemory, beforeGenerating?: (elements: number) => void): GlobalBuffer {
+  if ('count' in data && data.seed !== undefined) beforeGenerating?.(data.count);
   const initial = (into?: Uint8Array): Uint8Array => {
     if ('data' in data) return data.data;
     const bytes = into ?? new Uint8Array(data.count * elemSize(elem));
@@ -230,12 +226,13 @@ function specBytes(elem: ElemType, spec: string): number {
   }
 }
 
-function readPointerData(name: string, elem: ElemType, spec: string): Uint8Array {
+function readPointerData(name: string, elem: ElemType, spec: string, beforeGenerating?: (elements: number) => void): Uint8Array {
   const size = elemSize(elem);
   const generated = /^(zeros|random):(\d+)(?::(\d+))?$/.exec(spec);
   if (generated) {
     const count = Number(generated[2]);
     if (generated[1] === 'zeros') return new Uint8Array(count * size);
+    beforeGenerating?.(count);
     return randomBytes(elem, count, generated[3] !== undefined ? Number(generated[3]) : 1);
   }
   let data: Buffer;

@@ -129,3 +129,31 @@ test('a scalar argument without a value is reported before any buffer is made (a
   const fn = [...asm.program.functions.values()][0];
   expect(() => bindArguments(asm.types, fn, new Map())).toThrow('argument %n (index) needs a value: --arg n=NUMBER');
 });
+
+describe('beforeGenerating: told of each input before it is generated, with its elements', () => {
+  const heard = (text: string, specs: Record<string, string>, memory: 'own' | 'shared' = 'own') => {
+    const asm = assemble('k.pto', text);
+    if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
+    const fn = [...asm.program.functions.values()][0];
+    const told: number[] = [];
+    bindArguments(asm.types, fn, new Map(Object.entries(specs)), undefined, undefined, 0, memory, (n) => told.push(n));
+    return told;
+  };
+  const reads = kernel(['%row = arith.constant 0 : index', ...load('')]);
+  const writes = reads.replace(
+    `pto.tload ins(%s : !pto.partition_tensor_view<8x16xf32>) outs(%t : ${TILE})`,
+    `pto.tstore ins(%t : ${TILE}) outs(%s : !pto.partition_tensor_view<8x16xf32>)`,
+  );
+
+  test('a read pointer sized by its views: its 128 elements, in own and in shared memory', () => {
+    expect(heard(reads, {})).toEqual([128]);
+    expect(heard(reads, {}, 'shared')).toEqual([128]);
+  });
+
+  test('random:N: N elements; zeros, and a pointer only written, are not generated', () => {
+    expect(heard(reads, { p: 'random:300' })).toEqual([300]);
+    expect(heard(reads, { p: 'zeros:300' })).toEqual([]);
+    expect(writes).not.toBe(reads);
+    expect(heard(writes, {})).toEqual([]);
+  });
+});
