@@ -16,7 +16,7 @@ import { makeTensorView, partitionView } from '../../ops/views';
 import { subview } from '../../ops/memref';
 import { callOp } from '../../ops/builtin';
 import { forOp } from '../../ops/scf';
-import { mulberry32 } from '../mulberry32';
+import { MULBERRY32_STEP, mulberry32, mulberry32Bits } from '../mulberry32';
 
 /** A problem with how the user bound arguments: a usage error (exit 2), not a program error. */
 export class ArgumentError extends Error {}
@@ -28,15 +28,26 @@ export class ArgumentError extends Error {}
 export function randomBytes(elem: ElemType, count: number, seed: number, into?: Uint8Array): Uint8Array {
   const c = codec(elem);
   const bytes = into ?? new Uint8Array(count * c.size);
-  const next = mulberry32(seed);
   // Floats through the elements' typed array (f32 stored as values, 16-bit floats encoded): the codec's rounding.
+  // The loops step mulberry32 themselves (the numbers mulberry32(seed) gives): an input can have millions of elements.
   const store = isFloat(elem) ? elementStore(elem, bytes) : undefined;
   if (store) {
     const { data, encode } = store;
-    if (encode) for (let i = 0; i < count; i++) data[i] = encode(next() * 8 - 4);
-    else for (let i = 0; i < count; i++) data[i] = next() * 8 - 4;
+    let state = seed >>> 0;
+    if (encode) {
+      for (let i = 0; i < count; i++) {
+        state = (state + MULBERRY32_STEP) >>> 0;
+        data[i] = encode((mulberry32Bits(state) / 4294967296) * 8 - 4);
+      }
+    } else {
+      for (let i = 0; i < count; i++) {
+        state = (state + MULBERRY32_STEP) >>> 0;
+        data[i] = (mulberry32Bits(state) / 4294967296) * 8 - 4;
+      }
+    }
     return bytes;
   }
+  const next = mulberry32(seed);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const unsigned = elem.startsWith('u');
   for (let i = 0; i < count; i++) {
