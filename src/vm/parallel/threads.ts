@@ -4,9 +4,9 @@ import { ProgramText, WorkerLaunch, WorkerStart } from './worker';
 
 /**
  * The elements of a generated input from which pto-vm starts a launch's worker threads before it generates them
- * (then they take the launch at once). Generating 8M elements takes 70-80 ms (f32, bf16; f16 190 ms), the better
- * part of what a thread needs to start (120-200 ms); with less to hide behind, a thread starting beside the launch
- * only slows it. Measured on two CPUs: programs/matmul-gate-proj-blocks.pto on 8 blocks (16.8M bf16 generated,
+ * (then they take the launch at once). Generating 8M elements takes 55-75 ms in a fresh process (f32, bf16; f16
+ * ~180 ms), a good part of what a thread needs to start (120-200 ms); with less to hide behind, a thread starting
+ * beside the launch only slows it. Measured on two CPUs: programs/matmul-gate-proj-blocks.pto on 8 blocks (16.8M bf16 generated,
  * ~1.2 s of cores) went from 0.89 to 0.78 of its --jobs 1 time; softmax-blocks over 65536 x 64 f32 (4.2M, ~250 ms of
  * cores) lost 5% with its thread started ahead, and starts none.
  */
