@@ -150,9 +150,14 @@ describe('tgather forms', () => {
     expect(diags).toHaveLength(1);
     expect(diags[0]).toContain("unknown maskPattern 'P0011'; expected one of #pto.mask_pattern<P0101>, #pto.mask_pattern<P1010>");
   });
-  test('without an axis: the old form, a warning', () => {
-    const { diags } = check([`pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0101>} : ${s}) outs(%d : ${d})`], { s, d });
-    expect(diags).toEqual([expect.stringContaining('warning[W0105]: pto.tgather: the mask-pattern form without an axis is the old form')]);
+  test.each(['a2a3', 'a5'] as const)('on %s the mask-pattern form needs its axis (PTOAS TGatherOp); with "row" it is accepted', (target) => {
+    const d32 = tb('f32', 8, 32);
+    const line = (axis: string) => `pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<P0101>} : ${s}${axis}) outs(%d : ${d32})`;
+    const bad = check([line('')], { s, d: d32 }, '', target);
+    expect(bad.diags).toEqual([
+      `${atOnLine(bad.text, 'pto.tgather', '#pto.mask_pattern')}: error[E0508]: pto.tgather: the mask-pattern form needs its axis: ins(%src0, {maskPattern = ...} : S, "row")`,
+    ]);
+    expect(check([line(', "row"')], { s, d: d32 }, '', target).diags).toEqual([]);
   });
   test('axis "row": dst keeps the rows, src0 has the group size times its columns', () => {
     const mask = (p: string, dst: string) => `pto.tgather ins(%s, {maskPattern = #pto.mask_pattern<${p}>} : ${s}, "row") outs(%d : ${dst})`;

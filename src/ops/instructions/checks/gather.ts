@@ -88,13 +88,10 @@ function tgatherByMask(ctx: CheckContext, pattern: string): void {
     return;
   }
   contiguous(ctx, 'dst');
+  // PTOAS TGatherOp requires the axis on both targets (the toolchain once read its absence as "row").
   const axis = ctx.attributes.get('axis');
   if (axis === undefined) {
-    ctx.warning(
-      attrOf(ctx.op, 'maskPattern')!.span,
-      'the mask-pattern form without an axis is the old form (the kept elements fill dst row-major); PTOAS now writes ins(%src0, {maskPattern = ...} : S, "row")',
-      D.oldSpelling,
-    );
+    ctx.error(attrOf(ctx.op, 'maskPattern')!.span, 'the mask-pattern form needs its axis: ins(%src0, {maskPattern = ...} : S, "row")');
     return;
   }
   maskAxisShape(ctx, String(axis), pattern, dst, src, { packed: 'dst', spread: 'src0' });

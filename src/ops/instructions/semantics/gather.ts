@@ -38,7 +38,7 @@ const KEEPS: Record<string, (c: number) => boolean> = {
   P1111: () => true,
 };
 
-/** TGATHER: the index form when src1 is a tile, the mask-pattern form (axis row, or none: the old form). */
+/** TGATHER: the index form when src1 is a tile, the mask-pattern form (axis row; the verifier requires an axis). */
 export function gather(ctx: InstructionContext): void {
   const pattern = ctx.attribute('maskPattern');
   if (typeof pattern === 'string') {
