@@ -80,3 +80,43 @@ describe('optional scratch tiles', () => {
     );
   });
 });
+
+describe('the bitwise family per target (PTOAS TAndOp ... TNotOp verifiers)', () => {
+  const scalarLine = (op: string, e: string) => `pto.${op} ins(%a, %s : ${tb(e)}, ${e}) outs(%d : ${tb(e)})`;
+  const typeCols = (line: string, e: string) => [line.indexOf(tb(e)), line.lastIndexOf(tb(e))].map((i) => 4 + i + 1);
+  test.each(['tands', 'tors'])('a2a3 %s takes 8- and 16-bit integers only; A5 also 32-bit ones', (op) => {
+    const line = scalarLine(op, 'i32');
+    const [src, dst] = typeCols(line, 'i32');
+    expect(check(line, { a: 'i32', d: 'i32' }, '%s: i32', 'a2a3')).toEqual([
+      `5:${src}: error[E0505]: pto.${op}: src dtype i32 is not supported on a2a3 (allowed: i8, ui8, i16, ui16)`,
+      `5:${dst}: error[E0505]: pto.${op}: dst dtype i32 is not supported on a2a3 (allowed: i8, ui8, i16, ui16)`,
+    ]);
+    expect(check(scalarLine(op, 'i16'), { a: 'i16', d: 'i16' }, '%s: i16', 'a2a3')).toEqual([]);
+    expect(check(scalarLine(op, 'i8'), { a: 'i8', d: 'i8' }, '%s: i8', 'a2a3')).toEqual([]);
+    expect(check(line, { a: 'i32', d: 'i32' }, '%s: i32', 'a5')).toEqual([]);
+  });
+  test('a2a3 txors too, its tmp of the same type', () => {
+    const line = `pto.txors ins(%a, %s, %t : ${tb('i32')}, i32, ${tb('i32')}) outs(%d : ${tb('i32')})`;
+    expect(check(line, { a: 'i32', t: 'i32', d: 'i32' }, '%s: i32', 'a2a3')).toHaveLength(3);
+    expect(check(line.replaceAll('i32', 'i16'), { a: 'i16', t: 'i16', d: 'i16' }, '%s: i16', 'a2a3')).toEqual([]);
+    expect(check(line, { a: 'i32', t: 'i32', d: 'i32' }, '%s: i32', 'a5')).toEqual([]);
+  });
+  test('the tile-tile forms take 8-, 16- and 32-bit integers on both targets', () => {
+    for (const target of ['a2a3', 'a5'] as const)
+      for (const op of ['tand', 'tor', 'txor'])
+        expect(check(`pto.${op} ins(%a, %b : ${tb('u32')}, ${tb('u32')}) outs(%d : ${tb('u32')})`, { a: 'u32', b: 'u32', d: 'u32' }, '', target)).toEqual([]);
+  });
+  test('a2a3 tnot takes 16-bit integers only; A5 8-, 16- and 32-bit ones', () => {
+    const line = (e: string) => `pto.tnot ins(%a : ${tb(e)}) outs(%d : ${tb(e)})`;
+    for (const e of ['i8', 'u32']) {
+      const [src, dst] = typeCols(line(e), e);
+      const name = e === 'i8' ? 'i8' : 'ui32';
+      expect(check(line(e), { a: e, d: e }, '', 'a2a3')).toEqual([
+        `5:${src}: error[E0505]: pto.tnot: src dtype ${name} is not supported on a2a3 (allowed: i16, ui16)`,
+        `5:${dst}: error[E0505]: pto.tnot: dst dtype ${name} is not supported on a2a3 (allowed: i16, ui16)`,
+      ]);
+      expect(check(line(e), { a: e, d: e }, '', 'a5')).toEqual([]);
+    }
+    expect(check(line('u16'), { a: 'u16', d: 'u16' }, '', 'a2a3')).toEqual([]);
+  });
+});
