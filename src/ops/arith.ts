@@ -1,11 +1,10 @@
-import { DIAGNOSTICS as D } from '../diag/catalog';
 import { OpDefinition, OpVerifier } from '../ir/definition';
 import { BoundOp, decided } from '../ir/bound';
 import { vmTrap } from '../machine/trap';
 import { Value } from '../machine/value';
 import { Attr } from '../syntax/ast';
 import { attrOf } from '../syntax/ast';
-import { ElemType, Type, elemSize, isFloat, isFloatScalar, isIntegerLike, isScalarOf, printType } from '../types/type';
+import { ElemType, Type, elemSize, isFloat, isFloatScalar, isIntegerLike, isScalarOf, isStoredFormat, printType } from '../types/type';
 import { codec } from '../numerics/elements';
 
 /**
@@ -444,15 +443,81 @@ function constantValue(attr: Attr, type: Type | undefined): Value {
   return 0n;
 }
 
-/** Spelled like a cast but not run: the verifier reports it as not implemented. */
-const notImplemented = (name: string): OpDefinition => ({
-  name,
+// ---- arith.bitcast ----------------------------------------------------------------------------------------------
+
+/**
+ * The types `arith.bitcast` reinterprets (MLIR's BitcastOp): signless integers and floats, f8 included. Not index
+ * (its width is the target's: MLIR finds it cast incompatible) and not the unsigned integers (MLIR's arith takes
+ * signless ones only).
+ */
+const BITCAST_TYPES: ElemType[] = ['i1', 'i8', 'i16', 'i32', 'i64', 'f16', 'bf16', 'f32', 'f64', 'f8E4M3FN', 'f8E5M2'];
+
+/** The bits of a scalar of type `elem`, as an unsigned integer of its width. */
+function bitsOf(elem: ElemType, value: Value): bigint {
+  const bits = bitWidth(elem);
+  if (!isFloat(elem)) return BigInt.asUintN(bits, value as bigint);
+  const view = new DataView(new ArrayBuffer(8));
+  codec(elem).write(view, 0, value as number);
+  return bits === 64 ? view.getBigUint64(0, true) : BigInt(bits === 32 ? view.getUint32(0, true) : view.getUint16(0, true));
+}
+
+/**
+ * The scalar of type `elem` whose bits are `bits`. A float scalar is a JavaScript number, which cannot hold every
+ * NaN bit for bit: a signalling NaN is made quiet as it converts (and may be later, when stored in a packed array),
+ * and f16 and bf16 keep only their canonical NaN. Such a NaN is refused (a RangeError) rather than changed.
+ */
+function fromBits(elem: ElemType, bits: bigint): Value {
+  const width = bitWidth(elem);
+  if (!isFloat(elem)) return wrapInteger(bits, width);
+  const view = new DataView(new ArrayBuffer(8));
+  if (width === 64) view.setBigUint64(0, bits, true);
+  else if (width === 32) view.setUint32(0, Number(bits), true);
+  else view.setUint16(0, Number(bits), true);
+  const value = codec(elem).read(view, 0) as number;
+  if (Number.isNaN(value)) {
+    const mantissa = { f16: 10, bf16: 7, f32: 23, f64: 52 }[elem as 'f16' | 'bf16' | 'f32' | 'f64'];
+    const quiet = (bits >> BigInt(mantissa - 1)) & 1n;
+    const hex = `0x${bits.toString(16).padStart(width / 4, '0')}`;
+    if (quiet === 0n)
+      throw new RangeError(`the signalling NaN ${hex} as an ${elem} scalar is not implemented yet (a scalar float is a number, which makes it quiet)`);
+    if (bitsOf(elem, value) !== bits)
+      throw new RangeError(`the NaN ${hex} as an ${elem} scalar is not implemented yet (a scalar ${elem} keeps only its canonical NaN, not this payload)`);
+  }
+  return value;
+}
+
+/** `arith.bitcast %x : A to B`: the same bits read as another type of the same width (MLIR's rules). */
+const bitcast: OpDefinition = {
+  name: 'arith.bitcast',
   syntax: 'ArithCastBody',
   verify(v) {
-    v.error(v.op.nameSpan, `${name} is not implemented yet`, undefined, D.unknownOp);
+    const [from, to] = [v.operands[0], v.declared[0]];
+    const problem = (t: Type | undefined): string | undefined =>
+      !t || (t.kind === 'scalar' && BITCAST_TYPES.includes(t.elem))
+        ? undefined
+        : `arith.bitcast reinterprets a signless integer or a float, not ${printType(t)}${t.kind === 'scalar' && t.elem === 'index' ? ' (index has no fixed width)' : ''}`;
+    const fromProblem = problem(from);
+    const toProblem = problem(to);
+    if (fromProblem) v.error(v.op.operands[0].span, fromProblem);
+    if (toProblem) v.error(v.op.resultTypes[0].span, toProblem);
+    if (!fromProblem && !toProblem && from && to && bitWidth(elemOf(from)) !== bitWidth(elemOf(to))) {
+      v.error(
+        v.op.nameSpan,
+        `arith.bitcast keeps the bit width: ${printType(from)} has ${bitWidth(elemOf(from))} bits, ${printType(to)} has ${bitWidth(elemOf(to))}`,
+      );
+    }
+    v.expectResults(1);
     v.define(v.declared);
   },
-});
+  execute(x, op) {
+    const [from, to] = [elemOf(op.operandTypes[0]), elemOf(op.resultTypes[0])];
+    // An f8 scalar has no value the VM computes with: the low-precision formats move only as tile elements.
+    const f8 = [from, to].find(isStoredFormat);
+    if (f8) throw vmTrap(`arith.bitcast of an ${f8} scalar is not implemented yet`, op.node.span);
+    const bits = bitsOf(from, x.operand(op, 0));
+    x.setResults(op, [defined(op, () => fromBits(to, bits))]);
+  },
+};
 
 export const ARITH_DEFINITIONS: OpDefinition[] = [
   constant,
@@ -464,5 +529,5 @@ export const ARITH_DEFINITIONS: OpDefinition[] = [
   floatArithmetic('arith.negf', 1),
   ...Object.keys(INTEGER_CASTS).map(integerCast),
   ...Object.keys(FLOAT_CASTS).map(floatCast),
-  notImplemented('arith.bitcast'),
+  bitcast,
 ];
