@@ -6,25 +6,46 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { PythonRunner, ScriptResult, ScriptRun, packageDirectory, pythonCommand } from './python-runner';
 
 export type PythonTarget = 'a2a3' | 'a5';
 
 /** The script's printed module, or why there is none. */
 export type PythonKernel = { text: string } | { error: string };
 
-/** The interpreter to run: $PYTHON if set, else python3. */
-export const pythonCommand = (): string => process.env.PYTHON ?? 'python3';
-
-/** python/ptoas_shim of this package: found from this file by walking up to the folder holding package.json. */
-export function shimDirectory(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json'))) return path.join(dir, 'python', 'ptoas_shim');
-    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${__dirname}: cannot locate python/ptoas_shim`);
-  }
-}
+/** python/ptoas_shim of this package. */
+export const shimDirectory = (): string => path.join(packageDirectory(), 'python', 'ptoas_shim');
 
 /** PTOAS's runner names the A2/A3 target `a3`. */
 const SAMPLE_ARCH: Record<PythonTarget, string> = { a2a3: 'a3', a5: 'a5' };
+
+/** `python3 pyFile` in the script's folder with the shim on PYTHONPATH. */
+function builderRun(script: string, target: PythonTarget, timeoutMs: number, shim: string): ScriptRun {
+  const inherited = process.env.PYTHONPATH;
+  return {
+    script,
+    cwd: path.dirname(script),
+    timeoutMs,
+    env: {
+      ...process.env,
+      PYTHONPATH: inherited ? `${shim}${path.delimiter}${inherited}` : shim,
+      PTOAS_SAMPLE_ARCH: SAMPLE_ARCH[target],
+      PYTHONDONTWRITEBYTECODE: '1',
+    },
+  };
+}
+
+/** The kernel a builder's run printed, or what went wrong. */
+function kernelOf(run: ScriptResult, pyFile: string, python: string): PythonKernel {
+  if (run.error && run.status === null)
+    return { error: /ENOENT/.test(run.error) ? `${python} is not installed (needed to run ${pyFile})` : `${pyFile}: ${run.error}` };
+  if (run.status !== 0) {
+    const lastLines = run.stderr.trim().split('\n').slice(-5).join('\n');
+    return { error: `${pyFile} exited with ${run.status}:\n${lastLines}` };
+  }
+  if (run.stdout.trim() === '') return { error: `${pyFile} printed nothing (it should print the module it builds)` };
+  return { text: run.stdout };
+}
 
 /**
  * Runs `python3 pyFile` in the script's folder with the shim (by default this package's) on PYTHONPATH; its standard
@@ -33,27 +54,21 @@ const SAMPLE_ARCH: Record<PythonTarget, string> = { a2a3: 'a3', a5: 'a5' };
 export function kernelFromPython(pyFile: string, target: PythonTarget, timeoutMs = 60_000, shim = shimDirectory()): PythonKernel {
   const script = path.resolve(pyFile);
   if (!fs.existsSync(script)) return { error: `${pyFile}: no such file` };
-  const inherited = process.env.PYTHONPATH;
-  const run = spawnSync(pythonCommand(), [script], {
-    cwd: path.dirname(script),
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    maxBuffer: 256 * 1024 * 1024,
-    env: {
-      ...process.env,
-      PYTHONPATH: inherited ? `${shim}${path.delimiter}${inherited}` : shim,
-      PTOAS_SAMPLE_ARCH: SAMPLE_ARCH[target],
-      PYTHONDONTWRITEBYTECODE: '1',
-    },
-  });
-  if (run.error) {
-    const missing = (run.error as NodeJS.ErrnoException).code === 'ENOENT';
-    return { error: missing ? `${pythonCommand()} is not installed (needed to run ${pyFile})` : `${pyFile}: ${run.error.message}` };
-  }
-  if (run.status !== 0) {
-    const lastLines = run.stderr.trim().split('\n').slice(-5).join('\n');
-    return { error: `${pyFile} exited with ${run.status ?? run.signal}:\n${lastLines}` };
-  }
-  if (run.stdout.trim() === '') return { error: `${pyFile} printed nothing (it should print the module it builds)` };
-  return { text: run.stdout };
+  const r = builderRun(script, target, timeoutMs, shim);
+  const run = spawnSync(pythonCommand(), [script], { cwd: r.cwd, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, env: r.env });
+  const error = run.error ? run.error.message : run.signal ? `killed by ${run.signal}` : undefined;
+  return kernelOf({ status: run.status, stdout: run.stdout ?? '', stderr: run.stderr ?? '', error }, pyFile, pythonCommand());
+}
+
+/** The same through a board flow's Python runner. */
+export async function kernelFromPythonWith(
+  runner: PythonRunner,
+  pyFile: string,
+  target: PythonTarget,
+  shim: string,
+  timeoutMs = 60_000,
+): Promise<PythonKernel> {
+  const script = path.resolve(pyFile);
+  if (!fs.existsSync(script)) return { error: `${pyFile}: no such file` };
+  return kernelOf(await runner.run(builderRun(script, target, timeoutMs, shim)), pyFile, pythonCommand());
 }

@@ -7,7 +7,6 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { spawnSync } from 'child_process';
 import { LocatedError } from '../diag/located-error';
 import { formatAll, formatDiagnostic } from '../diag/diagnostic';
 import { TargetName } from '../spec/schema';
@@ -15,7 +14,8 @@ import { elemSize } from '../types/type';
 import { GlobalBuffer } from '../machine/memory';
 import { assemble } from '../verify/assemble';
 import { RunOptions, Value, runLaunch } from '../vm/interpreter';
-import { kernelFromPython } from './python-kernel';
+import { kernelFromPythonWith } from './python-kernel';
+import { PythonRunner, ScriptResult, pythonCommand, pythonRunner, spawningRunner } from './python-runner';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { BoardCase, caseTarget } from './cases';
 import { CaseError, CaseMeta, deriveCase, kernelFunctions, renderMainCpp, renderOutputs } from './case';
@@ -40,6 +40,14 @@ export interface CaseResult {
   /** Per output buffer, when the kernel ran and a golden existed. */
   differences?: { buffer: string; difference: Difference }[];
   seconds: number;
+  /** Where the case's time went, in seconds: its Python scripts, assembling and deriving, the VM's runs. */
+  phases?: Phases;
+}
+
+export interface Phases {
+  python: number;
+  assemble: number;
+  vm: number;
 }
 
 export interface ValidateOptions {
@@ -47,6 +55,8 @@ export interface ValidateOptions {
   /** Keep each case's folder under this directory (else a temporary one, removed after). */
   keep?: string;
   python?: string;
+  /** Runs the case's scripts (golden, compare, kernel builder); else one python3 process per script. */
+  runner?: PythonRunner;
   maxSteps?: number;
   /**
    * A folder with a stand-in for PTOAS's Python bindings: a sample without a .pto is then built by running its
@@ -58,14 +68,18 @@ export interface ValidateOptions {
 /** The SoC the board runner names for a target (SOC_VERSION): the golden scripts branch on it. */
 const SOC_VERSIONS: Record<TargetName, string> = { a5: 'Ascend950', a2a3: 'Ascend910' };
 
-export function validateCase(c: BoardCase, options: ValidateOptions = {}): CaseResult {
+export async function validateCase(c: BoardCase, options: ValidateOptions = {}): Promise<CaseResult> {
   const started = Date.now();
-  const done = (r: Omit<CaseResult, 'case' | 'seconds'>): CaseResult => ({ case: c, ...r, seconds: (Date.now() - started) / 1000 });
+  const phases: Phases = { python: 0, assemble: 0, vm: 0 };
+  const done = (r: Omit<CaseResult, 'case' | 'seconds'>): CaseResult => ({ case: c, ...r, seconds: (Date.now() - started) / 1000, phases });
+  const runner = options.runner ?? spawningRunner(options.python ?? pythonCommand());
+  const timed = new TimedRunner(runner, phases);
   let text: string;
   if (c.kernel) text = fs.readFileSync(c.kernel, 'utf8');
   else {
     const ownBuilder = c.builder && path.basename(c.builder) === `${c.testcase}.py` ? c.builder : undefined;
-    const built = ownBuilder && options.pythonShim ? kernelFromPython(ownBuilder, caseTarget(c, '', options.target), 60_000, options.pythonShim) : undefined;
+    const built =
+      ownBuilder && options.pythonShim ? await kernelFromPythonWith(timed, ownBuilder, caseTarget(c, '', options.target), options.pythonShim) : undefined;
     if (built === undefined)
       return done({ outcome: 'no-pto', reason: c.builder ? `no .pto (built from ${path.basename(c.builder)})` : 'no kernel .pto found' });
     if ('error' in built) return done({ outcome: 'error', reason: `${path.basename(c.builder!)} did not print a kernel: ${lastLine(built.error)}` });
@@ -73,18 +87,76 @@ export function validateCase(c: BoardCase, options: ValidateOptions = {}): CaseR
     c = { ...c, kernel: c.builder!.replace(/\.py$/, '.pto') };
   }
   const target = caseTarget(c, text, options.target);
+  const assembling = Date.now();
   const assembled = assemble(c.kernel!, text, { target });
+  phases.assemble += (Date.now() - assembling) / 1000;
   const boardSkips = boardSkipReason(path.basename(c.sampleDir), c.testcase, /\bpto\.comm\./.test(text));
-  const result = validateAssembled(c, assembled, target, options);
+  const result = await validateAssembled(c, assembled, target, options, timed, phases);
   return done(boardSkips ? { ...result, boardSkips } : result);
 }
 
-function validateAssembled(
+export interface ManyOptions extends Omit<ValidateOptions, 'runner'> {
+  /** Cases under way at once, each lane with a Python of its own (its scripts run while another case's kernel runs). */
+  jobs?: number;
+  /** Told as a case starts and as it ends (in the order they end). */
+  onStart?: (c: BoardCase, index: number) => void;
+  onResult?: (r: CaseResult, index: number) => void;
+}
+
+/** Validates the cases, `jobs` at a time; the results in the cases' order. */
+export async function validateCases(cases: BoardCase[], options: ManyOptions = {}): Promise<CaseResult[]> {
+  const jobs = Math.max(1, Math.min(options.jobs ?? 1, cases.length));
+  const python = options.python ?? pythonCommand();
+  const results: CaseResult[] = new Array(cases.length);
+  let next = 0;
+  const lane = async (runner: PythonRunner) => {
+    for (let i = next++; i < cases.length; i = next++) {
+      options.onStart?.(cases[i], i);
+      try {
+        results[i] = await validateCase(cases[i], { ...options, runner });
+      } catch (e) {
+        // An internal error of one case must not hide the others' results.
+        results[i] = { case: cases[i], outcome: 'error', reason: `internal error: ${(e as Error).message}`, seconds: 0 };
+      }
+      options.onResult?.(results[i], i);
+    }
+  };
+  const runners = Array.from({ length: jobs }, () => pythonRunner(python));
+  try {
+    await Promise.all(runners.map(lane));
+  } finally {
+    for (const r of runners) r.close();
+  }
+  return results;
+}
+
+/** A runner that adds the time its scripts take to the case's phases. */
+class TimedRunner implements PythonRunner {
+  constructor(
+    private readonly runner: PythonRunner,
+    private readonly phases: Phases,
+  ) {}
+  async run(request: Parameters<PythonRunner['run']>[0]): Promise<ScriptResult> {
+    const started = Date.now();
+    try {
+      return await this.runner.run(request);
+    } finally {
+      this.phases.python += (Date.now() - started) / 1000;
+    }
+  }
+  close(): void {
+    this.runner.close();
+  }
+}
+
+async function validateAssembled(
   c: BoardCase,
   assembled: ReturnType<typeof assemble>,
   target: TargetName,
   options: ValidateOptions,
-): Omit<CaseResult, 'case' | 'seconds'> {
+  runner: PythonRunner,
+  phases: Phases,
+): Promise<Omit<CaseResult, 'case' | 'seconds'>> {
   // A case whose own golden the harness does not use on this target checks determinism only, whatever stops it.
   const checks = usesCaseGolden(c.testcase, target) ? undefined : ('determinism' as const);
   const done = (r: Omit<CaseResult, 'case' | 'seconds'>): Omit<CaseResult, 'case' | 'seconds'> => (checks ? { checks, ...r } : r);
@@ -92,6 +164,7 @@ function validateAssembled(
   const missing = unimplementedInstructions(assembled.program);
   if (missing.length > 0) return done({ outcome: 'error', target, reason: `kernel not runnable: ${missing[0].name} is not implemented in the VM yet` });
   let meta: CaseMeta;
+  const deriving = Date.now();
   try {
     meta = deriveCase(assembled.program, assembled.types, kernelFunctions(assembled.program), {
       testcase: c.testcase,
@@ -100,37 +173,47 @@ function validateAssembled(
   } catch (e) {
     if (e instanceof CaseError) return done({ outcome: 'error', target, reason: `cannot derive the case: ${e.message}` });
     throw e;
+  } finally {
+    phases.assemble += (Date.now() - deriving) / 1000;
   }
   const dir = options.keep ? path.join(options.keep, path.basename(c.sampleDir), c.testcase) : fs.mkdtempSync(path.join(os.tmpdir(), 'pto-vm-validate-'));
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   try {
-    return done({ target, ...runCase(c, meta, dir, target, assembled, options) });
+    return done({ target, ...(await runCase(c, meta, dir, target, assembled, options, runner, phases)) });
   } finally {
     if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function runCase(
+async function runCase(
   c: BoardCase,
   meta: CaseMeta,
   dir: string,
   target: TargetName,
   assembled: ReturnType<typeof assemble>,
   options: ValidateOptions,
-): Omit<CaseResult, 'case' | 'seconds' | 'target'> {
+  runner: PythonRunner,
+  phases: Phases,
+): Promise<Omit<CaseResult, 'case' | 'seconds' | 'target'>> {
   copyScripts(c, dir);
   fs.writeFileSync(path.join(dir, 'main.cpp'), renderMainCpp(meta));
   fs.writeFileSync(path.join(dir, 'outputs.txt'), renderOutputs(meta));
-  const python = options.python ?? 'python3';
   const env = { ...process.env, SOC_VERSION: SOC_VERSIONS[target], PTOAS_BOARD_IS_A3: target === 'a2a3' ? '1' : '0', COMPARE_STRICT: '1' };
-  const golden = spawnSync(python, [path.basename(c.golden)], { cwd: dir, env, encoding: 'utf8' });
+  const golden = await runner.run({ script: path.basename(c.golden), cwd: dir, env });
   if (golden.status !== 0) return { outcome: 'error', reason: `golden script failed: ${lastLine(golden.stderr || golden.stdout || String(golden.error))}` };
   const outputs = meta.buffers.filter((b) => b.output);
   const ownGolden = usesCaseGolden(c.testcase, target);
   const goldens = ownGolden ? outputs.filter((b) => fs.existsSync(path.join(dir, `golden_${b.name}.bin`))) : [];
   const checks = goldens.length > 0 ? 'golden' : 'determinism';
-  const run = (scheduleSeed?: number) => runKernel(meta, dir, assembled, { numerics: 'npu', maxSteps: options.maxSteps ?? 200_000_000, scheduleSeed });
+  const run = (scheduleSeed?: number) => {
+    const running = Date.now();
+    try {
+      return runKernel(meta, dir, assembled, { numerics: 'npu', maxSteps: options.maxSteps ?? 200_000_000, scheduleSeed });
+    } finally {
+      phases.vm += (Date.now() - running) / 1000;
+    }
+  };
   const first = run();
   if ('error' in first) return { checks, outcome: 'error', reason: first.error };
   const { buffers, cores } = first;
@@ -161,11 +244,7 @@ function runCase(
     return { buffer: b.name, difference: compareBuffers(buffers.get(b.name)!.bytes, want, tolerance) };
   });
   if (c.compare) {
-    const compare = spawnSync(python, [path.basename(c.compare) === 'compare.py' ? 'compare.py' : path.basename(c.compare)], {
-      cwd: dir,
-      env,
-      encoding: 'utf8',
-    });
+    const compare = await runner.run({ script: path.basename(c.compare), cwd: dir, env });
     if (compare.status === 0) return { checks, outcome: 'pass', differences };
     return { checks, outcome: 'fail', differences, reason: compareMessage(compare.stdout + compare.stderr) };
   }

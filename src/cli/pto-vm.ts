@@ -114,12 +114,16 @@ export function main(argv: string[]): number | Promise<number> {
   if (args.help) return 0;
   try {
     if (args._[0] === 'validate')
-      return boardValidation().validate({
-        paths: args.paths as string[],
-        target: args.target as TargetName | undefined,
-        keep: args.keep as string | undefined,
-        json: args.json,
-      });
+      return boardValidation()
+        .validate({
+          paths: args.paths as string[],
+          target: args.target as TargetName | undefined,
+          keep: args.keep as string | undefined,
+          json: args.json,
+          jobs: args.jobs === undefined ? os.availableParallelism() : checkJobs(args.jobs),
+          progress: process.stderr.isTTY ? (t) => process.stderr.write(t) : undefined,
+        })
+        .catch(exitWith);
     if (args._[0] !== 'run') throw new UsageError(`unknown command '${String(args._[0])}' (expected 'run')`);
     if (args.direct && args['check-lowering']) throw new UsageError('--direct and --check-lowering exclude each other (--check-lowering runs both)');
     const ranks = checkCount(args.ranks, '--ranks');

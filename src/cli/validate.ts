@@ -6,8 +6,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { TargetName } from '../spec/schema';
 import { BoardCase, findCases } from '../board/cases';
-import { CaseResult, validateCase } from '../board/validate';
+import { CaseResult, Phases, validateCases } from '../board/validate';
 import { shimDirectory } from '../board/python-kernel';
+import { pythonCommand, resolvePython } from '../board/python-runner';
 import { Argv } from 'yargs';
 import { UsageError } from './common';
 
@@ -16,9 +17,13 @@ export interface ValidateRequest {
   target?: TargetName;
   keep?: string;
   json: boolean;
+  /** Cases under way at once (each with its own Python). */
+  jobs?: number;
+  /** Where the progress line goes (a terminal's standard error); none when undefined. */
+  progress?: (text: string) => void;
 }
 
-export function validate(req: ValidateRequest, write: (text: string) => void = (t) => process.stdout.write(t)): number {
+export async function validate(req: ValidateRequest, write: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
   const started = Date.now();
   const cases: BoardCase[] = [];
   for (const p of req.paths) {
@@ -30,23 +35,55 @@ export function validate(req: ValidateRequest, write: (text: string) => void = (
     }
   }
   if (cases.length === 0) throw new UsageError(`no golden cases (<case>_golden.py) under ${req.paths.join(', ')}`);
-  const results: CaseResult[] = [];
-  for (const c of cases) {
-    let result: CaseResult;
-    try {
-      result = validateCase(c, { target: req.target, keep: req.keep, pythonShim: pythonShim() });
-    } catch (e) {
-      // An internal error of one case must not hide the others' results.
-      result = { case: c, outcome: 'error', reason: `internal error: ${(e as Error).message}`, seconds: 0 };
-    }
-    results.push(result);
-    if (!req.json) write(reportLine(result) + '\n');
-  }
+  // One check up front: every case needs python3 with numpy.
+  const python = resolvePython(pythonCommand());
+  if ('error' in python) throw new UsageError(`${python.error}: the golden and compare scripts need python3 with numpy`);
+  if (!python.numpy) throw new UsageError(`${python.executable} cannot import numpy, which the golden and compare scripts need (pip install numpy)`);
+  const jobs = Math.max(1, Math.min(req.jobs ?? 1, cases.length));
+  const done: (CaseResult | undefined)[] = new Array(cases.length);
+  let finished = 0;
+  let printed = 0;
+  // A terminal's progress line: the cases done, and the last one started.
+  let latest: BoardCase | undefined;
+  const progress = () => req.progress?.(`\r\x1b[K${latest ? `[${finished}/${cases.length}] ${path.basename(latest.sampleDir)}/${latest.testcase}` : ''}`);
+  const results = await validateCases(cases, {
+    target: req.target,
+    keep: req.keep,
+    pythonShim: pythonShim(),
+    python: python.executable,
+    jobs,
+    onStart: (c) => {
+      latest = c;
+      progress();
+    },
+    onResult: (r, i) => {
+      done[i] = r;
+      finished++;
+      progress();
+      // Lines come out in the cases' order, whatever order they end in (the progress line cleared first).
+      req.progress?.('\r\x1b[K');
+      for (; printed < cases.length && done[printed]; printed++) if (!req.json) write(reportLine(done[printed]!) + '\n');
+      progress();
+    },
+  });
+  req.progress?.('\r\x1b[K');
   const counts = countOutcomes(results);
   const seconds = (Date.now() - started) / 1000;
-  if (req.json) write(JSON.stringify({ cases: results.map(jsonOf), counts, seconds }) + '\n');
-  else write(summaryLine(counts, seconds) + '\n');
+  const phases = totalPhases(results);
+  if (req.json) write(JSON.stringify({ cases: results.map(jsonOf), counts, seconds, phases, jobs }) + '\n');
+  else write(summaryLine(counts, seconds) + '\n' + phasesLine(phases, jobs) + '\n');
   return counts.fail + counts.error + counts.determinismFail + counts.determinismError > 0 ? 1 : 0;
+}
+
+function totalPhases(results: CaseResult[]): Phases {
+  const total: Phases = { python: 0, assemble: 0, vm: 0 };
+  for (const r of results) for (const k of Object.keys(total) as (keyof Phases)[]) total[k] += r.phases?.[k] ?? 0;
+  return total;
+}
+
+/** Where the time went, summed over the cases (cases run side by side, so the sum can pass the elapsed time). */
+function phasesLine(p: Phases, jobs: number): string {
+  return `time in cases: python ${p.python.toFixed(1)}s, assembling and deriving ${p.assemble.toFixed(1)}s, VM ${p.vm.toFixed(1)}s (${jobs} at a time)`;
 }
 
 /** The stand-in for PTOAS's Python bindings: $PTOAS_PY_SHIM, else the package's python/ptoas_shim when it has one. */
@@ -134,6 +171,7 @@ function jsonOf(r: CaseResult): unknown {
     line: reportLine(r),
     differences: r.differences?.map((d) => ({ buffer: d.buffer, ...d.difference })),
     seconds: r.seconds,
+    phases: r.phases,
   };
 }
 

@@ -10,10 +10,11 @@
  * of either kind, is listed in board-exceptions.json with the reason: a listed case that starts to pass, or a new
  * failure, fails the test. Needs python3 with numpy; the whole run takes about six minutes.
  */
+import * as os from 'os';
 import * as path from 'path';
 import { spawnSync } from 'child_process';
 import { findCases } from '../../src/board/cases';
-import { CaseResult, validateCase } from '../../src/board/validate';
+import { CaseResult, validateCases } from '../../src/board/validate';
 import { shimDirectory } from '../../src/board/python-kernel';
 import exceptions from './board-exceptions.json';
 
@@ -29,9 +30,9 @@ if (!root) {
 } else {
   test(
     'board flow: at least 90% of the cases checked against goldens pass; every failure or error is listed',
-    () => {
+    async () => {
       // With the package's stand-in for PTOAS's Python bindings, as `pto-vm validate` runs (docs/board-python.md).
-      const results = findCases(path.join(root, 'test', 'samples')).map((c) => validateCase(c, { pythonShim: shimDirectory() }));
+      const results = await validateCases(findCases(path.join(root, 'test', 'samples')), { pythonShim: shimDirectory(), jobs: os.availableParallelism() });
       expect(results.length).toBe(297);
       const checked = results.filter((r) => r.checks !== 'determinism' && (r.outcome === 'pass' || r.outcome === 'fail' || r.outcome === 'error'));
       const passed = checked.filter((r) => r.outcome === 'pass');

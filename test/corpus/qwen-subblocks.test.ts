@@ -40,11 +40,11 @@ if (!root) {
   const cases = ['Qwen3DecodeA5', 'Qwen3DecodeA3'].flatMap((folder) => ['out_proj_residual', 'down_proj_residual'].map((name) => ({ folder, name })));
   test.each(cases)(
     '$folder/$name: rows 0..7 match the golden of sub-block 0, rows 8..15 the golden of sub-block 1',
-    ({ folder, name }) => {
+    async ({ folder, name }) => {
       const keep = fs.mkdtempSync(path.join(os.tmpdir(), 'qwen-subblocks-'));
       try {
         const c = findCases(path.join(root, 'test', 'samples', folder)).find((x) => x.testcase === name)!;
-        const result = validateCase(c, { keep });
+        const result = await validateCase(c, { keep });
         expect(result.outcome).toBe('fail');
         const dir = path.join(keep, folder, name);
         const mainCpp = fs.readFileSync(path.join(dir, 'main.cpp'), 'utf8');
