@@ -120,3 +120,30 @@ describe('the bitwise family per target (PTOAS TAndOp ... TNotOp verifiers)', ()
     expect(check(line('u16'), { a: 'u16', d: 'u16' }, '', 'a2a3')).toEqual([]);
   });
 });
+
+describe('scalar operand types (PTOAS ScalarType: a signless integer or a float)', () => {
+  // The op line is line 5 (two allocations); the error points at the scalar's type in the ins list.
+  const at = (line: string, type: string) => `5:${4 + line.indexOf(`, ${type})`) + 3}`;
+  const scalarOp = (op: string, e: string, s: string) => `pto.${op} ins(%a, %s : ${tb(e)}, ${s}) outs(%d : ${tb(e)})`;
+  test.each([
+    ['tmaxs', 'u8', 'ui8', 'scalar', 'a signless integer or a float'],
+    ['tmins', 'i32', 'index', 'scalar', 'a signless integer or a float'],
+    ['tadds', 'f32', 'ui32', 'scalar', 'a signless integer or a float'],
+    ['tands', 'i16', 'f16', 'scalar', 'a signless integer'],
+    ['tshls', 'u16', 'ui16', 'scalar', 'a signless integer'],
+    ['tdivs', 'f32', 'index', 'scalar', 'an integer or a float'],
+    ['tlrelu', 'f16', 'f16', 'slope', 'f32'],
+  ])('%s on %s data with a scalar of type %s is an error', (op, e, s, operand, words) => {
+    const line = scalarOp(op, e, s);
+    expect(check(line, { a: e, d: e }, `%s: ${s}`)).toEqual([`${at(line, s)}: error[E0505]: pto.${op}: ${operand} must be ${words}, not ${s}`]);
+  });
+  test.each([
+    ['tmaxs', 'u8', 'i8'],
+    ['tmins', 'i32', 'f32'],
+    ['tands', 'u16', 'i16'],
+    ['tdivs', 'f32', 'ui32'],
+    ['tlrelu', 'f16', 'f32'],
+  ])('%s on %s data with a scalar of type %s is accepted', (op, e, s) => {
+    expect(check(scalarOp(op, e, s), { a: e, d: e }, `%s: ${s}`)).toEqual([]);
+  });
+});

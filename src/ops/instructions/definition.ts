@@ -6,9 +6,10 @@ import { BoundInstruction, BoundOperand } from '../../ir/program';
 import { DEFAULT_PRODUCT } from '../../ascendc/model/params';
 import { Instruction } from '../../spec/isa';
 import { ELEM_TYPE_NAMES } from '../../spec/elem-type-names';
+import type { OperandSpec } from '../../spec/schema';
 import { Dims, checkDimRule, dimsOfType, viewFitsFlatBuffer, viewMatchesValid } from '../../spec/valid';
 import { OpNode, Operand, attrOf } from '../../syntax/ast';
-import { ElemType, TileType, Type, elemSize, elemTypeName, printType } from '../../types/type';
+import { ElemType, TileType, Type, elemSize, elemTypeName, isFloat, isInteger, printType } from '../../types/type';
 import { AttributeValue, readAttribute } from '../attributes';
 import { layoutProblem } from '../tile-rules';
 import { ascendcFootprint, ascendcProblems } from './ascendc-run';
@@ -323,6 +324,9 @@ class InstructionVerification {
         this.v.error(spanOf(b), `${name}: ${operandName} must be a !pto.partition_tensor_view, got ${printType(type)}`, undefined, D.operandKind);
       } else if (os.kind === 'scalar' && type.kind !== 'scalar') {
         this.v.error(spanOf(b), `${name}: ${operandName} must be a scalar (index, integer or float), got ${printType(type)}`, undefined, D.operandKind);
+      } else if (os.kind === 'scalar' && type.kind === 'scalar' && os.scalarTypes && !SCALAR_TYPES[os.scalarTypes].admits(type.elem)) {
+        const words = SCALAR_TYPES[os.scalarTypes].words;
+        this.v.error(spanOf(b), `${name}: ${operandName} must be ${words}, not ${elemTypeName(type.elem)}`, undefined, D.elementType);
       }
     }
     const direction = this.direction(tiles);
@@ -517,6 +521,21 @@ class InstructionVerification {
 const inElementOrder = (list: ElemType[]): ElemType[] => {
   const order: readonly ElemType[] = ELEM_TYPE_NAMES;
   return [...list].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+};
+
+const SIGNLESS: readonly ElemType[] = ['i1', 'i8', 'i16', 'i32', 'i64'];
+/** MLIR's builtin float types among the element types (the `!pto.` formats are the dialect's own). */
+const mlirFloat = (e: ElemType): boolean => isFloat(e) || e === 'f8E4M3FN' || e === 'f8E5M2';
+
+/**
+ * What a table's `scalarTypes` admits, as PTOAS's constraints do: ODS's ScalarType is AnySignlessInteger or
+ * AnyFloat (so neither `ui8` nor `index`); TDivSOp's verifier takes any IntegerType or FloatType.
+ */
+const SCALAR_TYPES: Record<NonNullable<OperandSpec['scalarTypes']>, { admits: (e: ElemType) => boolean; words: string }> = {
+  numeric: { admits: (e) => SIGNLESS.includes(e) || mlirFloat(e), words: 'a signless integer or a float' },
+  'signless-integer': { admits: (e) => SIGNLESS.includes(e), words: 'a signless integer' },
+  'integer-or-float': { admits: (e) => (isInteger(e) && e !== 'index') || mlirFloat(e), words: 'an integer or a float' },
+  f32: { admits: (e) => e === 'f32', words: 'f32' },
 };
 
 function elemOf(t: Type): ElemType | undefined {

@@ -364,7 +364,7 @@ describe('tile-scalar instructions', () => {
     expect(first.d.slice(0, 3)).toEqual([0.5, -0.25, 4]);
     expect(scalarOp('tmaxs', 'f32', [-1, 2], ['f32', 0])).toEqual([0, 2]);
     expect(scalarOp('tmins', 'i8', [-1, 2], ['i8', 0n])).toEqual([-1, 0]);
-    expect(scalarOp('tands', 'u8', [0xff, 0x0f], ['ui8', 0x3cn])).toEqual([0x3c, 0x0c]);
+    expect(scalarOp('tands', 'u8', [0xff, 0x0f], ['i8', 0x3cn])).toEqual([0x3c, 0x0c]);
     expect(scalarOp('tshls', 'u16', [1, 1], ['i32', 16n])).toEqual([0, 0]);
     expect(scalarOp('trems', 'i32', [-7, 7], ['i32', 3n])).toEqual([2, 1]);
     expect(scalarOp('tfmods', 'f32', [-7.5], ['f32', 2])).toEqual([-1.5]);
