@@ -22,9 +22,12 @@ import {
   scalarFromName,
 } from '../types/type';
 
-/** The dialect types whose parameters this table reads; other `!dialect.name` types stay opaque. */
 /** The register types of PTOAS's vector micro-ops (include/PTO/IR/VPTOTypeDefs.td). */
 const VECTOR_LEVEL_TYPES = ['pto.vreg', 'pto.mask', 'pto.align'];
+/** The types of PTOAS's VMI dialect (include/PTO/IR/VMITypeDefs.td), which lowers to the micro-ops. */
+const VMI_TYPES = ['pto.vmi.vreg', 'pto.vmi.mask'];
+
+/** The dialect types whose parameters this table reads; other `!dialect.name` types stay opaque. */
 
 const PARAMETERIZED = [
   'pto.tile_buf',
@@ -131,7 +134,11 @@ export class TypeTable {
     const handle = HANDLE_KINDS.find((h) => name === `pto.${h}`);
     if (handle) return body ? { error: `'!${name}' takes no parameters`, warnings: [] } : { type: { kind: 'handle', handle }, warnings: [] };
     if (VECTOR_LEVEL_TYPES.includes(name)) return { error: `'!${name}' is a VPTO type ${VECTOR_LEVEL_UNSUPPORTED}`, warnings: [] };
+    if (VMI_TYPES.includes(name)) return { error: `'!${name}' is a VMI type ${VECTOR_LEVEL_UNSUPPORTED}`, warnings: [] };
     if (!PARAMETERIZED.includes(name)) {
+      // The pto dialect is PTOAS's own: it parses its types itself and refuses a name it does not define (as
+      // MLIR's default dialect type parser does). Other dialects' types stay opaque: PTOAS allows unregistered ones.
+      if (name.startsWith('pto.')) return { error: `unknown type '${name.slice(4)}' in the pto dialect`, warnings: [] };
       return { type: { kind: 'opaque', text }, warnings: [] };
     }
     if (!body) return { error: `'!${name}' needs parameters '<...>'`, warnings: [] };

@@ -133,6 +133,11 @@ class Verifier implements VerifierState {
 
   run(): Program {
     this.collectSymbols(this.program.module.ops, undefined);
+    // A type alias's type is parsed where it is defined (MLIR's parser), used or not: `!a = !pto.foobar` is an error.
+    // It is resolved by its name, so that a problem is reported once, here, and not again at its uses.
+    for (const alias of this.program.module.aliases) {
+      if (alias.alias.startsWith('!')) this.resolveType({ text: alias.alias, span: { start: alias.span.end - alias.text.length, end: alias.span.end } });
+    }
     for (const op of this.program.module.ops) {
       const structure = this.structureOf(op);
       if (structure === 'module') this.verifyModuleOp(op);

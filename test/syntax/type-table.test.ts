@@ -352,6 +352,17 @@ describe('other types', () => {
     expect(table.parse('!llvm.ptr').type).toEqual({ kind: 'opaque', text: '!llvm.ptr' });
   });
 
+  // PTOAS registers the pto dialect, whose type parser refuses a name it does not define (PTOTypeDefs.td lists them):
+  // `!pto.foobar<1x2xf32>` was opaque, and a signature spelling it was accepted.
+  test.each([
+    ['!pto.foobar<1x2xf32>', "unknown type 'foobar' in the pto dialect"],
+    ['!pto.tilebuf<vec, 16x16xf32>', "unknown type 'tilebuf' in the pto dialect"],
+    ['!pto.event', "unknown type 'event' in the pto dialect"],
+    ['!pto.vmi.vreg<64xf32>', "'!pto.vmi.vreg' is a VMI type (PTOAS's vector level), which this toolchain does not support yet"],
+  ])('%s is an error', (text, error) => {
+    expect(table.parse(text).error).toBe(error);
+  });
+
   test('each distinct text is parsed once', () => {
     const t = new TypeTable();
     expect(t.parse(FULL)).toBe(t.parse(FULL));
