@@ -178,3 +178,33 @@ describe('the scaling (FB) tile size', () => {
     expect(check([], 'a2a3', `%f: ${fb}`).diags).toEqual([]);
   });
 });
+
+describe('textract mat -> left: the left tile takes the target blayout (PTOAS lit left_blayout_parser_a3/_a5)', () => {
+  // PTOAS's parser gives every left tile blayout col_major on a5 and row_major on a2a3, whatever is written
+  // (PTOTypeDefs.cpp resolveTileBufBLayout), so only its slayout is checked: row_major on both targets.
+  const mat = (blayout: 'row_major' | 'col_major', slayout: 'row_major' | 'col_major') =>
+    tileBuf({ loc: 'mat', dtype: 'f32', rows: 32, cols: 32, blayout, slayout });
+  const left = (blayout: 'row_major' | 'col_major', slayout: 'row_major' | 'col_major') =>
+    tileBuf({ loc: 'left', dtype: 'f32', rows: 32, cols: 32, blayout, slayout });
+  const extract = (src: string, dst: string, target: 'a2a3' | 'a5') =>
+    check(
+      [
+        ...allocs([
+          ['%s', src],
+          ['%d', dst],
+        ]),
+        `pto.textract ins(%s, %c0, %c0 : ${src}, index, index) outs(%d : ${dst})`,
+      ],
+      target,
+      '%c0: index',
+    );
+  test('a left dst written blayout=row_major on a5, or col_major on a2a3, is accepted', () => {
+    expect(extract(mat('col_major', 'row_major'), left('row_major', 'row_major'), 'a5').diags).toEqual([]);
+    expect(extract(mat('row_major', 'col_major'), left('col_major', 'row_major'), 'a2a3').diags).toEqual([]);
+  });
+  test.each(['a2a3', 'a5'] as const)('on %s a left dst with slayout=col_major is an error', (target) => {
+    const dst = left('col_major', 'col_major');
+    const r = extract(mat('col_major', 'row_major'), dst, target);
+    expect(r.diags).toEqual([`${at(r.text, dst, 1)}: error[E0504]: pto.textract: dst must use slayout=row_major, not blayout=col_major, slayout=col_major`]);
+  });
+});

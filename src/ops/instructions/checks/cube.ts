@@ -1,5 +1,5 @@
 import { DIAGNOSTICS as D } from '../../../diag/catalog';
-import { ElemType, TileType, elemTypeName } from '../../../types/type';
+import { BLayout, ElemType, SLayout, TileType, elemTypeName } from '../../../types/type';
 import { CheckContext, InstructionCheck } from './context';
 
 /**
@@ -26,9 +26,36 @@ const matmul: InstructionCheck = (ctx) => {
     const name = ctx.tiles.has('cMatrix') ? 'cMatrix' : 'cOutMatrix';
     ctx.error(ctx.spanOf(name), `an ${elemTypeName(c.dtype)} accumulator takes ${allowed.map(elemTypeName).join(', ')} inputs, not ${elemTypeName(a.dtype)}`);
   }
-  if (ctx.spec.name.startsWith('tgemv')) gemvValid(ctx, a, b, c, ['aMatrix', 'bMatrix', ctx.tiles.has('cMatrix') ? 'cMatrix' : 'cOutMatrix']);
+  const names: Operands = ['aMatrix', 'bMatrix', ctx.tiles.has('cMatrix') ? 'cMatrix' : 'cOutMatrix'];
+  if (ctx.spec.name.startsWith('tgemv')) gemvValid(ctx, a, b, c, names);
   else matmulShapes(ctx, a, b, c);
+  a5Layouts(ctx, names);
 };
+
+/** The left input, the right input and the accumulator, by their operand names. */
+type Operands = [string, string, string];
+
+/**
+ * PTOAS's A5 cube operand layouts (verifyMatTileOperandsA5, for every matmul and gemv form): the left tile
+ * slayout=row_major, the right tile blayout=row_major with slayout=col_major, the accumulator blayout=col_major
+ * with slayout=row_major. A left tile's blayout is not checked: PTOAS's parser makes it col_major on A5 (row_major
+ * on A2/A3) whatever is written (PTOTypeDefs.cpp resolveTileBufBLayout). A2/A3 checks no layout here.
+ */
+function a5Layouts(ctx: CheckContext, [left, right, accumulator]: Operands): void {
+  if (ctx.target !== 'a5') return;
+  const wanted: [string, BLayout | undefined, SLayout][] = [
+    [left, undefined, 'row_major'],
+    [right, 'row_major', 'col_major'],
+    [accumulator, 'col_major', 'row_major'],
+  ];
+  // As PTOAS, only when all three are tile buffers (a Level 1 !pto.tile has no layout of its own there).
+  if (wanted.some(([name]) => ctx.tiles.get(name)?.level !== 'buf')) return;
+  for (const [name, blayout, slayout] of wanted) {
+    const t = ctx.tiles.get(name)!;
+    if ((blayout && t.blayout !== blayout) || t.slayout !== slayout)
+      ctx.error(ctx.spanOf(name), `${name} must have ${blayout ? `blayout=${blayout}, ` : ''}slayout=${slayout} on a5`, D.tileLayout);
+  }
+}
 
 /**
  * PTOAS's matmul shape rule: lhs [M, K], rhs [K, N], dst [M, N] over each tile's logical shape, a static valid extent
@@ -55,7 +82,7 @@ function matmulShapes(ctx: CheckContext, a: TileType, b: TileType, c: TileType):
 }
 
 /** PTOAS's gemv rules over static valid extents: one row of A and of the result, K and N agreeing (names: A, B, result). */
-function gemvValid(ctx: CheckContext, a: TileType, b: TileType, c: TileType, [an, bn, cn]: [string, string, string]): void {
+function gemvValid(ctx: CheckContext, a: TileType, b: TileType, c: TileType, [an, bn, cn]: Operands): void {
   if (differs(a.vRow, 1)) ctx.error(ctx.spanOf(an), `${an} must have one valid row for a gemv, not ${a.vRow}`, D.validRegion);
   if (differs(c.vRow, 1)) ctx.error(ctx.spanOf(cn), `${cn} must have one valid row for a gemv, not ${c.vRow}`, D.validRegion);
   if (differs(a.vCol, b.vRow)) ctx.error(ctx.spanOf(bn), `${an}'s valid cols (${a.vCol}) must equal ${bn}'s valid rows (${b.vRow})`, D.validRegion);
@@ -110,6 +137,7 @@ function mxOperands(ctx: CheckContext, gemv: boolean): void {
     scaleLayout(ctx, 'a_scale', aScale, 'row_major');
     scaleLayout(ctx, 'b_scale', bScale, 'col_major');
   }
+  a5Layouts(ctx, ['a', 'b', 'dst']);
 }
 
 function scaleShape(ctx: CheckContext, name: string, t: TileType, shape: (number | null)[], valid: (number | null)[], form: string): void {
@@ -125,17 +153,9 @@ function scaleLayout(ctx: CheckContext, name: string, t: TileType | undefined, l
   }
 }
 
-/** A gemv's one row: a and dst have one valid row; K and N agree; the fractal layouts PTOAS requires on A5. */
+/** A gemv's one row: a and dst have one valid row; K and N agree. */
 function gemvShapes(ctx: CheckContext, a: TileType, b: TileType, dst: TileType): void {
   gemvValid(ctx, a, b, dst, ['a', 'b', 'dst']);
-  const layouts: [string, TileType, string, string][] = [
-    ['a', a, 'col_major', 'row_major'],
-    ['b', b, 'row_major', 'col_major'],
-    ['dst', dst, 'col_major', 'row_major'],
-  ];
-  for (const [name, t, bl, sl] of layouts) {
-    if (t.blayout !== bl || t.slayout !== sl) ctx.error(ctx.spanOf(name), `${name} must have blayout=${bl}, slayout=${sl} on a5`, D.tileLayout);
-  }
 }
 
 /** PTOAS TGetScaleAddrOp: dst is [M, ceil(K/32)] for a Left src, [ceil(K/32), N] for a Right src. */
