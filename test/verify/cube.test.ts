@@ -85,6 +85,14 @@ describe('A5 operand layouts (PTOAS verifyMatTileOperandsA5); A2/A3 checks none'
     expect(bad.lines).toEqual([`${at(bad.text, wrong, 1)}: error[E0504]: pto.tmatmul: ${message}`]);
     expect(matmul(lt, rt, ct, 'a2a3').lines).toEqual([]);
   });
+  test('a mat aMatrix is an error on both targets (PTOAS checks the locations before any back end), reported once', () => {
+    // As in PTOAS's A5 tile-op suite (tload_mat, tstore_acc2gm), which it compiles with --pto-backend=vpto.
+    const matA = tileBuf({ loc: 'mat', dtype: 'f16', rows: 16, cols: 32, blayout: 'col_major', slayout: 'row_major' });
+    for (const target of ['a2a3', 'a5'] as const) {
+      const r = matmul(matA, b, c, target);
+      expect(r.lines).toEqual([`${at(r.text, matA, 1)}: error[E0503]: pto.tmatmul: aMatrix must be a left tile, not loc=mat`]);
+    }
+  });
   test('a left tile written blayout=row_major is accepted on a5: PTOAS parses every left tile as col_major there', () => {
     expect(matmul(left('f16', 16, 32), b, c).lines).toEqual([]);
     expect(matmul(tile('left', 'f16', 16, 32, 'col_major', 'row_major'), b, c).lines).toEqual([]);

@@ -1,5 +1,5 @@
 import { DIAGNOSTICS as D } from '../../../diag/catalog';
-import { BLayout, ElemType, SLayout, TileType, elemTypeName } from '../../../types/type';
+import { BLayout, ElemType, SLayout, TileLoc, TileType, elemTypeName } from '../../../types/type';
 import { CheckContext, InstructionCheck } from './context';
 
 /**
@@ -43,14 +43,15 @@ type Operands = [string, string, string];
  */
 function a5Layouts(ctx: CheckContext, [left, right, accumulator]: Operands): void {
   if (ctx.target !== 'a5') return;
-  const wanted: [string, BLayout | undefined, SLayout][] = [
-    [left, undefined, 'row_major'],
-    [right, 'row_major', 'col_major'],
-    [accumulator, 'col_major', 'row_major'],
+  const wanted: [string, TileLoc, BLayout | undefined, SLayout][] = [
+    [left, 'left', undefined, 'row_major'],
+    [right, 'right', 'row_major', 'col_major'],
+    [accumulator, 'acc', 'col_major', 'row_major'],
   ];
-  // As PTOAS, only when all three are tile buffers (a Level 1 !pto.tile has no layout of its own there).
-  if (wanted.some(([name]) => ctx.tiles.get(name)?.level !== 'buf')) return;
-  for (const [name, blayout, slayout] of wanted) {
+  // As PTOAS, only for three tile buffers (a Level 1 !pto.tile has no layout of its own there) in their places
+  // (a tile in another location was reported by the tables).
+  if (wanted.some(([name, loc]) => ctx.tiles.get(name)?.level !== 'buf' || ctx.tiles.get(name)?.loc !== loc)) return;
+  for (const [name, , blayout, slayout] of wanted) {
     const t = ctx.tiles.get(name)!;
     if ((blayout && t.blayout !== blayout) || t.slayout !== slayout)
       ctx.error(ctx.spanOf(name), `${name} must have ${blayout ? `blayout=${blayout}, ` : ''}slayout=${slayout} on a5`, D.tileLayout);
