@@ -2,7 +2,7 @@ import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticBag } from '../diag/diagnostic';
 import { Span } from '../diag/source';
 import { AttrEntry, OpNode, Operand, ResultDef, TypeRef, ValueRef } from './ast';
-import { GenericOp, OpSyntax } from './op-syntax';
+import { GenericOp, GenericRewrite, OpSyntax } from './op-syntax';
 
 /** What the parser read of a statement in MLIR's generic form. */
 export interface GenericStatement {
@@ -71,9 +71,73 @@ export function genericOp(stmt: GenericStatement, op: OpSyntax | undefined, diag
     return { ...base, ...rewrite.fields };
   }
   if (op.syntax !== undefined) {
+    const plain = PLAIN_OPERANDS[op.syntax];
+    const rewrite = plain ? plainOperands(op.name, plain, generic) : undefined;
+    if (rewrite && 'fields' in rewrite) return { ...base, ...rewrite.fields };
     // Dropped too: the op's verifier expects its own form's operands and attributes.
-    diags.report(D.genericForm, stmt.nameSpan, `the generic form of ${op.name} is not supported yet: write it in its own form`);
+    diags.report(
+      D.genericForm,
+      rewrite?.span ?? stmt.nameSpan,
+      rewrite?.error ?? `the generic form of ${op.name} is not supported yet: write it in its own form`,
+    );
     return undefined;
   }
   return { ...base, ...ssa };
+}
+
+/**
+ * The custom syntaxes whose operands are the generic form's and nothing else: each names the operand segments its
+ * parse action fills, in the order the op declares its operands (PTOAS's ODS arguments, which the generic form
+ * follows), with how many operands each takes (`*`: all the rest), and where its own form writes them in another
+ * order, that order (store_scalar's value comes last in the generic form, first in its own). An op spelled with one
+ * of them reads its generic form into the AST its own form gives (its attributes as written, its result types from
+ * the signature), so it verifies, runs and prints alike. A syntax that reads more than operands (a predicate, a
+ * constant, regions, offsets and sizes) or whose op takes `operandSegmentSizes` (memref.alloc) is not here: its
+ * generic form is not supported yet.
+ */
+const PLAIN_OPERANDS: Record<string, { operands: string[]; ownOrder?: string[] }> = {
+  AddPtrBody: { operands: ['ptr', 'offset'] },
+  LoadScalarBody: { operands: ['ptr', 'offset'] },
+  StoreScalarBody: { operands: ['ptr', 'offset', 'value'], ownOrder: ['value', 'ptr', 'offset'] },
+  TensorViewDimBody: { operands: ['view', 'dim'] },
+  ArithBody: { operands: ['operands*'] },
+  ArithCastBody: { operands: ['operands'] },
+  ArithSelectBody: { operands: ['operands:3'] },
+  FirstOperandTypedBody: { operands: ['operands*'] },
+  ReturnBody: { operands: ['values*'] },
+  ScfYieldBody: { operands: ['values*'] },
+};
+
+/** `name` (one operand), `name:N` (N operands) or `name*` (all the rest). */
+function segmentSize(spec: string): [segment: string, count: number | '*'] {
+  if (spec.endsWith('*')) return [spec.slice(0, -1), '*'];
+  const [segment, count] = spec.split(':');
+  return [segment, count === undefined ? 1 : Number(count)];
+}
+
+function plainOperands(name: string, { operands, ownOrder }: (typeof PLAIN_OPERANDS)[string], g: GenericOp): GenericRewrite {
+  const layout = operands.map(segmentSize);
+  if (g.segmentSizes) return { error: `${name} has no optional operands: operandSegmentSizes does not apply`, span: g.segmentSizes.span };
+  const fixed = layout.reduce((n, [, count]) => n + (count === '*' ? 0 : count), 0);
+  const variadic = layout.some(([, count]) => count === '*');
+  if (variadic ? g.operands.length < fixed : g.operands.length !== fixed) {
+    const names = layout.map(([segment, count]) => (count === '*' ? `${segment}...` : segment)).join(', ');
+    return { error: `${name} takes ${variadic ? 'at least ' : ''}${fixed} operand(s) (${names}), got ${g.operands.length}`, span: g.span };
+  }
+  // Each segment's operands as the generic form gives them, then laid out in the own form's order.
+  const groups = new Map<string, Operand[]>();
+  let next = 0;
+  for (const [segment, count] of layout) {
+    const n = count === '*' ? g.operands.length - fixed : count;
+    groups.set(segment, g.operands.slice(next, next + n));
+    next += n;
+  }
+  const own: Operand[] = [];
+  const segments: Record<string, number[]> = {};
+  for (const segment of ownOrder ?? [...groups.keys()]) {
+    const group = groups.get(segment)!;
+    segments[segment] = group.map((_, k) => own.length + k);
+    own.push(...group);
+  }
+  return { fields: { form: 'custom', operands: own, segments, attrs: g.attrs, resultTypes: g.resultTypes } };
 }
