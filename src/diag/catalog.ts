@@ -208,7 +208,7 @@ export const DIAGNOSTICS = {
   memrefOp: {
     code: 'E0407',
     severity: 'error',
-    summary: 'An op of the memref form (memref.alloc, pointer_cast, memref.subview, bind_tile, affine.apply) breaks a rule.',
+    summary: 'An op of the memref form (memref.alloc, memref.dealloc, pointer_cast, memref.subview, bind_tile, affine.apply) breaks a rule.',
     example: { tool: 'pto-as', program: fn('  %c0 = arith.constant 0 : index\n  %x = affine.apply affine_map<(d0, d1) -> (d0 + d1)>(%c0)') },
   },
   runtimeOp: {

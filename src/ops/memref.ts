@@ -117,6 +117,26 @@ export const bindTile: OpDefinition = {
   },
 };
 
+/**
+ * `memref.dealloc %m : memref<...>`: frees a memref (MLIR's memref dialect, which PTOAS loads). The VM never hands
+ * freed bytes to a later allocation, so freeing changes nothing a correct program can see; a use after it, undefined
+ * in MLIR, is not detected.
+ */
+const dealloc: OpDefinition = {
+  name: 'memref.dealloc',
+  syntax: 'FirstOperandTypedBody',
+  execute() {},
+  verify(v) {
+    const { op } = v;
+    const [memref] = v.operands;
+    if (op.operands.length !== 1) v.error(op.span, `memref.dealloc takes one memref, got ${op.operands.length} operand(s)`);
+    else if (memref && !((memref.kind === 'tile' || memref.kind === 'partition_view') && memref.memref))
+      v.error(op.operands[0].span, `memref.dealloc frees a memref, not ${printType(memref)}`);
+    v.expectResults(0);
+    v.define([]);
+  },
+};
+
 /** `%i = affine.apply affine_map<(d0)[s0] -> (...)>(%d)[%s]`: index arithmetic. */
 const affineApply: OpDefinition = {
   name: 'affine.apply',
@@ -154,4 +174,4 @@ const affineApply: OpDefinition = {
   },
 };
 
-export const MEMREF_DEFINITIONS: OpDefinition[] = [...Object.keys(PLACEMENT).map(memrefBuffer), subview, bindTile, affineApply];
+export const MEMREF_DEFINITIONS: OpDefinition[] = [...Object.keys(PLACEMENT).map(memrefBuffer), subview, bindTile, dealloc, affineApply];

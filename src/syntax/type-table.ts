@@ -307,7 +307,13 @@ function memrefType(items: BodyItem[], text: string): TypeParse {
     else if (item.kind === 'pretty' && item.text.startsWith('strided')) layout = item.text.replace(/\s+/g, ' ');
     else return { error: `unsupported memref parameter '${item.text}' (expected strided<...> or #pto.address_space<...>)`, warnings };
   }
-  if (!spaceName) return { error: `'${text}' needs an address space (#pto.address_space<gm|vec|mat|...>)`, warnings };
+  // Without an address space a memref is global memory: PTOAS's lowering reads it so (PTOToEmitC's
+  // getAddressSpaceOrGM, InsertSync's getPointerLikeAddressSpace).
+  if (!spaceName)
+    return {
+      type: { kind: 'partition_view', shape: shaped.shape, elem: shaped.elem, memref: { shape: shaped.shape, layout, space: 'gm', spaceless: true } },
+      warnings,
+    };
   if (spaceName === 'ub') {
     warnings.push(`'#pto.address_space<ub>' is the old name of '#pto.address_space<vec>'`);
     spaceName = 'vec';

@@ -61,6 +61,8 @@ export interface MemrefSpelling {
   /** The layout as written (`strided<[1024, 1], offset: ?>`), if any. */
   layout?: string;
   space: 'gm' | TileLoc;
+  /** No address space was written: a global memref (`memref<4xf32>`, as PTOAS lowers one), printed without one. */
+  spaceless?: boolean;
 }
 
 export type Type =
@@ -245,7 +247,7 @@ function tileParameters(t: TileType): string {
 
 function printMemref(m: MemrefSpelling, elem: ElemType): string {
   const dims = m.shape.map((d) => (d === null ? '?' : String(d))).join('x');
-  return `memref<${dims}x${elemTypeName(elem)}${m.layout ? ', ' + m.layout : ''}, #pto.address_space<${m.space}>>`;
+  return `memref<${dims}x${elemTypeName(elem)}${m.layout ? ', ' + m.layout : ''}${m.spaceless ? '' : `, #pto.address_space<${m.space}>`}>`;
 }
 
 /** A floating-point scalar. */

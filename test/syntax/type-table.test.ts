@@ -327,6 +327,12 @@ describe('other types', () => {
     expect(table.parse('memref<1024xi32, #pto.address_space<mat>>').type).toMatchObject({ kind: 'tile', loc: 'mat', rows: 1, cols: 1024 });
   });
 
+  test('a memref without an address space is global memory (PTOAS lowers it as __gm__), printed without one', () => {
+    const t = table.parse('memref<4x8xf32>').type!;
+    expect(t).toEqual({ kind: 'partition_view', shape: [4, 8], elem: 'f32', memref: { shape: [4, 8], layout: undefined, space: 'gm', spaceless: true } });
+    expect(printType(t)).toBe('memref<4x8xf32>');
+  });
+
   test('a global memref is a view, with its layout kept for printing', () => {
     expect(table.parse('memref<32x32xi32, strided<[1024, 1], offset: ?>, #pto.address_space<gm>>').type).toEqual({
       kind: 'partition_view',
@@ -337,7 +343,6 @@ describe('other types', () => {
   });
 
   test.each([
-    ['memref<4xf32>', "'memref<4xf32>' needs an address space (#pto.address_space<gm|vec|mat|...>)"],
     ['memref<4xf32, #pto.address_space<l9>>', "unknown address space 'l9' (expected gm or one of vec, mat, left, right, acc, bias, scaling)"],
     ['memref<?x4xf32, #pto.address_space<vec>>', "an on-chip memref needs a static shape, got '?x4xf32'"],
     [
