@@ -23,10 +23,16 @@ describe('tsort32', () => {
     expect(check(`pto.tsort32 ins(%s, %i, %t : ${src}, ${one}, ${src}) outs(%d : ${dst})`, { s: src, t: src, d: dst, i: one }).lines).toEqual([]);
   });
 
-  test('idx with another number of rows than src (and not 1)', () => {
+  test('no valid shapes are verified (PTOAS TSort32Op::verify): idx of 2 rows for 4, dst 2 x 26 for 2 x 13, idx 2 x 13 for 4 rows', () => {
     const idx2 = tb('u32', 2, 32);
-    const { text, lines } = check(`pto.tsort32 ins(%s, %i : ${src}, ${idx2}) outs(%d : ${dst})`, { s: src, d: dst, i: idx2 });
-    expect(lines).toEqual([`${at(text, idx2, 1)}: error[E0508]: pto.tsort32: idx must have as many valid rows as src (4) or one row for all, not 2`]);
+    expect(check(`pto.tsort32 ins(%s, %i : ${src}, ${idx2}) outs(%d : ${dst})`, { s: src, d: dst, i: idx2 }).lines).toEqual([]);
+    const short = tb('f32', 2, 16, { vRow: 2, vCol: 13 });
+    const shortIdx = tb('u32', 2, 16, { vRow: 2, vCol: 13 });
+    const narrow = tb('f32', 2, 64, { vRow: 2, vCol: 26 });
+    const tmp = tb('f32', 1, 32);
+    const line = `pto.tsort32 ins(%s, %i, %t : ${short}, ${shortIdx}, ${tmp}) outs(%d : ${narrow})`;
+    expect(check(line, { s: short, i: shortIdx, t: tmp, d: narrow }).lines).toEqual([]);
+    expect(check(`pto.tsort32 ins(%s, %i : ${src}, ${shortIdx}) outs(%d : ${dst})`, { s: src, d: dst, i: shortIdx }).lines).toEqual([]);
   });
 
   test('dst narrower than one record per element is accepted (as PTOAS does); the VM checks it when it runs', () => {

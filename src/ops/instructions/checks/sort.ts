@@ -20,18 +20,13 @@ function requireLevel2(ctx: CheckContext, spelling: string): boolean {
 }
 
 /**
- * TSORT32: idx gives each row its indices (or one row for all: A2/A3 and A5 broadcast a one-row idx). PTOAS does
- * not size dst (one record per element of src): the VM checks that when it runs. A2/A3's tmp holds src's bytes.
+ * TSORT32: PTOAS's TSort32Op::verify checks no valid shapes (idx's rows, dst's width): the VM checks what it needs
+ * when it runs. A2/A3's tmp holds src's bytes.
  */
 function tsort32(ctx: CheckContext): void {
   if (!requireLevel2(ctx, 'pto.tsort32 ins(%src, %idx : T, ui32) outs(%dst : T)')) return;
   const src = ctx.tiles.get('src');
-  const idx = ctx.tiles.get('idx');
-  if (!src || !idx) return;
-  if (idx.vRow !== null && src.vRow !== null && idx.vRow !== 1 && idx.vRow !== src.vRow) {
-    ctx.error(ctx.spanOf('idx'), `idx must have as many valid rows as src (${src.vRow}) or one row for all, not ${idx.vRow}`);
-  }
-  if (ctx.target === 'a2a3') scratchHolds(ctx, 'tmp', tileBytes(src), `src (${src.rows}x${src.cols} ${elemTypeName(src.dtype)})`);
+  if (src && ctx.target === 'a2a3') scratchHolds(ctx, 'tmp', tileBytes(src), `src (${src.rows}x${src.cols} ${elemTypeName(src.dtype)})`);
 }
 
 const isIntegerScalar = (t: Type): boolean => t.kind === 'scalar' && !['f16', 'bf16', 'f32', 'f64', 'i1'].includes(t.elem);

@@ -56,8 +56,13 @@ function paddingRecord(src: Tile, index: number): SortRecord {
   return { value: NaN, bytes };
 }
 
-/** Descending by value; equal values (+0 and -0 too) by smaller index, then in their order (a stable sort). */
-function sortBlock(records: SortRecord[]): SortRecord[] {
+/**
+ * Descending by value; equal values (+0 and -0 too) by smaller index, then in their order (a stable sort). A NaN
+ * is a trap: its place is not defined (the NPU manual does not give it; the simulator's comparator is not a strict
+ * weak order).
+ */
+function sortBlock(ctx: InstructionContext, records: SortRecord[]): SortRecord[] {
+  if (records.some((x) => Number.isNaN(x.value))) ctx.trap('a NaN in src: its place in the sorted order is not defined');
   return records
     .map((record, position) => ({ record, position }))
     .sort((a, b) => b.record.value - a.record.value || indexOf(a.record) - indexOf(b.record) || a.position - b.position)
@@ -72,49 +77,110 @@ function indexRow(ctx: InstructionContext, src: Tile, idx: Tile): (r: number) =>
 }
 
 /**
- * TSORT32: each row of src in blocks of 32, each block's (value, index) records sorted descending into dst.
- * cpu-sim sorts a partial last block as it is (n < 32 records); npu needs the 4-argument form (tmp) for one and
- * then writes a full block, the valid records followed by padding records (docs/numerics.md).
+ * The pad value of PTOAS's A5 template (lib/TileOps/a5/tsort32.py, _pad_min): the integers 0xFF800000 and 0xFC00
+ * taken as numbers, not as bits (pto.f32(0xFF800000) is 4286578688.0, pto.f16(0xFC00) 64512.0), so the pads are
+ * large finite values that sort before the data.
+ */
+const TEMPLATE_PAD: Record<number, number> = { 4: 4286578688, 2: 64512 };
+
+/** MAX_UB_TMP of pto-isa and the template: a row of at most this many bytes goes through tmp whole, else its tail alone. */
+const MAX_UB_TMP = 32 * 255;
+
+/** The elements the tail path writes into tmp (pto-isa's tmpSize): the row rounded up to 32, or one block. */
+const tmpElements = (validCols: number, size: number): number => (validCols * size <= MAX_UB_TMP ? Math.ceil(validCols / BLOCK) * BLOCK : BLOCK);
+
+/**
+ * TSORT32: each row of src in blocks of 32, each block's (value, index) records sorted descending into dst, at
+ * dst's columns from the row's start, within dst's storage row whatever dst's valid columns (pto-isa and the
+ * simulator write at the element offsets). A row whose length is not a multiple of 32 ends with a partial block:
+ * cpu-sim sorts it as it is (n < 32 records); npu sorts a full block through tmp (PTOAS supplies one when the
+ * program leaves it out, pto-materialize-implicit-tmp), the partial block's records among padding ones:
+ * - emitc, pto-isa's A5 TSort32Impl with tmp: the block's columns past the row's end hold -(0.0/0.0), the negative
+ *   quiet NaN, which sorts after every value, and all 32 records are written (docs/numerics.md);
+ * - vpto, PTOAS's template (tsort32.py, template_tsort32_with_tmp): see templateSort.
+ * The indices come from idx's storage along the row, past its valid columns for the padding (the hardware's
+ * addressing: past a row's end, the next row's).
  */
 export function sort32(ctx: InstructionContext): void {
   const src = ctx.tile('src');
   const dst = ctx.tile('dst');
   const idx = ctx.tile('idx');
-  const tmp = ctx.optionalTile('tmp');
   if (ctx.numerics === 'cpu-sim' && (idx.vRow !== src.vRow || idx.vCol !== src.vCol)) {
     // The simulator returns without writing anything when the valid regions differ (cpu/TSort32.hpp).
     ctx.note(`pto.tsort32: idx's valid region (${idx.vRow}x${idx.vCol}) differs from src's (${src.vRow}x${src.vCol}): the CPU simulator leaves dst untouched`);
     return;
   }
+  // pto-isa and the template sort dst's valid rows, the simulator src's.
+  if (ctx.numerics === 'npu' && dst.vRow !== src.vRow) ctx.trap(`sorting dst's ${dst.vRow} valid rows of src's ${src.vRow} is not implemented yet`);
   const idxRow = indexRow(ctx, src, idx);
+  const indexAt = (r: number, c: number): number => Number(idx.get(idxRow(r), c));
   const tail = src.vCol % BLOCK;
-  if (ctx.numerics === 'npu' && tail !== 0 && !tmp) {
-    ctx.trap(`src has ${src.vCol} valid columns, not a multiple of 32: the NPU sorts a partial block only in the 4-argument form (with tmp)`);
-  }
   const padded = ctx.numerics === 'npu' && tail !== 0;
   const records = padded ? src.vCol - tail + BLOCK : src.vCol;
-  if (records * recordColumns(dst) > dst.vCol) {
-    ctx.trap(`dst needs ${records * recordColumns(dst)} valid columns for ${records} records per row, but has ${dst.vCol}`);
+  if (records * recordColumns(dst) > dst.type.cols) {
+    ctx.trap(`the ${records} records of a row take ${records * recordColumns(dst)} columns of dst, past its ${dst.type.cols}`);
   }
-  if (padded && records > idx.type.cols)
-    ctx.trap(`the NPU reads the indices of the padded last block from idx columns up to ${records - 1}, past idx's ${idx.type.cols} columns`);
+  const tmp = ctx.optionalTile('tmp');
+  if (padded && tmp && tmp.type.rows * tmp.type.cols < tmpElements(src.vCol, src.codec.size)) {
+    ctx.trap(
+      `the partial last block goes through tmp's first ${tmpElements(src.vCol, src.codec.size)} elements, but tmp (${tmp.type.rows}x${tmp.type.cols}) has ` +
+        `${tmp.type.rows * tmp.type.cols}: the NPU would write past it`,
+    );
+  }
+  if (padded && ctx.backend === 'vpto') return templateSort(ctx, src, dst, indexAt);
   for (let r = 0; r < src.vRow; r++) {
     for (let start = 0; start < src.vCol; start += BLOCK) {
       const n = Math.min(BLOCK, src.vCol - start);
       const block: SortRecord[] = [];
-      for (let k = 0; k < n; k++) block.push(makeRecord(src, r, start + k, Number(idx.get(idxRow(r), start + k))));
-      if (block.some((x) => Number.isNaN(x.value))) {
-        ctx.trap(
-          'a NaN in src: its place in the sorted order is not defined (the NPU manual does not give it; the simulator’s comparator is not a strict weak order)',
-        );
-      }
-      const sorted = sortBlock(block);
+      for (let k = 0; k < n; k++) block.push(makeRecord(src, r, start + k, indexAt(r, start + k)));
+      const sorted = sortBlock(ctx, block);
       if (padded && n < BLOCK) {
         const pads: SortRecord[] = [];
-        for (let k = n; k < BLOCK; k++) pads.push(paddingRecord(src, Number(idx.get(idxRow(r), start + k))));
+        for (let k = n; k < BLOCK; k++) pads.push(paddingRecord(src, indexAt(r, start + k)));
         sorted.push(...pads.sort((a, b) => indexOf(a) - indexOf(b)));
       }
       sorted.forEach((record, k) => writeRecord(dst, r, start + k, record));
+    }
+  }
+}
+
+/**
+ * The partial last block under PTOAS's template (template_tsort32_with_tmp), as it runs: it copies the row (the
+ * tail block alone past MAX_UB_TMP bytes) into tmp in 32-byte bursts, stores its pad over the first 32 - n columns of
+ * the last block in tmp (pto.make_mask(dtype, 32 - n) takes the first lanes, so the pads land on the data, not after
+ * it) and sorts tmp's blocks. So the last block holds the pads, then whatever tmp holds in its other n columns:
+ * the row's data past the pads, src's columns past its valid ones that the burst copied, tmp's own earlier contents.
+ * Without an explicit tmp (PTOAS allocates one) those contents are unknown: a trap.
+ */
+function templateSort(ctx: InstructionContext, src: Tile, dst: Tile, indexAt: (r: number, c: number) => number): void {
+  const tmp = ctx.optionalTile('tmp');
+  if (!tmp) {
+    ctx.trap(
+      'a partial last block under the vpto back end without an explicit tmp is not implemented yet: PTOAS allocates the tmp, and its template sorts columns of it that it never writes',
+    );
+  }
+  const size = src.codec.size;
+  const burst = 32 / size;
+  const blocks = Math.ceil(src.vCol / BLOCK);
+  const n = src.vCol % BLOCK;
+  const last = (blocks - 1) * BLOCK;
+  const whole = src.vCol * size <= MAX_UB_TMP;
+  const flat = (t: Tile, f: number): [number, number] => [Math.floor(f / t.type.cols), f % t.type.cols];
+  const pad = TEMPLATE_PAD[size];
+  for (let r = 0; r < src.vRow; r++) {
+    // The columns of the row that go through tmp start at `from`; tmp's element f holds the row's column from + f.
+    const from = whole ? 0 : last;
+    const copied = Math.ceil((src.vCol - from) / burst) * burst;
+    for (let f = 0; f < copied; f++) tmp.setBits(...flat(tmp, f), src.getBits(r, from + f));
+    const padAt = last - from;
+    for (let f = padAt; f < padAt + BLOCK - n; f++) tmp.set(...flat(tmp, f), pad);
+    for (let start = 0; start < src.vCol; start += BLOCK) {
+      const block: SortRecord[] = [];
+      for (let k = 0; k < BLOCK; k++) {
+        const c = start + k;
+        block.push(c >= from ? makeRecord(tmp, ...flat(tmp, c - from), indexAt(r, c)) : makeRecord(src, r, c, indexAt(r, c)));
+      }
+      sortBlock(ctx, block).forEach((record, k) => writeRecord(dst, r, start + k, record));
     }
   }
 }

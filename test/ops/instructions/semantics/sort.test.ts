@@ -14,11 +14,17 @@ const SIZE: Partial<Record<ElemType, number>> = { f16: 2, f32: 4, u32: 4 };
  * Runs `line` on tiles loaded whole from global memory (tile-kernel.ts); a tile given no bytes starts as 0xAB bytes,
  * so untouched elements are recognisable. Returns each tile's bytes. `scalars`: extra arguments, name -> [type, value].
  */
-function run(line: string, tiles: Record<string, TileArg>, numerics: Numerics, scalars: Record<string, [string, Elem]> = {}): Record<string, DataView> {
+function run(
+  line: string,
+  tiles: Record<string, TileArg>,
+  numerics: Numerics,
+  scalars: Record<string, [string, Elem]> = {},
+  backend: 'emitc' | 'vpto' = 'emitc',
+): Record<string, DataView> {
   const filled = Object.fromEntries(
     Object.entries(tiles).map(([name, t]) => [name, { ...t, bytes: t.bytes ?? new Uint8Array(t.rows * t.cols * SIZE[t.dtype]!).fill(0xab) }]),
   );
-  const { bytes } = runKernel(line, filled, { numerics, scalars });
+  const { bytes } = runKernel(line, filled, { numerics, scalars, backend });
   return Object.fromEntries(Object.entries(bytes).map(([name, b]) => [name, new DataView(b.buffer, b.byteOffset, b.byteLength)]));
 }
 
@@ -178,13 +184,15 @@ describe('tsort32', () => {
       expect(Array.from({ length: 8 * 24 }, (_, k) => out.dst.getUint8(40 * 8 + k))).toEqual(Array(8 * 24).fill(0xab));
     });
 
-    test('a dst too narrow for one record per element is a run-time error (PTOAS accepts it)', () => {
+    test('a dst row too narrow for one record per element is a run-time error (PTOAS accepts it)', () => {
       const narrow = { ...tiles(), dst: { dtype: 'f32' as const, rows: 1, cols: 64 } };
-      expect(() => run(sort32Line, narrow, 'cpu-sim')).toThrow('dst needs 80 valid columns for 40 records per row, but has 64');
+      expect(() => run(sort32Line, narrow, 'cpu-sim')).toThrow('the 40 records of a row take 80 columns of dst, past its 64');
     });
 
-    test('npu without tmp is an error (the manual requires validCol % 32 == 0 for the 3-argument form)', () => {
-      expect(() => run(sort32Line, tiles(), 'npu')).toThrow('not a multiple of 32: the NPU sorts a partial block only in the 4-argument form (with tmp)');
+    test('npu without tmp sorts as with it: PTOAS supplies the tmp (pto-materialize-implicit-tmp)', () => {
+      const without = run(sort32Line, tiles(), 'npu');
+      const withTmp = run(sort32TmpLine, tiles(), 'npu');
+      expect(new Uint8Array(without.dst.buffer)).toEqual(new Uint8Array(withTmp.dst.buffer));
     });
 
     test('npu with tmp writes a full block: the 8 sorted records, then 24 padding records (-NaN, idx of those columns)', () => {
@@ -196,6 +204,113 @@ describe('tsort32', () => {
         expect(out.dst.getUint32((32 + k) * 8 + 4, true)).toBe(32 + k);
       }
     });
+  });
+
+  describe("rows shorter than 32 (PTOAS's tilelang f32_2x13: dst's valid columns 2 x 13, its storage row 64)", () => {
+    const FLT_PAD = 4286578688; // pto.f32(0xFF800000): the number, not the bits
+    const row0 = [5, 1, 9, 3, 7, 2, 8, 4, 6, 0, 11, 10, 12, 50, 51, 52]; // columns 13..15 are past the valid ones
+    const row1 = [-3, 4, 4, 0.5, 2, -8, 1, 3, 6, -1, 9, 7, 5, 60, 61, 62];
+    const idxRow = (base: number) => Array.from({ length: 32 }, (_, c) => base + c);
+    const tiles = (tmpCols = 32): Record<string, TileArg> => ({
+      src: { dtype: 'f32', rows: 2, cols: 16, valid: [2, 13], bytes: tileBytes('f32', [...row0, ...row1]) },
+      idx: { dtype: 'u32', rows: 2, cols: 32, valid: [2, 13], bytes: tileBytes('u32', [...idxRow(100), ...idxRow(200)]) },
+      dst: { dtype: 'f32', rows: 2, cols: 64, valid: [2, 26] },
+      // tmp's own contents: 1000 + its column.
+      tmp: {
+        dtype: 'f32',
+        rows: 1,
+        cols: tmpCols,
+        bytes: tileBytes(
+          'f32',
+          Array.from({ length: tmpCols }, (_, f) => 1000 + f),
+        ),
+      },
+    });
+    const records = (out: Record<string, DataView>, row: number) => Array.from({ length: 32 }, (_, k) => recordAt(out.dst, 'f32', 64, row, k));
+
+    test('emitc (pto-isa A5 TSort32Impl with tmp): the 13 records sorted, then 19 -NaN pads, all 32 written past the valid columns', () => {
+      const out = run(sort32TmpLine, tiles(), 'npu');
+      // Row 0 by hand: 12 (col 12), 11 (10), 10 (11), 9 (2), 8 (6), 7 (4), 6 (8), 5 (0), 4 (7), 3 (3), 2 (5), 1 (1), 0 (9).
+      expect(records(out, 0).slice(0, 13)).toEqual([12, 10, 11, 2, 6, 4, 8, 0, 7, 3, 5, 1, 9].map((c) => ({ value: row0[c], index: 100 + c })));
+      // Row 1: 9 (10), 7 (11), 6 (8), 5 (12), 4 (1), 4 (2), 3 (7), 2 (4), 1 (6), 0.5 (3), -1 (9), -3 (0), -8 (5).
+      expect(records(out, 1).slice(0, 13)).toEqual([10, 11, 8, 12, 1, 2, 7, 4, 6, 3, 9, 0, 5].map((c) => ({ value: row1[c], index: 200 + c })));
+      for (const row of [0, 1]) {
+        for (let k = 13; k < 32; k++) {
+          expect(out.dst.getUint32(row * 256 + k * 8, true)).toBe(0xffc00000);
+          expect(out.dst.getUint32(row * 256 + k * 8 + 4, true)).toBe(100 * (row + 1) + k);
+        }
+      }
+    });
+
+    test("vpto (PTOAS's template): its pads land on the block's first 19 columns; the other 13 are tmp's own columns 19..31", () => {
+      const out = run(sort32TmpLine, tiles(), 'npu', {}, 'vpto');
+      for (const [row, base] of [
+        [0, 100],
+        [1, 200],
+      ]) {
+        const want = [
+          ...Array.from({ length: 19 }, (_, k) => ({ value: FLT_PAD, index: base + k })),
+          ...Array.from({ length: 13 }, (_, j) => ({ value: 1031 - j, index: base + 31 - j })),
+        ];
+        expect(records(out, row)).toEqual(want);
+      }
+      // tmp as the template leaves it: the pads over the copied row, then its own columns.
+      expect(Array.from({ length: 32 }, (_, f) => out.tmp.getFloat32(f * 4, true))).toEqual([
+        ...Array(19).fill(FLT_PAD),
+        ...Array.from({ length: 13 }, (_, j) => 1019 + j),
+      ]);
+    });
+
+    test('vpto without an explicit tmp (PTOAS allocates one, unwritten where the template sorts it) is not implemented', () => {
+      const { tmp: _tmp, ...rest } = tiles();
+      expect(() => run(sort32Line, rest, 'npu', {}, 'vpto')).toThrow('without an explicit tmp is not implemented yet');
+    });
+
+    test("a tmp of 16 elements (as PTOAS's testcase allocates) is too small: the tail path writes 32", () => {
+      expect(() => run(sort32TmpLine, tiles(16), 'npu')).toThrow("the partial last block goes through tmp's first 32 elements, but tmp (1x16) has 16");
+    });
+  });
+
+  test("vpto, a row past MAX_UB_TMP bytes (2052 f32): full blocks from src, the tail block's 8 copied columns under 28 pads", () => {
+    const cols = 2080;
+    const values = Array.from({ length: cols }, (_, c) => (c < 2048 ? (c * 37) % 101 : 500 + c)); // 2048.. past the data
+    const out = run(
+      sort32TmpLine,
+      {
+        src: { dtype: 'f32', rows: 1, cols, valid: [1, 2052], bytes: tileBytes('f32', values) },
+        idx: {
+          dtype: 'u32',
+          rows: 1,
+          cols,
+          valid: [1, 2052],
+          bytes: tileBytes(
+            'u32',
+            Array.from({ length: cols }, (_, c) => c),
+          ),
+        },
+        dst: { dtype: 'f32', rows: 1, cols: 2 * cols, valid: [1, 4104] },
+        tmp: {
+          dtype: 'f32',
+          rows: 1,
+          cols: 32,
+          bytes: tileBytes(
+            'f32',
+            Array.from({ length: 32 }, (_, f) => -f),
+          ),
+        },
+      },
+      'npu',
+      {},
+      'vpto',
+    );
+    // Block 0, from src, sorted as any full block.
+    const block0 = selectionSort(values.slice(0, 32).map((value, c) => ({ value, index: c })));
+    expect(Array.from({ length: 32 }, (_, k) => recordAt(out.dst, 'f32', 2 * cols, 0, k))).toEqual(block0);
+    // The tail block (columns 2048..2079): 28 pads with idx 2048..2075, then tmp's columns 28..31 (-28 .. -31).
+    expect(Array.from({ length: 32 }, (_, k) => recordAt(out.dst, 'f32', 2 * cols, 0, 2048 + k))).toEqual([
+      ...Array.from({ length: 28 }, (_, k) => ({ value: 4286578688, index: 2048 + k })),
+      ...[28, 29, 30, 31].map((f) => ({ value: -f, index: 2048 + f })),
+    ]);
   });
 
   test.each(both)('a NaN in src is an error under %s (its place in the order is not defined)', (numerics) => {
