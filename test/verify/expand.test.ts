@@ -62,13 +62,76 @@ test('a 0x0 dst is a no-op whatever the per-row operand; one empty dimension is 
   ]);
 });
 
-test('tpartmax: one source must cover dst', () => {
+test('tpartmax: on a2a3 one source must cover dst', () => {
   const a = tileBuf({ dtype: 'f32', rows: 16, cols: 8, vRow: 16, vCol: 4 });
   const b = tileBuf({ dtype: 'f32', rows: 16, cols: 8, vRow: 8, vCol: 8 });
   const text = program(`pto.tpartmax ins(%a, %b : ${a}, ${b}) outs(%d : ${full})`, { a, b, d: full });
-  expect(diagLines(run(text, 'a5'))).toEqual([
+  expect(diagLines(run(text, 'a2a3'))).toEqual([
     `${at(text, full, 1)}: error[E0508]: pto.tpartmax: the valid region of src0 (16x4) or src1 (8x8) must equal dst's (16x8)`,
   ]);
+});
+
+describe('tpartadd/max/min/mul on a5: each source need only fit inside dst (PTOAS verifyPartialValidPatternLoose)', () => {
+  const tile = (vRow: number, vCol: number) => tileBuf({ dtype: 'f32', rows: 122, cols: 128, vRow, vCol });
+  const [a, b, d] = [tile(104, 123), tile(122, 110), tile(122, 123)];
+  test.each(['tpartadd', 'tpartmax', 'tpartmin', 'tpartmul'])('%s: src0 104x123, src1 122x110, dst 122x123', (name) => {
+    const text = program(`pto.${name} ins(%a, %b : ${a}, ${b}) outs(%d : ${d})`, { a, b, d });
+    expect(diagLines(run(text, 'a5'))).toEqual([]);
+    expect(diagLines(run(text, 'a2a3'))).toEqual([
+      `${at(text, d, 1)}: error[E0508]: pto.${name}: the valid region of src0 (104x123) or src1 (122x110) must equal dst's (122x123)`,
+    ]);
+  });
+  test('a source larger than dst is still an error', () => {
+    const big = tile(122, 124);
+    const text = program(`pto.tpartmax ins(%a, %b : ${a}, ${big}) outs(%d : ${d})`, { a, b: big, d });
+    expect(diagLines(run(text, 'a5'))).toHaveLength(1);
+  });
+  test('tpartargmax keeps the strict rule on a5', () => {
+    const i = (vRow: number, vCol: number) => tileBuf({ dtype: 'i32', rows: 122, cols: 128, vRow, vCol });
+    const [ai, bi, di] = [i(104, 123), i(122, 110), i(122, 123)];
+    const text = program(`pto.tpartargmax ins(%a, %b, %ai, %bi : ${a}, ${b}, ${ai}, ${bi}) outs(%d, %di : ${d}, ${di})`, { a, b, ai, bi, d, di });
+    expect(diagLines(run(text, 'a5'))).toEqual([
+      `${at(text, d, 1)}: error[E0508]: pto.tpartargmax: the valid region of src0 (104x123) or src1 (122x110) must equal dst's (122x123)`,
+    ]);
+  });
+});
+
+test('tpartargmax: an f32 value needs a 32-bit index', () => {
+  const i16 = tileBuf({ dtype: 'i16', rows: 16, cols: 16, vCol: 8 });
+  const text = program(`pto.tpartargmax ins(%a, %b, %ai, %bi : ${full}, ${full}, ${i16}, ${i16}) outs(%d, %di : ${full}, ${i16})`, {
+    a: full,
+    b: full,
+    ai: i16,
+    bi: i16,
+    d: full,
+    di: i16,
+  });
+  expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, i16, 5)}: error[E0508]: pto.tpartargmax: an f32 value needs a 32-bit index (i32 or ui32), not i16`]);
+});
+
+describe('tpartadd/max/min/mul on a5: each source need only fit inside dst (PTOAS verifyPartialValidPatternLoose)', () => {
+  const tile = (vRow: number, vCol: number) => tileBuf({ dtype: 'f32', rows: 122, cols: 128, vRow, vCol });
+  const [a, b, d] = [tile(104, 123), tile(122, 110), tile(122, 123)];
+  test.each(['tpartadd', 'tpartmax', 'tpartmin', 'tpartmul'])('%s: src0 104x123, src1 122x110, dst 122x123', (name) => {
+    const text = program(`pto.${name} ins(%a, %b : ${a}, ${b}) outs(%d : ${d})`, { a, b, d });
+    expect(diagLines(run(text, 'a5'))).toEqual([]);
+    expect(diagLines(run(text, 'a2a3'))).toEqual([
+      `${at(text, d, 1)}: error[E0508]: pto.${name}: the valid region of src0 (104x123) or src1 (122x110) must equal dst's (122x123)`,
+    ]);
+  });
+  test('a source larger than dst is still an error', () => {
+    const big = tile(122, 124);
+    const text = program(`pto.tpartmax ins(%a, %b : ${a}, ${big}) outs(%d : ${d})`, { a, b: big, d });
+    expect(diagLines(run(text, 'a5'))).toHaveLength(1);
+  });
+  test('tpartargmax keeps the strict rule on a5', () => {
+    const i = (vRow: number, vCol: number) => tileBuf({ dtype: 'i32', rows: 122, cols: 128, vRow, vCol });
+    const [ai, bi, di] = [i(104, 123), i(122, 110), i(122, 123)];
+    const text = program(`pto.tpartargmax ins(%a, %b, %ai, %bi : ${a}, ${b}, ${ai}, ${bi}) outs(%d, %di : ${d}, ${di})`, { a, b, ai, bi, d, di });
+    expect(diagLines(run(text, 'a5'))).toEqual([
+      `${at(text, d, 1)}: error[E0508]: pto.tpartargmax: the valid region of src0 (104x123) or src1 (122x110) must equal dst's (122x123)`,
+    ]);
+  });
 });
 
 test('tpartargmax: an f32 value needs a 32-bit index', () => {

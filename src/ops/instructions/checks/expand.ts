@@ -78,6 +78,15 @@ function partialRegions(ctx: CheckContext): void {
   );
 }
 
+/**
+ * TPARTADD/TPARTMAX/TPARTMIN/TPARTMUL: PTOAS asks for partialRegions on A2/A3 only (verifyPartialValidPattern); on A5
+ * both sources need only fit inside dst (verifyPartialValidPatternLoose, since fb06892a), so a dst element may be
+ * covered by one source or by none.
+ */
+function partialBinary(ctx: CheckContext): void {
+  if (ctx.target === 'a2a3') partialRegions(ctx);
+}
+
 /** Each index tile has its value tile's valid shape (the spec's valid rules cannot name camel-case operands). */
 function indexShapes(ctx: CheckContext): void {
   for (const [index, value] of [
@@ -131,7 +140,7 @@ const ROW_EXPAND_BINARY = ['add', 'sub', 'mul', 'div', 'max', 'min', 'expdif'].m
 /** Rules beyond the tables, by op name (`pto.NAME`). */
 export const checks: Record<string, InstructionCheck> = {
   ...Object.fromEntries(ROW_EXPAND_BINARY.map((name) => [name, rowExpandOperands])),
-  ...Object.fromEntries(['tpartadd', 'tpartmax', 'tpartmin', 'tpartmul'].map((n) => [`pto.${n}`, partialRegions])),
+  ...Object.fromEntries(['tpartadd', 'tpartmax', 'tpartmin', 'tpartmul'].map((n) => [`pto.${n}`, partialBinary])),
   'pto.tpartargmax': partialArg,
   'pto.tpartargmin': partialArg,
   ...Object.fromEntries(['trowargmin', 'trowargmax', 'tcolargmin', 'tcolargmax'].map((n) => [`pto.${n}`, argReduceDestinations])),

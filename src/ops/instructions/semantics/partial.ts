@@ -2,22 +2,28 @@ import { BinaryOperationName, binaryOperation } from '../../../numerics/arithmet
 import { Scalar } from '../../../numerics/elements';
 import { Tile } from '../../../machine/memory';
 import { InstructionContext, SemanticsModule } from './context';
-import { copyElement } from './memory';
+import { copyElement, padValue } from './memory';
 import { finisher } from './elementwise';
 
 export const PARTIAL_OPERATIONS = ['add', 'max', 'min', 'mul'] as const;
 export const PARTIAL_ARG_OPERATIONS = ['max', 'min'] as const;
 
-const inside = (t: Tile, r: number, c: number): boolean => r < t.vRow && c < t.vCol;
+/** pto-isa's PadValue::Max and PadValue::Min. */
+const PAD_MAX = 2;
+const PAD_MIN = 3;
 
-/**
- * The manual's supported patterns: one source covers dst's valid region exactly and the other fits inside it, so
- * every dst element is valid in at least one source. Anything else is implementation-defined: a trap here.
- */
-function checkPattern(ctx: InstructionContext, dst: Tile, src0: Tile, src1: Tile): void {
-  const covers = (t: Tile) => t.vRow === dst.vRow && t.vCol === dst.vCol;
+const inside = (t: Tile, r: number, c: number): boolean => r < t.vRow && c < t.vCol;
+const sameValid = (a: Tile, b: Tile): boolean => a.vRow === b.vRow && a.vCol === b.vCol;
+
+/** The manual's pattern: one source covers dst's valid region exactly and the other fits inside it. */
+function coversPattern(dst: Tile, src0: Tile, src1: Tile): boolean {
   const fits = (t: Tile) => t.vRow <= dst.vRow && t.vCol <= dst.vCol;
-  if ((covers(src0) && fits(src1)) || (covers(src1) && fits(src0))) return;
+  return (sameValid(src0, dst) && fits(src1)) || (sameValid(src1, dst) && fits(src0));
+}
+
+/** The manual's supported patterns (every dst element is valid in at least one source); anything else traps. */
+function checkPattern(ctx: InstructionContext, dst: Tile, src0: Tile, src1: Tile): void {
+  if (coversPattern(dst, src0, src1)) return;
   ctx.trap(
     `${ctx.bound.spec.opName}: unsupported valid regions src0 ${src0.vRow}x${src0.vCol}, src1 ${src1.vRow}x${src1.vCol}, dst ${dst.vRow}x${dst.vCol} ` +
       "(one source's valid region must equal dst's and the other must fit inside it)",
@@ -28,24 +34,117 @@ function copyBits(src: Tile, dst: Tile, r: number, c: number): void {
   copyElement(src.bytes, src.elementIndex(r, c) * src.codec.size, dst.bytes, dst.elementIndex(r, c) * dst.codec.size, dst.codec.size);
 }
 
-/** TPARTADD/TPARTMAX/TPARTMIN/TPARTMUL: src0 op src1 where both are valid, else a bit copy of the one valid source. */
+type Combine = (a: Scalar, b: Scalar) => Scalar;
+
+/**
+ * TPARTADD/TPARTMAX/TPARTMIN/TPARTMUL: src0 op src1 where both are valid. Elsewhere the back ends differ once no
+ * source covers dst (A5 accepts that, PTOAS's verifyPartialValidPatternLoose); under the manual's pattern all three
+ * give the one valid source's element, bit for bit, except the vpto max/min (see partExtreme).
+ */
 export function partial(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
   const src0 = ctx.tile('src0');
   const src1 = ctx.tile('src1');
   if (dst.vRow === 0 || dst.vCol === 0) return;
-  checkPattern(ctx, dst, src0, src1);
   const name = ctx.bound.spec.op as BinaryOperationName;
   if (!(PARTIAL_OPERATIONS as readonly string[]).includes(name)) ctx.trap(`unknown partial op '${name}' in spec/instructions`);
   const op = binaryOperation(name, dst.type.dtype, ctx.numerics, ctx.trap);
   const finish = finisher(ctx, dst.type.dtype);
+  const combine: Combine = (a, b) => finish(op(a, b));
+  if (ctx.target === 'a5' && ctx.backend === 'vpto') return partTemplate(ctx, dst, src0, src1, name, combine);
+  if (ctx.target === 'a5' && !coversPattern(dst, src0, src1)) return partLargerSource(ctx, dst, src0, src1, combine);
+  checkPattern(ctx, dst, src0, src1);
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) {
       const in0 = inside(src0, r, c);
       const in1 = inside(src1, r, c);
-      if (in0 && in1) dst.set(r, c, finish(op(src0.get(r, c), src1.get(r, c))));
+      if (in0 && in1) dst.set(r, c, combine(src0.get(r, c), src1.get(r, c)));
       else copyBits(in0 ? src0 : src1, dst, r, c);
     }
+  }
+}
+
+/**
+ * pto-isa's A5 TPartOp (npu/a5/TPartBinOps.hpp), which the emitc back end calls, on valid regions outside the
+ * manual's pattern (its PTO_ASSERT, off in release builds, rejects them): when a source is empty, the other's valid
+ * region is copied and the rest of dst kept; otherwise src0 op src1 over the rows and columns both have, and every
+ * other dst element is the "larger" source's (src1 when src0 has fewer valid rows or columns, else src0), read from
+ * its storage whether or not it is valid there.
+ */
+function partLargerSource(ctx: InstructionContext, dst: Tile, src0: Tile, src1: Tile, combine: Combine): void {
+  const empty = (t: Tile) => t.vRow === 0 || t.vCol === 0;
+  if (empty(src0) || empty(src1)) {
+    const src = empty(src0) ? src1 : src0;
+    for (let r = 0; r < Math.min(dst.vRow, src.vRow); r++) {
+      for (let c = 0; c < Math.min(dst.vCol, src.vCol); c++) copyBits(src, dst, r, c);
+    }
+    return;
+  }
+  const larger = src0.vRow < src1.vRow || src0.vCol < src1.vCol ? src1 : src0;
+  const rows = Math.min(src0.vRow, src1.vRow);
+  const cols = Math.min(src0.vCol, src1.vCol);
+  let invalidRead = false;
+  for (let r = 0; r < dst.vRow; r++) {
+    for (let c = 0; c < dst.vCol; c++) {
+      if (r < rows && c < cols) {
+        dst.set(r, c, combine(src0.get(r, c), src1.get(r, c)));
+        continue;
+      }
+      invalidRead ||= !inside(larger, r, c);
+      copyBits(larger, dst, r, c);
+    }
+  }
+  if (invalidRead) {
+    const which = larger === src0 ? 'src0' : 'src1';
+    ctx.note(
+      `${ctx.bound.spec.opName}: no source's valid region equals dst's; as pto-isa's A5 TPartOp does, dst takes ${which}'s elements ` +
+        `outside its valid region ${larger.vRow}x${larger.vCol} from its storage`,
+    );
+  }
+}
+
+/**
+ * PTOAS's TileLang templates (lib/TileOps/a5/_part.py), the vpto back end. tpartadd/tpartmul (register_part_binary)
+ * take a source equal to dst (its constraint; none matches otherwise) and compute full op part over the other's
+ * valid region, copying full elsewhere. tpartmax/tpartmin: see partExtreme. Both exist for the 8- to 32-bit and
+ * float types only (NUMERIC_DTYPES).
+ */
+function partTemplate(ctx: InstructionContext, dst: Tile, src0: Tile, src1: Tile, name: BinaryOperationName, combine: Combine): void {
+  const opName = ctx.bound.spec.opName;
+  if (dst.codec.size === 8)
+    ctx.trap(`${opName} of ${dst.type.dtype} tiles under the vpto back end is not implemented yet (PTOAS's template has no 64-bit form)`);
+  if (name === 'max' || name === 'min') return partExtreme(ctx, dst, src0, src1, name, combine);
+  const [full, part] = sameValid(src0, dst) ? [src0, src1] : [src1, src0];
+  if (!sameValid(full, dst)) {
+    ctx.trap(
+      `${opName}: under the vpto back end one source's valid region must equal dst's ${dst.vRow}x${dst.vCol} ` +
+        `(src0 ${src0.vRow}x${src0.vCol}, src1 ${src1.vRow}x${src1.vCol}): PTOAS's template takes no other pattern`,
+    );
+  }
+  for (let r = 0; r < dst.vRow; r++) {
+    for (let c = 0; c < dst.vCol; c++) {
+      if (inside(part, r, c)) dst.set(r, c, combine(full.get(r, c), part.get(r, c)));
+      else copyBits(full, dst, r, c);
+    }
+  }
+}
+
+/**
+ * The vpto tpartmax/tpartmin (register_part_extreme): dst's valid region is filled with the pad (the type's lowest
+ * finite value for max, its highest for min: pad_min/pad_max), src0's valid region copied over it, then
+ * dst = dst op src1 over src1's valid region. So an element of src1 alone is pad op src1, one of neither the pad.
+ */
+function partExtreme(ctx: InstructionContext, dst: Tile, src0: Tile, src1: Tile, name: 'max' | 'min', combine: Combine): void {
+  const pad = padValue(dst.type.dtype, name === 'max' ? PAD_MIN : PAD_MAX, { numerics: ctx.numerics, backend: 'vpto', trap: ctx.trap });
+  if (pad === null) ctx.trap(`${ctx.bound.spec.opName}: no pad value for ${dst.type.dtype}`);
+  for (let r = 0; r < dst.vRow; r++) {
+    for (let c = 0; c < dst.vCol; c++) {
+      if (inside(src0, r, c)) copyBits(src0, dst, r, c);
+      else dst.set(r, c, pad);
+    }
+  }
+  for (let r = 0; r < src1.vRow; r++) {
+    for (let c = 0; c < src1.vCol; c++) dst.set(r, c, combine(dst.get(r, c), src1.get(r, c)));
   }
 }
 
