@@ -7,14 +7,48 @@ function program(line: string, types: Record<string, string>): string {
   return kernel([...Object.entries(types).map(([n, t]) => `%${n} = pto.alloc_tile : ${t}`), line, 'return']);
 }
 
-test('trowexpandsub: a DN per-row operand needs one valid column', () => {
+test('trowexpandadd: a DN per-row operand needs one valid column; trowexpandsub checks no shapes (PTOAS TRowExpandSubOp::verify)', () => {
   const src1 = dn(16, 2, 2);
-  const text = program(`pto.trowexpandsub ins(%a, %s : ${full}, ${src1}) outs(%d : ${full})`, { a: full, s: src1, d: full });
-  const line = text.split('\n').findIndex((l) => l.includes('pto.trowexpandsub')) + 1;
+  const text = program(`pto.trowexpandadd ins(%a, %s : ${full}, ${src1}) outs(%d : ${full})`, { a: full, s: src1, d: full });
+  const line = text.split('\n').findIndex((l) => l.includes('pto.trowexpandadd')) + 1;
   const col = text.split('\n')[line - 1].indexOf(src1) + 1;
   expect(diagLines(run(text, 'a5'))).toEqual([
-    `${line}:${col}: error[E0508]: pto.trowexpandsub: src1, the per-row operand, is column-major: it needs 1 valid column, not 2`,
+    `${line}:${col}: error[E0508]: pto.trowexpandadd: src1, the per-row operand, is column-major: it needs 1 valid column, not 2`,
   ]);
+  expect(diagLines(run(text.replace('pto.trowexpandadd', 'pto.trowexpandsub'), 'a5'))).toEqual([]);
+});
+
+describe('trowexpandmul/sub/div with a row-major 32x1 per-row operand (test/lit/tile_fusion): accepted without a tmp', () => {
+  const wide = '!pto.tile_buf<vec, 32x32xf32>';
+  const column = '!pto.tile_buf<vec, 32x1xf32>';
+  const text = (op: string, tmp = '') =>
+    [
+      'module {',
+      `  func.func @f(%a: ${wide}, %r: ${column}${tmp ? `, %t: ${tmp}` : ''}) {`,
+      `    %d = pto.alloc_tile : ${wide}`,
+      `    pto.${op} ins(%a, %r${tmp ? ', %t' : ''} : ${wide}, ${column}${tmp ? `, ${tmp}` : ''}) outs(%d : ${wide})`,
+      '    return',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+  test.each(['trowexpandmul', 'trowexpandsub', 'trowexpanddiv'])('%s on a5 and a2a3', (op) => {
+    expect(diagLines(run(text(op), 'a5'))).toEqual([]);
+    expect(diagLines(run(text(op), 'a2a3'))).toEqual([]);
+  });
+  test('with a tmp on a2a3 the per-row operand must be DN (mode 1); a5 ignores the tmp', () => {
+    const tmp = '!pto.tile_buf<vec, 4x256xf32>';
+    expect(diagLines(run(text('trowexpandmul', tmp), 'a2a3'))).toEqual([
+      `${at(text('trowexpandmul', tmp), column, 1)}: error[E0508]: pto.trowexpandmul: with a tmp tile on a2a3, src1, the per-row operand, must be column-major (DN) with 1 valid column`,
+    ]);
+    expect(diagLines(run(text('trowexpandmul', tmp), 'a5'))).toEqual([]);
+  });
+  test('trowexpandmax (verifyTRowExpandReduceLikeOp) still asks one 32-byte block of a row-major per-row operand', () => {
+    const t = text('trowexpandmax');
+    expect(diagLines(run(t, 'a5'))).toEqual([
+      `${at(t, column, 1)}: error[E0508]: pto.trowexpandmax: src1, the per-row operand, is row-major: it needs 8 valid columns (one 32-byte block of f32), not 1`,
+    ]);
+  });
 });
 
 test('trowexpanddiv with tmp: a row-major block is an error on a2a3, accepted on a5 (the tmp contract is A2/A3 only)', () => {
@@ -69,44 +103,6 @@ test('tpartmax: on a2a3 one source must cover dst', () => {
   expect(diagLines(run(text, 'a2a3'))).toEqual([
     `${at(text, full, 1)}: error[E0508]: pto.tpartmax: the valid region of src0 (16x4) or src1 (8x8) must equal dst's (16x8)`,
   ]);
-});
-
-describe('tpartadd/max/min/mul on a5: each source need only fit inside dst (PTOAS verifyPartialValidPatternLoose)', () => {
-  const tile = (vRow: number, vCol: number) => tileBuf({ dtype: 'f32', rows: 122, cols: 128, vRow, vCol });
-  const [a, b, d] = [tile(104, 123), tile(122, 110), tile(122, 123)];
-  test.each(['tpartadd', 'tpartmax', 'tpartmin', 'tpartmul'])('%s: src0 104x123, src1 122x110, dst 122x123', (name) => {
-    const text = program(`pto.${name} ins(%a, %b : ${a}, ${b}) outs(%d : ${d})`, { a, b, d });
-    expect(diagLines(run(text, 'a5'))).toEqual([]);
-    expect(diagLines(run(text, 'a2a3'))).toEqual([
-      `${at(text, d, 1)}: error[E0508]: pto.${name}: the valid region of src0 (104x123) or src1 (122x110) must equal dst's (122x123)`,
-    ]);
-  });
-  test('a source larger than dst is still an error', () => {
-    const big = tile(122, 124);
-    const text = program(`pto.tpartmax ins(%a, %b : ${a}, ${big}) outs(%d : ${d})`, { a, b: big, d });
-    expect(diagLines(run(text, 'a5'))).toHaveLength(1);
-  });
-  test('tpartargmax keeps the strict rule on a5', () => {
-    const i = (vRow: number, vCol: number) => tileBuf({ dtype: 'i32', rows: 122, cols: 128, vRow, vCol });
-    const [ai, bi, di] = [i(104, 123), i(122, 110), i(122, 123)];
-    const text = program(`pto.tpartargmax ins(%a, %b, %ai, %bi : ${a}, ${b}, ${ai}, ${bi}) outs(%d, %di : ${d}, ${di})`, { a, b, ai, bi, d, di });
-    expect(diagLines(run(text, 'a5'))).toEqual([
-      `${at(text, d, 1)}: error[E0508]: pto.tpartargmax: the valid region of src0 (104x123) or src1 (122x110) must equal dst's (122x123)`,
-    ]);
-  });
-});
-
-test('tpartargmax: an f32 value needs a 32-bit index', () => {
-  const i16 = tileBuf({ dtype: 'i16', rows: 16, cols: 16, vCol: 8 });
-  const text = program(`pto.tpartargmax ins(%a, %b, %ai, %bi : ${full}, ${full}, ${i16}, ${i16}) outs(%d, %di : ${full}, ${i16})`, {
-    a: full,
-    b: full,
-    ai: i16,
-    bi: i16,
-    d: full,
-    di: i16,
-  });
-  expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, i16, 5)}: error[E0508]: pto.tpartargmax: an f32 value needs a 32-bit index (i32 or ui32), not i16`]);
 });
 
 describe('tpartadd/max/min/mul on a5: each source need only fit inside dst (PTOAS verifyPartialValidPatternLoose)', () => {

@@ -20,50 +20,123 @@ function rowExpandScratchBytes(dstValidRows: number | null): number {
   return dstValidRows < 256 ? Math.ceil(dstValidRows / 8) * 256 : 30 * 256;
 }
 
+/** Valid shapes that agree where both sizes are static (PTOAS's validShapeMatches: a dynamic size matches any). */
+function validMatches(a: TileType, b: TileType): boolean {
+  const agree = (x: number | null, y: number | null) => x === null || y === null || x === y;
+  return agree(a.vRow, b.vRow) && agree(a.vCol, b.vCol);
+}
+
 /**
- * TROWEXPAND{ADD,SUB,MUL,DIV,MAX,MIN,EXPDIF}: one source is the full-sized operand (dst's valid shape, row-major), the
- * other the per-row operand: DN with 1 valid column (a scalar per row, mode 1) or row-major with one 32-byte block of
- * valid columns (mode 2). A dst with a 0x0 valid region is a no-op of max, min and expdif (noOpWhenEmpty). On A2/A3 a tmp
- * (except trowexpandexpdif's) takes mode 1 only, has dst's dtype and holds rowExpandScratchBytes.
+ * The row-expand ops take two sources: the full-sized one (dst's valid shape, row-major) and the per-row operand,
+ * DN with 1 valid column (a scalar per row, mode 1) or row-major with one 32-byte block of valid columns (mode 2).
+ * PTOAS checks this to a different degree per op (lib/PTO/IR/PTO.cpp at e32488c9): trowexpandadd (src0 is the
+ * full-sized one), max/min/expdif (verifyTRowExpandReduceLikeOp: either is) check both; sub/mul/div
+ * (verifyTRowExpandBinaryCore) neither, except that a tmp on A2/A3 asks for mode 1, as it does for all but expdif
+ * (verifyTRowExpandImplicitTmpContract). The VM traps on the shapes it cannot run.
  */
-function rowExpandOperands(ctx: CheckContext): void {
-  const dst = ctx.tiles.get('dst');
-  const src0 = ctx.tiles.get('src0');
-  const src1 = ctx.tiles.get('src1');
+
+/** Why `operand` cannot be the per-row operand of dst (PTOAS's checkBroadcastOperand), or null when it can. */
+function perRowProblem(ctx: CheckContext, name: string, operand: TileType, dst: TileType): string | null {
+  if (operand.vRow !== null && dst.vRow !== null && operand.vRow !== dst.vRow)
+    return `${name}, the per-row operand, needs dst's ${dst.vRow} valid rows, not ${operand.vRow}`;
+  if (operand.blayout !== 'row_major') {
+    return operand.vCol === null || operand.vCol === 1 ? null : `${name}, the per-row operand, is column-major: it needs 1 valid column, not ${operand.vCol}`;
+  }
+  if (ctx.target === 'a2a3' && ctx.tiles.has('tmp'))
+    return `with a tmp tile on a2a3, ${name}, the per-row operand, must be column-major (DN) with 1 valid column`;
+  const block = 32 / elemSize(operand.dtype);
+  if (operand.vCol === null || operand.vCol === block) return null;
+  return `${name}, the per-row operand, is row-major: it needs ${block} valid columns (one 32-byte block of ${elemTypeName(operand.dtype)}), not ${operand.vCol}`;
+}
+
+/**
+ * A2/A3 with a tmp (verifyTRowExpandImplicitTmpContract): mode 1, the source that does not match dst being a DN
+ * column; tmp has dst's dtype and holds rowExpandScratchBytes.
+ */
+function a2a3TmpContract(ctx: CheckContext, dst: TileType, src0: TileType, src1: TileType): void {
   const tmp = ctx.tiles.get('tmp');
-  if (ctx.attributes.get('precisionType') === 'high_precision' && !tmp) ctx.error(ctx.op.nameSpan, 'precisionType = high_precision needs a tmp tile');
-  if (!dst || (ctx.spec.noOpWhenEmpty === 'dst' && dst.vRow === 0 && dst.vCol === 0)) return;
+  if (ctx.target !== 'a2a3' || !tmp) return;
+  const [name, expanded] = validMatches(src0, dst) ? ['src1', src1] : validMatches(src1, dst) ? ['src0', src0] : [undefined, undefined];
+  if (!name || !expanded) {
+    ctx.error(ctx.spanOf('src0'), `with a tmp tile on a2a3, one of src0 and src1 must have dst's valid shape ${dst.vRow}x${dst.vCol}`);
+    return;
+  }
+  if (expanded.blayout !== 'col_major' || (expanded.vCol !== null && expanded.vCol !== 1)) {
+    ctx.error(ctx.spanOf(name), `with a tmp tile on a2a3, ${name}, the per-row operand, must be column-major (DN) with 1 valid column`);
+    return;
+  }
+  if (tmp.dtype !== dst.dtype) {
+    ctx.error(ctx.spanOf('tmp'), `on a2a3, tmp (${elemTypeName(tmp.dtype)}) must have dst's element type (${elemTypeName(dst.dtype)})`);
+    return;
+  }
+  scratchHolds(ctx, 'tmp', rowExpandScratchBytes(dst.vRow), `broadcasting to ${dst.vRow ?? 'a dynamic number of'} valid rows on a2a3`);
+}
+
+function rowExpandSources(ctx: CheckContext): [TileType, TileType, TileType] | undefined {
+  const [dst, src0, src1] = ['dst', 'src0', 'src1'].map((n) => ctx.tiles.get(n));
+  if (ctx.attributes.get('precisionType') === 'high_precision' && !ctx.tiles.has('tmp'))
+    ctx.error(ctx.op.nameSpan, 'precisionType = high_precision needs a tmp tile');
+  return dst && src0 && src1 ? [dst, src0, src1] : undefined;
+}
+
+/** TROWEXPANDSUB/MUL/DIV: only the A2/A3 tmp contract. */
+function rowExpandTmpContractOnly(ctx: CheckContext): void {
+  const tiles = rowExpandSources(ctx);
+  if (tiles) a2a3TmpContract(ctx, ...tiles);
+}
+
+/** TROWEXPANDADD: src0 is the full-sized operand (dst's valid shape, row-major) and src1 the per-row one. */
+function rowExpandAdd(ctx: CheckContext): void {
+  const tiles = rowExpandSources(ctx);
+  if (!tiles) return;
+  const [dst, src0, src1] = tiles;
+  if (!validMatches(src0, dst)) ctx.error(ctx.spanOf('src0'), `src0 must have dst's valid shape ${dst.vRow}x${dst.vCol}, not ${src0.vRow}x${src0.vCol}`);
+  else if (src0.blayout !== 'row_major') ctx.error(ctx.spanOf('src0'), 'src0 must be row-major');
+  else {
+    const problem = perRowProblem(ctx, 'src1', src1, dst);
+    if (problem) ctx.error(ctx.spanOf('src1'), problem);
+    else a2a3TmpContract(ctx, dst, src0, src1);
+  }
+}
+
+/**
+ * TROWEXPANDMAX/MIN/EXPDIF (verifyTRowExpandReduceLikeOp): a tmp has dst's dtype; a 0x0 dst is a no-op; else one
+ * source matches dst's valid shape and is row-major, and the other is a per-row operand, tried src0 first; then,
+ * for max and min (`tmpContract`), the A2/A3 tmp contract.
+ */
+const rowExpandReduceLike = (tmpContract: boolean) => (ctx: CheckContext) => {
+  const tiles = rowExpandSources(ctx);
+  const tmp = ctx.tiles.get('tmp');
+  if (!tiles) return;
+  const [dst, src0, src1] = tiles;
+  if (tmp && tmp.dtype !== dst.dtype)
+    ctx.error(ctx.spanOf('tmp'), `tmp (${elemTypeName(tmp.dtype)}) must have dst's element type (${elemTypeName(dst.dtype)})`);
+  if (dst.vRow === 0 && dst.vCol === 0) return;
   if (dst.vRow === 0 || dst.vCol === 0) {
     ctx.error(ctx.spanOf('dst'), `dst's valid region ${dst.vRow}x${dst.vCol} must be non-empty in both dimensions (or 0x0, a no-op)`);
     return;
   }
-  const a2a3Scratch = ctx.target === 'a2a3' && tmp !== undefined && ctx.spec.opName !== 'pto.trowexpandexpdif';
-  if (a2a3Scratch) {
-    if (tmp.dtype !== dst.dtype)
-      ctx.error(ctx.spanOf('tmp'), `on a2a3, tmp (${elemTypeName(tmp.dtype)}) must have dst's element type (${elemTypeName(dst.dtype)})`);
-    else scratchHolds(ctx, 'tmp', rowExpandScratchBytes(dst.vRow), `broadcasting to ${dst.vRow ?? 'a dynamic number of'} valid rows on a2a3`);
-  }
-  if (!src0 || !src1 || !staticValid(dst) || !staticValid(src0) || !staticValid(src1)) return;
-  const src0Full = sameValid(src0, dst) && src0.blayout === 'row_major';
-  const src1Full = sameValid(src1, dst) && src1.blayout === 'row_major';
-  if (!src0Full && !src1Full) {
+  const attempts = (
+    [
+      ['src0', src0, 'src1', src1],
+      ['src1', src1, 'src0', src0],
+    ] as const
+  ).filter(([, full]) => validMatches(full, dst));
+  if (attempts.length === 0) {
     ctx.error(ctx.spanOf('src0'), `one of src0 and src1 must be a row-major tile with dst's valid shape ${dst.vRow}x${dst.vCol}`);
     return;
   }
-  const [name, expanded] = src0Full ? ['src1', src1] : ['src0', src0];
-  if (src0Full && src1Full) return; // both full-sized: an elementwise operation, which either mode computes alike
-  const block = 32 / elemSize(expanded.dtype);
-  if (expanded.blayout === 'col_major') {
-    if (expanded.vCol !== 1) ctx.error(ctx.spanOf(name), `${name}, the per-row operand, is column-major: it needs 1 valid column, not ${expanded.vCol}`);
-  } else if (ctx.target === 'a2a3' && tmp) {
-    ctx.error(ctx.spanOf(name), `with a tmp tile on a2a3, ${name}, the per-row operand, must be column-major (DN) with 1 valid column`);
-  } else if (expanded.vCol !== block) {
-    ctx.error(
-      ctx.spanOf(name),
-      `${name}, the per-row operand, is row-major: it needs ${block} valid columns (one 32-byte block of ${elemTypeName(expanded.dtype)}), not ${expanded.vCol}`,
-    );
+  let first: [string, string] | undefined;
+  for (const [fullName, full, rowName, perRow] of attempts) {
+    const problem = full.blayout !== 'row_major' ? `${fullName}, which has dst's valid shape, must be row-major` : perRowProblem(ctx, rowName, perRow, dst);
+    if (!problem) {
+      if (tmpContract) a2a3TmpContract(ctx, dst, src0, src1);
+      return;
+    }
+    first ??= [full.blayout !== 'row_major' ? fullName : rowName, problem];
   }
-}
+  if (first) ctx.error(ctx.spanOf(first[0]), first[1]);
+};
 
 /** TPART*: one source's valid region equals dst's (the table rules already keep both inside dst's). */
 function partialRegions(ctx: CheckContext): void {
@@ -135,11 +208,13 @@ function argReduceDestinations(ctx: CheckContext): void {
     ctx.error(ctx.spanOf('dstIdx'), `dstIdx's valid shape ${index.vRow}x${index.vCol} must equal dst's (${dst.vRow}x${dst.vCol})`);
 }
 
-const ROW_EXPAND_BINARY = ['add', 'sub', 'mul', 'div', 'max', 'min', 'expdif'].map((o) => `pto.trowexpand${o}`);
-
 /** Rules beyond the tables, by op name (`pto.NAME`). */
 export const checks: Record<string, InstructionCheck> = {
-  ...Object.fromEntries(ROW_EXPAND_BINARY.map((name) => [name, rowExpandOperands])),
+  'pto.trowexpandadd': rowExpandAdd,
+  ...Object.fromEntries(['sub', 'mul', 'div'].map((o) => [`pto.trowexpand${o}`, rowExpandTmpContractOnly])),
+  'pto.trowexpandmax': rowExpandReduceLike(true),
+  'pto.trowexpandmin': rowExpandReduceLike(true),
+  'pto.trowexpandexpdif': rowExpandReduceLike(false),
   ...Object.fromEntries(['tpartadd', 'tpartmax', 'tpartmin', 'tpartmul'].map((n) => [`pto.${n}`, partialBinary])),
   'pto.tpartargmax': partialArg,
   'pto.tpartargmin': partialArg,

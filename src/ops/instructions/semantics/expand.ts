@@ -72,15 +72,15 @@ const sameValidShape = (a: Tile, b: Tile): boolean => a.vRow === b.vRow && a.vCo
 
 /**
  * Why `expanded` cannot be the per-row operand of dst, or null when it can: DN with one valid column (a scalar per
- * row), or row-major with one 32-byte block of valid columns per row; with a tmp tile, only the DN form.
+ * row), or row-major (one 32-byte block per row, or another width, read at its column 0); with a tmp tile on A2/A3,
+ * only the DN form.
  */
-function rowOperandProblem(expanded: Tile, dst: Tile, withTmp: boolean): string | null {
-  const block = 32 / expanded.codec.size;
+function rowOperandProblem(expanded: Tile, dst: Tile, a2a3Tmp: boolean): string | null {
   const dn = expanded.type.blayout === 'col_major';
   if (expanded.vRow !== dst.vRow) return `its valid rows (${expanded.vRow}) differ from dst's (${dst.vRow})`;
   if (dn && expanded.vCol !== 1) return `a column-major per-row operand needs 1 valid column, not ${expanded.vCol}`;
-  if (!dn && withTmp) return 'with a tmp tile the per-row operand must be column-major (DN) with one column';
-  if (!dn && expanded.vCol !== block) return `a row-major per-row operand needs ${block} valid columns (one 32-byte block), not ${expanded.vCol}`;
+  if (!dn && a2a3Tmp) return 'with a tmp tile on a2a3 the per-row operand must be column-major (DN) with one column';
+  if (expanded.vCol === 0) return 'it has no valid column';
   return null;
 }
 
@@ -88,8 +88,11 @@ function rowOperandProblem(expanded: Tile, dst: Tile, withTmp: boolean): string 
  * TROWEXPANDADD/SUB/MUL/DIV/MAX/MIN/EXPDIF: dst[i, j] = src0 op src1, one of the two being the per-row operand. Its
  * column is j mod its valid columns: 0 for a DN scalar per row, the position within the repeating 32-byte block for
  * a row-major block (the manual's mode 2; the simulator and the A2/A3 block-stride-0 vector op read it so). PTOAS's
- * vpto back end reads column 0 of a row-major block too: its TileLang template loads the row and broadcasts the
- * lowest lane (vdup), so every column gets the block's first value.
+ * vpto back end reads column 0 of a row-major operand, whatever its width: its TileLang template
+ * (lib/TileOps/a5/_expand_binary.py) loads the row and broadcasts the lowest lane (vdup), and takes src0 as the
+ * full-sized operand only. A row-major operand of another width than one block (an Mx1 column, which PTOAS accepts
+ * for sub/mul/div) is read at column 0 under emitc too: pto-isa's A5 TRowExpand* has no such form (it reads one
+ * 32-byte block per row, and a row-major tile needs 32-byte rows), so a note says the VM follows the template.
  */
 export function rowExpandBinary(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
@@ -102,12 +105,25 @@ export function rowExpandBinary(ctx: InstructionContext): void {
   if (!sameValidShape(full, dst) || full.type.blayout !== 'row_major') {
     ctx.trap(`${ctx.bound.spec.opName}: neither source is a row-major tile with dst's valid shape ${dst.vRow}x${dst.vCol}`);
   }
-  const problem = rowOperandProblem(expanded, dst, ctx.optionalTile('tmp') !== undefined);
+  const vpto = ctx.backend === 'vpto';
+  if (vpto && !src0Full)
+    ctx.trap(
+      `${ctx.bound.spec.opName} with src0 as the per-row operand is not implemented yet under the vpto back end (PTOAS's template takes src0 as the full-sized operand)`,
+    );
+  const problem = rowOperandProblem(expanded, dst, ctx.target === 'a2a3' && ctx.optionalTile('tmp') !== undefined);
   if (problem) ctx.trap(`${ctx.bound.spec.opName}: ${src0Full ? 'src1' : 'src0'} is the per-row operand, but ${problem}`);
-  const firstColumnOnly = ctx.backend === 'vpto';
-  const width0 = firstColumnOnly && !src0Full ? 1 : src0.vCol;
-  const width1 = firstColumnOnly && src0Full ? 1 : src1.vCol;
-  if ((src0Full ? width1 : width0) === 1 && fastRowExpand(ctx, dst, full, expanded, !src0Full)) return;
+  const block = 32 / expanded.codec.size;
+  const oneBlock = expanded.type.blayout === 'row_major' && expanded.vCol === block;
+  if (!vpto && expanded.type.blayout === 'row_major' && !oneBlock) {
+    ctx.note(
+      `${ctx.bound.spec.opName}: a row-major per-row operand of ${expanded.vCol} valid columns (not one 32-byte block, ${block}) has no pto-isa form; ` +
+        "each row takes its column 0, as PTOAS's vpto template reads it",
+    );
+  }
+  const width = oneBlock && !vpto ? block : 1;
+  const width0 = src0Full ? src0.vCol : width;
+  const width1 = src0Full ? width : src1.vCol;
+  if (width === 1 && fastRowExpand(ctx, dst, full, expanded, !src0Full)) return;
   const op = expandOperation(ctx, dst.type.dtype);
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) dst.set(r, c, op(src0.get(r, c % width0), src1.get(r, c % width1)));

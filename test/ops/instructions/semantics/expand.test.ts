@@ -52,9 +52,10 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
     const out = runKernel('pto.trowexpandadd ins(%a, %b : T(a), T(b)) outs(%d : T(d))', tiles, { backend: 'vpto' }).values;
     // Row 0 adds block[0] = 100 everywhere, row 1 adds block[8] = 900.
     expect(out.d).toEqual(range(32, (k) => a[k] + (k < 16 ? 100 : 900)));
-    // src0 as the per-row block: dst[i, j] = block[i, 0] - a[i, j].
-    const sub = runKernel('pto.trowexpandsub ins(%b, %a : T(b), T(a)) outs(%d : T(d))', tiles, { backend: 'vpto' }).values;
-    expect(sub.d).toEqual(range(32, (k) => (k < 16 ? 100 : 900) - a[k]));
+    // src0 as the per-row block: PTOAS's template takes src0 as the full-sized operand only (no legal template).
+    expect(() => runKernel('pto.trowexpandsub ins(%b, %a : T(b), T(a)) outs(%d : T(d))', tiles, { backend: 'vpto' })).toThrow(
+      /src0 as the per-row operand is not implemented yet under the vpto back end/,
+    );
   });
 
   test('src0 may be the per-row operand: the order stays src0 / src1', () => {
@@ -145,18 +146,37 @@ describe('trowexpand<op>: dst = src0 op a per-row operand', () => {
     expect(runValues(line + ' {saturation = true}', tiles(), 'npu', 'a5').d[0]).toBe(65504);
   });
 
-  test('a row-major per-row operand without one block of valid columns is a run-time error', () => {
-    expect(() =>
-      runValues(
-        'pto.trowexpandsub ins(%a, %b : T(a), T(b)) outs(%d : T(d))',
+  test.each(['emitc', 'vpto'] as const)(
+    'trowexpandmul with a row-major per-row operand of one valid column (tile_fusion passes Mx1 ones): row i takes its element (i, 0) (%s)',
+    (backend) => {
+      const a = range(32, (k) => k + 0.5);
+      const out = runKernel(
+        'pto.trowexpandmul ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
         {
-          a: { dtype: 'f32', rows: 2, cols: 16, data: [] },
-          b: { dtype: 'f32', rows: 2, cols: 16, valid: [2, 4] },
-          d: { dtype: 'f32', rows: 2, cols: 16 },
+          a: { dtype: 'f32', rows: 4, cols: 8, data: a },
+          s: { dtype: 'f32', rows: 4, cols: 8, valid: [4, 1], data: [2, 9, 9, 9, 9, 9, 9, 9, -1, 9, 9, 9, 9, 9, 9, 9, 0.5, 9, 9, 9, 9, 9, 9, 9, 3] },
+          d: { dtype: 'f32', rows: 4, cols: 8 },
         },
-        'cpu-sim',
-      ),
-    ).toThrow(/per-row operand|8 valid columns/);
+        { backend },
+      ).values;
+      // Row 0: (k + 0.5) * 2, row 1: -(k + 0.5), row 2: (k + 0.5) / 2, row 3: 3 (k + 0.5); all exact in f32.
+      expect(out.d).toEqual(range(32, (k) => a[k] * [2, -1, 0.5, 3][Math.floor(k / 8)]));
+    },
+  );
+
+  test('a row-major per-row operand of 4 valid columns (not one block of 8) gives each row its column 0', () => {
+    const b = range(32, (k) => 10 * (k + 1));
+    const out = runValues(
+      'pto.trowexpandsub ins(%a, %b : T(a), T(b)) outs(%d : T(d))',
+      {
+        a: { dtype: 'f32', rows: 2, cols: 16, data: range(32, (k) => k) },
+        b: { dtype: 'f32', rows: 2, cols: 16, valid: [2, 4], data: b },
+        d: { dtype: 'f32', rows: 2, cols: 16 },
+      },
+      'cpu-sim',
+    );
+    // b[0, 0] = 10, b[1, 0] = 170.
+    expect(out.d).toEqual(range(32, (k) => k - (k < 16 ? 10 : 170)));
   });
 });
 
