@@ -9,6 +9,7 @@ import { Attr, attrOf } from '../syntax/ast';
 import { ElemType, TileType, elemSize } from '../types/type';
 import { DeclaredBinding } from './declared';
 import { AccPushEpilogue, decodeEpilogue } from './fixpipe-epilogue';
+import { QUANT_TILES, holdsQuantWords, quantWords } from './instructions/semantics/fixpipe';
 
 /**
  * How the VM runs the pipes between the cube core and the vector cores of a block (docs/pipes.md). Each direction of
@@ -507,9 +508,8 @@ export function setQuant(x: Executor, op: BoundOp, b: DeclaredBinding, state: 's
   }
   const tile = x.operand(op, b.operands.scaling_tile[0]);
   if (!isTile(tile)) throw notModelled(`${op.node.name} with a GM scaling tensor`, op.node.span);
-  if (tile.type.dtype !== 'u64' && tile.type.dtype !== 'i64')
-    throw notModelled(`${op.node.name} with a ${tile.type.dtype} scaling tile (the VM reads quant words from u64/i64 tiles)`, op.node.span);
-  ends.quant = Array.from({ length: tile.vCol }, (_, c) => BigInt.asUintN(64, BigInt(tile.get(0, c))));
+  if (!holdsQuantWords(tile)) throw notModelled(`${op.node.name} with a ${tile.type.dtype} scaling tile (${QUANT_TILES})`, op.node.span);
+  ends.quant = quantWords(tile);
 }
 
 /** declare_tile / declare_global: the entry a lowered pop (or talloc) binds; a tile gets storage of its own here. */

@@ -21,8 +21,7 @@ export function fixpipeOptions(ctx: InstructionContext): FixpipeOptions {
     ctx.trap(`${ctx.op.name} with reluPreMode = ${String(reluMode)} is not implemented yet`);
   const relu = ctx.flag('relu') === true || reluMode === 'normal_relu';
   const fp = ctx.optionalTile('fp');
-  if (fp && fp.type.dtype !== 'u64' && fp.type.dtype !== 'i64')
-    ctx.trap(`${ctx.op.name} with a ${fp.type.dtype} fp tile is not implemented yet (the VM reads fp as 64-bit quant words)`);
+  if (fp && !holdsQuantWords(fp)) ctx.trap(`${ctx.op.name} with a ${fp.type.dtype} fp tile is not implemented yet (${QUANT_TILES})`);
   const preQuant = ctx.bound.operands.has('preQuantScalar') ? ctx.scalar('preQuantScalar') : ctx.attribute('pre_quant');
   const word = typeof preQuant === 'number' || typeof preQuant === 'bigint' ? BigInt.asUintN(64, BigInt(preQuant)) : 0n;
   return { relu, form: fp ? 'vector' : preQuant !== undefined ? 'scalar' : 'none', word };
@@ -41,7 +40,28 @@ export function fixpipeFor(ctx: InstructionContext, options: FixpipeOptions, fro
   return converter;
 }
 
-/** The 64-bit quant words of a scaling tile's first row, one per valid col (read as unsigned). */
+/** The scaling tiles the VM reads quant words from, as a message says it. */
+export const QUANT_TILES = 'the VM reads quant words from u64/i64 tiles and scales from f16 or bf16 tiles';
+
+/** The scale types whose values the word's scale field holds exactly (f32's would lose its low 13 mantissa bits). */
+const EXACT_SCALES = new Set(['f16', 'bf16']);
+
+export const holdsQuantWords = (fp: Tile): boolean => fp.type.dtype === 'u64' || fp.type.dtype === 'i64' || EXACT_SCALES.has(fp.type.dtype);
+
+/**
+ * The quant words of a scaling tile's first row, one per valid col: a u64/i64 tile holds the 64-bit words (read as
+ * unsigned); an A5 f16 or bf16 tile one scale per column (PTOAS's Movfp sample), which becomes the word's scale
+ * field, the f32 bits of the value. The field keeps an f32's top 10 mantissa bits (numerics/fixpipe.ts m1Scale), so
+ * such a scale is held exactly, and the product is what the sample's golden computes: f16(clip(f32(acc) * scale)).
+ */
 export function quantWords(fp: Tile): bigint[] {
+  if (EXACT_SCALES.has(fp.type.dtype)) return Array.from({ length: fp.vCol }, (_, c) => BigInt(f32Bits(Number(fp.get(0, c)))));
   return Array.from({ length: fp.vCol }, (_, c) => BigInt.asUintN(64, BigInt(fp.get(0, c))));
+}
+
+const f32View = new DataView(new ArrayBuffer(4));
+
+function f32Bits(value: number): number {
+  f32View.setFloat32(0, value);
+  return f32View.getUint32(0);
 }
