@@ -115,9 +115,13 @@ function program(main = MAIN_CPP, launch = LAUNCH_CPP) {
   ]);
 }
 
+const folders: string[] = [];
+afterAll(() => folders.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
 /** A case folder: rows.bin (i32 20) and input.bin (f32 0..15). */
 function caseFolder(name: string, inputFloats = 16): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'host-run-'));
+  folders.push(dir);
   fs.mkdirSync(path.join(dir, name));
   fs.writeFileSync(path.join(dir, name, 'rows.bin'), new Uint8Array(new Int32Array([20]).buffer));
   fs.writeFileSync(path.join(dir, name, 'input.bin'), new Uint8Array(Float32Array.from({ length: inputFloats }, (_, i) => i).buffer));
