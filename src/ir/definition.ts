@@ -4,7 +4,7 @@ import { Span } from '../diag/source';
 import { Isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { OpNode, Region, TypeRef } from '../syntax/ast';
-import { GenericOp, GenericRewrite } from '../syntax/op-syntax';
+import { GenericOp, GenericRewrite, InsKeywordMoves } from '../syntax/op-syntax';
 import { TileType, Type } from '../types/type';
 import { BoundInstruction, VerifiedSyncOp } from './program';
 import { BoundOp, BoundRegion } from './bound';
@@ -76,6 +76,8 @@ export interface Spelling {
    * op (always an old spelling, reported as such).
    */
   reused?: boolean;
+  /** The old op wrote keyword operands among its `ins` (see `InsKeywordMoves`): the parser moves them out. */
+  insKeywords?: InsKeywordMoves;
 }
 
 /** The two kinds of core of a launch: the cube core (matrix unit) and the vector cores. */

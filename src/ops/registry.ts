@@ -1,7 +1,7 @@
 import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticKind } from '../diag/catalog';
 import { OpDefinition } from '../ir/definition';
-import { OpSyntax, OpSyntaxTable, VECTOR_LEVEL_UNSUPPORTED } from '../syntax/op-syntax';
+import { InsKeywordMoves, OpSyntax, OpSyntaxTable, VECTOR_LEVEL_UNSUPPORTED } from '../syntax/op-syntax';
 import { isa, knownOps } from '../spec/isa';
 import { syncOps } from '../spec/sync';
 import { ARITH_DEFINITIONS } from './arith';
@@ -79,28 +79,29 @@ const microOpMessage = (name: string) => `${name} is a VPTO micro-op ${VECTOR_LE
 const SPOKEN_DIALECTS = ['arith.', 'scf.'];
 
 export function buildRegistry(definitions: OpDefinition[]): Registry {
-  const byName = new Map<string, { def: OpDefinition; deprecated: boolean }>();
-  const add = (name: string, def: OpDefinition, deprecated: boolean) => {
+  const byName = new Map<string, { def: OpDefinition; deprecated: boolean; insKeywords?: InsKeywordMoves }>();
+  const add = (name: string, def: OpDefinition, deprecated: boolean, insKeywords?: InsKeywordMoves) => {
     const other = byName.get(name);
     if (other) throw new Error(`op registry: '${name}' is defined by '${other.def.name}' and by '${def.name}'`);
-    byName.set(name, { def, deprecated });
+    byName.set(name, { def, deprecated, insKeywords });
   };
   const reused = new Map<string, OpDefinition>();
   for (const def of definitions) {
     add(def.name, def, false);
     for (const s of def.spellings ?? []) {
       if (s.reused) reused.set(s.name, def);
-      else add(s.name, def, s.deprecated === true);
+      else add(s.name, def, s.deprecated === true, s.insKeywords);
     }
   }
   // Every OpSyntax has all its fields, in one order: the parser reads them for every statement.
-  const syntaxOfDefinition = (def: OpDefinition, deprecated: boolean, formerly?: OpSyntax): OpSyntax => ({
+  const syntaxOfDefinition = (def: OpDefinition, deprecated: boolean, formerly?: OpSyntax, insKeywords?: InsKeywordMoves): OpSyntax => ({
     name: def.name,
     syntax: def.syntax,
     deprecated,
     hasRegions: def.hasRegions === true,
     formerly,
     fromGeneric: def.fromGeneric ? def.fromGeneric.bind(def) : undefined,
+    insKeywords,
   });
   const { names: known, microOps } = knownOps();
   // The scanner and the parser ask for every statement: each name's syntax is made once.
@@ -113,9 +114,9 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
       if (syntax) return syntax;
       const entry = byName.get(name);
       if (!entry) return undefined;
-      const { def, deprecated } = entry;
+      const { def, deprecated, insKeywords } = entry;
       const former = reused.get(name);
-      syntax = syntaxOfDefinition(def, deprecated, former ? syntaxOfDefinition(former, true) : undefined);
+      syntax = syntaxOfDefinition(def, deprecated, former ? syntaxOfDefinition(former, true) : undefined, insKeywords);
       syntaxByName.set(name, syntax);
       return syntax;
     },

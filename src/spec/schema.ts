@@ -39,6 +39,12 @@ export const OperandSpec = z.object({
   /** At Level 2, written after the ins list as `KEYWORD %v : T` (PTOAS's `fp %fp : F`) rather than by position. */
   keyword: z.enum(['fp', 'pre_quant']).optional(),
   /**
+   * A keyword operand that an op older PTOAS printed under another name wrote among its `ins`, at index `at`, the
+   * others in today's order (`textract_fp ins(%src, %fp, %r, %c ...)`, today `textract ins(%src, %r, %c fp %fp : F)`):
+   * that spelling is accepted with a warning.
+   */
+  formerlyIns: z.object({ op: z.string(), at: z.number().int().min(0) }).optional(),
+  /**
    * A scratch operand PTOAS allocates itself when it is left out (its pto-materialize-implicit-tmp pass, before
    * PlanMemory), on these targets and, with `when`, only in that case: at level3, which skips PlanMemory, it must
    * be written (ops/instructions/implicit-tmp.ts).

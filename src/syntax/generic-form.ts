@@ -61,6 +61,11 @@ export function genericOp(stmt: GenericStatement, op: OpSyntax | undefined, diag
   const base = { name: op?.name ?? stmt.name, nameSpan: stmt.nameSpan, span: stmt.span, results: stmt.results, regions: [] };
   const ssa = { form: 'ssa' as const, operands, segments: { operands: operands.map((_, i) => i) }, attrs: generic.attrs, resultTypes };
   if (!op) return { ...base, ...ssa };
+  if (op.insKeywords) {
+    // The old op declared its operands in another order than today's, which the generic form would follow.
+    diags.report(D.genericForm, stmt.nameSpan, `the generic form of ${stmt.name}, an old name of ${op.name}, is not supported: write ${op.name}`);
+    return undefined;
+  }
   if (op.fromGeneric) {
     const rewrite = op.fromGeneric(generic);
     if ('error' in rewrite) {

@@ -41,7 +41,16 @@ export interface OpSyntax {
   formerly?: OpSyntax;
   /** Reads the op's generic form into its own (the definition's `fromGeneric`); absent: the generic syntax's SSA form. */
   fromGeneric?: (op: GenericOp) => GenericRewrite;
+  /** An old spelling whose `ins(...)` held operands today's op takes by keyword: where they were. */
+  insKeywords?: InsKeywordMoves;
 }
+
+/**
+ * Keyword operands an old op wrote among its `ins(...)`: for each keyword, the index it had there; the other ins keep
+ * their order (`pto.textract_fp ins(%src, %fp, %r, %c ...)` is today's `pto.textract ins(%src, %r, %c fp %fp : F)`:
+ * `{ fp: 1 }`).
+ */
+export type InsKeywordMoves = Record<string, number>;
 
 export interface OpSyntaxTable {
   /** The op a name spells, or undefined for a name the toolchain does not define (parsed generically). */
@@ -55,3 +64,19 @@ export interface OpSyntaxTable {
 
 /** How a diagnostic says a construct belongs to PTOAS's vector micro-op level (VPTO), which is not supported yet. */
 export const VECTOR_LEVEL_UNSUPPORTED = "(PTOAS's vector level), which this toolchain does not support yet";
+
+/**
+ * The segments and keywords of a Level 2 op written in an old spelling with keyword operands among its `ins`, as
+ * today's spelling writes it; undefined when the op is not written so (another form, too few ins, or the keyword
+ * written as well), and its operands then bind as written.
+ */
+export function movedInsKeywords(op: OpNode, moves: InsKeywordMoves): Pick<OpNode, 'segments' | 'insKeywords'> | undefined {
+  const ins = op.segments.ins;
+  const keys = Object.keys(moves);
+  if (op.form !== 'dps' || !ins || keys.some((k) => op.segments[k] !== undefined || moves[k] >= ins.length)) return undefined;
+  const taken = new Set(keys.map((k) => moves[k]));
+  // New objects: the ops of one statement shape share their segments.
+  const segments: Record<string, number[]> = { ...op.segments, ins: ins.filter((_, i) => !taken.has(i)) };
+  for (const k of keys) segments[k] = [ins[moves[k]]];
+  return { segments, insKeywords: [...(op.insKeywords ?? []), ...keys] };
+}

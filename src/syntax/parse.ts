@@ -5,7 +5,7 @@ import { SourceFile, Span } from '../diag/source';
 import { AliasDef, Attr, AttrEntry, BlockArg, Block, Module, OpNode, Operand, Region, ResultDef, TypeRef, ValueRef } from './ast';
 import { ptoGrammar, statementRule } from './grammar';
 import { LIMITS } from '../diag/limits';
-import { OpSyntax, OpSyntaxTable } from './op-syntax';
+import { OpSyntax, OpSyntaxTable, movedInsKeywords } from './op-syntax';
 import { GenericStatement, genericOp } from './generic-form';
 import { RawLabel, RawRegion, RawStatement, ScanSink, Scanner } from './scan';
 import { Actions, RecordedShape, ShapeCache, Unreplayable, keepVisited, recordShape, replayShape, shapeCacheFor } from './shape-cache';
@@ -816,7 +816,12 @@ function astActions(grammar: ohm.Grammar): Actions {
       };
       // The body's other fields follow, in its order.
       for (const key in fields) if (!(key in op)) (op as unknown as Record<string, unknown>)[key] = (fields as Record<string, unknown>)[key];
-      if (c.op?.deprecated) op.legacy = [{ message: `'${spelled}' is the old name of '${c.op.name}'`, span: op.nameSpan }];
+      if (c.op?.insKeywords) {
+        const moved = movedInsKeywords(op, c.op.insKeywords);
+        const written = Object.keys(c.op.insKeywords).map((k) => `${k} %${k} : T`);
+        op.legacy = [{ message: `'${spelled}' is the old name of '${c.op.name}', which takes ${written.join(', ')} after its ins`, span: op.nameSpan }];
+        if (moved) Object.assign(op, moved);
+      } else if (c.op?.deprecated) op.legacy = [{ message: `'${spelled}' is the old name of '${c.op.name}'`, span: op.nameSpan }];
       if (c.legacy.length > 0) op.legacy = [...(op.legacy ?? []), ...c.legacy.splice(0)];
       return op;
     },

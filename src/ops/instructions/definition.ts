@@ -31,7 +31,7 @@ export function instructionDefinition(spec: Instruction): OpDefinition {
   const moved = formerlyOuts(spec);
   return {
     name: spec.opName,
-    spellings: oldDpsSpellings(spec.opName),
+    spellings: [...oldDpsSpellings(spec.opName), ...formerlyInsSpellings(spec)],
     properties: {
       attributesInIns: spec.attributesInIns,
       formerlyOuts: moved,
@@ -62,6 +62,18 @@ function oldDpsSpellings(name: string): Spelling[] {
   const transfer = /^pto\.t(load|store)$/.exec(name);
   if (transfer) spellings.push({ name: `pto.${transfer[1]}_dps`, deprecated: true });
   return spellings;
+}
+
+/** Ops older PTOAS printed with a keyword operand among their ins (`textract_fp`, today `textract ... fp %fp`). */
+function formerlyInsSpellings(spec: Instruction): Spelling[] {
+  const byOp = new Map<string, Record<string, number>>();
+  for (const s of spec.ins) {
+    if (!s.formerlyIns || !s.keyword) continue;
+    const moves = byOp.get(s.formerlyIns.op) ?? {};
+    moves[s.keyword] = s.formerlyIns.at;
+    byOp.set(s.formerlyIns.op, moves);
+  }
+  return [...byOp].map(([op, insKeywords]) => ({ name: `pto.${op}`, deprecated: true, insKeywords }));
 }
 
 const NO_ATTRIBUTES: ReadonlyMap<string, AttributeValue | undefined> = new Map();
