@@ -270,8 +270,7 @@ function runKernel(
   for (const b of meta.buffers.filter((x) => !x.runtime)) {
     const file = path.join(dir, `${b.name}.bin`);
     if (!fs.existsSync(file)) return { error: `golden script wrote no ${b.name}.bin` };
-    const data = new Uint8Array(fs.readFileSync(file));
-    buffers.set(b.name, new GlobalBuffer(b.arg.slice(1), b.elem, data.slice(0, data.length - (data.length % elemSize(b.elem)))));
+    buffers.set(b.name, new GlobalBuffer(b.arg.slice(1), b.elem, wholeElements(fs.readFileSync(file), elemSize(b.elem))));
   }
   const fn = meta.functions[0];
   const args = new Map<string, Value>();
@@ -288,6 +287,16 @@ function runKernel(
     if (e instanceof LocatedError) return { error: `kernel trap: ${firstLine(formatDiagnostic(assembled.source, e.diagnostic))}` };
     throw e;
   }
+}
+
+/**
+ * A file's bytes as a buffer of whole elements, without a copy when the file's read buffer is its own (a large
+ * file's is; a small one may share Node's pool, so it is copied).
+ */
+function wholeElements(read: Buffer, size: number): Uint8Array {
+  const usable = read.length - (read.length % size);
+  if (read.byteOffset === 0 && read.buffer.byteLength === read.length) return new Uint8Array(read.buffer, 0, usable);
+  return new Uint8Array(read.subarray(0, usable));
 }
 
 /** The golden/compare scripts of the sample folder, its shared golden helpers and validation_runtime.py above it. */
