@@ -55,7 +55,13 @@ const { runSuite, categoryOf, categoriesTable, exceptionsOf } = require(path.joi
   const counts = new Map();
   for (const r of failing) counts.set(categoryOf(r.reason), (counts.get(categoryOf(r.reason)) ?? 0) + 1);
   for (const [c, n] of [...counts].sort((a, b) => b[1] - a[1])) process.stdout.write(`${String(n).padStart(5)}  ${c}\n`);
-  process.stdout.write(`tilelang_st a5: ${results.length - failing.length} of ${results.length} cases pass, ${failing.length} do not (${seconds} s)\n`);
+  const skipped = failing.filter((r) => r.outcome === 'skip').length;
+  const runnable = results.length - skipped;
+  const passed = results.length - failing.length;
+  process.stdout.write(
+    `tilelang_st a5: ${passed} of ${runnable} cases that can run here pass (${((100 * passed) / runnable).toFixed(1)}%), ` +
+      `${failing.length - skipped} do not; ${skipped} skipped (a Python module is missing) (${seconds} s)\n`,
+  );
   if (writeExceptions) {
     const file = path.join(__dirname, '..', 'test', 'corpus', 'tilelang-exceptions.json');
     fs.writeFileSync(file, JSON.stringify(exceptionsOf(results), null, 2) + '\n');

@@ -25,7 +25,8 @@ import { HostError, HostInterpreter, Launch } from './host/run';
 /** Where the suite lives in a PTOAS export. */
 export const suiteDirectory = (exportRoot: string): string => path.join(exportRoot, 'test', 'tilelang_st', 'npu', 'a5', 'src', 'st', 'testcase');
 
-export type Outcome = 'pass' | 'fail' | 'error';
+/** `skip`: the case cannot run here (gen_data.py imports a Python module this machine does not have). */
+export type Outcome = 'pass' | 'fail' | 'error' | 'skip';
 
 export interface CaseResult {
   /** testcase/case (the row's name in main.cpp's table); `testcase` alone when its cases could not be listed. */
@@ -94,7 +95,13 @@ export async function runTestcase(suite: string, testcase: string, options: Test
   // gen_data.py imports st_common from the suite's folder (CMake puts it on PYTHONPATH).
   const env = { ...process.env, PYTHONPATH: [suite, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
   const gen = await options.runner.run({ script: 'gen_data.py', cwd: work, env, timeoutMs: 600_000 });
-  if (gen.status !== 0) return all('error', `gen_data.py failed: ${lastLine(gen.stderr || gen.stdout || gen.error || '')}`);
+  if (gen.status !== 0) {
+    const message = lastLine(gen.stderr || gen.stdout || gen.error || '');
+    const missing = /^ModuleNotFoundError: No module named '([\w.]+)'/.exec(message);
+    // A module the suite's Python needs and this machine lacks: the case is skipped, saying so, not failed.
+    if (missing) return all('skip', `gen_data.py needs the Python module ${missing[1]}, which is not installed here`);
+    return all('error', `gen_data.py failed: ${message}`);
+  }
   const file = path.join(work, kernelFile(work)!);
   // Named as in the suite (testcase/kernel.pto): the messages do not depend on where the copy runs.
   const assembled = assemble(path.join(testcase, path.basename(file)), fs.readFileSync(file, 'utf8'), { target: 'a5' });
