@@ -28,9 +28,9 @@ export function syncDefinition(spec: SyncOpSpec): OpDefinition {
 }
 
 /**
- * An event id given at run time: a set_flag_dyn names one of the core's events (EVENT_ID0..7), an intra-block or
- * cross-block signal one of its flags (the static form's range); anything else traps rather than signal a flag the
- * NPU does not have.
+ * An event id given at run time: a set_flag_dyn names one of the core's events (EVENT_ID0..7), a cross-core signal
+ * (sync.set, the intra- and cross-block ops) one of its flags (the static form's range on the target: 0..15 for
+ * sync.set on A5); anything else traps rather than signal a flag the NPU does not have.
  */
 function dynamicEventId(x: Executor, op: BoundOp, operand: number): number {
   const spec = op.sync!.spec;

@@ -158,10 +158,11 @@ function readSyncAttribute(
   switch (a.kind) {
     case 'pipe': {
       if (!tables.pipeNames.includes(name)) return fail(`unknown pipe '${name}'${suggestion(name, tables.pipeNames)}`);
-      if (name === tables.allPipes)
-        return a.allowAll ? name : fail(`${name} is not allowed here: ${op.name} names one pipe (one of ${tables.corePipes.join(', ')})`);
-      if (!tables.corePipes.includes(name)) return fail(`${name} is not a pipe of an AI core that flags can name (one of ${tables.corePipes.join(', ')})`);
-      if (a.pipes && !a.pipes.includes(name)) return fail(`${op.name} expects the pipe to be one of ${a.pipes.map((p) => `<${p}>`).join(', ')}, got <${name}>`);
+      const onTarget = a.pipesOn?.[target];
+      const allowed = onTarget ?? a.pipes;
+      if (allowed && !allowed.includes(name)) {
+        return fail(`${onTarget ? `on ${target}, ` : ''}${op.name} expects the pipe to be one of ${allowed.map((p) => `<${p}>`).join(', ')}, got <${name}>`);
+      }
       return name;
     }
     case 'event': {

@@ -18,10 +18,10 @@ const SyncAttribute = z.object({
   rangeOn: z.partialRecord(Target, z.tuple([z.number().int(), z.number().int()])).optional(),
   /** An int that may instead be an SSA value of type index, read at run time. */
   dynamic: z.boolean().optional(),
-  /** The only pipes a pipe attribute may name (PTOAS's verifier of the op); absent: any core pipe. */
+  /** The only pipes a pipe attribute may name (PTOAS's verifier of the op); absent: any value of the PIPE enum. */
   pipes: z.array(z.string()).optional(),
-  /** A pipe attribute that may be PIPE_ALL. */
-  allowAll: z.boolean().optional(),
+  /** The only pipes it may name on a target, where they differ per target (they replace `pipes` there). */
+  pipesOn: z.partialRecord(Target, z.array(z.string())).optional(),
 });
 
 const SyncOpEntry = z.object({
@@ -54,7 +54,7 @@ const PipeRule = z.object({
 
 export const SyncFile = z.object({
   $comment: z.string().optional(),
-  pipes: z.object({ $comment: z.string().optional(), names: z.array(z.string()), core: z.array(z.string()), all: z.string() }),
+  pipes: z.object({ $comment: z.string().optional(), names: z.array(z.string()), core: z.array(z.string()), idle: z.array(z.string()), all: z.string() }),
   events: z.object({ $comment: z.string().optional(), prefix: z.string(), count: z.number().int().positive() }),
   opTypes: z.object({ $comment: z.string().optional(), pipes: z.record(z.string(), z.string()), manualNames: z.record(z.string(), z.string()) }),
   spellings: z.object({ $comment: z.string().optional() }).catchall(z.array(z.string())),

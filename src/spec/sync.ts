@@ -26,8 +26,10 @@ export interface SyncTables {
   ops: Map<string, SyncOpSpec>;
   /** Every PIPE enum name. */
   pipeNames: string[];
-  /** The pipes of an AI core, which flags may name. */
+  /** The pipes instructions run on. */
   corePipes: string[];
+  /** The other pipes that are one in-order queue each, on which the VM runs no instruction (MTE4, MTE5, V2). */
+  idlePipes: string[];
   allPipes: string;
   eventPrefix: string;
   eventCount: number;
@@ -51,7 +53,7 @@ export function resolveSyncTables(file: SyncFileData): SyncTables {
   const known = (pipe: string, where: string) => {
     if (!file.pipes.core.includes(pipe)) throw new Error(`spec/sync.json: ${where} names '${pipe}', which is not a core pipe`);
   };
-  for (const p of [...file.pipes.core, file.pipes.all]) if (!pipeNames.includes(p)) throw new Error(`spec/sync.json: unknown pipe '${p}'`);
+  for (const p of [...file.pipes.core, ...file.pipes.idle, file.pipes.all]) if (!pipeNames.includes(p)) throw new Error(`spec/sync.json: unknown pipe '${p}'`);
   for (const [type, pipe] of Object.entries(file.opTypes.pipes)) known(pipe, `op type ${type}`);
   for (const [manual, type] of Object.entries(file.opTypes.manualNames)) {
     if (!(type in file.opTypes.pipes)) throw new Error(`spec/sync.json: manual name ${manual} maps to unknown op type '${type}'`);
@@ -67,13 +69,16 @@ export function resolveSyncTables(file: SyncFileData): SyncTables {
   for (const entry of file.ops) {
     const opName = `pto.${entry.name}`;
     if (ops.has(opName)) throw new Error(`spec/sync.json: ${opName} is described twice`);
-    for (const a of [...entry.attributes, ...(entry.keyed ?? [])]) for (const p of a.pipes ?? []) known(p, `${opName} ${a.name}`);
+    for (const a of [...entry.attributes, ...(entry.keyed ?? [])]) {
+      for (const p of [...(a.pipes ?? []), ...Object.values(a.pipesOn ?? {}).flat()]) known(p, `${opName} ${a.name}`);
+    }
     ops.set(opName, { ...entry, opName });
   }
   return {
     ops,
     pipeNames,
     corePipes: file.pipes.core,
+    idlePipes: file.pipes.idle,
     allPipes: file.pipes.all,
     eventPrefix: file.events.prefix,
     eventCount: file.events.count,

@@ -5,12 +5,17 @@
 import { at, diagLines, kernel, run } from '../fixtures/verify/helpers';
 import { syncOps, syncTables } from '../../src/spec/sync';
 import { knownOps } from '../../src/spec/isa';
+import { printCanonical } from '../../src/emit/canonical';
 
 /** The diagnostics of a kernel holding just these lines. */
-function check(lines: string[], target?: 'a2a3' | 'a5'): { text: string; diags: string[] } {
-  const text = kernel([...lines, 'return']);
+function check(lines: string[], target?: 'a2a3' | 'a5', args = ''): { text: string; diags: string[] } {
+  const text = kernel([...lines, 'return'], args);
   return { text, diags: diagLines(run(text, target)) };
 }
+
+/** A2/A3 code with cross-core flags sets their base address first (PTOAS's EmitC backend requires it). */
+const FFTS_ARG = '%ffts: !pto.ptr<i64>';
+const withFfts = (lines: string[]) => ['pto.set_ffts %ffts : !pto.ptr<i64>', ...lines];
 
 describe('sync ops verify in every PTOAS spelling', () => {
   test.each([
@@ -30,7 +35,7 @@ describe('sync ops verify in every PTOAS spelling', () => {
     'pto.set_cross_block <PIPE_FIX>, 0 {ffts_mode = 0 : i32}',
     'pto.wait_cross_block <PIPE_MTE3>, 15',
   ])('%s', (line) => {
-    expect(check([line]).diags).toEqual([]);
+    expect(check(withFfts([line]), 'a2a3', FFTS_ARG).diags).toEqual([]);
   });
 
   test('get_buf and rls_buf on a5, with the optional mode', () => {
@@ -51,7 +56,7 @@ describe('sync ops verify in every PTOAS spelling', () => {
 
   test('intra-block flags: 0..15 on a2a3, 0..31 on a5', () => {
     expect(check(['pto.set_intra_block <PIPE_MTE1>, 31'], 'a5').diags).toEqual([]);
-    const { text, diags } = check(['pto.set_intra_block <PIPE_MTE1>, 16'], 'a2a3');
+    const { text, diags } = check(withFfts(['pto.set_intra_block <PIPE_MTE1>, 16']), 'a2a3', FFTS_ARG);
     expect(diags).toEqual([`${at(text, '16')}: error[E0701]: pto.set_intra_block: event_id: must be in 0..15, got 16`]);
   });
 
@@ -79,16 +84,10 @@ describe('located errors', () => {
       "pto.wait_flag: dst_pipe: unknown pipe 'pipe_v' (did you mean 'PIPE_V'?)",
     ],
     [
-      'PIPE_ALL in a flag',
-      ['pto.set_flag[<PIPE_ALL>, <PIPE_V>, <EVENT_ID0>]'],
-      '<PIPE_ALL>',
-      'pto.set_flag: src_pipe: PIPE_ALL is not allowed here: pto.set_flag names one pipe (one of PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX)',
-    ],
-    [
-      'an enum pipe no core has',
-      ['pto.barrier <PIPE_MTE4>'],
-      '<PIPE_MTE4>',
-      'pto.barrier: pipe: PIPE_MTE4 is not a pipe of an AI core that flags can name (one of PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX)',
+      'a pipe the PIPE enum does not have',
+      ['pto.barrier <PIPE_MTE6>'],
+      '<PIPE_MTE6>',
+      "pto.barrier: pipe: unknown pipe 'PIPE_MTE6' (did you mean 'PIPE_MTE1'?)",
     ],
     [
       'an event id out of range',
@@ -165,6 +164,7 @@ describe('located errors', () => {
       ['pto.set_cross_block <PIPE_M>, 0'],
       '<PIPE_M>',
       'pto.set_cross_block: pipe: pto.set_cross_block expects the pipe to be one of <PIPE_FIX>, <PIPE_MTE1>, <PIPE_MTE2>, <PIPE_MTE3>, <PIPE_V>, got <PIPE_M>',
+      'a5',
     ],
     ['a cross-block flag out of range', ['pto.wait_cross_block <PIPE_V>, 16'], '16', 'pto.wait_cross_block: event_id: must be in 0..15, got 16', 'a5'],
     [
@@ -172,6 +172,7 @@ describe('located errors', () => {
       ['pto.set_cross_block <PIPE_V>, 1 {ffts_mode = 2 : i32}'],
       '2 : i32',
       'pto.set_cross_block: ffts_mode: must be in 0..0, got 2',
+      'a5',
     ],
   ];
   // Every row gets its target, so that jest does not take a missing last column for a `done` callback.
@@ -185,6 +186,68 @@ describe('located errors', () => {
 test('an attribute the sync op does not define is kept with a warning, as MLIR keeps it', () => {
   const { text, diags } = check(['pto.get_buf[<TVEC>, 0] {mod = 0}'], 'a5');
   expect(diags).toEqual([`${at(text, 'mod =')}: warning[W0411]: pto.get_buf has no attribute 'mod': it is kept but has no effect; it takes mode`]);
+});
+
+describe('sync.set / sync.wait with an event id given at run time (PTOAS: Optional<Index>:$event_id_dyn)', () => {
+  const lines = ['%e = arith.constant 3 : index', 'pto.sync.set <PIPE_MTE3>, %e', 'pto.sync.wait <PIPE_V>, %e {ffts_mode = 2 : i32}'];
+
+  test('an index value verifies on both targets and is recorded as the dynamic id', () => {
+    expect(check(lines, 'a5').diags).toEqual([]);
+    expect(check(withFfts(lines), 'a2a3', FFTS_ARG).diags).toEqual([]);
+    const [set, wait] = [...run(kernel([...lines, 'return']), 'a5').program.syncOps.values()];
+    expect([set.text, set.dynamicId, wait.text, wait.dynamicId]).toEqual(['pto.sync.set PIPE_MTE3, %e', 0, 'pto.sync.wait PIPE_V, %e', 0]);
+  });
+
+  test('prints back as written, a fixed point', () => {
+    const first = run(kernel([...lines, 'return']), 'a5');
+    const printed = printCanonical(first.module, first.types);
+    expect(printed).toContain('    pto.sync.set <PIPE_MTE3>, %e\n    pto.sync.wait <PIPE_V>, %e {ffts_mode = 2 : i32}\n');
+    const again = run(printed, 'a5');
+    expect(diagLines(again)).toEqual([]);
+    expect(printCanonical(again.module, again.types)).toBe(printed);
+  });
+
+  test('a value of another type is an error at it', () => {
+    const { text, diags } = check(['%e = arith.constant 3 : i32', 'pto.sync.wait <PIPE_V>, %e'], 'a5');
+    expect(diags).toEqual([`${at(text, '%e', 1)}: error[E0701]: pto.sync.wait: event_id must be of type index, got i32`]);
+  });
+});
+
+describe('pipes each op names, per target (PTOAS PTO_PipeEnum; SyncSetOp/SyncWaitOp::verify)', () => {
+  test('set_flag, wait_flag, their _dyn forms and barrier have no verifier: any PIPE enum value, on both targets', () => {
+    const lines = [
+      '%e = arith.constant 7 : index',
+      'pto.wait_flag_dyn [<PIPE_MTE3>, <PIPE_MTE4>, %e]',
+      'pto.set_flag_dyn [#pto.pipe<PIPE_MTE5>, #pto.pipe<PIPE_V>, %e]',
+      'pto.set_flag_dyn [#pto.pipe<PIPE_FIX>, #pto.pipe<PIPE_V2>, %e]',
+      'pto.set_flag[<PIPE_ALL>, <PIPE_V>, <EVENT_ID0>]',
+      'pto.wait_flag[<VIRTUAL_PIPE_MTE2_L1A>, <VIRTUAL_PIPE_MTE2_L1B>, <EVENT_ID1>]',
+      'pto.barrier <PIPE_MTE4>',
+    ];
+    expect(check(lines, 'a2a3').diags).toEqual([]);
+    expect(check(lines, 'a5').diags).toEqual([]);
+  });
+
+  test('sync.set / sync.wait take any pipe on a2a3, and only FIX, MTE1, MTE2, MTE3 or V on a5', () => {
+    const lines = ['pto.sync.set <PIPE_M>, 0', 'pto.sync.wait <PIPE_S>, 0'];
+    expect(check(withFfts(lines), 'a2a3', FFTS_ARG).diags).toEqual([]);
+    const { text, diags } = check(lines, 'a5');
+    const allowed = '<PIPE_FIX>, <PIPE_MTE1>, <PIPE_MTE2>, <PIPE_MTE3>, <PIPE_V>';
+    expect(diags).toEqual([
+      `${at(text, '<PIPE_M>')}: error[E0701]: pto.sync.set: pipe: on a5, pto.sync.set expects the pipe to be one of ${allowed}, got <PIPE_M>`,
+      `${at(text, '<PIPE_S>')}: error[E0701]: pto.sync.wait: pipe: on a5, pto.sync.wait expects the pipe to be one of ${allowed}, got <PIPE_S>`,
+    ]);
+  });
+});
+
+describe('the static event id of sync.set / sync.wait: 0..15 on a5, any on a2a3 (PTOAS: A5 ... expects static FFTS event_id in [0, 15])', () => {
+  test.each(['sync.set <PIPE_FIX>', 'sync.wait <PIPE_V>'])('pto.%s', (head) => {
+    expect(check([`pto.${head}, 15`], 'a5').diags).toEqual([]);
+    const { text, diags } = check([`pto.${head}, 16`], 'a5');
+    const name = head.split(' ')[0];
+    expect(diags).toEqual([`${at(text, '16')}: error[E0701]: pto.${name}: event_id: must be in 0..15, got 16`]);
+    expect(check(withFfts([`pto.${head}, 16`]), 'a2a3', FFTS_ARG).diags).toEqual([]);
+  });
 });
 
 describe('the table', () => {

@@ -5,6 +5,7 @@ import { isa } from '../../spec/isa';
 import { syncTables } from '../../spec/sync';
 import { BoundInstruction, Program, VerifiedSyncOp } from '../../ir/program';
 import { GlobalBuffer, PartitionView, Tile } from '../../machine/memory';
+import { vmTrap } from '../../machine/trap';
 import { instructionPipe } from './pipes';
 import { Ranges, ShadowSpace, tileRanges, viewRanges } from './shadow';
 
@@ -54,6 +55,8 @@ export class SyncTracker {
   private readonly pipeIndex = new Map(this.tables.corePipes.map((p, i) => [p, i]));
   private readonly issued: number[];
   private readonly clocks: Clock[];
+  /** The clocks of the idle pipes flags may name (MTE4, ...): what each has waited for; no instruction runs there. */
+  private readonly idleClocks: Map<string, Clock>;
   private readonly flags = new Map<string, PendingSet[]>();
   private readonly crossCore = new Map<string, Clock[]>();
   private readonly released = new Map<number, Clock>();
@@ -68,6 +71,7 @@ export class SyncTracker {
     const n = this.tables.corePipes.length;
     this.issued = new Array(n).fill(0);
     this.clocks = Array.from({ length: n }, () => new Array(n).fill(0));
+    this.idleClocks = new Map(this.tables.idlePipes.map((p) => [p, new Array(n).fill(0)]));
   }
 
   /** The findings so far, plus the flags still set and buffer ids still held when they are read (the end of a run). */
@@ -95,16 +99,17 @@ export class SyncTracker {
       case 'wait':
         return this.wait(op, sync, first, second);
       case 'barrier':
-        if (first === this.tables.allPipes) this.joinAll();
+        if (first === this.tables.allPipes) return this.joinAll();
+        this.clockOf(first, op, sync); // (a pipe the checks know)
         return; // a single pipe already runs in order here (see docs: intra-pipe hazards are not modelled)
       case 'acquire':
         return this.acquire(op, sync, first);
       case 'release':
         return this.release(op, sync, first);
       case 'cross-set':
-        return this.crossSet(sync, first);
+        return this.crossSet(op, sync, first);
       case 'cross-wait':
-        return this.crossWait(sync, first);
+        return this.crossWait(op, sync, first);
     }
   }
 
@@ -231,11 +236,13 @@ export class SyncTracker {
         notes: [{ message: `${earlier.sync.text} set it here`, span: earlier.op.span }],
       });
     }
-    pending.push({ clock: [...this.clocks[this.pipeIndex.get(src)!]], op, sync });
+    this.clockOf(dst, op, sync); // (both ends must be pipes the checks know)
+    pending.push({ clock: [...this.clockOf(src, op, sync)], op, sync });
     this.flags.set(slot, pending);
   }
 
   private wait(op: OpNode, sync: VerifiedSyncOp, src: string, dst: string): void {
+    this.clockOf(src, op, sync); // (both ends must be pipes the checks know)
     const slot = `${src}|${dst}|${sync.id}`;
     const setter = this.flags.get(slot)?.shift();
     if (this.flags.get(slot)?.length === 0) this.flags.delete(slot);
@@ -244,12 +251,12 @@ export class SyncTracker {
       this.report(`orphan:${this.opId(op)}`, { message: `${sync.text} has no matching ${setName} before it (it would wait forever)`, span: op.span });
       return;
     }
-    this.join(this.pipeIndex.get(dst)!, setter.clock);
+    this.join(this.clockOf(dst, op, sync), setter.clock);
   }
 
   private acquire(op: OpNode, sync: VerifiedSyncOp, pipe: string): void {
     const release = this.released.get(sync.id);
-    if (release) this.join(this.pipeIndex.get(pipe)!, release);
+    if (release) this.join(this.clockOf(pipe, op, sync), release);
     this.held.set(`${pipe}|${sync.id}`, op);
   }
 
@@ -258,32 +265,48 @@ export class SyncTracker {
     if (!this.held.delete(key)) {
       this.report(`release:${this.opId(op)}`, { message: `${sync.text} releases buffer id ${sync.id} on ${pipe}, which no get_buf acquired`, span: op.span });
     }
-    const clock = this.clocks[this.pipeIndex.get(pipe)!];
+    const clock = this.clockOf(pipe, op, sync);
     const previous = this.released.get(sync.id);
     this.released.set(sync.id, previous ? previous.map((v, i) => Math.max(v, clock[i])) : [...clock]);
   }
 
-  private crossSet(sync: VerifiedSyncOp, pipe: string): void {
+  private crossSet(op: OpNode, sync: VerifiedSyncOp, pipe: string): void {
     const key = crossCoreFlag(sync);
     const pending = this.crossCore.get(key) ?? [];
-    pending.push([...this.clocks[this.pipeIndex.get(pipe)!]]);
+    pending.push([...this.clockOf(pipe, op, sync)]);
     this.crossCore.set(key, pending);
   }
 
   /** A cross-core wait with no signal here may be answered by the other core, which this VM does not run. */
-  private crossWait(sync: VerifiedSyncOp, pipe: string): void {
+  private crossWait(op: OpNode, sync: VerifiedSyncOp, pipe: string): void {
+    const mine = this.clockOf(pipe, op, sync);
     const clock = this.crossCore.get(crossCoreFlag(sync))?.shift();
-    if (clock) this.join(this.pipeIndex.get(pipe)!, clock);
+    if (clock) this.join(mine, clock);
   }
 
-  private join(pipe: number, clock: Clock): void {
-    const mine = this.clocks[pipe];
+  /**
+   * The clock of a pipe a sync op names: a core pipe's, or an idle pipe's (MTE4, MTE5, V2: an in-order queue that
+   * runs none of the VM's instructions, so it only passes on what it has waited for). PIPE_ALL in a flag, the
+   * virtual MTE2 pipes and the enum's PIPE_NUM / PIPE_UNASSIGNED are not one queue the checks know.
+   */
+  private clockOf(pipe: string, op: OpNode, sync: VerifiedSyncOp): Clock {
+    const core = this.pipeIndex.get(pipe);
+    const clock = core !== undefined ? this.clocks[core] : this.idleClocks.get(pipe);
+    if (!clock) {
+      throw vmTrap(`the synchronization check of ${sync.text} (through ${pipe}) is not implemented yet (pto-vm --no-sync-check runs without it)`, op.span);
+    }
+    return clock;
+  }
+
+  private join(mine: Clock, clock: Clock): void {
     for (let i = 0; i < mine.length; i++) mine[i] = Math.max(mine[i], clock[i]);
   }
 
+  /** PIPE_ALL: every pipe, the idle ones too, waits for what any pipe has done or waited for. */
   private joinAll(): void {
-    const all = this.clocks[0].map((_, i) => Math.max(...this.clocks.map((c) => c[i])));
-    for (const c of this.clocks) c.splice(0, c.length, ...all);
+    const clocks = [...this.clocks, ...this.idleClocks.values()];
+    const all = this.clocks[0].map((_, i) => Math.max(...clocks.map((c) => c[i])));
+    for (const c of clocks) c.splice(0, c.length, ...all);
   }
 
   private opId(op: OpNode): number {

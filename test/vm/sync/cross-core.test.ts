@@ -116,6 +116,26 @@ describe('races between cores on global memory', () => {
     expect(Array.from(out.slice(0, 8))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
   });
 
+  it('an event id given at run time (an index value) pairs like the literal: the cube sets 2 + 1, the vector cores wait for 3', () => {
+    const dynamic = (wait: string) =>
+      HEAD.replace('%v =', '%id = arith.addi %c2, %c1 : index\n  %v =') +
+      cubeStores('%c2', '    pto.sync.set <PIPE_FIX>, %id\n') +
+      vectorStoresItsRow(`    pto.sync.wait <PIPE_V>, ${wait}\n`) +
+      '  return\n}\n';
+    for (const wait of ['%c3', '%id', '3']) {
+      const { sync, out } = launch(dynamic(wait));
+      expect(sync).toEqual([]);
+      expect(Array.from(out.slice(0, 8))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    }
+    // Waiting for flag 2 instead: no core ever sets it.
+    expect(() => launch(dynamic('%c2'))).toThrow(/^deadlock: .*block 0, vector 0 waits at pto.sync.wait for flag 2 \(1 signal; 0 counted\)/);
+  });
+
+  it("an event id given at run time past A5's 16 FFTS flags traps at the operand, as the literal is refused", () => {
+    const text = HEAD + cubeStores('%c2', '    %big = arith.addi %c16, %c0 : index\n    pto.sync.set <PIPE_FIX>, %big\n') + '  return\n}\n';
+    expect(() => launch(text)).toThrow('pto.sync.set: event id 16 is out of range 0..15');
+  });
+
   it('a flag to the wrong core does not order them: vector 1 is told, vector 0 still races', () => {
     // The cube's set (mode 2) reaches both vector cores; only vector 1 waits for it, so vector 0 is unordered.
     const text =
@@ -261,7 +281,8 @@ ${between}    %x = pto.load_scalar %out[%c0] : !pto.ptr<f32> -> f32
 
   it('mode 1 (sub-block) is a barrier between the vector cores of a block: it orders vector 0 store before vector 1 load', () => {
     expect(launch(vectorsExchange('')).sync.map((f) => f.message.split(',')[1])).toEqual([' vector 1: pto.load_scalar reads element 0 of %out (bytes 0..3)']);
-    const mode1 = '    pto.sync.set <PIPE_MTE3>, 1 {ffts_mode = 1 : i32}\n    pto.sync.wait <PIPE_S>, 1 {ffts_mode = 1 : i32}\n';
+    // (A5 sync.wait names FIX, MTE1, MTE2, MTE3 or V: PTOAS SyncWaitOp::verify.)
+    const mode1 = '    pto.sync.set <PIPE_MTE3>, 1 {ffts_mode = 1 : i32}\n    pto.sync.wait <PIPE_V>, 1 {ffts_mode = 1 : i32}\n';
     expect(launch(vectorsExchange(mode1)).sync).toEqual([]);
     // Mode 2 (the default) goes to the cube, which never waits: it does not order the vector cores.
     const mode2 = '    pto.sync.set <PIPE_MTE3>, 1\n';

@@ -233,6 +233,47 @@ describe('event ids given at run time (set_flag_dyn / wait_flag_dyn)', () => {
   });
 });
 
+describe('flags through the pipes of the PIPE enum no instruction runs on (MTE4, MTE5, V2) and the rest', () => {
+  /** ADD with its MTE2 -> V hand-off made through `lines` instead of one flag pair. */
+  const through = (lines: string[]) => replaceLine(withoutLine(ADD, `pto.wait_flag[<${MTE2_V}`), `pto.set_flag[<${MTE2_V}`, lines.join('\n    '));
+  const viaMte4 = [
+    'pto.set_flag_dyn [<PIPE_MTE2>, <PIPE_MTE4>, %c1]',
+    'pto.wait_flag_dyn [<PIPE_MTE2>, <PIPE_MTE4>, %c1]',
+    'pto.set_flag[<PIPE_MTE4>, <PIPE_V>, <EVENT_ID0>]',
+    'pto.wait_flag[<PIPE_MTE4>, <PIPE_V>, <EVENT_ID0>]',
+  ];
+
+  test('MTE2 -> MTE4, then MTE4 -> V: MTE4 passes on what it waited for, so the add is ordered after the loads', () => {
+    const { lines, f32 } = runSync(through(viaMte4), 256);
+    expect(lines).toEqual([]);
+    expect(f32('c')).toEqual(Array.from({ length: 256 }, (_, i) => 2 * (i * 0.5 - 3)));
+  });
+
+  test('MTE4 signals V before it waits for the loads: V learns nothing of them, and the add races with both', () => {
+    const text = through([viaMte4[2], viaMte4[3], viaMte4[0], viaMte4[1]]);
+    expect(runSync(text, 256).lines).toEqual([
+      `${at(text, 'pto.tadd')}: pto.tadd (PIPE_V) reads %ta, written by pto.tload (PIPE_MTE2), with no set_flag/wait_flag from PIPE_MTE2 to PIPE_V between them`,
+      raceNote(text, 'pto.tload', 0, 'pto.tload (PIPE_MTE2) writes %ta here'),
+      `${at(text, 'pto.tadd')}: pto.tadd (PIPE_V) reads %tb, written by pto.tload (PIPE_MTE2), with no set_flag/wait_flag from PIPE_MTE2 to PIPE_V between them`,
+      raceNote(text, 'pto.tload', 1, 'pto.tload (PIPE_MTE2) writes %tb here'),
+    ]);
+  });
+
+  test('a flag through PIPE_ALL (no one queue) stops the checked run as not implemented; unchecked, the kernel runs', () => {
+    const text = through(['pto.set_flag[<PIPE_ALL>, <PIPE_V>, <EVENT_ID0>]', 'pto.wait_flag[<PIPE_ALL>, <PIPE_V>, <EVENT_ID0>]']);
+    expect(() => runSync(text, 256)).toThrow(
+      'the synchronization check of pto.set_flag[PIPE_ALL, PIPE_V, EVENT_ID0] (through PIPE_ALL) is not implemented yet (pto-vm --no-sync-check runs without it)',
+    );
+    const asm = assemble('test.pto', text, { target: 'a2a3' });
+    const fn = [...asm.program.functions.values()][0];
+    const buffers = ['a', 'b', 'c'].map((name) => new GlobalBuffer(name, 'f32', new Uint8Array(new Float32Array(256).fill(1.5).buffer)));
+    const values = new Map<string, Value>(buffers.map((b) => [`%${b.name}`, b]));
+    const result = runFunction(asm.program, asm.types, fn, values, { numerics: 'npu', maxSteps: 1e6, syncCheck: false });
+    expect(result.sync).toEqual([]);
+    expect(Array.from(new Float32Array(buffers[2].bytes.slice().buffer))).toEqual(new Array(256).fill(3));
+  });
+});
+
 describe('a loop reusing its tiles every iteration', () => {
   test('with forward and back-edge flags: no findings, and every block is doubled', () => {
     const { lines, f32 } = runSync(LOOP, 64 * 16);
