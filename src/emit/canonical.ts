@@ -169,8 +169,10 @@ class Printer {
       return;
     }
     if (op.positional) {
-      // An SSA value in the list stands in a segment named by its position.
-      const items = op.positional.items.map((a, i) => (op.segments[String(i)] ? this.use(segment(op, String(i))[0]) : this.attr(a)));
+      // An SSA value in the list stands in a segment named by its position; an attribute in an old spelling is
+      // printed as PTOAS prints it today.
+      const today = opRegistry().lookup(op.name)?.def.properties?.todaysAttribute;
+      const items = op.positional.items.map((a, i) => (op.segments[String(i)] ? this.use(segment(op, String(i))[0]) : this.attr(today?.(a, i) ?? a)));
       const args = op.positional.bracketed ? `[${items.join(', ')}]` : ` ${items.join(', ')}`;
       this.emit(depth, `${res}${op.name}${args}${this.attrSuffix(others)}`);
       return;

@@ -3,7 +3,7 @@ import { DiagnosticBag } from '../diag/diagnostic';
 import { Span } from '../diag/source';
 import { Isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
-import { OpNode, Region, TypeRef } from '../syntax/ast';
+import { Attr, OpNode, Region, TypeRef } from '../syntax/ast';
 import { GenericOp, GenericRewrite, InsKeywordMoves } from '../syntax/op-syntax';
 import { TileType, Type } from '../types/type';
 import { BoundInstruction, VerifiedSyncOp } from './program';
@@ -128,6 +128,11 @@ export interface OpProperties {
    * operand at `from` to its place `to` in today's `ins(...)` (`last`: after the others), for the printer to move it.
    */
   formerlyOuts?: { outs: number; moves: { from: number; to: number | 'last' }[] };
+  /**
+   * One of its positional attributes as PTOAS prints it today, when written in an older spelling (`"PIPE_V"` for
+   * `<PIPE_V>`), for the printer; undefined: as written.
+   */
+  todaysAttribute?(item: Attr, index: number): Attr | undefined;
   /**
    * What kind of op a tile-op helper (`pto.tileop.helper`, compute code a kernel calls) may not contain, in
    * PTOAS's words (its pto-materialize-tileop-sections pass): synchronization between pipes, or tiles' allocation

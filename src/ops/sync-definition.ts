@@ -1,5 +1,6 @@
 import { Executor, OpDefinition } from '../ir/definition';
 import { BoundOp } from '../ir/bound';
+import { Attr } from '../syntax/ast';
 import { vmTrap } from '../machine/trap';
 import { SyncOpSpec, syncTables } from '../spec/sync';
 import { verifySyncOp } from './sync';
@@ -9,8 +10,12 @@ import { FftsMode, signalFlag, waitFlag } from './cross-core-flags';
 export function syncDefinition(spec: SyncOpSpec): OpDefinition {
   return {
     name: spec.opName,
-    // PTOAS materializes a tile-op helper's body into sections of its callers, which own the synchronization.
-    properties: { notInTileOpHelper: 'pipe synchronization', mayWait: spec.role === 'cross-wait' },
+    properties: {
+      // PTOAS materializes a tile-op helper's body into sections of its callers, which own the synchronization.
+      notInTileOpHelper: 'pipe synchronization',
+      mayWait: spec.role === 'cross-wait',
+      ...(spec.oldStrings ? { todaysAttribute: todaysEnum } : {}),
+    },
     verify(v) {
       v.expectResults(0);
       const verified = verifySyncOp(v.op, spec, v.target, v.diags, (i) => v.operands[i]);
@@ -25,6 +30,11 @@ export function syncDefinition(spec: SyncOpSpec): OpDefinition {
       if (spec.role === 'cross-wait') return waitFlag(x, flag, fftsMode(op));
     },
   };
+}
+
+/** A pipe or event written as a string (`"PIPE_V"`, PTOAS's former print) as PTOAS prints it now: `<PIPE_V>`. */
+function todaysEnum(item: Attr): Attr | undefined {
+  return item.kind === 'string' ? { kind: 'dialect', text: `<${item.value}>`, span: item.span } : undefined;
 }
 
 /**

@@ -60,7 +60,7 @@ export function verifySyncOp(
       values.set(a.name, valueName(op.operands[operand].value));
       return;
     }
-    const value = readSyncAttribute(op, a, item, target, tables, diags);
+    const value = readSyncAttribute(op, spec, a, item, target, tables, diags);
     if (value !== undefined) values.set(a.name, value);
   });
   for (const entry of op.attrs) {
@@ -77,10 +77,20 @@ export function verifySyncOp(
       );
       continue;
     }
-    const value = readSyncAttribute(op, a, entry.value, target, tables, diags);
+    const value = readSyncAttribute(op, spec, a, entry.value, target, tables, diags);
     if (value !== undefined) values.set(a.name, value);
   }
   if (diags.errorCount > errorsBefore) return undefined;
+  const strings = positional.items.filter((item) => item.kind === 'string');
+  if (strings.length > 0) {
+    // The ops with strings (set_flag, wait_flag) name only pipes and an event: every other item is a dialect attribute.
+    const today = positional.items.map((item) => (item.kind === 'string' ? `<${item.value}>` : attrText(item)));
+    diags.report(
+      D.oldSpelling,
+      cover(strings.map((item) => item.span)),
+      `${op.name} names its pipes and event with strings, as PTOAS printed them before; today it prints ${op.name}[${today.join(', ')}]`,
+    );
+  }
 
   const pipes = spec.attributes
     .filter((a) => a.kind !== 'int' && a.kind !== 'event' && a.kind !== 'index')
@@ -134,6 +144,7 @@ function pipeOf(value: string, a: SyncAttributeSpec, tables: SyncTables): string
 /** One attribute's value (a name or a number), or undefined after reporting why it is wrong. */
 function readSyncAttribute(
   op: OpNode,
+  spec: SyncOpSpec,
   a: SyncAttributeSpec,
   attr: Attr,
   target: TargetName,
@@ -153,7 +164,8 @@ function readSyncAttribute(
     return v;
   }
   const spellings = tables.spellings[a.kind];
-  const name = attr.kind === 'dialect' ? enumName(attr.text, spellings) : undefined;
+  const oldString = attr.kind === 'string' && spec.oldStrings && (a.kind === 'pipe' || a.kind === 'event');
+  const name = attr.kind === 'dialect' ? enumName(attr.text, spellings) : oldString ? attr.value : undefined;
   if (name === undefined) return fail(`expected ${spellings.map((s) => s.replace('{}', exampleOf(a.kind))).join(' or ')}, got ${attrText(attr)}`);
   switch (a.kind) {
     case 'pipe': {

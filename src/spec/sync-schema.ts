@@ -31,6 +31,11 @@ const SyncOpEntry = z.object({
   role: z.enum(['set', 'wait', 'barrier', 'acquire', 'release', 'cross-set', 'cross-wait']),
   /** `[a, b, c]` (true) or bare `a, b` (false), as PTOAS's assembly format has it. */
   bracketed: z.boolean(),
+  /**
+   * Its pipes and event may be written as strings (`["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]`), as PTOAS printed them
+   * from 87a8429d to 812e800c (its parser still reads them): an old spelling, printed as `<PIPE_V>` today.
+   */
+  oldStrings: z.boolean().optional(),
   targets: z.array(Target).min(1),
   /** The positional attributes, in order. */
   attributes: z.array(SyncAttribute).min(1),

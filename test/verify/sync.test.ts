@@ -188,6 +188,49 @@ test('an attribute the sync op does not define is kept with a warning, as MLIR k
   expect(diags).toEqual([`${at(text, 'mod =')}: warning[W0411]: pto.get_buf has no attribute 'mod': it is kept but has no effect; it takes mode`]);
 });
 
+describe('pipes and events as strings (PTOAS parseLegacyOrAttrPipe/Event, printed so from 87a8429d to 812e800c)', () => {
+  const lines = ['pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]', 'pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]'];
+
+  test('set_flag and wait_flag accept them, with a warning at the strings naming the form PTOAS prints today', () => {
+    const { text, diags } = check(lines);
+    expect(diags).toEqual([
+      `${at(text, '"PIPE_MTE2"')}: warning[W0105]: pto.set_flag names its pipes and event with strings, as PTOAS printed them before; today it prints pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]`,
+      `${at(text, '"PIPE_MTE2"', 1)}: warning[W0105]: pto.wait_flag names its pipes and event with strings, as PTOAS printed them before; today it prints pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]`,
+    ]);
+    const [set, wait] = [...run(text).program.syncOps.values()];
+    expect([set.text, set.pipes, set.id]).toEqual(['pto.set_flag[PIPE_MTE2, PIPE_V, EVENT_ID0]', ['PIPE_MTE2', 'PIPE_V'], 0]);
+    expect([wait.text, wait.pipes, wait.id]).toEqual(['pto.wait_flag[PIPE_MTE2, PIPE_V, EVENT_ID0]', ['PIPE_MTE2', 'PIPE_V'], 0]);
+  });
+
+  test('a string next to a bracketed name: only the strings are the old spelling', () => {
+    const { text, diags } = check(['pto.set_flag[<PIPE_MTE1>, "PIPE_M", "EVENT_ID3"]']);
+    expect(diags).toEqual([
+      `${at(text, '"PIPE_M"')}: warning[W0105]: pto.set_flag names its pipes and event with strings, as PTOAS printed them before; today it prints pto.set_flag[<PIPE_MTE1>, <PIPE_M>, <EVENT_ID3>]`,
+    ]);
+  });
+
+  test('--emit canonical prints them as PTOAS does today, which assembles again with no warning, a fixed point', () => {
+    const first = run(kernel([...lines, 'return']));
+    const printed = printCanonical(first.module, first.types);
+    expect(printed).toContain('    pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n    pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n');
+    const again = run(printed);
+    expect(diagLines(again)).toEqual([]);
+    expect(printCanonical(again.module, again.types)).toBe(printed);
+  });
+
+  test('a string that names no pipe or event is an error (PTOAS: invalid pipe/event token), without the warning', () => {
+    const { text, diags } = check(['pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID8"]']);
+    expect(diags).toEqual([`${at(text, '"EVENT_ID8"')}: error[E0701]: pto.set_flag: event_id: EVENT_ID8 is out of range: events are EVENT_ID0..EVENT_ID7`]);
+  });
+
+  test('only set_flag and wait_flag read strings: set_flag_dyn takes its pipes in the attribute form (its assembly format)', () => {
+    const { text, diags } = check(['%c1 = arith.constant 1 : index', 'pto.set_flag_dyn ["PIPE_MTE2", <PIPE_V>, %c1]']);
+    expect(diags).toEqual([
+      `${at(text, '"PIPE_MTE2"')}: error[E0701]: pto.set_flag_dyn: src_pipe: expected <PIPE_x> or #pto.pipe<PIPE_x>, got a string attribute`,
+    ]);
+  });
+});
+
 describe('sync.set / sync.wait with an event id given at run time (PTOAS: Optional<Index>:$event_id_dyn)', () => {
   const lines = ['%e = arith.constant 3 : index', 'pto.sync.set <PIPE_MTE3>, %e', 'pto.sync.wait <PIPE_V>, %e {ffts_mode = 2 : i32}'];
 
