@@ -141,9 +141,10 @@ export function floatOp(op: string, x: number, y: number): number | boolean | un
 }
 
 export function parseNumber(text: string): Val {
-  const suffix = /[uUlLfF]*$/.exec(text)![0].toLowerCase();
+  // A hex literal's F is a digit, never the float suffix (0x7BEF is 31727).
+  const isHex = /^0x/i.test(text);
+  const suffix = (isHex ? /[uUlL]*$/ : /[uUlLfF]*$/).exec(text)![0].toLowerCase();
   const body = text.slice(0, text.length - suffix.length);
-  const isHex = /^0x/i.test(body);
   if (!isHex && (/[.eE]/.test(body) || suffix.includes('f'))) return { t: 'float', type: suffix.includes('f') ? 'f32' : 'f64', v: Number(body) };
   const v = BigInt(isHex ? body : body.replace(/^0(?=\d)/, '0o'));
   const unsigned = suffix.includes('u');
