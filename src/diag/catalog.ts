@@ -521,6 +521,13 @@ export const DIAGNOSTICS = {
         '  pto.section.vector {\n    %x = pto.load_scalar %p[%c0] : !pto.ptr<i32> -> i32\n  }\n  return\n}\n',
     },
   },
+  fftsBase: {
+    code: 'E0704',
+    severity: 'error',
+    summary:
+      'On A2/A3 a function signals or waits for cross-core flags (pto.sync.set/wait, the intra- and cross-block ops) without a pto.set_ffts, which sets the base address of those flags (PTOAS requires one in the same function).',
+    example: { tool: 'pto-as', program: fn('  pto.sync.set <PIPE_FIX>, 0') },
+  },
 
   // ---- 08xx VM run time ---------------------------------------------------------------------------
   trap: {
@@ -549,8 +556,9 @@ export const DIAGNOSTICS = {
     summary: 'The cores of a run wait for each other: none can go on (each core, its op and what it waits for are named).',
     example: {
       tool: 'pto-vm',
+      args: ['--arg', 'ffts=zeros:1'],
       program:
-        'func.func @k() {\n  pto.section.cube {\n    pto.sync.wait <PIPE_FIX>, 1\n    pto.sync.set <PIPE_FIX>, 0\n  }\n' +
+        'func.func @k(%ffts: !pto.ptr<i64>) {\n  pto.set_ffts %ffts : !pto.ptr<i64>\n  pto.section.cube {\n    pto.sync.wait <PIPE_FIX>, 1\n    pto.sync.set <PIPE_FIX>, 0\n  }\n' +
         '  pto.section.vector {\n    pto.sync.wait <PIPE_V>, 0\n    pto.sync.set <PIPE_V>, 1\n  }\n  return\n}\n',
     },
   },

@@ -12,6 +12,9 @@ import { handle, runAsyncEvent, runAsyncTransfer, runBroadcast, runGather, runNo
  * (src/ops/comm-run.ts, docs/ranks.md), and `pto.syncall` as a barrier of the launch (src/ops/syncall-run.ts).
  */
 
+/** The op that sets the FFTS flags' base address, which A2/A3 code with cross-core flags needs (src/ops/sync-definition.ts). */
+export const SET_FFTS = 'pto.set_ffts';
+
 const COMM: DeclaredOperand['is'] = ['partition_view', 'tensor_view', 'tile'];
 const VIEW: DeclaredOperand['is'] = ['partition_view', 'tensor_view'];
 
@@ -243,7 +246,7 @@ const COMM_OPS: DeclaredOp[] = [
     },
   },
   // Sets the base address of the cross-core flag hardware; the VM's flags (src/ops/cross-core-flags.ts) need none.
-  { name: 'pto.set_ffts', operands: [{ name: 'ffts', is: ['ptr'] }], execute: () => undefined },
+  { name: SET_FFTS, operands: [{ name: 'ffts', is: ['ptr'] }], execute: () => undefined },
 ];
 
 export const COMM_DEFINITIONS: OpDefinition[] = COMM_OPS.map(declaredDefinition);

@@ -1,9 +1,11 @@
-import { Executor, OpDefinition } from '../ir/definition';
+import { DIAGNOSTICS as D } from '../diag/catalog';
+import { Executor, OpDefinition, OpVerifier } from '../ir/definition';
 import { BoundOp } from '../ir/bound';
-import { Attr } from '../syntax/ast';
+import { Attr, OpNode } from '../syntax/ast';
 import { vmTrap } from '../machine/trap';
-import { SyncOpSpec, syncTables } from '../spec/sync';
+import { SyncOpSpec, syncOps, syncTables } from '../spec/sync';
 import { verifySyncOp } from './sync';
+import { SET_FFTS } from './comm';
 import { FftsMode, signalFlag, waitFlag } from './cross-core-flags';
 
 /** The definition of a synchronization op of spec/sync.json (flags, events, barriers, buffer tokens). */
@@ -20,6 +22,7 @@ export function syncDefinition(spec: SyncOpSpec): OpDefinition {
       v.expectResults(0);
       const verified = verifySyncOp(v.op, spec, v.target, v.diags, (i) => v.operands[i]);
       if (verified) v.recordSync(verified);
+      if (spec.role === 'cross-set' || spec.role === 'cross-wait') checkFftsBase(v);
     },
     execute(x, op) {
       const dynamic = op.sync!.dynamicId;
@@ -30,6 +33,41 @@ export function syncDefinition(spec: SyncOpSpec): OpDefinition {
       if (spec.role === 'cross-wait') return waitFlag(x, flag, fftsMode(op));
     },
   };
+}
+
+/** Per function: its first cross-core flag op (in the order of the text) and whether it sets the FFTS base. */
+const fftsUse = new WeakMap<OpNode, { first?: OpNode; base: boolean }>();
+
+/**
+ * PTOAS's EmitC backend for A2/A3 (EmitPTOManualPass) stops on every function that holds a cross-core flag op
+ * (sync.set/wait, set/wait_intra_block, set/wait_cross_block), at any depth, and no pto.set_ffts, which sets the
+ * flags' base address. Reported once per function, at its first such op.
+ */
+function checkFftsBase(v: OpVerifier): void {
+  if (v.target !== 'a2a3' || v.backend === 'vpto') return;
+  let use = fftsUse.get(v.function);
+  if (!use) fftsUse.set(v.function, (use = scanFfts(v.function, { base: false })));
+  if (use.base || use.first !== v.op) return;
+  v.error(
+    v.op.nameSpan,
+    `${v.op.name} on a2a3 needs a ${SET_FFTS} in its function (the cross-core flags' base address): PTOAS requires one in every function with cross-core flags`,
+    [{ message: `@${v.function.symbol ?? ''} has no ${SET_FFTS}`, span: v.function.nameSpan }],
+    D.fftsBase,
+  );
+}
+
+function scanFfts(op: OpNode, use: { first?: OpNode; base: boolean }): { first?: OpNode; base: boolean } {
+  for (const region of op.regions) {
+    for (const block of region.blocks) {
+      for (const inner of block.ops) {
+        if (inner.name === SET_FFTS) use.base = true;
+        const role = syncOps().get(inner.name)?.role;
+        if (!use.first && (role === 'cross-set' || role === 'cross-wait')) use.first = inner;
+        scanFfts(inner, use);
+      }
+    }
+  }
+  return use;
 }
 
 /** A pipe or event written as a string (`"PIPE_V"`, PTOAS's former print) as PTOAS prints it now: `<PIPE_V>`. */

@@ -293,6 +293,56 @@ describe('the static event id of sync.set / sync.wait: 0..15 on a5, any on a2a3 
   });
 });
 
+describe('a2a3 code with cross-core flags needs pto.set_ffts in the same function (PTOAS EmitPTOManualPass)', () => {
+  const codes = (diags: string[]) => diags.map((d) => (d.startsWith('  note') ? 'note' : /\[(\w+)\]/.exec(d)![1]));
+
+  test('missing: one error per function, at its first cross-core op, with a note at the function', () => {
+    const { text, diags } = check(['pto.sync.set <PIPE_FIX>, 0', 'pto.sync.wait <PIPE_V>, 0', 'pto.set_intra_block <PIPE_V>, 1'], 'a2a3');
+    expect(diags).toEqual([
+      `${at(text, 'pto.sync.set')}: error[E0704]: pto.sync.set on a2a3 needs a pto.set_ffts in its function (the cross-core flags' base address): PTOAS requires one in every function with cross-core flags`,
+      `  note ${at(text, 'func.func')}: @k has no pto.set_ffts`,
+    ]);
+  });
+
+  test.each([
+    'set_intra_block <PIPE_V>, 1',
+    'wait_intra_block <PIPE_V>, 1',
+    'set_cross_block <PIPE_MTE3>, 2',
+    'wait_cross_block <PIPE_V>, 2',
+    'sync.wait <PIPE_V>, 0',
+  ])('each cross-core op needs it: pto.%s', (line) => {
+    const { diags } = check([`pto.${line}`], 'a2a3');
+    expect(codes(diags)).toEqual(['E0704', 'note']);
+  });
+
+  test('anywhere in the function counts, after the op or in a nested region', () => {
+    expect(check(['pto.sync.set <PIPE_FIX>, 0', 'pto.set_ffts %ffts : !pto.ptr<i64>'], 'a2a3', FFTS_ARG).diags).toEqual([]);
+    const nested = ['scf.if %c {', '  pto.set_ffts %ffts : !pto.ptr<i64>', '}', 'pto.sync.wait <PIPE_V>, 0'];
+    expect(check(nested, 'a2a3', `${FFTS_ARG}, %c: i1`).diags).toEqual([]);
+  });
+
+  test('in another function it does not count', () => {
+    const text = [
+      'func.func @setup(%ffts: !pto.ptr<i64>) {',
+      '  pto.set_ffts %ffts : !pto.ptr<i64>',
+      '  return',
+      '}',
+      'func.func @k() {',
+      '  pto.sync.set <PIPE_FIX>, 0',
+      '  return',
+      '}',
+      '',
+    ].join('\n');
+    expect(codes(diagLines(run(text, 'a2a3')))).toEqual(['E0704', 'note']);
+  });
+
+  test('not on a5, nor with the VPTO back end (the check is in the EmitC back end)', () => {
+    expect(check(['pto.sync.set <PIPE_FIX>, 0'], 'a5').diags).toEqual([]);
+    const vpto = kernel(['pto.sync.set <PIPE_FIX>, 0', 'return'], '', '{pto.backend = "vpto"}');
+    expect(diagLines(run(vpto, 'a2a3'))).toEqual([]);
+  });
+});
+
 describe('the table', () => {
   test('describes the sixteen sync ops of PTOAS, each a known op', () => {
     expect([...syncOps().keys()].sort()).toEqual(
