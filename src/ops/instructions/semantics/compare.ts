@@ -10,7 +10,8 @@ import { scalarAsElement } from './elementwise';
  * The mask format (npu, both targets): row r of the mask holds the predicates of source row r as a
  * little-endian bit stream, column c at bit c % W of mask element (r, c / W), W = the mask element's
  * bits (8 for u8 on A2/A3, 32 for u32 on A5; the same bytes either way). A2/A3 TCmp.hpp writes byte
- * rows with vcmpv; A5 TCmp.hpp stores predicate registers packed (psts PK) at each row's stride.
+ * rows with vcmpv; A5 stores predicate registers a block at a time (see storePredicates), at each row's
+ * stride, except PTOAS's tcmps template, which packs rows one after another (see templateScalarCompare).
  */
 
 export type CmpMode = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
@@ -102,6 +103,71 @@ function writeMask(mask: Tile, rows: number, columns: number, predicate: (r: num
   }
 }
 
+/**
+ * A5's predicate stores (pto-isa npu/a5/TCmp.hpp, TCmps.hpp, Int64Binary.hpp; PTOAS lib/TileOps/a5/tcmp.py,
+ * tcmps.py): each psts writes `bytes` bytes holding the compares of `elements` consecutive source elements, bit k
+ * (little-endian) for the k-th, 0 for the lanes past the last one compared. 8-bit sources: 256 per 32-byte NORM
+ * store; 16-bit: 128 per 16-byte PK store; 32-bit: two 64-lane compares deinterleaved into one 16-byte PK store;
+ * 64-bit (pto-isa only): one 32-byte store per row holding at most 64.
+ */
+interface PredicateBlock {
+  elements: number;
+  bytes: number;
+}
+
+function a5PredicateBlock(src: Tile): PredicateBlock {
+  if (src.codec.size === 1) return { elements: 256, bytes: 32 };
+  if (src.codec.size === 8) return { elements: 64, bytes: 32 };
+  return { elements: 128, bytes: 16 };
+}
+
+/** Stores the bits of `count` compares as whole blocks from byte `at` of dst's storage (`bit(k)`: the k-th). */
+function storePredicates(ctx: InstructionContext, dst: Tile, at: number, count: number, block: PredicateBlock, bit: (k: number) => boolean): void {
+  const blocks = Math.ceil(count / block.elements);
+  const end = at + blocks * block.bytes;
+  if (end > dst.bytes.length) ctx.trap(`the predicate stores write bytes ${at}..${end - 1} of dst, which has ${dst.bytes.length}`);
+  for (let j = 0; j < blocks; j++) {
+    for (let b = 0; b < block.bytes; b++) {
+      let byte = 0;
+      for (let i = 0; i < 8; i++) {
+        const lane = b * 8 + i;
+        const k = j * block.elements + lane;
+        if (lane < block.elements && k < count && bit(k)) byte |= 1 << i;
+      }
+      dst.bytes[at + j * block.bytes + b] = byte;
+    }
+  }
+}
+
+/** Source dtypes and mask dtype of PTOAS's A5 compare templates (tcmp.py, tcmps.py _DTYPES). */
+const TEMPLATE_SOURCES = ['f32', 'i32', 'f16', 'i16', 'i8', 'u8'];
+
+/** Traps unless PTOAS's vpto template exists for the operands (else PTOAS finds no template to expand the op with). */
+function requireTemplate(ctx: InstructionContext, src: Tile, dst: Tile, maskType: string): void {
+  const name = ctx.bound.spec.opName;
+  if (!TEMPLATE_SOURCES.includes(src.type.dtype) || dst.type.dtype !== maskType) {
+    ctx.trap(
+      `${name} of ${src.type.dtype} into ${dst.type.dtype} under the vpto back end is not implemented yet ` +
+        `(PTOAS's template takes ${TEMPLATE_SOURCES.join(', ')} sources and a ${maskType} mask)`,
+    );
+  }
+  if (src.strides || dst.strides) ctx.trap(`${name} of a tile window under the vpto back end is not implemented yet`);
+}
+
+/**
+ * A5 TCMP/TCMPS as pto-isa and PTOAS's tcmp template write the mask: row r's blocks from dst's row r. (The tcmp
+ * template's 1-D form applies only where it lays the same bytes: one row, or dst rows exactly one row's blocks.)
+ */
+function a5RowMasks(ctx: InstructionContext, dst: Tile, src: Tile, predicate: (r: number, c: number) => boolean): void {
+  const block = a5PredicateBlock(src);
+  if (src.codec.size === 8 && src.vCol > block.elements) {
+    ctx.trap(`a 64-bit compare of ${src.vCol} columns is not implemented yet (pto-isa's A5 Int64Compare stores one block of 64 per row)`);
+  }
+  for (let r = 0; r < src.vRow; r++) {
+    storePredicates(ctx, dst, dst.elementIndex(r, 0) * dst.codec.size, src.vCol, block, (c) => predicate(r, c));
+  }
+}
+
 /** TCMP: dst = packed mask of src0 cmpMode src1 over src0's valid region. */
 export function compare(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
@@ -109,8 +175,21 @@ export function compare(ctx: InstructionContext): void {
   const b = ctx.tile('src1');
   const mode = cmpMode(ctx);
   requireMaskColumns(ctx, dst, 'src0', a.vCol);
+  const predicate = (r: number, c: number): boolean => ieeeCompare(mode, a.get(r, c), b.get(r, c));
+  if (ctx.numerics === 'npu' && ctx.target === 'a5') {
+    if (ctx.backend === 'vpto') {
+      requireTemplate(ctx, a, dst, 'i8');
+      if (dst.vRow !== a.vRow || dst.vCol !== a.vCol) {
+        ctx.trap(
+          `pto.tcmp with dst's valid region ${dst.vRow}x${dst.vCol} other than the sources' ${a.vRow}x${a.vCol} under the vpto back end ` +
+            "is not implemented yet (PTOAS's template requires the same valid shape)",
+        );
+      }
+    }
+    return a5RowMasks(ctx, dst, a, predicate);
+  }
   if (ctx.numerics === 'cpu-sim') zeroWholeTile(dst); // the simulator zeroes the whole mask tile first
-  writeMask(dst, a.vRow, a.vCol, (r, c) => ieeeCompare(mode, a.get(r, c), b.get(r, c)));
+  writeMask(dst, a.vRow, a.vCol, predicate);
 }
 
 /**
@@ -130,7 +209,9 @@ export function compareScalar(ctx: InstructionContext): void {
   const mode = cmpMode(ctx);
   const s = scalarAsElement(ctx.scalar('scalar'), src.type.dtype, ctx.trap);
   if (ctx.numerics === 'cpu-sim') return simulatorCompareScalar(dst, src, mode, s);
+  if (ctx.target === 'a5' && ctx.backend === 'vpto') return templateScalarCompare(ctx, dst, src, (r, c) => ieeeCompare(mode, src.get(r, c), s));
   requireMaskColumns(ctx, dst, 'src0', src.vCol);
+  if (ctx.target === 'a5') return a5RowMasks(ctx, dst, src, (r, c) => ieeeCompare(mode, src.get(r, c), s));
   const asHalf = a2a3HalfView(src, ctx);
   if (asHalf) {
     const h = asHalf(s);
@@ -138,6 +219,44 @@ export function compareScalar(ctx: InstructionContext): void {
   } else {
     writeMask(dst, src.vRow, src.vCol, (r, c) => ieeeCompare(mode, src.get(r, c), s));
   }
+}
+
+/**
+ * PTOAS's tcmps template (lib/TileOps/a5/tcmps.py) writes the mask as a byte stream from dst's first byte, whatever
+ * dst's row stride. Its 1-D form (when flatPredicateStream holds) compares src's valid region as one run of vRow x
+ * vCol elements and stores their blocks one after another; the 2-D form stores each row's blocks right after the
+ * previous row's (row r from byte r x ceil(vCol / elements) x bytes).
+ */
+function templateScalarCompare(ctx: InstructionContext, dst: Tile, src: Tile, predicate: (r: number, c: number) => boolean): void {
+  requireTemplate(ctx, src, dst, 'u8');
+  const block = a5PredicateBlock(src);
+  const { vRow, vCol } = src;
+  if (flatPredicateStream(dst, src, block)) {
+    return storePredicates(ctx, dst, 0, vRow * vCol, block, (k) => predicate(Math.floor(k / vCol), k % vCol));
+  }
+  const rowBytes = Math.ceil(vCol / block.elements) * block.bytes;
+  for (let r = 0; r < vRow; r++) storePredicates(ctx, dst, r * rowBytes, vCol, block, (c) => predicate(r, c));
+}
+
+/** A ub tile the templates may walk as one run: row-major, no boxes, no row padding (compact row_plus_one), static valid shape. */
+function isFlat(t: Tile): boolean {
+  const { type } = t;
+  return type.loc === 'vec' && type.blayout === 'row_major' && type.slayout === 'none_box' && type.compact !== 2 && type.vRow !== null && type.vCol !== null;
+}
+
+/** PTOAS's require_predicate_compare_1d(flattened_destination=True) (ptodsl tilelib/constraints.py), which picks tcmps's 1-D form. */
+function flatPredicateStream(dst: Tile, src: Tile, block: PredicateBlock): boolean {
+  if (!isFlat(src) || !isFlat(dst) || dst.vRow !== src.vRow) return false;
+  const { vRow, vCol } = src;
+  const rowBytes = dst.type.cols * dst.codec.size;
+  const rowStores = Math.ceil(vCol / block.elements);
+  if (rowBytes % 32 !== 0 || rowBytes < rowStores * block.bytes) return false;
+  if (vRow === 1) return src.type.cols >= rowStores * block.elements;
+  const contiguous = vCol === src.type.cols;
+  if (rowBytes >= src.type.cols * dst.codec.size) {
+    return contiguous && dst.type.rows * rowBytes >= Math.ceil((vRow * vCol) / block.elements) * block.bytes;
+  }
+  return contiguous && vCol % block.elements === 0 && rowBytes === rowStores * block.bytes;
 }
 
 /**

@@ -46,9 +46,10 @@ describe('tcmp', () => {
             8,
           )[0],
       );
-      // Padding: npu leaves it; cpu-sim zeroes the whole mask tile first, as the simulator does.
-      const pad = numerics === 'npu' ? 0xaa : 0;
-      expect(out.m).toEqual([rows[0], ...Array(31).fill(pad), rows[1], ...Array(31).fill(pad)]);
+      // npu: A5 stores 128 f32 compares per 16-byte block (pto-isa TCmp_32B's psts), so bytes 1..15 of each row
+      // are the 0 bits of lanes 8..127 and bytes 16..31 keep their 0xaa. cpu-sim zeroes the whole mask tile first.
+      const row = (bits: number): number[] => (numerics === 'npu' ? [bits, ...Array(15).fill(0), ...Array(16).fill(0xaa)] : [bits, ...Array(31).fill(0)]);
+      expect(out.m).toEqual([...row(rows[0]), ...row(rows[1])]);
     });
   });
 
@@ -176,6 +177,72 @@ describe('tcmps', () => {
     expect(gt.m[0]).toBe(0b0010);
     const a5 = runTiles(tcmps('gt', 'i16'), { a, m: { dtype: 'u32', rows: 1, cols: 8, valid: [1, 1] } }, { target: 'a5', scalars: { s: ['i16', 0x3e00n] } });
     expect(a5.m[0]).toBe(0b1010);
+  });
+});
+
+describe('A5 mask layouts: pto-isa (emitc) per dst row, PTOAS tcmps template (vpto) packed from dst byte 0', () => {
+  const vpto = { backend: 'vpto' as const, scalars: { s: ['f32', 5] as [string, Elem] } };
+  const emitc = { backend: 'emitc' as const, scalars: { s: ['f32', 5] as [string, Elem] } };
+
+  test('f32 4x64 < 5 (tilelang tcmps f32_4x64): vpto streams the 256 compares into bytes 0..31; emitc writes 16 bytes per 64-byte row', () => {
+    // Element k (row-major) is 0 when k % 3 == 0, else 9: bits 0,3,6 | 1,4,7 | 2,5 of every three bytes.
+    const x = Array.from({ length: 256 }, (_, k) => (k % 3 === 0 ? 0 : 9));
+    const tiles = (): Record<string, TileArg> => ({
+      a: { dtype: 'f32', rows: 4, cols: 64, data: x },
+      m: { dtype: 'u8', rows: 4, cols: 64, data: Array(256).fill(0xaa) },
+    });
+    const stream = Array.from({ length: 32 }, (_, n) => [0x49, 0x92, 0x24][n % 3]);
+    const packed = runTiles(tcmps('lt', 'f32'), tiles(), vpto);
+    expect(packed.m).toEqual([...stream, ...Array(224).fill(0xaa)]);
+    // Row r starts at k = 64r, and 64r % 3 == r % 3: rows 0..3 begin with the pattern at phase 0, 2, 1, 0.
+    const phase = [
+      [0x49, 0x92, 0x24],
+      [0x24, 0x49, 0x92],
+      [0x92, 0x24, 0x49],
+    ];
+    const row = (r: number): number[] => [...Array.from({ length: 8 }, (_, n) => phase[r % 3][n % 3]), ...Array(8).fill(0), ...Array(48).fill(0xaa)];
+    const rows = runTiles(tcmps('lt', 'f32'), tiles(), emitc);
+    expect(rows.m).toEqual([...row(0), ...row(1), ...row(2), ...row(3)]);
+  });
+
+  test('vpto 2-D form: rows of 48 valid of 64 columns are not one run, so each row takes one 16-byte block, back to back', () => {
+    const tiles = (): Record<string, TileArg> => ({
+      a: { dtype: 'f32', rows: 2, cols: 64, data: Array(128).fill(1), valid: [2, 48] },
+      m: { dtype: 'u8', rows: 2, cols: 64, data: Array(128).fill(0xaa) },
+    });
+    const ones = [...Array(6).fill(0xff), ...Array(10).fill(0)];
+    expect(runTiles(tcmps('lt', 'f32'), tiles(), vpto).m).toEqual([...ones, ...ones, ...Array(96).fill(0xaa)]);
+    expect(runTiles(tcmps('lt', 'f32'), tiles(), emitc).m).toEqual([...ones, ...Array(48).fill(0xaa), ...ones, ...Array(48).fill(0xaa)]);
+  });
+
+  test('f16 2x64, true in row 1 only: vpto packs both rows into one 16-byte block; emitc puts row 1 at byte 64', () => {
+    const tiles = (): Record<string, TileArg> => ({
+      a: { dtype: 'f16', rows: 2, cols: 64, data: [...Array(64).fill(9), ...Array(64).fill(1)] },
+      m: { dtype: 'u8', rows: 2, cols: 64, data: Array(128).fill(0xaa) },
+    });
+    const f16 = (backend: 'emitc' | 'vpto') => runTiles(tcmps('lt', 'f16'), tiles(), { backend, scalars: { s: ['f16', 5] } }).m;
+    expect(f16('vpto')).toEqual([...Array(8).fill(0), ...Array(8).fill(0xff), ...Array(112).fill(0xaa)]);
+    expect(f16('emitc')).toEqual([...Array(16).fill(0), ...Array(48).fill(0xaa), ...Array(8).fill(0xff), ...Array(8).fill(0), ...Array(48).fill(0xaa)]);
+  });
+
+  test('vpto: no template for an i8 tcmps mask or a tcmp whose dst valid region differs from the sources', () => {
+    const a: TileArg = { dtype: 'f32', rows: 1, cols: 64 };
+    expect(() => runTiles(tcmps('lt', 'f32'), { a, m: { dtype: 'i8', rows: 1, cols: 64 } }, vpto)).toThrow(
+      /tcmps of f32 into i8 under the vpto back end is not implemented yet/,
+    );
+    const b: TileArg = { dtype: 'f32', rows: 1, cols: 64 };
+    const m: TileArg = { dtype: 'i8', rows: 1, cols: 64, valid: [1, 8] };
+    expect(() => runTiles(tcmp('lt'), { a, b, m }, { backend: 'vpto' })).toThrow(/valid region 1x8 other than the sources' 1x64 .* not implemented yet/);
+    expect(runTiles(tcmp('lt'), { a, b, m }, { backend: 'emitc' }).m).toEqual(Array(64).fill(0));
+  });
+
+  test("emitc: pto-isa's 64-bit compare stores one block of 64 per row; more columns trap", () => {
+    const tiles = {
+      a: { dtype: 'i64', rows: 1, cols: 72 } as TileArg,
+      b: { dtype: 'i64', rows: 1, cols: 72 } as TileArg,
+      m: { dtype: 'u8', rows: 1, cols: 32 } as TileArg,
+    };
+    expect(() => runTiles(tcmp('eq'), tiles)).toThrow(/64-bit compare of 72 columns is not implemented yet/);
   });
 });
 
