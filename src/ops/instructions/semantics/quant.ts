@@ -119,7 +119,11 @@ function writeFlat(ctx: InstructionContext, tile: Tile, name: string, index: num
  *   position (r, g) / (g, c). NaN is skipped by the max (std::max), gives 0x7f; a zero code is always 0x00.
  * The deprecated exp_zz form is the simulator's only (the A5 NPU has no such overload): exp's first rows x groups
  * bytes reordered into 16 x 2 boxes, row blocks outer, then group pairs, rows, the pair.
- * MXFP4, the NV algorithm, f16/bf16 sources and interleaved exponents are not implemented yet (they trap).
+ * quantScaleAlg nv (pto-isa's NVIDIA algorithm, npu ComputeF32NvExpAndScaling, cpu ComputeNvSharedExponent) changes
+ * only the shared exponent and scaling (nvScale) and, under cpu-sim, the code of tiny negatives (encodeNvSimulator).
+ * MXFP4, f16/bf16 sources and interleaved exponents are not implemented yet (they trap): MXFP4's stage 3 is the
+ * NPU's vcvt to E2M1 without saturation (RS_ENABLE off), and what it gives for scaled values that round past 6 (the
+ * group's largest element scales into [4, 8)) is not documented.
  */
 export function quantMx(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
@@ -129,8 +133,12 @@ export function quantMx(ctx: InstructionContext): void {
   const scaling = ctx.tile('scaling');
   const expZz = ctx.optionalTile('exp_zz');
   const npu = ctx.numerics === 'npu';
-  if (ctx.attribute('quant_type') !== 'MXFP8') ctx.trap('MXFP4_E2M1 quantization in tquant.mx is not implemented yet');
-  if (ctx.attribute('quantScaleAlg') !== 'ocp') ctx.trap('the NV scale algorithm of tquant.mx is not implemented yet');
+  if (ctx.attribute('quant_type') !== 'MXFP8') {
+    ctx.trap(
+      "MXFP4_E2M1 quantization in tquant.mx is not implemented yet (pto-isa's A5 stage 3 converts to E2M1 without saturation; the NPU's result for values rounding past 6 is not documented)",
+    );
+  }
+  const nv = ctx.attribute('quantScaleAlg') === 'nv';
   if (ctx.flag('interleave') === true) ctx.trap('interleaved axis0 exponents in tquant.mx are not implemented yet');
   if (src.type.dtype !== 'f32') ctx.trap(`MXFP8 quantization of ${src.type.dtype} in tquant.mx is not implemented yet (f32 only)`);
   if (expZz && npu) ctx.trap("the exp_zz form of tquant.mx is not implemented for npu: pto-isa's A5 NPU has no such TQUANT overload (only the simulator has)");
@@ -162,9 +170,7 @@ export function quantMx(ctx: InstructionContext): void {
         if (m < Math.abs(v)) m = Math.abs(v); // std::max(m, |v|): a NaN never replaces m
         values.push(v);
       }
-      const biased = f32Exponent(m);
-      const e8m0 = biased <= 8 ? 0 : biased - 8;
-      const scale = biased <= 8 ? 2 ** 127 : 2 ** (127 - e8m0);
+      const { e8m0, scale } = nv ? nvScale(m) : ocpScale(m);
       const index = flatIndex(line, g);
       writeFlat(ctx, max, 'max', index, m);
       if (unrolled) {
@@ -176,7 +182,7 @@ export function quantMx(ctx: InstructionContext): void {
         const [r, c] = at(line, g, k);
         const scaled = Math.fround(v * scale);
         if (npu && Math.abs(scaled) < 448 && !Number.isInteger(Math.abs(scaled) / e4m3Step(Math.abs(scaled)))) rounded = true;
-        dst.view.setUint8(dst.elementIndex(r, c), encodeE4M3(scaled, npu));
+        dst.view.setUint8(dst.elementIndex(r, c), nv && !npu ? encodeNvSimulator(scaled) : encodeE4M3(scaled, npu));
       });
     }
   }
@@ -187,9 +193,38 @@ export function quantMx(ctx: InstructionContext): void {
   if (expZz) reorderExponentsZz(ctx, exp, expZz, src.vRow, src.vCol / 32);
 }
 
-/** The biased exponent field of x as an f32. */
-function f32Exponent(x: number): number {
-  return (new Uint32Array(new Float32Array([x]).buffer)[0] >>> 23) & 0xff;
+/** The bits of x as an f32. */
+function f32Bits(x: number): number {
+  return new Uint32Array(new Float32Array([x]).buffer)[0];
+}
+
+/** OCP: the max's biased exponent E gives e = E - 8 (0 when E <= 8) and the scaling 2^(127 - e) (2^127 for e = 0). */
+function ocpScale(m: number): { e8m0: number; scale: number } {
+  const biased = (f32Bits(m) >>> 23) & 0xff;
+  return biased <= 8 ? { e8m0: 0, scale: 2 ** 127 } : { e8m0: biased - 8, scale: 2 ** (127 - (biased - 8)) };
+}
+
+/** f32(1 / 448): NvMxFp8E4M3Spec's descaleMultiplier. */
+const NV_DESCALE = Math.fround(1 / 448);
+
+/**
+ * NV: d = f32(max * f32(1/448)); its biased exponent E, rounded up when its mantissa M is not 0 and 0 < E < 0xfe, or
+ * when d is subnormal with M > 0x400000, is e (ceil(log2(max / 448)) + 127); the scaling has the bits (0xfe - e) << 23.
+ * A finite max never reaches pto-isa's Inf/NaN cases (d <= f32 max / 448) nor e = 0xfe (its scaling differs there).
+ */
+function nvScale(m: number): { e8m0: number; scale: number } {
+  const bits = f32Bits(Math.fround(m * NV_DESCALE));
+  const biased = (bits >>> 23) & 0xff;
+  const mantissa = bits & 0x7fffff;
+  const roundUp = (mantissa !== 0 && biased > 0 && biased < 0xfe) || (biased === 0 && mantissa > 0x400000);
+  const e8m0 = roundUp ? biased + 1 : biased;
+  return { e8m0, scale: new Float32Array(new Uint32Array([((0xfe - e8m0) << 23) >>> 0]).buffer)[0] };
+}
+
+/** The simulator's EncodeE4M3Fn<NV> (cpu/TQuant.hpp): |x| < 2^-10 is a zero keeping x's sign; else as OCP's (zero unsigned). */
+function encodeNvSimulator(x: number): number {
+  if (Math.abs(x) < 2 ** -10) return x < 0 || Object.is(x, -0) ? 0x80 : 0;
+  return encodeE4M3(x, false);
 }
 
 /** The simulator's exp_zz: exp's first rows x groupCols bytes in 16 x 2 boxes (row blocks, group pairs, rows, pair). */

@@ -190,6 +190,42 @@ describe('tquant.mx (MXFP8, OCP, f32)', () => {
     }
   });
 
+  test('quantScaleAlg nv: e = ceil(log2(max / 448)) + 127 from f32(max * f32(1/448)), scaling 2^(127 - e)', () => {
+    // Group 0: max 15, 15/448 in [2^-5, 2^-4) with a nonzero mantissa: exponent 122 rounds up to 123, scaling 16
+    // (OCP: 122 and 32). Group 1: max 500, 500/448 = 1.116: 127 -> 128, scaling 1/2 (OCP: 127 and 1, which
+    // saturates 500). Group 2: max 448, f32(448 * f32(1/448)) = 1 exactly: 127 stays, scaling 1.
+    const tiles = rowTiles();
+    tiles.s.data = [...group0, ...Array(32 - group0.length).fill(0), 500, -3, ...Array(30).fill(0), 448, ...Array(31).fill(0)];
+    const nv = MX + ', quantScaleAlg = #pto<quant_scale_alg nv>}';
+    const { values } = runKernel(nv, tiles, { target: 'a5', numerics: 'npu' });
+    expect(values.e.slice(0, 3)).toEqual([123, 128, 127]);
+    expect(values.m.slice(0, 3)).toEqual([15, 500, 448]);
+    expect(values.k.slice(0, 3)).toEqual([16, 0.5, 1]);
+    // x16: 240 = 1.875 x 2^7 (0x77); -232 ties to -224 (even mantissa 6: 0xf6); 4.75 ties to 5 (0x4a); 4.25 ties to
+    // 4 (0x48); -1.6e-5 is -0 (0x80); 3 x 2^-10 = 1.5 x 2^-9 ties to 2 x 2^-9 (0x02); 2.5 x 2^-10 rounds to 2^-9 (0x01).
+    const picked = [0, 1, 8, 10, 11, 12, 13].map((i) => values.d[i] as number);
+    expect(u8(picked)).toEqual([0x77, 0xf6, 0x4a, 0x48, 0x80, 0x02, 0x01]);
+    // x1/2: 250 rounds to 256 = 2^8 (0x78), -1.5 (0xbc); 448 x 1 = 1.75 x 2^8 (0x7e).
+    expect(u8([values.d[32], values.d[33], values.d[64]] as number[])).toEqual([0x78, 0xbc, 0x7e]);
+    // The simulator: the same exponents and scalings; a scaled value below 2^-10 keeps its sign (-1.6e-5: 0x80).
+    const sim = runKernel(nv, tiles, { target: 'a5', numerics: 'cpu-sim' }).values;
+    expect([...sim.e.slice(0, 3), ...sim.k.slice(0, 3)]).toEqual([123, 128, 127, 16, 0.5, 1]);
+    expect(u8([sim.d[11], sim.d[12], sim.d[32]] as number[])).toEqual([0x80, 0x02, 0x78]);
+  });
+
+  test('MXFP4_E2M1 traps, saying why', () => {
+    const line =
+      'pto.tquant.mx ins(%s : T(s)) outs(%d, %e, %m, %k : T(d), T(e), T(m), T(k)) {quant_type = #pto<quant_type MXFP4_E2M1>, grpAxis = #pto<mx_group_axis axis0>}';
+    const tiles: Record<string, TileArg> = {
+      s: { dtype: 'bf16', rows: 32, cols: 64 },
+      d: { dtype: '!pto.f4E2M1x2', rows: 32, cols: 32 },
+      e: { dtype: 'u8', rows: 1, cols: 64 },
+      m: { dtype: 'bf16', rows: 1, cols: 64 },
+      k: { dtype: 'bf16', rows: 1, cols: 64 },
+    };
+    expect(() => runKernel(line, tiles, { target: 'a5', numerics: 'npu' })).toThrow(/MXFP4_E2M1 .* not implemented yet .* past 6 is not documented/);
+  });
+
   test('a NaN input traps on the NPU; the simulator encodes it as 0x7f', () => {
     const tiles = rowTiles();
     tiles.s.data![5] = NaN;
