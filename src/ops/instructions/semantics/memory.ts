@@ -7,43 +7,22 @@ import { F16_MAX, f16BitsToNumber } from '../../../numerics/float16';
 import { bf16BitsToNumber } from '../../../numerics/bfloat16';
 import { accumulatorCast } from './cube';
 import { FixpipeOptions, fixpipeFor, fixpipeOptions, quantWords, usesFixpipe } from './fixpipe';
+import { Direction, reshapedTransfer, viewMatrix } from './transfer';
+
+export { viewMatrix } from './transfer';
 
 /**
- * A view as a matrix: its rows are the combinations of the outer indices in row-major order, its columns the
- * innermost dimension. `element(r, c)` is the buffer index of that element, checked against the buffer.
+ * Visits the elements a transfer moves: tile (r, c) <-> global element index. A view whose shape is the valid region
+ * moves the valid region; other views follow transfer.ts (a larger view into a vec tile, an NZ view), which traps
+ * where the implementations do not define them.
  */
-export function viewMatrix(ctx: InstructionContext, view: PartitionView): { rows: number; cols: number; element(r: number, c: number): number } {
-  const shape = view.shape;
-  const outerDims = shape.slice(0, -1);
-  const innerStride = view.strides[shape.length - 1];
-  const limit = view.buffer.length;
-  // Transfers walk a row at a time: its base is computed once.
-  let cachedRow = -1;
-  let rowBase = 0;
-  return {
-    rows: outerDims.reduce((p, d) => p * d, 1),
-    cols: shape[shape.length - 1],
-    element(r, c) {
-      if (r !== cachedRow) {
-        let rest = r;
-        rowBase = view.offset;
-        for (let d = outerDims.length - 1; d >= 0; d--) {
-          rowBase += (rest % outerDims[d]) * view.strides[d];
-          rest = Math.floor(rest / outerDims[d]);
-        }
-        cachedRow = r;
-      }
-      const index = rowBase + c * innerStride;
-      if (index < 0 || index >= limit) {
-        ctx.trap(`${view.buffer.name}: element ${index} is out of bounds (the buffer has ${limit} elements of ${view.buffer.elem})`);
-      }
-      return index;
-    },
-  };
-}
-
-/** Visits the elements a view and a tile's valid region share: tile (r, c) <-> global element index. */
-function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Tile, visit: (r: number, c: number, index: number) => void): void {
+function forEachTransfer(
+  ctx: InstructionContext,
+  view: PartitionView,
+  tile: Tile,
+  direction: Direction,
+  visit: (r: number, c: number, index: number) => void,
+): void {
   const matrix = viewMatrix(ctx, view);
   if (tile.type.memref) {
     // The memref form: a flat buffer takes the view's elements in row-major order.
@@ -53,15 +32,15 @@ function forEachTransfer(ctx: InstructionContext, view: PartitionView, tile: Til
     for (let k = 0; k < count; k++) visit(Math.floor(k / tile.type.cols), k % tile.type.cols, matrix.element(Math.floor(k / matrix.cols), k % matrix.cols));
     return;
   }
-  // An empty valid region (issue 708: a zero-row or zero-column tail) moves nothing, whatever the view's shape.
-  if (tile.vRow === 0 || tile.vCol === 0) return;
-  if (matrix.cols !== tile.vCol || matrix.rows !== tile.vRow) {
-    // PTOAS accepts other shapes (a tstore of as many elements, any tload): the layout conversions they stand for are not modelled.
-    ctx.trap(
-      `${ctx.op.name} with view shape ${view.shape.join('x')} and the tile's valid region ${tile.vRow}x${tile.vCol} is not implemented yet (the VM transfers a view whose shape is the valid region)`,
-    );
+  if (matrix.cols === tile.vCol && matrix.rows === tile.vRow) return tile.forEachValid((r, c) => visit(r, c, matrix.element(r, c)));
+  // An empty valid region (issue 708: a zero-row or zero-column tail) moves nothing, whatever the view's shape; but
+  // an A5 tload, whose view's shape drives the copy (vpto's templates, pto-isa's TLoadVecND2ND), still moves it.
+  const shapeDriven = direction === 'load' && ctx.target === 'a5' && (ctx.backend === 'vpto' || ctx.numerics === 'npu');
+  if ((tile.vRow === 0 || tile.vCol === 0) && !shapeDriven) return;
+  const plan = reshapedTransfer(ctx, view, tile, direction);
+  for (let r = 0; r < plan.rows; r++) {
+    for (let c = 0; c < plan.cols; c++) visit(r, c, plan.element(r, c));
   }
-  tile.forEachValid((r, c) => visit(r, c, matrix.element(r, c)));
 }
 
 /**
@@ -270,15 +249,17 @@ export function load(ctx: InstructionContext): void {
   if (mx) return loadMxScales(ctx, view, tile, mx);
   const src = view.buffer;
   const size = elementSize(ctx, src, tile);
-  if (!fastTransfer(ctx, view, tile, 'load'))
-    forEachTransfer(ctx, view, tile, (r, c, index) => src.copyElementTo(index, tile.bytes, tile.elementIndex(r, c) * size));
+  // The pad first: a view larger than the valid region also writes past it, and what it copies stays.
   const pad = padValue(tile.type.dtype, tile.type.pad, ctx);
-  if (pad === null) return;
-  for (let r = 0; r < tile.type.rows; r++) {
-    for (let c = 0; c < tile.type.cols; c++) {
-      if (r >= tile.vRow || c >= tile.vCol) tile.set(r, c, pad);
+  if (pad !== null) {
+    for (let r = 0; r < tile.type.rows; r++) {
+      for (let c = 0; c < tile.type.cols; c++) {
+        if (r >= tile.vRow || c >= tile.vCol) tile.set(r, c, pad);
+      }
     }
   }
+  if (!fastTransfer(ctx, view, tile, 'load'))
+    forEachTransfer(ctx, view, tile, 'load', (r, c, index) => src.copyElementTo(index, tile.bytes, tile.elementIndex(r, c) * size));
 }
 
 /**
@@ -295,7 +276,7 @@ export function store(ctx: InstructionContext): void {
   if (tile.type.loc === 'acc' && usesFixpipe(fixpipe)) return storeThroughFixpipe(ctx, view, tile, fixpipe, atomicAdd);
   if (tile.type.loc === 'acc' && tile.type.dtype !== dst.elem) return storeConverted(ctx, view, tile, atomicAdd);
   if (atomicAdd) {
-    forEachTransfer(ctx, view, tile, (r, c, index) => writeElement(dst, index, tile.get(r, c), true));
+    forEachTransfer(ctx, view, tile, 'store', (r, c, index) => writeElement(dst, index, tile.get(r, c), true));
     return;
   }
   const size = elementSize(ctx, dst, tile);
@@ -305,7 +286,7 @@ export function store(ctx: InstructionContext): void {
     ctx.numerics === 'npu' && ctx.target === 'a5' && tile.type.loc === 'vec' && tile.type.rows === 1 && tile.type.slayout !== 'none_box' && !tile.strides;
   const tileIndex = (r: number, c: number) => (linear ? c : tile.elementIndex(r, c));
   if (fastTransfer(ctx, view, tile, 'store', linear)) return;
-  forEachTransfer(ctx, view, tile, (r, c, index) => dst.copyElementFrom(index, tile.bytes, tileIndex(r, c) * size));
+  forEachTransfer(ctx, view, tile, 'store', (r, c, index) => dst.copyElementFrom(index, tile.bytes, tileIndex(r, c) * size));
 }
 
 /** Writes element `index` of a global buffer: the value, or with atomic add its sum with what is there, rounded to the buffer's type. */
@@ -321,7 +302,7 @@ function storeConverted(ctx: InstructionContext, view: PartitionView, tile: Tile
     ctx.trap(`storing a ${tile.type.dtype} accumulator as ${dst.elem} needs a quant word ({pre_quant = WORD} or pto.tstore_fp)`);
   }
   const cast = accumulatorCast(ctx, dst.elem);
-  forEachTransfer(ctx, view, tile, (r, c, index) => writeElement(dst, index, cast(tile.get(r, c) as number), atomicAdd));
+  forEachTransfer(ctx, view, tile, 'store', (r, c, index) => writeElement(dst, index, cast(tile.get(r, c) as number), atomicAdd));
 }
 
 /**
@@ -341,5 +322,5 @@ function storeThroughFixpipe(ctx: InstructionContext, view: PartitionView, tile:
       ctx.trap(`fp has ${words.length} valid cols, but ${byRow ? `row ${r} (the simulator picks the word by row)` : `col ${c}`} needs a word`);
     return words[k];
   };
-  forEachTransfer(ctx, view, tile, (r, c, index) => writeElement(dst, index, convert(tile.get(r, c) as number, wordAt(r, c)), atomicAdd));
+  forEachTransfer(ctx, view, tile, 'store', (r, c, index) => writeElement(dst, index, convert(tile.get(r, c) as number, wordAt(r, c)), atomicAdd));
 }
