@@ -107,8 +107,9 @@ function moveToCubeInput(ctx: InstructionContext, src: Tile, dst: Tile): void {
 /**
  * Acc -> Mat/Vec (the fixpipe): the same type is copied; f32 -> f16/bf16 is the plain cast (A2/A3 GetCastPreQuantMode:
  * F322F16/F322BF16), rounded to nearest even. {relu}, {pre_quant} and tmov.fp's fp tile go through
- * numerics/fixpipe.ts. On the NPU, A2/A3 has no Acc -> Vec path and its plain Acc -> Mat move always casts
- * (npu/a2a3/TMov.hpp, CheckTMovAccToMat).
+ * numerics/fixpipe.ts. On the NPU, A2/A3 has no Acc -> Vec path (PTOAS's verifier accepts one; pto-isa's TMOV
+ * static_asserts) and its plain Acc -> Mat move always casts (npu/a2a3/TMov.hpp, CheckTMovAccToMat). The simulator
+ * copies any pair (cpu/TMov.hpp), so cpu-sim runs Acc -> Vec on either target.
  */
 function moveFromAccumulator(ctx: InstructionContext, src: Tile, dst: Tile): void {
   checkMoveRegion(ctx, src, dst);
@@ -120,7 +121,11 @@ function moveFromAccumulator(ctx: InstructionContext, src: Tile, dst: Tile): voi
     ctx.trap(`tmov with accToVecMode = ${split} (the two vector cores' halves) is not implemented yet`);
   const cast = from === 'f32' && (to === 'f16' || to === 'bf16');
   if (ctx.numerics === 'npu' && ctx.target === 'a2a3') {
-    if (dst.type.loc === 'vec') ctx.trap('tmov from acc to vec does not exist on a2a3 (A2/A3 moves the accumulator to Mat or global memory only)');
+    // PTOAS's TMovOp verifier allows the pair on either target, but pto-isa has no A2/A3 path for it.
+    if (dst.type.loc === 'vec')
+      ctx.trap(
+        "tmov from acc to vec on a2a3 is not implemented yet: pto-isa defines none (npu/a2a3/TMov.hpp static_asserts 'TMov: Invalid TileType.': the A2/A3 fixpipe writes the accumulator to Mat or global memory, not to the vector buffer); store it with pto.tstore and load it with pto.tload",
+      );
     if (!cast && options.form === 'none') ctx.trap(`tmov from acc to mat on a2a3 casts f32 to f16 or bf16; ${from} to ${to} is not implemented yet`);
   }
   if (usesFixpipe(options)) return moveThroughFixpipe(ctx, src, dst, options);

@@ -559,9 +559,9 @@ describe('out of the accumulator', () => {
     expect(got).toEqual(f32.map((v) => (setFloat16(f16, 0, v), getFloat16(f16, 0))));
   });
 
-  test('npu on a2a3 has no Acc -> Vec move', () => {
+  test('npu on a2a3 has no Acc -> Vec move: verified (PTOAS accepts it), and the VM says pto-isa defines none', () => {
     expect(() => accToVec({ numerics: 'npu', target: 'a2a3', vec: 'f32' })).toThrow(
-      'pto.tmov: tmov from acc to vec does not exist on a2a3 (A2/A3 moves the accumulator to Mat or global memory only)',
+      "pto.tmov: tmov from acc to vec on a2a3 is not implemented yet: pto-isa defines none (npu/a2a3/TMov.hpp static_asserts 'TMov: Invalid TileType.'",
     );
   });
 });
