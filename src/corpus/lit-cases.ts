@@ -1,5 +1,5 @@
 /**
- * The cases of PTOAS's lit tests (test/lit/pto): each `// RUN:` line that runs `ptoas` on the test file (or on a
+ * The cases of PTOAS's lit tests (test/lit/pto and test/lit/tile_fusion): each `// RUN:` line that runs `ptoas` on the test file (or on a
  * part of it cut by `split-file`) is one case, with the flags that matter to an assembler and whether PTOAS is
  * expected to reject the input (`not ptoas ...`). Read from the corpus in place; nothing of it is committed.
  */
@@ -101,7 +101,13 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
   return { cases, skipped };
 }
 
-/** Every test file of test/lit/pto with RUN lines, sorted. */
+/**
+ * The folders of PTOAS's lit tests measured: the tile-level ops (pto) and the tile fusion of ops (tile_fusion). Not
+ * vpto, vmi_new and npu_validation: the vector micro-ops (VPTO) and board runs, which the toolchain does not cover.
+ */
+export const LIT_FOLDERS = ['test/lit/pto', 'test/lit/tile_fusion'];
+
+/** Every test file of the lit folders, sorted within each. */
 export function litFiles(root: string): string[] {
-  return corpusFiles(root, 'test/lit/pto', (f) => /\.(pto|mlir)$/.test(f));
+  return LIT_FOLDERS.flatMap((folder) => corpusFiles(root, folder, (f) => /\.(pto|mlir)$/.test(f)));
 }

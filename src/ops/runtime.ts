@@ -78,6 +78,9 @@ const fusionRegion: OpDefinition = {
     const { op } = v;
     const region = op.regions[0];
     if (region) v.region(region);
+    // PTOAS's FusionRegionOp::verify: the body block takes no arguments (nothing would bind them).
+    const args = region?.blocks[0]?.args ?? [];
+    if (args.length > 0) v.error(args[0].span, `pto.fusion_region's body block takes no arguments, got ${args.length}`);
     const last = region?.blocks.at(-1)?.ops.at(-1);
     if (!last || last.name !== fusionYield.name) v.error(op.span, "pto.fusion_region's region must end with 'pto.yield'");
     else if (last.operands.length !== op.resultTypes.length)

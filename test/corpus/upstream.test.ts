@@ -1,6 +1,6 @@
 /**
- * Today's PTOAS corpus (tonibohnlein/PTOAS at e32488c9: test/samples and test/lit/pto), read in place from
- * PTO_UPSTREAM_DIR, an export of that repository; nothing of it is committed.
+ * Today's PTOAS corpus (tonibohnlein/PTOAS at e32488c9: test/samples, test/lit/pto and test/lit/tile_fusion), read in place
+ * from PTO_UPSTREAM_DIR, an export of that repository; nothing of it is committed.
  *
  *   PTO_UPSTREAM_DIR=/path/to/PTOAS npx jest test/corpus/upstream
  *   node dist/corpus/survey.js /path/to/PTOAS samples|lit-valid|lit-invalid [--list]   (what still fails, grouped)
