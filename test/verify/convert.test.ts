@@ -96,3 +96,44 @@ describe('tcvt at Level 1', () => {
     expect(r[0]).toContain('error[E0508]: pto.tcvt: converting f16 to bf16 is not supported on a5');
   });
 });
+
+describe('tcvt shapes: PTOAS compares src and dst in elements (a packed fp4 byte holds two)', () => {
+  type Spec = { dtype: string; rows: number; cols: number; vRow?: number; vCol?: number };
+  function pair(s: Spec, d: Spec): string {
+    return kernel([
+      `%s = pto.alloc_tile : ${tileBuf(s)}`,
+      `%d = pto.alloc_tile : ${tileBuf(d)}`,
+      `pto.tcvt ins(%s : ${tileBuf(s)}) outs(%d : ${tileBuf(d)})`,
+      'return',
+    ]);
+  }
+  const at = (text: string) => atOnLine(text, 'pto.tcvt', 'pto.tcvt');
+
+  test('bf16 16x64 <-> fp4 16x32 bytes (the tilelang tcvt kernels and PTOAS tcvt_low_precision_a5_valid)', () => {
+    for (const fp4 of ['!pto.f4E1M2x2', '!pto.f4E2M1x2']) {
+      expect(diagLines(run(pair({ dtype: 'bf16', rows: 16, cols: 64 }, { dtype: fp4, rows: 16, cols: 32 }), 'a5'))).toEqual([]);
+      expect(diagLines(run(pair({ dtype: fp4, rows: 16, cols: 32 }, { dtype: 'bf16', rows: 16, cols: 64 }), 'a5'))).toEqual([]);
+    }
+    const partial = pair({ dtype: 'bf16', rows: 16, cols: 64, vRow: 3, vCol: 40 }, { dtype: '!pto.f4E2M1x2', rows: 16, cols: 32, vRow: 3, vCol: 20 });
+    expect(diagLines(run(partial, 'a5'))).toEqual([]);
+  });
+
+  test('equal byte counts are not equal element counts: rejected like PTOAS tcvt_low_precision_packed_shape_invalid_a5', () => {
+    const text = pair({ dtype: 'bf16', rows: 16, cols: 16 }, { dtype: '!pto.f4E1M2x2', rows: 16, cols: 16 });
+    expect(diagLines(run(text, 'a5'))).toEqual([
+      `${at(text)}: error[E0508]: pto.tcvt: src and dst must have compatible shapes: src is 16x16 elements, dst 16x32`,
+      `${at(text)}: error[E0506]: pto.tcvt: src valid cols (16) must equal dst valid cols (16 bytes = 32 fp4 elements)`,
+    ]);
+  });
+
+  test('the physical shapes must agree too, for every pair (PTOAS tcvt_verify_invalid_shape)', () => {
+    const text = pair({ dtype: 'f32', rows: 16, cols: 32, vCol: 16 }, { dtype: 'f16', rows: 16, cols: 16 });
+    expect(diagLines(run(text, 'a5'))).toEqual([
+      `${at(text)}: error[E0508]: pto.tcvt: src and dst must have compatible shapes: src is 16x32 elements, dst 16x16`,
+    ]);
+    const rows = pair({ dtype: 'f32', rows: 8, cols: 16 }, { dtype: 'f16', rows: 16, cols: 16, vRow: 8 });
+    expect(diagLines(run(rows, 'a2a3'))).toEqual([
+      `${at(rows)}: error[E0508]: pto.tcvt: src and dst must have compatible shapes: src is 8x16 elements, dst 16x16`,
+    ]);
+  });
+});

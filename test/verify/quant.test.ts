@@ -75,11 +75,13 @@ describe('tquant.mx', () => {
 });
 
 describe('A5 low-precision element types', () => {
-  test('tcvt bf16 -> packed fp4 halves the valid cols; equal cols are rejected at the op', () => {
-    const src: [string, TileSpec] = ['src', { dtype: 'bf16', rows: 16, cols: 16 }];
-    const packed = (vCol: number): [string, TileSpec] => ['dst', { dtype: '!pto.f4E1M2x2', rows: 16, cols: 16, vCol }];
-    expect(errors(program('tcvt', [src], [packed(16)]), 'a5')).toEqual([
-      expect.stringContaining('pto.tcvt: src and dst must have compatible shapes: 16 codes per row of src, 32 of dst'),
+  test('tcvt bf16 -> packed fp4 halves the cols; equal cols are rejected at the op', () => {
+    const src: [string, TileSpec] = ['src', { dtype: 'bf16', rows: 16, cols: 32 }];
+    const packed = (cols: number): [string, TileSpec] => ['dst', { dtype: '!pto.f4E1M2x2', rows: 16, cols }];
+    expect(errors(program('tcvt', [src], [packed(16)]), 'a5')).toEqual([]);
+    expect(errors(program('tcvt', [src], [packed(32)]), 'a5')).toEqual([
+      expect.stringContaining('pto.tcvt: src and dst must have compatible shapes: src is 16x32 elements, dst 16x64'),
+      expect.stringContaining('pto.tcvt: src valid cols (32) must equal dst valid cols (32 bytes = 64 fp4 elements)'),
     ]);
   });
 

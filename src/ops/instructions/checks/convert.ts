@@ -1,5 +1,7 @@
-import { ElemType, elemTypeName } from '../../../types/type';
+import { DIAGNOSTICS as D } from '../../../diag/catalog';
+import { ElemType, TileType, elemTypeName } from '../../../types/type';
 import { TargetName } from '../../../spec/schema';
+import { isPackedFp4 } from '../../../numerics/low-precision';
 import { CheckContext, InstructionCheck } from './context';
 
 /**
@@ -42,7 +44,37 @@ export const CONVERSION_PAIRS: Record<TargetName, Partial<Record<ElemType, ElemT
  */
 export const NARROWING_PAIRS: readonly string[] = ['f16->u8', 'f16->i8', 'f32->i16', 'f16->i16', 'i64->i32', 'i32->i16'];
 
-const PACKED_FP4: ElemType[] = ['!pto.f4E1M2x2', '!pto.f4E2M1x2'];
+/**
+ * A tile's columns counted in elements, as PTOAS counts a row-major tile's (getLogicalTileDim): a packed fp4 byte
+ * holds two. `cols` is the tile's cols or valid cols; null (dynamic) stays null.
+ */
+export function logicalCols(t: Pick<TileType, 'dtype' | 'blayout'>, cols: number | null): number | null {
+  return cols !== null && isPackedFp4(t.dtype) && t.blayout === 'row_major' ? 2 * cols : cols;
+}
+
+/** `64`, or for a packed fp4 tile `32 bytes = 64 fp4 elements`: valid cols as a message shows them. */
+export function describeValidCols(t: Pick<TileType, 'dtype' | 'blayout'>, cols: number | null): string {
+  const logical = logicalCols(t, cols);
+  return logical === cols ? `${cols ?? '?'}` : `${cols} bytes = ${logical} fp4 elements`;
+}
+
+/**
+ * PTOAS's TCvtOp::verify compares src and dst in logical elements (verifyTileBufSameLogicalExtent): their shapes
+ * ("compatible shapes"; it skips this for a subview its own passes resolved, which text does not have), then their
+ * valid shapes. Valid rows are a table rule.
+ */
+function sameLogicalExtent(ctx: CheckContext, src: TileType, dst: TileType): void {
+  const [srcCols, dstCols] = [logicalCols(src, src.cols), logicalCols(dst, dst.cols)];
+  if (src.rows !== dst.rows || srcCols !== dstCols)
+    ctx.error(ctx.op.nameSpan, `src and dst must have compatible shapes: src is ${src.rows}x${srcCols} elements, dst ${dst.rows}x${dstCols}`);
+  const [srcValid, dstValid] = [logicalCols(src, src.vCol), logicalCols(dst, dst.vCol)];
+  if (srcValid !== null && dstValid !== null && srcValid !== dstValid)
+    ctx.error(
+      ctx.op.nameSpan,
+      `src valid cols (${describeValidCols(src, src.vCol)}) must equal dst valid cols (${describeValidCols(dst, dst.vCol)})`,
+      D.validRegion,
+    );
+}
 
 export function isSupportedPair(target: TargetName, src: ElemType, dst: ElemType): boolean {
   return CONVERSION_PAIRS[target][src]?.includes(dst) ?? false;
@@ -66,6 +98,7 @@ function typePair(ctx: CheckContext): void {
   const src = ctx.tiles.get('src');
   const dst = ctx.tiles.get('dst');
   if (!src || !dst) return;
+  sameLogicalExtent(ctx, src, dst);
   // A dtype outside the target's lists was reported by the tables already.
   const allowed = ctx.spec.dtypes[ctx.target];
   if (!allowed?.src?.includes(src.dtype) || !allowed?.dst?.includes(dst.dtype)) return;
@@ -73,15 +106,6 @@ function typePair(ctx: CheckContext): void {
     const targets = (CONVERSION_PAIRS[ctx.target][src.dtype] ?? []).map(elemTypeName);
     const from = targets.length > 0 ? `${elemTypeName(src.dtype)} converts to ${targets.join(', ')}` : `no conversion starts from ${elemTypeName(src.dtype)}`;
     ctx.error(ctx.spanOf('dst'), `converting ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} is not supported on ${ctx.target} (${from})`);
-    return;
-  }
-  // A packed fp4 element holds two codes: its side has half the other's valid cols (PTOAS's logical extents).
-  const codes = (t: typeof src) => (t.vCol === null ? null : t.vCol * (PACKED_FP4.includes(t.dtype) ? 2 : 1));
-  if ((PACKED_FP4.includes(src.dtype) || PACKED_FP4.includes(dst.dtype)) && codes(src) !== null && codes(dst) !== null && codes(src) !== codes(dst)) {
-    ctx.error(
-      ctx.op.nameSpan,
-      `src and dst must have compatible shapes: ${codes(src)} codes per row of src, ${codes(dst)} of dst (a packed fp4 element holds two)`,
-    );
     return;
   }
   // An explicit `saturation = false` that A2/A3 would silently ignore is rejected rather than run as something else.

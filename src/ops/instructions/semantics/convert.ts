@@ -1,7 +1,9 @@
-import { requestedSaturation } from '../checks/convert';
+import { logicalCols, describeValidCols, requestedSaturation } from '../checks/convert';
 import { ElemType, elemTypeName, isStoredFormat } from '../../../types/type';
 import { f32Bits } from '../../../numerics/elements';
-import { Converter, castMode, cpuSimConverter, npuConverter, npuSaturates } from '../../../numerics/conversion';
+import { CastMode, Converter, castMode, cpuSimConverter, npuConverter, npuSaturates } from '../../../numerics/conversion';
+import { OutOfRange, encodeLowPrecision, isPackedFp4, lowPrecisionFormat } from '../../../numerics/low-precision';
+import { RoundingMode } from '../../../numerics/rounding';
 import { InstructionContext, SemanticsModule } from './context';
 import { Tile } from '../../../machine/memory';
 import { Lanes, f32Lanes, halfLanes } from '../../../machine/tile-loops';
@@ -37,11 +39,11 @@ function convert(ctx: InstructionContext): void {
   const src = ctx.tile('src');
   const from = src.type.dtype;
   const to = dst.type.dtype;
-  if (isStoredFormat(from) || isStoredFormat(to)) {
-    // The manual lists these pairs but not the formats' encodings nor the rounding into them; the VM holds them as bits.
-    ctx.trap(`converting ${elemTypeName(from)} to ${elemTypeName(to)} is not implemented yet (the low-precision formats are held as bits)`);
-  }
+  // Valid cols count elements, two per byte of a packed fp4 tile (the verifier's rule, again for run-time shapes).
+  if (logicalCols(src.type, src.vCol) !== logicalCols(dst.type, dst.vCol))
+    ctx.trap(`src valid cols (${describeValidCols(src.type, src.vCol)}) must equal dst valid cols (${describeValidCols(dst.type, dst.vCol)})`);
   const mode = castMode(String(ctx.attribute('rmode')));
+  if (isStoredFormat(from) || isStoredFormat(to)) return convertLowPrecision(ctx, dst, src, mode);
   const explicitSaturation = requestedSaturation((n) => ctx.attribute(n));
   let element: Converter;
   if (ctx.numerics === 'cpu-sim') {
@@ -134,6 +136,75 @@ function bitLanes(tile: Tile, rows: number, cols: number): BitLanes | undefined 
   if (!half) return undefined;
   const [l] = half.lanes;
   return { ...l, bits: l.data, decode: half.decode, encode: half.encode };
+}
+
+/**
+ * TCVT to and from A5's low-precision formats under npu: pto-isa's npu/a5/TCvt.hpp under emitc, PTOAS's TileLang
+ * templates (lib/TileOps/a5/tcvt.py) under vpto. Neither reads satmode for these pairs. From fp8, hif8 (to f32) and
+ * fp4 (to bf16) the vcvt is exact. To them (see lowPrecisionRounding for the modes):
+ * - a packed fp4 byte holds elements 2j (low nibble) and 2j + 1 (high nibble) of its row; emitc's castBf16toFp4 first
+ *   zeroes the dst's valid rows whole (their padding columns too), vpto's template writes the valid bytes only;
+ * - a result the NPU's documentation leaves open (an fp4 overflow, NaN or infinity; a NaN or overflow without
+ *   saturation; an inexact hif8 denormal) traps.
+ * cpu-sim (pto-isa cpu/TCvt.hpp) is not modelled for these formats.
+ */
+function convertLowPrecision(ctx: InstructionContext, dst: Tile, src: Tile, mode: CastMode): void {
+  const [from, to] = [src.type.dtype, dst.type.dtype];
+  const pair = `${elemTypeName(from)} to ${elemTypeName(to)}`;
+  const source = lowPrecisionFormat(from);
+  const target = lowPrecisionFormat(to);
+  if (ctx.numerics === 'cpu-sim' || (!source && !target))
+    ctx.trap(`converting ${pair} ${ctx.numerics === 'cpu-sim' ? 'under cpu-sim ' : ''}is not implemented yet`);
+  if (source) {
+    const packed = isPackedFp4(from);
+    for (let r = 0; r < dst.vRow; r++)
+      for (let c = 0; c < dst.vCol; c++) {
+        const code = packed ? ((src.get(r, c >> 1) as number) >> ((c & 1) * 4)) & 0xf : (src.get(r, c) as number);
+        dst.set(r, c, source.decode(code));
+      }
+    return;
+  }
+  const [rounding, outOfRange] = lowPrecisionRounding(ctx, to, mode);
+  const encode = (x: number): number => {
+    const code = encodeLowPrecision(target!, x, rounding, outOfRange);
+    if (code !== undefined) return code;
+    const why = Number.isNaN(x) ? 'a NaN' : !Number.isFinite(x) ? 'an infinity' : Math.abs(x) > target!.max ? `beyond +-${target!.max}` : 'an inexact denormal';
+    return ctx.trap(`converting ${pair}: the NPU's result for ${x} (${why}) is not documented`);
+  };
+  for (let r = 0; r < dst.vRow; r++) {
+    if (!isPackedFp4(to)) {
+      for (let c = 0; c < dst.vCol; c++) dst.set(r, c, encode(src.get(r, c) as number));
+      continue;
+    }
+    for (let j = 0; j < dst.vCol; j++) dst.set(r, j, encode(src.get(r, 2 * j) as number) | (encode(src.get(r, 2 * j + 1) as number) << 4));
+    if (ctx.backend !== 'vpto') for (let j = dst.vCol; j < dst.type.cols; j++) dst.set(r, j, 0);
+  }
+}
+
+/**
+ * The rounding and out-of-range handling of a conversion to a low-precision format:
+ * - hif8 (from f32 or f16): round half away from zero whatever rmode, without saturation (both back ends' vcvt:
+ *   pto-isa's ROUND_A with RS_DISABLE, the templates' rnd=A, NOSAT);
+ * - fp8 from f32: emitc rounds to nearest even whatever rmode without saturation (pto-isa's cast32to8: ROUND_R,
+ *   RS_DISABLE); vpto rounds per rmode with saturation (the template's rnd = rmode, #sat), and its vcvt takes the
+ *   modes R, A, H and Z only (PTOAS's VPTO verifier), so FLOOR, CEIL and ODD trap;
+ * - fp4 from bf16: per rmode, with no saturation control (the vcvt takes none); ODD is pto-isa's default (nearest
+ *   even) under emitc, and vcvt has no O mode for it under vpto (R, A, F, Z, C): a trap.
+ * NONE is nearest even, as in pto-isa's dispatch and the templates.
+ */
+function lowPrecisionRounding(ctx: InstructionContext, to: ElemType, mode: CastMode): [RoundingMode, OutOfRange] {
+  if (to === '!pto.hif8') return ['round', 'keep'];
+  const vpto = ctx.backend === 'vpto';
+  const named: RoundingMode = mode === 'none' ? 'rint' : mode;
+  const refuse = (modes: string): never =>
+    ctx.trap(`rmode ${String(ctx.attribute('rmode'))} to ${elemTypeName(to)} under vpto: PTOAS's A5 vcvt takes the round modes ${modes} for it`);
+  if (to === 'f8E4M3FN' || to === 'f8E5M2') {
+    if (!vpto) return ['rint', 'keep'];
+    if (named !== 'rint' && named !== 'round' && named !== 'trunc') refuse('R, A, H and Z');
+    return [named, 'saturate'];
+  }
+  if (named !== 'odd') return [named, 'undocumented'];
+  return vpto ? refuse('R, A, F, Z and C') : ['rint', 'undocumented'];
 }
 
 export const module: SemanticsModule = { semantics: { convert } };

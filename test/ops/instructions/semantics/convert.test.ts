@@ -5,7 +5,10 @@
  */
 import { ElemType } from '../../../../src/types/type';
 import { codec } from '../../../../src/numerics/elements';
-import { Numerics, bits16, bits32, elementBytes, elementValues, runWithValid } from './tile-kernel';
+import { Numerics, bits16, bits32, elementBytes, elementValues, runKernel, runWithValid } from './tile-kernel';
+import { assemble } from '../../../../src/verify/assemble';
+import { formatAll } from '../../../../src/diag/diagnostic';
+import { Value, runFunction } from '../../../../src/vm/interpreter';
 
 type Elem = number | bigint;
 const ROWS = 2;
@@ -214,4 +217,145 @@ test('u8 -> u16 over the whole tile reads each source byte alone, up to the last
     const out = runWithValid('pto.tcvt ins(%src : T(src)) outs(%dst : T(dst))', tiles, { numerics, target: 'a5', valid: [ROWS, COLS] }).dst;
     expect(elementValues('u16', out, ROWS * COLS)).toEqual(values);
   }
+});
+
+describe('A5 low-precision formats (npu)', () => {
+  // Codes by hand from the formats (test/numerics/low-precision.test.ts); a packed fp4 byte holds element 2j in its
+  // low nibble and 2j + 1 in its high one (pto-isa's cpu tcvt test data and PTOAS's tilelang tcvt goldens pack so).
+  const fill = (n: number, byte: number) => new Uint8Array(n).fill(byte);
+  const tcvtLine = (attrs = '') => `pto.tcvt ins(%src${attrs ? ` {${attrs}}` : ''} : T(src)) outs(%dst : T(dst))`;
+  type Backend = 'emitc' | 'vpto';
+
+  /** bf16 2x32 -> fp4 2x16 (bytes), valid 1 x values.length; dst starts as 0x55 everywhere. */
+  function toFp4(to: ElemType, values: number[], backend: Backend, attrs = ''): Uint8Array {
+    const tiles = {
+      src: { dtype: 'bf16' as ElemType, rows: 2, cols: 32, data: values, valid: [1, values.length] as [number, number] },
+      dst: { dtype: to, rows: 2, cols: 16, bytes: fill(32, 0x55), valid: [1, values.length / 2] as [number, number] },
+    };
+    return runKernel(tcvtLine(attrs), tiles, { backend }).bytes.dst;
+  }
+
+  test('bf16 -> f4E2M1x2 packs two codes per byte, the first in the low nibble; RINT ties to the even code', () => {
+    // 1 -> 0x2, 0.5 -> 0x1 | 6 -> 0x7, -0 -> 0x8 | 0.75 -> 0x2 (tie 0x1/0x2), 1.25 -> 0x2 (tie 0x2/0x3) | 5 -> 0x6, -1.25 -> 0xa
+    const out = toFp4('!pto.f4E2M1x2', [1, 0.5, 6, -0, 0.75, 1.25, 5, -1.25], 'vpto');
+    expect([...out.slice(0, 4)]).toEqual([0x12, 0x87, 0x22, 0xa6]);
+    const round = toFp4('!pto.f4E2M1x2', [1, 0.5, 6, -0, 0.75, 1.25, 5, -1.25], 'vpto', mode('ROUND'));
+    expect([...round.slice(0, 4)]).toEqual([0x12, 0x87, 0x32, 0xb7]);
+  });
+
+  test("vpto's template writes the valid bytes only; emitc (pto-isa castBf16toFp4) first zeroes the valid rows whole", () => {
+    const values = [1, 0.25, 1.75, -0.5];
+    const vpto = toFp4('!pto.f4E1M2x2', values, 'vpto');
+    expect([...vpto.slice(0, 2)]).toEqual([0x14, 0xa7]);
+    expect(vpto.slice(2).every((b) => b === 0x55)).toBe(true);
+    const emitc = toFp4('!pto.f4E1M2x2', values, 'emitc');
+    expect([...emitc.slice(0, 16)]).toEqual([0x14, 0xa7, ...new Array(14).fill(0)]);
+    expect(emitc.slice(16).every((b) => b === 0x55)).toBe(true); // row 1 is outside the valid rows
+  });
+
+  test('bf16 -> fp4: an overflow, a NaN and ODD under vpto trap; ODD under emitc is nearest even', () => {
+    expect(() => toFp4('!pto.f4E2M1x2', [7, 1], 'vpto')).toThrow("converting bf16 to !pto.f4E2M1x2: the NPU's result for 7 (beyond +-6) is not documented");
+    expect(() => toFp4('!pto.f4E2M1x2', [NaN, 1], 'emitc')).toThrow("the NPU's result for NaN (a NaN) is not documented");
+    expect(() => toFp4('!pto.f4E2M1x2', [1, 1], 'vpto', mode('ODD'))).toThrow(
+      "rmode ODD to !pto.f4E2M1x2 under vpto: PTOAS's A5 vcvt takes the round modes R, A, F, Z and C for it",
+    );
+    expect([...toFp4('!pto.f4E2M1x2', [1.25, 5], 'emitc', mode('ODD')).slice(0, 1)]).toEqual([0x62]);
+  });
+
+  test('f4E1M2x2 / f4E2M1x2 -> bf16 unpacks low nibble first, exactly', () => {
+    const run = (from: ElemType, bytes: number[]) => {
+      const src = fill(32, 0);
+      src.set(bytes);
+      const tiles = {
+        src: { dtype: from, rows: 2, cols: 16, bytes: src, valid: [1, bytes.length] as [number, number] },
+        dst: { dtype: 'bf16' as ElemType, rows: 2, cols: 32, valid: [1, 2 * bytes.length] as [number, number] },
+      };
+      return runKernel(tcvtLine(), tiles).values.dst.slice(0, 2 * bytes.length);
+    };
+    expect(run('!pto.f4E1M2x2', [0x74, 0x9a])).toEqual([1, 1.75, -0.5, -0.25]);
+    expect(run('!pto.f4E2M1x2', [0xf0, 0x35])).toEqual([0, -6, 3, 1.5]);
+  });
+
+  /** f32 (or f16) 1x32 -> an 8-bit format 1x32; the dst codes of the first values.length elements. */
+  function to8(from: ElemType, to: ElemType, values: number[], backend: Backend, attrs = ''): number[] {
+    const tiles = {
+      src: { dtype: from, rows: 1, cols: 32, data: values, valid: [1, values.length] as [number, number] },
+      dst: { dtype: to, rows: 1, cols: 32, valid: [1, values.length] as [number, number] },
+    };
+    return [...runKernel(tcvtLine(attrs), tiles, { backend }).bytes.dst.slice(0, values.length)];
+  }
+
+  test('f32 -> fp8 under vpto: rmode, saturation (overflow and infinity to +-max, NaN to 0)', () => {
+    const xs = [1, 1.0625, 500, -Infinity, NaN, 2 ** -9];
+    expect(to8('f32', 'f8E4M3FN', xs, 'vpto')).toEqual([0x38, 0x38, 0x7e, 0xfe, 0x00, 0x01]);
+    expect(to8('f32', 'f8E4M3FN', [1.0625, 1.99], 'vpto', mode('ROUND'))).toEqual([0x39, 0x40]);
+    expect(to8('f32', 'f8E4M3FN', [1.0625, 1.99], 'vpto', mode('TRUNC'))).toEqual([0x38, 0x3f]);
+    expect(to8('f32', 'f8E5M2', [1, 1.375, 1e10], 'vpto')).toEqual([0x3c, 0x3e, 0x7b]);
+    expect(() => to8('f32', 'f8E4M3FN', [1], 'vpto', mode('FLOOR'))).toThrow(
+      "rmode FLOOR to f8E4M3FN under vpto: PTOAS's A5 vcvt takes the round modes R, A, H and Z for it",
+    );
+  });
+
+  test('f32 -> fp8 under emitc: nearest even whatever rmode (pto-isa cast32to8), unsaturated', () => {
+    expect(to8('f32', 'f8E4M3FN', [1.0625, 1.1875], 'emitc', mode('ROUND'))).toEqual([0x38, 0x3a]);
+    expect(to8('f32', 'f8E5M2', [Infinity], 'emitc')).toEqual([0x7c]);
+    expect(() => to8('f32', 'f8E4M3FN', [500], 'emitc')).toThrow("converting f32 to f8E4M3FN: the NPU's result for 500 (beyond +-448) is not documented");
+  });
+
+  test('f16 / f32 -> hif8 rounds half away from zero whatever rmode, unsaturated', () => {
+    for (const backend of ['emitc', 'vpto'] as const) {
+      expect(to8('f16', '!pto.hif8', [1.0625, 320, -1, Infinity, NaN], backend, mode('TRUNC'))).toEqual([0x09, 0x61, 0x88, 0x6f, 0x80]);
+      expect(to8('f32', '!pto.hif8', [3, 0.5, 2 ** -22], backend)).toEqual([0x14, 0x18, 0x01]);
+    }
+  });
+
+  test('fp8 / hif8 -> f32 decode exactly', () => {
+    const run = (from: ElemType, codes: number[]) => {
+      const tiles = {
+        src: {
+          dtype: from,
+          rows: 1,
+          cols: 32,
+          bytes: Uint8Array.from([...codes, ...new Array(32 - codes.length).fill(0)]),
+          valid: [1, codes.length] as [number, number],
+        },
+        dst: { dtype: 'f32' as ElemType, rows: 1, cols: 32, valid: [1, codes.length] as [number, number] },
+      };
+      return runKernel(tcvtLine(), tiles).values.dst.slice(0, codes.length);
+    };
+    expect(run('f8E5M2', [0x3c, 0x7c, 0x01])).toEqual([1, Infinity, 2 ** -16]);
+    expect(run('f8E4M3FN', [0xb8, 0x7e])).toEqual([-1, 448]);
+    expect(run('!pto.hif8', [0x14, 0xef, 0x7e])).toEqual([3, -Infinity, 2 ** -15]);
+  });
+
+  test('cpu-sim does not model these conversions: a trap', () => {
+    const tiles = {
+      src: { dtype: 'f32' as ElemType, rows: 1, cols: 32 },
+      dst: { dtype: 'f8E4M3FN' as ElemType, rows: 1, cols: 32 },
+    };
+    expect(() => runKernel(tcvtLine(), tiles, { numerics: 'cpu-sim' })).toThrow('converting f32 to f8E4M3FN under cpu-sim is not implemented yet');
+  });
+});
+
+test('dynamic valid cols: a packed fp4 tile counts two elements per byte at run time too', () => {
+  const type = (dtype: string, cols: number) =>
+    `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=1, cols=${cols}, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+  const text = [
+    'module {',
+    '  func.func @k(%n: index) {',
+    '    %c1 = arith.constant 1 : index',
+    '    %c8 = arith.constant 8 : index',
+    `    %s = pto.alloc_tile valid_row = %c1 valid_col = %n : ${type('bf16', 32)}`,
+    `    %d = pto.alloc_tile valid_row = %c1 valid_col = %c8 : ${type('!pto.f4E2M1x2', 16)}`,
+    `    pto.tcvt ins(%s : ${type('bf16', 32)}) outs(%d : ${type('!pto.f4E2M1x2', 16)})`,
+    '    return',
+    '  }',
+    '}',
+  ].join('\n');
+  const asm = assemble('dyn.pto', text, { target: 'a5' });
+  expect(formatAll(asm.diags)).toBe('');
+  const fn = [...asm.program.functions.values()][0];
+  const run = (n: bigint) => runFunction(asm.program, asm.types, fn, new Map<string, Value>([['%n', n]]), { numerics: 'npu', maxSteps: 1000 });
+  expect(() => run(16n)).not.toThrow();
+  expect(() => run(12n)).toThrow('src valid cols (12) must equal dst valid cols (8 bytes = 16 fp4 elements)');
 });

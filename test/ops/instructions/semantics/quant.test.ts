@@ -111,14 +111,6 @@ describe('instructions verified but not run', () => {
     expect(sim.d.slice(0, 3)).toEqual([2, -128, 15]);
     expect(sim.s.slice(0, 3)).toEqual([1.25, -300, 7.5]);
   });
-
-  test('a product of fp8 inputs and a conversion to hif8 trap instead of computing on bits', () => {
-    const s: TileArg = { dtype: 'f32', rows: 1, cols: 8 };
-    const d: TileArg = { dtype: '!pto.hif8', rows: 1, cols: 32, valid: [1, 8] };
-    expect(() => runKernel('pto.tcvt ins(%s : T(s)) outs(%d : T(d)) {rmode = #pto<round_mode CAST_RINT>}', { s, d }, { target: 'a5' })).toThrow(
-      'converting f32 to !pto.hif8 is not implemented yet',
-    );
-  });
 });
 
 describe('tquant.mx (MXFP8, OCP, f32)', () => {
