@@ -16,7 +16,8 @@ const T = '!pto.tile_buf<vec, 16x32xf32>';
 function addOne(synced: boolean): string {
   return [
     'module {',
-    '  func.func @k(%x: memref<16x32xf32>, %out: memref<16x32xf32>) {',
+    // A vector kernel: without its kind, PTOAS could not tell which core runs a flag set on PIPE_MTE2.
+    '  func.func @k(%x: memref<16x32xf32>, %out: memref<16x32xf32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {',
     '    %one = arith.constant 1.0 : f32',
     `    %t = pto.alloc_tile : ${T}`,
     `    pto.tload ins(%x : memref<16x32xf32>) outs(%t : ${T})`,
