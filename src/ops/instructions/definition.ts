@@ -73,7 +73,7 @@ function formerlyInsSpellings(spec: Instruction): Spelling[] {
     moves[s.keyword] = s.formerlyIns.at;
     byOp.set(s.formerlyIns.op, moves);
   }
-  return [...byOp].map(([op, insKeywords]) => ({ name: `pto.${op}`, deprecated: true, insKeywords }));
+  return [...byOp].map(([op, insKeywords]) => ({ name: `${spec.dialect}.${op}`, deprecated: true, insKeywords }));
 }
 
 const NO_ATTRIBUTES: ReadonlyMap<string, AttributeValue | undefined> = new Map();
