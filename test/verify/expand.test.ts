@@ -130,6 +130,29 @@ describe('tpartadd/max/min/mul on a5: each source need only fit inside dst (PTOA
   });
 });
 
+describe('tpartmax/tpartmin: src0, src1 and dst have the same shape on both targets (PTOAS verifyPTOShapedBinarySameElemAndShape)', () => {
+  // dst 16x8; src1 16x16 with dst's valid region, so only the physical shape differs.
+  const wide = tileBuf({ dtype: 'f32', rows: 16, cols: 16, vRow: 16, vCol: 8 });
+  const tall = tileBuf({ dtype: 'f32', rows: 32, cols: 8, vRow: 16, vCol: 8 });
+  test.each(['tpartmax', 'tpartmin'])('%s: a wider src1 or a taller src0 is an error at the op', (name) => {
+    const text = program(`pto.${name} ins(%a, %b : ${full}, ${wide}) outs(%d : ${full})`, { a: full, b: wide, d: full });
+    for (const target of ['a2a3', 'a5'] as const) {
+      expect(diagLines(run(text, target))).toEqual([
+        `${atOnLine(text, `pto.${name}`, `pto.${name}`)}: error[E0506]: pto.${name}: src1 cols (16) must equal dst cols (8)`,
+      ]);
+    }
+    const rows = program(`pto.${name} ins(%a, %b : ${tall}, ${full}) outs(%d : ${full})`, { a: tall, b: full, d: full });
+    expect(diagLines(run(rows, 'a5'))).toEqual([
+      `${atOnLine(rows, `pto.${name}`, `pto.${name}`)}: error[E0506]: pto.${name}: src0 rows (32) must equal dst rows (16)`,
+    ]);
+  });
+  test.each(['tpartadd', 'tpartmul'])('%s checks no shape (PTOAS asks rank-2 tiles only): accepted', (name) => {
+    const text = program(`pto.${name} ins(%a, %b : ${full}, ${wide}) outs(%d : ${full})`, { a: full, b: wide, d: full });
+    expect(diagLines(run(text, 'a5'))).toEqual([]);
+    expect(diagLines(run(text, 'a2a3'))).toEqual([]);
+  });
+});
+
 test('tpartargmax: an f32 value needs a 32-bit index', () => {
   const i16 = tileBuf({ dtype: 'i16', rows: 16, cols: 16, vCol: 8 });
   const text = program(`pto.tpartargmax ins(%a, %b, %ai, %bi : ${full}, ${full}, ${i16}, ${i16}) outs(%d, %di : ${full}, ${i16})`, {

@@ -1,6 +1,7 @@
 import { BinaryOperationName, binaryOperation } from '../../../numerics/arithmetic';
 import { Scalar } from '../../../numerics/elements';
 import { Tile } from '../../../machine/memory';
+import { ElemType, elemTypeName } from '../../../types/type';
 import { InstructionContext, SemanticsModule } from './context';
 import { copyElement, padValue } from './memory';
 import { finisher } from './elementwise';
@@ -37,6 +38,31 @@ function copyBits(src: Tile, dst: Tile, r: number, c: number): void {
 type Combine = (a: Scalar, b: Scalar) => Scalar;
 
 /**
+ * The element types pto-isa's TPARTADD/MAX/MIN/MUL take where they are narrower than what PTOAS verifies (ui16 and
+ * ui32 on A2/A3): its A2/A3 code static_asserts int32/int16/half/float (npu/a2a3/TPart*.hpp), its simulator those
+ * and bfloat16/int8/uint8 (cpu/TPartOp.hpp, TPartCheck). Its A5 code takes every type PTOAS accepts there.
+ */
+const PTO_ISA_DTYPES: { where: (ctx: InstructionContext) => boolean; dtypes: readonly ElemType[]; header: string }[] = [
+  {
+    where: (ctx) => ctx.numerics === 'cpu-sim',
+    dtypes: ['i8', 'u8', 'i16', 'i32', 'f16', 'bf16', 'f32'],
+    header: "its simulator's TPartCheck (cpu/TPartOp.hpp)",
+  },
+  { where: (ctx) => ctx.target === 'a2a3', dtypes: ['i16', 'i32', 'f16', 'f32'], header: 'its A2/A3 code (npu/a2a3)' },
+];
+
+/** A type PTOAS accepts but the pto-isa code the run follows does not compile for: not implemented. */
+function requireImplementedDtype(ctx: InstructionContext, dtype: ElemType): void {
+  const rule = PTO_ISA_DTYPES.find((r) => r.where(ctx));
+  if (!rule || rule.dtypes.includes(dtype)) return;
+  const profile = ctx.numerics === 'cpu-sim' ? 'under cpu-sim' : `on ${ctx.target}`;
+  ctx.trap(
+    `${ctx.bound.spec.opName} of ${elemTypeName(dtype)} tiles ${profile} is not implemented yet: PTOAS accepts it, but pto-isa's ${ctx.bound.spec.isa} ` +
+      `static_asserts ${rule.dtypes.map(elemTypeName).join('/')} in ${rule.header}`,
+  );
+}
+
+/**
  * TPARTADD/TPARTMAX/TPARTMIN/TPARTMUL: src0 op src1 where both are valid. Elsewhere the back ends differ once no
  * source covers dst (A5 accepts that, PTOAS's verifyPartialValidPatternLoose); under the manual's pattern all three
  * give the one valid source's element, bit for bit, except the vpto max/min (see partExtreme).
@@ -46,6 +72,7 @@ export function partial(ctx: InstructionContext): void {
   const src0 = ctx.tile('src0');
   const src1 = ctx.tile('src1');
   if (dst.vRow === 0 || dst.vCol === 0) return;
+  requireImplementedDtype(ctx, dst.type.dtype);
   const name = ctx.bound.spec.op as BinaryOperationName;
   if (!(PARTIAL_OPERATIONS as readonly string[]).includes(name)) ctx.trap(`unknown partial op '${name}' in spec/instructions`);
   const op = binaryOperation(name, dst.type.dtype, ctx.numerics, ctx.trap);

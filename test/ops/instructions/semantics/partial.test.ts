@@ -116,3 +116,40 @@ test('emitc A5 tpartadd with an empty src0: src1 valid region copied, the rest o
   ).values;
   expect(out.d).toEqual([10, 20, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]);
 });
+
+describe('ui16/ui32 tiles, which PTOAS accepts on both targets (any signedness of its 16- and 32-bit widths)', () => {
+  // src0 covers dst; src1 covers its first column: 65535 and 1 are compared unsigned, 2^32 - 2 + 3 wraps to 1.
+  const tiles = (dtype: 'u16' | 'u32', big: number) => ({
+    a: { dtype, rows: 2, cols: 16, valid: [2, 2] as [number, number], data: [big, 7, ...Array(14).fill(0), 1, 9] },
+    b: { dtype, rows: 2, cols: 16, valid: [2, 1] as [number, number], data: [1, ...Array(15).fill(0), 3] },
+    d: { dtype, rows: 2, cols: 16, valid: [2, 2] as [number, number] },
+  });
+  const rows = (d: unknown[]) => [d.slice(0, 2), d.slice(16, 18)];
+
+  test('A5 (pto-isa npu/a5 TPartMax/TPartAdd take them): unsigned max, wrapping add', () => {
+    const max = runValues('pto.tpartmax ins(%a, %b : T(a), T(b)) outs(%d : T(d))', tiles('u16', 65535), 'npu');
+    expect(rows(max.d)).toEqual([
+      [65535, 7],
+      [3, 9],
+    ]);
+    const add = runValues('pto.tpartadd ins(%a, %b : T(a), T(b)) outs(%d : T(d))', tiles('u32', 2 ** 32 - 2), 'npu');
+    expect(rows(add.d)).toEqual([
+      [2 ** 32 - 1, 7],
+      [4, 9],
+    ]);
+  });
+
+  test("A2/A3 verifies them but pto-isa's A2/A3 TPART* static_asserts signed types: a trap", () => {
+    expect(() => runValues('pto.tpartmax ins(%a, %b : T(a), T(b)) outs(%d : T(d))', tiles('u16', 65535), 'npu', 'a2a3')).toThrow(
+      "pto.tpartmax of ui16 tiles on a2a3 is not implemented yet: PTOAS accepts it, but pto-isa's TPARTMAX static_asserts i16/i32/f16/f32 in its A2/A3 code (npu/a2a3)",
+    );
+  });
+
+  test("the simulator's TPartCheck takes neither: a trap under cpu-sim on both targets", () => {
+    for (const target of ['a2a3', 'a5'] as const) {
+      expect(() => runValues('pto.tpartmul ins(%a, %b : T(a), T(b)) outs(%d : T(d))', tiles('u32', 5), 'cpu-sim', target)).toThrow(
+        "pto.tpartmul of ui32 tiles under cpu-sim is not implemented yet: PTOAS accepts it, but pto-isa's TPARTMUL static_asserts i8/ui8/i16/i32/f16/bf16/f32 in its simulator's TPartCheck (cpu/TPartOp.hpp)",
+      );
+    }
+  });
+});
