@@ -32,7 +32,7 @@ function writeRecord(tile: Tile, row: number, position: number, record: SortReco
   for (let i = 0; i < k; i++) copyElement(record.bytes, i * size, tile.bytes, tile.elementIndex(row, position * k + i) * size, size);
 }
 
-/** A record made of a value (its bits, copied from `src`) and an index. */
+/** A record made of a value (its bits, copied from `src`) and an index (an i32 idx's negative value as its 32 bits). */
 function makeRecord(src: Tile, row: number, col: number, index: number): SortRecord {
   const size = src.codec.size;
   const bytes = new Uint8Array(RECORD_BYTES);

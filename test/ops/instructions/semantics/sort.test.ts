@@ -8,7 +8,7 @@ import { getFloat16, setFloat16 } from '@petamoriken/float16';
 import { ElemType } from '../../../../src/types/type';
 import { Elem, Numerics, TileArg, runKernel } from './tile-kernel';
 
-const SIZE: Partial<Record<ElemType, number>> = { f16: 2, f32: 4, u32: 4 };
+const SIZE: Partial<Record<ElemType, number>> = { f16: 2, f32: 4, u32: 4, i32: 4 };
 
 /**
  * Runs `line` on tiles loaded whole from global memory (tile-kernel.ts); a tile given no bytes starts as 0xAB bytes,
@@ -89,6 +89,22 @@ describe('tsort32', () => {
     const records = (out: Record<string, DataView>) => Array.from({ length: 32 }, (_, k) => recordAt(out.dst, 'f32', 64, 0, k));
     expect(records(old)).toEqual(records(today));
     expect(records(today)).toEqual(selectionSort(values.map((value, k) => ({ value, index: indices[k] }))));
+  });
+
+  test.each(both)('an i32 idx (PTOAS accepts any 32-bit integer) under %s: the records carry its bits, as a ui32 of the same bits', (numerics) => {
+    const values = Array.from({ length: 32 }, (_, k) => Math.fround(Math.cos(k * 1.7) * 10 + k / 64));
+    // Negative indices are stored as their two's complement bits: -1 is 0xffffffff in the record.
+    const indices = Array.from({ length: 32 }, (_, k) => (k % 2 === 0 ? -1 - k : k * 1000));
+    const tiles = (idxType: ElemType) => ({
+      src: { dtype: 'f32' as ElemType, rows: 1, cols: 32, bytes: tileBytes('f32', values) },
+      dst: { dtype: 'f32' as ElemType, rows: 1, cols: 64 },
+      idx: { dtype: idxType, rows: 1, cols: 32, bytes: tileBytes('u32', indices) },
+    });
+    const signed = run(sort32Line, tiles('i32'), numerics);
+    const records = Array.from({ length: 32 }, (_, k) => recordAt(signed.dst, 'f32', 64, 0, k));
+    expect(records).toEqual(selectionSort(values.map((value, k) => ({ value, index: indices[k] >>> 0 }))));
+    expect(records.some((r) => r.index === 0xffffffff)).toBe(true);
+    expect(new Uint8Array(signed.dst.buffer)).toEqual(new Uint8Array(run(sort32Line, tiles('u32'), numerics).dst.buffer));
   });
 
   test.each(both)('f32, two blocks of one row, under %s: each block sorted descending, [value, index] records', (numerics) => {
