@@ -233,3 +233,55 @@ export function npuConverter(src: ElemType, dst: ElemType, castMode: CastMode, s
   }
   return (value) => wrapInteger(saturate ? clampInteger(BigInt(value), dst) : BigInt(value), dst);
 }
+
+// ---- A5 pairs no implementation defines: what the value alone decides --------------------------------------------
+
+const MODE_NAMES: Record<CastMode, string> = { none: 'NONE', rint: 'RINT', round: 'ROUND', floor: 'FLOOR', ceil: 'CEIL', trunc: 'TRUNC', odd: 'ODD' };
+
+/**
+ * A TCVT pair PTOAS accepts (it takes any two ordinary element types) that neither pto-isa's A5 TCvt (no castData
+ * for it: the C++ does not compile) nor PTOAS's A5 templates implement, converted where no implementation is
+ * needed to say the result:
+ * - a value the destination holds exactly is kept, whatever rmode (integer widenings are exact throughout);
+ * - another is rounded as IEEE 754 rounds in RINT, ROUND (ties away), FLOOR, CEIL and TRUNC; NONE (pto-isa's
+ *   per-pair default) and ODD (a per-pair fallback there) say nothing for a pair it lacks: a trap;
+ * - out of range, saturation clamps to the destination's range (floats: +-max finite, so +-inf too); without it a
+ *   float result overflows as IEEE 754 says and an integer one traps (no wrapping rule is documented);
+ * - a NaN traps (the NPU's result bits are not documented), and so does a same-type float pair (f16 -> f16,
+ *   bf16 -> bf16): pto-isa's f32 -> f32 rounds to an integral value, so such a conversion need not be a copy.
+ */
+export function valueConverter(src: ElemType, dst: ElemType, castMode: CastMode, saturate: boolean, fail: Fail): Converter {
+  const describe = `pto.tcvt ${src} -> ${dst}`;
+  if (src === dst && isFloatType(src)) {
+    fail(
+      `${describe} is not implemented yet: pto-isa has none, and its f32 -> f32 rounds to an integral value, so what a same-type conversion gives is not documented`,
+    );
+  }
+  const mode: RoundingMode | undefined = castMode === 'none' || castMode === 'odd' ? undefined : castMode;
+  const inexact = (value: Scalar): never =>
+    fail(`${describe} with rmode ${MODE_NAMES[castMode]} is not implemented yet: pto-isa has no such conversion, so how it rounds ${value} is not documented`);
+  const nan = (): never => fail(`${describe}: the NPU's result for NaN is not documented (pto-isa has no such conversion)`);
+  if (isFloatType(dst)) {
+    const format = FORMATS[dst as FloatFormat['name']];
+    const round = isFloatType(src)
+      ? (v: Scalar, m: RoundingMode) => roundToFormat(v as number, format, m)
+      : (v: Scalar, m: RoundingMode) => roundIntegerToFormat(BigInt(v), format, m);
+    return (value) => {
+      if (typeof value === 'number' && Number.isNaN(value)) nan();
+      const down = round(value, 'floor');
+      const r = down === round(value, 'ceil') ? down : mode ? round(value, mode) : inexact(value);
+      return saturate && Math.abs(r) > format.max ? Math.sign(r) * format.max : r;
+    };
+  }
+  const [lo, hi] = integerRange(dst);
+  return (value) => {
+    let v: bigint;
+    if (typeof value === 'bigint' || !isFloatType(src)) v = BigInt(value);
+    else if (Number.isNaN(value)) return nan();
+    else if (!Number.isFinite(value)) v = value > 0 ? hi + 1n : lo - 1n;
+    else v = BigInt(Math.floor(value) === Math.ceil(value) ? value : mode ? roundToIntegral(value, mode) : inexact(value));
+    if (v >= lo && v <= hi) return wrapInteger(v, dst);
+    if (!saturate) fail(`${describe} without saturation: the NPU's result for ${value} is not documented (pto-isa has no such conversion)`);
+    return wrapInteger(v < lo ? lo : hi, dst);
+  };
+}

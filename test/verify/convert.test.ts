@@ -27,32 +27,28 @@ describe('tcvt type pairs', () => {
     expect(diagLines(run(program(src, dst), target as 'a2a3' | 'a5'))).toEqual([]);
   });
 
-  test('rejects a pair of allowed dtypes the target does not convert, at dst, listing what src converts to', () => {
-    const text = program('f16', 'bf16');
+  // PTOAS e32488c9 TCvtOp::verify checks only low-precision pairs: any two of the 11 ordinary types pass on both.
+  const ORDINARY = ['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32'];
+  test.each(ORDINARY.flatMap((src) => ORDINARY.map((dst) => [src, dst])))('%s -> %s is accepted on a2a3 and a5', (src, dst) => {
+    expect(diagLines(run(program(src, dst), 'a2a3'))).toEqual([]);
+    expect(diagLines(run(program(src, dst), 'a5'))).toEqual([]);
+  });
+
+  test('a low-precision format outside its pairs is rejected on a5, at dst, naming the pairs of either type', () => {
+    const text = program('f16', 'f8E4M3FN');
     expect(diagLines(run(text, 'a5'))).toEqual([
-      `${dstAt(text, 'bf16')}: error[E0508]: pto.tcvt: converting f16 to bf16 is not supported on a5 (f16 converts to f32, i32, i16, i8, ui8, !pto.hif8)`,
+      `${dstAt(text, 'f8E4M3FN')}: error[E0508]: pto.tcvt: converting f16 to f8E4M3FN is not supported on a5: a low-precision format converts in PTO-ISA's pairs only (f32 -> f8E4M3FN, f16 -> !pto.hif8)`,
+    ]);
+    const back = program('!pto.hif8', 'f16');
+    expect(diagLines(run(back, 'a5'))).toEqual([
+      `${dstAt(back, 'f16')}: error[E0508]: pto.tcvt: converting !pto.hif8 to f16 is not supported on a5: a low-precision format converts in PTO-ISA's pairs only (!pto.hif8 -> f32)`,
     ]);
   });
 
-  test('a5-only pairs are rejected on a2a3 (i32 -> ui8 has an a2a3 dtype on both sides)', () => {
-    const text = program('i32', 'u8');
+  test('a2a3 takes no low-precision format: the table error only', () => {
+    const text = program('f32', 'f8E4M3FN');
     expect(diagLines(run(text, 'a2a3'))).toEqual([
-      `${dstAt(text, 'u8')}: error[E0508]: pto.tcvt: converting i32 to ui8 is not supported on a2a3 (i32 converts to f32, i16, i64, f16)`,
-    ]);
-  });
-
-  test('A2/A3 has i32 -> f16 (the deq path) and A5 does not', () => {
-    expect(diagLines(run(program('i32', 'f16'), 'a2a3'))).toEqual([]);
-    const text = program('i32', 'f16');
-    expect(diagLines(run(text, 'a5'))).toEqual([
-      `${dstAt(text, 'f16')}: error[E0508]: pto.tcvt: converting i32 to f16 is not supported on a5 (i32 converts to f32, i16, ui16, i64, ui8)`,
-    ]);
-  });
-
-  test('a dtype outside the lists gets the table error only', () => {
-    const text = program('u16', 'f16');
-    expect(diagLines(run(text, 'a5'))).toEqual([
-      `${atOnLine(text, 'pto.tcvt', tb('u16'))}: error[E0505]: pto.tcvt: src dtype ui16 is not supported on a5 (allowed: i8, ui8, i16, i32, ui32, i64, f16, bf16, f32, f8E4M3FN, f8E5M2, !pto.hif8, !pto.f4E1M2x2, !pto.f4E2M1x2)`,
+      `${dstAt(text, 'f8E4M3FN')}: error[E0505]: pto.tcvt: dst dtype f8E4M3FN is not supported on a2a3 (allowed: i8, ui8, i16, ui16, i32, ui32, i64, ui64, f16, bf16, f32)`,
     ]);
   });
 });
@@ -76,12 +72,12 @@ describe('tcvt attributes', () => {
     expect(r[0]).toContain("'saturation' must be true or false");
   });
 
-  test('on a2a3, saturation = false is rejected for the pairs that always saturate there; a5 honours it', () => {
-    const text = program('f32', 'f16', ' {saturation = false}');
-    expect(diagLines(run(text, 'a2a3'))).toEqual([
-      `${dstAt(text, 'f16')}: error[E0508]: pto.tcvt: saturation off is not available for f32 to f16 on a2a3 (it always saturates; only f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32 and i32 -> i16 can turn saturation off)`,
-    ]);
-    expect(diagLines(run(text, 'a5'))).toEqual([]);
+  test('saturation off is accepted for every pair on both targets (PTOAS checks no saturation; a2a3 runs it as pto-isa does)', () => {
+    for (const attrs of [' {saturation = false}', ' {satmode = #pto<saturation_mode OFF>}']) {
+      const text = program('f32', 'f16', attrs);
+      expect(diagLines(run(text, 'a2a3'))).toEqual([]);
+      expect(diagLines(run(text, 'a5'))).toEqual([]);
+    }
   });
 });
 
@@ -90,10 +86,12 @@ describe('tcvt at Level 1', () => {
     const t = (dtype: string) => tileVal({ dtype, rows: 8, cols: 32 });
     const ok = kernel([`%d = pto.tcvt %s {rmode = #pto<round_mode FLOOR>} : ${t('f32')} -> ${t('i32')}`, 'return'], `%s: ${t('f32')}`);
     expect(diagLines(run(ok, 'a5'))).toEqual([]);
-    const bad = kernel([`%d = pto.tcvt %s : ${t('f16')} -> ${t('bf16')}`, 'return'], `%s: ${t('f16')}`);
+    const other = kernel([`%d = pto.tcvt %s : ${t('f16')} -> ${t('bf16')}`, 'return'], `%s: ${t('f16')}`);
+    expect(diagLines(run(other, 'a5'))).toEqual([]);
+    const bad = kernel([`%d = pto.tcvt %s : ${t('bf16')} -> ${t('f8E5M2')}`, 'return'], `%s: ${t('bf16')}`);
     const r = diagLines(run(bad, 'a5'));
     expect(r).toHaveLength(1);
-    expect(r[0]).toContain('error[E0508]: pto.tcvt: converting f16 to bf16 is not supported on a5');
+    expect(r[0]).toContain('error[E0508]: pto.tcvt: converting bf16 to f8E5M2 is not supported on a5');
   });
 });
 

@@ -1,13 +1,15 @@
 import { DIAGNOSTICS as D } from '../../../diag/catalog';
-import { ElemType, TileType, elemTypeName } from '../../../types/type';
+import { ElemType, TileType, elemTypeName, isStoredFormat } from '../../../types/type';
 import { TargetName } from '../../../spec/schema';
 import { isPackedFp4 } from '../../../numerics/low-precision';
 import { CheckContext, InstructionCheck } from './context';
 
 /**
- * The (src -> dst) element-type pairs TCVT converts, per target: the manual's "Supported Conversions" table
- * (pto-isa docs/isa/TCVT.md), restricted to the element types PTO-AS has (no int4); A5's low-precision pairs are
- * the manual's table too (PTOAS isA5LowPrecisionTCvtPair accepts the same).
+ * The (src -> dst) element-type pairs pto-isa's TCvt implements, per target: the manual's "Supported Conversions"
+ * table (pto-isa docs/isa/TCVT.md), which is its npu/a2a3 TCvt.hpp dispatcher's and its npu/a5 TCvt.hpp castData
+ * overloads' (and PTOAS's A5 templates'), restricted to the element types PTO-AS has (no int4). PTOAS accepts more
+ * (acceptsPair); the VM runs these as pto-isa does, the others as semantics/convert.ts says. A5's low-precision
+ * pairs are PTOAS's isA5LowPrecisionTCvtPair too.
  */
 export const CONVERSION_PAIRS: Record<TargetName, Partial<Record<ElemType, ElemType[]>>> = {
   a2a3: {
@@ -40,7 +42,8 @@ export const CONVERSION_PAIRS: Record<TargetName, Partial<Record<ElemType, ElemT
 
 /**
  * The narrowing pairs whose saturation the A2/A3 implementation lets the program choose (and whose 3-argument
- * default is OFF on both targets); A2/A3 runs every other pair saturated (pto-isa npu/a2a3/TCvt.hpp kIsNarrowingCvt).
+ * default is OFF on both targets); A2/A3's TCVT without a tmp runs every other pair saturated (pto-isa
+ * npu/a2a3/TCvt.hpp kIsNarrowingCvt).
  */
 export const NARROWING_PAIRS: readonly string[] = ['f16->u8', 'f16->i8', 'f32->i16', 'f16->i16', 'i64->i32', 'i32->i16'];
 
@@ -76,8 +79,25 @@ function sameLogicalExtent(ctx: CheckContext, src: TileType, dst: TileType): voi
     );
 }
 
-export function isSupportedPair(target: TargetName, src: ElemType, dst: ElemType): boolean {
+/** Whether pto-isa's TCvt for the target implements the pair (CONVERSION_PAIRS). */
+export function implementsPair(target: TargetName, src: ElemType, dst: ElemType): boolean {
   return CONVERSION_PAIRS[target][src]?.includes(dst) ?? false;
+}
+
+/**
+ * Whether PTOAS e32488c9 accepts the pair (TCvtOp::verify): any two ordinary element types on either target; a
+ * low-precision format on A5 only, in isA5LowPrecisionTCvtPair's pairs (CONVERSION_PAIRS.a5's).
+ */
+export function acceptsPair(target: TargetName, src: ElemType, dst: ElemType): boolean {
+  if (!isStoredFormat(src) && !isStoredFormat(dst)) return true;
+  return target === 'a5' && implementsPair(target, src, dst);
+}
+
+/** `f32 -> f8E4M3FN, f16 -> !pto.hif8`: the low-precision pairs of the target that start at src or end at dst. */
+function lowPrecisionPairsOf(target: TargetName, src: ElemType, dst: ElemType): string {
+  const pairs = Object.entries(CONVERSION_PAIRS[target]).flatMap(([from, tos]) => (tos ?? []).map((to) => [from as ElemType, to] as const));
+  const related = pairs.filter(([from, to]) => (from === src || to === dst) && (isStoredFormat(from) || isStoredFormat(to)));
+  return related.map(([from, to]) => `${elemTypeName(from)} -> ${elemTypeName(to)}`).join(', ');
 }
 
 /**
@@ -102,18 +122,11 @@ function typePair(ctx: CheckContext): void {
   // A dtype outside the target's lists was reported by the tables already.
   const allowed = ctx.spec.dtypes[ctx.target];
   if (!allowed?.src?.includes(src.dtype) || !allowed?.dst?.includes(dst.dtype)) return;
-  if (!isSupportedPair(ctx.target, src.dtype, dst.dtype)) {
-    const targets = (CONVERSION_PAIRS[ctx.target][src.dtype] ?? []).map(elemTypeName);
-    const from = targets.length > 0 ? `${elemTypeName(src.dtype)} converts to ${targets.join(', ')}` : `no conversion starts from ${elemTypeName(src.dtype)}`;
-    ctx.error(ctx.spanOf('dst'), `converting ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} is not supported on ${ctx.target} (${from})`);
-    return;
-  }
-  // An explicit `saturation = false` that A2/A3 would silently ignore is rejected rather than run as something else.
-  const pair = `${src.dtype}->${dst.dtype}`;
-  if (ctx.target === 'a2a3' && requestedSaturation((n) => ctx.attributes.get(n)) === false && !NARROWING_PAIRS.includes(pair)) {
+  if (!acceptsPair(ctx.target, src.dtype, dst.dtype)) {
+    const pairs = lowPrecisionPairsOf(ctx.target, src.dtype, dst.dtype);
     ctx.error(
       ctx.spanOf('dst'),
-      `saturation off is not available for ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} on a2a3 (it always saturates; only f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32 and i32 -> i16 can turn saturation off)`,
+      `converting ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} is not supported on ${ctx.target}: a low-precision format converts in PTO-ISA's pairs only (${pairs || 'none with these types'})`,
     );
   }
 }

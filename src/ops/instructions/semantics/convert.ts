@@ -1,7 +1,7 @@
-import { logicalCols, describeValidCols, requestedSaturation } from '../checks/convert';
+import { NARROWING_PAIRS, implementsPair, logicalCols, describeValidCols, requestedSaturation } from '../checks/convert';
 import { ElemType, elemTypeName, isStoredFormat } from '../../../types/type';
 import { f32Bits } from '../../../numerics/elements';
-import { CastMode, Converter, castMode, cpuSimConverter, npuConverter, npuSaturates } from '../../../numerics/conversion';
+import { CastMode, Converter, castMode, cpuSimConverter, npuConverter, npuSaturates, valueConverter } from '../../../numerics/conversion';
 import { OutOfRange, encodeLowPrecision, isPackedFp4, lowPrecisionFormat } from '../../../numerics/low-precision';
 import { RoundingMode } from '../../../numerics/rounding';
 import { InstructionContext, SemanticsModule } from './context';
@@ -50,7 +50,7 @@ function convert(ctx: InstructionContext): void {
     // The simulator's 3-argument TCVT (what PTOAS emits) runs with SaturationMode::OFF.
     element = cpuSimConverter(from, to, mode, explicitSaturation ?? false);
   } else {
-    element = npuConverter(from, to, mode, npuSaturates(from, to, explicitSaturation), ctx.trap);
+    element = npuElement(ctx, from, to, mode, explicitSaturation);
   }
   const nanBits = ctx.numerics === 'cpu-sim' && !explicitSaturation && FLOAT_BITS[from] && FLOAT_BITS[to];
   const nan = nanBits ? (bits: number) => simulatorNanBits(bits, from, to) : () => undefined;
@@ -67,6 +67,32 @@ function convert(ctx: InstructionContext): void {
       else dst.set(r, c, element(src.get(r, c)));
     }
   }
+}
+
+/**
+ * The npu conversion of a pair of ordinary element types, all of which PTOAS accepts on both targets:
+ * - a pair pto-isa's TCvt implements (CONVERSION_PAIRS) runs as it does. Saturation: the attribute, else the pair's
+ *   default; but A2/A3's TCVT without a tmp passes SaturationMode::ON for every pair but the narrowing ones,
+ *   whatever it is given (npu/a2a3/TCvt.hpp TCVT_IMPL), while with a tmp it passes the requested mode on;
+ * - A2/A3 has no other pair: pto-isa's GenCastCall dispatcher emits no vconv for it, so dst would keep what it
+ *   held. Not modelled: a trap;
+ * - on A5 another pair has no implementation at all (pto-isa has no castData for it, PTOAS no template): the VM
+ *   computes what the value alone decides (numerics valueConverter), and says so in a note.
+ */
+function npuElement(ctx: InstructionContext, from: ElemType, to: ElemType, mode: CastMode, explicit: boolean | undefined): Converter {
+  const pair = `${elemTypeName(from)} -> ${elemTypeName(to)}`;
+  const forcedOn = ctx.target === 'a2a3' && !ctx.optionalTile('tmp') && !NARROWING_PAIRS.includes(`${from}->${to}`);
+  const saturate = forcedOn || npuSaturates(from, to, explicit);
+  if (implementsPair(ctx.target, from, to)) return npuConverter(from, to, mode, saturate, ctx.trap);
+  if (ctx.target === 'a2a3') {
+    ctx.trap(
+      `converting ${pair} on a2a3 is not implemented yet: PTOAS accepts it, but pto-isa's A2/A3 TCvt has no conversion for it (its GenCastCall dispatcher emits no vconv, leaving dst as it was)`,
+    );
+  }
+  ctx.note(
+    `pto.tcvt ${pair}: neither pto-isa's A5 TCvt nor PTOAS's A5 templates implement this pair; the VM keeps exact values and rounds others per rmode as IEEE 754 does`,
+  );
+  return valueConverter(from, to, mode, saturate, ctx.trap);
 }
 
 /** A cpu-sim NaN's converted bits (simulatorNanBits), undefined for other elements (and under npu). */

@@ -197,6 +197,90 @@ describe('npu', () => {
   });
 });
 
+describe('pairs PTOAS accepts that pto-isa does not implement', () => {
+  const OFF = 'satmode = #pto<saturation_mode OFF>';
+
+  test("a2a3 under npu: a trap (pto-isa's A2/A3 dispatcher emits no vconv for them); cpu-sim runs the simulator's generic cast", () => {
+    expect(() => tcvt('i8', 'i32', [-128, 5], { target: 'a2a3' })).toThrow(
+      "converting i8 -> i32 on a2a3 is not implemented yet: PTOAS accepts it, but pto-isa's A2/A3 TCvt has no conversion for it (its GenCastCall dispatcher emits no vconv, leaving dst as it was)",
+    );
+    expect(tcvt('i8', 'i32', [-128, 5], { target: 'a2a3', numerics: 'cpu-sim' })).toEqual([-128, 5]);
+    expect(tcvt('u16', 'f32', [65535, 3], { target: 'a2a3', numerics: 'cpu-sim' })).toEqual([65535, 3]);
+  });
+
+  test('a5, exact: integer widenings and identities, small integers into floats, whatever rmode', () => {
+    expect(tcvt('i8', 'i64', [-128, 127, 5])).toEqual([-128n, 127n, 5n]);
+    expect(tcvt('u16', 'u32', [65535, 0])).toEqual([65535, 0]);
+    expect(tcvt('i32', 'i32', [INT_MIN, -1, 7], { attrs: mode('ODD') })).toEqual([INT_MIN, -1, 7]);
+    expect(tcvt('u64', 'u64', [2n ** 64n - 1n, 1n])).toEqual([2n ** 64n - 1n, 1n]);
+    expect(tcvt('u8', 'bf16', [255, 129], { attrs: mode('NONE') })).toEqual([255, 129]);
+    expect(tcvt('i16', 'i64', [-32768])).toEqual([-32768n]);
+  });
+
+  test('a5 f16 -> bf16 rounds per rmode (bf16 keeps 8 significant bits): 1 + 2^-8 is a tie, 1 + 2^-10 below it', () => {
+    const [tie, below] = [1 + 2 ** -8, 1 + 2 ** -10];
+    const up = 1 + 2 ** -7;
+    const want: Record<string, number[]> = {
+      RINT: [1, 1, -1],
+      CAST_RINT: [1, 1, -1],
+      ROUND: [up, 1, -up],
+      FLOOR: [1, 1, -up],
+      CEIL: [up, up, -1],
+      TRUNC: [1, 1, -1],
+    };
+    for (const [m, values] of Object.entries(want)) expect([m, tcvt('f16', 'bf16', [tie, below, -tie], { attrs: mode(m) })]).toEqual([m, values]);
+  });
+
+  test('a5 u32 -> f16: 2049 between 2048 and 2050; 70000 overflows: +-65504 saturated (the default), IEEE 754 without', () => {
+    expect(tcvt('u32', 'f16', [2049, 70000])).toEqual([2048, 65504]);
+    expect(tcvt('u32', 'f16', [2049], { attrs: mode('ROUND') })).toEqual([2050]);
+    expect(tcvt('u32', 'f16', [70000], { attrs: OFF })).toEqual([Infinity]);
+    expect(tcvt('u32', 'f16', [70000], { attrs: `${mode('TRUNC')}, ${OFF}` })).toEqual([65504]);
+  });
+
+  test('a5 f32 -> u8 rounds per rmode; out of range clamps when saturated (the default) and traps without', () => {
+    const xs = [2.5, 255.4, -0.5, 300, -3, Infinity];
+    expect(tcvt('f32', 'u8', xs)).toEqual([2, 255, 0, 255, 0, 255]);
+    expect(tcvt('f32', 'u8', xs, { attrs: mode('FLOOR') })).toEqual([2, 255, 0, 255, 0, 255]);
+    expect(tcvt('f32', 'u8', [2.5, 7], { attrs: mode('CEIL') })).toEqual([3, 7]);
+    expect(tcvt('f32', 'u8', [254.5, 0], { attrs: OFF })).toEqual([254, 0]);
+    expect(() => tcvt('f32', 'u8', [300], { attrs: OFF })).toThrow(
+      "pto.tcvt f32 -> u8 without saturation: the NPU's result for 300 is not documented (pto-isa has no such conversion)",
+    );
+  });
+
+  test('a5 traps: a NaN, NONE or ODD where rounding is needed, a same-type float pair', () => {
+    expect(() => tcvt('f16', 'bf16', [NaN])).toThrow("pto.tcvt f16 -> bf16: the NPU's result for NaN is not documented");
+    expect(tcvt('f16', 'bf16', [2, -0.5], { attrs: mode('NONE') })).toEqual([2, -0.5]);
+    expect(() => tcvt('f16', 'bf16', [1 + 2 ** -10], { attrs: mode('NONE') })).toThrow(
+      'pto.tcvt f16 -> bf16 with rmode NONE is not implemented yet: pto-isa has no such conversion, so how it rounds 1.0009765625 is not documented',
+    );
+    expect(() => tcvt('f32', 'u8', [2.5], { attrs: mode('ODD') })).toThrow('pto.tcvt f32 -> u8 with rmode ODD is not implemented yet');
+    expect(() => tcvt('f16', 'f16', [1])).toThrow(
+      'pto.tcvt f16 -> f16 is not implemented yet: pto-isa has none, and its f32 -> f32 rounds to an integral value, so what a same-type conversion gives is not documented',
+    );
+  });
+});
+
+describe("a2a3 saturation off, which PTOAS accepts for every pair: pto-isa's TCVT without a tmp ignores it but for the narrowing pairs", () => {
+  test('f32 -> f16 with satmode OFF still saturates on a2a3 (NaN -> 0, inf -> 65504); a5 gives IEEE results', () => {
+    const attrs = 'satmode = #pto<saturation_mode OFF>';
+    expect(tcvt('f32', 'f16', [NaN, Infinity, 1], { target: 'a2a3', attrs })).toEqual([0, 65504, 1]);
+    expect(tcvt('f32', 'f16', [Infinity], { target: 'a5', attrs })).toEqual([Infinity]);
+  });
+
+  test('with a tmp, the requested mode is passed on (the 5-argument TCVT_IMPL): inf stays inf', () => {
+    const line = 'pto.tcvt ins(%src, %tmp {satmode = #pto<saturation_mode OFF>} : T(src), T(tmp)) outs(%dst : T(dst))';
+    const tiles = {
+      src: { dtype: 'f32' as ElemType, rows: ROWS, cols: COLS, bytes: bytesOf('f32', [Infinity, 1]) },
+      tmp: { dtype: 'f32' as ElemType, rows: ROWS, cols: COLS, bytes: bytesOf('f32', []) },
+      dst: { dtype: 'f16' as ElemType, rows: ROWS, cols: COLS, bytes: bytesOf('f16', []) },
+    };
+    const out = runWithValid(line, tiles, { numerics: 'npu', target: 'a2a3', valid: [1, 2] }).dst;
+    expect(elementValues('f16', out, 2)).toEqual([Infinity, 1]);
+  });
+});
+
 describe('valid region', () => {
   test.each(['npu', 'cpu-sim'] as const)('%s: only the valid region is written; padding keeps its bytes', (numerics) => {
     const out = tcvtBytes('f32', 'f16', [1.5, -2, 3], { numerics });
@@ -358,4 +442,29 @@ test('dynamic valid cols: a packed fp4 tile counts two elements per byte at run 
   const run = (n: bigint) => runFunction(asm.program, asm.types, fn, new Map<string, Value>([['%n', n]]), { numerics: 'npu', maxSteps: 1000 });
   expect(() => run(16n)).not.toThrow();
   expect(() => run(12n)).toThrow('src valid cols (12) must equal dst valid cols (8 bytes = 16 fp4 elements)');
+});
+
+test('an a5 pair nothing implements runs with a note saying so; a pair pto-isa implements runs without one', () => {
+  const tile = (dtype: string) =>
+    `!pto.tile_buf<loc=vec, dtype=${dtype}, rows=1, cols=16, v_row=1, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+  const notes = (from: string, to: string) => {
+    const text = [
+      'module {',
+      '  func.func @k() {',
+      `    %s = pto.alloc_tile : ${tile(from)}`,
+      `    %d = pto.alloc_tile : ${tile(to)}`,
+      `    pto.tcvt ins(%s : ${tile(from)}) outs(%d : ${tile(to)})`,
+      '    return',
+      '  }',
+      '}',
+    ].join('\n');
+    const asm = assemble('note.pto', text, { target: 'a5' });
+    expect(formatAll(asm.diags)).toBe('');
+    const fn = [...asm.program.functions.values()][0];
+    return runFunction(asm.program, asm.types, fn, new Map<string, Value>(), { numerics: 'npu', maxSteps: 1000 }).notes;
+  };
+  expect(notes('i16', 'i64')).toEqual([
+    "pto.tcvt i16 -> i64: neither pto-isa's A5 TCvt nor PTOAS's A5 templates implement this pair; the VM keeps exact values and rounds others per rmode as IEEE 754 does",
+  ]);
+  expect(notes('i16', 'i32')).toEqual([]);
 });
