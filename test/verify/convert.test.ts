@@ -135,3 +135,34 @@ describe('tcvt shapes: PTOAS compares src and dst in elements (a packed fp4 byte
     ]);
   });
 });
+
+describe('tcvt tmp on a2a3: the non-saturating narrowing paths need its bytes (PTOAS TCvtOp::verify, verifyTmp)', () => {
+  function withTmp(src: string, dst: string, tmp: string, attrs = ''): string {
+    return kernel([
+      `%s = pto.alloc_tile : ${tb(src)}`,
+      `%t = pto.alloc_tile : ${tmp}`,
+      `%d = pto.alloc_tile : ${tb(dst)}`,
+      `pto.tcvt ins(%s, %t${attrs} : ${tb(src)}, ${tmp}) outs(%d : ${tb(dst)})`,
+      'return',
+    ]);
+  }
+  // dst valid 8x32: f32 -> i16 has no 64-column head, a tail of 32 * ((8 - 1) * (32 / 8) + 32 / 8) = 1024 bytes;
+  // f16 -> i8 needs max(32 * 4, 128 + 32 * 2) = 192, f16 -> ui16 32 * 4 = 128.
+  test.each([
+    ['f32', 'i16', 1024, 'f32', 64, 256],
+    ['f32', 'u16', 1024, 'f32', 64, 256],
+    ['f16', 'i8', 192, 'f16', 64, 128],
+    ['f16', 'u16', 128, 'f16', 32, 64],
+  ] as const)('%s -> %s needs %d bytes', (src, dst, bytes, dtype, cols, held) => {
+    const tmp = tileBuf({ dtype, rows: 1, cols });
+    const text = withTmp(src, dst, tmp);
+    const dstName = dst.startsWith('u') ? `ui${dst.slice(1)}` : dst;
+    expect(diagLines(run(text, 'a2a3'))).toEqual([
+      `${atOnLine(text, 'pto.tcvt', tmp)}: error[E0508]: pto.tcvt: tmp (1x${cols} ${dtype}) holds ${held} bytes; converting ${src} to ${dstName} without saturation on a2a3 (dst valid 8x32) needs at least ${bytes}`,
+    ]);
+    expect(diagLines(run(withTmp(src, dst, tmp, ' {satmode = #pto<saturation_mode ON>}'), 'a2a3'))).toEqual([]);
+    expect(diagLines(run(text, 'a5'))).toEqual([]);
+    const enough = tileBuf({ dtype: 'i8', rows: 1, cols: bytes });
+    expect(diagLines(run(withTmp(src, dst, enough), 'a2a3'))).toEqual([]);
+  });
+});

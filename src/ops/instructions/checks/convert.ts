@@ -1,8 +1,9 @@
 import { DIAGNOSTICS as D } from '../../../diag/catalog';
-import { ElemType, TileType, elemTypeName, isStoredFormat } from '../../../types/type';
+import { ElemType, TileType, elemSize, elemTypeName, isInteger, isStoredFormat } from '../../../types/type';
 import { TargetName } from '../../../spec/schema';
 import { isPackedFp4 } from '../../../numerics/low-precision';
 import { CheckContext, InstructionCheck } from './context';
+import { scratchHolds } from './scratch';
 
 /**
  * The (src -> dst) element-type pairs pto-isa's TCvt implements, per target: the manual's "Supported Conversions"
@@ -128,7 +129,37 @@ function typePair(ctx: CheckContext): void {
       ctx.spanOf('dst'),
       `converting ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} is not supported on ${ctx.target}: a low-precision format converts in PTO-ISA's pairs only (${pairs || 'none with these types'})`,
     );
+    return;
   }
+  if (ctx.target === 'a2a3') a2a3TmpCapacity(ctx, src, dst);
+}
+
+/**
+ * A2/A3's tmp for the non-saturating f32 -> 16-bit and f16 -> 16/8-bit integer paths (PTOAS TCvtOp::verify, verifyTmp:
+ * the mode is not ON, the integers of either signedness): a given tmp holds the bytes those paths use, which
+ * depend on dst's static valid shape and src's cols.
+ */
+function a2a3TmpCapacity(ctx: CheckContext, src: TileType, dst: TileType): void {
+  const wide = elemSize(dst.dtype);
+  const uses = (src.dtype === 'f32' && wide === 2) || (src.dtype === 'f16' && (wide === 2 || wide === 1));
+  if (!ctx.tiles.has('tmp') || !uses || !isInteger(dst.dtype) || requestedSaturation((n) => ctx.attributes.get(n)) === true) return;
+  const [rows, cols] = [dst.vRow, dst.vCol];
+  if (rows === null || cols === null) {
+    ctx.error(ctx.spanOf('tmp'), 'a tmp for this conversion needs a static dst valid shape to be checked (PTOAS verifies its capacity)');
+    return;
+  }
+  let bytes = 0;
+  if (rows > 0 && cols > 0 && src.dtype === 'f32') {
+    const head = 4 * 64 * Math.min(Math.floor(cols / 64), 255);
+    const rest = cols % 64;
+    const tail = rest === 0 ? 0 : 32 * ((Math.min(rows, 255) - 1) * Math.floor(src.cols / 8) + Math.ceil(rest / 8));
+    bytes = Math.max(head, tail);
+  } else if (cols > 0 && src.dtype === 'f16') {
+    const width = Math.min(cols, 64);
+    const toI16 = 32 * Math.ceil(width / 8);
+    bytes = wide === 1 ? Math.max(toI16, 128 + 32 * Math.ceil(width / 16)) : toI16;
+  }
+  scratchHolds(ctx, 'tmp', bytes, `converting ${elemTypeName(src.dtype)} to ${elemTypeName(dst.dtype)} without saturation on a2a3 (dst valid ${rows}x${cols})`);
 }
 
 /** Rules beyond the tables, by op name (`pto.NAME`). */
