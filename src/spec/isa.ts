@@ -25,6 +25,8 @@ export interface Isa {
   typeLimits: Record<TargetName, Record<string, number>>;
   locationBuffer: Record<TileLoc, string>;
   alignment: number;
+  /** What PTOAS's memory planning assumes of each buffer (targets.json): its capacity per target, its alignment. */
+  planning: { capacity: Record<TargetName, Record<string, number>>; alignment: Record<string, number> };
 }
 
 let loaded: Isa | undefined;
@@ -77,6 +79,7 @@ function resolveIsa({ dtypeSets, targets, instructions: raws }: IsaTables): Isa 
     },
     locationBuffer: targets.locations as Record<TileLoc, string>,
     alignment: targets.alignment,
+    planning: { capacity: { a2a3: targets.targets.a2a3.planned, a5: targets.targets.a5.planned }, alignment: targets.planAlignment },
   };
 }
 

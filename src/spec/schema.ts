@@ -45,6 +45,11 @@ export const OperandSpec = z.object({
    */
   formerlyIns: z.object({ op: z.string(), at: z.number().int().min(0) }).optional(),
   /**
+   * A scratch operand these targets' implementation never touches: PTOAS's memory planning gives a tile used only
+   * here no storage (PTOPlanMemory.cpp's isIgnoredA5TmpOperandUse), so it takes no room of its buffer.
+   */
+  scratchUnusedOn: z.array(Target).min(1).optional(),
+  /**
    * A scratch operand PTOAS allocates itself when it is left out (its pto-materialize-implicit-tmp pass, before
    * PlanMemory), on these targets and, with `when`, only in that case: at level3, which skips PlanMemory, it must
    * be written (ops/instructions/implicit-tmp.ts).
@@ -178,10 +183,17 @@ export const TargetsFile = z.object({
   $comment: z.string().optional(),
   targets: z.record(
     Target,
-    z.object({ buffers: z.record(z.string(), z.number().int().positive()), typeLimits: z.record(z.string(), z.number().int().positive()).optional() }),
+    z.object({
+      buffers: z.record(z.string(), z.number().int().positive()),
+      typeLimits: z.record(z.string(), z.number().int().positive()).optional(),
+      /** The capacity PTOAS's memory planning gives each buffer (src/verify/memory-plan.ts). */
+      planned: z.record(z.string(), z.number().int().positive()),
+    }),
   ),
   locations: z.record(Loc, z.string()),
   alignment: z.number().int().positive(),
+  /** The alignment, in bytes, PTOAS's memory planning places a buffer's tiles at. */
+  planAlignment: z.record(z.string(), z.number().int().positive()),
 });
 
 export type OperandSpec = z.infer<typeof OperandSpec>;
