@@ -8,7 +8,8 @@
  * Every golden case runs its golden script, the kernel in the VM and its compare script. Cases whose golden script
  * checks only run-to-run determinism are counted apart (they must still run); every case that fails or cannot run,
  * of either kind, is listed in board-exceptions.json with the reason: a listed case that starts to pass, or a new
- * failure, fails the test. Needs python3 with numpy; the whole run takes about six minutes.
+ * failure, fails the test. Needs python3 with numpy; the whole run takes about five minutes on two CPUs (two cases at a
+ * time, each with a warm Python: `pto-vm validate` prints where the time goes).
  */
 import * as os from 'os';
 import * as path from 'path';
@@ -29,14 +30,18 @@ if (!root) {
   test.skip("python3 with numpy is not available: PTOAS's golden scripts cannot run", () => undefined);
 } else {
   test(
-    'board flow: at least 90% of the cases checked against goldens pass; every failure or error is listed',
+    'board flow: at least 97% of the golden-checked cases the board runner runs pass; every failure or error is listed',
     async () => {
       // With the package's stand-in for PTOAS's Python bindings, as `pto-vm validate` runs (docs/board-python.md).
       const results = await validateCases(findCases(path.join(root, 'test', 'samples')), { pythonShim: shimDirectory(), jobs: os.availableParallelism() });
       expect(results.length).toBe(297);
       const checked = results.filter((r) => r.checks !== 'determinism' && (r.outcome === 'pass' || r.outcome === 'fail' || r.outcome === 'error'));
       const passed = checked.filter((r) => r.outcome === 'pass');
-      expect(passed.length / checked.length).toBeGreaterThanOrEqual(0.9);
+      expect(passed.length / checked.length).toBeGreaterThanOrEqual(0.94);
+      // Of the golden-checked cases PTOAS's board runner runs itself (it skips four Qwen residual kernels whose
+      // golden models one vector sub-block: test/corpus/qwen-subblocks.test.ts), at least 97% pass.
+      const boardRuns = checked.filter((r) => !r.boardSkips);
+      expect(boardRuns.filter((r) => r.outcome === 'pass').length / boardRuns.length).toBeGreaterThanOrEqual(0.97);
       const listed: Record<string, string> = exceptions;
       const failing = results.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
       const unlisted = failing.filter((r) => !(nameOf(r) in listed)).map((r) => `${nameOf(r)}  ${r.outcome}: ${r.reason ?? ''}`);
