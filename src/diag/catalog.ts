@@ -489,7 +489,7 @@ export const DIAGNOSTICS = {
     code: 'E0701',
     severity: 'error',
     summary: 'A synchronization op names pipes, events or op types it cannot, or is written in the wrong form.',
-    example: { tool: 'pto-as', program: fn('  pto.set_flag[<PIPE_V>, <PIPE_V>, <EVENT_ID0>]') },
+    example: { tool: 'pto-as', program: fn('  pto.section.vector {\n    pto.set_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID8>]\n  }') },
   },
   syncFinding: {
     code: 'W0702',
@@ -527,6 +527,17 @@ export const DIAGNOSTICS = {
     summary:
       'On A2/A3 a function signals or waits for cross-core flags (pto.sync.set/wait, the intra- and cross-block ops) without a pto.set_ffts, which sets the base address of those flags (PTOAS requires one in the same function).',
     example: { tool: 'pto-as', program: fn('  pto.sync.set <PIPE_FIX>, 0') },
+  },
+  bufSyncPipe: {
+    code: 'W0705',
+    severity: 'warning',
+    summary:
+      'A pto.get_buf or pto.rls_buf names a pipe (`"PIPE_V", 0, 0`) where PTOAS\'s EmitC back end, its default, takes only an op type (`[#pto.pipe_event_type<TVEC>, 0, 0]`): PTOAS verifies it, and only its VPTO back end (pto.backend = "vpto") lowers it.',
+    example: {
+      tool: 'pto-as',
+      args: ['--target', 'a5'],
+      program: fn('  pto.section.vector {\n    pto.get_buf "PIPE_V", 0, 0\n    pto.rls_buf "PIPE_V", 0, 0\n  }'),
+    },
   },
 
   // ---- 08xx VM run time ---------------------------------------------------------------------------

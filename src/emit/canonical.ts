@@ -169,11 +169,11 @@ class Printer {
       return;
     }
     if (op.positional) {
-      // An SSA value in the list stands in a segment named by its position; an attribute in an old spelling is
-      // printed as PTOAS prints it today.
-      const today = opRegistry().lookup(op.name)?.def.properties?.todaysAttribute;
-      const items = op.positional.items.map((a, i) => (op.segments[String(i)] ? this.use(segment(op, String(i))[0]) : this.attr(today?.(a, i) ?? a)));
-      const args = op.positional.bracketed ? `[${items.join(', ')}]` : ` ${items.join(', ')}`;
+      // An SSA value in the list stands in a segment named by its position; a list written otherwise than PTOAS
+      // prints it today is printed as today.
+      const list = opRegistry().lookup(op.name)?.def.properties?.todaysPositional?.(op) ?? op.positional;
+      const items = list.items.map((a, i) => (op.segments[String(i)] ? this.use(segment(op, String(i))[0]) : this.attr(a)));
+      const args = list.bracketed ? `[${items.join(', ')}]` : ` ${items.join(', ')}`;
       this.emit(depth, `${res}${op.name}${args}${this.attrSuffix(others)}`);
       return;
     }

@@ -129,10 +129,11 @@ export interface OpProperties {
    */
   formerlyOuts?: { outs: number; moves: { from: number; to: number | 'last' }[] };
   /**
-   * One of its positional attributes as PTOAS prints it today, when written in an older spelling (`"PIPE_V"` for
-   * `<PIPE_V>`), for the printer; undefined: as written.
+   * Its positional list as PTOAS prints it today, for the printer: an older spelling (`"PIPE_V"` for `<PIPE_V>`),
+   * another form (get_buf's bare or bracketed one, by what it names) or an optional attribute not written (get_buf's
+   * mode); undefined: as written. An SSA value in the list keeps its position.
    */
-  todaysAttribute?(item: Attr, index: number): Attr | undefined;
+  todaysPositional?(op: OpNode): { bracketed: boolean; items: Attr[] } | undefined;
   /**
    * What kind of op a tile-op helper (`pto.tileop.helper`, compute code a kernel calls) may not contain, in
    * PTOAS's words (its pto-materialize-tileop-sections pass): synchronization between pipes, or tiles' allocation

@@ -10,8 +10,9 @@ import { unknownAttributeMessage } from './attributes';
 
 /**
  * Checks a sync op against spec/sync.json: the target, the form (bracketed or bare), the number of positional
- * attributes, each attribute's spelling and value, and the rules between them (a flag from a pipe to itself).
- * Problems are located errors; the op verifies only when it has none.
+ * attributes, each attribute's spelling and value. Problems are located errors; the op verifies only when it has
+ * none. A flag or event from a pipe to itself verifies, as in PTOAS (SetFlagOp, RecordEventOp, ... have no
+ * verifier): the VM's sync checks pair it like any other.
  */
 export function verifySyncOp(
   op: OpNode,
@@ -26,27 +27,34 @@ export function verifySyncOp(
     diags.report(D.syncOp, op.nameSpan, `${op.name} is not available on ${target} (only on ${spec.targets.join(', ')})`);
   }
   const form = formOf(spec);
+  const required = spec.attributes.filter((a) => a.default === undefined).length;
+  const count = required === spec.attributes.length ? `${required}` : `${required} or ${spec.attributes.length}`;
+  const attributes = `${count === '1' ? 'an' : count} attribute${count === '1' ? '' : 's'}`;
   const positional = op.positional;
   if (!positional) {
-    diags.report(D.syncOp, op.span, `${op.name} takes ${spec.attributes.length === 1 ? 'an attribute' : `${spec.attributes.length} attributes`}: ${form}`);
+    diags.report(D.syncOp, op.span, `${op.name} takes ${attributes}: ${form}`);
     return undefined;
   }
-  if (positional.bracketed !== spec.bracketed) {
-    diags.report(D.syncOp, op.nameSpan, `${op.name} writes its attributes ${spec.bracketed ? 'in brackets' : 'without brackets'}: ${form}`);
+  // get_buf's other form: bare, after a string naming its pipe or op type (PTOAS's parseBufSyncOp).
+  const stringForm = spec.stringForm === true && !positional.bracketed && positional.items[0]?.kind === 'string';
+  if (positional.bracketed !== spec.bracketed && !stringForm) {
+    const or = spec.stringForm ? ', or bare after a string naming its pipe or op type' : '';
+    diags.report(D.syncOp, op.nameSpan, `${op.name} writes its attributes ${spec.bracketed ? 'in brackets' : 'without brackets'}${or}: ${form}`);
   }
-  if (positional.items.length !== spec.attributes.length) {
-    const span = positional.items.length > 0 ? cover(positional.items.map((i) => i.span)) : op.nameSpan;
-    diags.report(
-      D.syncOp,
-      span,
-      `${op.name} takes ${spec.attributes.length} attribute${spec.attributes.length === 1 ? '' : 's'}, got ${positional.items.length}: ${form}`,
-    );
+  const written = positional.items.length;
+  if (written < required || written > spec.attributes.length) {
+    const span = written > 0 ? cover(positional.items.map((i) => i.span)) : op.nameSpan;
+    diags.report(D.syncOp, span, `${op.name} takes ${attributes}, got ${written}: ${form}`);
     return undefined;
   }
   const values = new Map<string, string | number>();
   let dynamicId: number | undefined;
   spec.attributes.forEach((a, i) => {
     const item = positional.items[i];
+    if (item === undefined) {
+      values.set(a.name, a.default!); // an optional attribute not written
+      return;
+    }
     if (item.kind === 'unit' && (a.kind === 'index' || a.dynamic)) {
       // An SSA value in the list: an operand (the parser put it in the segment named by its position).
       const operand = op.segments[String(i)]?.[0];
@@ -60,10 +68,18 @@ export function verifySyncOp(
       values.set(a.name, valueName(op.operands[operand].value));
       return;
     }
-    const value = readSyncAttribute(op, spec, a, item, target, tables, diags);
+    const value = readSyncAttribute(op, spec, a, item, target, tables, diags, stringForm);
     if (value !== undefined) values.set(a.name, value);
   });
   for (const entry of op.attrs) {
+    if (spec.customParser && spec.attributes.some((a) => a.name === entry.key)) {
+      diags.report(
+        D.syncOp,
+        entry.span,
+        `${op.name}: the dictionary names ${entry.key}, which the op writes in its list: PTOAS adds the list's attributes to the dictionary's and stops ("attribute '${entry.key}' occurs more than once in the attribute list")`,
+      );
+      continue;
+    }
     const a = spec.keyed?.find((k) => k.name === entry.key);
     if (!a) {
       diags.report(
@@ -77,12 +93,12 @@ export function verifySyncOp(
       );
       continue;
     }
-    const value = readSyncAttribute(op, spec, a, entry.value, target, tables, diags);
+    const value = readSyncAttribute(op, spec, a, entry.value, target, tables, diags, false);
     if (value !== undefined) values.set(a.name, value);
   }
   if (diags.errorCount > errorsBefore) return undefined;
   const strings = positional.items.filter((item) => item.kind === 'string');
-  if (strings.length > 0) {
+  if (spec.oldStrings && strings.length > 0) {
     // The ops with strings (set_flag, wait_flag) name only pipes and an event: every other item is a dialect attribute.
     const today = positional.items.map((item) => (item.kind === 'string' ? `<${item.value}>` : attrText(item)));
     diags.report(
@@ -94,25 +110,19 @@ export function verifySyncOp(
 
   const pipes = spec.attributes
     .filter((a) => a.kind !== 'int' && a.kind !== 'event' && a.kind !== 'index')
-    .map((a) => pipeOf(values.get(a.name) as string, a, tables));
-  if ((spec.role === 'set' || spec.role === 'wait') && pipes[0] === pipes[1]) {
-    const [src, dst] = spec.attributes.map((a) => values.get(a.name));
-    const through = src === pipes[0] ? '' : ` (${src} and ${dst} both run on ${pipes[0]})`;
-    diags.report(
-      D.syncOp,
-      op.span,
-      `${op.name} from ${pipes[0]} to itself${through}: a pipe runs in order; use pto.barrier <${pipes[0]}> to order it after its own work`,
-    );
-    return undefined;
-  }
+    .map((a) => pipeOf(values.get(a.name) as string, tables));
   const idAttr = spec.attributes.find((a) => a.kind === 'event' || a.kind === 'int' || a.kind === 'index');
   const id = idAttr && dynamicId === undefined ? (values.get(idAttr.name) as number) : 0;
-  const shown = spec.attributes.map((a) => (a.kind === 'event' ? `${tables.eventPrefix}${values.get(a.name)}` : String(values.get(a.name))));
-  const text = spec.bracketed ? `${op.name}[${shown.join(', ')}]` : `${op.name} ${shown.join(', ')}`;
+  // What messages show: the attributes written, in the form written.
+  const shown = spec.attributes.slice(0, written).map((a) => (a.kind === 'event' ? `${tables.eventPrefix}${values.get(a.name)}` : String(values.get(a.name))));
+  const text = positional.bracketed ? `${op.name}[${shown.join(', ')}]` : `${op.name} ${shown.join(', ')}`;
   return { spec, values, pipes, id, text, ...(dynamicId !== undefined ? { dynamicId } : {}) };
 }
 
-/** `pto.set_flag[<PIPE_x>, <PIPE_y>, <EVENT_IDn>]`: the op's form for messages. */
+/**
+ * `pto.set_flag[<PIPE_x>, <PIPE_y>, <EVENT_IDn>]`: the op's form for messages (both of get_buf's, with its
+ * optional attribute).
+ */
 function formOf(spec: SyncOpSpec): string {
   const placeholder = (a: SyncAttributeSpec) => {
     switch (a.kind) {
@@ -123,25 +133,32 @@ function formOf(spec: SyncOpSpec): string {
       case 'op-type':
       case 'sync-op-type':
         return '<OP_TYPE>';
+      case 'pipe-like':
+        return '#pto.pipe_event_type<OP_TYPE>';
       case 'int':
       case 'index':
-        return a.name;
+        return a.default === undefined ? a.name : `${a.name}?`;
     }
   };
   const items = spec.attributes.map(placeholder).join(', ');
-  return spec.bracketed ? `pto.${spec.name}[${items}]` : `pto.${spec.name} ${items}`;
+  const form = spec.bracketed ? `pto.${spec.name}[${items}]` : `pto.${spec.name} ${items}`;
+  if (!spec.stringForm) return form;
+  return `${form} or pto.${spec.name} ${['"PIPE_x"', ...spec.attributes.slice(1).map(placeholder)].join(', ')}`;
 }
 
 function cover(spans: Span[]): Span {
   return { start: Math.min(...spans.map((s) => s.start)), end: Math.max(...spans.map((s) => s.end)) };
 }
 
-/** The pipe a verified pipe or op-type value stands for. */
-function pipeOf(value: string, a: SyncAttributeSpec, tables: SyncTables): string {
-  return a.kind === 'pipe' ? value : tables.opTypePipes[value];
+/** The pipe a verified pipe or op-type value stands for (the two sets of names are disjoint). */
+function pipeOf(value: string, tables: SyncTables): string {
+  return tables.pipeNames.includes(value) ? value : tables.opTypePipes[value];
 }
 
-/** One attribute's value (a name or a number), or undefined after reporting why it is wrong. */
+/**
+ * One attribute's value (a name or a number), or undefined after reporting why it is wrong. `stringForm`: the op is
+ * written in get_buf's bare form, whose first attribute is a string.
+ */
 function readSyncAttribute(
   op: OpNode,
   spec: SyncOpSpec,
@@ -150,6 +167,7 @@ function readSyncAttribute(
   target: TargetName,
   tables: SyncTables,
   diags: DiagnosticBag,
+  stringForm: boolean,
 ): string | number | undefined {
   const fail = (message: string): undefined => {
     diags.report(D.syncOp, attr.span, `${op.name}: ${a.name}: ${message}`);
@@ -158,25 +176,55 @@ function readSyncAttribute(
   if (a.kind === 'index') return fail('must be an SSA value of type index');
   if (a.kind === 'int') {
     if (attr.kind !== 'int') return fail(attr.kind === 'unit' ? 'must be an integer literal, not an SSA value' : 'must be an integer literal');
-    const v = Number(attr.value);
+    let v = Number(attr.value);
+    let shown = String(attr.value);
+    if (a.i32) {
+      // MLIR reads a signless i32 literal as its 32 bits: 4294967295 is -1.
+      if (attr.value < -(2n ** 31n) || attr.value >= 2n ** 32n) return fail(`must be a 32-bit integer (an i32 literal), got ${attr.value}`);
+      v = Number(BigInt.asIntN(32, attr.value));
+      if (v !== Number(attr.value)) shown += ` (${v} as i32)`;
+    }
     const range = a.rangeOn?.[target] ?? a.range;
-    if (range && (v < range[0] || v > range[1])) return fail(`must be in ${range[0]}..${range[1]}, got ${v}`);
+    if (range && (v < range[0] || v > range[1])) return fail(`must be in ${range[0]}..${range[1]}, got ${shown}`);
     return v;
   }
-  const spellings = tables.spellings[a.kind];
-  const oldString = attr.kind === 'string' && spec.oldStrings && (a.kind === 'pipe' || a.kind === 'event');
-  const name = attr.kind === 'dialect' ? enumName(attr.text, spellings) : oldString ? attr.value : undefined;
-  if (name === undefined) return fail(`expected ${spellings.map((s) => s.replace('{}', exampleOf(a.kind))).join(' or ')}, got ${attrText(attr)}`);
-  switch (a.kind) {
-    case 'pipe': {
-      if (!tables.pipeNames.includes(name)) return fail(`unknown pipe '${name}'${suggestion(name, tables.pipeNames)}`);
-      const onTarget = a.pipesOn?.[target];
-      const allowed = onTarget ?? a.pipes;
-      if (allowed && !allowed.includes(name)) {
-        return fail(`${onTarget ? `on ${target}, ` : ''}${op.name} expects the pipe to be one of ${allowed.map((p) => `<${p}>`).join(', ')}, got <${name}>`);
-      }
-      return name;
+  const pipe = (name: string) => {
+    if (!tables.pipeNames.includes(name)) return fail(`unknown pipe '${name}'${suggestion(name, tables.pipeNames)}`);
+    if (a.exceptPipes?.includes(name)) return fail(`${op.name} expects a pipe other than ${a.exceptPipes.map((p) => `<${p}>`).join(' and ')}, got <${name}>`);
+    const onTarget = a.pipesOn?.[target];
+    const allowed = onTarget ?? a.pipes;
+    if (allowed && !allowed.includes(name)) {
+      return fail(`${onTarget ? `on ${target}, ` : ''}${op.name} expects the pipe to be one of ${allowed.map((p) => `<${p}>`).join(', ')}, got <${name}>`);
     }
+    return name;
+  };
+  const opType = (name: string, candidates = Object.keys(tables.opTypePipes)) => {
+    if (candidates.includes(name)) return name;
+    const manual = tables.manualOpTypeNames[name];
+    if (manual) return fail(`unknown op type '${name}' (the IR manual's name; PTOAS spells it ${manual})`);
+    return fail(`unknown op type '${name}'${suggestion(name, candidates)}`);
+  };
+  const spellings = tables.spellings[a.kind];
+  const expected = () => `expected ${spellings.map((s) => s.replace('{}', exampleOf(a.kind, s))).join(' or ')}, got ${attrText(attr)}`;
+  if (a.kind === 'pipe-like') {
+    if (attr.kind === 'string') {
+      // PTOAS reads a string as a pipe, else as an op type, in the bare form only; in brackets it is a string.
+      if (!stringForm) return fail(`${expected()} (a string names it in the bare form only: ${op.name} "PIPE_x", ...)`);
+      const types = Object.keys(tables.opTypePipes);
+      if (tables.pipeNames.includes(attr.value)) return pipe(attr.value);
+      if (types.includes(attr.value) || tables.manualOpTypeNames[attr.value]) return opType(attr.value);
+      return fail(`'${attr.value}' names neither a pipe nor an op type${suggestion(attr.value, [...tables.pipeNames, ...types])}`);
+    }
+    const match = attr.kind === 'dialect' ? spellingOf(attr.text, spellings) : undefined;
+    if (!match) return fail(expected());
+    return tables.spellings.pipe.includes(match.spelling) ? pipe(match.name) : opType(match.name);
+  }
+  const oldString = attr.kind === 'string' && spec.oldStrings && (a.kind === 'pipe' || a.kind === 'event');
+  const name = attr.kind === 'dialect' ? spellingOf(attr.text, spellings)?.name : oldString ? attr.value : undefined;
+  if (name === undefined) return fail(expected());
+  switch (a.kind) {
+    case 'pipe':
+      return pipe(name);
     case 'event': {
       const events = Array.from({ length: tables.eventCount }, (_, i) => `${tables.eventPrefix}${i}`);
       const n = events.indexOf(name);
@@ -186,24 +234,22 @@ function readSyncAttribute(
       return fail(`unknown event '${name}'${suggestion(name, events)}`);
     }
     case 'op-type':
-    case 'sync-op-type': {
-      const types = Object.keys(tables.opTypePipes);
-      if (types.includes(name)) return name;
-      const manual = tables.manualOpTypeNames[name];
-      if (manual) return fail(`unknown op type '${name}' (the IR manual's name; PTOAS spells it ${manual})`);
-      return fail(`unknown op type '${name}'${suggestion(name, types)}`);
-    }
+    case 'sync-op-type':
+      return opType(name);
   }
 }
 
-/** `#pto.pipe<PIPE_V>` against spellings like `#pto.pipe<{}>` -> `PIPE_V`; undefined when no spelling fits. */
-function enumName(text: string, spellings: string[]): string | undefined {
+/**
+ * `#pto.pipe<PIPE_V>` against spellings like `#pto.pipe<{}>`: the name (`PIPE_V`) and the spelling that fits;
+ * undefined when none does.
+ */
+export function spellingOf(text: string, spellings: string[]): { name: string; spelling: string } | undefined {
   const squashed = text.replace(/\s+/g, '');
-  for (const s of spellings) {
-    const [before, after] = s.split('{}');
+  for (const spelling of spellings) {
+    const [before, after] = spelling.split('{}');
     if (squashed.startsWith(before) && squashed.endsWith(after) && squashed.length > before.length + after.length) {
       const inner = squashed.slice(before.length, squashed.length - after.length);
-      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(inner)) return inner;
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(inner)) return { name: inner, spelling };
     }
   }
   return undefined;
@@ -214,8 +260,10 @@ function valueName(value: ValueRef | undefined): string {
   return value ? `${value.name}${value.index !== undefined ? `#${value.index}` : ''}` : '?';
 }
 
-function exampleOf(kind: SyncAttributeSpec['kind']): string {
-  return kind === 'pipe' ? 'PIPE_x' : kind === 'event' ? 'EVENT_IDn' : 'OP_TYPE';
+/** What a spelling's `{}` stands for in messages: PIPE_x, EVENT_IDn or OP_TYPE (a pipe-like's, by its spelling). */
+function exampleOf(kind: SyncAttributeSpec['kind'], spelling: string): string {
+  const pipe = kind === 'pipe' || (kind === 'pipe-like' && spelling.startsWith('#pto.pipe<'));
+  return pipe ? 'PIPE_x' : kind === 'event' ? 'EVENT_IDn' : 'OP_TYPE';
 }
 
 function attrText(attr: Attr): string {

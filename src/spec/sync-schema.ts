@@ -18,10 +18,19 @@ const SyncAttribute = z.object({
   rangeOn: z.partialRecord(Target, z.tuple([z.number().int(), z.number().int()])).optional(),
   /** An int that may instead be an SSA value of type index, read at run time. */
   dynamic: z.boolean().optional(),
+  /**
+   * An int PTOAS reads as a signless i32 attribute (MLIR's integer literal of type i32): -2^31..2^32-1, a literal of
+   * 2^31 and up standing for its negative two's complement, which is its value (PTOAS prints it so).
+   */
+  i32: z.boolean().optional(),
+  /** An optional trailing attribute of the list, and its value when it is not written. */
+  default: z.number().int().optional(),
   /** The only pipes a pipe attribute may name (PTOAS's verifier of the op); absent: any value of the PIPE enum. */
   pipes: z.array(z.string()).optional(),
   /** The only pipes it may name on a target, where they differ per target (they replace `pipes` there). */
   pipesOn: z.partialRecord(Target, z.array(z.string())).optional(),
+  /** Pipes it may not name (PTOAS's verifier of the op: not PIPE_ALL nor PIPE_UNASSIGNED). */
+  exceptPipes: z.array(z.string()).optional(),
 });
 
 const SyncOpEntry = z.object({
@@ -36,6 +45,17 @@ const SyncOpEntry = z.object({
    * from 87a8429d to 812e800c (its parser still reads them): an old spelling, printed as `<PIPE_V>` today.
    */
   oldStrings: z.boolean().optional(),
+  /**
+   * It may also be written bare, its first attribute a string naming a pipe or an op type (`pto.get_buf "PIPE_V",
+   * 0, 0`), as PTOAS's parser reads it (parseBufSyncOp) and prints it for a pipe (printBufSyncOp).
+   */
+  stringForm: z.boolean().optional(),
+  /**
+   * PTOAS parses it by hand (PTO.cpp) and adds its positional attributes to the op's attribute list beside the
+   * trailing dictionary's: a dictionary key naming one of them is an error there ("attribute 'mode' occurs more
+   * than once in the attribute list").
+   */
+  customParser: z.boolean().optional(),
   targets: z.array(Target).min(1),
   /** The positional attributes, in order. */
   attributes: z.array(SyncAttribute).min(1),

@@ -11,10 +11,12 @@ export type { SyncAttributeSpec, PipeRuleSpec };
 
 /**
  * pipe: `<PIPE_V>`; event: `<EVENT_ID0>`; op-type: `<TLOAD>` or `#pto.pipe_event_type<TLOAD>`; sync-op-type: op-type
- * without the pipe_event_type spelling; int: a literal; index: an SSA value of type index (an event id given at run
- * time, `pto.set_flag_dyn [..., %eid]`).
+ * without the pipe_event_type spelling; pipe-like: a pipe or an op type in their full spellings
+ * (`#pto.pipe<PIPE_V>`, `#pto.pipe_event_type<TLOAD>`: PTOAS's PTO_PipeLikeAttr, which get_buf reads with MLIR's
+ * generic attribute parser); int: a literal; index: an SSA value of type index (an event id given at run time,
+ * `pto.set_flag_dyn [..., %eid]`).
  */
-export const SYNC_ATTRIBUTE_KINDS = ['pipe', 'event', 'op-type', 'sync-op-type', 'int', 'index'] as const;
+export const SYNC_ATTRIBUTE_KINDS = ['pipe', 'event', 'op-type', 'sync-op-type', 'pipe-like', 'int', 'index'] as const;
 export type SyncAttributeKind = (typeof SYNC_ATTRIBUTE_KINDS)[number];
 
 /** One sync op of the table; `opName` is `pto.NAME`. */
@@ -71,6 +73,7 @@ export function resolveSyncTables(file: SyncFileData): SyncTables {
     if (ops.has(opName)) throw new Error(`spec/sync.json: ${opName} is described twice`);
     for (const a of [...entry.attributes, ...(entry.keyed ?? [])]) {
       for (const p of [...(a.pipes ?? []), ...Object.values(a.pipesOn ?? {}).flat()]) known(p, `${opName} ${a.name}`);
+      for (const p of a.exceptPipes ?? []) if (!pipeNames.includes(p)) throw new Error(`spec/sync.json: ${opName} ${a.name} excepts unknown pipe '${p}'`);
     }
     ops.set(opName, { ...entry, opName });
   }

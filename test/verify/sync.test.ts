@@ -39,7 +39,29 @@ describe('sync ops verify in every PTOAS spelling', () => {
   });
 
   test('get_buf and rls_buf on a5, with the optional mode', () => {
-    expect(check(['pto.get_buf[#pto.pipe_event_type<TVEC>, 0]', 'pto.rls_buf[#pto.pipe_event_type<TVEC>, 31] {mode = 1}'], 'a5').diags).toEqual([]);
+    expect(check(['pto.get_buf[#pto.pipe_event_type<TVEC>, 0]', 'pto.rls_buf[#pto.pipe_event_type<TVEC>, 31, 1]'], 'a5').diags).toEqual([]);
+  });
+
+  test('a flag or event from a pipe to itself verifies (PTOAS: SetFlagOp ... WaitEventOp have no verifier)', () => {
+    const lines = [
+      '%e = arith.constant 2 : index',
+      'pto.set_flag[<PIPE_V>, <PIPE_V>, <EVENT_ID0>]',
+      'pto.wait_flag["PIPE_MTE2", "PIPE_MTE2", "EVENT_ID1"]',
+      'pto.set_flag_dyn [<PIPE_S>, <PIPE_S>, %e]',
+      'pto.wait_flag_dyn [<PIPE_S>, <PIPE_S>, %e]',
+      'pto.record_event[#pto.pipe_event_type<TVEC>, #pto.pipe_event_type<TMOV_M2V>, <EVENT_ID2>]',
+      'pto.wait_event[#pto.pipe_event_type<TSTORE_ACC>, #pto.sync_op_type<TMOV_V2M>, <EVENT_ID3>]',
+    ];
+    const r = run(kernel([...lines, 'return']));
+    expect(diagLines(r).filter((d) => !d.includes('W0105'))).toEqual([]);
+    expect([...r.program.syncOps.values()].map((s) => s.pipes)).toEqual([
+      ['PIPE_V', 'PIPE_V'],
+      ['PIPE_MTE2', 'PIPE_MTE2'],
+      ['PIPE_S', 'PIPE_S'],
+      ['PIPE_S', 'PIPE_S'],
+      ['PIPE_V', 'PIPE_V'],
+      ['PIPE_FIX', 'PIPE_FIX'],
+    ]);
   });
 
   test('an event id given at run time is an index operand: set_flag_dyn, and the named signals', () => {
@@ -132,21 +154,9 @@ describe('located errors', () => {
       'pto.set_flag takes 3 attributes, got 2: pto.set_flag[<PIPE_x>, <PIPE_x>, <EVENT_IDn>]',
     ],
     ['brackets on a bare op', ['pto.barrier [<PIPE_V>]'], 'pto.barrier', 'pto.barrier writes its attributes without brackets: pto.barrier <PIPE_x>'],
-    [
-      'a flag from a pipe to itself',
-      ['pto.set_flag[<PIPE_V>, <PIPE_V>, <EVENT_ID0>]'],
-      'pto.set_flag',
-      'pto.set_flag from PIPE_V to itself: a pipe runs in order; use pto.barrier <PIPE_V> to order it after its own work',
-    ],
-    [
-      'an event between op types of one pipe',
-      ['pto.record_event[<TVEC>, <TMOV_M2V>, <EVENT_ID0>]'],
-      'pto.record_event',
-      'pto.record_event from PIPE_V to itself (TVEC and TMOV_M2V both run on PIPE_V): a pipe runs in order; use pto.barrier <PIPE_V> to order it after its own work',
-    ],
     ['get_buf on a2a3', ['pto.get_buf[#pto.pipe_event_type<TVEC>, 0]'], 'pto.get_buf', 'pto.get_buf is not available on a2a3 (only on a5)', 'a2a3'],
     ['a buffer id out of range', ['pto.rls_buf[#pto.pipe_event_type<TVEC>, 32]'], '32', 'pto.rls_buf: buf_id: must be in 0..31, got 32', 'a5'],
-    ['a negative mode', ['pto.get_buf[<TVEC>, 0] {mode = -1}'], '-1', 'pto.get_buf: mode: must be in 0..2147483647, got -1', 'a5'],
+    ['a negative mode', ['pto.get_buf[#pto.pipe_event_type<TVEC>, 0, -1]'], '-1', 'pto.get_buf: mode: must be in 0..2147483647, got -1', 'a5'],
     [
       'set_flag_dyn with a literal event (its id is an index value)',
       ['pto.set_flag_dyn [<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]'],
@@ -184,8 +194,10 @@ describe('located errors', () => {
 });
 
 test('an attribute the sync op does not define is kept with a warning, as MLIR keeps it', () => {
-  const { text, diags } = check(['pto.get_buf[<TVEC>, 0] {mod = 0}'], 'a5');
-  expect(diags).toEqual([`${at(text, 'mod =')}: warning[W0411]: pto.get_buf has no attribute 'mod': it is kept but has no effect; it takes mode`]);
+  const { text, diags } = check(['pto.sync.set <PIPE_V>, 0 {ffts_mod = 0}'], 'a5');
+  expect(diags).toEqual([
+    `${at(text, 'ffts_mod =')}: warning[W0411]: pto.sync.set has no attribute 'ffts_mod': it is kept but has no effect; it takes ffts_mode`,
+  ]);
 });
 
 describe('pipes and events as strings (PTOAS parseLegacyOrAttrPipe/Event, printed so from 87a8429d to 812e800c)', () => {
@@ -228,6 +240,116 @@ describe('pipes and events as strings (PTOAS parseLegacyOrAttrPipe/Event, printe
     expect(diags).toEqual([
       `${at(text, '"PIPE_MTE2"')}: error[E0701]: pto.set_flag_dyn: src_pipe: expected <PIPE_x> or #pto.pipe<PIPE_x>, got a string attribute`,
     ]);
+  });
+});
+
+describe("get_buf / rls_buf in PTOAS's two forms (PTO.cpp parseBufSyncOp, printBufSyncOp, verifyBufSyncOp)", () => {
+  /** A kernel for the VPTO back end, which lowers every form (EmitC takes op types only). */
+  const vpto = (lines: string[]) => kernel([...lines, 'return'], '', '{pto.backend = "vpto"}');
+
+  test('bare after a string (a pipe or an op type), or bracketed with an attribute (a pipe or an op type); mode optional', () => {
+    const lines = [
+      'pto.get_buf "PIPE_MTE2", 0, 0',
+      'pto.rls_buf "PIPE_MTE2", 0',
+      'pto.get_buf "TLOAD", 1, 1',
+      'pto.rls_buf[#pto.pipe<PIPE_V>, 2]',
+      'pto.get_buf[#pto.sync_op_type<TMATMUL>, 31, 2147483647]',
+      'pto.rls_buf "PIPE_MTE4", 3',
+    ];
+    const r = run(vpto(lines), 'a5');
+    expect(diagLines(r)).toEqual([]);
+    const verified = [...r.program.syncOps.values()].map((v) => [v.text, v.pipes[0], v.id, v.values.get('mode')]);
+    expect(verified).toEqual([
+      ['pto.get_buf PIPE_MTE2, 0, 0', 'PIPE_MTE2', 0, 0],
+      ['pto.rls_buf PIPE_MTE2, 0', 'PIPE_MTE2', 0, 0],
+      ['pto.get_buf TLOAD, 1, 1', 'PIPE_MTE2', 1, 1],
+      ['pto.rls_buf[PIPE_V, 2]', 'PIPE_V', 2, 0],
+      ['pto.get_buf[TMATMUL, 31, 2147483647]', 'PIPE_M', 31, 2147483647],
+      ['pto.rls_buf PIPE_MTE4, 3', 'PIPE_MTE4', 3, 0],
+    ]);
+  });
+
+  test('--emit canonical prints a pipe bare as a string, an op type bracketed as its attribute, mode always: a fixed point', () => {
+    const first = run(
+      vpto(['pto.get_buf "PIPE_MTE2", 0', 'pto.rls_buf[#pto.pipe<PIPE_MTE2>, 0, 1]', 'pto.get_buf "TVEC", 1', 'pto.rls_buf[#pto.sync_op_type<TVEC>, 1]']),
+      'a5',
+    );
+    const printed = printCanonical(first.module, first.types);
+    expect(printed).toContain(
+      [
+        '    pto.get_buf "PIPE_MTE2", 0, 0',
+        '    pto.rls_buf "PIPE_MTE2", 0, 1',
+        '    pto.get_buf[#pto.pipe_event_type<TVEC>, 1, 0]',
+        '    pto.rls_buf[#pto.sync_op_type<TVEC>, 1, 0]',
+      ].join('\n'),
+    );
+    const again = run(printed, 'a5');
+    expect(diagLines(again)).toEqual([]);
+    expect(printCanonical(again.module, again.types)).toBe(printed);
+  });
+
+  test("with PTOAS's default back end a pipe is a warning at it (its EmitC lowering takes op types only); an op type is not", () => {
+    const { text, diags } = check(['pto.get_buf "PIPE_V", 0', 'pto.rls_buf[#pto.pipe<PIPE_V>, 0]', 'pto.get_buf "TVEC", 1', 'pto.rls_buf "TVEC", 1'], 'a5');
+    const warning = (op: string, emitc: string) =>
+      `warning[W0705]: PTOAS's EmitC back end (the default) cannot lower ${op} named by a pipe: it takes an op type (${emitc}), e.g. #pto.pipe_event_type<TVEC>; its VPTO back end lowers both`;
+    expect(diags).toEqual([
+      `${at(text, '"PIPE_V"')}: ${warning('pto.get_buf', 'PTOGetBufToEmitC')}`,
+      `${at(text, '#pto.pipe<PIPE_V>')}: ${warning('pto.rls_buf', 'PTORlsBufToEmitC')}`,
+    ]);
+  });
+
+  const form = (op: string) => `${op}[#pto.pipe_event_type<OP_TYPE>, buf_id, mode?] or ${op} "PIPE_x", buf_id, mode?`;
+  const expected = 'expected #pto.pipe<PIPE_x> or #pto.pipe_event_type<OP_TYPE> or #pto.sync_op_type<OP_TYPE>';
+  test.each([
+    [
+      'PIPE_ALL (not a concrete pipe)',
+      'pto.get_buf "PIPE_ALL", 0',
+      '"PIPE_ALL"',
+      'pto.get_buf: op_type: pto.get_buf expects a pipe other than <PIPE_ALL> and <PIPE_UNASSIGNED>, got <PIPE_ALL>',
+    ],
+    [
+      'PIPE_UNASSIGNED',
+      'pto.rls_buf[#pto.pipe<PIPE_UNASSIGNED>, 0]',
+      '#pto.pipe',
+      'pto.rls_buf: op_type: pto.rls_buf expects a pipe other than <PIPE_ALL> and <PIPE_UNASSIGNED>, got <PIPE_UNASSIGNED>',
+    ],
+    [
+      'a string naming neither',
+      'pto.get_buf "PIPE_VV", 0',
+      '"PIPE_VV"',
+      "pto.get_buf: op_type: 'PIPE_VV' names neither a pipe nor an op type (did you mean 'PIPE_V'?)",
+    ],
+    [
+      "the IR manual's op-type name",
+      'pto.get_buf "EVENT_COMPUTE_VEC", 0',
+      '"EVENT',
+      "pto.get_buf: op_type: unknown op type 'EVENT_COMPUTE_VEC' (the IR manual's name; PTOAS spells it TVEC)",
+    ],
+    [
+      'a string in brackets (MLIR reads a string attribute there)',
+      'pto.get_buf ["PIPE_V", 0]',
+      '"PIPE_V"',
+      `pto.get_buf: op_type: ${expected}, got a string attribute (a string names it in the bare form only: pto.get_buf "PIPE_x", ...)`,
+    ],
+    [
+      "the short <TVEC> (MLIR's generic attribute parser does not read it)",
+      'pto.rls_buf[<TVEC>, 0]',
+      '<TVEC>',
+      `pto.rls_buf: op_type: ${expected}, got <TVEC>`,
+    ],
+    ['an op type where a pipe goes', 'pto.rls_buf[#pto.pipe<TVEC>, 0]', '#pto.pipe', "pto.rls_buf: op_type: unknown pipe 'TVEC'"],
+    [
+      'bare without a string',
+      'pto.get_buf #pto.pipe<PIPE_V>, 0',
+      'pto.get_buf',
+      `pto.get_buf writes its attributes in brackets, or bare after a string naming its pipe or op type: ${form('pto.get_buf')}`,
+    ],
+    ['too few', 'pto.rls_buf "TVEC"', '"TVEC"', `pto.rls_buf takes 2 or 3 attributes, got 1: ${form('pto.rls_buf')}`],
+    ['too many', 'pto.rls_buf "TVEC", 0, 0, 0', '"TVEC"', `pto.rls_buf takes 2 or 3 attributes, got 4: ${form('pto.rls_buf')}`],
+    ['a buffer id past 31', 'pto.get_buf "PIPE_V", 32, 0', '32', 'pto.get_buf: buf_id: must be in 0..31, got 32'],
+  ])('%s', (_why, line, needle, message) => {
+    const { text, diags } = check([line], 'a5');
+    expect(diags).toEqual([`${at(text, needle)}: error[E0701]: ${message}`]);
   });
 });
 
@@ -283,13 +405,56 @@ describe('pipes each op names, per target (PTOAS PTO_PipeEnum; SyncSetOp/SyncWai
   });
 });
 
-describe('the static event id of sync.set / sync.wait: 0..15 on a5, any on a2a3 (PTOAS: A5 ... expects static FFTS event_id in [0, 15])', () => {
+describe('the static event id of sync.set / sync.wait: 0..15 on a5, any i32 on a2a3 (PTOAS: A5 ... expects static FFTS event_id in [0, 15])', () => {
   test.each(['sync.set <PIPE_FIX>', 'sync.wait <PIPE_V>'])('pto.%s', (head) => {
     expect(check([`pto.${head}, 15`], 'a5').diags).toEqual([]);
     const { text, diags } = check([`pto.${head}, 16`], 'a5');
     const name = head.split(' ')[0];
     expect(diags).toEqual([`${at(text, '16')}: error[E0701]: pto.${name}: event_id: must be in 0..15, got 16`]);
     expect(check(withFfts([`pto.${head}, 16`]), 'a2a3', FFTS_ARG).diags).toEqual([]);
+  });
+
+  // parseSyncEventOpCommon reads the id as an i32 attribute: MLIR takes -2^31..2^32-1, the upper half as its bits.
+  test('on a2a3 any i32: negatives, and 2^31..2^32-1 as the negative i32 of the same bits', () => {
+    const ids = ['-1', '-2147483648', '2147483647', '4294967295', '2147483648'];
+    const r = run(kernel(withFfts([...ids.map((id) => `pto.sync.set <PIPE_FIX>, ${id}`), 'return']), FFTS_ARG), 'a2a3');
+    expect(diagLines(r)).toEqual([]);
+    expect([...r.program.syncOps.values()].map((s) => s.id)).toEqual([-1, -2147483648, 2147483647, -1, -2147483648]);
+  });
+
+  test('past an i32 it is an error on a2a3; on a5 a negative one is out of 0..15', () => {
+    const big = check(withFfts(['pto.sync.wait <PIPE_V>, 4294967296', 'pto.sync.set <PIPE_FIX>, -2147483649']), 'a2a3', FFTS_ARG);
+    expect(big.diags).toEqual([
+      `${at(big.text, '4294967296')}: error[E0701]: pto.sync.wait: event_id: must be a 32-bit integer (an i32 literal), got 4294967296`,
+      `${at(big.text, '-2147483649')}: error[E0701]: pto.sync.set: event_id: must be a 32-bit integer (an i32 literal), got -2147483649`,
+    ]);
+    const a5 = check(['pto.sync.set <PIPE_FIX>, -1', 'pto.sync.wait <PIPE_V>, 4294967295'], 'a5');
+    expect(a5.diags).toEqual([
+      `${at(a5.text, '-1')}: error[E0701]: pto.sync.set: event_id: must be in 0..15, got -1`,
+      `${at(a5.text, '4294967295')}: error[E0701]: pto.sync.wait: event_id: must be in 0..15, got 4294967295 (-1 as i32)`,
+    ]);
+  });
+
+  test('--emit canonical prints the id as PTOAS does (its i32 value: 4294967295 is -1), a fixed point', () => {
+    const first = run(kernel(withFfts(['pto.sync.set <PIPE_FIX>, 4294967295', 'pto.sync.wait <PIPE_V>, -7', 'return']), FFTS_ARG), 'a2a3');
+    const printed = printCanonical(first.module, first.types);
+    expect(printed).toContain('    pto.sync.set <PIPE_FIX>, -1\n    pto.sync.wait <PIPE_V>, -7\n');
+    const again = run(printed, 'a2a3');
+    expect(diagLines(again)).toEqual([]);
+    expect(printCanonical(again.module, again.types)).toBe(printed);
+  });
+});
+
+describe('a dictionary naming an attribute the list gives (PTOAS parses these ops by hand and adds the list to it)', () => {
+  test.each([
+    ['pto.set_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>] {event_id = #pto.event<EVENT_ID1>}', 'event_id =', 'pto.set_flag', 'event_id', 'a2a3'],
+    ['pto.rls_buf[#pto.pipe_event_type<TVEC>, 0] {mode = 1 : i32}', 'mode =', 'pto.rls_buf', 'mode', 'a5'],
+    ['pto.sync.wait <PIPE_V>, 0 {pipe = #pto.pipe<PIPE_V>}', 'pipe =', 'pto.sync.wait', 'pipe', 'a5'],
+  ] as const)('%s', (line, needle, op, key, target) => {
+    const { text, diags } = check([line], target);
+    expect(diags).toEqual([
+      `${at(text, needle)}: error[E0701]: ${op}: the dictionary names ${key}, which the op writes in its list: PTOAS adds the list's attributes to the dictionary's and stops ("attribute '${key}' occurs more than once in the attribute list")`,
+    ]);
   });
 });
 

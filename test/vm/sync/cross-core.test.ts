@@ -136,6 +136,27 @@ describe('races between cores on global memory', () => {
     expect(() => launch(text)).toThrow('pto.sync.set: event id 16 is out of range 0..15');
   });
 
+  it('a negative event id (PTOAS accepts any i32 on A2/A3) traps as not implemented, written, as its i32 bits or at run time', () => {
+    /** A2/A3 kernel: the cube runs `cube`, the vector cores `vector` (with the FFTS base PTOAS requires there). */
+    const a2a3 = (cube: string, vector: string) => {
+      const text =
+        'func.func @k(%ffts: !pto.ptr<i64>) {\n  pto.set_ffts %ffts : !pto.ptr<i64>\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n' +
+        `  %m1 = arith.subi %c0, %c1 : index\n  pto.section.cube {\n${cube}  }\n  pto.section.vector {\n${vector}  }\n  return\n}\n`;
+      const asm = assemble('k.pto', text, { target: 'a2a3' });
+      if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags));
+      const fn = [...asm.program.functions.values()][0];
+      const ffts = new GlobalBuffer('ffts', 'i64', new Uint8Array(8));
+      return () => runLaunch(asm.program, asm.types, fn, new Map<string, Value>([['%ffts', ffts]]), { numerics: 'npu', maxSteps: 10_000 }, 1);
+    };
+    const what = (op: string, intrinsic: string) =>
+      `${op} with the negative event id -1 is not implemented yet: PTOAS passes it on to the FFTS flag intrinsics (${intrinsic}), and which flag that is is not known`;
+    expect(a2a3('    pto.sync.set <PIPE_FIX>, -1\n', '')).toThrow(what('pto.sync.set', 'ffts_cross_core_sync'));
+    expect(a2a3('    pto.sync.set <PIPE_FIX>, 4294967295\n', '')).toThrow(what('pto.sync.set', 'ffts_cross_core_sync'));
+    expect(a2a3('', '    pto.sync.wait <PIPE_V>, %m1\n')).toThrow(what('pto.sync.wait', 'wait_flag_dev'));
+    // Id 0 runs: the cube's signal reaches each vector core, which waits for one.
+    expect(a2a3('    pto.sync.set <PIPE_FIX>, 0\n', '    pto.sync.wait <PIPE_V>, 0\n')().sync).toEqual([]);
+  });
+
   it('a flag to the wrong core does not order them: vector 1 is told, vector 0 still races', () => {
     // The cube's set (mode 2) reaches both vector cores; only vector 1 waits for it, so vector 0 is unordered.
     const text =

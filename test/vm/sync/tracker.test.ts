@@ -204,6 +204,48 @@ describe('a straight-line kernel: tload (MTE2) -> tadd (V) -> tstore (MTE3)', ()
   });
 });
 
+describe('a flag from a pipe to itself (PTOAS verifies it): it orders nothing new, and is set and waited like any flag', () => {
+  const VV = 'pto.set_flag[<PIPE_V>, <PIPE_V>, <EVENT_ID1>]';
+  const WAIT_VV = 'pto.wait_flag[<PIPE_V>, <PIPE_V>, <EVENT_ID1>]';
+
+  test('set and waited around the add: no findings, and the sum is computed', () => {
+    const text = ADD.replace('    pto.tadd', `    ${VV}\n    ${WAIT_VV}\n    pto.tadd`);
+    const { lines, f32 } = runSync(text, 256);
+    expect(lines).toEqual([]);
+    expect(f32('c')).toEqual(Array.from({ length: 256 }, (_, i) => 2 * (i * 0.5 - 3)));
+  });
+
+  test('in place of the MTE2 -> V pair it orders V after nothing of MTE2: the add races with both loads', () => {
+    const text = replaceLine(replaceLine(ADD, `pto.set_flag[<${MTE2_V}`, VV), `pto.wait_flag[<${MTE2_V}`, WAIT_VV);
+    expect(runSync(text, 256).lines).toEqual([
+      `${at(text, 'pto.tadd')}: pto.tadd (PIPE_V) reads %ta, written by pto.tload (PIPE_MTE2), with no set_flag/wait_flag from PIPE_MTE2 to PIPE_V between them`,
+      raceNote(text, 'pto.tload', 0, 'pto.tload (PIPE_MTE2) writes %ta here'),
+      `${at(text, 'pto.tadd')}: pto.tadd (PIPE_V) reads %tb, written by pto.tload (PIPE_MTE2), with no set_flag/wait_flag from PIPE_MTE2 to PIPE_V between them`,
+      raceNote(text, 'pto.tload', 1, 'pto.tload (PIPE_MTE2) writes %tb here'),
+    ]);
+  });
+
+  test('a set never waited, a wait with no set, and a second set of a set flag are findings, as for two pipes', () => {
+    const unwaited = ADD.replace('    pto.tadd', `    ${VV}\n    pto.tadd`);
+    expect(runSync(unwaited, 256).lines).toEqual([
+      `${at(unwaited, VV)}: pto.set_flag[PIPE_V, PIPE_V, EVENT_ID1] is never waited (its flag is still set when the kernel ends)`,
+    ]);
+    const orphan = ADD.replace('    pto.tadd', `    ${WAIT_VV}\n    pto.tadd`);
+    expect(runSync(orphan, 256).lines).toEqual([
+      `${at(orphan, WAIT_VV)}: pto.wait_flag[PIPE_V, PIPE_V, EVENT_ID1] has no matching set_flag before it (it would wait forever)`,
+    ]);
+    const twice = ADD.replace(
+      '    pto.tadd',
+      `    ${VV}\n    pto.record_event[#pto.pipe_event_type<TVEC>, #pto.pipe_event_type<TMOV_M2V>, <EVENT_ID1>]\n    ${WAIT_VV}\n    pto.tadd`,
+    );
+    expect(runSync(twice, 256).lines).toEqual([
+      `${at(twice, 'pto.record_event')}: pto.record_event[TVEC, TMOV_M2V, EVENT_ID1] sets a flag that is already set and not yet waited`,
+      `  note ${at(twice, VV)}: pto.set_flag[PIPE_V, PIPE_V, EVENT_ID1] set it here`,
+      `${at(twice, 'pto.record_event')}: pto.record_event[TVEC, TMOV_M2V, EVENT_ID1] is never waited (its flag is still set when the kernel ends)`,
+    ]);
+  });
+});
+
 describe('event ids given at run time (set_flag_dyn / wait_flag_dyn)', () => {
   /** ADD with its MTE2 -> V flag pair given event ids %set and %wait at run time. */
   const dynamic = (setId: number, waitId: number) =>
@@ -314,6 +356,30 @@ describe('buffer ids (A5 get_buf / rls_buf)', () => {
 
   test('the vector pipe acquiring the id the loads released is ordered after them', () => {
     expect(runSync(guarded(ADD), 256, 'a5').lines).toEqual([]);
+  });
+
+  test("PTOAS's other form (a pipe or an op type as a string, mode written) pairs as the bracketed one does", () => {
+    const text = guarded(ADD)
+      .replace('pto.get_buf[#pto.pipe_event_type<TLOAD>, 0]', 'pto.get_buf "PIPE_MTE2", 0, 0')
+      .replace('pto.rls_buf[#pto.pipe_event_type<TLOAD>, 0]', 'pto.rls_buf "TLOAD", 0')
+      .replace('pto.get_buf[#pto.pipe_event_type<TVEC>, 0]', 'pto.get_buf[#pto.pipe<PIPE_V>, 0, 0]')
+      .replace('pto.rls_buf[#pto.pipe_event_type<TVEC>, 0]', 'pto.rls_buf "PIPE_V", 0');
+    const { lines, f32 } = runSync(text, 256, 'a5');
+    expect(lines).toEqual([]);
+    expect(f32('c')).toEqual(Array.from({ length: 256 }, (_, i) => 2 * (i * 0.5 - 3)));
+    // Acquired by op type, released by pipe: the same pipe's buffer id; a release of another id is unmatched.
+    const other = text.replace('pto.rls_buf "PIPE_V", 0', 'pto.rls_buf "PIPE_V", 1');
+    expect(runSync(other, 256, 'a5').lines).toEqual([
+      `${at(other, 'pto.rls_buf "PIPE_V"')}: pto.rls_buf PIPE_V, 1 releases buffer id 1 on PIPE_V, which no get_buf acquired`,
+      `${at(other, 'pto.get_buf[#pto.pipe<PIPE_V>')}: pto.get_buf[PIPE_V, 0, 0] acquires buffer id 0 and no rls_buf releases it`,
+    ]);
+  });
+
+  test('mode 1 (get_buf does not wait; rls_buf waits for every pipe) stops the checked run as not implemented', () => {
+    const text = guarded(ADD).replace('pto.get_buf[#pto.pipe_event_type<TVEC>, 0]', 'pto.get_buf[#pto.pipe_event_type<TVEC>, 0, 1]');
+    expect(() => runSync(text, 256, 'a5')).toThrow(
+      'the synchronization check of pto.get_buf[TVEC, 0, 1] in mode 1 is not implemented yet (pto-vm --no-sync-check runs without it)',
+    );
   });
 
   test('a release without an acquire, and an acquire never released, are findings', () => {
