@@ -188,6 +188,8 @@ function integerBinary(name: string): OpDefinition {
     name,
     syntax: 'ArithBody',
     verify(v) {
+      // The grammar reads a list (and the generic form any count): a binary op takes exactly two.
+      if (v.op.operands.length !== 2) v.error(v.op.span, `'${name}' takes 2 operand(s)`);
       v.operands.forEach((t, i) => {
         if (!isIntegerLike(t)) v.error(v.op.operands[i].span, `'${name}' needs integer or index operands`);
       });
