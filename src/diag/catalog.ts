@@ -332,6 +332,19 @@ export const DIAGNOSTICS = {
       'A tile-op helper (`pto.tileop.helper`: compute code kernels call, placed in a section by PTOAS) contains what only a kernel may: synchronization between pipes, tile allocation or tile-granular instructions, or a call.',
     example: { tool: 'pto-as', program: 'func.func private @h() attributes {pto.tileop.helper} {\n  pto.barrier <PIPE_V>\n  return\n}\n' },
   },
+  memoryOverflow: {
+    code: 'E0437',
+    severity: 'error',
+    summary:
+      "The tiles of a function live at one point need more of an on-chip buffer than PTOAS's memory planning (levels 1 and 2) has: it reuses a dead tile's space, never a live one's. The notes name the tiles live there.",
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        `  %a = pto.alloc_tile : ${TILE('vec', 'f32', 128, 256)}\n  %b = pto.alloc_tile : ${TILE('vec', 'f32', 128, 256)}\n` +
+          `  pto.tadd ins(%a, %a : ${TILE('vec', 'f32', 128, 256)}, ${TILE('vec', 'f32', 128, 256)}) outs(%b : ${TILE('vec', 'f32', 128, 256)})`,
+      ),
+    },
+  },
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',

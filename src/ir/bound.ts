@@ -3,6 +3,9 @@ import { TargetName } from '../spec/schema';
 import { Type } from '../types/type';
 import { BoundInstruction, VerifiedSyncOp } from './program';
 import { CoreKind, OpDefinition } from './definition';
+import { PlannedFrame } from '../machine/memory';
+
+export type { PlannedFrame };
 
 /**
  * The bound IR: what the verifier hands to the VM, the printers and the transforms. Every op carries its
@@ -55,6 +58,18 @@ export interface BoundOp {
   sync?: VerifiedSyncOp;
   /** What the definition's verify decoded from the attributes (OpVerifier.decide); read with `decided`. */
   decoded?: unknown;
+  /** Where memory planning put the tiles it allocates (alloc_tile, alloc_multi_tile without address, a Level 1 tile result). */
+  placement?: TilePlacement;
+}
+
+export interface TilePlacement {
+  frame: PlannedFrame;
+  /**
+   * The byte offsets in the frame of the tile each result slot holds (of each of its tiles, for a multi-tile buffer).
+   * A slot without them has no planned storage (PTOAS gives it none: nothing uses it, or only as a scratch operand
+   * its target never touches).
+   */
+  offsets: ReadonlyMap<Slot, readonly number[]>;
 }
 
 /** What an op's definition decoded at verification: the definition that wrote it names the type. */

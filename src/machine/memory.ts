@@ -294,10 +294,28 @@ export const SHIFT_MX_ADDR = 4;
 /** The scale space beside a Left/Right tile's buffer (see OnChipMemory.placeMxScale). */
 export const mxScaleBuffer = (buffer: string): string => `${buffer}_MX`;
 
+/**
+ * A function's tiles as memory planning laid them out (src/verify/memory-plan.ts): in each buffer, one region of
+ * `extents` bytes that the VM places once, and each tile at its offset in it. A tile whose space was a dead tile's
+ * shares those bytes; tiles live at the same time never do.
+ */
+export interface PlannedFrame {
+  /** The function's name, for messages. */
+  name: string;
+  /** Bytes of each buffer the function's planned tiles need, by buffer (`UB`). */
+  extents: ReadonlyMap<string, number>;
+  /** Buffers whose tiles fit when counted but could not be laid out without overlapping live ones. */
+  unplaced: ReadonlySet<string>;
+}
+
 /** The on-chip buffers of a target (UB, L1, L0A/B/C, ...), each with its real capacity. */
 export class OnChipMemory {
   private readonly memories = new Map<string, Uint8Array>();
   private readonly used = new Map<string, number>();
+  /** Where each function's planned tiles begin in each buffer (placed once, at the function's first tile there). */
+  private readonly frames = new Map<PlannedFrame, Map<string, number>>();
+  /** Bytes given to tiles without planned storage so far, by buffer (see `unplanned`). */
+  private readonly outside = new Map<string, number>();
 
   constructor(
     private readonly spec: Isa,
@@ -330,6 +348,54 @@ export class OnChipMemory {
     }
     this.used.set(buffer, start + size);
     return this.tileAt(type, buffer, start);
+  }
+
+  /**
+   * Places a tile where memory planning put it (src/verify/memory-plan.ts): at its offset in its function's planned
+   * region of the buffer, which is placed after what is placed already the first time one of its tiles is (aligned
+   * as planning aligns). Tiles the plan gave the same bytes share them: planning saw that they are never live at once.
+   */
+  placePlanned(type: TileType, frame: PlannedFrame, offset: number, opName: string, span: Span): Tile {
+    const buffer = this.spec.locationBuffer[type.loc];
+    if (frame.unplaced.has(buffer)) {
+      throw vmTrap(
+        `${opName}: laying out the ${buffer} tiles of @${frame.name} so that no two live at once overlap is not implemented yet ` +
+          `(they fit when counted, but not in the order this planner places them)`,
+        span,
+      );
+    }
+    let bases = this.frames.get(frame);
+    if (!bases) this.frames.set(frame, (bases = new Map()));
+    let base = bases.get(buffer);
+    if (base === undefined) {
+      const extent = frame.extents.get(buffer) ?? 0;
+      const align = this.spec.planning.alignment[buffer] ?? this.spec.alignment;
+      const capacity = this.capacity(buffer);
+      base = Math.ceil((this.used.get(buffer) ?? 0) / align) * align;
+      if (base + extent > capacity) {
+        throw vmTrap(
+          `${opName}: out of ${buffer} memory: the tiles of @${frame.name} need ${extent} bytes at once (as planned, reusing dead tiles' space) at offset ${base}, ` +
+            `but the ${buffer} of ${this.target} has ${capacity} bytes (${base} already allocated)`,
+          span,
+        );
+      }
+      this.used.set(buffer, base + extent);
+      bases.set(buffer, base);
+    }
+    return this.tileAt(type, buffer, base + offset);
+  }
+
+  /**
+   * Storage for a tile planning gives none (PTOAS leaves it without an address: nothing uses it, or only as a scratch
+   * operand its target never touches): bytes of its own, at an address past the buffer's end, where it overlaps no
+   * tile and the synchronization checker sees none of its accesses.
+   */
+  unplanned(type: TileType): Tile {
+    const buffer = this.spec.locationBuffer[type.loc];
+    const at = this.outside.get(buffer) ?? 0;
+    this.outside.set(buffer, at + Math.ceil(tileBytes(type) / this.spec.alignment) * this.spec.alignment);
+    const bytes = new Uint8Array(tileBytes(type));
+    return new Tile(type, buffer, this.capacity(buffer) + at, bytes, type.vRow ?? type.rows, type.vCol ?? type.cols, undefined, undefined, this.fastPaths);
   }
 
   /**

@@ -23,6 +23,18 @@ export function runtimeExtent(x: Executor, op: BoundOp, i: number, limit: number
   return v;
 }
 
+/**
+ * The storage of a tile an op allocates (its result `slot`; tile `k` of a multi-tile buffer): where memory planning
+ * put it (src/verify/memory-plan.ts), storage apart when planning gives it none, or after the tiles placed so far
+ * when the op was not planned.
+ */
+export function plannedTile(x: Executor, op: BoundOp, slot: number, type: TileType, k = 0): Tile {
+  const placement = op.placement;
+  if (!placement) return x.memory.allocate(type, op.def.name, op.node.span);
+  const offset = placement.offsets.get(slot)?.[k];
+  return offset === undefined ? x.memory.unplanned(type) : x.memory.placePlanned(type, placement.frame, offset, op.def.name, op.node.span);
+}
+
 /** A valid dimension of an allocation: the type's, or the `valid_row`/`valid_col` operand for `?`. */
 function validDim(x: Executor, op: BoundOp, key: string, declared: number | null, physical: number): number {
   return declared !== null ? declared : runtimeExtent(x, op, op.node.segments[key][0], physical, key);
@@ -41,7 +53,7 @@ export const allocTile: OpDefinition = {
     const tile =
       addr !== undefined
         ? x.memory.place(type, x.index(op, addr), op.def.name, op.node.operands[addr].span)
-        : x.storage(op, 'tile', () => x.memory.allocate(type, op.def.name, op.node.span));
+        : x.storage(op, 'tile', () => plannedTile(x, op, op.results[0], type));
     tile.vRow = validDim(x, op, 'valid_row', type.vRow, type.rows);
     tile.vCol = validDim(x, op, 'valid_col', type.vCol, type.cols);
     x.setResults(op, [tile]);

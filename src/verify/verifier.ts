@@ -13,6 +13,7 @@ import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bou
 import { tileTypeProblems } from '../ops/tile-rules';
 import { immediateDominators } from './dominance';
 import { checkEntryFunction, checkStructSignature } from './function-rules';
+import { planFunctionMemory } from './memory-plan';
 import { Registry, opRegistry } from '../ops/registry';
 import { OpContext, VerifierState } from './op-context';
 import { emptyList, sharedIfEmpty } from '../syntax/shared-parts';
@@ -237,6 +238,7 @@ class Verifier implements VerifierState {
 
   private verifyFunction(fn: OpNode): void {
     const name = fn.symbol ?? '';
+    const errorsBefore = this.diags.errorCount;
     this.currentFunction = fn;
     this.inTileOpHelper = attrOf(fn, 'pto.tileop.helper') !== undefined;
     this.functionNames = new Map();
@@ -271,6 +273,11 @@ class Verifier implements VerifierState {
       for (const p of fn.params ?? []) if (p.type) this.resolveType(p.type);
     }
     bound.frameSize = this.frame.size;
+    // Memory planning needs the whole function verified; PTOAS plans nothing at level3, where tiles are placed by address.
+    if (this.diags.errorCount === errorsBefore && !this.inTileOpHelper) {
+      const report = (span: Span, message: string, notes: { message: string; span: Span }[]) => this.diags.report(D.memoryOverflow, span, message, notes);
+      planFunctionMemory(bound, this.target, this.spec, this.level === 'level3' ? undefined : report);
+    }
     this.currentFunction = undefined;
     this.inTileOpHelper = false;
   }

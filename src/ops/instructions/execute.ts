@@ -7,6 +7,7 @@ import { Value } from '../../machine/value';
 import { Dims, checkDimRule } from '../../spec/valid';
 import { ValidRule } from '../../spec/schema';
 import { TileType } from '../../types/type';
+import { plannedTile } from '../tiles';
 import { InstructionContext, Semantics } from './semantics/context';
 import { SEMANTICS } from './semantics';
 
@@ -16,7 +17,7 @@ import { SEMANTICS } from './semantics';
  * context object that every run reuses (an instruction runs to its end before another starts, on any core).
  */
 interface InstructionPlan {
-  operands: { name: string; slot?: number; resultType?: TileType }[];
+  operands: { name: string; slot?: number; resultType?: TileType; resultSlot?: number }[];
   /** The valid-region rules left for run time, each with a check that reads the tiles without allocating. */
   rules: { rule: ValidRule; holds: (objects: Map<string, Value>) => boolean }[];
   semantics?: Semantics;
@@ -67,10 +68,10 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
     if (o.slot !== undefined) objects.set(o.name, x.slot(o.slot)!);
     else if (o.resultType) {
       const type = o.resultType;
-      // A Level 1 result has storage of its own, reused when the op runs again.
+      // A Level 1 result has storage of its own (where memory planning put it), reused when the op runs again.
       objects.set(
         o.name,
-        x.storage(op, o.name, () => x.memory.allocate(type, op.def.name, op.node.span)),
+        x.storage(op, o.name, () => plannedTile(x, op, o.resultSlot ?? -1, type)),
       );
     }
   }
@@ -132,7 +133,7 @@ function planOf(op: BoundOp): InstructionPlan {
   const operands: InstructionPlan['operands'] = [];
   for (const [name, b] of bound.operands) {
     if (b.use) operands.push({ name, slot: b.slot! });
-    else if (b.result && b.type.kind === 'tile') operands.push({ name, resultType: b.type as TileType });
+    else if (b.result && b.type.kind === 'tile') operands.push({ name, resultType: b.type as TileType, resultSlot: b.slot });
     else operands.push({ name });
   }
   const plan: InstructionPlan = {
