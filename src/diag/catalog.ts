@@ -325,6 +325,13 @@ export const DIAGNOSTICS = {
       program: fn(`  %a = arith.constant 0 : i64\n  %t = pto.alloc_tile addr = %a : ${V16}`),
     },
   },
+  sectionKind: {
+    code: 'E0432',
+    severity: 'error',
+    summary:
+      'A function without a `pto.kernel_kind` has a run of top-level ops whose kind of core PTOAS cannot infer (its pto-normalize-uncovered-tile-sections pass): an op either core could run (a flag whose pipe both have, PIPE_S or PIPE_MTE2), vector and cube work in one top-level op, or a top-level op holding an explicit section beside other work. Wrap it in `pto.section.cube` or `pto.section.vector`, or give the function its kind.',
+    example: { tool: 'pto-as', program: fn('  pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n  pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]') },
+  },
   tileOpHelper: {
     code: 'E0436',
     severity: 'error',
@@ -511,7 +518,7 @@ export const DIAGNOSTICS = {
     example: {
       tool: 'pto-vm',
       program:
-        'func.func @k(%p: !pto.ptr<f32>) {\n  %c1 = arith.constant 1 : index\n  %c16 = arith.constant 16 : index\n  %c0 = arith.constant 0 : index\n' +
+        'func.func @k(%p: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n  %c1 = arith.constant 1 : index\n  %c16 = arith.constant 16 : index\n  %c0 = arith.constant 0 : index\n' +
         '  %v = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>\n' +
         '  %s = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>\n' +
         `  %t = pto.alloc_tile : ${V16}\n  pto.tload ins(%s : !pto.partition_tensor_view<16x16xf32>) outs(%t : ${V16})\n` +

@@ -13,6 +13,7 @@ import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bou
 import { tileTypeProblems } from '../ops/tile-rules';
 import { immediateDominators } from './dominance';
 import { checkEntryFunction, checkStructSignature } from './function-rules';
+import { checkUncoveredSections } from './sections';
 import { planFunctionMemory } from './memory-plan';
 import { Registry, opRegistry } from '../ops/registry';
 import { OpContext, VerifierState } from './op-context';
@@ -146,6 +147,7 @@ class Verifier implements VerifierState {
       else this.diags.report(D.misplacedOp, op.nameSpan, `'${op.name}' is not allowed at the top level (expected 'module' or 'func.func')`);
     }
     for (const [def, ops] of this.occurrences) def.checkAll!(ops, (span, message, notes) => this.diags.report(def.diagnostic!, span, message, notes));
+    for (const [fn, bound] of this.program.bound.functions) checkUncoveredSections(bound, this.moduleOf.get(fn), this.diags);
     return this.program;
   }
 
