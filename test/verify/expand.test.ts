@@ -153,19 +153,6 @@ describe('tpartmax/tpartmin: src0, src1 and dst have the same shape on both targ
   });
 });
 
-test('tpartargmax: an f32 value needs a 32-bit index', () => {
-  const i16 = tileBuf({ dtype: 'i16', rows: 16, cols: 16, vCol: 8 });
-  const text = program(`pto.tpartargmax ins(%a, %b, %ai, %bi : ${full}, ${full}, ${i16}, ${i16}) outs(%d, %di : ${full}, ${i16})`, {
-    a: full,
-    b: full,
-    ai: i16,
-    bi: i16,
-    d: full,
-    di: i16,
-  });
-  expect(diagLines(run(text, 'a5'))).toEqual([`${at(text, i16, 5)}: error[E0508]: pto.tpartargmax: an f32 value needs a 32-bit index (i32 or ui32), not i16`]);
-});
-
 describe('arg reductions: index-only or value and index', () => {
   const src = tileBuf({ dtype: 'f32', rows: 16, cols: 8 });
   const column = (dtype: string) => tileBuf({ dtype, rows: 16, cols: 1, blayout: 'col_major' });

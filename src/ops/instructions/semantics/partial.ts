@@ -183,6 +183,13 @@ function partExtreme(ctx: InstructionContext, dst: Tile, src0: Tile, src1: Tile,
 export function partialArg(ctx: InstructionContext): void {
   const [dst, dstIdx, src0, src1, src0Idx, src1Idx] = ['dst', 'dstIdx', 'src0', 'src1', 'src0Idx', 'src1Idx'].map((n) => ctx.tile(n));
   if (dst.vRow === 0 || dst.vCol === 0) return;
+  // PTOAS also verifies integer and (A5) bf16 values; pto-isa's A2/A3 and A5 TPARTARG* static_assert half/float.
+  if (dst.type.dtype !== 'f16' && dst.type.dtype !== 'f32') {
+    ctx.trap(
+      `${ctx.bound.spec.opName} of ${elemTypeName(dst.type.dtype)} values is not implemented yet: PTOAS accepts it, but pto-isa's ` +
+        `${ctx.bound.spec.isa} static_asserts f16/f32 values`,
+    );
+  }
   checkPattern(ctx, dst, src0, src1);
   for (const [index, value, name] of [
     [dstIdx, dst, 'dstIdx'],

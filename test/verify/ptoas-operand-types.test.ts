@@ -1,0 +1,51 @@
+/**
+ * Element types and operands as PTOAS e32488c9 verifies them (issue 34), one accepted and one rejected example per
+ * rule, derived by hand from lib/PTO/IR/PTO.cpp. MLIR's Type::isInteger(n) matches any signedness, so where PTOAS
+ * writes isInteger(32) both i32 and ui32 pass.
+ */
+import { runValues } from '../ops/instructions/semantics/tile-kernel';
+import { at, diagLines, kernel, run, tileBuf } from '../fixtures/verify/helpers';
+
+function program(line: string, types: Record<string, string>): string {
+  return kernel([...Object.entries(types).map(([n, t]) => `%${n} = pto.alloc_tile : ${t}`), line, 'return']);
+}
+
+describe('tpartargmax/tpartargmin (verifyTPartArgOpCommon): values i32/i16/f16/f32 (A5: also i8/bf16), indexes 32-bit', () => {
+  const tile = (dtype: string) => tileBuf({ dtype, rows: 16, cols: 32 });
+  const text = (name: string, value: string, index: string) => {
+    const [v, i] = [tile(value), tile(index)];
+    return program(`pto.${name} ins(%a, %b, %ai, %bi : ${v}, ${v}, ${i}, ${i}) outs(%d, %di : ${v}, ${i})`, { a: v, b: v, ai: i, bi: i, d: v, di: i });
+  };
+  test.each(['tpartargmax', 'tpartargmin'])('%s: ui16 values with ui32 indexes verify on a2a3, i8 values only on a5', (name) => {
+    expect(diagLines(run(text(name, 'u16', 'u32'), 'a2a3'))).toEqual([]);
+    expect(diagLines(run(text(name, 'i8', 'i32'), 'a5'))).toEqual([]);
+    const i8 = text(name, 'i8', 'i32');
+    expect(diagLines(run(i8, 'a2a3'))).toEqual([
+      `${at(i8, tile('i8'), 3)}: error[E0505]: pto.${name}: src0 dtype i8 is not supported on a2a3 (allowed: i16, ui16, i32, ui32, f16, f32)`,
+      `${at(i8, tile('i8'), 4)}: error[E0505]: pto.${name}: src1 dtype i8 is not supported on a2a3 (allowed: i16, ui16, i32, ui32, f16, f32)`,
+      `${at(i8, tile('i8'), 5)}: error[E0505]: pto.${name}: dst dtype i8 is not supported on a2a3 (allowed: i16, ui16, i32, ui32, f16, f32)`,
+    ]);
+  });
+  test('a 16-bit index is an error even with f16 values', () => {
+    const i16 = text('tpartargmax', 'f16', 'i16');
+    const message = (op: string) => `error[E0505]: pto.tpartargmax: ${op} dtype i16 is not supported on a5 (allowed: i32, ui32)`;
+    expect(diagLines(run(i16, 'a5'))).toEqual([
+      `${at(i16, tile('i16'), 3)}: ${message('src0Idx')}`,
+      `${at(i16, tile('i16'), 4)}: ${message('src1Idx')}`,
+      `${at(i16, tile('i16'), 5)}: ${message('dstIdx')}`,
+    ]);
+  });
+  test('the VM traps on values pto-isa does not take', () => {
+    const tiles = (dtype: 'i32' | 'f32') => ({
+      a: { dtype, rows: 1, cols: 8, data: [1, 5] },
+      b: { dtype, rows: 1, cols: 8, data: [2, 4] },
+      ai: { dtype: 'i32' as const, rows: 1, cols: 8, data: [10, 11] },
+      bi: { dtype: 'i32' as const, rows: 1, cols: 8, data: [20, 21] },
+      d: { dtype, rows: 1, cols: 8 },
+      di: { dtype: 'i32' as const, rows: 1, cols: 8 },
+    });
+    const line = 'pto.tpartargmax ins(%a, %b, %ai, %bi : T(a), T(b), T(ai), T(bi)) outs(%d, %di : T(d), T(di))';
+    expect(runValues(line, tiles('f32'), 'npu').di.slice(0, 2)).toEqual([20, 11]);
+    expect(() => runValues(line, tiles('i32'), 'npu')).toThrow('pto.tpartargmax of i32 values is not implemented yet');
+  });
+});
