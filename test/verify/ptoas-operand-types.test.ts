@@ -3,7 +3,7 @@
  * rule, derived by hand from lib/PTO/IR/PTO.cpp. MLIR's Type::isInteger(n) matches any signedness, so where PTOAS
  * writes isInteger(32) both i32 and ui32 pass.
  */
-import { runValues } from '../ops/instructions/semantics/tile-kernel';
+import { runKernel, runValues } from '../ops/instructions/semantics/tile-kernel';
 import { at, diagLines, kernel, run, tileBuf } from '../fixtures/verify/helpers';
 
 function program(line: string, types: Record<string, string>): string {
@@ -47,5 +47,51 @@ describe('tpartargmax/tpartargmin (verifyTPartArgOpCommon): values i32/i16/f16/f
     const line = 'pto.tpartargmax ins(%a, %b, %ai, %bi : T(a), T(b), T(ai), T(bi)) outs(%d, %di : T(d), T(di))';
     expect(runValues(line, tiles('f32'), 'npu').di.slice(0, 2)).toEqual([20, 11]);
     expect(() => runValues(line, tiles('i32'), 'npu')).toThrow('pto.tpartargmax of i32 values is not implemented yet');
+  });
+});
+
+describe('tsort32 (TSort32Op::verify): tmp may have any element type; on a2a3 it holds src bytes', () => {
+  const src = tileBuf({ dtype: 'f32', rows: 4, cols: 32 });
+  const idx = tileBuf({ dtype: 'u32', rows: 4, cols: 32 });
+  const dst = tileBuf({ dtype: 'f32', rows: 4, cols: 64 });
+  const text = (tmp: string) => program(`pto.tsort32 ins(%s, %i, %t : ${src}, ${idx}, ${tmp}) outs(%d : ${dst})`, { s: src, i: idx, t: tmp, d: dst });
+  test('an i8 tmp of 512 bytes verifies on both targets; one of 256 bytes is too small on a2a3 only', () => {
+    const big = tileBuf({ dtype: 'i8', rows: 1, cols: 512 });
+    expect(diagLines(run(text(big), 'a2a3'))).toEqual([]);
+    expect(diagLines(run(text(big), 'a5'))).toEqual([]);
+    const small = tileBuf({ dtype: 'i8', rows: 1, cols: 256 });
+    expect(diagLines(run(text(small), 'a5'))).toEqual([]);
+    expect(diagLines(run(text(small), 'a2a3'))).toEqual([
+      `${at(text(small), small, 1)}: error[E0508]: pto.tsort32: tmp (1x256 i8) holds 256 bytes; src (4x32 f32) needs at least 512`,
+    ]);
+  });
+  test('the VM reads a tmp of another type as src bytes (emitc) and traps under vpto, whose template takes src type only', () => {
+    // Row of 40 values (a partial last block of 8): the tail goes through tmp's first 64 f32 elements = 256 bytes.
+    const values = Array.from({ length: 40 }, (_, k) => (k * 13) % 40);
+    const tiles = (tmp: 'f32' | 'u8') => ({
+      src: { dtype: 'f32' as const, rows: 1, cols: 64, data: values, valid: [1, 40] as [number, number] },
+      idx: { dtype: 'u32' as const, rows: 1, cols: 64, data: values.map((_, k) => k), valid: [1, 40] as [number, number] },
+      dst: { dtype: 'f32' as const, rows: 1, cols: 128 },
+      tmp: tmp === 'f32' ? { dtype: 'f32' as const, rows: 1, cols: 64 } : { dtype: 'u8' as const, rows: 1, cols: 256 },
+    });
+    const line = 'pto.tsort32 ins(%src, %idx, %tmp : T(src), T(idx), T(tmp)) outs(%dst : T(dst))';
+    const out = runKernel(line, tiles('u8')).bytes.dst;
+    expect(out).toEqual(runKernel(line, tiles('f32')).bytes.dst);
+    // The last block by hand: columns 32..39 hold 16, 29, 2, 15, 28, 1, 14, 27; sorted descending with their columns.
+    const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+    const record = (k: number) => [view.getFloat32((32 + k) * 8, true), view.getUint32((32 + k) * 8 + 4, true)];
+    expect(Array.from({ length: 8 }, (_, k) => record(k))).toEqual([
+      [29, 33],
+      [28, 36],
+      [27, 39],
+      [16, 32],
+      [15, 35],
+      [14, 38],
+      [2, 34],
+      [1, 37],
+    ]);
+    expect(() => runKernel(line, tiles('u8'), { backend: 'vpto' })).toThrow(
+      "a partial last block under the vpto back end with a ui8 tmp for f32 values is not implemented yet: PTOAS's template takes a tmp of src's type only",
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { Tile } from '../../../machine/memory';
+import { elemTypeName } from '../../../types/type';
 import { InstructionContext, SemanticsModule } from './context';
 import { copyElement } from './memory';
 
@@ -121,10 +122,13 @@ export function sort32(ctx: InstructionContext): void {
     ctx.trap(`the ${records} records of a row take ${records * recordColumns(dst)} columns of dst, past its ${dst.type.cols}`);
   }
   const tmp = ctx.optionalTile('tmp');
-  if (padded && tmp && tmp.type.rows * tmp.type.cols < tmpElements(src.vCol, src.codec.size)) {
+  // pto-isa reads tmp as src's element type whatever its own (PTOAS takes a tmp of any type): capacity in src elements.
+  const tmpHolds = tmp ? Math.floor((tmp.type.rows * tmp.type.cols * tmp.codec.size) / src.codec.size) : 0;
+  if (padded && tmp && tmpHolds < tmpElements(src.vCol, src.codec.size)) {
+    const of = tmp.type.dtype === src.type.dtype ? '' : ` ${elemTypeName(tmp.type.dtype)}`;
     ctx.trap(
-      `the partial last block goes through tmp's first ${tmpElements(src.vCol, src.codec.size)} elements, but tmp (${tmp.type.rows}x${tmp.type.cols}) has ` +
-        `${tmp.type.rows * tmp.type.cols}: the NPU would write past it`,
+      `the partial last block goes through tmp's first ${tmpElements(src.vCol, src.codec.size)} elements, but tmp (${tmp.type.rows}x${tmp.type.cols}${of}) has ` +
+        `${tmpHolds}: the NPU would write past it`,
     );
   }
   if (padded && ctx.backend === 'vpto') return templateSort(ctx, src, dst, indexAt);
@@ -157,6 +161,11 @@ function templateSort(ctx: InstructionContext, src: Tile, dst: Tile, indexAt: (r
   if (!tmp) {
     ctx.trap(
       'a partial last block under the vpto back end without an explicit tmp is not implemented yet: PTOAS allocates the tmp, and its template sorts columns of it that it never writes',
+    );
+  }
+  if (tmp.type.dtype !== src.type.dtype) {
+    ctx.trap(
+      `a partial last block under the vpto back end with a ${elemTypeName(tmp.type.dtype)} tmp for ${elemTypeName(src.type.dtype)} values is not implemented yet: PTOAS's template takes a tmp of src's type only`,
     );
   }
   const size = src.codec.size;
