@@ -95,3 +95,51 @@ describe('tsort32 (TSort32Op::verify): tmp may have any element type; on a2a3 it
     );
   });
 });
+
+describe('tmrgsort (TMrgSortOp::verify): format 1 is f16/f32; format 2 takes any one element type', () => {
+  const row = (dtype: string) => tileBuf({ dtype, rows: 1, cols: 256 });
+  const tmp = (dtype: string) => tileBuf({ dtype, rows: 1, cols: 512 });
+  const vec = 'vector<4xi16>';
+  const format2 = (list: string, scratch: string) =>
+    kernel(
+      [
+        ...Object.entries({ a: list, b: list, d: list, t: scratch }).map(([n, t]) => `%${n} = pto.alloc_tile : ${t}`),
+        `pto.tmrgsort ins(%a, %b, %t : ${list}, ${list}, ${scratch}) outs(%d, %x : ${list}, ${vec})`,
+        'return',
+      ],
+      `%x: ${vec}`,
+    );
+  const format1 = (dtype: string) =>
+    kernel(
+      [
+        `%s = pto.alloc_tile : ${row(dtype)}`,
+        `%d = pto.alloc_tile : ${row(dtype)}`,
+        `pto.tmrgsort ins(%s, %n : ${row(dtype)}, i32) outs(%d : ${row(dtype)})`,
+        'return',
+      ],
+      '%n: i32',
+    );
+  test('format 2 of i32 lists verifies on both targets; an f32 tmp beside them is an error', () => {
+    expect(diagLines(run(format2(row('i32'), tmp('i32')), 'a2a3'))).toEqual([]);
+    expect(diagLines(run(format2(row('u8'), tmp('u8')), 'a5'))).toEqual([]);
+    const mixed = format2(row('i32'), tmp('f32'));
+    expect(diagLines(run(mixed, 'a5'))).toEqual([
+      `${at(mixed, tmp('f32'), 1)}: error[E0505]: pto.tmrgsort: dst (i32) and tmp (f32) must have the same element type`,
+    ]);
+  });
+  test('format 1 of i32 is an error at src and dst', () => {
+    expect(diagLines(run(format1('f16'), 'a2a3'))).toEqual([]);
+    const text = format1('i32');
+    expect(diagLines(run(text, 'a2a3'))).toEqual([
+      `${at(text, row('i32'), 2)}: error[E0505]: pto.tmrgsort: src0 dtype i32 is not supported in format 1 (allowed: f16, f32)`,
+      `${at(text, row('i32'), 3)}: error[E0505]: pto.tmrgsort: dst dtype i32 is not supported in format 1 (allowed: f16, f32)`,
+    ]);
+  });
+  test('the VM traps on lists pto-isa does not take', () => {
+    const line = 'pto.tmrgsort ins(%a, %b, %t : T(a), T(b), T(t)) outs(%d, %x : T(d), vector<4xi16>)';
+    const tile = (cols: number) => ({ dtype: 'i32' as const, rows: 1, cols });
+    expect(() => runKernel(line, { a: tile(64), b: tile(64), t: tile(128), d: tile(128) }, { scalars: { x: ['vector<4xi16>', 0] } })).toThrow(
+      'pto.tmrgsort of i32 lists is not implemented yet',
+    );
+  });
+});

@@ -137,7 +137,7 @@ describe('tmrgsort', () => {
     const i32row = tb('i32', 1, 256);
     const r2 = check(`pto.tmrgsort ins(%a, %b, %t : ${row}, ${i32row}, ${tmp}) outs(%d, %x : ${row}, i32)`, { a: row, b: i32row, d: row, t: tmp }, '%x: i32');
     expect(r2.lines).toEqual([
-      `${at(r2.text, i32row, 1)}: error[E0505]: pto.tmrgsort: src1 dtype i32 is not supported on a5 (allowed: f16, f32)`,
+      `${at(r2.text, i32row, 1)}: error[E0505]: pto.tmrgsort: src0 (f32) and src1 (i32) must have the same element type`,
       `${at(r2.text, 'i32)\n')}: error[E0508]: pto.tmrgsort: executed must be a vector<4xi16> (the counts taken from each list), not i32`,
     ]);
     const r3 = check(`pto.tmrgsort ins(%a, %b, %t : ${row}, ${row}, ${tmp}) outs(%d : ${row})`, { a: row, b: row, d: row, t: tmp });

@@ -59,6 +59,14 @@ function tmrgsort(ctx: CheckContext): void {
   if (ctx.attributes.get('exhausted') === true) ctx.error(ctx.op.nameSpan, 'exhausted = true applies to format 2 (several lists) only');
   const src = ctx.tiles.get('src0');
   const dst = ctx.tiles.get('dst');
+  // Format 1 alone is f16/f32 in PTOAS (format 2 takes any one element type), so the tables leave it to this check.
+  for (const [name, tile] of [
+    ['src0', src],
+    ['dst', dst],
+  ] as const) {
+    if (tile && tile.dtype !== 'f16' && tile.dtype !== 'f32')
+      ctx.error(ctx.spanOf(name), `${name} dtype ${elemTypeName(tile.dtype)} is not supported in format 1 (allowed: f16, f32)`, D.elementType);
+  }
   if (src && dst && src.cols !== dst.cols) ctx.error(ctx.spanOf('dst'), `dst must have as many columns as src (${src.cols}), not ${dst.cols}`);
 }
 

@@ -266,6 +266,10 @@ function mergeLists(ctx: InstructionContext, sources: Tile[]): void {
 
 /** TMRGSORT: the second ins operand is blockLen (format 1) or the list src1 (format 2). */
 export function mergeSort(ctx: InstructionContext): void {
+  const dtype = ctx.tile('dst').type.dtype;
+  // PTOAS verifies format 2 of any element type; pto-isa's TMRGSORT static_asserts half/float.
+  if (dtype !== 'f16' && dtype !== 'f32')
+    ctx.trap(`pto.tmrgsort of ${elemTypeName(dtype)} lists is not implemented yet: pto-isa's TMRGSORT takes f16/f32 only`);
   const src1 = ctx.optionalTile('src1');
   if (!src1) return mergeBlocks(ctx, Number(ctx.scalar('src1')));
   const sources = [ctx.tile('src0'), src1, ctx.optionalTile('src2'), ctx.optionalTile('src3')].filter((t): t is Tile => t !== undefined);
