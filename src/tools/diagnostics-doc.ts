@@ -1,6 +1,29 @@
-import { DIAGNOSTICS, DiagnosticKind } from '../diag/catalog';
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { DIAGNOSTICS, DiagnosticExample, DiagnosticKind } from '../diag/catalog';
 
-/** Prints docs/diagnostics.md: every code of the diagnostics catalog (src/diag/catalog.ts) with its example. */
+/**
+ * Prints docs/diagnostics.md: every code of the diagnostics catalog (src/diag/catalog.ts) with its example and what
+ * the tool prints for it. The printed text comes from running the built tools (test/diag/catalog.test.ts runs the
+ * same examples and checks the page shows what they print).
+ */
+
+/** The kinds with an example, by name. */
+export const EXAMPLES = (Object.entries(DIAGNOSTICS) as [string, DiagnosticKind][]).filter(
+  (e): e is [string, DiagnosticKind & { example: DiagnosticExample }] => !('noExample' in e[1].example),
+);
+
+/** The command line an example runs with, its file named `file`. */
+export function exampleArgs(example: DiagnosticExample, file: string): string[] {
+  return example.tool === 'pto-vm' ? ['run', file, ...(example.args ?? [])] : [file, ...(example.args ?? [])];
+}
+
+/** What a tool printed on stderr for an example written to `file`, as the page shows it (the file named example.pto). */
+export function shownOutput(stderr: string, file: string): string {
+  return stderr.split(file).join('example.pto').trimEnd();
+}
 
 const RANGES: [string, string][] = [
   ['01', 'Syntax'],
@@ -14,7 +37,7 @@ const RANGES: [string, string][] = [
   ['09', 'Transforms: level conversion, lowering'],
 ];
 
-function section(name: string, kind: DiagnosticKind): string[] {
+function section(name: string, kind: DiagnosticKind, outputOf: (name: string) => string | undefined): string[] {
   const lines = [`### ${kind.code} \`${name}\` (${kind.severity})`, '', kind.summary, ''];
   const example = kind.example;
   if ('noExample' in example) {
@@ -23,10 +46,13 @@ function section(name: string, kind: DiagnosticKind): string[] {
   }
   const command = example.tool === 'pto-vm' ? 'pto-vm run example.pto' : 'pto-as example.pto';
   lines.push(`\`${[command, ...(example.args ?? [])].join(' ')}\` reports it for:`, '', '```mlir', example.program.trimEnd(), '```', '');
+  const output = outputOf(name);
+  if (output) lines.push('It prints:', '', '```', output, '```', '');
   return lines;
 }
 
-export function diagnosticsDoc(): string {
+/** The page, with what each example printed (`outputOf` gives it by the kind's name). */
+export function diagnosticsDoc(outputOf: (name: string) => string | undefined): string {
   const entries = Object.entries(DIAGNOSTICS) as [string, DiagnosticKind][];
   const lines = [
     '# Diagnostics',
@@ -49,9 +75,35 @@ export function diagnosticsDoc(): string {
     const inRange = entries.filter(([, k]) => k.code.slice(1, 3) === prefix);
     if (inRange.length === 0) continue;
     lines.push(`## ${title} (${prefix}xx)`, '');
-    for (const [name, kind] of inRange) lines.push(...section(name, kind));
+    for (const [name, kind] of inRange) lines.push(...section(name, kind, outputOf));
   }
   return lines.join('\n');
 }
 
-if (require.main === module) process.stdout.write(diagnosticsDoc());
+/** Runs every example through the built tools (bin/), one after another, and returns what each printed. */
+function runExamples(): Map<string, string> {
+  const root = path.join(__dirname, '..', '..');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pto-diagnostics-doc-'));
+  const outputs = new Map<string, string>();
+  try {
+    for (const [name, kind] of EXAMPLES) {
+      const file = path.join(dir, `${name}.pto`);
+      fs.writeFileSync(file, kind.example.program);
+      const env = { ...process.env, PTO_DEBUG: '', NO_COLOR: '1' };
+      const r = spawnSync(process.execPath, [path.join(root, 'bin', kind.example.tool), ...exampleArgs(kind.example, file)], {
+        cwd: root,
+        env,
+        encoding: 'utf8',
+      });
+      outputs.set(name, shownOutput(r.stderr, file));
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return outputs;
+}
+
+if (require.main === module) {
+  const outputs = runExamples();
+  process.stdout.write(diagnosticsDoc((name) => outputs.get(name)));
+}
