@@ -90,6 +90,17 @@ export const DIAGNOSTICS = {
       "The text goes past one of the assembler's limits (docs/cli.md, Limits): brackets or regions nested deeper than any compiler writes them, a result group of more values than any op has, a statement longer than any compiler writes.",
     example: { tool: 'pto-as', program: fn('  %x:100000 = arith.constant 0 : index') },
   },
+  diagnosticExpectation: {
+    code: 'E0107',
+    severity: 'error',
+    summary:
+      '`pto-as --verify-diagnostics`: an `// expected-error {{...}}` (or warning, note) comment names a diagnostic the file does not get, or the file gets a diagnostic no comment expects.',
+    example: {
+      tool: 'pto-as',
+      args: ['--verify-diagnostics'],
+      program: fn('  // expected-error@+1 {{use of undefined value}}\n  %c0 = arith.constant 0 : index'),
+    },
+  },
 
   // ---- 02xx types ---------------------------------------------------------------------------------
   invalidType: {

@@ -122,11 +122,27 @@ export class DiagnosticBag {
   }
 }
 
+/** How diagnostics are printed. */
+export interface FormatOptions {
+  /** ANSI colours as clang and gcc use them: the severity word in its colour, the location and message bold, a green caret. */
+  color?: boolean;
+}
+
+/** SGR codes: bold, and the severity words' colours (gcc's: red errors, magenta warnings, cyan notes; a green caret). */
+const STYLE = { bold: '\x1b[1m', error: '\x1b[1;31m', warning: '\x1b[1;35m', note: '\x1b[1;36m', caret: '\x1b[1;32m', reset: '\x1b[0m' };
+
 /** `FILE:LINE:COL: severity: message`, then the source line and a caret under the span. */
-export function formatDiagnostic(source: SourceFile, d: Diagnostic): string {
-  const out = [formatOne(source, d.code ? `${d.severity}[${d.code}]` : d.severity, d.message, d.span)];
-  for (const note of d.notes ?? []) out.push(formatOne(source, 'note', note.message, note.span));
+export function formatDiagnostic(source: SourceFile, d: Diagnostic, options: FormatOptions = {}): string {
+  const out = [formatOne(source, d.severity, d.code, d.message, d.span, options)];
+  for (const note of d.notes ?? []) out.push(formatOne(source, 'note', undefined, note.message, note.span, options));
   return out.join('\n');
+}
+
+/** 1-based line and column of a span's start and of the character after its end (SARIF's exclusive end column). */
+export function spanLocation(source: SourceFile, span: Span): { line: number; column: number; endLine: number; endColumn: number } {
+  const start = source.position(span.start);
+  const end = source.position(span.end);
+  return { line: start.line, column: start.col, endLine: end.line, endColumn: end.col };
 }
 
 /**
@@ -137,7 +153,7 @@ const EXCERPT_WIDTH = 1000;
 /** Runs of non-blank characters in a message longer than this are shortened (a number can have 30,000 digits). */
 const MESSAGE_RUN = 200;
 
-function formatOne(source: SourceFile, severity: string, message: string, span: Span): string {
+function formatOne(source: SourceFile, severity: Severity, code: string | undefined, message: string, span: Span, options: FormatOptions): string {
   const { line, col } = source.position(span.start);
   const fullLine = source.lineText(line);
   const end = source.position(Math.max(span.start, span.end - 1));
@@ -150,7 +166,13 @@ function formatOne(source: SourceFile, severity: string, message: string, span: 
   const pad = before.replace(/./g, ' ') + fullLine.slice(from, col - 1).replace(/[^\t]/g, ' ');
   const width = Math.max(1, Math.min(lastCol, to) - col + 1);
   const caret = '^' + '~'.repeat(Math.max(0, Math.min(width, 200) - 1));
-  return `${source.path}:${line}:${col}: ${severity}: ${shortenRuns(message)}\n${lineText}\n${pad}${caret}`;
+  const label = code ? `${severity}[${code}]` : severity;
+  if (!options.color) return `${source.path}:${line}:${col}: ${label}: ${shortenRuns(message)}\n${lineText}\n${pad}${caret}`;
+  const { bold, reset } = STYLE;
+  return (
+    `${bold}${source.path}:${line}:${col}: ${reset}${STYLE[severity]}${label}:${reset} ${bold}${shortenRuns(message)}${reset}\n` +
+    `${lineText}\n${pad}${STYLE.caret}${caret}${reset}`
+  );
 }
 
 function shortenRuns(message: string): string {
@@ -158,9 +180,9 @@ function shortenRuns(message: string): string {
   return message.replace(new RegExp(`\\S{${MESSAGE_RUN + 1},}`, 'g'), (run) => `${run.slice(0, 60)}...${run.slice(-20)} (${run.length} characters)`);
 }
 
-export function formatAll(bag: DiagnosticBag): string {
+export function formatAll(bag: DiagnosticBag, options: FormatOptions = {}): string {
   return bag
     .sorted()
-    .map((d) => formatDiagnostic(bag.source, d))
+    .map((d) => formatDiagnostic(bag.source, d, options))
     .join('\n');
 }
