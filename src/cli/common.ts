@@ -1,3 +1,6 @@
+import { didYouMean } from '../diag/suggest';
+import type { OptionSpec } from './simple-args';
+
 /** A command-line usage problem: reported in one line, exit code 2. */
 export class UsageError extends Error {}
 
@@ -31,4 +34,22 @@ export const TARGET_OPTION = {
 export function loadYargs(): typeof import('yargs') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it on every run
   return require('yargs');
+}
+
+/**
+ * yargs' "Unknown argument: traget" as the user wrote it, with the closest known option (`--traget` -> `--target`):
+ * give it the failure message, the command line and the tool's options table.
+ */
+export function hintUnknownOptions(message: string, argv: readonly string[], options: Record<string, OptionSpec>): string {
+  const m = /^Unknown arguments?: (.*)$/.exec(message);
+  if (!m) return message;
+  const flags = Object.entries(options).flatMap(([name, spec]) =>
+    [name, ...(spec.alias ? [spec.alias] : [])].map((n) => (n.length === 1 ? `-${n}` : `--${n}`)),
+  );
+  const hints = m[1].split(', ').map((name) => {
+    // yargs names the option without its dashes (and camel-cases some): find how it was written.
+    const written = argv.find((a) => a.replace(/=.*$/, '').replace(/^--?/, '') === name)?.replace(/=.*$/, '') ?? `--${name}`;
+    return `unknown option '${written}'${didYouMean(written, flags)}`;
+  });
+  return hints.join('; ');
 }

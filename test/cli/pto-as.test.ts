@@ -44,10 +44,10 @@ function write(name: string, text: string): string {
 }
 
 describe('pto-as', () => {
-  it('accepts every shipped program silently with exit 0', () => {
+  it('accepts every shipped program with exit 0, saying only how many files it checked', () => {
     const files = fs.readdirSync(path.join(ROOT, 'programs')).map((f) => path.join('programs', f));
     const r = ptoAs(...files);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(`${files.length} files: no errors\n`);
     expect(r.stdout).toBe('');
     expect(r.status).toBe(0);
   });

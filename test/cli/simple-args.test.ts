@@ -27,6 +27,8 @@ describe('the usual command lines are parsed without yargs, as yargs parses them
     ['pto-as', ['a.pto', 'b.pto', '--target', 'a5', '--emit', 'canonical']],
     ['pto-as', ['a.pto', '--emit=json', '-o', 'out.json', '--level', 'level3']],
     ['pto-as', ['a.pto', '--output', 'out.txt']],
+    ['pto-as', ['a.pto', 'b.pto', '--diagnostics-format', 'sarif', '--werror', '-q', '--color', 'always']],
+    ['pto-as', ['a.pto', '--verify-diagnostics', '--split-input-file', '--color=never']],
     ['pto-vm', ['run', 'programs/tcolmin.pto', '--target', 'a5']],
     ['pto-vm', ['run', '123', '--json', '--max-steps', '5']],
     ['pto-vm', ['run', 'k.pto', '--arg', 'arg0=zeros:16', '--arg', '1:arg1=@0', '--out', 'arg1=y.npy', '--ranks', '2']],
@@ -64,7 +66,23 @@ describe('the usual command lines are parsed without yargs, as yargs parses them
       'sync-check': true,
       syncCheck: true,
     });
-    expect(parseSimply(['a.pto', '-o', 'x'], PTO_AS)).toEqual({ _: ['a.pto'], $0: 'pto-as', emit: 'none', o: 'x', output: 'x' });
+    expect(parseSimply(['a.pto', '-o', 'x'], PTO_AS)).toEqual({
+      _: ['a.pto'],
+      $0: 'pto-as',
+      emit: 'none',
+      o: 'x',
+      output: 'x',
+      'diagnostics-format': 'text',
+      diagnosticsFormat: 'text',
+      werror: false,
+      quiet: false,
+      q: false,
+      color: 'auto',
+      'verify-diagnostics': false,
+      verifyDiagnostics: false,
+      'split-input-file': false,
+      splitInputFile: false,
+    });
   });
 });
 
@@ -78,6 +96,10 @@ describe('the rest is left to yargs', () => {
     ['pto-as', ['1e3']],
     ['pto-as', ['--', 'a.pto']],
     ['pto-as', ['a.pto', '--emit']],
+    ['pto-as', ['--explain', 'E0302']],
+    ['pto-as', ['-', '--emit', 'canonical']],
+    ['pto-as', ['a.pto', '--version']],
+    ['pto-as', ['a.pto', '-h']],
     ['pto-vm', ['run']],
     ['pto-vm', ['validate', 'samples/']],
     ['pto-vm', ['--target', 'a5', 'run', 'k.pto']],
