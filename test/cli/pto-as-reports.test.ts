@@ -295,6 +295,15 @@ describe('progress', () => {
     expect(screen).toContain('\n2 files: 1 with errors (2 errors)\n');
   });
 
+  (hasScript ? it : it.skip)('--color auto colours on a terminal, unless NO_COLOR is set', () => {
+    const bad = write('p-c.pto', TWO_ERRORS);
+    const command = [process.execPath, path.join(ROOT, 'bin', 'pto-as'), bad].map((s) => `'${s}'`).join(' ');
+    const onTerminal = (env: Record<string, string | undefined>) =>
+      spawnSync('script', ['-qec', command, '/dev/null'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PTO_DEBUG: '', ...env } }).stdout;
+    expect(onTerminal({ NO_COLOR: undefined })).toContain('\x1b[1;31merror[E0302]:\x1b[0m');
+    expect(onTerminal({ NO_COLOR: '1' })).toContain(`${bad}:2:10: error[E0302]: use of undefined value %x`);
+  });
+
   it('prints none when stderr is not a terminal', () => {
     const r = ptoAs(write('n-a.pto', GOOD), write('n-b.pto', GOOD));
     expect(r.stderr).toBe('2 files: no errors\n');
