@@ -144,14 +144,13 @@ const TEMPLATE_SOURCES = ['f32', 'i32', 'f16', 'i16', 'i8', 'u8'];
 
 /** Traps unless PTOAS's vpto template exists for the operands (else PTOAS finds no template to expand the op with). */
 function requireTemplate(ctx: InstructionContext, src: Tile, dst: Tile, maskType: string): void {
-  const name = ctx.bound.spec.opName;
   if (!TEMPLATE_SOURCES.includes(src.type.dtype) || dst.type.dtype !== maskType) {
     ctx.trap(
-      `${name} of ${src.type.dtype} into ${dst.type.dtype} under the vpto back end is not implemented yet ` +
+      `${src.type.dtype} into ${dst.type.dtype} under the vpto back end is not implemented yet ` +
         `(PTOAS's template takes ${TEMPLATE_SOURCES.join(', ')} sources and a ${maskType} mask)`,
     );
   }
-  if (src.strides || dst.strides) ctx.trap(`${name} of a tile window under the vpto back end is not implemented yet`);
+  if (src.strides || dst.strides) ctx.trap(`a tile window under the vpto back end is not implemented yet`);
 }
 
 /**

@@ -25,7 +25,7 @@ export interface InstructionContext {
   scalar(name: string): bigint | number;
   /** Sets a scalar result (the `outs : T` of pto.tgetval). */
   setResult(name: string, value: bigint | number): void;
-  /** Throws a trap (a LocatedError) located at the instruction. */
+  /** Throws a trap (a LocatedError) located at the instruction, as `<op name>: <message>`: the message does not name the op. */
   trap(message: string): never;
   /** A bool attribute's value, or undefined when absent. */
   flag(name: string): boolean | undefined;

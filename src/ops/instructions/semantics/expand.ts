@@ -103,15 +103,13 @@ export function rowExpandBinary(ctx: InstructionContext): void {
   const full = src0Full ? src0 : src1;
   const expanded = src0Full ? src1 : src0;
   if (!sameValidShape(full, dst) || full.type.blayout !== 'row_major') {
-    ctx.trap(`${ctx.bound.spec.opName}: neither source is a row-major tile with dst's valid shape ${dst.vRow}x${dst.vCol}`);
+    ctx.trap(`neither source is a row-major tile with dst's valid shape ${dst.vRow}x${dst.vCol}`);
   }
   const vpto = ctx.backend === 'vpto';
   if (vpto && !src0Full)
-    ctx.trap(
-      `${ctx.bound.spec.opName} with src0 as the per-row operand is not implemented yet under the vpto back end (PTOAS's template takes src0 as the full-sized operand)`,
-    );
+    ctx.trap(`src0 as the per-row operand is not implemented yet under the vpto back end (PTOAS's template takes src0 as the full-sized operand)`);
   const problem = rowOperandProblem(expanded, dst, ctx.target === 'a2a3' && ctx.optionalTile('tmp') !== undefined);
-  if (problem) ctx.trap(`${ctx.bound.spec.opName}: ${src0Full ? 'src1' : 'src0'} is the per-row operand, but ${problem}`);
+  if (problem) ctx.trap(`${src0Full ? 'src1' : 'src0'} is the per-row operand, but ${problem}`);
   const block = 32 / expanded.codec.size;
   const oneBlock = expanded.type.blayout === 'row_major' && expanded.vCol === block;
   if (!vpto && expanded.type.blayout === 'row_major' && !oneBlock) {
@@ -158,7 +156,7 @@ export function colExpandBinary(ctx: InstructionContext): void {
   const src0 = ctx.tile('src0');
   const src1 = ctx.tile('src1');
   if (dst.vRow === 0 || dst.vCol === 0) return;
-  if (src1.vRow === 0) ctx.trap(`${ctx.bound.spec.opName}: src1 has no valid row to expand`);
+  if (src1.vRow === 0) ctx.trap(`src1 has no valid row to expand`);
   if (fastColExpand(ctx, dst, src0, src1)) return;
   const op = expandOperation(ctx, dst.type.dtype);
   for (let r = 0; r < dst.vRow; r++) {

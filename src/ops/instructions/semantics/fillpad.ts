@@ -53,7 +53,7 @@ function fillPadMat(ctx: InstructionContext, dst: Tile, src: Tile): void {
     if (src.type.dtype !== dst.type.dtype) ctx.trap(`from ${src.type.dtype} to ${dst.type.dtype} on a mat tile is not implemented yet`);
     return fillWholeTile(dst, src, zero);
   }
-  if (ctx.target !== 'a5') ctx.trap(`${ctx.op.name} on a mat tile is not implemented yet on ${ctx.target}`);
+  if (ctx.target !== 'a5') ctx.trap(`a mat tile is not implemented yet on ${ctx.target}`);
   const t = dst.type;
   if (t.blayout !== 'col_major' || t.slayout !== 'row_major') ctx.trap(`on a mat tile the NPU fills an Nz tile (blayout=col_major, slayout=row_major) only`);
   if (t.pad !== PAD_ZERO && t.pad !== PAD_NULL) ctx.trap(`on a mat tile the NPU fills with zeros: dst's pad must be Zero or Null`);

@@ -17,11 +17,10 @@ export interface FixpipeOptions {
 
 export function fixpipeOptions(ctx: InstructionContext): FixpipeOptions {
   const reluMode = ctx.attribute('reluPreMode');
-  if (reluMode !== undefined && reluMode !== 'no_relu' && reluMode !== 'normal_relu')
-    ctx.trap(`${ctx.op.name} with reluPreMode = ${String(reluMode)} is not implemented yet`);
+  if (reluMode !== undefined && reluMode !== 'no_relu' && reluMode !== 'normal_relu') ctx.trap(`reluPreMode = ${String(reluMode)} is not implemented yet`);
   const relu = ctx.flag('relu') === true || reluMode === 'normal_relu';
   const fp = ctx.optionalTile('fp');
-  if (fp && !holdsQuantWords(fp)) ctx.trap(`${ctx.op.name} with a ${fp.type.dtype} fp tile is not implemented yet (${QUANT_TILES})`);
+  if (fp && !holdsQuantWords(fp)) ctx.trap(`a ${fp.type.dtype} fp tile is not implemented yet (${QUANT_TILES})`);
   const preQuant = ctx.bound.operands.has('preQuantScalar') ? ctx.scalar('preQuantScalar') : ctx.attribute('pre_quant');
   const word = typeof preQuant === 'number' || typeof preQuant === 'bigint' ? BigInt.asUintN(64, BigInt(preQuant)) : 0n;
   return { relu, form: fp ? 'vector' : preQuant !== undefined ? 'scalar' : 'none', word };
@@ -34,9 +33,7 @@ export const usesFixpipe = (options: FixpipeOptions): boolean => options.form !=
 export function fixpipeFor(ctx: InstructionContext, options: FixpipeOptions, from: Tile, to: ElemType, site: FixpipeSite): FixpipeConvert {
   const converter = fixpipeConverter({ from: from.type.dtype, to, form: options.form, relu: options.relu, profile: ctx.numerics, site });
   if (typeof converter === 'string')
-    ctx.trap(
-      `${ctx.op.name} from ${from.type.dtype} to ${to} under ${ctx.numerics}: ${converter}${converter.endsWith('not implemented yet') ? '' : '; not implemented'}`,
-    );
+    ctx.trap(`from ${from.type.dtype} to ${to} under ${ctx.numerics}: ${converter}${converter.endsWith('not implemented yet') ? '' : '; not implemented'}`);
   return converter;
 }
 

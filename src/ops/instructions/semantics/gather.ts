@@ -174,7 +174,7 @@ function inferredCoalesce(indexes: Tile, data: Tile): 'row' | 'elem' {
  */
 function globalAccess(ctx: InstructionContext, tileName: 'dst' | 'src') {
   const tile = ctx.tile(tileName);
-  if (tile.type.loc === 'mat') ctx.trap(`${ctx.op.name} into a mat tile (GM -> L1, global indexes) is not implemented yet`);
+  if (tile.type.loc === 'mat') ctx.trap(`a mat tile destination (GM -> L1, global indexes) is not implemented yet`);
   const view = ctx.view('mem');
   const table = viewMatrix(ctx, view);
   const indexes = ctx.tile('indexes');

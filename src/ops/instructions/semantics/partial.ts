@@ -26,7 +26,7 @@ function coversPattern(dst: Tile, src0: Tile, src1: Tile): boolean {
 function checkPattern(ctx: InstructionContext, dst: Tile, src0: Tile, src1: Tile): void {
   if (coversPattern(dst, src0, src1)) return;
   ctx.trap(
-    `${ctx.bound.spec.opName}: unsupported valid regions src0 ${src0.vRow}x${src0.vCol}, src1 ${src1.vRow}x${src1.vCol}, dst ${dst.vRow}x${dst.vCol} ` +
+    `unsupported valid regions src0 ${src0.vRow}x${src0.vCol}, src1 ${src1.vRow}x${src1.vCol}, dst ${dst.vRow}x${dst.vCol} ` +
       "(one source's valid region must equal dst's and the other must fit inside it)",
   );
 }
@@ -57,7 +57,7 @@ function requireImplementedDtype(ctx: InstructionContext, dtype: ElemType): void
   if (!rule || rule.dtypes.includes(dtype)) return;
   const profile = ctx.numerics === 'cpu-sim' ? 'under cpu-sim' : `on ${ctx.target}`;
   ctx.trap(
-    `${ctx.bound.spec.opName} of ${elemTypeName(dtype)} tiles ${profile} is not implemented yet: PTOAS accepts it, but pto-isa's ${ctx.bound.spec.isa} ` +
+    `${elemTypeName(dtype)} tiles ${profile} are not implemented yet: PTOAS accepts it, but pto-isa's ${ctx.bound.spec.isa} ` +
       `static_asserts ${rule.dtypes.map(elemTypeName).join('/')} in ${rule.header}`,
   );
 }
@@ -137,14 +137,12 @@ function partLargerSource(ctx: InstructionContext, dst: Tile, src0: Tile, src1: 
  * float types only (NUMERIC_DTYPES).
  */
 function partTemplate(ctx: InstructionContext, dst: Tile, src0: Tile, src1: Tile, name: BinaryOperationName, combine: Combine): void {
-  const opName = ctx.bound.spec.opName;
-  if (dst.codec.size === 8)
-    ctx.trap(`${opName} of ${dst.type.dtype} tiles under the vpto back end is not implemented yet (PTOAS's template has no 64-bit form)`);
+  if (dst.codec.size === 8) ctx.trap(`${dst.type.dtype} tiles under the vpto back end are not implemented yet (PTOAS's template has no 64-bit form)`);
   if (name === 'max' || name === 'min') return partExtreme(ctx, dst, src0, src1, name, combine);
   const [full, part] = sameValid(src0, dst) ? [src0, src1] : [src1, src0];
   if (!sameValid(full, dst)) {
     ctx.trap(
-      `${opName}: under the vpto back end one source's valid region must equal dst's ${dst.vRow}x${dst.vCol} ` +
+      `under the vpto back end one source's valid region must equal dst's ${dst.vRow}x${dst.vCol} ` +
         `(src0 ${src0.vRow}x${src0.vCol}, src1 ${src1.vRow}x${src1.vCol}): PTOAS's template takes no other pattern`,
     );
   }
@@ -163,7 +161,7 @@ function partTemplate(ctx: InstructionContext, dst: Tile, src0: Tile, src1: Tile
  */
 function partExtreme(ctx: InstructionContext, dst: Tile, src0: Tile, src1: Tile, name: 'max' | 'min', combine: Combine): void {
   const pad = padValue(dst.type.dtype, name === 'max' ? PAD_MIN : PAD_MAX, { numerics: ctx.numerics, backend: 'vpto', trap: ctx.trap });
-  if (pad === null) ctx.trap(`${ctx.bound.spec.opName}: no pad value for ${dst.type.dtype}`);
+  if (pad === null) ctx.trap(`no pad value for ${dst.type.dtype}`);
   for (let r = 0; r < dst.vRow; r++) {
     for (let c = 0; c < dst.vCol; c++) {
       if (inside(src0, r, c)) copyBits(src0, dst, r, c);
@@ -186,7 +184,7 @@ export function partialArg(ctx: InstructionContext): void {
   // PTOAS also verifies integer and (A5) bf16 values; pto-isa's A2/A3 and A5 TPARTARG* static_assert half/float.
   if (dst.type.dtype !== 'f16' && dst.type.dtype !== 'f32') {
     ctx.trap(
-      `${ctx.bound.spec.opName} of ${elemTypeName(dst.type.dtype)} values is not implemented yet: PTOAS accepts it, but pto-isa's ` +
+      `${elemTypeName(dst.type.dtype)} values are not implemented yet: PTOAS accepts it, but pto-isa's ` +
         `${ctx.bound.spec.isa} static_asserts f16/f32 values`,
     );
   }
@@ -197,7 +195,7 @@ export function partialArg(ctx: InstructionContext): void {
     [src1Idx, src1, 'src1Idx'],
   ] as const) {
     if (index.vRow !== value.vRow || index.vCol !== value.vCol)
-      ctx.trap(`${ctx.bound.spec.opName}: ${name}'s valid shape ${index.vRow}x${index.vCol} differs from its value tile's (${value.vRow}x${value.vCol})`);
+      ctx.trap(`${name}'s valid shape ${index.vRow}x${index.vCol} differs from its value tile's (${value.vRow}x${value.vCol})`);
   }
   const kind = ctx.bound.spec.op;
   if (kind !== 'max' && kind !== 'min') ctx.trap(`unknown partial arg op '${kind}' in spec/instructions`);

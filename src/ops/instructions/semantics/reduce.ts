@@ -52,7 +52,7 @@ function hostIndependentAdd(_numerics: NumericsProfile, nanOrder: NanOrder = 'su
 
 function reduceKind(ctx: InstructionContext): 'min' | 'max' | 'sum' | 'prod' {
   const kind = ctx.bound.spec.reduce;
-  if (!kind) ctx.trap(`${ctx.bound.spec.opName} has no reduction kind in spec/instructions`);
+  if (!kind) ctx.trap(`no reduction kind in spec/instructions`);
   return kind;
 }
 
@@ -328,8 +328,7 @@ export function pairReduceSum(ctx: InstructionContext): void {
   const src = ctx.tile('src0');
   const dst = ctx.tile('dst');
   const cols = dst.vCol;
-  if (ctx.numerics === 'npu' && cols % 2 === 1)
-    ctx.trap(`pto.tpairreducesum with an odd number of valid columns (${cols}) is not implemented yet for --numerics npu`);
+  if (ctx.numerics === 'npu' && cols % 2 === 1) ctx.trap(`an odd number of valid columns (${cols}) is not implemented yet for --numerics npu`);
   const add = floatAdd(ctx, dst.codec);
   const half = Math.ceil(cols / 2);
   for (let r = 0; r < dst.vRow; r++) {

@@ -81,7 +81,7 @@ function dnElement(ctx: InstructionContext, view: PartitionView): (r: number, c:
  */
 export function reshapedTransfer(ctx: InstructionContext, view: PartitionView, tile: Tile, direction: Direction): TransferPlan {
   const t = tile.type;
-  const what = `${ctx.op.name} with view shape ${view.shape.join('x')} and the tile's valid region ${tile.vRow}x${tile.vCol}`;
+  const what = `view shape ${view.shape.join('x')} and the tile's valid region ${tile.vRow}x${tile.vCol}`;
   // The view's type says which dimensions PTOAS knows when it picks and expands a template; the rest are dynamic.
   const declared = ctx.bound.operands.get(direction === 'load' ? 'src' : 'dst')?.type;
   const known: (number | null)[] =

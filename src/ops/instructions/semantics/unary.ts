@@ -76,12 +76,12 @@ function integerOp(name: UnaryName, dtype: ElemType, ctx: InstructionContext): (
       return wide ? (v) => c.round(~(v as bigint)) : (v) => c.round(~(v as number));
     case 'recip':
       return (v) => {
-        if (v === 0 || v === 0n) ctx.trap(`pto.trecip of an integer 0 (${dtype}): division by zero`);
+        if (v === 0 || v === 0n) ctx.trap(`division by zero (an integer 0 of ${dtype})`);
         // 1 / v truncated toward zero: 1 for 1, -1 for -1, 0 otherwise.
         return v === 1 || v === 1n ? v : v === -1 || v === -1n ? v : c.round(0);
       };
   }
-  return ctx.trap(`pto.t${name} is not defined for ${dtype}`);
+  return ctx.trap(`not defined for ${dtype}`);
 }
 
 /** TEXP, TLOG, TSQRT, TRSQRT, TRECIP, TABS, TNEG, TRELU, TNOT: dst = op(src) over dst's valid region. */
@@ -97,7 +97,7 @@ function unary(ctx: InstructionContext): void {
     dst.forEachValid((r, c) => dst.set(r, c, op(src.get(r, c))));
     return;
   }
-  if (name === 'not') ctx.trap(`pto.tnot is not defined for ${dtype}`);
+  if (name === 'not') ctx.trap(`not defined for ${dtype}`);
   if (name === 'abs' || name === 'neg' || name === 'relu') {
     const op = signOp(name, f, ctx.numerics);
     dst.forEachValid((r, c) => dst.setBits(r, c, op(src.getBits(r, c), src.get(r, c) as number)));

@@ -156,5 +156,5 @@ test('the GM -> L1 form (a mat dst, global indexes) verifies, and the VM says it
   ]);
   const runIt = () => runFunction(asm.program, asm.types, [...asm.program.functions.values()][0], args, { numerics: 'npu', maxSteps: 100 });
   expect(runIt).toThrow(LocatedError);
-  expect(runIt).toThrow('pto.mgather into a mat tile (GM -> L1, global indexes) is not implemented yet');
+  expect(runIt).toThrow('pto.mgather: a mat tile destination (GM -> L1, global indexes) is not implemented yet');
 });

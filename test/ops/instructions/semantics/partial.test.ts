@@ -141,14 +141,14 @@ describe('ui16/ui32 tiles, which PTOAS accepts on both targets (any signedness o
 
   test("A2/A3 verifies them but pto-isa's A2/A3 TPART* static_asserts signed types: a trap", () => {
     expect(() => runValues('pto.tpartmax ins(%a, %b : T(a), T(b)) outs(%d : T(d))', tiles('u16', 65535), 'npu', 'a2a3')).toThrow(
-      "pto.tpartmax of ui16 tiles on a2a3 is not implemented yet: PTOAS accepts it, but pto-isa's TPARTMAX static_asserts i16/i32/f16/f32 in its A2/A3 code (npu/a2a3)",
+      "pto.tpartmax: ui16 tiles on a2a3 are not implemented yet: PTOAS accepts it, but pto-isa's TPARTMAX static_asserts i16/i32/f16/f32 in its A2/A3 code (npu/a2a3)",
     );
   });
 
   test("the simulator's TPartCheck takes neither: a trap under cpu-sim on both targets", () => {
     for (const target of ['a2a3', 'a5'] as const) {
       expect(() => runValues('pto.tpartmul ins(%a, %b : T(a), T(b)) outs(%d : T(d))', tiles('u32', 5), 'cpu-sim', target)).toThrow(
-        "pto.tpartmul of ui32 tiles under cpu-sim is not implemented yet: PTOAS accepts it, but pto-isa's TPARTMUL static_asserts i8/ui8/i16/i32/f16/bf16/f32 in its simulator's TPartCheck (cpu/TPartOp.hpp)",
+        "pto.tpartmul: ui32 tiles under cpu-sim are not implemented yet: PTOAS accepts it, but pto-isa's TPARTMUL static_asserts i8/ui8/i16/i32/f16/bf16/f32 in its simulator's TPartCheck (cpu/TPartOp.hpp)",
       );
     }
   });

@@ -92,7 +92,7 @@ describe('trecip', () => {
   test('integers: 1 / x truncated, 0 traps', () => {
     expect(unary('trecip', 'i32', [1, -1, 2, -7, 1000])).toEqual([1, -1, 0, 0, 0]);
     expect(unary('trecip', 'i64', [1n, -1n, 5n])).toEqual([1n, -1n, 0n]);
-    expect(() => unary('trecip', 'i16', [0])).toThrow('pto.trecip of an integer 0 (i16): division by zero');
+    expect(() => unary('trecip', 'i16', [0])).toThrow('pto.trecip: division by zero (an integer 0 of i16)');
   });
 });
 
