@@ -2,8 +2,8 @@ import { LocatedError } from '../diag/located-error';
 import { DIAGNOSTICS } from '../diag/catalog';
 import * as fs from 'fs';
 import { Assembled, assemble } from '../verify/assemble';
-import { formatAll, formatDiagnostic } from '../diag/diagnostic';
-import { Span } from '../diag/source';
+import { Diagnostic, formatAll, formatDiagnostic } from '../diag/diagnostic';
+import { SourceFile, Span } from '../diag/source';
 import { TargetName } from '../spec/schema';
 import { attrOf, OpNode } from '../syntax/ast';
 import { elemSize } from '../types/type';
@@ -21,6 +21,7 @@ import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { TARGET_OPTION, UsageError, exitWith, loadYargs, usageFailure } from './common';
 import { CommandLine, OptionSpec, parseSimply } from './simple-args';
 import { bindRanks, rankedPairs, summarizeRanks, writeRankOutputs } from './ranks';
+import { VALIDATE_FLAGS, checkArgValues, checkNames, checkOutPaths, givenOptions } from './vm-checks';
 
 /** The options of pto-vm, for yargs and for the usual command lines (simple-args.ts). */
 const OPTIONS = {
@@ -43,7 +44,12 @@ const OPTIONS = {
     choices: ['emitc', 'vpto'] as const,
     describe: "follow this PTOAS back end where the two differ (default: the module's pto.backend, else emitc)",
   },
-  json: { type: 'boolean', default: false, describe: 'print the results as JSON' },
+  json: { type: 'boolean', default: false, describe: 'print the results as JSON (a failed run too: {ok: false, error})' },
+  quiet: {
+    type: 'boolean',
+    default: false,
+    describe: 'leave out the notes on what the VM cannot model exactly (--json still lists them)',
+  },
   'json-values': { type: 'number', default: LIMITS.jsonValues.value, describe: 'the values --json lists for each buffer, at most' },
   'max-steps': { type: 'number', default: LIMITS.steps.value, describe: 'stop after this many steps per core (an executed op or a loop iteration)' },
   timeout: { type: 'number', default: LIMITS.time.value, describe: 'stop a run after this many seconds' },
@@ -86,34 +92,76 @@ function boardValidation(): typeof import('./validate') {
   return require('./validate');
 }
 
+/** Every option of every command, for the check of their names (validate's own --keep among them). */
+const ALL_OPTIONS: Record<string, OptionSpec> = { ...OPTIONS, keep: { type: 'string' } };
+
+/** The package's version, from its package.json (two folders up from src/cli, dist/cli and dist/bundle alike). */
+function version(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** yargs' messages for a missing positional argument, in the project's words. */
+function failure(argv: string[]) {
+  return (message: string | undefined, error: Error | undefined): never => {
+    if (message?.startsWith('Not enough non-option arguments')) {
+      if (argv[0] === 'validate') throw new UsageError('pto-vm validate: give the sample kernels or folders to check (pto-vm validate PATH...)');
+      throw new UsageError('pto-vm run: give the .pto file to run (pto-vm run FILE)');
+    }
+    return usageFailure(message, error);
+  };
+}
+
 /** The arguments as yargs gives them. */
 export function parseWithYargs(argv: string[]) {
+  return parser(argv).parseSync();
+}
+
+function parser(argv: string[]) {
   return loadYargs()(argv)
     .scriptName('pto-vm')
-    .usage('$0 run FILE [options]\n\nRun a PTO-AS program on the PTO virtual machine.')
+    .usage('$0 run FILE [options]\n$0 validate PATH... [options]\n\nRun a PTO-AS program on the PTO virtual machine.')
     .command('run <file>', 'run a function of FILE', (y) => y.positional('file', { type: 'string', describe: 'the .pto program' }))
     .command('validate <paths..>', "check sample kernels against PTOAS's golden scripts, with the VM as the board", (y) => boardValidation().validateOptions(y))
     .options(OPTIONS)
     .demandCommand(1, 'pto-vm: give a command: run FILE')
     .strict()
     .exitProcess(false)
-    .fail(usageFailure)
+    .fail(failure(argv))
     .help()
-    .version(false)
-    .parseSync();
+    .alias('h', 'help')
+    .version(version());
 }
 
 /** pto-vm run FILE [--target] [--entry] [--arg NAME=VALUE]... [--out NAME=PATH]... [--numerics] [--pto-backend] [--json] [--max-steps N] [--blocks N] [--subblocks N] [--ranks R] [--schedule-seed S] [--strict-sync] */
 export function main(argv: string[]): number | Promise<number> {
+  // `pto-vm` alone: the help, as a usage error; `pto-vm help`: the help.
+  if (argv.length === 0 || argv[0] === 'help') {
+    parser(['--help']).showHelp((text) => (argv.length === 0 ? process.stderr : process.stdout).write(text + '\n'));
+    return argv.length === 0 ? 2 : 0;
+  }
   let args;
   try {
-    args = (parseSimply(argv, RUN_COMMAND_LINE) as ReturnType<typeof parseWithYargs> | undefined) ?? parseWithYargs(argv);
+    args = parseSimply(argv, RUN_COMMAND_LINE) as ReturnType<typeof parseWithYargs> | undefined;
+    if (!args) {
+      checkNames(argv, ALL_OPTIONS);
+      args = parseWithYargs(argv);
+    }
   } catch (e) {
     return exitWith(e);
   }
-  if (args.help) return 0;
+  if (args.help || args.version) return 0;
   try {
-    if (args._[0] === 'validate')
+    // A number option given text: what it expected, and the text (yargs reads it as NaN).
+    for (const { name, text } of givenOptions(argv, OPTIONS))
+      if ((OPTIONS as Record<string, OptionSpec>)[name].type === 'number' && Number.isNaN(Number(text)))
+        throw new UsageError(`--${name} expects a number, got '${text ?? ''}'`);
+    if (args._[0] === 'validate') {
+      const runOnly = givenOptions(argv, OPTIONS).find((o) => !VALIDATE_FLAGS.includes(o.name));
+      if (runOnly) throw new UsageError(`--${runOnly.name} is an option of 'pto-vm run'; validate takes ${VALIDATE_FLAGS.map((f) => '--' + f).join(', ')}`);
       return boardValidation()
         .validate({
           paths: args.paths as string[],
@@ -124,17 +172,24 @@ export function main(argv: string[]): number | Promise<number> {
           progress: process.stderr.isTTY ? (t) => process.stderr.write(t) : undefined,
         })
         .catch(exitWith);
+    }
     if (args._[0] !== 'run') throw new UsageError(`unknown command '${String(args._[0])}' (expected 'run')`);
     if (args.direct && args['check-lowering']) throw new UsageError('--direct and --check-lowering exclude each other (--check-lowering runs both)');
     const ranks = checkCount(args.ranks, '--ranks');
     if (ranks > 1 && args['check-lowering']) throw new UsageError('--check-lowering runs one rank: leave out --ranks');
     checkCores(ranks * checkCount(args.blocks, '--blocks') * (args.subblocks === undefined ? 1 : checkCount(args.subblocks, '--subblocks')));
+    // Every value given is checked before the program is read: the arguments' forms and files, the outputs' paths.
+    const argSpecs = rankedPairs(args.arg, '--arg', ranks);
+    const outSpecs = rankedPairs(args.out, '--out', ranks);
+    checkArgValues(argSpecs);
+    checkOutPaths(outSpecs);
     const code = run({
       file: String(args.file),
       target: args.target as TargetName | undefined,
       entry: args.entry,
-      argSpecs: rankedPairs(args.arg, '--arg', ranks),
-      outSpecs: rankedPairs(args.out, '--out', ranks),
+      argSpecs,
+      outSpecs,
+      quiet: args.quiet,
       numerics: args.numerics as NumericsProfile,
       backend: args['pto-backend'] as CodeBackend | undefined,
       json: args.json,
@@ -201,6 +256,8 @@ interface RunRequest {
   argSpecs: Map<string, string>[];
   outSpecs: Map<string, string>[];
   numerics: NumericsProfile;
+  /** --quiet: no notes on standard error. */
+  quiet: boolean;
   /** From --pto-backend; else the module's. */
   backend?: CodeBackend;
   json: boolean;
@@ -235,22 +292,22 @@ function run(req: RunRequest): MaybePromise<number> {
   try {
     text = fs.readFileSync(req.file, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read ${req.file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `${req.file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a .pto file' : `cannot read it (${code ?? String(e)})`}`,
+    );
   }
   const assembled = assemble(req.file, text, { target: req.target });
   if (assembled.diags.items.length > 0) process.stderr.write(formatAll(assembled.diags) + '\n');
-  if (assembled.diags.hasErrors()) return 1;
+  if (assembled.diags.hasErrors()) return failedJson(req, assembled.source, assembled.diags.items);
   if ((req.backend ?? assembled.program.backend) === 'vpto' && assembled.program.target !== 'a5')
     throw new UsageError("the vpto back end's tile-op templates (PTOAS lib/TileOps) are A5's: run --target a5, or --pto-backend emitc");
   const missing = unimplementedInstructions(assembled.program);
   if (missing.length > 0) {
     const message = (op: OpNode) => `${op.name} is not implemented in the VM yet (pto-as verifies it)`;
-    process.stderr.write(
-      missing
-        .map((op) => formatDiagnostic(assembled.source, { severity: 'error', code: DIAGNOSTICS.notRunnable.code, message: message(op), span: op.nameSpan }))
-        .join('\n') + '\n',
-    );
-    return 1;
+    const diagnostics = missing.map((op): Diagnostic => ({ severity: 'error', code: DIAGNOSTICS.notRunnable.code, message: message(op), span: op.nameSpan }));
+    process.stderr.write(diagnostics.map((d) => formatDiagnostic(assembled.source, d)).join('\n') + '\n');
+    return failedJson(req, assembled.source, diagnostics);
   }
   const lowerable = firstLowerableOp(assembled.program);
   let lowered: Assembled | undefined;
@@ -260,14 +317,14 @@ function run(req: RunRequest): MaybePromise<number> {
     } catch (e) {
       if (!(e instanceof LocatedError)) throw e;
       process.stderr.write(formatDiagnostic(assembled.source, e.diagnostic) + '\n');
-      return 1;
+      return failedJson(req, assembled.source, [e.diagnostic]);
     }
   }
   const main = lowered ?? assembled;
   const fn = chooseEntry(main.program.functions, req.entry);
   const source = (lower: boolean): ProgramSource => ({ path: req.file, text, target: req.target, lower });
   return then(execute(main, fn.symbol!, req, source(lowered !== undefined)), (execution) => {
-    if (!execution) return 1;
+    if (!execution) return 1; // reported (failedJson)
     const { result } = execution;
     if (lowerable && req.numerics !== 'npu' && !req.direct)
       result.notes.push(
@@ -279,10 +336,9 @@ function run(req: RunRequest): MaybePromise<number> {
       const difference = firstDifference(execution.bound.buffers, direct.bound.buffers);
       if (difference) {
         const message = `--check-lowering: ${difference}`;
-        process.stderr.write(
-          formatDiagnostic(assembled.source, { severity: 'error', code: DIAGNOSTICS.loweringMismatch.code, message, span: lowerable.nameSpan }) + '\n',
-        );
-        return 1;
+        const mismatch: Diagnostic = { severity: 'error', code: DIAGNOSTICS.loweringMismatch.code, message, span: lowerable.nameSpan };
+        process.stderr.write(formatDiagnostic(assembled.source, mismatch) + '\n');
+        return failedJson(req, assembled.source, [mismatch]);
       }
       const bytes = execution.bound.buffers.reduce((n, b) => n + b.bytes.length, 0);
       process.stderr.write(
@@ -293,11 +349,28 @@ function run(req: RunRequest): MaybePromise<number> {
   });
 }
 
+/**
+ * With --json, a failed run's document on standard output: `ok: false`, the first error (its code, message and
+ * location) and every error (the text on standard error says the same). Gives the exit code, 1.
+ */
+function failedJson(req: RunRequest, source: SourceFile | undefined, diagnostics: readonly Diagnostic[], message?: string): number {
+  if (!req.json) return 1;
+  const errors = diagnostics
+    .filter((d) => d.severity === 'error')
+    .map((d) => {
+      const at = source?.position(d.span.start);
+      return { code: d.code ?? null, message: d.message, file: source?.path ?? req.file, line: at?.line, column: at?.col };
+    });
+  if (message !== undefined) errors.push({ code: null, message, file: req.file, line: undefined, column: undefined });
+  process.stdout.write(JSON.stringify({ ok: false, error: errors[0], errors }) + '\n');
+  return 1;
+}
+
 /** What a run prints: notes, synchronization findings and warnings, then the outputs (or JSON); its exit code. */
 function report(req: RunRequest, main: Assembled, fn: OpNode, execution: Execution): number {
   const { bound, ranks, result } = execution;
   const { program } = main;
-  for (const note of result.notes) process.stderr.write(`${req.file}: note: ${note}\n`);
+  if (!req.quiet) for (const note of result.notes) process.stderr.write(`${req.file}: note: ${note}\n`);
   const severity = req.strictSync ? 'error' : 'warning';
   for (const f of result.sync)
     process.stderr.write(
@@ -341,6 +414,7 @@ function report(req: RunRequest, main: Assembled, fn: OpNode, execution: Executi
       notes: (f.notes ?? []).map((n) => ({ message: n.message, ...located(main, n.span) })),
     }));
     const head = JSON.stringify({
+      ok: !syncFailed,
       function: fn.symbol,
       target: program.target,
       numerics: req.numerics,
@@ -456,6 +530,7 @@ function bindAndRun(
     // The program asks for more than a limit allows (buffers sized by its views).
     if (e instanceof LocatedError) {
       process.stderr.write(formatDiagnostic(assembled.source, e.diagnostic) + '\n');
+      failedJson(req, assembled.source, [e.diagnostic]);
       return undefined;
     }
     throw e;
@@ -467,10 +542,13 @@ function bindAndRun(
   const failed = (e: unknown): undefined => {
     if (e instanceof LocatedError) {
       process.stderr.write(formatDiagnostic(assembled.source, e.diagnostic) + '\n');
+      failedJson(req, assembled.source, [e.diagnostic]);
       return undefined;
     }
     if (e instanceof WorkerCrash) {
-      process.stderr.write(`${req.file}: error: --jobs ${req.jobs}: ${e.message}; the run has no result (--jobs 1 runs without worker threads)\n`);
+      const message = `--jobs ${req.jobs}: ${e.message}; the run has no result (--jobs 1 runs without worker threads)`;
+      process.stderr.write(`${req.file}: error: ${message}\n`);
+      failedJson(req, undefined, [], message);
       return undefined;
     }
     throw e;

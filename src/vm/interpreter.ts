@@ -354,13 +354,21 @@ const LAUNCH_SCALARS: Record<string, (core: CoreIndex) => number> = {
   '%__pypto_spmd_subblock_idx': (core) => core.subblock,
 };
 
+/** Whether a parameter is one of pypto's launch scalars, which the launch binds per core when the user does not. */
+export function isLaunchScalar(name: string): boolean {
+  return Object.hasOwn(LAUNCH_SCALARS, name);
+}
+
 /**
  * The peer kernel's arguments: the entry's argument of the same name, else of the same position (the runtime passes
- * both kernels the same ones); a launch scalar the entry lacks is the core's own.
+ * both kernels the same ones); a launch scalar the entry lacks is the core's own. The entry's own launch scalars
+ * left unbound (pto-vm run without --arg for them) are the core's too.
  */
 function argumentsFor(entry: OpNode, kernel: OpNode, args: Map<string, Value>, core: CoreIndex): Map<string, Value> {
-  if (kernel === entry) return args;
   const names = (f: OpNode) => f.regions[0]?.blocks[0]?.args.map((a) => a.name) ?? [];
+  const unbound = names(entry).filter((name) => !args.has(name) && isLaunchScalar(name));
+  if (unbound.length > 0) args = new Map([...args, ...unbound.map((name): [string, Value] => [name, BigInt(LAUNCH_SCALARS[name](core))])]);
+  if (kernel === entry) return args;
   const from = names(entry);
   const mapped = new Map<string, Value>();
   names(kernel).forEach((name, i) => {

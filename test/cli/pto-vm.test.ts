@@ -118,11 +118,11 @@ describe('pto-vm run programs/tcolmin.pto', () => {
 
     test('a missing input file', () => {
       const file = path.join(tmp, 'does-not-exist.npy');
-      expectUsageError(ptoVm('run', PROGRAM, '--arg', `arg0=${file}`), /cannot read the file \(ENOENT\)/);
+      expectUsageError(ptoVm('run', PROGRAM, '--arg', `arg0=${file}`), /^error: --arg arg0=.*does-not-exist\.npy: no such file$/);
     });
 
     test('a missing program file', () => {
-      expectUsageError(ptoVm('run', path.join(tmp, 'missing.pto')), /cannot read .*missing\.pto: ENOENT/);
+      expectUsageError(ptoVm('run', path.join(tmp, 'missing.pto')), /^error: .*missing\.pto: no such file$/);
     });
 
     test('--numerics bogus', () => {

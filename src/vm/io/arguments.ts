@@ -17,6 +17,7 @@ import { subview } from '../../ops/memref';
 import { callOp } from '../../ops/builtin';
 import { forOp } from '../../ops/scf';
 import { MULBERRY32_STEP, mulberry32, mulberry32Bits } from '../mulberry32';
+import { isLaunchScalar } from '../interpreter';
 
 /** A problem with how the user bound arguments: a usage error (exit 2), not a program error. */
 export class ArgumentError extends Error {}
@@ -93,11 +94,18 @@ export function bindArguments(
   const values = new Map<string, Value>();
   const buffers: GlobalBuffer[] = [];
   const origins = new Map<string, string>();
-  // A scalar without a value is a usage error found before any buffer is generated (they can be large).
+  // Scalars without a value are one usage error, found before any buffer is generated (they can be large). pypto's
+  // launch scalars need none: each core gets its own (src/vm/interpreter.ts, LAUNCH_SCALARS).
+  const missing: string[] = [];
   for (const param of params) {
     const type = param.type ? types.resolve(param.type).type : undefined;
     const name = param.name.slice(1);
-    if (type?.kind === 'scalar' && !specs.has(name)) throw new ArgumentError(`argument %${name} (${type.elem}) needs a value: --arg ${name}=NUMBER`);
+    if (type?.kind === 'scalar' && !specs.has(name) && !isLaunchScalar(param.name)) missing.push(`%${name} (${type.elem})`);
+  }
+  if (missing.length > 0) {
+    const plural = missing.length > 1;
+    const example = missing.map((m) => `--arg ${m.slice(1, m.indexOf(' '))}=NUMBER`).join(' ');
+    throw new ArgumentError(`scalar argument${plural ? 's' : ''} ${missing.join(', ')} need${plural ? '' : 's'} a value: ${example}`);
   }
   const sizing = new StaticSizing(fn, specs, types, callees);
   // Every buffer's size is checked against what is left before it is allocated.
@@ -119,8 +127,20 @@ export function bindArguments(
     if (type?.kind === 'ptr') {
       let buffer: GlobalBuffer;
       if (spec !== undefined) {
+        if (isNumber(spec))
+          throw new ArgumentError(
+            `--arg ${name}=${spec}: %${name} is a pointer (${param.type?.text}): expected FILE.npy, FILE.bin, zeros:N or random:N[:SEED], not a number`,
+          );
         reserve(specBytes(type.elem, spec), `%${name}`, param.span, `${name}=${spec}`);
-        buffer = boundBuffer(name, type.elem, { data: readPointerData(name, type.elem, spec, beforeGenerating) }, memory);
+        const data = readPointerData(name, type.elem, spec, beforeGenerating);
+        // A file shorter than the views made of the pointer: the run would read past it.
+        const needed = (sizing.extent(param.name) ?? 0) * elemSize(type.elem);
+        if (isFile(spec) && data.length < needed)
+          throw new ArgumentError(
+            `--arg ${name}=${spec}: ${spec} holds ${data.length} bytes of data (${data.length / elemSize(type.elem)} ${type.elem}), but the views of %${name} ` +
+              `reach ${needed} bytes (${needed / elemSize(type.elem)} ${type.elem})`,
+          );
+        buffer = boundBuffer(name, type.elem, { data }, memory);
         origins.set(name, spec);
       } else {
         const count = sizing.extent(param.name);
@@ -164,8 +184,8 @@ export function bindArguments(
       values.set(param.name, { kind: 'tile_contents', bytes: randomBytes(type.dtype, count, 1 + index) });
       origins.set(name, `random:${count}:${1 + index}`);
     } else if (type?.kind === 'scalar') {
-      if (spec === undefined) throw new ArgumentError(`argument %${name} (${type.elem}) needs a value: --arg ${name}=NUMBER`);
-      values.set(param.name, parseScalar(name, type.elem, spec));
+      // Unbound, a launch scalar is each core's own (checked above: any other scalar has a value).
+      if (spec !== undefined) values.set(param.name, parseScalar(name, type.elem, spec));
     } else {
       throw new ArgumentError(`argument %${name} has a type the VM cannot bind (${param.type?.text ?? 'unknown'})`);
     }
@@ -224,6 +244,42 @@ function parseScalar(name: string, elem: ElemType, text: string): Value {
   const negative = text.trim().startsWith('-');
   const magnitude = BigInt(text.trim().replace(/^[+-]/, ''));
   return negative ? -magnitude : magnitude;
+}
+
+/** Whether an `--arg` value is a number (what a scalar argument takes). */
+function isNumber(text: string): boolean {
+  const t = text.trim();
+  return t !== '' && (!Number.isNaN(Number(t)) || /^[+-]?(0x[0-9a-f]+|nan|inf(inity)?)$/i.test(t));
+}
+
+const isFile = (spec: string) => spec.endsWith('.npy') || spec.endsWith('.bin');
+
+/**
+ * What is wrong with the form of an `--arg` value, found without the program: zeros:N, random:N[:SEED], a number,
+ * @RANK[:NAME], or a FILE.npy / FILE.bin that can be read; undefined when nothing is.
+ */
+export function argSpecProblem(spec: string): string | undefined {
+  const generator = /^(zeros|random):(.*)$/.exec(spec);
+  if (generator) {
+    const [count, seed, ...rest] = generator[2].split(':');
+    const form = generator[1] === 'zeros' ? 'zeros:N' : 'random:N[:SEED]';
+    if (!/^\d+$/.test(count)) return `expected ${form} with N a number of elements, got '${count}'`;
+    if (generator[1] === 'zeros' && seed !== undefined) return `expected zeros:N (zeros take no seed)`;
+    if (seed !== undefined && !/^\d+$/.test(seed)) return `expected ${form} with SEED a non-negative integer, got '${seed}'`;
+    if (rest.length > 0) return `expected ${form}`;
+    return undefined;
+  }
+  if (isNumber(spec) || /^@\d+(:%?\S+)?$/.test(spec)) return undefined;
+  if (!isFile(spec)) return `expected FILE.npy, FILE.bin, zeros:N, random:N[:SEED], a number or @RANK[:NAME]`;
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(spec);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `no such file` : `cannot read the file (${code ?? 'error'})`;
+  }
+  if (!stat.isFile()) return `${spec} is not a file`;
+  return undefined;
 }
 
 /** The bytes an `--arg` spec gives (a file's size, or N elements), found without reading or making them. */
