@@ -127,7 +127,7 @@ test('a scalar argument without a value is reported before any buffer is made (a
   const asm = assemble('k.pto', text);
   expect(formatAll(asm.diags)).toBe('');
   const fn = [...asm.program.functions.values()][0];
-  expect(() => bindArguments(asm.types, fn, new Map())).toThrow('argument %n (index) needs a value: --arg n=NUMBER');
+  expect(() => bindArguments(asm.types, fn, new Map())).toThrow('scalar argument %n (index) needs a value: --arg n=NUMBER');
 });
 
 describe('beforeGenerating: told of each input before it is generated, with its elements', () => {
