@@ -3,6 +3,8 @@
  * rule, derived by hand from lib/PTO/IR/PTO.cpp. MLIR's Type::isInteger(n) matches any signedness, so where PTOAS
  * writes isInteger(32) both i32 and ui32 pass.
  */
+import { assemble } from '../../src/verify/assemble';
+import { printCanonical } from '../../src/emit/canonical';
 import { runKernel, runValues } from '../ops/instructions/semantics/tile-kernel';
 import { at, diagLines, kernel, run, tileBuf } from '../fixtures/verify/helpers';
 
@@ -46,7 +48,7 @@ describe('tpartargmax/tpartargmin (verifyTPartArgOpCommon): values i32/i16/f16/f
     });
     const line = 'pto.tpartargmax ins(%a, %b, %ai, %bi : T(a), T(b), T(ai), T(bi)) outs(%d, %di : T(d), T(di))';
     expect(runValues(line, tiles('f32'), 'npu').di.slice(0, 2)).toEqual([20, 11]);
-    expect(() => runValues(line, tiles('i32'), 'npu')).toThrow('pto.tpartargmax of i32 values is not implemented yet');
+    expect(() => runValues(line, tiles('i32'), 'npu')).toThrow(/^pto\.tpartargmax.* i32 values (is|are) not implemented yet/);
   });
 });
 
@@ -139,7 +141,30 @@ describe('tmrgsort (TMrgSortOp::verify): format 1 is f16/f32; format 2 takes any
     const line = 'pto.tmrgsort ins(%a, %b, %t : T(a), T(b), T(t)) outs(%d, %x : T(d), vector<4xi16>)';
     const tile = (cols: number) => ({ dtype: 'i32' as const, rows: 1, cols });
     expect(() => runKernel(line, { a: tile(64), b: tile(64), t: tile(128), d: tile(128) }, { scalars: { x: ['vector<4xi16>', 0] } })).toThrow(
-      'pto.tmrgsort of i32 lists is not implemented yet',
+      /^pto\.tmrgsort: i32 lists are not implemented yet/,
     );
+  });
+});
+
+describe('tcvt without satmode/rmode: PTOAS e32488c9 prints none and lowers to TCVT(dst, src, RoundMode::CAST_RINT, SaturationMode::OFF)', () => {
+  const line = 'pto.tcvt ins(%s : T(s)) outs(%d : T(d))';
+  const tiles = (to: 'f16', value: number) => ({
+    s: { dtype: 'f32' as const, rows: 1, cols: 16, data: [value, 2049, 2051] },
+    d: { dtype: to, rows: 1, cols: 16 },
+  });
+  test('a5 emitc: 1e5 to f16 overflows to +inf unsaturated (it saturated to 65504); 2049 and 2051 round to even (CAST_RINT)', () => {
+    expect(runValues(line, tiles('f16', 1e5), 'npu').d.slice(0, 3)).toEqual([Infinity, 2048, 2052]);
+    expect(runValues(line.replace('%s :', '%s {satmode = #pto<saturation_mode ON>} :'), tiles('f16', 1e5), 'npu').d.slice(0, 3)).toEqual([65504, 2048, 2052]);
+  });
+  test('the canonical form, as PTOAS prints it, adds neither attribute', () => {
+    const [f32, f16] = [tileBuf({ dtype: 'f32', rows: 1, cols: 16 }), tileBuf({ dtype: 'f16', rows: 1, cols: 16 })];
+    const text = program(`pto.tcvt ins(%s : ${f32}) outs(%d : ${f16})`, { s: f32, d: f16 });
+    const asm = assemble('t.pto', text, { target: 'a5' });
+    expect(printCanonical(asm.module, asm.types)).toContain('pto.tcvt ins(%s : !pto.tile_buf<vec, 1x16xf32>) outs(%d : !pto.tile_buf<vec, 1x16xf16>)\n');
+  });
+  test('a2a3 without a tmp saturates f32 -> f16 whatever is asked (pto-isa A2/A3 TCVT_IMPL), so absent and OFF agree', () => {
+    expect(runValues(line, tiles('f16', 1e5), 'npu', 'a2a3').d.slice(0, 1)).toEqual([65504]);
+    const off = line.replace('%s :', '%s {satmode = #pto<saturation_mode OFF>} :');
+    expect(runValues(off, tiles('f16', 1e5), 'npu', 'a2a3').d.slice(0, 1)).toEqual([65504]);
   });
 });

@@ -47,10 +47,12 @@ function convert(ctx: InstructionContext): void {
   const explicitSaturation = requestedSaturation((n) => ctx.attribute(n));
   let element: Converter;
   if (ctx.numerics === 'cpu-sim') {
-    // The simulator's 3-argument TCVT (what PTOAS emits) runs with SaturationMode::OFF.
+    // PTOAS passes SaturationMode::OFF when satmode is absent, as the simulator's 3-argument TCVT assumes.
     element = cpuSimConverter(from, to, mode, explicitSaturation ?? false);
   } else {
-    element = npuElement(ctx, from, to, mode, explicitSaturation);
+    // PTOAS e32488c9's EmitC lowering passes SaturationMode::OFF when satmode is absent (its default, PTOOps.td).
+    // Its vpto templates never read satmode: there the VM keeps the per-pair choice of pto-isa's 3-argument TCVT.
+    element = npuElement(ctx, from, to, mode, explicitSaturation ?? (ctx.backend === 'vpto' ? undefined : false));
   }
   const nanBits = ctx.numerics === 'cpu-sim' && !explicitSaturation && FLOAT_BITS[from] && FLOAT_BITS[to];
   const nan = nanBits ? (bits: number) => simulatorNanBits(bits, from, to) : () => undefined;

@@ -269,7 +269,7 @@ export function mergeSort(ctx: InstructionContext): void {
   const dtype = ctx.tile('dst').type.dtype;
   // PTOAS verifies format 2 of any element type; pto-isa's TMRGSORT static_asserts half/float.
   if (dtype !== 'f16' && dtype !== 'f32')
-    ctx.trap(`pto.tmrgsort of ${elemTypeName(dtype)} lists is not implemented yet: pto-isa's TMRGSORT takes f16/f32 only`);
+    ctx.trap(`${elemTypeName(dtype)} lists are not implemented yet: PTOAS accepts them, but pto-isa's TMRGSORT takes f16/f32 only`);
   const src1 = ctx.optionalTile('src1');
   if (!src1) return mergeBlocks(ctx, Number(ctx.scalar('src1')));
   const sources = [ctx.tile('src0'), src1, ctx.optionalTile('src2'), ctx.optionalTile('src3')].filter((t): t is Tile => t !== undefined);

@@ -129,10 +129,12 @@ describe('npu', () => {
     for (const m of MODES) expect([m, tcvt('f32', 'f16', [x, tie, -tie], { attrs: mode(m) })]).toEqual([m, want[m]]);
   });
 
-  test('f32 -> f16 saturates by default (NaN -> 0, inf -> 65504); a5 can turn it off', () => {
-    expect(tcvt('f32', 'f16', [NaN, Infinity, -70000, 1])).toEqual([0, 65504, -65504, 1]);
+  test('f32 -> f16 saturates when asked (NaN -> 0, inf -> 65504); on a5 absent is OFF (PTOAS passes SaturationMode::OFF)', () => {
+    expect(tcvt('f32', 'f16', [NaN, Infinity, -70000, 1], { attrs: 'saturation = true' })).toEqual([0, 65504, -65504, 1]);
     const off = tcvt('f32', 'f16', [NaN, Infinity, -70000], { attrs: 'saturation = false' });
     expect([Number.isNaN(off[0]), off[1], off[2]]).toEqual([true, Infinity, -Infinity]);
+    const absent = tcvt('f32', 'f16', [NaN, Infinity, -70000]);
+    expect([Number.isNaN(absent[0]), absent[1], absent[2]]).toEqual([true, Infinity, -Infinity]);
   });
 
   test('f32 -> i32: per mode; ODD and NONE truncate (no round-to-odd for this pair); saturated NaN is 0', () => {
@@ -147,7 +149,7 @@ describe('npu', () => {
       [2, -2, 3],
       [2, -2, 4],
     ]);
-    expect(tcvt('f32', 'i32', [NaN, 3e9, -Infinity])).toEqual([0, 2147483647, INT_MIN]);
+    expect(tcvt('f32', 'i32', [NaN, 3e9, -Infinity], { attrs: 'saturation = true' })).toEqual([0, 2147483647, INT_MIN]);
   });
 
   test('f32 -> i32 without saturation traps on a value the NPU result is not documented for', () => {
@@ -170,11 +172,11 @@ describe('npu', () => {
     expect(tcvt('i16', 'u8', [-5, 300], { attrs: 'satmode = #pto<saturation_mode OFF>' })).toEqual([251, 44]);
   });
 
-  test('integer narrowing: i32 -> i16 wraps by default, i16 -> u8 (a5) saturates by default', () => {
+  test('integer narrowing: i32 -> i16 and i16 -> u8 (a5) wrap by default (PTOAS passes SaturationMode::OFF)', () => {
     expect(tcvt('i32', 'i16', [40000, -40000, 5])).toEqual([40000 - 65536, 65536 - 40000, 5]);
     expect(tcvt('i32', 'i16', [40000, -40000], { attrs: 'saturation = true' })).toEqual([32767, -32768]);
-    expect(tcvt('i16', 'u8', [-5, 300, 200])).toEqual([0, 255, 200]);
-    expect(tcvt('i16', 'u8', [-5, 300], { attrs: 'saturation = false' })).toEqual([251, 44]);
+    expect(tcvt('i16', 'u8', [-5, 300, 200], { attrs: 'saturation = true' })).toEqual([0, 255, 200]);
+    expect(tcvt('i16', 'u8', [-5, 300, 200])).toEqual([251, 44, 200]);
   });
 
   test('f32 -> f32 rounds to an integral value per mode', () => {
@@ -199,6 +201,7 @@ describe('npu', () => {
 
 describe('pairs PTOAS accepts that pto-isa does not implement', () => {
   const OFF = 'satmode = #pto<saturation_mode OFF>';
+  const ON = 'satmode = #pto<saturation_mode ON>';
 
   test("a2a3 under npu: a trap (pto-isa's A2/A3 dispatcher emits no vconv for them); cpu-sim runs the simulator's generic cast", () => {
     expect(() => tcvt('i8', 'i32', [-128, 5], { target: 'a2a3' })).toThrow(
@@ -231,17 +234,19 @@ describe('pairs PTOAS accepts that pto-isa does not implement', () => {
     for (const [m, values] of Object.entries(want)) expect([m, tcvt('f16', 'bf16', [tie, below, -tie], { attrs: mode(m) })]).toEqual([m, values]);
   });
 
-  test('a5 u32 -> f16: 2049 between 2048 and 2050; 70000 overflows: +-65504 saturated (the default), IEEE 754 without', () => {
-    expect(tcvt('u32', 'f16', [2049, 70000])).toEqual([2048, 65504]);
+  test('a5 u32 -> f16: 2049 between 2048 and 2050; 70000 overflows: +-65504 saturated, IEEE 754 without (the default)', () => {
+    expect(tcvt('u32', 'f16', [2049, 70000], { attrs: ON })).toEqual([2048, 65504]);
+    expect(tcvt('u32', 'f16', [2049, 70000])).toEqual([2048, Infinity]);
     expect(tcvt('u32', 'f16', [2049], { attrs: mode('ROUND') })).toEqual([2050]);
     expect(tcvt('u32', 'f16', [70000], { attrs: OFF })).toEqual([Infinity]);
     expect(tcvt('u32', 'f16', [70000], { attrs: `${mode('TRUNC')}, ${OFF}` })).toEqual([65504]);
   });
 
-  test('a5 f32 -> u8 rounds per rmode; out of range clamps when saturated (the default) and traps without', () => {
+  test('a5 f32 -> u8 rounds per rmode; out of range clamps when saturated and traps without (the default)', () => {
     const xs = [2.5, 255.4, -0.5, 300, -3, Infinity];
-    expect(tcvt('f32', 'u8', xs)).toEqual([2, 255, 0, 255, 0, 255]);
-    expect(tcvt('f32', 'u8', xs, { attrs: mode('FLOOR') })).toEqual([2, 255, 0, 255, 0, 255]);
+    expect(tcvt('f32', 'u8', xs, { attrs: ON })).toEqual([2, 255, 0, 255, 0, 255]);
+    expect(tcvt('f32', 'u8', xs, { attrs: `${mode('FLOOR')}, ${ON}` })).toEqual([2, 255, 0, 255, 0, 255]);
+    expect(() => tcvt('f32', 'u8', [300])).toThrow("pto.tcvt f32 -> u8 without saturation: the NPU's result for 300 is not documented");
     expect(tcvt('f32', 'u8', [2.5, 7], { attrs: mode('CEIL') })).toEqual([3, 7]);
     expect(tcvt('f32', 'u8', [254.5, 0], { attrs: OFF })).toEqual([254, 0]);
     expect(() => tcvt('f32', 'u8', [300], { attrs: OFF })).toThrow(
