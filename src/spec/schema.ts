@@ -15,9 +15,10 @@ export const OperandSpec = z.object({
   kind: z.enum(['tile', 'view', 'scalar']),
   /**
    * A scalar's types, as PTOAS constrains the operand (PTOOps.td, or the op's verifier): `numeric` (its ScalarType,
-   * a signless integer or a float), `signless-integer`, `integer-or-float` (either signedness), `f32`. Absent: any.
+   * a signless integer or a float), `signless-integer`, `integer-or-float` (either signedness), `f32`, `index`
+   * (ODS Index: an offset). Absent: any.
    */
-  scalarTypes: z.enum(['numeric', 'signless-integer', 'integer-or-float', 'f32']).optional(),
+  scalarTypes: z.enum(['numeric', 'signless-integer', 'integer-or-float', 'f32', 'index']).optional(),
   optional: z.boolean().optional(),
   /** Level 1 (SSA) spelling: absent (`false`) or optional (`"optional"`), e.g. scratch tiles. Default: as at Level 2. */
   l1: z.union([z.literal(false), z.literal('optional')]).optional(),

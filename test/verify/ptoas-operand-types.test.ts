@@ -168,3 +168,57 @@ describe('tcvt without satmode/rmode: PTOAS e32488c9 prints none and lowers to T
     expect(runValues(off, tiles('f16', 1e5), 'npu', 'a2a3').d.slice(0, 1)).toEqual([65504]);
   });
 });
+
+describe('texpands/tsetval/tgetval scalars (ODS ScalarType: a signless integer or a float; offsets index)', () => {
+  const tile = (dtype: string) => tileBuf({ dtype, rows: 16, cols: 32 });
+  const expands = (dtype: string, scalar: string) =>
+    kernel([`%d = pto.alloc_tile : ${tile(dtype)}`, `pto.texpands ins(%s : ${scalar}) outs(%d : ${tile(dtype)})`, 'return'], `%s: ${scalar}`);
+  test('texpands (TExpandsOp::verify): i16 on a2a3, i8 only on a5, no 64-bit type; the scalar is exactly dst type', () => {
+    expect(diagLines(run(expands('i16', 'i16'), 'a2a3'))).toEqual([]);
+    expect(diagLines(run(expands('i8', 'i8'), 'a5'))).toEqual([]);
+    const i8 = expands('i8', 'i8');
+    expect(diagLines(run(i8, 'a2a3'))).toEqual([
+      `${at(i8, tile('i8'), 1)}: error[E0505]: pto.texpands: dst dtype i8 is not supported on a2a3 (allowed: i16, ui16, i32, ui32, f16, bf16, f32)`,
+    ]);
+    const i64 = expands('i64', 'i64');
+    expect(diagLines(run(i64, 'a5'))).toEqual([
+      `${at(i64, tile('i64'), 1)}: error[E0505]: pto.texpands: dst dtype i64 is not supported on a5 (allowed: i8, ui8, i16, ui16, i32, ui32, f16, bf16, f32)`,
+    ]);
+    const unsigned = expands('u16', 'i16');
+    expect(diagLines(run(unsigned, 'a5'))).toEqual([
+      `${at(unsigned, 'i16)', 1)}: error[E0505]: pto.texpands: dst (ui16) and scalar (i16) must have the same element type`,
+    ]);
+  });
+  const setval = (dtype: string, value: string, offset = 'index') =>
+    kernel(
+      [`%d = pto.alloc_tile : ${tile(dtype)}`, `pto.tsetval ins(%o, %v : ${offset}, ${value}) outs(%d : ${tile(dtype)})`, 'return'],
+      `%o: ${offset}, %v: ${value}`,
+    );
+  test('tsetval (TSetValOp::verify): any signless or float value, whatever dst holds; an index offset', () => {
+    expect(diagLines(run(setval('i32', 'f32'), 'a5'))).toEqual([]);
+    expect(diagLines(run(setval('i64', 'i64'), 'a2a3'))).toEqual([]);
+    const unsigned = setval('u16', 'ui16');
+    expect(diagLines(run(unsigned, 'a5'))).toEqual([
+      `${at(unsigned, 'ui16)', 1)}: error[E0505]: pto.tsetval: value must be a signless integer or a float, not ui16`,
+    ]);
+    const offset = setval('f32', 'f32', 'i32');
+    expect(diagLines(run(offset, 'a5'))).toEqual([`${at(offset, 'i32,', 1)}: error[E0505]: pto.tsetval: offset must be index, not i32`]);
+  });
+  test('tsetval in the VM: an i16 value into a ui16 tile keeps its bits (-5 -> 65531); f32 into i32 traps', () => {
+    const line = 'pto.tsetval ins(%o, %v : index, VT) outs(%d : T(d))';
+    const run16 = runKernel(line.replace('VT', 'i16'), { d: { dtype: 'u16', rows: 1, cols: 16 } }, { scalars: { o: ['index', 2n], v: ['i16', -5n] } });
+    expect(run16.values.d.slice(0, 4)).toEqual([0, 0, 65531, 0]);
+    expect(() => runKernel(line.replace('VT', 'f32'), { d: { dtype: 'i32', rows: 1, cols: 8 } }, { scalars: { o: ['index', 0n], v: ['f32', 1.5] } })).toThrow(
+      /^pto\.tsetval: f32 values into i32 tiles are not implemented yet/,
+    );
+  });
+  test('tgetval (TGetValOp::verify): any vec tile, 64-bit ones on a2a3 too; the result is signless, so not ui16', () => {
+    const getval = (dtype: string, result: string) =>
+      kernel([`%t = pto.alloc_tile : ${tile(dtype)}`, `%v = pto.tgetval ins(%t, %o : ${tile(dtype)}, index) outs : ${result}`, 'return'], '%o: index');
+    expect(diagLines(run(getval('i64', 'i64'), 'a2a3'))).toEqual([]);
+    const unsigned = getval('u16', 'ui16');
+    expect(diagLines(run(unsigned, 'a5'))).toEqual([
+      `${at(unsigned, 'ui16\n')}: error[E0505]: pto.tgetval: dst must be a signless integer or a float, not ui16`,
+    ]);
+  });
+});

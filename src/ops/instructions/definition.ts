@@ -548,6 +548,7 @@ const SCALAR_TYPES: Record<NonNullable<OperandSpec['scalarTypes']>, { admits: (e
   'signless-integer': { admits: (e) => SIGNLESS.includes(e), words: 'a signless integer' },
   'integer-or-float': { admits: (e) => (isInteger(e) && e !== 'index') || mlirFloat(e), words: 'an integer or a float' },
   f32: { admits: (e) => e === 'f32', words: 'f32' },
+  index: { admits: (e) => e === 'index', words: 'index' },
 };
 
 function elemOf(t: Type): ElemType | undefined {

@@ -1,4 +1,5 @@
 import { Tile } from '../../../machine/memory';
+import { elemSize, elemTypeName, isInteger } from '../../../types/type';
 import { InstructionContext } from './context';
 
 /**
@@ -35,9 +36,19 @@ export function getValue(ctx: InstructionContext): void {
   ctx.setResult('dst', src.codec.isFloat ? v : BigInt(v));
 }
 
-/** TSETVAL: the element at `offset` = value. */
+/**
+ * TSETVAL: the element at `offset` = value. PTOAS lets the value's type differ from dst's element type (it checks
+ * shaped types only); the emitted SetValue then converts as C++ does. An integer of dst's width keeps its bits
+ * (int16 -> uint16 is modular); other conversions are not modelled.
+ */
 export function setValue(ctx: InstructionContext): void {
   const dst = ctx.tile('dst');
+  const valueType = ctx.bound.operands.get('value')?.type;
+  const from = valueType?.kind === 'scalar' ? valueType.elem : dst.type.dtype;
+  const to = dst.type.dtype;
+  if (from !== to && !(isInteger(from) && isInteger(to) && elemSize(from) === elemSize(to))) {
+    ctx.trap(`${elemTypeName(from)} values into ${elemTypeName(to)} tiles are not implemented yet: PTOAS accepts them, and C++ converts them on the NPU`);
+  }
   const [r, c] = position(ctx, dst, ctx.scalar('offset'));
   dst.set(r, c, asElement(dst, ctx.scalar('value')));
 }
