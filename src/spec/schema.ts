@@ -154,6 +154,21 @@ export const InstructionSpec = z.object({
    */
   noOpWhenEmpty: z.string().optional(),
   notes: z.array(z.string()).optional(),
+  /**
+   * Element types PTOAS accepts but the code a run follows does not implement (pto-isa static_asserts them, PTOAS
+   * has no template): the VM traps on them as not implemented yet, on the targets and back ends (absent: both) given.
+   */
+  unimplementedDtypes: z
+    .array(
+      z.object({
+        operand: z.string(),
+        dtypes: z.array(ElemTypeName).min(1),
+        targets: z.array(Target).min(1),
+        backends: z.array(z.enum(['emitc', 'vpto'])).min(1).optional(),
+        why: z.string(),
+      }),
+    )
+    .optional(),
   implemented: z.boolean(),
 });
 

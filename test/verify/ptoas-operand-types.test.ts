@@ -222,3 +222,47 @@ describe('texpands/tsetval/tgetval scalars (ODS ScalarType: a signless integer o
     ]);
   });
 });
+
+describe('tadds/tsubs/tmuls/tdivs/tmaxs/tmins tile types (verifyArithmeticElemTypeForArch, TDivSOp::verify)', () => {
+  const tile = (dtype: string) => tileBuf({ dtype, rows: 16, cols: 32 });
+  const text = (name: string, dtype: string, scalar: string) =>
+    kernel(
+      [
+        `%a = pto.alloc_tile : ${tile(dtype)}`,
+        `%d = pto.alloc_tile : ${tile(dtype)}`,
+        `pto.${name} ins(%a, %s : ${tile(dtype)}, ${scalar}) outs(%d : ${tile(dtype)})`,
+        'return',
+      ],
+      `%s: ${scalar}`,
+    );
+  const a5 = 'i8, ui8, i16, ui16, i32, ui32, f16, bf16, f32';
+  test.each(['tadds', 'tsubs', 'tmuls', 'tmaxs', 'tmins'])('%s: ui16 on a2a3 and i8 on a5 verify; i64 on a5 is an error', (name) => {
+    expect(diagLines(run(text(name, 'u16', 'i16'), 'a2a3'))).toEqual([]);
+    expect(diagLines(run(text(name, 'i8', 'i8'), 'a5'))).toEqual([]);
+    const i64 = text(name, 'i64', 'i64');
+    expect(diagLines(run(i64, 'a5'))).toEqual([
+      `${at(i64, tile('i64'), 2)}: error[E0505]: pto.${name}: src dtype i64 is not supported on a5 (allowed: ${a5})`,
+      `${at(i64, tile('i64'), 3)}: error[E0505]: pto.${name}: dst dtype i64 is not supported on a5 (allowed: ${a5})`,
+    ]);
+  });
+  test('tdivs: ui32 on a2a3 and ui8 on a5 verify; bf16 on a5 is an error', () => {
+    expect(diagLines(run(text('tdivs', 'u32', 'i32'), 'a2a3'))).toEqual([]);
+    expect(diagLines(run(text('tdivs', 'u8', 'i8'), 'a5'))).toEqual([]);
+    const bf16 = text('tdivs', 'bf16', 'bf16');
+    const allowed = 'i8, ui8, i16, ui16, i32, ui32, f16, f32';
+    expect(diagLines(run(bf16, 'a5'))).toEqual([
+      `${at(bf16, tile('bf16'), 2)}: error[E0505]: pto.tdivs: src dtype bf16 is not supported on a5 (allowed: ${allowed})`,
+      `${at(bf16, tile('bf16'), 3)}: error[E0505]: pto.tdivs: dst dtype bf16 is not supported on a5 (allowed: ${allowed})`,
+    ]);
+  });
+  test('the VM: a5 tmuls of i8 runs under vpto (7 * -3 = -21) and traps under emitc; a2a3 ui16 traps', () => {
+    const line = 'pto.tmuls ins(%a, %s : T(a), i8) outs(%d : T(d))';
+    const tiles = { a: { dtype: 'i8' as const, rows: 1, cols: 32, data: [7, -2] }, d: { dtype: 'i8' as const, rows: 1, cols: 32 } };
+    expect(runKernel(line, tiles, { backend: 'vpto', scalars: { s: ['i8', -3n] } }).values.d.slice(0, 2)).toEqual([-21, 6]);
+    expect(() => runKernel(line, tiles, { scalars: { s: ['i8', -3n] } })).toThrow(/^pto\.tmuls: i8 tiles on a5 are not implemented yet: .*pto-isa's A5 TMULS/);
+    const u16 = { a: { dtype: 'u16' as const, rows: 1, cols: 16, data: [7] }, d: { dtype: 'u16' as const, rows: 1, cols: 16 } };
+    expect(() => runKernel(line.replace('i8)', 'i16)'), u16, { target: 'a2a3', scalars: { s: ['i16', 3n] } })).toThrow(
+      /^pto\.tmuls: ui16 tiles on a2a3 are not implemented yet/,
+    );
+  });
+});

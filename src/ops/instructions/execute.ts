@@ -6,7 +6,7 @@ import { OutsideStorage, vmTrap } from '../../machine/trap';
 import { Value } from '../../machine/value';
 import { Dims, checkDimRule } from '../../spec/valid';
 import { ValidRule } from '../../spec/schema';
-import { TileType } from '../../types/type';
+import { TileType, elemTypeName } from '../../types/type';
 import { plannedTile } from '../tiles';
 import { InstructionContext, Semantics } from './semantics/context';
 import { SEMANTICS } from './semantics';
@@ -88,6 +88,12 @@ export function executeInstruction(x: Executor, op: BoundOp): void {
     if (outcome.status === 'violated') plan.ctx.trap(outcome.message);
   }
   if (!plan.semantics) return plan.ctx.trap('is not implemented yet');
+  for (const gap of bound.spec.unimplementedDtypes ?? []) {
+    const tile = objects.get(gap.operand);
+    if (!(tile instanceof Tile) || !(gap.dtypes as string[]).includes(tile.type.dtype) || !gap.targets.includes(plan.ctx.target)) continue;
+    if (gap.backends && !gap.backends.includes(plan.ctx.backend)) continue;
+    plan.ctx.trap(`${elemTypeName(tile.type.dtype)} tiles on ${plan.ctx.target} are not implemented yet: ${gap.why}`);
+  }
   x.observeInstruction(op, objects);
   plan.declared = undefined;
   plan.acted = false;
