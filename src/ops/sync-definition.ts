@@ -38,6 +38,18 @@ export function syncDefinition(spec: SyncOpSpec): OpDefinition {
           at ?? op.node.span,
         );
       }
+      if (x.target === 'a2a3' && (spec.role === 'acquire' || spec.role === 'release')) {
+        // PTOAS verifies get_buf/rls_buf on every target, but documents the buffer-id model for A5 only.
+        throw vmTrap(`${op.node.name} on a2a3 is not implemented yet: PTOAS accepts it, but the buffer-id ordering it models is A5's`, op.node.span);
+      }
+      if (x.target === 'a2a3' && (spec.role === 'cross-set' || spec.role === 'cross-wait') && flag > 15) {
+        // A2/A3's FFTS has flags 0..15; PTOAS passes a larger id on to getFFTSMsg / wait_flag_dev unchecked.
+        const at = dynamic === undefined ? op.node.positional?.items[1]?.span : op.node.operands[dynamic].span;
+        throw vmTrap(
+          `${op.node.name} with event id ${flag} on a2a3 is not implemented yet: the FFTS flags are 0..15, and which flag PTOAS's lowering then signals is not known`,
+          at ?? op.node.span,
+        );
+      }
       x.observeSync(op, id);
       if (spec.role === 'cross-set') signalFlag(x, flag, fftsMode(op));
       if (spec.role === 'cross-wait') return waitFlag(x, flag, fftsMode(op));

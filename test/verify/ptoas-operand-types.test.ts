@@ -5,6 +5,8 @@
  */
 import { assemble } from '../../src/verify/assemble';
 import { printCanonical } from '../../src/emit/canonical';
+import { runFunction, Value } from '../../src/vm/interpreter';
+import { GlobalBuffer } from '../../src/machine/memory';
 import { runKernel, runValues } from '../ops/instructions/semantics/tile-kernel';
 import { at, diagLines, kernel, run, tileBuf } from '../fixtures/verify/helpers';
 
@@ -264,5 +266,46 @@ describe('tadds/tsubs/tmuls/tdivs/tmaxs/tmins tile types (verifyArithmeticElemTy
     expect(() => runKernel(line.replace('i8)', 'i16)'), u16, { target: 'a2a3', scalars: { s: ['i16', 3n] } })).toThrow(
       /^pto\.tmuls: ui16 tiles on a2a3 are not implemented yet/,
     );
+  });
+});
+
+describe('sync ops as PTOAS e32488c9 parses and verifies them', () => {
+  const vector = (lines: string[], args = '') =>
+    [
+      'module {',
+      `  func.func @k(${args}) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {`,
+      ...lines.map((l) => `    ${l}`),
+      '    return',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+  test('get_buf/rls_buf verify on a2a3 too (verifyBufSyncOp checks no target); the VM traps there', () => {
+    const text = vector(['pto.get_buf [#pto.pipe_event_type<TVEC>, 3]', 'pto.rls_buf [#pto.pipe_event_type<TVEC>, 3]']);
+    expect(diagLines(run(text, 'a2a3'))).toEqual([]);
+    const bad = vector(['pto.get_buf [#pto.pipe_event_type<TVEC>, 32]']);
+    expect(diagLines(run(bad, 'a2a3'))).toEqual([`${at(bad, '32]')}: error[E0701]: pto.get_buf: buf_id: must be in 0..31, got 32`]);
+    const asm = run(text, 'a2a3');
+    const fn = [...asm.program.functions.values()][0];
+    expect(() => runFunction(asm.program, asm.types, fn, new Map(), { numerics: 'npu' })).toThrow(/pto\.get_buf on a2a3 is not implemented yet/);
+  });
+  test('record_event/wait_event: the event may be short (<EVENT_ID0>), an op type may not (PTO_PipeEventTypeLikeAttr is AnyAttrOf)', () => {
+    const ok = vector([
+      'pto.record_event [#pto.sync_op_type<TLOAD>, #pto.pipe_event_type<TVEC>, <EVENT_ID0>]',
+      'pto.wait_event [#pto.sync_op_type<TLOAD>, #pto.pipe_event_type<TVEC>, <EVENT_ID0>]',
+    ]);
+    expect(diagLines(run(ok, 'a5'))).toEqual([]);
+    const short = vector(['pto.record_event [<TLOAD>, #pto.pipe_event_type<TVEC>, <EVENT_ID0>]']);
+    expect(diagLines(run(short, 'a5'))).toEqual([
+      `${at(short, '<TLOAD>')}: error[E0701]: pto.record_event: src_op: expected #pto.pipe_event_type<OP_TYPE> or #pto.sync_op_type<OP_TYPE>, got <TLOAD>`,
+    ]);
+  });
+  test('sync.set/sync.wait on a2a3 take event id 16 (no range there); the VM traps on it (FFTS flags 0..15)', () => {
+    const text = vector(['pto.set_ffts %ffts : !pto.ptr<i64>', 'pto.sync.set <PIPE_MTE3>, 16', 'pto.sync.wait <PIPE_MTE3>, 16'], '%ffts: !pto.ptr<i64>');
+    expect(diagLines(run(text, 'a2a3'))).toEqual([]);
+    const asm = run(text, 'a2a3');
+    const fn = [...asm.program.functions.values()][0];
+    const ffts = new Map<string, Value>([['%ffts', new GlobalBuffer('ffts', 'i64', new Uint8Array(8))]]);
+    expect(() => runFunction(asm.program, asm.types, fn, ffts, { numerics: 'npu' })).toThrow(/pto\.sync\.set with event id 16 on a2a3 is not implemented yet/);
   });
 });

@@ -32,7 +32,7 @@ describe('sync ops verify in every PTOAS spelling', () => {
     'pto.wait_flag[#pto.pipe<PIPE_MTE2>, <PIPE_V>, #pto.event<EVENT_ID7>]',
     'pto.set_flag[<PIPE_M>, <PIPE_FIX>, <EVENT_ID3>]',
     'pto.record_event[#pto.sync_op_type<TLOAD>, #pto.pipe_event_type<TMOV_M2L>, <EVENT_ID0>]',
-    'pto.wait_event[<TLOAD>, <TMOV_M2L>, #pto.event<EVENT_ID0>]',
+    'pto.wait_event[#pto.pipe_event_type<TLOAD>, #pto.sync_op_type<TMOV_M2L>, #pto.event<EVENT_ID0>]',
     'pto.barrier <PIPE_V>',
     'pto.barrier <PIPE_ALL>',
     'pto.barrier_sync[<TVEC>]',
@@ -92,7 +92,7 @@ describe('sync ops verify in every PTOAS spelling', () => {
   });
 
   test('the verified program records each op with its values and pipes', () => {
-    const r = run(kernel(['pto.record_event[<TMATMUL>, <TSTORE_ACC>, <EVENT_ID2>]', 'return']));
+    const r = run(kernel(['pto.record_event[#pto.sync_op_type<TMATMUL>, #pto.sync_op_type<TSTORE_ACC>, <EVENT_ID2>]', 'return']));
     const [verified] = [...r.program.syncOps.values()];
     expect(verified.text).toBe('pto.record_event[TMATMUL, TSTORE_ACC, EVENT_ID2]');
     expect(verified.pipes).toEqual(['PIPE_M', 'PIPE_FIX']);
@@ -140,13 +140,13 @@ describe('located errors', () => {
     ],
     [
       'an unknown op type',
-      ['pto.record_event[<TLAOD>, <TVEC>, <EVENT_ID0>]'],
-      '<TLAOD>',
+      ['pto.record_event[#pto.sync_op_type<TLAOD>, #pto.sync_op_type<TVEC>, <EVENT_ID0>]'],
+      '#pto.sync_op_type<TLAOD>',
       "pto.record_event: src_op: unknown op type 'TLAOD' (did you mean 'TLOAD'?)",
     ],
     [
       "the IR manual's op-type names",
-      ['pto.wait_event[<TLOAD>, #pto.pipe_event_type<EVENT_COMPUTE_VEC>, <EVENT_ID0>]'],
+      ['pto.wait_event[#pto.sync_op_type<TLOAD>, #pto.pipe_event_type<EVENT_COMPUTE_VEC>, <EVENT_ID0>]'],
       '#pto.pipe_event_type<EVENT_COMPUTE_VEC>',
       "pto.wait_event: dst_op: unknown op type 'EVENT_COMPUTE_VEC' (the IR manual's name; PTOAS spells it TVEC)",
     ],
@@ -163,7 +163,6 @@ describe('located errors', () => {
       'pto.set_flag takes 3 attributes, got 2: pto.set_flag[<PIPE_x>, <PIPE_x>, <EVENT_IDn>]',
     ],
     ['brackets on a bare op', ['pto.barrier [<PIPE_V>]'], 'pto.barrier', 'pto.barrier writes its attributes without brackets: pto.barrier <PIPE_x>'],
-    ['get_buf on a2a3', ['pto.get_buf[#pto.pipe_event_type<TVEC>, 0]'], 'pto.get_buf', 'pto.get_buf is not available on a2a3 (only on a5)', 'a2a3'],
     ['a buffer id out of range', ['pto.rls_buf[#pto.pipe_event_type<TVEC>, 32]'], '32', 'pto.rls_buf: buf_id: must be in 0..31, got 32', 'a5'],
     ['a negative mode', ['pto.get_buf[#pto.pipe_event_type<TVEC>, 0, -1]'], '-1', 'pto.get_buf: mode: must be in 0..2147483647, got -1', 'a5'],
     [

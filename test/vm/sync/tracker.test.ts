@@ -140,15 +140,15 @@ describe('a straight-line kernel: tload (MTE2) -> tadd (V) -> tstore (MTE3)', ()
 
   test('record_event/wait_event order the same pipes through their op types', () => {
     let text = replaceLine(ADD, `pto.set_flag[<${MTE2_V}`, 'pto.record_event[#pto.pipe_event_type<TLOAD>, #pto.pipe_event_type<TVEC>, #pto.event<EVENT_ID0>]');
-    text = replaceLine(text, `pto.wait_flag[<${MTE2_V}`, 'pto.wait_event[#pto.sync_op_type<TLOAD>, <TVEC>, <EVENT_ID0>]');
-    text = replaceLine(text, `pto.set_flag[<${V_MTE3}`, 'pto.record_event[<TVEC>, <TSTORE_VEC>, <EVENT_ID0>]');
-    text = replaceLine(text, `pto.wait_flag[<${V_MTE3}`, 'pto.wait_event[<TVEC>, <TSTORE_VEC>, <EVENT_ID0>]');
+    text = replaceLine(text, `pto.wait_flag[<${MTE2_V}`, 'pto.wait_event[#pto.sync_op_type<TLOAD>, #pto.sync_op_type<TVEC>, <EVENT_ID0>]');
+    text = replaceLine(text, `pto.set_flag[<${V_MTE3}`, 'pto.record_event[#pto.sync_op_type<TVEC>, #pto.sync_op_type<TSTORE_VEC>, <EVENT_ID0>]');
+    text = replaceLine(text, `pto.wait_flag[<${V_MTE3}`, 'pto.wait_event[#pto.sync_op_type<TVEC>, #pto.sync_op_type<TSTORE_VEC>, <EVENT_ID0>]');
     expect(runSync(text, 256).lines).toEqual([]);
   });
 
   test('an event between other op types orders other pipes: TMATMUL -> TVEC does not cover the loads', () => {
-    let text = replaceLine(ADD, `pto.set_flag[<${MTE2_V}`, 'pto.record_event[<TMATMUL>, <TVEC>, <EVENT_ID0>]');
-    text = replaceLine(text, `pto.wait_flag[<${MTE2_V}`, 'pto.wait_event[<TMATMUL>, <TVEC>, <EVENT_ID0>]');
+    let text = replaceLine(ADD, `pto.set_flag[<${MTE2_V}`, 'pto.record_event[#pto.sync_op_type<TMATMUL>, #pto.sync_op_type<TVEC>, <EVENT_ID0>]');
+    text = replaceLine(text, `pto.wait_flag[<${MTE2_V}`, 'pto.wait_event[#pto.sync_op_type<TMATMUL>, #pto.sync_op_type<TVEC>, <EVENT_ID0>]');
     expect(runSync(text, 256).lines.filter((l) => !l.startsWith('  note'))).toEqual([
       `${at(text, 'pto.tadd')}: pto.tadd (PIPE_V) reads %ta, written by pto.tload (PIPE_MTE2), with no set_flag/wait_flag from PIPE_MTE2 to PIPE_V between them`,
       `${at(text, 'pto.tadd')}: pto.tadd (PIPE_V) reads %tb, written by pto.tload (PIPE_MTE2), with no set_flag/wait_flag from PIPE_MTE2 to PIPE_V between them`,
