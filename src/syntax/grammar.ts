@@ -35,14 +35,23 @@ export function grammarSource(ohmText: string): string {
   return `${ohmText.slice(0, end)}\n  // ---- Derived by src/syntax/grammar.ts: one statement rule per body rule\n${rules.join('\n')}\n}\n`;
 }
 
-/** The build's precompiled recipe of exactly this grammar text, if there is one (see scripts/copy-assets.js). */
+/**
+ * The build's precompiled recipe of exactly this grammar text, if there is one (see scripts/copy-assets.js): beside
+ * this module in dist/syntax/, or, for this module run from src/ (the tests, through ts-jest), the build's in
+ * dist/syntax/, which spares each test file the quarter second of compiling the grammar. A stale build's recipe is of
+ * another text: it is not used.
+ */
 function fromRecipe(source: string): ohm.Grammar | undefined {
-  let saved: { hash: string; recipe: unknown };
-  try {
-    saved = JSON.parse(fs.readFileSync(path.join(__dirname, 'pto.ohm.recipe.json'), 'utf8'));
-  } catch {
-    return undefined;
+  let saved: { hash: string; recipe: unknown } | undefined;
+  for (const dir of [__dirname, path.join(__dirname, '..', '..', 'dist', 'syntax')]) {
+    try {
+      saved = JSON.parse(fs.readFileSync(path.join(dir, 'pto.ohm.recipe.json'), 'utf8'));
+      break;
+    } catch {
+      // Not built there.
+    }
   }
+  if (!saved) return undefined;
   const hash = createHash('sha256').update(source).digest('hex');
   return saved.hash === hash ? (ohm as unknown as { makeRecipe(r: unknown): ohm.Grammar }).makeRecipe(saved.recipe) : undefined;
 }
