@@ -16,12 +16,27 @@ import { NumericsProfile } from '../../src/ir/definition';
 import { TargetName } from '../../src/spec/schema';
 
 /**
+ * Each program assembled once: a property's runs differ in their inputs, mostly not in their program, and each run
+ * already runs one assembled program three ways.
+ */
+const assemblies = new Map<string, ReturnType<typeof assemble>>();
+function assembled(text: string, target: TargetName): ReturnType<typeof assemble> {
+  const key = `${target}\n${text}`;
+  let asm = assemblies.get(key);
+  if (!asm) {
+    asm = assemble('fast.pto', text, { target });
+    if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags) + '\n' + text);
+    assemblies.set(key, asm);
+  }
+  return asm;
+}
+
+/**
  * Runs `text`'s first function with generated inputs (or `inputs` by argument name) with every fast path, with the
  * typed-array loops only, and with none; each run's buffers' bytes.
  */
 function runAllWays(text: string, target: TargetName, numerics: NumericsProfile, inputs: Record<string, Uint8Array> = {}): [Buffer[], Buffer[], Buffer[]] {
-  const asm = assemble('fast.pto', text, { target });
-  if (asm.diags.hasErrors()) throw new Error(formatAll(asm.diags) + '\n' + text);
+  const asm = assembled(text, target);
   const fn = [...asm.program.functions.values()][0];
   const once = (fastPaths: boolean | 'javascript'): Buffer[] => {
     const bound = bindArguments(asm.types, fn, new Map(), (symbol) => asm.program.functions.get(symbol));

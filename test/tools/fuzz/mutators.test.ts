@@ -121,7 +121,8 @@ describe('the mutators', () => {
     const before = texts(PROGRAM);
     const names = new Set(before.filter((t) => t.startsWith('%') || t.startsWith('@')));
     for (const r of outcomes('rename-value')) {
-      const diffs = before.map((t, i) => [t, texts(r)[i]]).filter(([a, b]) => a !== b);
+      const after = texts(r);
+      const diffs = before.map((t, i) => [t, after[i]]).filter(([a, b]) => a !== b);
       expect(diffs.length).toBe(1);
       expect(names.has(diffs[0][1])).toBe(true);
     }
