@@ -228,7 +228,7 @@ describe('A5 mask layouts: pto-isa (emitc) per dst row, PTOAS tcmps template (vp
   test('vpto: no template for an i8 tcmps mask or a tcmp whose dst valid region differs from the sources', () => {
     const a: TileArg = { dtype: 'f32', rows: 1, cols: 64 };
     expect(() => runTiles(tcmps('lt', 'f32'), { a, m: { dtype: 'i8', rows: 1, cols: 64 } }, vpto)).toThrow(
-      /tcmps of f32 into i8 under the vpto back end is not implemented yet/,
+      /pto\.tcmps: f32 into i8 under the vpto back end is not implemented yet/,
     );
     const b: TileArg = { dtype: 'f32', rows: 1, cols: 64 };
     const m: TileArg = { dtype: 'i8', rows: 1, cols: 64, valid: [1, 8] };

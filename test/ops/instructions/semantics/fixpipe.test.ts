@@ -306,7 +306,7 @@ describe('not modelled: clear errors', () => {
 
   test('cpu-sim: a vector-quant pair the simulator has no mode for (f32 -> f16 on a5)', () => {
     expect(() => run({ acc: [[1]], accType: 'f32', out: 'f16', via: 'tmov.fp', words: [word(1)], numerics: 'cpu-sim' })).toThrow(
-      'pto.tmov.fp from f32 to f16 under cpu-sim: the simulator has no vector quant mode for f32 -> f16 and ignores the quant word (cpu/common.hpp); not implemented',
+      'pto.tmov.fp: from f32 to f16 under cpu-sim: the simulator has no vector quant mode for f32 -> f16 and ignores the quant word (cpu/common.hpp); not implemented',
     );
   });
 });
