@@ -340,7 +340,7 @@ function run(req: RunRequest): MaybePromise<number> {
         process.stderr.write(formatDiagnostic(assembled.source, mismatch) + '\n');
         return failedJson(req, assembled.source, [mismatch]);
       }
-      const bytes = execution.bound.buffers.reduce((n, b) => n + b.bytes.length, 0);
+      const bytes = execution.bound.buffers.reduce((n, b) => n + b.byteLength, 0);
       process.stderr.write(
         `${req.file}: note: --check-lowering: the lowered program and the direct model agree on all ${bytes} bytes of ${execution.bound.buffers.map((b) => '%' + b.name).join(', ')}\n`,
       );

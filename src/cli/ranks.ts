@@ -93,7 +93,7 @@ export function bindRanks(
   let used = 0;
   const bound = perRank.map((specs) => {
     const b = bindArguments(types, fn, specs, callees, maxMemory, used, memory, beforeGenerating);
-    used += b.buffers.reduce((n, buffer) => n + buffer.bytes.length, 0);
+    used += b.buffers.reduce((n, buffer) => n + buffer.byteLength, 0);
     return b;
   });
   if (ranks > 1) {

@@ -34,17 +34,56 @@ export function allocateBytes(length: number, memory: BufferMemory): Uint8Array 
 }
 
 /**
+ * Makes elements [start, end) of a generated input in `into` (the buffer's whole bytes, indexed by element): the
+ * same bytes whatever the order and the ranges asked, so that a buffer can be made a chunk at a time.
+ */
+export type ElementGenerator = (into: Uint8Array, start: number, end: number) => void;
+
+/**
+ * A generated input made where it is first touched (src/vm/io/arguments.ts): a kernel's views may declare far more
+ * than it reads (a 419 MB weight of which a block reads 4 MB), and the memory the OS gives is zero until written, so
+ * time and memory follow what is touched.
+ */
+export interface GeneratedContents {
+  generate: ElementGenerator;
+  /** The seed it was made from: what a thread needs to make the same generator (src/vm/parallel). */
+  seed: number;
+  /**
+   * Each chunk's state (GENERATED_CHUNK bytes): NOT_MADE, BEING_MADE (by another thread), MADE or STORED; in shared memory
+   * when the bytes are, so that every thread of a run makes each chunk once and sees it made.
+   */
+  chunks: Int32Array;
+}
+
+/**
+ * Bytes a generated input is made by: small enough that a row of a wide view (pypto's gate_proj reads 512 bytes of
+ * each 51200-byte row of its weight) makes little more than it reads, large enough that the states stay small.
+ */
+export const GENERATED_CHUNK = 256;
+const NOT_MADE = 0;
+const BEING_MADE = 1;
+const MADE = 2;
+/** Made, and stored into since: the chunks whose `written` marks can be 1 (results.ts counts only those). */
+const STORED = 3;
+
+/** The chunk states of a generated input of `byteLength` bytes, none made, in that memory. */
+export function generatedChunks(byteLength: number, memory: BufferMemory): Int32Array {
+  const n = Math.ceil(byteLength / GENERATED_CHUNK);
+  return memory === 'shared' ? new Int32Array(new SharedArrayBuffer(n * 4)) : new Int32Array(n);
+}
+
+/**
  * Global memory behind one pointer argument. `written` marks the elements the program stored. A kernel's ops read
- * and write it only through the element methods below (the one place global bytes are touched), so that an
- * observer sees every access; `bytes` and `view` are for the host (the run's inputs and outputs).
+ * and write it through the element methods below, so that an observer sees every access, or through `materialize`
+ * (the fast paths: a range's bytes made first); `bytes` and `view` are for the host (the run's inputs and outputs),
+ * and make a generated input whole.
  */
 export class GlobalBuffer {
   readonly written: Uint8Array;
   readonly codec: ElementCodec;
+  readonly byteLength: number;
   /** Set while several cores run (a launch of more than one core): sees every access. */
   observer?: GlobalAccessObserver;
-  /** The bytes as a DataView, for the host like `bytes`. */
-  readonly view: DataView;
   /**
    * In a run of several ranks: the rank whose memory holds this buffer, and the same argument's buffer on every
    * rank (memory laid out alike on each rank, src/machine/windows.ts), so that an address moved by whole rank
@@ -56,33 +95,146 @@ export class GlobalBuffer {
    * on several threads starts again from them when it must run one core after another (src/vm/parallel).
    */
   initialBytes?: () => Uint8Array;
+  /** The bytes as they are (chunks of a generated input not yet made are zero). */
+  private readonly raw: Uint8Array;
+  private readonly rawView: DataView;
+  /** Until every chunk is seen made: how to make the rest. */
+  private pending?: GeneratedContents;
 
   constructor(
     readonly name: string,
     readonly elem: ElemType,
-    readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     /** Where to mark the stored elements (one byte each), when not an array of its own: one in shared memory (src/vm/parallel). */
     written?: Uint8Array,
+    /** Contents made on first touch (`bytes` zero where not made yet). */
+    readonly generated?: GeneratedContents,
   ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.raw = bytes;
+    this.byteLength = bytes.byteLength;
+    this.rawView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.codec = codec(elem);
     this.written = written ?? new Uint8Array(this.length);
+    this.pending = generated;
   }
 
   get length(): number {
-    return Math.floor(this.bytes.byteLength / elemSize(this.elem));
+    return Math.floor(this.byteLength / elemSize(this.elem));
+  }
+
+  /** All the bytes, made: for the host. */
+  get bytes(): Uint8Array {
+    return this.materialize(0, this.byteLength);
+  }
+
+  /** The bytes as a DataView, for the host like `bytes`. */
+  get view(): DataView {
+    this.materialize(0, this.byteLength);
+    return this.rawView;
+  }
+
+  /** The bytes as they are, made or not: for handing the memory to threads with `generated` (src/vm/parallel). */
+  get storage(): Uint8Array {
+    return this.raw;
+  }
+
+  /** Takes `bytes` as its whole contents (made): the memory a run on several threads leaves, or starts from again. */
+  assign(bytes: Uint8Array): void {
+    this.raw.set(bytes);
+    this.pending?.chunks.fill(MADE);
+    this.pending = undefined;
+  }
+
+  /**
+   * The ranges of elements [start, end) that may have been stored to: a generated input's chunks stored into (a
+   * store makes its chunk first and marks it), merged; all of a buffer not generated, or made whole by the host.
+   */
+  storedRanges(): [number, number][] {
+    if (!this.pending) return [[0, this.length]];
+    const chunks = this.pending.chunks;
+    const per = GENERATED_CHUNK / this.codec.size;
+    const ranges: [number, number][] = [];
+    for (let c = 0; c < chunks.length; c++) {
+      if (chunks[c] !== STORED) continue;
+      const start = c * per;
+      const end = Math.min(start + per, this.length);
+      const last = ranges[ranges.length - 1];
+      if (last && last[1] === start) last[1] = end;
+      else ranges.push([start, end]);
+    }
+    return ranges;
+  }
+
+  /** Whether the chunk holding byte `at` is made (always, for an input not generated): nothing was stored where it is not. */
+  isMade(at: number): boolean {
+    return !this.pending || Atomics.load(this.pending.chunks, Math.floor(at / GENERATED_CHUNK)) >= MADE;
+  }
+
+  /**
+   * Makes bytes [start, end) (a generated input's chunks there not made yet) and gives the whole bytes, indexed as
+   * the buffer is: what a fast path reads and writes in that range. `store`: the range is about to be stored to
+   * (its chunks are marked, see storedRanges).
+   */
+  materialize(start: number, end: number, store = false): Uint8Array {
+    const pending = this.pending;
+    if (pending && end > start) this.make(pending, start, end, store);
+    return this.raw;
+  }
+
+  private make(pending: GeneratedContents, start: number, end: number, store: boolean): void {
+    const chunks = pending.chunks;
+    const shared = chunks.buffer instanceof SharedArrayBuffer;
+    // Shared chunks are claimed by one thread, which makes them; another waits for a chunk being made (it may be
+    // stored to once made). Reading MADE atomically orders the chunk's bytes before what follows.
+    const claim = (c: number) => (shared ? Atomics.compareExchange(chunks, c, NOT_MADE, BEING_MADE) === NOT_MADE : chunks[c] === NOT_MADE);
+    const first = Math.max(Math.floor(start / GENERATED_CHUNK), 0);
+    const last = Math.min(Math.floor((end - 1) / GENERATED_CHUNK), chunks.length - 1);
+    const size = this.codec.size;
+    for (let c = first; c <= last;) {
+      if ((shared ? Atomics.load(chunks, c) : chunks[c]) >= MADE) {
+        c++;
+        continue;
+      }
+      if (!claim(c)) {
+        while (Atomics.load(chunks, c) < MADE) Atomics.wait(chunks, c, BEING_MADE, 1000);
+        c++;
+        continue;
+      }
+      // The run of chunks not made from c on, made at once.
+      let next = c + 1;
+      while (next <= last && claim(next)) next++;
+      pending.generate(this.raw, (c * GENERATED_CHUNK) / size, Math.min((next * GENERATED_CHUNK) / size, this.length));
+      for (let k = c; k < next; k++) {
+        if (shared) {
+          Atomics.store(chunks, k, MADE);
+          Atomics.notify(chunks, k);
+        } else chunks[k] = MADE;
+      }
+      c = next;
+    }
+    if (store) {
+      for (let c = first; c <= last; c++) {
+        if (chunks[c] === STORED) continue;
+        if (shared) Atomics.store(chunks, c, STORED);
+        else chunks[c] = STORED;
+      }
+    } else if (start === 0 && end >= this.byteLength) this.pending = undefined;
   }
 
   /** The value of element `index` (decoded by its type). */
   readElement(index: number): Scalar {
     this.observer?.access(this, index, 'read');
-    return this.codec.read(this.view, index * this.codec.size);
+    const at = index * this.codec.size;
+    if (this.pending) this.materialize(at, at + this.codec.size);
+    return this.codec.read(this.rawView, at);
   }
 
   /** Stores a value (already rounded to the element type) at element `index`. */
   writeElement(index: number, value: Scalar): void {
     this.observer?.access(this, index, 'write');
-    this.codec.write(this.view, index * this.codec.size, value);
+    const at = index * this.codec.size;
+    if (this.pending) this.materialize(at, at + this.codec.size, true);
+    this.codec.write(this.rawView, at, value);
     this.written[index] = 1;
   }
 
@@ -90,7 +242,8 @@ export class GlobalBuffer {
   updateElement(index: number, combine: (old: Scalar) => Scalar): void {
     this.observer?.access(this, index, 'atomic');
     const at = index * this.codec.size;
-    this.codec.write(this.view, at, combine(this.codec.read(this.view, at)));
+    if (this.pending) this.materialize(at, at + this.codec.size, true);
+    this.codec.write(this.rawView, at, combine(this.codec.read(this.rawView, at)));
     this.written[index] = 1;
   }
 
@@ -99,7 +252,8 @@ export class GlobalBuffer {
     this.observer?.access(this, index, 'read');
     const size = this.codec.size;
     const from = index * size;
-    for (let k = 0; k < size; k++) to[at + k] = this.bytes[from + k];
+    if (this.pending) this.materialize(from, from + size);
+    for (let k = 0; k < size; k++) to[at + k] = this.raw[from + k];
   }
 
   /** Copies an element's bits from `from` at byte `at` into element `index`. */
@@ -107,7 +261,8 @@ export class GlobalBuffer {
     this.observer?.access(this, index, 'write');
     const size = this.codec.size;
     const to = index * size;
-    for (let k = 0; k < size; k++) this.bytes[to + k] = from[at + k];
+    if (this.pending) this.materialize(to, to + size, true);
+    for (let k = 0; k < size; k++) this.raw[to + k] = from[at + k];
     this.written[index] = 1;
   }
 }

@@ -3,7 +3,7 @@ import { OpNode, Operand, Region, attrOf, segment } from '../../syntax/ast';
 import { ElemType, elemSize, isFloat } from '../../types/type';
 import { TypeTable } from '../../syntax/type-table';
 import { Value } from '../interpreter';
-import { BufferMemory, GlobalBuffer, allocateBytes } from '../../machine/memory';
+import { BufferMemory, ElementGenerator, GlobalBuffer, allocateBytes, generatedChunks } from '../../machine/memory';
 import { codec } from '../../numerics/elements';
 import { LIMITS, showBytes } from '../../diag/limits';
 import { DIAGNOSTICS } from '../../diag/catalog';
@@ -24,40 +24,48 @@ export class ArgumentError extends Error {}
 
 /**
  * Random elements: floats uniform in [-4, 4) (rounded to the type), signed integers in [-100, 100],
- * unsigned in [0, 200].
+ * unsigned in [0, 200]. Elements [from, count) of `into` when given, each the value of its own number (the state
+ * mulberry32 reaches after that many steps), so that an input can be made a part at a time with the same bytes.
  */
-export function randomBytes(elem: ElemType, count: number, seed: number, into?: Uint8Array): Uint8Array {
+export function randomBytes(elem: ElemType, count: number, seed: number, into?: Uint8Array, from = 0): Uint8Array {
   const c = codec(elem);
   const bytes = into ?? new Uint8Array(count * c.size);
+  // The state before element `from`: mulberry32 adds MULBERRY32_STEP per number.
+  const start = (seed + Math.imul(from, MULBERRY32_STEP)) >>> 0;
   // Floats through the elements' typed array (f32 stored as values, 16-bit floats encoded): the codec's rounding.
   // The loops step mulberry32 themselves (the numbers mulberry32(seed) gives): an input can have millions of elements.
   const store = isFloat(elem) ? elementStore(elem, bytes) : undefined;
   if (store) {
     const { data, encode } = store;
-    let state = seed >>> 0;
+    let state = start;
     if (encode) {
-      for (let i = 0; i < count; i++) {
+      for (let i = from; i < count; i++) {
         state = (state + MULBERRY32_STEP) >>> 0;
         data[i] = encode((mulberry32Bits(state) / 4294967296) * 8 - 4);
       }
     } else {
-      for (let i = 0; i < count; i++) {
+      for (let i = from; i < count; i++) {
         state = (state + MULBERRY32_STEP) >>> 0;
         data[i] = (mulberry32Bits(state) / 4294967296) * 8 - 4;
       }
     }
     return bytes;
   }
-  const next = mulberry32(seed);
+  const next = mulberry32(start);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const unsigned = elem.startsWith('u');
-  for (let i = 0; i < count; i++) {
+  for (let i = from; i < count; i++) {
     const r = next();
     let v: number | bigint = isFloat(elem) ? r * 8 - 4 : unsigned ? Math.floor(r * 201) : Math.floor(r * 201) - 100;
     if (c.size === 8 && !isFloat(elem)) v = BigInt(v);
     c.write(view, i * c.size, v);
   }
   return bytes;
+}
+
+/** Makes elements of a random input where they are first touched (GlobalBuffer.materialize): what randomBytes makes there. */
+export function randomGenerator(elem: ElemType, seed: number): ElementGenerator {
+  return (into, start, end) => randomBytes(elem, end, seed, into, start);
 }
 
 export interface BoundArguments {
@@ -132,15 +140,16 @@ export function bindArguments(
             `--arg ${name}=${spec}: %${name} is a pointer (${param.type?.text}): expected FILE.npy, FILE.bin, zeros:N or random:N[:SEED], not a number`,
           );
         reserve(specBytes(type.elem, spec), `%${name}`, param.span, `${name}=${spec}`);
-        const data = readPointerData(name, type.elem, spec, beforeGenerating);
+        const data = readPointerData(name, type.elem, spec);
         // A file shorter than the views made of the pointer: the run would read past it.
         const needed = (sizing.extent(param.name) ?? 0) * elemSize(type.elem);
-        if (isFile(spec) && data.length < needed)
+        const length = dataBytes(type.elem, data);
+        if (isFile(spec) && length < needed)
           throw new ArgumentError(
-            `--arg ${name}=${spec}: ${spec} holds ${data.length} bytes of data (${data.length / elemSize(type.elem)} ${type.elem}), but the views of %${name} ` +
+            `--arg ${name}=${spec}: ${spec} holds ${length} bytes of data (${length / elemSize(type.elem)} ${type.elem}), but the views of %${name} ` +
               `reach ${needed} bytes (${needed / elemSize(type.elem)} ${type.elem})`,
           );
-        buffer = boundBuffer(name, type.elem, { data }, memory);
+        buffer = boundBuffer(name, type.elem, data, memory, beforeGenerating);
         origins.set(name, spec);
       } else {
         const count = sizing.extent(param.name);
@@ -165,10 +174,11 @@ export function bindArguments(
       reserve(count * elemSize(type.elem), `%${name}`, param.span, spec === undefined ? undefined : `${name}=${spec}`);
       let buffer: GlobalBuffer;
       if (spec !== undefined) {
-        const data = readPointerData(name, type.elem, spec, beforeGenerating);
-        if (data.length < count * elemSize(type.elem))
-          throw new ArgumentError(`--arg ${name}: %${name} needs ${count} elements, got ${data.length / elemSize(type.elem)}`);
-        buffer = boundBuffer(name, type.elem, { data }, memory);
+        const data = readPointerData(name, type.elem, spec);
+        const length = dataBytes(type.elem, data);
+        if (length < count * elemSize(type.elem))
+          throw new ArgumentError(`--arg ${name}: %${name} needs ${count} elements, got ${length / elemSize(type.elem)}`);
+        buffer = boundBuffer(name, type.elem, data, memory, beforeGenerating);
         origins.set(name, spec);
       } else {
         const read = sizing.isRead(param.name);
@@ -196,24 +206,30 @@ export function bindArguments(
 /** A pointer argument's data: bytes read from a file or a spec, generated elements (a seed), or zeros. */
 type BufferData = { data: Uint8Array } | { count: number; seed?: number };
 
+const dataBytes = (elem: ElemType, data: BufferData): number => ('data' in data ? data.data.length : data.count * elemSize(elem));
+
 /**
- * The buffer of a pointer argument. In shared memory it can be made again as bound: generated data is generated
- * again (a seed makes the same elements), data read is kept.
+ * The buffer of a pointer argument. Generated data is made where the run first touches it (GlobalBuffer.materialize):
+ * zeros need no making, the memory starts zero. In shared memory it can be made again as bound: generated data is
+ * generated again (a seed makes the same elements), data read is kept.
  */
 function boundBuffer(name: string, elem: ElemType, data: BufferData, memory: BufferMemory, beforeGenerating?: (elements: number) => void): GlobalBuffer {
-  if ('count' in data && data.seed !== undefined) beforeGenerating?.(data.count);
-  const initial = (into?: Uint8Array): Uint8Array => {
-    if ('data' in data) return data.data;
-    const bytes = into ?? new Uint8Array(data.count * elemSize(elem));
-    return data.seed === undefined ? bytes : randomBytes(elem, data.count, data.seed, bytes);
-  };
-  if (memory === 'own') return new GlobalBuffer(name, elem, initial());
   const size = 'data' in data ? data.data.length : data.count * elemSize(elem);
-  const bytes = allocateBytes(size, 'shared');
-  if ('data' in data) bytes.set(data.data);
-  else initial(bytes);
-  const buffer = new GlobalBuffer(name, elem, bytes, allocateBytes(Math.floor(size / elemSize(elem)), 'shared'));
-  buffer.initialBytes = () => initial();
+  const shared = memory === 'shared';
+  const written = shared ? allocateBytes(Math.floor(size / elemSize(elem)), 'shared') : undefined;
+  if ('data' in data) {
+    if (!shared) return new GlobalBuffer(name, elem, data.data);
+    const bytes = allocateBytes(size, 'shared');
+    bytes.set(data.data);
+    const buffer = new GlobalBuffer(name, elem, bytes, written);
+    buffer.initialBytes = () => data.data;
+    return buffer;
+  }
+  const { count, seed } = data;
+  if (seed !== undefined) beforeGenerating?.(count);
+  const generated = seed === undefined ? undefined : { generate: randomGenerator(elem, seed), seed, chunks: generatedChunks(size, memory) };
+  const buffer = new GlobalBuffer(name, elem, allocateBytes(size, memory), written, generated);
+  if (shared) buffer.initialBytes = () => (seed === undefined ? new Uint8Array(size) : randomBytes(elem, count, seed));
   return buffer;
 }
 
@@ -293,14 +309,13 @@ function specBytes(elem: ElemType, spec: string): number {
   }
 }
 
-function readPointerData(name: string, elem: ElemType, spec: string, beforeGenerating?: (elements: number) => void): Uint8Array {
+function readPointerData(name: string, elem: ElemType, spec: string): BufferData {
   const size = elemSize(elem);
   const generated = /^(zeros|random):(\d+)(?::(\d+))?$/.exec(spec);
   if (generated) {
     const count = Number(generated[2]);
-    if (generated[1] === 'zeros') return new Uint8Array(count * size);
-    beforeGenerating?.(count);
-    return randomBytes(elem, count, generated[3] !== undefined ? Number(generated[3]) : 1);
+    if (generated[1] === 'zeros') return { count };
+    return { count, seed: generated[3] !== undefined ? Number(generated[3]) : 1 };
   }
   let data: Buffer;
   try {
@@ -318,11 +333,11 @@ function readPointerData(name: string, elem: ElemType, spec: string, beforeGener
     }
     const ok = array.dtype === elem || (elem === 'bf16' && array.dtype === 'u16');
     if (!ok) throw new ArgumentError(`--arg ${name}=${spec}: the array is ${array.dtype} (${array.descr}), but %${name} points to ${elem}`);
-    return array.data;
+    return { data: array.data };
   }
   if (spec.endsWith('.bin')) {
     if (data.byteLength % size !== 0) throw new ArgumentError(`--arg ${name}=${spec}: ${data.byteLength} bytes is not a whole number of ${elem} elements`);
-    return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
+    return { data: new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)) };
   }
   throw new ArgumentError(`--arg ${name}=${spec}: expected FILE.npy, FILE.bin, zeros:N, random:N[:SEED] or a number`);
 }

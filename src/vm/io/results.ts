@@ -5,7 +5,10 @@ export function bufferValues(b: GlobalBuffer, limit = b.length): Scalar[] {
   const out: Scalar[] = [];
   const size = b.codec.size;
   const n = Math.min(limit, b.length);
-  for (let i = 0; i < n; i++) out.push(b.codec.read(b.view, i * size));
+  // Only the elements listed are made (a generated input's other chunks need not be).
+  const bytes = b.materialize(0, n * size);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < n; i++) out.push(b.codec.read(view, i * size));
   return out;
 }
 
@@ -34,8 +37,9 @@ export function shortestDecimal(v: Scalar, round: (x: number) => Scalar): string
 /** How many elements of the buffer the program stored. */
 export function writtenCount(b: GlobalBuffer): number {
   const marks = b.written;
+  // Only where a store may have been (a generated input's chunks stored into): its other marks are all 0.
   let n = 0;
-  for (let i = 0; i < marks.length; i++) n += marks[i];
+  for (const [start, end] of b.storedRanges()) for (let i = start; i < end; i++) n += marks[i];
   return n;
 }
 
@@ -48,9 +52,14 @@ export function summarize(buffers: GlobalBuffer[], origins: Map<string, string>)
     lines.push(`%${b.name}: ${b.elem}, wrote ${written} of ${b.length} elements (input: ${origins.get(b.name) ?? '?'})`);
     const shown: number[] = [];
     for (let i = 0; i < b.length && shown.length < SHOWN; i++) if (b.written[i]) shown.push(i);
+    const size = b.codec.size;
+    const value = (i: number) => {
+      const bytes = b.materialize(i * size, (i + 1) * size);
+      return b.codec.read(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), i * size);
+    };
     for (let k = 0; k < shown.length; k += 8) {
       const row = shown.slice(k, k + 8);
-      lines.push(`  [${row[0]}] ` + row.map((i) => shortestDecimal(b.codec.read(b.view, i * b.codec.size), b.codec.round)).join(' '));
+      lines.push(`  [${row[0]}] ` + row.map((i) => shortestDecimal(value(i), b.codec.round)).join(' '));
     }
     if (written > SHOWN) lines.push(`  ... ${written - SHOWN} more (use --out ${b.name}=FILE.npy or --json)`);
   }

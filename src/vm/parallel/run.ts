@@ -411,7 +411,7 @@ function undo(writes: Float64Array[], shared: GlobalBuffer[], initial: InitialMe
     const size = shared[b].codec.size;
     for (let i = 0; i < runs.length; i += 2) {
       const [start, end] = [runs[i], Math.min(runs[i + 1], shared[b].length)];
-      shared[b].bytes.set(original.bytes.subarray(start * size, end * size), start * size);
+      shared[b].materialize(start * size, end * size).set(original.bytes.subarray(start * size, end * size), start * size);
       shared[b].written.set(original.written.subarray(start, end), start);
     }
   });

@@ -1,6 +1,7 @@
 import { GlobalBuffer } from '../../machine/memory';
 import { ElemType } from '../../types/type';
 import { Value } from '../interpreter';
+import { randomGenerator } from '../io/arguments';
 
 /** A global buffer in shared memory: its bytes and `written` marks, which every thread of a run sees. */
 export interface SharedBuffer {
@@ -8,6 +9,8 @@ export interface SharedBuffer {
   elem: ElemType;
   bytes: SharedArrayBuffer;
   written: SharedArrayBuffer;
+  /** A generated input made where first touched: its seed and chunk states, which every thread shares (GlobalBuffer.generated). */
+  generated?: { seed: number; chunks: SharedArrayBuffer };
   /** In a run of several ranks: its rank and the same argument's buffer on each rank (indices; -1 for none). */
   placement?: { rank: number; byRank: number[] };
 }
@@ -41,7 +44,8 @@ export interface InitialMemory {
  */
 function sharedInPlace(b: GlobalBuffer): boolean {
   const whole = (a: Uint8Array) => a.buffer instanceof SharedArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength;
-  return b.initialBytes !== undefined && whole(b.bytes) && whole(b.written);
+  const chunks = b.generated?.chunks;
+  return b.initialBytes !== undefined && whole(b.storage) && whole(b.written) && (!chunks || chunks.buffer instanceof SharedArrayBuffer);
 }
 
 /**
@@ -79,9 +83,11 @@ export function shareArguments(perRank: Map<string, Value>[]): { shared: SharedA
   const buffers = originals.map((b, i): SharedBuffer => {
     const placement = b.placement && { rank: b.placement.rank, byRank: b.placement.byRank.map((peer) => (peer ? index.get(peer)! : -1)) };
     const [bytes, written] = inPlace[i]
-      ? [b.bytes.buffer as SharedArrayBuffer, b.written.buffer as SharedArrayBuffer]
+      ? [b.storage.buffer as SharedArrayBuffer, b.written.buffer as SharedArrayBuffer]
       : [copyToShared(b.bytes), copyToShared(b.written)];
-    return { name: b.name, elem: b.elem, bytes, written, ...(placement ? { placement } : {}) };
+    // Threads running over a generated input in place make its chunks where they touch them, each once.
+    const generated = inPlace[i] && b.generated ? { seed: b.generated.seed, chunks: b.generated.chunks.buffer as SharedArrayBuffer } : undefined;
+    return { name: b.name, elem: b.elem, bytes, written, ...(generated ? { generated } : {}), ...(placement ? { placement } : {}) };
   });
   const made = new Map<number, Uint8Array>();
   const initial: InitialMemory = {
@@ -95,13 +101,13 @@ export function shareArguments(perRank: Map<string, Value>[]): { shared: SharedA
     publish: (shared) =>
       originals.forEach((b, i) => {
         if (inPlace[i]) return;
-        b.bytes.set(shared[i].bytes);
+        b.assign(shared[i].bytes);
         b.written.set(shared[i].written);
       }),
     restore: () =>
       originals.forEach((b, i) => {
         if (!inPlace[i]) return;
-        b.bytes.set(initial.of(i).bytes);
+        b.assign(initial.of(i).bytes);
         b.written.fill(0);
       }),
   };
@@ -116,7 +122,14 @@ function copyToShared(a: Uint8Array): SharedArrayBuffer {
 
 /** The buffers over shared memory and each rank's arguments bound to them, as on the thread that shared them. */
 export function rebuildArguments(shared: SharedArguments): { buffers: GlobalBuffer[]; perRank: Map<string, Value>[] } {
-  const buffers = shared.buffers.map((b) => new GlobalBuffer(b.name, b.elem, new Uint8Array(b.bytes), new Uint8Array(b.written)));
+  const buffers = shared.buffers.map((b) => {
+    const generated = b.generated && {
+      generate: randomGenerator(b.elem, b.generated.seed),
+      seed: b.generated.seed,
+      chunks: new Int32Array(b.generated.chunks),
+    };
+    return new GlobalBuffer(b.name, b.elem, new Uint8Array(b.bytes), new Uint8Array(b.written), generated);
+  });
   shared.buffers.forEach((b, i) => {
     if (b.placement) {
       const byRank = b.placement.byRank.map((k) => (k < 0 ? undefined : buffers[k])) as GlobalBuffer[];

@@ -4,6 +4,8 @@ import { formatAll } from '../../../src/diag/diagnostic';
 import { bindArguments, randomBytes } from '../../../src/vm/io/arguments';
 import { mulberry32 } from '../../../src/vm/mulberry32';
 import { codec } from '../../../src/numerics/elements';
+import { isFloat } from '../../../src/types/type';
+import { GENERATED_CHUNK } from '../../../src/machine/memory';
 
 const TILE = '!pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
 
@@ -115,6 +117,75 @@ describe('generated float data', () => {
       for (let i = 0; i < 1000; i++) c.write(view, i * c.size, next() * 8 - 4);
       expect(randomBytes(elem, 1000, seed)).toEqual(expected);
     }
+  });
+});
+
+describe('generated inputs made where first touched (issue 36)', () => {
+  // Element n is the n-th draw of mulberry32(seed) whatever order the parts are made in: the codec's writes of the
+  // draws, one after another, are the reference.
+  const drawn = (elem: 'f32' | 'bf16' | 'i8' | 'u16' | 'i64' | 'f8E4M3FN', count: number, seed: number): Uint8Array => {
+    const c = codec(elem);
+    const next = mulberry32(seed);
+    const bytes = new Uint8Array(count * c.size);
+    const view = new DataView(bytes.buffer);
+    const float = isFloat(elem);
+    for (let i = 0; i < count; i++) {
+      const r = next();
+      const v = float ? r * 8 - 4 : elem.startsWith('u') ? Math.floor(r * 201) : Math.floor(r * 201) - 100;
+      c.write(view, i * c.size, elem === 'i64' ? BigInt(v) : v);
+    }
+    return bytes;
+  };
+
+  test.each(['f32', 'bf16', 'i8', 'u16', 'i64', 'f8E4M3FN'] as const)('%s: parts made backwards give the bytes of one fill', (elem) => {
+    const size = codec(elem).size;
+    const bytes = new Uint8Array(1000 * size);
+    for (const [from, to] of [
+      [700, 1000],
+      [333, 700],
+      [1, 333],
+      [0, 1],
+    ])
+      randomBytes(elem, to, 9, bytes, from);
+    expect(bytes).toEqual(drawn(elem, 1000, 9));
+  });
+
+  const wide = kernel([
+    '%c1024 = arith.constant 1024 : index',
+    '%c4096 = arith.constant 4096 : index',
+    '%v = pto.make_tensor_view %p, shape = [%c1024, %c4096], strides = [%c4096, %c1] : !pto.tensor_view<?x?xf32>',
+    '%s = pto.partition_view %v, offsets = [%c8, %c16], sizes = [%c8, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<8x16xf32>',
+    `%t = pto.alloc_tile : ${TILE}`,
+    'pto.tload ins(%s : !pto.partition_tensor_view<8x16xf32>) outs(%t : ' + TILE + ')',
+  ]);
+
+  test.each(['own', 'shared'] as const)('in %s memory: an element read makes its 1 KiB chunk only; the whole buffer is the one fill', (memory) => {
+    const asm = assemble('wide.pto', wide);
+    expect(formatAll(asm.diags)).toBe('');
+    const fn = [...asm.program.functions.values()][0];
+    const [p] = bindArguments(asm.types, fn, new Map(), undefined, undefined, undefined, memory).buffers;
+    expect(p.length).toBe(1024 * 4096);
+    expect(p.isMade(0)).toBe(false);
+    // %p is argument 0: seed 1. Element 4096 * 8 + 16 (row 8, column 16), in the chunk of elements [first, end).
+    const at = 4096 * 8 + 16;
+    const per = GENERATED_CHUNK / 4;
+    const [first, end] = [Math.floor(at / per) * per, Math.floor(at / per) * per + per];
+    const reference = drawn('f32', at + 1, 1);
+    expect(p.readElement(at)).toBe(new DataView(reference.buffer).getFloat32(at * 4, true));
+    expect([p.isMade(first * 4), p.isMade(end * 4 - 1), p.isMade(first * 4 - 1), p.isMade(end * 4)]).toEqual([true, true, false, false]);
+    expect(p.storedRanges()).toEqual([]);
+    expect(p.storage.subarray(0, first * 4).every((x) => x === 0)).toBe(true);
+    // The host's whole view makes the rest: the bytes of one fill.
+    expect(Buffer.from(p.bytes).equals(Buffer.from(randomBytes('f32', p.length, 1)))).toBe(true);
+  });
+
+  test('random:N:SEED given with --arg is made where touched too', () => {
+    const asm = assemble('wide.pto', wide);
+    const fn = [...asm.program.functions.values()][0];
+    const [p] = bindArguments(asm.types, fn, new Map([['p', 'random:4194304:5']])).buffers;
+    expect(p.isMade(0)).toBe(false);
+    expect(p.readElement(1)).toBe(new DataView(drawn('f32', 2, 5).buffer).getFloat32(4, true));
+    expect(p.isMade(0)).toBe(true);
   });
 });
 

@@ -67,7 +67,8 @@ function fastTransfer(
   // An observer sees rows of consecutive elements as runs; a strided row goes the general way, element by element.
   if (observer && innerStride !== 1) return false;
   const how = direction === 'load' ? 'read' : 'write';
-  const global = bitsArray(buffer.bytes, size);
+  // The buffer's bytes as they are: each row's range is made first (a generated input is made where first touched).
+  const global = bitsArray(buffer.storage, size);
   const local = bitsArray(tile.bytes, size);
   if (!global || !local) return false;
   const { rows, cols } = matrix;
@@ -82,6 +83,7 @@ function fastTransfer(
     const last = first + (cols - 1) * innerStride;
     if (last < 0 || last >= limit) return false;
     observer?.accessRun(buffer, first, last + 1, how);
+    buffer.materialize(Math.min(first, last) * size, (Math.max(first, last) + 1) * size, direction === 'store');
     const at = tileIndex(r, 0);
     if (contiguous && at + cols <= local.length) {
       if (direction === 'load') local.set(global.subarray(first, first + cols), at);
