@@ -147,21 +147,20 @@ export function rowRuns3(
 }
 
 /**
- * The values of a tile's rows x cols region, row by row (the cube decodes its inputs once per instruction): through
- * the tile's typed array in any layout when it has one, else Tile.get. Floats and 8- to 32-bit integers only.
+ * The values of a tile's rows x cols region, row by row, or column by column when `transposed` (the cube decodes
+ * its inputs once per instruction): through the tile's typed array in any layout when it has one, else Tile.get.
+ * Floats and 8- to 32-bit integers only.
  */
-export function readValues(tile: Tile, rows: number, cols: number): Float64Array {
+export function readValues(tile: Tile, rows: number, cols: number, transposed = false): Float64Array {
   const out = new Float64Array(rows * cols);
   const store = tile.store;
   const last = rows > 0 && cols > 0 ? tile.elementIndex(rows - 1, cols - 1) : -1;
   // Every layout's element index grows with r and with c, so (rows - 1, cols - 1) is the region's last element.
   if (store && last < store.data.length && !negativeStrides(tile)) {
-    if (store.decode) readDecoded(tile, store.data as Uint16Array, store.decode, rows, cols, out);
-    else if (store.data instanceof Float32Array) readF32(tile, store.data, rows, cols, out);
-    else readIntegers(tile, store.data, rows, cols, out);
+    readRuns(tile, store.data, store.decode, rows, cols, out, transposed ? 1 : cols, transposed ? rows : 1);
     return out;
   }
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[r * cols + c] = Number(tile.get(r, c));
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[transposed ? c * rows + r : r * cols + c] = Number(tile.get(r, c));
   return out;
 }
 
@@ -170,16 +169,60 @@ function negativeStrides(tile: Tile): boolean {
   return e !== undefined && (e.row < 0 || e.col < 0);
 }
 
-function readF32(tile: Tile, data: Float32Array, rows: number, cols: number, out: Float64Array): void {
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[r * cols + c] = data[tile.elementIndex(r, c)];
+/**
+ * Element (r, c) into out[r * outRow + c * outCol], decoded when `decode` is given (16-bit floats as bits): along
+ * the tile's column runs (Tile.columnRun), an index found once per run and then stepped, not once per element (a
+ * fractal tile's index takes divisions).
+ */
+function readRuns(
+  tile: Tile,
+  data: ArrayLike<number>,
+  decode: Float32Array | undefined,
+  rows: number,
+  cols: number,
+  out: Float64Array,
+  outRow: number,
+  outCol: number,
+): void {
+  const step = tile.columnStep();
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols;) {
+      const n = Math.min(cols - c, tile.columnRun(c));
+      let t = tile.elementIndex(r, c);
+      let o = r * outRow + c * outCol;
+      if (decode) for (let k = 0; k < n; k++, t += step, o += outCol) out[o] = decode[data[t]];
+      else for (let k = 0; k < n; k++, t += step, o += outCol) out[o] = data[t];
+      c += n;
+    }
+  }
 }
 
-function readDecoded(tile: Tile, data: Uint16Array, decode: Float32Array, rows: number, cols: number, out: Float64Array): void {
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[r * cols + c] = decode[data[tile.elementIndex(r, c)]];
-}
-
-function readIntegers(tile: Tile, data: ArrayLike<number>, rows: number, cols: number, out: Float64Array): void {
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[r * cols + c] = data[tile.elementIndex(r, c)];
+/**
+ * Stores values (already rounded to the tile's type) into a tile's rows x cols region, given row by row: an f32
+ * tile's through its Float32Array along column runs, a NaN (whose bits a DataView store keeps) and every other
+ * type through Tile.set.
+ */
+export function writeValues(tile: Tile, rows: number, cols: number, values: Float64Array): void {
+  const store = tile.store;
+  const last = rows > 0 && cols > 0 ? tile.elementIndex(rows - 1, cols - 1) : -1;
+  if (!(store && store.data instanceof Float32Array && last < store.data.length && !negativeStrides(tile))) {
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) tile.set(r, c, values[r * cols + c]);
+    return;
+  }
+  const data = store.data;
+  const step = tile.columnStep();
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols;) {
+      const n = Math.min(cols - c, tile.columnRun(c));
+      let t = tile.elementIndex(r, c);
+      for (let k = 0, i = r * cols + c; k < n; k++, t += step, i++) {
+        const v = values[i];
+        if (v === v) data[t] = v;
+        else tile.set(r, c + k, v);
+      }
+      c += n;
+    }
+  }
 }
 
 /** Whether two tiles' storage overlaps (the same on-chip buffer, intersecting bytes). */

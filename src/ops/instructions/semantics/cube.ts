@@ -2,7 +2,7 @@ import { x86Nan, fusedMultiplyAdd } from '../../../numerics/arithmetic';
 import { codec } from '../../../numerics/elements';
 import { elemTypeName, isStoredFormat } from '../../../types/type';
 import { Tile, mxScaleBuffer, SHIFT_MX_ADDR } from '../../../machine/memory';
-import { readValues } from '../../../machine/tile-loops';
+import { readValues, writeValues } from '../../../machine/tile-loops';
 import { isMxDecodable, isMxSpecialCode, mxValue } from '../../../numerics/microscaling';
 import { InstructionContext, SemanticsModule } from './context';
 
@@ -107,10 +107,7 @@ function integerDot(a: Float64Array, bt: Float64Array, i: number, j: number, k: 
 
 /** The k x n input column by column (the dot products walk it down a column). */
 function columns(b: Tile, k: number, n: number): Float64Array {
-  const rows = readValues(b, k, n);
-  const out = new Float64Array(k * n);
-  for (let t = 0; t < k; t++) for (let j = 0; j < n; j++) out[j * k + t] = rows[t * n + j];
-  return out;
+  return readValues(b, k, n, true);
 }
 
 /** f32 a + b rounded once, with x86's NaN choice (the simulator's `acc + mul_acc` and `c += bias`). */
@@ -160,9 +157,7 @@ export function matmul(ctx: InstructionContext): void {
       results[i * n + j] = v;
     }
   }
-  for (let i = 0; i < m; i++) {
-    for (let j = 0; j < n; j++) c.set(i, j, results[i * n + j]);
-  }
+  writeValues(c, m, n, results);
 }
 
 /** K elements share one E8M0 scale (pto-isa cpu/TMatmul.hpp: scale[i, k / 32], scale[k / 32, j]). */
