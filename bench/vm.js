@@ -113,6 +113,44 @@ function realKernelRows(spawns = 5) {
 }
 
 /**
+ * The compilers' own kernels (PTOAS's pypto samples, found through PTO_UPSTREAM_DIR) run by pto-vm on its generated
+ * inputs against bench/kernels' plain JavaScript doing the same arithmetic on the same inputs, alternating, medians;
+ * null figures (a skipped row) without the export.
+ */
+const PYPTO_KERNELS = [
+  { sample: 'Qwen3DecodeA3/kernels/aic/gate_proj.pto', args: ['--arg', 'arg3=0'], js: 'pypto-gate-proj.js', target: 2 },
+  { sample: 'Qwen3DecodeA5/kernels/gate_proj.pto', args: ['--arg', 'arg3=0'], js: 'pypto-gate-proj.js', target: 2 },
+];
+
+function pyptoKernelRows(spawns = 5) {
+  const root = process.env.PTO_UPSTREAM_DIR;
+  return PYPTO_KERNELS.map((k) => {
+    const name = `pypto kernel: pto-vm run ${k.sample} ${k.args.join(' ')} vs plain JS (bench/kernels/${k.js}), start-up included`;
+    const file = root && path.join(root, 'test', 'samples', k.sample);
+    if (!file || !fs.existsSync(file)) {
+      return {
+        name: `${name} (skipped: set PTO_UPSTREAM_DIR to a PTOAS checkout)`,
+        ours: null,
+        baseline: null,
+        ratio: null,
+        unit: 'ms',
+        target: k.target,
+        met: false,
+      };
+    }
+    const vm = [path.join('bin', 'pto-vm'), 'run', file, '--quiet', ...k.args];
+    const js = [path.join('bench', 'kernels', k.js)];
+    const [ours, base] = [[], []];
+    for (let i = 0; i < spawns; i++) {
+      ours.push(processMs(vm));
+      base.push(processMs(js));
+    }
+    const [o, b] = [median(ours), median(base)];
+    return { name, ours: o, baseline: b, ratio: o / b, unit: 'ms', target: k.target, met: o / b <= k.target };
+  });
+}
+
+/**
  * `pto-vm run FILE --blocks N` with --jobs 2 against --jobs 1 (the baseline, every block on the main thread),
  * alternating, medians; `target`: the ratio the launch should reach.
  */
@@ -166,13 +204,18 @@ function jobsRows(spawns = 5) {
   }
 }
 
-module.exports = { vmRows, realKernelRows, jobsRows };
+module.exports = { vmRows, realKernelRows, pyptoKernelRows, jobsRows };
 
 if (require.main === module) {
   console.log('| measurement | ours | baseline | ratio | target | met |');
   console.log('|---|---|---|---|---|---|');
-  for (const r of [...vmRows(), ...realKernelRows(), ...jobsRows()])
+  for (const r of [...vmRows(), ...realKernelRows(), ...pyptoKernelRows(), ...jobsRows()]) {
+    if (r.ours === null) {
+      console.log(`| ${r.name} | - | - | - | <= ${r.target} | skipped |`);
+      continue;
+    }
     console.log(
       `| ${r.name} | ${r.ours.toFixed(2)} ${r.unit} | ${r.baseline.toFixed(2)} ${r.unit} | ${r.ratio.toFixed(2)} | <= ${r.target} | ${r.met ? 'yes' : 'no'} |`,
     );
+  }
 }

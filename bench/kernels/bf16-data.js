@@ -38,6 +38,20 @@ function randomBf16(count, seed) {
   return values;
 }
 
+/**
+ * The bf16 values numbered [from, to) of each range, one after another, as pto-vm generates them (decoded to f32):
+ * value n is mulberry32's n-th number, its state the seed plus n + 1 steps, so a part is made without the rest.
+ */
+function bf16Values(seed, ranges) {
+  const values = new Float32Array(ranges.reduce((n, [from, to]) => n + to - from, 0));
+  let at = 0;
+  for (const [from, to] of ranges) {
+    const next = random32((seed + Math.imul(from, 0x6d2b79f5)) >>> 0);
+    for (let i = from; i < to; i++) values[at++] = fromBf16Bits(toBf16Bits(next() * 8 - 4));
+  }
+  return values;
+}
+
 /** FNV-1a over the bytes: equal checksums mean equal outputs, bit for bit. */
 function fnv1a(bytes) {
   let h = 0x811c9dc5;
@@ -45,4 +59,4 @@ function fnv1a(bytes) {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-module.exports = { randomBf16, toBf16Bits, fnv1a };
+module.exports = { randomBf16, bf16Values, toBf16Bits, fromBf16Bits, fnv1a };
