@@ -101,6 +101,19 @@ export const DIAGNOSTICS = {
       program: fn('  // expected-error@+1 {{use of undefined value}}\n  %c0 = arith.constant 0 : index'),
     },
   },
+  notText: {
+    code: 'E0108',
+    severity: 'error',
+    summary:
+      'The input is not UTF-8 text: a NUL byte, or bytes that do not decode as UTF-8 (which read as U+FFFD, the replacement character). One error; nothing of the file is read, or echoed.',
+    example: { tool: 'pto-as', program: 'func.func @k() {\n  return \uFFFD\n}\n' },
+  },
+  emptyInput: {
+    code: 'W0109',
+    severity: 'warning',
+    summary: 'The input holds no module or function (it is empty, or only blanks, comments and type aliases).',
+    example: { tool: 'pto-as', program: '// nothing here yet\n' },
+  },
 
   // ---- 02xx types ---------------------------------------------------------------------------------
   invalidType: {

@@ -2,6 +2,8 @@ import { DIAGNOSTICS as D } from '../diag/catalog';
 import { DiagnosticKind } from '../diag/catalog';
 import { OpDefinition } from '../ir/definition';
 import { InsKeywordMoves, OpSyntax, OpSyntaxTable, VECTOR_LEVEL_UNSUPPORTED } from '../syntax/op-syntax';
+import { distance } from 'fastest-levenshtein';
+import { closestName } from '../diag/suggest';
 import { isa, knownOps } from '../spec/isa';
 import { syncOps } from '../spec/sync';
 import { ARITH_DEFINITIONS } from './arith';
@@ -106,6 +108,8 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
   const { names: known, microOps } = knownOps();
   // The scanner and the parser ask for every statement: each name's syntax is made once.
   const syntaxByName = new Map<string, OpSyntax>();
+  let candidates: Set<string> | undefined;
+  const suggestions = new Map<string, string | null>();
   return {
     definitions,
     lookup: (name) => byName.get(name),
@@ -120,12 +124,48 @@ export function buildRegistry(definitions: OpDefinition[]): Registry {
       syntaxByName.set(name, syntax);
       return syntax;
     },
-    unsupported: (name) => (microOps.has(name) ? microOpMessage(name) : undefined),
-    unknownOpMessage: (name) =>
-      microOps.has(name)
-        ? microOpMessage(name)
-        : known.has(name) || SPOKEN_DIALECTS.some((d) => name.startsWith(d))
-          ? `${name} is not implemented yet`
-          : `unknown op '${name}'`,
+    unknownOp: (name) => (name.includes('.') || suggestion(name) !== undefined ? unknownOpMessage(name) : undefined),
+    unknownOpMessage,
   };
+
+  function unknownOpMessage(name: string): string {
+    if (microOps.has(name)) return microOpMessage(name);
+    if (known.has(name)) return `${name} is not implemented yet`;
+    // A name close to one the toolchain knows is most likely that one misspelt, in any dialect.
+    const closest = suggestion(name);
+    if (closest !== undefined) return `unknown op '${name}'; did you mean '${closest}'?`;
+    return SPOKEN_DIALECTS.some((d) => name.startsWith(d)) ? `${name} is not implemented yet` : `unknown op '${name}'`;
+  }
+
+  /** The known name closest to a misspelt one: the defined ops first (ties go to them), then the rest the spec names. */
+  function suggestion(name: string): string | undefined {
+    let best = suggestions.get(name);
+    if (best === undefined) {
+      candidates ??= new Set([...definitions.map((d) => d.name), ...byName.keys(), ...known, ...microOps]);
+      // A file may misspell many names; the answers kept are bounded.
+      if (suggestions.size >= 4096) suggestions.clear();
+      best = swappedName(name, candidates) ?? closeEnough(name, closestName(name, candidates)) ?? null;
+      suggestions.set(name, best);
+    }
+    return best ?? undefined;
+  }
+}
+
+/**
+ * A candidate as close to the name as closestName's third of the length, counted without the dialect: the shared
+ * `pto.` says nothing of the op (`pto.vfoo` is not `pto.vnot`, two edits in four letters).
+ */
+function closeEnough(name: string, candidate: string | undefined): string | undefined {
+  if (candidate === undefined) return undefined;
+  const op = name.slice(name.indexOf('.') + 1);
+  return distance(name.toLowerCase(), candidate.toLowerCase()) <= Math.max(1, Math.floor(op.length / 3)) ? candidate : undefined;
+}
+
+/** The name with two neighbouring letters swapped, if that is a known one (`scf.fro`): the commonest typo, two edits. */
+function swappedName(name: string, names: Set<string>): string | undefined {
+  for (let i = 0; i + 1 < name.length; i++) {
+    const swapped = name.slice(0, i) + name[i + 1] + name[i] + name.slice(i + 2);
+    if (swapped !== name && names.has(swapped)) return swapped;
+  }
+  return undefined;
 }

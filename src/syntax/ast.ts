@@ -144,6 +144,11 @@ export interface OpNode {
   insMarkers?: string[];
   /** Spellings that are accepted but deprecated, reported as warnings. */
   legacy?: { message: string; span: Span }[];
+  /**
+   * The statement did not parse (its error is reported): only its name, its results and its regions are known. Its
+   * results stay defined, of an unknown type, so that their uses cause no further errors (clang's invalid decls).
+   */
+  unparsed?: true;
 }
 
 export interface Successor {

@@ -56,10 +56,12 @@ export interface OpSyntaxTable {
   /** The op a name spells, or undefined for a name the toolchain does not define (parsed generically). */
   syntaxOf(name: string): OpSyntax | undefined;
   /**
-   * Why an op the toolchain knows but does not support is not read (VPTO micro-ops): a statement of it that the
-   * generic syntax does not match is reported with this, at the op's name, rather than as a syntax error.
+   * What to say of a name that no op defines, when it reads as an op's name (dotted, or close to a known one): a
+   * statement of it that the generic syntax does not match is reported with this at its name, rather than as a
+   * syntax error at a later token (an op the toolchain does not support, a misspelt one with a "did you mean").
+   * Undefined: the statement is a syntax error.
    */
-  unsupported?(name: string): string | undefined;
+  unknownOp?(name: string): string | undefined;
 }
 
 /** How a diagnostic says a construct belongs to PTOAS's vector micro-op level (VPTO), which is not supported yet. */

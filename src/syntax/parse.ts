@@ -39,7 +39,7 @@ export function parseModule(source: SourceFile, diags: DiagnosticBag, opTable: O
   // The parser's diagnostics follow the scanner's, as when the scan was done before the parse began.
   const parsing = new DiagnosticBag(source);
   const parser = new StatementParser(source, parsing, opTable, fastPaths, shapes);
-  new Scanner(source.text, diags, (name) => opTable.syntaxOf(name)?.hasRegions === true, parser).scanFile();
+  new Scanner(source.text, diags, (name) => opTable.syntaxOf(name)?.hasRegions, parser).scanFile();
   diags.absorb(parsing);
   return { ops: parser.ops, aliases: parser.aliases, span: { start: 0, end: source.text.length } };
 }
@@ -206,6 +206,9 @@ interface ActionContext {
 }
 
 const NO_TYPE_TOKENS: number[] = [];
+
+/** A statement's result list, `%a, %b:2 =` (the scanner's `resultListEnd`, without comments inside). */
+const RESULT_LIST = /^\s*%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+(?::\d+)?)*\s*=(?!=)/;
 
 const placeholders: string[] = [];
 /** The placeholder of the `n`th dialect type of a header: `!T3<>`. */
@@ -424,12 +427,14 @@ class StatementParser implements ScanSink {
       if (built !== undefined) return this.converted(built, known);
       this.shapes!.markUnreplayable(key!);
     }
-    const unsupported = (): string | undefined => (op === undefined && stmt.name !== undefined ? this.opTable.unsupported?.(stmt.name) : undefined);
-    // A statement of a shape the grammar did not match does not match either: an op the toolchain does not support
-    // says so at once (compiler output repeats such a statement thousands of times). A syntax error is matched again
-    // for its position.
-    const unmatchedBecause = known === 'unmatched' ? unsupported() : undefined;
-    if (unmatchedBecause) return this.reportUnsupported(stmt, unmatchedBecause);
+    // An op no definition names is reported as such at its name when its statement does not match the generic syntax
+    // (not as a syntax error at a later token, which would hide the cause).
+    const unknown = (): string | undefined => (op === undefined && stmt.name !== undefined && !stmt.generic ? this.opTable.unknownOp?.(stmt.name) : undefined);
+    // A statement of a shape the grammar did not match does not match either: an unknown op says so at once (compiler
+    // output repeats a statement of an op the toolchain does not support thousands of times). A syntax error is matched
+    // again for its position.
+    const unmatchedBecause = known === 'unmatched' ? unknown() : undefined;
+    if (unmatchedBecause) return this.reportUnknown(stmt, header, map, regions, unmatchedBecause);
     let match = this.grammar.match(header, stmt.alias ? 'AliasDef' : stmt.generic ? 'GenericOpStmt' : statementRule(op?.syntax ?? 'GenericBody'));
     if (match.failed() && op?.formerly && !stmt.generic) {
       // The name's old meaning: reported with the error of its current one when neither matches.
@@ -438,10 +443,10 @@ class StatementParser implements ScanSink {
     }
     if (match.failed()) {
       if (key !== undefined) this.shapes!.markUnmatched(key);
-      const because = unsupported();
-      if (because) return this.reportUnsupported(stmt, because);
+      const because = unknown();
+      if (because) return this.reportUnknown(stmt, header, map, regions, because);
       this.reportSyntax(match, map);
-      return undefined;
+      return this.unparsed(stmt, header, map, regions, spelled);
     }
     const tree = this.semantics(match);
     if (key !== undefined && known === undefined) {
@@ -549,11 +554,49 @@ class StatementParser implements ScanSink {
     return text;
   }
 
-  /** The op the statement names is one the toolchain does not support: said at its name. */
-  private reportUnsupported(stmt: RawStatement, message: string): undefined {
-    const at = this.source.text.indexOf(stmt.name!, stmt.start);
-    this.diags.report(D.unknownOp, { start: at, end: at + stmt.name!.length }, message);
-    return undefined;
+  /** The op the statement names is one no definition names: said at its name; its results stay defined. */
+  private reportUnknown(stmt: RawStatement, header: string, map: OffsetMap, regions: Region[], message: string): OpNode | undefined {
+    const op = this.unparsed(stmt, header, map, regions, undefined);
+    const at = op?.nameSpan ?? { start: stmt.start, end: stmt.start + stmt.name!.length };
+    this.diags.report(D.unknownOp, at, message);
+    return op;
+  }
+
+  /**
+   * What is known of a statement that did not parse: its op's name and its results (`%a, %b:2 =`, read alone), so
+   * that the uses of the results cause no further errors. Its regions are kept (as written; the verifier does not
+   * enter them). Undefined for a statement without a name, and for an op the toolchain defines with regions (a
+   * module, a function, a loop): what it binds in them is not known, so it is dropped whole as before.
+   */
+  private unparsed(stmt: RawStatement, header: string, map: OffsetMap, regions: Region[], op: OpSyntax | undefined): OpNode | undefined {
+    if (stmt.alias || stmt.name === undefined || op?.hasRegions) return undefined;
+    const name = stmt.name;
+    // The name stands after the result list, if any (as the scanner found it), quoted in the generic form.
+    const list = RESULT_LIST.exec(header)?.[0] ?? '';
+    let nameAt = list.length;
+    while (nameAt < header.length && header.charCodeAt(nameAt) <= 32) nameAt++;
+    if (stmt.generic) nameAt++;
+    if (!header.startsWith(name, nameAt)) return undefined;
+    let results: ResultDef[] = [];
+    if (list !== '') {
+      const match = this.grammar.match(list, 'OpResults');
+      if (match.failed()) return undefined;
+      results = this.semantics(match).ast(this.context(map, [], [], undefined)) as ResultDef[];
+    }
+    const nameSpan = { start: mapOffset(map, nameAt), end: mapOffset(map, nameAt + name.length) };
+    return {
+      name: op?.name ?? name,
+      nameSpan,
+      span: { start: stmt.start, end: stmt.end },
+      form: 'ssa',
+      results,
+      operands: [],
+      segments: {},
+      attrs: [],
+      resultTypes: [],
+      regions,
+      unparsed: true,
+    };
   }
 
   private reportSyntax(match: ohm.MatchResult, map: OffsetMap): void {
@@ -705,9 +748,19 @@ function valueOperand(v: ValueRef, type?: TypeRef): Operand {
 function typedValues(c: ActionContext, tv: { values: ValueRef[]; types: TypeRef[] } | undefined, where: Node): Operand[] {
   if (!tv) return [];
   if (tv.values.length !== tv.types.length) {
-    c.diags.report(D.listMismatch, spanOf(c, where), `${tv.values.length} value(s) but ${tv.types.length} type(s)`);
+    c.diags.report(D.listMismatch, surplus(tv.values, tv.types) ?? spanOf(c, where), `${tv.values.length} value(s) but ${tv.types.length} type(s)`);
   }
   return tv.values.map((v, i) => valueOperand(v, tv.types[i]));
+}
+
+/**
+ * Where a list of values and the list of their types disagree: the values that have no type, or the types that have
+ * no value (not the whole list, which holds types of a hundred characters). Undefined when either list is empty.
+ */
+function surplus(values: { span: Span }[], types: { span: Span }[]): Span | undefined {
+  const [longer, from] = values.length > types.length ? [values, types.length] : [types, values.length];
+  if (from === 0 || from >= longer.length) return undefined;
+  return { start: longer[from].span.start, end: longer[longer.length - 1].span.end };
 }
 
 /**
@@ -1629,7 +1682,8 @@ function astActions(grammar: ohm.Grammar): Actions {
         op.resultTypes = sig.inputs.length === 1 ? [sig.inputs[0]] : [];
       }
       if (sig?.arrow && inputTypes.length !== vs.length && !(vs.length === 0 && inputTypes.length === 0)) {
-        c.diags.report(D.listMismatch, spanOf(c, resultSpec), `${vs.length} operand(s) but ${inputTypes.length} type(s) in the signature`);
+        const at = surplus(vs, inputTypes as TypeRef[]) ?? spanOf(c, resultSpec);
+        c.diags.report(D.listMismatch, at, `${vs.length} operand(s) but ${inputTypes.length} type(s) in the signature`);
       }
       addSegment(
         op,
@@ -1652,7 +1706,7 @@ function astActions(grammar: ohm.Grammar): Actions {
       const parsed = args.ast(c) as { items: ParenItemAst[]; types?: TypeRef[]; typed: boolean };
       const values = parsed.items.flatMap((item) => item.values);
       if (parsed.types && parsed.types.length !== values.length) {
-        c.diags.report(D.listMismatch, spanOf(c, args), `${values.length} operand(s) but ${parsed.types.length} type(s)`);
+        c.diags.report(D.listMismatch, surplus(values, parsed.types) ?? spanOf(c, args), `${values.length} operand(s) but ${parsed.types.length} type(s)`);
       }
       let k = 0;
       const keyed: string[] = [];
@@ -1679,7 +1733,8 @@ function astActions(grammar: ohm.Grammar): Actions {
         signature: !!spec && 'inputs' in spec,
       };
       if (spec && 'inputs' in spec && spec.inputs.length !== values.length) {
-        c.diags.report(D.listMismatch, spanOf(c, resultSpec), `${values.length} operand(s) but ${spec.inputs.length} type(s) in the signature`);
+        const at = surplus(values, spec.inputs) ?? spanOf(c, resultSpec);
+        c.diags.report(D.listMismatch, at, `${values.length} operand(s) but ${spec.inputs.length} type(s) in the signature`);
       }
       if (spec && 'inputs' in spec) op.operands.forEach((o, i) => (o.type ??= spec.inputs[i]));
       return op;

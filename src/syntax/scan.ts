@@ -126,12 +126,13 @@ export class Scanner {
 
   /**
    * @param opensRegion whether an op's `{` opens a region (for any other op, `{` opens an attribute dictionary):
-   *   the op registry knows, and the scanner must know before anything is parsed.
+   *   the op registry knows, and the scanner must know before anything is parsed. Undefined for a name no op has
+   *   (a misspelt `scf.fro`): its `{` opens a region when a statement follows it (`looksLikeRegion`).
    */
   constructor(
     text: string,
     private readonly diags: DiagnosticBag,
-    private readonly opensRegion: (opName: string) => boolean,
+    private readonly opensRegion: (opName: string) => boolean | undefined,
     private readonly sink: ScanSink,
   ) {
     this.text = text;
@@ -169,6 +170,18 @@ export class Scanner {
       // Guarantee progress even on garbage.
       pos = stmt.end > pos ? stmt.end : pos + 1;
     }
+  }
+
+  /**
+   * Whether the `{` at `open` of an op no definition names opens a region: a statement or a block label follows it,
+   * which no attribute dictionary holds (its keys are followed by `=`, `,` or `}`). Reading such a body as a
+   * dictionary would end the op at its first line and close the enclosing region at its `}`.
+   */
+  private looksLikeRegion(open: number): boolean {
+    this.insideBraces = true;
+    const starts = this.startsStatement(this.skipTrivia(open + 1));
+    this.insideBraces = false;
+    return starts;
   }
 
   /** `^bb1(...):` is a block label; `^bb1` or `^bb1(%x : i32)` followed by anything else is a branch's successor. */
@@ -236,7 +249,8 @@ export class Scanner {
     const typeTokensFrom = this.typeTokenStack.length;
     const head = this.opNameAt(start);
     // The generic form writes regions inside its parentheses; a `{` after them is the attribute dictionary.
-    const takesRegions = head !== undefined && !head.quoted && this.opensRegion(head.name);
+    const opens = head !== undefined && !head.quoted ? this.opensRegion(head.name) : false;
+    const takesRegions = opens !== false;
     let depth = 0; // ( [ and attribute-dictionary {
     let lastWord = '';
     let afterRegion = false;
@@ -303,7 +317,12 @@ export class Scanner {
         continue;
       }
       if (c === Ch.LBrace) {
-        const isRegion = depth === 0 && takesRegions && lastWord !== 'attributes' && (!afterRegion || lastWord === 'else' || lastWord === 'do');
+        const isRegion =
+          depth === 0 &&
+          takesRegions &&
+          lastWord !== 'attributes' &&
+          (!afterRegion || lastWord === 'else' || lastWord === 'do') &&
+          (opens === true || this.looksLikeRegion(i));
         if (isRegion) {
           const region = this.scanRegion(i);
           regions.push(region);

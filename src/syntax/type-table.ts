@@ -45,8 +45,64 @@ const PARAMETERIZED = [
 export interface TypeParse {
   type?: Type;
   error?: string;
+  /**
+   * Where in the type's text the error is, when one key or value of its parameters is at fault ([start, end) from
+   * the type's first character): a diagnostic underlines that part, not a type of a hundred characters.
+   */
+  at?: { start: number; end: number };
   /** Accepted spellings that are deprecated or incomplete. */
   warnings: string[];
+}
+
+/**
+ * The parse with its blamed parameter placed in the type's text (`at`, from the body's offset `bodyAt`). The parameters
+ * are found again by their commas, in the order `items` has them, only for an error.
+ */
+function placed(parse: Blamed, bodyAt: number, body: string, items: BodyItem[]): TypeParse {
+  if (!parse.blamed) return parse;
+  const { item, part } = parse.blamed;
+  const { blamed: _, ...rest } = parse;
+  const k = items.indexOf(item);
+  const ranges = k < 0 ? undefined : parameterRanges(body);
+  if (!ranges || ranges.length !== items.length) return rest;
+  let [start, end] = ranges[k];
+  const eq = item.key === undefined ? -1 : body.indexOf('=', start);
+  if (eq >= 0 && eq < end) {
+    if (part === 'key') end = eq;
+    else start = eq + 1;
+  }
+  while (start < end && body.charCodeAt(start) <= 32) start++;
+  while (end > start && body.charCodeAt(end - 1) <= 32) end--;
+  return { ...rest, at: { start: bodyAt + start, end: bodyAt + end } };
+}
+
+/** [start, end) of each parameter of a `<...>` body: split at its commas outside brackets and strings. */
+function parameterRanges(body: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let depth = 0;
+  let start = 1;
+  for (let i = 1; i < body.length - 1; i++) {
+    const c = body[i];
+    if (c === '"') {
+      for (i++; i < body.length && body[i] !== '"'; i++) if (body[i] === '\\') i++;
+    } else if (c === '-' && body[i + 1] === '>') i++;
+    else if ('<([{'.includes(c)) depth++;
+    else if ('>)]}'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) {
+      ranges.push([start, i]);
+      start = i + 1;
+    }
+  }
+  ranges.push([start, body.length - 1]);
+  return ranges;
+}
+
+/** An error of one parameter's key or value, which `parseUncached` turns into a place in the type's text (`at`). */
+type Blamed = TypeParse & { blamed?: { item: BodyItem; part: 'key' | 'value' } };
+
+/** The error `error`, at the key or the value of the parameter `item` (when the parameters hold it). */
+function blame(item: BodyItem | undefined, part: 'key' | 'value', error: string, warnings: string[]): Blamed {
+  return item ? { error, warnings, blamed: { item, part } } : { error, warnings };
 }
 
 /** One item of a type's parameters: `key=value` or a value alone, with what kind of value it is. */
@@ -119,7 +175,9 @@ export class TypeTable {
         seen.add(target);
         target = this.aliases.get(target)!;
       }
-      return this.parse(target);
+      const meant = this.parse(target);
+      // A place in the target's text is none in the alias's.
+      return meant.at ? { ...meant, at: undefined } : meant;
     }
     const scalar = scalarFromName(text);
     if (scalar && !text.startsWith('int') && !text.startsWith('uint') && text !== 'half' && text !== 'float') {
@@ -143,11 +201,14 @@ export class TypeTable {
     }
     if (!body) return { error: `'!${name}' needs parameters '<...>'`, warnings: [] };
     const items = parameterItems(body);
-    if (!items) {
-      const shaped = /^<\s*((?:[0-9?]+x)+)([A-Za-z_]\w*)\s*>$/.exec(body);
-      if (shaped && !scalarFromName(shaped[2])) return { error: `unknown element type '${shaped[2]}' in '!${name}${body}'`, warnings: [] };
-      return { error: `malformed parameters of '!${name}'`, warnings: [] };
-    }
+    if (items) return placed(this.parameterized(name, items), text.length - body.length, body, items);
+    const shaped = /^<\s*((?:[0-9?]+x)+)([A-Za-z_]\w*)\s*>$/.exec(body);
+    if (shaped && !scalarFromName(shaped[2])) return { error: `unknown element type '${shaped[2]}' in '!${name}${body}'`, warnings: [] };
+    return { error: `malformed parameters of '!${name}'`, warnings: [] };
+  }
+
+  /** A parameterized type of the pto dialect, from its parameters. */
+  private parameterized(name: string, items: BodyItem[]): Blamed {
     switch (name) {
       case 'pto.multi_tile_buf':
         return this.multiTileType(items);
@@ -192,7 +253,7 @@ export class TypeTable {
   }
 
   /** `<vec, 16x16xf16, count=2>` or `<!pto.tile_buf<...>, count=2>`: the slot's type, then how many. */
-  private multiTileType(items: BodyItem[]): TypeParse {
+  private multiTileType(items: BodyItem[]): Blamed {
     const last = items[items.length - 1];
     if (!last || last.key !== 'count')
       return { error: `'!pto.multi_tile_buf' ends with count=N, e.g. '!pto.multi_tile_buf<vec, 16x16xf16, count=2>'`, warnings: [] };
@@ -205,7 +266,8 @@ export class TypeTable {
         : isCompactForm(slotItems)
           ? compactTile('buf', slotItems)
           : { error: `'!pto.multi_tile_buf' needs a tile: a location and shape (vec, 16x16xf16) or a '!pto.tile_buf<...>'`, warnings: [] };
-    if (!slot.type) return slot;
+    // A nested type's error is placed in its own text: here, at the slot.
+    if (!slot.type) return 'at' in slot && slot.at ? blame(slotItems[0], 'value', slot.error!, slot.warnings) : slot;
     if (slot.type.kind !== 'tile' || slot.type.level !== 'buf') return { error: `the slot of a '!pto.multi_tile_buf' must be a !pto.tile_buf`, warnings: [] };
     // PTOAS's bounds (PTOMultiBuffer.h): 2 to 16 slots.
     if (count < 2) return { error: `a '!pto.multi_tile_buf' count must be >= 2, got ${count}`, warnings: [] };
@@ -360,16 +422,18 @@ function bodyActions(): Actions {
   } as Actions;
 }
 
-function pointerType(items: BodyItem[]): TypeParse {
+function pointerType(items: BodyItem[]): Blamed {
   const elem = items[0] && scalarFromName(items[0].text);
-  if (!elem || items[0].key || items.length > 2)
-    return { error: `'!pto.ptr' expects an element type and an optional address space, e.g. '!pto.ptr<f32, gm>'`, warnings: [] };
+  if (!elem || items[0].key || items.length > 2) {
+    const wrong = !elem || items[0].key ? items[0] : items[2];
+    return blame(wrong, 'value', `'!pto.ptr' expects an element type and an optional address space, e.g. '!pto.ptr<f32, gm>'`, []);
+  }
   if (items.length === 1) return { type: { kind: 'ptr', elem, space: 'gm' }, warnings: [] };
   const spaceName = items[1].text;
   const space = (Object.keys(POINTER_SPACE_NAMES) as PointerSpace[]).find((s) => POINTER_SPACE_NAMES[s].includes(spaceName));
   if (!space || items[1].key) {
     const names = Object.values(POINTER_SPACE_NAMES).flat().join('|');
-    return { error: `'!pto.ptr' address space must be one of ${names}, got '${spaceName}'`, warnings: [] };
+    return blame(items[1], 'value', `'!pto.ptr' address space must be one of ${names}, got '${spaceName}'`, []);
   }
   return { type: { kind: 'ptr', elem, space }, warnings: [] };
 }
@@ -425,7 +489,7 @@ const PAD_VALUES: Record<string, number> = {
 /** The manual's fractal enum; every box of the Vec/Mat/Left/Right tiles is 512 bytes. */
 const FRACTAL_NAMES: Record<string, number> = { None: 512, NZ: 512, ZN: 512, FR: 512, RN: 512 };
 
-function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
+function tileType(level: 'buf' | 'value', items: BodyItem[]): Blamed {
   const spelled = level === 'buf' ? '!pto.tile_buf' : '!pto.tile';
   const warnings: string[] = [];
   const fields: Partial<Record<string, BodyItem>> = {};
@@ -461,10 +525,10 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
       continue;
     }
     if (!KEY_ORDER.includes(key) && key !== 'compact')
-      return { error: `unknown ${spelled} parameter '${key}' (expected one of ${KEY_ORDER.join(', ')}, compact)`, warnings };
+      return blame(item, 'key', `unknown ${spelled} parameter '${key}' (expected one of ${KEY_ORDER.join(', ')}, compact)`, warnings);
     if (fields[key]) {
       const again = keyed.some((i) => i.key === 'valid') && (key === 'v_row' || key === 'v_col') ? 'valid region' : `parameter '${key}'`;
-      return { error: `${spelled} ${again} is given twice`, warnings };
+      return blame(item, 'key', `${spelled} ${again} is given twice`, warnings);
     }
     fields[key] = item;
   }
@@ -522,8 +586,10 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
     const missing = KEY_ORDER.filter((k) => !fields[k]);
     if (missing.length > 0) return { error: `${spelled} in the keyed form needs every key: missing ${missing.join(', ')}`, warnings };
     const expected = [...KEY_ORDER, 'compact'].filter((k) => order.includes(k));
-    if (!order.includes('valid') && order.join() !== expected.join())
-      return { error: `${spelled} keys are out of order (the keyed form is ${KEY_ORDER.join(', ')}[, compact])`, warnings };
+    if (!order.includes('valid') && order.join() !== expected.join()) {
+      const first = keyed[order.findIndex((k, i) => k !== expected[i])];
+      return blame(first, 'key', `${spelled} keys are out of order (the keyed form is ${KEY_ORDER.join(', ')}[, compact])`, warnings);
+    }
   }
 
   const locText = fields.loc?.text ?? 'vec';
@@ -532,36 +598,49 @@ function tileType(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
     loc = 'vec';
     warnings.push(`'loc=ub' is the old name of 'loc=vec'`);
   } else if (!(TILE_LOCS as readonly string[]).includes(locText)) {
-    return { error: `unknown tile location '${locText}' (expected one of ${TILE_LOCS.join(', ')})`, warnings };
+    return blame(fields.loc, 'value', `unknown tile location '${locText}' (expected one of ${TILE_LOCS.join(', ')})`, warnings);
   }
   if (!fields.dtype) return { error: `${spelled} needs an element type (dtype)`, warnings };
   const dtype = tileElement(fields.dtype.text);
-  if (!dtype) return { error: `'${fields.dtype.text}' is not a tile element type`, warnings };
+  if (!dtype) return blame(fields.dtype, 'value', `'${fields.dtype.text}' is not a tile element type`, warnings);
   const rows = positiveInt(fields.rows, 'rows');
-  if (typeof rows === 'string') return { error: `${spelled}: ${rows}`, warnings };
+  if (typeof rows === 'string') return blame(fields.rows, 'value', `${spelled}: ${rows}`, warnings);
   const cols = positiveInt(fields.cols, 'cols');
-  if (typeof cols === 'string') return { error: `${spelled}: ${cols}`, warnings };
+  if (typeof cols === 'string') return blame(fields.cols, 'value', `${spelled}: ${cols}`, warnings);
   const vRow = validDim(fields.v_row, rows, 'v_row');
-  if (typeof vRow === 'string') return { error: `${spelled}: ${vRow}`, warnings };
+  if (typeof vRow === 'string') return blame(fields.v_row, 'value', `${spelled}: ${vRow}`, warnings);
   const vCol = validDim(fields.v_col, cols, 'v_col');
-  if (typeof vCol === 'string') return { error: `${spelled}: ${vCol}`, warnings };
+  if (typeof vCol === 'string') return blame(fields.v_col, 'value', `${spelled}: ${vCol}`, warnings);
 
   const blayout = fields.blayout ? BLAYOUT_NAMES[fields.blayout.text] : defaultLayout(loc).blayout;
-  if (!blayout) return { error: `unknown blayout '${fields.blayout!.text}' (expected row_major or col_major)`, warnings };
+  if (!blayout) return blame(fields.blayout, 'value', `unknown blayout '${fields.blayout!.text}' (expected row_major or col_major)`, warnings);
   const slayout = fields.slayout ? SLAYOUT_NAMES[fields.slayout.text] : defaultLayout(loc).slayout;
-  if (!slayout) return { error: `unknown slayout '${fields.slayout!.text}' (expected none_box, row_major or col_major)`, warnings };
+  if (!slayout) return blame(fields.slayout, 'value', `unknown slayout '${fields.slayout!.text}' (expected none_box, row_major or col_major)`, warnings);
   let fractal = loc === 'acc' ? 1024 : 512;
   if (fields.fractal) {
     const f = fields.fractal.kind === 'number' || fields.fractal.kind === 'dims' ? Number(fields.fractal.text) : FRACTAL_NAMES[fields.fractal.text];
-    if (f === undefined || !Number.isInteger(f)) return { error: `unknown fractal '${fields.fractal.text}'`, warnings };
+    if (f === undefined || !Number.isInteger(f)) return blame(fields.fractal, 'value', `unknown fractal '${fields.fractal.text}'`, warnings);
     if (fields.fractal.kind === 'ident' && fields.fractal.text !== 'None') fractal = loc === 'acc' ? 1024 : f;
     else if (fields.fractal.kind !== 'ident') fractal = f;
   }
   const pad = fields.pad ? padValue(fields.pad) : 0;
-  if (typeof pad === 'string') return { error: pad, warnings };
+  if (typeof pad === 'string') return blame(fields.pad, 'value', pad, warnings);
   const compact = fields.compact ? compactMode(fields.compact) : 0;
-  if (typeof compact === 'string') return { error: compact, warnings };
-  return finishTile({ kind: 'tile', level, loc, dtype, rows, cols, vRow, vCol, blayout, slayout, fractal, pad, compact }, warnings);
+  if (typeof compact === 'string') return blame(fields.compact, 'value', compact, warnings);
+  return blameFinished(finishTile({ kind: 'tile', level, loc, dtype, rows, cols, vRow, vCol, blayout, slayout, fractal, pad, compact }, warnings), fields);
+}
+
+/** A rule of the whole tile broken (finishTile): blamed on the parameter the message names first. */
+function blameFinished(parse: TypeParse, fields: Partial<Record<string, BodyItem>>): Blamed {
+  if (!parse.error) return parse;
+  const key = /^\S+ valid rows/.test(parse.error)
+    ? 'v_row'
+    : /^\S+ valid cols/.test(parse.error)
+      ? 'v_col'
+      : /fractal/.test(parse.error)
+        ? 'fractal'
+        : undefined;
+  return key ? blame(fields[key], 'value', parse.error, parse.warnings) : parse;
 }
 
 /** `<vec, 16x16xf32, ...>`: a location, then the shape with the element type. */
@@ -576,21 +655,22 @@ const COMPACT_KEYS = ['valid', 'blayout', 'slayout', 'fractal', 'pad', 'compact'
  * PTOAS's compact form `!pto.tile_buf<LOC, RxCxT[, valid=RxC][, blayout=..][, slayout=..][, fractal=N][, pad=N][, compact=N]>`:
  * the keys left out take PTOAS's defaults, the same for every location (TILE_DEFAULTS).
  */
-function compactTile(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
+function compactTile(level: 'buf' | 'value', items: BodyItem[]): Blamed {
   const spelled = level === 'buf' ? '!pto.tile_buf' : '!pto.tile';
   const warnings: string[] = [];
   const loc = items[0].text as TileLoc;
   const { shape, elemName } = parseShaped(items[1].text);
   const elem = tileElement(elemName);
-  if (shape.length !== 2) return { error: `${spelled}: the compact form has exactly two shape dims, got '${items[1].text}'`, warnings };
-  if (!elem) return { error: `'${elemName}' is not a tile element type`, warnings };
-  if (shape.some((d) => d === null)) return { error: `${spelled}: the shape must be static, got '${items[1].text}'`, warnings };
+  if (shape.length !== 2) return blame(items[1], 'value', `${spelled}: the compact form has exactly two shape dims, got '${items[1].text}'`, warnings);
+  if (!elem) return blame(items[1], 'value', `'${elemName}' is not a tile element type`, warnings);
+  if (shape.some((d) => d === null)) return blame(items[1], 'value', `${spelled}: the shape must be static, got '${items[1].text}'`, warnings);
   const [rows, cols] = shape as number[];
   const given = new Map<string, BodyItem>();
   for (const item of items.slice(2)) {
-    if (!item.key) return { error: `unexpected '${item.text}' in ${spelled}: the compact form continues with key=value`, warnings };
-    if (!COMPACT_KEYS.includes(item.key)) return { error: `unknown key '${item.key}' in ${spelled} (expected one of ${COMPACT_KEYS.join(', ')})`, warnings };
-    if (given.has(item.key)) return { error: `duplicate ${item.key} in ${spelled}`, warnings };
+    if (!item.key) return blame(item, 'value', `unexpected '${item.text}' in ${spelled}: the compact form continues with key=value`, warnings);
+    if (!COMPACT_KEYS.includes(item.key))
+      return blame(item, 'key', `unknown key '${item.key}' in ${spelled} (expected one of ${COMPACT_KEYS.join(', ')})`, warnings);
+    if (given.has(item.key)) return blame(item, 'key', `duplicate ${item.key} in ${spelled}`, warnings);
     given.set(item.key, item);
   }
   let vRow: number | null = rows;
@@ -599,22 +679,25 @@ function compactTile(level: 'buf' | 'value', items: BodyItem[]): TypeParse {
   if (valid) {
     const dims = valid.text.split('x');
     if (!(valid.kind === 'dims' || valid.kind === 'number') || dims.length !== 2)
-      return { error: `${spelled} valid must have exactly two dims, got '${valid.text}'`, warnings };
+      return blame(valid, 'value', `${spelled} valid must have exactly two dims, got '${valid.text}'`, warnings);
     [vRow, vCol] = dims.map((d) => (d === '?' ? null : Number(d)));
   }
   const blayout = given.has('blayout') ? LAYOUT_KEYWORDS.blayout[given.get('blayout')!.text] : TILE_DEFAULTS.blayout;
-  if (!blayout) return { error: `unknown blayout '${given.get('blayout')!.text}' (expected row_major or col_major)`, warnings };
+  if (!blayout) return blame(given.get('blayout'), 'value', `unknown blayout '${given.get('blayout')!.text}' (expected row_major or col_major)`, warnings);
   const slayout = given.has('slayout') ? LAYOUT_KEYWORDS.slayout[given.get('slayout')!.text] : TILE_DEFAULTS.slayout;
-  if (!slayout) return { error: `unknown slayout '${given.get('slayout')!.text}' (expected none_box, row_major or col_major)`, warnings };
+  if (!slayout)
+    return blame(given.get('slayout'), 'value', `unknown slayout '${given.get('slayout')!.text}' (expected none_box, row_major or col_major)`, warnings);
   const fractalItem = given.get('fractal');
   const fractal = fractalItem ? Number(fractalItem.text) : TILE_DEFAULTS.fractal;
   if (fractalItem && !(fractalItem.kind === 'number' || fractalItem.kind === 'dims'))
-    return { error: `fractal must be an integer, got '${fractalItem.text}'`, warnings };
+    return blame(fractalItem, 'value', `fractal must be an integer, got '${fractalItem.text}'`, warnings);
   const pad = given.has('pad') ? padValue(given.get('pad')!) : TILE_DEFAULTS.pad;
-  if (typeof pad === 'string') return { error: pad, warnings };
+  if (typeof pad === 'string') return blame(given.get('pad'), 'value', pad, warnings);
   const compact = given.has('compact') ? compactMode(given.get('compact')!) : TILE_DEFAULTS.compact;
-  if (typeof compact === 'string') return { error: compact, warnings };
-  return finishTile({ kind: 'tile', level, loc, dtype: elem, rows, cols, vRow, vCol, blayout, slayout, fractal, pad, compact }, warnings);
+  if (typeof compact === 'string') return blame(given.get('compact'), 'value', compact, warnings);
+  const finished = finishTile({ kind: 'tile', level, loc, dtype: elem, rows, cols, vRow, vCol, blayout, slayout, fractal, pad, compact }, warnings);
+  // The compact form's valid region is one parameter (`valid=RxC`).
+  return blameFinished(finished, { v_row: valid, v_col: valid, fractal: fractalItem });
 }
 
 /** PTOAS's spellings of the layouts in both forms. */

@@ -90,6 +90,13 @@ class Verifier implements VerifierState {
   readonly enclosing: OpNode[] = [];
   /** Every occurrence of each op with a program-wide rule (`checkAll`). */
   private readonly occurrences = new Map<OpDefinition, OpNode[]>();
+  /** How many errors were reported inside regions so far (so that an op's own errors are told from its regions'). */
+  private regionErrors = 0;
+  /** How many of the bag's diagnostics `errorsSoFar` has counted, and how many of them are errors. */
+  private itemsCounted = 0;
+  private errorsCounted = 0;
+  /** Undefined values reported in the current function: each name once, not at every use. */
+  private reportedUndefined = new Set<string>();
   /** Defining ops whose results' uses have been reported already (one report per op, as PTOAS's passes stop). */
   private readonly reportedUses = new Set<OpNode>();
   /** The regions being verified, innermost last: their blocks and the blocks' labels, for branches. */
@@ -142,6 +149,8 @@ class Verifier implements VerifierState {
     }
     for (const op of this.program.module.ops) {
       const structure = this.structureOf(op);
+      // A statement that did not parse is reported already, wherever it stands.
+      if (op.unparsed) continue;
       if (structure === 'module') this.verifyModuleOp(op);
       else if (structure === 'function') this.verifyFunction(op);
       else this.diags.report(D.misplacedOp, op.nameSpan, `'${op.name}' is not allowed at the top level (expected 'module' or 'func.func')`);
@@ -231,6 +240,7 @@ class Verifier implements VerifierState {
     for (const block of op.regions[0]?.blocks ?? []) {
       for (const inner of block.ops) {
         const structure = this.structureOf(inner);
+        if (inner.unparsed) continue;
         if (structure === 'function') this.verifyFunction(inner);
         else if (structure === 'module') this.verifyModuleOp(inner);
         else this.diags.report(D.misplacedOp, inner.nameSpan, `'${inner.name}' is not allowed directly in a module (expected 'func.func')`);
@@ -244,6 +254,7 @@ class Verifier implements VerifierState {
     this.currentFunction = fn;
     this.inTileOpHelper = attrOf(fn, 'pto.tileop.helper') !== undefined;
     this.functionNames = new Map();
+    this.reportedUndefined = new Set();
     this.functionTypes = new Map();
     this.integerConstants = new Map();
     this.tilePlacements = new Map();
@@ -263,9 +274,13 @@ class Verifier implements VerifierState {
       bound.params = bound.body.blocks[0]?.args ?? [];
       bound.paramTypes = (body.blocks[0]?.args ?? []).map((a) => this.functionTypes.get(a.name));
       // Every block ends with 'return' or a branch to another block.
+      // An op that did not parse or that no definition names may be the terminator it was meant to be (its error
+      // is reported).
       const ends = (block: Block) => {
         const last = block.ops.at(-1);
-        return last !== undefined && ['return', 'branch'].includes(this.registry.lookup(last.name)?.def.terminator ?? '');
+        if (last === undefined) return false;
+        const def = this.registry.lookup(last.name)?.def;
+        return last.unparsed === true || def === undefined || def.terminator === 'return' || def.terminator === 'branch';
       };
       if (!this.unclosedRegion && (body.blocks.length === 0 || !body.blocks.every(ends))) {
         this.diags.report(D.missingReturn, { start: body.span.end - 1, end: body.span.end }, `function @${name} must end with 'return'`);
@@ -285,6 +300,15 @@ class Verifier implements VerifierState {
   }
 
   verifyRegion(region: Region, owner: OpNode, untyped: Type[] = []): BoundRegion {
+    const errorsBefore = this.errorsSoFar();
+    const regionErrors = this.regionErrors;
+    const bound = this.verifyRegionBlocks(region, owner, untyped);
+    // Counted once, however deep: the errors of every op inside, which are not the owner's own.
+    this.regionErrors = regionErrors + this.errorsSoFar() - errorsBefore;
+    return bound;
+  }
+
+  private verifyRegionBlocks(region: Region, owner: OpNode, untyped: Type[]): BoundRegion {
     const { blocks } = region;
     const labels = new Map<string, number>();
     blocks.forEach((b, i) => b.label !== undefined && labels.set(b.label, i));
@@ -366,6 +390,9 @@ class Verifier implements VerifierState {
     let found = this.lookup(key);
     if (!found && ref.index === 0) found = this.lookup(ref.name);
     if (!found) {
+      // Once per name: its other uses would repeat the error (clang and MLIR report an undeclared name once).
+      if (this.reportedUndefined.has(key)) return { type: operand.type ? this.resolveType(operand.type) : undefined, slot: NO_SLOT, found: undefined };
+      this.reportedUndefined.add(key);
       const elsewhere = this.functionNames.get(key);
       this.diags.report(
         D.undefinedValue,
@@ -398,7 +425,7 @@ class Verifier implements VerifierState {
     if (parsed.error) {
       if (!this.reportedTypeErrors.has(text)) {
         this.reportedTypeErrors.add(text);
-        this.diags.report(D.invalidType, ref.span, parsed.error);
+        this.diags.report(D.invalidType, this.partOf(ref, text, parsed.at), parsed.error);
       }
       return undefined;
     }
@@ -412,6 +439,15 @@ class Verifier implements VerifierState {
       for (const p of tileTypeProblems(type, this.target, this.spec)) this.diags.report(D.invalidTileType, ref.span, `invalid tile type: ${p}`);
     }
     return type;
+  }
+
+  /**
+   * Where a part of a type (`at`, in its text) is written: underlined alone rather than the whole type, when the type
+   * is written as it is read (not through an alias, not respelled).
+   */
+  private partOf(ref: TypeRef, text: string, at: { start: number; end: number } | undefined): Span {
+    if (!at || ref.span.end - ref.span.start !== text.length || this.diags.source.text.slice(ref.span.start, ref.span.end) !== text) return ref.span;
+    return { start: ref.span.start + at.start, end: ref.span.start + at.end };
   }
 
   /** Defines the op's results (`%x:2` as `%x#0`, `%x#1`); returns their slots and types. */
@@ -490,7 +526,13 @@ class Verifier implements VerifierState {
   // ---- ops -------------------------------------------------------------------------------------
 
   private verifyOp(op: OpNode, parent: OpNode): BoundOp | undefined {
+    if (op.unparsed) {
+      // Its error is reported; its results are of an unknown type, so that their uses cause no more errors.
+      this.defineResults(op, emptyList());
+      return undefined;
+    }
     for (const l of op.legacy ?? []) this.diags.report(D.oldSpelling, l.span, l.message);
+    const errorsBefore = this.errorsSoFar();
     const uses = op.operands.map((o) => this.useOperand(o));
     const operandTypes = sharedIfEmpty(uses.map((u) => u.type));
     const declaredResults = op.resultTypes.length === 0 ? emptyList<Type | undefined>() : op.resultTypes.map((t) => this.resolveType(t));
@@ -518,8 +560,11 @@ class Verifier implements VerifierState {
     const context = new OpContext(this, entry.def, bound, op, parent, this.currentFunction!, operandTypes, declaredResults);
     const refused = entry.def.properties?.notInTileOpHelper;
     if (refused && this.inTileOpHelper) context.error(op.nameSpan, `tileop helpers must not contain ${refused}`, undefined, D.tileOpHelper);
+    const regionErrors = this.regionErrors;
     entry.def.verify(context);
-    this.recordDefiner(op, entry.def);
+    // The errors of the ops in its regions are theirs; any other since its uses began are the op's own.
+    const failed = this.errorsSoFar() - errorsBefore - (this.regionErrors - regionErrors) > 0;
+    this.recordDefiner(op, entry.def, failed);
     this.checkUses(op, entry.def, uses);
     this.checkStructResults(op, entry.def, bound.resultTypes);
     if (bound.instruction) this.assignSlots(bound);
@@ -531,21 +576,33 @@ class Verifier implements VerifierState {
     return bound;
   }
 
-  /** Marks the op's results (in the scope they were defined in) as its own, for the rules on their uses. */
-  private recordDefiner(op: OpNode, def: OpDefinition): void {
+  /**
+   * Marks the op's results (in the scope they were defined in) as its own, for the rules on their uses. The results
+   * of an op that failed to verify are of an unknown type: their uses trust what they say, and cause no more errors.
+   */
+  private recordDefiner(op: OpNode, def: OpDefinition, failed: boolean): void {
     const scope = this.scopes[this.scopes.length - 1];
     const definer = { op, def };
+    const mark = (entry: ScopeEntry | undefined) => {
+      if (!entry) return;
+      entry.definer = definer;
+      if (failed) entry.type = UNKNOWN;
+    };
     for (const r of op.results) {
-      if (r.count === 1) {
-        const entry = scope.get(r.name);
-        if (entry) entry.definer = definer;
-      } else {
-        for (let i = 0; i < r.count; i++) {
-          const entry = scope.get(`${r.name}#${i}`);
-          if (entry) entry.definer = definer;
-        }
-      }
+      if (r.count === 1) mark(scope.get(r.name));
+      else for (let i = 0; i < r.count; i++) mark(scope.get(`${r.name}#${i}`));
     }
+  }
+
+  /**
+   * Errors reported so far, counted among the diagnostics added since the last call (asked twice per op: nothing is
+   * made for it). Past the bag's limit errors are only counted there, and what they cause is shown no more either.
+   */
+  private errorsSoFar(): number {
+    const items = this.diags.items;
+    for (let i = this.itemsCounted; i < items.length; i++) if (items[i].severity === 'error') this.errorsCounted++;
+    this.itemsCounted = items.length;
+    return this.errorsCounted;
   }
 
   /** The rules definitions set on how their results are used, and that no terminator hands a struct out. */

@@ -636,7 +636,7 @@ describe('rejected input: located errors, no exceptions', () => {
       inFunc('  %x = arith.addi (%a, %b : index\n  %y = arith.addi %a, %b : index'),
       ["2:19 error: syntax error: unexpected '('"],
     ],
-    ['more values than types in a grouped ins list', inFunc(`  pto.tadd ins(%x, %y : ${TB16}) outs(%z : ${TB16})`), ['2:16 error: 2 value(s) but 1 type(s)']],
+    ['more values than types in a grouped ins list', inFunc(`  pto.tadd ins(%x, %y : ${TB16}) outs(%z : ${TB16})`), ['2:20 error: 2 value(s) but 1 type(s)']],
     [
       'more iter_args than result types',
       inFunc('  %r = scf.for %i = %a to %b step %a iter_args(%s = %a, %t = %b) -> (index) {\n    scf.yield %s : index\n  }'),
@@ -646,7 +646,7 @@ describe('rejected input: located errors, no exceptions', () => {
     [
       'an SSA signature with fewer types than operands',
       inFunc(`  %d = pto.tadd %x, %y : (${TV16}) -> ${TV16}`),
-      ['2:24 error: 2 operand(s) but 1 type(s) in the signature'],
+      ['2:21 error: 2 operand(s) but 1 type(s) in the signature'],
     ],
     [
       'make_tensor_view without shape =',
@@ -698,7 +698,10 @@ describe('rejected input: located errors, no exceptions', () => {
     const p = parse('func.func @f() {\n  %x = arith.addi : index\n  return\n}\nfunc.func @g() {\n  return\n}\n');
     expect(located(p)).toHaveLength(1);
     expect(p.module.ops.map((o) => o.symbol)).toEqual(['f', 'g']);
-    expect(opNames(p.module.ops[0].regions[0])).toEqual(['func.return']);
+    // The broken statement stays, as an op that did not parse, so that its result %x stays defined.
+    expect(opNames(p.module.ops[0].regions[0])).toEqual(['arith.addi', 'func.return']);
+    const broken = p.module.ops[0].regions[0].blocks[0].ops[0];
+    expect([broken.unparsed, broken.results.map((r) => r.name), broken.operands]).toEqual([true, ['%x'], []]);
   });
 
   test('an error in an op header still reports the errors inside its region', () => {

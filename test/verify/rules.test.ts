@@ -326,6 +326,11 @@ describe('tile type well-formedness', () => {
     return { text, lines: diagLines(run(text, target)) };
   }
   const typeAt = (text: string): string => at(text, '!pto.tile_buf');
+  /** Where the value of a `key=value` parameter is: an error of one parameter is underlined there (issue 35). */
+  const valueAt = (text: string, keyed: string): string => {
+    const [line, col] = at(text, keyed).split(':').map(Number);
+    return `${line}:${col + keyed.indexOf('=') + 1}`;
+  };
 
   test('allocating a row-major f16 tile with cols=8 is rejected (rows of 16 bytes); the type itself is not, as in PTOAS', () => {
     const { text, lines } = allocOnly({ dtype: 'f16', rows: 16, cols: 8 });
@@ -350,17 +355,17 @@ describe('tile type well-formedness', () => {
 
   test('v_row > rows is rejected', () => {
     const { text, lines } = allocOnly({ dtype: 'f32', rows: 16, cols: 16, vRow: 20 });
-    expect(lines).toEqual([`${typeAt(text)}: error[E0201]: !pto.tile_buf valid rows (20) exceed its rows (16)`]);
+    expect(lines).toEqual([`${valueAt(text, 'v_row=20')}: error[E0201]: !pto.tile_buf valid rows (20) exceed its rows (16)`]);
   });
 
   test('v_col > cols is rejected', () => {
     const { text, lines } = allocOnly({ dtype: 'f32', rows: 16, cols: 16, vCol: 17 });
-    expect(lines).toEqual([`${typeAt(text)}: error[E0201]: !pto.tile_buf valid cols (17) exceed its cols (16)`]);
+    expect(lines).toEqual([`${valueAt(text, 'v_col=17')}: error[E0201]: !pto.tile_buf valid cols (17) exceed its cols (16)`]);
   });
 
   test('fractal 256 is rejected (SFractalSize in {512, 1024, 32})', () => {
     const { text, lines } = allocOnly({ dtype: 'f32', rows: 16, cols: 16, fractal: 256 });
-    expect(lines).toEqual([`${typeAt(text)}: error[E0201]: unsupported fractal 256 (one of 32, 512, 1024)`]);
+    expect(lines).toEqual([`${valueAt(text, 'fractal=256')}: error[E0201]: unsupported fractal 256 (one of 32, 512, 1024)`]);
   });
 
   // 200 x 256 x 4 = 204800 bytes = 200 KB: more than the 192 KB UB of A2A3, less than the 256 KB of A5.
