@@ -9,6 +9,7 @@ const { assemble } = require('../dist/verify/assemble');
 const { bindArguments } = require('../dist/vm/io/arguments');
 const { runFunction } = require('../dist/vm/interpreter');
 const limits = require('./workloads/limits');
+const { PYPTO_KERNELS, sampleFile, vmArgs, requireSameOutput } = require('./pypto-kernels');
 
 const ROOT = path.join(__dirname, '..');
 
@@ -113,21 +114,16 @@ function realKernelRows(spawns = 5) {
 }
 
 /**
- * The compilers' own kernels (PTOAS's pypto samples, found through PTO_UPSTREAM_DIR) run by pto-vm on its generated
- * inputs against bench/kernels' plain JavaScript doing the same arithmetic on the same inputs, alternating, medians;
- * null figures (a skipped row) without the export.
+ * The compilers' own kernels (bench/pypto-kernels.js: PTOAS's pypto samples, found through PTO_UPSTREAM_DIR) run by
+ * pto-vm on its generated inputs against bench/kernels' plain JavaScript doing the same arithmetic on the same inputs,
+ * alternating, medians, after checking that the two give the same output bytes (it throws if not); null figures (a
+ * skipped row) without the export.
  */
-const PYPTO_KERNELS = [
-  { sample: 'Qwen3DecodeA3/kernels/aic/gate_proj.pto', args: ['--arg', 'arg3=0'], js: 'pypto-gate-proj.js', target: 2 },
-  { sample: 'Qwen3DecodeA5/kernels/gate_proj.pto', args: ['--arg', 'arg3=0'], js: 'pypto-gate-proj.js', target: 2 },
-];
-
 function pyptoKernelRows(spawns = 5) {
-  const root = process.env.PTO_UPSTREAM_DIR;
   return PYPTO_KERNELS.map((k) => {
-    const name = `pypto kernel: pto-vm run ${k.sample} ${k.args.join(' ')} vs plain JS (bench/kernels/${k.js}), start-up included`;
-    const file = root && path.join(root, 'test', 'samples', k.sample);
-    if (!file || !fs.existsSync(file)) {
+    const name = `pypto kernel: pto-vm run ${k.sample}${k.args.length ? ` ${k.args.join(' ')}` : ''} vs plain JS (bench/kernels/${k.js}), start-up included`;
+    const file = sampleFile(k);
+    if (!file) {
       return {
         name: `${name} (skipped: set PTO_UPSTREAM_DIR to a PTOAS checkout)`,
         ours: null,
@@ -138,7 +134,8 @@ function pyptoKernelRows(spawns = 5) {
         met: false,
       };
     }
-    const vm = [path.join('bin', 'pto-vm'), 'run', file, '--quiet', ...k.args];
+    requireSameOutput(k, file);
+    const vm = vmArgs(k, file);
     const js = [path.join('bench', 'kernels', k.js)];
     const [ours, base] = [[], []];
     for (let i = 0; i < spawns; i++) {

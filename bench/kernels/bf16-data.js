@@ -1,4 +1,4 @@
-// What the two kernel baselines share: the inputs pto-vm generates for an unbound pointer, bf16 bits and a
+// What the kernel baselines share: the inputs pto-vm generates for an unbound pointer, bf16 bits and a
 // checksum of the output's bytes. Written out here (no imports from dist/) so a baseline's time is plain Node's.
 'use strict';
 
@@ -52,6 +52,36 @@ function bf16Values(seed, ranges) {
   return values;
 }
 
+/** The f32 values numbered [from, to) of each range, as pto-vm generates an f32 pointer argument (bf16Values' numbers). */
+function f32Values(seed, ranges) {
+  const values = new Float32Array(ranges.reduce((n, [from, to]) => n + to - from, 0));
+  let at = 0;
+  for (const [from, to] of ranges) {
+    const next = random32((seed + Math.imul(from, 0x6d2b79f5)) >>> 0);
+    for (let i = from; i < to; i++) values[at++] = next() * 8 - 4;
+  }
+  return values;
+}
+
+/** f32 -> bf16 bits, round to nearest with ties away from zero (tcvt's ROUND): half a bf16 step added to the magnitude. */
+function toBf16BitsAway(x) {
+  f32[0] = x;
+  return ((f32Bits[0] + 0x8000) >>> 16) & 0xffff;
+}
+
+const lanes = new Float64Array(64);
+
+/**
+ * trowsum of f32 values[start, start + cols) on the NPU (cols a multiple of 64): the 64 lanes of a 256-byte repeat
+ * folded repeat after repeat, then an adjacent-pair tree over the lanes; every add rounded to f32.
+ */
+function npuRowSum(values, start, cols) {
+  for (let l = 0; l < 64; l++) lanes[l] = values[start + l];
+  for (let r = 64; r < cols; r += 64) for (let l = 0; l < 64; l++) lanes[l] = Math.fround(lanes[l] + values[start + r + l]);
+  for (let width = 32; width >= 1; width /= 2) for (let l = 0; l < width; l++) lanes[l] = Math.fround(lanes[2 * l] + lanes[2 * l + 1]);
+  return lanes[0];
+}
+
 /** FNV-1a over the bytes: equal checksums mean equal outputs, bit for bit. */
 function fnv1a(bytes) {
   let h = 0x811c9dc5;
@@ -59,4 +89,4 @@ function fnv1a(bytes) {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-module.exports = { randomBf16, bf16Values, toBf16Bits, fromBf16Bits, fnv1a };
+module.exports = { randomBf16, bf16Values, f32Values, toBf16Bits, toBf16BitsAway, fromBf16Bits, npuRowSum, fnv1a };

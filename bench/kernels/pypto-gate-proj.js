@@ -4,8 +4,9 @@
 // 8192x25600 bf16 weight, in plain JavaScript. The inputs are pto-vm's generated data (A seed 1, W seed 2); element
 // n of W is mulberry32's n-th number, so only the 8192x256 slice the block reads is generated, as pto-vm now does.
 // The kernel's order of additions: each tmatmul sums 64 products from 0 (f32 fused multiply-adds: a bf16 x bf16
-// product is exact in f32), and its sum is added to the accumulator in K order, rounded to f32. Prints a checksum
-// of C's bytes, which the 16x256 block `pto-vm run --out arg2=C.bin` writes (row stride 512) matches.
+// product is exact in f32), and its sum is added to the accumulator in K order, rounded to f32. The output is 16x512
+// f32, zeros where an output pto-vm generates is not stored into: block 0 stores C in columns 0-255. Prints a
+// checksum of the output's bytes, which `pto-vm run --out arg2=OUT.bin` matches.
 //   node bench/kernels/pypto-gate-proj.js
 'use strict';
 const { bf16Values, fnv1a } = require('./bf16-data');
@@ -14,6 +15,7 @@ const M = 16;
 const K = 8192;
 const N = 256;
 const WIDTH = 25600; // W's row length
+const OUT_WIDTH = 512; // the output's row length
 const K_STEP = 64; // K of one tmatmul (a 64x256 L0B tile)
 
 const a = bf16Values(1, [[0, M * K]]);
@@ -21,7 +23,7 @@ const w = bf16Values(
   2,
   Array.from({ length: K }, (_, k) => [k * WIDTH, k * WIDTH + N]),
 );
-const c = new Float32Array(M * N);
+const c = new Float32Array(M * OUT_WIDTH);
 const partial = new Float64Array(N);
 
 for (let i = 0; i < M; i++) {
@@ -32,7 +34,7 @@ for (let i = 0; i < M; i++) {
       const row = k * N;
       for (let j = 0; j < N; j++) partial[j] = Math.fround(partial[j] + aik * w[row + j]);
     }
-    for (let j = 0; j < N; j++) c[i * N + j] = k0 === 0 ? partial[j] : Math.fround(c[i * N + j] + partial[j]);
+    for (let j = 0; j < N; j++) c[i * OUT_WIDTH + j] = k0 === 0 ? partial[j] : Math.fround(c[i * OUT_WIDTH + j] + partial[j]);
   }
 }
 
