@@ -6,25 +6,14 @@
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { ROOT, runTool } from '../fixtures/cli';
+import { ROOT, runTool, scratchFolder } from '../fixtures/cli';
 
-let tmp: string;
-beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pto-as-reports-'));
-});
-afterAll(() => {
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const scratch = scratchFolder('pto-as-reports-');
 
 const ptoAs = (...args: string[]) => runTool('pto-as', ...args);
 
-function write(name: string, text: string): string {
-  const file = path.join(tmp, name);
-  fs.writeFileSync(file, text);
-  return file;
-}
+const write = scratch.write;
 
 /** Valid, no diagnostics. */
 const GOOD = 'func.func @k(%a: index) -> index {\n  return %a : index\n}\n';
@@ -40,7 +29,7 @@ describe('many files', () => {
   it('reports every file, an unreadable one as one line, and ends with a summary; exit 2 for the unreadable file', () => {
     const bad = write('bad.pto', TWO_ERRORS);
     const warn = write('warn.pto', WARNING);
-    const missing = path.join(tmp, 'missing.pto');
+    const missing = scratch.at('missing.pto');
     const r = ptoAs(missing, bad, warn, write('good.pto', GOOD));
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
@@ -69,7 +58,7 @@ describe('many files', () => {
   });
 
   it('-o writes nothing (not even the good files) when any file fails', () => {
-    const out = path.join(tmp, 'partial.pto');
+    const out = scratch.at('partial.pto');
     const r = ptoAs(write('g2.pto', GOOD), write('b2.pto', TWO_ERRORS), '--emit', 'canonical', '-o', out);
     expect(r.status).toBe(1);
     expect(fs.existsSync(out)).toBe(false);
@@ -78,9 +67,9 @@ describe('many files', () => {
   });
 
   it('-o into a missing directory is a usage error before any file is read', () => {
-    const out = path.join(tmp, 'no-such-dir', 'x.pto');
+    const out = path.join(scratch.at('no-such-dir'), 'x.pto');
     // The missing input would be exit 2 too: the message shows that -o was checked first.
-    const r = ptoAs(path.join(tmp, 'missing.pto'), '--emit', 'canonical', '-o', out);
+    const r = ptoAs(scratch.at('missing.pto'), '--emit', 'canonical', '-o', out);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`error: -o ${out}: no directory ${path.dirname(out)}\nRun with --help for usage.\n`);
   });
@@ -124,7 +113,7 @@ describe('--diagnostics-format', () => {
     const r = ptoAs(write('j-note.pto', REDEFINED), '--diagnostics-format', 'json');
     const [d] = JSON.parse(r.stdout).diagnostics;
     expect(d).toMatchObject({ line: 2, column: 3, code: 'E0303' });
-    expect(d.notes).toEqual([{ file: path.join(tmp, 'j-note.pto'), line: 1, column: 14, end: { line: 1, column: 23 }, message: 'previously defined here' }]);
+    expect(d.notes).toEqual([{ file: scratch.at('j-note.pto'), line: 1, column: 14, end: { line: 1, column: 23 }, message: 'previously defined here' }]);
   });
 
   it('sarif: a SARIF 2.1.0 log with the catalog as rules and each diagnostic a result', () => {
@@ -172,7 +161,7 @@ describe('--diagnostics-format', () => {
     const refused = ptoAs(good, '--diagnostics-format', 'json', '--emit', 'canonical');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('error: --emit canonical needs -o with --diagnostics-format json: stdout holds the diagnostics');
-    const out = path.join(tmp, 's-out.pto');
+    const out = scratch.at('s-out.pto');
     const r = ptoAs(good, '--diagnostics-format', 'sarif', '--emit', 'canonical', '-o', out);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).runs[0].results).toEqual([]);

@@ -5,25 +5,14 @@
  * use these comments run when PTO_UPSTREAM_DIR is set.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { runTool } from '../fixtures/cli';
+import { runTool, scratchFolder } from '../fixtures/cli';
 
-let tmp: string;
-beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pto-verify-diagnostics-'));
-});
-afterAll(() => {
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const scratch = scratchFolder('pto-verify-diagnostics-');
 
 const ptoAs = (...args: string[]) => runTool('pto-as', ...args);
 
-function write(name: string, text: string): string {
-  const file = path.join(tmp, name);
-  fs.writeFileSync(file, text);
-  return file;
-}
+const write = scratch.write;
 
 const TILE_UB = '!pto.tile_buf<loc=ub, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
 
