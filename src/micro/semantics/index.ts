@@ -1,0 +1,25 @@
+/**
+ * Lane semantics of PTOAS's VPTO vector micro-ops: pure functions over registers, no parsing, no memory model.
+ * The op definitions (src/ops) call them from their `execute`; each function traps through the `fail` it is given
+ * ("... is not implemented yet" for cases no source settles).
+ *
+ * Registers (core.ts):
+ * - `VReg` = Uint8Array(256): little-endian lanes of the op's ElemType (64 x b32, 128 x b16, 256 x b8, 32 x b64);
+ * - `Mask` = Uint8Array(32): 256 bits, bit i (byte i >> 3, bit i & 7) governs byte i of a register; a lane of a
+ *   `size`-byte element is governed by bit lane * size, and masks made here set only that bit;
+ * - helpers: newVReg, newMask, laneCount, laneActive, maskBit, vregOf(elem, values), lanes(v, elem).
+ *
+ * Inactive lanes of a computed register are zero (core.ts mapLanes says why).
+ *
+ * Families:
+ * - predicate.ts: plt(g, remaining) -> { mask, remaining }, pltm(g, loop, bound), pattern(g, 'PAT_ALL' | 'PAT_ALLF' |
+ *   'PAT_VL<n>', fail) for pset_b* and pge_b*, pand/por/pxor(a, b, governing), pnot(a, governing), psel(a, b, sel),
+ *   ppack/punpack(src, 'LOWER' | 'HIGHER');
+ * - lanewise.ts: binary(name, elem, a, b, mask, fail) for BINARY_OPS (vadd vsub vmul vdiv vmax vmin vand vor vxor
+ *   vshl vshr), vecScalar(name, elem, a, scalar, mask, fail) for VEC_SCALAR_OPS (vadds vmuls vmaxs vmins vshls
+ *   vshrs), unary(name, elem, a, mask, fail) (vabs vneg vexp vln vsqrt vrelu vnot), vlrelu, vprelu,
+ *   carry('vaddc' | 'vsubc' | 'vaddcs' | 'vsubcs', elem, a, b, mask, fail, carryIn?) -> { result, carry }.
+ */
+export * from './core';
+export * from './predicate';
+export * from './lanewise';
