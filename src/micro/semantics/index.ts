@@ -18,8 +18,13 @@
  * - lanewise.ts: binary(name, elem, a, b, mask, fail) for BINARY_OPS (vadd vsub vmul vdiv vmax vmin vand vor vxor
  *   vshl vshr), vecScalar(name, elem, a, scalar, mask, fail) for VEC_SCALAR_OPS (vadds vmuls vmaxs vmins vshls
  *   vshrs), unary(name, elem, a, mask, fail) (vabs vneg vexp vln vsqrt vrelu vnot), vlrelu, vprelu,
- *   carry('vaddc' | 'vsubc' | 'vaddcs' | 'vsubcs', elem, a, b, mask, fail, carryIn?) -> { result, carry }.
+ *   carry('vaddc' | 'vsubc' | 'vaddcs' | 'vsubcs', elem, a, b, mask, fail, carryIn?) -> { result, carry };
+ * - load-store.ts: loadFootprint(dist), vlds(dist, window, fail) for NORM, BRC_B8/16/32, BRC_BLK, US/DS_B8/16,
+ *   UNPK_B8/16/32; vldsx2(DINTLV_Bw, window) -> { low, high }; vsts(dist, v, mask) -> { bytes, written } for NORM_Bw,
+ *   1PT_Bw, PK_B16/32/64, PK4_B32; vstsx2(INTLV_Bw, low, high) -> 512 bytes. The window starts at the effective
+ *   address; bounds, alignment and post-update are the caller's.
  */
 export * from './core';
 export * from './predicate';
 export * from './lanewise';
+export * from './load-store';
