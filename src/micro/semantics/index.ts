@@ -22,9 +22,12 @@
  * - load-store.ts: loadFootprint(dist), vlds(dist, window, fail) for NORM, BRC_B8/16/32, BRC_BLK, US/DS_B8/16,
  *   UNPK_B8/16/32; vldsx2(DINTLV_Bw, window) -> { low, high }; vsts(dist, v, mask) -> { bytes, written } for NORM_Bw,
  *   1PT_Bw, PK_B16/32/64, PK4_B32; vstsx2(INTLV_Bw, low, high) -> 512 bytes. The window starts at the effective
- *   address; bounds, alignment and post-update are the caller's.
+ *   address; bounds, alignment and post-update are the caller's;
+ * - compare-select.ts: vcmp(mode, elem, a, b, seed, fail) and vcmps(mode, elem, a, scalar, seed, fail) -> Mask
+ *   (eq ne lt le gt ge), vsel(size, a, b, mask), vselr(size, src, idx, fail).
  */
 export * from './core';
 export * from './predicate';
 export * from './lanewise';
 export * from './load-store';
+export * from './compare-select';
