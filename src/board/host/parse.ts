@@ -402,6 +402,9 @@ class Parser {
 
   /** extern "C" [__global__ AICORE] void NAME(params); the C types of its parameters. */
   private kernelDeclaration(): void {
+    // The kernel attribute as the vpto suite's launch.cpp spells it, unexpanded: `__global__ [aicore] void`.
+    while (QUALIFIERS.has(this.peek() ?? '')) this.i++;
+    if (this.peek() === '[') this.skipBalanced('[', ']');
     this.type();
     const name = this.ident();
     const params = this.parameters();

@@ -695,6 +695,24 @@ export class HostInterpreter {
       this.stderr.push(printf(str(format), rest).trimEnd());
       return i32(0);
     },
+    snprintf: (args, scopes) => {
+      const [dst, size, format, ...rest] = args.map((a) => this.eval(a, scopes));
+      const text = printf(str(format), rest);
+      // What fits with its NUL, into a char array (`char path[16]`) or through a pointer.
+      const kept = new TextEncoder().encode(text).slice(0, Math.max(0, Number(asInt(size)) - 1));
+      const bytes = new Uint8Array([...kept, 0]);
+      if (dst.t === 'array') {
+        if (bytes.length > dst.items.length) throw new HostError(`snprintf writes ${bytes.length} bytes into a char array of ${dst.items.length}`);
+        bytes.forEach((b, i) => (dst.items[i].value = this.convert(int('u8', BigInt(b)), dst.items[i].type)));
+      } else this.writeBytes(asPtr(dst), bytes);
+      return i32(text.length);
+    },
+    fill_n: (args, scopes) => {
+      const [first, count, value] = args.map((a) => this.eval(a, scopes));
+      const p = asPtr(first);
+      for (let i = 0; i < Number(asInt(count)); i++) this.store({ ptr: this.advance(p, i) }, value);
+      return this.advance(p, Number(asInt(count)));
+    },
     strcmp: (args, scopes) => {
       const [a, b] = args.map((x) => str(this.eval(x, scopes)));
       return i32(a < b ? -1 : a > b ? 1 : 0);

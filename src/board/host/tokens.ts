@@ -1,7 +1,8 @@
 /**
  * The tokens of a host harness's C++ (PTOAS's tilelang_st main.cpp and launch.cpp), after the preprocessor: the
  * subset those files use. Comments go; `#define` (object- and function-like, with `##` and line continuations) and
- * `#undef` are applied; `#ifdef`/`#ifndef` follow the macros defined so far and `#if` only a literal condition;
+ * `#undef` are applied; `#ifdef`/`#ifndef` follow the macros defined so far, and so does `#if` (integers,
+ * `defined(X)`, macros, `! && || == != < > <= >=` and parentheses; an unknown name is 0, as in C);
  * `#include` and `#pragma` are dropped (the harness's own headers are modelled by the interpreter's built-ins).
  */
 
@@ -129,7 +130,7 @@ export function preprocess(text: string, file: string, predefined: Record<string
     // The text so far is expanded with the macros as they are here (a later #undef does not reach back).
     if (name === 'define' || name === 'undef') out.push(...expand(unexpanded.splice(0), macros, new Set(), file));
     if (name === 'ifdef' || name === 'ifndef') active.push(macros.has(rest.trim().split(/\s/)[0]) === (name === 'ifdef'));
-    else if (name === 'if') active.push(!/^\s*0\s*$/.test(rest));
+    else if (name === 'if') active.push(on() && condition(rest, macros, file, pendingLine));
     else if (name === 'else') active[active.length - 1] = !active[active.length - 1];
     else if (name === 'endif') active.pop();
     else if (!on()) continue;
@@ -148,6 +149,70 @@ export function preprocess(text: string, file: string, predefined: Record<string
   }
   out.push(...expand(unexpanded, macros, new Set(), file));
   return out;
+}
+
+/**
+ * The value of an `#if` condition (C's rules for the forms harnesses use): `defined X` first, then the macros are
+ * expanded and a name left over is 0. The vpto harnesses' launch.cpp guards device-only declarations with
+ * `#if defined(__CCE_AICORE__) && ...`; the host's pass leaves them out.
+ */
+function condition(text: string, macros: Map<string, Macro>, file: string, line: number): boolean {
+  const raw = lex(text, line, file);
+  const resolved: Token[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i].text !== 'defined') {
+      resolved.push(raw[i]);
+      continue;
+    }
+    const paren = raw[i + 1]?.text === '(';
+    const name = raw[i + (paren ? 2 : 1)];
+    if (name?.kind !== 'id' || (paren && raw[i + 3]?.text !== ')')) throw new HostSyntaxError(`${file}:${line}: cannot read #if ${text}`);
+    resolved.push({ kind: 'num', text: macros.has(name.text) ? '1' : '0', line });
+    i += paren ? 3 : 1;
+  }
+  const tokens = expand(resolved, macros, new Set(), file);
+  let at = 0;
+  const fail = (): never => {
+    throw new HostSyntaxError(`${file}:${line}: cannot read #if ${text}`);
+  };
+  // Precedence climbing over the binary operators, loosest first.
+  const LEVELS = [['||'], ['&&'], ['==', '!='], ['<', '>', '<=', '>=']];
+  const primary = (): bigint => {
+    const t = tokens[at++] ?? fail();
+    if (t.text === '!') return primary() === 0n ? 1n : 0n;
+    if (t.text === '-') return -primary();
+    if (t.text === '(') {
+      const v = binary(0);
+      if (tokens[at++]?.text !== ')') fail();
+      return v;
+    }
+    if (t.kind === 'id') return 0n;
+    if (t.kind === 'num') return BigInt(t.text.replace(/[uUlL]+$/, ''));
+    return fail();
+  };
+  const binary = (level: number): bigint => {
+    if (level === LEVELS.length) return primary();
+    let left = binary(level + 1);
+    while (LEVELS[level].includes(tokens[at]?.text ?? '')) {
+      const op = tokens[at++].text;
+      const right = binary(level + 1);
+      const results: Record<string, boolean> = {
+        '||': left !== 0n || right !== 0n,
+        '&&': left !== 0n && right !== 0n,
+        '==': left === right,
+        '!=': left !== right,
+        '<': left < right,
+        '>': left > right,
+        '<=': left <= right,
+        '>=': left >= right,
+      };
+      left = results[op] ? 1n : 0n;
+    }
+    return left;
+  };
+  const value = binary(0);
+  if (at !== tokens.length) fail();
+  return value !== 0n;
 }
 
 /** Macro expansion of a token list (a macro is not expanded inside its own expansion). */

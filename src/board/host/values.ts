@@ -73,6 +73,12 @@ export function str(v: Val): string {
   if (v.t === 'int') return v.v.toString();
   if (v.t === 'float') return String(v.v);
   if (v.t === 'ptr' && !v.region && !v.cell) return '(null)';
+  // A char array (`char path[16]` that snprintf wrote): its characters up to the first NUL.
+  if (v.t === 'array' && v.items.every((c) => c.value.t === 'int')) {
+    const codes = v.items.map((c) => Number((c.value as { v: bigint }).v) & 0xff);
+    const end = codes.indexOf(0);
+    return String.fromCharCode(...(end < 0 ? codes : codes.slice(0, end)));
+  }
   throw new HostError(`expected a string, got a ${v.t}`);
 }
 
