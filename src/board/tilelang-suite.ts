@@ -61,15 +61,20 @@ function largestFirst(suite: string, testcases: string[]): string[] {
   return [...testcases].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
 }
 
-async function runPool(
+/**
+ * Runs the queue's testcases in `jobs` child processes of `workerModule` (a module of this folder: tilelang-worker,
+ * or vpto-worker for the VPTO suite, which speaks the same messages).
+ */
+export async function runPool(
   suite: string,
   queue: string[],
   jobs: number,
   scratch: string,
   options: Omit<TestcaseOptions, 'runner' | 'scratch'>,
   done: (testcase: string, results: CaseResult[]) => void,
+  workerModule = 'tilelang-worker',
 ): Promise<void> {
-  const worker = await workerScript();
+  const worker = await workerScript(workerModule);
   try {
     let next = 0;
     const lane = (child: ChildProcess) =>
@@ -109,15 +114,15 @@ async function runPool(
  * them made now with esbuild (a development dependency), each module keeping its own __dirname (the spec tables and
  * the Python runner are found from it).
  */
-async function workerScript(): Promise<{ script: string; cleanup?: () => void }> {
-  const compiled = path.join(__dirname, 'tilelang-worker.js');
+async function workerScript(workerModule: string): Promise<{ script: string; cleanup?: () => void }> {
+  const compiled = path.join(__dirname, `${workerModule}.js`);
   if (fs.existsSync(compiled)) return { script: compiled };
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- only when running from the sources
   const esbuild = require('esbuild') as typeof import('esbuild');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tilelang-worker-'));
   const script = path.join(dir, 'worker.js');
   await esbuild.build({
-    entryPoints: [path.join(__dirname, 'tilelang-worker.ts')],
+    entryPoints: [path.join(__dirname, `${workerModule}.ts`)],
     outfile: script,
     bundle: true,
     platform: 'node',
@@ -163,9 +168,9 @@ export function categoryOf(reason: string): string {
 }
 
 /** The exception list's entries: each case that does not pass, with its category and first message. */
-export function exceptionsOf(results: CaseResult[]): Record<string, string> {
+export function exceptionsOf(results: CaseResult[], category: (reason: string) => string = categoryOf): Record<string, string> {
   const failing = results.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip').sort((a, b) => a.id.localeCompare(b.id));
-  return Object.fromEntries(failing.map((r) => [r.id, `${categoryOf(r.reason ?? '')} -- ${r.reason ?? r.outcome}`]));
+  return Object.fromEntries(failing.map((r) => [r.id, `${category(r.reason ?? '')} -- ${r.reason ?? r.outcome}`]));
 }
 
 /** A Markdown table of the categories: how many cases, and a few of them. */

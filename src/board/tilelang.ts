@@ -15,6 +15,7 @@ import { ElemType, elemSize } from '../types/type';
 import { GlobalBuffer } from '../machine/memory';
 import { OpNode } from '../syntax/ast';
 import { assemble } from '../verify/assemble';
+import { CodeBackend } from '../ir/definition';
 import { Value, runLaunch } from '../vm/interpreter';
 import { unimplementedInstructions } from '../ops/instructions/semantics';
 import { PythonRunner } from './python-runner';
@@ -68,6 +69,8 @@ export interface TestcaseOptions {
   maxSteps?: number;
   /** Bounds each launch's time in seconds (default 600). */
   timeout?: number;
+  /** The PTOAS back end the kernel is compiled for (default vpto, as the tile-op suite's CMake passes). */
+  backend?: CodeBackend;
 }
 
 const lastLine = (text: string): string =>
@@ -145,10 +148,11 @@ async function compare(results: CaseResult[], names: string[], work: string, env
   }
 }
 
-class KernelFailure extends Error {}
+/** A launch that could not run: the kernel does not verify, its op is not implemented, or it trapped. */
+export class KernelFailure extends Error {}
 
 /** One launch of the host: the kernel's function of the module on the device memory the host gave it. */
-function runKernel(assembled: ReturnType<typeof assemble>, launch: Launch, options: TestcaseOptions): string {
+export function runKernel(assembled: ReturnType<typeof assemble>, launch: Launch, options: Pick<TestcaseOptions, 'maxSteps' | 'timeout' | 'backend'>): string {
   const fn = assembled.program.functions.get(launch.kernel);
   if (!fn) throw new KernelFailure(`the kernel file has no function @${launch.kernel}`);
   const inFunction = (span: { start: number }) => span.start >= fn.span.start && span.start < fn.span.end;
@@ -179,7 +183,12 @@ function runKernel(assembled: ReturnType<typeof assemble>, launch: Launch, optio
       assembled.types,
       fn,
       args,
-      { numerics: 'npu', backend: 'vpto', maxSteps: options.maxSteps ?? 200_000_000, deadline: Date.now() + (options.timeout ?? 600) * 1000 },
+      {
+        numerics: 'npu',
+        backend: options.backend ?? 'vpto',
+        maxSteps: options.maxSteps ?? 200_000_000,
+        deadline: Date.now() + (options.timeout ?? 600) * 1000,
+      },
       launch.blocks,
     );
   } catch (e) {
