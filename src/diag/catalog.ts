@@ -376,6 +376,26 @@ export const DIAGNOSTICS = {
       ),
     },
   },
+  microFormat: {
+    code: 'E0450',
+    severity: 'error',
+    summary:
+      'A micro-level (VPTO) op is not written in its assembly format (spec/micro/): an operand, attribute, keyword group or type where its format has another, or too many or too few.',
+    example: { tool: 'pto-as', program: fn('  %m = pto.pset_b32 %a : !pto.mask<b32>', '%a: i32') },
+  },
+  microOperand: {
+    code: 'E0451',
+    severity: 'error',
+    summary:
+      "An operand or result of a micro-level (VPTO) op of the wrong kind or element type: a vector register, mask, pointer or scalar where the op takes another, registers that must agree and do not, or a mask whose granularity is not its vector's element width.",
+    example: {
+      tool: 'pto-as',
+      program: fn(
+        '  pto.vecscope {\n    %m = pto.pset_b16 "PAT_ALL" : !pto.mask<b16>\n    %v = pto.vadd %a, %a, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b16> -> !pto.vreg<64xf32>\n  }',
+        '%a: !pto.vreg<64xf32>',
+      ),
+    },
+  },
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',

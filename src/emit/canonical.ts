@@ -485,6 +485,22 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
   },
   AddPtrBody: twoOperandsArrow,
   TensorViewDimBody: twoOperandsArrow,
+  /** A micro-level op as written: its items, keyword groups, attributes and signature (src/micro/format.ts binds them). */
+  MicroBody(op, depth, res) {
+    const m = op.micro!;
+    const items = m.items.map((i) =>
+      'attr' in i
+        ? this.attr(i.attr)
+        : 'offset' in i
+          ? `${this.use(op.operands[i.operand])}[${this.use(op.operands[i.offset])}]`
+          : this.use(op.operands[i.operand]),
+    );
+    const clauses = m.clauses.map((c) => ` ${c.keyword}(${c.operands.map((k) => this.use(op.operands[k])).join(', ')})`).join('');
+    const types = m.types.map((t) => (t.keyword ? `${t.keyword} ` : '') + this.type(t.type)).join(', ');
+    const results = m.arrow ? ` -> ${op.resultTypes.map((t) => this.type(t)).join(', ')}` : '';
+    const signature = types || results ? ` :${types ? ' ' + types : ''}${results}` : '';
+    this.emit(depth, `${res}${op.name}${items.length ? ' ' + items.join(', ') : ''}${clauses}${this.attrSuffix(op.attrs)}${signature}`);
+  },
   LoadScalarBody(op, depth, res) {
     const [ptr, offset] = op.operands;
     this.emit(

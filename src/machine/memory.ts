@@ -600,6 +600,22 @@ export class OnChipMemory {
     return this.tileAt(type, buffer, address, capacity);
   }
 
+  /** The buffer of a tile location (`vec`: the UB). */
+  bufferOf(loc: TileType['loc']): string {
+    return this.spec.locationBuffer[loc];
+  }
+
+  /** The bytes [start, start + length) of a buffer, read or written in place by the micro-level ops; outside it traps. */
+  bytesAt(buffer: string, start: number, length: number, opName: string, span: Span): Uint8Array {
+    const capacity = this.capacity(buffer);
+    if (!Number.isInteger(start) || start < 0 || start + length > capacity) {
+      throw vmTrap(`${opName}: bytes ${start}..${start + length} are outside the ${capacity}-byte ${buffer} of ${this.target}`, span);
+    }
+    let memory = this.memories.get(buffer);
+    if (!memory) this.memories.set(buffer, (memory = new Uint8Array(capacity)));
+    return memory.subarray(start, start + length);
+  }
+
   private tileAt(type: TileType, buffer: string, start: number, capacity = this.capacity(buffer)): Tile {
     let memory = this.memories.get(buffer);
     if (!memory) {

@@ -1,7 +1,21 @@
 import { GlobalBuffer, PartitionView, Pointer, TensorView, Tile, TileContents } from './memory';
 
 /** Run-time values: integers (index, iN) as bigint, floats as number, and memory objects. */
-export type Value = bigint | number | GlobalBuffer | Pointer | TensorView | PartitionView | Tile | TileContents | Cells | MultiTile | PipeHandle | Handle;
+export type Value =
+  | bigint
+  | number
+  | GlobalBuffer
+  | Pointer
+  | TensorView
+  | PartitionView
+  | Tile
+  | TileContents
+  | Cells
+  | MultiTile
+  | PipeHandle
+  | Handle
+  | Register
+  | LocalPointer;
 
 /** A `!pto.pipe`: the ends of a pipe between cores that an initialization gave (its state is the pipe ops' business). */
 export interface PipeHandle {
@@ -32,4 +46,18 @@ export interface Handle {
   kind: 'handle';
   handle: string;
   state: Record<string, unknown>;
+}
+
+/** A register of the micro-op level: a vector register (256 bytes), a predicate (32 bytes: a bit per byte) or alignment state. */
+export interface Register {
+  kind: 'vreg' | 'mask' | 'align';
+  bytes: Uint8Array;
+}
+
+/** A `!pto.ptr<T, ub>` made from an address (`pto.castptr`): a byte address in an on-chip buffer. */
+export interface LocalPointer {
+  kind: 'local_pointer';
+  /** The buffer (`UB`), as spec/targets.json names it. */
+  buffer: string;
+  address: number;
 }

@@ -121,6 +121,15 @@ const ADDRESS_OPS: DeclaredOp[] = [
       if (from?.kind === 'scalar' && to?.kind === 'scalar')
         c.error(c.v.op.span, 'pto.castptr casts between a pointer and an integer or between pointers, not integer to integer');
     },
+    // An integer made into a pointer to an on-chip buffer is that buffer's byte address (the micro-op level places
+    // its UB data so); global memory has no numeric addresses in the VM.
+    execute(x, op) {
+      const to = op.resultTypes[0];
+      const from = op.operandTypes[0];
+      if (to?.kind !== 'ptr' || to.space === 'gm' || from?.kind !== 'scalar')
+        throw vmTrap(`pto.castptr to ${to ? printType(to) : 'this type'} is not implemented yet`, op.node.span);
+      x.setResults(op, [{ kind: 'local_pointer', buffer: x.memory.bufferOf(to.space), address: x.index(op, 0) }]);
+    },
   },
   {
     name: 'pto.tile_buf_addr',

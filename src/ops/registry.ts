@@ -24,6 +24,7 @@ import { PREFETCH_DEFINITIONS } from './prefetch';
 import { LOCAL_STORAGE_DEFINITIONS } from './local-storage';
 import { MULTI_TILE_DEFINITIONS } from './multi-tile';
 import { ORDERING_DEFINITIONS } from './ordering';
+import { microDefinitions } from '../micro/definitions';
 
 /**
  * Every op the toolchain knows, each defined once: the structural ops (one file per dialect group) and the
@@ -65,6 +66,7 @@ export function opRegistry(): Registry {
     ...reporting(RUNTIME_DEFINITIONS, D.runtimeOp),
     ...reporting([...isa().instructions.values()].map(instructionDefinition), D.instructionRule),
     ...reporting([...syncOps().values()].map(syncDefinition), D.syncOp),
+    ...reporting(microDefinitions(), D.microOperand),
   ]);
   return registry;
 }

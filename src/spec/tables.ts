@@ -3,12 +3,15 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { IsaTables, KnownOpsTable } from './validate-tables';
 import type { SyncFileData } from './sync-schema';
+import type { MicroOpRowData } from './micro-schema';
 
 /** The tables of spec/, each as its zod schema (schema.ts, sync-schema.ts) validates it. */
 export interface SpecTables {
   isa: IsaTables;
   knownOps: KnownOpsTable;
   sync: SyncFileData;
+  /** PTOAS's micro-op level (spec/micro/*.json), every row in file order. */
+  micro: MicroOpRowData[];
 }
 
 /** The tables as the build validated them, with what identifies the spec/ files they came from (scripts/spec-tables.js). */
@@ -77,7 +80,16 @@ export function specHash(dir: string): string {
 
 /** The tables of spec/, relative to it, in a fixed order. */
 export function specFiles(dir: string): string[] {
-  return ['dtype-sets.json', 'targets.json', 'known-ops.json', 'sync.json', ...instructionFiles(dir)];
+  return ['dtype-sets.json', 'targets.json', 'known-ops.json', 'sync.json', ...instructionFiles(dir), ...microFiles(dir)];
+}
+
+/** The micro-op tables, spec/micro/*.json by file name. */
+export function microFiles(dir: string): string[] {
+  return fs
+    .readdirSync(path.join(dir, 'micro'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => path.join('micro', f));
 }
 
 /** The instruction tables, in a fixed order: spec/instructions/*.json by file name. */

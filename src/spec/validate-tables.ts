@@ -3,7 +3,8 @@ import * as path from 'path';
 import { z } from 'zod';
 import { DtypeSetsFile, InstructionFile, InstructionSpecRaw, KnownOpsFile, TargetsFile } from './schema';
 import { SyncFile } from './sync-schema';
-import { instructionFiles, SpecTables } from './tables';
+import { instructionFiles, microFiles, SpecTables } from './tables';
+import { MicroFile } from './micro-schema';
 
 /** Validation of spec/'s tables with their zod schemas: by the build, and by a run that has no validated copy. */
 
@@ -20,7 +21,9 @@ export type KnownOpsTable = z.infer<typeof KnownOpsFile>;
 const read = (dir: string, file: string): unknown => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
 
 export function validateSpec(dir: string): SpecTables {
-  return { isa: validateIsaTables(dir), knownOps: KnownOpsFile.parse(read(dir, 'known-ops.json')), sync: SyncFile.parse(read(dir, 'sync.json')) };
+  return { isa: validateIsaTables(dir), knownOps: KnownOpsFile.parse(read(dir, 'known-ops.json')), sync: SyncFile.parse(read(dir, 'sync.json')),
+    micro: microFiles(dir).flatMap((f) => MicroFile.parse(read(dir, f)).ops),
+  };
 }
 
 /** spec/dtype-sets.json, spec/targets.json and spec/instructions/*.json. */

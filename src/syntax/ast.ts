@@ -142,6 +142,8 @@ export interface OpNode {
   insTypesAttr?: string;
   /** Keywords written after the last `ins` operand saying an optional operand is left out (`no_tmp`). */
   insMarkers?: string[];
+  /** How a micro-level op (`MicroBody`) was written: its items, keyword groups and signature, for its row to bind. */
+  micro?: MicroLayout;
   /** Spellings that are accepted but deprecated, reported as warnings. */
   legacy?: { message: string; span: Span }[];
   /**
@@ -150,6 +152,22 @@ export interface OpNode {
    */
   unparsed?: true;
 }
+
+/**
+ * A micro-level op as written (src/syntax/micro-parse.ts): the items before any keyword group (each an operand, a
+ * `%base[%offset]` pair of operands, or an attribute literal), the groups `nburst(%a, %b, %c)`, and the types after
+ * the `:` (each with the keyword of its group, `loop i64, i64, i64`). Its result types are `resultTypes` when written
+ * after `->`; without an arrow the op's row says whether the types after `:` are its operands' or its results'.
+ */
+export interface MicroLayout {
+  items: MicroItem[];
+  clauses: { keyword: string; operands: number[]; span: Span }[];
+  types: { keyword?: string; type: TypeRef }[];
+  /** A `->` was written. */
+  arrow: boolean;
+}
+
+export type MicroItem = { operand: number; span: Span } | { operand: number; offset: number; span: Span } | { attr: Attr; span: Span };
 
 export interface Successor {
   label: string;

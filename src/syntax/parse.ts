@@ -10,6 +10,7 @@ import { GenericStatement, genericOp } from './generic-form';
 import { RawLabel, RawRegion, RawStatement, ScanSink, Scanner } from './scan';
 import { Actions, RecordedShape, ShapeCache, Unreplayable, keepVisited, recordShape, replayShape, shapeCacheFor } from './shape-cache';
 import { StatementShape, statementShape } from './statement-shape';
+import { microActions } from './micro-parse';
 import { frozenSegments, indexRange, sameSegments, sharedIfEmpty } from './shared-parts';
 
 export interface ParseOptions {
@@ -818,6 +819,7 @@ function astActions(grammar: ohm.Grammar): Actions {
   }
   return {
     ...statements,
+    ...microActions({ contextOf, spanOf, optional, fields, valueOperand, unquote, parseIntLiteral }),
     _iter(this: Node, ...children: Node[]) {
       const c = contextOf(this);
       return children.map((child) => child.ast(c));

@@ -5,6 +5,7 @@ import { Actions, RecordedShape, Unreplayable, keepVisited, recordShape, replayS
 import { GenerationalMap } from './generational-map';
 import { StatementShape, statementShape } from './statement-shape';
 import { VECTOR_LEVEL_UNSUPPORTED } from './op-syntax';
+import { MICRO_TYPE_NAMES, microType } from './micro-types';
 import {
   BLayout,
   CUSTOM_PAD_BASE,
@@ -22,8 +23,6 @@ import {
   scalarFromName,
 } from '../types/type';
 
-/** The register types of PTOAS's vector micro-ops (include/PTO/IR/VPTOTypeDefs.td). */
-const VECTOR_LEVEL_TYPES = ['pto.vreg', 'pto.mask', 'pto.align'];
 /** The types of PTOAS's VMI dialect (include/PTO/IR/VMITypeDefs.td), which lowers to the micro-ops. */
 const VMI_TYPES = ['pto.vmi.vreg', 'pto.vmi.mask'];
 
@@ -191,7 +190,7 @@ export class TypeTable {
     const body = m[2];
     const handle = HANDLE_KINDS.find((h) => name === `pto.${h}`);
     if (handle) return body ? { error: `'!${name}' takes no parameters`, warnings: [] } : { type: { kind: 'handle', handle }, warnings: [] };
-    if (VECTOR_LEVEL_TYPES.includes(name)) return { error: `'!${name}' is a VPTO type ${VECTOR_LEVEL_UNSUPPORTED}`, warnings: [] };
+    if (MICRO_TYPE_NAMES.includes(name)) return { ...microType(name, body), warnings: [] };
     if (VMI_TYPES.includes(name)) return { error: `'!${name}' is a VMI type ${VECTOR_LEVEL_UNSUPPORTED}`, warnings: [] };
     if (!PARAMETERIZED.includes(name)) {
       // The pto dialect is PTOAS's own: it parses its types itself and refuses a name it does not define (as

@@ -76,7 +76,29 @@ export type Type =
   | { kind: 'eventid_array'; size: number }
   | { kind: 'local_array'; shape: number[]; elem: ElemType }
   | { kind: 'struct'; fields: Type[] }
+  | VregType
+  | { kind: 'mask'; granularity: MaskGranularity }
+  | { kind: 'align' }
   | { kind: 'opaque'; text: string };
+
+/** `!pto.vreg<64xf32>`: a 256-byte vector register of PTOAS's micro-op level (VPTO), as lanes of one element type. */
+export interface VregType {
+  kind: 'vreg';
+  lanes: number;
+  elem: ElemType;
+}
+
+/** The bytes of a vector register (VPTOTypeDefs.td: "A 256-byte PTO low-level vector"). */
+export const VREG_BYTES = 256;
+
+/** `!pto.mask<b32>`: a predicate register read at the granularity of 8-, 16- or 32-bit lanes. */
+export const MASK_GRANULARITIES = ['b8', 'b16', 'b32'] as const;
+export type MaskGranularity = (typeof MASK_GRANULARITIES)[number];
+
+/** The bits of one element of a type in a vector register (i1 is one bit; a packed pair counts as one element). */
+export function elemBits(e: ElemType): number {
+  return e === 'i1' ? 1 : elemSize(e) * 8;
+}
 
 /** `!pto.multi_tile_buf<vec, 16x16xf16, count=2>`: `count` tiles of one type, one of which an op selects at run time. */
 export interface MultiTileType {
@@ -228,6 +250,12 @@ export function printType(t: Type): string {
       return `!pto.local_array<${t.shape.join('x')}x${elemTypeName(t.elem)}>`;
     case 'struct':
       return `!pto.struct<${t.fields.map(printType).join(', ')}>`;
+    case 'vreg':
+      return `!pto.vreg<${t.lanes}x${elemTypeName(t.elem)}>`;
+    case 'mask':
+      return `!pto.mask<${t.granularity}>`;
+    case 'align':
+      return '!pto.align';
     case 'opaque':
       return t.text;
   }

@@ -35,6 +35,7 @@ describe('a validated copy', () => {
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pto-spec-'));
     fs.mkdirSync(path.join(dir, 'instructions'));
+    fs.mkdirSync(path.join(dir, 'micro'));
     for (const f of specFiles(SPEC_DIR)) fs.copyFileSync(path.join(SPEC_DIR, f), path.join(dir, f));
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,154 @@
+import { DIAGNOSTICS as D } from '../diag/catalog';
+import { decided } from '../ir/bound';
+import { OpDefinition, OpVerifier } from '../ir/definition';
+import { specTables } from '../spec/tables';
+import type { MicroOpRowData, MicroValueSpec } from '../spec/micro-schema';
+import { Type, elemBits, elemTypeName, printType } from '../types/type';
+import { MicroBinding, bindLayout, parseFormat } from './format';
+import { MICRO_SEMANTICS, microFail } from './execute';
+
+/**
+ * The ops of PTOAS's micro-op level (VPTO), each defined by its row of spec/micro/*.json: written in its format
+ * (the grammar rule `MicroBody`, bound by ./format.ts), its operands and results checked for their kinds and element
+ * types, and run by the semantics its row names (./execute.ts). A region op (`pto.vecscope`) is written as a section.
+ */
+export function microDefinitions(): OpDefinition[] {
+  return specTables().micro.map(microDefinition);
+}
+
+function microDefinition(row: MicroOpRowData): OpDefinition {
+  const format = parseFormat(
+    row.format,
+    row.results.map((r) => r.name),
+  );
+  const attributes = new Set(row.attributes.map((a) => a.name));
+  const mnemonic = row.name.slice('pto.'.length);
+  if (row.region) {
+    return {
+      name: row.name,
+      syntax: 'SectionBody',
+      hasRegions: true,
+      diagnostic: D.microOperand,
+      verify(v) {
+        v.expectResults(0);
+        for (const r of v.op.regions) v.region(r);
+      },
+      *execute(x, op) {
+        yield* x.runRegion(op.regions[0], []);
+      },
+    };
+  }
+  const semantics = row.semantics ? MICRO_SEMANTICS[row.semantics] : undefined;
+  return {
+    name: row.name,
+    syntax: 'MicroBody',
+    diagnostic: D.microOperand,
+    verify(v) {
+      const named = v.op.results.reduce((n, r) => n + r.count, 0);
+      const bound = v.op.micro ? bindLayout(v.op, format, attributes, named) : { span: v.op.nameSpan, message: `${row.name} is not written in its format` };
+      if ('message' in bound) {
+        v.error(bound.span, bound.message, undefined, D.microFormat);
+        v.define(v.op.results.map(() => undefined));
+        return;
+      }
+      const results = bound.resultTypes.map((t) => v.type(t));
+      checkValues(v, row, bound, results);
+      v.define(results);
+      v.decide(bound);
+    },
+    execute(x, op) {
+      const fail = microFail(op);
+      if (!semantics) return fail('is not implemented yet');
+      semantics({ x, op, b: decided<MicroBinding>(op), mnemonic, fail });
+    },
+  };
+}
+
+/** The kinds, element types, agreements and mask granularity the row asks of the op's values. */
+function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, results: (Type | undefined)[]): void {
+  const err = (span: Parameters<OpVerifier['error']>[0], message: string) => v.error(span, `${row.name}: ${message}`, undefined, D.microOperand);
+  const typeOf = new Map<string, { type: Type | undefined; span: Parameters<OpVerifier['error']>[0] }>();
+  for (const spec of row.operands) {
+    for (const i of b.operands[spec.name] ?? []) {
+      const type = v.operands[i];
+      const span = v.op.operands[i].span;
+      const written = b.operandTypes.get(i);
+      const writtenType = written ? v.type(written) : undefined;
+      if (type && writtenType && printType(type) !== printType(writtenType)) {
+        err(written!.span, `'${spec.name}' is ${printType(type)}, but its type is written ${printType(writtenType)}`);
+      }
+      const problem = kindProblem(spec, type, row);
+      if (problem) err(span, `'${spec.name}' ${problem}`);
+      typeOf.set(spec.name, { type, span });
+    }
+    if (!spec.optional && !spec.variadic && (b.operands[spec.name] ?? []).length === 0) err(v.op.nameSpan, `needs the operand '${spec.name}'`);
+  }
+  row.results.forEach((spec, k) => {
+    if (k >= results.length) return;
+    const span = b.resultTypes[k].span;
+    const problem = kindProblem(spec, results[k], row);
+    if (problem) err(span, `result '${spec.name}' ${problem}`);
+    typeOf.set(spec.name, { type: results[k], span });
+  });
+  for (const a of row.attributes) {
+    const attr = b.attrs[a.name];
+    if (attr && attr.kind !== 'string') err(attr.span, `'${a.name}' is a string attribute`);
+    else if (
+      attr?.kind === 'string' &&
+      a.values &&
+      !a.values.includes(attr.value) &&
+      !a.values.some((p) => p.endsWith('*') && attr.value.startsWith(p.slice(0, -1)))
+    )
+      err(attr.span, `'${a.name}' must be one of ${a.values.join(', ')}, got "${attr.value}"`);
+  }
+  if (row.sameType) {
+    // Registers only: a value of another kind is reported as such already.
+    const [first, ...rest] = row.sameType.map((n) => typeOf.get(n)).filter((t) => t?.type?.kind === 'vreg');
+    for (const other of rest) {
+      if (first && other && printType(first.type!) !== printType(other.type!))
+        err(other.span, `requires matching register vector shapes: ${printType(first.type!)} and ${printType(other.type!)}`);
+    }
+  }
+  if (row.maskMatches) {
+    const mask = typeOf.get(row.maskMatches.mask);
+    const vector = typeOf.get(row.maskMatches.vector);
+    // PTOValidateVPTOIR's validateMaskMatchesVectorFamily: a mask of the vector's element width (8, 16 or 32 bits).
+    if (mask?.type?.kind === 'mask' && vector?.type?.kind === 'vreg') {
+      const bits = elemBits(vector.type.elem);
+      const expected = bits === 8 || bits === 16 || bits === 32 ? `b${bits}` : undefined;
+      if (expected && mask.type.granularity !== expected)
+        err(
+          mask.span,
+          `mask type ${printType(mask.type)} does not match ${row.maskMatches.vector} type ${printType(vector.type)}; expected !pto.mask<${expected}>`,
+        );
+    }
+  }
+}
+
+/** What is wrong with a value of the operand's (or result's) spec; undefined when nothing is. */
+function kindProblem(spec: MicroValueSpec, t: Type | undefined, row: MicroOpRowData): string | undefined {
+  if (!t) return undefined;
+  const is = printType(t);
+  switch (spec.kind) {
+    case 'vreg':
+      if (t.kind !== 'vreg') return `must be a !pto.vreg, got ${is}`;
+      if (row.elems && !row.elems.includes(elemTypeName(t.elem))) return `has element type ${elemTypeName(t.elem)}; ${row.name} takes ${row.elems.join(', ')}`;
+      return undefined;
+    case 'mask':
+      if (t.kind !== 'mask') return `must be a !pto.mask, got ${is}`;
+      return spec.granularity && t.granularity !== spec.granularity ? `must be a !pto.mask<${spec.granularity}>, got ${is}` : undefined;
+    case 'align':
+      return t.kind === 'align' ? undefined : `must be a !pto.align, got ${is}`;
+    case 'ptr': {
+      if (t.kind !== 'ptr') return `must be a !pto.ptr, got ${is}`;
+      const space = t.space === 'gm' ? 'gm' : t.space === 'vec' ? 'ub' : undefined;
+      if (spec.space && space !== spec.space) return `must point to ${spec.space}, got ${is}`;
+      return undefined;
+    }
+    case 'index':
+      return t.kind === 'scalar' && t.elem === 'index' ? undefined : `must be an index, got ${is}`;
+    case 'scalar':
+      if (t.kind !== 'scalar' || t.elem === 'index') return `must be a scalar, got ${is}`;
+      return spec.elems && !spec.elems.includes(elemTypeName(t.elem)) ? `must be ${spec.elems.join(' or ')}, got ${is}` : undefined;
+  }
+}

@@ -1,0 +1,145 @@
+import { BoundOp } from '../ir/bound';
+import { Executor } from '../ir/definition';
+import { GlobalBuffer } from '../machine/memory';
+import { vmTrap } from '../machine/trap';
+import { LocalPointer, Register, Value } from '../machine/value';
+import { ElemType, Type, elemSize } from '../types/type';
+import { MicroBinding } from './format';
+import { Fail, Granularity, Mask, VREG_BYTES, binary, loadFootprint, pattern, plt, unary, vecScalar, vlds, vsts } from './semantics';
+
+/**
+ * How each semantics of spec/micro/ runs: it reads the bound operands by name, moves bytes between the registers
+ * and the memory model (UB through OnChipMemory.bytesAt, bounds checked; GM through GlobalBuffer's element methods,
+ * which the race checker observes), and leaves the lanes to the pure functions of ./semantics.
+ */
+export interface MicroRun {
+  x: Executor;
+  op: BoundOp;
+  b: MicroBinding;
+  /** The op's name without its dialect (`vadd`), as the lane semantics name ops. */
+  mnemonic: string;
+  fail: Fail;
+}
+
+export type MicroSemantics = (r: MicroRun) => void;
+
+const reg = (r: MicroRun, name: string): Uint8Array => {
+  const v = r.x.operand(r.op, r.b.operands[name][0]) as Register;
+  return v.bytes;
+};
+const typeOf = (r: MicroRun, name: string): Type | undefined => r.op.operandTypes[r.b.operands[name][0]];
+const vregElem = (t: Type | undefined, r: MicroRun): ElemType => (t?.kind === 'vreg' ? t.elem : r.fail('a vector register operand has no element type'));
+const granularity = (t: Type | undefined): Granularity => (t?.kind === 'mask' ? t.granularity : 'b8');
+const register = (kind: Register['kind'], bytes: Uint8Array): Register => ({ kind, bytes });
+const intOf = (r: MicroRun, name: string, k = 0): number => Number(r.x.int(r.op, r.b.operands[name][k]));
+const dist = (r: MicroRun): string | undefined => {
+  const a = r.op.node.attrs.find((e) => e.key === 'dist')?.value;
+  return a?.kind === 'string' ? a.value : undefined;
+};
+
+/** A UB pointer operand's buffer and byte address plus `offset` elements of the pointer's type. */
+function localAddress(r: MicroRun, ptr: string, offsetElems: number): { buffer: string; address: number } {
+  const p = r.x.operand(r.op, r.b.operands[ptr][0]) as LocalPointer;
+  const t = typeOf(r, ptr);
+  if (p?.kind !== 'local_pointer' || t?.kind !== 'ptr') return r.fail(`'${ptr}' is not a pointer into an on-chip buffer`);
+  return { buffer: p.buffer, address: p.address + offsetElems * elemSize(t.elem) };
+}
+
+/** A GM pointer operand: its buffer and the byte its element offset is at. */
+function globalAddress(r: MicroRun, ptr: string): { buffer: GlobalBuffer; byte: number } {
+  const v = r.x.operand(r.op, r.b.operands[ptr][0]) as Value;
+  if (v instanceof GlobalBuffer) return { buffer: v, byte: 0 };
+  if (typeof v === 'object' && v !== null && 'kind' in v && v.kind === 'pointer') return { buffer: v.buffer, byte: v.offset * v.buffer.codec.size };
+  return r.fail(`'${ptr}' is not a pointer into global memory`);
+}
+
+/**
+ * The bursts of a DMA between GM and UB (docs/isa/micro-isa/02-dma-copy.md): `n_burst` bursts of `len_burst` bytes,
+ * burst i from source byte i * src_stride to destination byte i * dst_stride. Loop groups (outer repetitions) and
+ * padding are not implemented yet.
+ */
+function bursts(r: MicroRun): { n: number; len: number; srcStride: number; dstStride: number } {
+  if ((r.b.operands.loop_counts ?? []).length > 0) r.fail('DMA loop groups are not implemented yet');
+  if ((r.b.operands.pad_value ?? []).length > 0) r.fail('DMA padding is not implemented yet');
+  return { n: intOf(r, 'n_burst'), len: intOf(r, 'len_burst'), srcStride: intOf(r, 'nburst_src_stride'), dstStride: intOf(r, 'nburst_dst_stride') };
+}
+
+/** GM <-> UB by whole elements of the global buffer (a burst that splits an element traps). */
+function transfer(r: MicroRun, toLocal: boolean): void {
+  const gm = globalAddress(r, toLocal ? 'source' : 'destination');
+  const { buffer, address } = localAddress(r, toLocal ? 'destination' : 'source', 0);
+  const { n, len, srcStride, dstStride } = bursts(r);
+  const size = gm.buffer.codec.size;
+  const [gmStride, ubStride] = toLocal ? [srcStride, dstStride] : [dstStride, srcStride];
+  for (let i = 0; i < n; i++) {
+    const gmByte = gm.byte + i * gmStride;
+    if (gmByte % size !== 0 || len % size !== 0) r.fail(`a burst of ${len} bytes at GM byte ${gmByte} splits ${gm.buffer.elem} elements`);
+    const first = gmByte / size;
+    if (first < 0 || first + len / size > gm.buffer.length)
+      r.fail(`elements ${first}..${first + len / size} of %${gm.buffer.name} are out of bounds (the buffer has ${gm.buffer.length})`);
+    const ub = r.x.memory.bytesAt(buffer, address + i * ubStride, len, r.op.def.name, r.op.node.span);
+    for (let e = 0; e < len / size; e++) {
+      if (toLocal) gm.buffer.copyElementTo(first + e, ub, e * size);
+      else gm.buffer.copyElementFrom(first + e, ub, e * size);
+    }
+  }
+}
+
+export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
+  binary(r) {
+    const elem = vregElem(typeOf(r, 'lhs'), r);
+    r.x.setResults(r.op, [register('vreg', binary(r.mnemonic, elem, reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail))]);
+  },
+  unary(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    r.x.setResults(r.op, [register('vreg', unary(r.mnemonic, elem, reg(r, 'input'), reg(r, 'mask'), r.fail))]);
+  },
+  'vec-scalar'(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    const s = r.x.operand(r.op, r.b.operands.scalar[0]);
+    const scalar = typeof s === 'bigint' || typeof s === 'number' ? s : r.fail('the scalar operand is not a number');
+    r.x.setResults(r.op, [register('vreg', vecScalar(r.mnemonic, elem, reg(r, 'input'), scalar, reg(r, 'mask'), r.fail))]);
+  },
+  plt(r) {
+    const g = granularity(r.op.resultTypes[0]);
+    const { mask, remaining } = plt(g, intOf(r, 'scalar'));
+    r.x.setResults(r.op, [register('mask', mask), BigInt(remaining)]);
+  },
+  pset(r) {
+    const a = r.b.attrs.pattern;
+    const name = a?.kind === 'string' ? a.value : r.fail('pattern is not a string');
+    r.x.setResults(r.op, [register('mask', pattern(granularity(r.op.resultTypes[0]), name, r.fail))]);
+  },
+  vlds(r) {
+    const elem = vregElem(r.op.resultTypes[0], r);
+    if (r.op.resultTypes.length > 1) r.fail('the updated base of a post-incrementing load is not implemented yet');
+    const d = dist(r) ?? 'NORM';
+    const { buffer, address } = localAddress(r, 'source', r.x.index(r.op, r.b.operands.offset[0]));
+    void elem;
+    const window = r.x.memory.bytesAt(buffer, address, loadFootprint(d, r.fail), r.op.def.name, r.op.node.span);
+    r.x.setResults(r.op, [register('vreg', vlds(d, window, r.fail))]);
+  },
+  vsts(r) {
+    const elem = vregElem(typeOf(r, 'value'), r);
+    if (r.op.resultTypes.length > 0) r.fail('the updated base of a post-incrementing store is not implemented yet');
+    // The default distribution stores each lane whole (NORM_B<element width>).
+    const d = dist(r) ?? `NORM_B${elemSize(elem) * 8}`;
+    const image = vsts(d, reg(r, 'value'), reg(r, 'mask') as Mask, r.fail);
+    const { buffer, address } = localAddress(r, 'destination', r.x.index(r.op, r.b.operands.offset[0]));
+    const ub = r.x.memory.bytesAt(buffer, address, VREG_BYTES, r.op.def.name, r.op.node.span);
+    for (let i = 0; i < VREG_BYTES; i++) if (image.written[i]) ub[i] = image.bytes[i];
+  },
+  'dma-gm-ub'(r) {
+    transfer(r, true);
+  },
+  'dma-ub-gm'(r) {
+    transfer(r, false);
+  },
+};
+
+/** The trap of a micro-level op at run time. */
+export function microFail(op: BoundOp): Fail {
+  return (message: string) => {
+    throw vmTrap(`${op.def.name}: ${message}`, op.node.span);
+  };
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * Schema of spec/micro/*.json: PTOAS's micro-op level (VPTO, include/PTO/IR/VPTOOps.td), one row per op. A row names
+ * its operands, results and attributes, the kinds of value each is, and its assembly format (`format`, in the small
+ * language src/micro/format.ts reads: what ODS's assemblyFormat or the op's custom parser writes).
+ */
+
+export const MicroValueKind = z.enum(['vreg', 'mask', 'align', 'ptr', 'scalar', 'index']);
+
+const MicroValue = z.object({
+  name: z.string(),
+  kind: MicroValueKind,
+  /** A scalar's or pointer's element types (`i32`, `i64`); absent: any. */
+  elems: z.array(z.string()).optional(),
+  /** A pointer's address space (`ub` or `gm`); absent: either. */
+  space: z.enum(['ub', 'gm']).optional(),
+  /** A mask of one granularity (`pset_b16`: `b16`). */
+  granularity: z.enum(['b8', 'b16', 'b32']).optional(),
+  optional: z.boolean().optional(),
+  /** Repeated groups (`loop(...)` of the DMA ops): any number of operands. */
+  variadic: z.boolean().optional(),
+});
+
+const MicroAttribute = z.object({
+  name: z.string(),
+  kind: z.enum(['string']),
+  /** The values PTOAS accepts; absent: any. */
+  values: z.array(z.string()).optional(),
+  optional: z.boolean().optional(),
+});
+
+export const MicroOpRow = z.object({
+  name: z.string().regex(/^pto\./),
+  /** The family of docs/isa/micro-isa (binary-vector, vector-load-store, ...). */
+  family: z.string(),
+  summary: z.string().optional(),
+  format: z.string(),
+  operands: z.array(MicroValue),
+  results: z.array(MicroValue),
+  attributes: z.array(MicroAttribute).default([]),
+  /** The element types of its vector registers (a set of spec/micro/README or a list); absent: any. */
+  elems: z.array(z.string()).optional(),
+  /** Operands and results that must have one type (`lhs`, `rhs`, `result`). */
+  sameType: z.array(z.string()).optional(),
+  /** The mask operand whose granularity must match this vector's element width (PTOValidateVPTOIR). */
+  maskMatches: z.object({ mask: z.string(), vector: z.string() }).optional(),
+  /** The vector register whose element type is the pointer's (a load's result, a store's value). */
+  pointerElem: z.object({ ptr: z.string(), vector: z.string() }).optional(),
+  /** The VM semantics (src/micro/execute.ts) and the lane operation it performs (`add`). */
+  semantics: z.string().optional(),
+  op: z.string().optional(),
+  /** A region op (`pto.vecscope`): its body is its one region. */
+  region: z.boolean().optional(),
+});
+
+export const MicroFile = z.object({
+  $comment: z.string().optional(),
+  ops: z.array(MicroOpRow),
+});
+
+export type MicroOpRowData = z.infer<typeof MicroOpRow>;
+export type MicroValueSpec = z.infer<typeof MicroValue>;
