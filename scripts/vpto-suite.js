@@ -2,7 +2,7 @@
 // (src/board/vpto.ts): per case, as test/vpto/scripts/run_host_vpto_validation.sh does, golden.py in an empty output
 // folder, the host harness as written (main.cpp and launch.cpp interpreted; its launch runs kernel.pto on the VM with
 // the back end of the case's ptoas.flags, else vpto), then compare.py with COMPARE_STRICT=1. Cases run in a pool of
-// child processes, one per CPU. Needs the build (`npx tsc -p tsconfig.build.json`) and python3 with numpy.
+// child processes, one per CPU. Needs the build (`npm run build`: a dist/ from tsc alone keeps an old grammar) and python3 with numpy.
 //
 //   node scripts/vpto-suite.js PTOAS_EXPORT [CASE...] [--jobs N] [--keep DIR] [--write-exceptions]
 //
@@ -41,7 +41,7 @@ if (writeExceptions && only.length > 0) {
 }
 const dist = path.join(__dirname, '..', 'dist', 'board');
 if (!fs.existsSync(path.join(dist, 'vpto-suite.js'))) {
-  process.stderr.write('build first: npx tsc -p tsconfig.build.json\n');
+  process.stderr.write('build first: npm run build\n');
   process.exit(2);
 }
 const { runSuite, categoryOf, exceptionsOf, familySummary } = require(path.join(dist, 'vpto-suite.js'));
