@@ -403,7 +403,7 @@ describe('operand counts, with the usage hint', () => {
       'return',
     ]);
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.tcolmin', '%src')}: error[E0501]: pto.tcolmin takes 1 ins operand(s), got 2; expected 'pto.tcolmin ins(%src : ...) outs(%dst : ...)'`,
+      `${atOnLine(text, 'pto.tcolmin', '%dst')}: error[E0501]: pto.tcolmin takes 1 ins operand(s), got 2; expected 'pto.tcolmin ins(%src : ...) outs(%dst : ...)'`,
     ]);
   });
 
@@ -435,7 +435,7 @@ describe('operand counts, with the usage hint', () => {
       [['%dst', dst]],
     );
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.trowsum', '%src')}: error[E0501]: pto.trowsum takes 1 to 2 ins operand(s), got 3; expected 'pto.trowsum ins(%src, %tmp? : ...) outs(%dst : ...)'`,
+      `${atOnLine(text, 'pto.trowsum', '%t2')}: error[E0501]: pto.trowsum takes 1 to 2 ins operand(s), got 3; expected 'pto.trowsum ins(%src, %tmp? : ...) outs(%dst : ...)'`,
     ]);
   });
 
@@ -450,7 +450,7 @@ describe('operand counts, with the usage hint', () => {
       [['%dst', F32_1x16]],
     );
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.tcolsum', '%src')}: error[E0501]: pto.tcolsum takes 1 to 2 ins operand(s), got 3; expected 'pto.tcolsum ins(%src, %tmp? : ...) outs(%dst : ...)'`,
+      `${atOnLine(text, 'pto.tcolsum', '%t2')}: error[E0501]: pto.tcolsum takes 1 to 2 ins operand(s), got 3; expected 'pto.tcolsum ins(%src, %tmp? : ...) outs(%dst : ...)'`,
     ]);
   });
 
@@ -475,7 +475,7 @@ describe('operand counts, with the usage hint', () => {
   test('Level 1: too many inputs', () => {
     const text = kernel([`%d = pto.tcolmin %s, %s : (${S}, ${S}) -> ${D}`, 'return'], `%s: ${S}`);
     expect(diagLines(run(text))).toEqual([
-      `${atOnLine(text, 'pto.tcolmin', '%s')}: error[E0501]: pto.tcolmin takes 1 input operand(s), got 2; expected '%dst = pto.tcolmin %src : ...'`,
+      `${atOnLine(text, 'pto.tcolmin', '%s', 1)}: error[E0501]: pto.tcolmin takes 1 input operand(s), got 2; expected '%dst = pto.tcolmin %src : ...'`,
     ]);
   });
 

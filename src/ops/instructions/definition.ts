@@ -132,7 +132,9 @@ class InstructionVerification {
     const isOptional = (s: Instruction['operands'][number]) => s.optional === true || (level === 1 && s.l1 === 'optional');
     const required = specs.filter((s) => !isOptional(s)).length;
     if (operands.length < required || operands.length > specs.length) {
-      const span = operands.length > 0 ? { start: operands[0].span.start, end: operands.at(-1)!.span.end } : op.nameSpan;
+      // Too many: the caret is on the ones past the last the op takes; too few: on the list written (or the name).
+      const shown = operands.length > specs.length ? operands.slice(specs.length) : operands;
+      const span = shown.length > 0 ? { start: shown[0].span.start, end: shown.at(-1)!.span.end } : op.nameSpan;
       const count = required === specs.length ? `${specs.length}` : `${required} to ${specs.length}`;
       this.v.error(
         span,
