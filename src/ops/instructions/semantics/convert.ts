@@ -1,7 +1,7 @@
 import { NARROWING_PAIRS, implementsPair, logicalCols, describeValidCols, requestedSaturation } from '../checks/convert';
 import { ElemType, elemTypeName, isStoredFormat } from '../../../types/type';
 import { f32Bits } from '../../../numerics/elements';
-import { CastMode, Converter, castMode, cpuSimConverter, npuConverter, npuSaturates, valueConverter } from '../../../numerics/conversion';
+import { CastMode, Converter, castMode, cpuSimConverter, npuConverter, npuRounding, npuSaturates, valueConverter } from '../../../numerics/conversion';
 import { OutOfRange, encodeLowPrecision, isPackedFp4, lowPrecisionFormat } from '../../../numerics/low-precision';
 import { RoundingMode } from '../../../numerics/rounding';
 import { InstructionContext, SemanticsModule } from './context';
@@ -56,7 +56,11 @@ function convert(ctx: InstructionContext): void {
   }
   const nanBits = ctx.numerics === 'cpu-sim' && !explicitSaturation && FLOAT_BITS[from] && FLOAT_BITS[to];
   const nan = nanBits ? (bits: number) => simulatorNanBits(bits, from, to) : () => undefined;
-  const run = convertFloats(dst, src, element, nan);
+  // Everything `element` and `nan` depend on: conversions with the same key give the same bits.
+  const key = [ctx.numerics, ctx.target, ctx.backend, from, to, mode, explicitSaturation, ctx.optionalTile('tmp') !== undefined].join('/');
+  const bf16Rounding =
+    ctx.numerics === 'npu' && from === 'f32' && to === 'bf16' && implementsPair(ctx.target, from, to) ? npuRounding(from, to, mode) : undefined;
+  const run = convertFloats(dst, src, element, nan, key, bf16Rounding === 'rint' || bf16Rounding === 'round' ? bf16Rounding : undefined);
   if (run) {
     run();
     return ctx.repeatWith(run);
@@ -101,17 +105,40 @@ function npuElement(ctx: InstructionContext, from: ElemType, to: ElemType, mode:
 type NanBits = (bits: number) => number | undefined;
 
 /**
+ * The result bits of each 16-bit source pattern, per conversion (convert's key), kept from run to run: a kernel
+ * converts the same patterns in every iteration, and working a pattern out (a rounding through the format's
+ * encoder and decoder) cost more than the rest of the conversion. A pattern is worked out when first met.
+ */
+const sixteenBitResults = new Map<string, { known: Uint8Array; table: Uint32Array }>();
+
+/**
+ * f32 bits to bf16 bits in RINT (nearest, ties to even) or ROUND (nearest, ties away from zero): the f32 pattern's
+ * magnitude plus half a bf16 step (less one for RINT when the kept last bit is 0), truncated; bf16 has f32's
+ * exponents, so subnormals round alike. -1 when the value or the result is not finite: such a value goes the general
+ * way (saturation, NaN bits), as does every other mode. For a finite result it is roundToFormat's value.
+ */
+export function f32ToBf16Bits(bits: number, mode: 'rint' | 'round'): number {
+  if ((bits & 0x7f800000) === 0x7f800000) return -1; // an infinity or a NaN (whose pattern the add could wrap)
+  const rounded = ((bits + (mode === 'round' ? 0x8000 : 0x7fff + ((bits >>> 16) & 1))) >>> 16) & 0xffff;
+  return (rounded & 0x7f80) === 0x7f80 ? -1 : rounded;
+}
+
+/**
  * The typed-array paths of TCVT between float types (f32, f16, bf16): the same element conversions (a NaN's bits
  * through `nan` first), prepared; undefined when a tile has no float lanes. A 16-bit source has 65536 patterns: each
- * one's result bits are worked out once per prepared run, when first met.
+ * one's result bits are worked out once per conversion `key` (sixteenBitResults). `bf16` (npu f32 -> bf16 in RINT or
+ * ROUND): the rounding on the bits, f32ToBf16Bits, where its result is finite.
  */
-function convertFloats(dst: Tile, src: Tile, element: Converter, nan: NanBits): (() => void) | undefined {
+function convertFloats(dst: Tile, src: Tile, element: Converter, nan: NanBits, key: string, bf16?: 'rint' | 'round'): (() => void) | undefined {
   const [rows, cols] = [dst.vRow, dst.vCol];
   const [d, a] = [bitLanes(dst, rows, cols), bitLanes(src, rows, cols)];
   if (!d || !a) return undefined;
   // Each loop walks the region row by row, i over the source's lanes and j over the destination's.
   if (a.decode) {
-    const [decode, known, table] = [a.decode, new Uint8Array(1 << 16), new Uint32Array(1 << 16)];
+    let results = sixteenBitResults.get(key);
+    if (!results) sixteenBitResults.set(key, (results = { known: new Uint8Array(1 << 16), table: new Uint32Array(1 << 16) }));
+    const { known, table } = results;
+    const decode = a.decode;
     // The result bits of a value, stored as the general path stores it (an f32 through a Float32Array).
     const encode = d.encode ?? f32Bits;
     const [from, to] = [a.bits, d.bits];
@@ -131,6 +158,15 @@ function convertFloats(dst: Tile, src: Tile, element: Converter, nan: NanBits): 
   // f32 -> f32 (an integral rounding) stores values; f32 -> a 16-bit float, their encoding.
   const to = d.values;
   const encode = d.encode;
+  if (bf16 && !to && d.bits.BYTES_PER_ELEMENT === 2) {
+    return () => {
+      for (let r = 0; r < rows; r++)
+        for (let c = 0, i = a.base + r * a.row, j = d.base + r * d.row; c < cols; c++, i += a.col, j += d.col) {
+          const bits = f32ToBf16Bits(fromBits[i], bf16);
+          toBits[j] = bits >= 0 ? bits : encode!(element(from[i]) as number);
+        }
+    };
+  }
   return () => {
     for (let r = 0; r < rows; r++)
       for (let c = 0, i = a.base + r * a.row, j = d.base + r * d.row; c < cols; c++, i += a.col, j += d.col) {
