@@ -55,9 +55,18 @@ function elementOperation(op: BinaryOperationName, elem: ElemType, fail: Fail): 
   return f;
 }
 
-/** vadd, vsub, vmul, vdiv, vmax, vmin, vand, vor, vxor, vshl, vshr. */
+/** The unsigned integer type of a float lane's width: its bits, as vand/vor/vxor read them. */
+const BITS_OF_SIZE: Record<number, ElemType> = { 2: 'u16', 4: 'u32' };
+
+/**
+ * vadd, vsub, vmul, vdiv, vmax, vmin, vand, vor, vxor, vshl, vshr. vand/vor/vxor of float lanes act on the lanes'
+ * bits (NaN payloads included): the vor golden's f16 variant ORs random 16-bit patterns, and vcvt's EVEN/ODD
+ * results are merged with an f16 vor (09-conversion-ops.md).
+ */
 export function binary(name: string, elem: ElemType, a: VReg, b: VReg, mask: Mask, fail: Fail): VReg {
   const op = BINARY[name] ?? fail(`${name} is not a binary vector op`);
+  if ((op === 'and' || op === 'or' || op === 'xor') && isFloat(elem) && BITS_OF_SIZE[codec(elem).size])
+    return binary(name, BITS_OF_SIZE[codec(elem).size], a, b, mask, fail);
   const f = elementOperation(op, elem, fail);
   const c = codec(elem);
   const rhs = op === 'shl' || op === 'shr' ? codec(SIGNED_OF_SIZE[c.size]) : c;

@@ -59,7 +59,24 @@ describe('binary', () => {
     expect(lanes(binary('vshl', 'u16', vregOf('u16', [0x8001, 1]), vregOf('u16', [1, 15]), all16, fail), 'u16').slice(0, 2)).toEqual([2, 0x8000]);
     expect(lanes(binary('vshr', 'u16', vregOf('u16', [65535, 32768]), vregOf('u16', [6, 5]), all16, fail), 'u16').slice(0, 2)).toEqual([1023, 1024]);
     expect(lanes(binary('vshr', 'i16', vregOf('i16', [-1000]), vregOf('i16', [3]), all16, fail), 'i16')[0]).toBe(-125);
-    expect(() => binary('vand', 'f32', vregOf('f32', [1]), vregOf('f32', [1]), all32, fail)).toThrow('not defined');
+    expect(() => binary('vshl', 'f32', vregOf('f32', [1]), vregOf('f32', [1]), all32, fail)).toThrow('not defined');
+  });
+
+  it('vand/vor/vxor of float lanes act on the bits, NaN payloads kept (the vor golden ORs random f16 patterns)', () => {
+    // f16 bits: 0x7c01 (a signalling NaN) | 0x0002 = 0x7c03; 0x3c00 (1.0) | 0x8000 = 0xbc00 (-1.0); inactive lane 2 -> 0.
+    const lhs = new Uint8Array(256);
+    const rhs = new Uint8Array(256);
+    new DataView(lhs.buffer).setUint16(0, 0x7c01, true);
+    new DataView(rhs.buffer).setUint16(0, 0x0002, true);
+    new DataView(lhs.buffer).setUint16(2, 0x3c00, true);
+    new DataView(rhs.buffer).setUint16(2, 0x8000, true);
+    new DataView(lhs.buffer).setUint16(4, 0x3c00, true);
+    const or = binary('vor', 'f16', lhs, rhs, plt('b16', 2).mask, fail);
+    expect(lanes(or, 'u16').slice(0, 3)).toEqual([0x7c03, 0xbc00, 0]);
+    // f32: 1.5 (0x3fc00000) and 0xffbfffff = 0x3f800000 (1.0); 1.0 xor -0 = -1.0.
+    const and = binary('vand', 'f32', vregOf('f32', [1.5]), vregOf('u32', [0xffbfffff]), all32, fail);
+    expect(lanes(and, 'f32')[0]).toBe(1);
+    expect(lanes(binary('vxor', 'f32', vregOf('f32', [1]), vregOf('f32', [-0]), all32, fail), 'f32')[0]).toBe(-1);
   });
 });
 
