@@ -24,10 +24,13 @@
  *   1PT_Bw, PK_B16/32/64, PK4_B32; vstsx2(INTLV_Bw, low, high) -> 512 bytes. The window starts at the effective
  *   address; bounds, alignment and post-update are the caller's;
  * - compare-select.ts: vcmp(mode, elem, a, b, seed, fail) and vcmps(mode, elem, a, scalar, seed, fail) -> Mask
- *   (eq ne lt le gt ge), vsel(size, a, b, mask), vselr(size, src, idx, fail).
+ *   (eq ne lt le gt ge), vsel(size, a, b, mask), vselr(size, src, idx, fail);
+ * - conversion.ts: vcvt(from, to, a, mask, { rnd?, sat?, part? }, fail) with the attributes as written (rnd R A F C
+ *   Z O, sat SAT/NOSAT, part EVEN/ODD/P0-P3), vtrc(elem, a, mask, rnd, fail), vcvtRounding(rnd, fail).
  */
 export * from './core';
 export * from './predicate';
 export * from './lanewise';
 export * from './load-store';
 export * from './compare-select';
+export * from './conversion';
