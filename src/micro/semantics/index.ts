@@ -26,7 +26,10 @@
  * - compare-select.ts: vcmp(mode, elem, a, b, seed, fail) and vcmps(mode, elem, a, scalar, seed, fail) -> Mask
  *   (eq ne lt le gt ge), vsel(size, a, b, mask), vselr(size, src, idx, fail);
  * - conversion.ts: vcvt(from, to, a, mask, { rnd?, sat?, part? }, fail) with the attributes as written (rnd R A F C
- *   Z O, sat SAT/NOSAT, part EVEN/ODD/P0-P3), vtrc(elem, a, mask, rnd, fail), vcvtRounding(rnd, fail).
+ *   Z O, sat SAT/NOSAT, part EVEN/ODD/P0-P3), vtrc(elem, a, mask, rnd, fail), vcvtRounding(rnd, fail);
+ * - reduction.ts: vcadd(elem, a, mask, fail) (result of vcaddResultType(elem): i8 -> i16, u8 -> u16, i16 -> i32,
+ *   u16 -> u32), vcmaxmin('vcmax' | 'vcmin', elem, a, mask, fail), vcgroup('vcgadd' | 'vcgmax' | 'vcgmin', elem, a,
+ *   mask, fail), vcpadd(elem, a, mask, fail).
  */
 export * from './core';
 export * from './predicate';
@@ -34,3 +37,4 @@ export * from './lanewise';
 export * from './load-store';
 export * from './compare-select';
 export * from './conversion';
+export * from './reduction';
