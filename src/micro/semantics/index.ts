@@ -29,7 +29,11 @@
  *   Z O, sat SAT/NOSAT, part EVEN/ODD/P0-P3), vtrc(elem, a, mask, rnd, fail), vcvtRounding(rnd, fail);
  * - reduction.ts: vcadd(elem, a, mask, fail) (result of vcaddResultType(elem): i8 -> i16, u8 -> u16, i16 -> i32,
  *   u16 -> u32), vcmaxmin('vcmax' | 'vcmin', elem, a, mask, fail), vcgroup('vcgadd' | 'vcgmax' | 'vcgmin', elem, a,
- *   mask, fail), vcpadd(elem, a, mask, fail).
+ *   mask, fail), vcpadd(elem, a, mask, fail);
+ * - rearrange.ts: vbr(elem, scalar), vdupScalar(elem, scalar, mask), vdupLane(size, src, 'LOWEST' | 'HIGHEST', mask,
+ *   fail), vci(elem, base, 'ASC' | 'DESC', fail), vintlv/vdintlv(size, lhs, rhs) -> { low, high }, vpack(size, src,
+ *   'LOWER' | 'HIGHER', fail) (size = the source lane's bytes), vunpack('vsunpack' | 'vzunpack', narrowElem, src,
+ *   part 0 | 1, fail), vsqz(size, src, mask), vusqz(elem, mask, fail).
  */
 export * from './core';
 export * from './predicate';
@@ -38,3 +42,4 @@ export * from './load-store';
 export * from './compare-select';
 export * from './conversion';
 export * from './reduction';
+export * from './rearrange';
