@@ -48,18 +48,22 @@ describe('every example reports its code', () => {
   /** What each example printed, for the page's check below. */
   const outputs = new Map<string, string>();
 
-  it.each(EXAMPLES)('%s', async (name, kind) => {
-    const example = kind.example;
-    const file = path.join(dir, `${name}.pto`);
-    fs.writeFileSync(file, example.program);
-    const r = await runToolAsync(example.tool, ...exampleArgs(example, file));
-    outputs.set(name, shownOutput(r.stderr, file));
-    const reported = [...r.stderr.matchAll(/^\S+:\d+:\d+: (error|warning)\[([EW]\d{4})\]/gm)].map((m) => m[2]);
-    // The example shows its kind and nothing else.
-    expect({ codes: [...new Set(reported)], stderr: r.stderr }).toEqual({ codes: [kind.code], stderr: r.stderr });
-    // An error fails the run; a warning alone does not.
-    expect(r.status).toBe(kind.severity === 'error' ? 1 : 0);
-  });
+  it.each(EXAMPLES)(
+    '%s',
+    async (name, kind) => {
+      const example = kind.example;
+      const file = path.join(dir, `${name}.pto`);
+      fs.writeFileSync(file, example.program);
+      const r = await runToolAsync(example.tool, ...exampleArgs(example, file));
+      outputs.set(name, shownOutput(r.stderr, file));
+      const reported = [...r.stderr.matchAll(/^\S+:\d+:\d+: (error|warning)\[([EW]\d{4})\]/gm)].map((m) => m[2]);
+      // The example shows its kind and nothing else.
+      expect({ codes: [...new Set(reported)], stderr: r.stderr }).toEqual({ codes: [kind.code], stderr: r.stderr });
+      // An error fails the run; a warning alone does not.
+      expect(r.status).toBe(kind.severity === 'error' ? 1 : 0);
+    },
+    60_000,
+  ); // one process each: seconds apiece on a loaded machine
 
   it('are shown, with what they print, by the generated docs/diagnostics.md (npm run docs:diagnostics)', () => {
     expect(outputs.size).toBe(EXAMPLES.length);

@@ -26,7 +26,9 @@ describe('the fuzzer CI slice', () => {
       tool: 'both',
       jobs: 2,
       corpus: defaultCorpus(ROOT, 64 * 1024, {}),
-      timeLimitMs: 4000,
+      // A hang, not a slow run: npm test runs a jest worker per CPU beside the slice's two jobs, and a 50,000-statement
+      // program took 2 s of a loaded machine's wall clock (0.8 s of CPU).
+      timeLimitMs: 10_000,
       heapLimitMb: 1024,
       rssLimitMb: 3072,
       stackSizeMb: 1,
