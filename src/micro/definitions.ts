@@ -3,7 +3,7 @@ import { decided } from '../ir/bound';
 import { OpDefinition, OpVerifier } from '../ir/definition';
 import { specTables } from '../spec/tables';
 import type { MicroOpRowData, MicroValueSpec } from '../spec/micro-schema';
-import { Type, elemBits, elemTypeName, printType } from '../types/type';
+import { ElemType, Type, elemBits, elemTypeName, isInteger, printType } from '../types/type';
 import { MicroBinding, bindLayout, parseFormat } from './format';
 import { MICRO_SEMANTICS, microFail } from './execute';
 
@@ -91,7 +91,8 @@ function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, result
     typeOf.set(spec.name, { type: results[k], span });
   });
   for (const a of row.attributes) {
-    const attr = b.attrs[a.name];
+    // An attribute of the format's items, else of the attribute dictionary (vlds's and vsts's `{dist = "..."}`).
+    const attr = b.attrs[a.name] ?? v.op.attrs.find((e) => e.key === a.name)?.value;
     if (attr && attr.kind !== 'string') err(attr.span, `'${a.name}' is a string attribute`);
     else if (
       attr?.kind === 'string' &&
@@ -109,6 +110,19 @@ function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, result
         err(other.span, `requires matching register vector shapes: ${printType(first.type!)} and ${printType(other.type!)}`);
     }
   }
+  if (row.sameGranularity) {
+    const [first, ...rest] = row.sameGranularity.map((n) => ({ n, t: typeOf.get(n) })).filter((m) => m.t?.type?.kind === 'mask');
+    for (const other of rest) {
+      if (first && printType(first.t!.type!) !== printType(other.t!.type!))
+        err(other.t!.span, `${other.n} type ${printType(other.t!.type!)} does not match ${first.n} type ${printType(first.t!.type!)}`);
+    }
+  }
+  if (row.scalarMatches) {
+    const scalar = typeOf.get(row.scalarMatches.scalar);
+    const vector = typeOf.get(row.scalarMatches.vector);
+    if (scalar?.type?.kind === 'scalar' && vector?.type?.kind === 'vreg' && !scalarFits(vector.type.elem, scalar.type.elem))
+      err(scalar.span, `scalar type ${printType(scalar.type)} must match vector element type ${elemTypeName(vector.type.elem)}`);
+  }
   if (row.maskMatches) {
     const mask = typeOf.get(row.maskMatches.mask);
     const vector = typeOf.get(row.maskMatches.vector);
@@ -123,6 +137,15 @@ function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, result
         );
     }
   }
+}
+
+/**
+ * A scalar operand for lanes of `elem`: the element type itself, or a signless integer of its width (`i32` for si32
+ * or ui32 lanes; the toolchain reads si32 as i32, so an i32 lane takes an i32 scalar and no ui32 one).
+ */
+function scalarFits(elem: ElemType, scalar: ElemType): boolean {
+  if (elem === scalar) return true;
+  return isInteger(elem) && isInteger(scalar) && scalar.startsWith('i') && elemBits(elem) === elemBits(scalar);
 }
 
 /** What is wrong with a value of the operand's (or result's) spec; undefined when nothing is. */

@@ -3,9 +3,31 @@ import { Executor } from '../ir/definition';
 import { GlobalBuffer } from '../machine/memory';
 import { vmTrap } from '../machine/trap';
 import { LocalPointer, Register, Value } from '../machine/value';
-import { ElemType, Type, elemSize } from '../types/type';
+import { ElemType, Type, elemSize, isFloat } from '../types/type';
 import { MicroBinding } from './format';
-import { Fail, Granularity, Mask, VREG_BYTES, binary, loadFootprint, pattern, plt, unary, vecScalar, vlds, vsts } from './semantics';
+import {
+  Fail,
+  Granularity,
+  Mask,
+  VREG_BYTES,
+  binary,
+  elemBytes,
+  loadFootprint,
+  pand,
+  pattern,
+  plt,
+  pnot,
+  por,
+  psel,
+  pxor,
+  unary,
+  vcmp,
+  vcmps,
+  vecScalar,
+  vlds,
+  vsel,
+  vsts,
+} from './semantics';
 
 /**
  * How each semantics of spec/micro/ runs: it reads the bound operands by name, moves bytes between the registers
@@ -32,6 +54,20 @@ const vregElem = (t: Type | undefined, r: MicroRun): ElemType => (t?.kind === 'v
 const granularity = (t: Type | undefined): Granularity => (t?.kind === 'mask' ? t.granularity : 'b8');
 const register = (kind: Register['kind'], bytes: Uint8Array): Register => ({ kind, bytes });
 const intOf = (r: MicroRun, name: string, k = 0): number => Number(r.x.int(r.op, r.b.operands[name][k]));
+/**
+ * A scalar operand as the lanes of `elem` hold values: a bigint for 64-bit integers, else a number (an i16 shift
+ * count of vshls arrives as a bigint and shifts i32 lanes, which are numbers).
+ */
+const scalarOf = (r: MicroRun, name: string, elem: ElemType): number | bigint => {
+  const s = r.x.operand(r.op, r.b.operands[name][0]);
+  if (typeof s !== 'bigint' && typeof s !== 'number') return r.fail(`the operand '${name}' is not a number`);
+  return !isFloat(elem) && elemSize(elem) === 8 ? BigInt(s) : Number(s);
+};
+/** A string attribute of the format's items (`cmp_mode`), which the verifier checked. */
+const attrText = (r: MicroRun, name: string): string => {
+  const a = r.b.attrs[name];
+  return a?.kind === 'string' ? a.value : r.fail(`'${name}' is not a string`);
+};
 const dist = (r: MicroRun): string | undefined => {
   const a = r.op.node.attrs.find((e) => e.key === 'dist')?.value;
   return a?.kind === 'string' ? a.value : undefined;
@@ -96,9 +132,34 @@ export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
   },
   'vec-scalar'(r) {
     const elem = vregElem(typeOf(r, 'input'), r);
-    const s = r.x.operand(r.op, r.b.operands.scalar[0]);
-    const scalar = typeof s === 'bigint' || typeof s === 'number' ? s : r.fail('the scalar operand is not a number');
-    r.x.setResults(r.op, [register('vreg', vecScalar(r.mnemonic, elem, reg(r, 'input'), scalar, reg(r, 'mask'), r.fail))]);
+    r.x.setResults(r.op, [register('vreg', vecScalar(r.mnemonic, elem, reg(r, 'input'), scalarOf(r, 'scalar', elem), reg(r, 'mask'), r.fail))]);
+  },
+  vcmp(r) {
+    const elem = vregElem(typeOf(r, 'src0'), r);
+    r.x.setResults(r.op, [register('mask', vcmp(attrText(r, 'cmp_mode'), elem, reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask'), r.fail))]);
+  },
+  vcmps(r) {
+    const elem = vregElem(typeOf(r, 'src'), r);
+    r.x.setResults(r.op, [register('mask', vcmps(attrText(r, 'cmp_mode'), elem, reg(r, 'src'), scalarOf(r, 'scalar', elem), reg(r, 'mask'), r.fail))]);
+  },
+  vsel(r) {
+    const size = elemBytes(vregElem(typeOf(r, 'src0'), r));
+    r.x.setResults(r.op, [register('vreg', vsel(size, reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
+  },
+  pand(r) {
+    r.x.setResults(r.op, [register('mask', pand(reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
+  },
+  por(r) {
+    r.x.setResults(r.op, [register('mask', por(reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
+  },
+  pxor(r) {
+    r.x.setResults(r.op, [register('mask', pxor(reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
+  },
+  pnot(r) {
+    r.x.setResults(r.op, [register('mask', pnot(reg(r, 'input'), reg(r, 'mask')))]);
+  },
+  psel(r) {
+    r.x.setResults(r.op, [register('mask', psel(reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
   },
   plt(r) {
     const g = granularity(r.op.resultTypes[0]);

@@ -45,6 +45,13 @@ export const MicroOpRow = z.object({
   sameType: z.array(z.string()).optional(),
   /** The mask operand whose granularity must match this vector's element width (PTOValidateVPTOIR). */
   maskMatches: z.object({ mask: z.string(), vector: z.string() }).optional(),
+  /** Masks (operands or results) that must have one granularity (PTOValidateVPTOIR's validateSameMaskGranularity). */
+  sameGranularity: z.array(z.string()).optional(),
+  /**
+   * The scalar operand whose type must be the vector's element type, or for integers one of its width that is
+   * signless (VPTO.cpp's verifyElementwiseVecScalarOpLike, isCompatibleScalarForSemanticType).
+   */
+  scalarMatches: z.object({ scalar: z.string(), vector: z.string() }).optional(),
   /** The vector register whose element type is the pointer's (a load's result, a store's value). */
   pointerElem: z.object({ ptr: z.string(), vector: z.string() }).optional(),
   /** The VM semantics (src/micro/execute.ts) and the lane operation it performs (`add`). */
