@@ -149,10 +149,9 @@ export function rowRuns3(
 /**
  * The values of a tile's rows x cols region, row by row, or column by column when `transposed` (the cube decodes
  * its inputs once per instruction): through the tile's typed array in any layout when it has one, else Tile.get.
- * Floats and 8- to 32-bit integers only.
+ * Floats and 8- to 32-bit integers only. Into `out` when given (its first rows x cols elements).
  */
-export function readValues(tile: Tile, rows: number, cols: number, transposed = false): Float64Array {
-  const out = new Float64Array(rows * cols);
+export function readValues(tile: Tile, rows: number, cols: number, transposed = false, out: Float64Array = new Float64Array(rows * cols)): Float64Array {
   const store = tile.store;
   const last = rows > 0 && cols > 0 ? tile.elementIndex(rows - 1, cols - 1) : -1;
   // Every layout's element index grows with r and with c, so (rows - 1, cols - 1) is the region's last element.
@@ -172,7 +171,8 @@ function negativeStrides(tile: Tile): boolean {
 /**
  * Element (r, c) into out[r * outRow + c * outCol], decoded when `decode` is given (16-bit floats as bits): along
  * the tile's column runs (Tile.columnRun), an index found once per run and then stepped, not once per element (a
- * fractal tile's index takes divisions).
+ * fractal tile's index takes divisions). Column by column instead when the output is (`outRow` 1: transposed) and a
+ * column of the tile is adjacent elements too (see columnHeight): then both sides are walked a step of 1.
  */
 function readRuns(
   tile: Tile,
@@ -184,6 +184,20 @@ function readRuns(
   outRow: number,
   outCol: number,
 ): void {
+  const height = outRow === 1 ? columnHeight(tile) : 0;
+  if (height > 0) {
+    for (let c = 0; c < cols; c++) {
+      for (let r = 0; r < rows;) {
+        const n = Math.min(rows - r, height - (r % height));
+        const t = tile.elementIndex(r, c);
+        const o = r + c * outCol;
+        if (decode) for (let k = 0; k < n; k++) out[o + k] = decode[data[t + k]];
+        else for (let k = 0; k < n; k++) out[o + k] = data[t + k];
+        r += n;
+      }
+    }
+    return;
+  }
   const step = tile.columnStep();
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols;) {
@@ -195,6 +209,16 @@ function readRuns(
       c += n;
     }
   }
+}
+
+/**
+ * How many rows of a column lie in adjacent elements, from a row that is a multiple of it: a column-major box's
+ * height in a boxed tile with column-major boxes (Zn, Nn: elementIndex's inner index is inC * height + inR, and
+ * columnStep() is that height), all of them in a linear tile whose rows are one element apart (DN); 0 otherwise.
+ */
+function columnHeight(tile: Tile): number {
+  if (tile.columnRun(0) === Infinity) return tile.elementIndex(1, 0) - tile.elementIndex(0, 0) === 1 ? Infinity : 0;
+  return tile.type.slayout === 'col_major' ? tile.columnStep() : 0;
 }
 
 /**

@@ -67,6 +67,18 @@ function fmaStep(x: number, y: number, sum: number): number {
 }
 
 /**
+ * fmaStep, its common case first: when the addition's error (TwoSum's) is 0, x * y + sum is exact in double and
+ * finite, and fmaStep gives fround(s); every other step (an inexact sum, an infinity, a NaN) goes through fmaStep.
+ * The same result as fmaStep, without its checks for a finite sum and a NaN result on the hot path.
+ */
+function dotStep(x: number, y: number, sum: number): number {
+  const p = x * y;
+  const s = p + sum;
+  const bv = s - p;
+  return p - (s - bv) + (sum - bv) === 0 || s === 0 ? fround(s) : fmaStep(x, y, sum);
+}
+
+/**
  * Every sum over t < k of a[i, t] * b[t, j] in the simulator's order (from +0, t ascending, one fused multiply-add
  * per step) into out[i * n + j]. `a` is the m x k input row by row, `bt` the k x n input column by column (both
  * decoded once per instruction); four columns at a time, so that four independent sums keep the processor busy.
@@ -76,27 +88,100 @@ function floatDots(a: Float64Array, bt: Float64Array, m: number, n: number, k: n
     const ai = i * k;
     let j = 0;
     for (; j + 3 < n; j += 4) {
-      const [b0, b1, b2, b3] = [j * k, (j + 1) * k, (j + 2) * k, (j + 3) * k];
-      let [s0, s1, s2, s3] = [0, 0, 0, 0];
+      const b0 = j * k;
+      const b1 = b0 + k;
+      const b2 = b1 + k;
+      const b3 = b2 + k;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
       for (let t = 0; t < k; t++) {
         const x = a[ai + t];
-        s0 = fmaStep(x, bt[b0 + t], s0);
-        s1 = fmaStep(x, bt[b1 + t], s1);
-        s2 = fmaStep(x, bt[b2 + t], s2);
-        s3 = fmaStep(x, bt[b3 + t], s3);
+        s0 = dotStep(x, bt[b0 + t], s0);
+        s1 = dotStep(x, bt[b1 + t], s1);
+        s2 = dotStep(x, bt[b2 + t], s2);
+        s3 = dotStep(x, bt[b3 + t], s3);
       }
-      out[i * n + j] = s0;
-      out[i * n + j + 1] = s1;
-      out[i * n + j + 2] = s2;
-      out[i * n + j + 3] = s3;
+      const o = i * n + j;
+      out[o] = s0;
+      out[o + 1] = s1;
+      out[o + 2] = s2;
+      out[o + 3] = s3;
     }
     for (; j < n; j++) {
+      const bj = j * k;
       let sum = 0;
-      for (let t = 0; t < k; t++) sum = fmaStep(a[ai + t], bt[j * k + t], sum);
+      for (let t = 0; t < k; t++) sum = dotStep(a[ai + t], bt[bj + t], sum);
       out[i * n + j] = sum;
     }
   }
 }
+
+/**
+ * floatDots for 16-bit float inputs (f16, bf16), where every step is fround(x * y + sum): a product has at most 22
+ * significant bits and is exact in double, and for two addends of at most 24 bits a sum rounded to double (53 >=
+ * 2 * 24 + 1 bits) and then to f32 is the sum rounded once (Figueroa, "When is double rounding innocuous?", 1995).
+ * Where f32's range ends the same holds: the double sum is inexact only when one addend is below 2^-28 of the
+ * other, and then both roundings give the larger one (a subnormal f32 sum: it is on the grid, the product below
+ * 2^-155), and no such sum sits on the overflow threshold. A sum that ends a NaN is summed again by fmaStep, which
+ * takes x86's NaN; an infinity stays one, as fmaStep keeps it.
+ */
+function halfDots(a: Float64Array, bt: Float64Array, m: number, n: number, k: number, out: Float64Array): void {
+  // Two rows by four columns at a time: eight independent sums, each value of B read once for two rows. With an odd
+  // m the last row is taken as both rows (the same sums twice, to the same place).
+  for (let i = 0; i < m; i += 2) {
+    const i2 = Math.min(i + 1, m - 1);
+    const [ai, ai2] = [i * k, i2 * k];
+    let j = 0;
+    for (; j + 3 < n; j += 4) {
+      const b0 = j * k;
+      const b1 = b0 + k;
+      const b2 = b1 + k;
+      const b3 = b2 + k;
+      let [s0, s1, s2, s3, u0, u1, u2, u3] = [0, 0, 0, 0, 0, 0, 0, 0];
+      for (let t = 0; t < k; t++) {
+        const x = a[ai + t];
+        const z = a[ai2 + t];
+        const y0 = bt[b0 + t];
+        const y1 = bt[b1 + t];
+        const y2 = bt[b2 + t];
+        const y3 = bt[b3 + t];
+        s0 = fround(x * y0 + s0);
+        s1 = fround(x * y1 + s1);
+        s2 = fround(x * y2 + s2);
+        s3 = fround(x * y3 + s3);
+        u0 = fround(z * y0 + u0);
+        u1 = fround(z * y1 + u1);
+        u2 = fround(z * y2 + u2);
+        u3 = fround(z * y3 + u3);
+      }
+      const [o, o2] = [i * n + j, i2 * n + j];
+      out[o] = s0 === s0 ? s0 : exactDot(a, ai, bt, b0, k);
+      out[o + 1] = s1 === s1 ? s1 : exactDot(a, ai, bt, b1, k);
+      out[o + 2] = s2 === s2 ? s2 : exactDot(a, ai, bt, b2, k);
+      out[o + 3] = s3 === s3 ? s3 : exactDot(a, ai, bt, b3, k);
+      out[o2] = u0 === u0 ? u0 : exactDot(a, ai2, bt, b0, k);
+      out[o2 + 1] = u1 === u1 ? u1 : exactDot(a, ai2, bt, b1, k);
+      out[o2 + 2] = u2 === u2 ? u2 : exactDot(a, ai2, bt, b2, k);
+      out[o2 + 3] = u3 === u3 ? u3 : exactDot(a, ai2, bt, b3, k);
+    }
+    for (; j < n; j++) {
+      out[i * n + j] = exactDot(a, ai, bt, j * k, k);
+      out[i2 * n + j] = exactDot(a, ai2, bt, j * k, k);
+    }
+  }
+}
+
+/** One sum of floatDots: a[ai + t] * bt[bj + t] over t < k, each step by fmaStep. */
+function exactDot(a: Float64Array, ai: number, bt: Float64Array, bj: number, k: number): number {
+  let sum = 0;
+  for (let t = 0; t < k; t++) sum = fmaStep(a[ai + t], bt[bj + t], sum);
+  return sum;
+}
+
+/** Whether a product of the two dtypes has at most 24 significant bits (see halfDots). */
+const isHalf = (dtype: string): boolean => dtype === 'f16' || dtype === 'bf16';
 
 /** The i8 x i8 -> i32 dot product; the i32 sum wraps (every partial sum fits a double exactly, so wrapping once is the same). */
 function integerDot(a: Float64Array, bt: Float64Array, i: number, j: number, k: number): number {
@@ -105,15 +190,24 @@ function integerDot(a: Float64Array, bt: Float64Array, i: number, j: number, k: 
   return sum | 0;
 }
 
-/** The k x n input column by column (the dot products walk it down a column). */
-function columns(b: Tile, k: number, n: number): Float64Array {
-  return readValues(b, k, n, true);
+/**
+ * Arrays the cube's values live in for one instruction, kept for the next (a new array per instruction kept the
+ * collector busy); one per role, so that no two of one instruction's share. Larger ones are made and dropped.
+ */
+const scratch: Float64Array[] = [];
+const SCRATCH_LIMIT = 1 << 20;
+
+function scratchArray(role: number, length: number): Float64Array {
+  if (length > SCRATCH_LIMIT) return new Float64Array(length);
+  const kept = scratch[role];
+  if (kept && kept.length >= length) return kept;
+  return (scratch[role] = new Float64Array(Math.max(length, 4096)));
 }
 
 /** f32 a + b rounded once, with x86's NaN choice (the simulator's `acc + mul_acc` and `c += bias`). */
 function addF32(a: number, b: number): number {
   const v = a + b;
-  return Number.isNaN(v) ? x86Nan(a, b) : Math.fround(v);
+  return v === v ? fround(v) : x86Nan(a, b);
 }
 
 /**
@@ -143,19 +237,26 @@ export function matmul(ctx: InstructionContext): void {
     );
   }
   // All of C is computed before any is written: cInMatrix may be cOutMatrix. A Float64Array keeps NaN bits.
-  const results = new Float64Array(m * n);
-  const av = readValues(a, m, k);
-  const bt = columns(b, k, n);
-  if (!integer) floatDots(av, bt, m, n, k, results);
-  const accumulated = cIn && readValues(cIn, m, n);
-  const biases = bias && readValues(bias, 1, n);
-  for (let i = 0; i < m; i++) {
-    for (let j = 0; j < n; j++) {
-      let v = integer ? integerDot(av, bt, i, j, k) : results[i * n + j];
-      if (accumulated) v = integer ? (accumulated[i * n + j] + v) | 0 : addF32(accumulated[i * n + j], v);
-      if (biases) v = integer ? (v + biases[j]) | 0 : addF32(v, biases[j]);
-      results[i * n + j] = v;
+  const results = scratchArray(0, m * n);
+  const av = readValues(a, m, k, false, scratchArray(1, m * k));
+  // B column by column: the dot products walk it down a column.
+  const bt = readValues(b, k, n, true, scratchArray(2, k * n));
+  const accumulated = cIn && readValues(cIn, m, n, false, scratchArray(3, m * n));
+  const biases = bias && readValues(bias, 1, n, false, scratchArray(4, n));
+  if (integer) {
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < n; j++) {
+        let v = integerDot(av, bt, i, j, k);
+        if (accumulated) v = (accumulated[i * n + j] + v) | 0;
+        if (biases) v = (v + biases[j]) | 0;
+        results[i * n + j] = v;
+      }
     }
+  } else {
+    if (isHalf(a.type.dtype) && isHalf(b.type.dtype)) halfDots(av, bt, m, n, k, results);
+    else floatDots(av, bt, m, n, k, results);
+    if (accumulated) for (let q = 0; q < m * n; q++) results[q] = addF32(accumulated[q], results[q]);
+    if (biases) for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) results[i * n + j] = addF32(results[i * n + j], biases[j]);
   }
   writeValues(c, m, n, results);
 }

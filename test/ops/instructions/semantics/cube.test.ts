@@ -184,7 +184,7 @@ interface ChainOptions {
 }
 
 /** tload A, B (and bias) into Mat, tmov into Left/Right/Bias, tmatmul (+ .acc per K chunk), tstore Acc: the PTOAS sample chain. */
-function chain(o: ChainOptions): { c: Matrix; a: Matrix; b: Matrix; bias?: number[]; text: string; result: RunResult } {
+function chain(o: ChainOptions): { c: Matrix; a: Matrix; b: Matrix; bias?: number[]; text: string; result: RunResult; cBuffer: GlobalBuffer } {
   const acc = accOf(o.dtype);
   const chunks = o.chunks ?? 1;
   const kc = o.k / chunks;
@@ -230,7 +230,8 @@ function chain(o: ChainOptions): { c: Matrix; a: Matrix; b: Matrix; bias?: numbe
   const text = w.text();
   const result = runText(text, buffers, o.numerics ?? 'npu', o.target ?? 'a5');
   const c = rowsOf(values(buffers[buffers.length - 1]), o.m, o.n);
-  return { c, a: rowsOf(aValues, o.m, o.k), b: rowsOf(bValues, o.k, o.n), bias: withBias ? biasValues : undefined, text, result };
+  const cBuffer = buffers[buffers.length - 1];
+  return { c, a: rowsOf(aValues, o.m, o.k), b: rowsOf(bValues, o.k, o.n), bias: withBias ? biasValues : undefined, text, result, cBuffer };
 }
 
 // ---- tests -------------------------------------------------------------------------------------------------------
@@ -590,6 +591,68 @@ describe('fractal layouts', () => {
     const expected = Array(256);
     for (let r = 0; r < 16; r++) for (let c = 0; c < 16; c++) expected[Math.floor(c / 8) * 128 + r * 8 + (c % 8)] = r * 16 + c;
     expect(values(raw)).toEqual(expected);
+  });
+});
+
+/** x rounded once to f32 (nearest, ties to even; subnormals, overflow to infinity), exactly: through BigInt units of 2^-1200. */
+function exactToF32(x: bigint): number {
+  if (x === 0n) return 0;
+  const a = x < 0n ? -x : x;
+  const top = a.toString(2).length - 1 - 1200; // a's leading bit is 2^top
+  const lsb = Math.max(top - 23, -149);
+  const shift = BigInt(lsb + 1200);
+  let q = a >> shift;
+  const rest = a - (q << shift);
+  const half = 1n << (shift - 1n);
+  if (rest > half || (rest === half && (q & 1n) === 1n)) q++;
+  const v = Number(q) * 2 ** lsb;
+  return (x < 0n ? -1 : 1) * (v >= 2 ** 128 ? Infinity : v);
+}
+
+/** A finite double as a whole number of 2^-1200 units (exact for the magnitudes these tests use). */
+function units(v: number): bigint {
+  const bits = new DataView(new Float64Array([v]).buffer).getBigUint64(0, true);
+  const exponent = Number((bits >> 52n) & 0x7ffn);
+  const mantissa = (bits & ((1n << 52n) - 1n)) | (exponent ? 1n << 52n : 0n);
+  const scaled = mantissa << BigInt(Math.max(exponent, 1) - 1075 + 1200);
+  return bits >> 63n ? -scaled : scaled;
+}
+
+describe('16-bit float inputs: one rounding per step, special values', () => {
+  test('bf16 products and sums of far-apart magnitudes round once per step (fround of the double sum is the FMA)', () => {
+    // 8-bit significands at exponents -40..40: many steps add values so far apart that the double sum is inexact.
+    let s = 7;
+    const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    const bf16 = () => (next() < 0.5 ? -1 : 1) * ((128 + Math.floor(next() * 128)) / 128) * 2 ** (Math.floor(next() * 81) - 40);
+    const [m, k, n] = [3, 32, 5]; // an odd m and a column past the last four
+    const a = Array.from({ length: m * k }, bf16);
+    const b = Array.from({ length: k * n }, bf16);
+    const { c } = chain({ dtype: 'bf16', m, k, n, a, b });
+    const expected = Array.from({ length: m }, (_, i) =>
+      Array.from({ length: n }, (_, j) => {
+        let sum = 0;
+        for (let t = 0; t < k; t++) sum = exactToF32(units(a[i * k + t] * b[t * n + j]) + units(sum));
+        return sum;
+      }),
+    );
+    expect(c).toEqual(expected);
+  });
+
+  test("bf16: inf x 0 and inf - inf give x86's default NaN, a NaN input its own (the last step's), an infinity stays", () => {
+    const [inf, nan] = [Infinity, NaN];
+    // Columns: inf x 0 at t = 1; +inf then -inf; a NaN in B at the last step; +inf then finite steps.
+    const a = [1, inf, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+    const b = [
+      [1, inf, 1, inf],
+      [0, -inf, 1, 1],
+      [1, 1, 1, 1],
+      [1, 1, nan, 1],
+    ];
+    const k = 4;
+    const { cBuffer } = chain({ dtype: 'bf16', m: 1, k, n: 4, a: a.slice(0, k), b: b.flat() });
+    const bits = Array.from({ length: 4 }, (_, j) => cBuffer.view.getUint32(j * 4, true));
+    // f32 0xffc00000: x86's default NaN; 0x7fc00000: B's NaN (bf16 0x7fc0) widened.
+    expect(bits).toEqual([0xffc00000, 0xffc00000, 0x7fc00000, 0x7f800000]);
   });
 });
 
