@@ -137,9 +137,9 @@ export interface OpProperties {
   /**
    * What kind of op a tile-op helper (`pto.tileop.helper`, compute code a kernel calls) may not contain, in
    * PTOAS's words (its pto-materialize-tileop-sections pass): synchronization between pipes, or tiles' allocation
-   * and the tile-granular ops themselves.
+   * and the tile-granular ops themselves, and the micro level's moves between memories.
    */
-  notInTileOpHelper?: 'pipe synchronization' | 'Tile allocation or high-level TileOps';
+  notInTileOpHelper?: 'pipe synchronization' | 'Tile allocation or high-level TileOps' | 'MTE data movement';
 }
 
 /**

@@ -43,6 +43,8 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
     name: row.name,
     syntax: 'MicroBody',
     diagnostic: D.microOperand,
+    // A tile-op helper computes on the tiles it is given; moving data in or out is its caller's (PTOAS's helper contract).
+    ...(row.family === 'dma' ? { properties: { notInTileOpHelper: 'MTE data movement' } } : {}),
     verify(v) {
       const named = v.op.results.reduce((n, r) => n + r.count, 0);
       const bound = v.op.micro ? bindLayout(v.op, format, attributes, named) : { span: v.op.nameSpan, message: `${row.name} is not written in its format` };

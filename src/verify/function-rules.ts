@@ -22,6 +22,12 @@ export function checkEntryFunction(fn: OpNode, diags: DiagnosticBag): void {
   }
 }
 
+/** A tile-op helper (`pto.tileop.helper`) writes its results through the tiles it is given, and returns nothing (PTOAS's helper contract). */
+export function checkTileOpHelperSignature(fn: OpNode, diags: DiagnosticBag): void {
+  if (fn.resultTypes.length === 0 || !fn.attrs.some((a) => a.key === 'pto.tileop.helper')) return;
+  diags.report(D.tileOpHelper, fn.resultTypes[0].span, 'tileop helpers must not return values; write results through mutable Tile parameters');
+}
+
 /**
  * A `!pto.struct` is a pointer to stack storage of the function that declares it: no function takes one (it would
  * hide a slot of the caller) or returns one (a pointer into a dead frame).

@@ -12,7 +12,7 @@ import { BoundInstruction, VerifiedSyncOp } from '../ir/program';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
 import { tileTypeProblems } from '../ops/tile-rules';
 import { immediateDominators } from './dominance';
-import { checkEntryFunction, checkStructSignature } from './function-rules';
+import { checkEntryFunction, checkStructSignature, checkTileOpHelperSignature } from './function-rules';
 import { checkUncoveredSections } from './sections';
 import { planFunctionMemory } from './memory-plan';
 import { Registry, opRegistry } from '../ops/registry';
@@ -264,6 +264,7 @@ class Verifier implements VerifierState {
     this.scopes = [new Map()];
     for (const t of fn.resultTypes) this.resolveType(t);
     checkEntryFunction(fn, this.diags);
+    checkTileOpHelperSignature(fn, this.diags);
     checkStructSignature(fn, (ref) => this.resolveType(ref), this.diags);
     const body = fn.regions[0];
     const kind = kernelKindOf(fn);
