@@ -2,7 +2,7 @@
 // board (src/board/tilelang.ts): per testcase gen_data.py once, then per case of main.cpp's table the host harness
 // as written (main.cpp and launch.cpp interpreted: its allocations, file reads, copies, scalar arguments and launch),
 // the kernel on the VM (--pto-backend vpto, the back end the suite is compiled for), and compare.py. Cases run in a
-// pool of child processes, one per CPU. Needs the build (`npx tsc -p tsconfig.build.json`) and python3 with numpy
+// pool of child processes, one per CPU. Needs the build (`npm run build`) and python3 with numpy
 // and ml_dtypes.
 //
 //   node scripts/tilelang-suite.js PTOAS_EXPORT [TESTCASE...] [--jobs N] [--keep DIR] [--write-exceptions] [--categories FILE]
@@ -14,37 +14,17 @@
 const fs = require('fs');
 const path = require('path');
 
-const args = process.argv.slice(2);
-const option = (name) => {
-  const at = args.indexOf(name);
-  if (at < 0) return undefined;
-  const [, value] = args.splice(at, 2);
-  return value;
-};
-const flag = (name) => {
-  const at = args.indexOf(name);
-  if (at >= 0) args.splice(at, 1);
-  return at >= 0;
-};
-const jobs = option('--jobs');
-const keep = option('--keep');
-const categoriesFile = option('--categories');
-const writeExceptions = flag('--write-exceptions');
-const [exportRoot, ...only] = args;
-if (!exportRoot || args.some((a) => a.startsWith('--'))) {
-  process.stderr.write('usage: node scripts/tilelang-suite.js PTOAS_EXPORT [TESTCASE...] [--jobs N] [--keep DIR] [--write-exceptions] [--categories FILE]\n');
-  process.exit(2);
-}
-if (writeExceptions && only.length > 0) {
-  process.stderr.write('--write-exceptions needs the whole suite (no TESTCASE arguments)\n');
-  process.exit(2);
-}
-const dist = path.join(__dirname, '..', 'dist', 'board');
-if (!fs.existsSync(path.join(dist, 'tilelang-suite.js'))) {
-  process.stderr.write('build first: npx tsc -p tsconfig.build.json\n');
-  process.exit(2);
-}
-const { runSuite, categoryOf, categoriesTable, exceptionsOf } = require(path.join(dist, 'tilelang-suite.js'));
+const { suiteCommandLine, builtSuite } = require('./suite-command-line');
+
+const { exportRoot, only, options } = suiteCommandLine(
+  'node scripts/tilelang-suite.js PTOAS_EXPORT [TESTCASE...] [--jobs N] [--keep DIR] [--write-exceptions] [--categories FILE]',
+  ['--jobs', '--keep', '--categories'],
+  ['--write-exceptions'],
+);
+const { jobs, keep } = options;
+const writeExceptions = options['write-exceptions'];
+const categoriesFile = options.categories;
+const { runSuite, categoryOf, categoriesTable, exceptionsOf } = builtSuite('tilelang-suite');
 
 (async () => {
   const started = Date.now();

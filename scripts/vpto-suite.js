@@ -15,36 +15,16 @@
 const fs = require('fs');
 const path = require('path');
 
-const args = process.argv.slice(2);
-const option = (name) => {
-  const at = args.indexOf(name);
-  if (at < 0) return undefined;
-  const [, value] = args.splice(at, 2);
-  return value;
-};
-const flag = (name) => {
-  const at = args.indexOf(name);
-  if (at >= 0) args.splice(at, 1);
-  return at >= 0;
-};
-const jobs = option('--jobs');
-const keep = option('--keep');
-const writeExceptions = flag('--write-exceptions');
-const [exportRoot, ...only] = args;
-if (!exportRoot || args.some((a) => a.startsWith('--'))) {
-  process.stderr.write('usage: node scripts/vpto-suite.js PTOAS_EXPORT [CASE...] [--jobs N] [--keep DIR] [--write-exceptions]\n');
-  process.exit(2);
-}
-if (writeExceptions && only.length > 0) {
-  process.stderr.write('--write-exceptions needs the whole suite (no CASE arguments)\n');
-  process.exit(2);
-}
-const dist = path.join(__dirname, '..', 'dist', 'board');
-if (!fs.existsSync(path.join(dist, 'vpto-suite.js'))) {
-  process.stderr.write('build first: npm run build\n');
-  process.exit(2);
-}
-const { runSuite, categoryOf, exceptionsOf, familySummary } = require(path.join(dist, 'vpto-suite.js'));
+const { suiteCommandLine, builtSuite } = require('./suite-command-line');
+
+const { exportRoot, only, options } = suiteCommandLine(
+  'node scripts/vpto-suite.js PTOAS_EXPORT [CASE...] [--jobs N] [--keep DIR] [--write-exceptions]',
+  ['--jobs', '--keep'],
+  ['--write-exceptions'],
+);
+const { jobs, keep } = options;
+const writeExceptions = options['write-exceptions'];
+const { runSuite, categoryOf, exceptionsOf, familySummary } = builtSuite('vpto-suite');
 
 (async () => {
   const started = Date.now();
