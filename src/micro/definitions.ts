@@ -3,7 +3,7 @@ import { decided } from '../ir/bound';
 import { OpDefinition, OpVerifier } from '../ir/definition';
 import { specTables } from '../spec/tables';
 import type { MicroOpRowData, MicroValueSpec } from '../spec/micro-schema';
-import { ElemType, Type, elemBits, elemTypeName, isInteger, printType } from '../types/type';
+import { ElemType, Type, VREG_BYTES, elemBits, elemTypeName, isInteger, printType } from '../types/type';
 import { MicroBinding, bindLayout, parseFormat } from './format';
 import { MICRO_SEMANTICS, microFail } from './execute';
 
@@ -125,6 +125,26 @@ function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, result
     if (scalar?.type?.kind === 'scalar' && vector?.type?.kind === 'vreg' && !scalarFits(vector.type.elem, scalar.type.elem))
       err(scalar.span, `scalar type ${printType(scalar.type)} must match vector element type ${elemTypeName(vector.type.elem)}`);
   }
+  if (row.derivedElem) {
+    const from = typeOf.get(row.derivedElem.from)?.type;
+    const to = typeOf.get(row.derivedElem.to);
+    if (from?.kind === 'vreg' && to?.type?.kind === 'vreg') {
+      const allowed = derivedElems(row.derivedElem.rule, from.elem);
+      const expected = allowed[0];
+      if (!allowed.includes(to.type.elem))
+        err(
+          to.span,
+          expected
+            ? `expects result type !pto.vreg<${(VREG_BYTES * 8) / elemBits(expected)}x${elemTypeName(expected)}> for ${row.derivedElem.from} element type ${elemTypeName(from.elem)}, got ${printType(to.type)}`
+            : `takes no ${row.derivedElem.from} element type ${elemTypeName(from.elem)}`,
+        );
+    }
+  }
+  if (row.vectorOnly) {
+    const attr = v.op.attrs.find((e) => e.key === row.vectorOnly!.attribute);
+    const operand = typeOf.get(row.vectorOnly.operand);
+    if (attr && operand?.type && operand.type.kind !== 'vreg') err(attr.value.span, `${row.vectorOnly.attribute} is only supported for vector input`);
+  }
   if (row.maskMatches) {
     const mask = typeOf.get(row.maskMatches.mask);
     const vector = typeOf.get(row.maskMatches.vector);
@@ -150,6 +170,25 @@ function scalarFits(elem: ElemType, scalar: ElemType): boolean {
   return isInteger(elem) && isInteger(scalar) && scalar.startsWith('i') && elemBits(elem) === elemBits(scalar);
 }
 
+/**
+ * The result element types a source element type allows under a row's derivedElem rule (VPTO.cpp's
+ * verifyWideningReductionVecOp, VpackOp::verify, verifyUnpackVecOp); none when the source takes none.
+ */
+function derivedElems(rule: 'widenNarrowIntegers' | 'halfUnsigned' | 'doubleInteger', elem: ElemType): ElemType[] {
+  const bits = elemBits(elem);
+  const int = (signed: boolean, width: number) => `${signed ? 'i' : 'u'}${width}` as ElemType;
+  const unsigned = elem.startsWith('u');
+  switch (rule) {
+    case 'widenNarrowIntegers':
+      return [isInteger(elem) && (bits === 8 || bits === 16) ? int(!unsigned, bits * 2) : elem];
+    case 'halfUnsigned':
+      return isInteger(elem) && (bits === 16 || bits === 32) ? [int(false, bits / 2)] : [];
+    case 'doubleInteger':
+      // Either signedness: the op (sign- or zero-extension), not the result type, says how lanes widen.
+      return isInteger(elem) && bits <= 32 ? [int(!unsigned, bits * 2), int(unsigned, bits * 2)] : [];
+  }
+}
+
 /** What is wrong with a value of the operand's (or result's) spec; undefined when nothing is. */
 function kindProblem(spec: MicroValueSpec, t: Type | undefined, row: MicroOpRowData): string | undefined {
   if (!t) return undefined;
@@ -170,6 +209,9 @@ function kindProblem(spec: MicroValueSpec, t: Type | undefined, row: MicroOpRowD
       if (spec.space && space !== spec.space) return `must point to ${spec.space}, got ${is}`;
       return undefined;
     }
+    case 'vreg-or-scalar':
+      if (t.kind === 'vreg') return kindProblem({ ...spec, kind: 'vreg' }, t, row);
+      return t.kind === 'scalar' && t.elem !== 'index' ? undefined : `must be a !pto.vreg or a scalar, got ${is}`;
     case 'index':
       return t.kind === 'scalar' && t.elem === 'index' ? undefined : `must be an index, got ${is}`;
     case 'scalar':

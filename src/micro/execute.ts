@@ -21,12 +21,26 @@ import {
   psel,
   pxor,
   unary,
+  vbr,
+  vcadd,
+  vcgroup,
+  vci,
+  vcmaxmin,
   vcmp,
   vcmps,
+  vcpadd,
+  vdintlv,
+  vdupLane,
+  vdupScalar,
   vecScalar,
+  vintlv,
   vlds,
+  vpack,
   vsel,
+  vsqz,
   vsts,
+  vunpack,
+  vusqz,
 } from './semantics';
 
 /**
@@ -68,10 +82,13 @@ const attrText = (r: MicroRun, name: string): string => {
   const a = r.b.attrs[name];
   return a?.kind === 'string' ? a.value : r.fail(`'${name}' is not a string`);
 };
-const dist = (r: MicroRun): string | undefined => {
-  const a = r.op.node.attrs.find((e) => e.key === 'dist')?.value;
+/** A string attribute of the attribute dictionary (`{dist = "..."}`), undefined when absent. */
+const dictText = (r: MicroRun, name: string): string | undefined => {
+  const a = r.op.node.attrs.find((e) => e.key === name)?.value;
   return a?.kind === 'string' ? a.value : undefined;
 };
+const dist = (r: MicroRun): string | undefined => dictText(r, 'dist');
+const resultElem = (r: MicroRun, k = 0): ElemType => vregElem(r.op.resultTypes[k], r);
 
 /** A UB pointer operand's buffer and byte address plus `offset` elements of the pointer's type. */
 function localAddress(r: MicroRun, ptr: string, offsetElems: number): { buffer: string; address: number } {
@@ -160,6 +177,62 @@ export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
   },
   psel(r) {
     r.x.setResults(r.op, [register('mask', psel(reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
+  },
+  vcadd(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    r.x.setResults(r.op, [register('vreg', vcadd(elem, reg(r, 'input'), reg(r, 'mask'), r.fail))]);
+  },
+  vcmaxmin(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    r.x.setResults(r.op, [register('vreg', vcmaxmin(r.mnemonic as 'vcmax' | 'vcmin', elem, reg(r, 'input'), reg(r, 'mask'), r.fail))]);
+  },
+  vcgroup(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    r.x.setResults(r.op, [register('vreg', vcgroup(r.mnemonic as 'vcgadd' | 'vcgmax' | 'vcgmin', elem, reg(r, 'input'), reg(r, 'mask'), r.fail))]);
+  },
+  vcpadd(r) {
+    r.x.setResults(r.op, [register('vreg', vcpadd(vregElem(typeOf(r, 'input'), r), reg(r, 'input'), reg(r, 'mask'), r.fail))]);
+  },
+  vbr(r) {
+    const elem = resultElem(r);
+    r.x.setResults(r.op, [register('vreg', vbr(elem, scalarOf(r, 'value', elem)))]);
+  },
+  vdup(r) {
+    const elem = resultElem(r);
+    const mask = reg(r, 'mask');
+    // A register input copies one of its lanes (position LOWEST by default, 05-materialization-predicate.md).
+    const v =
+      typeOf(r, 'input')?.kind === 'vreg'
+        ? vdupLane(elemBytes(elem), reg(r, 'input'), dictText(r, 'position') ?? 'LOWEST', mask, r.fail)
+        : vdupScalar(elem, scalarOf(r, 'input', elem), mask);
+    r.x.setResults(r.op, [register('vreg', v)]);
+  },
+  vci(r) {
+    const elem = resultElem(r);
+    // No order counts up (PTOAS's own iota lowering writes vci without one).
+    r.x.setResults(r.op, [register('vreg', vci(elem, scalarOf(r, 'index', elem), dictText(r, 'order') ?? 'ASC', r.fail))]);
+  },
+  vintlv(r) {
+    const { low, high } = vintlv(elemBytes(vregElem(typeOf(r, 'lhs'), r)), reg(r, 'lhs'), reg(r, 'rhs'));
+    r.x.setResults(r.op, [register('vreg', low), register('vreg', high)]);
+  },
+  vdintlv(r) {
+    const { low, high } = vdintlv(elemBytes(vregElem(typeOf(r, 'lhs'), r)), reg(r, 'lhs'), reg(r, 'rhs'));
+    r.x.setResults(r.op, [register('vreg', low), register('vreg', high)]);
+  },
+  vpack(r) {
+    r.x.setResults(r.op, [register('vreg', vpack(elemBytes(vregElem(typeOf(r, 'src'), r)), reg(r, 'src'), attrText(r, 'part'), r.fail))]);
+  },
+  vunpack(r) {
+    const narrow = vregElem(typeOf(r, 'src'), r);
+    const part = r.x.index(r.op, r.b.operands.part[0]);
+    r.x.setResults(r.op, [register('vreg', vunpack(r.mnemonic as 'vsunpack' | 'vzunpack', narrow, reg(r, 'src'), part, r.fail))]);
+  },
+  vsqz(r) {
+    r.x.setResults(r.op, [register('vreg', vsqz(elemBytes(vregElem(typeOf(r, 'input'), r)), reg(r, 'input'), reg(r, 'mask')))]);
+  },
+  vusqz(r) {
+    r.x.setResults(r.op, [register('vreg', vusqz(vregElem(typeOf(r, 'src'), r), reg(r, 'mask'), r.fail))]);
   },
   plt(r) {
     const g = granularity(r.op.resultTypes[0]);

@@ -6,7 +6,8 @@ import { z } from 'zod';
  * language src/micro/format.ts reads: what ODS's assemblyFormat or the op's custom parser writes).
  */
 
-export const MicroValueKind = z.enum(['vreg', 'mask', 'align', 'ptr', 'scalar', 'index']);
+/** `vreg-or-scalar`: either (vdup's input: a scalar to broadcast or a register whose lane it copies). */
+export const MicroValueKind = z.enum(['vreg', 'mask', 'align', 'ptr', 'scalar', 'index', 'vreg-or-scalar']);
 
 const MicroValue = z.object({
   name: z.string(),
@@ -52,6 +53,14 @@ export const MicroOpRow = z.object({
    * signless (VPTO.cpp's verifyElementwiseVecScalarOpLike, isCompatibleScalarForSemanticType).
    */
   scalarMatches: z.object({ scalar: z.string(), vector: z.string() }).optional(),
+  /**
+   * The result's element type follows the source's (VPTO.cpp): `widenNarrowIntegers` (vcadd: 8- and 16-bit integers
+   * into twice the width, same signedness; others the same type), `halfUnsigned` (vpack: 32- or 16-bit integers into
+   * unsigned ones of half the width), `doubleInteger` (vsunpack, vzunpack: an integer of twice the width).
+   */
+  derivedElem: z.object({ from: z.string(), to: z.string(), rule: z.enum(['widenNarrowIntegers', 'halfUnsigned', 'doubleInteger']) }).optional(),
+  /** An attribute only a register operand takes (vdup's position: only for a vector input). */
+  vectorOnly: z.object({ attribute: z.string(), operand: z.string() }).optional(),
   /** The vector register whose element type is the pointer's (a load's result, a store's value). */
   pointerElem: z.object({ ptr: z.string(), vector: z.string() }).optional(),
   /** The VM semantics (src/micro/execute.ts) and the lane operation it performs (`add`). */
