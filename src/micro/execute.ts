@@ -39,6 +39,7 @@ import {
   vsel,
   vsqz,
   vsts,
+  vtrc,
   vunpack,
   vusqz,
 } from './semantics';
@@ -233,6 +234,11 @@ export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
   },
   vusqz(r) {
     r.x.setResults(r.op, [register('vreg', vusqz(vregElem(typeOf(r, 'src'), r), reg(r, 'mask'), r.fail))]);
+  },
+  vtrc(r) {
+    // PTOAS's parser reads ROUND_Z as Z (normalizeRoundModeToken).
+    const mode = attrText(r, 'round_mode').replace(/^ROUND_/, '');
+    r.x.setResults(r.op, [register('vreg', vtrc(vregElem(typeOf(r, 'input'), r), reg(r, 'input'), reg(r, 'mask'), mode, r.fail))]);
   },
   plt(r) {
     const g = granularity(r.op.resultTypes[0]);
