@@ -184,17 +184,26 @@ function copyWindowBits(from: Corner, to: Corner, rows: number, cols: number, si
   // Every layout's index grows with the row and with the column: the last element bounds them all.
   if (from.tile.elementIndex(from.row + rows - 1, from.col + cols - 1) >= source.length) return false;
   if (to.tile.elementIndex(to.row + rows - 1, to.col + cols - 1) >= target.length) return false;
-  // Column runs (Tile.columnRun) of both tiles at once: indices found once per run, then stepped.
-  const [fromStep, toStep] = [from.tile.columnStep(), to.tile.columnStep()];
-  for (let r = 0; r < rows; r++)
-    for (let c = 0; c < cols;) {
-      const n = Math.min(cols - c, from.tile.columnRun(from.col + c), to.tile.columnRun(to.col + c));
-      let s = from.tile.elementIndex(from.row + r, from.col + c);
-      let t = to.tile.elementIndex(to.row + r, to.col + c);
-      for (let k = 0; k < n; k++, s += fromStep, t += toStep) target[t] = source[s];
-      c += n;
-    }
+  // Every layout's index is a part of the row plus a part of the column (Tile.elementIndex): each part found once
+  // per copy, where a fractal tile's index takes divisions.
+  const [fromRows, fromCols] = indexParts(from, rows, cols);
+  const [toRows, toCols] = indexParts(to, rows, cols);
+  for (let r = 0; r < rows; r++) {
+    const [s, t] = [fromRows[r], toRows[r]];
+    for (let c = 0; c < cols; c++) target[t + toCols[c]] = source[s + fromCols[c]];
+  }
   return true;
+}
+
+/** elementIndex(row + r, col + c) of a corner's window as rowPart[r] + colPart[c]. */
+function indexParts(at: Corner, rows: number, cols: number): [Int32Array, Int32Array] {
+  const { tile, row, col } = at;
+  const origin = tile.elementIndex(row, col);
+  const rowPart = new Int32Array(rows);
+  const colPart = new Int32Array(cols);
+  for (let r = 0; r < rows; r++) rowPart[r] = tile.elementIndex(row + r, col);
+  for (let c = 0; c < cols; c++) colPart[c] = tile.elementIndex(row, col + c) - origin;
+  return [rowPart, colPart];
 }
 
 /** A row/column index operand as a number; negative values trap. */
