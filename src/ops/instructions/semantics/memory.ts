@@ -75,8 +75,9 @@ function fastTransfer(
   const limit = buffer.length;
   const strided = tile.elements();
   const contiguous = innerStride === 1 && strided !== undefined && strided.col === 1;
-  const tileIndex = (r: number, c: number) => (oneLinearRow ? c : tile.elementIndex(r, c));
-  const step = oneLinearRow ? 1 : tile.columnStep();
+  // The tile's index is a part of the row plus a part of the column (Tile.elementIndex): the column's found once.
+  const colPart = new Int32Array(cols);
+  for (let c = 0; c < cols; c++) colPart[c] = oneLinearRow ? c : tile.elementIndex(0, c);
   for (let r = 0; r < rows; r++) {
     if (cols === 0) break;
     const first = matrix.element(r, 0);
@@ -84,8 +85,10 @@ function fastTransfer(
     if (last < 0 || last >= limit) return false;
     observer?.accessRun(buffer, first, last + 1, how);
     buffer.materialize(Math.min(first, last) * size, (Math.max(first, last) + 1) * size, direction === 'store');
-    const at = tileIndex(r, 0);
-    if (contiguous && at + cols <= local.length) {
+    const at = oneLinearRow ? 0 : tile.elementIndex(r, 0);
+    // Every layout's index grows along a row: the row's last element has its largest index.
+    if (at + colPart[cols - 1] >= local.length) return false;
+    if (contiguous) {
       if (direction === 'load') local.set(global.subarray(first, first + cols), at);
       else {
         global.set(local.subarray(at, at + cols), first);
@@ -93,20 +96,12 @@ function fastTransfer(
       }
       continue;
     }
-    // The tile's column runs (Tile.columnRun): an index found once per run, then stepped.
-    for (let c = 0; c < cols;) {
-      const n = Math.min(cols - c, oneLinearRow ? Infinity : tile.columnRun(c));
-      let t = tileIndex(r, c);
-      if (t + (n - 1) * step >= local.length) return false;
-      let index = first + c * innerStride;
-      if (direction === 'load') for (let k = 0; k < n; k++, t += step, index += innerStride) local[t] = global[index];
-      else
-        for (let k = 0; k < n; k++, t += step, index += innerStride) {
-          global[index] = local[t];
-          buffer.written[index] = 1;
-        }
-      c += n;
-    }
+    if (direction === 'load') for (let c = 0, index = first; c < cols; c++, index += innerStride) local[at + colPart[c]] = global[index];
+    else
+      for (let c = 0, index = first; c < cols; c++, index += innerStride) {
+        global[index] = local[at + colPart[c]];
+        buffer.written[index] = 1;
+      }
   }
   return true;
 }
