@@ -2,7 +2,7 @@ import { Span } from '../diag/source';
 import { Attr, AttrEntry, OpNode, Operand, ResultDef, TypeRef } from '../syntax/ast';
 import { newOp, typeRef, withSegments } from '../syntax/build';
 import { ElemType, TileType, elemSize, elemTypeName, printType } from '../types/type';
-import { subview } from '../ops/tiles';
+import { subview } from '../ops/memory/tiles';
 
 /** A tile value of the lowered program: its SSA name and type. */
 export interface TileValue {

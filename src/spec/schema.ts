@@ -63,7 +63,7 @@ export const OperandSpec = z.object({
     .optional(),
 });
 
-/** Layout requirements, by name: see ops/tile-rules.ts. */
+/** Layout requirements, by name: see ops/memory/tile-rules.ts. */
 export const LayoutRule = z.enum(['any', 'nd', 'row-major', 'nd-or-dn-column', 'none-box']);
 
 const DimRef = z.string().regex(/^[A-Za-z0-9]+\.(vRow|vCol|rows|cols)$/, 'expected OPERAND.vRow|vCol|rows|cols');

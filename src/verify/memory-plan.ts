@@ -3,9 +3,9 @@ import { BoundFunction, BoundOp, BoundRegion, PlannedFrame, Slot, TilePlacement 
 import { Isa } from '../spec/isa';
 import { TargetName } from '../spec/schema';
 import { TileType, Type, elemSize, printType } from '../types/type';
-import { allocTile } from '../ops/tiles';
-import { allocMultiTile } from '../ops/multi-tile';
-import { forOp, whileOp } from '../ops/scf';
+import { allocTile } from '../ops/memory/tiles';
+import { allocMultiTile } from '../ops/memory/multi-tile';
+import { forOp, whileOp } from '../ops/structure/scf';
 
 /**
  * Memory planning as PTOAS does it at levels 1 and 2 (its PlanMemory pass, lib/PTO/Transforms/PTOPlanMemory.cpp,

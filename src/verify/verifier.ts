@@ -10,7 +10,7 @@ import { Program } from '../ir/program';
 import { BuildLevel, CodeBackend, CoreKind, OpDefinition } from '../ir/definition';
 import { BoundInstruction, VerifiedSyncOp } from '../ir/program';
 import { BoundBlock, BoundFunction, BoundOp, BoundRegion, Slot } from '../ir/bound';
-import { tileTypeProblems } from '../ops/tile-rules';
+import { tileTypeProblems } from '../ops/memory/tile-rules';
 import { immediateDominators } from './dominance';
 import { checkEntryFunction, checkStructSignature, checkTileOpHelperSignature } from './function-rules';
 import { checkUncoveredSections } from './sections';

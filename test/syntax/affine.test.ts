@@ -1,5 +1,5 @@
 import { parseAffineMap } from '../../src/syntax/affine';
-import { evaluateAffine } from '../../src/ops/affine';
+import { evaluateAffine } from '../../src/ops/structure/affine';
 
 const apply = (map: string, dims: number[], symbols: number[] = []) => {
   const parsed = parseAffineMap(map);

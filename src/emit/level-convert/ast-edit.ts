@@ -1,8 +1,8 @@
 import { DIAGNOSTICS } from '../../diag/catalog';
 import { LocatedError } from '../../diag/located-error';
 import { Span } from '../../diag/source';
-import * as scf from '../../ops/scf';
-import * as tiles from '../../ops/tiles';
+import * as scf from '../../ops/structure/scf';
+import * as tiles from '../../ops/memory/tiles';
 import { OpNode, Operand, ResultDef, TypeRef } from '../../syntax/ast';
 import { newOp, withSegments } from '../../syntax/build';
 import { TileType, Type, printType } from '../../types/type';

@@ -1,6 +1,6 @@
 import { Block, OpNode, segment } from '../../syntax/ast';
-import * as builtin from '../../ops/builtin';
-import * as scf from '../../ops/scf';
+import * as builtin from '../../ops/structure/builtin';
+import * as scf from '../../ops/structure/scf';
 import { OperandSpec } from '../../spec/schema';
 import { Program } from '../../ir/program';
 import { useKey } from './ast-edit';

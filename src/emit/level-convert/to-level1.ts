@@ -1,8 +1,8 @@
 import { Span } from '../../diag/source';
 import { opRegistry } from '../../ops/registry';
-import * as builtin from '../../ops/builtin';
-import * as scf from '../../ops/scf';
-import * as tiles from '../../ops/tiles';
+import * as builtin from '../../ops/structure/builtin';
+import * as scf from '../../ops/structure/scf';
+import * as tiles from '../../ops/memory/tiles';
 import { Block, BlockArg, Module, OpNode, Operand, Region, ResultDef, segment } from '../../syntax/ast';
 import { TypeTable } from '../../syntax/type-table';
 import { BoundInstruction, Program } from '../../ir/program';

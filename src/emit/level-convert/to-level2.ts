@@ -1,8 +1,8 @@
 import { Block, BlockArg, Module, OpNode, Operand, Region, segment } from '../../syntax/ast';
 import { opRegistry } from '../../ops/registry';
-import * as builtin from '../../ops/builtin';
-import * as scf from '../../ops/scf';
-import * as tiles from '../../ops/tiles';
+import * as builtin from '../../ops/structure/builtin';
+import * as scf from '../../ops/structure/scf';
+import * as tiles from '../../ops/memory/tiles';
 import { TypeTable } from '../../syntax/type-table';
 import { BoundInstruction, Program } from '../../ir/program';
 import { newOp, typeRef, valueOperand, withSegments } from '../../syntax/build';

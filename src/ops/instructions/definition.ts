@@ -1,4 +1,4 @@
-import { unknownAttributeMessage } from '../attributes';
+import { unknownAttributeMessage } from '../define/attributes';
 import { DIAGNOSTICS as D } from '../../diag/catalog';
 import { Span } from '../../diag/source';
 import { OpDefinition, OpProperties, OpVerifier, Spelling, todaysDpsOrder } from '../../ir/definition';
@@ -10,8 +10,8 @@ import type { OperandSpec } from '../../spec/schema';
 import { Dims, checkDimRule, dimsOfType, viewFitsFlatBuffer, viewMatchesValid } from '../../spec/valid';
 import { OpNode, Operand, attrOf } from '../../syntax/ast';
 import { ElemType, TileType, Type, elemSize, elemTypeName, isFloat, isInteger, printType } from '../../types/type';
-import { AttributeValue, readAttribute } from '../attributes';
-import { layoutProblem } from '../tile-rules';
+import { AttributeValue, readAttribute } from '../define/attributes';
+import { layoutProblem } from '../memory/tile-rules';
 import { ascendcFootprint, ascendcProblems } from './ascendc-run';
 import { overlapProblems } from '../../ascendc/model/overlap';
 import { outsideOf } from '../../ascendc/model/memory';

@@ -7,7 +7,7 @@ import { Value } from '../../machine/value';
 import { Dims, checkDimRule } from '../../spec/valid';
 import { ValidRule } from '../../spec/schema';
 import { TileType, elemTypeName } from '../../types/type';
-import { plannedTile } from '../tiles';
+import { plannedTile } from '../memory/tiles';
 import { InstructionContext, Semantics } from './semantics/context';
 import { SEMANTICS } from './semantics';
 

@@ -1,7 +1,7 @@
 import { ElemType, TileType, Type, isFloat } from '../../types/type';
 import { Instruction } from '../../spec/isa';
 import { OperandSpec, TargetName } from '../../spec/schema';
-import { AttributeValue } from '../attributes';
+import { AttributeValue } from '../define/attributes';
 import { z } from 'zod';
 
 /**

@@ -12,10 +12,10 @@ import { Span } from '../../diag/source';
 import { elementStore } from '../../machine/element-arrays';
 import { NpyError, parseNpy } from './npy';
 import { opRegistry } from '../../ops/registry';
-import { makeTensorView, partitionView } from '../../ops/views';
-import { subview } from '../../ops/memref';
-import { callOp } from '../../ops/builtin';
-import { forOp } from '../../ops/scf';
+import { makeTensorView, partitionView } from '../../ops/memory/views';
+import { subview } from '../../ops/memory/memref';
+import { callOp } from '../../ops/structure/builtin';
+import { forOp } from '../../ops/structure/scf';
 import { MULBERRY32_STEP, mulberry32, mulberry32Bits } from '../mulberry32';
 import { isLaunchScalar } from '../interpreter';
 

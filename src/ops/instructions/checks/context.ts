@@ -4,7 +4,7 @@ import { OpNode } from '../../../syntax/ast';
 import { TileType } from '../../../types/type';
 import { Instruction } from '../../../spec/isa';
 import { TargetName } from '../../../spec/schema';
-import { AttributeValue } from '../../attributes';
+import { AttributeValue } from '../../define/attributes';
 import { BoundInstruction } from '../../../ir/program';
 
 /**

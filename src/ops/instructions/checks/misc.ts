@@ -1,4 +1,4 @@
-import { AttributeValue } from '../../attributes';
+import { AttributeValue } from '../../define/attributes';
 import { TileType, elemTypeName } from '../../../types/type';
 import { CheckContext, InstructionCheck } from './context';
 

@@ -1,6 +1,6 @@
 import { DIAGNOSTICS as D } from '../../../diag/catalog';
 import { TileType, elemTypeName } from '../../../types/type';
-import { layoutProblem } from '../../tile-rules';
+import { layoutProblem } from '../../memory/tile-rules';
 import { CheckContext } from './context';
 
 /**

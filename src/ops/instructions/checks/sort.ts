@@ -1,6 +1,6 @@
 import { DIAGNOSTICS as D } from '../../../diag/catalog';
 import { TileType, Type, elemSize, elemTypeName, printType } from '../../../types/type';
-import { layoutProblem } from '../../tile-rules';
+import { layoutProblem } from '../../memory/tile-rules';
 import { CheckContext, InstructionCheck } from './context';
 import { scratchHolds, tileBytes } from './scratch';
 

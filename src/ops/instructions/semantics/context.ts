@@ -1,7 +1,7 @@
 import { OpNode } from '../../../syntax/ast';
 import { BoundInstruction } from '../../../ir/program';
 import { PartitionView, Tile } from '../../../machine/memory';
-import { AttributeValue } from '../../attributes';
+import { AttributeValue } from '../../define/attributes';
 import { TargetName } from '../../../spec/schema';
 import { CodeBackend, NumericsProfile } from '../../../ir/definition';
 
