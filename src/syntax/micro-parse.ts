@@ -5,7 +5,7 @@ import { Attr, AttrEntry, MicroItem, MicroLayout, OpNode, Operand, TypeRef, Valu
 type Node = ohm.Node;
 type Fields = Pick<OpNode, 'operands' | 'segments' | 'attrs' | 'resultTypes' | 'regions'> & Partial<OpNode>;
 
-/** What the micro-level actions borrow from the parser (src/syntax/parse.ts), which keeps its helpers private. */
+/** What the micro-level actions borrow from the parser's helpers (src/syntax/parse-context.ts). */
 export interface ParseHelpers<C> {
   contextOf(node: Node): C;
   spanOf(c: C, node: Node): Span;
