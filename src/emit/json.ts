@@ -11,7 +11,7 @@ export function moduleToJson(module: Module, source: SourceFile): unknown {
   return JSON.parse(
     JSON.stringify(module, function (this: unknown, key, value) {
       if (typeof value === 'bigint') return value.toString();
-      // A node that is its own span (src/syntax/parse.ts, ownSpan) shows it as `span` alone, as the others do.
+      // A node that is its own span (src/syntax/parse-context.ts, ownSpan) shows it as `span` alone, as the others do.
       if ((key === 'start' || key === 'end') && (this as { span?: unknown }).span === this) return undefined;
       if ((key === 'span' || key === 'nameSpan') && value && typeof value.start === 'number') return where(value as Span);
       return value;
