@@ -267,6 +267,14 @@ describe('tadds/tsubs/tmuls/tdivs/tmaxs/tmins tile types (verifyArithmeticElemTy
       /^pto\.tmuls: ui16 tiles on a2a3 are not implemented yet/,
     );
   });
+  test("the VM: a5 tdivs of i16 runs under emitc (pto-isa's TDIVS takes it: -7 / 2 = -3) and traps under vpto (its template has f16/f32/i32)", () => {
+    const line = 'pto.tdivs ins(%a, %s : T(a), i16) outs(%d : T(d))';
+    const tiles = { a: { dtype: 'i16' as const, rows: 1, cols: 16, data: [-7, 9] }, d: { dtype: 'i16' as const, rows: 1, cols: 16 } };
+    expect(runKernel(line, tiles, { scalars: { s: ['i16', 2n] } }).values.d.slice(0, 2)).toEqual([-3, 4]);
+    expect(() => runKernel(line, tiles, { backend: 'vpto', scalars: { s: ['i16', 2n] } })).toThrow(
+      /^pto\.tdivs: i16 tiles on a5 are not implemented yet: .*vpto template/,
+    );
+  });
 });
 
 describe('sync ops as PTOAS e32488c9 parses and verifies them', () => {
