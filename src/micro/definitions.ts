@@ -145,6 +145,15 @@ function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, result
     const operand = typeOf.get(row.vectorOnly.operand);
     if (attr && operand?.type && operand.type.kind !== 'vreg') err(attr.value.span, `${row.vectorOnly.attribute} is only supported for vector input`);
   }
+  if (row.laneIndex) {
+    const index = typeOf.get(row.laneIndex.index);
+    const vector = typeOf.get(row.laneIndex.vector)?.type;
+    if (index?.type?.kind === 'vreg' && vector?.kind === 'vreg') {
+      if (!isInteger(index.type.elem)) err(index.span, `requires ${row.laneIndex.index} to use integer vector elements`);
+      else if (elemBits(index.type.elem) !== elemBits(vector.elem))
+        err(index.span, `requires ${row.laneIndex.index} integer element width to match ${row.laneIndex.vector} element width`);
+    }
+  }
   if (row.maskMatches) {
     const mask = typeOf.get(row.maskMatches.mask);
     const vector = typeOf.get(row.maskMatches.vector);

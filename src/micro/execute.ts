@@ -34,11 +34,16 @@ import {
   vdupScalar,
   vecScalar,
   vintlv,
+  vldsx2,
   vlds,
+  vlrelu,
   vpack,
+  vprelu,
   vsel,
+  vselr,
   vsqz,
   vsts,
+  vstsx2,
   vtrc,
   vunpack,
   vusqz,
@@ -152,6 +157,16 @@ export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
     const elem = vregElem(typeOf(r, 'input'), r);
     r.x.setResults(r.op, [register('vreg', vecScalar(r.mnemonic, elem, reg(r, 'input'), scalarOf(r, 'scalar', elem), reg(r, 'mask'), r.fail))]);
   },
+  vlrelu(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    // 13-dsa-sfu-ops.md defines it for f16 and f32 only.
+    if (elem !== 'f16' && elem !== 'f32') r.fail(`vlrelu of ${elem} is not implemented yet`);
+    r.x.setResults(r.op, [register('vreg', vlrelu(elem, reg(r, 'input'), scalarOf(r, 'scalar', elem), reg(r, 'mask'), r.fail))]);
+  },
+  vprelu(r) {
+    const elem = vregElem(typeOf(r, 'lhs'), r);
+    r.x.setResults(r.op, [register('vreg', vprelu(elem, reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail))]);
+  },
   vcmp(r) {
     const elem = vregElem(typeOf(r, 'src0'), r);
     r.x.setResults(r.op, [register('mask', vcmp(attrText(r, 'cmp_mode'), elem, reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask'), r.fail))]);
@@ -163,6 +178,10 @@ export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
   vsel(r) {
     const size = elemBytes(vregElem(typeOf(r, 'src0'), r));
     r.x.setResults(r.op, [register('vreg', vsel(size, reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
+  },
+  vselr(r) {
+    const size = elemBytes(vregElem(typeOf(r, 'src0'), r));
+    r.x.setResults(r.op, [register('vreg', vselr(size, reg(r, 'src0'), reg(r, 'src1'), r.fail))]);
   },
   pand(r) {
     r.x.setResults(r.op, [register('mask', pand(reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
@@ -268,6 +287,20 @@ export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
     const { buffer, address } = localAddress(r, 'destination', r.x.index(r.op, r.b.operands.offset[0]));
     const ub = r.x.memory.bytesAt(buffer, address, VREG_BYTES, r.op.def.name, r.op.node.span);
     for (let i = 0; i < VREG_BYTES; i++) if (image.written[i]) ub[i] = image.bytes[i];
+  },
+  vldsx2(r) {
+    if (r.op.resultTypes.length > 2) r.fail('the updated base of a post-incrementing load is not implemented yet');
+    const d = attrText(r, 'dist');
+    const { buffer, address } = localAddress(r, 'source', r.x.index(r.op, r.b.operands.offset[0]));
+    const window = r.x.memory.bytesAt(buffer, address, loadFootprint(d, r.fail), r.op.def.name, r.op.node.span);
+    const { low, high } = vldsx2(d, window, r.fail);
+    r.x.setResults(r.op, [register('vreg', low), register('vreg', high)]);
+  },
+  vstsx2(r) {
+    // The mask does not select lanes (vstsx2 in load-store.ts); it is checked against the lanes' width only.
+    const bytes = vstsx2(attrText(r, 'dist'), reg(r, 'low'), reg(r, 'high'), r.fail);
+    const { buffer, address } = localAddress(r, 'destination', r.x.index(r.op, r.b.operands.offset[0]));
+    r.x.memory.bytesAt(buffer, address, bytes.length, r.op.def.name, r.op.node.span).set(bytes);
   },
   'dma-gm-ub'(r) {
     transfer(r, true);

@@ -59,6 +59,11 @@ export const MicroOpRow = z.object({
    * unsigned ones of half the width), `doubleInteger` (vsunpack, vzunpack: an integer of twice the width).
    */
   derivedElem: z.object({ from: z.string(), to: z.string(), rule: z.enum(['widenNarrowIntegers', 'halfUnsigned', 'doubleInteger']) }).optional(),
+  /**
+   * The register of lane indices into another (vselr's src1): integer lanes of the vector's width and count
+   * (VPTO.cpp's verifyLaneSelectOp).
+   */
+  laneIndex: z.object({ index: z.string(), vector: z.string() }).optional(),
   /** An attribute only a register operand takes (vdup's position: only for a vector input). */
   vectorOnly: z.object({ attribute: z.string(), operand: z.string() }).optional(),
   /** The vector register whose element type is the pointer's (a load's result, a store's value). */
