@@ -2,17 +2,8 @@
  * The conversion rows of spec/micro/vector.json (vtrc): verification by VPTO.cpp's VtrcOp parser and verifier, and a
  * run through the lane semantics, every value derived by hand.
  */
-import { assemble } from '../../src/verify/assemble';
 import { GlobalBuffer } from '../../src/machine/memory';
-import { Value, runFunction } from '../../src/vm/interpreter';
-
-const errors = (body: string, params: string) => {
-  const { diags } = assemble('m.pto', `func.func @k(${params}) {\n${body}\n  return\n}\n`);
-  return diags
-    .sorted()
-    .filter((d) => d.severity === 'error')
-    .map((d) => `${d.code}: ${d.message}`);
-};
+import { microErrors as errors, runMicroKernel } from '../fixtures/micro';
 
 const V = '!pto.vreg<64xf32>';
 const M = '!pto.mask<b32>';
@@ -63,15 +54,12 @@ ${MODES.map((m, s) => `      %r${s} = pto.vtrc %x, %half, "${m}" : ${V}, ${M} ->
 `;
 
 test('vtrc by R, A, F, C and ROUND_Z, run', () => {
-  const { program, types, diags } = assemble('k.pto', KERNEL);
-  expect(diags.sorted().filter((d) => d.severity === 'error')).toEqual([]);
   const x = Array.from({ length: 64 }, (_, i) => (i - 32) / 4);
   const buffers = {
     in: new GlobalBuffer('in', 'f32', new Uint8Array(Float32Array.from(x).buffer)),
     out: new GlobalBuffer('out', 'f32', new Uint8Array(MODES.length * 256)),
   };
-  const args = new Map<string, Value>(Object.entries(buffers).map(([k, v]) => [`%${k}`, v]));
-  runFunction(program, types, program.functions.get('k')!, args, { numerics: 'npu', maxSteps: 10000 });
+  runMicroKernel(KERNEL, 'k', buffers);
   const bytes = buffers.out.bytes.buffer.slice(0);
   const slot = (s: number) => Array.from(new Float32Array(bytes, s * 256, 64));
   // Ties (x.5) to the even neighbour for R, away from zero for A; a zero result keeps the input's sign (-0.25 -> -0).

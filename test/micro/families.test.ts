@@ -2,17 +2,8 @@
  * The unary, vector-scalar, compare/select and predicate-logic rows of spec/micro/vector.json: their verification
  * (VPTO.cpp's verifiers and PTOValidateVPTOIR's granularity rules) and a run through the lane semantics.
  */
-import { assemble } from '../../src/verify/assemble';
 import { GlobalBuffer } from '../../src/machine/memory';
-import { Value, runFunction } from '../../src/vm/interpreter';
-
-const errors = (body: string, params: string) => {
-  const { diags } = assemble('m.pto', `func.func @k(${params}) {\n${body}\n  return\n}\n`);
-  return diags
-    .sorted()
-    .filter((d) => d.severity === 'error')
-    .map((d) => `${d.code}: ${d.message}`);
-};
+import { microErrors as errors, runMicroKernel } from '../fixtures/micro';
 
 const V = '!pto.vreg<64xf32>';
 const I = '!pto.vreg<64xi32>';
@@ -114,12 +105,9 @@ const KERNEL = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pt
 `;
 
 test('compare, select, predicate logic, vneg, vadds and a broadcast load, run', () => {
-  const { program, types, diags } = assemble('k.pto', KERNEL);
-  expect(diags.sorted().filter((d) => d.severity === 'error')).toEqual([]);
   const x = Float32Array.from({ length: 64 }, (_, i) => i - 32);
   const buffers = { in: new GlobalBuffer('in', 'f32', new Uint8Array(x.buffer.slice(0))), out: new GlobalBuffer('out', 'f32', new Uint8Array(256)) };
-  const args = new Map<string, Value>(Object.entries(buffers).map(([k, v]) => [`%${k}`, v]));
-  runFunction(program, types, program.functions.get('k')!, args, { numerics: 'npu', maxSteps: 10000 });
+  runMicroKernel(KERNEL, 'k', buffers);
   const out = Array.from(new Float32Array(buffers.out.bytes.buffer.slice(0)));
   const expected = Array.from({ length: 64 }, (_, i) => (i === 0 ? -32 : i < 32 ? 32 - i : i < 48 ? i - 32 + 100 : 0));
   expect(out).toEqual(expected);
@@ -133,11 +121,8 @@ test('vshls shifts i32 lanes by an i16 count: (i - 32) << 3 is (i - 32) * 8', ()
       / {6}%neg = [\s\S]*?(?= {6}pto\.vsts)/,
       `      %d = pto.vshls %x, %three, %all : ${I}, i16, ${M} -> ${I}\n      %store = pto.pset_b32 "PAT_ALL" : ${M}\n`,
     );
-  const { program, types, diags } = assemble('k.pto', text);
-  expect(diags.sorted().filter((d) => d.severity === 'error')).toEqual([]);
   const x = Int32Array.from({ length: 64 }, (_, i) => i - 32);
   const buffers = { in: new GlobalBuffer('in', 'i32', new Uint8Array(x.buffer.slice(0))), out: new GlobalBuffer('out', 'i32', new Uint8Array(256)) };
-  const args = new Map<string, Value>(Object.entries(buffers).map(([k, v]) => [`%${k}`, v]));
-  runFunction(program, types, program.functions.get('k')!, args, { numerics: 'npu', maxSteps: 10000 });
+  runMicroKernel(text, 'k', buffers);
   expect(Array.from(new Int32Array(buffers.out.bytes.buffer.slice(0)))).toEqual(Array.from({ length: 64 }, (_, i) => (i - 32) * 8));
 });

@@ -2,17 +2,8 @@
  * The reduction and rearrangement rows of spec/micro/vector.json: their verification (VPTO.cpp's verifiers of vcadd,
  * vpack, vsunpack/vzunpack, vdup, vusqz) and a run through the lane semantics, every value derived by hand.
  */
-import { assemble } from '../../src/verify/assemble';
 import { GlobalBuffer } from '../../src/machine/memory';
-import { Value, runFunction } from '../../src/vm/interpreter';
-
-const errors = (body: string, params: string) => {
-  const { diags } = assemble('m.pto', `func.func @k(${params}) {\n${body}\n  return\n}\n`);
-  return diags
-    .sorted()
-    .filter((d) => d.severity === 'error')
-    .map((d) => `${d.code}: ${d.message}`);
-};
+import { microErrors as errors, runMicroKernel } from '../fixtures/micro';
 
 const V = '!pto.vreg<64xf32>';
 const I = '!pto.vreg<64xi32>';
@@ -149,15 +140,12 @@ ${Array.from({ length: 15 }, (_, s) => `      pto.vsts %r${s}, %ub_out[%s${s}], 
 `;
 
 test('reductions and rearrangements, run', () => {
-  const { program, types, diags } = assemble('k.pto', KERNEL);
-  expect(diags.sorted().filter((d) => d.severity === 'error')).toEqual([]);
   const x = Float32Array.from({ length: 64 }, (_, i) => i - 32);
   const buffers = {
     in: new GlobalBuffer('in', 'f32', new Uint8Array(x.buffer.slice(0))),
     out: new GlobalBuffer('out', 'f32', new Uint8Array(SLOTS * 256)),
   };
-  const args = new Map<string, Value>(Object.entries(buffers).map(([k, v]) => [`%${k}`, v]));
-  runFunction(program, types, program.functions.get('k')!, args, { numerics: 'npu', maxSteps: 10000 });
+  runMicroKernel(KERNEL, 'k', buffers);
   const bytes = buffers.out.bytes.buffer.slice(0);
   const f32 = (s: number) => Array.from(new Float32Array(bytes, s * 256, 64));
   const u32 = (s: number) => Array.from(new Uint32Array(bytes, s * 256, 64));

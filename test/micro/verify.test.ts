@@ -1,13 +1,5 @@
 /** Verification of micro-level ops: formats (E0450), operand kinds and mask granularity (E0451), register types. */
-import { assemble } from '../../src/verify/assemble';
-
-const errors = (body: string, params: string) => {
-  const { diags } = assemble('m.pto', `func.func @k(${params}) {\n${body}\n  return\n}\n`);
-  return diags
-    .sorted()
-    .filter((d) => d.severity === 'error')
-    .map((d) => `${d.code}: ${d.message}`);
-};
+import { microErrors as errors } from '../fixtures/micro';
 
 test('a b16 mask on f32 lanes is rejected as PTOValidateVPTOIR rejects it', () => {
   const body =

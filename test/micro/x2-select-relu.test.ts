@@ -2,21 +2,12 @@
  * The rows of vldsx2, vstsx2, vselr, vprelu and vlrelu in spec/micro/vector.json: their verification (VPTO.cpp's
  * Vldsx2Op/Vstsx2Op verifiers, verifyLaneSelectOp, verifyFloatBinaryVecMaskOp) and a run through the lane semantics.
  */
-import { assemble } from '../../src/verify/assemble';
 import { GlobalBuffer } from '../../src/machine/memory';
-import { Value, runFunction } from '../../src/vm/interpreter';
+import { microErrors as errors, runMicroKernel } from '../fixtures/micro';
 
 const V = '!pto.vreg<64xf32>';
 const U = '!pto.vreg<64xui32>';
 const M = '!pto.mask<b32>';
-
-const errors = (body: string, params: string) => {
-  const { diags } = assemble('m.pto', `func.func @k(${params}) {\n${body}\n  return\n}\n`);
-  return diags
-    .sorted()
-    .filter((d) => d.severity === 'error')
-    .map((d) => `${d.code}: ${d.message}`);
-};
 
 describe('verification', () => {
   test("vselr's indices are integer lanes of src0's width; vprelu takes f16/f32 lanes", () => {
@@ -87,8 +78,6 @@ const KERNEL = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pt
 `;
 
 test('vldsx2, vlrelu, vprelu, vselr and vstsx2, run', () => {
-  const { program, types, diags } = assemble('k.pto', KERNEL);
-  expect(diags.sorted().filter((d) => d.severity === 'error')).toEqual([]);
   const x = Float32Array.from({ length: 128 }, (_, i) => i - 64);
   const rev = Uint32Array.from({ length: 64 }, (_, j) => 63 - j);
   const buffers = {
@@ -96,8 +85,7 @@ test('vldsx2, vlrelu, vprelu, vselr and vstsx2, run', () => {
     rev: new GlobalBuffer('rev', 'u32', new Uint8Array(rev.buffer.slice(0))),
     out: new GlobalBuffer('out', 'f32', new Uint8Array(512)),
   };
-  const args = new Map<string, Value>(Object.entries(buffers).map(([k, v]) => [`%${k}`, v]));
-  runFunction(program, types, program.functions.get('k')!, args, { numerics: 'npu', maxSteps: 10000 });
+  runMicroKernel(KERNEL, 'k', buffers);
   const out = Array.from(new Float32Array(buffers.out.bytes.buffer.slice(0)));
   // Lane 0: lo = -64 -> -32. Lane 31: lo = -2 -> -1. Lane 32: lo = 0 -> 0. Out[1] is q[63]: hi = 63 -> 63.
   // Out[127] is q[0]: hi = -63, lo = -64 -> 4032. Out[65] is q[31]: hi = -1, lo = -2 -> 2.
