@@ -1,0 +1,204 @@
+import { elemSize } from '../../types/type';
+import { attrText, dictText, dist, granularity, intOf, localAddress, reg, register, resultElem, scalarOf, typeOf, vregElem, MicroSemantics } from './operands';
+import {
+  binary,
+  elemBytes,
+  loadFootprint,
+  Mask,
+  pand,
+  pattern,
+  plt,
+  pnot,
+  por,
+  psel,
+  pxor,
+  unary,
+  vbr,
+  vcadd,
+  vcgroup,
+  vci,
+  vcmaxmin,
+  vcmp,
+  vcmps,
+  vcpadd,
+  vdintlv,
+  vdupLane,
+  vdupScalar,
+  vecScalar,
+  vintlv,
+  vlds,
+  vldsx2,
+  vlrelu,
+  vpack,
+  vprelu,
+  VREG_BYTES,
+  vsel,
+  vselr,
+  vsqz,
+  vsts,
+  vstsx2,
+  vtrc,
+  vunpack,
+  vusqz,
+} from '../semantics';
+
+/** The vector core's ops: lanes, predicates, reductions, rearrangements, loads and stores between UB and registers. */
+export const VECTOR_SEMANTICS: Record<string, MicroSemantics> = {
+  binary(r) {
+    const elem = vregElem(typeOf(r, 'lhs'), r);
+    r.x.setResults(r.op, [register('vreg', binary(r.mnemonic, elem, reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail))]);
+  },
+  unary(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    r.x.setResults(r.op, [register('vreg', unary(r.mnemonic, elem, reg(r, 'input'), reg(r, 'mask'), r.fail))]);
+  },
+  'vec-scalar'(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    r.x.setResults(r.op, [register('vreg', vecScalar(r.mnemonic, elem, reg(r, 'input'), scalarOf(r, 'scalar', elem), reg(r, 'mask'), r.fail))]);
+  },
+  vlrelu(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    // 13-dsa-sfu-ops.md defines it for f16 and f32 only.
+    if (elem !== 'f16' && elem !== 'f32') r.fail(`vlrelu of ${elem} is not implemented yet`);
+    r.x.setResults(r.op, [register('vreg', vlrelu(elem, reg(r, 'input'), scalarOf(r, 'scalar', elem), reg(r, 'mask'), r.fail))]);
+  },
+  vprelu(r) {
+    const elem = vregElem(typeOf(r, 'lhs'), r);
+    r.x.setResults(r.op, [register('vreg', vprelu(elem, reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail))]);
+  },
+  vcmp(r) {
+    const elem = vregElem(typeOf(r, 'src0'), r);
+    r.x.setResults(r.op, [register('mask', vcmp(attrText(r, 'cmp_mode'), elem, reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask'), r.fail))]);
+  },
+  vcmps(r) {
+    const elem = vregElem(typeOf(r, 'src'), r);
+    r.x.setResults(r.op, [register('mask', vcmps(attrText(r, 'cmp_mode'), elem, reg(r, 'src'), scalarOf(r, 'scalar', elem), reg(r, 'mask'), r.fail))]);
+  },
+  vsel(r) {
+    const size = elemBytes(vregElem(typeOf(r, 'src0'), r));
+    r.x.setResults(r.op, [register('vreg', vsel(size, reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
+  },
+  vselr(r) {
+    const size = elemBytes(vregElem(typeOf(r, 'src0'), r));
+    r.x.setResults(r.op, [register('vreg', vselr(size, reg(r, 'src0'), reg(r, 'src1'), r.fail))]);
+  },
+  pand(r) {
+    r.x.setResults(r.op, [register('mask', pand(reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
+  },
+  por(r) {
+    r.x.setResults(r.op, [register('mask', por(reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
+  },
+  pxor(r) {
+    r.x.setResults(r.op, [register('mask', pxor(reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
+  },
+  pnot(r) {
+    r.x.setResults(r.op, [register('mask', pnot(reg(r, 'input'), reg(r, 'mask')))]);
+  },
+  psel(r) {
+    r.x.setResults(r.op, [register('mask', psel(reg(r, 'src0'), reg(r, 'src1'), reg(r, 'mask')))]);
+  },
+  vcadd(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    r.x.setResults(r.op, [register('vreg', vcadd(elem, reg(r, 'input'), reg(r, 'mask'), r.fail))]);
+  },
+  vcmaxmin(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    r.x.setResults(r.op, [register('vreg', vcmaxmin(r.mnemonic as 'vcmax' | 'vcmin', elem, reg(r, 'input'), reg(r, 'mask'), r.fail))]);
+  },
+  vcgroup(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    r.x.setResults(r.op, [register('vreg', vcgroup(r.mnemonic as 'vcgadd' | 'vcgmax' | 'vcgmin', elem, reg(r, 'input'), reg(r, 'mask'), r.fail))]);
+  },
+  vcpadd(r) {
+    r.x.setResults(r.op, [register('vreg', vcpadd(vregElem(typeOf(r, 'input'), r), reg(r, 'input'), reg(r, 'mask'), r.fail))]);
+  },
+  vbr(r) {
+    const elem = resultElem(r);
+    r.x.setResults(r.op, [register('vreg', vbr(elem, scalarOf(r, 'value', elem)))]);
+  },
+  vdup(r) {
+    const elem = resultElem(r);
+    const mask = reg(r, 'mask');
+    // A register input copies one of its lanes (position LOWEST by default, 05-materialization-predicate.md).
+    const v =
+      typeOf(r, 'input')?.kind === 'vreg'
+        ? vdupLane(elemBytes(elem), reg(r, 'input'), dictText(r, 'position') ?? 'LOWEST', mask, r.fail)
+        : vdupScalar(elem, scalarOf(r, 'input', elem), mask);
+    r.x.setResults(r.op, [register('vreg', v)]);
+  },
+  vci(r) {
+    const elem = resultElem(r);
+    // No order counts up (PTOAS's own iota lowering writes vci without one).
+    r.x.setResults(r.op, [register('vreg', vci(elem, scalarOf(r, 'index', elem), dictText(r, 'order') ?? 'ASC', r.fail))]);
+  },
+  vintlv(r) {
+    const { low, high } = vintlv(elemBytes(vregElem(typeOf(r, 'lhs'), r)), reg(r, 'lhs'), reg(r, 'rhs'));
+    r.x.setResults(r.op, [register('vreg', low), register('vreg', high)]);
+  },
+  vdintlv(r) {
+    const { low, high } = vdintlv(elemBytes(vregElem(typeOf(r, 'lhs'), r)), reg(r, 'lhs'), reg(r, 'rhs'));
+    r.x.setResults(r.op, [register('vreg', low), register('vreg', high)]);
+  },
+  vpack(r) {
+    r.x.setResults(r.op, [register('vreg', vpack(elemBytes(vregElem(typeOf(r, 'src'), r)), reg(r, 'src'), attrText(r, 'part'), r.fail))]);
+  },
+  vunpack(r) {
+    const narrow = vregElem(typeOf(r, 'src'), r);
+    const part = r.x.index(r.op, r.b.operands.part[0]);
+    r.x.setResults(r.op, [register('vreg', vunpack(r.mnemonic as 'vsunpack' | 'vzunpack', narrow, reg(r, 'src'), part, r.fail))]);
+  },
+  vsqz(r) {
+    r.x.setResults(r.op, [register('vreg', vsqz(elemBytes(vregElem(typeOf(r, 'input'), r)), reg(r, 'input'), reg(r, 'mask')))]);
+  },
+  vusqz(r) {
+    r.x.setResults(r.op, [register('vreg', vusqz(vregElem(typeOf(r, 'src'), r), reg(r, 'mask'), r.fail))]);
+  },
+  vtrc(r) {
+    // PTOAS's parser reads ROUND_Z as Z (normalizeRoundModeToken).
+    const mode = attrText(r, 'round_mode').replace(/^ROUND_/, '');
+    r.x.setResults(r.op, [register('vreg', vtrc(vregElem(typeOf(r, 'input'), r), reg(r, 'input'), reg(r, 'mask'), mode, r.fail))]);
+  },
+  plt(r) {
+    const g = granularity(r.op.resultTypes[0]);
+    const { mask, remaining } = plt(g, intOf(r, 'scalar'));
+    r.x.setResults(r.op, [register('mask', mask), BigInt(remaining)]);
+  },
+  pset(r) {
+    const a = r.b.attrs.pattern;
+    const name = a?.kind === 'string' ? a.value : r.fail('pattern is not a string');
+    r.x.setResults(r.op, [register('mask', pattern(granularity(r.op.resultTypes[0]), name, r.fail))]);
+  },
+  vlds(r) {
+    const elem = vregElem(r.op.resultTypes[0], r);
+    if (r.op.resultTypes.length > 1) r.fail('the updated base of a post-incrementing load is not implemented yet');
+    const d = dist(r) ?? 'NORM';
+    const { buffer, address } = localAddress(r, 'source', r.x.index(r.op, r.b.operands.offset[0]));
+    void elem;
+    const window = r.x.memory.bytesAt(buffer, address, loadFootprint(d, r.fail), r.op.def.name, r.op.node.span);
+    r.x.setResults(r.op, [register('vreg', vlds(d, window, r.fail))]);
+  },
+  vsts(r) {
+    const elem = vregElem(typeOf(r, 'value'), r);
+    if (r.op.resultTypes.length > 0) r.fail('the updated base of a post-incrementing store is not implemented yet');
+    // The default distribution stores each lane whole (NORM_B<element width>).
+    const d = dist(r) ?? `NORM_B${elemSize(elem) * 8}`;
+    const image = vsts(d, reg(r, 'value'), reg(r, 'mask') as Mask, r.fail);
+    const { buffer, address } = localAddress(r, 'destination', r.x.index(r.op, r.b.operands.offset[0]));
+    const ub = r.x.memory.bytesAt(buffer, address, VREG_BYTES, r.op.def.name, r.op.node.span);
+    for (let i = 0; i < VREG_BYTES; i++) if (image.written[i]) ub[i] = image.bytes[i];
+  },
+  vldsx2(r) {
+    if (r.op.resultTypes.length > 2) r.fail('the updated base of a post-incrementing load is not implemented yet');
+    const d = attrText(r, 'dist');
+    const { buffer, address } = localAddress(r, 'source', r.x.index(r.op, r.b.operands.offset[0]));
+    const window = r.x.memory.bytesAt(buffer, address, loadFootprint(d, r.fail), r.op.def.name, r.op.node.span);
+    const { low, high } = vldsx2(d, window, r.fail);
+    r.x.setResults(r.op, [register('vreg', low), register('vreg', high)]);
+  },
+  vstsx2(r) {
+    // The mask does not select lanes (vstsx2 in load-store.ts); it is checked against the lanes' width only.
+    const bytes = vstsx2(attrText(r, 'dist'), reg(r, 'low'), reg(r, 'high'), r.fail);
+    const { buffer, address } = localAddress(r, 'destination', r.x.index(r.op, r.b.operands.offset[0]));
+    r.x.memory.bytesAt(buffer, address, bytes.length, r.op.def.name, r.op.node.span).set(bytes);
+  },
+};
