@@ -36,19 +36,27 @@ function bestUs(f, repeat) {
   return best;
 }
 
-/** Microseconds per loop iteration in the steady state: two trip counts, the difference over their difference. */
-function perIteration(file) {
+/**
+ * Microseconds per loop iteration in the steady state: two trip counts, the difference over their difference.
+ * `args`: the `--arg` specs of pointers whose size no view states; `trips`: the two trip counts.
+ */
+function perIteration(file, { numerics = 'cpu-sim', args = [], trips = [500, 5500] } = {}) {
   const text = fs.readFileSync(path.join(__dirname, 'workloads', file), 'utf8');
-  const runner = (trips) => {
-    const asm = assemble(file, text.replace(/%n = arith\.constant \d+ : index/, `%n = arith.constant ${trips} : index`), { target: 'a5' });
+  const runner = (n) => {
+    const asm = assemble(file, text.replace(/%n = arith\.constant \d+ : index/, `%n = arith.constant ${n} : index`), { target: 'a5' });
+    const errors = asm.diags.items.filter((d) => d.severity === 'error');
+    if (errors.length > 0) throw new Error(`bench/workloads/${file}: ${errors[0].message}`);
     const fn = [...asm.program.functions.values()][0];
-    const args = bindArguments(asm.types, fn, new Map());
-    return () => runFunction(asm.program, asm.types, fn, args.values, { numerics: 'cpu-sim', maxSteps: 1e9 });
+    const bound = bindArguments(asm.types, fn, new Map(args));
+    return () => {
+      const run = runFunction(asm.program, asm.types, fn, bound.values, { numerics, maxSteps: 1e9 });
+      if (run.trap) throw new Error(`bench/workloads/${file}: ${run.trap.message}`);
+    };
   };
-  const [few, many] = [runner(500), runner(5500)];
+  const [few, many] = trips.map(runner);
   few();
   many(); // warm-up
-  return (bestUs(many, 7) - bestUs(few, 7)) / 5000;
+  return (bestUs(many, 7) - bestUs(few, 7)) / (trips[1] - trips[0]);
 }
 
 function vmRows() {
@@ -74,6 +82,30 @@ function vmRows() {
   const geomean = Math.exp(rows.reduce((s, r) => s + Math.log(r.ratio), 0) / rows.length);
   rows.push({ name: 'VM: geometric mean of the four ratios', ours: geomean, baseline: 1, ratio: geomean, unit: '', target: 1, met: geomean <= 1 });
   return rows;
+}
+
+/**
+ * The micro-op level against the tile level (issue 37): sum += a over 64 KB of f32 in UB as a loop of vlds, vlds,
+ * vadd, vsts (64 registers) against the same work as one pto.tadd of 64x256 tiles, per pass, steady state.
+ */
+function microRows() {
+  const specs = [
+    ['a', 'random:16384'],
+    ['b', 'random:16384'],
+  ];
+  const micro = perIteration('micro-vadd-loop.pto', { numerics: 'npu', args: specs, trips: [5, 25] });
+  const tile = perIteration('tadd-64k-loop.pto', { numerics: 'npu', trips: [50, 550] });
+  return [
+    {
+      name: 'micro-ops: vlds/vadd/vsts over 64 KB f32 (bench/workloads/micro-vadd-loop.pto) vs one pto.tadd of 64x256 (tadd-64k-loop.pto), per pass',
+      ours: micro,
+      baseline: tile,
+      ratio: micro / tile,
+      unit: 'us',
+      target: 2,
+      met: micro / tile <= 2,
+    },
+  ];
 }
 
 function median(values) {
@@ -201,12 +233,12 @@ function jobsRows(spawns = 5) {
   }
 }
 
-module.exports = { vmRows, realKernelRows, pyptoKernelRows, jobsRows };
+module.exports = { vmRows, microRows, realKernelRows, pyptoKernelRows, jobsRows };
 
 if (require.main === module) {
   console.log('| measurement | ours | baseline | ratio | target | met |');
   console.log('|---|---|---|---|---|---|');
-  for (const r of [...vmRows(), ...realKernelRows(), ...pyptoKernelRows(), ...jobsRows()]) {
+  for (const r of [...vmRows(), ...microRows(), ...realKernelRows(), ...pyptoKernelRows(), ...jobsRows()]) {
     if (r.ours === null) {
       console.log(`| ${r.name} | - | - | - | <= ${r.target} | skipped |`);
       continue;
