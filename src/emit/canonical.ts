@@ -313,6 +313,15 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
       `${res}${op.name} ${callee ? this.attr(callee) : '@?'}(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(except(op, 'callee'))} : ${signature}`,
     );
   },
+  SimtLaunchBody(op, depth) {
+    const callee = attrOf(op, 'callee');
+    const [dims, args] = [segment(op, 'dims'), segment(op, 'args')];
+    const signature = `(${args.map((o) => typeOf(this, o)).join(', ')}) -> ()`;
+    this.emit(
+      depth,
+      `${op.name} ${callee ? this.attr(callee) : '@?'}<<<${dims.map((o) => this.use(o)).join(', ')}>>>(${args.map((o) => this.use(o)).join(', ')})${this.attrSuffix(except(op, 'callee'))} : ${signature}`,
+    );
+  },
   ScfForBody(op, depth, res) {
     const [lb, ub, step] = ['lb', 'ub', 'step'].map((k) => this.use(segment(op, k)[0]));
     const body = op.regions[0];

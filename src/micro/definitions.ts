@@ -3,7 +3,7 @@ import { decided } from '../ir/bound';
 import { OpDefinition, OpVerifier } from '../ir/definition';
 import { specTables } from '../spec/tables';
 import type { MicroOpRowData, MicroValueSpec } from '../spec/micro-schema';
-import { ElemType, Type, VREG_BYTES, elemBits, elemTypeName, isInteger, printType } from '../types/type';
+import { ElemType, POINTER_SPACE_NAMES, Type, VREG_BYTES, elemBits, elemTypeName, isInteger, printType } from '../types/type';
 import { MicroBinding, bindLayout, parseFormat } from './format';
 import { MICRO_SEMANTICS, microFail } from './execute';
 
@@ -214,7 +214,7 @@ function kindProblem(spec: MicroValueSpec, t: Type | undefined, row: MicroOpRowD
       return t.kind === 'align' ? undefined : `must be a !pto.align, got ${is}`;
     case 'ptr': {
       if (t.kind !== 'ptr') return `must be a !pto.ptr, got ${is}`;
-      const space = t.space === 'gm' ? 'gm' : t.space === 'vec' ? 'ub' : undefined;
+      const space = POINTER_SPACE_NAMES[t.space][0];
       if (spec.space && space !== spec.space) return `must point to ${spec.space}, got ${is}`;
       return undefined;
     }

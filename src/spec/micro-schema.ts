@@ -14,8 +14,8 @@ const MicroValue = z.object({
   kind: MicroValueKind,
   /** A scalar's or pointer's element types (`i32`, `i64`); absent: any. */
   elems: z.array(z.string()).optional(),
-  /** A pointer's address space (`ub` or `gm`); absent: either. */
-  space: z.enum(['ub', 'gm']).optional(),
+  /** A pointer's address space (`ub`, `gm`, or a cube buffer: `l1`, `l0a`, `l0b`, `l0c`, `bt`, `fb`); absent: any. */
+  space: z.enum(['ub', 'gm', 'l1', 'l0a', 'l0b', 'l0c', 'bt', 'fb']).optional(),
   /** A mask of one granularity (`pset_b16`: `b16`). */
   granularity: z.enum(['b8', 'b16', 'b32']).optional(),
   optional: z.boolean().optional(),

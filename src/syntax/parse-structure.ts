@@ -168,6 +168,25 @@ export const structureActions = {
     op.resultTypes = fn.fn.results;
     return op;
   },
+  // prettier-ignore
+  SimtLaunchBody(this: Node, callee: Node, _l1: Node, _l2: Node, _l3: Node, x: Node, _k1: Node, y: Node, _k2: Node, z: Node, _r1: Node, _r2: Node, _r3: Node, _o: Node, args: Node, _c: Node, attrs: Node, _colon: Node, fnType: Node) {
+    const c = contextOf(this);
+    const op = fields();
+    const fn = fnType.ast(c) as TypeRef & { fn: { inputs: TypeRef[]; results: TypeRef[] } };
+    // The dimensions' type (i32) is not written: the verifier reads it from their definitions.
+    addSegment(
+      op,
+      'dims',
+      [x, y, z].map((d) => valueOperand(d.ast(c))),
+    );
+    addSegment(op, 'args', typedValues(c, { values: args.asIteration().children.map((v) => v.ast(c)), types: fn.fn.inputs }, this));
+    op.attrs = [
+      { key: 'callee', value: { kind: 'symbol', name: callee.ast(c), span: spanOf(c, callee) }, span: spanOf(c, callee) },
+      ...(optional<AttrEntry[]>(attrs, c) ?? []),
+    ];
+    op.resultTypes = fn.fn.results;
+    return op;
+  },
   TypedValues(this: Node, values: Node, _c: Node, types: Node) {
     const c = contextOf(this);
     return {

@@ -1,5 +1,5 @@
 import { BoundOp } from '../../ir/bound';
-import { Executor } from '../../ir/definition';
+import { Execution, Executor } from '../../ir/definition';
 import { GlobalBuffer } from '../../machine/memory';
 import { LocalPointer, Register, Value } from '../../machine/value';
 import { ElemType, Type, elemSize, isFloat } from '../../types/type';
@@ -20,7 +20,8 @@ export interface MicroRun {
   fail: Fail;
 }
 
-export type MicroSemantics = (r: MicroRun) => void;
+/** A semantics runs at once, or (a SIMT barrier or collective) as a generator that waits for the other threads. */
+export type MicroSemantics = (r: MicroRun) => void | Execution;
 
 export const reg = (r: MicroRun, name: string): Uint8Array => {
   const v = r.x.operand(r.op, r.b.operands[name][0]) as Register;

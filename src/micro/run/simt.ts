@@ -1,0 +1,288 @@
+import { DIAGNOSTICS as D } from '../../diag/catalog';
+import { decided } from '../../ir/bound';
+import { BoundOp } from '../../ir/bound';
+import { Execution, Executor, OpDefinition, Wait } from '../../ir/definition';
+import { vmTrap } from '../../machine/trap';
+import { Value } from '../../machine/value';
+import { codec } from '../../numerics/elements';
+import type { MicroOpRowData } from '../../spec/micro-schema';
+import { OpNode, attrOf, segment } from '../../syntax/ast';
+import { ElemType, Type, isFloat, printType } from '../../types/type';
+import { globalAddress, localAddress, MicroRun, MicroSemantics } from './operands';
+
+/**
+ * The SIMT level (docs/isa/micro-isa/17-simt.md, docs/vpto.md "SIMT"): `pto.simt_launch @body<<<x, y, z>>>(args)`
+ * runs the `pto.simt_entry` function @body as x*y*z threads of the vector core. Each thread is an executor of its
+ * own made from the launching one (`Object.create`): a call gives it a frame of its own (its registers) while the
+ * memory, the core and the run's state stay the launching core's. Threads run in linear order
+ * (tid_x + dim_x * (tid_y + dim_y * tid_z)) up to the next barrier or lane collective, which yields a SimtWait to
+ * the launch: a barrier (`pto.syncthreads`) is released once every thread is at it, a collective (vote, shuffle)
+ * once every running lane of its 32-lane warp is, each lane then getting its result.
+ */
+
+/** The warp width: lanes of 32 threads (get_laneid, the lane masks, the collectives). */
+export const WARP = 32;
+/** The most threads one launch may have (docs/isa/micro-isa/17-simt.md: the launch count is bounded by 2048). */
+const MAX_THREADS = 2048;
+
+interface SimtThread {
+  tid: [number, number, number];
+  dims: [number, number, number];
+  linear: number;
+}
+
+/** Each thread's coordinates, by its executor (the one its ops run with). */
+const threads = new WeakMap<Executor, SimtThread>();
+
+function threadOf(r: MicroRun): SimtThread {
+  return threads.get(r.x) ?? r.fail('runs only in a SIMT thread (a function pto.simt_launch runs)');
+}
+
+/** Where a thread waits for the others: a barrier, or a lane collective with this thread's contribution. */
+class SimtWait implements Wait {
+  result?: Value;
+  constructor(
+    readonly op: BoundOp,
+    readonly thread: SimtThread,
+    /** A collective: the values it contributes and how a lane's result comes from every lane's; none for a barrier. */
+    readonly collective?: { values: Value[]; combine: (lanes: Map<number, Value[]>, lane: number) => Value },
+  ) {}
+  get what(): string {
+    return `${this.op.def.name} of SIMT thread ${this.thread.linear}`;
+  }
+  ready(): boolean {
+    return this.result !== undefined;
+  }
+}
+
+/** Runs the launch's threads to their ends, releasing barriers and collectives as every participant reaches them. */
+function runThreads(x: Executor, op: BoundOp, callee: OpNode, dims: [number, number, number], args: Value[]): void {
+  const [dx, dy, dz] = dims;
+  const count = dx * dy * dz;
+  const trap = (message: string): never => {
+    throw vmTrap(`pto.simt_launch: ${message}`, op.node.span);
+  };
+  if (dx < 1 || dy < 1 || dz < 1 || count > MAX_THREADS)
+    trap(`launches ${dx} x ${dy} x ${dz} threads; each dimension must be at least 1 and the count at most ${MAX_THREADS}`);
+  const running = Array.from({ length: count }, (_, linear) => {
+    const t = Object.create(x) as Executor;
+    const thread: SimtThread = { tid: [linear % dx, Math.floor(linear / dx) % dy, Math.floor(linear / (dx * dy))], dims, linear };
+    threads.set(t, thread);
+    return { thread, run: t.call(op, callee, args), at: undefined as SimtWait | undefined, done: false };
+  });
+  for (;;) {
+    for (const th of running) {
+      if (th.done || th.at) continue;
+      const step = th.run.next();
+      if (step.done) th.done = true;
+      else if (step.value instanceof SimtWait) th.at = step.value;
+      else trap(`thread ${th.thread.linear} waits for another core (${step.value.what}) inside a SIMT body, which is not implemented yet`);
+    }
+    const live = running.filter((th) => !th.done);
+    if (live.length === 0) return;
+    // Collectives: a warp whose running lanes are all at one.
+    let released = false;
+    for (let base = 0; base < count; base += WARP) {
+      const lanes = live.filter((th) => th.thread.linear >= base && th.thread.linear < base + WARP);
+      if (lanes.length === 0 || lanes.some((th) => !th.at?.collective)) continue;
+      const first = lanes[0].at!;
+      const other = lanes.find((th) => th.at!.op !== first.op);
+      if (other)
+        trap(
+          `the lanes of warp ${base / WARP} wait at different collectives (${first.op.def.name} and ${other.at!.op.def.name}), which is not implemented yet`,
+        );
+      const values = new Map(lanes.map((th) => [th.thread.linear - base, th.at!.collective!.values]));
+      for (const th of lanes) {
+        th.at!.result = th.at!.collective!.combine(values, th.thread.linear - base);
+        th.at = undefined;
+      }
+      released = true;
+    }
+    if (released) continue;
+    const waiting = live.find((th) => th.at?.collective);
+    if (waiting) trap(`${waiting.at!.what} waits for lanes that wait at a barrier: the launch cannot go on`);
+    const ended = running.find((th) => th.done);
+    if (ended) trap(`thread ${ended.thread.linear} returned while others wait at ${live[0].at!.op.def.name}: the barrier is never reached by every thread`);
+    for (const th of live) {
+      th.at!.result = 0n;
+      th.at = undefined;
+    }
+  }
+}
+
+/** `pto.simt_launch`'s definition: its own syntax, PTOAS's SimtLaunchOp::verify, and the run of its threads. */
+function simtLaunch(row: MicroOpRowData): OpDefinition {
+  const name = row.name;
+  return {
+    name,
+    syntax: 'SimtLaunchBody',
+    diagnostic: D.microOperand,
+    verify(v) {
+      const { op } = v;
+      const err = (message: string, span = op.nameSpan, notes?: { message: string; span: typeof op.span }[]) =>
+        v.error(span, `${name}: ${message}`, notes, D.microOperand);
+      const entry = v.function.attrs.find((a) => a.key === 'pto.simt_entry');
+      if (entry)
+        err(`must not appear inside a function marked with 'pto.simt_entry'; launch the SIMT entry from an outer non-simt function`, op.nameSpan, [
+          { message: `@${v.function.symbol} is marked here`, span: entry.span },
+        ]);
+      segment(op, 'dims').forEach((o, k) => {
+        const t = v.operands[op.segments.dims[k]];
+        if (t && printType(t) !== 'i32') err(`the launch dimensions are i32, got ${printType(t)}`, o.span);
+      });
+      const calleeAttr = attrOf(op, 'callee');
+      const calleeName = calleeAttr?.kind === 'symbol' ? calleeAttr.name : '';
+      const callee = v.callee(calleeName);
+      const fn = callee?.definition ?? callee?.symbol;
+      const args = op.segments.args.map((i) => v.operands[i]);
+      if (!fn) err(`'${calleeName}' does not reference a valid function`, calleeAttr?.span);
+      else if (!fn.attrs.some((a) => a.key === 'pto.simt_entry')) err(`callee '${calleeName}' must be marked with 'pto.simt_entry'`, calleeAttr?.span);
+      else if (fn.resultTypes.length > 0) err('requires a callee with no results', calleeAttr?.span);
+      else if ((fn.params ?? []).length !== args.length) err('incorrect number of operands for callee');
+      else
+        (fn.params ?? []).forEach((p, k) => {
+          const want = p.type ? v.type(p.type) : undefined;
+          const got = args[k];
+          if (want && got && printType(want) !== printType(got))
+            err(
+              `operand type mismatch: expected operand type ${printType(want)}, but provided ${printType(got)} for operand number ${k}`,
+              op.operands[op.segments.args[k]].span,
+            );
+        });
+      if (op.resultTypes.length > 0) err('gives no results', op.resultTypes[0].span);
+      v.expectResults(0);
+      v.define([]);
+      v.decide(fn ?? calleeName);
+    },
+    execute(x, op) {
+      const callee = decided<OpNode | string>(op);
+      if (typeof callee === 'string') throw vmTrap(`${name}: no function @${callee} with a body`, op.node.span);
+      const dims = op.node.segments.dims.map((i) => Number(BigInt.asIntN(32, x.int(op, i)))) as [number, number, number];
+      runThreads(
+        x,
+        op,
+        callee,
+        dims,
+        op.node.segments.args.map((i) => x.operand(op, i)),
+      );
+    },
+  };
+}
+
+export const SIMT_DEFINITIONS: Record<string, (row: MicroOpRowData) => OpDefinition> = { 'simt-launch': simtLaunch };
+
+/** An i32 result from a JavaScript integer (its low 32 bits, signed, as the VM holds i32 values). */
+const i32 = (n: number | bigint): bigint => BigInt.asIntN(32, BigInt(n));
+
+/** The value each thread query returns (docs/isa/micro-isa/17-simt.md; the simt-scalar-core golden for grids). */
+const QUERIES: Record<string, (t: SimtThread) => bigint> = {
+  get_tid_x: (t) => i32(t.tid[0]),
+  get_tid_y: (t) => i32(t.tid[1]),
+  get_tid_z: (t) => i32(t.tid[2]),
+  get_block_dim_x: (t) => i32(t.dims[0]),
+  get_block_dim_y: (t) => i32(t.dims[1]),
+  get_block_dim_z: (t) => i32(t.dims[2]),
+  // A VF launch is one block with no grid: the simt-scalar-core golden expects grid dimensions 0 and block index 0.
+  get_grid_dim_x: () => 0n,
+  get_grid_dim_y: () => 0n,
+  get_grid_dim_z: () => 0n,
+  get_block_idx_x: () => 0n,
+  get_block_idx_y: () => 0n,
+  get_block_idx_z: () => 0n,
+  get_laneid: (t) => i32(t.linear % WARP),
+  get_lanemask_eq: (t) => i32(1n << BigInt(t.linear % WARP)),
+  get_lanemask_lt: (t) => i32((1n << BigInt(t.linear % WARP)) - 1n),
+  get_lanemask_le: (t) => i32((1n << BigInt((t.linear % WARP) + 1)) - 1n),
+  get_lanemask_ge: (t) => i32(0xffffffffn << BigInt(t.linear % WARP)),
+  get_lanemask_gt: (t) => i32(0xffffffffn << BigInt((t.linear % WARP) + 1)),
+};
+
+/** The element a scalar load or store touches: in UB (bytes of the on-chip buffer) or in a global buffer. */
+function scalarAccess(r: MicroRun, ptr: string, value: Type | undefined): { read(): Value; write(v: Value): void } {
+  const t = r.op.operandTypes[r.b.operands[ptr][0]];
+  if (t?.kind !== 'ptr') return r.fail(`'${ptr}' is not a pointer`);
+  const elem = t.elem as ElemType;
+  if (value && !(value.kind === 'scalar' && value.elem === elem)) return r.fail(`a ${printType(value)} through a ${printType(t)} is not implemented yet`);
+  const c = codec(elem);
+  if (!c) return r.fail(`${printType(t)}'s elements are not implemented yet`);
+  const offset = r.x.index(r.op, r.b.operands.offset[0]);
+  const toValue = (v: number | bigint): Value => (isFloat(elem) ? Number(v) : BigInt(v));
+  if (t.space === 'gm') {
+    const gm = globalAddress(r, ptr);
+    if (gm.buffer.elem !== elem) return r.fail(`a ${printType(t)} into a buffer of ${gm.buffer.elem} is not implemented yet`);
+    const element = gm.byte / c.size + offset;
+    if (element < 0 || element >= gm.buffer.length)
+      return r.fail(`element ${element} of %${gm.buffer.name} is out of bounds (the buffer has ${gm.buffer.length} elements)`);
+    return {
+      read: () => toValue(gm.buffer.readElement(element) as number | bigint),
+      write: (v) => gm.buffer.writeElement(element, c.round(v as number | bigint)),
+    };
+  }
+  const { buffer, address } = localAddress(r, ptr, offset);
+  const bytes = r.x.memory.bytesAt(buffer, address, c.size, r.op.def.name, r.op.node.span);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, c.size);
+  return { read: () => toValue(c.read(view, 0) as number | bigint), write: (v) => c.write(view, 0, c.round(v as number | bigint)) };
+}
+
+/** A collective: this lane's values go to the launch, which hands back the lane's result once the warp is there. */
+function* collective(r: MicroRun, values: Value[], combine: (lanes: Map<number, Value[]>, lane: number) => Value): Execution {
+  const wait = new SimtWait(r.op, threadOf(r), { values, combine });
+  yield wait;
+  r.x.setResults(r.op, [wait.result!]);
+}
+
+const operand = (r: MicroRun, name: string): Value => r.x.operand(r.op, r.b.operands[name][0]);
+const truth = (v: Value | undefined): boolean => v !== undefined && v !== 0n && v !== 0;
+
+/** The source lane of a shuffle (docs: group_base + local lane +- offset, or xor mask); out of the group: its own. */
+function shuffleSource(kind: string, lane: number, control: number, width: number): number {
+  const base = Math.floor(lane / width) * width;
+  const local = lane - base;
+  const source = kind === 'shuffle_idx' ? control : kind === 'shuffle_up' ? local - control : kind === 'shuffle_down' ? local + control : local ^ control;
+  // The simt-scalar-core golden: shuffle_up by 2 keeps lanes 0, 1 their own value, shuffle_down lanes 30, 31.
+  return source < 0 || source >= width ? lane : base + source;
+}
+
+/** The SIMT ops' semantics. */
+export const SIMT_SEMANTICS: Record<string, MicroSemantics> = {
+  'simt-query'(r) {
+    const query = QUERIES[r.mnemonic];
+    if (!query) return r.fail('is not implemented yet');
+    r.x.setResults(r.op, [query(threadOf(r))]);
+  },
+  *'simt-syncthreads'(r): Execution {
+    yield new SimtWait(r.op, threadOf(r));
+  },
+  'simt-fence'(r) {
+    // The VM makes each access at once and in program order: a fence has nothing left to order.
+    threadOf(r);
+  },
+  'simt-load'(r) {
+    r.x.setResults(r.op, [scalarAccess(r, 'source', r.op.resultTypes[0]).read()]);
+  },
+  'simt-store'(r) {
+    scalarAccess(r, 'destination', r.op.operandTypes[r.b.operands.value[0]]).write(operand(r, 'value'));
+  },
+  'simt-vote'(r) {
+    const kind = r.mnemonic;
+    return collective(r, [operand(r, 'pred')], (lanes) => {
+      const votes = [...lanes.entries()].map(([lane, [p]]) => ({ lane, on: truth(p) }));
+      if (kind === 'vote_ballot') return i32(votes.reduce((bits, v) => (v.on ? bits | (1n << BigInt(v.lane)) : bits), 0n));
+      const on = votes.filter((v) => v.on).length;
+      const result = kind === 'vote_all' ? on === votes.length : kind === 'vote_any' ? on > 0 : on === 0 || on === votes.length;
+      return result ? 1n : 0n;
+    });
+  },
+  'simt-shuffle'(r) {
+    const kind = r.mnemonic;
+    const widthAttr = r.op.node.attrs.find((a) => a.key === 'width')?.value;
+    const width = widthAttr?.kind === 'int' ? Number(widthAttr.value) : WARP;
+    if (width !== 16 && width !== 32) return r.fail(`width must be 16 or 32, got ${width}`);
+    const control = r.b.operands.index ?? r.b.operands.offset ?? r.b.operands.mask;
+    return collective(r, [operand(r, 'value'), r.x.operand(r.op, control[0])], (lanes, lane) => {
+      const source = shuffleSource(kind, lane, Number(lanes.get(lane)![1]), width);
+      // A source lane that is not running keeps the lane's own value (the docs leave it to the target).
+      return (lanes.get(source) ?? lanes.get(lane)!)[0];
+    });
+  },
+};
