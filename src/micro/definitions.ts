@@ -5,8 +5,7 @@ import { specTables } from '../spec/tables';
 import type { MicroOpRowData, MicroValueSpec } from '../spec/micro-schema';
 import { ElemType, POINTER_SPACE_NAMES, Type, VREG_BYTES, elemBits, elemTypeName, isInteger, printType } from '../types/type';
 import { MicroBinding, bindLayout, parseFormat } from './format';
-import { MICRO_SEMANTICS, microFail } from './execute';
-import { MICRO_CHECKS, MicroValueInfo } from './checks';
+import { MICRO_DEFINITIONS, MICRO_SEMANTICS, microFail } from './execute';
 
 /**
  * The ops of PTOAS's micro-op level (VPTO), each defined by its row of spec/micro/*.json: written in its format
@@ -39,6 +38,11 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
       },
     };
   }
+  if (row.definition) {
+    const make = MICRO_DEFINITIONS[row.definition];
+    if (!make) throw new Error(`${row.name}: no micro-op definition '${row.definition}'`);
+    return make(row);
+  }
   const semantics = row.semantics ? MICRO_SEMANTICS[row.semantics] : undefined;
   return {
     name: row.name,
@@ -46,6 +50,7 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
     diagnostic: D.microOperand,
     // A tile-op helper computes on the tiles it is given; moving data in or out is its caller's (PTOAS's helper contract).
     ...(row.family === 'dma' ? { properties: { notInTileOpHelper: 'MTE data movement' } } : {}),
+    ...(row.mayWait ? { properties: { mayWait: true } } : {}),
     verify(v) {
       const named = v.op.results.reduce((n, r) => n + r.count, 0);
       const bound = v.op.micro ? bindLayout(v.op, format, attributes, named) : { span: v.op.nameSpan, message: `${row.name} is not written in its format` };
@@ -55,36 +60,22 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
         return;
       }
       const results = bound.resultTypes.map((t) => v.type(t));
-      const values = checkValues(v, row, bound, results);
-      // A contract the row's fields do not express (vcvt's type pairs): the check the row names (./checks).
-      if (row.check) {
-        const check = MICRO_CHECKS[row.check];
-        if (!check) throw new Error(`${row.name}: no micro check '${row.check}'`);
-        const attr = (n: string) => bound.attrs[n] ?? v.op.attrs.find((e) => e.key === n)?.value;
-        check({
-          v,
-          row,
-          b: bound,
-          value: (n) => values.get(n),
-          attr,
-          err: (span, message) => v.error(span, `${row.name}: ${message}`, undefined, D.microOperand),
-        });
-      }
+      checkValues(v, row, bound, results);
       v.define(results);
       v.decide(bound);
     },
     execute(x, op) {
       const fail = microFail(op);
       if (!semantics) return fail('is not implemented yet');
-      semantics({ x, op, b: decided<MicroBinding>(op), mnemonic, fail });
+      return semantics({ x, op, b: decided<MicroBinding>(op), mnemonic, fail });
     },
   };
 }
 
-/** The kinds, element types, agreements and mask granularity the row asks of the op's values; the values' types by name. */
-function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, results: (Type | undefined)[]): Map<string, MicroValueInfo> {
+/** The kinds, element types, agreements and mask granularity the row asks of the op's values. */
+function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, results: (Type | undefined)[]): void {
   const err = (span: Parameters<OpVerifier['error']>[0], message: string) => v.error(span, `${row.name}: ${message}`, undefined, D.microOperand);
-  const typeOf = new Map<string, MicroValueInfo>();
+  const typeOf = new Map<string, { type: Type | undefined; span: Parameters<OpVerifier['error']>[0] }>();
   for (const spec of row.operands) {
     for (const i of b.operands[spec.name] ?? []) {
       const type = v.operands[i];
@@ -183,7 +174,6 @@ function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, result
         );
     }
   }
-  return typeOf;
 }
 
 /**

@@ -68,13 +68,18 @@ export const MicroOpRow = z.object({
   vectorOnly: z.object({ attribute: z.string(), operand: z.string() }).optional(),
   /** The vector register whose element type is the pointer's (a load's result, a store's value). */
   pointerElem: z.object({ ptr: z.string(), vector: z.string() }).optional(),
-  /** A verifier rule of its own (src/micro/checks.ts), for a contract the fields above do not express (vcvt's type pairs). */
-  check: z.string().optional(),
   /** The VM semantics (src/micro/execute.ts) and the lane operation it performs (`add`). */
   semantics: z.string().optional(),
   op: z.string().optional(),
   /** A region op (`pto.vecscope`): its body is its one region. */
   region: z.boolean().optional(),
+  /**
+   * An op with a syntax and verifier of its own (`pto.simt_launch`): the name of its definition in
+   * src/micro/execute.ts's MICRO_DEFINITIONS, made from the row.
+   */
+  definition: z.string().optional(),
+  /** Its run may wait (a SIMT barrier or lane collective waits for the launch's other threads). */
+  mayWait: z.boolean().optional(),
 });
 
 export const MicroFile = z.object({

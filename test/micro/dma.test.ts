@@ -1,0 +1,138 @@
+/**
+ * The DMA and configuration micro-ops (spec/micro/dma.json, src/micro/run/dma.ts and config.ts): loop groups of the
+ * grouped copies, the raw copies under the loop registers that pto.set_loop* write, the atomic mode of GM stores,
+ * and UB -> UB block copies. Each expected value is worked out by hand from docs/isa/micro-isa/02-dma-copy.md's
+ * loop model (address = base + sum of count index * stride) over an input whose element i is i.
+ */
+import { GlobalBuffer } from '../../src/machine/memory';
+import { microErrors, runMicroKernel } from '../fixtures/micro';
+
+const ints = (n: number, f: (i: number) => number) => new Uint8Array(Int32Array.from({ length: n }, (_, i) => f(i)).buffer);
+const read = (b: GlobalBuffer) => Array.from(new Int32Array(b.bytes.buffer.slice(b.bytes.byteOffset, b.bytes.byteOffset + b.bytes.byteLength)));
+
+/** A kernel @k(%src, %out) over i32 buffers: `body`, then UB bytes 0..256 stored to %out. */
+function kernel(body: string): string {
+  return `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%src: !pto.ptr<i32, gm>, %out: !pto.ptr<i32, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : i64
+    %c1 = arith.constant 1 : i64
+    %c2 = arith.constant 2 : i64
+    %c3 = arith.constant 3 : i64
+    %c4 = arith.constant 4 : i64
+    %c8 = arith.constant 8 : i64
+    %c16 = arith.constant 16 : i64
+    %c32 = arith.constant 32 : i64
+    %c48 = arith.constant 48 : i64
+    %c64 = arith.constant 64 : i64
+    %c128 = arith.constant 128 : i64
+    %c256 = arith.constant 256 : i64
+    %false = arith.constant false
+    %ub = pto.castptr %c0 : i64 -> !pto.ptr<i32, ub>
+${body}
+    pto.mte_ub_gm %ub, %out, %c256 nburst(%c1, %c256, %c256) : !pto.ptr<i32, ub>, !pto.ptr<i32, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+}
+
+/** Runs the kernel over %src[i] = i (64 elements) and %out of 64 elements holding `init`; %out afterwards. */
+function run(body: string, init = 0): number[] {
+  const buffers = {
+    src: new GlobalBuffer(
+      'src',
+      'i32',
+      ints(64, (i) => i),
+    ),
+    out: new GlobalBuffer(
+      'out',
+      'i32',
+      ints(64, () => init),
+    ),
+  };
+  runMicroKernel(kernel(body), 'k', buffers);
+  return read(buffers.out);
+}
+
+/** 64 zeros with the given elements set. */
+const expected = (set: Record<number, number>) => Array.from({ length: 64 }, (_, i) => set[i] ?? 0);
+
+test('mte_gm_ub with one loop group: 3 repetitions of 2 bursts of 2 elements, each side moved by its strides', () => {
+  // Burst r of repetition l reads GM byte l*48 + r*16 (element 12l + 4r) and writes UB byte l*64 + r*32 (int 16l + 8r).
+  const out = run(`    pto.mte_gm_ub %src, %ub, %c0, %c8 nburst(%c2, %c16, %c32) loop(%c3, %c48, %c64)
+      : !pto.ptr<i32, gm>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64, loop i64, i64, i64`);
+  expect(out).toEqual(expected({ 0: 0, 1: 1, 8: 4, 9: 5, 16: 12, 17: 13, 24: 16, 25: 17, 32: 24, 33: 25, 40: 28, 41: 29 }));
+});
+
+test('mte_gm_ub with two loop groups, then one with none: the loop sizes are back to 1 after the first', () => {
+  // Groups (2, 4 B, 8 B) and (2, 8 B, 16 B) over one 4-byte burst: GM element a + 2b to UB int 2a + 4b.
+  // The second copy's bursts (GM elements 0 and 40 to UB ints 0 and 40) run once: the first reset the loop sizes.
+  const out = run(`    pto.mte_gm_ub %src, %ub, %c0, %c4 nburst(%c1, %c0, %c0) loop(%c2, %c4, %c8) loop(%c2, %c8, %c16)
+      : !pto.ptr<i32, gm>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64, loop i64, i64, i64, loop i64, i64, i64
+    %c160 = arith.constant 160 : i64
+    pto.mte_gm_ub %src, %ub, %c0, %c4 nburst(%c2, %c160, %c160) : !pto.ptr<i32, gm>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64`);
+  expect(out).toEqual(expected({ 0: 0, 2: 1, 4: 2, 6: 3, 40: 40 }));
+});
+
+test('copy_gm_to_ubuf repeats its bursts under the loop registers set_loop*_outtoub wrote (loop2 around loop1)', () => {
+  // loop1: 3 x (4 B, 32 B), loop2: 2 x (16 B, 128 B): GM element 4*l2 + l1 to UB int 32*l2 + 8*l1.
+  const out = run(`    pto.set_loop1_stride_outtoub %c4, %c32 : i64, i64
+    pto.set_loop2_stride_outtoub %c16, %c128 : i64, i64
+    pto.set_loop_size_outtoub %c2, %c3 : i64, i64
+    pto.copy_gm_to_ubuf %src, %ub, %c0, %c1, %c4, %c0, %c0, %false, %c0, %c0, %c0
+      : !pto.ptr<i32, gm>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64, i1, i64, i64, i64
+    pto.set_loop_size_outtoub %c1, %c1 : i64, i64`);
+  expect(out).toEqual(expected({ 0: 0, 8: 1, 16: 2, 32: 4, 40: 5, 48: 6 }));
+});
+
+test('mte_ub_gm under set_atomic_s32 + set_atomic_add adds to GM (wrapping), set_atomic_none stores again', () => {
+  const body = `    pto.mte_gm_ub %src, %ub, %c0, %c256 nburst(%c1, %c256, %c256) : !pto.ptr<i32, gm>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64
+    pto.set_atomic_s32
+    pto.set_atomic_add
+    pto.mte_ub_gm %ub, %out, %c256 nburst(%c1, %c256, %c256) : !pto.ptr<i32, ub>, !pto.ptr<i32, gm>, i64, i64, i64, i64
+    pto.set_atomic_none`;
+  // The atomic store adds i to 10; the kernel's closing plain store then writes UB (i) over it.
+  expect(run(body, 10)).toEqual(Array.from({ length: 64 }, (_, i) => i));
+  const buffers = {
+    src: new GlobalBuffer(
+      'src',
+      'i32',
+      ints(64, (i) => i),
+    ),
+    out: new GlobalBuffer(
+      'out',
+      'i32',
+      ints(64, () => 2147483647),
+    ),
+  };
+  runMicroKernel(kernel(body.replace('pto.set_atomic_none', 'pto.set_atomic_add')), 'k', buffers);
+  // Two atomic adds: 2147483647 + i + i, wrapped to 32 bits.
+  expect(read(buffers.out)).toEqual(Array.from({ length: 64 }, (_, i) => (2147483647 + 2 * i) | 0));
+});
+
+test('mte_ub_ub copies len_burst 32-byte blocks with gaps of blocks between bursts', () => {
+  // Two bursts of one block (8 ints), source gap 1 block, destination gap 0: UB ints 0..7 and 16..23 to 64..79.
+  const out = run(`    pto.mte_gm_ub %src, %ub, %c0, %c256 nburst(%c1, %c256, %c256) : !pto.ptr<i32, gm>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64
+    %dst = pto.castptr %c256 : i64 -> !pto.ptr<i32, ub>
+    pto.mte_ub_ub %ub, %dst, %c1 nburst(%c2, %c1, %c0) : !pto.ptr<i32, ub>, !pto.ptr<i32, ub>, i64, i64, i64, i64
+    pto.mte_ub_ub %dst, %ub, %c8 nburst(%c1, %c0, %c0) : !pto.ptr<i32, ub>, !pto.ptr<i32, ub>, i64, i64, i64, i64`);
+  // The second copy brings UB ints 64..127 (8 blocks) back to 0..63: 0..7, 16..23, then what UB held (zero).
+  expect(out).toEqual(Array.from({ length: 64 }, (_, i) => (i < 8 ? i : i < 16 ? i + 8 : 0)));
+});
+
+test('configuration and DMA rows verify their operand kinds and address spaces', () => {
+  const params = '%g: !pto.ptr<i32, gm>, %u: !pto.ptr<i32, ub>, %a: i64, %b: i32, %f: i1';
+  expect(microErrors('  pto.set_loop1_stride_outtoub %a, %b : i64, i32', params)).toEqual([
+    "E0451: pto.set_loop1_stride_outtoub: 'second' must be i64, got i32",
+  ]);
+  expect(microErrors('  pto.set_atomic_s32\n  pto.set_mov_pad_val %b : i32', params)).toEqual([]);
+  expect(
+    microErrors(
+      '  pto.copy_gm_to_ubuf %u, %u, %a, %a, %a, %a, %a, %f, %a, %a, %a : !pto.ptr<i32, ub>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64, i1, i64, i64, i64',
+      params,
+    ),
+  ).toEqual(["E0451: pto.copy_gm_to_ubuf: 'source' must point to gm, got !pto.ptr<i32, ub>"]);
+  expect(microErrors('  pto.mte_gm_l1 %g, %u, %a nburst(%a, %a, %a) : !pto.ptr<i32, gm>, !pto.ptr<i32, ub>, i64, i64, i64, i64', params)).toEqual([
+    "E0451: pto.mte_gm_l1: 'destination' must point to l1, got !pto.ptr<i32, ub>",
+  ]);
+});
