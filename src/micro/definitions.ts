@@ -6,6 +6,7 @@ import type { MicroOpRowData, MicroValueSpec } from '../spec/micro-schema';
 import { ElemType, POINTER_SPACE_NAMES, Type, VREG_BYTES, elemBits, elemTypeName, isInteger, printType } from '../types/type';
 import { MicroBinding, bindLayout, parseFormat } from './format';
 import { MICRO_DEFINITIONS, MICRO_SEMANTICS, microFail } from './execute';
+import { MICRO_CHECKS, MicroValueInfo } from './checks';
 
 /**
  * The ops of PTOAS's micro-op level (VPTO), each defined by its row of spec/micro/*.json: written in its format
@@ -60,7 +61,21 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
         return;
       }
       const results = bound.resultTypes.map((t) => v.type(t));
-      checkValues(v, row, bound, results);
+      const values = checkValues(v, row, bound, results);
+      // A contract the row's fields do not express (vcvt's type pairs): the check the row names (./checks).
+      if (row.check) {
+        const check = MICRO_CHECKS[row.check];
+        if (!check) throw new Error(`${row.name}: no micro check '${row.check}'`);
+        const attr = (n: string) => bound.attrs[n] ?? v.op.attrs.find((e) => e.key === n)?.value;
+        check({
+          v,
+          row,
+          b: bound,
+          value: (n) => values.get(n),
+          attr,
+          err: (span, message) => v.error(span, `${row.name}: ${message}`, undefined, D.microOperand),
+        });
+      }
       v.define(results);
       v.decide(bound);
     },
@@ -72,10 +87,10 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
   };
 }
 
-/** The kinds, element types, agreements and mask granularity the row asks of the op's values. */
-function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, results: (Type | undefined)[]): void {
+/** The kinds, element types, agreements and mask granularity the row asks of the op's values; the values' types by name. */
+function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, results: (Type | undefined)[]): Map<string, MicroValueInfo> {
   const err = (span: Parameters<OpVerifier['error']>[0], message: string) => v.error(span, `${row.name}: ${message}`, undefined, D.microOperand);
-  const typeOf = new Map<string, { type: Type | undefined; span: Parameters<OpVerifier['error']>[0] }>();
+  const typeOf = new Map<string, MicroValueInfo>();
   for (const spec of row.operands) {
     for (const i of b.operands[spec.name] ?? []) {
       const type = v.operands[i];
@@ -174,6 +189,7 @@ function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, result
         );
     }
   }
+  return typeOf;
 }
 
 /**

@@ -68,6 +68,8 @@ export const MicroOpRow = z.object({
   vectorOnly: z.object({ attribute: z.string(), operand: z.string() }).optional(),
   /** The vector register whose element type is the pointer's (a load's result, a store's value). */
   pointerElem: z.object({ ptr: z.string(), vector: z.string() }).optional(),
+  /** A verifier rule of its own (src/micro/checks.ts), for a contract the fields above do not express (vcvt's type pairs). */
+  check: z.string().optional(),
   /** The VM semantics (src/micro/execute.ts) and the lane operation it performs (`add`). */
   semantics: z.string().optional(),
   op: z.string().optional(),

@@ -1,4 +1,5 @@
 import { elemSize } from '../../types/type';
+import { vcvtTokens } from '../checks/vector';
 import { attrText, dictText, dist, granularity, intOf, localAddress, reg, register, resultElem, scalarOf, typeOf, vregElem, MicroSemantics } from './operands';
 import {
   binary,
@@ -37,6 +38,7 @@ import {
   vsqz,
   vsts,
   vstsx2,
+  vcvt,
   vtrc,
   vunpack,
   vusqz,
@@ -157,6 +159,12 @@ export const VECTOR_SEMANTICS: Record<string, MicroSemantics> = {
     // PTOAS's parser reads ROUND_Z as Z (normalizeRoundModeToken).
     const mode = attrText(r, 'round_mode').replace(/^ROUND_/, '');
     r.x.setResults(r.op, [register('vreg', vtrc(vregElem(typeOf(r, 'input'), r), reg(r, 'input'), reg(r, 'mask'), mode, r.fail))]);
+  },
+  vcvt(r) {
+    // The verifier checked the pair's contract; the tokens are read as VcvtOp's parser normalizes them.
+    const tokens = vcvtTokens((name) => dictText(r, name));
+    const [from, to] = [vregElem(typeOf(r, 'input'), r), resultElem(r)];
+    r.x.setResults(r.op, [register('vreg', vcvt(from, to, reg(r, 'input'), reg(r, 'mask'), tokens, r.fail))]);
   },
   plt(r) {
     const g = granularity(r.op.resultTypes[0]);

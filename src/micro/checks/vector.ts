@@ -1,0 +1,194 @@
+import { ElemType, elemBits, elemTypeName, printType } from '../../types/type';
+import type { MicroCheck, MicroCheckContext } from '../checks';
+
+/**
+ * Verifier rules of vector-core rows that their fields do not express, after PTOAS e32488c9's lib/PTO/IR/VPTO.cpp.
+ */
+
+/** PTOAS's spellings of a token and the one each means (VPTO.cpp's normalize*Token): `ROUND_R` is R, `RS_ENABLE` SAT. */
+const ROUND_TOKENS: Record<string, string> = Object.fromEntries(
+  ['R', 'A', 'F', 'C', 'Z', 'O', 'H'].flatMap((m) => [
+    [m, m],
+    [`ROUND_${m}`, m],
+  ]),
+);
+const SAT_TOKENS: Record<string, string> = { SAT: 'SAT', RS_ENABLE: 'SAT', NOSAT: 'NOSAT', RS_DISABLE: 'NOSAT' };
+const PART_TOKENS: Record<string, string> = Object.fromEntries(
+  ['EVEN', 'ODD', 'P0', 'P1', 'P2', 'P3'].flatMap((p) => [
+    [p, p],
+    [`PART_${p}`, p],
+  ]),
+);
+
+/** vcvt's attributes as VcvtOp's parser normalizes them (`round_mode` is the old name of `rnd`); undefined: absent or not a token. */
+export function vcvtTokens(text: (name: string) => string | undefined): { rnd?: string; sat?: string; part?: string } {
+  const rnd = text('rnd') ?? text('round_mode');
+  const sat = text('sat');
+  const part = text('part');
+  return { rnd: rnd && ROUND_TOKENS[rnd], sat: sat && SAT_TOKENS[sat], part: part && PART_TOKENS[part] };
+}
+
+/**
+ * The class of a vcvt element (VPTO.cpp's classifyVcvtElemType): integers by width and signedness (a signless
+ * integer is signed), u64 none.
+ */
+function vcvtKind(e: ElemType): string | undefined {
+  switch (e) {
+    case 'f16':
+    case 'bf16':
+    case 'f32':
+    case 'i8':
+    case 'u8':
+    case 'i16':
+    case 'u16':
+    case 'i32':
+    case 'u32':
+    case 'i64':
+      return e;
+    case 'f8E4M3FN':
+      return 'f8e4m3';
+    case 'f8E5M2':
+      return 'f8e5m2';
+    case '!pto.hif8':
+      return 'hif8';
+    case '!pto.f4E1M2x2':
+    case '!pto.f4E2M1x2':
+      return 'f4x2';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A legal pair's contract (VPTO.cpp's lookupVcvtContract): which of rnd, sat and part it requires (each is required
+ * exactly when the pair has it: `r`, `s`, `p`), a part family fixed by the pair (`4`: P0-P3) where the widths alone
+ * would say otherwise, and the round modes allowed (absent: any).
+ */
+interface VcvtContract {
+  flags: string;
+  packed4?: boolean;
+  modes?: string;
+}
+const c = (flags: string, modes?: string, packed4?: boolean): VcvtContract => ({ flags, modes, packed4 });
+const VCVT_CONTRACTS: Record<string, Record<string, VcvtContract>> = {
+  f32: {
+    f8e4m3: c('rsp', 'RAHZ', true),
+    f8e5m2: c('rsp', 'RAHZ', true),
+    hif8: c('rsp', 'AH', true),
+    f16: c('rsp'),
+    bf16: c('rsp'),
+    i16: c('rsp'),
+    i64: c('rsp'),
+    i32: c('rs'),
+  },
+  f16: { f8e4m3: c('rsp', 'RAFZC'), f8e5m2: c('rsp', 'RAFZC'), hif8: c('rsp', 'AH'), f32: c('p'), i32: c('rp'), i16: c('rs'), i8: c('rsp'), u8: c('rsp') },
+  bf16: { f8e4m3: c('rsp', 'RAFZC'), f8e5m2: c('rsp', 'RAFZC'), f4x2: c('rp', 'RAFZC', true), f16: c('rs'), f32: c('p'), i32: c('rsp') },
+  u8: { f16: c('p'), u16: c('p'), u32: c('p') },
+  i8: { f16: c('p'), i16: c('p'), i32: c('p') },
+  u16: { u8: c('sp'), u32: c('p') },
+  i16: { f16: c('r'), f32: c('p'), u32: c('p'), i32: c('p'), u8: c('sp') },
+  u32: { u8: c('sp'), u16: c('sp'), i16: c('sp') },
+  i32: { f32: c('r'), u8: c('sp'), u16: c('sp'), i16: c('sp'), i64: c('p') },
+  i64: { f32: c('rp'), i32: c('sp') },
+  f8e4m3: { f32: c('p', undefined, true) },
+  f8e5m2: { f32: c('p', undefined, true) },
+  hif8: { f32: c('p', undefined, true) },
+  f4x2: { bf16: c('p', undefined, true) },
+};
+
+/** VcvtOp's parser and verifier: a legal (source, result) pair, a mask of the source's width, and the pair's rnd/sat/part. */
+function vcvt(c: MicroCheckContext): void {
+  const input = c.value('input');
+  const result = c.value('result');
+  const mask = c.value('mask');
+  const text = (name: string) => {
+    const a = c.attr(name);
+    return a?.kind === 'string' ? a.value : undefined;
+  };
+  const attrSpan = (name: string) => c.attr(name)?.span ?? c.v.op.nameSpan;
+  if (c.attr('rnd') && c.attr('round_mode')) return c.err(attrSpan('round_mode'), 'rnd and round_mode cannot be specified together');
+  const tokens = vcvtTokens(text);
+  for (const [name, value] of [
+    ['round_mode', tokens.rnd],
+    ['rnd', tokens.rnd],
+    ['sat', tokens.sat],
+    ['part', tokens.part],
+  ] as const) {
+    if (text(name) !== undefined && value === undefined) return c.err(attrSpan(name), `${name} has unsupported value '${text(name)}'`);
+  }
+  if (input?.type?.kind !== 'vreg' || result?.type?.kind !== 'vreg') return;
+  const [from, to] = [input.type.elem, result.type.elem];
+  const [src, dst] = [vcvtKind(from), vcvtKind(to)];
+  const contract = src && dst ? VCVT_CONTRACTS[src]?.[dst] : undefined;
+  if (!contract) return c.err(result.span, `unsupported vcvt source/result element type pair (${elemTypeName(from)} -> ${elemTypeName(to)})`);
+  const [srcBits, dstBits] = [elemBits(from), elemBits(to)];
+  const granularity = `b${Math.min(srcBits, 32)}`;
+  if (mask?.type?.kind === 'mask' && mask.type.granularity !== granularity)
+    return c.err(mask.span, `mask type must be !pto.mask<${granularity}> for ${elemTypeName(from)} input, got !pto.mask<${mask.type.granularity}>`);
+  const rndName = c.attr('rnd') ? 'rnd' : 'round_mode';
+  if (tokens.rnd && contract.modes && !contract.modes.includes(tokens.rnd))
+    return c.err(attrSpan(rndName), `rnd attr is not valid for this vcvt type pair (${contract.modes.split('').join('/')})`);
+  const presence = [
+    ['rnd', 'r', tokens.rnd, rndName],
+    ['sat', 's', tokens.sat, 'sat'],
+    ['part', 'p', tokens.part, 'part'],
+  ] as const;
+  for (const [what, flag, value, name] of presence) {
+    if (what === 'part' && value) {
+      const family =
+        contract.packed4 || Math.max(srcBits, dstBits) === 4 * Math.min(srcBits, dstBits)
+          ? 4
+          : Math.max(srcBits, dstBits) === 2 * Math.min(srcBits, dstBits)
+            ? 2
+            : 0;
+      if (family === 0) return c.err(attrSpan(name), 'part attr is not supported for this vcvt width relation');
+      if (family === 2 && value !== 'EVEN' && value !== 'ODD') return c.err(attrSpan(name), 'part must be EVEN or ODD for 8/16 and 16/32 vcvt forms');
+      if (family === 4 && !/^P[0-3]$/.test(value)) return c.err(attrSpan(name), 'part must be P0, P1, P2, or P3 for packed vcvt forms');
+    }
+    const required = contract.flags.includes(flag);
+    if (required !== (value !== undefined))
+      return c.err(
+        required ? c.v.op.nameSpan : attrSpan(name),
+        required ? `requires ${what} attr for this vcvt type pair` : `${what} attr is not valid for this vcvt type pair`,
+      );
+  }
+}
+
+/** A post-incrementing access's updated base has its base's pointer type (VldsOp/VstsOp::verify). */
+function updatedBase(c: MicroCheckContext, base: string): void {
+  const [b, u] = [c.value(base), c.value('updated_base')];
+  if (b?.type && u?.type && printType(b.type) !== printType(u.type))
+    c.err(u.span, `requires updated base result to match base type (${printType(b.type)}, got ${printType(u.type)})`);
+}
+
+/**
+ * The mask a store distribution reads at its own width (VPTO.cpp's getVstsMaskGranularityOverride): PK_B16 a b16
+ * mask, PK_B32, PK_B64 and PK4_B32 a b32 one (MRG* trap at run time); other distributions a mask of the value's
+ * element width (PTOValidateVPTOIR's validateMaskMatchesVectorFamily).
+ */
+const VSTS_MASK: Record<string, string> = {
+  PK_B16: 'b16',
+  PK_B32: 'b32',
+  PK_B64: 'b32',
+  PK4_B32: 'b32',
+  MRG4CHN_B8: 'b32',
+  MRG2CHN_B8: 'b16',
+  MRG2CHN_B16: 'b32',
+};
+
+function vsts(c: MicroCheckContext): void {
+  updatedBase(c, 'destination');
+  const [value, mask] = [c.value('value'), c.value('mask')];
+  const dist = c.attr('dist');
+  if (value?.type?.kind !== 'vreg' || mask?.type?.kind !== 'mask') return;
+  const bits = elemBits(value.type.elem);
+  const expected = (dist?.kind === 'string' ? VSTS_MASK[dist.value] : undefined) ?? (bits === 8 || bits === 16 || bits === 32 ? `b${bits}` : undefined);
+  if (expected && mask.type.granularity !== expected)
+    c.err(mask.span, `mask type ${printType(mask.type)} does not match value type ${printType(value.type)}; expected !pto.mask<${expected}>`);
+}
+
+export const VECTOR_CHECKS: Record<string, MicroCheck> = {
+  vcvt,
+  vsts,
+  vlds: (c) => updatedBase(c, 'source'),
+};
