@@ -136,3 +136,17 @@ test('configuration and DMA rows verify their operand kinds and address spaces',
     "E0451: pto.mte_gm_l1: 'destination' must point to l1, got !pto.ptr<i32, ub>",
   ]);
 });
+
+test('raw_fill_l1 fills runs of 32-byte blocks of L1 with a 16- or 32-bit word; copy_cbuf_to_ubuf brings them to UB', () => {
+  // Two runs of one block, a gap of one block between them, from byte 32: L1 bytes 32..63 and 96..127 (ints 8..15,
+  // 24..31). The 16-bit word 0x1234 repeated is the int 0x12341234; then a 32-bit fill of 0x01020304 at byte 192.
+  const out = run(`    %l1 = pto.castptr %c0 : i64 -> !pto.ptr<ui16, l1>
+    %l1i = pto.castptr %c0 : i64 -> !pto.ptr<i32, l1>
+    %w16 = arith.constant 4660 : i32
+    %w32 = arith.constant 16909060 : i32
+    %c192 = arith.constant 192 : i64
+    pto.raw_fill_l1 %l1, %c32, %w16, %c2, %c1, %c1 {fill_word_bits = 16 : i64} : !pto.ptr<ui16, l1>, i64, i32, i64, i64, i64
+    pto.raw_fill_l1 %l1, %c192, %w32, %c1, %c1, %c0 {fill_word_bits = 32 : i64} : !pto.ptr<ui16, l1>, i64, i32, i64, i64, i64
+    pto.copy_cbuf_to_ubuf %l1i, %ub, %c0, %c1, %c8, %c0, %c0 : !pto.ptr<i32, l1>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64`);
+  expect(out).toEqual(Array.from({ length: 64 }, (_, i) => ((i >= 8 && i < 16) || (i >= 24 && i < 32) ? 0x12341234 : i >= 48 && i < 56 ? 0x01020304 : 0)));
+});
