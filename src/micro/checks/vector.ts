@@ -1,4 +1,4 @@
-import { ElemType, elemBits, elemTypeName, printType } from '../../types/type';
+import { ElemType, elemBits, elemTypeName, isInteger, printType } from '../../types/type';
 import type { MicroCheck, MicroCheckContext } from '../checks';
 
 /**
@@ -187,7 +187,27 @@ function vsts(c: MicroCheckContext): void {
     c.err(mask.span, `mask type ${printType(mask.type)} does not match value type ${printType(value.type)}; expected !pto.mask<${expected}>`);
 }
 
+/**
+ * vshl/vshr (VPTO.cpp's verifyShiftVecOp): integer lanes, the result lhs's type, counts of lhs's width and a signed
+ * type. The toolchain reads si16 and signless i16 as one type, so only an unsigned count is rejected here.
+ */
+function shift(c: MicroCheckContext): void {
+  const [lhs, rhs, result] = [c.value('lhs'), c.value('rhs'), c.value('result')];
+  if (lhs?.type?.kind !== 'vreg' || rhs?.type?.kind !== 'vreg') return;
+  if (!isInteger(lhs.type.elem)) return c.err(lhs.span, 'requires integer vector element type');
+  if (result?.type && printType(result.type) !== printType(lhs.type)) return c.err(result.span, 'requires matching result register vector shape');
+  if (!isInteger(rhs.type.elem)) return c.err(rhs.span, 'requires integer vector element type for shift count');
+  if (elemBits(rhs.type.elem) !== elemBits(lhs.type.elem)) return c.err(rhs.span, 'requires shift count with matching element bitwidth');
+  if (rhs.type.elem.startsWith('u')) c.err(rhs.span, 'requires shift count to use a signed integer element type');
+}
+
 export const VECTOR_CHECKS: Record<string, MicroCheck> = {
+  shift,
+  // VexpdifOp::verify: f32 lanes out, whatever the source.
+  vexpdif: (c) => {
+    const result = c.value('result');
+    if (result?.type?.kind === 'vreg' && result.type.elem !== 'f32') c.err(result.span, 'requires f32 result vector element type');
+  },
   vcvt,
   vsts,
   vlds: (c) => updatedBase(c, 'source'),

@@ -38,7 +38,13 @@ import {
   vsqz,
   vsts,
   vstsx2,
+  carry,
+  vaxpy,
+  vbitcast,
   vcvt,
+  vexpdif,
+  vmula,
+  vmull,
   vtrc,
   vunpack,
   vusqz,
@@ -165,6 +171,33 @@ export const VECTOR_SEMANTICS: Record<string, MicroSemantics> = {
     const tokens = vcvtTokens((name) => dictText(r, name));
     const [from, to] = [vregElem(typeOf(r, 'input'), r), resultElem(r)];
     r.x.setResults(r.op, [register('vreg', vcvt(from, to, reg(r, 'input'), reg(r, 'mask'), tokens, r.fail))]);
+  },
+  carry(r) {
+    const elem = vregElem(typeOf(r, 'lhs'), r);
+    const carryIn = r.b.operands.carry_in ? reg(r, 'carry_in') : undefined;
+    const name = r.mnemonic as 'vaddc' | 'vsubc' | 'vaddcs' | 'vsubcs';
+    const out = carry(name, elem, reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail, carryIn);
+    r.x.setResults(r.op, [register('vreg', out.result), register('mask', out.carry)]);
+  },
+  vbitcast(r) {
+    r.x.setResults(r.op, [register('vreg', vbitcast(reg(r, 'input')))]);
+  },
+  vmula(r) {
+    const elem = vregElem(typeOf(r, 'acc'), r);
+    r.x.setResults(r.op, [register('vreg', vmula(elem, reg(r, 'acc'), reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail))]);
+  },
+  vmull(r) {
+    const { low, high } = vmull(vregElem(typeOf(r, 'lhs'), r), reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail);
+    r.x.setResults(r.op, [register('vreg', low), register('vreg', high)]);
+  },
+  vaxpy(r) {
+    const elem = vregElem(typeOf(r, 'src0'), r);
+    const alpha = Number(scalarOf(r, 'alpha', elem));
+    r.x.setResults(r.op, [register('vreg', vaxpy(elem, reg(r, 'src0'), reg(r, 'src1'), alpha, reg(r, 'mask'), r.fail))]);
+  },
+  vexpdif(r) {
+    const elem = vregElem(typeOf(r, 'input'), r);
+    r.x.setResults(r.op, [register('vreg', vexpdif(elem, reg(r, 'input'), reg(r, 'max'), reg(r, 'mask'), attrText(r, 'part'), r.fail))]);
   },
   plt(r) {
     const g = granularity(r.op.resultTypes[0]);

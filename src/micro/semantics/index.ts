@@ -43,3 +43,4 @@ export * from './compare-select';
 export * from './conversion';
 export * from './reduction';
 export * from './rearrange';
+export * from './fused';
