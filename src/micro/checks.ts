@@ -5,6 +5,7 @@ import { Attr } from '../syntax/ast';
 import { Type } from '../types/type';
 import { MicroBinding } from './format';
 import { VECTOR_CHECKS } from './checks/vector';
+import { VMI_CHECKS } from './checks/vmi';
 
 /** An operand's or result's type (undefined when already reported) and where it is written. */
 export interface MicroValueInfo {
@@ -27,4 +28,4 @@ export interface MicroCheckContext {
 export type MicroCheck = (c: MicroCheckContext) => void;
 
 /** Every check a row of spec/micro/ may name (`check`), by name: one table per family. */
-export const MICRO_CHECKS: Record<string, MicroCheck> = { ...VECTOR_CHECKS };
+export const MICRO_CHECKS: Record<string, MicroCheck> = { ...VECTOR_CHECKS, ...VMI_CHECKS };

@@ -4,7 +4,7 @@ import { OpDefinition, OpVerifier } from '../ir/definition';
 import { specTables } from '../spec/tables';
 import type { MicroOpRowData, MicroValueSpec } from '../spec/micro-schema';
 import { ElemType, POINTER_SPACE_NAMES, Type, VREG_BYTES, elemBits, elemTypeName, isInteger, printType } from '../types/type';
-import { MicroBinding, bindLayout, parseFormat } from './format';
+import { MicroBinding, bindFirst, parseFormat } from './format';
 import { MICRO_DEFINITIONS, MICRO_SEMANTICS, microFail } from './execute';
 import { MICRO_CHECKS, MicroValueInfo } from './checks';
 
@@ -18,9 +18,12 @@ export function microDefinitions(): OpDefinition[] {
 }
 
 function microDefinition(row: MicroOpRowData): OpDefinition {
-  const format = parseFormat(
-    row.format,
-    row.results.map((r) => r.name),
+  // Alternatives separated by ` || ` (VMI's vstore: with or without a mask, a group stride, two values).
+  const formats = row.format.split(' || ').map((f) =>
+    parseFormat(
+      f,
+      row.results.map((r) => r.name),
+    ),
   );
   const attributes = new Set(row.attributes.map((a) => a.name));
   const mnemonic = row.name.slice('pto.'.length);
@@ -54,7 +57,7 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
     ...(row.mayWait ? { properties: { mayWait: true } } : {}),
     verify(v) {
       const named = v.op.results.reduce((n, r) => n + r.count, 0);
-      const bound = v.op.micro ? bindLayout(v.op, format, attributes, named) : { span: v.op.nameSpan, message: `${row.name} is not written in its format` };
+      const bound = v.op.micro ? bindFirst(v.op, formats, attributes, named) : { span: v.op.nameSpan, message: `${row.name} is not written in its format` };
       if ('message' in bound) {
         v.error(bound.span, bound.message, undefined, D.microFormat);
         v.define(v.op.results.map(() => undefined));
@@ -234,6 +237,12 @@ function kindProblem(spec: MicroValueSpec, t: Type | undefined, row: MicroOpRowD
       return spec.granularity && t.granularity !== spec.granularity ? `must be a !pto.mask<${spec.granularity}>, got ${is}` : undefined;
     case 'align':
       return t.kind === 'align' ? undefined : `must be a !pto.align, got ${is}`;
+    case 'vmi-vreg':
+      return t.kind === 'vmi_vreg' ? undefined : `must be a !pto.vmi.vreg, got ${is}`;
+    case 'vmi-mask':
+      return t.kind === 'vmi_mask' ? undefined : `must be a !pto.vmi.mask, got ${is}`;
+    case 'vmi-vreg-or-scalar':
+      return t.kind === 'vmi_vreg' || (t.kind === 'scalar' && t.elem !== 'index') ? undefined : `must be a !pto.vmi.vreg or a scalar, got ${is}`;
     case 'ptr': {
       if (t.kind !== 'ptr') return `must be a !pto.ptr, got ${is}`;
       const space = POINTER_SPACE_NAMES[t.space][0];

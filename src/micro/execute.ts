@@ -6,6 +6,7 @@ import { CONFIG_SEMANTICS } from './run/config';
 import { CUBE_SEMANTICS } from './run/cube';
 import { DMA_SEMANTICS } from './run/dma';
 import { VECTOR_SEMANTICS } from './run/vector';
+import { VMI_SEMANTICS } from './run/vmi';
 import { SIMT_DEFINITIONS, SIMT_SEMANTICS } from './run/simt';
 import { OpDefinition } from '../ir/definition';
 import type { MicroOpRowData } from '../spec/micro-schema';
@@ -13,7 +14,7 @@ import type { MicroOpRowData } from '../spec/micro-schema';
 export type { MicroRun, MicroSemantics } from './run/operands';
 
 /** Every semantics a row of spec/micro/ may name, by name: one table per family of src/micro/run. */
-export const MICRO_SEMANTICS: Record<string, MicroSemantics> = { ...VECTOR_SEMANTICS, ...DMA_SEMANTICS, ...CONFIG_SEMANTICS, ...CUBE_SEMANTICS, ...SIMT_SEMANTICS };
+export const MICRO_SEMANTICS: Record<string, MicroSemantics> = { ...VECTOR_SEMANTICS, ...DMA_SEMANTICS, ...CONFIG_SEMANTICS, ...CUBE_SEMANTICS, ...SIMT_SEMANTICS, ...VMI_SEMANTICS };
 
 /** The ops of spec/micro/ with a syntax and verifier of their own (a row's `definition`), made from their rows. */
 export const MICRO_DEFINITIONS: Record<string, (row: MicroOpRowData) => OpDefinition> = { ...SIMT_DEFINITIONS };

@@ -191,6 +191,17 @@ export function bindLayout(op: OpNode, format: MicroFormat, attributes: Set<stri
   return binding;
 }
 
+/** The binding of the first of a row's alternative formats the layout fits; else the first one's problem. */
+export function bindFirst(op: OpNode, formats: MicroFormat[], attributes: Set<string>, resultCount: number): MicroBinding | FormatProblem {
+  let first: FormatProblem | undefined;
+  for (const f of formats) {
+    const bound = bindLayout(op, f, attributes, resultCount);
+    if (!('message' in bound)) return bound;
+    first ??= bound;
+  }
+  return first!;
+}
+
 /** The format as the row writes it, for messages. */
 function formatText(f: MicroFormat): string {
   const items = f.items.map((i) => ('base' in i ? `${i.base}[${i.offset}]` : i.name)).join(', ');

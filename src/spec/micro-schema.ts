@@ -7,7 +7,8 @@ import { z } from 'zod';
  */
 
 /** `vreg-or-scalar`: either (vdup's input: a scalar to broadcast or a register whose lane it copies). */
-export const MicroValueKind = z.enum(['vreg', 'mask', 'align', 'ptr', 'scalar', 'index', 'vreg-or-scalar']);
+/** `vmi-vreg`, `vmi-mask`: VMI's logical `!pto.vmi.vreg<...>` and `!pto.vmi.mask<...>`; `vmi-vreg-or-scalar` either (vbrc's value). */
+export const MicroValueKind = z.enum(['vreg', 'mask', 'align', 'ptr', 'scalar', 'index', 'vreg-or-scalar', 'vmi-vreg', 'vmi-mask', 'vmi-vreg-or-scalar']);
 
 const MicroValue = z.object({
   name: z.string(),

@@ -78,6 +78,8 @@ export type Type =
   | { kind: 'struct'; fields: Type[] }
   | VregType
   | { kind: 'mask'; granularity: MaskGranularity }
+  | VmiVregType
+  | VmiMaskType
   | { kind: 'align' }
   | { kind: 'opaque'; text: string };
 
@@ -86,6 +88,28 @@ export interface VregType {
   kind: 'vreg';
   lanes: number;
   elem: ElemType;
+}
+
+/**
+ * `!pto.vmi.vreg<256xf32>`: a logical vector of PTOAS's VMI level (VMITypeDefs.td), any number of lanes of an 8-, 16-
+ * or 32-bit element; `spelled` keeps the element as written (`si32` and `i32` are distinct VMI types: signless
+ * converts as unsigned), `layout` the optional `#pto.vmi.layout<...>` as written (it places lanes in physical
+ * registers, which the logical value does not observe).
+ */
+export interface VmiVregType {
+  kind: 'vmi_vreg';
+  lanes: number;
+  elem: ElemType;
+  spelled: string;
+  layout?: string;
+}
+
+/** `!pto.vmi.mask<64xpred>`: a logical predicate of VMI, one bit per logical lane, at a granularity (`pred`: none). */
+export interface VmiMaskType {
+  kind: 'vmi_mask';
+  lanes: number;
+  granularity: 'pred' | MaskGranularity;
+  layout?: string;
 }
 
 /** The bytes of a vector register (VPTOTypeDefs.td: "A 256-byte PTO low-level vector"). */
@@ -256,6 +280,10 @@ export function printType(t: Type): string {
       return `!pto.mask<${t.granularity}>`;
     case 'align':
       return '!pto.align';
+    case 'vmi_vreg':
+      return `!pto.vmi.vreg<${t.lanes}x${t.spelled}${t.layout ? `, ${t.layout}` : ''}>`;
+    case 'vmi_mask':
+      return `!pto.vmi.mask<${t.lanes}x${t.granularity}${t.layout ? `, ${t.layout}` : ''}>`;
     case 'opaque':
       return t.text;
   }

@@ -32,14 +32,15 @@ function unitBytes(elem: ElemType, other: ElemType): number {
   return isPackedFp4(elem) ? 1 : isPackedFp4(other) ? 2 * codec(elem).size : codec(elem).size;
 }
 
-type UnitConvert = (src: DataView, at: number, dst: DataView, to: number) => void;
+export type UnitConvert = (src: DataView, at: number, dst: DataView, to: number) => void;
 
 /** How a low-precision result out of range is handled: SAT saturates (NaN to 0), NOSAT keeps a format's single NaN/infinity code. */
 function lowPrecisionEncoder(format: LowPrecisionFormat, mode: RoundingMode, outOfRange: OutOfRange, fail: Fail): (x: number) => number {
   return (x) => encodeLowPrecision(format, x, mode, outOfRange) ?? fail(`vcvt to ${format.name}: the result for ${x} is not documented`);
 }
 
-function unitConverter(from: ElemType, to: ElemType, attributes: VcvtAttributes, fail: Fail): UnitConvert {
+/** One unit's conversion (an element, or a packed fp4 byte and its two bf16 lanes): vcvt places units by part, VMI's vcvt lane by lane. */
+export function unitConverter(from: ElemType, to: ElemType, attributes: VcvtAttributes, fail: Fail): UnitConvert {
   const { rnd, sat } = attributes;
   if (sat !== undefined && sat !== 'SAT' && sat !== 'NOSAT') return fail(`vcvt sat ${sat} is not defined`);
   const saturate = sat === 'SAT';

@@ -1,0 +1,287 @@
+import { codec, Scalar } from '../../numerics/elements';
+import { Register } from '../../machine/value';
+import { ElemType, Type, VmiMaskType, VmiVregType, isFloat, isInteger } from '../../types/type';
+import { Mask, VREG_BYTES, VReg, binary, elemBytes, maskFromLanes, newVReg, unary, unitConverter, vcadd, view } from '../semantics';
+import { cvtDirection } from '../checks/vmi-convert';
+import { intOf, localAddress, MicroRun, MicroSemantics } from './operands';
+
+/**
+ * VMI's ops run directly on logical values (docs/vpto.md, "VMI"): a `!pto.vmi.vreg<LxT>` is L little-endian lanes
+ * of T (L * sizeof(T) bytes, whatever its layout, which only places lanes in physical registers), a
+ * `!pto.vmi.mask<LxG>` is one byte per logical lane, 1 on and 0 off. Lane-wise ops cut the lanes into 256-byte
+ * physical registers and apply the VPTO lane functions of ../semantics, which is what PTOAS's lowering emits per part.
+ */
+
+const vmiVreg = (t: Type | undefined, r: MicroRun): VmiVregType => (t?.kind === 'vmi_vreg' ? t : r.fail('a VMI vector operand has no !pto.vmi.vreg type'));
+const vmiMask = (t: Type | undefined, r: MicroRun): VmiMaskType => (t?.kind === 'vmi_mask' ? t : r.fail('a VMI mask operand has no !pto.vmi.mask type'));
+
+const has = (r: MicroRun, name: string): boolean => (r.b.operands[name] ?? []).length > 0;
+const typeNamed = (r: MicroRun, name: string): Type | undefined => r.op.operandTypes[r.b.operands[name][0]];
+const bytesNamed = (r: MicroRun, name: string): Uint8Array => (r.x.operand(r.op, r.b.operands[name][0]) as Register).bytes;
+/** The optional mask operand's lanes (undefined: no mask, every lane active). */
+const maskNamed = (r: MicroRun, name = 'mask'): Uint8Array | undefined => (has(r, name) ? bytesNamed(r, name) : undefined);
+const vreg = (bytes: Uint8Array): Register => ({ kind: 'vreg', bytes });
+const mask = (lanes: Uint8Array): Register => ({ kind: 'mask', bytes: lanes });
+
+function dictAttr(r: MicroRun, name: string) {
+  return r.op.node.attrs.find((e) => e.key === name)?.value;
+}
+const dictInt = (r: MicroRun, name: string): number | undefined => {
+  const a = dictAttr(r, name);
+  return a?.kind === 'int' ? Number(a.value) : undefined;
+};
+const dictString = (r: MicroRun, name: string): string | undefined => {
+  const a = dictAttr(r, name);
+  return a?.kind === 'string' ? a.value : undefined;
+};
+
+/**
+ * The element a lane computes as: VMI's signless integers have unsigned semantics (VMIOps.td's vcmp and vcvt, the
+ * vshr page's "unsigned right shift"); `siN` is signed. The toolchain reads `siN` and `iN` alike, so the spelling decides.
+ */
+function semanticElem(t: VmiVregType): ElemType {
+  if (!isInteger(t.elem) || !t.spelled.startsWith('i')) return t.elem;
+  return t.elem.replace(/^i/, 'u') as ElemType;
+}
+
+/** The element a conversion reads or writes: a `!pto.bf16x2` lane is two bf16 (the unit of a packed fp4 byte). */
+function conversionElem(t: VmiVregType): ElemType {
+  return t.spelled === '!pto.bf16x2' ? 'bf16' : semanticElem(t);
+}
+
+/** Pure zeroing predication: `pmode = "merge"` keeps a "destination's old value" an SSA result does not have. */
+function zeroingOnly(r: MicroRun): void {
+  if (dictString(r, 'pmode') === 'merge' && has(r, 'mask')) r.fail('pmode "merge" of a masked result is not implemented yet');
+}
+
+/**
+ * The lanes cut into physical registers of `elem` (the last one zero-padded), `f` applied to each with a mask of its
+ * active lanes, the results joined: what PTOAS's lowering does per part. Lanes beyond L are off.
+ */
+function perRegister(elem: ElemType, lanes: number, inputs: Uint8Array[], active: Uint8Array | undefined, f: (regs: VReg[], m: Mask) => VReg): Uint8Array {
+  const size = elemBytes(elem);
+  const per = VREG_BYTES / size;
+  const out = new Uint8Array(lanes * size);
+  for (let base = 0; base < lanes; base += per) {
+    const n = Math.min(per, lanes - base);
+    const regs = inputs.map((b) => {
+      const reg = newVReg();
+      reg.set(b.subarray(base * size, (base + n) * size));
+      return reg;
+    });
+    const m = maskFromLanes((l) => l < n && (!active || active[base + l] === 1), size);
+    out.set(f(regs, m).subarray(0, n * size), base * size);
+  }
+  return out;
+}
+
+/** Lane i of a logical vector. */
+function laneOf(bytes: Uint8Array, elem: ElemType, i: number): Scalar {
+  const c = codec(elem);
+  return c.read(view(bytes), i * c.size);
+}
+
+function setLane(bytes: Uint8Array, elem: ElemType, i: number, value: Scalar): void {
+  const c = codec(elem);
+  c.write(view(bytes), i * c.size, c.round(value));
+}
+
+/** The UB window of `count` elements of the pointer operand at element `offset`. */
+function window(r: MicroRun, ptr: string, offset: number, count: number, size: number): Uint8Array {
+  const { buffer, address } = localAddress(r, ptr, 0);
+  return r.x.memory.bytesAt(buffer, address + offset * size, count * size, r.op.def.name, r.op.node.span);
+}
+
+/**
+ * Group mode of vload/vstore: C rows; with L > C each row is L/C lanes at element offset + g * stride, with L == C
+ * each row is the one slot lane g (01-load-store.md: "Full-group load" and "Slot load").
+ */
+function groupRows(lanes: number, groups: number): number {
+  return lanes / groups;
+}
+
+export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
+  vmiCreateMask(r) {
+    const t = vmiMask(r.op.resultTypes[0], r);
+    const n = intOf(r, 'active_lanes');
+    r.x.setResults(r.op, [mask(Uint8Array.from({ length: t.lanes }, (_, i) => (i < n ? 1 : 0)))]);
+  },
+  vmiCreateGroupMask(r) {
+    const t = vmiMask(r.op.resultTypes[0], r);
+    const active = intOf(r, 'active_elems_per_group');
+    const size = dictInt(r, 'group_size') ?? r.fail('group_size is not an integer');
+    r.x.setResults(r.op, [mask(Uint8Array.from({ length: t.lanes }, (_, i) => (i % size < active ? 1 : 0)))]);
+  },
+  vmiLoad(r) {
+    const results = r.op.resultTypes.map((t) => vmiVreg(t, r));
+    const t = results[0];
+    const size = elemBytes(t.elem);
+    const offset = r.x.index(r.op, r.b.operands.offset[0]);
+    const dist = dictString(r, 'dist_mode') ?? 'continuous';
+    const group = dictInt(r, 'group');
+    if (has(r, 'block_stride')) r.fail('the block-strided vload is not implemented yet');
+    if (dist === 'brc' && group === undefined) {
+      // One element in every lane (VMIOps.td: "broadcast load").
+      const one = window(r, 'source', offset, 1, size);
+      const out = new Uint8Array(t.lanes * size);
+      for (let i = 0; i < t.lanes; i++) out.set(one, i * size);
+      return r.x.setResults(r.op, [vreg(out)]);
+    }
+    if (dist !== 'continuous') r.fail(`vload with dist_mode "${dist}"${group !== undefined ? ' and group' : ''} is not implemented yet`);
+    if (group !== undefined) {
+      const stride = r.x.index(r.op, r.b.operands.stride[0]);
+      const row = groupRows(t.lanes, group);
+      const out = new Uint8Array(t.lanes * size);
+      for (let g = 0; g < group; g++) out.set(window(r, 'source', offset + g * stride, row, size), g * row * size);
+      return r.x.setResults(r.op, [vreg(out)]);
+    }
+    r.x.setResults(r.op, [vreg(window(r, 'source', offset, t.lanes, size).slice())]);
+  },
+  vmiStore(r) {
+    const t = vmiVreg(typeNamed(r, 'value'), r);
+    const size = elemBytes(t.elem);
+    const value = bytesNamed(r, 'value');
+    const offset = r.x.index(r.op, r.b.operands.offset[0]);
+    const group = dictInt(r, 'group');
+    if (has(r, 'high') || has(r, 'block_stride')) r.fail(`the ${has(r, 'high') ? 'interleaving' : 'block-strided'} vstore is not implemented yet`);
+    const p = typeNamed(r, 'destination');
+    if (p?.kind === 'ptr' && elemBytes(p.elem) !== size) r.fail(`a vstore of ${t.spelled} lanes into ${p.elem} memory (packing) is not implemented yet`);
+    if (group !== undefined) {
+      const stride = r.x.index(r.op, r.b.operands.stride[0]);
+      const row = groupRows(t.lanes, group);
+      for (let g = 0; g < group; g++) window(r, 'destination', offset + g * stride, row, size).set(value.subarray(g * row * size, (g + 1) * row * size));
+      return;
+    }
+    // Only active lanes are written (the mask-select-store golden keeps its sentinel in the inactive ones).
+    const active = maskNamed(r);
+    const ub = window(r, 'destination', offset, t.lanes, size);
+    for (let i = 0; i < t.lanes; i++) if (!active || active[i] === 1) ub.set(value.subarray(i * size, (i + 1) * size), i * size);
+  },
+  vmiBroadcast(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    const out = new Uint8Array(t.lanes * size);
+    const source = typeNamed(r, 'value');
+    const group = dictInt(r, 'group');
+    if (source?.kind === 'vmi_vreg') {
+      // Slot g fills group g (one slot and one group without a group attribute).
+      const slots = bytesNamed(r, 'value');
+      const row = t.lanes / (group ?? 1);
+      for (let i = 0; i < t.lanes; i++) out.set(slots.subarray(Math.floor(i / row) * size, Math.floor(i / row) * size + size), i * size);
+    } else {
+      const s = r.x.operand(r.op, r.b.operands.value[0]);
+      if (typeof s !== 'number' && typeof s !== 'bigint') return r.fail('the broadcast value is not a number');
+      const c = codec(t.elem);
+      const one = new Uint8Array(size);
+      c.write(view(one), 0, c.round(isFloat(t.elem) || size < 8 ? Number(s) : BigInt(s)));
+      for (let i = 0; i < t.lanes; i++) out.set(one, i * size);
+    }
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  vmiBinary(r) {
+    zeroingOnly(r);
+    const t = vmiVreg(typeNamed(r, 'lhs'), r);
+    const elem = semanticElem(t);
+    const out = perRegister(elem, t.lanes, [bytesNamed(r, 'lhs'), bytesNamed(r, 'rhs')], maskNamed(r), ([a, b], m) =>
+      binary(r.mnemonic.slice(4), elem, a, b, m, r.fail),
+    );
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  vmiUnary(r) {
+    zeroingOnly(r);
+    const t = vmiVreg(typeNamed(r, 'source'), r);
+    const name = r.mnemonic.slice(4);
+    // abs and neg are signed operations whatever the spelling.
+    const elem = name === 'vabs' || name === 'vneg' ? t.elem : semanticElem(t);
+    const out = perRegister(elem, t.lanes, [bytesNamed(r, 'source')], maskNamed(r), ([a], m) => unary(name, elem, a, m, r.fail));
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  vmiSelect(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    const sel = bytesNamed(r, 'mask');
+    const a = bytesNamed(r, 'true_value');
+    const b = bytesNamed(r, 'false_value');
+    const out = new Uint8Array(t.lanes * size);
+    for (let i = 0; i < t.lanes; i++) out.set((sel[i] === 1 ? a : b).subarray(i * size, (i + 1) * size), i * size);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  vmiReduce(r) {
+    zeroingOnly(r);
+    const t = vmiVreg(typeNamed(r, 'source'), r);
+    const elem = semanticElem(t);
+    const size = elemBytes(elem);
+    const groups = dictInt(r, 'group') ?? 1;
+    const row = t.lanes / groups;
+    const src = bytesNamed(r, 'source');
+    const active = bytesNamed(r, 'mask');
+    const out = new Uint8Array(groups * size);
+    const name = r.mnemonic.slice(4);
+    for (let g = 0; g < groups; g++) {
+      const lanes = Array.from({ length: row }, (_, i) => g * row + i).filter((i) => active[i] === 1);
+      setLane(
+        out,
+        elem,
+        g,
+        name === 'vcadd'
+          ? groupSum(elem, lanes, src, r)
+          : extremum(
+              name === 'vcmax',
+              lanes.map((i) => laneOf(src, elem, i)),
+              r,
+            ),
+      );
+    }
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  vmiConvert(r) {
+    const [from, to] = [vmiVreg(typeNamed(r, 'source'), r), vmiVreg(r.op.resultTypes[0], r)];
+    const dir = cvtDirection(from, to);
+    if (typeof dir !== 'string') return r.fail(dir.error);
+    // The lowering's defaults (VMIToVPTO.cpp): R for fp narrowing (A into hif8) and for fp -> int.
+    const rounds = dir === 'FpNarrow' || dir === 'FpToSi' || dir === 'FpToUi';
+    const rnd = dictString(r, 'rounding') ?? (rounds ? (to.spelled === '!pto.hif8' ? 'A' : 'R') : undefined);
+    const convert = unitConverter(conversionElem(from), conversionElem(to), { rnd, sat: dictString(r, 'saturate') }, r.fail);
+    const [su, du] = [elemBytes(from.elem), elemBytes(to.elem)];
+    const src = bytesNamed(r, 'source');
+    const out = new Uint8Array(to.lanes * du);
+    const [s, d] = [view(src), view(out)];
+    for (let i = 0; i < from.lanes; i++) convert(s, i * su, d, i * du);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  vmiInterpretCast(r) {
+    r.x.setResults(r.op, [vreg(bytesNamed(r, 'source').slice())]);
+  },
+};
+
+/**
+ * The sum of a group's active lanes as the lowering computes it (00-architecture-overview.md, "group"): the group's
+ * registers folded lane-wise by vadd, then the register reduced by vcadd's pair tree (../semantics, reduction.ts).
+ * Inactive lanes are +0 in their places. Integer sums wrap in the element type.
+ */
+function groupSum(elem: ElemType, lanes: number[], src: Uint8Array, r: MicroRun): Scalar {
+  const size = elemBytes(elem);
+  const per = VREG_BYTES / size;
+  if (isInteger(elem) && size < 4) r.fail(`vcadd of ${elem} lanes is not implemented yet`);
+  const c = codec(elem);
+  let acc: VReg | undefined;
+  // Each lane keeps its place in its physical register; the other places are +0.
+  const all = maskFromLanes(() => true, size);
+  const byRegister = new Map<number, VReg>();
+  for (const i of lanes) {
+    const k = Math.floor(i / per);
+    const reg = byRegister.get(k) ?? newVReg();
+    byRegister.set(k, reg);
+    reg.set(src.subarray(i * size, (i + 1) * size), (i % per) * size);
+  }
+  for (const reg of byRegister.values()) acc = acc ? binary('vadd', elem, acc, reg, all, r.fail) : reg;
+  if (!acc) return c.round(0);
+  return c.read(view(vcadd(elem, acc, all, r.fail)), 0);
+}
+
+/** vcmax / vcmin of the active lanes; none active gives the identity (-inf/+inf, or the integer bound), VMIOps.td. */
+function extremum(max: boolean, values: Scalar[], r: MicroRun): Scalar {
+  if (values.some((v) => typeof v === 'number' && Number.isNaN(v))) r.fail(`${max ? 'vcmax' : 'vcmin'} of a NaN lane is not implemented yet`);
+  if (values.length === 0) r.fail(`${max ? 'vcmax' : 'vcmin'} of no active lane is not implemented yet`);
+  return values.reduce((a, b) => ((max ? b > a : b < a) ? b : a));
+}

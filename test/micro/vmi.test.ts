@@ -1,0 +1,153 @@
+/**
+ * The VMI level (spec/micro/vmi.json): its logical types, the rules of lib/PTO/IR/VMI.cpp's verifiers, and a run of
+ * create_mask, create_group_mask, vload, vbrc, vmul, vsel, vcadd with groups, vcvt and vstore (masked and grouped)
+ * with values derived by hand.
+ */
+import { GlobalBuffer } from '../../src/machine/memory';
+import { microErrors as errors, runMicroKernel } from '../fixtures/micro';
+
+const V = '!pto.vmi.vreg<64xf32>';
+const M = '!pto.vmi.mask<64xpred>';
+
+describe('types', () => {
+  test('a VMI vreg has 8-, 16- or 32-bit elements and a positive lane count; a pred mask has no layout', () => {
+    expect(
+      errors('', `%a: !pto.vmi.vreg<256xf32>, %b: !pto.vmi.vreg<8xsi8>, %c: ${M}, %d: !pto.vmi.mask<128xb16, #pto.vmi.layout<deinterleaved = 2>>`),
+    ).toEqual([]);
+    expect(errors('', '%a: !pto.vmi.vreg<64xi64>')[0]).toMatch(/expected an 8-bit, 16-bit, or 32-bit logical element type/);
+    expect(errors('', '%a: !pto.vmi.vreg<0xf32>')[0]).toMatch(/expected a positive element count/);
+    expect(errors('', '%a: !pto.vmi.mask<64xb64>')[0]).toMatch(/expected granularity to be one of pred, b8, b16, b32/);
+    expect(errors('', '%a: !pto.vmi.mask<64xpred, #pto.vmi.layout<contiguous>>')[0]).toMatch(/pred mask must not carry layout/);
+    expect(errors('', '%a: !pto.vmi.vreg<64xf32, #pto.vmi.layout<deinterleaved = 3>>')[0]).toMatch(/expected factor to be 2 or 4/);
+    expect(errors('', '%a: !pto.vmi.vreg<64xf32, #pto.vmi.layout<num_groups = 8>>')[0]).toMatch(/one logical result lane per group/);
+  });
+});
+
+describe('verification', () => {
+  const params = `%x: ${V}, %h: !pto.vmi.vreg<128xf16>, %m: ${M}, %m16: !pto.vmi.mask<64xb16>, %p: !pto.ptr<f32, ub>, %i: index`;
+  test('elementwise ops: one lane count and element type, a mask of the data lanes and width', () => {
+    expect(errors(`  %a = pto.vmi.vadd %x, %x, %m : ${V}, ${V}, ${M} -> ${V}`, params)).toEqual([]);
+    expect(errors(`  %a = pto.vmi.vadd %x, %h : ${V}, !pto.vmi.vreg<128xf16> -> ${V}`, params)).toEqual([
+      'E0451: pto.vmi.vadd: requires all VMI data values to have the same logical lane count',
+    ]);
+    expect(errors(`  %a = pto.vmi.vadd %x, %x, %m16 : ${V}, ${V}, !pto.vmi.mask<64xb16> -> ${V}`, params)).toEqual([
+      'E0451: pto.vmi.vadd: requires mask granularity to match data element width',
+    ]);
+    expect(errors(`  %a = pto.vmi.vand %x, %x : ${V}, ${V} -> ${V}`, params)).toEqual(['E0451: pto.vmi.vand: requires i8, i16, or i32 VMI element type']);
+  });
+
+  test('vstore and vload modes, reductions and group masks', () => {
+    expect(errors(`  pto.vmi.vstore %x, %p[%i], %i {group = 8} : ${V}, !pto.ptr<f32, ub>`, params)).toEqual([]);
+    expect(errors(`  pto.vmi.vstore %x, %p[%i], %i, %m {group = 8} : ${V}, !pto.ptr<f32, ub>, ${M}`, params)).toEqual([
+      'E0451: pto.vmi.vstore: group mode does not support mask operand',
+    ]);
+    expect(errors(`  pto.vmi.vstore %x, %p[%i] {group = 8} : ${V}, !pto.ptr<f32, ub>`, params)).toEqual([
+      'E0451: pto.vmi.vstore: group requires a stride operand',
+    ]);
+    expect(errors(`  %a = pto.vmi.vload %p[%i], %i {group = 6} : !pto.ptr<f32, ub> -> ${V}`, params)).toEqual([
+      'E0451: pto.vmi.vload: requires num_groups to evenly divide VMI logical lane count 64',
+    ]);
+    expect(errors(`  %a = pto.vmi.vload %p[%i] : !pto.ptr<f32, ub> -> !pto.vmi.vreg<128xf16>`, params)).toEqual([
+      'E0451: pto.vmi.vload: requires memory source element type to match VMI data element type',
+    ]);
+    expect(errors(`  %s = pto.vmi.vcadd %x, %m {group = 8} : ${V}, ${M} -> !pto.vmi.vreg<8xf32>`, params)).toEqual([
+      'E0451: pto.vmi.vcadd: floating add-reduction requires reassoc attr',
+    ]);
+    expect(errors(`  %s = pto.vmi.vcadd %x, %m {group = 8, reassoc} : ${V}, ${M} -> !pto.vmi.vreg<4xf32>`, params)).toEqual([
+      'E0451: pto.vmi.vcadd: result lane count must equal group count 8, got 4',
+    ]);
+    expect(errors(`  %g = pto.vmi.create_group_mask %i {num_groups = 8, group_size = 4} : index -> ${M}`, params)).toEqual([
+      'E0451: pto.vmi.create_group_mask: requires result lane count to equal num_groups * group_size',
+    ]);
+  });
+
+  test("vcvt's direction and its rounding and saturate contract", () => {
+    const p = `%x: ${V}, %u: !pto.vmi.vreg<64xi32>, %s: !pto.vmi.vreg<64xsi32>`;
+    expect(errors(`  %a = pto.vmi.vcvt %x {saturate = "SAT"} : ${V} -> !pto.vmi.vreg<64xsi32>`, p)).toEqual([]);
+    expect(errors(`  %a = pto.vmi.vcvt %x : ${V} -> !pto.vmi.vreg<64xsi32>`, p)).toEqual([
+      "E0451: pto.vmi.vcvt: 'saturate' attribute is required for this fp-to-si conversion; write 'SAT' or 'NOSAT'",
+    ]);
+    expect(errors(`  %a = pto.vmi.vcvt %u : !pto.vmi.vreg<64xi32> -> ${V}`, p)).toEqual([
+      'E0451: pto.vmi.vcvt: int-to-fp conversion requires explicitly signed integer source element type',
+    ]);
+    expect(errors(`  %a = pto.vmi.vcvt %s {rounding = "R"} : !pto.vmi.vreg<64xsi32> -> ${V}`, p)).toEqual([
+      "E0451: pto.vmi.vcvt: 'rounding' attribute is only valid for floating-point narrowing or floating-point-to-integer conversions",
+    ]);
+  });
+});
+
+/**
+ * x[i] = i - 16 (64 f32). m = the first 48 lanes; y = x * 2.5; z = m ? y : x. g = lanes i % 8 < 3 of 8 groups of 8:
+ * sum[j] = x[8j] + x[8j + 1] + x[8j + 2] = 24j - 45. c = vcvt(y) to si32, rounding R: y[1] = -37.5 -> -38,
+ * y[3] = -32.5 -> -32 (ties to even). The masked store of x keeps the 7s past lane 47.
+ */
+const KERNEL = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%in: !pto.ptr<f32, gm>, %out: !pto.ptr<f32, gm>, %sums: !pto.ptr<f32, gm>, %ints: !pto.ptr<i32, gm>, %kept: !pto.ptr<f32, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c48 = arith.constant 48 : index
+    %scale = arith.constant 2.5 : f32
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c32_i64 = arith.constant 32 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %c1024_i64 = arith.constant 1024 : i64
+    %c2048_i64 = arith.constant 2048 : i64
+    %c3072_i64 = arith.constant 3072 : i64
+    %c4096_i64 = arith.constant 4096 : i64
+    %ub_in = pto.castptr %c0_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_out = pto.castptr %c1024_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_sums = pto.castptr %c2048_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_ints = pto.castptr %c3072_i64 : i64 -> !pto.ptr<si32, ub>
+    %ub_kept = pto.castptr %c4096_i64 : i64 -> !pto.ptr<f32, ub>
+    pto.mte_gm_ub %in, %ub_in, %c0_i64, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64)
+      : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.mte_gm_ub %kept, %ub_kept, %c0_i64, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64)
+      : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vecscope {
+      %x = pto.vmi.vload %ub_in[%c0] : !pto.ptr<f32, ub> -> ${V}
+      %m = pto.vmi.create_mask %c48 : index -> ${M}
+      %s = pto.vmi.vbrc %scale : f32 -> ${V}
+      %y = pto.vmi.vmul %x, %s : ${V}, ${V} -> ${V}
+      %z = pto.vmi.vsel %m, %y, %x : ${M}, ${V}, ${V} -> ${V}
+      pto.vmi.vstore %z, %ub_out[%c0] : ${V}, !pto.ptr<f32, ub>
+      %g = pto.vmi.create_group_mask %c3 {num_groups = 8, group_size = 8} : index -> ${M}
+      %sum = pto.vmi.vcadd %x, %g {group = 8, reassoc} : ${V}, ${M} -> !pto.vmi.vreg<8xf32>
+      pto.vmi.vstore %sum, %ub_sums[%c0], %c1 {group = 8} : !pto.vmi.vreg<8xf32>, !pto.ptr<f32, ub>
+      %c = pto.vmi.vcvt %y {saturate = "SAT"} : ${V} -> !pto.vmi.vreg<64xsi32>
+      pto.vmi.vstore %c, %ub_ints[%c0] : !pto.vmi.vreg<64xsi32>, !pto.ptr<si32, ub>
+      pto.vmi.vstore %x, %ub_kept[%c0], %m : ${V}, !pto.ptr<f32, ub>, ${M}
+    }
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.mte_ub_gm %ub_out, %out, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
+    pto.mte_ub_gm %ub_sums, %sums, %c32_i64 nburst(%c1_i64, %c32_i64, %c32_i64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
+    pto.mte_ub_gm %ub_ints, %ints, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64) : !pto.ptr<si32, ub>, !pto.ptr<i32, gm>, i64, i64, i64, i64
+    pto.mte_ub_gm %ub_kept, %kept, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+
+test('create_mask, vbrc, vmul, vsel, grouped vcadd and vstore, vcvt and a masked vstore, run', () => {
+  const f32 = (values: number[]) => new Uint8Array(Float32Array.from(values).buffer);
+  const buffers = {
+    in: new GlobalBuffer('in', 'f32', f32(Array.from({ length: 64 }, (_, i) => i - 16))),
+    out: new GlobalBuffer('out', 'f32', new Uint8Array(256)),
+    sums: new GlobalBuffer('sums', 'f32', new Uint8Array(32)),
+    ints: new GlobalBuffer('ints', 'i32', new Uint8Array(256)),
+    kept: new GlobalBuffer('kept', 'f32', f32(new Array(64).fill(7))),
+  };
+  runMicroKernel(KERNEL, 'k', buffers);
+  const read = (b: GlobalBuffer) => Array.from(new Float32Array(b.bytes.buffer.slice(0)));
+  const out = read(buffers.out);
+  expect([out[0], out[47], out[48], out[63]]).toEqual([-40, 77.5, 32, 47]);
+  expect(read(buffers.sums)).toEqual([-45, -21, 3, 27, 51, 75, 99, 123]);
+  const ints = Array.from(new Int32Array(buffers.ints.bytes.buffer.slice(0)));
+  expect([ints[0], ints[1], ints[3], ints[63]]).toEqual([-40, -38, -32, 118]);
+  const kept = read(buffers.kept);
+  expect([kept[0], kept[47], kept[48], kept[63]]).toEqual([-16, 31, 7, 7]);
+});
