@@ -1,17 +1,23 @@
 /**
- * The cases of PTOAS's lit tests (test/lit/pto and test/lit/tile_fusion): each `// RUN:` line that runs `ptoas` on the test file (or on a
- * part of it cut by `split-file`) is one case, with the flags that matter to an assembler and whether PTOAS is
- * expected to reject the input (`not ptoas ...`). Read from the corpus in place; nothing of it is committed.
+ * The cases of PTOAS's lit tests: each `// RUN:` command that runs `ptoas` (or PTOAS's `pto-test-opt`, whose parser
+ * and verifiers are ptoas's, before the passes a test names) on the test file (or on a part of it cut by
+ * `split-file`, or on each chunk of `-split-input-file`) is one case, with the flags that matter to an assembler and
+ * whether PTOAS is expected to reject the input (`not ptoas ...`, `! ptoas ...`). Read from the corpus in place;
+ * nothing of it is committed.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { corpusFiles } from './files';
 
+export type LitTool = 'ptoas' | 'pto-test-opt';
+
 export interface LitCase {
   /** The test file, relative to the corpus root. */
   file: string;
-  /** The `split-file` part (`//--- name`), when the case runs on one. */
+  /** The `split-file` part (`//--- name`), or `chunk N` (from 1) of `-split-input-file`, when the case runs on one. */
   part?: string;
+  /** The tool the RUN line runs: ptoas, or pto-test-opt (the micro-level tests run most of theirs through it). */
+  tool: LitTool;
   /** The text ptoas reads. */
   text: string;
   /** `--pto-arch`: a3 (A2/A3) or a5; undefined when the RUN line does not say (ptoas then reads the module). */
@@ -58,20 +64,57 @@ export function splitParts(text: string): Map<string, string> {
 }
 
 /**
- * The ptoas cases of one test file. RUN lines that run ptoas on a file another command made (`sed ... > %t.x`)
- * or on no file of the test are not cases; `skipped` names them.
+ * `-split-input-file` chunks: the text between `// -----` lines, each with the file's line numbers (blank lines
+ * before), and whether it holds an `expected-error` (what `-verify-diagnostics` checks it reports).
+ */
+export function splitInputChunks(text: string): { text: string; expectsError: boolean }[] {
+  const lines = text.split('\n');
+  const chunks: { text: string; expectsError: boolean }[] = [];
+  let start = 0;
+  const close = (end: number) => {
+    const body = lines.slice(start, end).join('\n');
+    chunks.push({ text: '\n'.repeat(start) + body, expectsError: /expected-error/.test(body) });
+  };
+  lines.forEach((line, i) => {
+    if (/^\/\/ -----\s*$/.test(line)) {
+      close(i);
+      start = i + 1;
+    }
+  });
+  close(lines.length);
+  return chunks;
+}
+
+/** The words of one command with what runs before the tool taken off: `(`, `not`/`!` (noted), `env [-u NAME] [VAR=...]`. */
+function commandWords(command: string): { words: string[]; negated: boolean } {
+  const words = command.replace(/^\(\s*/, '').split(/\s+/);
+  let negated = false;
+  for (;;) {
+    const first: string | undefined = words[0];
+    if (first === 'not' || first === '!') negated = true;
+    else if (first === 'env') {
+      const isSetting = (w: string | undefined) => w === '-u' || /^[A-Z_][A-Z0-9_]*=/.test(w ?? '');
+      while (isSetting(words[1])) words.splice(1, words[1] === '-u' ? 2 : 1);
+    } else return { words, negated };
+    words.shift();
+  }
+}
+
+/**
+ * The ptoas and pto-test-opt cases of one test file. RUN lines that run them on a file another command made
+ * (`sed ... > %t.x`) or on no file of the test (`ptoas --help`) are not cases; `skipped` names them.
  */
 export function litCases(root: string, file: string): { cases: LitCase[]; skipped: string[] } {
-  const text = fs.readFileSync(path.join(root, file), 'utf8');
+  // Two of the micro level's tests end lines with CR (some with CR alone), which lit reads as line ends too.
+  const text = fs.readFileSync(path.join(root, file), 'utf8').replace(/\r\n?/g, '\n');
   const parts = splitParts(text);
   const cases: LitCase[] = [];
   const skipped: string[] = [];
   for (const run of runLines(text)) {
     for (const command of run.split(/\|\||&&|\||;/).map((c) => c.trim())) {
-      const words = command.split(/\s+/);
-      const expectReject = words[0] === 'not';
-      const args = expectReject ? words.slice(1) : words;
-      if (args[0] !== 'ptoas') continue;
+      const { words: args, negated: expectReject } = commandWords(command);
+      const tool = args[0];
+      if (tool !== 'ptoas' && tool !== 'pto-test-opt') continue;
       let arch: LitCase['arch'];
       let level: LitCase['level'] = 'level2';
       let input: string | undefined;
@@ -95,7 +138,24 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
         skipped.push(run);
         continue;
       }
-      cases.push({ file, part, text: body, arch, level, expectReject, run });
+      if (!args.includes('-split-input-file') && !args.includes('--split-input-file')) {
+        cases.push({ file, part, text: body, tool, arch, level, expectReject, run });
+        continue;
+      }
+      // Each chunk is its own input; with -verify-diagnostics a chunk must fail exactly when it expects an error.
+      const verify = args.includes('-verify-diagnostics') || args.includes('--verify-diagnostics');
+      splitInputChunks(body).forEach((chunk, i) =>
+        cases.push({
+          file,
+          part: `${part ? part + ' ' : ''}chunk ${i + 1}`,
+          text: chunk.text,
+          tool,
+          arch,
+          level,
+          expectReject: verify ? chunk.expectsError : expectReject,
+          run,
+        }),
+      );
     }
   }
   return { cases, skipped };
@@ -107,7 +167,10 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
  */
 export const LIT_FOLDERS = ['test/lit/pto', 'test/lit/tile_fusion'];
 
-/** Every test file of the lit folders, sorted within each. */
-export function litFiles(root: string): string[] {
-  return LIT_FOLDERS.flatMap((folder) => corpusFiles(root, folder, (f) => /\.(pto|mlir)$/.test(f)));
+/** The folders of PTOAS's micro-level lit tests (VPTO, VMI), measured apart from the tile level's. */
+export const MICRO_LIT_FOLDERS = ['test/lit/vpto', 'test/lit/vmi_new'];
+
+/** Every test file of the given lit folders (the tile level's by default), sorted within each. */
+export function litFiles(root: string, folders: string[] = LIT_FOLDERS): string[] {
+  return folders.flatMap((folder) => corpusFiles(root, folder, (f) => /\.(pto|mlir)$/.test(f)));
 }

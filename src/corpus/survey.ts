@@ -2,15 +2,18 @@
  * How far the toolchain gets through PTOAS's corpus: each sample and lit case assembled as ptoas would be asked
  * to, with the first error of each that fails, grouped. For developers:
  *
- *   node dist/corpus/survey.js PTOAS_EXPORT [samples|lit-valid|lit-invalid|runs] [--list]
+ *   node dist/corpus/survey.js PTOAS_EXPORT [samples|lit-valid|lit-invalid|runs|lit-micro-valid|lit-micro-invalid] [--list]
+ *   node dist/corpus/survey.js PTOAS_EXPORT lit-micro --write-exceptions
  *
- * `runs` runs every function of each sample that assembles, with generated inputs (src/corpus/runs.ts).
+ * `runs` runs every function of each sample that assembles, with generated inputs (src/corpus/runs.ts). The lit-micro
+ * surveys measure the micro level's lit folders (test/lit/vpto, test/lit/vmi_new), ptoas and pto-test-opt cases,
+ * apart from the tile level's; `--write-exceptions` rewrites test/corpus/upstream-micro-exceptions.json from a run.
  */
 import { BuildLevel } from '../ir/definition';
 import * as fs from 'fs';
 import * as path from 'path';
 import { assemble } from '../verify/assemble';
-import { litCases, litFiles } from './lit-cases';
+import { LIT_FOLDERS, litCases, litFiles, MICRO_LIT_FOLDERS } from './lit-cases';
 import { namesA5Target, sampleCases } from './samples';
 import { TargetName } from '../spec/schema';
 import { runWithGeneratedInputs } from './runs';
@@ -50,11 +53,18 @@ export function surveySamples(root: string): Outcome[] {
   });
 }
 
-export function surveyLit(root: string, expectReject: boolean): Outcome[] {
+/**
+ * The lit cases of `folders` that PTOAS accepts (or, with expectReject, rejects), each assembled as its RUN line
+ * runs ptoas. The tile level's folders count ptoas's cases only (their pto-test-opt ones test passes), the micro
+ * level's pto-test-opt's as well: most of test/lit/vmi_new runs through it.
+ */
+export function surveyLit(root: string, expectReject: boolean, folders: string[] = LIT_FOLDERS): Outcome[] {
+  const micro = folders !== LIT_FOLDERS;
   const outcomes: Outcome[] = [];
-  for (const file of litFiles(root)) {
+  for (const file of litFiles(root, folders)) {
     const seen = new Set<string>();
     for (const c of litCases(root, file).cases) {
+      if (!micro && c.tool !== 'ptoas') continue;
       // The default level (level2) is left out of the name.
       const name = `${c.file}${c.part ? ':' + c.part : ''}${c.arch ? ' --pto-arch=' + c.arch : ''}${c.level !== 'level2' ? ' --pto-level=' + c.level : ''}`;
       if (c.expectReject !== expectReject || seen.has(name)) continue;
@@ -63,6 +73,17 @@ export function surveyLit(root: string, expectReject: boolean): Outcome[] {
     }
   }
   return outcomes;
+}
+
+/** The micro level's lit cases, as surveyLit; an invalid case counts as accepted (agrees) when it is rejected. */
+export function surveyMicroLit(root: string, expectReject: boolean): Outcome[] {
+  const outcomes = surveyLit(root, expectReject, MICRO_LIT_FOLDERS);
+  return expectReject ? outcomes.map(agreeWhenRejected) : outcomes;
+}
+
+/** An invalid case's outcome turned round: it agrees with PTOAS when rejected; accepted, its error says so. */
+export function agreeWhenRejected(o: Outcome): Outcome {
+  return o.accepted ? { name: o.name, accepted: false, error: '0:0: accepted' } : { name: o.name, accepted: true };
 }
 
 /**
@@ -99,12 +120,60 @@ export function tally(outcomes: Outcome[]): [string, number][] {
   return [...counts].sort((a, b) => b[1] - a[1]);
 }
 
+/** Where the micro lit cases that do not go as PTOAS goes are listed (test/corpus/upstream-micro.test.ts reads it). */
+export const MICRO_EXCEPTIONS = path.join(__dirname, '../../test/corpus/upstream-micro-exceptions.json');
+
+export interface MicroExceptions {
+  litValid: Record<string, string>;
+  litInvalid: Record<string, string>;
+}
+
+/** What a listed case is written with when no one has given a reason: its first error, as a run finds it. */
+const AUTO_REASON = /^(first error |accepted, but PTOAS rejects it)/;
+
+/**
+ * The exceptions list from a run: every case that does not agree, with the reason listed before when someone wrote
+ * one (a reason that is not a first error), else the first error.
+ */
+export function microExceptions(valid: Outcome[], invalid: Outcome[], before?: MicroExceptions): MicroExceptions {
+  const list = (outcomes: Outcome[], listed: Record<string, string> = {}) =>
+    Object.fromEntries(
+      outcomes
+        .filter((o) => !o.accepted)
+        .map((o) => {
+          const kept = listed[o.name];
+          const auto = o.error === '0:0: accepted' ? 'accepted, but PTOAS rejects it' : `first error ${o.error}`;
+          return [o.name, kept !== undefined && !AUTO_REASON.test(kept) ? kept : auto];
+        }),
+    );
+  return { litValid: list(valid, before?.litValid), litInvalid: list(invalid, before?.litInvalid) };
+}
+
 if (require.main === module) {
   const [root, which = 'samples', ...flags] = process.argv.slice(2);
-  const surveys = ['samples', 'runs', 'lit-valid', 'lit-invalid'];
-  if (!root || !fs.existsSync(root) || !surveys.includes(which)) {
-    console.error(`usage: node dist/corpus/survey.js PTOAS_EXPORT [${surveys.join('|')}] [--list]`);
+  const surveys = ['samples', 'runs', 'lit-valid', 'lit-invalid', 'lit-micro-valid', 'lit-micro-invalid', 'lit-micro'];
+  if (!root || !fs.existsSync(root) || !surveys.includes(which) || (flags.includes('--write-exceptions') && which !== 'lit-micro')) {
+    console.error(
+      `usage: node dist/corpus/survey.js PTOAS_EXPORT [${surveys.join('|')}] [--list]\n       node dist/corpus/survey.js PTOAS_EXPORT lit-micro --write-exceptions`,
+    );
     process.exit(2);
+  }
+  if (which.startsWith('lit-micro')) {
+    const kinds = which === 'lit-micro' ? ['valid', 'invalid'] : [which.slice('lit-micro-'.length)];
+    const runs = kinds.map((kind) => ({ kind, outcomes: surveyMicroLit(root, kind === 'invalid') }));
+    for (const { kind, outcomes } of runs) {
+      const agree = outcomes.filter((o) => o.accepted).length;
+      console.log(`lit-micro-${kind}: ${agree}/${outcomes.length} ${kind === 'valid' ? 'accepted' : 'rejected'}`);
+      if (flags.includes('--list')) for (const o of outcomes) console.log(`${o.accepted ? 'ok  ' : 'FAIL'} ${o.name}${o.error ? '  ' + o.error : ''}`);
+      else for (const [message, n] of tally(outcomes).slice(0, 60)) console.log(String(n).padStart(5), message);
+    }
+    if (flags.includes('--write-exceptions')) {
+      const before = fs.existsSync(MICRO_EXCEPTIONS) ? (JSON.parse(fs.readFileSync(MICRO_EXCEPTIONS, 'utf8')) as MicroExceptions) : undefined;
+      const list = microExceptions(runs[0].outcomes, runs[1].outcomes, before);
+      fs.writeFileSync(MICRO_EXCEPTIONS, JSON.stringify(list, null, 2) + '\n');
+      console.log(`wrote ${MICRO_EXCEPTIONS}: ${Object.keys(list.litValid).length} valid, ${Object.keys(list.litInvalid).length} invalid cases listed`);
+    }
+    process.exit(0);
   }
   const outcomes = which === 'samples' ? surveySamples(root) : which === 'runs' ? surveyRuns(root) : surveyLit(root, which === 'lit-invalid');
   const counted = tileLevel(outcomes);
