@@ -504,7 +504,9 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
           ? `${this.use(op.operands[i.operand])}[${this.use(op.operands[i.offset])}]`
           : this.use(op.operands[i.operand]),
     );
-    const clauses = m.clauses.map((c) => ` ${c.keyword}(${c.operands.map((k) => this.use(op.operands[k])).join(', ')})`).join('');
+    const clauses = m.clauses
+      .map((c) => (c.bare ? ` ${c.keyword}` : ` ${c.keyword}(${c.word ?? c.operands.map((k) => this.use(op.operands[k])).join(', ')})`))
+      .join('');
     const types = m.types.map((t) => (t.keyword ? `${t.keyword} ` : '') + this.type(t.type)).join(', ');
     const results = m.arrow ? ` -> ${op.resultTypes.map((t) => this.type(t)).join(', ')}` : '';
     const signature = types || results ? ` :${types ? ' ' + types : ''}${results}` : '';

@@ -45,7 +45,8 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
   if (row.definition) {
     const make = MICRO_DEFINITIONS[row.definition];
     if (!make) throw new Error(`${row.name}: no micro-op definition '${row.definition}'`);
-    return make(row);
+    // The standard definition (the row's format and value rules), which a definition of its own may build on.
+    return make(row, () => microDefinition({ ...row, definition: undefined }));
   }
   const semantics = row.semantics ? MICRO_SEMANTICS[row.semantics] : undefined;
   return {

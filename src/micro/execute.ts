@@ -14,10 +14,17 @@ import type { MicroOpRowData } from '../spec/micro-schema';
 export type { MicroRun, MicroSemantics } from './run/operands';
 
 /** Every semantics a row of spec/micro/ may name, by name: one table per family of src/micro/run. */
-export const MICRO_SEMANTICS: Record<string, MicroSemantics> = { ...VECTOR_SEMANTICS, ...DMA_SEMANTICS, ...CONFIG_SEMANTICS, ...CUBE_SEMANTICS, ...SIMT_SEMANTICS, ...VMI_SEMANTICS };
+export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
+  ...VECTOR_SEMANTICS,
+  ...DMA_SEMANTICS,
+  ...CONFIG_SEMANTICS,
+  ...CUBE_SEMANTICS,
+  ...SIMT_SEMANTICS,
+  ...VMI_SEMANTICS,
+};
 
 /** The ops of spec/micro/ with a syntax and verifier of their own (a row's `definition`), made from their rows. */
-export const MICRO_DEFINITIONS: Record<string, (row: MicroOpRowData) => OpDefinition> = { ...SIMT_DEFINITIONS };
+export const MICRO_DEFINITIONS: Record<string, (row: MicroOpRowData, standard: () => OpDefinition) => OpDefinition> = { ...SIMT_DEFINITIONS };
 
 /** The trap of a micro-level op at run time. */
 export function microFail(op: BoundOp): Fail {

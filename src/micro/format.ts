@@ -13,6 +13,8 @@ import { Span } from '../diag/source';
  * Items before `:` are operands, attributes (names the row lists as attributes) and `base[offset]` pairs; `kw(...)`
  * is a keyword group of operands (`*`: any number of them, `?`: at most one), whose types are written as
  * `kw T, T, T` after the `:`. Names after `->`, or after `:` when the format has no operand types, are results.
+ * A keyword that sets a string attribute: `round(@rounding)` (the word in its parentheses, `round(r)`) or
+ * `@signedness?` (a bare word, `signed`), each `?` when it may be left out.
  */
 export interface MicroFormat {
   items: FormatItem[];
@@ -30,6 +32,9 @@ export interface FormatClause {
   keyword: string;
   names: string[];
   repeat: 'once' | 'optional' | 'any';
+  /** The string attribute the clause writes: the word in its parentheses, or (`bare`) the keyword itself. */
+  attr?: string;
+  bare?: boolean;
 }
 
 const cache = new Map<string, MicroFormat>();
@@ -40,10 +45,11 @@ export function parseFormat(text: string, resultNames: string[]): MicroFormat {
   const known = cache.get(key);
   if (known) return known;
   const [before, after = ''] = splitOnce(text, ':');
-  const clauseRe = /([A-Za-z_]\w*)\(([^)]*)\)([*?]?)/g;
+  const clauseRe = /([A-Za-z_]\w*)\(([^)]*)\)([*?]?)|@(\w+)(\??)/g;
   const clauses: FormatClause[] = [];
-  const head = before.replace(clauseRe, (_m, keyword: string, names: string, repeat: string) => {
-    clauses.push(clause(keyword, names, repeat));
+  const head = before.replace(clauseRe, (_m, keyword: string | undefined, names: string, repeat: string, bare: string | undefined, optional: string) => {
+    if (bare !== undefined) clauses.push({ keyword: '', names: [], repeat: optional ? 'optional' : 'once', attr: bare, bare: true });
+    else clauses.push(clause(keyword!, names, repeat));
     return '';
   });
   const items: FormatItem[] = names(head).map((item) => {
@@ -66,7 +72,9 @@ export function parseFormat(text: string, resultNames: string[]): MicroFormat {
 }
 
 function clause(keyword: string, list: string, repeat: string): FormatClause {
-  return { keyword, names: names(list), repeat: repeat === '*' ? 'any' : repeat === '?' ? 'optional' : 'once' };
+  const listed = names(list);
+  const word = listed.length === 1 && listed[0].startsWith('@') ? { names: [], attr: listed[0].slice(1) } : { names: listed };
+  return { keyword, ...word, repeat: repeat === '*' ? 'any' : repeat === '?' ? 'optional' : 'once' };
 }
 
 function splitOnce(text: string, sep: string): [string, string | undefined] {
@@ -146,6 +154,15 @@ export function bindLayout(op: OpNode, format: MicroFormat, attributes: Set<stri
   // Keyword groups, in the format's order.
   let k = 0;
   for (const c of format.clauses) {
+    if (c.attr) {
+      // A keyword that sets an attribute: a bare word, or the word in the keyword's parentheses.
+      const got = layout.clauses[k];
+      if (got && (c.bare ? got.bare : got.keyword === c.keyword && got.word !== undefined)) {
+        binding.attrs[c.attr] = { kind: 'string', value: c.bare ? got.keyword : got.word!, span: got.span };
+        k++;
+      } else if (c.repeat === 'once') return wrong(got?.span ?? op.nameSpan, c.bare ? `needs its '${c.attr}' keyword` : `needs '${c.keyword}(<${c.attr}>)'`);
+      continue;
+    }
     let seen = 0;
     while (k < layout.clauses.length && layout.clauses[k].keyword === c.keyword && (c.repeat === 'any' || seen === 0)) {
       const got = layout.clauses[k];
@@ -205,7 +222,10 @@ export function bindFirst(op: OpNode, formats: MicroFormat[], attributes: Set<st
 /** The format as the row writes it, for messages. */
 function formatText(f: MicroFormat): string {
   const items = f.items.map((i) => ('base' in i ? `${i.base}[${i.offset}]` : i.name)).join(', ');
-  const clauses = f.clauses.map((c) => ` ${c.keyword}(${c.names.join(', ')})${c.repeat === 'any' ? '*' : c.repeat === 'optional' ? '?' : ''}`).join('');
+  const repeat = (c: FormatClause) => (c.repeat === 'any' ? '*' : c.repeat === 'optional' ? '?' : '');
+  const clauses = f.clauses
+    .map((c) => (c.bare ? ` @${c.attr}${repeat(c)}` : ` ${c.keyword}(${c.attr ? '@' + c.attr : c.names.join(', ')})${repeat(c)}`))
+    .join('');
   const types = f.types.map((t) => (typeof t === 'string' ? t : `${t.keyword}(${t.names.join(', ')})`)).join(', ');
   const results = f.results.map((r) => r.name + (r.optional ? '?' : '')).join(', ');
   const sig = f.arrow ? `${types} -> ${results}` : types || results;

@@ -161,7 +161,8 @@ export interface OpNode {
  */
 export interface MicroLayout {
   items: MicroItem[];
-  clauses: { keyword: string; operands: number[]; span: Span }[];
+  /** A keyword group of operands; `word`: the word written in its parentheses (`round(r)`); `bare`: no parentheses. */
+  clauses: { keyword: string; operands: number[]; span: Span; word?: string; bare?: true }[];
   types: { keyword?: string; type: TypeRef }[];
   /** A `->` was written. */
   arrow: boolean;

@@ -35,10 +35,13 @@ export function microActions<C>(h: ParseHelpers<C>): Record<string, (this: Node,
         const [operand, offset] = place(item.values);
         return offset === undefined ? { operand, span: item.span } : { operand, offset, span: item.span };
       });
-      const layoutClauses = (clauses.children.map((k) => k.ast(c)) as { keyword: string; values: ValueRef[]; span: Span }[]).map((k) => ({
+      type ClauseAst = { keyword: string; values: ValueRef[]; span: Span; word?: string; bare?: true };
+      const layoutClauses = (clauses.children.map((k) => k.ast(c)) as ClauseAst[]).map((k) => ({
         keyword: k.keyword,
         operands: place(k.values),
         span: k.span,
+        ...(k.word !== undefined ? { word: k.word } : {}),
+        ...(k.bare ? { bare: k.bare } : {}),
       }));
       const signature = h.optional<{ types: MicroLayout['types']; results?: TypeRef[] }>(types, c);
       op.operands = operands;
@@ -69,9 +72,15 @@ export function microActions<C>(h: ParseHelpers<C>): Record<string, (this: Node,
       else attr = { kind: 'int', value: h.parseIntLiteral(text), span };
       return { attr, span } satisfies ItemAst;
     },
-    MicroClause(this: Node, keyword: Node, _o: Node, values: Node, _c: Node) {
+    MicroClause_operands(this: Node, keyword: Node, _o: Node, values: Node, _c: Node) {
       const c = h.contextOf(this);
       return { keyword: keyword.sourceString, values: values.asIteration().children.map((v) => v.ast(c)), span: h.spanOf(c, this) };
+    },
+    MicroClause_word(this: Node, keyword: Node, _o: Node, word: Node, _c: Node) {
+      return { keyword: keyword.sourceString, values: [], word: word.sourceString, span: h.spanOf(h.contextOf(this), this) };
+    },
+    MicroClause_bare(this: Node, keyword: Node) {
+      return { keyword: keyword.sourceString, values: [], bare: true as const, span: h.spanOf(h.contextOf(this), this) };
     },
     MicroTypes(this: Node, _colon: Node, items: Node, results: Node) {
       const c = h.contextOf(this);

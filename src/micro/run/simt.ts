@@ -1,14 +1,15 @@
 import { DIAGNOSTICS as D } from '../../diag/catalog';
 import { decided } from '../../ir/bound';
 import { BoundOp } from '../../ir/bound';
-import { Execution, Executor, OpDefinition, Wait } from '../../ir/definition';
+import { Execution, Executor, OpDefinition, OpVerifier, Wait } from '../../ir/definition';
 import { vmTrap } from '../../machine/trap';
 import { Value } from '../../machine/value';
 import { codec } from '../../numerics/elements';
 import type { MicroOpRowData } from '../../spec/micro-schema';
 import { OpNode, attrOf, segment } from '../../syntax/ast';
 import { ElemType, Type, isFloat, printType } from '../../types/type';
-import { globalAddress, localAddress, MicroRun, MicroSemantics } from './operands';
+import { attrText, globalAddress, localAddress, MicroRun, MicroSemantics } from './operands';
+import { convertScalar, floatMath, multiplyWide, permuteBytes, roundTo } from '../semantics/simt-scalar';
 
 /**
  * The SIMT level (docs/isa/micro-isa/17-simt.md, docs/vpto.md "SIMT"): `pto.simt_launch @body<<<x, y, z>>>(args)`
@@ -169,7 +170,91 @@ function simtLaunch(row: MicroOpRowData): OpDefinition {
   };
 }
 
-export const SIMT_DEFINITIONS: Record<string, (row: MicroOpRowData) => OpDefinition> = { 'simt-launch': simtLaunch };
+/** The SIMT modifiers written as keywords: `signed`, `sat`, `round(r)`; undefined when absent. */
+function keyword(op: OpNode, words: string[]): string | undefined {
+  return op.micro?.clauses.find((c) => c.bare && words.includes(c.keyword))?.keyword;
+}
+
+/**
+ * The rules of PTOAS's SIMT verifiers (lib/PTO/IR/VPTO.cpp) beyond the rows' kinds: value and result of one type,
+ * signedness where redux and convert need it and nowhere else, convert's type pairs and controls.
+ */
+function simtChecks(v: OpVerifier, name: string): void {
+  const err = (message: string, span = v.op.nameSpan) => v.error(span, `${name}: ${message}`, undefined, D.microOperand);
+  const [t0, t1, t2] = v.operands;
+  const result = v.declared[0];
+  const show = (t: Type | undefined) => (t ? printType(t) : '?');
+  const mnemonic = name.slice('pto.'.length);
+  const signedness = keyword(v.op, ['signed', 'unsigned']);
+  const same = [t0, t1, t2, result].filter((t): t is Type => t !== undefined).slice(0, v.operands.length + 1);
+  if (mnemonic !== 'convert' && same.some((t) => printType(t) !== printType(same[0])))
+    err(`requires all operands and the result to have one type, got ${same.map(show).join(', ')}`);
+  if (mnemonic.startsWith('redux_') && t0?.kind === 'scalar') {
+    if (isFloat(t0.elem) && signedness) err('does not accept signedness for floating-point redux');
+    if (!isFloat(t0.elem) && !signedness && mnemonic !== 'redux_add') err('requires explicit signedness for integer redux');
+  }
+  if (mnemonic === 'convert' && t0?.kind === 'scalar' && result?.kind === 'scalar') {
+    const problem = convertProblem(
+      t0.elem,
+      result.elem,
+      v.op.micro?.clauses.find((c) => c.keyword === 'round')?.word ?? '',
+      keyword(v.op, ['sat', 'nosat']),
+      signedness,
+    );
+    if (problem) err(problem);
+  }
+}
+
+/** VPTO.cpp's verifyConvertControls for scalar types (packed vector<2xT> conversions are not read by this toolchain). */
+function convertProblem(src: ElemType, dst: ElemType, rounding: string, saturation: string | undefined, signedness: string | undefined): string | undefined {
+  const ok = ['i32', 'i64', 'f16', 'bf16', 'f32'];
+  if (!ok.includes(src) || !ok.includes(dst)) return 'requires i32, i64, f16, bf16, f32 or supported vector<2xT> conversion types';
+  const srcInt = !isFloat(src);
+  const dstInt = !isFloat(dst);
+  const directed = rounding === 'o' || rounding === 'h';
+  if (srcInt && dstInt) return 'does not support integer-to-integer conversion';
+  if ((srcInt || dstInt) && !signedness) return 'requires signedness when converting to or from integer type';
+  if (!srcInt && !dstInt && signedness) return 'does not accept signedness for floating-to-floating conversion';
+  if (srcInt) {
+    if (src === 'i64' && dst !== 'f32') return 'supports i64 conversion only to f32 in the confirmed slice';
+    return directed ? 'integer-to-floating conversion supports rounding r/a/f/c/z' : undefined;
+  }
+  if (dst === 'i64' && src !== 'f32') return 'supports conversion to i64 only from f32 in the confirmed slice';
+  if (src === 'f32') {
+    if (dstInt)
+      return saturation !== 'sat'
+        ? 'fp32-to-integer conversion requires saturation enable'
+        : directed
+          ? 'fp32-to-integer conversion supports rounding r/a/f/c/z'
+          : undefined;
+    if (dst === 'f16') return rounding === 'h' ? 'fp32-to-fp16 conversion supports rounding r/a/f/c/z/o' : undefined;
+    return directed ? 'fp32-to-floating conversion supports rounding r/a/f/c/z' : undefined;
+  }
+  if (dstInt)
+    return saturation !== 'sat'
+      ? 'fp16/bf16-to-integer conversion requires saturation enable'
+      : directed
+        ? 'fp16/bf16-to-integer conversion supports rounding r/a/f/c/z'
+        : undefined;
+  return directed ? 'fp16/bf16-to-floating conversion supports rounding r/a/f/c/z' : undefined;
+}
+
+/** A row's standard definition with the SIMT verifier rules after its own. */
+function simtChecked(row: MicroOpRowData, standard: () => OpDefinition): OpDefinition {
+  const base = standard();
+  return {
+    ...base,
+    verify(v) {
+      base.verify!(v);
+      simtChecks(v, row.name);
+    },
+  };
+}
+
+export const SIMT_DEFINITIONS: Record<string, (row: MicroOpRowData, standard: () => OpDefinition) => OpDefinition> = {
+  'simt-launch': simtLaunch,
+  'simt-checked': simtChecked,
+};
 
 /** An i32 result from a JavaScript integer (its low 32 bits, signed, as the VM holds i32 values). */
 const i32 = (n: number | bigint): bigint => BigInt.asIntN(32, BigInt(n));
@@ -243,6 +328,8 @@ function shuffleSource(kind: string, lane: number, control: number, width: numbe
   return source < 0 || source >= width ? lane : base + source;
 }
 
+const scalarElem = (t: Type | undefined, r: MicroRun): ElemType => (t?.kind === 'scalar' ? t.elem : r.fail('a scalar operand has no element type'));
+
 /** The SIMT ops' semantics. */
 export const SIMT_SEMANTICS: Record<string, MicroSemantics> = {
   'simt-query'(r) {
@@ -284,5 +371,44 @@ export const SIMT_SEMANTICS: Record<string, MicroSemantics> = {
       // A source lane that is not running keeps the lane's own value (the docs leave it to the target).
       return (lanes.get(source) ?? lanes.get(lane)!)[0];
     });
+  },
+  'simt-redux'(r) {
+    const elem = scalarElem(r.op.resultTypes[0], r);
+    const kind = r.mnemonic;
+    const unsigned = r.b.attrs.signedness?.kind === 'string' && r.b.attrs.signedness.value === 'unsigned';
+    return collective(r, [operand(r, 'value')], (lanes) => {
+      const all = [...lanes.keys()].sort((a, b) => a - b).map((l) => lanes.get(l)![0]);
+      if (!isFloat(elem)) {
+        const ints = all.map((v) => (unsigned ? BigInt.asUintN(32, v as bigint) : BigInt.asIntN(32, v as bigint)));
+        const pick = kind === 'redux_add' ? ints.reduce((s, v) => s + v, 0n) : ints.reduce((m, v) => ((kind === 'redux_max' ? v > m : v < m) ? v : m));
+        return i32(pick);
+      }
+      const floats = all as number[];
+      if (floats.some((v) => Number.isNaN(v))) return r.fail('a NaN lane is not implemented yet (the docs do not say which NaN a reduction gives)');
+      // A sum in lane order, each add rounded to the type (the docs give no order; the goldens sum exact values).
+      if (kind === 'redux_add') return floats.reduce((s, v) => roundTo(s + v, elem));
+      return kind === 'redux_max' ? Math.max(...floats) : Math.min(...floats);
+    });
+  },
+  'simt-convert'(r) {
+    const src = scalarElem(r.op.operandTypes[r.b.operands.src[0]], r);
+    const dst = scalarElem(r.op.resultTypes[0], r);
+    const signedness = r.b.attrs.signedness?.kind === 'string' ? r.b.attrs.signedness.value : 'signed';
+    const value = operand(r, 'src') as number | bigint;
+    r.x.setResults(r.op, [convertScalar(value, src, dst, attrText(r, 'rounding'), attrText(r, 'saturation') === 'sat', signedness === 'signed', r.fail)]);
+  },
+  'simt-mul'(r) {
+    const elem = scalarElem(r.op.operandTypes[r.b.operands.lhs[0]], r);
+    const bits = elem === 'i64' ? 64 : 32;
+    const signed = attrText(r, 'signedness') === 'signed';
+    r.x.setResults(r.op, [multiplyWide(operand(r, 'lhs') as bigint, operand(r, 'rhs') as bigint, bits, signed, r.mnemonic === 'mulhi')]);
+  },
+  'simt-prmt'(r) {
+    r.x.setResults(r.op, [permuteBytes(operand(r, 'lhs') as bigint, operand(r, 'rhs') as bigint, operand(r, 'selector') as bigint)]);
+  },
+  'simt-float'(r) {
+    const elem = scalarElem(r.op.resultTypes[0], r);
+    const args = r.op.operands.map((_, i) => r.x.operand(r.op, i) as number);
+    r.x.setResults(r.op, [floatMath(r.mnemonic, args, elem, r.fail)]);
   },
 };
