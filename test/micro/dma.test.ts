@@ -150,3 +150,34 @@ test('raw_fill_l1 fills runs of 32-byte blocks of L1 with a 16- or 32-bit word; 
     pto.copy_cbuf_to_ubuf %l1i, %ub, %c0, %c1, %c8, %c0, %c0 : !pto.ptr<i32, l1>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64`);
   expect(out).toEqual(Array.from({ length: 64 }, (_, i) => ((i >= 8 && i < 16) || (i >= 24 && i < 32) ? 0x12341234 : i >= 48 && i < 56 ? 0x01020304 : 0)));
 });
+
+describe('copy_gm_to_cbuf_multi_nd2nz/dn2nz write NZ fractals of 32-byte C0 rows under set_mte2_nz_para', () => {
+  // i32: C0 = 8 elements. MTE2 NZ register: 1 group, loop2 = 1 block per row n, loop3 = 4 blocks per C0 column,
+  // loop4 = 0: element [n, d] lands at int (floor(d / 8) * 4 + n) * 8 + d % 8. L1 is first filled with 0x01010101,
+  // which stays where nothing is written; lanes of the last C0 group past d_value are written as zero.
+  const para = 1 + (1 << 16) + 4 * 2 ** 32;
+  const body = (op: string, n: number, d: number, inner: number) => `    %l1 = pto.castptr %c0 : i64 -> !pto.ptr<i32, l1>
+    %ones = arith.constant 16843009 : i32
+    %para = arith.constant ${para} : i64
+    %n = arith.constant ${n} : i64
+    %d = arith.constant ${d} : i64
+    %inner = arith.constant ${inner} : i64
+    pto.raw_fill_l1 %l1, %c0, %ones, %c1, %c8, %c0 {fill_word_bits = 32 : i64} : !pto.ptr<i32, l1>, i64, i32, i64, i64, i64
+    pto.set_mte2_nz_para %para : i64
+    pto.${op} %src, %l1, %c0, %inner, %c0, %n, %d, %c0, %false
+      : !pto.ptr<i32, gm>, !pto.ptr<i32, l1>, i64, i64, i64, i64, i64, i64, i1
+    pto.copy_cbuf_to_ubuf %l1, %ub, %c0, %c1, %c8, %c0, %c0 : !pto.ptr<i32, l1>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64`;
+  const nz = (n: number, d: number, value: (n: number, d: number) => number) => {
+    const out = Array.from({ length: 64 }, () => 0x01010101);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < Math.ceil(d / 8) * 8; j++) out[(Math.floor(j / 8) * 4 + i) * 8 + (j % 8)] = j < d ? value(i, j) : 0;
+    }
+    return out;
+  };
+  test('nd2nz: 3 x 10 from rows of 12 elements (48 bytes)', () => {
+    expect(run(body('copy_gm_to_cbuf_multi_nd2nz', 3, 10, 48))).toEqual(nz(3, 10, (n, d) => 12 * n + d));
+  });
+  test('dn2nz: 2 x 3 from a source whose d-th row of 4 elements (16 bytes) holds n', () => {
+    expect(run(body('copy_gm_to_cbuf_multi_dn2nz', 2, 3, 16))).toEqual(nz(2, 3, (n, d) => 4 * d + n));
+  });
+});

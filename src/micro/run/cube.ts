@@ -1,8 +1,10 @@
-import { intOf, localAddress, MicroRun, MicroSemantics } from './operands';
+import { coreConfig } from './config';
+import { globalAddress, intOf, localAddress, MicroRun, MicroSemantics } from './operands';
 
 /**
- * The cube-side micro-ops that run today (docs/isa/micro-isa/16-cube-matmul.md). The fractal loads into L0A/L0B,
- * the matmuls and the FIXPIPE stores parse and verify (spec/micro/dma.json) and trap as not implemented yet.
+ * The cube-side micro-ops that run today (docs/isa/micro-isa/16-cube-matmul.md): L1 fills and the GM -> L1 NZ
+ * fractal loads. The loads into L0A/L0B, the matmuls and the FIXPIPE stores parse and verify (spec/micro/dma.json)
+ * and trap as not implemented yet.
  */
 
 /** An integer attribute of the attribute dictionary (`{fill_word_bits = 16 : i64}`). */
@@ -33,7 +35,49 @@ function fill(r: MicroRun, byteOffset: number): void {
   }
 }
 
+/**
+ * copy_gm_to_cbuf_multi_nd2nz / _dn2nz (pto.mte_gm_l1_frac's expansion): group_count logical N x D matrices from GM
+ * into L1 NZ fractals under the MTE2 NZ register (set_mte2_nz_para: group count in bits 0..15, then the destination
+ * loop2, loop3, loop4 strides in 32-byte units, 16 bits each). Element [n, d] of group g is read from
+ * src + g * loop4_src_stride + n * loop1_src_stride + d * size (nd2nz; dn2nz swaps n and d) and written at
+ * dst + (g * loop4 + (d / C0) * loop3 + n * loop2) * 32 + (d % C0) * size, C0 = 32 / size elements; the lanes of the
+ * last C0 group past d_value are written as zero (16-cube-matmul.md's reference addressing).
+ */
+function fracLoad(r: MicroRun, mode: 'nd2nz' | 'dn2nz'): void {
+  if (intOf(r, 'smallc0_en') !== 0) return r.fail('the small-C0 mode is not implemented yet');
+  const para = coreConfig(r.x.memory).values.get('mte2_nz_para') ?? 0n;
+  const field = (k: number) => Number((para >> BigInt(16 * k)) & 0xffffn);
+  const [groups, loop2, loop3, loop4] = [field(0), field(1), field(2), field(3)];
+  const src = globalAddress(r, 'source');
+  const size = src.buffer.codec.size;
+  const { buffer, address } = localAddress(r, 'destination', 0);
+  const c0 = 32 / size;
+  const [nValue, dValue] = [intOf(r, 'n_value'), intOf(r, 'd_value')];
+  const [inner, outer] = [intOf(r, 'loop1_src_stride'), intOf(r, 'loop4_src_stride')];
+  const dBlocks = Math.ceil(dValue / c0);
+  for (let g = 0; g < groups; g++) {
+    for (let n = 0; n < nValue; n++) {
+      for (let j = 0; j < dBlocks; j++) {
+        const at = address + (g * loop4 + j * loop3 + n * loop2) * 32;
+        const row = r.x.memory.bytesAt(buffer, at, 32, r.op.def.name, r.op.node.span);
+        row.fill(0);
+        for (let e = 0; e < c0 && j * c0 + e < dValue; e++) {
+          const d = j * c0 + e;
+          const byte = src.byte + g * outer + (mode === 'nd2nz' ? n * inner + d * size : d * inner + n * size);
+          if (byte % size !== 0) r.fail(`GM byte ${byte} splits ${src.buffer.elem} elements`);
+          const index = byte / size;
+          if (index < 0 || index >= src.buffer.length) r.fail(`element ${index} of %${src.buffer.name} is out of bounds (the buffer has ${src.buffer.length})`);
+          src.buffer.copyElementTo(index, row, e * size);
+        }
+      }
+    }
+  }
+}
+
 export const CUBE_SEMANTICS: Record<string, MicroSemantics> = {
+  'frac-gm-l1'(r) {
+    fracLoad(r, r.mnemonic.endsWith('dn2nz') ? 'dn2nz' : 'nd2nz');
+  },
   'fill-l1'(r) {
     fill(r, (r.b.operands.byte_offset ?? []).length > 0 ? intOf(r, 'byte_offset') : 0);
   },
