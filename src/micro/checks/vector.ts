@@ -201,7 +201,22 @@ function shift(c: MicroCheckContext): void {
   if (rhs.type.elem.startsWith('u')) c.err(rhs.span, 'requires shift count to use a signed integer element type');
 }
 
+/** PldiOp/PstiOp::verify: the offset an integer constant (an immediate of the instruction). */
+function immediateOffset(c: MicroCheckContext): void {
+  const offset = c.b.operands.offset?.[0];
+  if (offset !== undefined && c.v.constant(offset) === undefined) c.err(c.v.op.operands[offset].span, 'requires offset to be a constant index immediate');
+}
+
 export const VECTOR_CHECKS: Record<string, MicroCheck> = {
+  immediateLoad: (c) => {
+    updatedBase(c, 'source');
+    immediateOffset(c);
+  },
+  immediateStore: (c) => {
+    updatedBase(c, 'destination');
+    immediateOffset(c);
+  },
+  store: (c) => updatedBase(c, 'destination'),
   shift,
   // VexpdifOp::verify: f32 lanes out, whatever the source.
   vexpdif: (c) => {

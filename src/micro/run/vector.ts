@@ -1,5 +1,7 @@
 import { elemSize } from '../../types/type';
 import { vcvtTokens } from '../checks/vector';
+import { LocalPointer } from '../../machine/value';
+import { MicroRun } from './operands';
 import { attrText, dictText, dist, granularity, intOf, localAddress, reg, register, resultElem, scalarOf, typeOf, vregElem, MicroSemantics } from './operands';
 import {
   binary,
@@ -11,6 +13,9 @@ import {
   plt,
   pnot,
   por,
+  PREDICATE_LOAD_BYTES,
+  predicateLoad,
+  predicateStore,
   psel,
   pxor,
   unary,
@@ -49,6 +54,28 @@ import {
   vunpack,
   vusqz,
 } from '../semantics';
+
+/**
+ * Where a load or store at `ptr` with an advance of `advance` bytes accesses UB, and the updated base when the op
+ * returns one (`postUpdate`): without it the access is at base + advance; with it the access is at the base itself
+ * and the result is base + advance (04-predicate-load-store.md; the vlds-post-update and predicate-post-update
+ * goldens read and write their data in order through the returned pointers).
+ */
+function access(r: MicroRun, ptr: string, advance: number, postUpdate: boolean): { buffer: string; address: number; updated?: LocalPointer } {
+  const { buffer, address } = localAddress(r, ptr, 0);
+  if (!postUpdate) return { buffer, address: address + advance };
+  return { buffer, address, updated: { kind: 'local_pointer', buffer, address: address + advance } };
+}
+
+/** A `base[offset]` operand pair's advance in bytes: offset elements of the pointer's type. */
+const elementAdvance = (r: MicroRun, ptr: string): number => {
+  const t = typeOf(r, ptr);
+  return r.x.index(r.op, r.b.operands.offset[0]) * (t?.kind === 'ptr' ? elemSize(t.elem) : 1);
+};
+
+/** pldi's and psti's immediate offset unit by dist (04-predicate-load-store.md, A5: VL = 256 bytes); plds/psts count bytes. */
+const PREDICATE_UNIT: Record<string, Record<string, number>> = { pldi: { NORM: 32, US: 16, DS: 32 }, psti: { NORM: 32, PK: 16 } };
+const predicateAdvance = (r: MicroRun, d: string): number => r.x.index(r.op, r.b.operands.offset[0]) * (PREDICATE_UNIT[r.mnemonic]?.[d] ?? 1);
 
 /** The vector core's ops: lanes, predicates, reductions, rearrangements, loads and stores between UB and registers. */
 export const VECTOR_SEMANTICS: Record<string, MicroSemantics> = {
@@ -210,31 +237,44 @@ export const VECTOR_SEMANTICS: Record<string, MicroSemantics> = {
     r.x.setResults(r.op, [register('mask', pattern(granularity(r.op.resultTypes[0]), name, r.fail))]);
   },
   vlds(r) {
-    const elem = vregElem(r.op.resultTypes[0], r);
-    if (r.op.resultTypes.length > 1) r.fail('the updated base of a post-incrementing load is not implemented yet');
     const d = dist(r) ?? 'NORM';
-    const { buffer, address } = localAddress(r, 'source', r.x.index(r.op, r.b.operands.offset[0]));
-    void elem;
-    const window = r.x.memory.bytesAt(buffer, address, loadFootprint(d, r.fail), r.op.def.name, r.op.node.span);
-    r.x.setResults(r.op, [register('vreg', vlds(d, window, r.fail))]);
+    const at = access(r, 'source', elementAdvance(r, 'source'), r.op.resultTypes.length > 1);
+    const window = r.x.memory.bytesAt(at.buffer, at.address, loadFootprint(d, r.fail), r.op.def.name, r.op.node.span);
+    r.x.setResults(r.op, [register('vreg', vlds(d, window, r.fail)), ...(at.updated ? [at.updated] : [])]);
   },
   vsts(r) {
     const elem = vregElem(typeOf(r, 'value'), r);
-    if (r.op.resultTypes.length > 0) r.fail('the updated base of a post-incrementing store is not implemented yet');
     // The default distribution stores each lane whole (NORM_B<element width>).
     const d = dist(r) ?? `NORM_B${elemSize(elem) * 8}`;
     const image = vsts(d, reg(r, 'value'), reg(r, 'mask') as Mask, r.fail);
-    const { buffer, address } = localAddress(r, 'destination', r.x.index(r.op, r.b.operands.offset[0]));
-    const ub = r.x.memory.bytesAt(buffer, address, VREG_BYTES, r.op.def.name, r.op.node.span);
+    const at = access(r, 'destination', elementAdvance(r, 'destination'), r.op.resultTypes.length > 0);
+    const ub = r.x.memory.bytesAt(at.buffer, at.address, VREG_BYTES, r.op.def.name, r.op.node.span);
     for (let i = 0; i < VREG_BYTES; i++) if (image.written[i]) ub[i] = image.bytes[i];
+    if (at.updated) r.x.setResults(r.op, [at.updated]);
   },
   vldsx2(r) {
-    if (r.op.resultTypes.length > 2) r.fail('the updated base of a post-incrementing load is not implemented yet');
     const d = attrText(r, 'dist');
-    const { buffer, address } = localAddress(r, 'source', r.x.index(r.op, r.b.operands.offset[0]));
-    const window = r.x.memory.bytesAt(buffer, address, loadFootprint(d, r.fail), r.op.def.name, r.op.node.span);
+    const at = access(r, 'source', elementAdvance(r, 'source'), r.op.resultTypes.length > 2);
+    const window = r.x.memory.bytesAt(at.buffer, at.address, loadFootprint(d, r.fail), r.op.def.name, r.op.node.span);
     const { low, high } = vldsx2(d, window, r.fail);
-    r.x.setResults(r.op, [register('vreg', low), register('vreg', high)]);
+    r.x.setResults(r.op, [register('vreg', low), register('vreg', high), ...(at.updated ? [at.updated] : [])]);
+  },
+  // The VM runs a core's loads and stores one at a time in program order, so every access is already ordered as a
+  // barrier would order it (pto.mem_bar).
+  ordering() {},
+  'predicate-load'(r) {
+    const d = attrText(r, 'dist');
+    const at = access(r, 'source', predicateAdvance(r, d), r.op.resultTypes.length > 1);
+    const bytes = PREDICATE_LOAD_BYTES[d] ?? r.fail(`predicate load dist ${d} is not defined`);
+    const image = r.x.memory.bytesAt(at.buffer, at.address, bytes, r.op.def.name, r.op.node.span);
+    r.x.setResults(r.op, [register('mask', predicateLoad(d, image, r.fail)), ...(at.updated ? [at.updated] : [])]);
+  },
+  'predicate-store'(r) {
+    const d = attrText(r, 'dist');
+    const at = access(r, 'destination', predicateAdvance(r, d), r.op.resultTypes.length > 0);
+    const bytes = predicateStore(d, reg(r, 'value'), r.fail);
+    r.x.memory.bytesAt(at.buffer, at.address, bytes.length, r.op.def.name, r.op.node.span).set(bytes);
+    if (at.updated) r.x.setResults(r.op, [at.updated]);
   },
   vstsx2(r) {
     // The mask does not select lanes (vstsx2 in load-store.ts); it is checked against the lanes' width only.

@@ -72,3 +72,27 @@ export function punpack(src: Mask, part: 'LOWER' | 'HIGHER'): Mask {
   for (let i = 0; i < 128; i++) setMaskBit(r, 2 * i, maskBit(src, base + i));
   return r;
 }
+
+/**
+ * Predicate loads and stores (04-predicate-load-store.md): the UB image of a predicate is its 256 bits packed, bit i
+ * at byte i >> 3. Loads: NORM reads 32 bytes; US 16 bytes, each bit twice (mask bits 2i and 2i + 1 from bit i); DS
+ * 64 bytes, every other bit (mask bit i from bit 2i). Stores: NORM writes 32 bytes; PK 16, every other bit.
+ */
+export const PREDICATE_LOAD_BYTES: Record<string, number> = { NORM: 32, US: 16, DS: 64 };
+
+export function predicateLoad(dist: string, image: Uint8Array, fail: Fail): Mask {
+  const bit = (i: number) => ((image[i >> 3] >> (i & 7)) & 1) === 1;
+  const source: Record<string, (i: number) => boolean> = { NORM: bit, US: (i) => bit(i >> 1), DS: (i) => bit(2 * i) };
+  const f = source[dist] ?? fail(`predicate load dist ${dist} is not defined`);
+  const m = newMask();
+  for (let i = 0; i < 256; i++) if (f(i)) m[i >> 3] |= 1 << (i & 7);
+  return m;
+}
+
+export function predicateStore(dist: string, mask: Mask, fail: Fail): Uint8Array {
+  if (dist === 'NORM') return mask.slice();
+  if (dist !== 'PK') return fail(`predicate store dist ${dist} is not defined`);
+  const out = new Uint8Array(16);
+  for (let i = 0; i < 128; i++) if (((mask[(2 * i) >> 3] >> ((2 * i) & 7)) & 1) === 1) out[i >> 3] |= 1 << (i & 7);
+  return out;
+}
