@@ -5,6 +5,7 @@ import { Execution, Executor, OpDefinition, OpVerifier, Wait } from '../../ir/de
 import { vmTrap } from '../../machine/trap';
 import { Value } from '../../machine/value';
 import { codec } from '../../numerics/elements';
+import { FORMATS } from '../../numerics/rounding';
 import type { MicroOpRowData } from '../../spec/micro-schema';
 import { OpNode, attrOf, segment } from '../../syntax/ast';
 import { ElemType, Type, isFloat, printType } from '../../types/type';
@@ -179,7 +180,7 @@ function keyword(op: OpNode, words: string[]): string | undefined {
  * The rules of PTOAS's SIMT verifiers (lib/PTO/IR/VPTO.cpp) beyond the rows' kinds: value and result of one type,
  * signedness where redux and convert need it and nowhere else, convert's type pairs and controls.
  */
-function simtChecks(v: OpVerifier, name: string): void {
+function simtChecks(v: OpVerifier, name: string, family: string): void {
   const err = (message: string, span = v.op.nameSpan) => v.error(span, `${name}: ${message}`, undefined, D.microOperand);
   const [t0, t1, t2] = v.operands;
   const result = v.declared[0];
@@ -187,12 +188,14 @@ function simtChecks(v: OpVerifier, name: string): void {
   const mnemonic = name.slice('pto.'.length);
   const signedness = keyword(v.op, ['signed', 'unsigned']);
   const same = [t0, t1, t2, result].filter((t): t is Type => t !== undefined).slice(0, v.operands.length + 1);
-  if (mnemonic !== 'convert' && same.some((t) => printType(t) !== printType(same[0])))
+  if ((family === 'simt-math' || family === 'simt-collective') && same.some((t) => printType(t) !== printType(same[0])))
     err(`requires all operands and the result to have one type, got ${same.map(show).join(', ')}`);
   if (mnemonic.startsWith('redux_') && t0?.kind === 'scalar') {
     if (isFloat(t0.elem) && signedness) err('does not accept signedness for floating-point redux');
     if (!isFloat(t0.elem) && !signedness && mnemonic !== 'redux_add') err('requires explicit signedness for integer redux');
   }
+  if (family === 'simt-memory') memoryChecks(v, mnemonic, err);
+  if (family === 'simt-atomic') atomicChecks(v, mnemonic, signedness, err);
   if (mnemonic === 'convert' && t0?.kind === 'scalar' && result?.kind === 'scalar') {
     const problem = convertProblem(
       t0.elem,
@@ -203,6 +206,38 @@ function simtChecks(v: OpVerifier, name: string): void {
     );
     if (problem) err(problem);
   }
+}
+
+/** VPTO.cpp's verifyVPTOScalarAccessTypes and (ldg, stg) verifyLdgStgAccess and the SIMT scope. */
+function memoryChecks(v: OpVerifier, mnemonic: string, err: (message: string) => void): void {
+  const load = mnemonic === 'load' || mnemonic === 'ldg';
+  const ptr = v.operands[load ? 0 : 1];
+  const value = load ? v.declared[0] : v.operands[0];
+  if (ptr?.kind === 'ptr' && value && !(value.kind === 'scalar' && value.elem === ptr.elem))
+    return err(`expects ${mnemonic} value type to match pointer element type`);
+  if (mnemonic === 'ldg' || mnemonic === 'stg') {
+    const simt = v.function.attrs.some((a) => a.key === 'pto.simt_entry') || v.enclosing.some((o) => o.name === 'pto.section.simt');
+    if (!simt) err('must be inside a pto.simt_entry function or pto.section.simt');
+  }
+}
+
+/** VPTO.cpp's verifyAtomicCommon (scalar types: the packed vector<2xT> ones are not read by this toolchain). */
+function atomicChecks(v: OpVerifier, mnemonic: string, signedness: string | undefined, err: (message: string) => void): void {
+  const ptr = v.operands[0];
+  const value = v.operands[v.operands.length - 1];
+  const result = v.declared[0];
+  if (mnemonic === 'atomic_cas' && v.operands[1] && value && printType(v.operands[1]) !== printType(value))
+    return err('requires compare and value types to match');
+  if (value?.kind !== 'scalar' || !['i32', 'i64', 'f16', 'bf16', 'f32'].includes(value.elem))
+    return err('requires i32, i64, f16, bf16, f32, vector<2xf16> or vector<2xbf16> atomic value type');
+  if (result && printType(result) !== printType(value)) return err('requires atomic result type to match value type');
+  if (ptr?.kind !== 'ptr') return;
+  if (ptr.elem !== value.elem) return err('requires atomic value type to match pointer element type');
+  if (ptr.space !== 'gm' && ptr.space !== 'vec') return err('requires GM or UB pointer');
+  if (ptr.space === 'vec' && value.elem === 'i64') return err('does not support i64 UB-space atomics');
+  const bitwise = ['atomic_and', 'atomic_or', 'atomic_xor'].includes(mnemonic);
+  if (bitwise && isFloat(value.elem)) return err('requires integer type for bitwise atomics');
+  if (signedness && isFloat(value.elem)) err('does not accept signedness for floating-point atomics');
 }
 
 /** VPTO.cpp's verifyConvertControls for scalar types (packed vector<2xT> conversions are not read by this toolchain). */
@@ -246,7 +281,7 @@ function simtChecked(row: MicroOpRowData, standard: () => OpDefinition): OpDefin
     ...base,
     verify(v) {
       base.verify!(v);
-      simtChecks(v, row.name);
+      simtChecks(v, row.name, row.family);
     },
   };
 }
@@ -282,15 +317,25 @@ const QUERIES: Record<string, (t: SimtThread) => bigint> = {
   get_lanemask_gt: (t) => i32(0xffffffffn << BigInt((t.linear % WARP) + 1)),
 };
 
-/** The element a scalar load or store touches: in UB (bytes of the on-chip buffer) or in a global buffer. */
-function scalarAccess(r: MicroRun, ptr: string, value: Type | undefined): { read(): Value; write(v: Value): void } {
+interface ScalarAccess {
+  read(): Value;
+  write(v: Value): void;
+  /** An atomic read-modify-write: the new value from the old, which it returns. */
+  update(f: (old: Value) => Value): Value;
+}
+
+/**
+ * The element a scalar load, store or atomic touches (at `offset` elements when the op has one): in UB (bytes of the
+ * on-chip buffer) or in a global buffer.
+ */
+function scalarAccess(r: MicroRun, ptr: string, value: Type | undefined): ScalarAccess {
   const t = r.op.operandTypes[r.b.operands[ptr][0]];
   if (t?.kind !== 'ptr') return r.fail(`'${ptr}' is not a pointer`);
   const elem = t.elem as ElemType;
   if (value && !(value.kind === 'scalar' && value.elem === elem)) return r.fail(`a ${printType(value)} through a ${printType(t)} is not implemented yet`);
   const c = codec(elem);
   if (!c) return r.fail(`${printType(t)}'s elements are not implemented yet`);
-  const offset = r.x.index(r.op, r.b.operands.offset[0]);
+  const offset = r.b.operands.offset ? r.x.index(r.op, r.b.operands.offset[0]) : 0;
   const toValue = (v: number | bigint): Value => (isFloat(elem) ? Number(v) : BigInt(v));
   if (t.space === 'gm') {
     const gm = globalAddress(r, ptr);
@@ -301,12 +346,78 @@ function scalarAccess(r: MicroRun, ptr: string, value: Type | undefined): { read
     return {
       read: () => toValue(gm.buffer.readElement(element) as number | bigint),
       write: (v) => gm.buffer.writeElement(element, c.round(v as number | bigint)),
+      update(f) {
+        let old: Value = 0n;
+        gm.buffer.updateElement(element, (o) => {
+          old = toValue(o as number | bigint);
+          return c.round(f(old) as number | bigint);
+        });
+        return old;
+      },
     };
   }
   const { buffer, address } = localAddress(r, ptr, offset);
   const bytes = r.x.memory.bytesAt(buffer, address, c.size, r.op.def.name, r.op.node.span);
   const view = new DataView(bytes.buffer, bytes.byteOffset, c.size);
-  return { read: () => toValue(c.read(view, 0) as number | bigint), write: (v) => c.write(view, 0, c.round(v as number | bigint)) };
+  const read = () => toValue(c.read(view, 0) as number | bigint);
+  const write = (v: Value) => c.write(view, 0, c.round(v as number | bigint));
+  return {
+    read,
+    write,
+    update(f) {
+      const old = read();
+      write(f(old));
+      return old;
+    },
+  };
+}
+
+/**
+ * The new value of an atomic from the old one and the operands (docs/isa/micro-isa/17-simt.md): integers wrap in
+ * their width and compare by the signedness written (signed when none is), floats round once to their type.
+ */
+function atomicUpdate(r: MicroRun, elem: ElemType): (old: Value) => Value {
+  const value = operand(r, 'value');
+  const kind = r.mnemonic.slice('atomic_'.length);
+  if (isFloat(elem)) {
+    const v = value as number;
+    if (kind === 'exch') return () => v;
+    if (kind === 'add' || kind === 'sub') return (old) => roundTo(kind === 'add' ? (old as number) + v : (old as number) - v, elem);
+    if (kind === 'min' || kind === 'max')
+      return (old) => {
+        const o = old as number;
+        if (Number.isNaN(o) || Number.isNaN(v)) return r.fail('a NaN operand is not implemented yet (the docs do not say which value wins)');
+        return kind === 'min' ? (v < o || (v === o && Object.is(v, -0)) ? v : o) : v > o || (v === o && Object.is(v, 0)) ? v : o;
+      };
+    if (kind === 'cas') {
+      // A compare-and-swap compares bits (so -0 is not +0 and a NaN can match itself).
+      const bits = (x: number) => FORMATS[elem as 'f32'].encode(x);
+      const compare = bits(operand(r, 'compare') as number);
+      return (old) => (bits(old as number) === compare ? v : old);
+    }
+    return r.fail(`${r.op.def.name} of ${elem} is not implemented yet`);
+  }
+  const width = elem === 'i64' ? 64 : 32;
+  const unsigned = r.b.attrs.signedness?.kind === 'string' && r.b.attrs.signedness.value === 'unsigned';
+  const read = (x: Value) => (unsigned ? BigInt.asUintN(width, x as bigint) : BigInt.asIntN(width, x as bigint));
+  const wrap = (x: bigint) => BigInt.asIntN(width, x);
+  const v = read(value);
+  const ops: Record<string, (o: bigint) => bigint> = {
+    exch: () => v,
+    add: (o) => o + v,
+    sub: (o) => o - v,
+    min: (o) => (v < o ? v : o),
+    max: (o) => (v > o ? v : o),
+    and: (o) => o & v,
+    or: (o) => o | v,
+    xor: (o) => o ^ v,
+  };
+  if (kind === 'cas') {
+    const compare = read(operand(r, 'compare'));
+    return (old) => (read(old) === compare ? wrap(v) : old);
+  }
+  const f = ops[kind] ?? r.fail('is not implemented yet');
+  return (old) => wrap(f(read(old)));
 }
 
 /** A collective: this lane's values go to the launch, which hands back the lane's result once the warp is there. */
@@ -371,6 +482,11 @@ export const SIMT_SEMANTICS: Record<string, MicroSemantics> = {
       // A source lane that is not running keeps the lane's own value (the docs leave it to the target).
       return (lanes.get(source) ?? lanes.get(lane)!)[0];
     });
+  },
+  'simt-atomic'(r) {
+    const elem = scalarElem(r.op.resultTypes[0], r);
+    const access = scalarAccess(r, 'destination', r.op.resultTypes[0]);
+    r.x.setResults(r.op, [access.update(atomicUpdate(r, elem))]);
   },
   'simt-redux'(r) {
     const elem = scalarElem(r.op.resultTypes[0], r);
