@@ -2,6 +2,8 @@ import { Instruction, isa, knownOps } from '../spec/isa';
 import { opRegistry } from '../ops/registry';
 import { TARGETS } from '../spec/schema';
 import { ElemType } from '../types/type';
+import { specTables } from '../spec/tables';
+import { MICRO_SEMANTICS } from '../micro/execute';
 
 /** Prints docs/isa.md: the coverage table and the instruction reference, generated from spec/. */
 
@@ -95,6 +97,42 @@ function dialectCoverage(): string[] {
   return lines;
 }
 
+/**
+ * The micro-op level: each op of PTOAS's VPTOOps.td, VPTOUbOps.td and VMIOps.td (spec/known-ops.json's `vpto`), and
+ * how far the toolchain takes it. An op with a row in spec/micro/ is parsed in its format and verified by its row's
+ * rules; it runs when its row is a region, a definition of its own, or names a semantics the VM has.
+ */
+function microCoverage(): string[] {
+  const rows = new Map(specTables().micro.map((r) => [r.name, r]));
+  const status = (name: string): 'run' | 'verified' | 'not supported' => {
+    const row = rows.get(name);
+    if (!row) return 'not supported';
+    return row.region || row.definition || (row.semantics && MICRO_SEMANTICS[row.semantics]) ? 'run' : 'verified';
+  };
+  const levels: [string, (name: string) => boolean][] = [
+    ['VPTO (`VPTOOps.td`)', (n) => !n.startsWith('pto.ub.') && !n.startsWith('pto.vmi.')],
+    ['VPTO, the A2/A3 form (`VPTOUbOps.td`, `pto.ub.*`)', (n) => n.startsWith('pto.ub.')],
+    ['VMI (`VMIOps.td`, `pto.vmi.*`)', (n) => n.startsWith('pto.vmi.')],
+  ];
+  const labels: Record<string, string> = {
+    run: 'Parsed, verified and run',
+    verified: 'Parsed and verified; the VM traps "not implemented yet"',
+    'not supported': 'Not supported yet (pto-as says so at the op)',
+  };
+  const lines = ['## The micro-op level', '', "PTOAS e32488c9's micro-op level ([vpto.md](vpto.md)), by the file that defines each op.", ''];
+  for (const [title, inLevel] of levels) {
+    const names = [...knownOps().microOps].filter(inLevel).sort();
+    const by = new Map<string, string[]>();
+    for (const name of names) by.set(status(name), [...(by.get(status(name)) ?? []), name]);
+    lines.push(`### ${title}: ${names.length} ops`, '');
+    for (const k of ['run', 'verified', 'not supported']) {
+      const list = by.get(k) ?? [];
+      lines.push(`**${labels[k]}** (${list.length}): ${list.map((n) => `\`${n}\``).join(', ') || 'none'}.`, '');
+    }
+  }
+  return lines;
+}
+
 function reference(instructions: Instruction[]): string[] {
   const lines = [
     '## Instructions',
@@ -139,6 +177,7 @@ export function isaTable(): string {
     'Generated from `spec/` by `npm run docs:isa`; do not edit by hand.',
     '',
     ...dialectCoverage(),
+    ...microCoverage(),
     ...coverage(pto),
     '',
     ...holes(pto),
