@@ -151,3 +151,71 @@ test('create_mask, vbrc, vmul, vsel, grouped vcadd and vstore, vcvt and a masked
   const kept = read(buffers.kept);
   expect([kept[0], kept[47], kept[48], kept[63]]).toEqual([-16, 31, 7, 7]);
 });
+
+/**
+ * idx = vci 0 (0..63, i32); lt = lanes where idx < 10 (signless: unsigned compare) under pset PAT_ALL;
+ * r = vadds(idx, 100) under lt, merge by default: i + 100 below 10, else i. rev = vci 63 DESC = 63 - i;
+ * g = vgather(table, rev, lt): table[63 - i] = (63 - i) / 2 below 10, else 0. w = vci 250 over 8 lanes, stored as a
+ * group of 8 slots into ui8 memory: the low bytes 250..255, 0, 1.
+ */
+const KERNEL2 = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%table: !pto.ptr<f32, gm>, %ints: !pto.ptr<i32, gm>, %gathered: !pto.ptr<f32, gm>, %bytes: !pto.ptr<ui8, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c0_i32 = arith.constant 0 : i32
+    %c10_i32 = arith.constant 10 : i32
+    %c63_i32 = arith.constant 63 : i32
+    %c100_i32 = arith.constant 100 : i32
+    %c250_i32 = arith.constant 250 : i32
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c8_i64 = arith.constant 8 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %c1024_i64 = arith.constant 1024 : i64
+    %c2048_i64 = arith.constant 2048 : i64
+    %c3072_i64 = arith.constant 3072 : i64
+    %ub_table = pto.castptr %c0_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_ints = pto.castptr %c1024_i64 : i64 -> !pto.ptr<i32, ub>
+    %ub_gathered = pto.castptr %c2048_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_bytes = pto.castptr %c3072_i64 : i64 -> !pto.ptr<ui8, ub>
+    pto.mte_gm_ub %table, %ub_table, %c0_i64, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64)
+      : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vecscope {
+      %idx = pto.vmi.vci %c0_i32 : i32 -> !pto.vmi.vreg<64xi32>
+      %all = pto.vmi.pset "PAT_ALL" : ${M}
+      %ten = pto.vmi.vbrc %c10_i32 : i32 -> !pto.vmi.vreg<64xi32>
+      %lt = pto.vmi.vcmp %idx, %ten, %all {cmp = "lt"} : !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32>, ${M} -> ${M}
+      %r = pto.vmi.vadds %idx, %c100_i32, %lt : !pto.vmi.vreg<64xi32>, i32, ${M} -> !pto.vmi.vreg<64xi32>
+      pto.vmi.vstore %r, %ub_ints[%c0] : !pto.vmi.vreg<64xi32>, !pto.ptr<i32, ub>
+      %rev = pto.vmi.vci %c63_i32 {order = "DESC"} : i32 -> !pto.vmi.vreg<64xi32>
+      %g = pto.vmi.vgather %ub_table, %rev, %lt : !pto.ptr<f32, ub>, !pto.vmi.vreg<64xi32>, ${M} -> ${V}
+      pto.vmi.vstore %g, %ub_gathered[%c0] : ${V}, !pto.ptr<f32, ub>
+      %w = pto.vmi.vci %c250_i32 : i32 -> !pto.vmi.vreg<8xi32>
+      pto.vmi.vstore %w, %ub_bytes[%c0], %c1 {group = 8} : !pto.vmi.vreg<8xi32>, !pto.ptr<ui8, ub>
+    }
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.mte_ub_gm %ub_ints, %ints, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64) : !pto.ptr<i32, ub>, !pto.ptr<i32, gm>, i64, i64, i64, i64
+    pto.mte_ub_gm %ub_gathered, %gathered, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
+    pto.mte_ub_gm %ub_bytes, %bytes, %c8_i64 nburst(%c1_i64, %c8_i64, %c8_i64) : !pto.ptr<ui8, ub>, !pto.ptr<ui8, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+
+test('vci, pset, vcmp, vadds (merge), vgather and a packed group vstore, run', () => {
+  const buffers = {
+    table: new GlobalBuffer('table', 'f32', new Uint8Array(Float32Array.from({ length: 64 }, (_, j) => j / 2).buffer)),
+    ints: new GlobalBuffer('ints', 'i32', new Uint8Array(256)),
+    gathered: new GlobalBuffer('gathered', 'f32', new Uint8Array(256)),
+    bytes: new GlobalBuffer('bytes', 'u8', new Uint8Array(8)),
+  };
+  runMicroKernel(KERNEL2, 'k', buffers);
+  const ints = Array.from(new Int32Array(buffers.ints.bytes.buffer.slice(0)));
+  expect([ints[0], ints[9], ints[10], ints[63]]).toEqual([100, 109, 10, 63]);
+  const gathered = Array.from(new Float32Array(buffers.gathered.bytes.buffer.slice(0)));
+  expect([gathered[0], gathered[9], gathered[10], gathered[63]]).toEqual([31.5, 27, 0, 0]);
+  expect(Array.from(buffers.bytes.bytes)).toEqual([250, 251, 252, 253, 254, 255, 0, 1]);
+});

@@ -99,3 +99,45 @@ export const vmiConvertCheck: MicroCheck = (c) => {
   const pmode = c.attr('pmode');
   if (pmode && !(pmode.kind === 'string' && (pmode.value === 'merge' || pmode.value === 'zero'))) c.err(pmode.span, "pmode must be 'merge' or 'zero'");
 };
+
+/**
+ * The legacy conversions (extf, truncf, fptosi, fptoui, sitofp, extsi, extui, trunci; VMI.cpp's verifiers of each):
+ * matching lane counts and the direction each names.
+ */
+export const legacyConvertCheck: MicroCheck = (c) => {
+  const [source, result] = ['source', 'result'].map((n) => c.value(n));
+  if (source?.type?.kind !== 'vmi_vreg' || result?.type?.kind !== 'vmi_vreg') return;
+  const [from, to] = [source.type, result.type];
+  const at = c.v.op.nameSpan;
+  const name = c.row.name.slice('pto.vmi.'.length);
+  if (from.lanes !== to.lanes) return c.err(result.span, 'requires source and result logical lane counts to match');
+  const [sb, db] = [bits(from), bits(to)];
+  const unsignedLike = (t: VmiVregType) => isInteger(t.elem) && !isSigned(t);
+  switch (name) {
+    case 'extsi':
+      if (!isSigned(from) || !isSigned(to)) return c.err(at, 'requires signed integer source and result element types');
+      break;
+    case 'extui':
+      if (!unsignedLike(from) || !unsignedLike(to)) return c.err(at, 'requires unsigned or signless integer source and result element types');
+      break;
+    case 'extf':
+      if (!isFloatLike(from) || !isFloatLike(to)) return c.err(at, 'requires floating-point-like source and result element types');
+      break;
+    case 'trunci': {
+      if (!isInteger(from.elem) || !isInteger(to.elem)) return c.err(at, 'requires integer source and result element types');
+      if (sb <= db) return c.err(at, 'requires result element type to be narrower than source element type');
+      const sat = c.attr('saturate');
+      if (!sat) return c.err(at, "'saturate' attribute is required (SAT or NOSAT)");
+      if (!(sat.kind === 'string' && (sat.value === 'SAT' || sat.value === 'NOSAT'))) return c.err(sat.span, "saturate attr must be 'SAT' or 'NOSAT'");
+      return;
+    }
+    default: {
+      const dir = cvtDirection(from, to);
+      const wanted: Record<string, CvtDirection> = { truncf: 'FpNarrow', fptosi: 'FpToSi', fptoui: 'FpToUi', sitofp: 'SiToFp' };
+      if (typeof dir !== 'string') return c.err(at, dir.error);
+      if (dir !== wanted[name]) return c.err(at, `is not a ${name} conversion: ${from.spelled} -> ${to.spelled}`);
+      return;
+    }
+  }
+  if (sb >= db) c.err(at, 'requires result element type to be wider than source element type');
+};

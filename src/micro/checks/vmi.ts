@@ -1,8 +1,8 @@
 import { Span } from '../../diag/source';
-import { VmiMaskType, VmiVregType, elemBits, isInteger } from '../../types/type';
+import { ElemType, VmiMaskType, VmiVregType, elemBits, isInteger } from '../../types/type';
 import { parseVmiLayout } from '../../syntax/vmi-layout';
 import type { MicroCheck, MicroCheckContext } from '../checks';
-import { vmiConvertCheck } from './vmi-convert';
+import { legacyConvertCheck, vmiConvertCheck } from './vmi-convert';
 
 /**
  * Verifier rules of VMI rows (spec/micro/vmi.json), after PTOAS e32488c9's lib/PTO/IR/VMI.cpp: lane counts and element
@@ -270,6 +270,102 @@ const interpretCast: MicroCheck = (c) => {
   if (source.type.layout !== result.type.layout) c.err(result.span, 'requires source and result layouts to match');
 };
 
+const CMP_MODES = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'oeq', 'one', 'olt', 'ole', 'ogt', 'oge'];
+
+/** VMIVcmpOp / VMIVcmpsOp::verify. */
+const compare: MicroCheck = (c) => {
+  const data = vreg(c, 'lhs') ?? vreg(c, 'src');
+  if (!data) return;
+  if (data.type.spelled === '!pto.bf16x2') return c.err(data.span, 'does not support bf16x2 VMI element type; bf16x2 is conversion-only');
+  if (c.row.elems && !elemAllowed(c.row.elems, data.type)) return c.err(data.span, `requires ${listed(c.row.elems)} VMI element type`);
+  const cmp = stringAttr(c, 'cmp') ?? '';
+  const at = c.attr('cmp')?.span ?? c.v.op.nameSpan;
+  if (isInteger(data.type.elem) && cmp.startsWith('o'))
+    return c.err(at, 'requires integer compare predicate eq/ne/lt/le/gt/ge; signedness is selected by the integer element type');
+  if (!sameShape(c, [data, vreg(c, 'rhs')], true)) return;
+  const scalar = c.value('scalar');
+  if (scalar?.type?.kind === 'scalar' && !scalarMatches(data.type, scalar.type.elem))
+    return c.err(scalar.span, 'requires scalar type to match vector element type');
+  if (!CMP_MODES.includes(cmp)) return c.err(at, `unsupported compare predicate '${cmp}'; expected eq/ne/lt/le/gt/ge, or oeq/one/olt/ole/ogt/oge`);
+  const pmode = stringAttr(c, 'pmode');
+  if (pmode !== undefined && pmode !== 'zeroing' && pmode !== 'merge')
+    return c.err(c.attr('pmode')!.span, `unsupported pmode '${pmode}'; expected "zeroing" or "merge"`);
+  const seed = mask(c, 'seed');
+  if (!maskMatches(c, seed, data)) return;
+  const result = mask(c, 'result');
+  if (seed && result && seed.type.lanes !== result.type.lanes) c.err(result.span, 'requires result mask lane count to match seed mask lane count');
+};
+
+/** isCompatibleScalarForSemanticType, as far as the toolchain's scalar types tell signedness (it reads siN as iN). */
+function scalarMatches(t: VmiVregType, scalar: ElemType): boolean {
+  if (scalar === t.elem) return true;
+  return isInteger(t.elem) && isInteger(scalar) && elemBits(scalar) === elemBits(t.elem) && scalar.startsWith('i');
+}
+
+/** verifyVMIVectorScalarOp / verifyVMIVectorScalarShiftOp. */
+const vecScalar: MicroCheck = (c) => {
+  const src = vreg(c, 'src');
+  const scalar = c.value('scalar');
+  if (!src) return;
+  const shift = c.row.name.endsWith('shls') || c.row.name.endsWith('shrs');
+  if (src.type.spelled === '!pto.bf16x2') return c.err(src.span, 'does not support bf16x2 VMI element type; bf16x2 is conversion-only');
+  if (shift) {
+    if (!isInteger(src.type.elem)) return c.err(src.span, 'requires integer-like VMI element type for shift');
+    if (scalar?.type?.kind === 'scalar' && scalar.type.elem !== 'i16') return c.err(scalar.span, 'requires signless i16 shift amount');
+  } else if (scalar?.type?.kind === 'scalar' && scalar.type.elem !== src.type.elem)
+    return c.err(scalar.span, `requires scalar type to match vector element type, got scalar ${scalar.type.elem} vs vector element ${src.type.spelled}`);
+  if (!sameShape(c, [src, vreg(c, 'result')], true)) return;
+  if (!maskMatches(c, mask(c, 'mask'), vreg(c, 'result'))) return;
+  const pmode = stringAttr(c, 'pmode');
+  if (pmode !== undefined && pmode !== 'merge' && pmode !== 'zero') c.err(c.attr('pmode')!.span, `unsupported pmode '${pmode}'; expected "merge" or "zero"`);
+};
+
+/** VMIVciOp::verify. */
+const index: MicroCheck = (c) => {
+  const result = vreg(c, 'result');
+  const base = c.value('base');
+  if (!result) return;
+  const e = result.type.elem;
+  const bits = elemBits(e);
+  if (!(isInteger(e) ? bits === 8 || bits === 16 || bits === 32 : e === 'f16' || e === 'f32'))
+    return c.err(result.span, 'requires result element type to be integer 8/16/32 or f16/f32');
+  if (base?.type?.kind === 'scalar' && !scalarMatches(result.type, base.type.elem)) return c.err(base.span, 'requires base type to match result element type');
+  const order = stringAttr(c, 'order');
+  if (order !== undefined && order !== 'ASC' && order !== 'DESC') return c.err(c.attr('order')!.span, 'requires order to be ASC or DESC');
+  const group = intAttr(c, 'group');
+  if (group === undefined) return;
+  if (group <= 0) return c.err(c.attr('group')!.span, 'requires group to be positive');
+  if (result.type.lanes % group !== 0) return c.err(c.attr('group')!.span, 'requires group to evenly divide result logical lane count');
+  const size = result.type.lanes / group;
+  const perPart = 2048 / bits;
+  if (group > 1 && size % perPart !== 0 && perPart % size !== 0)
+    c.err(c.attr('group')!.span, `requires group_size to divide or be a multiple of physical lanes per part (${perPart})`);
+};
+
+/** VMIPsetOp::verify. */
+const pattern: MicroCheck = (c) => {
+  const result = mask(c, 'result');
+  const p = c.attr('pattern');
+  if (p?.kind === 'string' && p.value !== 'PAT_ALL') return c.err(p.span, 'requires pattern to be "PAT_ALL"');
+  if (result && result.type.granularity !== 'pred' && result.type.layout === undefined) c.err(result.span, 'requires concrete mask result to carry layout');
+};
+
+/** VMIVgatherOp::verify. */
+const gather: MicroCheck = (c) => {
+  const offsets = vreg(c, 'offsets');
+  const result = vreg(c, 'result');
+  if (!offsets || !result) return;
+  if (!memoryMatches(c, 'source', result, 'source')) return;
+  const bits = elemBits(offsets.type.elem);
+  if (!isInteger(offsets.type.elem) || offsets.type.spelled.startsWith('si') || (bits !== 32 && bits !== 16))
+    return c.err(offsets.span, 'requires signless or unsigned 16-bit or 32-bit integer offsets');
+  if (!sameShape(c, [offsets, result], false)) return;
+  if (!maskMatches(c, mask(c, 'mask'), result)) return;
+  if (bits === 16 && result.type.spelled !== 'ui16') return c.err(result.span, 'requires ui16 result element type when using ui16 offsets');
+  const pmode = stringAttr(c, 'pmode');
+  if (pmode !== undefined && pmode !== 'merge' && pmode !== 'zero') c.err(c.attr('pmode')!.span, "pmode must be 'merge' or 'zero'");
+};
+
 export const VMI_CHECKS: Record<string, MicroCheck> = {
   vmiCreateGroupMask: createGroupMask,
   vmiLoad: load,
@@ -280,4 +376,10 @@ export const VMI_CHECKS: Record<string, MicroCheck> = {
   vmiReduce: reduce,
   vmiInterpretCast: interpretCast,
   vmiConvert: vmiConvertCheck,
+  vmiLegacyConvert: legacyConvertCheck,
+  vmiCompare: compare,
+  vmiVecScalar: vecScalar,
+  vmiIndex: index,
+  vmiPattern: pattern,
+  vmiGather: gather,
 };

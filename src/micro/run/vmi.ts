@@ -1,7 +1,25 @@
 import { codec, Scalar } from '../../numerics/elements';
 import { Register } from '../../machine/value';
 import { ElemType, Type, VmiMaskType, VmiVregType, isFloat, isInteger } from '../../types/type';
-import { Mask, VREG_BYTES, VReg, binary, elemBytes, maskFromLanes, newVReg, unary, unitConverter, vcadd, view } from '../semantics';
+import {
+  Mask,
+  VREG_BYTES,
+  VReg,
+  binary,
+  elemBytes,
+  laneActive,
+  maskFromLanes,
+  newMask,
+  newVReg,
+  pand,
+  unary,
+  unitConverter,
+  vcadd,
+  vcmp,
+  vcmps,
+  vecScalar,
+  view,
+} from '../semantics';
 import { cvtDirection } from '../checks/vmi-convert';
 import { intOf, localAddress, MicroRun, MicroSemantics } from './operands';
 
@@ -75,6 +93,34 @@ function perRegister(elem: ElemType, lanes: number, inputs: Uint8Array[], active
   return out;
 }
 
+/** As perRegister, for lane functions that give a predicate: the logical mask of the lanes whose bit is on. */
+function perRegisterMask(elem: ElemType, lanes: number, inputs: Uint8Array[], active: Uint8Array | undefined, f: (regs: VReg[], m: Mask) => Mask): Uint8Array {
+  const size = elemBytes(elem);
+  const per = VREG_BYTES / size;
+  const out = new Uint8Array(lanes);
+  for (let base = 0; base < lanes; base += per) {
+    const n = Math.min(per, lanes - base);
+    const regs = inputs.map((b) => {
+      const reg = newVReg();
+      reg.set(b.subarray(base * size, (base + n) * size));
+      return reg;
+    });
+    const m = f(
+      regs,
+      maskFromLanes((l) => l < n && (!active || active[base + l] === 1), size),
+    );
+    for (let l = 0; l < n; l++) out[base + l] = laneActive(m, l, size) ? 1 : 0;
+  }
+  return out;
+}
+
+/** A scalar operand as a number (VMI lanes are at most 32 bits wide). */
+function scalarNamed(r: MicroRun, name: string): number {
+  const s = r.x.operand(r.op, r.b.operands[name][0]);
+  if (typeof s !== 'number' && typeof s !== 'bigint') return r.fail(`the operand '${name}' is not a number`);
+  return Number(s);
+}
+
 /** Lane i of a logical vector. */
 function laneOf(bytes: Uint8Array, elem: ElemType, i: number): Scalar {
   const c = codec(elem);
@@ -145,13 +191,19 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
     const group = dictInt(r, 'group');
     if (has(r, 'high') || has(r, 'block_stride')) r.fail(`the ${has(r, 'high') ? 'interleaving' : 'block-strided'} vstore is not implemented yet`);
     const p = typeNamed(r, 'destination');
-    if (p?.kind === 'ptr' && elemBytes(p.elem) !== size) r.fail(`a vstore of ${t.spelled} lanes into ${p.elem} memory (packing) is not implemented yet`);
+    const memory = p?.kind === 'ptr' ? elemBytes(p.elem) : size;
     if (group !== undefined) {
+      // A group store of 32-bit integer lanes into 8-bit memory keeps each lane's low byte (VMIToVPTO.cpp packs
+      // them with two vpack LOWER); the checker allows no other width change.
       const stride = r.x.index(r.op, r.b.operands.stride[0]);
       const row = groupRows(t.lanes, group);
-      for (let g = 0; g < group; g++) window(r, 'destination', offset + g * stride, row, size).set(value.subarray(g * row * size, (g + 1) * row * size));
+      for (let g = 0; g < group; g++) {
+        const ub = window(r, 'destination', offset + g * stride, row, memory);
+        for (let k = 0; k < row; k++) ub.set(value.subarray((g * row + k) * size, (g * row + k) * size + memory), k * memory);
+      }
       return;
     }
+    if (memory !== size) r.fail(`a vstore of ${t.spelled} lanes into ${p?.kind === 'ptr' ? p.elem : ''} memory is not implemented yet`);
     // Only active lanes are written (the mask-select-store golden keeps its sentinel in the inactive ones).
     const active = maskNamed(r);
     const ub = window(r, 'destination', offset, t.lanes, size);
@@ -247,6 +299,71 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
     const out = new Uint8Array(to.lanes * du);
     const [s, d] = [view(src), view(out)];
     for (let i = 0; i < from.lanes; i++) convert(s, i * su, d, i * du);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  vmiCompare(r) {
+    const [a, b] = has(r, 'lhs') ? ['lhs', 'rhs'] : ['src', 'scalar'];
+    const t = vmiVreg(typeNamed(r, a), r);
+    const elem = semanticElem(t);
+    const cmp = dictString(r, 'cmp') ?? r.fail('cmp is not a string');
+    // The ordered float predicates are IEEE comparisons, false on NaN, as the plain ones are except `ne`: `one` is
+    // `ne` where both lanes are numbers (a lane equal to itself).
+    const mode = cmp.startsWith('o') ? cmp.slice(1) : cmp;
+    const seed = bytesNamed(r, 'seed');
+    const scalar = b === 'scalar' ? scalarNamed(r, 'scalar') : undefined;
+    const inputs = scalar === undefined ? [bytesNamed(r, a), bytesNamed(r, b)] : [bytesNamed(r, a)];
+    const out = perRegisterMask(elem, t.lanes, inputs, seed, ([x, y], m) => {
+      const on = scalar === undefined ? vcmp(mode, elem, x, y, m, r.fail) : vcmps(mode, elem, x, scalar, m, r.fail);
+      if (cmp !== 'one') return on;
+      const ordered = (v: VReg) => vcmp('eq', elem, v, v, m, r.fail);
+      const both = scalar === undefined ? pand(ordered(x), ordered(y), m) : typeof scalar === 'number' && Number.isNaN(scalar) ? newMask() : ordered(x);
+      return pand(on, both, m);
+    });
+    r.x.setResults(r.op, [mask(out)]);
+  },
+  vmiVecScalar(r) {
+    const t = vmiVreg(typeNamed(r, 'src'), r);
+    const name = r.mnemonic.slice(4);
+    const elem = semanticElem(t);
+    const src = bytesNamed(r, 'src');
+    const active = bytesNamed(r, 'mask');
+    const scalar = scalarNamed(r, 'scalar');
+    const computed = perRegister(elem, t.lanes, [src], active, ([a], m) => vecScalar(name, elem, a, scalar, m, r.fail));
+    // VMI_VecScalarOp: pmode "merge" (the default) keeps src in inactive lanes, "zero" zeroes them.
+    if (dictString(r, 'pmode') !== 'zero') {
+      const size = elemBytes(elem);
+      for (let i = 0; i < t.lanes; i++) if (active[i] !== 1) computed.set(src.subarray(i * size, (i + 1) * size), i * size);
+    }
+    r.x.setResults(r.op, [vreg(computed)]);
+  },
+  vmiIndex(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const base = scalarNamed(r, 'base');
+    const sign = dictString(r, 'order') === 'DESC' ? -1 : 1;
+    const size = t.lanes / (dictInt(r, 'group') ?? 1);
+    const bits = elemBytes(t.elem) * 8;
+    const out = new Uint8Array(t.lanes * elemBytes(t.elem));
+    for (let i = 0; i < t.lanes; i++) {
+      const v = base + sign * (i % size);
+      // Integers wrap in the element's width, floats round once (the VPTO vci's rules).
+      setLane(out, t.elem, i, isInteger(t.elem) ? Number(t.elem.startsWith('u') ? BigInt.asUintN(bits, BigInt(v)) : BigInt.asIntN(bits, BigInt(v))) : v);
+    }
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  vmiPattern(r) {
+    r.x.setResults(r.op, [mask(new Uint8Array(vmiMask(r.op.resultTypes[0], r).lanes).fill(1))]);
+  },
+  vmiGather(r) {
+    zeroingOnly(r);
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const offsets = vmiVreg(typeNamed(r, 'offsets'), r);
+    const size = elemBytes(t.elem);
+    const index = bytesNamed(r, 'offsets');
+    const active = bytesNamed(r, 'mask');
+    const out = new Uint8Array(t.lanes * size);
+    // Offsets are element offsets from the base (07-sfu.md: "Per-lane element offset"), read unsigned.
+    for (let i = 0; i < t.lanes; i++)
+      if (active[i] === 1) out.set(window(r, 'source', Number(laneOf(index, offsets.elem.replace(/^i/, 'u') as ElemType, i)), 1, size), i * size);
     r.x.setResults(r.op, [vreg(out)]);
   },
   vmiInterpretCast(r) {
