@@ -512,6 +512,25 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
     const signature = types || results ? ` :${types ? ' ' + types : ''}${results}` : '';
     this.emit(depth, `${res}${op.name}${items.length ? ' ' + items.join(', ') : ''}${clauses}${this.attrSuffix(op.attrs)}${signature}`);
   },
+  /** pto.mte_gm_l1_frac: its mode, groups and grouped types as PTOAS prints them (src/syntax/cube-parse.ts). */
+  CubeFracBody(op, depth) {
+    const m = op.micro!;
+    const mode = attrOf(op, 'mode');
+    const word = mode?.kind === 'string' ? mode.value : '?';
+    const groups = m.clauses.map((c) => `, ${c.keyword}(${c.operands.map((k) => this.use(op.operands[k])).join(', ')})`).join('');
+    // Each group's types follow its keyword (`shape i64, i64`), in parentheses where written so (`src_layout(i64)`).
+    const rest = m.types.slice(2);
+    let at = 0;
+    const groupTypes = m.clauses.map((c) => {
+      const types = rest.slice(at, (at += c.operands.length));
+      const keyword = types[0]?.keyword ?? c.keyword;
+      const list = types.map((t) => this.type(t.type)).join(', ');
+      return keyword.endsWith('()') ? `${keyword.slice(0, -2)}(${list})` : `${keyword} ${list}`;
+    });
+    const types = [...m.types.slice(0, 2).map((t) => this.type(t.type)), word, ...groupTypes].join(', ');
+    const [src, dst] = [op.operands[0], op.operands[1]];
+    this.emit(depth, `${op.name} ${this.use(src)}, ${this.use(dst)}, ${word}${groups}${this.attrSuffix(except(op, 'mode', 'mode_type'))} : ${types}`);
+  },
   LoadScalarBody(op, depth, res) {
     const [ptr, offset] = op.operands;
     this.emit(

@@ -181,3 +181,36 @@ describe('copy_gm_to_cbuf_multi_nd2nz/dn2nz write NZ fractals of 32-byte C0 rows
     expect(run(body('copy_gm_to_cbuf_multi_dn2nz', 2, 3, 16))).toEqual(nz(2, 3, (n, d) => 4 * d + n));
   });
 });
+
+describe('pto.mte_gm_l1_frac: its own syntax, PTOAS verifier rules, and its run as set_mte2_nz_para + the raw load', () => {
+  const frac = (mode: string, layout: string, types: string, group = '%c1, %c1, %c4, %c0') => `    %l1 = pto.castptr %c0 : i64 -> !pto.ptr<i32, l1>
+    %ones = arith.constant 16843009 : i32
+    %n = arith.constant 3 : i64
+    %d = arith.constant 10 : i64
+    %inner = arith.constant 48 : i64
+    pto.raw_fill_l1 %l1, %c0, %ones, %c1, %c8, %c0 {fill_word_bits = 32 : i64} : !pto.ptr<i32, l1>, i64, i32, i64, i64, i64
+    pto.mte_gm_l1_frac %src, %l1, ${mode}, shape(%n, %d), src_layout(${layout}), dst_group(${group}), ctrl(%c0, %false)
+      : !pto.ptr<i32, gm>, !pto.ptr<i32, l1>, ${mode}, shape i64, i64, src_layout(${types}), dst_group i64, i64, i64, i64, ctrl i64, i1
+    pto.copy_cbuf_to_ubuf %l1, %ub, %c0, %c1, %c8, %c0, %c0 : !pto.ptr<i32, l1>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64`;
+  test('nd2nz 3 x 10 with dst_group(1, 1, 4, 0): the layout of the raw load under the same register', () => {
+    const out = Array.from({ length: 64 }, () => 0x01010101);
+    for (let n = 0; n < 3; n++) for (let d = 0; d < 16; d++) out[(Math.floor(d / 8) * 4 + n) * 8 + (d % 8)] = d < 10 ? 12 * n + d : 0;
+    expect(run(frac('nd2nz', '%inner', 'i64'))).toEqual(out);
+  });
+  test('the verifier: mode words, group forms, constants', () => {
+    const params = '%g: !pto.ptr<f16, gm>, %l: !pto.ptr<f16, l1>, %a: i64, %f: i1';
+    const op = (mode: string, layout: string, group: string, types: string) =>
+      `  pto.mte_gm_l1_frac %g, %l, ${mode}, shape(%a, %a), src_layout(${layout}), dst_group(${group}), ctrl(%a, %f) : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, ${types}`;
+    const good = 'nd2nz, shape i64, i64, src_layout(i64), dst_group i64, i64, i64, i64, ctrl i64, i1';
+    expect(microErrors(op('nd2nz', '%a', '%a, %a, %a, %a', good), params)).toEqual([]);
+    expect(microErrors(op('nd2nz', '%a, %a', '%a, %a, %a, %a', good.replace('src_layout(i64)', 'src_layout(i64, i64)')), params)).toEqual([]);
+    expect(microErrors(op('nz2nd', '%a', '%a, %a, %a, %a', good.replace('nd2nz', 'nz2nd')), params)).toEqual([
+      "E0450: pto.mte_gm_l1_frac expects one of 'nd2nz' or 'dn2nz', got 'nz2nd'",
+    ]);
+    expect(microErrors(op('nd2nz', '%a', '%a, %a, %a, %a', good.replace('src_layout(i64)', 'src_layout i64')), params)).toEqual([
+      "E0450: pto.mte_gm_l1_frac expects the types of its group 2 written 'src_layout(T, ...)'",
+    ]);
+    const zero = `  %z = arith.constant 0 : i64\n`;
+    expect(microErrors(zero + op('nd2nz', '%a', '%z, %a, %a, %a', good), params)).toEqual(['E0451: pto.mte_gm_l1_frac: group_count must be greater than zero']);
+  });
+});

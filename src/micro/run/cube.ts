@@ -43,7 +43,7 @@ function fill(r: MicroRun, byteOffset: number): void {
  * dst + (g * loop4 + (d / C0) * loop3 + n * loop2) * 32 + (d % C0) * size, C0 = 32 / size elements; the lanes of the
  * last C0 group past d_value are written as zero (16-cube-matmul.md's reference addressing).
  */
-function fracLoad(r: MicroRun, mode: 'nd2nz' | 'dn2nz'): void {
+export function fracLoad(r: MicroRun, mode: 'nd2nz' | 'dn2nz', strides = { inner: 'loop1_src_stride', outer: 'loop4_src_stride' as string | undefined }): void {
   if (intOf(r, 'smallc0_en') !== 0) return r.fail('the small-C0 mode is not implemented yet');
   const para = coreConfig(r.x.memory).values.get('mte2_nz_para') ?? 0n;
   const field = (k: number) => Number((para >> BigInt(16 * k)) & 0xffffn);
@@ -53,7 +53,7 @@ function fracLoad(r: MicroRun, mode: 'nd2nz' | 'dn2nz'): void {
   const { buffer, address } = localAddress(r, 'destination', 0);
   const c0 = 32 / size;
   const [nValue, dValue] = [intOf(r, 'n_value'), intOf(r, 'd_value')];
-  const [inner, outer] = [intOf(r, 'loop1_src_stride'), intOf(r, 'loop4_src_stride')];
+  const [inner, outer] = [intOf(r, strides.inner), strides.outer ? intOf(r, strides.outer) : 0];
   const dBlocks = Math.ceil(dValue / c0);
   for (let g = 0; g < groups; g++) {
     for (let n = 0; n < nValue; n++) {
