@@ -111,6 +111,30 @@ ${[0, 1, 2, 3].map((i) => `    %c${i} = arith.constant ${i} : index\n    %p${i} 
     expect(v[3]).toBe(1);
   });
 
+  it('moves a UB pointer by pto.addptr in whole elements (as the simt-atomic-s-core kernel does)', () => {
+    // %ub + 2 elements of i32 is byte 8: an atomic through it adds to the element %ub[2].
+    const gm = i32s([0]);
+    const text = `${HEADER}
+  func.func @k(%gm: !pto.ptr<i32, gm>) attributes {pto.aicore} {
+    %c0_i64 = arith.constant 0 : i64
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %v = arith.constant 40 : i32
+    %w = arith.constant 2 : i32
+    %ub = pto.castptr %c0_i64 : i64 -> !pto.ptr<i32, ub>
+    pto.store %v, %ub[%c2] : !pto.ptr<i32, ub>, i32
+    %p = pto.addptr %ub, %c2 : !pto.ptr<i32, ub> -> !pto.ptr<i32, ub>
+    %old = pto.atomic_add %p, %w signed : !pto.ptr<i32, ub>, i32 -> i32
+    %now = pto.load %ub[%c2] : !pto.ptr<i32, ub> -> i32
+    %both = arith.addi %old, %now : i32
+    pto.store %both, %gm[%c0] : !pto.ptr<i32, gm>, i32
+    return
+  }
+}`;
+    runMicroKernel(text, 'k', { gm });
+    expect(read(gm)).toEqual([82]);
+  });
+
   it('rejects what verifyAtomicCommon and the ldg/stg verifiers reject', () => {
     const fn = (params: string, body: string, attrs = 'pto.simt_entry') => `  func.func @f(${params}) attributes {${attrs}} {\n${body}\n    return\n  }`;
     expect(errors(fn('%p: !pto.ptr<f32, gm>, %v: f32', '    %o = pto.atomic_and %p, %v : !pto.ptr<f32, gm>, f32 -> f32'))).toEqual([

@@ -5,7 +5,7 @@ import { BoundOp } from '../../ir/bound';
 import { GlobalBuffer, Tile } from '../../machine/memory';
 import { DeclaredOp, declaredDefinition } from '../define/declared';
 import { vmTrap } from '../../machine/trap';
-import { isFloat } from '../../types/type';
+import { elemSize, isFloat } from '../../types/type';
 import { pointerOperand } from './global-memory';
 import { pointerAt } from '../../machine/windows';
 import { elemTypeName, printType } from '../../types/type';
@@ -32,6 +32,13 @@ const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute' | 'pro
     syntax: 'AddPtrBody',
     properties: { movesPointer: true },
     execute(x, op) {
+      const base = x.operand(op, 0);
+      const t = op.operandTypes[0];
+      // A pointer into an on-chip buffer (pto.castptr's) moves by whole elements of its type.
+      if (typeof base === 'object' && base !== null && 'kind' in base && base.kind === 'local_pointer' && t?.kind === 'ptr') {
+        x.setResults(op, [{ ...base, address: base.address + x.index(op, 1) * elemSize(t.elem) }]);
+        return;
+      }
       const { buffer, offset } = pointerOperand(x, op, 0);
       x.setResults(op, [pointerAt(buffer, offset + x.index(op, 1))]);
     },
