@@ -35,6 +35,8 @@ export interface FormatClause {
   /** The string attribute the clause writes: the word in its parentheses, or (`bare`) the keyword itself. */
   attr?: string;
   bare?: boolean;
+  /** The words a bare keyword may be (`@sat_mode{sat|nosat}?`); absent: any, so an optional one takes the next bare word. */
+  words?: string[];
 }
 
 const cache = new Map<string, MicroFormat>();
@@ -45,10 +47,12 @@ export function parseFormat(text: string, resultNames: string[]): MicroFormat {
   const known = cache.get(key);
   if (known) return known;
   const [before, after = ''] = splitOnce(text, ':');
-  const clauseRe = /([A-Za-z_]\w*)\(([^)]*)\)([*?]?)|@(\w+)(\??)/g;
+  const clauseRe = /([A-Za-z_]\w*)\(([^)]*)\)([*?]?)|@(\w+)(?:\{([\w|]+)\})?(\??)/g;
   const clauses: FormatClause[] = [];
-  const head = before.replace(clauseRe, (_m, keyword: string | undefined, names: string, repeat: string, bare: string | undefined, optional: string) => {
-    if (bare !== undefined) clauses.push({ keyword: '', names: [], repeat: optional ? 'optional' : 'once', attr: bare, bare: true });
+  // prettier-ignore
+  const head = before.replace(clauseRe, (_m, keyword: string | undefined, names: string, repeat: string, bare: string | undefined, words: string | undefined, optional: string) => {
+    if (bare !== undefined)
+      clauses.push({ keyword: '', names: [], repeat: optional ? 'optional' : 'once', attr: bare, bare: true, ...(words ? { words: words.split('|') } : {}) });
     else clauses.push(clause(keyword!, names, repeat));
     return '';
   });
@@ -157,7 +161,7 @@ export function bindLayout(op: OpNode, format: MicroFormat, attributes: Set<stri
     if (c.attr) {
       // A keyword that sets an attribute: a bare word, or the word in the keyword's parentheses.
       const got = layout.clauses[k];
-      if (got && (c.bare ? got.bare : got.keyword === c.keyword && got.word !== undefined)) {
+      if (got && (c.bare ? got.bare && (!c.words || c.words.includes(got.keyword)) : got.keyword === c.keyword && got.word !== undefined)) {
         binding.attrs[c.attr] = { kind: 'string', value: c.bare ? got.keyword : got.word!, span: got.span };
         k++;
       } else if (c.repeat === 'once') return wrong(got?.span ?? op.nameSpan, c.bare ? `needs its '${c.attr}' keyword` : `needs '${c.keyword}(<${c.attr}>)'`);

@@ -214,3 +214,22 @@ describe('pto.mte_gm_l1_frac: its own syntax, PTOAS verifier rules, and its run 
     expect(microErrors(zero + op('nd2nz', '%a', '%z, %a, %a, %a', good), params)).toEqual(['E0451: pto.mte_gm_l1_frac: group_count must be greater than zero']);
   });
 });
+
+test('the cube matmul and L1 -> L0 rows read PTOAS custom forms: mad clauses in order, mte_l1_l0a/b shape or full-control', () => {
+  const params = '%a: !pto.ptr<f16, l0a>, %b: !pto.ptr<f16, l0b>, %c: !pto.ptr<f32, l0c>, %l: !pto.ptr<f16, l1>, %i: i64';
+  const mad = (op: string, clauses: string) =>
+    `  pto.${op} %a, %b, %c, %i, %i, %i${clauses} : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64`;
+  expect(microErrors(mad('mad', ' disable_gemv nosat') + '\n' + mad('mad', ' sat') + '\n' + mad('mad_acc', ' unit_flag(check_only) n_dir'), params)).toEqual(
+    [],
+  );
+  expect(microErrors(mad('mad', ' tf32_mode(round_up)'), params)).toEqual([
+    'E0451: pto.mad: \'tf32_mode\' must be one of round_even, round_away, got "round_up"',
+  ]);
+  // mad_mx has no tf32_mode clause; sat before disable_gemv is out of PTOAS's order.
+  expect(microErrors(mad('mad_mx', ' tf32_mode(round_even)'), params).map((e) => e.slice(0, 5))).toEqual(['E0450']);
+  expect(microErrors(mad('mad', ' sat disable_gemv'), params).map((e) => e.slice(0, 5))).toEqual(['E0450']);
+  const l0a = (operands: string, types: string) => `  pto.mte_l1_l0a %l, %a, ${operands} : !pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, ${types}`;
+  expect(microErrors(l0a('%i, %i, %i, %i', 'i64, i64, i64, i64'), params)).toEqual([]);
+  expect(microErrors(l0a('%i, %i, %i, %i, %i, %i', 'i64, i64, i64, i64, i64, i64'), params)).toEqual([]);
+  expect(microErrors(l0a('%i, %i, %i', 'i64, i64, i64'), params).map((e) => e.slice(0, 5))).toEqual(['E0450']);
+});
