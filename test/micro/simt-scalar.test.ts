@@ -159,3 +159,25 @@ ${[put('%hs', 0), put('%hu', 1), put('%wl', 2), put('%p1', 3), put('%p2', 4), pu
     expect(run(1, body, 8)).toEqual([-2, 1, 1, 287454020, -1430532899, 3, 1414, -2147483648]);
   });
 });
+
+describe('pto.get_ctrl', () => {
+  it('reads 0 at reset (pto-isa cpu_stub.hpp) and then what pto.set_ctrl wrote', () => {
+    const gm = new GlobalBuffer('gm', 'i64', new Uint8Array(16).fill(0xff));
+    const text = `${HEADER}
+  func.func @k(%gm: !pto.ptr<i64, gm>) attributes {pto.aicore} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %first = pto.get_ctrl : i64
+    pto.store %first, %gm[%c0] : !pto.ptr<i64, gm>, i64
+    %v = arith.constant 1152921504606846981 : i64
+    pto.set_ctrl %v : i64
+    %second = pto.get_ctrl : i64
+    pto.store %second, %gm[%c1] : !pto.ptr<i64, gm>, i64
+    return
+  }
+}`;
+    runMicroKernel(text, 'k', { gm });
+    // 1152921504606846981 = 2^60 + 5
+    expect([gm.readElement(0), gm.readElement(1)]).toEqual([0n, 1152921504606846981n]);
+  });
+});

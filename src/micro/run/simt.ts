@@ -10,6 +10,7 @@ import type { MicroOpRowData } from '../../spec/micro-schema';
 import { OpNode, attrOf, segment } from '../../syntax/ast';
 import { ElemType, Type, isFloat, printType } from '../../types/type';
 import { attrText, globalAddress, localAddress, MicroRun, MicroSemantics } from './operands';
+import { coreConfig } from './config';
 import { convertScalar, floatMath, multiplyWide, permuteBytes, roundTo } from '../semantics/simt-scalar';
 
 /**
@@ -482,6 +483,10 @@ export const SIMT_SEMANTICS: Record<string, MicroSemantics> = {
       // A source lane that is not running keeps the lane's own value (the docs leave it to the target).
       return (lanes.get(source) ?? lanes.get(lane)!)[0];
     });
+  },
+  'ctrl-read'(r) {
+    // The CTRL register as pto.set_ctrl last wrote it; 0 at reset, as pto-isa's CPU model (cpu_stub.hpp) has it.
+    r.x.setResults(r.op, [BigInt.asIntN(64, coreConfig(r.x.memory).values.get('ctrl') ?? 0n)]);
   },
   'simt-atomic'(r) {
     const elem = scalarElem(r.op.resultTypes[0], r);
