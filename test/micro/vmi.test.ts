@@ -219,3 +219,60 @@ test('vci, pset, vcmp, vadds (merge), vgather and a packed group vstore, run', (
   expect([gathered[0], gathered[9], gathered[10], gathered[63]]).toEqual([31.5, 27, 0, 0]);
   expect(Array.from(buffers.bytes.bytes)).toEqual([250, 251, 252, 253, 254, 255, 0, 1]);
 });
+
+/**
+ * x = 20000 in lanes 0..7 and i in lanes 8..15 (si16). group_reduce_addi over 2 groups of 8: 160000 wraps to
+ * 160000 - 131072 = 28928, and 8 + ... + 15 = 92; group_broadcast spreads them back over the 16 lanes.
+ * a = vci 0, b = vci 100: vintlv gives low = 0, 100, 1, 101, ..., 7, 107; vdintlv(low, high) gives b back as high.
+ */
+const KERNEL3 = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%in: !pto.ptr<i16, gm>, %out: !pto.ptr<i16, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %c48 = arith.constant 48 : index
+    %c0_i16 = arith.constant 0 : i16
+    %c100_i16 = arith.constant 100 : i16
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c32_i64 = arith.constant 32 : i64
+    %c128_i64 = arith.constant 128 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %ub_in = pto.castptr %c0_i64 : i64 -> !pto.ptr<si16, ub>
+    %ub_out = pto.castptr %c256_i64 : i64 -> !pto.ptr<si16, ub>
+    pto.mte_gm_ub %in, %ub_in, %c0_i64, %c32_i64 nburst(%c1_i64, %c32_i64, %c32_i64)
+      : !pto.ptr<i16, gm>, !pto.ptr<si16, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vecscope {
+      %x = pto.vmi.vload %ub_in[%c0] : !pto.ptr<si16, ub> -> !pto.vmi.vreg<16xsi16>
+      %m = pto.vmi.create_mask %c16 : index -> !pto.vmi.mask<16xpred>
+      %s = pto.vmi.group_reduce_addi %x, %m {num_groups = 2 : i64} : !pto.vmi.vreg<16xsi16>, !pto.vmi.mask<16xpred> -> !pto.vmi.vreg<2xsi16>
+      %b = pto.vmi.group_broadcast %s {num_groups = 2 : i64} : !pto.vmi.vreg<2xsi16> -> !pto.vmi.vreg<16xsi16>
+      pto.vmi.store %b, %ub_out[%c0] : !pto.vmi.vreg<16xsi16>, !pto.ptr<si16, ub>
+      %lhs = pto.vmi.vci %c0_i16 : i16 -> !pto.vmi.vreg<16xsi16>
+      %rhs = pto.vmi.vci %c100_i16 : i16 -> !pto.vmi.vreg<16xsi16>
+      %low, %high = pto.vmi.vintlv %lhs, %rhs, %m : !pto.vmi.vreg<16xsi16>, !pto.vmi.vreg<16xsi16>, !pto.vmi.mask<16xpred> -> !pto.vmi.vreg<16xsi16>, !pto.vmi.vreg<16xsi16>
+      pto.vmi.vstore %low, %ub_out[%c16] : !pto.vmi.vreg<16xsi16>, !pto.ptr<si16, ub>
+      %even, %odd = pto.vmi.vdintlv %low, %high, %m : !pto.vmi.vreg<16xsi16>, !pto.vmi.vreg<16xsi16>, !pto.vmi.mask<16xpred> -> !pto.vmi.vreg<16xsi16>, !pto.vmi.vreg<16xsi16>
+      pto.vmi.vstore %odd, %ub_out[%c32] : !pto.vmi.vreg<16xsi16>, !pto.ptr<si16, ub>
+      pto.vmi.vstore %even, %ub_out[%c48] : !pto.vmi.vreg<16xsi16>, !pto.ptr<si16, ub>
+    }
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.mte_ub_gm %ub_out, %out, %c128_i64 nburst(%c1_i64, %c128_i64, %c128_i64) : !pto.ptr<si16, ub>, !pto.ptr<i16, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+
+test('group_reduce_addi wraps, group_broadcast, vintlv and vdintlv, run', () => {
+  const x = Int16Array.from({ length: 16 }, (_, i) => (i < 8 ? 20000 : i));
+  const buffers = { in: new GlobalBuffer('in', 'i16', new Uint8Array(x.buffer)), out: new GlobalBuffer('out', 'i16', new Uint8Array(128)) };
+  runMicroKernel(KERNEL3, 'k', buffers);
+  const out = Array.from(new Int16Array(buffers.out.bytes.buffer.slice(0)));
+  expect(out.slice(0, 16)).toEqual([...new Array(8).fill(28928), ...new Array(8).fill(92)]);
+  expect(out.slice(16, 32)).toEqual(Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? i / 2 : 100 + (i - 1) / 2)));
+  expect(out.slice(32, 48)).toEqual(Array.from({ length: 16 }, (_, i) => 100 + i));
+  expect(out.slice(48, 64)).toEqual(Array.from({ length: 16 }, (_, i) => i));
+});

@@ -366,6 +366,54 @@ const gather: MicroCheck = (c) => {
   if (pmode !== undefined && pmode !== 'merge' && pmode !== 'zero') c.err(c.attr('pmode')!.span, "pmode must be 'merge' or 'zero'");
 };
 
+/** VMIVintlvOp / VMIVdintlvOp::verify: one lane count and element type (layout presence alike), a mask of the data. */
+const interleave: MicroCheck = (c) => {
+  const values = ['lhs', 'rhs', 'low', 'high'].map((n) => vreg(c, n));
+  const known = values.filter((v) => v !== undefined);
+  const presence = known.map((v) => ({ ...v, type: { ...v.type, layout: v.type.layout && 'present' } }));
+  if (!sameShape(c, presence, true)) return;
+  if (!maskMatches(c, mask(c, 'mask'), values[0])) return;
+  pmodeValid(c);
+};
+
+/** verifyGroupReduceIntegerOp. */
+const groupReduceInt: MicroCheck = (c) => {
+  const source = vreg(c, 'source');
+  const result = vreg(c, 'result');
+  const groups = intAttr(c, 'num_groups');
+  const at = c.v.op.nameSpan;
+  if (!source || !result) return;
+  if (groups === undefined || Number.isNaN(groups)) return c.err(at, "requires the 64-bit integer attribute 'num_groups'");
+  if (!isInteger(source.type.elem)) return c.err(source.span, 'requires integer-like VMI source element type');
+  if (result.type.lanes !== groups) return c.err(result.span, 'requires result logical lane count to match num_groups');
+  if (source.type.spelled !== result.type.spelled) return c.err(result.span, 'requires source and result element types to match');
+  const layout = source.type.layout === undefined ? undefined : parseVmiLayout(source.type.layout);
+  if (layout && !('error' in layout) && layout.kind === 'num_groups')
+    return c.err(source.span, 'requires layout-assigned source to use contiguous layout or deinterleaved=2/4 or block_deinterleaved=2/4 layout');
+  const out = result.type.layout === undefined ? undefined : parseVmiLayout(result.type.layout);
+  if (out && ('error' in out || out.kind !== 'num_groups' || out.factor !== groups))
+    return c.err(result.span, `requires layout-assigned result to use #pto.vmi.layout<num_groups = ${groups}>`);
+  if (!maskMatches(c, mask(c, 'mask'), source)) return;
+  numGroups(c, source, groups);
+};
+
+/** VMIGroupBroadcastOp::verify. */
+const groupBroadcast: MicroCheck = (c) => {
+  const source = vreg(c, 'source');
+  const result = vreg(c, 'result');
+  const groups = intAttr(c, 'num_groups');
+  if (!source || !result) return;
+  if (groups === undefined || Number.isNaN(groups)) return c.err(c.v.op.nameSpan, "requires the 64-bit integer attribute 'num_groups'");
+  if (source.type.lanes !== groups) return c.err(source.span, 'requires source logical lane count to match num_groups');
+  if (result.type.lanes % groups !== 0) return c.err(result.span, 'requires num_groups to evenly divide result logical lane count');
+  if (source.type.spelled !== result.type.spelled) return c.err(result.span, 'requires source and result element types to match');
+  const layout = source.type.layout === undefined ? undefined : parseVmiLayout(source.type.layout);
+  if (layout && ('error' in layout || layout.kind !== 'num_groups' || layout.factor !== groups))
+    return c.err(source.span, `requires layout-assigned source to use #pto.vmi.layout<num_groups = ${groups}>`);
+  if (result.type.layout?.startsWith('#pto.vmi.layout<num_groups')) return c.err(result.span, 'requires layout-assigned result to use a dense VMI layout');
+  numGroups(c, result, groups);
+};
+
 export const VMI_CHECKS: Record<string, MicroCheck> = {
   vmiCreateGroupMask: createGroupMask,
   vmiLoad: load,
@@ -382,4 +430,7 @@ export const VMI_CHECKS: Record<string, MicroCheck> = {
   vmiIndex: index,
   vmiPattern: pattern,
   vmiGather: gather,
+  vmiInterleave: interleave,
+  vmiGroupReduceInt: groupReduceInt,
+  vmiGroupBroadcast: groupBroadcast,
 };

@@ -213,11 +213,12 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
     const t = vmiVreg(r.op.resultTypes[0], r);
     const size = elemBytes(t.elem);
     const out = new Uint8Array(t.lanes * size);
-    const source = typeNamed(r, 'value');
-    const group = dictInt(r, 'group');
+    const port = has(r, 'value') ? 'value' : 'source';
+    const source = typeNamed(r, port);
+    const group = dictInt(r, 'group') ?? dictInt(r, 'num_groups');
     if (source?.kind === 'vmi_vreg') {
       // Slot g fills group g (one slot and one group without a group attribute).
-      const slots = bytesNamed(r, 'value');
+      const slots = bytesNamed(r, port);
       const row = t.lanes / (group ?? 1);
       for (let i = 0; i < t.lanes; i++) out.set(slots.subarray(Math.floor(i / row) * size, Math.floor(i / row) * size + size), i * size);
     } else {
@@ -263,26 +264,17 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
     const t = vmiVreg(typeNamed(r, 'source'), r);
     const elem = semanticElem(t);
     const size = elemBytes(elem);
-    const groups = dictInt(r, 'group') ?? 1;
+    const groups = dictInt(r, 'group') ?? dictInt(r, 'num_groups') ?? 1;
     const row = t.lanes / groups;
     const src = bytesNamed(r, 'source');
     const active = bytesNamed(r, 'mask');
     const out = new Uint8Array(groups * size);
-    const name = r.mnemonic.slice(4);
+    // vcadd, vcmax, vcmin and group_reduce_addi/maxi/mini.
+    const kind = /add/.test(r.mnemonic) ? 'add' : /max/.test(r.mnemonic) ? 'max' : 'min';
     for (let g = 0; g < groups; g++) {
       const lanes = Array.from({ length: row }, (_, i) => g * row + i).filter((i) => active[i] === 1);
-      setLane(
-        out,
-        elem,
-        g,
-        name === 'vcadd'
-          ? groupSum(elem, lanes, src, r)
-          : extremum(
-              name === 'vcmax',
-              lanes.map((i) => laneOf(src, elem, i)),
-              r,
-            ),
-      );
+      const values = () => lanes.map((i) => laneOf(src, elem, i));
+      setLane(out, elem, g, kind === 'add' ? groupSum(elem, lanes, src, r) : extremum(kind === 'max', values(), r));
     }
     r.x.setResults(r.op, [vreg(out)]);
   },
@@ -366,6 +358,33 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
       if (active[i] === 1) out.set(window(r, 'source', Number(laneOf(index, offsets.elem.replace(/^i/, 'u') as ElemType, i)), 1, size), i * size);
     r.x.setResults(r.op, [vreg(out)]);
   },
+  vmiInterleave(r) {
+    const t = vmiVreg(typeNamed(r, 'lhs'), r);
+    const size = elemBytes(t.elem);
+    // Which lanes a mask would switch off (of the sources or of the results) no source settles: all must be on.
+    if (bytesNamed(r, 'mask').some((on) => on !== 1)) r.fail('a partial mask is not implemented yet');
+    const [lhs, rhs] = [bytesNamed(r, 'lhs'), bytesNamed(r, 'rhs')];
+    const [low, high] = [new Uint8Array(t.lanes * size), new Uint8Array(t.lanes * size)];
+    const half = t.lanes / 2;
+    const put = (to: Uint8Array, at: number, from: Uint8Array, lane: number) => to.set(from.subarray(lane * size, (lane + 1) * size), at * size);
+    if (t.lanes % 2 !== 0) r.fail(`an odd lane count (${t.lanes}) is not implemented yet`);
+    for (let i = 0; i < half; i++) {
+      if (r.mnemonic === 'vmi.vintlv') {
+        // The interleave-layout-roundtrip golden: low = lhs[i], rhs[i] over the first halves, high over the second.
+        put(low, 2 * i, lhs, i);
+        put(low, 2 * i + 1, rhs, i);
+        put(high, 2 * i, lhs, half + i);
+        put(high, 2 * i + 1, rhs, half + i);
+      } else {
+        // Its inverse: lhs ++ rhs as one stream, low its even lanes and high its odd ones.
+        put(low, i, lhs, 2 * i);
+        put(high, i, lhs, 2 * i + 1);
+        put(low, half + i, rhs, 2 * i);
+        put(high, half + i, rhs, 2 * i + 1);
+      }
+    }
+    r.x.setResults(r.op, [vreg(low), vreg(high)]);
+  },
   vmiInterpretCast(r) {
     r.x.setResults(r.op, [vreg(bytesNamed(r, 'source').slice())]);
   },
@@ -374,13 +393,18 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
 /**
  * The sum of a group's active lanes as the lowering computes it (00-architecture-overview.md, "group"): the group's
  * registers folded lane-wise by vadd, then the register reduced by vcadd's pair tree (../semantics, reduction.ts).
- * Inactive lanes are +0 in their places. Integer sums wrap in the element type.
+ * Inactive lanes are +0 in their places. Integer sums are exact, wrapped to the element's width.
  */
 function groupSum(elem: ElemType, lanes: number[], src: Uint8Array, r: MicroRun): Scalar {
   const size = elemBytes(elem);
   const per = VREG_BYTES / size;
-  if (isInteger(elem) && size < 4) r.fail(`vcadd of ${elem} lanes is not implemented yet`);
   const c = codec(elem);
+  if (isInteger(elem)) {
+    // An integer sum wraps in the element's width whatever the order (the i16 group-reduce golden's astype).
+    const total = lanes.reduce((t, i) => t + BigInt(laneOf(src, elem, i)), 0n);
+    const bits = size * 8;
+    return Number(elem.startsWith('u') ? BigInt.asUintN(bits, total) : BigInt.asIntN(bits, total));
+  }
   let acc: VReg | undefined;
   // Each lane keeps its place in its physical register; the other places are +0.
   const all = maskFromLanes(() => true, size);
