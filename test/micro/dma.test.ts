@@ -233,3 +233,16 @@ test('the cube matmul and L1 -> L0 rows read PTOAS custom forms: mad clauses in 
   expect(microErrors(l0a('%i, %i, %i, %i, %i, %i', 'i64, i64, i64, i64, i64, i64'), params)).toEqual([]);
   expect(microErrors(l0a('%i, %i, %i', 'i64, i64, i64'), params).map((e) => e.slice(0, 5))).toEqual(['E0450']);
 });
+
+test('mte_gm_ub pad(value[, left, right]) pads each UB row to 32 bytes; mte_ub_gm takes an l2_cache_ctl(...) group', () => {
+  // Two bursts of 2 elements, 32 bytes apart in UB: [s0, s1, pad x 6], [s2, s3, pad x 6]; with one element of left
+  // and right pad: [pad, s0, s1, pad, pad x 4]. The pad value is 7; its row is stored with the l2_cache_ctl form.
+  const body = (pad: string, types: string) => `    %pv = arith.constant 7 : i32
+    pto.mte_gm_ub %src, %ub, %c0, %c8 nburst(%c2, %c8, %c32) ${pad}
+      : !pto.ptr<i32, gm>, !pto.ptr<i32, ub>, i64, i64, i64, i64, i64, ${types}
+    pto.mte_ub_gm %ub, %out, %c64 nburst(%c1, %c64, %c64) l2_cache_ctl(%c0)
+      : !pto.ptr<i32, ub>, !pto.ptr<i32, gm>, i64, i64, i64, i64, i64`;
+  const row = (values: number[]) => expected(Object.fromEntries(values.map((v, i) => [i, v])));
+  expect(run(body('pad(%pv)', 'pad i32'))).toEqual(row([0, 1, 7, 7, 7, 7, 7, 7, 2, 3, 7, 7, 7, 7, 7, 7]));
+  expect(run(body('pad(%pv, %c1, %c1)', 'pad i32, i64, i64'))).toEqual(row([7, 0, 1, 7, 7, 7, 7, 7, 7, 2, 3, 7, 7, 7, 7, 7]));
+});
