@@ -22,6 +22,8 @@ export interface LitCase {
   text: string;
   /** `--pto-arch`: a3 (A2/A3) or a5; undefined when the RUN line does not say (ptoas then reads the module). */
   arch?: 'a3' | 'a5';
+  /** `--pto-backend`: vpto or emitc; undefined when the RUN line does not say (ptoas then reads the module). */
+  backend?: 'emitc' | 'vpto';
   /** `--pto-level` (ptoas's build level; its default is level2). */
   level: 'level1' | 'level2' | 'level3';
   /** The RUN line expects ptoas to fail (`not ptoas`). */
@@ -117,12 +119,15 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
       if (tool !== 'ptoas' && tool !== 'pto-test-opt') continue;
       let arch: LitCase['arch'];
       let level: LitCase['level'] = 'level2';
+      let backend: LitCase['backend'];
       let input: string | undefined;
       for (let i = 1; i < args.length; i++) {
         const a = args[i];
         const value = (flag: string) => (a === flag ? args[++i] : a.startsWith(flag + '=') ? a.slice(flag.length + 1) : undefined);
         const archValue = value('--pto-arch');
         if (archValue !== undefined) arch = archValue === 'a5' ? 'a5' : 'a3';
+        const backendValue = value('--pto-backend');
+        if (backendValue === 'vpto' || backendValue === 'emitc') backend = backendValue;
         const levelValue = value('--pto-level');
         if (levelValue !== undefined) level = levelValue.startsWith('level') ? (levelValue as LitCase['level']) : (`level${levelValue}` as LitCase['level']);
         if (a === '-o') i++;
@@ -139,7 +144,7 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
         continue;
       }
       if (!args.includes('-split-input-file') && !args.includes('--split-input-file')) {
-        cases.push({ file, part, text: body, tool, arch, level, expectReject, run });
+        cases.push({ file, part, text: body, tool, arch, backend, level, expectReject, run });
         continue;
       }
       // Each chunk is its own input; with -verify-diagnostics a chunk must fail exactly when it expects an error.
@@ -151,6 +156,7 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
           text: chunk.text,
           tool,
           arch,
+          backend,
           level,
           expectReject: verify ? chunk.expectsError : expectReject,
           run,

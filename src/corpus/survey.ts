@@ -9,7 +9,7 @@
  * surveys measure the micro level's lit folders (test/lit/vpto, test/lit/vmi_new), ptoas and pto-test-opt cases,
  * apart from the tile level's; `--write-exceptions` rewrites test/corpus/upstream-micro-exceptions.json from a run.
  */
-import { BuildLevel } from '../ir/definition';
+import { BuildLevel, CodeBackend } from '../ir/definition';
 import * as fs from 'fs';
 import * as path from 'path';
 import { assemble } from '../verify/assemble';
@@ -33,8 +33,8 @@ export function tileLevel(outcomes: Outcome[]): Outcome[] {
   return outcomes.filter((o) => !o.microOps);
 }
 
-export function assembleCase(name: string, text: string, target: TargetName | undefined, level?: BuildLevel): Outcome {
-  const result = assemble(name, text, { target: namesA5Target(text) ? undefined : target, level });
+export function assembleCase(name: string, text: string, target: TargetName | undefined, level?: BuildLevel, backend?: CodeBackend): Outcome {
+  const result = assemble(name, text, { target: namesA5Target(text) ? undefined : target, level, backend });
   const first = result.diags.sorted().find((d) => d.severity === 'error');
   if (!first) return { name, accepted: true };
   const at = result.source.position(first.span.start);
@@ -69,7 +69,7 @@ export function surveyLit(root: string, expectReject: boolean, folders: string[]
       const name = `${c.file}${c.part ? ':' + c.part : ''}${c.arch ? ' --pto-arch=' + c.arch : ''}${c.level !== 'level2' ? ' --pto-level=' + c.level : ''}`;
       if (c.expectReject !== expectReject || seen.has(name)) continue;
       seen.add(name);
-      outcomes.push(assembleCase(name, c.text, c.arch === 'a5' ? 'a5' : c.arch === 'a3' ? 'a2a3' : undefined, c.level));
+      outcomes.push(assembleCase(name, c.text, c.arch === 'a5' ? 'a5' : c.arch === 'a3' ? 'a2a3' : undefined, c.level, c.backend));
     }
   }
   return outcomes;

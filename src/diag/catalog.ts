@@ -185,6 +185,16 @@ export const DIAGNOSTICS = {
     summary: "The module's `pto.backend` names a back end other than PTOAS's two, `emitc` and `vpto`.",
     example: { tool: 'pto-as', program: 'module attributes {pto.backend = "llvm"} {\n' + fn('') + '}\n' },
   },
+  notInVptoBackend: {
+    code: 'E0309',
+    severity: 'error',
+    summary:
+      "An op PTOAS's VPTO back end refuses (the async SDMA session ops, which need the EmitC back end; the high-level fence and CMO ops, which VPTO's LLVM lowering does not take) in a module that back end compiles (`--pto-backend=vpto`, else `pto.backend`).",
+    example: {
+      tool: 'pto-as',
+      program: 'module attributes {pto.backend = "vpto", pto.target_arch = "a5"} {\n' + fn('  pto.fence.barrier_all #pto.fence_scope<gm>') + '}\n',
+    },
+  },
 
   // ---- 04xx structural ops ------------------------------------------------------------------------
   functionOp: {

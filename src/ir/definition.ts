@@ -121,6 +121,11 @@ export interface OpProperties {
   accessesElement?: boolean;
   /** Its result is the stack storage of a `!pto.struct`: the one kind of op that may give a struct value. */
   declaresStruct?: boolean;
+  /**
+   * PTOAS's VPTO back end refuses it (its emission-stage checks or LLVM lowering stop on it): why, as PTOAS says. A
+   * module the vpto back end compiles (`--pto-backend=vpto`, else the module's `pto.backend`) may not hold it.
+   */
+  notInVptoBackend?: string;
   /** PTOAS prints its attributes inside `ins(...)` rather than after `outs(...)`. */
   attributesInIns?: boolean;
   /**

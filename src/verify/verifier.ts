@@ -24,6 +24,8 @@ export interface VerifyOptions {
   target?: TargetName;
   /** PTOAS's `--pto-level`: when given, the rules that depend on it apply. */
   level?: BuildLevel;
+  /** PTOAS's `--pto-backend`: overrides the module's `pto.backend`. */
+  backend?: CodeBackend;
 }
 
 /**
@@ -115,6 +117,7 @@ class Verifier implements VerifierState {
       module,
       target: this.target,
       ...this.backendFromModule(module),
+      ...(options.backend ? { backend: options.backend } : {}),
       functions: new Map(),
       instructions: new Map(),
       syncOps: new Map(),
@@ -564,6 +567,9 @@ class Verifier implements VerifierState {
     const context = new OpContext(this, entry.def, bound, op, parent, this.currentFunction!, operandTypes, declaredResults);
     const refused = entry.def.properties?.notInTileOpHelper;
     if (refused && this.inTileOpHelper) context.error(op.nameSpan, `tileop helpers must not contain ${refused}`, undefined, D.tileOpHelper);
+    const notVpto = entry.def.properties?.notInVptoBackend;
+    if (notVpto && this.program.backend === 'vpto')
+      context.error(op.nameSpan, `'${op.name}' is not supported by the VPTO backend: ${notVpto}`, undefined, D.notInVptoBackend);
     const regionErrors = this.regionErrors;
     entry.def.verify(context);
     // The errors of the ops in its regions are theirs; any other since its uses began are the op's own.

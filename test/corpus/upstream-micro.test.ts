@@ -38,7 +38,7 @@ describe('reading micro-level lit tests', () => {
     return read;
   }
 
-  test('`! ptoas`, `not env -u NAME ptoas`, `( ptoas ... || true )` and pto-test-opt are cases; `ptoas --help` is not', () => {
+  test('`! ptoas`, `not env -u NAME ptoas`, `( ptoas ... || true )` and pto-test-opt are cases, with their --pto-backend; `ptoas --help` is not', () => {
     const { cases, skipped } = casesOf(
       [
         '// RUN: ! ptoas --pto-arch=a5 --pto-backend=vpto %s 2>&1 | FileCheck %s',
@@ -49,11 +49,11 @@ describe('reading micro-level lit tests', () => {
         'module {}',
       ].join('\n'),
     );
-    expect(cases.map((c) => [c.tool, c.arch, c.expectReject])).toEqual([
-      ['ptoas', 'a5', true],
-      ['ptoas', 'a5', true],
-      ['ptoas', 'a3', false],
-      ['pto-test-opt', undefined, false],
+    expect(cases.map((c) => [c.tool, c.arch, c.backend, c.expectReject])).toEqual([
+      ['ptoas', 'a5', 'vpto', true],
+      ['ptoas', 'a5', undefined, true],
+      ['ptoas', 'a3', undefined, false],
+      ['pto-test-opt', undefined, undefined, false],
     ]);
     expect(skipped).toEqual(['ptoas --help | FileCheck %s']);
   });

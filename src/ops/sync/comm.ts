@@ -130,6 +130,9 @@ function transfer(name: string, atomic: boolean): DeclaredOp {
   };
 }
 
+/** PTOAS's emission-stage VPTO checks (PTOValidateVPTOIR) stop on the async session ops. */
+const ASYNC_NEEDS_EMITC = 'async SDMA session operations currently require the EmitC backend';
+
 function asyncTransfer(name: string): DeclaredOp {
   return {
     name,
@@ -139,7 +142,7 @@ function asyncTransfer(name: string): DeclaredOp {
       { name: 'session', is: ['async_session'] },
     ],
     results: [{ name: 'event', is: ['async_event'], fixed: { kind: 'handle', handle: 'async_event' } }],
-    properties: { readsGlobalViews: true },
+    properties: { readsGlobalViews: true, notInVptoBackend: ASYNC_NEEDS_EMITC },
     execute: runAsyncTransfer,
     check(c) {
       checkShapes(c, ['dst', 'src']);
@@ -198,6 +201,7 @@ const COMM_OPS: DeclaredOp[] = [
     ],
     attrs: ['sync_id', 'block_bytes', 'comm_block_offset', 'queue_num', 'channel_group_idx'].map((n) => ({ name: n, type: { kind: 'int' as const } })),
     results: [{ name: 'session', is: ['async_session'], fixed: { kind: 'handle', handle: 'async_session' } }],
+    properties: { notInVptoBackend: ASYNC_NEEDS_EMITC },
     execute: (x, op) => x.setResults(op, [handle('async_session')]),
   },
   ...['pto.comm.wait_async_event', 'pto.comm.test_async_event'].map((name): DeclaredOp => ({
@@ -207,6 +211,7 @@ const COMM_OPS: DeclaredOp[] = [
       { name: 'session', is: ['async_session'] },
     ],
     results: [{ name: 'completed', is: ['i1'], fixed: { kind: 'scalar', elem: 'i1' } }],
+    properties: { notInVptoBackend: ASYNC_NEEDS_EMITC },
     execute: runAsyncEvent,
   })),
   {

@@ -8,16 +8,21 @@ import { DeclaredOp, declaredDefinition, ptoEnum } from '../define/declared';
  * runs each core's ops in order against one memory with no cache, so all of them hold already: they run as no-ops.
  */
 
+/** PTOAS's VPTO LLVM lowering (VPTOLLVMEmitter's LowerUnsupportedMemoryConsistencyOpPattern) stops on both. */
+const VPTO_LOWERS_NO_FENCE = 'high-level CMO/fence ops must be lowered to `pto.dcci` or `pto.dsb` before VPTO LLVM lowering';
+
 const ORDERING_OPS: DeclaredOp[] = [
   {
     name: 'pto.fence.barrier_all',
     syntax: 'FenceBody',
+    properties: { notInVptoBackend: VPTO_LOWERS_NO_FENCE },
     attrs: [{ name: 'scope', type: ptoEnum('fence_scope', ['local_memory', 'gm', 'all']), required: true }],
     execute() {},
   },
   {
     name: 'pto.cmo.cacheinvalid',
     syntax: 'CacheInvalidBody',
+    properties: { notInVptoBackend: VPTO_LOWERS_NO_FENCE },
     operands: [{ name: 'addr', is: ['ptr', 'tensor_view', 'partition_view'], optional: true, keyword: true }],
     attrs: [{ name: 'space', type: ptoEnum('address_space', ['gm', 'zero', 'vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling']) }],
     check(c) {
