@@ -335,6 +335,11 @@ export interface Executor {
   /** Counts one more step of a loop (`--max-steps` bounds runaway loops). */
   step(op: BoundOp): void;
   /**
+   * An executor of the same core whose frame is a copy of this one's: a SIMT thread (src/micro/run/simt.ts), with
+   * registers of its own and the core's memory. Its runs can be interleaved with this executor's.
+   */
+  fork(): Executor;
+  /**
    * Runs a function of the program (its op, or the name of one with no definition) with these arguments; its
    * result is the function's results. A generator (its ops may wait): run it with `yield*`.
    */

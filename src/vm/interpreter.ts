@@ -620,6 +620,13 @@ class Interpreter implements Executor {
     }
   }
 
+  fork(): Executor {
+    // Everything but the frame is read through the prototype: the core's memory, options and run state are shared.
+    const thread = Object.create(this) as Interpreter;
+    thread.frame = this.frame.slice();
+    return thread;
+  }
+
   runRegion(region: BoundRegion, args: Value[]): RegionExecution {
     const entry = region.blocks[0].args;
     for (let i = 0; i < entry.length; i++) this.frame[entry[i]] = args[i];

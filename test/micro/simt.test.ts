@@ -128,6 +128,37 @@ describe('pto.simt_launch', () => {
   });
 });
 
+describe('pto.section.simt', () => {
+  it('runs its region as x*y*z threads, each with its own values, pto.syncthreads a barrier among them', () => {
+    // As the launch test: each thread marks UB with 100 + tid, waits, then copies its right neighbour's mark.
+    const out = i32s(4);
+    const text = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%gm: !pto.ptr<i32, gm>) attributes {pto.aicore} {
+    %c0_i64 = arith.constant 0 : i64
+    %ub = pto.castptr %c0_i64 : i64 -> !pto.ptr<i32, ub>
+    pto.section.simt <<<4, 1, 1>>> {
+      %tx = pto.get_tid_x : i32
+      %c1 = arith.constant 1 : i32
+      %c3 = arith.constant 3 : i32
+      %c100 = arith.constant 100 : i32
+      %me = arith.index_castui %tx : i32 to index
+      %mark = arith.addi %tx, %c100 : i32
+      pto.store %mark, %ub[%me] : !pto.ptr<i32, ub>, i32
+      pto.syncthreads
+      %next = arith.addi %tx, %c1 : i32
+      %wrapped = arith.andi %next, %c3 : i32
+      %n = arith.index_castui %wrapped : i32 to index
+      %got = pto.load %ub[%n] : !pto.ptr<i32, ub> -> i32
+      pto.store %got, %gm[%me] : !pto.ptr<i32, gm>, i32
+    }
+    return
+  }
+}`;
+    runMicroKernel(text, 'k', { gm: out });
+    expect(values(out)).toEqual([101, 102, 103, 100]);
+  });
+});
+
 describe('pto.simt_launch verification (PTOAS SimtLaunchOp::verify)', () => {
   const module = (fns: string) => `module attributes {pto.target_arch = "a5"} {\n${fns}\n}`;
   const errors = (text: string) => {

@@ -15,9 +15,9 @@ import { convertScalar, floatMath, multiplyWide, permuteBytes, roundTo } from '.
 
 /**
  * The SIMT level (docs/isa/micro-isa/17-simt.md, docs/vpto.md "SIMT"): `pto.simt_launch @body<<<x, y, z>>>(args)`
- * runs the `pto.simt_entry` function @body as x*y*z threads of the vector core. Each thread is an executor of its
- * own made from the launching one (`Object.create`): a call gives it a frame of its own (its registers) while the
- * memory, the core and the run's state stay the launching core's. Threads run in linear order
+ * runs the `pto.simt_entry` function @body as x*y*z threads of the vector core (`pto.section.simt` its region). Each
+ * thread is an executor forked from the launching one (`Executor.fork`): a frame of its own (its registers) while
+ * the memory, the core and the run's state stay the launching core's. Threads run in linear order
  * (tid_x + dim_x * (tid_y + dim_y * tid_z)) up to the next barrier or lane collective, which yields a SimtWait to
  * the launch: a barrier (`pto.syncthreads`) is released once every thread is at it, a collective (vote, shuffle)
  * once every running lane of its 32-lane warp is, each lane then getting its result.
@@ -58,20 +58,23 @@ class SimtWait implements Wait {
   }
 }
 
-/** Runs the launch's threads to their ends, releasing barriers and collectives as every participant reaches them. */
-function runThreads(x: Executor, op: BoundOp, callee: OpNode, dims: [number, number, number], args: Value[]): void {
+/**
+ * Runs the threads of a launch (pto.simt_launch's call, pto.section.simt's region: `start` begins one thread's run)
+ * to their ends, releasing barriers and collectives as every participant reaches them.
+ */
+export function runThreads(x: Executor, op: BoundOp, dims: [number, number, number], start: (thread: Executor) => Generator<Wait, unknown, void>): void {
   const [dx, dy, dz] = dims;
   const count = dx * dy * dz;
   const trap = (message: string): never => {
-    throw vmTrap(`pto.simt_launch: ${message}`, op.node.span);
+    throw vmTrap(`${op.def.name}: ${message}`, op.node.span);
   };
   if (dx < 1 || dy < 1 || dz < 1 || count > MAX_THREADS)
     trap(`launches ${dx} x ${dy} x ${dz} threads; each dimension must be at least 1 and the count at most ${MAX_THREADS}`);
   const running = Array.from({ length: count }, (_, linear) => {
-    const t = Object.create(x) as Executor;
+    const t = x.fork();
     const thread: SimtThread = { tid: [linear % dx, Math.floor(linear / dx) % dy, Math.floor(linear / (dx * dy))], dims, linear };
     threads.set(t, thread);
-    return { thread, run: t.call(op, callee, args), at: undefined as SimtWait | undefined, done: false };
+    return { thread, run: start(t), at: undefined as SimtWait | undefined, done: false };
   });
   for (;;) {
     for (const th of running) {
@@ -161,13 +164,8 @@ function simtLaunch(row: MicroOpRowData): OpDefinition {
       const callee = decided<OpNode | string>(op);
       if (typeof callee === 'string') throw vmTrap(`${name}: no function @${callee} with a body`, op.node.span);
       const dims = op.node.segments.dims.map((i) => Number(BigInt.asIntN(32, x.int(op, i)))) as [number, number, number];
-      runThreads(
-        x,
-        op,
-        callee,
-        dims,
-        op.node.segments.args.map((i) => x.operand(op, i)),
-      );
+      const args = op.node.segments.args.map((i) => x.operand(op, i));
+      runThreads(x, op, dims, (t) => t.call(op, callee, args));
     },
   };
 }

@@ -5,6 +5,7 @@ import { formatScalar } from './print-format';
 import { attrOf } from '../../syntax/ast';
 import { isInteger, printType } from '../../types/type';
 import { bitWidth } from './arith';
+import { runThreads } from '../../micro/run/simt';
 
 /** What a kernel asks of the machine it runs on: which core it is, code sections per core kind, printing, stopping. */
 
@@ -41,8 +42,8 @@ function section(name: string, coreKind: CoreKind): OpDefinition {
 }
 
 /**
- * `pto.section.simt<<<x, y, z>>> { ... }`: code run by x*y*z SIMT threads of a vector core; its body is the VPTO
- * micro-op level, which the VM does not run yet.
+ * `pto.section.simt<<<x, y, z>>> { ... }`: code run by x*y*z SIMT threads of a vector core, each with a copy of
+ * the enclosing frame (src/micro/run/simt.ts).
  */
 const simtSection: OpDefinition = {
   name: 'pto.section.simt',
@@ -63,6 +64,13 @@ const simtSection: OpDefinition = {
       ]);
     v.expectResults(0);
     for (const r of v.op.regions) v.region(r);
+  },
+  execute(x, op) {
+    const dims = ['dimX', 'dimY', 'dimZ'].map((k) => {
+      const a = attrOf(op.node, k);
+      return a?.kind === 'int' ? Number(a.value) : 1;
+    }) as [number, number, number];
+    runThreads(x, op, dims, (t) => t.runRegion(op.regions[0], []));
   },
 };
 
