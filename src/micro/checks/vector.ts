@@ -207,7 +207,24 @@ function immediateOffset(c: MicroCheckContext): void {
   if (offset !== undefined && c.v.constant(offset) === undefined) c.err(c.v.op.operands[offset].span, 'requires offset to be a constant index immediate');
 }
 
+/** PstuOp::verify: a b16 mask with a ui16 base, a b32 one with ui32; base_out of the base's type. */
+function pstu(c: MicroCheckContext): void {
+  const [value, base, out] = [c.value('value'), c.value('base'), c.value('base_out')];
+  if (base?.type && out?.type && printType(base.type) !== printType(out.type)) c.err(out.span, 'requires base and base_out to have identical types');
+  if (value?.type?.kind !== 'mask' || base?.type?.kind !== 'ptr') return;
+  const want: ElemType | undefined = value.type.granularity === 'b16' ? 'u16' : value.type.granularity === 'b32' ? 'u32' : undefined;
+  if (want !== base.type.elem)
+    c.err(base.span, `requires !pto.mask<${value.type.granularity}> to pair with ${want ? `!pto.ptr<${elemTypeName(want)}, ub>` : 'a b16 or b32 mask'}`);
+}
+
 export const VECTOR_CHECKS: Record<string, MicroCheck> = {
+  pstu,
+  vldus: (c) => updatedBase(c, 'source'),
+  vstus: (c) => {
+    const [b, u] = [c.value('base'), c.value('base_out')];
+    if (b?.type && u?.type && printType(b.type) !== printType(u.type))
+      c.err(u.span, `requires updated base result to match base type (${printType(b.type)}, got ${printType(u.type)})`);
+  },
   immediateLoad: (c) => {
     updatedBase(c, 'source');
     immediateOffset(c);

@@ -2,6 +2,7 @@ import { elemSize } from '../../types/type';
 import { vcvtTokens } from '../checks/vector';
 import { LocalPointer } from '../../machine/value';
 import { MicroRun } from './operands';
+import { ALIGN_SEMANTICS, setSqueezeCount } from './align';
 import { attrText, dictText, dist, granularity, intOf, localAddress, reg, register, resultElem, scalarOf, typeOf, vregElem, MicroSemantics } from './operands';
 import {
   binary,
@@ -101,6 +102,7 @@ function blocks(r: MicroRun, ptr: string, postUpdate: boolean): { buffer: string
 
 /** The vector core's ops: lanes, predicates, reductions, rearrangements, loads and stores between UB and registers. */
 export const VECTOR_SEMANTICS: Record<string, MicroSemantics> = {
+  ...ALIGN_SEMANTICS,
   binary(r) {
     const elem = vregElem(typeOf(r, 'lhs'), r);
     r.x.setResults(r.op, [register('vreg', binary(r.mnemonic, elem, reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail))]);
@@ -205,7 +207,13 @@ export const VECTOR_SEMANTICS: Record<string, MicroSemantics> = {
     r.x.setResults(r.op, [register('vreg', vunpack(r.mnemonic as 'vsunpack' | 'vzunpack', narrow, reg(r, 'src'), part, r.fail))]);
   },
   vsqz(r) {
-    r.x.setResults(r.op, [register('vreg', vsqz(elemBytes(vregElem(typeOf(r, 'input'), r)), reg(r, 'input'), reg(r, 'mask')))]);
+    const size = elemBytes(vregElem(typeOf(r, 'input'), r));
+    const mask = reg(r, 'mask');
+    // The squeezed lanes' byte count goes to SPR SQZN, which a later vstur stores (./align.ts).
+    let active = 0;
+    for (let lane = 0; lane < VREG_BYTES / size; lane++) if (maskBit(mask, lane * size)) active++;
+    setSqueezeCount(r, active);
+    r.x.setResults(r.op, [register('vreg', vsqz(size, reg(r, 'input'), mask))]);
   },
   vusqz(r) {
     r.x.setResults(r.op, [register('vreg', vusqz(vregElem(typeOf(r, 'src'), r), reg(r, 'mask'), r.fail))]);
