@@ -244,6 +244,8 @@ function kindProblem(spec: MicroValueSpec, t: Type | undefined, row: MicroOpRowD
       return t.kind === 'vmi_mask' ? undefined : `must be a !pto.vmi.mask, got ${is}`;
     case 'vmi-vreg-or-scalar':
       return t.kind === 'vmi_vreg' || (t.kind === 'scalar' && t.elem !== 'index') ? undefined : `must be a !pto.vmi.vreg or a scalar, got ${is}`;
+    case 'vmi-value':
+      return t.kind === 'vmi_vreg' || t.kind === 'vmi_mask' ? undefined : `must be a !pto.vmi.vreg or a !pto.vmi.mask, got ${is}`;
     case 'ptr': {
       if (t.kind !== 'ptr') return `must be a !pto.ptr, got ${is}`;
       const space = POINTER_SPACE_NAMES[t.space][0];

@@ -7,8 +7,11 @@ import { z } from 'zod';
  */
 
 /** `vreg-or-scalar`: either (vdup's input: a scalar to broadcast or a register whose lane it copies). */
-/** `vmi-vreg`, `vmi-mask`: VMI's logical `!pto.vmi.vreg<...>` and `!pto.vmi.mask<...>`; `vmi-vreg-or-scalar` either (vbrc's value). */
-export const MicroValueKind = z.enum(['vreg', 'mask', 'align', 'ptr', 'scalar', 'index', 'vreg-or-scalar', 'vmi-vreg', 'vmi-mask', 'vmi-vreg-or-scalar']);
+/**
+ * `vmi-vreg`, `vmi-mask`: VMI's logical `!pto.vmi.vreg<...>` and `!pto.vmi.mask<...>`; `vmi-vreg-or-scalar` a vreg or a
+ * scalar (vbrc's value); `vmi-value` a vreg or a mask (vand's operands: lanes or mask logic).
+ */
+export const MicroValueKind = z.enum(['vreg', 'mask', 'align', 'ptr', 'scalar', 'index', 'vreg-or-scalar', 'vmi-vreg', 'vmi-mask', 'vmi-vreg-or-scalar', 'vmi-value']);
 
 const MicroValue = z.object({
   name: z.string(),

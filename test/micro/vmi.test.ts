@@ -8,6 +8,7 @@ import { microErrors as errors, runMicroKernel } from '../fixtures/micro';
 
 const V = '!pto.vmi.vreg<64xf32>';
 const M = '!pto.vmi.mask<64xpred>';
+const U = '!pto.vmi.vreg<64xi32>';
 
 describe('types', () => {
   test('a VMI vreg has 8-, 16- or 32-bit elements and a positive lane count; a pred mask has no layout', () => {
@@ -24,7 +25,7 @@ describe('types', () => {
 });
 
 describe('verification', () => {
-  const params = `%x: ${V}, %h: !pto.vmi.vreg<128xf16>, %m: ${M}, %m16: !pto.vmi.mask<64xb16>, %p: !pto.ptr<f32, ub>, %i: index`;
+  const params = `%x: ${V}, %u: ${U}, %h: !pto.vmi.vreg<128xf16>, %m: ${M}, %m16: !pto.vmi.mask<64xb16>, %p: !pto.ptr<f32, ub>, %i: index`;
   test('elementwise ops: one lane count and element type, a mask of the data lanes and width', () => {
     expect(errors(`  %a = pto.vmi.vadd %x, %x, %m : ${V}, ${V}, ${M} -> ${V}`, params)).toEqual([]);
     expect(errors(`  %a = pto.vmi.vadd %x, %h : ${V}, !pto.vmi.vreg<128xf16> -> ${V}`, params)).toEqual([
@@ -33,7 +34,16 @@ describe('verification', () => {
     expect(errors(`  %a = pto.vmi.vadd %x, %x, %m16 : ${V}, ${V}, !pto.vmi.mask<64xb16> -> ${V}`, params)).toEqual([
       'E0451: pto.vmi.vadd: requires mask granularity to match data element width',
     ]);
-    expect(errors(`  %a = pto.vmi.vand %x, %x : ${V}, ${V} -> ${V}`, params)).toEqual(['E0451: pto.vmi.vand: requires i8, i16, or i32 VMI element type']);
+    expect(errors(`  %a = pto.vmi.vand %x, %x : ${V}, ${V} -> ${V}`, params)).toEqual(['E0451: pto.vmi.vand: requires integer-like VMI element type']);
+    expect(errors(`  %a = pto.vmi.vdiv %u, %u : ${U}, ${U} -> ${U}`, params)).toEqual(['E0451: pto.vmi.vdiv: requires f16 or f32 VMI element type']);
+    expect(errors(`  %a = pto.vmi.vabs %u : ${U} -> ${U}`, params)).toEqual([
+      'E0451: pto.vmi.vabs: requires si8, si16, si32, f16, bf16, or f32 VMI element type',
+    ]);
+    // Masks take the mask logic path of vand/vor/vxor/vnot: no governing mask.
+    expect(errors(`  %k = pto.vmi.vxor %m, %m : ${M}, ${M} -> ${M}`, params)).toEqual([]);
+    expect(errors(`  %k = pto.vmi.vand %m, %m, %m : ${M}, ${M}, ${M} -> ${M}`, params)).toEqual([
+      'E0451: pto.vmi.vand: mask logic op does not support predication mask',
+    ]);
   });
 
   test('vstore and vload modes, reductions and group masks', () => {
@@ -156,12 +166,14 @@ test('create_mask, vbrc, vmul, vsel, grouped vcadd and vstore, vcvt and a masked
  * idx = vci 0 (0..63, i32); lt = lanes where idx < 10 (signless: unsigned compare) under pset PAT_ALL;
  * r = vadds(idx, 100) under lt, merge by default: i + 100 below 10, else i. rev = vci 63 DESC = 63 - i;
  * g = vgather(table, rev, lt): table[63 - i] = (63 - i) / 2 below 10, else 0. w = vci 250 over 8 lanes, stored as a
- * group of 8 slots into ui8 memory: the low bytes 250..255, 0, 1.
+ * group of 8 slots into ui8 memory: the low bytes 250..255, 0, 1. ge = vnot lt (mask logic); vadds under ge with pmode
+ * zero: 0 below 10, i + 100 from 10.
  */
 const KERNEL2 = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
   func.func @k(%table: !pto.ptr<f32, gm>, %ints: !pto.ptr<i32, gm>, %gathered: !pto.ptr<f32, gm>, %bytes: !pto.ptr<ui8, gm>) attributes {pto.kernel} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
     %c0_i32 = arith.constant 0 : i32
     %c10_i32 = arith.constant 10 : i32
     %c63_i32 = arith.constant 63 : i32
@@ -171,6 +183,7 @@ const KERNEL2 = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #p
     %c1_i64 = arith.constant 1 : i64
     %c8_i64 = arith.constant 8 : i64
     %c256_i64 = arith.constant 256 : i64
+    %c512_i64 = arith.constant 512 : i64
     %c1024_i64 = arith.constant 1024 : i64
     %c2048_i64 = arith.constant 2048 : i64
     %c3072_i64 = arith.constant 3072 : i64
@@ -189,6 +202,9 @@ const KERNEL2 = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #p
       %lt = pto.vmi.vcmp %idx, %ten, %all {cmp = "lt"} : !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32>, ${M} -> ${M}
       %r = pto.vmi.vadds %idx, %c100_i32, %lt : !pto.vmi.vreg<64xi32>, i32, ${M} -> !pto.vmi.vreg<64xi32>
       pto.vmi.vstore %r, %ub_ints[%c0] : !pto.vmi.vreg<64xi32>, !pto.ptr<i32, ub>
+      %ge = pto.vmi.vnot %lt : ${M} -> ${M}
+      %r2 = pto.vmi.vadds %idx, %c100_i32, %ge {pmode = "zero"} : !pto.vmi.vreg<64xi32>, i32, ${M} -> !pto.vmi.vreg<64xi32>
+      pto.vmi.vstore %r2, %ub_ints[%c64] : !pto.vmi.vreg<64xi32>, !pto.ptr<i32, ub>
       %rev = pto.vmi.vci %c63_i32 {order = "DESC"} : i32 -> !pto.vmi.vreg<64xi32>
       %g = pto.vmi.vgather %ub_table, %rev, %lt : !pto.ptr<f32, ub>, !pto.vmi.vreg<64xi32>, ${M} -> ${V}
       pto.vmi.vstore %g, %ub_gathered[%c0] : ${V}, !pto.ptr<f32, ub>
@@ -197,7 +213,7 @@ const KERNEL2 = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #p
     }
     pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
     pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
-    pto.mte_ub_gm %ub_ints, %ints, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64) : !pto.ptr<i32, ub>, !pto.ptr<i32, gm>, i64, i64, i64, i64
+    pto.mte_ub_gm %ub_ints, %ints, %c512_i64 nburst(%c1_i64, %c512_i64, %c512_i64) : !pto.ptr<i32, ub>, !pto.ptr<i32, gm>, i64, i64, i64, i64
     pto.mte_ub_gm %ub_gathered, %gathered, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
     pto.mte_ub_gm %ub_bytes, %bytes, %c8_i64 nburst(%c1_i64, %c8_i64, %c8_i64) : !pto.ptr<ui8, ub>, !pto.ptr<ui8, gm>, i64, i64, i64, i64
     return
@@ -208,13 +224,15 @@ const KERNEL2 = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #p
 test('vci, pset, vcmp, vadds (merge), vgather and a packed group vstore, run', () => {
   const buffers = {
     table: new GlobalBuffer('table', 'f32', new Uint8Array(Float32Array.from({ length: 64 }, (_, j) => j / 2).buffer)),
-    ints: new GlobalBuffer('ints', 'i32', new Uint8Array(256)),
+    ints: new GlobalBuffer('ints', 'i32', new Uint8Array(512)),
     gathered: new GlobalBuffer('gathered', 'f32', new Uint8Array(256)),
     bytes: new GlobalBuffer('bytes', 'u8', new Uint8Array(8)),
   };
   runMicroKernel(KERNEL2, 'k', buffers);
   const ints = Array.from(new Int32Array(buffers.ints.bytes.buffer.slice(0)));
   expect([ints[0], ints[9], ints[10], ints[63]]).toEqual([100, 109, 10, 63]);
+  // vnot of lt: lanes 10..63; vadds under it with pmode zero: 0 below 10, i + 100 from 10.
+  expect([ints[64], ints[73], ints[74], ints[127]]).toEqual([0, 0, 110, 163]);
   const gathered = Array.from(new Float32Array(buffers.gathered.bytes.buffer.slice(0)));
   expect([gathered[0], gathered[9], gathered[10], gathered[63]]).toEqual([31.5, 27, 0, 0]);
   expect(Array.from(buffers.bytes.bytes)).toEqual([250, 251, 252, 253, 254, 255, 0, 1]);

@@ -85,22 +85,35 @@ function pmodeValid(c: MicroCheckContext): boolean {
 }
 
 /**
- * A row's element classes (`i8` any 8-bit integer, `f16`, `bf16`, `f32`) as VMI.cpp's isVMI...Type predicates;
- * the message lists them as VMI.cpp does ("requires i8, i16, or f32 VMI element type").
+ * Whether an element is of a row's classes, VMI.cpp's isVMI...Type predicates: `iN` any N-bit integer, `siN` a signed
+ * one, `f16`, `bf16`, `f32` themselves, `integer-like` any integer or index, `integer` any integer.
  */
 function elemAllowed(classes: string[], t: VmiVregType): boolean {
   if (t.spelled === '!pto.bf16x2') return false;
-  if (isInteger(t.elem)) return classes.includes(`i${elemBits(t.elem)}`);
-  return classes.includes(t.elem);
+  if (!isInteger(t.elem)) return classes.includes(t.elem) || (t.elem === 'index' && classes.includes('integer-like'));
+  const bits = elemBits(t.elem);
+  return (
+    classes.includes('integer-like') ||
+    classes.includes('integer') ||
+    classes.includes(`i${bits}`) ||
+    (t.spelled.startsWith('si') && classes.includes(`si${bits}`))
+  );
 }
 
+/** VMI.cpp's message for the classes: "requires i8, i16, or f32 VMI element type", "requires integer-like VMI element type". */
 function listed(classes: string[]): string {
   return classes.length === 1 ? classes[0] : `${classes.slice(0, -1).join(', ')}${classes.length > 2 ? ',' : ''} or ${classes.at(-1)}`;
 }
 
-/** The ports of an elementwise op: its data values by the row's names (lhs/rhs or source, then result). */
+/**
+ * The ports of an elementwise op: its data values by the row's names (lhs/rhs or source, then result). The logic ops
+ * (vand, vor, vxor, vnot) of masks are mask logic: no governing mask, no pmode, masks of one shape and granularity.
+ */
 const elementwise: MicroCheck = (c) => {
-  const data = ['lhs', 'rhs', 'source', 'result'].map((n) => vreg(c, n)).filter((v) => v !== undefined);
+  const names = ['lhs', 'rhs', 'source', 'result'];
+  const masks = names.map((n) => mask(c, n)).filter((m) => m !== undefined);
+  if (masks.length > 0) return maskLogic(c, masks);
+  const data = names.map((n) => vreg(c, n)).filter((v) => v !== undefined);
   const first = data[0];
   if (first?.type.spelled === '!pto.bf16x2') return c.err(first.span, 'does not support bf16x2 VMI element type; bf16x2 is conversion-only');
   if (first && c.row.elems && !elemAllowed(c.row.elems, first.type)) return c.err(first.span, `requires ${listed(c.row.elems)} VMI element type`);
@@ -108,6 +121,31 @@ const elementwise: MicroCheck = (c) => {
   if (!pmodeValid(c)) return;
   maskMatches(c, mask(c, 'mask'), data.at(-1));
 };
+
+/** verifyAllSameMaskShapeLayoutAndGranularity, after the mask logic path's own rules. */
+function maskLogic(c: MicroCheckContext, masks: Located<VmiMaskType>[]): void {
+  const at = c.v.op.nameSpan;
+  if ((c.b.operands.mask ?? []).length > 0) return c.err(at, 'mask logic op does not support predication mask');
+  if (c.attr('pmode')) return c.err(at, 'mask logic op does not support pmode');
+  const count = ['lhs', 'rhs', 'source', 'result'].filter((n) => c.value(n)?.type).length;
+  const other = ['lhs', 'rhs', 'source', 'result'].map((n) => vreg(c, n)).find((v) => v !== undefined);
+  if (masks.length !== count && other) return c.err(other.span, 'mask logic op requires every operand and the result to be a !pto.vmi.mask');
+  const [first] = masks;
+  const anyLayout = masks.some((m) => m.type.layout !== undefined);
+  for (const m of masks) {
+    const problem =
+      m.type.lanes !== first.type.lanes
+        ? 'requires all VMI mask values to have the same logical lane count'
+        : m.type.granularity !== first.type.granularity
+          ? 'requires all VMI mask values to have the same granularity'
+          : anyLayout && m.type.layout === undefined
+            ? 'requires either all or no VMI mask values to carry layout'
+            : anyLayout && m.type.layout !== first.type.layout
+              ? 'requires all layout-assigned VMI mask values to have the same layout'
+              : undefined;
+    if (problem) return c.err(m.span, problem);
+  }
+}
 
 const select: MicroCheck = (c) => {
   const result = vreg(c, 'result');

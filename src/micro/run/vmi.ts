@@ -121,6 +121,15 @@ function scalarNamed(r: MicroRun, name: string): number {
   return Number(s);
 }
 
+/** vand, vor, vxor and vnot of masks: the operation lane by lane (the mask logic path of VMI.cpp's verifiers). */
+function maskLogic(r: MicroRun, masks: Uint8Array[]): void {
+  const [a, b] = masks;
+  const name = r.mnemonic.slice(4);
+  const f = (i: number): boolean =>
+    name === 'vnot' ? a[i] !== 1 : name === 'vand' ? a[i] === 1 && b[i] === 1 : name === 'vor' ? a[i] === 1 || b[i] === 1 : (a[i] === 1) !== (b[i] === 1);
+  r.x.setResults(r.op, [mask(Uint8Array.from(a, (_, i) => (f(i) ? 1 : 0)))]);
+}
+
 /** Lane i of a logical vector. */
 function laneOf(bytes: Uint8Array, elem: ElemType, i: number): Scalar {
   const c = codec(elem);
@@ -233,6 +242,7 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
   },
   vmiBinary(r) {
     zeroingOnly(r);
+    if (typeNamed(r, 'lhs')?.kind === 'vmi_mask') return maskLogic(r, [bytesNamed(r, 'lhs'), bytesNamed(r, 'rhs')]);
     const t = vmiVreg(typeNamed(r, 'lhs'), r);
     const elem = semanticElem(t);
     const out = perRegister(elem, t.lanes, [bytesNamed(r, 'lhs'), bytesNamed(r, 'rhs')], maskNamed(r), ([a, b], m) =>
@@ -242,6 +252,7 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
   },
   vmiUnary(r) {
     zeroingOnly(r);
+    if (typeNamed(r, 'source')?.kind === 'vmi_mask') return maskLogic(r, [bytesNamed(r, 'source')]);
     const t = vmiVreg(typeNamed(r, 'source'), r);
     const name = r.mnemonic.slice(4);
     // abs and neg are signed operations whatever the spelling.
