@@ -159,6 +159,46 @@ describe('pto.section.simt', () => {
   });
 });
 
+describe('pto.keep / pto.resume', () => {
+  it('carries a value of each thread from one launch to the same thread of the next', () => {
+    // Launch 1: thread t keeps 7 * t in slot 3 and an i64 t - 1 in slot 8; launch 2 resumes both and stores their
+    // sum at gm[t]: 8t - 1.
+    const out = i32s(4);
+    const text = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%gm: !pto.ptr<i32, gm>) attributes {pto.aicore} {
+    %x = arith.constant 4 : i32
+    %one = arith.constant 1 : i32
+    pto.simt_launch @stage0<<<%x, %one, %one>>>() : () -> ()
+    pto.simt_launch @stage1<<<%x, %one, %one>>>(%gm) : (!pto.ptr<i32, gm>) -> ()
+    return
+  }
+  func.func @stage0() attributes {pto.simt_entry} {
+    %tx = pto.get_tid_x : i32
+    %c7 = arith.constant 7 : i32
+    %c1 = arith.constant 1 : i64
+    %v = arith.muli %tx, %c7 : i32
+    %w0 = arith.extsi %tx : i32 to i64
+    %w = arith.subi %w0, %c1 : i64
+    pto.keep %v {slot = 3 : i64} : i32
+    pto.keep %w {slot = 8 : i64} : i64
+    return
+  }
+  func.func @stage1(%gm: !pto.ptr<i32, gm>) attributes {pto.simt_entry} {
+    %v = pto.resume {slot = 3 : i64} : i32
+    %w = pto.resume {slot = 8 : i64} : i64
+    %tx = pto.get_tid_x : i32
+    %w32 = arith.trunci %w : i64 to i32
+    %s = arith.addi %v, %w32 : i32
+    %i = arith.index_castui %tx : i32 to index
+    pto.store %s, %gm[%i] : !pto.ptr<i32, gm>, i32
+    return
+  }
+}`;
+    runMicroKernel(text, 'k', { gm: out });
+    expect(values(out)).toEqual([-1, 7, 15, 23]);
+  });
+});
+
 describe('pto.simt_launch verification (PTOAS SimtLaunchOp::verify)', () => {
   const module = (fns: string) => `module attributes {pto.target_arch = "a5"} {\n${fns}\n}`;
   const errors = (text: string) => {
@@ -188,6 +228,17 @@ describe('pto.simt_launch verification (PTOAS SimtLaunchOp::verify)', () => {
     ).toEqual(['E0451: pto.simt_launch: operand type mismatch: expected operand type !pto.ptr<f32, ub>, but provided !pto.ptr<i32, ub> for operand number 0']);
     expect(errors(module(`${launch('@nope')}`))).toEqual(["E0451: pto.simt_launch: 'nope' does not reference a valid function"]);
     const inEntry = `  func.func @b() attributes {pto.simt_entry} {\n    %one = arith.constant 1 : i32\n    pto.simt_launch @b<<<%one, %one, %one>>>() : () -> ()\n    return\n  }`;
+    const entry = (body: string) => `  func.func @b() attributes {pto.simt_entry} {\n${body}\n    return\n  }`;
+    expect(errors(module(entry('    %w = arith.constant 1 : i64\n    pto.keep %w {slot = 7 : i64} : i64')))).toEqual([
+      'E0451: pto.keep: requires an even slot for 64-bit keep/resume values',
+    ]);
+    expect(errors(module(entry('    %r = pto.resume {slot = 123 : i64} : i32')))).toEqual(['E0451: pto.resume: requires slot in range [0, 122]']);
+    expect(errors(module(entry('    %v = arith.constant 7 : i32\n    %r = pto.shuffle_idx %v, %v {width = 24 : i32} : i32, i32 -> i32')))).toEqual([
+      'E0451: pto.shuffle_idx: requires width to be 16 or 32',
+    ]);
+    expect(errors(module('  func.func @s() {\n    pto.section.simt <<<64, 64, 1>>> {\n      pto.syncthreads\n    }\n    return\n  }'))[0]).toContain(
+      'pto.section.simt: SIMT launch dimensions must have a positive product no greater than 2048, got (64, 64, 1)',
+    );
     expect(errors(module(inEntry))).toEqual([
       "E0451: pto.simt_launch: must not appear inside a function marked with 'pto.simt_entry'; launch the SIMT entry from an outer non-simt function",
     ]);

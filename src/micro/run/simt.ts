@@ -8,6 +8,7 @@ import { codec } from '../../numerics/elements';
 import { FORMATS } from '../../numerics/rounding';
 import type { MicroOpRowData } from '../../spec/micro-schema';
 import { OpNode, attrOf, segment } from '../../syntax/ast';
+import { Span } from '../../diag/source';
 import { ElemType, Type, isFloat, printType } from '../../types/type';
 import { attrText, globalAddress, localAddress, MicroRun, MicroSemantics } from './operands';
 import { coreConfig } from './config';
@@ -186,14 +187,25 @@ function simtChecks(v: OpVerifier, name: string, family: string): void {
   const show = (t: Type | undefined) => (t ? printType(t) : '?');
   const mnemonic = name.slice('pto.'.length);
   const signedness = keyword(v.op, ['signed', 'unsigned']);
-  const same = [t0, t1, t2, result].filter((t): t is Type => t !== undefined).slice(0, v.operands.length + 1);
-  if ((family === 'simt-math' || family === 'simt-collective') && same.some((t) => printType(t) !== printType(same[0])))
-    err(`requires all operands and the result to have one type, got ${same.map(show).join(', ')}`);
+  // AllTypesMatch: a shuffle's or redux's value and result; every operand and the result of the math ops.
+  const lane = mnemonic.startsWith('shuffle_') || mnemonic.startsWith('redux_');
+  const same = (lane ? [t0, result] : family === 'simt-math' ? [t0, t1, t2, result].slice(0, v.operands.length).concat([result]) : []).filter(
+    (t): t is Type => t !== undefined,
+  );
+  if (same.some((t) => printType(t) !== printType(same[0]))) err(`requires all operands and the result to have one type, got ${same.map(show).join(', ')}`);
   if (mnemonic.startsWith('redux_') && t0?.kind === 'scalar') {
     if (isFloat(t0.elem) && signedness) err('does not accept signedness for floating-point redux');
     if (!isFloat(t0.elem) && !signedness && mnemonic !== 'redux_add') err('requires explicit signedness for integer redux');
   }
   if (family === 'simt-memory') memoryChecks(v, mnemonic, err);
+  if (mnemonic.startsWith('shuffle_')) {
+    // VPTO.cpp's verifyShuffleSemanticControl: the width attribute (32 when absent) is 16 or 32.
+    const width = v.op.attrs.find((a) => a.key === 'width')?.value;
+    if (width && !(width.kind === 'int' && (width.value === 16n || width.value === 32n))) err('requires width to be 16 or 32', width.span);
+  }
+  // resume's type is written after ':' alone (`: i32`), as a result's.
+  const resumed = v.op.micro?.types[0] ? v.type(v.op.micro.types[0].type) : undefined;
+  if (mnemonic === 'keep' || mnemonic === 'resume') keepChecks(v, mnemonic === 'keep' ? t0 : resumed, err);
   if (family === 'simt-atomic') atomicChecks(v, mnemonic, signedness, err);
   if (mnemonic === 'convert' && t0?.kind === 'scalar' && result?.kind === 'scalar') {
     const problem = convertProblem(
@@ -205,6 +217,22 @@ function simtChecks(v: OpVerifier, name: string, family: string): void {
     );
     if (problem) err(problem);
   }
+}
+
+/** The slots pto.keep and pto.resume may name: 0 to 122 (docs/isa/micro-isa/17-simt.md). */
+const KEEP_SLOTS = 123;
+
+/** PTO.cpp's verifySimtKeepResumeSlotRange: a slot in range, a 64-bit value in an even slot and the next. */
+function keepChecks(v: OpVerifier, value: Type | undefined, err: (message: string, span?: Span) => void): void {
+  const slot = v.op.attrs.find((a) => a.key === 'slot');
+  if (!slot || slot.value.kind !== 'int') return err('requires an integer slot attribute');
+  if (value?.kind !== 'scalar') return;
+  const words = value.elem === 'i64' ? 2 : ['i1', 'i8', 'i16', 'i32', 'f16', 'bf16', 'f32'].includes(value.elem) ? 1 : 0;
+  if (words === 0) return err(`takes any integer scalar up to 64 bits, f16, bf16 or f32, got ${printType(value)}`);
+  const n = slot.value.value;
+  if (n < 0n || n >= BigInt(KEEP_SLOTS)) return err(`requires slot in range [0, ${KEEP_SLOTS - 1}]`, slot.span);
+  if (words === 2 && n % 2n !== 0n) return err('requires an even slot for 64-bit keep/resume values', slot.span);
+  if (words === 2 && n + 1n >= BigInt(KEEP_SLOTS)) err(`requires slot in range [0, ${KEEP_SLOTS - 2}] for 64-bit keep/resume values`, slot.span);
 }
 
 /** VPTO.cpp's verifyVPTOScalarAccessTypes and (ldg, stg) verifyLdgStgAccess and the SIMT scope. */
@@ -419,6 +447,21 @@ function atomicUpdate(r: MicroRun, elem: ElemType): (old: Value) => Value {
   return (old) => wrap(f(read(old)));
 }
 
+/**
+ * What pto.keep preserved for pto.resume across the launches of one core, by thread (its linear id: the same
+ * logical workitem in the next launch) and slot; kept per core, keyed by its on-chip memory (as config.ts does).
+ */
+const kept = new WeakMap<object, Map<string, Value>>();
+function keptSlots(x: Executor): Map<string, Value> {
+  let slots = kept.get(x.memory);
+  if (!slots) kept.set(x.memory, (slots = new Map()));
+  return slots;
+}
+const slotOf = (r: MicroRun): number => {
+  const a = r.op.node.attrs.find((e) => e.key === 'slot')?.value;
+  return a?.kind === 'int' ? Number(a.value) : r.fail('has no slot');
+};
+
 /** A collective: this lane's values go to the launch, which hands back the lane's result once the warp is there. */
 function* collective(r: MicroRun, values: Value[], combine: (lanes: Map<number, Value[]>, lane: number) => Value): Execution {
   const wait = new SimtWait(r.op, threadOf(r), { values, combine });
@@ -485,6 +528,17 @@ export const SIMT_SEMANTICS: Record<string, MicroSemantics> = {
   'ctrl-read'(r) {
     // The CTRL register as pto.set_ctrl last wrote it; 0 at reset, as pto-isa's CPU model (cpu_stub.hpp) has it.
     r.x.setResults(r.op, [BigInt.asIntN(64, coreConfig(r.x.memory).values.get('ctrl') ?? 0n)]);
+  },
+  'simt-keep'(r) {
+    const t = threadOf(r);
+    keptSlots(r.x).set(`${t.linear}:${slotOf(r)}`, operand(r, 'value'));
+  },
+  'simt-resume'(r) {
+    const t = threadOf(r);
+    const v = keptSlots(r.x).get(`${t.linear}:${slotOf(r)}`);
+    // A slot no pto.keep wrote holds whatever the register held: not documented.
+    if (v === undefined) return r.fail(`slot ${slotOf(r)} of thread ${t.linear} was not kept before; its value is not implemented yet`);
+    r.x.setResults(r.op, [v]);
   },
   'simt-atomic'(r) {
     const elem = scalarElem(r.op.resultTypes[0], r);

@@ -57,6 +57,11 @@ const simtSection: OpDefinition = {
     // PTOAS: a SIMT section is outlined into a function of its own; it cannot be nested, nor be in a function that
     // is itself a SIMT entry.
     if (v.enclosing.some((o) => o.name === v.op.name)) v.error(v.op.nameSpan, 'nested pto.section.simt is not allowed');
+    // PTOAS's SIMT outlining: a launch of at most 2048 threads (docs/isa/micro-isa/17-simt.md).
+    const dims = ['dimX', 'dimY', 'dimZ'].map((k) => attrOf(v.op, k)).map((a) => (a?.kind === 'int' ? a.value : 1n));
+    const product = dims.reduce((p, d) => p * d, 1n);
+    if (dims.every((d) => d >= 1n) && product > 2048n)
+      v.error(v.op.nameSpan, `pto.section.simt: SIMT launch dimensions must have a positive product no greater than 2048, got (${dims.join(', ')})`);
     const simtEntry = v.function.attrs.find((a) => a.key === 'pto.simt_entry');
     if (simtEntry)
       v.error(v.op.nameSpan, `pto.section.simt must not appear inside a function marked with 'pto.simt_entry'`, [
