@@ -217,7 +217,20 @@ function pstu(c: MicroCheckContext): void {
     c.err(base.span, `requires !pto.mask<${value.type.granularity}> to pair with ${want ? `!pto.ptr<${elemTypeName(want)}, ub>` : 'a b16 or b32 mask'}`);
 }
 
+/** PpackOp/PunpackOp::verify: the result's granularity the input's, or one step narrower (ppack) or wider (punpack). */
+const GRANULARITIES = ['b8', 'b16', 'b32'];
+function granularityStep(step: -1 | 1, verb: string): MicroCheck {
+  return (c) => {
+    const [input, result] = [c.value('input'), c.value('result')];
+    if (input?.type?.kind !== 'mask' || result?.type?.kind !== 'mask') return;
+    const [from, to] = [GRANULARITIES.indexOf(input.type.granularity), GRANULARITIES.indexOf(result.type.granularity)];
+    if (to !== from && to !== from + step) c.err(result.span, `requires result mask granularity to match the input or ${verb} by one step`);
+  };
+}
+
 export const VECTOR_CHECKS: Record<string, MicroCheck> = {
+  ppack: granularityStep(-1, 'narrow'),
+  punpack: granularityStep(1, 'widen'),
   pstu,
   vldus: (c) => updatedBase(c, 'source'),
   vstus: (c) => {

@@ -14,8 +14,13 @@ import {
   plt,
   GRANULE_BYTES,
   maskBit,
+  pdintlv,
+  pintlv,
+  pltm,
   pnot,
   por,
+  ppack,
+  punpack,
   PREDICATE_LOAD_BYTES,
   predicateLoad,
   predicateStore,
@@ -260,6 +265,26 @@ export const VECTOR_SEMANTICS: Record<string, MicroSemantics> = {
     const g = granularity(r.op.resultTypes[0]);
     const { mask, remaining } = plt(g, intOf(r, 'scalar'));
     r.x.setResults(r.op, [register('mask', mask), BigInt(remaining)]);
+  },
+  pltm(r) {
+    r.x.setResults(r.op, [register('mask', pltm(granularity(r.op.resultTypes[0]), intOf(r, 'loop'), intOf(r, 'bound')))]);
+  },
+  pintlv(r) {
+    const { low, high } = pintlv(granularity(typeOf(r, 'lhs')), reg(r, 'lhs'), reg(r, 'rhs'));
+    r.x.setResults(r.op, [register('mask', low), register('mask', high)]);
+  },
+  pdintlv(r) {
+    const { low, high } = pdintlv(granularity(typeOf(r, 'lhs')), reg(r, 'lhs'), reg(r, 'rhs'));
+    r.x.setResults(r.op, [register('mask', low), register('mask', high)]);
+  },
+  ppack(r) {
+    r.x.setResults(r.op, [register('mask', ppack(reg(r, 'input'), attrText(r, 'part') as 'LOWER' | 'HIGHER'))]);
+  },
+  punpack(r) {
+    r.x.setResults(r.op, [register('mask', punpack(reg(r, 'input'), attrText(r, 'part') as 'LOWER' | 'HIGHER'))]);
+  },
+  pbitcast(r) {
+    r.x.setResults(r.op, [register('mask', reg(r, 'input').slice())]);
   },
   pset(r) {
     const a = r.b.attrs.pattern;

@@ -96,3 +96,21 @@ export function predicateStore(dist: string, mask: Mask, fail: Fail): Uint8Array
   for (let i = 0; i < 128; i++) if (((mask[(2 * i) >> 3] >> ((2 * i) & 7)) & 1) === 1) out[i >> 3] |= 1 << (i & 7);
   return out;
 }
+
+/**
+ * pintlv_b8/16/32 and pdintlv_b8/16/32 on the lanes of the granularity (lane i = bit i * lane bytes), as vintlv and
+ * vdintlv move register lanes: pintlv's stream is a[0], b[0], a[1], b[1], ... (low its first half, high its second:
+ * the vsel-f32-plds-us-pintlv-pbitcast golden); pdintlv reads a ++ b, low its even and high its odd lanes (the
+ * pdintlv_b16 golden: PAT_ALL with PAT_ALLF gives the first half of the lanes in both). Only lane bits are set.
+ */
+export function pintlv(g: Granularity, a: Mask, b: Mask): { low: Mask; high: Mask } {
+  const [n, size] = [lanesOf(g), GRANULE_BYTES[g]];
+  const at = (k: number) => maskBit(k % 2 === 0 ? a : b, (k >> 1) * size);
+  return { low: maskFromLanes((i) => at(i), size), high: maskFromLanes((i) => at(n + i), size) };
+}
+
+export function pdintlv(g: Granularity, a: Mask, b: Mask): { low: Mask; high: Mask } {
+  const [n, size] = [lanesOf(g), GRANULE_BYTES[g]];
+  const at = (k: number) => maskBit(k < n ? a : b, (k % n) * size);
+  return { low: maskFromLanes((i) => at(2 * i), size), high: maskFromLanes((i) => at(2 * i + 1), size) };
+}
