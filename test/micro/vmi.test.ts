@@ -80,6 +80,13 @@ describe('verification', () => {
     expect(errors(`  %a = pto.vmi.vcvt %u : !pto.vmi.vreg<64xi32> -> ${V}`, p)).toEqual([
       'E0451: pto.vmi.vcvt: int-to-fp conversion requires explicitly signed integer source element type',
     ]);
+    // The legacy conversions keep their own verifiers and messages.
+    expect(errors(`  %a = pto.vmi.fptosi %x {saturate = "FOO"} : ${V} -> !pto.vmi.vreg<64xsi32>`, p)).toEqual([
+      "E0451: pto.vmi.fptosi: saturate attr must be 'SAT' or 'NOSAT'",
+    ]);
+    expect(errors(`  %a = pto.vmi.extui %s : !pto.vmi.vreg<64xsi32> -> !pto.vmi.vreg<64xi32>`, p)).toEqual([
+      'E0451: pto.vmi.extui: requires unsigned or signless integer source and result element types',
+    ]);
     expect(errors(`  %a = pto.vmi.vcvt %s {rounding = "R"} : !pto.vmi.vreg<64xsi32> -> ${V}`, p)).toEqual([
       "E0451: pto.vmi.vcvt: 'rounding' attribute is only valid for floating-point narrowing or floating-point-to-integer conversions",
     ]);

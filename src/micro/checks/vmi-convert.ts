@@ -101,8 +101,8 @@ export const vmiConvertCheck: MicroCheck = (c) => {
 };
 
 /**
- * The legacy conversions (extf, truncf, fptosi, fptoui, sitofp, extsi, extui, trunci; VMI.cpp's verifiers of each):
- * matching lane counts and the direction each names.
+ * The legacy conversions (extf, truncf, fptosi, fptoui, sitofp, extsi, extui, trunci): VMI.cpp's verifier of each,
+ * with its own messages ("saturate attr must be ...").
  */
 export const legacyConvertCheck: MicroCheck = (c) => {
   const [source, result] = ['source', 'result'].map((n) => c.value(n));
@@ -111,33 +111,69 @@ export const legacyConvertCheck: MicroCheck = (c) => {
   const at = c.v.op.nameSpan;
   const name = c.row.name.slice('pto.vmi.'.length);
   if (from.lanes !== to.lanes) return c.err(result.span, 'requires source and result logical lane counts to match');
+  const problem = legacyProblem(name, from, to, (n) => {
+    const a = c.attr(n);
+    return a ? (a.kind === 'string' ? a.value : '') : undefined;
+  });
+  if (problem) c.err(at, problem);
+};
+
+function legacyProblem(name: string, from: VmiVregType, to: VmiVregType, attr: (name: string) => string | undefined): string | undefined {
   const [sb, db] = [bits(from), bits(to)];
   const unsignedLike = (t: VmiVregType) => isInteger(t.elem) && !isSigned(t);
+  const sat = attr('saturate');
+  const rounding = attr('rounding');
+  const satToken = sat === undefined || sat === 'SAT' || sat === 'NOSAT' ? undefined : "saturate attr must be 'SAT' or 'NOSAT'";
+  const wider = 'requires result element type to be wider than source element type';
+  const fpToInt = (kind: 'si' | 'ui'): string | undefined => {
+    if (!isFloatLike(from)) return 'requires floating-point-like source element type';
+    if (kind === 'si' ? !isSigned(to) : !unsignedLike(to))
+      return kind === 'si' ? 'requires signed integer result element type' : 'requires unsigned or signless integer result element type';
+    const pair = fpToIntContract(from, to, kind === 'si');
+    if (!pair) return `unsupported fp-to-${kind} conversion element type pair`;
+    if (rounding !== undefined && !['R', 'A', 'F', 'C', 'Z'].includes(rounding)) return 'rounding attr must be R, A, F, C, or Z';
+    if (pair.requiresSat) return sat === undefined ? `'saturate' attribute is required for this fp-to-${kind} conversion (SAT or NOSAT)` : satToken;
+    return sat !== undefined ? `'saturate' attribute is not valid for this fp-to-${kind} conversion (no overflow possible)` : undefined;
+  };
   switch (name) {
     case 'extsi':
-      if (!isSigned(from) || !isSigned(to)) return c.err(at, 'requires signed integer source and result element types');
-      break;
+      return !isSigned(from) || !isSigned(to) ? 'requires signed integer source and result element types' : sb >= db ? wider : undefined;
     case 'extui':
-      if (!unsignedLike(from) || !unsignedLike(to)) return c.err(at, 'requires unsigned or signless integer source and result element types');
-      break;
+      return !unsignedLike(from) || !unsignedLike(to) ? 'requires unsigned or signless integer source and result element types' : sb >= db ? wider : undefined;
     case 'extf':
-      if (!isFloatLike(from) || !isFloatLike(to)) return c.err(at, 'requires floating-point-like source and result element types');
-      break;
-    case 'trunci': {
-      if (!isInteger(from.elem) || !isInteger(to.elem)) return c.err(at, 'requires integer source and result element types');
-      if (sb <= db) return c.err(at, 'requires result element type to be narrower than source element type');
-      const sat = c.attr('saturate');
-      if (!sat) return c.err(at, "'saturate' attribute is required (SAT or NOSAT)");
-      if (!(sat.kind === 'string' && (sat.value === 'SAT' || sat.value === 'NOSAT'))) return c.err(sat.span, "saturate attr must be 'SAT' or 'NOSAT'");
-      return;
+      if (!isFloatLike(from) || !isFloatLike(to)) return 'requires floating-point-like source and result element types';
+      if ((from.spelled === '!pto.bf16x2' || to.spelled === '!pto.bf16x2') && !fpToFpContract(from, to))
+        return 'unsupported bf16x2 fp-to-fp conversion element type pair';
+      return sb >= db ? wider : undefined;
+    case 'trunci':
+      if (!isInteger(from.elem) || !isInteger(to.elem)) return 'requires integer source and result element types';
+      if (sb <= db) return 'requires result element type to be narrower than source element type';
+      return sat === undefined ? "'saturate' attribute is required (SAT or NOSAT)" : satToken;
+    case 'truncf': {
+      const contract = fpToFpContract(from, to);
+      if (!isFloatLike(from) || !isFloatLike(to)) return 'requires floating-point-like source and result element types';
+      if ((from.spelled === '!pto.bf16x2' || to.spelled === '!pto.bf16x2') && !contract) return 'unsupported bf16x2 fp-to-fp conversion element type pair';
+      if ((PACKED_CARRIERS.includes(from.spelled) || PACKED_CARRIERS.includes(to.spelled)) && !contract)
+        return 'unsupported packed fp-to-fp conversion element type pair';
+      if (sb < db) return 'requires result element type to be narrower than or same-width as source element type';
+      if (sb === db && !contract) return 'same-width fp-to-fp conversion is not supported for this type pair; see lookupVMIFpToFpContract';
+      if (rounding !== undefined) {
+        if (rounding.length !== 1) return 'rounding attr must be a single-character mode token';
+        if (!(contract?.rnd ?? 'RAHZ').includes(rounding))
+          return contract?.rnd ? 'rounding attr is not valid for this fp-to-fp conversion type pair' : 'rounding attr must be R, A, H, or Z';
+      }
+      if (!contract || contract.requiresSat) return sat === undefined ? "'saturate' attribute is required (SAT or NOSAT)" : satToken;
+      return sat !== undefined ? "'saturate' attribute is not valid for this fp-to-fp narrow conversion (no saturation)" : undefined;
     }
-    default: {
-      const dir = cvtDirection(from, to);
-      const wanted: Record<string, CvtDirection> = { truncf: 'FpNarrow', fptosi: 'FpToSi', fptoui: 'FpToUi', sitofp: 'SiToFp' };
-      if (typeof dir !== 'string') return c.err(at, dir.error);
-      if (dir !== wanted[name]) return c.err(at, `is not a ${name} conversion: ${from.spelled} -> ${to.spelled}`);
-      return;
-    }
+    case 'fptosi':
+      return fpToInt('si');
+    case 'fptoui':
+      return fpToInt('ui');
+    case 'sitofp':
+      if (!isSigned(from)) return 'requires signed integer source element type';
+      if (!isFloatLike(to)) return 'requires floating-point-like result element type';
+      if (sb !== 32) return 'requires 32-bit integer source element type';
+      return to.elem !== 'f32' ? 'requires f32 result element type' : undefined;
   }
-  if (sb >= db) c.err(at, 'requires result element type to be wider than source element type');
-};
+  return undefined;
+}
