@@ -6,6 +6,7 @@ import { Type } from '../types/type';
 import { MicroBinding } from './format';
 import { VECTOR_CHECKS } from './checks/vector';
 import { VMI_CHECKS } from './checks/vmi';
+import { VMI_MORE_CHECKS } from './checks/vmi-more';
 
 /** An operand's or result's type (undefined when already reported) and where it is written. */
 export interface MicroValueInfo {
@@ -28,4 +29,4 @@ export interface MicroCheckContext {
 export type MicroCheck = (c: MicroCheckContext) => void;
 
 /** Every check a row of spec/micro/ may name (`check`), by name: one table per family. */
-export const MICRO_CHECKS: Record<string, MicroCheck> = { ...VECTOR_CHECKS, ...VMI_CHECKS };
+export const MICRO_CHECKS: Record<string, MicroCheck> = { ...VECTOR_CHECKS, ...VMI_CHECKS, ...VMI_MORE_CHECKS };

@@ -8,6 +8,7 @@ import { CUBE_DEFINITIONS } from './run/cube-frac';
 import { DMA_SEMANTICS } from './run/dma';
 import { VECTOR_SEMANTICS } from './run/vector';
 import { VMI_SEMANTICS } from './run/vmi';
+import { VMI_MORE_DEFINITIONS, VMI_MORE_SEMANTICS } from './run/vmi-more';
 import { SIMT_DEFINITIONS, SIMT_SEMANTICS } from './run/simt';
 import { OpDefinition } from '../ir/definition';
 import type { MicroOpRowData } from '../spec/micro-schema';
@@ -22,10 +23,11 @@ export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
   ...CUBE_SEMANTICS,
   ...SIMT_SEMANTICS,
   ...VMI_SEMANTICS,
+  ...VMI_MORE_SEMANTICS,
 };
 
 /** The ops of spec/micro/ with a syntax and verifier of their own (a row's `definition`), made from their rows. */
-export const MICRO_DEFINITIONS: Record<string, (row: MicroOpRowData, standard: () => OpDefinition) => OpDefinition> = { ...SIMT_DEFINITIONS, ...CUBE_DEFINITIONS };
+export const MICRO_DEFINITIONS: Record<string, (row: MicroOpRowData, standard: () => OpDefinition) => OpDefinition> = { ...SIMT_DEFINITIONS, ...CUBE_DEFINITIONS, ...VMI_MORE_DEFINITIONS };
 
 /** The trap of a micro-level op at run time. */
 export function microFail(op: BoundOp): Fail {

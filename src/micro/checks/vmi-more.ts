@@ -1,0 +1,394 @@
+import { Span } from '../../diag/source';
+import { Attr } from '../../syntax/ast';
+import { VmiLayout, parseVmiLayout } from '../../syntax/vmi-layout';
+import { Type, VmiMaskType, VmiVregType, elemBits, isInteger, printType } from '../../types/type';
+import type { MicroCheck, MicroCheckContext } from '../checks';
+
+/**
+ * Verifier rules of the VMI rows of spec/micro/vmi-more.json, after PTOAS e32488c9's lib/PTO/IR/VMI.cpp (messages as
+ * VMI.cpp's): the layout helpers (ensure_layout, ensure_mask_layout, ensure_mask_granularity), the projections to and
+ * from physical parts (unpack, pack), constants, histograms, the fused ops (vexpdif, vmull, vmula), expand_load,
+ * group_slot_load and the channel split/merge.
+ */
+
+type Located<T> = { type: T; span: Span };
+
+function vreg(c: MicroCheckContext, name: string): Located<VmiVregType> | undefined {
+  const v = c.value(name);
+  return v?.type?.kind === 'vmi_vreg' ? { type: v.type, span: v.span } : undefined;
+}
+
+function mask(c: MicroCheckContext, name: string): Located<VmiMaskType> | undefined {
+  const v = c.value(name);
+  return v?.type?.kind === 'vmi_mask' ? { type: v.type, span: v.span } : undefined;
+}
+
+const BF16X2 = '!pto.bf16x2';
+const layoutOf = (t: { layout?: string }): VmiLayout | undefined => {
+  if (t.layout === undefined) return undefined;
+  const l = parseVmiLayout(t.layout);
+  return 'error' in l ? undefined : l;
+};
+/** VMILayoutAttr::isContiguous: the kind (a lane stride may go with it). */
+const contiguous = (l: VmiLayout | undefined) => l?.kind === 'contiguous';
+
+/** VMI.cpp's verifyMaskMatchesData. */
+function maskMatches(c: MicroCheckContext, m: Located<VmiMaskType> | undefined, data: VmiVregType | undefined): boolean {
+  if (!m || !data) return true;
+  const problem =
+    m.type.lanes !== data.lanes
+      ? 'requires mask logical lane count to match data lane count'
+      : (m.type.layout !== undefined) !== (data.layout !== undefined)
+        ? 'requires either both mask and data to carry layout or neither to carry layout'
+        : m.type.layout !== data.layout
+          ? 'requires mask layout to match data layout'
+          : m.type.granularity !== 'pred' && m.type.granularity !== `b${elemBits(data.elem)}`
+            ? 'requires mask granularity to match data element width'
+            : undefined;
+  if (problem) c.err(m.span, problem);
+  return !problem;
+}
+
+/** VMI.cpp's verifyAllSameVRegShapeAndLayout with the same element required. */
+function sameShape(c: MicroCheckContext, values: (Located<VmiVregType> | undefined)[]): boolean {
+  const known = values.filter((v): v is Located<VmiVregType> => v !== undefined);
+  const anyLayout = known.some((v) => v.type.layout !== undefined);
+  for (const v of known) {
+    const first = known[0].type;
+    const problem =
+      v.type.lanes !== first.lanes
+        ? 'requires all VMI data values to have the same logical lane count'
+        : v.type.spelled !== first.spelled
+          ? 'requires all VMI data values to have the same element type'
+          : anyLayout && v.type.layout === undefined
+            ? 'requires either all or no VMI data values to carry layout'
+            : anyLayout && v.type.layout !== first.layout
+              ? 'requires all layout-assigned VMI data values to have the same layout'
+              : undefined;
+    if (problem) return (c.err(v.span, problem), false);
+  }
+  return true;
+}
+
+/** A pointer operand's element against the data's (verifyMemoryElementMatches). */
+function memoryMatches(c: MicroCheckContext, ptr: string, data: Located<VmiVregType> | undefined): boolean {
+  const p = c.value(ptr)?.type;
+  if (p?.kind !== 'ptr' || !data || p.elem === data.type.elem) return true;
+  c.err(data.span, `requires memory ${ptr} element type to match VMI data element type`);
+  return false;
+}
+
+function intAttr(c: MicroCheckContext, name: string): number | undefined {
+  const a = c.attr(name);
+  return a?.kind === 'int' ? Number(a.value) : undefined;
+}
+
+function pmodeIn(c: MicroCheckContext, allowed: string[], message: string): void {
+  const p = c.attr('pmode');
+  if (p?.kind === 'string' && !allowed.includes(p.value)) c.err(p.span, message);
+}
+
+const sameTypes = (a: VmiVregType, b: VmiVregType) => a.lanes === b.lanes && a.spelled === b.spelled && a.layout === b.layout;
+
+const ensureLayout: MicroCheck = (c) => {
+  const [s, r] = [vreg(c, 'source'), vreg(c, 'result')];
+  if (!s || !r) return;
+  if (s.type.lanes !== r.type.lanes || s.type.spelled !== r.type.spelled)
+    return c.err(r.span, 'requires source and result to preserve VMI data shape and element type');
+  if (s.type.layout === undefined || r.type.layout === undefined) c.err(r.span, 'requires source and result to be layout-assigned');
+};
+
+const ensureMaskLayout: MicroCheck = (c) => {
+  const [s, r] = [mask(c, 'source'), mask(c, 'result')];
+  if (!s || !r) return;
+  if (s.type.lanes !== r.type.lanes || s.type.granularity !== r.type.granularity)
+    return c.err(r.span, 'requires source and result to preserve VMI mask shape and granularity');
+  if (s.type.layout === undefined || r.type.layout === undefined) c.err(r.span, 'requires source and result to be layout-assigned');
+};
+
+const ensureMaskGranularity: MicroCheck = (c) => {
+  const [s, r] = [mask(c, 'source'), mask(c, 'result')];
+  if (!s || !r) return;
+  if (s.type.lanes !== r.type.lanes) return c.err(r.span, 'requires source and result to preserve VMI mask lane count');
+  if (s.type.granularity === 'pred' || r.type.granularity === 'pred') return c.err(r.span, 'requires concrete source and result mask granularities');
+  if ((s.type.layout === undefined) !== (r.type.layout === undefined))
+    c.err(r.span, 'requires either both source and result to carry layout or neither to carry layout');
+};
+
+/** verifyVMIHistogramOp (vdhist, vchist): ui16/i16 bins (128 or 256) from ui8/i8 lanes, contiguous layouts, a b8 mask. */
+const histogram: MicroCheck = (c) => {
+  const [acc, source, result] = [vreg(c, 'acc'), vreg(c, 'source'), vreg(c, 'result')];
+  const m = mask(c, 'mask');
+  if (!acc || !source || !result || !m) return;
+  const unsigned = (t: VmiVregType, bits: number) => isInteger(t.elem) && elemBits(t.elem) === bits && !t.spelled.startsWith('si');
+  const at = c.v.op.nameSpan;
+  if (!unsigned(acc.type, 16) || (acc.type.lanes !== 128 && acc.type.lanes !== 256))
+    return c.err(acc.span, 'requires acc type to be !pto.vmi.vreg<128x{ui16|i16}> (Bin_N0-only) or !pto.vmi.vreg<256x{ui16|i16}>');
+  if (result.type.lanes !== acc.type.lanes) return c.err(result.span, 'requires result element count to match acc (bins must be identical)');
+  if (result.type.layout !== acc.type.layout) return c.err(result.span, 'requires result layout attribute to match acc');
+  if (!unsigned(result.type, 16)) return c.err(result.span, 'requires result element type to be ui16 or i16 (interpreted as unsigned)');
+  if (!unsigned(source.type, 8)) return c.err(source.span, 'requires source type to be !pto.vmi.vreg<Nx{ui8|i8}> (interpreted as unsigned)');
+  if (m.type.lanes !== source.type.lanes) return c.err(m.span, 'requires mask logical lane count to match source');
+  for (const [name, t] of [
+    ['acc', acc],
+    ['source', source],
+    ['result', result],
+    ['mask', m],
+  ] as const)
+    if (t.type.layout !== undefined && !contiguous(layoutOf(t.type))) return c.err(t.span, `requires layout-assigned ${name} to use contiguous layout`);
+  if (m.type.layout !== undefined && m.type.granularity !== 'b8') c.err(at, 'requires layout-assigned mask granularity b8');
+};
+
+const vexpdif: MicroCheck = (c) => {
+  const [x, max, result] = [vreg(c, 'x'), vreg(c, 'max'), vreg(c, 'result')];
+  if (!x || !max || !result) return;
+  if (x.type.spelled !== 'f16' && x.type.spelled !== 'f32') return c.err(x.span, 'requires x element type to be f16 or f32');
+  if (max.type.spelled !== x.type.spelled) return c.err(max.span, 'requires x and max to have the same element type');
+  if (result.type.spelled !== 'f32') return c.err(result.span, 'requires result element type to be f32');
+  if (x.type.lanes !== max.type.lanes || x.type.lanes !== result.type.lanes)
+    return c.err(result.span, 'requires x, max, and result logical lane counts to match');
+  if (!maskMatches(c, mask(c, 'mask'), x.type)) return;
+  pmodeIn(c, ['merge', 'zero'], "pmode must be 'merge' or 'zero'");
+};
+
+const vmull: MicroCheck = (c) => {
+  const values = ['a', 'b', 'low', 'high'].map((n) => vreg(c, n));
+  if (values.some((v) => !v)) return;
+  const [a] = values as Located<VmiVregType>[];
+  if (values.some((v) => v!.type.spelled !== 'i32' && v!.type.spelled !== 'ui32'))
+    return c.err(a.span, 'requires a, b, low, and high element types to be exactly i32 or ui32');
+  if (values.some((v) => !sameTypes(v!.type, a.type))) return c.err(a.span, 'requires a, b, low, and high to have identical VMI vreg types');
+  if (![64, 128, 256].includes(a.type.lanes)) return c.err(a.span, 'requires logical lane count to be 64, 128, or 256');
+  if (!maskMatches(c, mask(c, 'mask'), a.type)) return;
+  pmodeIn(c, ['zero'], "pmode must be 'zero' when specified");
+};
+
+const vmula: MicroCheck = (c) => {
+  const values = ['acc', 'lhs', 'rhs', 'result'].map((n) => vreg(c, n));
+  if (values.some((v) => !v)) return;
+  const [acc] = values as Located<VmiVregType>[];
+  if (acc.type.spelled === BF16X2) return c.err(acc.span, 'does not support bf16x2 VMI element type; bf16x2 is conversion-only');
+  if (values.some((v) => !sameTypes(v!.type, acc.type))) return c.err(acc.span, 'requires acc, lhs, rhs, and result to have identical VMI vreg types');
+  pmodeIn(c, ['merge', 'zero'], 'pmode must be "merge" or "zero"');
+  maskMatches(c, mask(c, 'mask'), acc.type);
+};
+
+const expandLoad: MicroCheck = (c) => {
+  const result = vreg(c, 'result');
+  if (!memoryMatches(c, 'source', result)) return;
+  if (!sameShape(c, [vreg(c, 'passthru'), result])) return;
+  maskMatches(c, mask(c, 'mask'), result?.type);
+};
+
+const groupSlotLoad: MicroCheck = (c) => {
+  const result = vreg(c, 'result');
+  const groups = intAttr(c, 'num_groups');
+  if (!result) return;
+  if (groups === undefined) return c.err(c.v.op.nameSpan, "requires attribute 'num_groups'");
+  if (result.type.lanes !== groups) return c.err(result.span, 'requires result logical lane count to match num_groups');
+  if (!memoryMatches(c, 'source', result)) return;
+  const l = layoutOf(result.type);
+  if (result.type.layout !== undefined && (l?.kind !== 'num_groups' || l.factor !== groups))
+    return c.err(result.span, `requires layout-assigned result to use #pto.vmi.layout<num_groups = ${groups}>`);
+  if (groups <= 0) c.err(result.span, 'requires num_groups to be positive');
+};
+
+export const VMI_MORE_CHECKS: Record<string, MicroCheck> = {
+  vmiEnsureLayout: ensureLayout,
+  vmiEnsureMaskLayout: ensureMaskLayout,
+  vmiEnsureMaskGranularity: ensureMaskGranularity,
+  vmiHistogram: histogram,
+  vmiExpdif: vexpdif,
+  vmiMull: vmull,
+  vmiMula: vmula,
+  vmiExpandLoad: expandLoad,
+  vmiGroupSlotLoad: groupSlotLoad,
+};
+
+/**
+ * What a rule of an op PTOAS writes only in MLIR's generic form (unpack, pack, constant, constant_mask,
+ * channel_split, channel_merge) sees: every operand and result with its type (they are variadic), the attributes.
+ */
+export interface GenericCheckContext {
+  operands: Located<Type | undefined>[];
+  results: Located<Type | undefined>[];
+  attr(name: string): Attr | undefined;
+  at: Span;
+  err(span: Span, message: string): void;
+}
+
+export type GenericCheck = (c: GenericCheckContext) => void;
+
+/** How a layout-assigned VMI value is held in physical registers (VMI.cpp's getVMIPhysicalArity and its helpers). */
+export interface PhysicalPlacement {
+  /** The physical registers, in the order unpack gives them (split part by split part, each chunk by chunk). */
+  arity: number;
+  /** Lanes of one physical register (vreg: of the element; mask: of the carrier granularity). */
+  lanesPerPart: number;
+  /** A mask's carrier granularity (its granularity times the layout's lane stride). */
+  carrier?: 'b8' | 'b16' | 'b32';
+  /** Logical lane i -> (register index, lane in it). */
+  place(i: number): { part: number; lane: number };
+}
+
+/** The placement of a VMI type, or VMI.cpp's reason it has none. */
+export function physicalPlacement(t: VmiVregType | VmiMaskType): PhysicalPlacement | { error: string } {
+  const layout = layoutOf(t);
+  if (!layout) return { error: 'requires a layout-assigned VMI type with computable physical arity' };
+  let lanesPerPart: number;
+  let carrier: PhysicalPlacement['carrier'];
+  if (t.kind === 'vmi_vreg') lanesPerPart = 2048 / elemBits(t.elem);
+  else {
+    if (t.granularity === 'pred') return { error: 'requires layout-assigned mask with concrete granularity' };
+    const bits = Number(t.granularity.slice(1)) * layout.laneStride;
+    if (bits !== 8 && bits !== 16 && bits !== 32) return { error: 'requires mask type with supported physical carrier granularity' };
+    carrier = `b${bits}` as PhysicalPlacement['carrier'];
+    lanesPerPart = 2048 / bits;
+  }
+  if (layout.kind === 'num_groups' && layout.slots > 0) {
+    const slots = layout.slots;
+    return { arity: Math.ceil(layout.factor / slots), lanesPerPart, carrier, place: (i) => ({ part: Math.floor(i / slots), lane: i % slots }) };
+  }
+  const split = layout.kind === 'deinterleaved' || layout.kind === 'block_deinterleaved';
+  const factor = split ? layout.factor : 1;
+  const blockElems = layout.kind === 'block_deinterleaved' ? lanesPerPart / 8 : 1;
+  const stride = t.kind === 'vmi_mask' || layout.kind === 'num_groups' ? 1 : layout.laneStride;
+  // Logical lane -> (split part, index in it): blocks of blockElems lanes dealt round-robin to the parts.
+  const inPart = (i: number) => {
+    const block = Math.floor(i / blockElems);
+    return { split: block % factor, index: Math.floor(block / factor) * blockElems + (i % blockElems) };
+  };
+  const lanesIn = new Array<number>(factor).fill(0);
+  for (let i = 0; i < t.lanes; i++) {
+    const p = inPart(i);
+    lanesIn[p.split] = Math.max(lanesIn[p.split], p.index + 1);
+  }
+  const chunks = lanesIn.map((n) => Math.ceil((n === 0 ? 0 : (n - 1) * stride + 1) / lanesPerPart));
+  const first = chunks.map((_, k) => chunks.slice(0, k).reduce((a, b) => a + b, 0));
+  return {
+    arity: chunks.reduce((a, b) => a + b, 0),
+    lanesPerPart,
+    carrier,
+    place: (i) => {
+      const p = inPart(i);
+      const physical = p.index * stride;
+      return { part: first[p.split] + Math.floor(physical / lanesPerPart), lane: physical % lanesPerPart };
+    },
+  };
+}
+
+/** verifyPhysicalParts: the VMI value's layout gives how many physical parts, and of which type. */
+function physicalParts(c: GenericCheckContext, vmi: Located<Type | undefined> | undefined, parts: Located<Type | undefined>[]): void {
+  if (!kindIs(c, vmi, ['vmi_vreg', 'vmi_mask'], vmi === c.operands[0] ? 'operand #0' : 'result #0', 'VMI logical vector or mask type')) return;
+  const t = vmi!.type as VmiVregType | VmiMaskType;
+  const placement = physicalPlacement(t);
+  if ('error' in placement) return c.err(vmi!.span, placement.error);
+  if (parts.length !== placement.arity) return c.err(c.at, `requires ${placement.arity} physical parts, got ${parts.length}`);
+  for (const p of parts) {
+    if (!p.type) continue;
+    if (t.kind === 'vmi_vreg') {
+      if (p.type.kind !== 'vreg') return c.err(p.span, 'requires physical data parts to be !pto.vreg');
+      if (p.type.elem !== t.elem || 2048 / elemBits(p.type.elem) !== placement.lanesPerPart)
+        return c.err(p.span, 'requires physical data part type to match VMI lane-map helper');
+    } else {
+      if (p.type.kind !== 'mask') return c.err(p.span, 'requires physical mask parts to be !pto.mask');
+      if (p.type.granularity !== placement.carrier) return c.err(p.span, 'requires physical mask part granularity to match VMI mask carrier');
+    }
+  }
+}
+
+/** A dense attribute's elements (one for a splat) and its element type, or undefined when it is not `dense<...> : T`. */
+export function denseElements(a: Attr | undefined): { items: Attr[]; splat: boolean; elem?: string; count?: number } | undefined {
+  if (a?.kind !== 'dense') return undefined;
+  const items = a.elements.kind === 'array' ? a.elements.items : [a.elements];
+  const m = a.type ? /<(?:(\d+)x)?([a-z0-9]+)>/.exec(a.type.text) : null;
+  return { items, splat: a.elements.kind !== 'array', elem: m?.[2], count: m?.[1] !== undefined ? Number(m[1]) : undefined };
+}
+
+/** ODS's type constraint of a value: its kind, else the message MLIR gives. */
+function kindIs(c: GenericCheckContext, v: Located<Type | undefined> | undefined, kinds: Type['kind'][], what: string, described: string): boolean {
+  if (!v?.type) return false;
+  if (kinds.includes(v.type.kind)) return true;
+  c.err(v.span, `${what} must be ${described}, but got ${printType(v.type)}`);
+  return false;
+}
+
+const constant: GenericCheck = (c) => {
+  if (!kindIs(c, c.results[0], ['vmi_vreg'], 'result #0', 'VMI logical vector register type')) return;
+  const r = c.results[0].type as VmiVregType;
+  const d = denseElements(c.attr('value'));
+  if (!d) return c.err(c.at, 'requires dense elements constant attribute');
+  if (d.elem !== r.spelled) return c.err(c.at, 'requires dense constant element type to match result element type');
+  if ((d.count ?? 1) !== r.lanes || (!d.splat && d.items.length !== r.lanes))
+    c.err(c.at, 'requires dense constant element count to match result logical lane count');
+};
+
+const constantMask: GenericCheck = (c) => {
+  if (!kindIs(c, c.results[0], ['vmi_mask'], 'result #0', 'VMI logical mask type')) return;
+  const r = c.results[0].type as VmiMaskType;
+  const d = denseElements(c.attr('value'));
+  if (!d) return c.err(c.at, 'requires dense elements mask constant attribute');
+  if (d.elem !== 'i1') return c.err(c.at, 'requires dense mask constant element type to be i1');
+  if ((d.count ?? 1) !== r.lanes || (!d.splat && d.items.length !== r.lanes))
+    c.err(c.at, 'requires dense mask constant element count to match result logical lane count');
+};
+
+/** VMIChannelSplitOp / VMIChannelMergeOp::verify: the interleaved value is `channels` values of equal lanes. */
+function channels(c: GenericCheckContext, whole: Located<Type | undefined>, each: Located<Type | undefined>[], split: boolean): void {
+  const word = split ? 'result' : 'input';
+  const vmi = 'VMI logical vector register type';
+  if (!kindIs(c, whole, ['vmi_vreg'], split ? 'operand #0' : 'result #0', vmi)) return;
+  if (!each.every((e, k) => kindIs(c, e, ['vmi_vreg'], `${split ? 'result' : 'operand'} #${k}`, vmi))) return;
+  const w = whole.type as VmiVregType;
+  if (each.length < 2) return c.err(c.at, `requires at least two channel ${word}s`);
+  const ts = each.map((e) => e.type).filter((t): t is VmiVregType => t?.kind === 'vmi_vreg');
+  if (ts.length !== each.length) return;
+  if (split) {
+    if (w.lanes !== each.length * ts[0].lanes) return c.err(c.at, 'requires source lane count to equal result count times per-channel lane count');
+    if (ts.some((t) => t.lanes !== ts[0].lanes || t.spelled !== w.spelled))
+      return c.err(c.at, 'requires every channel result to have equal lane count and source element type');
+  } else {
+    if (ts.some((t) => t.lanes !== ts[0].lanes || t.spelled !== ts[0].spelled))
+      return c.err(c.at, 'requires all channel inputs to have the same lane count and element type');
+    if (w.lanes !== each.length * ts[0].lanes || w.spelled !== ts[0].spelled)
+      return c.err(c.at, 'requires result lane count and element type to match merged channels');
+  }
+  const anyLayout = w.layout !== undefined || ts.some((t) => t.layout !== undefined);
+  if (!anyLayout) return;
+  const op = split ? 'channel_split' : 'channel_merge';
+  if (w.layout === undefined)
+    return c.err(
+      c.at,
+      split
+        ? 'requires layout-assigned channel_split source when any channel result has layout'
+        : 'requires layout-assigned channel_merge result when any channel input has layout',
+    );
+  if (ts.some((t) => t.layout === undefined))
+    return c.err(
+      c.at,
+      split
+        ? 'requires every channel_split result to carry layout when source has layout'
+        : 'requires every channel_merge input to carry layout when result has layout',
+    );
+  if (ts.some((t) => !contiguous(layoutOf(t)))) return c.err(c.at, `requires layout-assigned ${op} ${split ? 'results' : 'inputs'} to be contiguous`);
+  const l = layoutOf(w);
+  if (
+    (each.length === 2 || each.length === 4) &&
+    !(l?.kind === 'contiguous' || (l?.kind === 'deinterleaved' && l.factor === each.length && l.laneStride === 1))
+  )
+    c.err(
+      c.at,
+      split
+        ? 'requires layout-assigned channel_split source to be contiguous or deinterleaved by result count'
+        : 'requires layout-assigned channel_merge result to be contiguous or deinterleaved by input count',
+    );
+}
+
+export const VMI_GENERIC_CHECKS: Record<string, GenericCheck> = {
+  vmiUnpack: (c) => physicalParts(c, c.operands[0], c.results),
+  vmiPack: (c) => physicalParts(c, c.results[0], c.operands),
+  vmiConstant: constant,
+  vmiConstantMask: constantMask,
+  vmiChannelSplit: (c) => c.operands[0] && channels(c, c.operands[0], c.results, true),
+  vmiChannelMerge: (c) => c.results[0] && channels(c, c.results[0], c.operands, false),
+};

@@ -1,0 +1,353 @@
+import { DIAGNOSTICS as D } from '../../diag/catalog';
+import { Span } from '../../diag/source';
+import { decided } from '../../ir/bound';
+import { OpDefinition } from '../../ir/definition';
+import { vmTrap } from '../../machine/trap';
+import { Register } from '../../machine/value';
+import { codec } from '../../numerics/elements';
+import type { MicroOpRowData } from '../../spec/micro-schema';
+import { Attr } from '../../syntax/ast';
+import { GenericOp, GenericRewrite } from '../../syntax/op-syntax';
+import { ElemType, Type, VmiMaskType, VmiVregType, isFloat } from '../../types/type';
+import { VMI_GENERIC_CHECKS, denseElements, physicalPlacement } from '../checks/vmi-more';
+import { MicroBinding } from '../format';
+import { Mask, VReg, elemBytes, laneActive, maskFromLanes, newMask, newVReg, setMaskBit, vmula, vmull, vexpdif, view } from '../semantics';
+import { localAddress, MicroRun, MicroSemantics } from './operands';
+
+/**
+ * The second group of VMI ops (spec/micro/vmi-more.json), run on logical values as ./vmi.ts runs the first (docs/vpto.md,
+ * "VMI (more ops)"): a `!pto.vmi.vreg<LxT>` is L little-endian lanes of T, a `!pto.vmi.mask<LxG>` one byte per lane.
+ * The layout helpers leave the logical value as it is; unpack and pack move lanes between it and the physical
+ * registers its layout names (VMI.cpp's lane map); the fused ops cut lanes into 256-byte registers for the VPTO lane
+ * functions of ../semantics.
+ */
+
+const vmiVreg = (t: Type | undefined, r: MicroRun): VmiVregType => (t?.kind === 'vmi_vreg' ? t : r.fail('a VMI vector value has no !pto.vmi.vreg type'));
+const vmiMask = (t: Type | undefined, r: MicroRun): VmiMaskType => (t?.kind === 'vmi_mask' ? t : r.fail('a VMI mask value has no !pto.vmi.mask type'));
+const typeNamed = (r: MicroRun, name: string, k = 0): Type | undefined => r.op.operandTypes[r.b.operands[name][k]];
+const bytesNamed = (r: MicroRun, name: string, k = 0): Uint8Array => (r.x.operand(r.op, r.b.operands[name][k]) as Register).bytes;
+const vreg = (bytes: Uint8Array): Register => ({ kind: 'vreg', bytes });
+const maskReg = (bytes: Uint8Array): Register => ({ kind: 'mask', bytes });
+const dictAttr = (r: MicroRun, name: string): Attr | undefined => r.op.node.attrs.find((e) => e.key === name)?.value;
+const dictInt = (r: MicroRun, name: string): number | undefined => {
+  const a = dictAttr(r, name);
+  return a?.kind === 'int' ? Number(a.value) : undefined;
+};
+
+/**
+ * The lanes cut into physical registers of `elem` (the last one zero-padded), `f` applied to each with a mask of its
+ * active lanes (lanes beyond L off), the results' lanes joined: what PTOAS's lowering does per part.
+ */
+function perRegister(elem: ElemType, lanes: number, inputs: Uint8Array[], active: Uint8Array | undefined, f: (regs: VReg[], m: Mask) => VReg[]): Uint8Array[] {
+  const size = elemBytes(elem);
+  const per = 256 / size;
+  let outs: Uint8Array[] = [];
+  for (let base = 0; base < lanes; base += per) {
+    const n = Math.min(per, lanes - base);
+    const regs = inputs.map((b) => {
+      const reg = newVReg();
+      reg.set(b.subarray(base * size, (base + n) * size));
+      return reg;
+    });
+    const results = f(
+      regs,
+      maskFromLanes((l) => l < n && (!active || active[base + l] === 1), size),
+    );
+    if (outs.length === 0) outs = results.map(() => new Uint8Array(lanes * size));
+    results.forEach((res, k) => outs[k].set(res.subarray(0, n * size), base * size));
+  }
+  return outs;
+}
+
+/** A dense attribute's element as the lane codec takes it. */
+function denseValue(a: Attr, elem: ElemType, r: MicroRun): number | bigint {
+  if (a.kind === 'float') return a.value;
+  if (a.kind === 'bool') return a.value ? 1 : 0;
+  if (a.kind === 'int') {
+    // MLIR writes a float's bits as a hex integer (0x7FC00000): not decoded yet.
+    if (isFloat(elem)) return r.fail('a float constant written as its bits is not implemented yet');
+    return elemBytes(elem) === 8 ? a.value : Number(a.value);
+  }
+  return r.fail(`a dense element of kind ${a.kind} is not implemented yet`);
+}
+
+export const VMI_MORE_SEMANTICS: Record<string, MicroSemantics> = {
+  /** ensure_layout, ensure_mask_layout, ensure_mask_granularity: a new placement of the same logical value. */
+  vmiSameValue(r) {
+    r.x.setResults(r.op, [{ ...(r.x.operand(r.op, r.b.operands.source[0]) as Register) }]);
+  },
+  vmiConstant(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const d = denseElements(dictAttr(r, 'value')) ?? r.fail('the value is not a dense attribute');
+    const c = codec(t.elem);
+    const out = new Uint8Array(t.lanes * c.size);
+    for (let i = 0; i < t.lanes; i++) c.write(view(out), i * c.size, c.round(denseValue(d.items[d.splat ? 0 : i], t.elem, r)));
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  vmiConstantMask(r) {
+    const t = vmiMask(r.op.resultTypes[0], r);
+    const d = denseElements(dictAttr(r, 'value')) ?? r.fail('the value is not a dense attribute');
+    const on = (a: Attr) => (a.kind === 'bool' ? a.value : a.kind === 'int' ? a.value !== 0n : r.fail('a mask constant element is not a boolean'));
+    r.x.setResults(r.op, [maskReg(Uint8Array.from({ length: t.lanes }, (_, i) => (on(d.items[d.splat ? 0 : i]) ? 1 : 0)))]);
+  },
+  /**
+   * The physical registers of a layout-assigned value: logical lane i at the register and lane VMI.cpp's lane map
+   * gives it; a register's lanes no logical lane maps to (padding) are zero.
+   */
+  vmiUnpack(r) {
+    const t = r.op.operandTypes[0];
+    if (t?.kind !== 'vmi_vreg' && t?.kind !== 'vmi_mask') return r.fail('the source is not a VMI value');
+    const placement = physicalPlacement(t);
+    if ('error' in placement) return r.fail(placement.error);
+    const src = bytesNamed(r, 'source');
+    if (t.kind === 'vmi_vreg') {
+      const size = elemBytes(t.elem);
+      const parts = Array.from({ length: placement.arity }, newVReg);
+      for (let i = 0; i < t.lanes; i++) {
+        const p = placement.place(i);
+        parts[p.part].set(src.subarray(i * size, (i + 1) * size), p.lane * size);
+      }
+      return r.x.setResults(r.op, parts.map(vreg));
+    }
+    const carrier = Number(placement.carrier!.slice(1)) / 8;
+    const parts = Array.from({ length: placement.arity }, newMask);
+    for (let i = 0; i < t.lanes; i++) {
+      const p = placement.place(i);
+      if (src[i] === 1) setMaskBit(parts[p.part], p.lane * carrier, true);
+    }
+    r.x.setResults(r.op, parts.map(maskReg));
+  },
+  /** The inverse of unpack: each logical lane read from its place in the physical registers. */
+  vmiPack(r) {
+    const t = r.op.resultTypes[0];
+    if (t?.kind !== 'vmi_vreg' && t?.kind !== 'vmi_mask') return r.fail('the result is not a VMI value');
+    const placement = physicalPlacement(t);
+    if ('error' in placement) return r.fail(placement.error);
+    const parts = r.b.operands.parts.map((_, k) => bytesNamed(r, 'parts', k));
+    if (t.kind === 'vmi_vreg') {
+      const size = elemBytes(t.elem);
+      const out = new Uint8Array(t.lanes * size);
+      for (let i = 0; i < t.lanes; i++) {
+        const p = placement.place(i);
+        out.set(parts[p.part].subarray(p.lane * size, (p.lane + 1) * size), i * size);
+      }
+      return r.x.setResults(r.op, [vreg(out)]);
+    }
+    const carrier = Number(placement.carrier!.slice(1)) / 8;
+    const out = new Uint8Array(t.lanes);
+    for (let i = 0; i < t.lanes; i++) {
+      const p = placement.place(i);
+      out[i] = laneActive(parts[p.part], p.lane, carrier) ? 1 : 0;
+    }
+    r.x.setResults(r.op, [maskReg(out)]);
+  },
+  /**
+   * vdhist: acc[b] + the count of active source lanes equal to b; vchist: acc[b] + the count of those <= b
+   * (07-sfu.md's loops; the vchist-tail-mask-store golden's cumsum). 8-bit sources read unsigned, bins wrap at 16
+   * bits; with 128 bins (Bin_N0 only) a source lane of 128 or more is in no bin.
+   */
+  vmiHistogram(r) {
+    const t = vmiVreg(typeNamed(r, 'acc'), r);
+    const src = bytesNamed(r, 'source');
+    const active = bytesNamed(r, 'mask');
+    const acc = bytesNamed(r, 'acc');
+    const counts = new Array<number>(t.lanes).fill(0);
+    for (let i = 0; i < src.length; i++) if (active[i] === 1 && src[i] < t.lanes) counts[src[i]]++;
+    const cumulative = r.mnemonic === 'vmi.vchist';
+    const out = new Uint8Array(t.lanes * 2);
+    const [a, o] = [view(acc), view(out)];
+    let sum = 0;
+    for (let b = 0; b < t.lanes; b++) {
+      sum += counts[b];
+      o.setUint16(b * 2, (a.getUint16(b * 2, true) + (cumulative ? sum : counts[b])) & 0xffff, true);
+    }
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /**
+   * vexpdif: exp(x - max) into f32 lanes, lane i from lane i (the lowering's EVEN/ODD parts put the f16 lanes back in
+   * order); inactive lanes zero.
+   */
+  vmiExpdif(r) {
+    if (dictAttr(r, 'pmode')?.kind === 'string' && (dictAttr(r, 'pmode') as { value: string }).value === 'merge')
+      r.fail('pmode "merge" of a masked result is not implemented yet');
+    const t = vmiVreg(typeNamed(r, 'x'), r);
+    const [x, max, active] = [bytesNamed(r, 'x'), bytesNamed(r, 'max'), bytesNamed(r, 'mask')];
+    const out = new Uint8Array(t.lanes * 4);
+    // f32 lanes one register at a time: 64 lanes of x (f16 ones widened lane by lane, EVEN part of a spread copy).
+    const size = elemBytes(t.elem);
+    for (let base = 0; base < t.lanes; base += 64) {
+      const n = Math.min(64, t.lanes - base);
+      const [rx, rm] = [newVReg(), newVReg()];
+      for (let l = 0; l < n; l++) {
+        // An f16 lane l goes to source lane 2l, the EVEN part (vexpdif's widening by part).
+        const at = (size === 2 ? 2 * l : l) * size;
+        rx.set(x.subarray((base + l) * size, (base + l + 1) * size), at);
+        rm.set(max.subarray((base + l) * size, (base + l + 1) * size), at);
+      }
+      const m = maskFromLanes((l) => (size === 2 ? l % 2 === 0 && l / 2 < n && active[base + l / 2] === 1 : l < n && active[base + l] === 1), size);
+      out.set(vexpdif(t.elem, rx, rm, m, 'EVEN', r.fail).subarray(0, n * 4), base * 4);
+    }
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** vmull: the 64-bit product's low and high words; i32 signed, ui32 unsigned (the vmull-pair-result golden). */
+  vmiMull(r) {
+    const t = vmiVreg(typeNamed(r, 'a'), r);
+    const elem: ElemType = t.spelled === 'ui32' ? 'u32' : 'i32';
+    const [low, high] = perRegister(elem, t.lanes, [bytesNamed(r, 'a'), bytesNamed(r, 'b')], bytesNamed(r, 'mask'), ([a, b], m) => {
+      const res = vmull(elem, a, b, m, r.fail);
+      return [res.low, res.high];
+    });
+    r.x.setResults(r.op, [vreg(low), vreg(high)]);
+  },
+  /**
+   * vmula: acc + lhs * rhs, fused (one rounding) for floats, wrapping for integers. The mask is only an annotation
+   * (VMIOps.td: "discarded during lowering to legacy fma"): every lane is computed.
+   */
+  vmiMula(r) {
+    const t = vmiVreg(typeNamed(r, 'acc'), r);
+    const [out] = perRegister(t.elem, t.lanes, [bytesNamed(r, 'acc'), bytesNamed(r, 'lhs'), bytesNamed(r, 'rhs')], undefined, ([acc, lhs, rhs], m) => [
+      vmula(t.elem, acc, lhs, rhs, m, r.fail),
+    ]);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** expand_load: the k-th active lane takes the k-th element from source + offset; inactive lanes keep passthru. */
+  vmiExpandLoad(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    const active = bytesNamed(r, 'mask');
+    const out = bytesNamed(r, 'passthru').slice();
+    const count = active.subarray(0, t.lanes).reduce((n, a) => n + a, 0);
+    const offset = r.x.index(r.op, r.b.operands.offset[0]);
+    const ub = window(r, 'source', offset, count, size);
+    for (let i = 0, k = 0; i < t.lanes; i++) if (active[i] === 1) out.set(ub.subarray(k * size, ++k * size), i * size);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** group_slot_load: slot g is the element at source + offset + g * source_group_stride. */
+  vmiGroupSlotLoad(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    const offset = r.x.index(r.op, r.b.operands.offset[0]);
+    const stride = r.x.index(r.op, r.b.operands.source_group_stride[0]);
+    const groups = dictInt(r, 'num_groups') ?? r.fail('num_groups is not an integer');
+    const out = new Uint8Array(t.lanes * size);
+    for (let g = 0; g < groups; g++) out.set(window(r, 'source', offset + g * stride, 1, size), g * size);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** channel_split: channel c takes lanes c, c + C, c + 2C, ... of the interleaved source. */
+  vmiChannelSplit(r) {
+    const t = vmiVreg(typeNamed(r, 'source'), r);
+    const size = elemBytes(t.elem);
+    const channels = r.op.resultTypes.length;
+    const src = bytesNamed(r, 'source');
+    const outs = r.op.resultTypes.map(() => new Uint8Array((t.lanes / channels) * size));
+    for (let i = 0; i < t.lanes; i++) outs[i % channels].set(src.subarray(i * size, (i + 1) * size), Math.floor(i / channels) * size);
+    r.x.setResults(r.op, outs.map(vreg));
+  },
+  /** channel_merge: the inverse, lane i of the result from lane i / C of input i % C. */
+  vmiChannelMerge(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    const inputs = r.b.operands.inputs.map((_, k) => bytesNamed(r, 'inputs', k));
+    const out = new Uint8Array(t.lanes * size);
+    for (let i = 0; i < t.lanes; i++) {
+      const j = Math.floor(i / inputs.length);
+      out.set(inputs[i % inputs.length].subarray(j * size, (j + 1) * size), i * size);
+    }
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+};
+
+/** The UB window of `count` elements of the pointer operand at element `offset`. */
+function window(r: MicroRun, ptr: string, offset: number, count: number, size: number): Uint8Array {
+  const { buffer, address } = localAddress(r, ptr, 0);
+  return r.x.memory.bytesAt(buffer, address + offset * size, count * size, r.op.def.name, r.op.node.span);
+}
+
+/**
+ * An op PTOAS writes in its assembly format and also in MLIR's generic form (`"pto.vmi.ensure_mask_layout"(%m) :
+ * (A) -> B`): the row's standard definition, which reads the generic form as its format's items, each operand in
+ * the order the op declares them (the row's format lists them so), its attributes from the dictionary.
+ */
+function vmiGenericToo(_row: MicroOpRowData, standard: () => OpDefinition): OpDefinition {
+  return { ...standard(), fromGeneric: microFromGeneric };
+}
+
+function microFromGeneric(g: GenericOp): GenericRewrite {
+  const operands = g.operands.map((o) => ({ value: o.value, span: o.span }));
+  return {
+    fields: {
+      form: 'custom',
+      operands,
+      segments: { operands: operands.map((_, i) => i) },
+      attrs: g.attrs,
+      resultTypes: g.resultTypes,
+      micro: {
+        items: operands.map((o, i) => ({ operand: i, span: o.span })),
+        clauses: [],
+        types: g.operands.map((o) => ({ type: o.type! })),
+        arrow: true,
+      },
+    },
+  };
+}
+
+/**
+ * An op PTOAS writes only in MLIR's generic form, without an assembly format (unpack, pack, constant, constant_mask,
+ * channel_split, channel_merge: variadic results or operands, a dense attribute): read as the generic syntax's SSA
+ * form, its operands bound to the row's operand names (a variadic one takes the rest), checked by its rule of
+ * ../checks/vmi-more.ts, run by its semantics here.
+ */
+function vmiGenericOnly(row: MicroOpRowData): OpDefinition {
+  const check = row.check ? VMI_GENERIC_CHECKS[row.check] : undefined;
+  if (row.check && !check) throw new Error(`${row.name}: no VMI generic check '${row.check}'`);
+  const semantics = row.semantics ? VMI_MORE_SEMANTICS[row.semantics] : undefined;
+  return {
+    name: row.name,
+    diagnostic: D.microOperand,
+    verify(v) {
+      const results = v.op.resultTypes.map((t) => v.type(t));
+      const located = (types: (Type | undefined)[], spans: { span: Span }[]) => types.map((type, i) => ({ type, span: spans[i].span }));
+      const err = (span: Parameters<typeof v.error>[0], message: string) => v.error(span, `${row.name}: ${message}`, undefined, D.microOperand);
+      // The operands by the row's names, a variadic one taking the rest; the kinds are the check's (./checks/vmi-more.ts).
+      const operands: MicroBinding['operands'] = {};
+      let next = 0;
+      for (const spec of row.operands) {
+        const n = spec.variadic ? Math.max(0, v.operands.length - next) : 1;
+        operands[spec.name] = Array.from({ length: n }, (_, k) => next + k);
+        next += n;
+      }
+      const fixedResults = !row.results.some((r) => r.variadic);
+      if (next !== v.operands.length || (fixedResults && results.length !== row.results.length)) {
+        const operandText = row.operands.map((o) => o.name + (o.variadic ? '...' : '')).join(', ') || 'no operands';
+        err(
+          v.op.nameSpan,
+          `takes ${operandText} and ${fixedResults ? row.results.length : 'any number of'} result(s), got ${v.operands.length} operand(s) and ${results.length} result(s)`,
+        );
+        return v.define(results.map(() => undefined));
+      }
+      const opSpans = v.op.operands;
+      check?.({
+        operands: located([...v.operands], opSpans),
+        results: located(results, v.op.resultTypes),
+        attr: (n) => v.op.attrs.find((e) => e.key === n)?.value,
+        at: v.op.nameSpan,
+        err,
+      });
+      v.define(results);
+      v.decide({ operands, attrs: {}, operandTypes: new Map(), resultTypes: [] } satisfies MicroBinding);
+    },
+    execute(x, op) {
+      const fail = (message: string): never => {
+        throw vmTrap(`${op.def.name}: ${message}`, op.node.span);
+      };
+      const run = { x, op, b: decided<MicroBinding>(op), mnemonic: row.name.slice('pto.'.length), fail };
+      if (!semantics) return run.fail('is not implemented yet');
+      return semantics(run);
+    },
+  };
+}
+
+export const VMI_MORE_DEFINITIONS: Record<string, (row: MicroOpRowData, standard: () => OpDefinition) => OpDefinition> = {
+  'vmi-generic-too': vmiGenericToo,
+  'vmi-generic-only': vmiGenericOnly,
+};

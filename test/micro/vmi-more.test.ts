@@ -1,0 +1,205 @@
+/**
+ * The second group of VMI ops (spec/micro/vmi-more.json): lib/PTO/IR/VMI.cpp's verifier rules, MLIR's generic form
+ * of the ops PTOAS writes only so, and a run whose values are derived by hand below.
+ */
+import { GlobalBuffer } from '../../src/machine/memory';
+import { microErrors as errors, runMicroKernel } from '../fixtures/micro';
+
+const C = '#pto.vmi.layout<contiguous>';
+const D2 = '#pto.vmi.layout<deinterleaved = 2>';
+
+describe('verification', () => {
+  const params = `%a: !pto.vmi.vreg<128xf32, ${D2}>, %c: !pto.vmi.vreg<128xf32, ${C}>, %v: !pto.vmi.vreg<128xf32>, %m: !pto.vmi.mask<128xpred>, %mb: !pto.vmi.mask<128xb16>`;
+  test('unpack and pack: as many physical parts as the layout places lanes in, of its element', () => {
+    expect(errors(`  %p0, %p1 = "pto.vmi.unpack"(%a) : (!pto.vmi.vreg<128xf32, ${D2}>) -> (!pto.vreg<64xf32>, !pto.vreg<64xf32>)`, params)).toEqual([]);
+    expect(errors(`  %p0 = "pto.vmi.unpack"(%a) : (!pto.vmi.vreg<128xf32, ${D2}>) -> !pto.vreg<64xf32>`, params)).toEqual([
+      'E0451: pto.vmi.unpack: requires 2 physical parts, got 1',
+    ]);
+    // 100 f32 lanes contiguous: 64 + 36, two registers; 8 groups in slots of 8: one.
+    expect(
+      errors(
+        `  %p0, %p1 = "pto.vmi.unpack"(%x) : (!pto.vmi.vreg<100xf32, ${C}>) -> (!pto.vreg<64xf32>, !pto.vreg<64xf32>)
+  %q = "pto.vmi.unpack"(%g) : (!pto.vmi.vreg<8xf32, #pto.vmi.layout<num_groups = 8, slots = 8>>) -> !pto.vreg<64xf32>`,
+        `%x: !pto.vmi.vreg<100xf32, ${C}>, %g: !pto.vmi.vreg<8xf32, #pto.vmi.layout<num_groups = 8, slots = 8>>`,
+      ),
+    ).toEqual([]);
+    expect(errors(`  %p0 = "pto.vmi.unpack"(%v) : (!pto.vmi.vreg<128xf32>) -> !pto.vreg<64xf32>`, params)).toEqual([
+      'E0451: pto.vmi.unpack: requires a layout-assigned VMI type with computable physical arity',
+    ]);
+    expect(errors(`  %p0, %p1 = "pto.vmi.unpack"(%c) : (!pto.vmi.vreg<128xf32, ${C}>) -> (!pto.vreg<64xf32>, !pto.vreg<128xf16>)`, params)).toEqual([
+      'E0451: pto.vmi.unpack: requires physical data part type to match VMI lane-map helper',
+    ]);
+    expect(errors(`  %v2 = "pto.vmi.pack"(%p) : (!pto.vreg<64xf32>) -> !pto.vmi.vreg<128xf32, ${D2}>`, '%p: !pto.vreg<64xf32>')).toEqual([
+      'E0451: pto.vmi.pack: requires 2 physical parts, got 1',
+    ]);
+  });
+
+  test('the layout helpers keep the value and need assigned layouts', () => {
+    expect(errors(`  %r = pto.vmi.ensure_layout %c : !pto.vmi.vreg<128xf32, ${C}> -> !pto.vmi.vreg<128xf32, ${D2}>`, params)).toEqual([]);
+    // The generic form reads as the assembly format does.
+    expect(errors(`  %r = "pto.vmi.ensure_layout"(%c) : (!pto.vmi.vreg<128xf32, ${C}>) -> !pto.vmi.vreg<128xf32, ${D2}>`, params)).toEqual([]);
+    expect(errors(`  %r = pto.vmi.ensure_layout %v : !pto.vmi.vreg<128xf32> -> !pto.vmi.vreg<128xf32, ${C}>`, params)).toEqual([
+      'E0451: pto.vmi.ensure_layout: requires source and result to be layout-assigned',
+    ]);
+    expect(errors(`  %r = pto.vmi.ensure_mask_granularity %m : !pto.vmi.mask<128xpred> -> !pto.vmi.mask<128xb32, ${C}>`, params)).toEqual([
+      'E0451: pto.vmi.ensure_mask_granularity: requires concrete source and result mask granularities',
+    ]);
+    expect(errors(`  %r = pto.vmi.ensure_mask_granularity %mb : !pto.vmi.mask<128xb16> -> !pto.vmi.mask<128xb32, ${D2}>`, params)).toEqual([
+      'E0451: pto.vmi.ensure_mask_granularity: requires either both source and result to carry layout or neither to carry layout',
+    ]);
+  });
+
+  test('constants, histograms, the fused ops', () => {
+    expect(errors(`  %k = "pto.vmi.constant"() {value = 1.0 : f32} : () -> !pto.vmi.vreg<128xf32>`, '')).toEqual([
+      'E0451: pto.vmi.constant: requires dense elements constant attribute',
+    ]);
+    expect(errors(`  %k = "pto.vmi.constant"() {value = dense<1.0> : tensor<64xf32>} : () -> !pto.vmi.vreg<128xf32>`, '')).toEqual([
+      'E0451: pto.vmi.constant: requires dense constant element count to match result logical lane count',
+    ]);
+    expect(errors(`  %k = "pto.vmi.constant_mask"() {value = dense<[true, false]> : tensor<2xi1>} : () -> !pto.vmi.mask<2xb32, ${C}>`, '')).toEqual([]);
+    const hist = '%acc: !pto.vmi.vreg<256xsi16>, %s: !pto.vmi.vreg<256xui8>, %k: !pto.vmi.mask<256xb8>';
+    expect(
+      errors(`  %h = pto.vmi.vdhist %acc, %s, %k : !pto.vmi.vreg<256xsi16>, !pto.vmi.vreg<256xui8>, !pto.vmi.mask<256xb8> -> !pto.vmi.vreg<256xsi16>`, hist),
+    ).toEqual(['E0451: pto.vmi.vdhist: requires acc type to be !pto.vmi.vreg<128x{ui16|i16}> (Bin_N0-only) or !pto.vmi.vreg<256x{ui16|i16}>']);
+    const i32 = '!pto.vmi.vreg<64xi32>';
+    expect(
+      errors(`  %l, %h = pto.vmi.vmull %x, %x, %p : ${i32}, ${i32}, !pto.vmi.mask<64xpred> -> ${i32}, ${i32}`, `%x: ${i32}, %p: !pto.vmi.mask<64xpred>`),
+    ).toEqual([]);
+    expect(
+      errors(
+        `  %l, %h = pto.vmi.vmull %x, %x, %p : !pto.vmi.vreg<32xi32>, !pto.vmi.vreg<32xi32>, !pto.vmi.mask<32xpred> -> !pto.vmi.vreg<32xi32>, !pto.vmi.vreg<32xi32>`,
+        `%x: !pto.vmi.vreg<32xi32>, %p: !pto.vmi.mask<32xpred>`,
+      ),
+    ).toEqual(['E0451: pto.vmi.vmull: requires logical lane count to be 64, 128, or 256']);
+    expect(
+      errors(`  %r = pto.vmi.vexpdif %x, %x, %p : ${i32}, ${i32}, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<64xf32>`, `%x: ${i32}, %p: !pto.vmi.mask<64xpred>`),
+    ).toEqual(['E0451: pto.vmi.vexpdif: requires x element type to be f16 or f32']);
+  });
+});
+
+/**
+ * in[i] = i (128 f32), bytes[i] = i & 3 (256 ui8).
+ * - x (contiguous) -> ensure_layout deinterleaved = 2 -> unpack: part 0 the even lanes, part 1 the odd ones, stored
+ *   by vsts to out[0..63] and out[64..127].
+ * - channel_split x into 2 (evens, odds), channel_merge(odds, evens): lane pairs swapped, out[128 + i] = i ^ 1.
+ * - vmula(x, x, constant 2.0): x + 2x = 3i at out[256 + i].
+ * - expand_load in[5...] under [T F T T F F T F] over passthru -1: [5, -1, 6, 7, -1, -1, 8, -1] at out[384].
+ * - group_slot_load in[1 + 16g], 8 groups: 1, 17, ..., 113 at out[392].
+ * - vexpdif(x, 10.0) on the first 12 of 64 lanes: lane 10 is exp(0) = 1, lanes from 12 are 0, at out[400].
+ * - vmull(-3, 2147483647) signed: -6442450941 = -2 * 2^32 + 2147483651: low -2147483645, high -2.
+ * - histograms of bytes[0..9] = 0,1,2,3,0,1,2,3,0,1 over acc 5: counts 3, 3, 2, 2; vdhist 8, 8, 7, 7, 5...;
+ *   vchist 8, 11, 13, 15, 15...
+ */
+const F = '!pto.vmi.vreg<128xf32>';
+const KERNEL = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%in: !pto.ptr<f32, gm>, %bytes: !pto.ptr<ui8, gm>, %out: !pto.ptr<f32, gm>, %ints: !pto.ptr<i32, gm>, %hist: !pto.ptr<i16, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c5 = arith.constant 5 : index
+    %c10 = arith.constant 10 : index
+    %c12 = arith.constant 12 : index
+    %c16 = arith.constant 16 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %c384 = arith.constant 384 : index
+    %c392 = arith.constant 392 : index
+    %c400 = arith.constant 400 : index
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %c512_i64 = arith.constant 512 : i64
+    %c1024_i64 = arith.constant 1024 : i64
+    %c1856_i64 = arith.constant 1856 : i64
+    %c2048_i64 = arith.constant 2048 : i64
+    %c4096_i64 = arith.constant 4096 : i64
+    %c4608_i64 = arith.constant 4608 : i64
+    %ub_in = pto.castptr %c0_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_bytes = pto.castptr %c1024_i64 : i64 -> !pto.ptr<ui8, ub>
+    %ub_out = pto.castptr %c2048_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_ints = pto.castptr %c4096_i64 : i64 -> !pto.ptr<i32, ub>
+    %ub_hist = pto.castptr %c4608_i64 : i64 -> !pto.ptr<i16, ub>
+    pto.mte_gm_ub %in, %ub_in, %c0_i64, %c512_i64 nburst(%c1_i64, %c512_i64, %c512_i64)
+      : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.mte_gm_ub %bytes, %ub_bytes, %c0_i64, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64)
+      : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vecscope {
+      %all = pto.pset_b32 "PAT_ALL" : !pto.mask<b32>
+      %x = pto.vmi.vload %ub_in[%c0] : !pto.ptr<f32, ub> -> ${F}
+      %xc = pto.vmi.vload %ub_in[%c0] : !pto.ptr<f32, ub> -> !pto.vmi.vreg<128xf32, ${C}>
+      %xd = pto.vmi.ensure_layout %xc : !pto.vmi.vreg<128xf32, ${C}> -> !pto.vmi.vreg<128xf32, ${D2}>
+      %p0, %p1 = "pto.vmi.unpack"(%xd) : (!pto.vmi.vreg<128xf32, ${D2}>) -> (!pto.vreg<64xf32>, !pto.vreg<64xf32>)
+      pto.vsts %p0, %ub_out[%c0], %all : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>
+      pto.vsts %p1, %ub_out[%c64], %all : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>
+      %ev, %od = "pto.vmi.channel_split"(%x) : (${F}) -> (!pto.vmi.vreg<64xf32>, !pto.vmi.vreg<64xf32>)
+      %sw = "pto.vmi.channel_merge"(%od, %ev) : (!pto.vmi.vreg<64xf32>, !pto.vmi.vreg<64xf32>) -> ${F}
+      pto.vmi.vstore %sw, %ub_out[%c128] : ${F}, !pto.ptr<f32, ub>
+      %two = "pto.vmi.constant"() {value = dense<2.0> : tensor<128xf32>} : () -> ${F}
+      %tri = pto.vmi.vmula %x, %x, %two : ${F}, ${F}, ${F} -> ${F}
+      pto.vmi.vstore %tri, %ub_out[%c256] : ${F}, !pto.ptr<f32, ub>
+      %sel = "pto.vmi.constant_mask"() {value = dense<[true, false, true, true, false, false, true, false]> : tensor<8xi1>} : () -> !pto.vmi.mask<8xpred>
+      %neg = "pto.vmi.constant"() {value = dense<-1.0> : tensor<8xf32>} : () -> !pto.vmi.vreg<8xf32>
+      %ex = pto.vmi.expand_load %ub_in[%c5], %sel, %neg : !pto.ptr<f32, ub>, !pto.vmi.mask<8xpred>, !pto.vmi.vreg<8xf32> -> !pto.vmi.vreg<8xf32>
+      pto.vmi.vstore %ex, %ub_out[%c384] : !pto.vmi.vreg<8xf32>, !pto.ptr<f32, ub>
+      %slots = pto.vmi.group_slot_load %ub_in[%c1], %c16 {num_groups = 8} : !pto.ptr<f32, ub> -> !pto.vmi.vreg<8xf32>
+      pto.vmi.vstore %slots, %ub_out[%c392] : !pto.vmi.vreg<8xf32>, !pto.ptr<f32, ub>
+      %x64 = pto.vmi.vload %ub_in[%c0] : !pto.ptr<f32, ub> -> !pto.vmi.vreg<64xf32>
+      %ten = "pto.vmi.constant"() {value = dense<10.0> : tensor<64xf32>} : () -> !pto.vmi.vreg<64xf32>
+      %first = pto.vmi.create_mask %c12 : index -> !pto.vmi.mask<64xpred>
+      %e = pto.vmi.vexpdif %x64, %ten, %first : !pto.vmi.vreg<64xf32>, !pto.vmi.vreg<64xf32>, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<64xf32>
+      pto.vmi.vstore %e, %ub_out[%c400] : !pto.vmi.vreg<64xf32>, !pto.ptr<f32, ub>
+      %a = "pto.vmi.constant"() {value = dense<-3> : tensor<64xi32>} : () -> !pto.vmi.vreg<64xi32>
+      %b = "pto.vmi.constant"() {value = dense<2147483647> : tensor<64xi32>} : () -> !pto.vmi.vreg<64xi32>
+      %on = "pto.vmi.constant_mask"() {value = dense<true> : tensor<64xi1>} : () -> !pto.vmi.mask<64xpred>
+      %lo, %hi = pto.vmi.vmull %a, %b, %on : !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32>, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32>
+      pto.vmi.vstore %lo, %ub_ints[%c0] : !pto.vmi.vreg<64xi32>, !pto.ptr<i32, ub>
+      pto.vmi.vstore %hi, %ub_ints[%c64] : !pto.vmi.vreg<64xi32>, !pto.ptr<i32, ub>
+      %src = pto.vmi.vload %ub_bytes[%c0] : !pto.ptr<ui8, ub> -> !pto.vmi.vreg<256xui8>
+      %acc = "pto.vmi.constant"() {value = dense<5> : tensor<256xi16>} : () -> !pto.vmi.vreg<256xi16>
+      %ten_on = pto.vmi.create_mask %c10 : index -> !pto.vmi.mask<256xpred>
+      %dh = pto.vmi.vdhist %acc, %src, %ten_on : !pto.vmi.vreg<256xi16>, !pto.vmi.vreg<256xui8>, !pto.vmi.mask<256xpred> -> !pto.vmi.vreg<256xi16>
+      %ch = pto.vmi.vchist %acc, %src, %ten_on : !pto.vmi.vreg<256xi16>, !pto.vmi.vreg<256xui8>, !pto.vmi.mask<256xpred> -> !pto.vmi.vreg<256xi16>
+      pto.vmi.vstore %dh, %ub_hist[%c0] : !pto.vmi.vreg<256xi16>, !pto.ptr<i16, ub>
+      pto.vmi.vstore %ch, %ub_hist[%c256] : !pto.vmi.vreg<256xi16>, !pto.ptr<i16, ub>
+    }
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.mte_ub_gm %ub_out, %out, %c1856_i64 nburst(%c1_i64, %c1856_i64, %c1856_i64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
+    pto.mte_ub_gm %ub_ints, %ints, %c512_i64 nburst(%c1_i64, %c512_i64, %c512_i64) : !pto.ptr<i32, ub>, !pto.ptr<i32, gm>, i64, i64, i64, i64
+    pto.mte_ub_gm %ub_hist, %hist, %c1024_i64 nburst(%c1_i64, %c1024_i64, %c1024_i64) : !pto.ptr<i16, ub>, !pto.ptr<i16, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+
+test('unpack of a deinterleaved layout, channel split/merge, constants, vmula, expand_load, group_slot_load, vexpdif, vmull, histograms: run', () => {
+  const buffers = {
+    in: new GlobalBuffer('in', 'f32', new Uint8Array(Float32Array.from({ length: 128 }, (_, i) => i).buffer)),
+    bytes: new GlobalBuffer(
+      'bytes',
+      'u8',
+      Uint8Array.from({ length: 256 }, (_, i) => i & 3),
+    ),
+    out: new GlobalBuffer('out', 'f32', new Uint8Array(1856)),
+    ints: new GlobalBuffer('ints', 'i32', new Uint8Array(512)),
+    hist: new GlobalBuffer('hist', 'i16', new Uint8Array(1024)),
+  };
+  runMicroKernel(KERNEL, 'k', buffers);
+  const out = Array.from(new Float32Array(buffers.out.bytes.buffer.slice(0)));
+  expect(out.slice(0, 4)).toEqual([0, 2, 4, 6]);
+  expect([out[63], out[64], out[65], out[127]]).toEqual([126, 1, 3, 127]);
+  expect(out.slice(128, 132)).toEqual([1, 0, 3, 2]);
+  expect(out[255]).toBe(126);
+  expect([out[256], out[257], out[383]]).toEqual([0, 3, 381]);
+  expect(out.slice(384, 392)).toEqual([5, -1, 6, 7, -1, -1, 8, -1]);
+  expect(out.slice(392, 400)).toEqual([1, 17, 33, 49, 65, 81, 97, 113]);
+  expect([out[410], out[412], out[463]]).toEqual([1, 0, 0]);
+  const ints = Array.from(new Int32Array(buffers.ints.bytes.buffer.slice(0)));
+  expect([ints[0], ints[63], ints[64], ints[127]]).toEqual([-2147483645, -2147483645, -2, -2]);
+  const hist = Array.from(new Uint16Array(buffers.hist.bytes.buffer.slice(0)));
+  expect(hist.slice(0, 6)).toEqual([8, 8, 7, 7, 5, 5]);
+  expect(hist.slice(256, 262)).toEqual([8, 11, 13, 15, 15, 15]);
+  expect(hist[511]).toBe(15);
+});
