@@ -181,3 +181,13 @@ describe('pto.get_ctrl', () => {
     expect([gm.readElement(0), gm.readElement(1)]).toEqual([0n, 1152921504606846981n]);
   });
 });
+
+describe('llvm.bitcast', () => {
+  it('is arith.bitcast: f16 1.5 is 0x3e00 (15872) as i16', () => {
+    const body = `    %h = arith.constant 1.5 : f16
+    %b = llvm.bitcast %h : f16 to i16
+    %w = arith.extsi %b : i16 to i32
+${put('%w', 0)}`;
+    expect(run(1, body, 1)).toEqual([15872]);
+  });
+});

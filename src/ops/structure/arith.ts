@@ -491,6 +491,8 @@ function fromBits(elem: ElemType, bits: bigint): Value {
 /** `arith.bitcast %x : A to B`: the same bits read as another type of the same width (MLIR's rules). */
 const bitcast: OpDefinition = {
   name: 'arith.bitcast',
+  // LLVM's bitcast of a scalar is the same reinterpretation (PTOAS's SIMT kernels write `llvm.bitcast %h : f16 to i16`).
+  spellings: [{ name: 'llvm.bitcast' }],
   syntax: 'ArithCastBody',
   verify(v) {
     const [from, to] = [v.operands[0], v.declared[0]];
