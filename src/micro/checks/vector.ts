@@ -228,7 +228,64 @@ function granularityStep(step: -1 | 1, verb: string): MicroCheck {
   };
 }
 
+const intOfWidth = (e: ElemType, bits: number) => isInteger(e) && elemBits(e) === bits;
+
+/**
+ * Vgather2Op::verify: by the source's element width, the result (i8/ui8 -> i16/ui16 of the same signedness; 16- and
+ * 32-bit integers of the same width and signedness, f16/bf16/f32 the same type), the lane count (128 or 64), offsets
+ * of the lanes' width and a mask of it.
+ */
+function vgather2(c: MicroCheckContext): void {
+  const [source, offsets, result, mask] = [c.value('source'), c.value('offsets'), c.value('result'), c.value('mask')];
+  if (source?.type?.kind !== 'ptr' || offsets?.type?.kind !== 'vreg' || result?.type?.kind !== 'vreg') return;
+  const [src, out, off] = [source.type.elem, result.type.elem, offsets.type.elem];
+  if (!isInteger(off)) return c.err(offsets.span, 'offset vector must use integer element type');
+  const unsigned = (e: ElemType) => e.startsWith('u');
+  const bits = elemBits(src);
+  let ok: boolean;
+  if (bits === 8 && isInteger(src)) ok = intOfWidth(out, 16) && unsigned(out) === unsigned(src);
+  else if (bits === 16 || bits === 32) ok = isInteger(src) ? intOfWidth(out, bits) && unsigned(out) === unsigned(src) : src === out && src !== 'i1';
+  else return c.err(source.span, 'requires source element type i8/ui8/i16/ui16/i32/ui32/f16/bf16/f32');
+  if (!ok || (bits !== 8 && isInteger(src) !== isInteger(out)))
+    return c.err(result.span, `a gather from ${elemTypeName(src)} elements requires a matching result, got ${printType(result.type)}`);
+  const width = bits === 32 ? 32 : 16;
+  if (elemBits(off) !== width) return c.err(offsets.span, `requires ui${width}/i${width} offset vector elements`);
+  if (mask?.type?.kind === 'mask' && mask.type.granularity !== `b${width}`)
+    c.err(mask.span, `mask type must be !pto.mask<b${width}>, got ${printType(mask.type)}`);
+}
+
+/** VgatherbOp and Vgather2BcOp::verify: 32-bit integer offsets (vgather2_bc: as many as result lanes). */
+function offsets32(sameCount: boolean): MicroCheck {
+  return (c) => {
+    const [offsets, result] = [c.value('offsets'), c.value('result')];
+    if (offsets?.type?.kind !== 'vreg' || result?.type?.kind !== 'vreg') return;
+    if (!isInteger(offsets.type.elem)) return c.err(offsets.span, 'offset vector must use integer element type');
+    if (elemBits(offsets.type.elem) !== 32) return c.err(offsets.span, 'currently requires 32-bit offset vector elements');
+    if (sameCount && elemBits(offsets.type.elem) !== elemBits(result.type.elem))
+      c.err(offsets.span, 'offset and result vectors must have the same element count');
+  };
+}
+
+/** VscatterOp::verify: 8/16/32-bit values, offsets of 16 bits (32 for 32-bit values), a mask of that width, the destination's element the value's. */
+function vscatter(c: MicroCheckContext): void {
+  const [value, offsets, mask, destination] = [c.value('value'), c.value('offsets'), c.value('mask'), c.value('destination')];
+  if (value?.type?.kind !== 'vreg' || offsets?.type?.kind !== 'vreg') return;
+  if (!isInteger(offsets.type.elem)) return c.err(offsets.span, 'offset vector must use integer element type');
+  const bits = elemBits(value.type.elem);
+  if (bits !== 8 && bits !== 16 && bits !== 32) return c.err(value.span, 'requires 8-, 16-, or 32-bit value elements');
+  const width = bits === 32 ? 32 : 16;
+  if (elemBits(offsets.type.elem) !== width) return c.err(offsets.span, `requires ${width}-bit offset vector elements for ${bits}-bit values`);
+  if (mask?.type?.kind === 'mask' && mask.type.granularity !== `b${width}`)
+    return c.err(mask.span, `mask type must be !pto.mask<b${width}>, got ${printType(mask.type)}`);
+  if (destination?.type?.kind === 'ptr' && destination.type.elem !== value.type.elem)
+    c.err(destination.span, 'requires destination element type to match value element type');
+}
+
 export const VECTOR_CHECKS: Record<string, MicroCheck> = {
+  vgather2,
+  vgatherb: offsets32(false),
+  vgather2_bc: offsets32(true),
+  vscatter,
   ppack: granularityStep(-1, 'narrow'),
   punpack: granularityStep(1, 'widen'),
   pstu,

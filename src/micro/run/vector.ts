@@ -3,6 +3,7 @@ import { vcvtTokens } from '../checks/vector';
 import { LocalPointer } from '../../machine/value';
 import { MicroRun } from './operands';
 import { ALIGN_SEMANTICS, setSqueezeCount } from './align';
+import { GATHER_SEMANTICS } from './gather';
 import { attrText, dictText, dist, granularity, intOf, localAddress, reg, register, resultElem, scalarOf, typeOf, vregElem, MicroSemantics } from './operands';
 import {
   binary,
@@ -108,6 +109,7 @@ function blocks(r: MicroRun, ptr: string, postUpdate: boolean): { buffer: string
 /** The vector core's ops: lanes, predicates, reductions, rearrangements, loads and stores between UB and registers. */
 export const VECTOR_SEMANTICS: Record<string, MicroSemantics> = {
   ...ALIGN_SEMANTICS,
+  ...GATHER_SEMANTICS,
   binary(r) {
     const elem = vregElem(typeOf(r, 'lhs'), r);
     r.x.setResults(r.op, [register('vreg', binary(r.mnemonic, elem, reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail))]);

@@ -1,0 +1,69 @@
+import { elemSize } from '../../types/type';
+import { codec } from '../../numerics/elements';
+import { VREG_BYTES, maskBit, view } from '../semantics';
+import { MicroSemantics, localAddress, reg, register, resultElem, typeOf, vregElem } from './operands';
+
+/**
+ * The indexed UB accesses of 03-vector-load-store.md: vgather2 (lane i from source element offsets[i]; 8-bit sources
+ * zero-extended into 16-bit lanes), vgatherb (32-byte block k from source + offsets[k] bytes, b32 lane k governing
+ * it) and vscatter (value lane i to destination element offsets[i]; for 8-bit values request i stores byte 2i).
+ * Offsets are unsigned; masked-off lanes read nothing (zero) and write nothing.
+ */
+const unsignedLane = (v: Uint8Array, bytes: number, i: number): number => {
+  const d = view(v);
+  return bytes === 2 ? d.getUint16(i * 2, true) : d.getUint32(i * 4, true);
+};
+
+export const GATHER_SEMANTICS: Record<string, MicroSemantics> = {
+  vgather2(r) {
+    const out = resultElem(r);
+    const t = typeOf(r, 'source');
+    const size = t?.kind === 'ptr' ? elemSize(t.elem) : r.fail('the source is not a pointer');
+    const lane = codec(out).size;
+    const offsetBytes = codec(vregElem(typeOf(r, 'offsets'), r)).size;
+    const { buffer, address } = localAddress(r, 'source', 0);
+    const [offsets, mask] = [reg(r, 'offsets'), reg(r, 'mask')];
+    const result = new Uint8Array(VREG_BYTES);
+    for (let i = 0; i < VREG_BYTES / lane; i++) {
+      if (!maskBit(mask, i * lane)) continue;
+      const at = address + unsignedLane(offsets, offsetBytes, i) * size;
+      if (at % size !== 0) r.fail(`lane ${i} gathers from byte ${at}, not aligned to its ${size}-byte element`);
+      // An 8-bit element lands in the low byte of its 16-bit lane, the high byte zero.
+      result.set(r.x.memory.bytesAt(buffer, at, size, r.op.def.name, r.op.node.span), i * lane);
+    }
+    r.x.setResults(r.op, [register('vreg', result)]);
+  },
+  vgatherb(r) {
+    const { buffer, address } = localAddress(r, 'source', 0);
+    if (address % 32 !== 0) r.fail(`the source (byte ${address}) is not 32-byte aligned`);
+    const [offsets, mask] = [reg(r, 'offsets'), reg(r, 'mask')];
+    const result = new Uint8Array(VREG_BYTES);
+    for (let k = 0; k < VREG_BYTES / 32; k++) {
+      if (!maskBit(mask, k * 4)) continue;
+      const offset = unsignedLane(offsets, 4, k);
+      if (offset % 32 !== 0) r.fail(`block ${k}'s offset ${offset} is not 32-byte aligned`);
+      result.set(r.x.memory.bytesAt(buffer, address + offset, 32, r.op.def.name, r.op.node.span), k * 32);
+    }
+    r.x.setResults(r.op, [register('vreg', result)]);
+  },
+  vscatter(r) {
+    const elem = vregElem(typeOf(r, 'value'), r);
+    const size = elemSize(elem);
+    const offsetBytes = size === 4 ? 4 : 2;
+    const requests = size === 1 ? VREG_BYTES / 2 : VREG_BYTES / size;
+    const laneBytes = size === 1 ? 2 : size;
+    const { buffer, address } = localAddress(r, 'destination', 0);
+    const [value, offsets, mask] = [reg(r, 'value'), reg(r, 'offsets'), reg(r, 'mask')];
+    // Which of two active requests to one element wins the docs leave to the implementation: that traps.
+    const seen = new Set<number>();
+    for (let i = 0; i < requests; i++) {
+      if (!maskBit(mask, i * laneBytes)) continue;
+      const index = unsignedLane(offsets, offsetBytes, i);
+      if (seen.has(index)) r.fail(`two active requests store to element ${index}; which one UB keeps is not implemented yet`);
+      seen.add(index);
+      const at = address + index * size;
+      const from = size === 1 ? 2 * i : i * size;
+      r.x.memory.bytesAt(buffer, at, size, r.op.def.name, r.op.node.span).set(value.subarray(from, from + size));
+    }
+  },
+};
