@@ -233,6 +233,25 @@ describe('pto.simt_launch verification (PTOAS SimtLaunchOp::verify)', () => {
       'E0451: pto.keep: requires an even slot for 64-bit keep/resume values',
     ]);
     expect(errors(module(entry('    %r = pto.resume {slot = 123 : i64} : i32')))).toEqual(['E0451: pto.resume: requires slot in range [0, 122]']);
+    // PTO.cpp: the scope, the resume prologue, the keep epilogue, distinct slot words in a group.
+    expect(errors(module('  func.func @n() {\n    pto.syncthreads\n    return\n  }'))).toEqual([
+      "E0451: pto.syncthreads: must appear inside a function marked with 'pto.simt_entry' or inside pto.section.simt",
+    ]);
+    expect(errors(module(entry('    %c = arith.constant 1 : i32\n    %t = pto.get_tid_x : i32\n    %r = pto.resume {slot = 0 : i64} : i32')))).toEqual([
+      'E0451: pto.resume: must be in the contiguous SIMT resume prologue group after constant-like operations',
+    ]);
+    expect(errors(module(entry('    %c = arith.constant 1 : i32\n    pto.keep %c {slot = 0 : i64} : i32\n    %t = pto.get_tid_x : i32')))[0]).toContain(
+      "E0451: pto.keep: must be placed in the SIMT epilogue before func.return; only 'pto.syncthreads' may appear",
+    );
+    expect(
+      errors(
+        module(
+          entry(
+            '    %c = arith.constant 1 : i64\n    %d = arith.constant 2 : i32\n    pto.keep %c {slot = 4 : i64} : i64\n    pto.keep %d {slot = 5 : i64} : i32\n    pto.syncthreads',
+          ),
+        ),
+      ),
+    ).toEqual(['E0451: pto.keep: duplicates an earlier slot 5 in the SIMT keep epilogue group']);
     expect(errors(module(entry('    %v = arith.constant 7 : i32\n    %r = pto.shuffle_idx %v, %v {width = 24 : i32} : i32, i32 -> i32')))).toEqual([
       'E0451: pto.shuffle_idx: requires width to be 16 or 32',
     ]);

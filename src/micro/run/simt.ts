@@ -205,7 +205,12 @@ function simtChecks(v: OpVerifier, name: string, family: string): void {
   }
   // resume's type is written after ':' alone (`: i32`), as a result's.
   const resumed = v.op.micro?.types[0] ? v.type(v.op.micro.types[0].type) : undefined;
+  if (family === 'simt-sync' || family === 'simt-state') {
+    // PTO.cpp's verifyInsideSimtExecutionScope.
+    if (!insideSimt(v)) return err(`must appear inside a function marked with 'pto.simt_entry' or inside pto.section.simt`);
+  }
   if (mnemonic === 'keep' || mnemonic === 'resume') keepChecks(v, mnemonic === 'keep' ? t0 : resumed, err);
+  if (mnemonic === 'keep' || mnemonic === 'resume') placementChecks(v, mnemonic, err);
   if (family === 'simt-atomic') atomicChecks(v, mnemonic, signedness, err);
   if (mnemonic === 'convert' && t0?.kind === 'scalar' && result?.kind === 'scalar') {
     const problem = convertProblem(
@@ -217,6 +222,56 @@ function simtChecks(v: OpVerifier, name: string, family: string): void {
     );
     if (problem) err(problem);
   }
+}
+
+/** In a `pto.simt_entry` function or a `pto.section.simt` (PTOAS's isInsideSimtExecutionScope). */
+const insideSimt = (v: OpVerifier): boolean =>
+  v.function.attrs.some((a) => a.key === 'pto.simt_entry') || v.enclosing.some((o) => o.name === 'pto.section.simt');
+
+/** The words of a slot group a keep or resume uses (a 64-bit value two). */
+function slotWords(o: OpNode): number[] {
+  const slot = o.attrs.find((a) => a.key === 'slot')?.value;
+  const n = slot?.kind === 'int' ? Number(slot.value) : -1;
+  // keep's value type and resume's result type are both the one type written after ':'.
+  const wide = o.micro?.types[0]?.type.text.trim() === 'i64';
+  return wide ? [n, n + 1] : [n];
+}
+
+/**
+ * PTO.cpp's KeepOp/ResumeOp placement: the resumes are one group first in their block after constant-like ops, the
+ * keeps one group last before optional pto.syncthreads and the end (func.return, or the section's end); no two in a
+ * group share a slot word.
+ */
+function placementChecks(v: OpVerifier, mnemonic: string, err: (message: string) => void): void {
+  const block = v.parent.regions.flatMap((r) => r.blocks).find((b) => b.ops.includes(v.op));
+  if (!block) return;
+  const ops = block.ops;
+  const inSection = v.parent.name === 'pto.section.simt';
+  const group: OpNode[] = [];
+  if (mnemonic === 'resume') {
+    let k = 0;
+    while (k < ops.length && ops[k].name === 'arith.constant') k++;
+    while (k < ops.length && ops[k].name === 'pto.resume') group.push(ops[k++]);
+    if (!group.includes(v.op)) return err('must be in the contiguous SIMT resume prologue group after constant-like operations');
+  } else {
+    let k = ops.length - 1;
+    if (!inSection && ops[k]?.name === 'func.return') k--;
+    else if (!inSection) return err('must be placed in the SIMT epilogue before func.return or the end of pto.section.simt');
+    while (k >= 0 && ops[k].name === 'pto.syncthreads') k--;
+    if (ops[k]?.name !== 'pto.keep')
+      return err(
+        "must be placed in the SIMT epilogue before func.return; only 'pto.syncthreads' may appear between the final 'pto.keep' group and func.return or the end of pto.section.simt",
+      );
+    while (k >= 0 && ops[k].name === 'pto.keep') group.unshift(ops[k--]);
+    if (!group.includes(v.op))
+      return err(
+        "must be in the contiguous SIMT keep epilogue group immediately before optional 'pto.syncthreads' and func.return or the end of pto.section.simt",
+      );
+  }
+  const mine = new Set(slotWords(v.op));
+  const earlier = group.slice(0, group.indexOf(v.op));
+  if (earlier.some((o) => slotWords(o).some((w) => mine.has(w))))
+    err(`duplicates an earlier slot ${slotWords(v.op)[0]} in the SIMT ${mnemonic === 'keep' ? 'keep epilogue' : 'resume prologue'} group`);
 }
 
 /** The slots pto.keep and pto.resume may name: 0 to 122 (docs/isa/micro-isa/17-simt.md). */
