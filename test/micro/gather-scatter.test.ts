@@ -109,3 +109,42 @@ test('vscatter traps where two active requests store one element (the docs leave
     ),
   ).toThrow('pto.vscatter: two active requests store to element 0; which one UB keeps is not implemented yet');
 });
+
+test('vbitsort: 32 scores by descending score, ties in input order, as (score bits, index) records', () => {
+  // Scores ascending in pairs (0, 0, 1, 1, ..., 15, 15); indices 1000 + i.
+  const scores = Float32Array.from({ length: 32 }, (_, i) => i >> 1);
+  const indices = Uint32Array.from({ length: 32 }, (_, i) => 1000 + i);
+  const input = new Uint8Array(256);
+  input.set(new Uint8Array(scores.buffer), 0);
+  input.set(new Uint8Array(indices.buffer), 128);
+  const kernel = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%in: !pto.ptr<ui8, gm>, %out: !pto.ptr<ui32, gm>) attributes {pto.kernel} {
+    %c1 = arith.constant 1 : index
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c128_i64 = arith.constant 128 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %c512_i64 = arith.constant 512 : i64
+    %p = pto.castptr %c0_i64 : i64 -> !pto.ptr<ui8, ub>
+    %s = pto.castptr %c0_i64 : i64 -> !pto.ptr<f32, ub>
+    %i = pto.castptr %c128_i64 : i64 -> !pto.ptr<ui32, ub>
+    %o = pto.castptr %c512_i64 : i64 -> !pto.ptr<ui32, ub>
+    pto.mte_gm_ub %in, %p, %c0_i64, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64) : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vbitsort %o, %s, %i, %c1 : !pto.ptr<ui32, ub>, !pto.ptr<f32, ub>, !pto.ptr<ui32, ub>, index
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.mte_ub_gm %o, %out, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64) : !pto.ptr<ui32, ub>, !pto.ptr<ui32, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+  const buffers = { in: new GlobalBuffer('in', 'u8', input), out: new GlobalBuffer('out', 'u32', new Uint8Array(256)) };
+  runMicroKernel(kernel, 'k', buffers);
+  const words = new DataView(buffers.out.bytes.buffer, buffers.out.bytes.byteOffset);
+  // Descending: 15 (inputs 30 then 31: a tie keeps the earlier first), 14 (28, 29), ...; record j holds score
+  // 15 - (j >> 1) from input 30 - 2 * (j >> 1) + (j & 1).
+  const records = Array.from({ length: 32 }, (_, j) => [words.getFloat32(8 * j, true), words.getUint32(8 * j + 4, true)]);
+  expect(records).toEqual(Array.from({ length: 32 }, (_, j) => [15 - (j >> 1), 1000 + 30 - 2 * (j >> 1) + (j & 1)]));
+});

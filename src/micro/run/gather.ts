@@ -7,14 +7,42 @@ import { MicroSemantics, localAddress, reg, register, resultElem, typeOf, vregEl
  * The indexed UB accesses of 03-vector-load-store.md: vgather2 (lane i from source element offsets[i]; 8-bit sources
  * zero-extended into 16-bit lanes), vgatherb (32-byte block k from source + offsets[k] bytes, b32 lane k governing
  * it) and vscatter (value lane i to destination element offsets[i]; for 8-bit values request i stores byte 2i).
- * Offsets are unsigned; masked-off lanes read nothing (zero) and write nothing.
+ * Offsets are unsigned; masked-off lanes read nothing (zero) and write nothing. And vbitsort, the UB sort helper.
  */
 const unsignedLane = (v: Uint8Array, bytes: number, i: number): number => {
   const d = view(v);
   return bytes === 2 ? d.getUint16(i * 2, true) : d.getUint32(i * 4, true);
 };
 
+/**
+ * vbitsort (13-dsa-sfu-ops.md): per repeat, 32 f32 scores and their 32 ui32 indices sorted by descending score, equal
+ * scores in input order (the golden's stable argsort), as 8-byte records: the score's bits, then the index. f16
+ * scores leave the record's upper score half reserved (unstated), and a NaN score has no stated place: both trap.
+ */
+function vbitsort(r: Parameters<MicroSemantics>[0]): void {
+  const t = typeOf(r, 'source');
+  if (t?.kind !== 'ptr' || t.elem !== 'f32') return r.fail(`vbitsort of ${t?.kind === 'ptr' ? t.elem : 'these'} scores is not implemented yet`);
+  const [dst, src, idx] = [localAddress(r, 'destination', 0), localAddress(r, 'source', 0), localAddress(r, 'indices', 0)];
+  const repeats = r.x.index(r.op, r.b.operands.repeat_times[0]);
+  const at = (p: { buffer: string; address: number }, offset: number, n: number) =>
+    r.x.memory.bytesAt(p.buffer, p.address + offset, n, r.op.def.name, r.op.node.span);
+  for (let k = 0; k < repeats; k++) {
+    const scores = view(at(src, k * 128, 128).slice());
+    const indices = view(at(idx, k * 128, 128).slice());
+    const order = Array.from({ length: 32 }, (_, i) => i);
+    if (order.some((i) => Number.isNaN(scores.getFloat32(i * 4, true)))) r.fail('vbitsort of a NaN score is not implemented yet');
+    // Array.prototype.sort is stable: equal scores keep their input order.
+    order.sort((a, b) => scores.getFloat32(b * 4, true) - scores.getFloat32(a * 4, true));
+    const out = view(at(dst, k * 256, 256));
+    order.forEach((i, j) => {
+      out.setUint32(j * 8, scores.getUint32(i * 4, true), true);
+      out.setUint32(j * 8 + 4, indices.getUint32(i * 4, true), true);
+    });
+  }
+}
+
 export const GATHER_SEMANTICS: Record<string, MicroSemantics> = {
+  vbitsort,
   vgather2(r) {
     const out = resultElem(r);
     const t = typeOf(r, 'source');
