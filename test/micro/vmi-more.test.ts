@@ -203,3 +203,65 @@ test('unpack of a deinterleaved layout, channel split/merge, constants, vmula, e
   expect(hist.slice(256, 262)).toEqual([8, 11, 13, 15, 15, 15]);
   expect(hist[511]).toBe(15);
 });
+
+describe('shuffle and vscatter', () => {
+  test('verification', () => {
+    const p = '%s: !pto.vmi.vreg<8xui8>';
+    expect(errors(`  %o = "pto.vmi.shuffle"(%s) {indices = array<i64: 7, 0, 7, 1>} : (!pto.vmi.vreg<8xui8>) -> !pto.vmi.vreg<4xui8>`, p)).toEqual([]);
+    expect(errors(`  %o = "pto.vmi.shuffle"(%s) {indices = array<i64: 0, 1, 2>} : (!pto.vmi.vreg<8xui8>) -> !pto.vmi.vreg<4xui8>`, p)).toEqual([
+      'E0451: pto.vmi.shuffle: requires shuffle index count to match result logical lane count',
+    ]);
+    expect(errors(`  %o = "pto.vmi.shuffle"(%s) {indices = array<i64: 0, 1, 2, 8>} : (!pto.vmi.vreg<8xui8>) -> !pto.vmi.vreg<4xui8>`, p)).toEqual([
+      'E0451: pto.vmi.shuffle: requires every shuffle index to select an existing source logical lane',
+    ]);
+    const q = '%v: !pto.vmi.vreg<64xf32>, %d: !pto.ptr<f32, ub>, %i: !pto.vmi.vreg<64xi8>, %m: !pto.vmi.mask<64xpred>';
+    expect(errors(`  pto.vmi.vscatter %v, %d, %i, %m : !pto.vmi.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.vmi.vreg<64xi8>, !pto.vmi.mask<64xpred>`, q)).toEqual([
+      'E0451: pto.vmi.vscatter: requires signless or unsigned 16-bit or 32-bit integer offsets',
+    ]);
+  });
+
+  /** src = 10, 11, ..., 17; shuffle [7, 0, 7, 1] -> 17, 10, 17, 11; vscatter of src to 2 * (7 - i) under lanes 0..5: out[14 - 2i] = 10 + i. */
+  test('run', () => {
+    const kernel = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%in: !pto.ptr<f32, gm>, %out: !pto.ptr<f32, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : index
+    %c6 = arith.constant 6 : index
+    %c16 = arith.constant 16 : index
+    %c7_i32 = arith.constant 7 : i32
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c32_i64 = arith.constant 32 : i64
+    %c80_i64 = arith.constant 80 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %ub_in = pto.castptr %c0_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_out = pto.castptr %c256_i64 : i64 -> !pto.ptr<f32, ub>
+    pto.mte_gm_ub %in, %ub_in, %c0_i64, %c32_i64 nburst(%c1_i64, %c32_i64, %c32_i64) : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.mte_gm_ub %out, %ub_out, %c0_i64, %c80_i64 nburst(%c1_i64, %c80_i64, %c80_i64) : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vecscope {
+      %s = pto.vmi.vload %ub_in[%c0] : !pto.ptr<f32, ub> -> !pto.vmi.vreg<8xf32>
+      %o = "pto.vmi.shuffle"(%s) {indices = array<i64: 7, 0, 7, 1>} : (!pto.vmi.vreg<8xf32>) -> !pto.vmi.vreg<4xf32>
+      pto.vmi.vstore %o, %ub_out[%c16] : !pto.vmi.vreg<4xf32>, !pto.ptr<f32, ub>
+      %rev = pto.vmi.vci %c7_i32 {order = "DESC"} : i32 -> !pto.vmi.vreg<8xi32>
+      %two = pto.vmi.vadd %rev, %rev : !pto.vmi.vreg<8xi32>, !pto.vmi.vreg<8xi32> -> !pto.vmi.vreg<8xi32>
+      %m = pto.vmi.create_mask %c6 : index -> !pto.vmi.mask<8xpred>
+      pto.vmi.vscatter %s, %ub_out, %two, %m : !pto.vmi.vreg<8xf32>, !pto.ptr<f32, ub>, !pto.vmi.vreg<8xi32>, !pto.vmi.mask<8xpred>
+    }
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.mte_ub_gm %ub_out, %out, %c80_i64 nburst(%c1_i64, %c80_i64, %c80_i64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+    const buffers = {
+      in: new GlobalBuffer('in', 'f32', new Uint8Array(Float32Array.from({ length: 8 }, (_, i) => 10 + i).buffer)),
+      out: new GlobalBuffer('out', 'f32', new Uint8Array(Float32Array.from({ length: 20 }, () => -1).buffer)),
+    };
+    runMicroKernel(kernel, 'k', buffers);
+    const out = Array.from(new Float32Array(buffers.out.bytes.buffer.slice(0)));
+    expect(out.slice(16, 20)).toEqual([17, 10, 17, 11]);
+    expect(out.slice(0, 16)).toEqual([-1, -1, -1, -1, 15, -1, 14, -1, 13, -1, 12, -1, 11, -1, 10, -1]);
+  });
+});

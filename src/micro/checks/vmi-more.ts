@@ -193,6 +193,24 @@ const groupSlotLoad: MicroCheck = (c) => {
   if (groups <= 0) c.err(result.span, 'requires num_groups to be positive');
 };
 
+/** VMIVscatterOp::verify. */
+const scatter: MicroCheck = (c) => {
+  const [value, offsets] = [vreg(c, 'value'), vreg(c, 'offsets')];
+  if (!value || !offsets) return;
+  if (!memoryMatches(c, 'destination', value)) return;
+  const bits = elemBits(offsets.type.elem);
+  if (!isInteger(offsets.type.elem) || offsets.type.spelled.startsWith('si') || (bits !== 32 && bits !== 16))
+    return c.err(offsets.span, 'requires signless or unsigned 16-bit or 32-bit integer offsets');
+  const known = [value, offsets];
+  const anyLayout = known.some((v) => v.type.layout !== undefined);
+  if (offsets.type.lanes !== value.type.lanes) return c.err(offsets.span, 'requires all VMI data values to have the same logical lane count');
+  if (anyLayout && known.some((v) => v.type.layout === undefined)) return c.err(offsets.span, 'requires either all or no VMI data values to carry layout');
+  if (anyLayout && offsets.type.layout !== value.type.layout)
+    return c.err(offsets.span, 'requires all layout-assigned VMI data values to have the same layout');
+  if (!maskMatches(c, mask(c, 'mask'), value.type)) return;
+  pmodeIn(c, ['merge', 'zero'], "pmode must be 'merge' or 'zero'");
+};
+
 export const VMI_MORE_CHECKS: Record<string, MicroCheck> = {
   vmiEnsureLayout: ensureLayout,
   vmiEnsureMaskLayout: ensureMaskLayout,
@@ -203,6 +221,7 @@ export const VMI_MORE_CHECKS: Record<string, MicroCheck> = {
   vmiMula: vmula,
   vmiExpandLoad: expandLoad,
   vmiGroupSlotLoad: groupSlotLoad,
+  vmiScatter: scatter,
 };
 
 /**
@@ -384,6 +403,20 @@ function channels(c: GenericCheckContext, whole: Located<Type | undefined>, each
     );
 }
 
+/** VMIShuffleOp::verify: `indices` (array<i64: ...>) picks a source lane for each result lane. */
+const shuffle: GenericCheck = (c) => {
+  const vmi = 'VMI logical vector register type';
+  if (!kindIs(c, c.operands[0], ['vmi_vreg'], 'operand #0', vmi) || !kindIs(c, c.results[0], ['vmi_vreg'], 'result #0', vmi)) return;
+  const [s, r] = [c.operands[0].type as VmiVregType, c.results[0].type as VmiVregType];
+  const a = c.attr('indices');
+  if (a?.kind !== 'array' || a.items.some((i) => i.kind !== 'int')) return c.err(c.at, "requires attribute 'indices', an array<i64: ...>");
+  if (s.spelled !== r.spelled) return c.err(c.at, 'requires result element type to match source element type');
+  if (a.items.length !== r.lanes) return c.err(c.at, 'requires shuffle index count to match result logical lane count');
+  if (a.items.some((i) => i.kind === 'int' && (i.value < 0n || i.value >= BigInt(s.lanes))))
+    return c.err(c.at, 'requires every shuffle index to select an existing source logical lane');
+  if ((s.layout === undefined) !== (r.layout === undefined)) c.err(c.at, 'requires either both source and result to carry layout or neither to carry layout');
+};
+
 export const VMI_GENERIC_CHECKS: Record<string, GenericCheck> = {
   vmiUnpack: (c) => physicalParts(c, c.operands[0], c.results),
   vmiPack: (c) => physicalParts(c, c.results[0], c.operands),
@@ -391,4 +424,5 @@ export const VMI_GENERIC_CHECKS: Record<string, GenericCheck> = {
   vmiConstantMask: constantMask,
   vmiChannelSplit: (c) => c.operands[0] && channels(c, c.operands[0], c.results, true),
   vmiChannelMerge: (c) => c.results[0] && channels(c, c.results[0], c.operands, false),
+  vmiShuffle: shuffle,
 };

@@ -255,6 +255,30 @@ export const VMI_MORE_SEMANTICS: Record<string, MicroSemantics> = {
     }
     r.x.setResults(r.op, [vreg(out)]);
   },
+  /** vscatter: active lane i to destination + offsets[i] elements (read unsigned), in lane order (a later lane wins). */
+  vmiScatter(r) {
+    const t = vmiVreg(typeNamed(r, 'value'), r);
+    const o = vmiVreg(typeNamed(r, 'offsets'), r);
+    const size = elemBytes(t.elem);
+    const [value, offsets, active] = [bytesNamed(r, 'value'), bytesNamed(r, 'offsets'), bytesNamed(r, 'mask')];
+    const oc = codec(o.elem.replace(/^i/, 'u') as ElemType);
+    for (let i = 0; i < t.lanes; i++)
+      if (active[i] === 1) window(r, 'destination', Number(oc.read(view(offsets), i * oc.size)), 1, size).set(value.subarray(i * size, (i + 1) * size));
+  },
+  /** shuffle: result lane i is source lane indices[i]. */
+  vmiShuffle(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    const a = dictAttr(r, 'indices');
+    if (a?.kind !== 'array') return r.fail('indices is not an array');
+    const src = bytesNamed(r, 'source');
+    const out = new Uint8Array(t.lanes * size);
+    a.items.forEach((item, i) => {
+      const j = item.kind === 'int' ? Number(item.value) : r.fail('an index is not an integer');
+      out.set(src.subarray(j * size, (j + 1) * size), i * size);
+    });
+    r.x.setResults(r.op, [vreg(out)]);
+  },
 };
 
 /** The UB window of `count` elements of the pointer operand at element `offset`. */
