@@ -39,6 +39,11 @@ describe('verification', () => {
     expect(errors(`  %a = pto.vmi.vabs %u : ${U} -> ${U}`, params)).toEqual([
       'E0451: pto.vmi.vabs: requires si8, si16, si32, f16, bf16, or f32 VMI element type',
     ]);
+    // The legacy elementwise ops check the element's kind first.
+    expect(errors(`  %a = pto.vmi.addf %u, %u : ${U}, ${U} -> ${U}`, params)).toEqual(['E0451: pto.vmi.addf: requires floating-point-like VMI element type']);
+    expect(errors(`  %a = pto.vmi.vselr %x, %h : ${V}, !pto.vmi.vreg<128xf16> -> ${V}`, params)).toEqual([
+      'E0451: pto.vmi.vselr: requires index lane count to match result lane count',
+    ]);
     // Masks take the mask logic path of vand/vor/vxor/vnot: no governing mask.
     expect(errors(`  %k = pto.vmi.vxor %m, %m : ${M}, ${M} -> ${M}`, params)).toEqual([]);
     expect(errors(`  %k = pto.vmi.vand %m, %m, %m : ${M}, ${M}, ${M} -> ${M}`, params)).toEqual([
@@ -249,6 +254,7 @@ test('vci, pset, vcmp, vadds (merge), vgather and a packed group vstore, run', (
  * x = 20000 in lanes 0..7 and i in lanes 8..15 (si16). group_reduce_addi over 2 groups of 8: 160000 wraps to
  * 160000 - 131072 = 28928, and 8 + ... + 15 = 92; group_broadcast spreads them back over the 16 lanes.
  * a = vci 0, b = vci 100: vintlv gives low = 0, 100, 1, 101, ..., 7, 107; vdintlv(low, high) gives b back as high.
+ * vselr(a, 15 - i) reverses a; the legacy addi gives 2i + 100.
  */
 const KERNEL3 = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
   func.func @k(%in: !pto.ptr<i16, gm>, %out: !pto.ptr<i16, gm>) attributes {pto.kernel} {
@@ -256,12 +262,15 @@ const KERNEL3 = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #p
     %c16 = arith.constant 16 : index
     %c32 = arith.constant 32 : index
     %c48 = arith.constant 48 : index
+    %c64 = arith.constant 64 : index
+    %c80 = arith.constant 80 : index
+    %c15_i16 = arith.constant 15 : i16
     %c0_i16 = arith.constant 0 : i16
     %c100_i16 = arith.constant 100 : i16
     %c0_i64 = arith.constant 0 : i64
     %c1_i64 = arith.constant 1 : i64
     %c32_i64 = arith.constant 32 : i64
-    %c128_i64 = arith.constant 128 : i64
+    %c192_i64 = arith.constant 192 : i64
     %c256_i64 = arith.constant 256 : i64
     %ub_in = pto.castptr %c0_i64 : i64 -> !pto.ptr<si16, ub>
     %ub_out = pto.castptr %c256_i64 : i64 -> !pto.ptr<si16, ub>
@@ -282,22 +291,30 @@ const KERNEL3 = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #p
       %even, %odd = pto.vmi.vdintlv %low, %high, %m : !pto.vmi.vreg<16xsi16>, !pto.vmi.vreg<16xsi16>, !pto.vmi.mask<16xpred> -> !pto.vmi.vreg<16xsi16>, !pto.vmi.vreg<16xsi16>
       pto.vmi.vstore %odd, %ub_out[%c32] : !pto.vmi.vreg<16xsi16>, !pto.ptr<si16, ub>
       pto.vmi.vstore %even, %ub_out[%c48] : !pto.vmi.vreg<16xsi16>, !pto.ptr<si16, ub>
+      %rev = pto.vmi.vci %c15_i16 {order = "DESC"} : i16 -> !pto.vmi.vreg<16xsi16>
+      %sel = pto.vmi.vselr %lhs, %rev : !pto.vmi.vreg<16xsi16>, !pto.vmi.vreg<16xsi16> -> !pto.vmi.vreg<16xsi16>
+      pto.vmi.vstore %sel, %ub_out[%c64] : !pto.vmi.vreg<16xsi16>, !pto.ptr<si16, ub>
+      %sum = pto.vmi.addi %lhs, %rhs : !pto.vmi.vreg<16xsi16>, !pto.vmi.vreg<16xsi16> -> !pto.vmi.vreg<16xsi16>
+      pto.vmi.vstore %sum, %ub_out[%c80] : !pto.vmi.vreg<16xsi16>, !pto.ptr<si16, ub>
     }
     pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
     pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
-    pto.mte_ub_gm %ub_out, %out, %c128_i64 nburst(%c1_i64, %c128_i64, %c128_i64) : !pto.ptr<si16, ub>, !pto.ptr<i16, gm>, i64, i64, i64, i64
+    pto.mte_ub_gm %ub_out, %out, %c192_i64 nburst(%c1_i64, %c192_i64, %c192_i64) : !pto.ptr<si16, ub>, !pto.ptr<i16, gm>, i64, i64, i64, i64
     return
   }
 }
 `;
 
-test('group_reduce_addi wraps, group_broadcast, vintlv and vdintlv, run', () => {
+test('group_reduce_addi wraps, group_broadcast, vintlv and vdintlv, vselr and addi, run', () => {
   const x = Int16Array.from({ length: 16 }, (_, i) => (i < 8 ? 20000 : i));
-  const buffers = { in: new GlobalBuffer('in', 'i16', new Uint8Array(x.buffer)), out: new GlobalBuffer('out', 'i16', new Uint8Array(128)) };
+  const buffers = { in: new GlobalBuffer('in', 'i16', new Uint8Array(x.buffer)), out: new GlobalBuffer('out', 'i16', new Uint8Array(192)) };
   runMicroKernel(KERNEL3, 'k', buffers);
   const out = Array.from(new Int16Array(buffers.out.bytes.buffer.slice(0)));
   expect(out.slice(0, 16)).toEqual([...new Array(8).fill(28928), ...new Array(8).fill(92)]);
   expect(out.slice(16, 32)).toEqual(Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? i / 2 : 100 + (i - 1) / 2)));
   expect(out.slice(32, 48)).toEqual(Array.from({ length: 16 }, (_, i) => 100 + i));
   expect(out.slice(48, 64)).toEqual(Array.from({ length: 16 }, (_, i) => i));
+  // vselr by 15 - i reverses a; the legacy addi adds a and b lane by lane: 2i + 100.
+  expect(out.slice(64, 80)).toEqual(Array.from({ length: 16 }, (_, i) => 15 - i));
+  expect(out.slice(80, 96)).toEqual(Array.from({ length: 16 }, (_, i) => 2 * i + 100));
 });

@@ -452,6 +452,52 @@ const groupBroadcast: MicroCheck = (c) => {
   numGroups(c, result, groups);
 };
 
+/**
+ * The legacy elementwise ops and cmpf/cmpi (VMIAddFOp::verify and its siblings): a float-like or integer-like
+ * element first, then the row's element list, one lane count and element type, a compare's mask of the data's lanes.
+ */
+const legacyElementwise: MicroCheck = (c) => {
+  const data = ['lhs', 'rhs', 'source', 'result'].map((n) => vreg(c, n)).filter((v) => v !== undefined);
+  const first = data[0];
+  const classes = c.row.elems ?? [];
+  if (!first) return;
+  const floats = classes.some((e) => e.startsWith('f') || e === 'bf16');
+  if (floats && isInteger(first.type.elem)) return c.err(first.span, 'requires floating-point-like VMI element type');
+  if (!floats && !isInteger(first.type.elem)) return c.err(first.span, 'requires integer-like VMI element type');
+  if (!elemAllowed(classes, first.type)) return c.err(first.span, `requires ${listed(classes)} VMI element type`);
+  if (!sameShape(c, data, true)) return;
+  maskMatches(c, mask(c, 'result'), first);
+};
+
+/** verifyGroupReduceFloatOp: a float source, num_groups result lanes, addf needing reassoc. */
+const groupReduceFloat: MicroCheck = (c) => {
+  const source = vreg(c, 'source');
+  const result = vreg(c, 'result');
+  const groups = intAttr(c, 'num_groups');
+  if (!source || !result) return;
+  if (groups === undefined || Number.isNaN(groups)) return c.err(c.v.op.nameSpan, "requires the 64-bit integer attribute 'num_groups'");
+  if (isInteger(source.type.elem)) return c.err(source.span, 'requires floating-point-like VMI source element type');
+  if (c.row.name.endsWith('addf') && !c.attr('reassoc')) return c.err(c.v.op.nameSpan, 'floating add-reduction requires reassoc attr');
+  if (result.type.lanes !== groups) return c.err(result.span, 'requires result logical lane count to match num_groups');
+  if (source.type.spelled !== result.type.spelled) return c.err(result.span, 'requires source and result element types to match');
+  if (!maskMatches(c, mask(c, 'mask'), source)) return;
+  numGroups(c, source, groups);
+};
+
+/** VMIVselrOp::verify. */
+const laneSelect: MicroCheck = (c) => {
+  const [source, index, result] = ['source', 'index', 'result'].map((n) => vreg(c, n));
+  if (!source || !index || !result) return;
+  if (source.type.spelled !== result.type.spelled) return c.err(result.span, 'requires result element type to match source element type');
+  if (index.type.lanes !== result.type.lanes) return c.err(index.span, 'requires index lane count to match result lane count');
+  if (!isInteger(index.type.elem)) return c.err(index.span, 'requires index element type to be integer');
+  if (elemBits(index.type.elem) !== elemBits(source.type.elem))
+    return c.err(index.span, 'requires index element storage width to match source element storage width');
+  if ((source.type.layout !== undefined) !== (result.type.layout !== undefined))
+    return c.err(result.span, 'requires source and result to both carry layout or neither carry layout');
+  if (index.type.layout !== undefined && source.type.layout === undefined) c.err(index.span, 'requires index to carry layout only when source does');
+};
+
 export const VMI_CHECKS: Record<string, MicroCheck> = {
   vmiCreateGroupMask: createGroupMask,
   vmiLoad: load,
@@ -471,4 +517,7 @@ export const VMI_CHECKS: Record<string, MicroCheck> = {
   vmiInterleave: interleave,
   vmiGroupReduceInt: groupReduceInt,
   vmiGroupBroadcast: groupBroadcast,
+  vmiLegacyElementwise: legacyElementwise,
+  vmiGroupReduceFloat: groupReduceFloat,
+  vmiLaneSelect: laneSelect,
 };

@@ -21,6 +21,7 @@ import {
   view,
 } from '../semantics';
 import { cvtDirection } from '../checks/vmi-convert';
+import { specTables } from '../../spec/tables';
 import { intOf, localAddress, MicroRun, MicroSemantics } from './operands';
 
 /**
@@ -65,6 +66,13 @@ function semanticElem(t: VmiVregType): ElemType {
 /** The element a conversion reads or writes: a `!pto.bf16x2` lane is two bf16 (the unit of a packed fp4 byte). */
 function conversionElem(t: VmiVregType): ElemType {
   return t.spelled === '!pto.bf16x2' ? 'bf16' : semanticElem(t);
+}
+
+/** The VPTO lane operation a row runs: its `op` (the legacy addf is vadd), else its own name (vadd). */
+const ROW_OPS = new Map<string, string | undefined>();
+function laneOp(r: MicroRun): string {
+  if (ROW_OPS.size === 0) for (const row of specTables().micro) ROW_OPS.set(row.name, row.op);
+  return ROW_OPS.get(r.op.def.name) ?? r.mnemonic.slice(4);
 }
 
 /** Pure zeroing predication: `pmode = "merge"` keeps a "destination's old value" an SSA result does not have. */
@@ -245,16 +253,14 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
     if (typeNamed(r, 'lhs')?.kind === 'vmi_mask') return maskLogic(r, [bytesNamed(r, 'lhs'), bytesNamed(r, 'rhs')]);
     const t = vmiVreg(typeNamed(r, 'lhs'), r);
     const elem = semanticElem(t);
-    const out = perRegister(elem, t.lanes, [bytesNamed(r, 'lhs'), bytesNamed(r, 'rhs')], maskNamed(r), ([a, b], m) =>
-      binary(r.mnemonic.slice(4), elem, a, b, m, r.fail),
-    );
+    const out = perRegister(elem, t.lanes, [bytesNamed(r, 'lhs'), bytesNamed(r, 'rhs')], maskNamed(r), ([a, b], m) => binary(laneOp(r), elem, a, b, m, r.fail));
     r.x.setResults(r.op, [vreg(out)]);
   },
   vmiUnary(r) {
     zeroingOnly(r);
     if (typeNamed(r, 'source')?.kind === 'vmi_mask') return maskLogic(r, [bytesNamed(r, 'source')]);
     const t = vmiVreg(typeNamed(r, 'source'), r);
-    const name = r.mnemonic.slice(4);
+    const name = laneOp(r);
     // abs and neg are signed operations whatever the spelling.
     const elem = name === 'vabs' || name === 'vneg' ? t.elem : semanticElem(t);
     const out = perRegister(elem, t.lanes, [bytesNamed(r, 'source')], maskNamed(r), ([a], m) => unary(name, elem, a, m, r.fail));
@@ -308,11 +314,13 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
     const [a, b] = has(r, 'lhs') ? ['lhs', 'rhs'] : ['src', 'scalar'];
     const t = vmiVreg(typeNamed(r, a), r);
     const elem = semanticElem(t);
-    const cmp = dictString(r, 'cmp') ?? r.fail('cmp is not a string');
+    // The legacy cmpf/cmpi write the predicate first and have no seed (every lane); `slt`, `ult`, ... compare as lt.
+    const predicate = r.b.attrs.predicate?.kind === 'string' ? r.b.attrs.predicate.value.replace(/^[su](?=[lg][te]$)/, '') : undefined;
+    const cmp = dictString(r, 'cmp') ?? predicate ?? r.fail('cmp is not a string');
     // The ordered float predicates are IEEE comparisons, false on NaN, as the plain ones are except `ne`: `one` is
     // `ne` where both lanes are numbers (a lane equal to itself).
     const mode = cmp.startsWith('o') ? cmp.slice(1) : cmp;
-    const seed = bytesNamed(r, 'seed');
+    const seed = has(r, 'seed') ? bytesNamed(r, 'seed') : undefined;
     const scalar = b === 'scalar' ? scalarNamed(r, 'scalar') : undefined;
     const inputs = scalar === undefined ? [bytesNamed(r, a), bytesNamed(r, b)] : [bytesNamed(r, a)];
     const out = perRegisterMask(elem, t.lanes, inputs, seed, ([x, y], m) => {
@@ -395,6 +403,21 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
       }
     }
     r.x.setResults(r.op, [vreg(low), vreg(high)]);
+  },
+  vmiLaneSelect(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const source = vmiVreg(typeNamed(r, 'source'), r);
+    const index = vmiVreg(typeNamed(r, 'index'), r);
+    const size = elemBytes(t.elem);
+    const [src, idx] = [bytesNamed(r, 'source'), bytesNamed(r, 'index')];
+    const out = new Uint8Array(t.lanes * size);
+    for (let i = 0; i < t.lanes; i++) {
+      // Indices are read unsigned; one past the source's lanes is not defined (the VPTO vselr traps as well).
+      const k = Number(laneOf(idx, index.elem.replace(/^i/, 'u') as ElemType, i));
+      if (k >= source.lanes) r.fail(`lane ${i} selects lane ${k} of ${source.lanes}`);
+      out.set(src.subarray(k * size, (k + 1) * size), i * size);
+    }
+    r.x.setResults(r.op, [vreg(out)]);
   },
   vmiInterpretCast(r) {
     r.x.setResults(r.op, [vreg(bytesNamed(r, 'source').slice())]);
