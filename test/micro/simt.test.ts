@@ -128,6 +128,31 @@ describe('pto.simt_launch', () => {
   });
 });
 
+describe('pto.store_vfsimt_info and func.call of an entry', () => {
+  it('runs the call as the configured threads (dimensions given z, y, x)', () => {
+    const out = i32s(6);
+    const text = kernel(
+      `    %z = arith.constant 1 : i32
+    %y = arith.constant 2 : i32
+    %x = arith.constant 3 : i32
+    pto.store_vfsimt_info %z, %y, %x : i32, i32, i32
+    func.call @body(%gm) : (!pto.ptr<i32, gm>) -> ()`,
+      `    %tx = pto.get_tid_x : i32
+    %ty = pto.get_tid_y : i32
+    %c3 = arith.constant 3 : i32
+    %c10 = arith.constant 10 : i32
+    %row = arith.muli %ty, %c3 : i32
+    %lin = arith.addi %row, %tx : i32
+    %i = arith.index_castui %lin : i32 to index
+    %ten_y = arith.muli %ty, %c10 : i32
+    %v = arith.addi %tx, %ten_y : i32
+    pto.store %v, %gm[%i] : !pto.ptr<i32, gm>, i32`,
+    );
+    runMicroKernel(text, 'k', { gm: out });
+    expect(values(out)).toEqual([0, 1, 2, 10, 11, 12]);
+  });
+});
+
 describe('pto.section.simt', () => {
   it('runs its region as x*y*z threads, each with its own values, pto.syncthreads a barrier among them', () => {
     // As the launch test: each thread marks UB with 100 + tid, waits, then copies its right neighbour's mark.

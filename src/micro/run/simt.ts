@@ -368,6 +368,27 @@ function simtChecked(row: MicroOpRowData, standard: () => OpDefinition): OpDefin
   };
 }
 
+/** The launch dimensions pto.store_vfsimt_info configured on a core (x, y, z), for the entry calls after it. */
+const configured = new WeakMap<object, [number, number, number]>();
+
+/**
+ * `func.call @body(...)` of a `pto.simt_entry` function: the low-level form of a launch (docs/isa/micro-isa/17-simt.md:
+ * `pto.store_vfsimt_info` then the call), run as the threads the core's descriptor says. False for any other callee.
+ */
+export function runSimtEntryCall(x: Executor, op: BoundOp, callee: OpNode | string, args: Value[]): boolean {
+  if (typeof callee === 'string' || !callee.attrs.some((a) => a.key === 'pto.simt_entry')) return false;
+  // A SIMT body calling an entry is not a launch; a body is entered once per thread already.
+  if (threads.has(x)) return false;
+  const dims = configured.get(x.memory);
+  if (!dims)
+    throw vmTrap(
+      `func.call of the pto.simt_entry function @${callee.symbol} with no pto.store_vfsimt_info before it: its launch dimensions are not configured`,
+      op.node.span,
+    );
+  runThreads(x, op, dims, (t) => t.call(op, callee, args));
+  return true;
+}
+
 export const SIMT_DEFINITIONS: Record<string, (row: MicroOpRowData, standard: () => OpDefinition) => OpDefinition> = {
   'simt-launch': simtLaunch,
   'simt-checked': simtChecked,
@@ -583,6 +604,10 @@ export const SIMT_SEMANTICS: Record<string, MicroSemantics> = {
   'ctrl-read'(r) {
     // The CTRL register as pto.set_ctrl last wrote it; 0 at reset, as pto-isa's CPU model (cpu_stub.hpp) has it.
     r.x.setResults(r.op, [BigInt.asIntN(64, coreConfig(r.x.memory).values.get('ctrl') ?? 0n)]);
+  },
+  'simt-launch-config'(r) {
+    const dim = (name: string) => Number(BigInt.asIntN(32, r.x.int(r.op, r.b.operands[name][0])));
+    configured.set(r.x.memory, [dim('dim_x'), dim('dim_y'), dim('dim_z')]);
   },
   'simt-keep'(r) {
     const t = threadOf(r);

@@ -5,6 +5,7 @@ import { OpNode, attrOf } from '../../syntax/ast';
 import { Type, isInteger, printType } from '../../types/type';
 import { vmTrap } from '../../machine/trap';
 import { bitWidth, wrapInteger } from './arith';
+import { runSimtEntryCall } from '../../micro/run/simt';
 
 /** The MLIR structure around PTO code: modules, functions, returns and calls. */
 
@@ -92,11 +93,10 @@ export const callOp: OpDefinition = {
   },
   *execute(x, op) {
     const callee = decided<OpNode | string>(op);
-    const values = yield* x.call(
-      op,
-      callee,
-      op.operands.map((_, i) => x.operand(op, i)),
-    );
+    const args = op.operands.map((_, i) => x.operand(op, i));
+    // A call of a pto.simt_entry function after pto.store_vfsimt_info is a SIMT launch (src/micro/run/simt.ts).
+    if (runSimtEntryCall(x, op, callee, args)) return;
+    const values = yield* x.call(op, callee, args);
     x.setResults(op, values);
   },
 };
