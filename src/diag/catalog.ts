@@ -185,6 +185,13 @@ export const DIAGNOSTICS = {
     summary: "The module's `pto.backend` names a back end other than PTOAS's two, `emitc` and `vpto`.",
     example: { tool: 'pto-as', program: 'module attributes {pto.backend = "llvm"} {\n' + fn('') + '}\n' },
   },
+  mixedBackendContainer: {
+    code: 'E0310',
+    severity: 'error',
+    summary:
+      "An outer module of two or more child modules, with no back end named (PTOAS's driver then builds one compile unit per child, a fat object), holds something other than its child modules.",
+    example: { tool: 'pto-as', program: 'module {\n  module {\n' + fn('') + '  }\n  module {\n  }\n' + fn('').replace('@k', '@stray') + '}\n' },
+  },
   notInVptoBackend: {
     code: 'E0309',
     severity: 'error',

@@ -383,11 +383,12 @@ function memrefType(items: BodyItem[], text: string): TypeParse {
   if (spaceName === 'gm') return { type: { kind: 'partition_view', shape, elem, memref: { shape, layout, space: 'gm' } }, warnings };
   if (!(TILE_LOCS as readonly string[]).includes(spaceName))
     return { error: `unknown address space '${spaceName}' (expected gm or one of ${TILE_LOCS.join(', ')})`, warnings };
-  if (shape.some((d) => d === null)) return { error: `an on-chip memref needs a static shape, got '${items[0].text}'`, warnings };
+  const loc = spaceName as TileLoc;
+  // A dynamic shape names no tile: a pointer into the space, as PTOAS's micro-level ops take such buffers.
+  if (shape.some((d) => d === null)) return { type: { kind: 'ptr', elem, space: loc, memref: { shape, layout, space: loc } }, warnings };
   const dims = shape as number[];
   const cols = dims[dims.length - 1];
   const rows = dims.slice(0, -1).reduce((a, b) => a * b, 1);
-  const loc = spaceName as TileLoc;
   const tile: TileType = { ...defaultTile('buf', loc, elem, rows, cols), blayout: 'row_major', slayout: 'none_box', memref: { shape, layout, space: loc } };
   return { type: tile, warnings };
 }

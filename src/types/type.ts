@@ -67,7 +67,11 @@ export interface MemrefSpelling {
 
 export type Type =
   | { kind: 'scalar'; elem: ElemType }
-  | { kind: 'ptr'; elem: ElemType; space: PointerSpace }
+  /**
+   * A pointer; `memref`: written as an on-chip memref of a dynamic shape (`memref<?xf16, #pto.address_space<mat>>`,
+   * the buffer-like operands of PTOAS's micro-level ops), which names a place and an element type but no tile.
+   */
+  | { kind: 'ptr'; elem: ElemType; space: PointerSpace; memref?: MemrefSpelling }
   | { kind: 'tensor_view'; shape: (number | null)[]; elem: ElemType }
   | { kind: 'partition_view'; shape: (number | null)[]; elem: ElemType; memref?: MemrefSpelling }
   | TileType
@@ -254,6 +258,7 @@ export function printType(t: Type): string {
     case 'scalar':
       return elemTypeName(t.elem);
     case 'ptr':
+      if (t.memref) return printMemref(t.memref, t.elem);
       return `!pto.ptr<${elemTypeName(t.elem)}, ${POINTER_SPACE_NAMES[t.space][0]}>`;
     case 'tensor_view':
     case 'partition_view': {

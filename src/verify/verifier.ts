@@ -154,8 +154,10 @@ class Verifier implements VerifierState {
       const structure = this.structureOf(op);
       // A statement that did not parse is reported already, wherever it stands.
       if (op.unparsed) continue;
-      if (structure === 'module') this.verifyModuleOp(op);
-      else if (structure === 'function') this.verifyFunction(op);
+      if (structure === 'module') {
+        this.checkMixedBackendContainer(op);
+        this.verifyModuleOp(op);
+      } else if (structure === 'function') this.verifyFunction(op);
       else this.diags.report(D.misplacedOp, op.nameSpan, `'${op.name}' is not allowed at the top level (expected 'module' or 'func.func')`);
     }
     for (const [def, ops] of this.occurrences) def.checkAll!(ops, (span, message, notes) => this.diags.report(def.diagnostic!, span, message, notes));
@@ -237,6 +239,24 @@ class Verifier implements VerifierState {
       );
     }
     return {};
+  }
+
+  /**
+   * PTOAS's driver (resolveSingleBackend) compiles an outer module of two or more child modules, when neither the
+   * command line nor the outer module names a back end, as a fat object of one compile unit per child: the outer
+   * module may then hold nothing but its child modules.
+   */
+  private checkMixedBackendContainer(outer: OpNode): void {
+    if (this.program.backend !== undefined) return;
+    const ops = (outer.regions[0]?.blocks ?? []).flatMap((b) => b.ops);
+    const children = ops.filter((o) => this.structureOf(o) === 'module');
+    const stray = ops.find((o) => this.structureOf(o) !== 'module');
+    if (children.length < 2 || !stray) return;
+    this.diags.report(
+      D.mixedBackendContainer,
+      stray.nameSpan,
+      'mixed pto.backend fatobj mode expects either a single module or an outer module containing only child modules; found non-module top-level ops alongside child modules',
+    );
   }
 
   private verifyModuleOp(op: OpNode): void {
