@@ -1,4 +1,4 @@
-import { ElemType, elemBits, elemTypeName, isInteger, printType } from '../../types/type';
+import { ElemType, elemBits, elemTypeName, isInteger, isStoredFormat, printType } from '../../types/type';
 import type { MicroCheck, MicroCheckContext } from '../checks';
 
 /**
@@ -193,7 +193,7 @@ function vsts(c: MicroCheckContext): void {
  */
 function shift(c: MicroCheckContext): void {
   const [lhs, rhs, result] = [c.value('lhs'), c.value('rhs'), c.value('result')];
-  if (lhs?.type?.kind !== 'vreg' || rhs?.type?.kind !== 'vreg') return;
+  if (lhs?.type?.kind !== 'vreg' || rhs?.type?.kind !== 'vreg' || lowPrecision(c, 'lhs')) return;
   if (!isInteger(lhs.type.elem)) return c.err(lhs.span, 'requires integer vector element type');
   if (result?.type && printType(result.type) !== printType(lhs.type)) return c.err(result.span, 'requires matching result register vector shape');
   if (!isInteger(rhs.type.elem)) return c.err(rhs.span, 'requires integer vector element type for shift count');
@@ -281,7 +281,49 @@ function vscatter(c: MicroCheckContext): void {
     c.err(destination.span, 'requires destination element type to match value element type');
 }
 
+/**
+ * VPTO.cpp's verifyNonLowPrecisionVRegElementTypeLike: the lane ops (binary, unary, vector-scalar, vsel, vsqz, the
+ * shifts) take no low-precision lanes (fp8, hif8, e8m0, fp4, hif8x2, bf16x2: the stored formats); those live only
+ * in loads, stores and conversions. The role names the operand the rule reads.
+ */
+function lowPrecision(c: MicroCheckContext, name: string): boolean {
+  const value = c.value(name);
+  if (value?.type?.kind !== 'vreg' || !isStoredFormat(value.type.elem)) return false;
+  c.err(
+    value.span,
+    `${name} type must not use low-precision vector element type; low-precision vreg elements are only supported on explicit memory/conversion ops such as vlds/vsts/vcvt/vpack`,
+  );
+  return true;
+}
+
+/**
+ * Integer vdiv (PTOAS's PTOExpandSoftLib): only i16 lanes with a b16 mask and i32 lanes with a b32 mask have a
+ * software-library expansion; ui16, ui32 and other integer widths are rejected at compile time.
+ */
+function vdiv(c: MicroCheckContext): void {
+  if (lowPrecision(c, 'lhs')) return;
+  const [result, mask] = [c.value('result'), c.value('mask')];
+  if (result?.type?.kind !== 'vreg' || !isInteger(result.type.elem)) return;
+  const elem = result.type.elem;
+  const want = elem === 'i16' ? 'b16' : 'b32';
+  if ((elem !== 'i16' && elem !== 'i32') || (mask?.type?.kind === 'mask' && mask.type.granularity !== want))
+    c.err(
+      c.v.op.nameSpan,
+      `A5 integer pto.vdiv is not supported for ${printType(result.type)}${mask?.type ? ` with mask ${printType(mask.type)}` : ''}; only signed or signless i16 vectors with a b16 mask and i32 vectors with a b32 mask are materialized through the A5 Software Library`,
+    );
+}
+
 export const VECTOR_CHECKS: Record<string, MicroCheck> = {
+  vdiv,
+  laneLhs: (c) => void lowPrecision(c, 'lhs'),
+  laneInput: (c) => void lowPrecision(c, 'input'),
+  laneSrc0: (c) => void lowPrecision(c, 'src0'),
+  // vand/vor/vxor take 8-bit low-precision payloads, but not bf16x2 (verifyBinaryVecOp's allowLowPrecision).
+  bitwise: (c) => {
+    const lhs = c.value('lhs');
+    if (lhs?.type?.kind === 'vreg' && lhs.type.elem === '!pto.bf16x2')
+      c.err(lhs.span, 'does not support bf16x2 vector elements; low-precision bitwise operations require an 8-bit payload type');
+  },
   vgather2,
   vgatherb: offsets32(false),
   vgather2_bc: offsets32(true),
