@@ -318,3 +318,44 @@ test('group_reduce_addi wraps, group_broadcast, vintlv and vdintlv, vselr and ad
   expect(out.slice(64, 80)).toEqual(Array.from({ length: 16 }, (_, i) => 15 - i));
   expect(out.slice(80, 96)).toEqual(Array.from({ length: 16 }, (_, i) => 2 * i + 100));
 });
+
+/**
+ * bf16 lanes 100, -100, 1.0, 0.25 as two bf16x2 lanes, converted to f4E1M2x2 with rounding R: E1M2 codes are
+ * sign << 3 | (|v| / 0.25), a value past 1.75 becomes 1.75 (code 7, the quant-bf16x2-to-f4x2-overflow golden), and each
+ * byte holds the odd lane's code high: (15 << 4) | 7 = 247, (1 << 4) | 4 = 20.
+ */
+const KERNEL4 = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%in: !pto.ptr<bf16, gm>, %out: !pto.ptr<ui8, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : index
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c2_i64 = arith.constant 2 : i64
+    %c8_i64 = arith.constant 8 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %ub_in = pto.castptr %c0_i64 : i64 -> !pto.ptr<bf16, ub>
+    %ub_out = pto.castptr %c256_i64 : i64 -> !pto.ptr<!pto.f4E1M2x2, ub>
+    pto.mte_gm_ub %in, %ub_in, %c0_i64, %c8_i64 nburst(%c1_i64, %c8_i64, %c8_i64)
+      : !pto.ptr<bf16, gm>, !pto.ptr<bf16, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vecscope {
+      %x = pto.vmi.vload %ub_in[%c0] : !pto.ptr<bf16, ub> -> !pto.vmi.vreg<4xbf16>
+      %pair = pto.vmi.vinterpret_cast %x : !pto.vmi.vreg<4xbf16> -> !pto.vmi.vreg<2x!pto.bf16x2>
+      %q = pto.vmi.vcvt %pair {rounding = "R"} : !pto.vmi.vreg<2x!pto.bf16x2> -> !pto.vmi.vreg<2x!pto.f4E1M2x2>
+      pto.vmi.vstore %q, %ub_out[%c0] : !pto.vmi.vreg<2x!pto.f4E1M2x2>, !pto.ptr<!pto.f4E1M2x2, ub>
+    }
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    %ub_bytes = pto.castptr %c256_i64 : i64 -> !pto.ptr<ui8, ub>
+    pto.mte_ub_gm %ub_bytes, %out, %c2_i64 nburst(%c1_i64, %c2_i64, %c2_i64) : !pto.ptr<ui8, ub>, !pto.ptr<ui8, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+
+test('vinterpret_cast and vcvt bf16x2 -> f4E1M2x2 saturating past the range, run', () => {
+  const bits = Uint16Array.from([0x42c8, 0xc2c8, 0x3f80, 0x3e80]);
+  const buffers = { in: new GlobalBuffer('in', 'bf16', new Uint8Array(bits.buffer)), out: new GlobalBuffer('out', 'u8', new Uint8Array(2)) };
+  runMicroKernel(KERNEL4, 'k', buffers);
+  expect(Array.from(buffers.out.bytes)).toEqual([247, 20]);
+});
