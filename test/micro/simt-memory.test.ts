@@ -157,3 +157,39 @@ ${[0, 1, 2, 3].map((i) => `    %c${i} = arith.constant ${i} : index\n    %p${i} 
     );
   });
 });
+
+describe('pto.ld_dev / pto.st_dev', () => {
+  it('read and write GM integers from an AICore entry', () => {
+    const gm = i32s([41, 0]);
+    const text = `${HEADER}
+  func.func @k(%gm: !pto.ptr<i32, gm>) attributes {pto.aicore} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1 : i32
+    %v = pto.ld_dev %gm[%c0] : !pto.ptr<i32, gm> -> i32
+    %w = arith.addi %v, %one : i32
+    pto.st_dev %w, %gm[%c1] : !pto.ptr<i32, gm>, i32
+    return
+  }
+}`;
+    runMicroKernel(text, 'k', { gm });
+    expect(read(gm)).toEqual([41, 42]);
+  });
+
+  it('are rejected in SIMT code, through UB, in a helper and with a cache policy (verifyLdStDevAccess)', () => {
+    const fn = (attrs: string, params: string, body: string) =>
+      `  func.func @f(${params})${attrs ? ` attributes {${attrs}}` : ''} {\n    %c0 = arith.constant 0 : index\n${body}\n    return\n  }`;
+    expect(errors(fn('pto.simt_entry', '%gm: !pto.ptr<i32, gm>', '    %v = pto.ld_dev %gm[%c0] : !pto.ptr<i32, gm> -> i32'))).toEqual([
+      'E0451: pto.ld_dev: must be outside pto.simt_entry functions and pto.section.simt',
+    ]);
+    expect(errors(fn('pto.aicore', '%ub: !pto.ptr<i32, ub>, %x: i32', '    pto.st_dev %x, %ub[%c0] : !pto.ptr<i32, ub>, i32'))).toEqual([
+      'E0451: pto.st_dev: requires GM pointer',
+    ]);
+    expect(errors(fn('', '%gm: !pto.ptr<i32, gm>', '    %v = pto.ld_dev %gm[%c0] : !pto.ptr<i32, gm> -> i32'))).toEqual([
+      'E0451: pto.ld_dev: requires an enclosing ordinary AICore entry function',
+    ]);
+    expect(
+      errors(fn('pto.aicore', '%gm: !pto.ptr<i32, gm>', '    %v = pto.ld_dev %gm[%c0] {l1cache = #pto.l1cache<cache>} : !pto.ptr<i32, gm> -> i32')),
+    ).toEqual(['E0451: pto.ld_dev: does not accept l1cache or l2cache policy attributes']);
+  });
+});

@@ -198,6 +198,7 @@ function simtChecks(v: OpVerifier, name: string, family: string): void {
     if (!isFloat(t0.elem) && !signedness && mnemonic !== 'redux_add') err('requires explicit signedness for integer redux');
   }
   if (family === 'simt-memory') memoryChecks(v, mnemonic, err);
+  if (family === 'device-memory') deviceChecks(v, mnemonic, err);
   if (mnemonic.startsWith('shuffle_')) {
     // VPTO.cpp's verifyShuffleSemanticControl: the width attribute (32 when absent) is 16 or 32.
     const width = v.op.attrs.find((a) => a.key === 'width')?.value;
@@ -301,6 +302,25 @@ function memoryChecks(v: OpVerifier, mnemonic: string, err: (message: string) =>
     const simt = v.function.attrs.some((a) => a.key === 'pto.simt_entry') || v.enclosing.some((o) => o.name === 'pto.section.simt');
     if (!simt) err('must be inside a pto.simt_entry function or pto.section.simt');
   }
+}
+
+/** The attributes that mark a function an entry of the kernel (PTO.cpp's hasExplicitPTOEntryAttr). */
+const ENTRY_ATTRIBUTES = ['pto.entry', 'hacc.entry', 'pto.kernel', 'pto.aicore'];
+
+/** VPTO.cpp's verifyVPTOScalarAccessTypes and verifyLdStDevAccess: GM integers, from an AICore entry, not SIMT code. */
+function deviceChecks(v: OpVerifier, mnemonic: string, err: (message: string) => void): void {
+  const load = mnemonic === 'ld_dev';
+  const ptr = v.operands[load ? 0 : 1];
+  const value = load ? v.declared[0] : v.operands[0];
+  if (ptr?.kind === 'ptr' && value && !(value.kind === 'scalar' && value.elem === ptr.elem))
+    return err(`expects ${mnemonic} value type to match pointer element type`);
+  if (v.op.attrs.some((a) => a.key === 'l1cache' || a.key === 'l2cache')) return err('does not accept l1cache or l2cache policy attributes');
+  if (ptr?.kind === 'ptr' && ptr.space !== 'gm') return err('requires GM pointer');
+  if (value?.kind === 'scalar' && !['i8', 'i16', 'i32', 'i64'].includes(value.elem)) return err('supports only i8, i16, i32 or i64 values');
+  if (insideSimt(v)) return err('must be outside pto.simt_entry functions and pto.section.simt');
+  if (!v.function.attrs.some((a) => ENTRY_ATTRIBUTES.includes(a.key))) return err('requires an enclosing ordinary AICore entry function');
+  // PTOAS emits the device-memory path for A5 only (the lit test's a3 run is rejected).
+  if (v.target !== 'a5') err('requires the a5 target');
 }
 
 /** VPTO.cpp's verifyAtomicCommon (scalar types: the packed vector<2xT> ones are not read by this toolchain). */
