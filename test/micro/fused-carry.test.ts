@@ -187,3 +187,36 @@ test('vaxpy f32: 0.125 * x + y; vexpdif f16 EVEN/ODD: exp(x - max) of lanes 2i a
   // 0.125 * i + 0.5 is exact in f32.
   expect(floats.slice(128, 192)).toEqual(Array.from({ length: 64 }, (_, i) => 0.125 * i + 0.5));
 });
+
+test('vmadd f32 rounds once: acc * lhs + rhs with acc = lhs = 1 + 2^-12, rhs = -1 gives 2^-11 + 2^-24', () => {
+  const x = 1 + 2 ** -12;
+  const input = bytesOf(Float32Array.from([...Array(64).fill(x), ...Array(64).fill(-1)]));
+  const out = run(
+    `      %all = pto.pset_b32 "PAT_ALL" : !pto.mask<b32>
+      %p = pto.castptr %in0 : i64 -> !pto.ptr<f32, ub>
+      %o = pto.castptr %out0 : i64 -> !pto.ptr<f32, ub>
+      %c64 = arith.constant 64 : index
+      %x = pto.vlds %p[%c0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>
+      %m1 = pto.vlds %p[%c64] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>
+      %r = pto.vmadd %x, %x, %m1, %all : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>
+      pto.vsts %r, %o[%c0], %all : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>`,
+    input,
+    256,
+  );
+  expect(Array.from(new Float32Array(out.buffer.slice(0)))).toEqual(Array(64).fill(2 ** -11 + 2 ** -24));
+});
+
+test('verification: vmulscvt takes rnd A and part EVEN/ODD, f32 in and f16 out; the histogram ops take 16-bit bins', () => {
+  const params = '%v: !pto.vreg<64xf32>, %s: f32, %m: !pto.mask<b32>, %acc: !pto.vreg<128xui16>, %src: !pto.vreg<256xui8>, %m8: !pto.mask<b8>, %bin: i32';
+  expect(errors('  %a = pto.vmulscvt %v, %s, %m, "A", "EVEN" : !pto.vreg<64xf32>, f32, !pto.mask<b32> -> !pto.vreg<128xf16>', params)).toEqual([]);
+  expect(errors('  %a = pto.vmulscvt %v, %s, %m, "R", "P0" : !pto.vreg<64xf32>, f32, !pto.mask<b32> -> !pto.vreg<128xf16>', params)).toEqual([
+    'E0451: pto.vmulscvt: \'rnd\' must be one of A, ROUND_A, got "R"',
+    'E0451: pto.vmulscvt: \'part\' must be one of EVEN, ODD, PART_EVEN, PART_ODD, got "P0"',
+  ]);
+  expect(
+    errors('  %a = pto.chistv2 %acc, %src, %m8, %bin : !pto.vreg<128xui16>, !pto.vreg<256xui8>, !pto.mask<b8>, i32 -> !pto.vreg<128xui16>', params),
+  ).toEqual([]);
+  expect(
+    errors('  %a = pto.dhistv2 %src, %src, %m8, %bin : !pto.vreg<256xui8>, !pto.vreg<256xui8>, !pto.mask<b8>, i32 -> !pto.vreg<128xui16>', params),
+  ).toEqual(['E0451: pto.dhistv2: requires acc type to be !pto.vreg<128xi16>']);
+});

@@ -313,7 +313,28 @@ function vdiv(c: MicroCheckContext): void {
     );
 }
 
+/** VmulscvtOp::verify: f32 lanes in, f16 lanes out. */
+function vmulscvt(c: MicroCheckContext): void {
+  const [input, result] = [c.value('input'), c.value('result')];
+  if (input?.type?.kind === 'vreg' && input.type.elem !== 'f32') return c.err(input.span, 'requires f32 input vector element type');
+  if (result?.type?.kind === 'vreg' && result.type.elem !== 'f16') c.err(result.span, 'requires f16 result vector element type');
+}
+
+/** verifyHistogramOp: acc and result !pto.vreg<128xi16> (either signedness), the samples !pto.vreg<256xui8>/<256xi8>. */
+function histogram(c: MicroCheckContext): void {
+  for (const [name, bits] of [
+    ['acc', 16],
+    ['result', 16],
+    ['source', 8],
+  ] as const) {
+    const v = c.value(name);
+    if (v?.type?.kind === 'vreg' && !intOfWidth(v.type.elem, bits)) c.err(v.span, `requires ${name} type to be !pto.vreg<${2048 / bits}xi${bits}>`);
+  }
+}
+
 export const VECTOR_CHECKS: Record<string, MicroCheck> = {
+  vmulscvt,
+  histogram,
   vdiv,
   laneLhs: (c) => void lowPrecision(c, 'lhs'),
   laneInput: (c) => void lowPrecision(c, 'input'),

@@ -57,6 +57,7 @@ import {
   vbitcast,
   vcvt,
   vexpdif,
+  vmadd,
   vmula,
   vmull,
   vtrc,
@@ -249,6 +250,10 @@ export const VECTOR_SEMANTICS: Record<string, MicroSemantics> = {
   vmula(r) {
     const elem = vregElem(typeOf(r, 'acc'), r);
     r.x.setResults(r.op, [register('vreg', vmula(elem, reg(r, 'acc'), reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail))]);
+  },
+  vmadd(r) {
+    const elem = vregElem(typeOf(r, 'acc'), r);
+    r.x.setResults(r.op, [register('vreg', vmadd(elem, reg(r, 'acc'), reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail))]);
   },
   vmull(r) {
     const { low, high } = vmull(vregElem(typeOf(r, 'lhs'), r), reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail);

@@ -31,6 +31,15 @@ export function vmula(elem: ElemType, acc: VReg, lhs: VReg, rhs: VReg, mask: Mas
   return mapLanes(elem, mask, (i) => integerLane(elem, big(c.read(da, at(i))) + big(c.read(dl, at(i))) * big(c.read(dr, at(i)))));
 }
 
+/** vmadd (f16, bf16, f32): acc * lhs + rhs rounded once (13-dsa-sfu-ops.md: a direct fused multiply-add). */
+export function vmadd(elem: ElemType, acc: VReg, lhs: VReg, rhs: VReg, mask: Mask, fail: Fail): VReg {
+  if (elem !== 'f16' && elem !== 'bf16' && elem !== 'f32') return fail(`vmadd of ${elem} lanes is not defined`);
+  const c = codec(elem);
+  const [da, dl, dr] = [view(acc), view(lhs), view(rhs)];
+  // The product of two bf16 (8-bit significand) values is exact in a double, as of f16 and f32 ones.
+  return mapLanes(elem, mask, (i) => fusedMultiplyAdd(c.read(da, i * c.size) as number, c.read(dl, i * c.size) as number, c.read(dr, i * c.size) as number, c));
+}
+
 /** vaxpy (f16, f32): alpha * src0 + src1 rounded once (the docs' fused AXPY). */
 export function vaxpy(elem: ElemType, src0: VReg, src1: VReg, alpha: number, mask: Mask, fail: Fail): VReg {
   if (elem !== 'f16' && elem !== 'f32') return fail(`vaxpy of ${elem} lanes is not defined`);
