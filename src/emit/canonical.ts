@@ -531,6 +531,16 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
     const [src, dst] = [op.operands[0], op.operands[1]];
     this.emit(depth, `${op.name} ${this.use(src)}, ${this.use(dst)}, ${word}${groups}${this.attrSuffix(except(op, 'mode', 'mode_type'))} : ${types}`);
   },
+  /** pto.mte_l0c_gm/ub/l1: operands, then comma-separated clauses (src/syntax/cube-parse.ts). */
+  AccStoreBody(op, depth) {
+    const m = op.micro!;
+    const items = m.items.map((i) => ('operand' in i ? this.use(op.operands[i.operand]) : this.attr(i.attr)));
+    const clauses = m.clauses.map((c) =>
+      c.bare ? c.keyword : `${c.keyword}(${c.word ?? c.operands.map((k) => this.use(op.operands[k])).join(', ')})`,
+    );
+    const types = m.types.map((t) => this.type(t.type)).join(', ');
+    this.emit(depth, `${op.name} ${[...items, ...clauses].join(', ')}${this.attrSuffix(op.attrs)} : ${types}`);
+  },
   LoadScalarBody(op, depth, res) {
     const [ptr, offset] = op.operands;
     this.emit(

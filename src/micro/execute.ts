@@ -4,6 +4,7 @@ import { Fail } from './semantics';
 import { MicroSemantics } from './run/operands';
 import { CONFIG_SEMANTICS } from './run/config';
 import { CUBE_SEMANTICS } from './run/cube';
+import { ACC_STORE_DEFINITIONS } from './run/acc-store';
 import { CUBE_DEFINITIONS } from './run/cube-frac';
 import { DMA_SEMANTICS } from './run/dma';
 import { VECTOR_SEMANTICS } from './run/vector';
@@ -27,7 +28,7 @@ export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
 };
 
 /** The ops of spec/micro/ with a syntax and verifier of their own (a row's `definition`), made from their rows. */
-export const MICRO_DEFINITIONS: Record<string, (row: MicroOpRowData, standard: () => OpDefinition) => OpDefinition> = { ...SIMT_DEFINITIONS, ...CUBE_DEFINITIONS, ...VMI_MORE_DEFINITIONS };
+export const MICRO_DEFINITIONS: Record<string, (row: MicroOpRowData, standard: () => OpDefinition) => OpDefinition> = { ...SIMT_DEFINITIONS, ...CUBE_DEFINITIONS, ...ACC_STORE_DEFINITIONS, ...VMI_MORE_DEFINITIONS };
 
 /** The trap of a micro-level op at run time. */
 export function microFail(op: BoundOp): Fail {

@@ -68,3 +68,73 @@ export function cubeActions<C>(h: ParseHelpers<C>): Record<string, (this: Node, 
     },
   };
 }
+
+/** An item of `AccStoreBody`: a value, a bare word, or a keyword group with its value operands and its words. */
+type AccItemAst = { value: ValueRef; span: Span } | { keyword: string; values?: ValueRef[]; words?: string; group: boolean; span: Span };
+
+/**
+ * The actions of `AccStoreBody` (pto.mte_l0c_gm/ub/l1): the operands in written order, each typed by the type at its
+ * position after the `:` (PTOAS lists them in that order); the layout in `op.micro`: the leading values as items,
+ * then each group or word as a clause (a group's value arguments its operands, its other arguments' text its
+ * `word`; a word `bare`), which the op's definition (src/micro/run/acc-store.ts) checks.
+ */
+export function accStoreActions<C>(h: ParseHelpers<C>): Record<string, (this: Node, ...children: Node[]) => unknown> {
+  return {
+    AccStoreBody(this: Node, items: Node, attrs: Node, _colon: Node, types: Node) {
+      const c = h.contextOf(this);
+      const op = h.fields();
+      const typeRefs = types.asIteration().children.map((t) => t.ast(c) as TypeRef);
+      const operands: Operand[] = [];
+      const place = (v: ValueRef) => operands.push(h.valueOperand(v, typeRefs[operands.length])) - 1;
+      const layout: MicroLayout = { items: [], clauses: [], types: typeRefs.map((type) => ({ type })), arrow: false };
+      for (const item of items.asIteration().children.map((i) => i.ast(c) as AccItemAst)) {
+        if ('value' in item && layout.clauses.length === 0) layout.items.push({ operand: place(item.value), span: item.span });
+        else if ('value' in item) layout.clauses.push({ keyword: '', operands: [place(item.value)], span: item.span });
+        else if (!item.group) layout.clauses.push({ keyword: item.keyword, operands: [], span: item.span, bare: true });
+        else
+          layout.clauses.push({
+            keyword: item.keyword,
+            operands: (item.values ?? []).map(place),
+            span: item.span,
+            ...(item.words ? { word: item.words } : {}),
+          });
+      }
+      op.operands = operands;
+      op.segments = { operands: operands.map((_, i) => i) };
+      op.attrs = h.optional<AttrEntry[]>(attrs, c) ?? [];
+      op.resultTypes = [];
+      op.micro = layout;
+      return op;
+    },
+    AccStoreItem_group(this: Node, keyword: Node, _o: Node, args: Node, _c: Node) {
+      const c = h.contextOf(this);
+      const parsed = args.asIteration().children.map((a) => a.ast(c) as { text: string; value?: ValueRef });
+      const words = parsed.filter((a) => !a.value || a.text.includes('=')).map((a) => a.text);
+      return {
+        keyword: keyword.sourceString,
+        values: parsed.filter((a) => a.value).map((a) => a.value!),
+        ...(words.length ? { words: words.join(', ') } : {}),
+        group: true,
+        span: h.spanOf(c, this),
+      };
+    },
+    AccStoreItem_value(this: Node, v: Node) {
+      const c = h.contextOf(this);
+      return { value: v.ast(c), span: h.spanOf(c, this) };
+    },
+    AccStoreItem_word(this: Node, w: Node) {
+      return { keyword: w.sourceString, group: false, span: h.spanOf(h.contextOf(this), this) };
+    },
+    AccStoreArg_keyed(this: Node, key: Node, _eq: Node, value: Node) {
+      const inner = value.ast(h.contextOf(this)) as { text: string; value?: ValueRef };
+      return { text: `${key.sourceString} = ${inner.text}`, value: inner.value };
+    },
+    AccStoreArg_plain(this: Node, value: Node) {
+      return value.ast(h.contextOf(this));
+    },
+    AccStoreValue(this: Node, v: Node) {
+      const c = h.contextOf(this);
+      return v.ctorName === 'valueUse' ? { text: v.sourceString, value: v.ast(c) } : { text: v.sourceString };
+    },
+  };
+}

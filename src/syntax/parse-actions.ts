@@ -1,6 +1,6 @@
 import * as ohm from 'ohm-js';
 import { statementRule } from './grammar';
-import { cubeActions } from './cube-parse';
+import { accStoreActions, cubeActions } from './cube-parse';
 import { microActions } from './micro-parse';
 import { structureActions } from './parse-structure';
 import { bodyActions } from './parse-bodies';
@@ -41,6 +41,7 @@ function astActions(grammar: ohm.Grammar): Actions {
     ...statements,
     ...microActions({ contextOf, spanOf, optional, fields, valueOperand, unquote, parseIntLiteral }),
     ...cubeActions({ contextOf, spanOf, optional, fields, valueOperand, unquote, parseIntLiteral }),
+    ...accStoreActions({ contextOf, spanOf, optional, fields, valueOperand, unquote, parseIntLiteral }),
     ...structureActions,
     ...bodyActions,
     ...operandListActions,

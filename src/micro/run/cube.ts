@@ -1,3 +1,6 @@
+import { Tile } from '../../machine/memory';
+import { codec as codecOf } from '../../numerics/elements';
+import { TileType } from '../../types/type';
 import { coreConfig } from './config';
 import { globalAddress, intOf, localAddress, MicroRun, MicroSemantics } from './operands';
 
@@ -75,6 +78,12 @@ export function fracLoad(r: MicroRun, mode: 'nd2nz' | 'dn2nz', strides = { inner
 }
 
 export const CUBE_SEMANTICS: Record<string, MicroSemantics> = {
+  'l1-l0a'(r) {
+    l1ToL0(r, true);
+  },
+  'l1-l0b'(r) {
+    l1ToL0(r, false);
+  },
   'frac-gm-l1'(r) {
     fracLoad(r, r.mnemonic.endsWith('dn2nz') ? 'dn2nz' : 'nd2nz');
   },
@@ -82,3 +91,78 @@ export const CUBE_SEMANTICS: Record<string, MicroSemantics> = {
     fill(r, (r.b.operands.byte_offset ?? []).length > 0 ? intOf(r, 'byte_offset') : 0);
   },
 };
+
+/** A tile of the tile model (src/machine) over raw on-chip bytes: `loc`'s layout, rows x cols of `dtype`. */
+function tileOver(
+  r: MicroRun,
+  ptr: string,
+  loc: TileType['loc'],
+  blayout: TileType['blayout'],
+  slayout: TileType['slayout'],
+  rows: number,
+  cols: number,
+): Tile {
+  const t = r.op.operandTypes[r.b.operands[ptr][0]];
+  if (t?.kind !== 'ptr') return r.fail(`'${ptr}' is not a pointer`);
+  const { buffer, address } = localAddress(r, ptr, 0);
+  if (r.x.memory.bufferOf(loc) !== buffer) r.fail(`'${ptr}' is not in ${r.x.memory.bufferOf(loc)}`);
+  const type: TileType = {
+    kind: 'tile',
+    level: 'buf',
+    loc,
+    dtype: t.elem,
+    rows,
+    cols,
+    vRow: rows,
+    vCol: cols,
+    blayout,
+    slayout,
+    fractal: 512,
+    pad: 0,
+    compact: 0,
+  };
+  return r.x.memory.place(type, address, r.op.def.name, r.op.node.span);
+}
+
+const align = (v: number, to: number) => Math.ceil(v / to) * to;
+
+/**
+ * mte_l1_l0a / mte_l1_l0b, the shape form from (0, 0): an L1 cube-fractal tile (NZ: the tile model's mat tile,
+ * col_major boxes of row_major elements) into L0A (A5's left tile, the same layout) or L0B (the right tile, row_major
+ * boxes of col_major elements), as PTOAS's expansion derives load_cbuf_to_ca/cb: without transpose the fractals move
+ * as they are (L0A: an M x K source, rows a multiple of 16, columns of C0 = 32 bytes; L0B: the N x K source whose
+ * fractals are the K x N right tile's); with transpose the source is the other orientation (L0A from K x M, L0B from
+ * K x N), both sides aligned to max(16, C0). Every element of the aligned extent moves, as the hardware moves whole
+ * fractals. Element bits move through the tiles' elementIndex, so the tile-level ops that read these buffers
+ * (pto.tmatmul) see the same values.
+ */
+function l1ToL0(r: MicroRun, left: boolean): void {
+  if ((r.b.operands.m_start ?? r.b.operands.x_start ?? []).length > 0) r.fail('the full-control form is not implemented yet');
+  if (intOf(r, 'start_row') !== 0 || intOf(r, 'start_col') !== 0) r.fail('a start row or column other than 0 is not implemented yet');
+  const transpose = r.op.node.attrs.find((a) => a.key === 'transpose')?.value;
+  const transposed = transpose?.kind === 'bool' && transpose.value;
+  const t = r.op.operandTypes[r.b.operands.source[0]];
+  if (t?.kind !== 'ptr') return r.fail('the source is not a pointer');
+  const size = codecOf(t.elem).size;
+  const c0 = 32 / size;
+  // The destination's logical rows x cols (L0A: M x K, L0B: K x N), aligned as the expansion's steps and strides are.
+  const [rows, cols] = left ? [intOf(r, 'm'), intOf(r, 'k')] : [intOf(r, 'k'), intOf(r, 'n')];
+  const square = Math.max(16, c0);
+  const [dRows, dCols] = transposed
+    ? [align(rows, square), align(cols, square)]
+    : left
+      ? [align(rows, 16), align(cols, c0)]
+      : [align(rows, c0), align(cols, 16)];
+  // The source holds the destination (transpose, L0B) or its transpose (transpose, L0A; no transpose, L0B).
+  const flip = left ? transposed : !transposed;
+  const src = tileOver(r, 'source', 'mat', 'col_major', 'row_major', flip ? dCols : dRows, flip ? dRows : dCols);
+  const dst = left
+    ? tileOver(r, 'destination', 'left', 'col_major', 'row_major', dRows, dCols)
+    : tileOver(r, 'destination', 'right', 'row_major', 'col_major', dRows, dCols);
+  for (let i = 0; i < dRows; i++) {
+    for (let j = 0; j < dCols; j++) {
+      const from = (flip ? src.elementIndex(j, i) : src.elementIndex(i, j)) * size;
+      dst.bytes.set(src.bytes.subarray(from, from + size), dst.elementIndex(i, j) * size);
+    }
+  }
+}

@@ -155,6 +155,12 @@ const ADDRESS_OPS: DeclaredOp[] = [
       const tile = c.type('src');
       return tile?.kind === 'tile' ? [{ kind: 'ptr', elem: tile.dtype, space: tile.loc }] : undefined;
     },
+    // The byte address of the tile's first element in its buffer, as a micro-level pointer (the tile-lang kernels
+    // hand their placed tiles to pto.mte_* this way).
+    execute(x, op, b) {
+      const tile = x.operand(op, b.operands.src[0]) as Tile;
+      x.setResults(op, [{ kind: 'local_pointer', buffer: tile.buffer, address: tile.address }]);
+    },
   },
   {
     // `%t2 = pto.tassign %t, %addr : T -> T`: the same tile placed at another address (PTOAS's level 3).

@@ -1,0 +1,89 @@
+/**
+ * The cube's data movement at the micro level, as PTOAS's A5 tile-lang kernels use it: A and B loaded GM -> L1 by
+ * pto.mte_gm_l1_frac (NZ), moved to L0A/L0B by pto.mte_l1_l0a / pto.mte_l1_l0b {transpose = true}, multiplied by the
+ * tile-level pto.tmatmul over tiles placed at the same addresses (pto.tile_buf_addr), and stored by pto.mte_l0c_gm
+ * nz2nd. Inputs are small integers, so every f32 sum is exact and the expected C is a plain integer product.
+ */
+import { GlobalBuffer } from '../../src/machine/memory';
+import { microErrors, runMicroKernel } from '../fixtures/micro';
+import { numberToF16Bits as f16Bits } from '../../src/numerics/float16';
+
+const TILES = {
+  matA: '!pto.tile_buf<mat, 16x16xf16, blayout=col_major, slayout=row_major>',
+  matB: '!pto.tile_buf<mat, 16x16xf16, blayout=col_major, slayout=row_major>',
+  left: '!pto.tile_buf<left, 16x16xf16, blayout=col_major, slayout=row_major>',
+  right: '!pto.tile_buf<right, 16x16xf16, blayout=row_major, slayout=col_major>',
+  acc: '!pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>',
+};
+
+const KERNEL = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<cube>} {
+  func.func @mm(%a_gm: !pto.ptr<f16, gm>, %b_gm: !pto.ptr<f16, gm>, %c_gm: !pto.ptr<f32, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : i64
+    %c1 = arith.constant 1 : i64
+    %c16 = arith.constant 16 : i64
+    %c32 = arith.constant 32 : i64
+    %c512 = arith.constant 512 : i64
+    %false = arith.constant false
+    %ta = pto.alloc_tile addr = %c0 : ${TILES.matA}
+    %tb = pto.alloc_tile addr = %c512 : ${TILES.matB}
+    %tl = pto.alloc_tile addr = %c0 : ${TILES.left}
+    %tr = pto.alloc_tile addr = %c0 : ${TILES.right}
+    %tc = pto.alloc_tile addr = %c0 : ${TILES.acc}
+    %l1a = pto.tile_buf_addr %ta : ${TILES.matA} -> !pto.ptr<f16, l1>
+    %l1b = pto.tile_buf_addr %tb : ${TILES.matB} -> !pto.ptr<f16, l1>
+    %l0a = pto.tile_buf_addr %tl : ${TILES.left} -> !pto.ptr<f16, l0a>
+    %l0b = pto.tile_buf_addr %tr : ${TILES.right} -> !pto.ptr<f16, l0b>
+    %l0c = pto.tile_buf_addr %tc : ${TILES.acc} -> !pto.ptr<f32, l0c>
+    pto.mte_gm_l1_frac %a_gm, %l1a, nd2nz, shape(%c16, %c16), src_layout(%c32), dst_group(%c1, %c1, %c16, %c0), ctrl(%c0, %false)
+      : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, nd2nz, shape i64, i64, src_layout(i64), dst_group i64, i64, i64, i64, ctrl i64, i1
+    pto.mte_gm_l1_frac %b_gm, %l1b, nd2nz, shape(%c16, %c16), src_layout(%c32), dst_group(%c1, %c1, %c16, %c0), ctrl(%c0, %false)
+      : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, nd2nz, shape i64, i64, src_layout(i64), dst_group i64, i64, i64, i64, ctrl i64, i1
+    pto.mte_l1_l0a %l1a, %l0a, %c16, %c16, %c0, %c0 : !pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64, i64
+    pto.mte_l1_l0b %l1b, %l0b, %c16, %c16, %c0, %c0 {transpose = true} : !pto.ptr<f16, l1>, !pto.ptr<f16, l0b>, i64, i64, i64, i64
+    pto.tmatmul ins(%tl, %tr : ${TILES.left}, ${TILES.right}) outs(%tc : ${TILES.acc})
+    pto.mte_l0c_gm %l0c, %c_gm, %c16, %c16, %c16, %c16, %c0, %c0, nz2nd
+      : !pto.ptr<f32, l0c>, !pto.ptr<f32, gm>, i64, i64, i64, i64, i64, i64
+    return
+  }
+}
+`;
+
+test('A x B through mte_gm_l1_frac, mte_l1_l0a, mte_l1_l0b {transpose}, tmatmul and mte_l0c_gm nz2nd', () => {
+  // A[i][k] = (i + 2k) % 7 - 3, B[k][j] = (3k + j) % 5 - 2: integers, so C = A x B is exact in f32.
+  const A = (i: number, k: number) => ((i + 2 * k) % 7) - 3;
+  const B = (k: number, j: number) => ((3 * k + j) % 5) - 2;
+  const half = (f: (r: number, c: number) => number) => new Uint8Array(Uint16Array.from({ length: 256 }, (_, q) => f16Bits(f(q >> 4, q & 15))).buffer);
+  const buffers = {
+    a_gm: new GlobalBuffer('a_gm', 'f16', half(A)),
+    b_gm: new GlobalBuffer('b_gm', 'f16', half(B)),
+    c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(1024)),
+  };
+  runMicroKernel(KERNEL, 'mm', buffers);
+  const c = new Float32Array(buffers.c_gm.bytes.buffer.slice(0));
+  const expected = Array.from({ length: 256 }, (_, q) => {
+    let s = 0;
+    for (let k = 0; k < 16; k++) s += A(q >> 4, k) * B(k, q & 15);
+    return s;
+  });
+  expect(Array.from(c)).toEqual(expected);
+});
+
+test('mte_l0c_gm/ub/l1: the operands and clauses PTOAS reads, and what is not supported yet', () => {
+  const params = '%c: !pto.ptr<f32, l0c>, %g: !pto.ptr<f32, gm>, %h: !pto.ptr<f16, gm>, %u: !pto.ptr<f32, ub>, %i: i64';
+  const gm = (tail: string, dst = '%g', t = 'f32') =>
+    `  pto.mte_l0c_gm %c, ${dst}, %i, %i, %i, %i, %i, %i${tail} : !pto.ptr<f32, l0c>, !pto.ptr<${t}, gm>, i64, i64, i64, i64, i64, i64`;
+  expect(microErrors([gm(', nz2nd'), gm(', unit_flag(check_only), nz2nd, sat'), gm('')].join('\n'), params)).toEqual([]);
+  expect(microErrors(gm(', sat, nz2nd'), params)).toEqual(['E0450: pto.mte_l0c_gm clauses must follow canonical order']);
+  expect(microErrors(gm(', nz2nd, nz2nd'), params)).toEqual(['E0450: pto.mte_l0c_gm has a duplicate nz2nd clause']);
+  expect(microErrors(gm(', nz2nd, loop3(%i, %i, %i)').replace('i64, i64 :', 'i64, i64 :'), params)).toContain(
+    'E0451: pto.mte_l0c_gm: the loop3(...) clause is not supported yet',
+  );
+  expect(microErrors(gm(', nz2nd', '%h', 'f16'), params)).toEqual([
+    'E0451: pto.mte_l0c_gm: storing !pto.ptr<f32, l0c> elements as !pto.ptr<f16, gm> needs a pre_quant conversion, which is not supported yet',
+  ]);
+  const ub = (mode: string) => `  pto.mte_l0c_ub %c, %u, %i, %i, %i, %i, ${mode} : !pto.ptr<f32, l0c>, !pto.ptr<f32, ub>, i64, i64, i64, i64`;
+  expect(microErrors(ub('dst_mode(split_m), nz2nd'), params)).toEqual([]);
+  expect(microErrors(ub('dst_mode(split_x)'), params)).toEqual([
+    'E0450: pto.mte_l0c_ub expects dst_mode(%sub_blockid), dst_mode(split_m), or dst_mode(split_n)',
+  ]);
+});
