@@ -265,3 +265,123 @@ describe('shuffle and vscatter', () => {
     expect(out.slice(0, 16)).toEqual([-1, -1, -1, -1, 15, -1, 14, -1, 13, -1, 12, -1, 11, -1, 10, -1]);
   });
 });
+
+describe('carry, block store, the scaled activations, pge and plt', () => {
+  test('verification', () => {
+    const f = '!pto.vmi.vreg<64xf16>';
+    expect(
+      errors(
+        `  %s, %c = pto.vmi.vaddc %a, %a, %m : ${f}, ${f}, !pto.vmi.mask<64xpred> -> ${f}, !pto.vmi.mask<64xpred>`,
+        `%a: ${f}, %m: !pto.vmi.mask<64xpred>`,
+      ),
+    ).toEqual(['E0451: pto.vmi.vaddc: requires 32-bit integer vector element types']);
+    expect(errors(`  %m = pto.vmi.pge "PAT_VL40" : !pto.vmi.mask<32xpred>`, '')).toEqual([
+      'E0451: pto.vmi.pge: PAT_VL active lanes 40 exceeds mask element count 32',
+    ]);
+    expect(errors(`  %m = pto.vmi.pge "PAT_ALL" : !pto.vmi.mask<32xpred>`, '')).toEqual(['E0451: pto.vmi.pge: requires pattern to start with "PAT_VL"']);
+    const v = '!pto.vmi.vreg<64xf32>';
+    const m = '!pto.vmi.mask<64xpred>';
+    expect(errors(`  %y = "pto.vmi.vlrelu"(%x, %s, %k) : (${v}, f16, ${m}) -> ${v}`, `%x: ${v}, %s: f16, %k: ${m}`)).toEqual([
+      'E0451: pto.vmi.vlrelu: requires slope scalar type to match vector element type',
+    ]);
+    expect(errors(`  %y = "pto.vmi.vaxpy"(%x, %x, %s, %k) : (${v}, ${v}, f32, ${m}) -> ${v}`, `%x: ${v}, %s: f32, %k: ${m}`)).toEqual([]);
+    expect(
+      errors(
+        `  pto.vmi.vsstb %x, %p[%i], %b, %k {pmode = "merge"} : ${v}, !pto.ptr<f32, ub>, ${m}`,
+        `%x: ${v}, %p: !pto.ptr<f32, ub>, %i: index, %b: i16, %k: ${m}`,
+      )[0],
+    ).toMatch(/pto.vmi.vsstb: pmode "merge" is not supported for stores/);
+  });
+
+  /**
+   * vaddc(-1, 2) under the first 3 lanes: 1 with a carry there, 0 and no carry elsewhere; vaddcs(-1, 0, that carry):
+   * 0 with a carry in lanes 0..2, -1 (no carry) from lane 3 (all active). The carries as vsel(carry, 7, 0).
+   * vsstb of x = 0..63, block stride 2: block k (x[8k..8k+7]) at float 16k. vaxpy(x, 1, alpha 2) under pge PAT_VL4:
+   * 1, 3, 5, 7, then 0. plt(70) over 64 lanes: all on, 6 left; plt(6): 6 lanes. vlrelu(x - 10, 0.5): -5 at 0,
+   * -0.5 at 9, 0 at 10, 1 at 11. vprelu(x - 10, 0.25) under the 6 lanes: -2.5, -2.25, ..., -1.25, then 0.
+   */
+  test('run', () => {
+    const V = '!pto.vmi.vreg<64xf32>';
+    const I = '!pto.vmi.vreg<64xi32>';
+    const P = '!pto.vmi.mask<64xpred>';
+    const kernel = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%in: !pto.ptr<f32, gm>, %out: !pto.ptr<f32, gm>, %ints: !pto.ptr<i32, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : index
+    %c3 = arith.constant 3 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c192 = arith.constant 192 : index
+    %c256 = arith.constant 256 : index
+    %c2_i16 = arith.constant 2 : i16
+    %c70_i32 = arith.constant 70 : i32
+    %two = arith.constant 2.0 : f32
+    %half = arith.constant 0.5 : f32
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %c512_i64 = arith.constant 512 : i64
+    %c1280_i64 = arith.constant 1280 : i64
+    %c4096_i64 = arith.constant 4096 : i64
+    %ub_in = pto.castptr %c0_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_out = pto.castptr %c512_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_ints = pto.castptr %c4096_i64 : i64 -> !pto.ptr<i32, ub>
+    pto.mte_gm_ub %in, %ub_in, %c0_i64, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64) : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.mte_gm_ub %out, %ub_out, %c0_i64, %c1280_i64 nburst(%c1_i64, %c1280_i64, %c1280_i64) : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vecscope {
+      %neg1 = "pto.vmi.constant"() {value = dense<-1> : tensor<64xi32>} : () -> ${I}
+      %i2 = "pto.vmi.constant"() {value = dense<2> : tensor<64xi32>} : () -> ${I}
+      %i0 = "pto.vmi.constant"() {value = dense<0> : tensor<64xi32>} : () -> ${I}
+      %i7 = "pto.vmi.constant"() {value = dense<7> : tensor<64xi32>} : () -> ${I}
+      %first3 = pto.vmi.create_mask %c3 : index -> ${P}
+      %all = pto.vmi.pset "PAT_ALL" : ${P}
+      %s, %c = pto.vmi.vaddc %neg1, %i2, %first3 : ${I}, ${I}, ${P} -> ${I}, ${P}
+      %s2, %c2 = pto.vmi.vaddcs %neg1, %i0, %c, %all : ${I}, ${I}, ${P}, ${P} -> ${I}, ${P}
+      %cv = pto.vmi.vsel %c2, %i7, %i0 : ${P}, ${I}, ${I} -> ${I}
+      pto.vmi.vstore %s, %ub_ints[%c0] : ${I}, !pto.ptr<i32, ub>
+      pto.vmi.vstore %s2, %ub_ints[%c64] : ${I}, !pto.ptr<i32, ub>
+      pto.vmi.vstore %cv, %ub_ints[%c128] : ${I}, !pto.ptr<i32, ub>
+      %x = pto.vmi.vload %ub_in[%c0] : !pto.ptr<f32, ub> -> ${V}
+      pto.vmi.vsstb %x, %ub_out[%c0], %c2_i16, %all : ${V}, !pto.ptr<f32, ub>, ${P}
+      %one = "pto.vmi.constant"() {value = dense<1.0> : tensor<64xf32>} : () -> ${V}
+      %vl4 = pto.vmi.pge "PAT_VL4" : ${P}
+      %ax = "pto.vmi.vaxpy"(%x, %one, %two, %vl4) : (${V}, ${V}, f32, ${P}) -> ${V}
+      pto.vmi.vstore %ax, %ub_out[%c128] : ${V}, !pto.ptr<f32, ub>
+      %ten = "pto.vmi.constant"() {value = dense<10.0> : tensor<64xf32>} : () -> ${V}
+      %d = pto.vmi.vsub %x, %ten : ${V}, ${V} -> ${V}
+      %m70, %rest = pto.vmi.plt %c70_i32 : i32 -> ${P}, i32
+      %m6, %none = pto.vmi.plt %rest : i32 -> ${P}, i32
+      %lr = "pto.vmi.vlrelu"(%d, %half, %m70) : (${V}, f32, ${P}) -> ${V}
+      pto.vmi.vstore %lr, %ub_out[%c192] : ${V}, !pto.ptr<f32, ub>
+      %q = "pto.vmi.constant"() {value = dense<0.25> : tensor<64xf32>} : () -> ${V}
+      %pr = pto.vmi.vprelu %d, %q, %m6 : ${V}, ${V}, ${P} -> ${V}
+      pto.vmi.vstore %pr, %ub_out[%c256] : ${V}, !pto.ptr<f32, ub>
+    }
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.mte_ub_gm %ub_out, %out, %c1280_i64 nburst(%c1_i64, %c1280_i64, %c1280_i64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
+    %c768_i64 = arith.constant 768 : i64
+    pto.mte_ub_gm %ub_ints, %ints, %c768_i64 nburst(%c1_i64, %c768_i64, %c768_i64) : !pto.ptr<i32, ub>, !pto.ptr<i32, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+    const buffers = {
+      in: new GlobalBuffer('in', 'f32', new Uint8Array(Float32Array.from({ length: 64 }, (_, i) => i).buffer)),
+      out: new GlobalBuffer('out', 'f32', new Uint8Array(Float32Array.from({ length: 320 }, () => -1).buffer)),
+      ints: new GlobalBuffer('ints', 'i32', new Uint8Array(768)),
+    };
+    runMicroKernel(kernel, 'k', buffers);
+    const ints = Array.from(new Int32Array(buffers.ints.bytes.buffer.slice(0)));
+    expect([ints[0], ints[2], ints[3], ints[63]]).toEqual([1, 1, 0, 0]);
+    expect([ints[64], ints[66], ints[67], ints[127]]).toEqual([0, 0, -1, -1]);
+    expect([ints[128], ints[130], ints[131], ints[191]]).toEqual([7, 7, 0, 0]);
+    const out = Array.from(new Float32Array(buffers.out.bytes.buffer.slice(0)));
+    expect(out.slice(0, 10)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, -1, -1]);
+    expect([out[16], out[23], out[24], out[112], out[119], out[120]]).toEqual([8, 15, -1, 56, 63, -1]);
+    expect(out.slice(128, 134)).toEqual([1, 3, 5, 7, 0, 0]);
+    expect([out[192], out[201], out[202], out[203], out[255]]).toEqual([-5, -0.5, 0, 1, 53]);
+    expect(out.slice(256, 263)).toEqual([-2.5, -2.25, -2, -1.75, -1.5, -1.25, 0]);
+  });
+});

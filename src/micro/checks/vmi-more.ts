@@ -211,6 +211,99 @@ const scatter: MicroCheck = (c) => {
   pmodeIn(c, ['merge', 'zero'], "pmode must be 'merge' or 'zero'");
 };
 
+/** VMI.cpp's verifyAllSameMaskShapeLayoutAndGranularity. */
+function sameMasks(c: MicroCheckContext, masks: (Located<VmiMaskType> | undefined)[]): boolean {
+  const known = masks.filter((m): m is Located<VmiMaskType> => m !== undefined);
+  const anyLayout = known.some((m) => m.type.layout !== undefined);
+  for (const m of known) {
+    const first = known[0].type;
+    const problem =
+      m.type.lanes !== first.lanes
+        ? 'requires all VMI mask values to have the same logical lane count'
+        : m.type.granularity !== first.granularity
+          ? 'requires all VMI mask values to have the same granularity'
+          : anyLayout && m.type.layout === undefined
+            ? 'requires either all or no VMI mask values to carry layout'
+            : anyLayout && m.type.layout !== first.layout
+              ? 'requires all layout-assigned VMI mask values to have the same layout'
+              : undefined;
+    if (problem) return (c.err(m.span, problem), false);
+  }
+  return true;
+}
+
+/** verifyVMIAddCarryOp (vaddc, vaddcs): 32-bit integer lanes, the masks (mask, carry, carry_in) of the data's lanes. */
+const carry: MicroCheck = (c) => {
+  const lhs = vreg(c, 'lhs');
+  if (!lhs) return;
+  if (!isInteger(lhs.type.elem) || elemBits(lhs.type.elem) !== 32) return c.err(lhs.span, 'requires 32-bit integer vector element types');
+  if (!sameShape(c, [lhs, vreg(c, 'rhs'), vreg(c, 'result')])) return;
+  const masks = [mask(c, 'mask'), mask(c, 'carry'), mask(c, 'carry_in')];
+  if (!masks.every((m) => maskMatches(c, m, lhs.type))) return;
+  sameMasks(c, masks);
+};
+
+/** VMIVsstbOp::verify: the destination's element, a mask of the value, and no merge (a store keeps nothing). */
+const blockStore: MicroCheck = (c) => {
+  const value = vreg(c, 'value');
+  if (!memoryMatches(c, 'destination', value)) return;
+  const p = c.attr('pmode');
+  if (p?.kind === 'string' && p.value !== 'zero' && p.value !== 'merge') return c.err(p.span, `invalid pmode: "${p.value}"`);
+  if (p?.kind === 'string' && p.value !== 'zero')
+    return c.err(
+      p.span,
+      'pmode "merge" is not supported for stores: the legacy store lowering is mask-governed only and cannot retain prior destination contents on inactive blocks; omit pmode (defaults to "zero")',
+    );
+  maskMatches(c, mask(c, 'mask'), value?.type);
+};
+
+/** VMIVgatherbOp::verify: byte offsets of 16 or 32 bits (any lane count), a mask of the result. */
+const gatherBytes: MicroCheck = (c) => {
+  const [offsets, result] = [vreg(c, 'offsets'), vreg(c, 'result')];
+  if (!offsets || !result) return;
+  if (!memoryMatches(c, 'source', result)) return;
+  const bits = elemBits(offsets.type.elem);
+  if (!isInteger(offsets.type.elem) || offsets.type.spelled.startsWith('si') || (bits !== 32 && bits !== 16))
+    return c.err(offsets.span, 'requires signless or unsigned 16-bit or 32-bit integer offsets');
+  if (!maskMatches(c, mask(c, 'mask'), result.type)) return;
+  pmodeIn(c, ['merge', 'zero'], "pmode must be 'merge' or 'zero'");
+};
+
+/** VMIVpreluOp::verify: f16/f32 lanes, x, alpha and result of one type. */
+const prelu: MicroCheck = (c) => {
+  const [x, alpha, result] = [vreg(c, 'x'), vreg(c, 'alpha'), vreg(c, 'result')];
+  if (!x || !alpha || !result) return;
+  if (x.type.spelled === BF16X2) return c.err(x.span, 'does not support bf16x2 VMI element type; bf16x2 is conversion-only');
+  if (isInteger(x.type.elem)) return c.err(x.span, 'requires vector element type to be f16 or f32');
+  if (!sameTypes(x.type, alpha.type) || !sameTypes(alpha.type, result.type))
+    return c.err(alpha.span, 'requires x, alpha, and result to have identical VMI vreg types');
+  if (!maskMatches(c, mask(c, 'mask'), result.type)) return;
+  pmodeIn(c, ['merge', 'zero'], "pmode must be 'merge' or 'zero'");
+};
+
+/** VMIPgeOp::verify: "PAT_VL<n>", 0 < n <= L; a concrete result carries a layout. */
+const prefixPattern: MicroCheck = (c) => {
+  const result = mask(c, 'result');
+  const p = c.attr('pattern');
+  if (!result || p?.kind !== 'string') return;
+  if (!p.value.startsWith('PAT_VL')) return c.err(p.span, 'requires pattern to start with "PAT_VL"');
+  const n = p.value.slice(6);
+  if (!/^-?\d+$/.test(n)) return c.err(p.span, 'requires pattern "PAT_VL<n>" with integer n');
+  if (Number(n) <= 0) return c.err(p.span, 'requires positive n in pattern "PAT_VL<n>"');
+  if (Number(n) > result.type.lanes) return c.err(p.span, `PAT_VL active lanes ${Number(n)} exceeds mask element count ${result.type.lanes}`);
+  if (result.type.granularity !== 'pred' && result.type.layout === undefined) c.err(result.span, 'requires concrete mask result to carry layout');
+};
+
+/** VMIPltOp::verify: i32 in and out; a concrete result carries a layout. */
+const remainderMask: MicroCheck = (c) => {
+  const [scalar, out, m] = [c.value('scalar'), c.value('scalar_out'), mask(c, 'mask')];
+  if (scalar?.type && (scalar.type.kind !== 'scalar' || elemBits(scalar.type.elem) !== 32 || !isInteger(scalar.type.elem)))
+    return c.err(scalar.span, 'requires i32 scalar input');
+  if (out?.type && (out.type.kind !== 'scalar' || elemBits(out.type.elem) !== 32 || !isInteger(out.type.elem)))
+    return c.err(out.span, 'requires i32 scalar_out result');
+  if (m && m.type.granularity !== 'pred' && m.type.layout === undefined) c.err(m.span, 'requires concrete mask result to carry layout');
+};
+
 export const VMI_MORE_CHECKS: Record<string, MicroCheck> = {
   vmiEnsureLayout: ensureLayout,
   vmiEnsureMaskLayout: ensureMaskLayout,
@@ -222,6 +315,12 @@ export const VMI_MORE_CHECKS: Record<string, MicroCheck> = {
   vmiExpandLoad: expandLoad,
   vmiGroupSlotLoad: groupSlotLoad,
   vmiScatter: scatter,
+  vmiCarry: carry,
+  vmiBlockStore: blockStore,
+  vmiGatherBytes: gatherBytes,
+  vmiPrelu: prelu,
+  vmiPrefixPattern: prefixPattern,
+  vmiRemainderMask: remainderMask,
 };
 
 /**
@@ -417,6 +516,50 @@ const shuffle: GenericCheck = (c) => {
   if ((s.layout === undefined) !== (r.layout === undefined)) c.err(c.at, 'requires either both source and result to carry layout or neither to carry layout');
 };
 
+/**
+ * VMIVaxpyOp / VMIVlreluOp::verify (generic form only): f16/f32 lanes, the vectors (x, acc for vaxpy) and result of one
+ * type, the scalar (alpha, slope) of the element type, a mask of the result.
+ */
+function scaled(withAcc: boolean, scalarName: string): GenericCheck {
+  return (c) => {
+    const vmi = 'VMI logical vector register type';
+    const vectors = withAcc ? [0, 1] : [0];
+    const scalarAt = vectors.length;
+    if (c.operands.length !== scalarAt + 2 || c.results.length !== 1) return c.err(c.at, `takes ${scalarAt + 2} operands and 1 result`);
+    if (!vectors.every((k) => kindIs(c, c.operands[k], ['vmi_vreg'], `operand #${k}`, vmi))) return;
+    if (
+      !kindIs(c, c.results[0], ['vmi_vreg'], 'result #0', vmi) ||
+      !kindIs(c, c.operands[scalarAt + 1], ['vmi_mask'], `operand #${scalarAt + 1}`, 'VMI logical mask type')
+    )
+      return;
+    const x = c.operands[0].type as VmiVregType;
+    const result = c.results[0].type as VmiVregType;
+    if (x.spelled === BF16X2) return c.err(c.at, 'does not support bf16x2 VMI element type; bf16x2 is conversion-only');
+    if (isInteger(x.elem)) return c.err(c.at, 'requires vector element type to be f16 or f32');
+    const same = vectors.every((k) => sameTypes(c.operands[k].type as VmiVregType, result));
+    if (!same)
+      return c.err(c.at, withAcc ? 'requires x, acc, and result to have identical VMI vreg types' : 'requires x and result to have identical VMI vreg types');
+    const s = c.operands[scalarAt].type;
+    if (s && (s.kind !== 'scalar' || s.elem !== x.elem))
+      return c.err(c.operands[scalarAt].span, `requires ${scalarName} scalar type to match vector element type`);
+    const m = c.operands[scalarAt + 1];
+    const layoutProblem = (mt: VmiMaskType) =>
+      mt.lanes !== result.lanes
+        ? 'requires mask logical lane count to match data lane count'
+        : (mt.layout !== undefined) !== (result.layout !== undefined)
+          ? 'requires either both mask and data to carry layout or neither to carry layout'
+          : mt.layout !== result.layout
+            ? 'requires mask layout to match data layout'
+            : mt.granularity !== 'pred' && mt.granularity !== `b${elemBits(result.elem)}`
+              ? 'requires mask granularity to match data element width'
+              : undefined;
+    const problem = layoutProblem(m.type as VmiMaskType);
+    if (problem) return c.err(m.span, problem);
+    const p = c.attr('pmode');
+    if (p?.kind === 'string' && p.value !== 'merge' && p.value !== 'zero') c.err(p.span, "pmode must be 'merge' or 'zero'");
+  };
+}
+
 export const VMI_GENERIC_CHECKS: Record<string, GenericCheck> = {
   vmiUnpack: (c) => physicalParts(c, c.operands[0], c.results),
   vmiPack: (c) => physicalParts(c, c.results[0], c.operands),
@@ -425,4 +568,6 @@ export const VMI_GENERIC_CHECKS: Record<string, GenericCheck> = {
   vmiChannelSplit: (c) => c.operands[0] && channels(c, c.operands[0], c.results, true),
   vmiChannelMerge: (c) => c.results[0] && channels(c, c.results[0], c.operands, false),
   vmiShuffle: shuffle,
+  vmiAxpy: scaled(true, 'alpha'),
+  vmiLrelu: scaled(false, 'slope'),
 };

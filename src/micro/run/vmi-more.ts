@@ -11,7 +11,24 @@ import { GenericOp, GenericRewrite } from '../../syntax/op-syntax';
 import { ElemType, Type, VmiMaskType, VmiVregType, isFloat } from '../../types/type';
 import { VMI_GENERIC_CHECKS, denseElements, physicalPlacement } from '../checks/vmi-more';
 import { MicroBinding } from '../format';
-import { Mask, VReg, elemBytes, laneActive, maskFromLanes, newMask, newVReg, setMaskBit, vmula, vmull, vexpdif, view } from '../semantics';
+import {
+  Mask,
+  VReg,
+  carry,
+  elemBytes,
+  laneActive,
+  maskFromLanes,
+  newMask,
+  newVReg,
+  setMaskBit,
+  vaxpy,
+  vexpdif,
+  vlrelu,
+  vmula,
+  vmull,
+  vprelu,
+  view,
+} from '../semantics';
 import { localAddress, MicroRun, MicroSemantics } from './operands';
 
 /**
@@ -33,6 +50,12 @@ const dictInt = (r: MicroRun, name: string): number | undefined => {
   const a = dictAttr(r, name);
   return a?.kind === 'int' ? Number(a.value) : undefined;
 };
+
+/** Zeroing predication only: `pmode = "merge"` keeps a "destination's old value" an SSA result does not have. */
+function zeroingOnly(r: MicroRun): void {
+  const p = dictAttr(r, 'pmode');
+  if (p?.kind === 'string' && p.value === 'merge') r.fail('pmode "merge" of a masked result is not implemented yet');
+}
 
 /**
  * The lanes cut into physical registers of `elem` (the last one zero-padded), `f` applied to each with a mask of its
@@ -168,8 +191,7 @@ export const VMI_MORE_SEMANTICS: Record<string, MicroSemantics> = {
    * order); inactive lanes zero.
    */
   vmiExpdif(r) {
-    if (dictAttr(r, 'pmode')?.kind === 'string' && (dictAttr(r, 'pmode') as { value: string }).value === 'merge')
-      r.fail('pmode "merge" of a masked result is not implemented yet');
+    zeroingOnly(r);
     const t = vmiVreg(typeNamed(r, 'x'), r);
     const [x, max, active] = [bytesNamed(r, 'x'), bytesNamed(r, 'max'), bytesNamed(r, 'mask')];
     const out = new Uint8Array(t.lanes * 4);
@@ -278,6 +300,91 @@ export const VMI_MORE_SEMANTICS: Record<string, MicroSemantics> = {
       out.set(src.subarray(j * size, (j + 1) * size), i * size);
     });
     r.x.setResults(r.op, [vreg(out)]);
+  },
+  /**
+   * vaddc / vaddcs: 32-bit lanes through the VPTO carry lane function (the sum's low word, a carry where the unsigned
+   * sum overflows; vaddcs adds the carry-in lane); inactive lanes give 0 and no carry.
+   */
+  vmiCarry(r) {
+    const t = vmiVreg(typeNamed(r, 'lhs'), r);
+    const elem: ElemType = t.spelled === 'ui32' ? 'u32' : 'i32';
+    const name = r.mnemonic.slice('vmi.'.length) as 'vaddc' | 'vaddcs';
+    const [lhs, rhs, active] = [bytesNamed(r, 'lhs'), bytesNamed(r, 'rhs'), bytesNamed(r, 'mask')];
+    const carryIn = name === 'vaddcs' ? bytesNamed(r, 'carry_in') : undefined;
+    const out = new Uint8Array(t.lanes * 4);
+    const carried = new Uint8Array(t.lanes);
+    for (let base = 0; base < t.lanes; base += 64) {
+      const n = Math.min(64, t.lanes - base);
+      const [a, b] = [newVReg(), newVReg()];
+      a.set(lhs.subarray(base * 4, (base + n) * 4));
+      b.set(rhs.subarray(base * 4, (base + n) * 4));
+      const lanes = (bytes: Uint8Array) => maskFromLanes((l) => l < n && bytes[base + l] === 1, 4);
+      const res = carry(name, elem, a, b, lanes(active), r.fail, carryIn && lanes(carryIn));
+      out.set(res.result.subarray(0, n * 4), base * 4);
+      for (let l = 0; l < n; l++) carried[base + l] = laneActive(res.carry, l, 4) ? 1 : 0;
+    }
+    r.x.setResults(r.op, [vreg(out), maskReg(carried)]);
+  },
+  /**
+   * vsstb (one register: VMIToVPTO stores a single physical chunk): block k (32 bytes) of the value to destination +
+   * offset + k * block_stride * 32 bytes, as the VPTO vsstb with repeat stride 0. A block is stored when its mask lane
+   * is on; where lane k and the lane of the block's first byte disagree (the VPTO op's open question) it traps.
+   */
+  vmiBlockStore(r) {
+    const t = vmiVreg(typeNamed(r, 'value'), r);
+    const size = elemBytes(t.elem);
+    if (t.lanes * size > 256) return r.fail('a vsstb of more than one physical register is not implemented yet');
+    const [value, active] = [bytesNamed(r, 'value'), bytesNamed(r, 'mask')];
+    const { buffer, address } = localAddress(r, 'destination', r.x.index(r.op, r.b.operands.offset[0]));
+    const stride = Number(r.x.int(r.op, r.b.operands.block_stride[0]));
+    const padded = newVReg();
+    padded.set(value);
+    for (let k = 0; k < 8; k++) {
+      const [byLane, byByte] = [active[k] === 1, active[(k * 32) / size] === 1];
+      if (byLane !== byByte) r.fail(`a block mask whose lane ${k} and lane ${(k * 32) / size} differ is not implemented yet`);
+      if (byLane) r.x.memory.bytesAt(buffer, address + k * stride * 32, 32, r.op.def.name, r.op.node.span).set(padded.subarray(k * 32, k * 32 + 32));
+    }
+  },
+  /** vaxpy: alpha * x + acc rounded once (the VPTO vaxpy lanes); inactive lanes zero. */
+  vmiAxpy(r) {
+    zeroingOnly(r);
+    const t = vmiVreg(typeNamed(r, 'x'), r);
+    const alpha = Number(r.x.operand(r.op, r.b.operands.alpha[0]));
+    const [out] = perRegister(t.elem, t.lanes, [bytesNamed(r, 'x'), bytesNamed(r, 'acc')], bytesNamed(r, 'mask'), ([x, acc], m) => [
+      vaxpy(t.elem, x, acc, alpha, m, r.fail),
+    ]);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** vlrelu: x >= 0 ? x : slope * x (the VPTO vlrelu lanes); inactive lanes zero. */
+  vmiLrelu(r) {
+    zeroingOnly(r);
+    const t = vmiVreg(typeNamed(r, 'x'), r);
+    const slope = Number(r.x.operand(r.op, r.b.operands.slope[0]));
+    const [out] = perRegister(t.elem, t.lanes, [bytesNamed(r, 'x')], bytesNamed(r, 'mask'), ([x], m) => [vlrelu(t.elem, x, slope, m, r.fail)]);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** vprelu: the same with a per-lane alpha (the VPTO vprelu lanes); inactive lanes zero. */
+  vmiPrelu(r) {
+    zeroingOnly(r);
+    const t = vmiVreg(typeNamed(r, 'x'), r);
+    const [out] = perRegister(t.elem, t.lanes, [bytesNamed(r, 'x'), bytesNamed(r, 'alpha')], bytesNamed(r, 'mask'), ([x, alpha], m) => [
+      vprelu(t.elem, x, alpha, m, r.fail),
+    ]);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** pge "PAT_VL<n>": the first n lanes, of each of `group` groups when given (VMIOps.td). */
+  vmiPrefixPattern(r) {
+    const t = vmiMask(r.op.resultTypes[0], r);
+    const p = r.b.attrs.pattern;
+    const n = p?.kind === 'string' ? Number(p.value.slice('PAT_VL'.length)) : r.fail('the pattern is not a string');
+    const size = t.lanes / (dictInt(r, 'group') ?? 1);
+    r.x.setResults(r.op, [maskReg(Uint8Array.from({ length: t.lanes }, (_, i) => (i % size < n ? 1 : 0)))]);
+  },
+  /** plt: the first min(rem, L) lanes, and the remainder rem - L (0 when rem < L), as the VPTO plt. */
+  vmiRemainderMask(r) {
+    const t = vmiMask(r.op.resultTypes[0], r);
+    const rem = Number(BigInt.asIntN(32, BigInt(r.x.int(r.op, r.b.operands.scalar[0]))));
+    r.x.setResults(r.op, [maskReg(Uint8Array.from({ length: t.lanes }, (_, i) => (i < rem ? 1 : 0))), BigInt(rem < t.lanes ? 0 : rem - t.lanes)]);
   },
 };
 
