@@ -4,6 +4,7 @@ It builds an in-memory module of operations and prints it as MLIR text that pto-
 subset raises an exception naming what is missing, so a script never prints a module that is silently wrong.
 """
 import math
+import re
 import struct
 
 from ._printer import print_module
@@ -140,11 +141,42 @@ class Type:
 
     @staticmethod
     def parse(text, context=None):
-        return Type(text.strip())
+        return typed(text.strip())
+
+    @property
+    def typeid(self):
+        return type(self).__name__
+
+    def maybe_downcast(self):
+        return typed(self.text)
+
+
+# Parsers of dialect types (`!pto.vreg<...>`): the dialect modules add (regex, class) pairs.
+TYPE_PARSERS = []
+
+
+def typed(text):
+    """The shim's type object of the most specific class for an MLIR type spelling (what MLIR's casts see)."""
+    if text == "index":
+        return IndexType()
+    if _INT_RE.match(text):
+        return IntegerType(Type(text))
+    if text in _FLOAT_WIDTHS:
+        return FloatType(text)
+    if text.startswith("vector<"):
+        return VectorType(text)
+    if text.startswith("memref<"):
+        return MemRefType(text)
+    for pattern, cls in TYPE_PARSERS:
+        if re.match(pattern, text):
+            return cls(text)
+    return Type(text)
 
 
 class IndexType(Type):
-    def __init__(self):
+    def __init__(self, cast=None):
+        if cast is not None and str(cast) != "index":
+            raise ValueError("not an index type: %s" % cast)
         super().__init__("index")
 
     @staticmethod
@@ -156,8 +188,18 @@ class IndexType(Type):
         return str(t) == "index"
 
 
+_INT_RE = re.compile(r"^(i|si|ui)(\d+)$")
+
+
 class IntegerType(Type):
+    """`IntegerType(width, prefix)`, or `IntegerType(t)`: MLIR's cast of a type known to be an integer."""
+
     def __init__(self, width, prefix="i"):
+        if isinstance(width, Type):
+            m = _INT_RE.match(str(width))
+            if not m:
+                raise ValueError("not an integer type: %s" % width)
+            prefix, width = m.group(1), int(m.group(2))
         super().__init__("%s%d" % (prefix, width))
         self.width = width
         self.is_signless = prefix == "i"
@@ -178,20 +220,39 @@ class IntegerType(Type):
 
     @staticmethod
     def isinstance(t):
-        return isinstance(t, IntegerType)
+        return isinstance(t, Type) and bool(_INT_RE.match(str(t)))
+
+
+_FLOAT_WIDTHS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "f8E4M3FN": 8, "f8E5M2": 8}
 
 
 class FloatType(Type):
-    def __init__(self, text, width):
+    def __init__(self, text, width=None):
+        text = str(text)
+        if text not in _FLOAT_WIDTHS:
+            raise ValueError("not a float type: %s" % text)
         super().__init__(text)
-        self.width = width
+        self.width = _FLOAT_WIDTHS[text]
+
+    @staticmethod
+    def isinstance(t):
+        return str(t) in _FLOAT_WIDTHS
 
 
 def _float_type(name, text, width):
     def get(context=None):
         return FloatType(text, width)
 
-    return type(name, (FloatType,), {"get": staticmethod(get)})
+    def init(self, cast=None):
+        if cast is not None and str(cast) != text:
+            raise ValueError("not %s: %s" % (text, cast))
+        FloatType.__init__(self, text)
+
+    return type(
+        name,
+        (FloatType,),
+        {"get": staticmethod(get), "isinstance": staticmethod(lambda t: str(t) == text), "__init__": init},
+    )
 
 
 F16Type = _float_type("F16Type", "f16", 16)
@@ -216,20 +277,57 @@ def _shape_text(shape):
 
 
 class VectorType(Type):
+    """`vector<4x8xf32>`; `VectorType(t)` casts."""
+
+    def __init__(self, text):
+        text = str(text)
+        if not re.match(r"^vector<.*>$", text):
+            raise ValueError("not a vector type: %s" % text)
+        super().__init__(text)
+        parts = text[len("vector<") : -1].split("x")
+        self.shape = [int(d) for d in parts[:-1]]
+        self.element_type = typed(parts[-1])
+
     @staticmethod
     def get(shape, element_type, context=None, **kwargs):
         if kwargs:
             raise ShimError("VectorType.get: " + ", ".join(kwargs))
         return VectorType("vector<%sx%s>" % (_shape_text(shape), element_type))
 
+    @staticmethod
+    def isinstance(t):
+        return str(t).startswith("vector<")
+
+    @property
+    def rank(self):
+        return len(self.shape)
+
 
 class MemRefType(Type):
+    """`memref<4x8xf32, space>` without a layout; `MemRefType(t)` casts."""
+
+    def __init__(self, text):
+        text = str(text)
+        m = re.match(r"^memref<(.*)>$", text)
+        if not m:
+            raise ValueError("not a memref type: %s" % text)
+        super().__init__(text)
+        parts = m.group(1).split(",", 1)
+        dims = parts[0].strip().split("x")
+        self.shape = [-1 if d == "?" else int(d) for d in dims[:-1]]
+        self.element_type = typed(dims[-1])
+        self.memory_space = Attribute(parts[1].strip()) if len(parts) > 1 else None
+
     @staticmethod
     def get(shape, element_type, layout=None, memory_space=None, context=None):
         if layout is not None:
             raise ShimError("MemRefType.get with a layout")
         space = ", %s" % memory_space if memory_space is not None else ""
         return MemRefType("memref<%sx%s%s>" % (_shape_text(shape), element_type, space))
+
+    @staticmethod
+    def isinstance(t):
+        return str(t).startswith("memref<")
 
 
 class FunctionType(Type):
@@ -460,8 +558,9 @@ class Block:
 
 
 class Region:
-    def __init__(self):
+    def __init__(self, owner=None):
         self.blocks = BlockList(self)
+        self.owner = owner
 
 
 class BlockList(list):
@@ -483,9 +582,33 @@ class Operation:
         self.operands = [_as_value(v, name) for v in operands]
         self.results = [OpResult(t, self, i) for i, t in enumerate(result_types)]
         self.attributes = dict(attributes or {})
-        self.regions = [Region() for _ in range(regions)]
+        self.regions = [Region(self) for _ in range(regions)]
         self.view = view
         self.parent_block = None
+
+    @property
+    def parent(self):
+        """The op whose region holds this one (None at the top), as MLIR's `Operation.parent`."""
+        block = self.parent_block
+        return block.region.owner if block is not None and block.region is not None else None
+
+    @property
+    def block(self):
+        return self.parent_block
+
+    @property
+    def context(self):
+        return Context.current
+
+    def erase(self):
+        if self.parent_block is not None:
+            self.parent_block.operations.remove(self)
+            self.parent_block = None
+
+    def move_before(self, other):
+        other = _as_operation(other)
+        self.erase()
+        InsertionPoint(other.parent_block, before=other).insert(self)
 
     @staticmethod
     def create(name, results=None, operands=None, attributes=None, successors=None, regions=0, loc=None, ip=None):
@@ -563,6 +686,20 @@ class OpView:
     def regions(self):
         return self._operation.regions
 
+    @property
+    def parent(self):
+        return self._operation.parent
+
+    @property
+    def context(self):
+        return Context.current
+
+    def erase(self):
+        self._operation.erase()
+
+    def move_before(self, other):
+        self._operation.move_before(other)
+
     def verify(self):
         return True
 
@@ -586,6 +723,7 @@ class ModuleOp(OpView):
 
 class Module:
     def __init__(self):
+        self.context = Context.current
         self._op = ModuleOp.__new__(ModuleOp)
         self._op._operation = Operation("builtin.module", regions=1, view=self._op)
         self._op._operation.regions[0].blocks.append()
@@ -629,3 +767,23 @@ class ParsedModule:
 
     def __getattr__(self, name):
         raise ShimError("Module.parse(...).%s (the shim keeps a parsed module as text only)" % name)
+
+
+class ShapedType(Type):
+    """Only its dynamic-size marker is used (by ptodsl's type helpers)."""
+
+    @staticmethod
+    def get_dynamic_size():
+        return -(2**63)
+
+
+class StridedLayoutAttr(Attribute):
+    @staticmethod
+    def get(offset, strides, context=None):
+        raise ShimError("StridedLayoutAttr.get")
+
+
+class WalkResult:
+    ADVANCE = 0
+    INTERRUPT = 1
+    SKIP = 2

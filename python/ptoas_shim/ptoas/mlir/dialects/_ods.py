@@ -130,6 +130,8 @@ class FactOp(OpView):
             (n, k) for n, k in facts["arguments"] if k not in ("attr", "optional_attr") and (k == "variadic" or given.get(n) is not None)
         ]
         self._given = given
+        # An optional result whose type was given as None does not exist (MLIR's builders take None for it).
+        self._result_given = {r[0]: given.get(r[0]) for r in result_specs}
 
         if buildable and infers is None:
             result_types = [BUILDABLE_RESULTS[r[2]]() for r in facts["results"]]

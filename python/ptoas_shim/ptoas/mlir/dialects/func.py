@@ -48,6 +48,11 @@ class FuncOp(OpView):
         return self.regions[0]
 
     @property
+    def name(self):
+        """The `sym_name` attribute (a StringAttr; `.value` is the text), as MLIR's bindings give it."""
+        return self.attributes["sym_name"]
+
+    @property
     def entry_block(self):
         if not self.body.blocks:
             raise IndexError("func.FuncOp has no entry block yet (call add_entry_block)")
@@ -70,7 +75,7 @@ class FuncOp(OpView):
         p.restart_numbering()
         extra = {k: v for k, v in self.attributes.items() if k not in ("sym_name", "function_type", "sym_visibility")}
         visibility = self.attributes.get("sym_visibility")
-        head = "func.func %s@%s" % (visibility.value + " " if visibility else "", self.name_text)
+        head = "func.func %s@%s" % (visibility.value + " " if visibility else "", self.attributes["sym_name"].value)
         results = self.type.results
         ret = "" if not results else " -> " + (str(results[0]) if len(results) == 1 else "(" + ", ".join(map(str, results)) + ")")
         attrs = " attributes" + attr_dict(extra) if extra else ""

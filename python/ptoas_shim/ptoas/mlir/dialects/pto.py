@@ -2,7 +2,8 @@
 from .. import ir as _ir
 from ..ir import Attribute, IntegerAttr, IntegerType, ShimError, Type, _shape_text
 from .._printer import attr_dict
-from . import _pto_facts
+from . import _micro, _micro_facts, _pto_facts
+from ._micro import *  # noqa: F401,F403 - the micro-op types (VRegType, MaskType, ...)
 from ._ods import ENUM_ATTR_CLASSES, FactOp, make_op_class
 
 
@@ -13,7 +14,15 @@ def register_dialect(context=None, load=True):
 # ---- types ---------------------------------------------------------------------------------------------------
 
 
-class PtrType(Type):
+class PtrType(_micro._PtoType):
+    """`!pto.ptr<f32, ub>`; `PtrType(t)` casts."""
+
+    PATTERN = r"^!pto\.ptr<([^,>]+)(?:,\s*(\w+))?>$"
+
+    def _parse(self, m):
+        self.element_type = _ir.typed(m.group(1))
+        self.memory_space = AddressSpaceAttr.get(m.group(2)) if m.group(2) else None  # noqa: F821 - an enum attr
+
     @staticmethod
     def get(element_type, memory_space=None, context=None):
         if isinstance(memory_space, _ir.Context):
@@ -24,29 +33,38 @@ class PtrType(Type):
             if case is None:
                 raise ShimError("PtrType.get: memory_space must be an AddressSpaceAttr")
             space = ", " + case.text
-        t = PtrType("!pto.ptr<%s%s>" % (element_type, space))
-        t.element_type = element_type
-        return t
+        return PtrType("!pto.ptr<%s%s>" % (element_type, space))
 
 
 def _dims(shape_or_rank):
     return [-1] * shape_or_rank if isinstance(shape_or_rank, int) else [(-1 if d is None else d) for d in shape_or_rank]
 
 
-class TensorViewType(Type):
-    @staticmethod
-    def get(shape_or_rank, element_type, context=None):
-        t = TensorViewType("!pto.tensor_view<%sx%s>" % (_shape_text(_dims(shape_or_rank)), element_type))
-        t.shape, t.element_type = _dims(shape_or_rank), element_type
-        return t
+def _parse_shape(text):
+    parts = text.split("x")
+    return [-1 if d == "?" else int(d) for d in parts[:-1]], _ir.typed(parts[-1])
 
 
-class PartitionTensorViewType(Type):
+class TensorViewType(_micro._PtoType):
+    PATTERN = r"^!pto\.tensor_view<(.*)>$"
+
+    def _parse(self, m):
+        self.shape, self.element_type = _parse_shape(m.group(1))
+
     @staticmethod
     def get(shape_or_rank, element_type, context=None):
-        t = PartitionTensorViewType("!pto.partition_tensor_view<%sx%s>" % (_shape_text(_dims(shape_or_rank)), element_type))
-        t.shape, t.element_type = _dims(shape_or_rank), element_type
-        return t
+        return TensorViewType("!pto.tensor_view<%sx%s>" % (_shape_text(_dims(shape_or_rank)), element_type))
+
+
+class PartitionTensorViewType(_micro._PtoType):
+    PATTERN = r"^!pto\.partition_tensor_view<(.*)>$"
+
+    def _parse(self, m):
+        self.shape, self.element_type = _parse_shape(m.group(1))
+
+    @staticmethod
+    def get(shape_or_rank, element_type, context=None):
+        return PartitionTensorViewType("!pto.partition_tensor_view<%sx%s>" % (_shape_text(_dims(shape_or_rank)), element_type))
 
 
 class TileConfig:
@@ -73,6 +91,15 @@ class EnumCase:
     def __int__(self):
         return self.value
 
+    # Like MLIR's Python enums (IntEnum): a case equals and hashes as its integer value.
+    def __eq__(self, other):
+        if isinstance(other, EnumCase):
+            return (self.enum, self.value) == (other.enum, other.value)
+        return isinstance(other, int) and not isinstance(other, bool) and other == self.value
+
+    def __hash__(self):
+        return hash(self.value)
+
     def __index__(self):
         return self.value
 
@@ -98,7 +125,14 @@ class EnumAttr(Attribute):
         return cls(cls.ENUM.case_of(value, cls.__name__))
 
 
-class EnumClass:
+class _EnumMeta(type):
+    """`isinstance(AddressSpace.VEC, AddressSpace)` holds, as for MLIR's Python enums."""
+
+    def __instancecheck__(cls, x):
+        return isinstance(x, EnumCase) and x.enum == cls.__name__
+
+
+class EnumClass(metaclass=_EnumMeta):
     CASES = ()
 
     @classmethod
@@ -121,7 +155,7 @@ def _install_enums():
     for attr_name, facts in _pto_facts.ENUM_ATTRS.items():
         enum_name = facts["enum"]
         if enum_name not in made:
-            enum_cls = type(enum_name, (EnumClass,), {})
+            enum_cls = _EnumMeta(enum_name, (EnumClass,), {})
             enum_cls.CASES = tuple(EnumCase(enum_name, s, v, t) for s, v, t in facts["cases"])
             for c in enum_cls.CASES:
                 setattr(enum_cls, c.symbol, c)
@@ -159,7 +193,26 @@ class TileBufConfigAttr(Attribute):
         )
 
 
-class TileBufType(Type):
+class TileBufType(_micro._PtoType):
+    """`!pto.tile_buf<loc=vec, dtype=f32, rows=.., cols=.., v_row=.., v_col=.., blayout=.., slayout=.., fractal=..,
+    pad=..>`; `TileBufType(t)` casts and reads the fields back."""
+
+    PATTERN = r"^!pto\.tile_buf<(.*)>$"
+
+    def _parse(self, m):
+        fields = dict(part.split("=", 1) for part in _micro._split_top(m.group(1)))
+        self.fields = fields
+        self.element_type = _ir.typed(fields["dtype"])
+        self.shape = [int(fields["rows"]), int(fields["cols"])]
+        self.valid_shape = [-1 if fields.get(k, "?") == "?" else int(fields[k]) for k in ("v_row", "v_col")]
+        self.memory_space = AddressSpaceAttr.get(fields["loc"])  # noqa: F821 - an enum attr
+        self.config = TileBufConfigAttr(
+            BLayoutAttr.get(fields.get("blayout", "row_major")),  # noqa: F821
+            SLayoutAttr.get(fields.get("slayout", "none_box")),  # noqa: F821
+            int(fields.get("fractal", 512)),
+            PadValueAttr.get(int(fields.get("pad", 0))),  # noqa: F821
+        )
+
     @staticmethod
     def get(shape, element_type, memory_space, valid_shape=None, config=None, context=None):
         shape = list(shape)
@@ -186,8 +239,11 @@ class TileBufType(Type):
             config.pad.case.value,
         )
         t = TileBufType(text)
-        t.shape, t.valid_shape, t.element_type, t.memory_space, t.config = shape, valid, element_type, memory_space, config
+        t.config = config
         return t
+
+
+_ir.TYPE_PARSERS.extend((cls.PATTERN, cls) for cls in (PtrType, TensorViewType, PartitionTensorViewType, TileBufType))
 
 
 # ---- ops -----------------------------------------------------------------------------------------------------
@@ -347,6 +403,17 @@ def _install_region_ops():
 
 
 _install_region_ops()
+
+
+def _install_micro_ops():
+    """The VPTO/VMI ops (class name without its `PTO_` prefix, as MLIR's bindings name it), printed by format."""
+    for def_name, facts in _micro_facts.MICRO_OPS.items():
+        name = def_name.split("_", 1)[1] if "_" in def_name else def_name
+        extra = {"print_custom": _micro.print_by_format} if facts["format"] else {}
+        globals()[name] = make_op_class(name, facts, FactOp, extra)
+
+
+_install_micro_ops()
 
 
 # ---- op functions: MLIR's bindings give each op a function named after it (`pto.tadd(...)`, `pto.barrier(...)`)
