@@ -251,7 +251,8 @@ function placementChecks(v: OpVerifier, mnemonic: string, err: (message: string)
   const group: OpNode[] = [];
   if (mnemonic === 'resume') {
     let k = 0;
-    while (k < ops.length && ops[k].name === 'arith.constant') k++;
+    // Constant-like ops (MLIR's ConstantLike: arith.constant and its kin) may come first.
+    while (k < ops.length && ops[k].name.endsWith('.constant')) k++;
     while (k < ops.length && ops[k].name === 'pto.resume') group.push(ops[k++]);
     if (!group.includes(v.op)) return err('must be in the contiguous SIMT resume prologue group after constant-like operations');
   } else {
