@@ -385,3 +385,77 @@ describe('carry, block store, the scaled activations, pge and plt', () => {
     expect(out.slice(256, 263)).toEqual([-2.5, -2.25, -2, -1.75, -1.5, -1.25, 0]);
   });
 });
+
+describe('active_prefix_index, compress, compress_store, group_store', () => {
+  test('verification', () => {
+    const p = '%m: !pto.vmi.mask<8xpred>, %v: !pto.vmi.vreg<8xf32>, %d: !pto.ptr<f16, ub>, %i: index';
+    expect(errors(`  %x = pto.vmi.active_prefix_index %m : !pto.vmi.mask<8xpred> -> !pto.vmi.vreg<8xsi32>`, p)).toEqual([
+      'E0451: pto.vmi.active_prefix_index: requires signless integer result element type',
+    ]);
+    expect(errors(`  pto.vmi.group_store %v, %d[%i], %i {num_groups = 2} : !pto.vmi.vreg<8xf32>, !pto.ptr<f16, ub>`, p)).toEqual([
+      'E0451: pto.vmi.group_store: requires memory destination element type to match VMI data element type',
+    ]);
+    expect(errors(`  pto.vmi.group_store %v, %e[%i], %i {num_groups = 3} : !pto.vmi.vreg<8xf32>, !pto.ptr<f32, ub>`, `${p}, %e: !pto.ptr<f32, ub>`)).toEqual([
+      'E0451: pto.vmi.group_store: requires num_groups to evenly divide VMI logical lane count 8',
+    ]);
+  });
+
+  /**
+   * x = 10..17 under [T F T T F F T F]: active_prefix_index 0, 1, 1, 2, 3, 3, 3, 4; compress 10, 12, 13, 16, 0, 0, 0, 0;
+   * compress_store 10, 12, 13, 16 at out[16..19] (out[20] kept); group_store of x as 2 rows of 4, row stride 6, at
+   * out[24]: 10..13 at 24..27, 14..17 at 30..33.
+   */
+  test('run', () => {
+    const V = '!pto.vmi.vreg<8xf32>';
+    const P = '!pto.vmi.mask<8xpred>';
+    const kernel = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%in: !pto.ptr<f32, gm>, %out: !pto.ptr<f32, gm>, %ints: !pto.ptr<i32, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : index
+    %c6 = arith.constant 6 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %c24 = arith.constant 24 : index
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c32_i64 = arith.constant 32 : i64
+    %c160_i64 = arith.constant 160 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %c1024_i64 = arith.constant 1024 : i64
+    %ub_in = pto.castptr %c0_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_out = pto.castptr %c256_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_ints = pto.castptr %c1024_i64 : i64 -> !pto.ptr<i32, ub>
+    pto.mte_gm_ub %in, %ub_in, %c0_i64, %c32_i64 nburst(%c1_i64, %c32_i64, %c32_i64) : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.mte_gm_ub %out, %ub_out, %c0_i64, %c160_i64 nburst(%c1_i64, %c160_i64, %c160_i64) : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vecscope {
+      %x = pto.vmi.vload %ub_in[%c0] : !pto.ptr<f32, ub> -> ${V}
+      %m = "pto.vmi.constant_mask"() {value = dense<[true, false, true, true, false, false, true, false]> : tensor<8xi1>} : () -> ${P}
+      %idx = pto.vmi.active_prefix_index %m : ${P} -> !pto.vmi.vreg<8xi32>
+      pto.vmi.vstore %idx, %ub_ints[%c0] : !pto.vmi.vreg<8xi32>, !pto.ptr<i32, ub>
+      %packed = pto.vmi.compress %x, %m : ${V}, ${P} -> ${V}
+      pto.vmi.vstore %packed, %ub_out[%c0] : ${V}, !pto.ptr<f32, ub>
+      pto.vmi.compress_store %x, %ub_out[%c16], %m : ${V}, !pto.ptr<f32, ub>, ${P}
+      pto.vmi.group_store %x, %ub_out[%c24], %c6 {num_groups = 2} : ${V}, !pto.ptr<f32, ub>
+    }
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.mte_ub_gm %ub_out, %out, %c160_i64 nburst(%c1_i64, %c160_i64, %c160_i64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
+    pto.mte_ub_gm %ub_ints, %ints, %c32_i64 nburst(%c1_i64, %c32_i64, %c32_i64) : !pto.ptr<i32, ub>, !pto.ptr<i32, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+    const buffers = {
+      in: new GlobalBuffer('in', 'f32', new Uint8Array(Float32Array.from({ length: 8 }, (_, i) => 10 + i).buffer)),
+      out: new GlobalBuffer('out', 'f32', new Uint8Array(Float32Array.from({ length: 40 }, () => -1).buffer)),
+      ints: new GlobalBuffer('ints', 'i32', new Uint8Array(32)),
+    };
+    runMicroKernel(kernel, 'k', buffers);
+    expect(Array.from(new Int32Array(buffers.ints.bytes.buffer.slice(0)))).toEqual([0, 1, 1, 2, 3, 3, 3, 4]);
+    const out = Array.from(new Float32Array(buffers.out.bytes.buffer.slice(0)));
+    expect(out.slice(0, 8)).toEqual([10, 12, 13, 16, 0, 0, 0, 0]);
+    expect(out.slice(16, 21)).toEqual([10, 12, 13, 16, -1]);
+    expect(out.slice(24, 34)).toEqual([10, 11, 12, 13, -1, -1, 14, 15, 16, 17]);
+  });
+});

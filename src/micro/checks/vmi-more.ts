@@ -193,6 +193,43 @@ const groupSlotLoad: MicroCheck = (c) => {
   if (groups <= 0) c.err(result.span, 'requires num_groups to be positive');
 };
 
+/** VMIActivePrefixIndexOp::verify: signless i8/i16/i32 indices, a mask of the result's lanes and width. */
+const activePrefixIndex: MicroCheck = (c) => {
+  const result = vreg(c, 'result');
+  if (!result) return;
+  if (!isInteger(result.type.elem) || !result.type.spelled.startsWith('i')) return c.err(result.span, 'requires signless integer result element type');
+  if (![8, 16, 32].includes(elemBits(result.type.elem))) return c.err(result.span, 'requires i8, i16, or i32 result element type');
+  maskMatches(c, mask(c, 'mask'), result.type);
+};
+
+const compress: MicroCheck = (c) => {
+  const source = vreg(c, 'source');
+  if (!sameShape(c, [source, vreg(c, 'result')])) return;
+  maskMatches(c, mask(c, 'mask'), source?.type);
+};
+
+const compressStore: MicroCheck = (c) => {
+  const value = vreg(c, 'value');
+  if (!memoryMatches(c, 'destination', value)) return;
+  maskMatches(c, mask(c, 'mask'), value?.type);
+};
+
+/** A group store of 32-bit integer lanes into 8-bit integer memory packs each lane's low byte (isPackedByteGroupStore). */
+function packedByteStore(ptr: Type | undefined, value: VmiVregType): boolean {
+  return ptr?.kind === 'ptr' && isInteger(ptr.elem) && elemBits(ptr.elem) === 8 && isInteger(value.elem) && elemBits(value.elem) === 32;
+}
+
+/** VMIGroupStoreOp::verify: the destination's element (or packed bytes), num_groups dividing the lanes (verifyNumGroups). */
+const groupStore: MicroCheck = (c) => {
+  const value = vreg(c, 'value');
+  const groups = intAttr(c, 'num_groups');
+  if (!value) return;
+  if (groups === undefined) return c.err(c.v.op.nameSpan, "requires attribute 'num_groups'");
+  if (!packedByteStore(c.value('destination')?.type, value.type) && !memoryMatches(c, 'destination', value)) return;
+  if (groups <= 0) c.err(value.span, 'requires num_groups to be positive');
+  else if (value.type.lanes % groups !== 0) c.err(value.span, `requires num_groups to evenly divide VMI logical lane count ${value.type.lanes}`);
+};
+
 /** VMIVscatterOp::verify. */
 const scatter: MicroCheck = (c) => {
   const [value, offsets] = [vreg(c, 'value'), vreg(c, 'offsets')];
@@ -315,6 +352,10 @@ export const VMI_MORE_CHECKS: Record<string, MicroCheck> = {
   vmiExpandLoad: expandLoad,
   vmiGroupSlotLoad: groupSlotLoad,
   vmiScatter: scatter,
+  vmiActivePrefixIndex: activePrefixIndex,
+  vmiCompress: compress,
+  vmiCompressStore: compressStore,
+  vmiGroupStore: groupStore,
   vmiCarry: carry,
   vmiBlockStore: blockStore,
   vmiGatherBytes: gatherBytes,

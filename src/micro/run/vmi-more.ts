@@ -277,6 +277,51 @@ export const VMI_MORE_SEMANTICS: Record<string, MicroSemantics> = {
     }
     r.x.setResults(r.op, [vreg(out)]);
   },
+  /** active_prefix_index: lane i counts the active lanes before it (vmi-implementation-manual: popcount(mask[0 .. i))). */
+  vmiActivePrefixIndex(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const active = bytesNamed(r, 'mask');
+    const c = codec(t.elem);
+    const out = new Uint8Array(t.lanes * c.size);
+    for (let i = 0, k = 0; i < t.lanes; k += active[i], i++) c.write(view(out), i * c.size, c.round(k));
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** compress: the active lanes in order at the front, the tail zero (vsqz's; the manual says zero or undefined). */
+  vmiCompress(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    const [src, active] = [bytesNamed(r, 'source'), bytesNamed(r, 'mask')];
+    const out = new Uint8Array(t.lanes * size);
+    for (let i = 0, k = 0; i < t.lanes; i++) if (active[i] === 1) out.set(src.subarray(i * size, (i + 1) * size), k++ * size);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** compress_store: the active lanes, in order, to destination + offset, + 1, ... */
+  vmiCompressStore(r) {
+    const t = vmiVreg(typeNamed(r, 'value'), r);
+    const size = elemBytes(t.elem);
+    const [value, active] = [bytesNamed(r, 'value'), bytesNamed(r, 'mask')];
+    const count = active.subarray(0, t.lanes).reduce((n, a) => n + a, 0);
+    const ub = window(r, 'destination', r.x.index(r.op, r.b.operands.offset[0]), count, size);
+    for (let i = 0, k = 0; i < t.lanes; i++) if (active[i] === 1) ub.set(value.subarray(i * size, (i + 1) * size), k++ * size);
+  },
+  /**
+   * group_store: row g (lanes g * L/C ...) to destination + offset + g * row_stride; 32-bit integer lanes into 8-bit
+   * memory keep their low byte (VMIToVPTO's packed byte store).
+   */
+  vmiGroupStore(r) {
+    const t = vmiVreg(typeNamed(r, 'value'), r);
+    const size = elemBytes(t.elem);
+    const p = typeNamed(r, 'destination');
+    const memory = p?.kind === 'ptr' ? elemBytes(p.elem) : size;
+    const value = bytesNamed(r, 'value');
+    const groups = dictInt(r, 'num_groups') ?? r.fail('num_groups is not an integer');
+    const [offset, stride] = [r.x.index(r.op, r.b.operands.offset[0]), r.x.index(r.op, r.b.operands.row_stride[0])];
+    const row = t.lanes / groups;
+    for (let g = 0; g < groups; g++) {
+      const ub = window(r, 'destination', offset + g * stride, row, memory);
+      for (let k = 0; k < row; k++) ub.set(value.subarray((g * row + k) * size, (g * row + k) * size + memory), k * memory);
+    }
+  },
   /** vscatter: active lane i to destination + offsets[i] elements (read unsigned), in lane order (a later lane wins). */
   vmiScatter(r) {
     const t = vmiVreg(typeNamed(r, 'value'), r);
