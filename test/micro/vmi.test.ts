@@ -59,6 +59,9 @@ describe('verification', () => {
     expect(errors(`  pto.vmi.vstore %x, %p[%i] {group = 8} : ${V}, !pto.ptr<f32, ub>`, params)).toEqual([
       'E0451: pto.vmi.vstore: group requires a stride operand',
     ]);
+    expect(errors(`  pto.vmi.masked_store %x, %p[%i], %m16 : ${V}, !pto.ptr<f32, ub>, !pto.vmi.mask<64xb16>`, params)).toEqual([
+      'E0451: pto.vmi.masked_store: requires mask granularity to match data element width',
+    ]);
     expect(errors(`  %a = pto.vmi.vload %p[%i], %i {group = 6} : !pto.ptr<f32, ub> -> ${V}`, params)).toEqual([
       'E0451: pto.vmi.vload: requires num_groups to evenly divide VMI logical lane count 64',
     ]);
