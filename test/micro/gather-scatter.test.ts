@@ -148,3 +148,91 @@ test('vbitsort: 32 scores by descending score, ties in input order, as (score bi
   const records = Array.from({ length: 32 }, (_, j) => [words.getFloat32(8 * j, true), words.getUint32(8 * j + 4, true)]);
   expect(records).toEqual(Array.from({ length: 32 }, (_, j) => [15 - (j >> 1), 1000 + 30 - 2 * (j >> 1) + (j & 1)]));
 });
+
+test('vmrgsort4 merges four descending lists (ties to the lower list); exhausted suspension stops at the first used-up list', () => {
+  // Lists of two (score, index) proposals each: L0 (9, 0) (5, 1); L1 (9, 10) (4, 11); L2 (7, 20) (7, 21); L3 (8, 30) (1, 31).
+  const lists = [
+    [9, 0, 5, 1],
+    [9, 10, 4, 11],
+    [7, 20, 7, 21],
+    [8, 30, 1, 31],
+  ];
+  const input = new Uint8Array(64);
+  const dv = new DataView(input.buffer);
+  lists.forEach((l, k) => {
+    dv.setFloat32(16 * k, l[0], true);
+    dv.setUint32(16 * k + 4, l[1], true);
+    dv.setFloat32(16 * k + 8, l[2], true);
+    dv.setUint32(16 * k + 12, l[3], true);
+  });
+  const count = 2n | (2n << 16n) | (2n << 32n) | (2n << 48n);
+  const kernel = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%in: !pto.ptr<ui8, gm>, %out: !pto.ptr<ui8, gm>, %sr: !pto.ptr<i16, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c16_i64 = arith.constant 16 : i64
+    %c32_i64 = arith.constant 32 : i64
+    %c48_i64 = arith.constant 48 : i64
+    %c64_i64 = arith.constant 64 : i64
+    %c128_i64 = arith.constant 128 : i64
+    %c1024_i64 = arith.constant 1024 : i64
+    %c1088_i64 = arith.constant 1088 : i64
+    %count = arith.constant ${count} : i64
+    %plain = arith.constant 3841 : i64
+    %exhausted = arith.constant 7937 : i64
+    %p = pto.castptr %c0_i64 : i64 -> !pto.ptr<ui8, ub>
+    %s0 = pto.castptr %c0_i64 : i64 -> !pto.ptr<f32, ub>
+    %s1 = pto.castptr %c16_i64 : i64 -> !pto.ptr<f32, ub>
+    %s2 = pto.castptr %c32_i64 : i64 -> !pto.ptr<f32, ub>
+    %s3 = pto.castptr %c48_i64 : i64 -> !pto.ptr<f32, ub>
+    %d0 = pto.castptr %c1024_i64 : i64 -> !pto.ptr<f32, ub>
+    %d1 = pto.castptr %c1088_i64 : i64 -> !pto.ptr<f32, ub>
+    %o = pto.castptr %c1024_i64 : i64 -> !pto.ptr<ui8, ub>
+    pto.mte_gm_ub %in, %p, %c0_i64, %c64_i64 nburst(%c1_i64, %c64_i64, %c64_i64) : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vmrgsort4 %d0, %s0, %s1, %s2, %s3, %count, %plain : !pto.ptr<f32, ub>, !pto.ptr<f32, ub>, !pto.ptr<f32, ub>, !pto.ptr<f32, ub>, !pto.ptr<f32, ub>, i64, i64
+    pto.vmrgsort4 %d1, %s0, %s1, %s2, %s3, %count, %exhausted : !pto.ptr<f32, ub>, !pto.ptr<f32, ub>, !pto.ptr<f32, ub>, !pto.ptr<f32, ub>, !pto.ptr<f32, ub>, i64, i64
+    pto.set_flag["PIPE_V", "PIPE_S", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_S", "EVENT_ID0"]
+    %l0, %l1, %l2, %l3 = pto.get_vms4_sr : i16, i16, i16, i16
+    pto.store_scalar %l0, %sr[%c0] : !pto.ptr<i16, gm>, i16
+    pto.store_scalar %l1, %sr[%c1] : !pto.ptr<i16, gm>, i16
+    pto.store_scalar %l2, %sr[%c2] : !pto.ptr<i16, gm>, i16
+    pto.store_scalar %l3, %sr[%c3] : !pto.ptr<i16, gm>, i16
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.mte_ub_gm %o, %out, %c128_i64 nburst(%c1_i64, %c128_i64, %c128_i64) : !pto.ptr<ui8, ub>, !pto.ptr<ui8, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+  const buffers = {
+    in: new GlobalBuffer('in', 'u8', input),
+    out: new GlobalBuffer('out', 'u8', new Uint8Array(128)),
+    sr: new GlobalBuffer('sr', 'i16', new Uint8Array(8)),
+  };
+  runMicroKernel(kernel, 'k', buffers);
+  const o = new DataView(buffers.out.bytes.buffer, buffers.out.bytes.byteOffset);
+  const records = (from: number, n: number) => Array.from({ length: n }, (_, j) => [o.getFloat32(from + 8 * j, true), o.getUint32(from + 8 * j + 4, true)]);
+  // All eight by descending score: 9 (L0 before L1), 8, 7, 7 (L2 in order), 5, 4, 1.
+  const merged = [
+    [9, 0],
+    [9, 10],
+    [8, 30],
+    [7, 20],
+    [7, 21],
+    [5, 1],
+    [4, 11],
+    [1, 31],
+  ];
+  expect(records(0, 8)).toEqual(merged);
+  // Exhausted: L2 is used up after its two 7s, so the merge stops there; the rest of the destination is untouched (0).
+  expect(records(64, 8)).toEqual([...merged.slice(0, 5), [0, 0], [0, 0], [0, 0]]);
+  // VMS4_SR after the second merge: L0, L1 and L3 gave one proposal each, L2 two.
+  expect(Array.from(new Int16Array(buffers.sr.bytes.buffer.slice(0)))).toEqual([1, 1, 2, 1]);
+});

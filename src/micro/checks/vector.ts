@@ -332,7 +332,20 @@ function histogram(c: MicroCheckContext): void {
   }
 }
 
+/** Vmrgsort4Op::verify: the destination and the four sources of one element type, f16 or f32. */
+function vmrgsort4(c: MicroCheckContext): void {
+  const dst = c.value('destination');
+  if (dst?.type?.kind !== 'ptr') return;
+  if (dst.type.elem !== 'f16' && dst.type.elem !== 'f32') return c.err(dst.span, 'requires f16 or f32 element type');
+  for (const name of ['source0', 'source1', 'source2', 'source3']) {
+    const src = c.value(name);
+    if (src?.type?.kind === 'ptr' && src.type.elem !== dst.type.elem)
+      return c.err(src.span, 'requires destination and all sources to have the same element type');
+  }
+}
+
 export const VECTOR_CHECKS: Record<string, MicroCheck> = {
+  vmrgsort4,
   vmulscvt,
   histogram,
   vdiv,

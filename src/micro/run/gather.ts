@@ -1,7 +1,8 @@
 import { elemSize } from '../../types/type';
 import { codec } from '../../numerics/elements';
 import { VREG_BYTES, maskBit, view } from '../semantics';
-import { MicroSemantics, localAddress, reg, register, resultElem, typeOf, vregElem } from './operands';
+import { OnChipMemory } from '../../machine/memory';
+import { MicroRun, MicroSemantics, intOf, localAddress, reg, register, resultElem, typeOf, vregElem } from './operands';
 
 /**
  * The indexed UB accesses of 03-vector-load-store.md: vgather2 (lane i from source element offsets[i]; 8-bit sources
@@ -41,8 +42,66 @@ function vbitsort(r: Parameters<MicroSemantics>[0]): void {
   }
 }
 
+/** VMS4_SR of a core: the proposals each list gave the last vmrgsort4 (get_vms4_sr reads it); keyed by its memory. */
+const vms4 = new WeakMap<OnChipMemory, number[]>();
+
+/**
+ * vmrgsort4 (13-dsa-sfu-ops.md, pto-isa's A5 TMrgSort for the control words): four lists of 8-byte proposals (the
+ * first element the score), each sorted by descending score, merged into the destination by descending score; of
+ * equal heads the lower list goes first (pto-isa's CPU TMrgSort picks a strictly greater score). count holds each
+ * list's length (16 bits each), config the repeat (bits 7:0), the lists taking part (bits 11:8) and exhausted
+ * suspension (bit 12: stop once a taking-part list is used up). VMS4_SR records how many proposals each list gave.
+ * A repeat other than 1 and NaN scores trap as not implemented yet.
+ */
+function vmrgsort4(r: MicroRun): void {
+  const t = typeOf(r, 'destination');
+  const elem = t?.kind === 'ptr' ? t.elem : r.fail('the destination is not a pointer');
+  const c = codec(elem);
+  const count = BigInt.asUintN(64, BigInt(r.x.int(r.op, r.b.operands.count[0])));
+  const config = intOf(r, 'config');
+  if ((config & 0xff) !== 1) r.fail(`vmrgsort4 with repeat ${config & 0xff} is not implemented yet`);
+  const taking = (config >> 8) & 0xf;
+  const exhausted = ((config >> 12) & 1) === 1;
+  const lists = ['source0', 'source1', 'source2', 'source3'].map((name, k) => {
+    const length = Number((count >> BigInt(16 * k)) & 0xffffn);
+    const at = localAddress(r, name, 0);
+    return {
+      on: ((taking >> k) & 1) === 1,
+      length,
+      bytes: (taking >> k) & 1 ? r.x.memory.bytesAt(at.buffer, at.address, length * 8, r.op.def.name, r.op.node.span).slice() : new Uint8Array(0),
+    };
+  });
+  const used = [0, 0, 0, 0];
+  const out: Uint8Array[] = [];
+  const score = (k: number) => c.read(view(lists[k].bytes), used[k] * 8) as number;
+  for (;;) {
+    if (exhausted && lists.some((l, k) => l.on && used[k] === l.length)) break;
+    let pick = -1;
+    for (let k = 0; k < 4; k++) {
+      if (!lists[k].on || used[k] === lists[k].length) continue;
+      if (Number.isNaN(score(k))) r.fail('vmrgsort4 of a NaN score is not implemented yet');
+      if (pick < 0 || score(k) > score(pick)) pick = k;
+    }
+    if (pick < 0) break;
+    out.push(lists[pick].bytes.subarray(used[pick] * 8, used[pick] * 8 + 8));
+    used[pick]++;
+  }
+  const dst = localAddress(r, 'destination', 0);
+  const image = r.x.memory.bytesAt(dst.buffer, dst.address, out.length * 8, r.op.def.name, r.op.node.span);
+  out.forEach((p, j) => image.set(p, j * 8));
+  vms4.set(r.x.memory, used);
+}
+
 export const GATHER_SEMANTICS: Record<string, MicroSemantics> = {
   vbitsort,
+  vmrgsort4,
+  get_vms4_sr(r) {
+    const used = vms4.get(r.x.memory) ?? [0, 0, 0, 0];
+    r.x.setResults(
+      r.op,
+      used.map((n) => BigInt(n)),
+    );
+  },
   vgather2(r) {
     const out = resultElem(r);
     const t = typeOf(r, 'source');
