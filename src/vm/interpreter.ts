@@ -624,6 +624,8 @@ class Interpreter implements Executor {
     // Everything but the frame is read through the prototype: the core's memory, options and run state are shared.
     const thread = Object.create(this) as Interpreter;
     thread.frame = this.frame.slice();
+    // The step count and the clock's work are the core's: `--max-steps` and `--timeout` bound all its threads together.
+    for (const key of ['steps', 'sinceClock'] as const) Object.defineProperty(thread, key, { get: () => this[key], set: (v: number) => (this[key] = v) });
     return thread;
   }
 

@@ -49,6 +49,20 @@ describe('pto.simt_launch', () => {
     expect(values(out)).toEqual([0, 1, 2, 3, 10, 11, 12, 13]);
   });
 
+  it("counts its threads' steps as the core's (--max-steps bounds the whole launch)", () => {
+    // 32 threads of 11 ops each (10 and the return) make over 350 steps: a bound of 200 stops the run, which no
+    // single thread reaches alone.
+    const body = Array.from({ length: 10 }, (_, i) => `    %t${i} = pto.get_tid_x : i32`).join('\n');
+    const text = kernel(
+      `    %x = arith.constant 32 : i32
+    %one = arith.constant 1 : i32
+    pto.simt_launch @body<<<%x, %one, %one>>>(%gm) : (!pto.ptr<i32, gm>) -> ()`,
+      body,
+    );
+    expect(() => runMicroKernel(text, 'k', { gm: i32s(1) }, 200)).toThrow(/stopped after 200 steps/);
+    expect(() => runMicroKernel(text, 'k', { gm: i32s(1) }, 1000)).not.toThrow();
+  });
+
   it('holds every thread at pto.syncthreads until all have reached it', () => {
     // Each thread writes its id to UB, waits, then reads its right neighbour's (wrapping): only a barrier between
     // the store and the load gives every thread its neighbour's id (run one after another, thread 0 would read 0).
