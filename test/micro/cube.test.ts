@@ -87,3 +87,44 @@ test('mte_l0c_gm/ub/l1: the operands and clauses PTOAS reads, and what is not su
     'E0450: pto.mte_l0c_ub expects dst_mode(%sub_blockid), dst_mode(split_m), or dst_mode(split_n)',
   ]);
 });
+
+test('mte_l1_bt widens an f16 bias from L1 into the bias table (32-byte units), which tmatmul.bias adds', () => {
+  const A = (i: number, k: number) => ((i * 3 + k) % 5) - 2;
+  const B = (k: number, j: number) => ((k + 2 * j) % 3) - 1;
+  const bias = (j: number) => j - 7.5;
+  const bt = '!pto.tile_buf<bias, 1x16xf32, blayout=row_major>';
+  const kernel = KERNEL.replace('%c_gm: !pto.ptr<f32, gm>)', '%c_gm: !pto.ptr<f32, gm>, %bias_gm: !pto.ptr<f16, gm>)')
+    .replace(
+      '    pto.tmatmul ins(%tl, %tr : ',
+      `    %c1024 = arith.constant 1024 : i64
+    %l1bias = pto.castptr %c1024 : i64 -> !pto.ptr<f16, l1>
+    %tbias = pto.alloc_tile addr = %c0 : ${bt}
+    %btp = pto.tile_buf_addr %tbias : ${bt} -> !pto.ptr<f32, bt>
+    pto.mte_gm_l1 %bias_gm, %l1bias, %c32 nburst(%c1, %c0, %c0) : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, i64, i64, i64, i64
+    pto.mte_l1_bt %l1bias, %btp, %c1 nburst(%c1, %c0, %c0) : !pto.ptr<f16, l1>, !pto.ptr<f32, bt>, i64, i64, i64, i64
+    pto.tmatmul.bias ins(%tl, %tr, %tbias : `,
+    )
+    .replace(`${TILES.right}) outs(%tc`, `${TILES.right}, ${bt}) outs(%tc`);
+  const half = (n: number, f: (q: number) => number) => new Uint8Array(Uint16Array.from({ length: n }, (_, q) => f16Bits(f(q))).buffer);
+  const buffers = {
+    a_gm: new GlobalBuffer(
+      'a_gm',
+      'f16',
+      half(256, (q) => A(q >> 4, q & 15)),
+    ),
+    b_gm: new GlobalBuffer(
+      'b_gm',
+      'f16',
+      half(256, (q) => B(q >> 4, q & 15)),
+    ),
+    c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(1024)),
+    bias_gm: new GlobalBuffer('bias_gm', 'f16', half(16, bias)),
+  };
+  runMicroKernel(kernel, 'mm', buffers);
+  const expected = Array.from({ length: 256 }, (_, q) => {
+    let s = 0;
+    for (let k = 0; k < 16; k++) s += A(q >> 4, k) * B(k, q & 15);
+    return s + bias(q & 15);
+  });
+  expect(Array.from(new Float32Array(buffers.c_gm.bytes.buffer.slice(0)))).toEqual(expected);
+});

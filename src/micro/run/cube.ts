@@ -78,6 +78,9 @@ export function fracLoad(r: MicroRun, mode: 'nd2nz' | 'dn2nz', strides = { inner
 }
 
 export const CUBE_SEMANTICS: Record<string, MicroSemantics> = {
+  'l1-bt'(r) {
+    l1ToBias(r);
+  },
   'l1-l0a'(r) {
     l1ToL0(r, true);
   },
@@ -165,4 +168,28 @@ function l1ToL0(r: MicroRun, left: boolean): void {
       dst.bytes.set(src.bytes.subarray(from, from + size), dst.elementIndex(i, j) * size);
     }
   }
+}
+
+/**
+ * mte_l1_bt: len_burst 32-byte units of L1 per burst (pto-isa's A5 TMov to a bias tile: burstLen = bytes >> 5) into
+ * the bias table; f16 and bf16 sources widen to f32 (16-cube-matmul.md: bf16 -> f32 always, f16 -> f32 for an f32
+ * bias), f32 and i32 move as they are. Bursts with gaps trap as not implemented yet (their unit is not documented).
+ */
+function l1ToBias(r: MicroRun): void {
+  const [n, len, srcGap, dstGap] = [intOf(r, 'n_burst'), intOf(r, 'len_burst'), intOf(r, 'nburst_src_gap'), intOf(r, 'nburst_dst_gap')];
+  if (n !== 1 && (srcGap !== 0 || dstGap !== 0)) r.fail('bursts with gaps are not implemented yet');
+  const [s, d] = [r.op.operandTypes[r.b.operands.source[0]], r.op.operandTypes[r.b.operands.destination[0]]];
+  if (s?.kind !== 'ptr' || d?.kind !== 'ptr') return r.fail('the operands are not pointers');
+  const widen = (s.elem === 'f16' || s.elem === 'bf16') && d.elem === 'f32';
+  if (!widen && !(s.elem === d.elem && (s.elem === 'f32' || s.elem === 'i32'))) return r.fail(`a ${s.elem} -> ${d.elem} bias load is not implemented yet`);
+  const bytes = n * len * 32;
+  const src = localAddress(r, 'source', 0);
+  const dst = localAddress(r, 'destination', 0);
+  const from = r.x.memory.bytesAt(src.buffer, src.address, bytes, r.op.def.name, r.op.node.span);
+  if (!widen) return r.x.memory.bytesAt(dst.buffer, dst.address, bytes, r.op.def.name, r.op.node.span).set(from);
+  const [sc, dc] = [codecOf(s.elem), codecOf('f32')];
+  const to = r.x.memory.bytesAt(dst.buffer, dst.address, bytes * 2, r.op.def.name, r.op.node.span);
+  const [sv, dv] = [new DataView(from.buffer, from.byteOffset, from.byteLength), new DataView(to.buffer, to.byteOffset, to.byteLength)];
+  // f16 and bf16 values are all f32 values: the widening is exact.
+  for (let e = 0; e < bytes / 2; e++) dc.write(dv, e * 4, sc.read(sv, e * 2));
 }
