@@ -323,6 +323,8 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
     r.x.setResults(r.op, [vreg(out)]);
   },
   vmiCompare(r) {
+    // Lanes off in the seed are off ("zeroing"); "merge" would keep an old mask an SSA result does not have.
+    if (dictString(r, 'pmode') === 'merge') r.fail('pmode "merge" of a compare is not implemented yet');
     const [a, b] = has(r, 'lhs') ? ['lhs', 'rhs'] : ['src', 'scalar'];
     const t = vmiVreg(typeNamed(r, a), r);
     const elem = semanticElem(t);
