@@ -252,6 +252,13 @@ export const DIAGNOSTICS = {
     summary: 'An op of the memref form (memref.alloc, memref.dealloc, pointer_cast, memref.subview, bind_tile, affine.apply) breaks a rule.',
     example: { tool: 'pto-as', program: fn('  %c0 = arith.constant 0 : index\n  %x = affine.apply affine_map<(d0, d1) -> (d0 + d1)>(%c0)') },
   },
+  llvmOp: {
+    code: 'E0438',
+    severity: 'error',
+    summary:
+      "An op of MLIR's LLVM dialect (`llvm.alloca`, `llvm.getelementptr`, `llvm.load`, `llvm.store`, as PTOAS's SIMT kernels write them) that is not in its form, or whose types do not agree.",
+    example: { tool: 'pto-as', program: fn('  %c1 = arith.constant 1 : i32\n  %p = llvm.alloca %c1 x f32 : (i32) -> i32') },
+  },
   runtimeOp: {
     code: 'E0408',
     severity: 'error',

@@ -24,6 +24,7 @@ import { PREFETCH_DEFINITIONS } from './memory/prefetch';
 import { LOCAL_STORAGE_DEFINITIONS } from './memory/local-storage';
 import { MULTI_TILE_DEFINITIONS } from './memory/multi-tile';
 import { ORDERING_DEFINITIONS } from './sync/ordering';
+import { LLVM_DEFINITIONS } from './structure/llvm';
 import { microDefinitions } from '../micro/definitions';
 
 /**
@@ -51,6 +52,7 @@ export function opRegistry(): Registry {
     ...reporting(SCF_DEFINITIONS, D.scfOp),
     ...reporting(CF_DEFINITIONS, D.branchOp),
     ...reporting(ARITH_DEFINITIONS, D.arithOp),
+    ...reporting(LLVM_DEFINITIONS, D.llvmOp),
     ...reporting(VIEW_DEFINITIONS, D.viewOp),
     ...reporting(TILE_DEFINITIONS, D.tileOp),
     ...reporting(VALID_SHAPE_DEFINITIONS, D.tileOp),
