@@ -459,3 +459,104 @@ describe('active_prefix_index, compress, compress_store, group_store', () => {
     expect(out.slice(24, 34)).toEqual([10, 11, 12, 13, -1, -1, 14, 15, 16, 17]);
   });
 });
+
+describe('the legacy memory ops', () => {
+  test('verification', () => {
+    const p = '%s: !pto.ptr<f32, ub>, %i: index, %k: !pto.vmi.mask<8xpred>, %t: !pto.vmi.vreg<8xf32>, %x: !pto.vmi.vreg<8xsi32>';
+    expect(
+      errors(
+        `  %r = pto.vmi.gather %s[%x], %k, %t : !pto.ptr<f32, ub>, !pto.vmi.vreg<8xsi32>, !pto.vmi.mask<8xpred>, !pto.vmi.vreg<8xf32> -> !pto.vmi.vreg<8xf32>`,
+        p,
+      ),
+    ).toEqual(['E0451: pto.vmi.gather: requires signless or unsigned 16-bit or 32-bit integer indices']);
+    expect(errors(`  %l, %h = pto.vmi.deinterleave_load %s[%i] : !pto.ptr<f32, ub> -> !pto.vmi.vreg<8xf32, ${D2}>, !pto.vmi.vreg<8xf32, ${D2}>`, p)).toEqual([
+      'E0451: pto.vmi.deinterleave_load: requires layout-assigned low result to use #pto.vmi.layout<contiguous>',
+    ]);
+    expect(errors(`  %r = pto.vmi.group_broadcast_load %s[%i], %i {num_groups = 3} : !pto.ptr<f32, ub> -> !pto.vmi.vreg<8xf32>`, p)).toEqual([
+      'E0451: pto.vmi.group_broadcast_load: requires num_groups to evenly divide result logical lane count',
+    ]);
+  });
+
+  /**
+   * in[i] = i. deinterleave_load of 16 from 0: low 0, 2, ..., 14, high 1, 3, ..., 15; interleave_store(high, low) at
+   * out[0]: 1, 0, 3, 2, ... group_load 2 rows of 4, row stride 10, from 1: 1..4, 11..14; group_broadcast_load 2
+   * groups, stride 10, from 1: 1 x4, 11 x4. masked_load from 20 under [T F T T F F T F] over passthru -1: 20, -1, 22,
+   * 23, -1, -1, 26, -1. gather of in[7 - i] under the same mask: 7, -1, 5, 4, -1, -1, 1, -1; scatter of in[0..7] to
+   * out[40 + 7 - i] under it: 0 at 47, 2 at 45, 3 at 44, 6 at 41. stride_load of 64 f32 as blocks k at 8 * 2k
+   * (block stride 2, repeat 0, all lanes): 0..7, 16..23, ...; stride_store of it with block stride 1 at out[64]: the
+   * same lanes back in order.
+   */
+  test('run', () => {
+    const V = '!pto.vmi.vreg<8xf32>';
+    const P = '!pto.vmi.mask<8xpred>';
+    const kernel = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%in: !pto.ptr<f32, gm>, %out: !pto.ptr<f32, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c10 = arith.constant 10 : index
+    %c16 = arith.constant 16 : index
+    %c20 = arith.constant 20 : index
+    %c24 = arith.constant 24 : index
+    %c32 = arith.constant 32 : index
+    %c40 = arith.constant 40 : index
+    %c64 = arith.constant 64 : index
+    %c0_i16 = arith.constant 0 : i16
+    %c1_i16 = arith.constant 1 : i16
+    %c2_i16 = arith.constant 2 : i16
+    %c7_i32 = arith.constant 7 : i32
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c512_i64 = arith.constant 512 : i64
+    %c1024_i64 = arith.constant 1024 : i64
+    %ub_in = pto.castptr %c0_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_out = pto.castptr %c1024_i64 : i64 -> !pto.ptr<f32, ub>
+    pto.mte_gm_ub %in, %ub_in, %c0_i64, %c1024_i64 nburst(%c1_i64, %c1024_i64, %c1024_i64) : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.mte_gm_ub %out, %ub_out, %c0_i64, %c512_i64 nburst(%c1_i64, %c512_i64, %c512_i64) : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vecscope {
+      %lo, %hi = pto.vmi.deinterleave_load %ub_in[%c0] : !pto.ptr<f32, ub> -> ${V}, ${V}
+      pto.vmi.interleave_store %hi, %lo, %ub_out[%c0] : ${V}, ${V}, !pto.ptr<f32, ub>
+      %rows = pto.vmi.group_load %ub_in[%c1], %c10 {num_groups = 2} : !pto.ptr<f32, ub> -> ${V}
+      pto.vmi.vstore %rows, %ub_out[%c16] : ${V}, !pto.ptr<f32, ub>
+      %bc = pto.vmi.group_broadcast_load %ub_in[%c1], %c10 {num_groups = 2} : !pto.ptr<f32, ub> -> ${V}
+      pto.vmi.vstore %bc, %ub_out[%c24] : ${V}, !pto.ptr<f32, ub>
+      %m = "pto.vmi.constant_mask"() {value = dense<[true, false, true, true, false, false, true, false]> : tensor<8xi1>} : () -> ${P}
+      %neg = "pto.vmi.constant"() {value = dense<-1.0> : tensor<8xf32>} : () -> ${V}
+      %ml = pto.vmi.masked_load %ub_in[%c20], %m, %neg : !pto.ptr<f32, ub>, ${P}, ${V} -> ${V}
+      pto.vmi.vstore %ml, %ub_out[%c32] : ${V}, !pto.ptr<f32, ub>
+      %rev = pto.vmi.vci %c7_i32 {order = "DESC"} : i32 -> !pto.vmi.vreg<8xi32>
+      %g = pto.vmi.gather %ub_in[%rev], %m, %neg : !pto.ptr<f32, ub>, !pto.vmi.vreg<8xi32>, ${P}, ${V} -> ${V}
+      pto.vmi.vstore %g, %ub_out[%c40] : ${V}, !pto.ptr<f32, ub>
+      %x = pto.vmi.vload %ub_in[%c0] : !pto.ptr<f32, ub> -> ${V}
+      %out48 = pto.addptr %ub_out, %c40 : !pto.ptr<f32, ub> -> !pto.ptr<f32, ub>
+      %out8 = pto.addptr %out48, %c16 : !pto.ptr<f32, ub> -> !pto.ptr<f32, ub>
+      pto.vmi.scatter %x, %out8[%rev], %m : ${V}, !pto.ptr<f32, ub>, !pto.vmi.vreg<8xi32>, ${P}
+      %all = pto.vmi.pset "PAT_ALL" : !pto.vmi.mask<64xpred>
+      %blk = pto.vmi.stride_load %ub_in[%c0], %c2_i16, %c0_i16, %all : !pto.ptr<f32, ub>, i16, i16, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<64xf32>
+      pto.vmi.stride_store %blk, %ub_out[%c64], %c1_i16, %c0_i16, %all : !pto.vmi.vreg<64xf32>, !pto.ptr<f32, ub>, i16, i16, !pto.vmi.mask<64xpred>
+    }
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.mte_ub_gm %ub_out, %out, %c512_i64 nburst(%c1_i64, %c512_i64, %c512_i64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+    const buffers = {
+      in: new GlobalBuffer('in', 'f32', new Uint8Array(Float32Array.from({ length: 256 }, (_, i) => i).buffer)),
+      out: new GlobalBuffer('out', 'f32', new Uint8Array(Float32Array.from({ length: 128 }, () => -1).buffer)),
+    };
+    runMicroKernel(kernel, 'k', buffers);
+    const out = Array.from(new Float32Array(buffers.out.bytes.buffer.slice(0)));
+    expect(out.slice(0, 16)).toEqual([1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14]);
+    expect(out.slice(16, 24)).toEqual([1, 2, 3, 4, 11, 12, 13, 14]);
+    expect(out.slice(24, 32)).toEqual([1, 1, 1, 1, 11, 11, 11, 11]);
+    expect(out.slice(32, 40)).toEqual([20, -1, 22, 23, -1, -1, 26, -1]);
+    expect(out.slice(40, 48)).toEqual([7, -1, 5, 4, -1, -1, 1, -1]);
+    expect(out.slice(56, 64)).toEqual([-1, 6, -1, -1, 3, 2, -1, 0]);
+    expect(out.slice(64, 72)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(out.slice(72, 80)).toEqual([16, 17, 18, 19, 20, 21, 22, 23]);
+    expect(out[127]).toBe(119);
+  });
+});

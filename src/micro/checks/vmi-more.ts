@@ -341,6 +341,75 @@ const remainderMask: MicroCheck = (c) => {
   if (m && m.type.granularity !== 'pred' && m.type.layout === undefined) c.err(m.span, 'requires concrete mask result to carry layout');
 };
 
+/** verifyContiguousIfLayoutAssigned. */
+function contiguousIfAssigned(c: MicroCheckContext, v: Located<VmiVregType> | undefined, role: string): boolean {
+  if (!v || v.type.layout === undefined || contiguous(layoutOf(v.type))) return true;
+  c.err(v.span, `requires layout-assigned ${role} to use #pto.vmi.layout<contiguous>`);
+  return false;
+}
+
+/** VMIDeinterleaveLoadOp / VMIInterleaveStoreOp::verify: two halves of one type, contiguous when assigned. */
+function twoWay(load: boolean): MicroCheck {
+  return (c) => {
+    const [low, high] = [vreg(c, 'low'), vreg(c, 'high')];
+    if (!sameShape(c, [low, high])) return;
+    if (!memoryMatches(c, load ? 'source' : 'destination', low)) return;
+    const role = load ? 'result' : 'input';
+    if (contiguousIfAssigned(c, low, `low ${role}`)) contiguousIfAssigned(c, high, `high ${role}`);
+  };
+}
+
+/** VMIGroupLoadOp / VMIGroupBroadcastLoadOp::verify: the source's element, num_groups dividing the lanes. */
+function groupLoad(broadcast: boolean): MicroCheck {
+  return (c) => {
+    const result = vreg(c, 'result');
+    const groups = intAttr(c, 'num_groups');
+    if (!result) return;
+    if (groups === undefined) return c.err(c.v.op.nameSpan, "requires attribute 'num_groups'");
+    if (broadcast && groups <= 0) return c.err(result.span, 'requires num_groups to be positive');
+    if (broadcast && result.type.lanes % groups !== 0) return c.err(result.span, 'requires num_groups to evenly divide result logical lane count');
+    if (!memoryMatches(c, 'source', result)) return;
+    if (broadcast && layoutOf(result.type)?.kind === 'num_groups') return c.err(result.span, 'requires layout-assigned result to use a dense VMI layout');
+    if (groups <= 0) c.err(result.span, 'requires num_groups to be positive');
+    else if (result.type.lanes % groups !== 0) c.err(result.span, `requires num_groups to evenly divide VMI logical lane count ${result.type.lanes}`);
+  };
+}
+
+/** VMIStrideLoadOp / VMIStrideStoreOp / VMIMaskedLoadOp::verify: the memory's element, a mask of the data. */
+function maskedMemory(data: string, ptr: string, passthru: boolean): MicroCheck {
+  return (c) => {
+    const value = vreg(c, data);
+    if (!memoryMatches(c, ptr, value)) return;
+    if (passthru && !sameShape(c, [vreg(c, 'passthru'), value])) return;
+    maskMatches(c, mask(c, 'mask'), value?.type);
+  };
+}
+
+/** VMIGatherOp / VMIScatterOp::verify: 16/32-bit unsigned-or-signless indices of the data's lanes. */
+function indexed(gather: boolean): MicroCheck {
+  return (c) => {
+    const data = vreg(c, gather ? 'result' : 'value');
+    const indices = vreg(c, 'indices');
+    if (!data || !indices) return;
+    if (!memoryMatches(c, gather ? 'source' : 'destination', data)) return;
+    const bits = elemBits(indices.type.elem);
+    if (!isInteger(indices.type.elem) || indices.type.spelled.startsWith('si') || (bits !== 32 && bits !== 16))
+      return c.err(indices.span, 'requires signless or unsigned 16-bit or 32-bit integer indices');
+    const passthru = vreg(c, 'passthru');
+    const anyLayout = [data, indices, passthru].some((v) => v?.type.layout !== undefined);
+    for (const v of [indices, passthru]) {
+      if (!v) continue;
+      if (v.type.lanes !== data.type.lanes) return c.err(v.span, 'requires all VMI data values to have the same logical lane count');
+      if (anyLayout && v.type.layout === undefined) return c.err(v.span, 'requires either all or no VMI data values to carry layout');
+      if (anyLayout && v.type.layout !== data.type.layout) return c.err(v.span, 'requires all layout-assigned VMI data values to have the same layout');
+    }
+    if (gather && !sameShape(c, [passthru, data])) return;
+    if (gather && bits === 16 && data.type.spelled !== 'ui16')
+      return c.err(data.span, 'requires ui16 result and passthru element type when using ui16 indices');
+    maskMatches(c, mask(c, 'mask'), data.type);
+  };
+}
+
 export const VMI_MORE_CHECKS: Record<string, MicroCheck> = {
   vmiEnsureLayout: ensureLayout,
   vmiEnsureMaskLayout: ensureMaskLayout,
@@ -356,6 +425,15 @@ export const VMI_MORE_CHECKS: Record<string, MicroCheck> = {
   vmiCompress: compress,
   vmiCompressStore: compressStore,
   vmiGroupStore: groupStore,
+  vmiDeinterleaveLoad: twoWay(true),
+  vmiInterleaveStore: twoWay(false),
+  vmiGroupLoad: groupLoad(false),
+  vmiGroupBroadcastLoad: groupLoad(true),
+  vmiStrideLoad: maskedMemory('result', 'source', false),
+  vmiStrideStore: maskedMemory('value', 'destination', false),
+  vmiMaskedLoad: maskedMemory('result', 'source', true),
+  vmiIndexedGather: indexed(true),
+  vmiIndexedScatter: indexed(false),
   vmiCarry: carry,
   vmiBlockStore: blockStore,
   vmiGatherBytes: gatherBytes,

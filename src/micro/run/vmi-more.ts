@@ -371,24 +371,89 @@ export const VMI_MORE_SEMANTICS: Record<string, MicroSemantics> = {
     r.x.setResults(r.op, [vreg(out), maskReg(carried)]);
   },
   /**
-   * vsstb (one register: VMIToVPTO stores a single physical chunk): block k (32 bytes) of the value to destination +
-   * offset + k * block_stride * 32 bytes, as the VPTO vsstb with repeat stride 0. A block is stored when its mask lane
-   * is on; where lane k and the lane of the block's first byte disagree (the VPTO op's open question) it traps.
+   * vsstb and stride_store (one register: VMIToVPTO stores a single physical chunk): block k (32 bytes) of the value to
+   * destination + offset + (repeat_stride + k * block_stride) * 32 bytes (vsstb: repeat 0), as the VPTO vsstb.
    */
   vmiBlockStore(r) {
     const t = vmiVreg(typeNamed(r, 'value'), r);
-    const size = elemBytes(t.elem);
-    if (t.lanes * size > 256) return r.fail('a vsstb of more than one physical register is not implemented yet');
-    const [value, active] = [bytesNamed(r, 'value'), bytesNamed(r, 'mask')];
-    const { buffer, address } = localAddress(r, 'destination', r.x.index(r.op, r.b.operands.offset[0]));
-    const stride = Number(r.x.int(r.op, r.b.operands.block_stride[0]));
     const padded = newVReg();
-    padded.set(value);
-    for (let k = 0; k < 8; k++) {
-      const [byLane, byByte] = [active[k] === 1, active[(k * 32) / size] === 1];
-      if (byLane !== byByte) r.fail(`a block mask whose lane ${k} and lane ${(k * 32) / size} differ is not implemented yet`);
-      if (byLane) r.x.memory.bytesAt(buffer, address + k * stride * 32, 32, r.op.def.name, r.op.node.span).set(padded.subarray(k * 32, k * 32 + 32));
+    padded.set(oneRegister(r, t, bytesNamed(r, 'value')));
+    const { buffer, addresses } = strideBlocks(r, t, 'destination');
+    addresses.forEach((a, k) => a !== undefined && r.x.memory.bytesAt(buffer, a, 32, r.op.def.name, r.op.node.span).set(padded.subarray(k * 32, k * 32 + 32)));
+  },
+  /** stride_load: the blocks of vsstb's addressing read into one register, blocks whose mask lane is off zero. */
+  vmiStrideLoad(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    if (t.lanes * size > 256) return r.fail('a block-strided load of more than one physical register is not implemented yet');
+    const { buffer, addresses } = strideBlocks(r, t, 'source');
+    const v = newVReg();
+    addresses.forEach((a, k) => a !== undefined && v.set(r.x.memory.bytesAt(buffer, a, 32, r.op.def.name, r.op.node.span), k * 32));
+    r.x.setResults(r.op, [vreg(v.slice(0, t.lanes * size))]);
+  },
+  /** deinterleave_load: 2L elements from source + offset, the even ones to low, the odd ones to high. */
+  vmiDeinterleaveLoad(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    const ub = window(r, 'source', r.x.index(r.op, r.b.operands.offset[0]), 2 * t.lanes, size);
+    const [low, high] = [new Uint8Array(t.lanes * size), new Uint8Array(t.lanes * size)];
+    for (let i = 0; i < 2 * t.lanes; i++) (i % 2 === 0 ? low : high).set(ub.subarray(i * size, (i + 1) * size), (i >> 1) * size);
+    r.x.setResults(r.op, [vreg(low), vreg(high)]);
+  },
+  /** interleave_store: low[i] and high[i] to destination + offset + 2i and + 2i + 1. */
+  vmiInterleaveStore(r) {
+    const t = vmiVreg(typeNamed(r, 'low'), r);
+    const size = elemBytes(t.elem);
+    const [low, high] = [bytesNamed(r, 'low'), bytesNamed(r, 'high')];
+    const ub = window(r, 'destination', r.x.index(r.op, r.b.operands.offset[0]), 2 * t.lanes, size);
+    for (let i = 0; i < t.lanes; i++) {
+      ub.set(low.subarray(i * size, (i + 1) * size), 2 * i * size);
+      ub.set(high.subarray(i * size, (i + 1) * size), (2 * i + 1) * size);
     }
+  },
+  /** group_load: row g (L/C lanes) from source + offset + g * row_stride; group_broadcast_load: one element per row. */
+  vmiGroupLoad(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    const groups = dictInt(r, 'num_groups') ?? r.fail('num_groups is not an integer');
+    const offset = r.x.index(r.op, r.b.operands.offset[0]);
+    const broadcast = r.mnemonic === 'vmi.group_broadcast_load';
+    const stride = r.x.index(r.op, r.b.operands[broadcast ? 'source_group_stride' : 'row_stride'][0]);
+    const row = t.lanes / groups;
+    const out = new Uint8Array(t.lanes * size);
+    for (let g = 0; g < groups; g++) {
+      const ub = window(r, 'source', offset + g * stride, broadcast ? 1 : row, size);
+      for (let k = 0; k < row; k++) out.set(broadcast ? ub : ub.subarray(k * size, (k + 1) * size), (g * row + k) * size);
+    }
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** masked_load: active lane i from source + offset + i, inactive lanes from passthru (their memory is not read). */
+  vmiMaskedLoad(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    const active = bytesNamed(r, 'mask');
+    const out = bytesNamed(r, 'passthru').slice();
+    const offset = r.x.index(r.op, r.b.operands.offset[0]);
+    for (let i = 0; i < t.lanes; i++) if (active[i] === 1) out.set(window(r, 'source', offset + i, 1, size), i * size);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** gather: active lane i from source + indices[i] elements (unsigned), inactive lanes from passthru. */
+  vmiIndexedGather(r) {
+    const t = vmiVreg(r.op.resultTypes[0], r);
+    const size = elemBytes(t.elem);
+    const index = unsignedLanes(r, 'indices');
+    const active = bytesNamed(r, 'mask');
+    const out = bytesNamed(r, 'passthru').slice();
+    for (let i = 0; i < t.lanes; i++) if (active[i] === 1) out.set(window(r, 'source', index(i), 1, size), i * size);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /** scatter: active lane i to destination + indices[i] elements (unsigned), in lane order (a later lane wins). */
+  vmiIndexedScatter(r) {
+    const t = vmiVreg(typeNamed(r, 'value'), r);
+    const size = elemBytes(t.elem);
+    const index = unsignedLanes(r, 'indices');
+    const [value, active] = [bytesNamed(r, 'value'), bytesNamed(r, 'mask')];
+    for (let i = 0; i < t.lanes; i++) if (active[i] === 1) window(r, 'destination', index(i), 1, size).set(value.subarray(i * size, (i + 1) * size));
   },
   /** vaxpy: alpha * x + acc rounded once (the VPTO vaxpy lanes); inactive lanes zero. */
   vmiAxpy(r) {
@@ -432,6 +497,39 @@ export const VMI_MORE_SEMANTICS: Record<string, MicroSemantics> = {
     r.x.setResults(r.op, [maskReg(Uint8Array.from({ length: t.lanes }, (_, i) => (i < rem ? 1 : 0))), BigInt(rem < t.lanes ? 0 : rem - t.lanes)]);
   },
 };
+
+/** A value that must fit one physical register (a block-strided access lowers to one VPTO op). */
+function oneRegister(r: MicroRun, t: VmiVregType, bytes: Uint8Array): Uint8Array {
+  if (t.lanes * elemBytes(t.elem) > 256) return r.fail('a block-strided access of more than one physical register is not implemented yet');
+  return bytes;
+}
+
+/**
+ * The 8 blocks of a block-strided access: block k at the pointer + offset + (repeat_stride + k * block_stride) * 32
+ * bytes when its mask lane k is on. Which mask bit governs a block the sources leave open (the VPTO vsldb/vsstb note):
+ * where lane k and the lane of the block's first byte disagree it traps.
+ */
+function strideBlocks(r: MicroRun, t: VmiVregType, ptr: string): { buffer: string; addresses: (number | undefined)[] } {
+  const size = elemBytes(t.elem);
+  const active = bytesNamed(r, 'mask');
+  const { buffer, address } = localAddress(r, ptr, r.x.index(r.op, r.b.operands.offset[0]));
+  const block = Number(r.x.int(r.op, r.b.operands.block_stride[0]));
+  const repeat = r.b.operands.repeat_stride?.length ? Number(r.x.int(r.op, r.b.operands.repeat_stride[0])) : 0;
+  const addresses = Array.from({ length: 8 }, (_, k) => {
+    const [byLane, byByte] = [active[k] === 1, active[(k * 32) / size] === 1];
+    if (byLane !== byByte) r.fail(`a block mask whose lane ${k} and lane ${(k * 32) / size} differ is not implemented yet`);
+    return byLane ? address + (repeat + k * block) * 32 : undefined;
+  });
+  return { buffer, addresses };
+}
+
+/** Lane i of an index vector read unsigned (signless VMI integers are unsigned). */
+function unsignedLanes(r: MicroRun, name: string): (i: number) => number {
+  const t = vmiVreg(typeNamed(r, name), r);
+  const c = codec(t.elem.replace(/^i/, 'u') as ElemType);
+  const bytes = view(bytesNamed(r, name));
+  return (i) => Number(c.read(bytes, i * c.size));
+}
 
 /** The UB window of `count` elements of the pointer operand at element `offset`. */
 function window(r: MicroRun, ptr: string, offset: number, count: number, size: number): Uint8Array {
