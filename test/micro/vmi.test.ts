@@ -44,6 +44,12 @@ describe('verification', () => {
     expect(errors(`  %a = pto.vmi.vselr %x, %h : ${V}, !pto.vmi.vreg<128xf16> -> ${V}`, params)).toEqual([
       'E0451: pto.vmi.vselr: requires index lane count to match result lane count',
     ]);
+    expect(
+      errors(
+        `  %a = pto.vmi.vmuls %b, %s, %m : !pto.vmi.vreg<64xbf16>, bf16, ${M} -> !pto.vmi.vreg<64xbf16>`,
+        `%b: !pto.vmi.vreg<64xbf16>, %s: bf16, %m: ${M}`,
+      ),
+    ).toEqual(['E0451: pto.vmi.vmuls: requires i16, i32, f16, or f32 VMI element type']);
     // Masks take the mask logic path of vand/vor/vxor/vnot: no governing mask.
     expect(errors(`  %k = pto.vmi.vxor %m, %m : ${M}, ${M} -> ${M}`, params)).toEqual([]);
     expect(errors(`  %k = pto.vmi.vand %m, %m, %m : ${M}, ${M}, ${M} -> ${M}`, params)).toEqual([

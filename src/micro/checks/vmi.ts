@@ -347,6 +347,8 @@ const vecScalar: MicroCheck = (c) => {
   if (!src) return;
   const shift = c.row.name.endsWith('shls') || c.row.name.endsWith('shrs');
   if (src.type.spelled === '!pto.bf16x2') return c.err(src.span, 'does not support bf16x2 VMI element type; bf16x2 is conversion-only');
+  // VMIAddSOp and its siblings check the element list before the shared rules.
+  if (c.row.elems && !elemAllowed(c.row.elems, src.type)) return c.err(src.span, `requires ${listed(c.row.elems)} VMI element type`);
   if (shift) {
     if (!isInteger(src.type.elem)) return c.err(src.span, 'requires integer-like VMI element type for shift');
     if (scalar?.type?.kind === 'scalar' && scalar.type.elem !== 'i16') return c.err(scalar.span, 'requires signless i16 shift amount');
