@@ -443,7 +443,7 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
  * registers folded lane-wise by vadd, then the register reduced by vcadd's pair tree (../semantics, reduction.ts).
  * Inactive lanes are +0 in their places. Integer sums are exact, wrapped to the element's width.
  */
-function groupSum(elem: ElemType, lanes: number[], src: Uint8Array, r: MicroRun): Scalar {
+export function groupSum(elem: ElemType, lanes: number[], src: Uint8Array, r: MicroRun): Scalar {
   const size = elemBytes(elem);
   const per = VREG_BYTES / size;
   const c = codec(elem);
@@ -469,7 +469,7 @@ function groupSum(elem: ElemType, lanes: number[], src: Uint8Array, r: MicroRun)
 }
 
 /** vcmax / vcmin of the active lanes; none active gives the identity (-inf/+inf, or the integer bound), VMIOps.td. */
-function extremum(max: boolean, values: Scalar[], r: MicroRun): Scalar {
+export function extremum(max: boolean, values: Scalar[], r: MicroRun): Scalar {
   if (values.some((v) => typeof v === 'number' && Number.isNaN(v))) r.fail(`${max ? 'vcmax' : 'vcmin'} of a NaN lane is not implemented yet`);
   if (values.length === 0) r.fail(`${max ? 'vcmax' : 'vcmin'} of no active lane is not implemented yet`);
   return values.reduce((a, b) => ((max ? b > a : b < a) ? b : a));
