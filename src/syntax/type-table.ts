@@ -4,7 +4,6 @@ import { ptoGrammar } from './grammar';
 import { Actions, RecordedShape, Unreplayable, keepVisited, recordShape, replayShape } from './shape-cache';
 import { GenerationalMap } from './generational-map';
 import { StatementShape, statementShape } from './statement-shape';
-import { VECTOR_LEVEL_UNSUPPORTED } from './op-syntax';
 import { MICRO_TYPE_NAMES, microType } from './micro-types';
 import {
   BLayout,
@@ -22,9 +21,6 @@ import {
   defaultLayout,
   scalarFromName,
 } from '../types/type';
-
-/** The types of PTOAS's VMI dialect (include/PTO/IR/VMITypeDefs.td), which lowers to the micro-ops. */
-const VMI_TYPES = ['pto.vmi.vreg', 'pto.vmi.mask'];
 
 /** The dialect types whose parameters this table reads; other `!dialect.name` types stay opaque. */
 
@@ -191,7 +187,6 @@ export class TypeTable {
     const handle = HANDLE_KINDS.find((h) => name === `pto.${h}`);
     if (handle) return body ? { error: `'!${name}' takes no parameters`, warnings: [] } : { type: { kind: 'handle', handle }, warnings: [] };
     if (MICRO_TYPE_NAMES.includes(name)) return { ...microType(name, body), warnings: [] };
-    if (VMI_TYPES.includes(name)) return { error: `'!${name}' is a VMI type ${VECTOR_LEVEL_UNSUPPORTED}`, warnings: [] };
     if (!PARAMETERIZED.includes(name)) {
       // The pto dialect is PTOAS's own: it parses its types itself and refuses a name it does not define (as
       // MLIR's default dialect type parser does). Other dialects' types stay opaque: PTOAS allows unregistered ones.
