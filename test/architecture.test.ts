@@ -30,6 +30,8 @@ const ALLOWED: Record<string, string[]> = {
   corpus: ['diag', 'types', 'spec', 'syntax', 'ir', 'verify', 'vm', 'emit'],
   board: ['diag', 'types', 'numerics', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'corpus'],
   cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'emit', 'lower', 'board'],
+  // Expansion without PTOAS (issue 38): PTOAS's tile templates run through the Python shim (board's runner helpers).
+  expand: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'board'],
 };
 
 interface Import {

@@ -348,3 +348,42 @@ def print_by_format(view, p):
         p.line("}")
         return
     p.line("%s%s %s" % (head, facts["mnemonic"], text) if text else head + facts["mnemonic"])
+
+
+# ---- ops whose PTOAS printer is hand-written C++ (hasCustomAssemblyFormat): their printed forms, by class name ----
+
+
+def _operands_types_form(p, op, extra="", skip=()):
+    """`%a, %b[, extra] {attrs} : A, B -> R` (VcvtOp::print, VtrcOp::print)."""
+    rest = {k: v for k, v in op.attributes.items() if k not in skip}
+    attrs = " {%s}" % attr_dict_body(rest) if rest else ""
+    names = p.define_results(op)
+    head = (", ".join(names) + " = ") if names else ""
+    types = ", ".join(str(v.type) for v in op.operands)
+    results = ", ".join(str(r.type) for r in op.results)
+    p.line("%s%s %s%s%s : %s -> %s" % (head, op.name, p.names_of(op.operands), extra, attrs, types, results))
+
+
+def _print_vcvt(view, p):
+    _operands_types_form(p, view.operation)
+
+
+def _print_vtrc(view, p):
+    op = view.operation
+    mode = op.attributes.get("round_mode")
+    if mode is None:
+        raise ShimError("pto.vtrc without a round_mode")
+    _operands_types_form(p, op, ", %s" % mode, skip=("round_mode",))
+
+
+def _print_mem_bar(view, p):
+    """`pto.mem_bar "VST_VLD"`: the barrier kind as a string (the legacy form PTOAS prints and reads)."""
+    op = view.operation
+    kind = op.attributes.get("kind")
+    m = re.match(r"^#pto\.membar<(\w+)>$", str(kind)) or re.match(r'^"(\w+)"$', str(kind))
+    if not m or len(op.attributes) != 1:
+        raise ShimError("pto.mem_bar with %s" % dict(op.attributes))
+    p.line('pto.mem_bar "%s"' % m.group(1))
+
+
+OWN_FORMS = {"VcvtOp": _print_vcvt, "VtrcOp": _print_vtrc, "MemBarOp": _print_mem_bar}

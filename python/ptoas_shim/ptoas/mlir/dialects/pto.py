@@ -409,7 +409,8 @@ def _install_micro_ops():
     """The VPTO/VMI ops (class name without its `PTO_` prefix, as MLIR's bindings name it), printed by format."""
     for def_name, facts in _micro_facts.MICRO_OPS.items():
         name = def_name.split("_", 1)[1] if "_" in def_name else def_name
-        extra = {"print_custom": _micro.print_by_format} if facts["format"] else {}
+        printer = _micro.OWN_FORMS.get(name) or (_micro.print_by_format if facts["format"] else None)
+        extra = {"print_custom": printer} if printer else {}
         globals()[name] = make_op_class(name, facts, FactOp, extra)
 
 

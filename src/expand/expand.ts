@@ -1,0 +1,187 @@
+/**
+ * Expansion without PTOAS: an A5 tile-level module with its tile ops replaced by their template instances, as
+ * PTOAS's ExpandTileOp does it (docs/lowering.md): for each tile op, the operands' specs select a template of
+ * lib/TileOps/a5 (run through the shim, src/expand/tilelib.ts), the instance becomes a private function of the module
+ * named after its specialization, and the op becomes a `func.call` of it with the same operands (the template takes
+ * the tile buffers themselves and reads their address and valid shape with pto.tile_buf_addr / tile_valid_rows /
+ * tile_valid_cols). PTOAS then inlines the call and folds those reads to constants; that changes no value, and the
+ * VM runs the call as it is, so this expansion stops before it.
+ *
+ * An op no template can be made for is left as it is and reported with the reason: the expansion never stands for
+ * a tile op it does not compute.
+ */
+import { OpNode, Operand, Block } from '../syntax/ast';
+import { Program } from '../ir/program';
+import { moduleOp } from '../ops/structure/builtin';
+import { Type, printType } from '../types/type';
+import { assemble } from '../verify/assemble';
+import { OperandSpec, instanceName, operandSpec } from './operand-spec';
+import { TemplateRequest, TemplateResult, runTemplates } from './tilelib';
+
+export interface Expanded {
+  /** The tile op, its line, and the instance that replaced it. */
+  op: string;
+  line: number;
+  template: string;
+  /** Every legal candidate, in PTOAS's order; the first is the one taken. */
+  candidates: string[];
+  instance: string;
+}
+
+export interface NotExpanded {
+  op: string;
+  line: number;
+  /** What is missing: a template the shim cannot run (with the frame that hit it), an operand kind, ... */
+  reason: string;
+  /** The shim lacks something (as opposed to PTOAS rejecting the op too). */
+  shim: boolean;
+}
+
+export type Expansion = { text: string; expanded: Expanded[]; notExpanded: NotExpanded[] } | { error: string };
+
+export interface ExpandOptions {
+  /** The PTOAS tree (PTO_UPSTREAM_DIR) whose ptodsl and lib/TileOps are run. */
+  upstreamDir: string;
+  /** Expand only these ops (`pto.tadd`); default every tile op with tile and scalar operands. */
+  only?: (op: string) => boolean;
+  /** Which legal candidate to take, by template name (`template_tadd` for the 2-D traversal); default PTOAS's first. */
+  candidate?: (op: string, candidates: string[]) => string | undefined;
+}
+
+interface Site {
+  node: OpNode;
+  fn: OpNode;
+  line: number;
+  operands: Operand[];
+  types: Type[];
+  specs: OperandSpec[];
+}
+
+function* opsOf(blocks: Block[]): Generator<OpNode> {
+  for (const b of blocks)
+    for (const op of b.ops) {
+      yield op;
+      for (const r of op.regions) yield* opsOf(r.blocks);
+    }
+}
+
+/**
+ * The value of `name` when an integer constant defines it in `fn` (an op of no operands with an integer `value`:
+ * arith.constant), as PTOAS passes a constant scalar's value.
+ */
+function constantOf(fn: OpNode, name: string): number | undefined {
+  for (const op of opsOf(fn.regions.flatMap((r) => r.blocks)))
+    if (op.results.some((r) => r.name === name)) {
+      const v = op.operands.length === 0 ? op.attrs.find((a) => a.key === 'value')?.value : undefined;
+      return v && v.kind === 'int' ? Number(v.value) : undefined;
+    }
+  return undefined;
+}
+
+/** The tile ops of the program with their operands in written order (ins, then outs: MLIR's operand order). */
+function sites(program: Program, lineOf: (offset: number) => number, notExpanded: NotExpanded[], only: (op: string) => boolean): Site[] {
+  const found: Site[] = [];
+  for (const fn of program.functions.values())
+    for (const node of opsOf(fn.regions.flatMap((r) => r.blocks))) {
+      const inst = program.instructions.get(node);
+      if (!inst || !only(node.name)) continue;
+      const line = lineOf(node.span.start);
+      const bound = [...inst.operands.values()];
+      const types: Type[] = [];
+      const specs: OperandSpec[] = [];
+      let reason: string | undefined;
+      if (node.form !== 'dps') reason = 'an op not in the ins(...) outs(...) form (its operand order is not MLIR’s)';
+      if (node.attrs.length > 0 || node.positional)
+        reason = `its attributes (${node.attrs.map((a) => a.key).join(', ') || 'positional'}) are not passed to templates yet`;
+      for (const operand of node.operands) {
+        if (reason) break;
+        const b = bound.find((x) => x.use === operand);
+        if (!b || !operand.value) {
+          reason = 'an operand the verifier did not bind';
+          break;
+        }
+        const spec = operandSpec(b.type, b.type.kind === 'scalar' ? constantOf(fn, operand.value.name) : undefined);
+        if ('unsupported' in spec) reason = spec.unsupported;
+        else {
+          types.push(b.type);
+          specs.push(spec);
+        }
+      }
+      if (reason) notExpanded.push({ op: node.name, line, reason, shim: false });
+      else found.push({ node, fn, line, operands: node.operands, types, specs });
+    }
+  return found;
+}
+
+/** The function of a traced template module, renamed and made private. */
+function instanceFunction(moduleText: string, template: string, instance: string): string | undefined {
+  const lines = moduleText.trim().split('\n');
+  if (!/^module\b.*\{$/.test(lines[0]) || lines[lines.length - 1] !== '}') return undefined;
+  const body = lines.slice(1, -1).join('\n');
+  const head = `func.func @${template}(`;
+  if (body.split(head).length !== 2) return undefined;
+  return body.replace(head, `func.func private @${instance}(`);
+}
+
+const valueText = (o: Operand): string => `${o.value!.name}${o.value!.index !== undefined ? `#${o.value!.index}` : ''}`;
+
+/** Expands the tile ops of an A5 tile-level module (its text) into calls of their template instances. */
+export function expandModule(file: string, text: string, options: ExpandOptions): Expansion {
+  const asm = assemble(file, text);
+  if (asm.diags.hasErrors()) return { error: `${file} does not assemble: ${asm.diags.sorted()[0].message}` };
+  if (asm.program.target !== 'a5') return { error: `${file} is not an A5 module (the templates are A5's)` };
+  const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length;
+  const notExpanded: NotExpanded[] = [];
+  const found = sites(asm.program, lineOf, notExpanded, options.only ?? (() => true));
+
+  // One request per distinct specialization (PTOAS caches instances by the same key).
+  const keyOf = (s: Site): string => JSON.stringify([s.node.name, s.specs]);
+  const requests = new Map<string, TemplateRequest>();
+  for (const s of found) if (!requests.has(keyOf(s))) requests.set(keyOf(s), { op: s.node.name, operands: s.specs });
+  const keys = [...requests.keys()];
+  const first = runTemplates([...requests.values()], options.upstreamDir);
+  if ('error' in first) return first;
+  // A chosen candidate other than the library's first is asked for in a second batch.
+  const results = new Map<string, TemplateResult>(keys.map((k, i) => [k, first[i]]));
+  const again = keys.filter((k) => {
+    const r = results.get(k)!;
+    const want = 'name' in r ? options.candidate?.(requests.get(k)!.op, r.candidates) : undefined;
+    if (want && 'name' in r) requests.get(k)!.candidate = want;
+    return want !== undefined && 'name' in r && want !== r.name;
+  });
+  const second = runTemplates(
+    again.map((k) => requests.get(k)!),
+    options.upstreamDir,
+  );
+  if ('error' in second) return second;
+  again.forEach((k, i) => results.set(k, second[i]));
+
+  const expanded: Expanded[] = [];
+  const functions = new Map<string, string>();
+  const edits: { start: number; end: number; text: string }[] = [];
+  for (const s of found) {
+    const r = results.get(keyOf(s))!;
+    if ('error' in r) {
+      notExpanded.push({ op: s.node.name, line: s.line, reason: `${r.error}${r.where ? ` (at ${r.where})` : ''}`, shim: r.missing });
+      continue;
+    }
+    const instance = instanceName(s.node.name, s.specs, r.name);
+    const fnText = functions.get(instance) ?? instanceFunction(r.text, r.name, instance);
+    if (fnText === undefined) {
+      notExpanded.push({ op: s.node.name, line: s.line, reason: `the traced module of ${r.name} is not one function`, shim: true });
+      continue;
+    }
+    functions.set(instance, fnText);
+    const call = `func.call @${instance}(${s.operands.map(valueText).join(', ')}) : (${s.types.map(printType).join(', ')}) -> ()`;
+    edits.push({ start: s.node.span.start, end: s.node.span.end, text: call });
+    expanded.push({ op: s.node.name, line: s.line, template: r.name, candidates: r.candidates, instance });
+  }
+
+  // The instances go at the end of the module holding the ops (before its closing brace), else of the file.
+  const top = asm.module.ops.find((op) => op.name === moduleOp.name);
+  const at = top ? text.lastIndexOf('}', top.span.end - 1) : text.length;
+  if (functions.size > 0) edits.push({ start: at, end: at, text: `${[...functions.values()].join('\n')}\n` });
+  let out = text;
+  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return { text: out, expanded, notExpanded };
+}

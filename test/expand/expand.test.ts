@@ -1,0 +1,157 @@
+/**
+ * Expansion without PTOAS (src/expand): PTOAS's A5 templates (PTO_UPSTREAM_DIR's lib/TileOps, run by its ptodsl over
+ * our Python shim) replace the tile ops, and the expanded module runs on the VM. The expected values are computed
+ * here (Math.fround for one f32 rounding, `| 0` for i32 wrapping), not taken from either run.
+ */
+import { spawnSync } from 'child_process';
+import { checkLowering, compareRuns, BufferInput } from '../../src/expand/check';
+import { expandModule } from '../../src/expand/expand';
+import { upstreamTree } from '../../src/expand/tilelib';
+import { binaryKernel, unaryKernel } from './kernels';
+
+const tree = upstreamTree(process.env.PTO_UPSTREAM_DIR);
+const python = spawnSync(process.env.PYTHON ?? 'python3', ['--version']);
+const skipReason = 'error' in tree ? tree.error : python.status !== 0 ? `${process.env.PYTHON ?? 'python3'} cannot run` : undefined;
+if (skipReason) console.warn(`test/expand/expand.test.ts skipped: ${skipReason}`);
+const suite = skipReason ? describe.skip : describe;
+const upstreamDir = 'dir' in tree ? tree.dir : '';
+
+/** The tile ops only: tload/tstore (view operands) stay tile-level, so the check isolates the op under test. */
+const onlyCompute = (op: string): boolean => op !== 'pto.tload' && op !== 'pto.tstore';
+
+const f32 = (values: number[]): BufferInput => ({ elem: 'f32', bytes: new Uint8Array(Float32Array.from(values).buffer) });
+const i32 = (values: number[]): BufferInput => ({ elem: 'i32', bytes: new Uint8Array(Int32Array.from(values).buffer) });
+const asF32 = (bytes: Uint8Array): number[] => Array.from(new Float32Array(bytes.slice().buffer));
+const asI32 = (bytes: Uint8Array): number[] => Array.from(new Int32Array(bytes.slice().buffer));
+
+const n = 8 * 64;
+const A = Array.from({ length: n }, (_, i) => Math.fround(i * 0.37 - 50));
+const B = Array.from({ length: n }, (_, i) => Math.fround(3 / (i + 7) + (i % 5)));
+
+suite('expanding A5 tile ops with PTOAS templates', () => {
+  test('tadd f32 8x64: PTOAS prefers the 1-D traversal; the instance is a private function and the op a call of it', () => {
+    const r = checkLowering(
+      binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }),
+      'kernel',
+      { a: f32(A), b: f32(B), out: f32(new Array(n).fill(0)) },
+      { upstreamDir, only: onlyCompute },
+    );
+    if ('error' in r) throw new Error(r.error);
+    expect(r.expanded.map((e) => [e.op, e.template, e.candidates])).toEqual([['pto.tadd', 'template_tadd_1d', ['template_tadd_1d', 'template_tadd']]]);
+    const tile = 'tile_f32_8_64_v8_v64_bl0_sl0_fr512_pd0_cm0';
+    expect(r.expanded[0].instance).toBe(`__pto_tilelang_a5_tadd_${tile}_${tile}_${tile}__template_tadd_1d`);
+    expect(r.expandedText).toContain(`func.call @${r.expanded[0].instance}(%ta, %tb, %td)`);
+    expect(r.expandedText).toContain(`func.func private @${r.expanded[0].instance}(`);
+    expect(r.expandedText).not.toMatch(/pto\.tadd ins/);
+    expect(r.expandedText).toMatch(/pto\.vadd %\d+, %\d+, %\d+ : !pto\.vreg<64xf32>/);
+    expect(r.agree).toBe(true);
+    expect(asF32(r.outputs.get('out')!)).toEqual(A.map((a, i) => Math.fround(a + B[i])));
+  });
+
+  test('tadd f32, valid 4x63 of a 4x64 tile: only the 2-D traversal is legal (the rows are not contiguous)', () => {
+    const m = 4 * 63;
+    const r = checkLowering(
+      binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 4, cols: 64, vRow: 4, vCol: 63 }),
+      'kernel',
+      { a: f32(A.slice(0, m)), b: f32(B.slice(0, m)), out: f32(new Array(m).fill(0)) },
+      { upstreamDir, only: onlyCompute },
+    );
+    if ('error' in r) throw new Error(r.error);
+    expect(r.expanded.map((e) => [e.template, e.candidates])).toEqual([['template_tadd', ['template_tadd']]]);
+    expect(r.agree).toBe(true);
+    expect(asF32(r.outputs.get('out')!)).toEqual(A.slice(0, m).map((a, i) => Math.fround(a + B[i])));
+  });
+
+  test('a chosen candidate: the 2-D traversal of the full 8x64 tile gives the same bytes', () => {
+    const r = checkLowering(
+      binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }),
+      'kernel',
+      { a: f32(A), b: f32(B), out: f32(new Array(n).fill(0)) },
+      {
+        upstreamDir,
+        only: onlyCompute,
+        candidate: (_op, candidates) => candidates.find((c) => !c.endsWith('_1d')),
+      },
+    );
+    if ('error' in r) throw new Error(r.error);
+    expect(r.expanded.map((e) => e.template)).toEqual(['template_tadd']);
+    expect(r.agree).toBe(true);
+    expect(asF32(r.outputs.get('out')!)).toEqual(A.map((a, i) => Math.fround(a + B[i])));
+  });
+
+  const binary: [string, (a: number, b: number) => number][] = [
+    ['pto.tsub', (a, b) => Math.fround(a - b)],
+    ['pto.tmul', (a, b) => Math.fround(a * b)],
+    ['pto.tdiv', (a, b) => Math.fround(a / b)],
+    ['pto.tmax', (a, b) => Math.max(a, b)],
+    ['pto.tmin', (a, b) => Math.min(a, b)],
+  ];
+  test.each(binary)('%s f32 8x64: the expansion agrees with the tile op, both computing each element once', (op, f) => {
+    const r = checkLowering(
+      binaryKernel({ op, dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }),
+      'kernel',
+      { a: f32(A), b: f32(B), out: f32(new Array(n).fill(0)) },
+      { upstreamDir, only: onlyCompute },
+    );
+    if ('error' in r) throw new Error(r.error);
+    expect(r.expanded.map((e) => e.op)).toEqual([op]);
+    expect(r.agree).toBe(true);
+    expect(asF32(r.outputs.get('out')!)).toEqual(A.map((a, i) => f(a, B[i])));
+  });
+
+  test('tadd i32 with a tail (valid 5x40 of 8x64): wraps like the tile op', () => {
+    const m = 5 * 40;
+    const a = Array.from({ length: m }, (_, i) => (i % 2 ? 2147483000 + i : -i * 1000));
+    const b = Array.from({ length: m }, (_, i) => i * 7919);
+    const r = checkLowering(
+      binaryKernel({ op: 'pto.tadd', dtype: 'i32', rows: 8, cols: 64, vRow: 5, vCol: 40 }),
+      'kernel',
+      { a: i32(a), b: i32(b), out: i32(new Array(m).fill(0)) },
+      { upstreamDir, only: onlyCompute },
+    );
+    if ('error' in r) throw new Error(r.error);
+    expect(r.agree).toBe(true);
+    expect(asI32(r.outputs.get('out')!)).toEqual(a.map((x, i) => (x + b[i]) | 0));
+  });
+
+  const unary: [string, (a: number) => number][] = [
+    ['pto.tabs', (a) => Math.abs(a)],
+    ['pto.tneg', (a) => -a],
+    ['pto.trelu', (a) => (a > 0 ? a : 0)],
+  ];
+  test.each(unary)('%s f32 8x64 (unary)', (op, f) => {
+    const r = checkLowering(
+      unaryKernel({ op, dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }),
+      'kernel',
+      { a: f32(A), out: f32(new Array(n).fill(0)) },
+      { upstreamDir, only: onlyCompute },
+    );
+    if ('error' in r) throw new Error(r.error);
+    expect(r.expanded.map((e) => e.op)).toEqual([op]);
+    expect(r.agree).toBe(true);
+    expect(asF32(r.outputs.get('out')!)).toEqual(A.map(f));
+  });
+
+  test('tload and tstore (view operands) are left as tile ops, each reported with the reason', () => {
+    const r = expandModule('k.pto', binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }), { upstreamDir });
+    if ('error' in r) throw new Error(r.error);
+    expect(r.expanded.map((e) => e.op)).toEqual(['pto.tadd']);
+    expect(r.notExpanded.map((e) => [e.op, e.reason, e.shim])).toEqual([
+      ['pto.tload', 'a partition_view operand (only tiles and scalars are passed to templates yet)', false],
+      ['pto.tload', 'a partition_view operand (only tiles and scalars are passed to templates yet)', false],
+      ['pto.tstore', 'a partition_view operand (only tiles and scalars are passed to templates yet)', false],
+    ]);
+  });
+
+  test('a wrong expansion is caught: vsub for vadd differs at element 0, both values given', () => {
+    const text = binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 });
+    const r = expandModule('k.pto', text, { upstreamDir, only: onlyCompute });
+    if ('error' in r) throw new Error(r.error);
+    const wrong = r.text.replace(/pto\.vadd /, 'pto.vsub ');
+    const c = compareRuns(text, wrong, 'kernel', { a: f32(A), b: f32(B), out: f32(new Array(n).fill(0)) });
+    if ('error' in c) throw new Error(c.error);
+    const hex = (x: number): string => Buffer.from(Float32Array.of(x).buffer).toString('hex');
+    // A[0] = -50, B[0] = 3/7: the sum and the difference.
+    expect(c.difference).toEqual({ buffer: 'out', element: 0, tileLevel: hex(Math.fround(A[0] + B[0])), expanded: hex(Math.fround(A[0] - B[0])) });
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * A5 tile-level kernels for the expansion tests: GM -> tiles (tload), one tile op, tiles -> GM (tstore), over tiles
+ * of `rows x cols` elements of which `vRow x vCol` are valid (the partitions move the valid region only).
+ */
+export interface TileKernel {
+  op: string;
+  dtype: string;
+  rows: number;
+  cols: number;
+  vRow: number;
+  vCol: number;
+}
+
+function kernel(k: TileKernel, inputs: string[]): string {
+  const tile = `!pto.tile_buf<loc=vec, dtype=${k.dtype}, rows=${k.rows}, cols=${k.cols}, v_row=${k.vRow}, v_col=${k.vCol}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+  const part = `!pto.partition_tensor_view<${k.vRow}x${k.vCol}x${k.dtype}>`;
+  const view = `!pto.tensor_view<?x?x${k.dtype}>`;
+  const viewOf = (p: string): string =>
+    `    %${p}v = pto.make_tensor_view %${p}, shape = [%r, %c], strides = [%c, %c1] : ${view}\n` +
+    `    %${p}p = pto.partition_view %${p}v, offsets = [%c0, %c0], sizes = [%r, %c] : ${view} -> ${part}\n`;
+  const params = [...inputs, 'out'].map((p) => `%${p}: !pto.ptr<${k.dtype}>`).join(', ');
+  const loads = inputs.map((p) => `    %t${p} = pto.alloc_tile : ${tile}\n    pto.tload ins(%${p}p : ${part}) outs(%t${p} : ${tile})\n`).join('');
+  return `module attributes {pto.target_arch = "a5"} {
+  func.func @kernel(${params}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = arith.constant ${k.vRow} : index
+    %c = arith.constant ${k.vCol} : index
+${[...inputs, 'out'].map(viewOf).join('')}${loads}    %td = pto.alloc_tile : ${tile}
+    ${k.op} ins(${inputs.map((p) => `%t${p}`).join(', ')} : ${inputs.map(() => tile).join(', ')}) outs(%td : ${tile})
+    pto.tstore ins(%td : ${tile}) outs(%outp : ${part})
+    return
+  }
+}
+`;
+}
+
+/** `op ins(%ta, %tb) outs(%td)`: out = a op b over the valid region. */
+export const binaryKernel = (k: TileKernel): string => kernel(k, ['a', 'b']);
+
+/** `op ins(%ta) outs(%td)`. */
+export const unaryKernel = (k: TileKernel): string => kernel(k, ['a']);
