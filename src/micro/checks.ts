@@ -4,6 +4,7 @@ import type { MicroOpRowData } from '../spec/micro-schema';
 import { Attr } from '../syntax/ast';
 import { Type } from '../types/type';
 import { MicroBinding } from './format';
+import { CUBE_CHECKS } from './checks/cube';
 import { VECTOR_CHECKS } from './checks/vector';
 import { VMI_CHECKS } from './checks/vmi';
 import { VMI_MORE_CHECKS } from './checks/vmi-more';
@@ -29,4 +30,4 @@ export interface MicroCheckContext {
 export type MicroCheck = (c: MicroCheckContext) => void;
 
 /** Every check a row of spec/micro/ may name (`check`), by name: one table per family. */
-export const MICRO_CHECKS: Record<string, MicroCheck> = { ...VECTOR_CHECKS, ...VMI_CHECKS, ...VMI_MORE_CHECKS };
+export const MICRO_CHECKS: Record<string, MicroCheck> = { ...VECTOR_CHECKS, ...CUBE_CHECKS, ...VMI_CHECKS, ...VMI_MORE_CHECKS };

@@ -128,3 +128,34 @@ test('mte_l1_bt widens an f16 bias from L1 into the bias table (32-byte units), 
   });
   expect(Array.from(new Float32Array(buffers.c_gm.bytes.buffer.slice(0)))).toEqual(expected);
 });
+
+test("the cube rows' own verifier rules: fill geometry and word width, mad's type rules (VPTO.cpp)", () => {
+  const params = '%d: !pto.ptr<ui16, l1>, %e: !pto.ptr<i16, l1>, %w: i32';
+  const fill = (off: number, rep: number, bits: number, dst = '%d', t = 'ui16') =>
+    `  %o = arith.constant ${off} : i64\n  %r = arith.constant ${rep} : i64\n  pto.raw_fill_l1 ${dst}, %o, %w, %r, %r, %r {fill_word_bits = ${bits} : i64} : !pto.ptr<${t}, l1>, i64, i32, i64, i64, i64`;
+  expect(microErrors(fill(32, 4, 16), params)).toEqual([]);
+  expect(microErrors(fill(2, 4, 16), params)).toEqual(['E0451: pto.raw_fill_l1: byte_offset must be a multiple of 32 bytes']);
+  expect(microErrors(fill(0, 32768, 32), params)).toEqual([
+    'E0451: pto.raw_fill_l1: repeat_times must be <= 32767',
+    'E0451: pto.raw_fill_l1: block_num_32b must be <= 32767',
+    'E0451: pto.raw_fill_l1: dst_gap_32b must be <= 32767',
+  ]);
+  expect(microErrors(fill(0, 1, 8), params)).toEqual(['E0451: pto.raw_fill_l1: fill_word_bits must be 16 or 32, got 8']);
+  const cbuf = (bits: number, dst = '%d', t = 'ui16') =>
+    `  %r = arith.constant 1 : i64\n  pto.create_cbuf_matrix ${dst}, %w, %r, %r, %r {fill_word_bits = ${bits} : i64} : !pto.ptr<${t}, l1>, i32, i64, i64, i64`;
+  expect(microErrors(cbuf(32), params)).toEqual(['E0451: pto.create_cbuf_matrix: fill_word_bits 32 does not match the 16-bit destination view']);
+  expect(microErrors(cbuf(16, '%e', 'i16'), params)).toEqual([
+    "E0451: pto.create_cbuf_matrix: requires a ui16 or ui32 destination view, got element type 'i16'",
+  ]);
+  const madParams =
+    '%a: !pto.ptr<i8, l0a>, %b: !pto.ptr<i8, l0b>, %c: !pto.ptr<i32, l0c>, %h: !pto.ptr<f16, l0a>, %g: !pto.ptr<f16, l0b>, %f: !pto.ptr<f32, l0c>, %i: i64';
+  expect(microErrors('  pto.mad %a, %b, %c, %i, %i, %i sat : !pto.ptr<i8, l0a>, !pto.ptr<i8, l0b>, !pto.ptr<i32, l0c>, i64, i64, i64', madParams)).toEqual([
+    'E0451: pto.mad: requires sat/nosat only for floating lhs/rhs/dst element types',
+  ]);
+  expect(
+    microErrors(
+      '  pto.mad %h, %g, %f, %i, %i, %i tf32_mode(round_even) : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64',
+      madParams,
+    ),
+  ).toEqual(['E0451: pto.mad: requires tf32_mode only for f32 lhs/rhs/dst element types']);
+});

@@ -1,0 +1,56 @@
+import { elemTypeName, isFloat, printType } from '../../types/type';
+import { MicroCheck, MicroCheckContext } from '../checks';
+
+/**
+ * The verifier rules of the cube micro-ops that their rows' fields do not express (lib/PTO/IR/VPTO.cpp):
+ * RawFillL1Op/CreateCbufMatrixOp::verify and verifyMadSemanticClauses.
+ */
+
+/** A constant integer operand by row name, undefined when not constant or absent. */
+function constant(c: MicroCheckContext, name: string): bigint | undefined {
+  const i = c.b.operands[name]?.[0];
+  return i === undefined ? undefined : c.v.constant(i);
+}
+
+/** The fill geometry and word width (RawFillL1Op::verify, CreateCbufMatrixOp::verify). */
+const fillL1: MicroCheck = (c) => {
+  const span = c.v.op.nameSpan;
+  const bits = c.attr('fill_word_bits');
+  const width = bits?.kind === 'int' ? Number(bits.value) : undefined;
+  if (width !== 16 && width !== 32) c.err(bits?.span ?? span, `fill_word_bits must be 16 or 32, got ${width ?? 'none'}`);
+  const offset = constant(c, 'byte_offset');
+  if (offset !== undefined && offset < 0n) c.err(span, 'byte_offset must be non-negative');
+  else if (offset !== undefined && offset % 32n !== 0n) c.err(span, 'byte_offset must be a multiple of 32 bytes');
+  for (const name of ['repeat_times', 'block_num_32b', 'dst_gap_32b']) {
+    const v = constant(c, name);
+    if (v !== undefined && v < 0n) c.err(span, `${name} must be non-negative`);
+    if (v !== undefined && v > 32767n) c.err(span, `${name} must be <= 32767`);
+  }
+  if (c.row.name !== 'pto.create_cbuf_matrix') return;
+  const dst = c.value('dst')?.type;
+  if (dst?.kind !== 'ptr') return;
+  if (dst.elem !== 'u16' && dst.elem !== 'u32') c.err(span, `requires a ui16 or ui32 destination view, got element type '${elemTypeName(dst.elem)}'`);
+  else if (width !== undefined && (dst.elem === 'u16' ? 16 : 32) !== width)
+    c.err(span, `fill_word_bits ${width} does not match the ${dst.elem === 'u16' ? 16 : 32}-bit destination view`);
+};
+
+/** tf32 for f32 only, sat/nosat for floating types only, hif8 on both inputs or neither, bias of dst's type. */
+const mad: MicroCheck = (c) => {
+  const span = c.v.op.nameSpan;
+  const elem = (name: string) => {
+    const t = c.value(name)?.type;
+    return t?.kind === 'ptr' ? t.elem : undefined;
+  };
+  const [lhs, rhs, dst] = [elem('lhs'), elem('rhs'), elem('dst')];
+  if (!lhs || !rhs || !dst) return;
+  if (c.b.attrs.tf32_mode && !(lhs === 'f32' && rhs === 'f32' && dst === 'f32')) c.err(span, 'requires tf32_mode only for f32 lhs/rhs/dst element types');
+  const hif8 = (e: string) => elemTypeName(e as never) === '!pto.hif8';
+  if (hif8(lhs) !== hif8(rhs)) c.err(span, 'requires lhs/rhs to both use hif8 or both use non-hif8 element types');
+  const floatLike = (e: typeof lhs) => isFloat(e) || !/^[iu]\d+$/.test(e);
+  if (c.b.attrs.sat_mode && !(floatLike(lhs) && floatLike(rhs) && floatLike(dst)))
+    c.err(span, 'requires sat/nosat only for floating lhs/rhs/dst element types');
+  const bias = c.value('bias')?.type;
+  if (bias?.kind === 'ptr' && bias.elem !== dst) c.err(c.value('bias')!.span, `requires bias element type to match dst element type, got ${printType(bias)}`);
+};
+
+export const CUBE_CHECKS: Record<string, MicroCheck> = { 'fill-l1': fillL1, mad };
