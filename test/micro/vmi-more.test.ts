@@ -560,3 +560,115 @@ describe('the legacy memory ops', () => {
     expect(out[127]).toBe(119);
   });
 });
+
+describe('the legacy compute ops', () => {
+  test('verification', () => {
+    const p = '%s: !pto.vmi.vreg<64xi16>, %m: !pto.vmi.mask<64xpred>, %f: !pto.vmi.vreg<64xf32>, %b: i32';
+    expect(errors(`  %r = pto.vmi.reduce_addi %s, %m : !pto.vmi.vreg<64xi16>, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<1xi16>`, p)).toEqual([
+      'E0451: pto.vmi.reduce_addi: requires 32-bit integer source element type',
+    ]);
+    expect(errors(`  %r = pto.vmi.reduce_addf %f, %m : !pto.vmi.vreg<64xf32>, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<1xf32>`, p)).toEqual([
+      'E0451: pto.vmi.reduce_addf: requires reassoc attr because VPTO vcadd performs pair-wise floating-point reduction',
+    ]);
+    expect(errors(`  %r = pto.vmi.group_iota %b {group = 1} : i32 -> !pto.vmi.vreg<64xi32>`, p)).toEqual([
+      'E0451: pto.vmi.group_iota: requires group greater than one',
+    ]);
+    expect(
+      errors(`  %r = pto.vmi.mask_and %m, %k : !pto.vmi.mask<64xpred>, !pto.vmi.mask<32xpred> -> !pto.vmi.mask<64xpred>`, `${p}, %k: !pto.vmi.mask<32xpred>`),
+    ).toEqual(['E0451: pto.vmi.mask_and: requires all VMI mask values to have the same logical lane count']);
+    expect(errors(`  %r = pto.vmi.fma %s, %s, %s : !pto.vmi.vreg<64xi16>, !pto.vmi.vreg<64xi16>, !pto.vmi.vreg<64xi16> -> !pto.vmi.vreg<64xi16>`, p)).toEqual([
+      'E0451: pto.vmi.fma: requires f16, bf16, or f32 VMI element type',
+    ]);
+  });
+
+  /**
+   * x = 0..63 (f32). iota 5 DESC: 5, 4, ..., 5 - 63; group_iota 0, group 2 (size 32): 0..31, 0..31. m = mask_and(lanes
+   * < 10, mask_not(lanes < 4)) = lanes 4..9; mask_xor / mask_or of those. reduce_addf(x, m) = 4 + ... + 9 = 39;
+   * reduce_maxf = 9; reduce_mini of the iota (signed si32: 5 - i) = -4 at lane 9; reduce_addi of the group_iota under
+   * lanes 4..9 = 39. fma(x, x, broadcast 1.0) = i^2 + 1. bitcast of 1.0 to i32: 0x3f800000.
+   */
+  test('run', () => {
+    const V = '!pto.vmi.vreg<64xf32>';
+    const S = '!pto.vmi.vreg<64xsi32>';
+    const P = '!pto.vmi.mask<64xpred>';
+    const kernel = `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%in: !pto.ptr<f32, gm>, %out: !pto.ptr<f32, gm>, %ints: !pto.ptr<i32, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c5 = arith.constant 5 : index
+    %c6 = arith.constant 6 : index
+    %c10 = arith.constant 10 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c5_i32 = arith.constant 5 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %one = arith.constant 1.0 : f32
+    %c0_i64 = arith.constant 0 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %c768_i64 = arith.constant 768 : i64
+    %c1024_i64 = arith.constant 1024 : i64
+    %c2048_i64 = arith.constant 2048 : i64
+    %ub_in = pto.castptr %c0_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_out = pto.castptr %c1024_i64 : i64 -> !pto.ptr<f32, ub>
+    %ub_ints = pto.castptr %c2048_i64 : i64 -> !pto.ptr<i32, ub>
+    %ub_sints = pto.castptr %c2048_i64 : i64 -> !pto.ptr<si32, ub>
+    pto.mte_gm_ub %in, %ub_in, %c0_i64, %c256_i64 nburst(%c1_i64, %c256_i64, %c256_i64) : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.vecscope {
+      %x = pto.vmi.vload %ub_in[%c0] : !pto.ptr<f32, ub> -> ${V}
+      %down = pto.vmi.iota %c5_i32 {order = "DESC"} : i32 -> ${S}
+      %saw = pto.vmi.group_iota %c0_i32 {group = 2} : i32 -> !pto.vmi.vreg<64xi32>
+      %lt10 = pto.vmi.create_mask %c10 : index -> ${P}
+      %lt4 = pto.vmi.create_mask %c4 : index -> ${P}
+      %ge4 = pto.vmi.mask_not %lt4 : ${P} -> ${P}
+      %m = pto.vmi.mask_and %lt10, %ge4 : ${P}, ${P} -> ${P}
+      %sum = pto.vmi.reduce_addf %x, %m {reassoc} : ${V}, ${P} -> !pto.vmi.vreg<1xf32>
+      %max = pto.vmi.reduce_maxf %x, %m : ${V}, ${P} -> !pto.vmi.vreg<1xf32>
+      pto.vmi.vstore %sum, %ub_out[%c0] : !pto.vmi.vreg<1xf32>, !pto.ptr<f32, ub>
+      pto.vmi.vstore %max, %ub_out[%c1] : !pto.vmi.vreg<1xf32>, !pto.ptr<f32, ub>
+      %lo = pto.vmi.reduce_mini %down, %m : ${S}, ${P} -> !pto.vmi.vreg<1xsi32>
+      pto.vmi.vstore %lo, %ub_sints[%c0] : !pto.vmi.vreg<1xsi32>, !pto.ptr<si32, ub>
+      %isum = pto.vmi.reduce_addi %saw, %m : !pto.vmi.vreg<64xi32>, ${P} -> !pto.vmi.vreg<1xi32>
+      pto.vmi.vstore %isum, %ub_ints[%c1] : !pto.vmi.vreg<1xi32>, !pto.ptr<i32, ub>
+      pto.vmi.vstore %saw, %ub_ints[%c64] : !pto.vmi.vreg<64xi32>, !pto.ptr<i32, ub>
+      %ones = pto.vmi.broadcast %one : f32 -> ${V}
+      %sq = pto.vmi.fma %x, %x, %ones : ${V}, ${V}, ${V} -> ${V}
+      pto.vmi.vstore %sq, %ub_out[%c64] : ${V}, !pto.ptr<f32, ub>
+      %bits = pto.vmi.bitcast %ones : ${V} -> !pto.vmi.vreg<64xi32>
+      pto.vmi.vstore %bits, %ub_ints[%c128] : !pto.vmi.vreg<64xi32>, !pto.ptr<i32, ub>
+      %either = pto.vmi.mask_xor %lt10, %lt4 : ${P}, ${P} -> ${P}
+      %both = pto.vmi.mask_or %either, %lt4 : ${P}, ${P} -> ${P}
+      %n = pto.vmi.reduce_maxf %x, %both : ${V}, ${P} -> !pto.vmi.vreg<1xf32>
+      pto.vmi.vstore %n, %ub_out[%c2] : !pto.vmi.vreg<1xf32>, !pto.ptr<f32, ub>
+      %nx = pto.vmi.reduce_minf %x, %either : ${V}, ${P} -> !pto.vmi.vreg<1xf32>
+      pto.vmi.vstore %nx, %ub_out[%c3] : !pto.vmi.vreg<1xf32>, !pto.ptr<f32, ub>
+    }
+    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]
+    %c512_i64 = arith.constant 512 : i64
+    pto.mte_ub_gm %ub_out, %out, %c512_i64 nburst(%c1_i64, %c512_i64, %c512_i64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
+    pto.mte_ub_gm %ub_ints, %ints, %c768_i64 nburst(%c1_i64, %c768_i64, %c768_i64) : !pto.ptr<i32, ub>, !pto.ptr<i32, gm>, i64, i64, i64, i64
+    return
+  }
+}
+`;
+    const buffers = {
+      in: new GlobalBuffer('in', 'f32', new Uint8Array(Float32Array.from({ length: 64 }, (_, i) => i).buffer)),
+      out: new GlobalBuffer('out', 'f32', new Uint8Array(512)),
+      ints: new GlobalBuffer('ints', 'i32', new Uint8Array(768)),
+    };
+    runMicroKernel(kernel, 'k', buffers);
+    const out = Array.from(new Float32Array(buffers.out.bytes.buffer.slice(0)));
+    expect(out.slice(0, 4)).toEqual([39, 9, 9, 4]);
+    expect([out[64], out[65], out[67], out[127]]).toEqual([1, 2, 10, 3970]);
+    const ints = Array.from(new Int32Array(buffers.ints.bytes.buffer.slice(0)));
+    expect(ints.slice(0, 2)).toEqual([-4, 39]);
+    expect([ints[64], ints[95], ints[96], ints[127]]).toEqual([0, 31, 0, 31]);
+    expect([ints[128], ints[191]]).toEqual([0x3f800000, 0x3f800000]);
+  });
+});

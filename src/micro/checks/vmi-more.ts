@@ -3,6 +3,7 @@ import { Attr } from '../../syntax/ast';
 import { VmiLayout, parseVmiLayout } from '../../syntax/vmi-layout';
 import { Type, VmiMaskType, VmiVregType, elemBits, isInteger, printType } from '../../types/type';
 import type { MicroCheck, MicroCheckContext } from '../checks';
+import { VMI_CHECKS } from './vmi';
 
 /**
  * Verifier rules of the VMI rows of spec/micro/vmi-more.json, after PTOAS e32488c9's lib/PTO/IR/VMI.cpp (messages as
@@ -410,6 +411,50 @@ function indexed(gather: boolean): MicroCheck {
   };
 }
 
+/** VMIMaskAndOp ... VMIMaskNotOp::verify: one lane count, granularity and layout. */
+const maskLogic: MicroCheck = (c) => {
+  sameMasks(c, [mask(c, 'lhs') ?? mask(c, 'source'), mask(c, 'rhs'), mask(c, 'result')]);
+};
+
+/** VMIFmaOp::verify: f16/bf16/f32 lanes, lhs, rhs, acc and result of one shape (verifyFloatTernaryVRegOp). */
+const fma: MicroCheck = (c) => {
+  const lhs = vreg(c, 'lhs');
+  if (!lhs) return;
+  if (lhs.type.spelled !== 'f16' && lhs.type.spelled !== 'bf16' && lhs.type.spelled !== 'f32')
+    return c.err(lhs.span, 'requires f16, bf16, or f32 VMI element type');
+  sameShape(c, [lhs, vreg(c, 'rhs'), vreg(c, 'acc'), vreg(c, 'result')]);
+};
+
+/** VMIReduce*Op::verify: the source's element class, a 1-lane result of its element, a mask of the source. */
+const legacyReduce: MicroCheck = (c) => {
+  const [source, result] = [vreg(c, 'source'), vreg(c, 'result')];
+  if (!source || !result) return;
+  const name = c.row.name.slice('pto.vmi.reduce_'.length);
+  const float = name.endsWith('f');
+  const e = source.type;
+  if (name === 'addf' && !c.attr('reassoc'))
+    return c.err(c.v.op.nameSpan, 'requires reassoc attr because VPTO vcadd performs pair-wise floating-point reduction');
+  if (float && isInteger(e.elem)) return c.err(source.span, 'requires floating-point-like VMI source element type');
+  if (float && e.spelled !== 'f16' && e.spelled !== 'f32') return c.err(source.span, 'requires f16 or f32 source element type');
+  if (name === 'addi' && !isInteger(e.elem)) return c.err(source.span, 'requires integer-like VMI source element type');
+  if (name === 'addi' && elemBits(e.elem) !== 32) return c.err(source.span, 'requires 32-bit integer source element type');
+  if (!float && name !== 'addi' && (!isInteger(e.elem) || ![8, 16, 32].includes(elemBits(e.elem))))
+    return c.err(source.span, 'requires 8-bit, 16-bit, or 32-bit integer source element type');
+  if (e.spelled !== result.type.spelled) return c.err(result.span, 'requires source and result element types to match');
+  if (result.type.lanes !== 1) return c.err(result.span, 'requires result to be a 1-lane VMI vector');
+  maskMatches(c, mask(c, 'mask'), e);
+};
+
+/** VMIGroupIotaOp::verify: vci's rules with group > 1 and a contiguous result. */
+const groupIota: MicroCheck = (c) => {
+  const result = vreg(c, 'result');
+  const group = intAttr(c, 'group');
+  if (group === undefined) return c.err(c.v.op.nameSpan, "requires attribute 'group'");
+  if (group <= 1) return c.err(c.attr('group')!.span, 'requires group greater than one');
+  VMI_CHECKS.vmiIndex(c);
+  if (result && result.type.layout !== undefined && !contiguous(layoutOf(result.type))) c.err(result.span, 'requires contiguous result layout');
+};
+
 export const VMI_MORE_CHECKS: Record<string, MicroCheck> = {
   vmiEnsureLayout: ensureLayout,
   vmiEnsureMaskLayout: ensureMaskLayout,
@@ -434,6 +479,10 @@ export const VMI_MORE_CHECKS: Record<string, MicroCheck> = {
   vmiMaskedLoad: maskedMemory('result', 'source', true),
   vmiIndexedGather: indexed(true),
   vmiIndexedScatter: indexed(false),
+  vmiMaskLogic: maskLogic,
+  vmiFma: fma,
+  vmiLegacyReduce: legacyReduce,
+  vmiGroupIota: groupIota,
   vmiCarry: carry,
   vmiBlockStore: blockStore,
   vmiGatherBytes: gatherBytes,

@@ -8,7 +8,7 @@ import { codec } from '../../numerics/elements';
 import type { MicroOpRowData } from '../../spec/micro-schema';
 import { Attr } from '../../syntax/ast';
 import { GenericOp, GenericRewrite } from '../../syntax/op-syntax';
-import { ElemType, Type, VmiMaskType, VmiVregType, isFloat } from '../../types/type';
+import { ElemType, Type, VmiMaskType, VmiVregType, isFloat, isInteger } from '../../types/type';
 import { VMI_GENERIC_CHECKS, denseElements, physicalPlacement } from '../checks/vmi-more';
 import { MicroBinding } from '../format';
 import {
@@ -30,6 +30,7 @@ import {
   view,
 } from '../semantics';
 import { localAddress, MicroRun, MicroSemantics } from './operands';
+import { extremum, groupSum } from './vmi';
 
 /**
  * The second group of VMI ops (spec/micro/vmi-more.json), run on logical values as ./vmi.ts runs the first (docs/vpto.md,
@@ -495,6 +496,49 @@ export const VMI_MORE_SEMANTICS: Record<string, MicroSemantics> = {
     const t = vmiMask(r.op.resultTypes[0], r);
     const rem = Number(BigInt.asIntN(32, BigInt(r.x.int(r.op, r.b.operands.scalar[0]))));
     r.x.setResults(r.op, [maskReg(Uint8Array.from({ length: t.lanes }, (_, i) => (i < rem ? 1 : 0))), BigInt(rem < t.lanes ? 0 : rem - t.lanes)]);
+  },
+  /** mask_and / mask_or / mask_xor / mask_not: lane by lane. */
+  vmiMaskLogic(r) {
+    const name = r.mnemonic.slice('vmi.mask_'.length);
+    const a = bytesNamed(r, name === 'not' ? 'source' : 'lhs');
+    const b = name === 'not' ? a : bytesNamed(r, 'rhs');
+    const f = { and: (x: number, y: number) => x & y, or: (x: number, y: number) => x | y, xor: (x: number, y: number) => x ^ y, not: (x: number) => 1 - x }[
+      name
+    ];
+    if (!f) return r.fail(`mask op ${name} is not defined`);
+    r.x.setResults(r.op, [maskReg(a.map((x, i) => f(x, b[i])))]);
+  },
+  /** fma: lhs * rhs + acc rounded once, every lane (the VPTO vmula lanes). */
+  vmiFma(r) {
+    const t = vmiVreg(typeNamed(r, 'lhs'), r);
+    const [out] = perRegister(t.elem, t.lanes, [bytesNamed(r, 'acc'), bytesNamed(r, 'lhs'), bytesNamed(r, 'rhs')], undefined, ([acc, lhs, rhs], m) => [
+      vmula(t.elem, acc, lhs, rhs, m, r.fail),
+    ]);
+    r.x.setResults(r.op, [vreg(out)]);
+  },
+  /**
+   * reduce_addf/addi/maxf/minf/maxi/mini: one lane, the active lanes reduced as vcadd / vcmax / vcmin reduce them
+   * (./vmi.ts: a float sum in the lowering's order, an integer sum wrapped; a max/min of no lane or a NaN traps).
+   */
+  vmiLegacyReduce(r) {
+    const t = vmiVreg(typeNamed(r, 'source'), r);
+    // Signless integers compare unsigned (VMI's reading); siN signed.
+    const elem = isInteger(t.elem) && t.spelled.startsWith('i') ? (t.elem.replace(/^i/, 'u') as ElemType) : t.elem;
+    const [src, active] = [bytesNamed(r, 'source'), bytesNamed(r, 'mask')];
+    const lanes = Array.from({ length: t.lanes }, (_, i) => i).filter((i) => active[i] === 1);
+    const kind = r.mnemonic.slice('vmi.reduce_'.length, -1);
+    const c = codec(elem);
+    const value =
+      kind === 'add'
+        ? groupSum(elem, lanes, src, r)
+        : extremum(
+            kind === 'max',
+            lanes.map((i) => c.read(view(src), i * c.size)),
+            r,
+          );
+    const out = new Uint8Array(c.size);
+    c.write(view(out), 0, c.round(value));
+    r.x.setResults(r.op, [vreg(out)]);
   },
 };
 
