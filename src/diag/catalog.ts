@@ -420,6 +420,13 @@ export const DIAGNOSTICS = {
       ),
     },
   },
+  syncInVecScope: {
+    code: 'E0452',
+    severity: 'error',
+    summary:
+      'A synchronization op (set_flag, wait_flag, barrier, the buffer, event, fence, cache and SIMT synchronization) inside `pto.vecscope` or `pto.strict_vecscope`: synchronization delimits vector scopes (VPTO.cpp); `pto.mem_bar` may stand inside.',
+    example: { tool: 'pto-as', program: fn('  pto.vecscope {\n    pto.barrier #pto.pipe<PIPE_V>\n  }') },
+  },
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',

@@ -408,6 +408,12 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
   ArithBody(op, depth, res) {
     this.emit(depth, `${res}${op.name} ${op.operands.map((o) => this.use(o)).join(', ')}${this.attrSuffix(op.attrs)} : ${this.type(op.resultTypes[0])}`);
   },
+  StrictVecScopeBody(op, depth) {
+    const captures = segment(op, 'captures');
+    this.emit(depth, `${op.name}(${captures.map((o) => this.use(o)).join(', ')}) {`);
+    this.region(op.regions[0], depth, true);
+    this.emit(depth, `}${this.attrSuffix(op.attrs)} : (${captures.map((o) => typeOf(this, o)).join(', ')}) -> ()`);
+  },
   SectionBody(op, depth) {
     this.emit(depth, `${op.name} {`);
     this.region(op.regions[0], depth);

@@ -11,6 +11,7 @@ import { VECTOR_SEMANTICS } from './run/vector';
 import { VMI_SEMANTICS } from './run/vmi';
 import { VMI_MORE_DEFINITIONS, VMI_MORE_SEMANTICS } from './run/vmi-more';
 import { SIMT_DEFINITIONS, SIMT_SEMANTICS } from './run/simt';
+import { VECTOR_DEFINITIONS } from './run/vecscope';
 import { OpDefinition } from '../ir/definition';
 import type { MicroOpRowData } from '../spec/micro-schema';
 
@@ -28,7 +29,13 @@ export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
 };
 
 /** The ops of spec/micro/ with a syntax and verifier of their own (a row's `definition`), made from their rows. */
-export const MICRO_DEFINITIONS: Record<string, (row: MicroOpRowData, standard: () => OpDefinition) => OpDefinition> = { ...SIMT_DEFINITIONS, ...CUBE_DEFINITIONS, ...ACC_STORE_DEFINITIONS, ...VMI_MORE_DEFINITIONS };
+export const MICRO_DEFINITIONS: Record<string, (row: MicroOpRowData, standard: () => OpDefinition) => OpDefinition> = {
+  ...SIMT_DEFINITIONS,
+  ...CUBE_DEFINITIONS,
+  ...ACC_STORE_DEFINITIONS,
+  ...VMI_MORE_DEFINITIONS,
+  ...VECTOR_DEFINITIONS,
+};
 
 /** The trap of a micro-level op at run time. */
 export function microFail(op: BoundOp): Fail {

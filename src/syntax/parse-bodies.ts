@@ -193,6 +193,20 @@ export const bodyActions = {
     const c = contextOf(this);
     return { key: key.sourceString, operand: valueOperand(v.ast(c)) };
   },
+  StrictVecScopeBody(this: Node, _o: Node, captures: Node, _c: Node, region: Node, attrs: Node, _colon: Node, fnType: Node) {
+    const c = contextOf(this);
+    const op = fields();
+    const fn = fnType.ast(c) as TypeRef & { fn: { inputs: TypeRef[]; results: TypeRef[] } };
+    addSegment(
+      op,
+      'captures',
+      captures.asIteration().children.map((v, i) => valueOperand(v.ast(c), fn.fn.inputs[i])),
+    );
+    op.regions = [region.ast(c)];
+    op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+    op.resultTypes = fn.fn.results;
+    return op;
+  },
   SectionBody(this: Node, region: Node, attrs: Node) {
     const c = contextOf(this);
     const op = fields();
