@@ -159,3 +159,21 @@ test("the cube rows' own verifier rules: fill geometry and word width, mad's typ
     ),
   ).toEqual(['E0451: pto.mad: requires tf32_mode only for f32 lhs/rhs/dst element types']);
 });
+
+test('load_cbuf_to_ca/cb: constant controls within their hardware fields (verifyExplicitCubeBridgeLoadControls)', () => {
+  const params = '%s: !pto.ptr<f16, l1>, %a: !pto.ptr<f16, l0a>, %b: !pto.ptr<f16, l0b>';
+  const load = (op: string, dst: string, space: string, values: number[]) =>
+    values.map((v, i) => `  %v${i} = arith.constant ${v} : i64`).join('\n') +
+    `\n  pto.${op} %s, ${dst}, ${values.map((_, i) => `%v${i}`).join(', ')} : !pto.ptr<f16, l1>, !pto.ptr<f16, ${space}>, i64, i64, i64, i64, i64, i64`;
+  expect(microErrors(load('load_cbuf_to_ca', '%a', 'l0a', [0, 0, 1, 1, 1, 1]), params)).toEqual([]);
+  expect(microErrors(load('load_cbuf_to_cb', '%b', 'l0b', [-1, 0, 1, 1, 1, 1]), params)).toEqual(['E0451: pto.load_cbuf_to_cb: m_start must be non-negative']);
+  expect(microErrors(load('load_cbuf_to_cb', '%b', 'l0b', [0, 0, 0, 1, 1, 1]), params)).toEqual([
+    'E0451: pto.load_cbuf_to_cb: m_step must be greater than zero',
+  ]);
+  expect(microErrors(load('load_cbuf_to_ca', '%a', 'l0a', [0, 0, 256, 1, 1, 1]), params)).toEqual([
+    'E0451: pto.load_cbuf_to_ca: m_step must be <= 255 to fit the hardware control field',
+  ]);
+  expect(microErrors(load('load_cbuf_to_ca', '%a', 'l0a', [65536, 0, 1, 1, 1, 1]), params)).toEqual([
+    'E0451: pto.load_cbuf_to_ca: m_start must be <= 65535 to fit the hardware control field',
+  ]);
+});

@@ -56,4 +56,25 @@ const mad: MicroCheck = (c) => {
   if (bias?.kind === 'ptr' && bias.elem !== dst) c.err(c.value('bias')!.span, `requires bias element type to match dst element type, got ${printType(bias)}`);
 };
 
-export const CUBE_CHECKS: Record<string, MicroCheck> = { 'fill-l1': fillL1, mad };
+/**
+ * load_cbuf_to_ca/cb (and _s4): the constant controls fit their hardware fields (verifyExplicitCubeBridgeLoadControls:
+ * starts in [0, 65535], steps in [1, 255], strides in [1, 65535]); the first that does not is reported.
+ */
+const cubeLoadControls: MicroCheck = (c) => {
+  const limits: [string, number, number][] = [
+    ['m_start', 0, 65535],
+    ['k_start', 0, 65535],
+    ['m_step', 1, 255],
+    ['k_step', 1, 255],
+    ['src_stride', 1, 65535],
+    ['dst_stride', 1, 65535],
+  ];
+  for (const [name, min, max] of limits) {
+    const v = constant(c, name);
+    if (v === undefined) continue;
+    if (v < BigInt(min)) return c.err(c.v.op.nameSpan, `${name} must be ${min === 0 ? 'non-negative' : 'greater than zero'}`);
+    if (v > BigInt(max)) return c.err(c.v.op.nameSpan, `${name} must be <= ${max} to fit the hardware control field`);
+  }
+};
+
+export const CUBE_CHECKS: Record<string, MicroCheck> = { 'fill-l1': fillL1, mad, 'cube-load-controls': cubeLoadControls };
