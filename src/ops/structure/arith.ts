@@ -4,7 +4,7 @@ import { vmTrap } from '../../machine/trap';
 import { Value } from '../../machine/value';
 import { Attr } from '../../syntax/ast';
 import { attrOf } from '../../syntax/ast';
-import { ElemType, Type, elemSize, isFloat, isFloatScalar, isIntegerLike, isScalarOf, isStoredFormat, printType } from '../../types/type';
+import { ElemType, Type, elemSize, isFloat, isFloatScalar, isIntegerLike, isScalarOf, isStoredFormat, printType, scalarFromName } from '../../types/type';
 import { codec } from '../../numerics/elements';
 
 /**
@@ -402,13 +402,24 @@ const constant: OpDefinition = {
 
 /**
  * `arith.constant dense<[128, 64, 0, 0]> : vector<4xi16>` (tmrgsort's executed counts): an integer vector, one
- * element for each lane or one for all (a splat). The VM holds no vector values: the constant has none at run
- * time, and an op that reads one reports it has no value.
+ * element for each lane or one for all (a splat); or a float vector of float literals (`dense<1.000000e+00> :
+ * vector<2xf16>`, as PTOAS's SIMT tests write for their packed loads and stores). The VM holds no vector values: the
+ * constant has none at run time, and an op that reads one reports it has no value.
  */
 function verifyDenseVector(v: OpVerifier, value: Extract<Attr, { kind: 'dense' }>, type: Type | undefined): void {
-  const shape = type ? /^vector<(\d+)x(i\d+)>$/.exec(printType(type).replace(/\s+/g, '')) : null;
-  if (!type || !shape || ![1, 8, 16, 32, 64].includes(Number(shape[2].slice(1)))) {
-    v.error(value.span, `arith.constant dense<...> of type ${type ? printType(type) : '(none)'} is not supported (expected vector<NxiK>)`);
+  const text = type ? printType(type).replace(/\s+/g, '') : '';
+  const floats = /^vector<(\d+)x(\w+)>$/.exec(text);
+  const floatElem = floats ? scalarFromName(floats[2]) : undefined;
+  const shape = /^vector<(\d+)x(i\d+)>$/.exec(text);
+  if (floats && floatElem && isFloat(floatElem)) {
+    const lanes = Number(floats[1]);
+    const items = value.elements.kind === 'array' ? value.elements.items : [value.elements];
+    if (items.length !== 1 && items.length !== lanes) {
+      v.error(value.span, `dense<...> has ${items.length} elements, but ${text} has ${lanes} (or give one for all)`);
+    }
+    for (const item of items) if (item.kind !== 'float' || item.type) v.error(item.span, `a ${text} element must be a float literal`);
+  } else if (!type || !shape || ![1, 8, 16, 32, 64].includes(Number(shape[2].slice(1)))) {
+    v.error(value.span, `arith.constant dense<...> of type ${type ? printType(type) : '(none)'} is not supported (expected vector<NxiK> or vector<NxF>)`);
   } else {
     const lanes = Number(shape[1]);
     const bits = Number(shape[2].slice(1));
