@@ -81,13 +81,17 @@ function zeroingOnly(r: MicroRun): void {
 }
 
 /**
- * The lanes cut into physical registers of `elem` (the last one zero-padded), `f` applied to each with a mask of its
- * active lanes, the results joined: what PTOAS's lowering does per part. Lanes beyond L are off.
+ * The lanes cut into physical registers of `elem` (the last one zero-padded), each with a mask of its active lanes
+ * (lanes beyond L off): what PTOAS's lowering hands the VPTO op of each part.
  */
-function perRegister(elem: ElemType, lanes: number, inputs: Uint8Array[], active: Uint8Array | undefined, f: (regs: VReg[], m: Mask) => VReg): Uint8Array {
+function* parts(
+  elem: ElemType,
+  lanes: number,
+  inputs: Uint8Array[],
+  active: Uint8Array | undefined,
+): Generator<{ base: number; n: number; regs: VReg[]; m: Mask }> {
   const size = elemBytes(elem);
   const per = VREG_BYTES / size;
-  const out = new Uint8Array(lanes * size);
   for (let base = 0; base < lanes; base += per) {
     const n = Math.min(per, lanes - base);
     const regs = inputs.map((b) => {
@@ -95,29 +99,25 @@ function perRegister(elem: ElemType, lanes: number, inputs: Uint8Array[], active
       reg.set(b.subarray(base * size, (base + n) * size));
       return reg;
     });
-    const m = maskFromLanes((l) => l < n && (!active || active[base + l] === 1), size);
-    out.set(f(regs, m).subarray(0, n * size), base * size);
+    yield { base, n, regs, m: maskFromLanes((l) => l < n && (!active || active[base + l] === 1), size) };
   }
+}
+
+/** A lane function applied part by part, the results' lanes joined. */
+function perRegister(elem: ElemType, lanes: number, inputs: Uint8Array[], active: Uint8Array | undefined, f: (regs: VReg[], m: Mask) => VReg): Uint8Array {
+  const size = elemBytes(elem);
+  const out = new Uint8Array(lanes * size);
+  for (const { base, n, regs, m } of parts(elem, lanes, inputs, active)) out.set(f(regs, m).subarray(0, n * size), base * size);
   return out;
 }
 
 /** As perRegister, for lane functions that give a predicate: the logical mask of the lanes whose bit is on. */
 function perRegisterMask(elem: ElemType, lanes: number, inputs: Uint8Array[], active: Uint8Array | undefined, f: (regs: VReg[], m: Mask) => Mask): Uint8Array {
   const size = elemBytes(elem);
-  const per = VREG_BYTES / size;
   const out = new Uint8Array(lanes);
-  for (let base = 0; base < lanes; base += per) {
-    const n = Math.min(per, lanes - base);
-    const regs = inputs.map((b) => {
-      const reg = newVReg();
-      reg.set(b.subarray(base * size, (base + n) * size));
-      return reg;
-    });
-    const m = f(
-      regs,
-      maskFromLanes((l) => l < n && (!active || active[base + l] === 1), size),
-    );
-    for (let l = 0; l < n; l++) out[base + l] = laneActive(m, l, size) ? 1 : 0;
+  for (const { base, n, regs, m } of parts(elem, lanes, inputs, active)) {
+    const on = f(regs, m);
+    for (let l = 0; l < n; l++) out[base + l] = laneActive(on, l, size) ? 1 : 0;
   }
   return out;
 }
@@ -291,12 +291,12 @@ export const VMI_SEMANTICS: Record<string, MicroSemantics> = {
     const src = bytesNamed(r, 'source');
     const active = bytesNamed(r, 'mask');
     const out = new Uint8Array(groups * size);
-    // vcadd, vcmax, vcmin and group_reduce_addi/maxi/mini.
-    const kind = /add/.test(r.mnemonic) ? 'add' : /max/.test(r.mnemonic) ? 'max' : 'min';
+    // vcadd, vcmax, vcmin, and the group_reduce rows that name them as their op.
+    const kind = laneOp(r);
     for (let g = 0; g < groups; g++) {
       const lanes = Array.from({ length: row }, (_, i) => g * row + i).filter((i) => active[i] === 1);
       const values = () => lanes.map((i) => laneOf(src, elem, i));
-      setLane(out, elem, g, kind === 'add' ? groupSum(elem, lanes, src, r) : extremum(kind === 'max', values(), r));
+      setLane(out, elem, g, kind === 'vcadd' ? groupSum(elem, lanes, src, r) : extremum(kind === 'vcmax', values(), r));
     }
     r.x.setResults(r.op, [vreg(out)]);
   },
