@@ -34,6 +34,16 @@ describe('verification', () => {
     ]);
   });
 
+  test("MLIR's generic form reads as the assembly format, base[offset] pairs included", () => {
+    const p = '%s: !pto.ptr<f32, ub>, %i: index, %x: !pto.vmi.vreg<8xi32>, %k: !pto.vmi.mask<8xpred>, %t: !pto.vmi.vreg<8xf32>';
+    const T = '!pto.ptr<f32, ub>, !pto.vmi.vreg<8xi32>, !pto.vmi.mask<8xpred>, !pto.vmi.vreg<8xf32>';
+    expect(errors(`  %r = "pto.vmi.gather"(%s, %x, %k, %t) : (${T}) -> !pto.vmi.vreg<8xf32>`, p)).toEqual([]);
+    expect(errors(`  %r = "pto.vmi.gather"(%s, %x, %k, %t) : (${T}) -> !pto.vmi.vreg<8xi32>`, p)).toEqual([
+      'E0451: pto.vmi.gather: requires memory source element type to match VMI data element type',
+    ]);
+    expect(errors(`  "pto.vmi.group_store"(%t, %s, %i, %i) {num_groups = 2} : (!pto.vmi.vreg<8xf32>, !pto.ptr<f32, ub>, index, index) -> ()`, p)).toEqual([]);
+  });
+
   test('the layout helpers keep the value and need assigned layouts', () => {
     expect(errors(`  %r = pto.vmi.ensure_layout %c : !pto.vmi.vreg<128xf32, ${C}> -> !pto.vmi.vreg<128xf32, ${D2}>`, params)).toEqual([]);
     // The generic form reads as the assembly format does.

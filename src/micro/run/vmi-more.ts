@@ -6,11 +6,11 @@ import { vmTrap } from '../../machine/trap';
 import { Register } from '../../machine/value';
 import { codec } from '../../numerics/elements';
 import type { MicroOpRowData } from '../../spec/micro-schema';
-import { Attr } from '../../syntax/ast';
+import { Attr, MicroItem } from '../../syntax/ast';
 import { GenericOp, GenericRewrite } from '../../syntax/op-syntax';
 import { ElemType, Type, VmiMaskType, VmiVregType, isFloat, isInteger } from '../../types/type';
 import { VMI_GENERIC_CHECKS, denseElements, physicalPlacement } from '../checks/vmi-more';
-import { MicroBinding } from '../format';
+import { MicroBinding, MicroFormat, parseFormat } from '../format';
 import {
   Mask,
   VReg,
@@ -583,15 +583,45 @@ function window(r: MicroRun, ptr: string, offset: number, count: number, size: n
 
 /**
  * An op PTOAS writes in its assembly format and also in MLIR's generic form (`"pto.vmi.ensure_mask_layout"(%m) :
- * (A) -> B`): the row's standard definition, which reads the generic form as its format's items, each operand in
- * the order the op declares them (the row's format lists them so), its attributes from the dictionary.
+ * (A) -> B`): the row's standard definition, which reads the generic form as its (first) format's items: the operands
+ * in the order the op declares them (the row's format lists them so), a `base[offset]` item taking two, attributes
+ * from the dictionary. A format with keyword groups or attribute items has no such reading.
  */
-function vmiGenericToo(_row: MicroOpRowData, standard: () => OpDefinition): OpDefinition {
-  return { ...standard(), fromGeneric: microFromGeneric };
+function vmiGenericToo(row: MicroOpRowData, standard: () => OpDefinition): OpDefinition {
+  const format = parseFormat(
+    row.format.split(' || ')[0],
+    row.results.map((r) => r.name),
+  );
+  const attributes = new Set(row.attributes.map((a) => a.name));
+  if (format.clauses.length > 0 || format.items.some((i) => 'name' in i && attributes.has(i.name)))
+    throw new Error(`${row.name}: vmi-generic-too needs a format of operands and base[offset] pairs`);
+  return { ...standard(), fromGeneric: (g) => microFromGeneric(g, format) };
 }
 
-function microFromGeneric(g: GenericOp): GenericRewrite {
+function microFromGeneric(g: GenericOp, format: MicroFormat): GenericRewrite {
   const operands = g.operands.map((o) => ({ value: o.value, span: o.span }));
+  const items: MicroItem[] = [];
+  // Each format name's operand, for the types the format writes after `:` (by name, in its order).
+  const byName = new Map<string, number>();
+  let next = 0;
+  for (const item of format.items) {
+    if (next >= operands.length) break;
+    if ('base' in item && next + 1 < operands.length) {
+      items.push({ operand: next, offset: next + 1, span: operands[next].span });
+      byName.set(item.base, next).set(item.offset, next + 1);
+      next += 2;
+    } else {
+      if ('name' in item) byName.set(item.name, next);
+      items.push({ operand: next, span: operands[next++].span });
+    }
+  }
+  // Optional operands beyond the format's items (vmula's mask): each an item of its own, for the next alternative.
+  const extra: number[] = [];
+  for (; next < operands.length; next++) {
+    items.push({ operand: next, span: operands[next].span });
+    extra.push(next);
+  }
+  const typed = [...format.types.filter((t): t is string => typeof t === 'string').map((n) => byName.get(n)), ...extra].filter((i) => i !== undefined);
   return {
     fields: {
       form: 'custom',
@@ -599,12 +629,7 @@ function microFromGeneric(g: GenericOp): GenericRewrite {
       segments: { operands: operands.map((_, i) => i) },
       attrs: g.attrs,
       resultTypes: g.resultTypes,
-      micro: {
-        items: operands.map((o, i) => ({ operand: i, span: o.span })),
-        clauses: [],
-        types: g.operands.map((o) => ({ type: o.type! })),
-        arrow: true,
-      },
+      micro: { items, clauses: [], types: typed.map((i) => ({ type: g.operands[i].type! })), arrow: format.arrow || g.resultTypes.length > 0 },
     },
   };
 }
