@@ -80,6 +80,9 @@ describe('verification', () => {
     expect(errors(`  %s = pto.vmi.vcadd %x, %m {group = 8, reassoc} : ${V}, ${M} -> !pto.vmi.vreg<4xf32>`, params)).toEqual([
       'E0451: pto.vmi.vcadd: result lane count must equal group count 8, got 4',
     ]);
+    expect(errors(`  %s = pto.vmi.vcmax %x, %m {group = 8} : ${V}, ${M} -> !pto.vmi.vreg<8xf32, #pto.vmi.layout<contiguous>>`, params)).toEqual([
+      'E0451: pto.vmi.vcmax: layout-assigned result must use #pto.vmi.layout<num_groups = 8>',
+    ]);
     expect(errors(`  %g = pto.vmi.create_group_mask %i {num_groups = 8, group_size = 4} : index -> ${M}`, params)).toEqual([
       'E0451: pto.vmi.create_group_mask: requires result lane count to equal num_groups * group_size',
     ]);

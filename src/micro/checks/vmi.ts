@@ -291,6 +291,9 @@ const reduce: MicroCheck = (c) => {
   if (group !== undefined) {
     if (source.type.lanes % group !== 0) return c.err(c.attr('group')!.span, `group count ${group} must divide source lane count ${source.type.lanes}`);
     if (result.type.lanes !== group) return c.err(result.span, `result lane count must equal group count ${group}, got ${result.type.lanes}`);
+    const layout = result.type.layout === undefined ? undefined : parseVmiLayout(result.type.layout);
+    if (layout && ('error' in layout || layout.kind !== 'num_groups' || layout.factor !== group))
+      return c.err(result.span, `layout-assigned result must use #pto.vmi.layout<num_groups = ${group}>`);
   } else if (result.type.lanes !== 1) return c.err(result.span, `full reduction (no group) requires 1-lane result, got ${result.type.lanes}`);
   if (source.type.spelled !== result.type.spelled) return c.err(result.span, 'source and result element types must match');
   const pmode = c.attr('pmode');
