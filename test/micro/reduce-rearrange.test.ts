@@ -187,3 +187,15 @@ test('reductions and rearrangements, run', () => {
   // i8 lanes 1, 2, ..., the first 100 active: 5050 does not fit in i8, vcadd sums into an i16.
   expect(i16(20)).toEqual(front([5050], 128));
 });
+
+test('vintlvv2/vdintlvv2 (LOWER or HIGHER of one vector type), vaddreluconv/vmulconv (lhs and rhs one type) verify; their runs trap', () => {
+  const params = '%a: !pto.vreg<64xi32>, %b: !pto.vreg<64xf32>, %h: !pto.vreg<128xf16>';
+  expect(errors('  %r = pto.vintlvv2 %a, %a, "LOWER" : !pto.vreg<64xi32>, !pto.vreg<64xi32> -> !pto.vreg<64xi32>', params)).toEqual([]);
+  expect(errors('  %r = pto.vdintlvv2 %a, %a, "EVEN" : !pto.vreg<64xi32>, !pto.vreg<64xi32> -> !pto.vreg<64xi32>', params)).toEqual([
+    'E0451: pto.vdintlvv2: \'part\' must be one of LOWER, HIGHER, got "EVEN"',
+  ]);
+  expect(errors('  %r = pto.vmulconv %b, %b : !pto.vreg<64xf32>, !pto.vreg<64xf32> -> !pto.vreg<128xf16>', params)).toEqual([]);
+  expect(errors('  %r = pto.vaddreluconv %b, %h : !pto.vreg<64xf32>, !pto.vreg<128xf16> -> !pto.vreg<128xf16>', params)).toEqual([
+    'E0451: pto.vaddreluconv: requires matching register vector shapes: !pto.vreg<64xf32> and !pto.vreg<128xf16>',
+  ]);
+});
