@@ -177,3 +177,21 @@ test('load_cbuf_to_ca/cb: constant controls within their hardware fields (verify
     'E0451: pto.load_cbuf_to_ca: m_start must be <= 65535 to fit the hardware control field',
   ]);
 });
+
+test('packed FP4 moves through the _s4 loads only; MX load controls are non-negative', () => {
+  const params = '%s: !pto.ptr<f16, l1>, %a: !pto.ptr<f16, l0a>, %q: !pto.ptr<!pto.f4E2M1x2, l1>, %p: !pto.ptr<!pto.f4E2M1x2, l0a>, %i: i64';
+  const s4 = (src: string, st: string, dst: string, dt: string) =>
+    `  pto.load_cbuf_to_ca_s4 ${src}, ${dst}, %i, %i, %i, %i, %i, %i, %i : !pto.ptr<${st}, l1>, !pto.ptr<${dt}, l0a>, i64, i64, i64, i64, i64, i64, i64`;
+  expect(microErrors(s4('%q', '!pto.f4E2M1x2', '%p', '!pto.f4E2M1x2'), params)).toEqual([]);
+  expect(microErrors(s4('%s', 'f16', '%a', 'f16'), params)).toEqual([
+    'E0451: pto.load_cbuf_to_ca_s4: requires packed FP4 source element type f4e1m2x2 or f4e2m1x2',
+  ]);
+  expect(
+    microErrors(
+      '  pto.load_cbuf_to_ca %q, %p, %i, %i, %i, %i, %i, %i : !pto.ptr<!pto.f4E2M1x2, l1>, !pto.ptr<!pto.f4E2M1x2, l0a>, i64, i64, i64, i64, i64, i64',
+      params,
+    ),
+  ).toEqual(['E0451: pto.load_cbuf_to_ca: packed FP4 source requires the S4 load operation']);
+  const mx = `  %m = arith.constant -1 : i64\n  pto.mte_l1_l0a_mx %s, %a, %i, %i, %m, %i, %i, %i : !pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64, i64, i64, i64`;
+  expect(microErrors(mx, params)).toEqual(['E0451: pto.mte_l1_l0a_mx: x_step must be non-negative']);
+});

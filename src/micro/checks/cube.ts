@@ -61,6 +61,22 @@ const mad: MicroCheck = (c) => {
  * starts in [0, 65535], steps in [1, 255], strides in [1, 65535]); the first that does not is reported.
  */
 const cubeLoadControls: MicroCheck = (c) => {
+  // verifyRegularCubeBridgeLoad / verifyS4CubeBridgeLoad: packed FP4 moves only through the _s4 forms, which take only it.
+  const elem = (name: string) => {
+    const t = c.value(name)?.type;
+    return t?.kind === 'ptr' ? t.elem : undefined;
+  };
+  const [src, dst] = [elem('source'), elem('destination')];
+  const fp4 = (e: string | undefined) => e === '!pto.f4E2M1x2' || e === '!pto.f4E1M2x2';
+  const span = c.v.op.nameSpan;
+  if (c.row.name.endsWith('_s4')) {
+    if (src && !fp4(src)) return c.err(span, 'requires packed FP4 source element type f4e1m2x2 or f4e2m1x2');
+    if (dst && !fp4(dst)) return c.err(span, 'requires packed FP4 destination element type f4e1m2x2 or f4e2m1x2');
+    if (src && dst && src !== dst) return c.err(span, 'requires source and destination packed FP4 element types to match');
+  } else {
+    if (fp4(src)) return c.err(span, 'packed FP4 source requires the S4 load operation');
+    if (fp4(dst)) return c.err(span, 'packed FP4 destination requires the S4 load operation');
+  }
   const limits: [string, number, number][] = [
     ['m_start', 0, 65535],
     ['k_start', 0, 65535],
@@ -75,6 +91,17 @@ const cubeLoadControls: MicroCheck = (c) => {
     if (v < BigInt(min)) return c.err(c.v.op.nameSpan, `${name} must be ${min === 0 ? 'non-negative' : 'greater than zero'}`);
     if (v > BigInt(max)) return c.err(c.v.op.nameSpan, `${name} must be <= ${max} to fit the hardware control field`);
   }
+  const transpose = c.row.name.endsWith('_s4') ? constant(c, 'transpose') : undefined;
+  if (transpose !== undefined && (transpose < 0n || transpose > 1n))
+    c.err(span, transpose < 0n ? 'transpose must be non-negative' : 'transpose must be <= 1 to fit the hardware control field');
 };
 
-export const CUBE_CHECKS: Record<string, MicroCheck> = { 'fill-l1': fillL1, mad, 'cube-load-controls': cubeLoadControls };
+/** The MX loads' constant steps and strides are non-negative (verifyMxLoadOperands). */
+const mxLoadControls: MicroCheck = (c) => {
+  for (const name of ['x_start', 'y_start', 'x_step', 'y_step', 'src_stride', 'dst_stride', 'x_start_position', 'y_start_position']) {
+    const v = constant(c, name);
+    if (v !== undefined && v < 0n) return c.err(c.v.op.nameSpan, `${name} must be non-negative`);
+  }
+};
+
+export const CUBE_CHECKS: Record<string, MicroCheck> = { 'fill-l1': fillL1, mad, 'cube-load-controls': cubeLoadControls, 'mx-load-controls': mxLoadControls };
