@@ -26,7 +26,7 @@ const ALLOWED: Record<string, string[]> = {
   vm: ['diag', 'types', 'numerics', 'micro', 'spec', 'syntax', 'machine', 'ir', 'ops'],
   emit: ['diag', 'types', 'spec', 'syntax', 'ir', 'ops', 'verify'],
   lower: ['diag', 'types', 'syntax', 'ascendc', 'ir', 'ops', 'verify', 'emit'],
-  tools: ['diag', 'types', 'spec', 'ops'],
+  tools: ['diag', 'types', 'spec', 'ops', 'micro'],
   corpus: ['diag', 'types', 'spec', 'syntax', 'ir', 'verify', 'vm', 'emit'],
   board: ['diag', 'types', 'numerics', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'corpus'],
   cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'emit', 'lower', 'board'],
