@@ -11,7 +11,7 @@ export interface TileKernel {
   vCol: number;
 }
 
-function kernel(k: TileKernel, inputs: string[]): string {
+function kernel(k: TileKernel, inputs: string[], scalar?: string): string {
   const tile = `!pto.tile_buf<loc=vec, dtype=${k.dtype}, rows=${k.rows}, cols=${k.cols}, v_row=${k.vRow}, v_col=${k.vCol}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
   const part = `!pto.partition_tensor_view<${k.vRow}x${k.vCol}x${k.dtype}>`;
   const view = `!pto.tensor_view<?x?x${k.dtype}>`;
@@ -26,8 +26,8 @@ function kernel(k: TileKernel, inputs: string[]): string {
     %c1 = arith.constant 1 : index
     %r = arith.constant ${k.vRow} : index
     %c = arith.constant ${k.vCol} : index
-${[...inputs, 'out'].map(viewOf).join('')}${loads}    %td = pto.alloc_tile : ${tile}
-    ${k.op} ins(${inputs.map((p) => `%t${p}`).join(', ')} : ${inputs.map(() => tile).join(', ')}) outs(%td : ${tile})
+${scalar ? `    %s = arith.constant ${scalar} : ${k.dtype}\n` : ''}${[...inputs, 'out'].map(viewOf).join('')}${loads}    %td = pto.alloc_tile : ${tile}
+    ${k.op} ins(${inputs.map((p) => `%t${p}`).join(', ')}${scalar ? ', %s' : ''} : ${inputs.map(() => tile).join(', ')}${scalar ? `, ${k.dtype}` : ''}) outs(%td : ${tile})
     pto.tstore ins(%td : ${tile}) outs(%outp : ${part})
     return
   }
@@ -40,3 +40,6 @@ export const binaryKernel = (k: TileKernel): string => kernel(k, ['a', 'b']);
 
 /** `op ins(%ta) outs(%td)`. */
 export const unaryKernel = (k: TileKernel): string => kernel(k, ['a']);
+
+/** `op ins(%ta, %s) outs(%td)` with the scalar a constant (`2.5`, `7`) of the tile's element type. */
+export const scalarKernel = (k: TileKernel, scalar: string): string => kernel(k, ['a'], scalar);
