@@ -220,3 +220,24 @@ test('verification: vmulscvt takes rnd A and part EVEN/ODD, f32 in and f16 out; 
     errors('  %a = pto.dhistv2 %src, %src, %m8, %bin : !pto.vreg<256xui8>, !pto.vreg<256xui8>, !pto.mask<b8>, i32 -> !pto.vreg<128xui16>', params),
   ).toEqual(['E0451: pto.dhistv2: requires acc type to be !pto.vreg<128xi16>']);
 });
+
+test('vmulscvt: x * 0.5 rounded once to f16 with ties away (1 + 2^-11 -> 0x3c01, not RNE 0x3c00), into the EVEN lanes', () => {
+  const x = 2 + 2 ** -10;
+  const input = bytesOf(Float32Array.from([x, -x, 3, ...Array(61).fill(7)]));
+  const out = run(
+    `      %three = arith.constant 3 : i32
+      %m, %rest = pto.plt_b32 %three : i32 -> !pto.mask<b32>, i32
+      %all16 = pto.pset_b16 "PAT_ALL" : !pto.mask<b16>
+      %half = arith.constant 0.5 : f32
+      %p = pto.castptr %in0 : i64 -> !pto.ptr<f32, ub>
+      %o = pto.castptr %out0 : i64 -> !pto.ptr<f16, ub>
+      %v = pto.vlds %p[%c0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>
+      %h = pto.vmulscvt %v, %half, %m, "A", "PART_EVEN" : !pto.vreg<64xf32>, f32, !pto.mask<b32> -> !pto.vreg<128xf16>
+      pto.vsts %h, %o[%c0], %all16 : !pto.vreg<128xf16>, !pto.ptr<f16, ub>, !pto.mask<b16>`,
+    input,
+    256,
+  );
+  const halves = Array.from(new Uint16Array(out.buffer.slice(0)));
+  // Lanes 0..2 to f16 lanes 0, 2, 4: 0x3c01, its negative 0xbc01, 1.5 = 0x3e00; inactive lanes and odd lanes zero.
+  expect(halves).toEqual([0x3c01, 0, 0xbc01, 0, 0x3e00, ...Array(123).fill(0)]);
+});

@@ -58,6 +58,7 @@ import {
   vcvt,
   vexpdif,
   vmadd,
+  vmulscvt,
   vmula,
   vmull,
   vtrc,
@@ -254,6 +255,11 @@ export const VECTOR_SEMANTICS: Record<string, MicroSemantics> = {
   vmadd(r) {
     const elem = vregElem(typeOf(r, 'acc'), r);
     r.x.setResults(r.op, [register('vreg', vmadd(elem, reg(r, 'acc'), reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail))]);
+  },
+  vmulscvt(r) {
+    // VmulscvtOp's parser reads PART_EVEN as EVEN; the verifier allows rnd A (ROUND_A) only.
+    const part = attrText(r, 'part').replace(/^PART_/, '');
+    r.x.setResults(r.op, [register('vreg', vmulscvt(reg(r, 'input'), Number(scalarOf(r, 'scalar', 'f32')), reg(r, 'mask'), part, r.fail))]);
   },
   vmull(r) {
     const { low, high } = vmull(vregElem(typeOf(r, 'lhs'), r), reg(r, 'lhs'), reg(r, 'rhs'), reg(r, 'mask'), r.fail);

@@ -1,6 +1,7 @@
 import { ElemType, isFloat } from '../../types/type';
 import { codec } from '../../numerics/elements';
 import { fusedMultiplyAdd } from '../../numerics/arithmetic';
+import { FORMATS, roundToFormat } from '../../numerics/rounding';
 import { Fail, Mask, VReg, VREG_BYTES, laneActive, mapLanes, newVReg, view } from './core';
 
 /**
@@ -38,6 +39,27 @@ export function vmadd(elem: ElemType, acc: VReg, lhs: VReg, rhs: VReg, mask: Mas
   const [da, dl, dr] = [view(acc), view(lhs), view(rhs)];
   // The product of two bf16 (8-bit significand) values is exact in a double, as of f16 and f32 ones.
   return mapLanes(elem, mask, (i) => fusedMultiplyAdd(c.read(da, i * c.size) as number, c.read(dl, i * c.size) as number, c.read(dr, i * c.size) as number, c));
+}
+
+/**
+ * vmulscvt (f32 -> f16, rnd A): each active f32 lane times the scalar (exact in a double), rounded once to f16 with
+ * ties away from zero ("in a single hardware step"), into f16 lane 2i (EVEN) or 2i + 1 (ODD), the other lanes zero
+ * (vcvt's narrowing placement). A product beyond f16's range or a NaN has no documented result: it traps.
+ */
+export function vmulscvt(input: VReg, scalar: number, mask: Mask, part: string, fail: Fail): VReg {
+  const k = part === 'EVEN' ? 0 : part === 'ODD' ? 1 : fail(`vmulscvt part ${part} is not defined`);
+  const f32 = codec('f32');
+  const f16 = codec('f16');
+  const s = f32.round(scalar) as number;
+  const [src, r] = [view(input), newVReg()];
+  const dst = view(r);
+  for (let i = 0; i < VREG_BYTES / 4; i++) {
+    if (!laneActive(mask, i, 4)) continue;
+    const y = roundToFormat((f32.read(src, i * 4) as number) * s, FORMATS.f16, 'round');
+    if (!Number.isFinite(y)) fail(`vmulscvt: the f16 result of lane ${i} (${(f32.read(src, i * 4) as number) * s}) is not documented`);
+    f16.write(dst, (2 * i + k) * 2, y);
+  }
+  return r;
 }
 
 /** vaxpy (f16, f32): alpha * src0 + src1 rounded once (the docs' fused AXPY). */
