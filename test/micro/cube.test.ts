@@ -195,3 +195,13 @@ test('packed FP4 moves through the _s4 loads only; MX load controls are non-nega
   const mx = `  %m = arith.constant -1 : i64\n  pto.mte_l1_l0a_mx %s, %a, %i, %i, %m, %i, %i, %i : !pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64, i64, i64, i64`;
   expect(microErrors(mx, params)).toEqual(['E0451: pto.mte_l1_l0a_mx: x_step must be non-negative']);
 });
+
+test('mte_l1_l0a/l0b: constant starts of the shape form non-negative, full-form controls in range', () => {
+  const params = '%s: !pto.ptr<f16, l1>, %a: !pto.ptr<f16, l0a>, %i: i64';
+  const l0a = (values: number[]) =>
+    values.map((v, k) => `  %v${k} = arith.constant ${v} : i64`).join('\n') +
+    `\n  pto.mte_l1_l0a %s, %a, ${values.map((_, k) => `%v${k}`).join(', ')} : !pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, ${values.map(() => 'i64').join(', ')}`;
+  expect(microErrors(l0a([16, 16, 0, 0]), params)).toEqual([]);
+  expect(microErrors(l0a([16, 16, -1, 0]), params)).toEqual(['E0451: pto.mte_l1_l0a: start_row must be non-negative']);
+  expect(microErrors(l0a([0, 0, 0, 1, 1, 1]), params)).toEqual(['E0451: pto.mte_l1_l0a: m_step must be greater than zero']);
+});

@@ -56,6 +56,43 @@ const mad: MicroCheck = (c) => {
   if (bias?.kind === 'ptr' && bias.elem !== dst) c.err(c.value('bias')!.span, `requires bias element type to match dst element type, got ${printType(bias)}`);
 };
 
+/** The explicit load controls fit their hardware fields (verifyExplicitCubeBridgeLoadControls); false after reporting. */
+function controlsFit(c: MicroCheckContext): boolean {
+  const limits: [string, number, number][] = [
+    ['m_start', 0, 65535],
+    ['k_start', 0, 65535],
+    ['m_step', 1, 255],
+    ['k_step', 1, 255],
+    ['src_stride', 1, 65535],
+    ['dst_stride', 1, 65535],
+  ];
+  for (const [name, min, max] of limits) {
+    const v = constant(c, name);
+    if (v === undefined) continue;
+    if (v < BigInt(min)) {
+      c.err(c.v.op.nameSpan, `${name} must be ${min === 0 ? 'non-negative' : 'greater than zero'}`);
+      return false;
+    }
+    if (v > BigInt(max)) {
+      c.err(c.v.op.nameSpan, `${name} must be <= ${max} to fit the hardware control field`);
+      return false;
+    }
+  }
+  return true;
+}
+
+/** mte_l1_l0a/l0b (verifyMteL1L0LoadOperands): a shape form's constant starts non-negative, a full form's controls in range. */
+const l1L0Operands: MicroCheck = (c) => {
+  if (!c.b.operands.start_row?.length) {
+    controlsFit(c);
+    return;
+  }
+  for (const name of ['start_row', 'start_col']) {
+    const v = constant(c, name);
+    if (v !== undefined && v < 0n) return c.err(c.v.op.nameSpan, `${name} must be non-negative`);
+  }
+};
+
 /**
  * load_cbuf_to_ca/cb (and _s4): the constant controls fit their hardware fields (verifyExplicitCubeBridgeLoadControls:
  * starts in [0, 65535], steps in [1, 255], strides in [1, 65535]); the first that does not is reported.
@@ -77,20 +114,7 @@ const cubeLoadControls: MicroCheck = (c) => {
     if (fp4(src)) return c.err(span, 'packed FP4 source requires the S4 load operation');
     if (fp4(dst)) return c.err(span, 'packed FP4 destination requires the S4 load operation');
   }
-  const limits: [string, number, number][] = [
-    ['m_start', 0, 65535],
-    ['k_start', 0, 65535],
-    ['m_step', 1, 255],
-    ['k_step', 1, 255],
-    ['src_stride', 1, 65535],
-    ['dst_stride', 1, 65535],
-  ];
-  for (const [name, min, max] of limits) {
-    const v = constant(c, name);
-    if (v === undefined) continue;
-    if (v < BigInt(min)) return c.err(c.v.op.nameSpan, `${name} must be ${min === 0 ? 'non-negative' : 'greater than zero'}`);
-    if (v > BigInt(max)) return c.err(c.v.op.nameSpan, `${name} must be <= ${max} to fit the hardware control field`);
-  }
+  if (!controlsFit(c)) return;
   const transpose = c.row.name.endsWith('_s4') ? constant(c, 'transpose') : undefined;
   if (transpose !== undefined && (transpose < 0n || transpose > 1n))
     c.err(span, transpose < 0n ? 'transpose must be non-negative' : 'transpose must be <= 1 to fit the hardware control field');
@@ -104,4 +128,10 @@ const mxLoadControls: MicroCheck = (c) => {
   }
 };
 
-export const CUBE_CHECKS: Record<string, MicroCheck> = { 'fill-l1': fillL1, mad, 'cube-load-controls': cubeLoadControls, 'mx-load-controls': mxLoadControls };
+export const CUBE_CHECKS: Record<string, MicroCheck> = {
+  'fill-l1': fillL1,
+  mad,
+  'cube-load-controls': cubeLoadControls,
+  'mx-load-controls': mxLoadControls,
+  'l1-l0-operands': l1L0Operands,
+};
