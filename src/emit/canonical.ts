@@ -76,6 +76,7 @@ class Printer {
       case 'unit':
         return 'unit';
       case 'array':
+        if (a.dense !== undefined) return `array<${a.dense}${a.items.length ? ': ' : ''}${a.items.map((i) => this.attr(i)).join(', ')}>`;
         return `[${a.items.map((i) => this.attr(i)).join(', ')}]`;
       case 'dense':
         return `dense<${this.attr(a.elements)}>` + (a.type ? ` : ${this.type(a.type)}` : '');
@@ -166,6 +167,14 @@ class Printer {
     const custom = syntax ? CUSTOM_SYNTAX[syntax] : undefined;
     if (custom) {
       custom.call(this, op, depth, res);
+      return;
+    }
+    if (opRegistry().lookup(op.name)?.def.properties?.genericForm) {
+      // `%r = "pto.vmi.unpack"(%a) : (A) -> (B, C)`, the only form PTOAS reads of it.
+      const types = (list: string[]) => (list.length === 1 ? list[0] : `(${list.join(', ')})`);
+      const inTypes = op.operands.map((o) => (o.type ? this.type(o.type) : '?'));
+      const sig = ` : (${inTypes.join(', ')}) -> ${types(op.resultTypes.map((t) => this.type(t)))}`;
+      this.emit(depth, `${res}"${op.name}"(${op.operands.map((o) => this.use(o)).join(', ')})${this.attrSuffix(others)}${sig}`);
       return;
     }
     if (op.positional) {

@@ -92,6 +92,8 @@ export interface ResultUse {
 
 /** Facts about an op that transforms and printers ask for, instead of keeping lists of names. */
 export interface OpProperties {
+  /** PTOAS gives it no assembly format (`pto.vmi.unpack`): the canonical printer writes MLIR's generic form. */
+  genericForm?: boolean;
   /**
    * Running it can wait for another core (a pop from an empty pipe, a flag another core sets): the VM runs the code
    * around it under the scheduler. Ops with regions or calls wait when their regions or callees do (src/vm/waits.ts).

@@ -39,7 +39,8 @@ export type Attr =
   | { kind: 'string'; value: string; type?: TypeRef; span: Span }
   | { kind: 'bool'; value: boolean; span: Span }
   | { kind: 'unit'; span: Span }
-  | { kind: 'array'; items: Attr[]; span: Span }
+  /** `[a, b]`, or MLIR's dense array `array<i64: 1, 2>` (`dense`: its element type). */
+  | { kind: 'array'; items: Attr[]; dense?: string; span: Span }
   /** `dense<[1, 2]> : vector<2xi16>`: the elements (an array, or one literal for a splat) of a shaped type. */
   | { kind: 'dense'; elements: Attr; type?: TypeRef; span: Span }
   | { kind: 'dict'; entries: AttrEntry[]; span: Span }

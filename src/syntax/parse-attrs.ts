@@ -6,10 +6,10 @@ import { Node, SPAN_TO_COME, contextOf, internedText, mapOffset, optional, ownSp
 
 /** The actions of types, attributes, value uses and result definitions. */
 export const attrActions = {
-  DenseArrayAttr(this: Node, _kw: Node, _o: Node, _type: Node, items: Node, _c: Node) {
+  DenseArrayAttr(this: Node, _kw: Node, _o: Node, type: Node, items: Node, _c: Node) {
     const c = contextOf(this);
     const values = optional<Attr[]>(items, c);
-    return { kind: 'array', items: values ?? [], span: spanOf(c, this) } satisfies Attr;
+    return { kind: 'array', items: values ?? [], dense: type.sourceString, span: spanOf(c, this) } satisfies Attr;
   },
   DenseElementsAttr(this: Node, _kw: Node, _o: Node, elements: Node, _c: Node, type: Node): Attr {
     const c = contextOf(this);

@@ -3,6 +3,8 @@
  * of the ops PTOAS writes only so, and a run whose values are derived by hand below.
  */
 import { GlobalBuffer } from '../../src/machine/memory';
+import { printCanonical } from '../../src/emit/canonical';
+import { assemble } from '../../src/verify/assemble';
 import { microErrors as errors, runMicroKernel } from '../fixtures/micro';
 
 const C = '#pto.vmi.layout<contiguous>';
@@ -42,6 +44,22 @@ describe('verification', () => {
       'E0451: pto.vmi.gather: requires memory source element type to match VMI data element type',
     ]);
     expect(errors(`  "pto.vmi.group_store"(%t, %s, %i, %i) {num_groups = 2} : (!pto.vmi.vreg<8xf32>, !pto.ptr<f32, ub>, index, index) -> ()`, p)).toEqual([]);
+  });
+
+  test('ops without an assembly format print in the generic form, a dense array as array<...>', () => {
+    const text = `func.func @k(%a: !pto.vmi.vreg<128xf32, ${D2}>) {
+  %p0, %p1 = "pto.vmi.unpack"(%a) : (!pto.vmi.vreg<128xf32, ${D2}>) -> (!pto.vreg<64xf32>, !pto.vreg<64xf32>)
+  %k = "pto.vmi.constant"() {value = dense<2.0> : tensor<4xf32>} : () -> !pto.vmi.vreg<4xf32>
+  %s = "pto.vmi.shuffle"(%k) {indices = array<i64: 3, 0>} : (!pto.vmi.vreg<4xf32>) -> !pto.vmi.vreg<2xf32>
+  return
+}
+`;
+    const { module, types, diags } = assemble('m.pto', text);
+    expect(diags.sorted().filter((d) => d.severity === 'error')).toEqual([]);
+    const printed = printCanonical(module, types);
+    expect(printed).toContain(`%p0, %p1 = "pto.vmi.unpack"(%a) : (!pto.vmi.vreg<128xf32, ${D2}>) -> (!pto.vreg<64xf32>, !pto.vreg<64xf32>)`);
+    expect(printed).toContain('%k = "pto.vmi.constant"() {value = dense<2.0> : tensor<4xf32>} : () -> !pto.vmi.vreg<4xf32>');
+    expect(printed).toContain('%s = "pto.vmi.shuffle"(%k) {indices = array<i64: 3, 0>} : (!pto.vmi.vreg<4xf32>) -> !pto.vmi.vreg<2xf32>');
   });
 
   test('the layout helpers keep the value and need assigned layouts', () => {

@@ -647,6 +647,7 @@ function vmiGenericOnly(row: MicroOpRowData): OpDefinition {
   return {
     name: row.name,
     diagnostic: D.microOperand,
+    properties: { genericForm: true },
     verify(v) {
       const results = v.op.resultTypes.map((t) => v.type(t));
       const located = (types: (Type | undefined)[], spans: { span: Span }[]) => types.map((type, i) => ({ type, span: spans[i].span }));
