@@ -9,7 +9,8 @@ module of one `func.func` taking the op's operands. Run with the shim, ptodsl an
 Input: {"requests": [{"op": "pto.tadd", "target": "a5", "operands": [spec, ...], "context": {}, "candidate": null}]}
 where each spec is what ExpandTileOp's buildOperandSpecsJson writes ({"kind": "tile", "dtype": "f32", "shape":
 [8, 64], "valid_shape": [8, 64], "memory_space": "vec", "config": {...}}, or a scalar). Output, one JSON document:
-{"results": [{"name", "candidates", "text"} or {"error", "missing", "where"}]}, one per request, in order.
+{"results": [{"name", "candidates", "text", "unsupplied"} or {"error", "missing", "where"}]}, `unsupplied` the context
+attributes the template read but was not given, with the defaults it used, one per request, in order.
 """
 import json
 import sys
@@ -29,6 +30,23 @@ def _missing_piece(exc):
     return {"error": "%s: %s" % (kind, exc), "missing": shim, "where": where}
 
 
+class _ContextRecorder(dict):
+    """The op's context attributes, noting each one the template reads (`pto.get_op_attr`) that was not given, with
+    the default the template then uses: the caller decides whether PTOAS would have given it."""
+
+    def __init__(self, attrs):
+        super().__init__(attrs)
+        self.unsupplied = {}
+
+    def get(self, key, default=None):
+        if key not in self:
+            self.unsupplied.setdefault(key, default)
+        return super().get(key, default)
+
+    def __bool__(self):  # get_op_attr skips an empty dict; every read must be seen
+        return True
+
+
 def expand(request):
     from ptodsl._context import make_context
     from ptodsl.tilelib._render_runtime import _TemplateTrace
@@ -39,8 +57,11 @@ def expand(request):
     meta = metadata_request(target, request["op"], request["operands"], context_attrs)
     names = [c["name"] for c in meta["candidates"]]
     descriptor, specs = _select_descriptor_and_specs(target, request["op"], request["operands"], context_attrs, request.get("candidate"))
-    module = _TemplateTrace(descriptor, specs, context_attrs=context_attrs).build_module_in_context(make_context())
-    return {"name": descriptor.name, "candidates": names, "text": str(module)}
+    trace = _TemplateTrace(descriptor, specs, context_attrs=context_attrs)
+    trace.context_attrs = _ContextRecorder(context_attrs)
+    module = trace.build_module_in_context(make_context())
+    unsupplied = {k: v if isinstance(v, (str, int, float, bool)) or v is None else repr(v) for k, v in trace.context_attrs.unsupplied.items()}
+    return {"name": descriptor.name, "candidates": names, "text": str(module), "unsupplied": unsupplied}
 
 
 def main():

@@ -48,8 +48,22 @@ export interface ExpandOptions {
   candidate?: (op: string, candidates: string[]) => string | undefined;
 }
 
+/**
+ * The op attributes PTOAS passes to templates as context (ExpandTileOp.cpp's appendOpContextAttrs), by our attribute
+ * name: the context key. Others written on an op keep it from being expanded (not passed yet).
+ */
+const CONTEXT_KEYS: Record<string, string> = { cmpMode: 'cmp_mode', precisionType: 'precisionType' };
+
+/**
+ * Context keys PTOAS sends only when the op writes the attribute, or always with the attribute's default: when the op
+ * writes none, the template's own default is what PTOAS's run would use. A template that reads any other key it was
+ * not given (lowering_kind, upper_or_lower, byte, rounds, ...: PTOAS computes them) is not expanded.
+ */
+const DEFAULT_WHEN_ABSENT = new Set(['cmp_mode', 'precisionType', 'mask_pattern', 'axis_value']);
+
 interface Site {
   node: OpNode;
+  context: Record<string, string>;
   fn: OpNode;
   line: number;
   operands: Operand[];
@@ -91,8 +105,15 @@ function sites(program: Program, lineOf: (offset: number) => number, notExpanded
       const specs: OperandSpec[] = [];
       let reason: string | undefined;
       if (node.form !== 'dps') reason = 'an op not in the ins(...) outs(...) form (its operand order is not MLIR’s)';
-      if (node.attrs.length > 0 || node.positional)
-        reason = `its attributes (${node.attrs.map((a) => a.key).join(', ') || 'positional'}) are not passed to templates yet`;
+      const context: Record<string, string> = {};
+      const other = node.attrs.map((a) => a.key).filter((k) => !(k in CONTEXT_KEYS));
+      if (other.length > 0 || node.positional) reason = `its attributes (${other.join(', ') || 'positional'}) are not passed to templates yet`;
+      for (const a of node.attrs)
+        if (a.key in CONTEXT_KEYS) {
+          const v = inst.attributes?.get(a.key);
+          if (typeof v === 'string') context[CONTEXT_KEYS[a.key]] = v;
+          else reason = `its attribute ${a.key} has a value the shim does not pass (${String(v)})`;
+        }
       for (const operand of node.operands) {
         if (reason) break;
         const b = bound.find((x) => x.use === operand);
@@ -108,7 +129,7 @@ function sites(program: Program, lineOf: (offset: number) => number, notExpanded
         }
       }
       if (reason) notExpanded.push({ op: node.name, line, reason, shim: false });
-      else found.push({ node, fn, line, operands: node.operands, types, specs });
+      else found.push({ node, context, fn, line, operands: node.operands, types, specs });
     }
   return found;
 }
@@ -135,9 +156,9 @@ export function expandModule(file: string, text: string, options: ExpandOptions)
   const found = sites(asm.program, lineOf, notExpanded, options.only ?? (() => true));
 
   // One request per distinct specialization (PTOAS caches instances by the same key).
-  const keyOf = (s: Site): string => JSON.stringify([s.node.name, s.specs]);
+  const keyOf = (s: Site): string => JSON.stringify([s.node.name, s.specs, s.context]);
   const requests = new Map<string, TemplateRequest>();
-  for (const s of found) if (!requests.has(keyOf(s))) requests.set(keyOf(s), { op: s.node.name, operands: s.specs });
+  for (const s of found) if (!requests.has(keyOf(s))) requests.set(keyOf(s), { op: s.node.name, operands: s.specs, context: s.context });
   const keys = [...requests.keys()];
   const first = runTemplates([...requests.values()], options.upstreamDir);
   if ('error' in first) return first;
@@ -165,7 +186,17 @@ export function expandModule(file: string, text: string, options: ExpandOptions)
       notExpanded.push({ op: s.node.name, line: s.line, reason: `${r.error}${r.where ? ` (at ${r.where})` : ''}`, shim: r.missing });
       continue;
     }
-    const instance = instanceName(s.node.name, s.specs, r.name);
+    const unknown = Object.keys(r.unsupplied).filter((k) => !DEFAULT_WHEN_ABSENT.has(k));
+    if (unknown.length > 0) {
+      notExpanded.push({
+        op: s.node.name,
+        line: s.line,
+        reason: `${r.name} reads the context attribute ${unknown.join(', ')}, which PTOAS derives and the shim does not pass yet`,
+        shim: true,
+      });
+      continue;
+    }
+    const instance = instanceName(s.node.name, s.specs, r.name, s.context);
     const fnText = functions.get(instance) ?? instanceFunction(r.text, r.name, instance);
     if (fnText === undefined) {
       notExpanded.push({ op: s.node.name, line: s.line, reason: `the traced module of ${r.name} is not one function`, shim: true });

@@ -84,7 +84,7 @@ const BLAYOUT = { row_major: 0, col_major: 1 } as const;
 const SLAYOUT = { none_box: 0, row_major: 1, col_major: 2 } as const;
 
 /** `__pto_tilelang_a5_tadd_tile_f32_8_64_v8_v64_bl0_sl0_fr512_pd0_cm0..._<candidate>`: one name per specialization. */
-export function instanceName(op: string, specs: OperandSpec[], candidate: string): string {
+export function instanceName(op: string, specs: OperandSpec[], candidate: string, context: Record<string, string> = {}): string {
   let name = `__pto_tilelang_a5_${op.replace(/^pto\./, '')}`;
   for (const s of specs) {
     name += `_${s.kind}_${s.dtype}`;
@@ -99,5 +99,6 @@ export function instanceName(op: string, specs: OperandSpec[], candidate: string
       name += `_sv${s.value}`;
     }
   }
+  for (const [k, v] of Object.entries(context)) name += `_ctx_${k}_${v}`;
   return `${name}__${candidate}`;
 }

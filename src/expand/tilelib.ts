@@ -19,8 +19,11 @@ export interface TemplateRequest {
 }
 
 export type TemplateResult =
-  /** The selected template's name, every legal candidate in PTOAS's order, and the traced module's text. */
-  | { name: string; candidates: string[]; text: string }
+  /**
+   * The selected template's name, every legal candidate in PTOAS's order, the traced module's text, and the context
+   * attributes the template read without being given them (with the default it used).
+   */
+  | { name: string; candidates: string[]; text: string; unsupplied: Record<string, unknown> }
   /** Why there is no instance; `missing` when it is the shim that lacks something, `where` the frame that hit it. */
   | { error: string; missing: boolean; where: string };
 

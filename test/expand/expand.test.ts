@@ -7,7 +7,7 @@ import { spawnSync } from 'child_process';
 import { checkLowering, compareRuns, BufferInput } from '../../src/expand/check';
 import { expandModule } from '../../src/expand/expand';
 import { upstreamTree } from '../../src/expand/tilelib';
-import { binaryKernel, unaryKernel } from './kernels';
+import { binaryKernel, compareKernel, scalarKernel, unaryKernel } from './kernels';
 
 const tree = upstreamTree(process.env.PTO_UPSTREAM_DIR);
 const python = spawnSync(process.env.PYTHON ?? 'python3', ['--version']);
@@ -130,6 +130,59 @@ suite('expanding A5 tile ops with PTOAS templates', () => {
     expect(r.expanded.map((e) => e.op)).toEqual([op]);
     expect(r.agree).toBe(true);
     expect(asF32(r.outputs.get('out')!)).toEqual(A.map(f));
+  });
+
+  test('tadds f32 and tmuls i32 with a constant scalar: the value of an integer constant is part of the specialization', () => {
+    const adds = checkLowering(
+      scalarKernel({ op: 'pto.tadds', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }, '2.5'),
+      'kernel',
+      { a: f32(A), out: f32(new Array(n).fill(0)) },
+      { upstreamDir, only: onlyCompute },
+    );
+    if ('error' in adds) throw new Error(adds.error);
+    expect(adds.agree).toBe(true);
+    expect(asF32(adds.outputs.get('out')!)).toEqual(A.map((a) => Math.fround(a + 2.5)));
+    const a = Array.from({ length: n }, (_, i) => i * 1000003 - 700000000);
+    const muls = checkLowering(
+      scalarKernel({ op: 'pto.tmuls', dtype: 'i32', rows: 8, cols: 64, vRow: 8, vCol: 64 }, '3'),
+      'kernel',
+      { a: i32(a), out: i32(new Array(n).fill(0)) },
+      { upstreamDir, only: onlyCompute },
+    );
+    if ('error' in muls) throw new Error(muls.error);
+    expect(muls.expanded[0].instance).toMatch(/_scalar_i32_sv3_tile_i32_/);
+    expect(muls.agree).toBe(true);
+    expect(asI32(muls.outputs.get('out')!)).toEqual(a.map((x) => Math.imul(x, 3)));
+  });
+
+  test('tcmp f32 with cmpMode lt: the mode goes to the template as context (cmp_mode), one bit per element', () => {
+    const a = Array.from({ length: n }, (_, i) => (i * 37) % 11);
+    const b = Array.from({ length: n }, (_, i) => (i * 13) % 7);
+    const r = checkLowering(
+      compareKernel('lt', 8, 64),
+      'kernel',
+      { a: f32(a), b: f32(b), out: { elem: 'i8', bytes: new Uint8Array(n) } },
+      { upstreamDir, only: onlyCompute },
+    );
+    if ('error' in r) throw new Error(r.error);
+    expect(r.expanded.map((e) => [e.template, e.instance.endsWith('_ctx_cmp_mode_lt__template_tcmp')])).toEqual([['template_tcmp', true]]);
+    expect(r.agree).toBe(true);
+    // Row r's 64 results packed into its first 8 bytes, element 8j + k in bit k of byte j; the rest of the row 0.
+    const expected = new Array(n).fill(0);
+    for (let row = 0; row < 8; row++) for (let e = 0; e < 64; e++) if (a[row * 64 + e] < b[row * 64 + e]) expected[row * 64 + (e >> 3)] |= 1 << (e & 7);
+    expect(Array.from(r.outputs.get('out')!)).toEqual(expected);
+  });
+
+  test('tfillpad is not expanded: its template reads lowering_kind, which PTOAS derives from memory planning', () => {
+    const r = expandModule('k.pto', unaryKernel({ op: 'pto.tfillpad', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }).replace(/pad=0/g, 'pad=1'), {
+      upstreamDir,
+      only: onlyCompute,
+    });
+    if ('error' in r) throw new Error(r.error);
+    expect(r.expanded).toEqual([]);
+    expect(r.notExpanded.map((e) => [e.op, e.reason, e.shim])).toEqual([
+      ['pto.tfillpad', expect.stringMatching(/^template_tfillpad\w* reads the context attribute lowering_kind, which PTOAS derives/), true],
+    ]);
   });
 
   test('tload and tstore (view operands) are left as tile ops, each reported with the reason', () => {

@@ -43,3 +43,31 @@ export const unaryKernel = (k: TileKernel): string => kernel(k, ['a']);
 
 /** `op ins(%ta, %s) outs(%td)` with the scalar a constant (`2.5`, `7`) of the tile's element type. */
 export const scalarKernel = (k: TileKernel, scalar: string): string => kernel(k, ['a'], scalar);
+
+/** `pto.tcmp ins(%ta, %tb {cmpMode = #pto<cmp MODE>}) outs(%td)`: f32 sources, an i8 destination of the same shape. */
+export function compareKernel(mode: string, rows: number, cols: number): string {
+  const tile = (d: string): string =>
+    `!pto.tile_buf<loc=vec, dtype=${d}, rows=${rows}, cols=${cols}, v_row=${rows}, v_col=${cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+  const part = (d: string): string => `!pto.partition_tensor_view<${rows}x${cols}x${d}>`;
+  const view = (d: string): string => `!pto.tensor_view<?x?x${d}>`;
+  const viewOf = (p: string, d: string): string =>
+    `    %${p}v = pto.make_tensor_view %${p}, shape = [%r, %c], strides = [%c, %c1] : ${view(d)}\n` +
+    `    %${p}p = pto.partition_view %${p}v, offsets = [%c0, %c0], sizes = [%r, %c] : ${view(d)} -> ${part(d)}\n`;
+  return `module attributes {pto.target_arch = "a5"} {
+  func.func @kernel(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %out: !pto.ptr<i8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = arith.constant ${rows} : index
+    %c = arith.constant ${cols} : index
+${viewOf('a', 'f32')}${viewOf('b', 'f32')}${viewOf('out', 'i8')}    %ta = pto.alloc_tile : ${tile('f32')}
+    %tb = pto.alloc_tile : ${tile('f32')}
+    %td = pto.alloc_tile : ${tile('i8')}
+    pto.tload ins(%ap : ${part('f32')}) outs(%ta : ${tile('f32')})
+    pto.tload ins(%bp : ${part('f32')}) outs(%tb : ${tile('f32')})
+    pto.tcmp ins(%ta, %tb {cmpMode = #pto<cmp ${mode}>} : ${tile('f32')}, ${tile('f32')}) outs(%td : ${tile('i8')})
+    pto.tstore ins(%td : ${tile('i8')}) outs(%outp : ${part('i8')})
+    return
+  }
+}
+`;
+}
