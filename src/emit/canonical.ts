@@ -550,11 +550,16 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
   AccStoreBody(op, depth) {
     const m = op.micro!;
     const items = m.items.map((i) => ('operand' in i ? this.use(op.operands[i.operand]) : this.attr(i.attr)));
-    const clauses = m.clauses.map((c) =>
-      c.bare ? c.keyword : `${c.keyword}(${c.word ?? c.operands.map((k) => this.use(op.operands[k])).join(', ')})`,
-    );
+    const clauses = m.clauses.map((c) => (c.bare ? c.keyword : `${c.keyword}(${c.word ?? c.operands.map((k) => this.use(op.operands[k])).join(', ')})`));
     const types = m.types.map((t) => this.type(t.type)).join(', ');
     this.emit(depth, `${op.name} ${[...items, ...clauses].join(', ')}${this.attrSuffix(op.attrs)} : ${types}`);
+  },
+  LlvmExtractElementBody(op, depth, res) {
+    const [vector, position] = op.operands;
+    this.emit(
+      depth,
+      `${res}${op.name} ${this.use(vector)}[${this.use(position)} : ${typeOf(this, position)}]${this.attrSuffix(op.attrs)} : ${typeOf(this, vector)}`,
+    );
   },
   LoadScalarBody(op, depth, res) {
     const [ptr, offset] = op.operands;

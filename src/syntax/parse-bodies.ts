@@ -365,6 +365,14 @@ export const bodyActions = {
   AddPtrBody(this: Node, ptr: Node, _c: Node, offset: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
     return typedOperandAndIndex(contextOf(this), ['ptr', ptr, from], ['offset', offset], attrs, to);
   },
+  LlvmExtractElementBody(this: Node, vector: Node, _o: Node, index: Node, _ic: Node, indexType: Node, _c: Node, attrs: Node, _colon: Node, vectorType: Node) {
+    const c = contextOf(this);
+    const op = fields();
+    addSegment(op, 'vector', [valueOperand(vector.ast(c) as ValueRef, vectorType.ast(c) as TypeRef)]);
+    addSegment(op, 'position', [valueOperand(index.ast(c) as ValueRef, indexType.ast(c) as TypeRef)]);
+    op.attrs = optional<AttrEntry[]>(attrs, c) ?? [];
+    return op;
+  },
   LoadScalarBody(this: Node, ptr: Node, _o: Node, offset: Node, _c: Node, attrs: Node, _colon: Node, from: Node, _arrow: Node, to: Node) {
     return typedOperandAndIndex(contextOf(this), ['ptr', ptr, from], ['offset', offset], attrs, to);
   },

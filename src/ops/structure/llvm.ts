@@ -12,6 +12,7 @@ import { printType, scalarFromName, Type } from '../../types/type';
  *   %e = llvm.getelementptr %f[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i8
  *   %v = llvm.load %e : !llvm.ptr -> f32
  *   llvm.store %v, %e : f32, !llvm.ptr
+ *   %x = llvm.extractelement %w[%i : i32] : vector<2xf32>         (its own grammar rule, LlvmExtractElementBody)
  *
  * Their types are checked as MLIR's verifiers check them; the VM does not run them yet (it says so).
  */
@@ -150,4 +151,21 @@ const store: OpDefinition = {
   execute: notRun('llvm.store'),
 };
 
-export const LLVM_DEFINITIONS: OpDefinition[] = [alloca, getelementptr, load, store];
+/** The lane of a vector (`vector<2xf32>`, an opaque type here) at a run-time position: a scalar of its element type. */
+const extractelement: OpDefinition = {
+  name: 'llvm.extractelement',
+  syntax: 'LlvmExtractElementBody',
+  verify(v) {
+    const [vector, position] = v.operands;
+    const lanes = vector?.kind === 'opaque' ? /^vector<\s*\d+\s*x\s*(\w+)\s*>$/.exec(vector.text) : null;
+    const elem = lanes ? scalarFromName(lanes[1]) : undefined;
+    if (vector && !elem) v.error(v.op.operands[0].span, `llvm.extractelement takes a vector of scalars, got ${spelled(vector)}`);
+    if (position && !(position.kind === 'scalar' && /^i\d+$/.test(position.elem)))
+      v.error(v.op.operands[1].span, `llvm.extractelement: the position must be a signless integer, got ${spelled(position)}`);
+    v.expectResults(1);
+    v.define([elem ? { kind: 'scalar', elem } : undefined]);
+  },
+  execute: notRun('llvm.extractelement'),
+};
+
+export const LLVM_DEFINITIONS: OpDefinition[] = [alloca, getelementptr, load, store, extractelement];

@@ -57,6 +57,22 @@ describe('llvm.alloca, llvm.getelementptr, llvm.load, llvm.store', () => {
     ]);
   });
 
+  test('llvm.extractelement reads a lane of a vector at a run-time position: a scalar of its element type', () => {
+    const lines = [
+      '%w = arith.constant dense<[1.000000e+00, 2.000000e+00]> : vector<2xf32>',
+      '%x = llvm.extractelement %w[%c2 : i32] : vector<2xf32>',
+      '%y = arith.addf %x, %one : f32',
+    ];
+    const first = assemble('t.pto', kernel(lines), { target: 'a5' });
+    expect(formatAll(first.diags)).toBe('');
+    const canonical = printCanonical(first.module, first.types);
+    expect(canonical).toContain('%x = llvm.extractelement %w[%c2 : i32] : vector<2xf32>');
+    expect(printCanonical(assemble('t.pto', canonical, { target: 'a5' }).module, first.types)).toBe(canonical);
+    expect(errors(kernel(['%x = llvm.extractelement %c2[%c4 : i64] : i32']))).toEqual([
+      't.pto:6:30: error[E0438]: llvm.extractelement takes a vector of scalars, got i32',
+    ]);
+  });
+
   test('the VM says it does not run them yet', () => {
     const { program, types } = assemble('t.pto', kernel(FRAGMENT), { target: 'a5' });
     expect(() => runFunction(program, types, program.functions.get('k')!, new Map(), { numerics: 'npu', maxSteps: 100 })).toThrow(
