@@ -7,7 +7,7 @@ import { spawnSync } from 'child_process';
 import { checkLowering, compareRuns, BufferInput } from '../../src/expand/check';
 import { expandModule } from '../../src/expand/expand';
 import { upstreamTree } from '../../src/expand/tilelib';
-import { binaryKernel, compareKernel, scalarKernel, unaryKernel } from './kernels';
+import { binaryKernel, compareKernel, scalarKernel, unaryKernel } from '../../src/expand/kernels';
 
 const tree = upstreamTree(process.env.PTO_UPSTREAM_DIR);
 const python = spawnSync(process.env.PYTHON ?? 'python3', ['--version']);

@@ -5,7 +5,7 @@
 import { spawnSync } from 'child_process';
 import { checkLowering, BufferInput } from '../../src/expand/check';
 import { upstreamTree } from '../../src/expand/tilelib';
-import { binaryKernel } from './kernels';
+import { binaryKernel } from '../../src/expand/kernels';
 
 const tree = upstreamTree(process.env.PTO_UPSTREAM_DIR);
 const python = spawnSync(process.env.PYTHON ?? 'python3', ['--version']);
