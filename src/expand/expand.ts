@@ -44,6 +44,8 @@ export interface ExpandOptions {
   upstreamDir: string;
   /** Expand only these ops (`pto.tadd`); default every tile op with tile and scalar operands. */
   only?: (op: string) => boolean;
+  /** The target when the module names none (PTOAS's `--pto-arch=a5`). */
+  target?: 'a5';
   /** Which legal candidate to take, by template name (`template_tadd` for the 2-D traversal); default PTOAS's first. */
   candidate?: (op: string, candidates: string[]) => string | undefined;
 }
@@ -148,7 +150,7 @@ const valueText = (o: Operand): string => `${o.value!.name}${o.value!.index !== 
 
 /** Expands the tile ops of an A5 tile-level module (its text) into calls of their template instances. */
 export function expandModule(file: string, text: string, options: ExpandOptions): Expansion {
-  const asm = assemble(file, text);
+  const asm = assemble(file, text, options.target ? { target: options.target } : {});
   if (asm.diags.hasErrors()) return { error: `${file} does not assemble: ${asm.diags.sorted()[0].message}` };
   if (asm.program.target !== 'a5') return { error: `${file} is not an A5 module (the templates are A5's)` };
   const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length;
