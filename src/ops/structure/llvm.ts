@@ -13,6 +13,8 @@ import { printType, scalarFromName, Type } from '../../types/type';
  *   %v = llvm.load %e : !llvm.ptr -> f32
  *   llvm.store %v, %e : f32, !llvm.ptr
  *   %x = llvm.extractelement %w[%i : i32] : vector<2xf32>         (its own grammar rule, LlvmExtractElementBody)
+ *   %q = llvm.inttoptr %a : i64 to !llvm.ptr<6>     (and ptrtoint: arith's cast form, ArithCastBody; llvm.bitcast
+ *                                                    of scalars is a spelling of arith.bitcast)
  *
  * Their types are checked as MLIR's verifiers check them; the VM does not run them yet (it says so).
  */
@@ -168,4 +170,39 @@ const extractelement: OpDefinition = {
   execute: notRun('llvm.extractelement'),
 };
 
-export const LLVM_DEFINITIONS: OpDefinition[] = [alloca, getelementptr, load, store, extractelement];
+const isSignless = (t: Type | undefined) => t?.kind === 'scalar' && /^i\d+$/.test(t.elem);
+
+/** A cast `%x : A to B` whose source and result `problem` judges (what is wrong, else undefined). */
+function cast(name: string, problem: (from: Type | undefined, to: Type | undefined) => string | undefined): OpDefinition {
+  return {
+    name,
+    syntax: 'ArithCastBody',
+    verify(v) {
+      const to = v.declared[0];
+      const wrong = problem(v.operands[0], to);
+      if (wrong) v.error(v.op.operands[0]?.span ?? v.op.nameSpan, `${name}: ${wrong}`);
+      v.expectResults(1);
+      v.define([to]);
+    },
+    execute: notRun(name),
+  };
+}
+
+const casts = [
+  cast('llvm.inttoptr', (from, to) =>
+    from && !isSignless(from)
+      ? `the source must be a signless integer, got ${spelled(from)}`
+      : to && !isLlvmPointer(to)
+        ? `the result must be an !llvm.ptr, got ${spelled(to)}`
+        : undefined,
+  ),
+  cast('llvm.ptrtoint', (from, to) =>
+    from && !isLlvmPointer(from)
+      ? `the source must be an !llvm.ptr, got ${spelled(from)}`
+      : to && !isSignless(to)
+        ? `the result must be a signless integer, got ${spelled(to)}`
+        : undefined,
+  ),
+];
+
+export const LLVM_DEFINITIONS: OpDefinition[] = [alloca, getelementptr, load, store, extractelement, ...casts];

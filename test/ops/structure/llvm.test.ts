@@ -73,6 +73,17 @@ describe('llvm.alloca, llvm.getelementptr, llvm.load, llvm.store', () => {
     ]);
   });
 
+  test('llvm.inttoptr and llvm.ptrtoint in the cast form', () => {
+    const lines = ['%p = llvm.inttoptr %c4 : i64 to !llvm.ptr<6>', '%a = llvm.ptrtoint %p : !llvm.ptr<6> to i64'];
+    const first = assemble('t.pto', kernel(lines), { target: 'a5' });
+    expect(formatAll(first.diags)).toBe('');
+    const canonical = printCanonical(first.module, first.types);
+    for (const l of lines) expect(canonical).toContain(l);
+    expect(errors(kernel(['%p = llvm.inttoptr %one : f32 to !llvm.ptr']))).toEqual([
+      't.pto:6:24: error[E0438]: llvm.inttoptr: the source must be a signless integer, got f32',
+    ]);
+  });
+
   test('the VM says it does not run them yet', () => {
     const { program, types } = assemble('t.pto', kernel(FRAGMENT), { target: 'a5' });
     expect(() => runFunction(program, types, program.functions.get('k')!, new Map(), { numerics: 'npu', maxSteps: 100 })).toThrow(
