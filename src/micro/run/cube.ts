@@ -1,13 +1,15 @@
 import { Tile } from '../../machine/memory';
+import { readValues, writeValues } from '../../machine/tile-loops';
+import { addAccumulatorF32, dotProducts } from '../../ops/instructions/semantics/cube';
 import { codec as codecOf } from '../../numerics/elements';
 import { TileType } from '../../types/type';
 import { coreConfig } from './config';
 import { globalAddress, intOf, localAddress, MicroRun, MicroSemantics } from './operands';
 
 /**
- * The cube-side micro-ops that run today (docs/isa/micro-isa/16-cube-matmul.md): L1 fills and the GM -> L1 NZ
- * fractal loads. The loads into L0A/L0B, the matmuls and the FIXPIPE stores parse and verify (spec/micro/dma.json)
- * and trap as not implemented yet.
+ * The cube-side micro-ops that run today (docs/isa/micro-isa/16-cube-matmul.md): L1 fills, the GM -> L1 NZ
+ * fractal loads, the loads into L0A/L0B and the bias table, and pto.mad / mad_acc / mad_bias. The MX forms and the
+ * raw forms parse and verify (spec/micro/dma.json) and trap as not implemented yet.
  */
 
 /** An integer attribute of the attribute dictionary (`{fill_word_bits = 16 : i64}`). */
@@ -93,6 +95,12 @@ export const CUBE_SEMANTICS: Record<string, MicroSemantics> = {
   'fill-l1'(r) {
     fill(r, (r.b.operands.byte_offset ?? []).length > 0 ? intOf(r, 'byte_offset') : 0);
   },
+  'l1-l0-fractal'(r) {
+    loadOneFractal(r);
+  },
+  mad(r) {
+    mad(r);
+  },
 };
 
 /** A tile of the tile model (src/machine) over raw on-chip bytes: `loc`'s layout, rows x cols of `dtype`. */
@@ -104,6 +112,7 @@ function tileOver(
   slayout: TileType['slayout'],
   rows: number,
   cols: number,
+  fractal = 512,
 ): Tile {
   const t = r.op.operandTypes[r.b.operands[ptr][0]];
   if (t?.kind !== 'ptr') return r.fail(`'${ptr}' is not a pointer`);
@@ -120,7 +129,7 @@ function tileOver(
     vCol: cols,
     blayout,
     slayout,
-    fractal: 512,
+    fractal,
     pad: 0,
     compact: 0,
   };
@@ -192,4 +201,123 @@ function l1ToBias(r: MicroRun): void {
   const [sv, dv] = [new DataView(from.buffer, from.byteOffset, from.byteLength), new DataView(to.buffer, to.byteOffset, to.byteLength)];
   // f16 and bf16 values are all f32 values: the widening is exact.
   for (let e = 0; e < bytes / 2; e++) dc.write(dv, e * 4, sc.read(sv, e * 2));
+}
+
+/**
+ * load_cbuf_to_ca / load_cbuf_to_cb with one fractal from (0, 0) (m_start = k_start = 0, m_step = k_step = 1):
+ * the 512 bytes move as they are, which is how a GEMV A vector (1 x K, contiguous) reaches L0A. The hardware's
+ * stepping over several fractals is not documented (16-cube-matmul.md gives the operands only): other controls trap.
+ */
+function loadOneFractal(r: MicroRun): void {
+  const controls = ['m_start', 'k_start', 'm_step', 'k_step'].map((n) => intOf(r, n));
+  if (controls.join() !== '0,0,1,1')
+    return r.fail(`(m_start, k_start, m_step, k_step) = (${controls.join(', ')}) is not implemented yet (only one fractal from (0, 0))`);
+  const src = localAddress(r, 'source', 0);
+  const dst = localAddress(r, 'destination', 0);
+  const from = r.x.memory.bytesAt(src.buffer, src.address, 512, r.op.def.name, r.op.node.span);
+  r.x.memory.bytesAt(dst.buffer, dst.address, 512, r.op.def.name, r.op.node.span).set(from);
+}
+
+/** The largest finite value of the float types the cube multiplies. */
+const FINITE_MAX: Record<string, number> = { f32: 3.4028234663852886e38, f16: 65504, bf16: 3.3895313892515355e38 };
+
+/** f32 bits rounded to TF32 (10 fraction bits): ties to even, or ties away from zero (16-cube-matmul.md's tf32_mode). */
+function tf32(values: Float64Array, length: number, away: boolean): void {
+  const f = new Float32Array(1);
+  const u = new Uint32Array(f.buffer);
+  for (let q = 0; q < length; q++) {
+    f[0] = values[q];
+    const lsb = (u[0] >>> 13) & 1;
+    u[0] = ((u[0] + (away ? 0x1000 : 0xfff + lsb)) & 0xffffe000) >>> 0;
+    values[q] = f[0];
+  }
+}
+
+/**
+ * pto.mad / mad_acc / mad_bias (16-cube-matmul.md): dst[i, j] = sum over t < k of lhs[i, t] * rhs[t, j], then
+ * + dst[i, j] (acc) or + bias[j] (bias), with the tile-level tmatmul's arithmetic (dotProducts: k ascending, one f32
+ * fused multiply-add per step; i8 inputs an i32 sum). L0A is read as mte_l1_l0a writes it (the left tile, rows
+ * aligned to 16), or, for m = 1 without disable_gemv, as the GEMV vector: k contiguous elements. L0B is the right
+ * tile and L0C the accumulator tile (NZ, 16 x 16 fractals), rows and columns aligned to 16. tf32_mode rounds f32
+ * inputs first (the goldens' bit formulas). sat: a NaN input counts as 0 and an infinity as its type's finite
+ * extreme, and the result saturates to f32's finite range (a NaN result to 0, as mad_f32f32f32's golden); nosat
+ * keeps them. Without either the mode is the one selected outside the op, which the VM does not model: an
+ * exceptional input or result traps.
+ */
+function mad(r: MicroRun): void {
+  const [m, n, k] = [intOf(r, 'm'), intOf(r, 'n'), intOf(r, 'k')];
+  for (const [name, v] of [
+    ['m', m],
+    ['n', n],
+    ['k', k],
+  ] as const)
+    if (v < 1 || v > 4095) r.fail(`${name} = ${v} is outside the cube's range [1, 4095]`);
+  const elem = (ptr: string) => {
+    const t = r.op.operandTypes[r.b.operands[ptr][0]];
+    return t?.kind === 'ptr' ? t.elem : r.fail(`'${ptr}' is not a pointer`);
+  };
+  const [aType, bType, cType] = [elem('lhs'), elem('rhs'), elem('dst')];
+  const kind = aType === 'i8' && bType === 'i8' && cType === 'i32' ? 'integer' : ['f16', 'bf16'].includes(aType) && bType === aType ? 'half' : 'float';
+  if (!(kind !== 'float' || (aType === 'f32' && bType === 'f32')) || (kind !== 'integer' && cType !== 'f32'))
+    return r.fail(`a ${aType} x ${bType} -> ${cType} matmul is not implemented yet`);
+  const text = (name: string) => {
+    const a = r.b.attrs[name];
+    return a?.kind === 'string' ? a.value : undefined;
+  };
+  const c0 = 32 / codecOf(aType).size;
+  const gemv = m === 1 && text('disable_gemv') === undefined;
+  let av: Float64Array;
+  if (gemv) {
+    const { buffer, address } = localAddress(r, 'lhs', 0);
+    const size = codecOf(aType).size;
+    const bytes = r.x.memory.bytesAt(buffer, address, k * size, r.op.def.name, r.op.node.span);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    av = Float64Array.from({ length: k }, (_, t) => Number(codecOf(aType).read(view, t * size)));
+  } else av = readValues(tileOver(r, 'lhs', 'left', 'col_major', 'row_major', align(m, 16), align(k, c0)), m, k);
+  const bt = readValues(tileOver(r, 'rhs', 'right', 'row_major', 'col_major', align(k, c0), align(n, 16)), k, n, true);
+  const c = tileOver(r, 'dst', 'acc', 'col_major', 'row_major', align(m, 16), align(n, 16), 1024);
+  const tf32Mode = text('tf32_mode');
+  if (tf32Mode) {
+    tf32(av, m * k, tf32Mode === 'round_away');
+    tf32(bt, k * n, tf32Mode === 'round_away');
+  }
+  const sat = text('sat_mode');
+  if (kind !== 'integer') {
+    const max = FINITE_MAX[aType];
+    for (const values of [av, bt]) {
+      for (let q = 0; q < values.length; q++) {
+        const v = values[q];
+        if (Number.isFinite(v)) continue;
+        if (sat === 'sat') values[q] = v !== v ? 0 : Math.sign(v) * max;
+        else if (sat !== 'nosat')
+          r.fail('an infinity or NaN input under the execution mode selected outside the op (neither sat nor nosat) is not implemented yet');
+      }
+    }
+  }
+  const out = new Float64Array(m * n);
+  dotProducts(av, bt, m, n, k, kind, out);
+  if (r.mnemonic === 'mad_acc') {
+    const before = readValues(c, m, n);
+    for (let q = 0; q < m * n; q++) out[q] = kind === 'integer' ? (before[q] + out[q]) | 0 : addAccumulatorF32(before[q], out[q]);
+  } else if (r.mnemonic === 'mad_bias') {
+    const { buffer, address } = localAddress(r, 'bias', 0);
+    const bytes = r.x.memory.bytesAt(buffer, address, n * 4, r.op.def.name, r.op.node.span);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const bias = codecOf(cType);
+    for (let q = 0; q < m * n; q++) {
+      const b = Number(bias.read(view, (q % n) * 4));
+      out[q] = kind === 'integer' ? (out[q] + b) | 0 : addAccumulatorF32(out[q], b);
+    }
+  }
+  if (kind !== 'integer') {
+    const max = FINITE_MAX.f32;
+    for (let q = 0; q < out.length; q++) {
+      const v = out[q];
+      if (Number.isFinite(v)) continue;
+      if (sat === 'sat') out[q] = v !== v ? 0 : Math.sign(v) * max;
+      else if (sat !== 'nosat')
+        r.fail('an infinity or NaN result under the execution mode selected outside the op (neither sat nor nosat) is not implemented yet');
+    }
+  }
+  writeValues(c, m, n, out);
 }

@@ -261,6 +261,21 @@ export function matmul(ctx: InstructionContext): void {
   writeValues(c, m, n, results);
 }
 
+/**
+ * The sums of matmul for inputs already decoded (`av` m x k row by row, `bt` k x n column by column) into
+ * out[i * n + j], without an accumulator or bias: the micro level's pto.mad reads L0A/L0B itself
+ * (src/micro/run/cube.ts) and takes the same arithmetic. `kind`: i8 inputs (an i32 sum, wrapping), 16-bit floats,
+ * or other floats.
+ */
+export function dotProducts(av: Float64Array, bt: Float64Array, m: number, n: number, k: number, kind: 'integer' | 'half' | 'float', out: Float64Array): void {
+  if (kind === 'half') return halfDots(av, bt, m, n, k, out);
+  if (kind === 'float') return floatDots(av, bt, m, n, k, out);
+  for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) out[i * n + j] = integerDot(av, bt, i, j, k);
+}
+
+/** addF32 for the micro level's pto.mad_acc and pto.mad_bias. */
+export const addAccumulatorF32 = (a: number, b: number): number => addF32(a, b);
+
 /** K elements share one E8M0 scale (pto-isa cpu/TMatmul.hpp: scale[i, k / 32], scale[k / 32, j]). */
 const MX_GROUP = 32;
 
