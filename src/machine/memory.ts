@@ -221,6 +221,36 @@ export class GlobalBuffer {
     } else if (start === 0 && end >= this.byteLength) this.pending = undefined;
   }
 
+  /**
+   * The same bytes as elements of another type (`pto.castptr` from one GM pointer type to another): a buffer that
+   * shares this one's storage, made whole first, so that neither makes a generated chunk over the other's stores.
+   * Its stores mark the elements of this buffer they overlap as written; an observer (the race checker of a launch
+   * of several cores) sees its accesses under the alias, not under this buffer.
+   */
+  retyped(elem: ElemType): GlobalBuffer {
+    if (elem === this.elem) return this;
+    this.materialize(0, this.byteLength);
+    const sameSize = elemSize(elem) === this.codec.size;
+    const alias = new GlobalBuffer(this.name, elem, this.raw, sameSize ? this.written : undefined);
+    if (!sameSize) alias.writtenAlso = { buffer: this, ratio: elemSize(elem) / this.codec.size };
+    alias.observer = this.observer;
+    alias.placement = this.placement;
+    return alias;
+  }
+
+  /** The buffer this one is a retyped alias of, whose elements its stores also mark (`ratio`: our size over its). */
+  private writtenAlso?: { buffer: GlobalBuffer; ratio: number };
+
+  private markWritten(index: number): void {
+    this.written[index] = 1;
+    const also = this.writtenAlso;
+    if (also) {
+      const first = Math.floor(index * also.ratio);
+      const last = Math.ceil((index + 1) * also.ratio);
+      for (let i = first; i < last && i < also.buffer.length; i++) also.buffer.written[i] = 1;
+    }
+  }
+
   /** The value of element `index` (decoded by its type). */
   readElement(index: number): Scalar {
     this.observer?.access(this, index, 'read');
@@ -235,7 +265,7 @@ export class GlobalBuffer {
     const at = index * this.codec.size;
     if (this.pending) this.materialize(at, at + this.codec.size, true);
     this.codec.write(this.rawView, at, value);
-    this.written[index] = 1;
+    this.markWritten(index);
   }
 
   /** An atomic read-modify-write of element `index` (atomic add/max/min): `combine` gets the old value. */
@@ -244,7 +274,7 @@ export class GlobalBuffer {
     const at = index * this.codec.size;
     if (this.pending) this.materialize(at, at + this.codec.size, true);
     this.codec.write(this.rawView, at, combine(this.codec.read(this.rawView, at)));
-    this.written[index] = 1;
+    this.markWritten(index);
   }
 
   /** Copies the bits of element `index` to `to` at byte `at` (a transfer copies bits, never values: NaN payloads survive). */
@@ -263,7 +293,7 @@ export class GlobalBuffer {
     const to = index * size;
     if (this.pending) this.materialize(to, to + size, true);
     for (let k = 0; k < size; k++) this.raw[to + k] = from[at + k];
-    this.written[index] = 1;
+    this.markWritten(index);
   }
 }
 

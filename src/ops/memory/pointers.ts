@@ -129,10 +129,19 @@ const ADDRESS_OPS: DeclaredOp[] = [
         c.error(c.v.op.span, 'pto.castptr casts between a pointer and an integer or between pointers, not integer to integer');
     },
     // An integer made into a pointer to an on-chip buffer is that buffer's byte address (the micro-op level places
-    // its UB data so); global memory has no numeric addresses in the VM.
+    // its UB data so); a GM pointer of another element type sees the same bytes (its offset must fall on an element
+    // of the new type); global memory has no numeric addresses in the VM, so no integer becomes a GM pointer.
     execute(x, op) {
       const to = op.resultTypes[0];
       const from = op.operandTypes[0];
+      if (to?.kind === 'ptr' && from?.kind === 'ptr' && from.space === 'gm' && to.space === 'gm') {
+        const { buffer, offset } = pointerOperand(x, op, 0);
+        const byte = offset * buffer.codec.size;
+        const size = elemSize(to.elem);
+        if (byte % size !== 0) throw vmTrap(`pto.castptr: byte ${byte} of %${buffer.name} is not on a ${printType(to)} element`, op.node.span);
+        x.setResults(op, [{ kind: 'pointer', buffer: buffer.retyped(to.elem), offset: byte / size }]);
+        return;
+      }
       if (to?.kind !== 'ptr' || to.space === 'gm' || from?.kind !== 'scalar')
         throw vmTrap(`pto.castptr to ${to ? printType(to) : 'this type'} is not implemented yet`, op.node.span);
       x.setResults(op, [{ kind: 'local_pointer', buffer: x.memory.bufferOf(to.space), address: x.index(op, 0) }]);
