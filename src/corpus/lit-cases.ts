@@ -87,6 +87,30 @@ export function splitInputChunks(text: string): { text: string; expectsError: bo
   return chunks;
 }
 
+/** The error lines FileCheck looks for under the RUN line's prefixes (`--check-prefix(es)=A,B`; CHECK when it names none). */
+function checkPattern(run: string): RegExp {
+  const named = [...run.matchAll(/--check-prefix(?:es)?[= ](\S+)/g)].flatMap((m) => m[1].split(','));
+  const prefixes = named.length > 0 ? named : ['CHECK'];
+  return new RegExp(`^\\s*//\\s*(${prefixes.map((p) => p.replace(/[^\w-]/g, '')).join('|')}):`, 'gm');
+}
+
+/** Which chunks fail, given how many error lines each holds (see litCases): walked from the last. */
+export function failingChunks(checks: number[]): boolean[] {
+  if (checks.every((n) => n === 0)) return checks.map(() => true);
+  let owed = 0;
+  const failing = checks.map(() => false);
+  for (let i = checks.length - 1; i >= 0; i--) {
+    if (checks[i] > 0) {
+      failing[i] = true;
+      owed += checks[i] - 1;
+    } else if (owed > 0) {
+      failing[i] = true;
+      owed--;
+    }
+  }
+  return failing;
+}
+
 /** The words of one command with what runs before the tool taken off: `(`, `not`/`!` (noted), `env [-u NAME] [VAR=...]`. */
 function commandWords(command: string): { words: string[]; negated: boolean } {
   const words = command.replace(/^\(\s*/, '').split(/\s+/);
@@ -148,8 +172,13 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
         continue;
       }
       // Each chunk is its own input; with -verify-diagnostics a chunk must fail exactly when it expects an error.
+      // Without it, `not` says only that some chunk fails: each chunk that holds FileCheck lines of the RUN line's
+      // prefixes (an error checked for), and as many chunks before it as it holds errors beyond its own (the checks of
+      // several chunks written after the last); all of them when no chunk holds one. The others are valid inputs.
       const verify = args.includes('-verify-diagnostics') || args.includes('--verify-diagnostics');
-      splitInputChunks(body).forEach((chunk, i) =>
+      const chunks = splitInputChunks(body);
+      const failing = failingChunks(chunks.map((chunk) => chunk.text.match(checkPattern(run))?.length ?? 0));
+      chunks.forEach((chunk, i) =>
         cases.push({
           file,
           part: `${part ? part + ' ' : ''}chunk ${i + 1}`,
@@ -158,7 +187,7 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
           arch,
           backend,
           level,
-          expectReject: verify ? chunk.expectsError : expectReject,
+          expectReject: verify ? chunk.expectsError : expectReject && failing[i],
           run,
         }),
       );

@@ -12,7 +12,7 @@
  * case that starts to agree, or a new disagreement, fails.
  */
 import { Outcome, microExceptions, surveyMicroLit } from '../../src/corpus/survey';
-import { litCases, splitInputChunks } from '../../src/corpus/lit-cases';
+import { failingChunks, litCases, splitInputChunks } from '../../src/corpus/lit-cases';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -75,9 +75,22 @@ describe('reading micro-level lit tests', () => {
       ['chunk 1', false],
       ['chunk 2', true],
     ]);
+    // `not` without -verify-diagnostics: the chunks that hold a check line of the RUN line's prefixes fail, with as many
+    // before them as they hold checks beyond one (all, when none holds one).
+    expect(failingChunks([0, 1])).toEqual([false, true]);
+    expect(failingChunks([0, 2])).toEqual([true, true]);
+    expect(failingChunks([1, 0, 1])).toEqual([true, false, true]);
+    expect(failingChunks([0, 0])).toEqual([true, true]);
     const rejected = casesOf('// RUN: not pto-test-opt %s -split-input-file 2>&1\nmodule {}\n// -----\nmodule {}\n').cases;
     expect(rejected.map((c) => [c.part, c.expectReject])).toEqual([
       ['chunk 1', true],
+      ['chunk 2', true],
+    ]);
+    const checked = casesOf(
+      '// RUN: not pto-test-opt %s -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD\nmodule {}\n// CHECK-NOT: x\n// -----\nmodule {}\n// BAD: expected exactly 256 bytes\n',
+    ).cases;
+    expect(checked.map((c) => [c.part, c.expectReject])).toEqual([
+      ['chunk 1', false],
       ['chunk 2', true],
     ]);
   });
