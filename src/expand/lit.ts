@@ -35,6 +35,7 @@ export function litCheck(file: string, text: string, upstreamDir: string): LitCh
   const runs = text.split('\n').filter((l) => /^\s*\/\/\s*RUN:/.test(l));
   if (!runs.some((l) => /--pto-backend=vpto/.test(l))) return { skip: 'no RUN line with --pto-backend=vpto' };
   if (!runs.some((l) => /--pto-arch=a5/.test(l)) && !/pto\.target_arch\s*=\s*"a5"/.test(text)) return { skip: 'not an A5 run' };
+  if (!/\bpto\.t[a-z0-9_.]+\s+ins\(/.test(text)) return { skip: 'no tile op (a micro-level file)' };
   const checked = checkedMicroOps(text);
   if (checked.length === 0) return { skip: 'no micro-op is CHECKed' };
   const r = expandModule(file, text, { upstreamDir, target: 'a5' });
