@@ -1,6 +1,6 @@
 import { BoundOp } from '../ir/bound';
 import { vmTrap } from '../machine/trap';
-import { Fail } from './semantics';
+import { Fail } from './semantics/core';
 import { MicroSemantics } from './run/operands';
 import { CONFIG_SEMANTICS } from './run/config';
 import { CUBE_SEMANTICS } from './run/cube';

@@ -1,7 +1,7 @@
 import { OnChipMemory } from '../../machine/memory';
 import { LocalPointer, Register } from '../../machine/value';
 import { elemSize } from '../../types/type';
-import { MASK_BYTES, VREG_BYTES, maskBit } from '../semantics';
+import { MASK_BYTES, VREG_BYTES, maskBit } from '../semantics/core';
 import { MicroRun, MicroSemantics, attrText, intOf, localAddress, reg, register, typeOf, vregElem } from './operands';
 
 /**

@@ -1,6 +1,6 @@
 import { elemSize } from '../../types/type';
 import { codec } from '../../numerics/elements';
-import { VREG_BYTES, maskBit, view } from '../semantics';
+import { VREG_BYTES, maskBit, view } from '../semantics/core';
 import { OnChipMemory } from '../../machine/memory';
 import { MicroRun, MicroSemantics, intOf, localAddress, reg, register, resultElem, typeOf, vregElem } from './operands';
 

@@ -4,7 +4,7 @@ import { GlobalBuffer } from '../../machine/memory';
 import { LocalPointer, Register, Value } from '../../machine/value';
 import { ElemType, Type, elemSize, isFloat } from '../../types/type';
 import { MicroBinding } from '../format';
-import { Fail, Granularity } from '../semantics';
+import { Fail, Granularity } from '../semantics/core';
 
 /**
  * How each semantics of spec/micro/ runs: it reads the bound operands by name, moves bytes between the registers

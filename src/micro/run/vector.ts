@@ -5,16 +5,16 @@ import { MicroRun } from './operands';
 import { ALIGN_SEMANTICS, setSqueezeCount } from './align';
 import { GATHER_SEMANTICS } from './gather';
 import { attrText, dictText, dist, granularity, intOf, localAddress, reg, register, resultElem, scalarOf, typeOf, vregElem, MicroSemantics } from './operands';
+import { vcmp, vcmps, vsel, vselr } from '../semantics/compare-select';
+import { vcvt, vtrc } from '../semantics/conversion';
+import { elemBytes, Mask, GRANULE_BYTES, maskBit, VREG_BYTES } from '../semantics/core';
+import { vaxpy, vbitcast, vexpdif, vmadd, vmulscvt, vmula, vmull } from '../semantics/fused';
+import { binary, unary, vecScalar, vlrelu, vprelu, carry } from '../semantics/lanewise';
+import { loadFootprint, vlds, vldsx2, vsts, vstsx2 } from '../semantics/load-store';
 import {
-  binary,
-  elemBytes,
-  loadFootprint,
-  Mask,
   pand,
   pattern,
   plt,
-  GRANULE_BYTES,
-  maskBit,
   pdintlv,
   pintlv,
   pltm,
@@ -27,44 +27,9 @@ import {
   predicateStore,
   psel,
   pxor,
-  unary,
-  vbr,
-  vcadd,
-  vcgroup,
-  vci,
-  vcmaxmin,
-  vcmp,
-  vcmps,
-  vcpadd,
-  vdintlv,
-  vdupLane,
-  vdupScalar,
-  vecScalar,
-  vintlv,
-  vlds,
-  vldsx2,
-  vlrelu,
-  vpack,
-  vprelu,
-  VREG_BYTES,
-  vsel,
-  vselr,
-  vsqz,
-  vsts,
-  vstsx2,
-  carry,
-  vaxpy,
-  vbitcast,
-  vcvt,
-  vexpdif,
-  vmadd,
-  vmulscvt,
-  vmula,
-  vmull,
-  vtrc,
-  vunpack,
-  vusqz,
-} from '../semantics';
+} from '../semantics/predicate';
+import { vbr, vci, vdintlv, vdupLane, vdupScalar, vintlv, vpack, vsqz, vunpack, vusqz } from '../semantics/rearrange';
+import { vcadd, vcgroup, vcmaxmin, vcpadd } from '../semantics/reduction';
 
 /**
  * Where a load or store at `ptr` with an advance of `advance` bytes accesses UB, and the updated base when the op

@@ -11,24 +11,9 @@ import { GenericOp, GenericRewrite } from '../../syntax/op-syntax';
 import { ElemType, Type, VmiMaskType, VmiVregType, isFloat, isInteger } from '../../types/type';
 import { VMI_GENERIC_CHECKS, denseElements, physicalPlacement } from '../checks/vmi-more';
 import { MicroBinding, MicroFormat, parseFormat } from '../format';
-import {
-  Mask,
-  VReg,
-  carry,
-  elemBytes,
-  laneActive,
-  maskFromLanes,
-  newMask,
-  newVReg,
-  setMaskBit,
-  vaxpy,
-  vexpdif,
-  vlrelu,
-  vmula,
-  vmull,
-  vprelu,
-  view,
-} from '../semantics';
+import { Mask, VReg, elemBytes, laneActive, maskFromLanes, newMask, newVReg, setMaskBit, view } from '../semantics/core';
+import { vaxpy, vexpdif, vmula, vmull } from '../semantics/fused';
+import { carry, vlrelu, vprelu } from '../semantics/lanewise';
 import { localAddress, MicroRun, MicroSemantics } from './operands';
 import { extremum, groupSum } from './vmi';
 

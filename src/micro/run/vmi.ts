@@ -1,25 +1,12 @@
 import { codec, Scalar } from '../../numerics/elements';
 import { Register } from '../../machine/value';
 import { ElemType, Type, VmiMaskType, VmiVregType, isFloat, isInteger } from '../../types/type';
-import {
-  Mask,
-  VREG_BYTES,
-  VReg,
-  binary,
-  elemBytes,
-  laneActive,
-  maskFromLanes,
-  newMask,
-  newVReg,
-  pand,
-  unary,
-  unitConverter,
-  vcadd,
-  vcmp,
-  vcmps,
-  vecScalar,
-  view,
-} from '../semantics';
+import { vcmp, vcmps } from '../semantics/compare-select';
+import { unitConverter } from '../semantics/conversion';
+import { Mask, VREG_BYTES, VReg, elemBytes, laneActive, maskFromLanes, newMask, newVReg, view } from '../semantics/core';
+import { binary, unary, vecScalar } from '../semantics/lanewise';
+import { pand } from '../semantics/predicate';
+import { vcadd } from '../semantics/reduction';
 import { cvtDirection } from '../checks/vmi-convert';
 import { specTables } from '../../spec/tables';
 import { intOf, localAddress, MicroRun, MicroSemantics } from './operands';

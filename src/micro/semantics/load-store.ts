@@ -108,10 +108,15 @@ export function vsts(dist: string, v: VReg, mask: Mask, fail: Fail): StoreImage 
   const { family, width: w } = parse(dist, fail);
   const bytes = new Uint8Array(VREG_BYTES);
   const written = new Uint8Array(VREG_BYTES);
+  // Byte by byte: a lane is at most 8 bytes, which a loop copies faster than subarray and set make views for.
   const put = (lane: number, keep: number, active: boolean) => {
     if (!active) return;
-    bytes.set(v.subarray(lane * w, lane * w + keep), lane * keep);
-    written.fill(1, lane * keep, lane * keep + keep);
+    const from = lane * w;
+    const to = lane * keep;
+    for (let k = 0; k < keep; k++) {
+      bytes[to + k] = v[from + k];
+      written[to + k] = 1;
+    }
   };
   switch (family) {
     case 'NORM':
