@@ -11,6 +11,7 @@ import { VECTOR_SEMANTICS } from './run/vector';
 import { VMI_SEMANTICS } from './run/vmi';
 import { VMI_MORE_DEFINITIONS, VMI_MORE_SEMANTICS } from './run/vmi-more';
 import { SIMT_DEFINITIONS, SIMT_SEMANTICS } from './run/simt';
+import { SCALAR_SEMANTICS } from './run/scalar';
 import { VECTOR_DEFINITIONS } from './run/vecscope';
 import { OpDefinition } from '../ir/definition';
 import type { MicroOpRowData } from '../spec/micro-schema';
@@ -26,6 +27,7 @@ export const MICRO_SEMANTICS: Record<string, MicroSemantics> = {
   ...SIMT_SEMANTICS,
   ...VMI_SEMANTICS,
   ...VMI_MORE_SEMANTICS,
+  ...SCALAR_SEMANTICS,
 };
 
 /** The ops of spec/micro/ with a syntax and verifier of their own (a row's `definition`), made from their rows. */
