@@ -52,16 +52,22 @@ export interface ExpandOptions {
 
 /**
  * The op attributes PTOAS passes to templates as context (ExpandTileOp.cpp's appendOpContextAttrs), by our attribute
- * name: the context key. Others written on an op keep it from being expanded (not passed yet).
+ * name: the context key and the value PTOAS writes (tcvt's rmode as getTCvtRoundModeString spells it). Others written
+ * on an op keep it from being expanded (not passed yet).
  */
-const CONTEXT_KEYS: Record<string, string> = { cmpMode: 'cmp_mode', precisionType: 'precisionType' };
+const CONTEXT_KEYS: Record<string, { key: string; value: (v: string) => string }> = {
+  cmpMode: { key: 'cmp_mode', value: (v) => v },
+  precisionType: { key: 'precisionType', value: (v) => v },
+  rmode: { key: 'round_mode', value: (v) => (['NONE', 'RINT', 'CAST_RINT'].includes(v) ? 'RINT' : v) },
+};
 
 /**
- * Context keys PTOAS sends only when the op writes the attribute, or always with the attribute's default: when the op
- * writes none, the template's own default is what PTOAS's run would use. A template that reads any other key it was
- * not given (lowering_kind, upper_or_lower, byte, rounds, ...: PTOAS computes them) is not expanded.
+ * Context keys PTOAS sends only when the op writes the attribute, or always with a value that is the template's own
+ * default when the op writes none (precisionType "default", tcvt's round_mode "RINT" for its default CAST_RINT): then
+ * the template's default is what PTOAS's run would use. A template that reads any other key it was not given
+ * (lowering_kind, upper_or_lower, byte, rounds, ...: PTOAS computes them) is not expanded.
  */
-const DEFAULT_WHEN_ABSENT = new Set(['cmp_mode', 'precisionType', 'mask_pattern', 'axis_value']);
+const DEFAULT_WHEN_ABSENT = new Set(['cmp_mode', 'precisionType', 'round_mode', 'mask_pattern', 'axis_value']);
 
 interface Site {
   node: OpNode;
@@ -113,7 +119,7 @@ function sites(program: Program, lineOf: (offset: number) => number, notExpanded
       for (const a of node.attrs)
         if (a.key in CONTEXT_KEYS) {
           const v = inst.attributes?.get(a.key);
-          if (typeof v === 'string') context[CONTEXT_KEYS[a.key]] = v;
+          if (typeof v === 'string') context[CONTEXT_KEYS[a.key].key] = CONTEXT_KEYS[a.key].value(v);
           else reason = `its attribute ${a.key} has a value the shim does not pass (${String(v)})`;
         }
       for (const operand of node.operands) {

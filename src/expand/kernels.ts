@@ -71,3 +71,30 @@ ${viewOf('a', 'f32')}${viewOf('b', 'f32')}${viewOf('out', 'i8')}    %ta = pto.al
 }
 `;
 }
+
+/** `pto.tcvt ins(%ta {rmode = #pto<round_mode MODE>}) outs(%td)`: a `from` tile converted to a `to` tile. */
+export function convertKernel(from: string, to: string, rows: number, cols: number, rmode?: string): string {
+  const tile = (d: string): string =>
+    `!pto.tile_buf<loc=vec, dtype=${d}, rows=${rows}, cols=${cols}, v_row=${rows}, v_col=${cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+  const part = (d: string): string => `!pto.partition_tensor_view<${rows}x${cols}x${d}>`;
+  const view = (d: string): string => `!pto.tensor_view<?x?x${d}>`;
+  const viewOf = (p: string, d: string): string =>
+    `    %${p}v = pto.make_tensor_view %${p}, shape = [%r, %c], strides = [%c, %c1] : ${view(d)}\n` +
+    `    %${p}p = pto.partition_view %${p}v, offsets = [%c0, %c0], sizes = [%r, %c] : ${view(d)} -> ${part(d)}\n`;
+  const attrs = rmode ? ` {rmode = #pto<round_mode ${rmode}>}` : '';
+  return `module attributes {pto.target_arch = "a5"} {
+  func.func @kernel(%a: !pto.ptr<${from}>, %out: !pto.ptr<${to}>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = arith.constant ${rows} : index
+    %c = arith.constant ${cols} : index
+${viewOf('a', from)}${viewOf('out', to)}    %ta = pto.alloc_tile : ${tile(from)}
+    %td = pto.alloc_tile : ${tile(to)}
+    pto.tload ins(%ap : ${part(from)}) outs(%ta : ${tile(from)})
+    pto.tcvt ins(%ta${attrs} : ${tile(from)}) outs(%td : ${tile(to)})
+    pto.tstore ins(%td : ${tile(to)}) outs(%outp : ${part(to)})
+    return
+  }
+}
+`;
+}

@@ -7,7 +7,7 @@ import { spawnSync } from 'child_process';
 import { checkLowering, compareRuns, BufferInput } from '../../src/expand/check';
 import { expandModule } from '../../src/expand/expand';
 import { upstreamTree } from '../../src/expand/tilelib';
-import { binaryKernel, compareKernel, scalarKernel, unaryKernel } from '../../src/expand/kernels';
+import { binaryKernel, compareKernel, convertKernel, scalarKernel, unaryKernel } from '../../src/expand/kernels';
 
 const tree = upstreamTree(process.env.PTO_UPSTREAM_DIR);
 const python = spawnSync(process.env.PYTHON ?? 'python3', ['--version']);
@@ -171,6 +171,26 @@ suite('expanding A5 tile ops with PTOAS templates', () => {
     const expected = new Array(n).fill(0);
     for (let row = 0; row < 8; row++) for (let e = 0; e < 64; e++) if (a[row * 64 + e] < b[row * 64 + e]) expected[row * 64 + (e >> 3)] |= 1 << (e & 7);
     expect(Array.from(r.outputs.get('out')!)).toEqual(expected);
+  });
+
+  test.each([
+    ['FLOOR', 'FLOOR', Math.floor],
+    ['CEIL', 'CEIL', Math.ceil],
+    [undefined, 'RINT', (x: number) => (Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x))],
+  ])('tcvt f32 -> i32 with rmode %s: the template gets round_mode %s', (rmode, token, f) => {
+    const m = 8 * 8;
+    const a = Array.from({ length: m }, (_, i) => (i - 32) * 0.75 + (i % 3 === 0 ? 0.5 : 0));
+    const r = checkLowering(
+      convertKernel('f32', 'i32', 8, 8, rmode),
+      'kernel',
+      { a: f32(a), out: i32(new Array(m).fill(0)) },
+      { upstreamDir, only: onlyCompute },
+    );
+    if ('error' in r) throw new Error(r.error);
+    expect(r.expanded.map((e) => e.op)).toEqual(['pto.tcvt']);
+    expect(r.expanded[0].instance.endsWith(rmode ? `_ctx_round_mode_${token}__${r.expanded[0].template}` : `__${r.expanded[0].template}`)).toBe(true);
+    expect(r.agree).toBe(true);
+    expect(asI32(r.outputs.get('out')!)).toEqual(a.map((x) => f(x) | 0));
   });
 
   test('tfillpad is not expanded: its template reads lowering_kind, which PTOAS derives from memory planning', () => {
