@@ -16,6 +16,7 @@ import { TargetName } from '../spec/schema';
 import { SyncFinding, SyncTracker } from './sync/tracker';
 import { CrossCoreRaces } from './sync/cross-core';
 import { WaitAnalysis } from './waits';
+import { coreMemoryKey } from '../micro/run/acc-store';
 
 export type { Value } from '../machine/value';
 export type { CoreIndex } from '../ir/definition';
@@ -94,6 +95,9 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
   const world = new RunState(cores.length);
   const launches = perRank.map(() => new Map<string, unknown>());
   const interpreters = cores.map((core, id) => new Interpreter(program, { ...options, core }, world, launches[core.rank], id));
+  // A core may write into another core's on-chip memory (the cube's FIXPIPE store into a vector core's UB,
+  // pto.mte_l0c_ub, src/micro/run/acc-store.ts): each core's memory is launch state under coreMemoryKey.
+  interpreters.forEach((x, i) => launches[cores[i].rank].set(coreMemoryKey(cores[i]), x.memory));
   // Races between cores are looked for only when there are several (a single core pays nothing).
   const races = cores.length > 1 && options.syncCheck !== false ? new CrossCoreRaces(world.clocks, labels) : undefined;
   world.races = races;

@@ -3,18 +3,21 @@ import { decided } from '../../ir/bound';
 import { OpDefinition } from '../../ir/definition';
 import { vmTrap } from '../../machine/trap';
 import type { MicroOpRowData } from '../../spec/micro-schema';
-import { POINTER_SPACE_NAMES, TileType, printType } from '../../types/type';
+import { OnChipMemory } from '../../machine/memory';
+import { codec } from '../../numerics/elements';
+import { m1Scale } from '../../numerics/fixpipe';
+import { ElemType, POINTER_SPACE_NAMES, TileType, printType } from '../../types/type';
 import { globalAddress, localAddress, MicroRun } from './operands';
 
 /**
  * The FIXPIPE stores pto.mte_l0c_gm, pto.mte_l0c_ub and pto.mte_l0c_l1 (VPTOOps.td; VPTO.cpp's parser
  * parseStructuredAccStoreClauses and verifyStructuredAccStoreLike), written in the grammar rule `AccStoreBody`
- * (src/syntax/cube-parse.ts). What is read today: the operands, `dst_mode(...)` of mte_l0c_ub, and the clauses
- * unit_flag(check_only|check_and_clear), nz2nd, sat and nosat in PTOAS's canonical order; pre_quant, pre_relu,
- * nz2dn, nz2nz, loop3, sat(preserve_nan) and atomic are reported as not supported yet. mte_l0c_gm runs nz2nd
- * without conversion (the accumulator's element type written to GM); the rest traps as not implemented yet.
+ * (src/syntax/cube-parse.ts). Read: the operands, `dst_mode(...)` of mte_l0c_ub, and the clauses unit_flag, pre_quant
+ * (the f32 -> f16/bf16/f32 modes, scalar or vector), pre_relu (no_relu, normal_relu, scalar_relu, vector_relu, with
+ * an optional clip), nz2nd, loop3, sat and nosat, and atomic(type, op) of mte_l0c_gm in PTOAS's canonical order;
+ * the other quant modes, pwl, nz2dn, nz2nz and sat(preserve_nan) are reported as not supported yet. The nz2nd layout
+ * runs (storeNz2nd), one loop3 iteration.
  */
-
 /** PTOAS's clause kinds in canonical order (StructuredAccStoreClauseKind). */
 const CLAUSE_ORDER: Record<string, number> = {
   unit_flag: 0,
@@ -28,7 +31,33 @@ const CLAUSE_ORDER: Record<string, number> = {
   nosat: 5,
   atomic: 6,
 };
-const SUPPORTED = new Set(['unit_flag', 'nz2nd', 'sat', 'nosat']);
+const SUPPORTED = new Set(['unit_flag', 'pre_quant', 'pre_relu', 'nz2nd', 'loop3', 'sat', 'nosat', 'atomic']);
+
+/** The pre_quant modes that run: f32 accumulators scaled into f16, bf16 or f32 (PTOAS's AccStoreQuantPreMode names). */
+const QUANT_TO: Record<string, 'f16' | 'bf16' | 'f32'> = {
+  qf322f16_pre_scalar: 'f16',
+  qf322f16_pre_vec: 'f16',
+  qf322bf16_pre_scalar: 'bf16',
+  qf322bf16_pre_vec: 'bf16',
+  qf322f32_pre_scalar: 'f32',
+  qf322f32_pre_vec: 'f32',
+};
+const RELU_MODES = new Set(['no_relu', 'normal_relu', 'scalar_relu', 'vector_relu']);
+const FLOAT_PAYLOAD = new Set(['f16', 'bf16', 'f32']);
+
+/** The `key = value` arguments of a clause (`mode = scalar_relu, clip = %c8`), by key. */
+function keyed(word: string | undefined): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const part of (word ?? '').split(',')) {
+    const [k, v] = part.split('=').map((t) => t.trim());
+    if (k && v !== undefined) m.set(k, v);
+  }
+  return m;
+}
+
+/** The key of a core's on-chip memory in a launch's shared state (src/vm/interpreter.ts registers every core's). */
+export const coreMemoryKey = (core: { block: number; kind?: string; subblock: number }): string =>
+  `core-memory:${core.block}:${core.kind ?? 'any'}:${core.subblock}`;
 
 /** The leading operands of each op (after them come its clauses). */
 const LEADING: Record<string, { names: string[]; destination: string }> = {
@@ -38,8 +67,14 @@ const LEADING: Record<string, { names: string[]; destination: string }> = {
 };
 
 interface AccStoreDecision {
+  /** The leading operands by name, and the clauses' operands: quant, relu, clip (one each), loop3 (three). */
   operands: Record<string, number[]>;
   layout?: string;
+  dual?: 'split_m' | 'split_n';
+  quant?: { mode: string; vector: boolean };
+  relu?: string;
+  sat?: 'sat' | 'nosat';
+  atomic?: { type: string; op: string };
 }
 
 export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
@@ -60,6 +95,7 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
       if (layout.items.length !== leading.names.length)
         return formatError(layout.items.at(-1)?.span ?? op.nameSpan, `takes ${leading.names.length} operands before its clauses, got ${layout.items.length}`);
       const operands: Record<string, number[]> = Object.fromEntries(leading.names.map((n, i) => [n, [i]])); // the items are the first operands
+      const decision: AccStoreDecision = { operands };
       let clauses = layout.clauses;
       if (name === 'pto.mte_l0c_ub') {
         const mode = clauses[0];
@@ -68,6 +104,7 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
         if (mode.operands.length === 1 && !mode.word) operands.sub_blockid = mode.operands;
         else if (mode.operands.length > 0 || (mode.word !== 'split_m' && mode.word !== 'split_n'))
           return formatError(mode.span, 'expects dst_mode(%sub_blockid), dst_mode(split_m), or dst_mode(split_n)');
+        else decision.dual = mode.word;
         clauses = clauses.slice(1);
       }
       let last = -1;
@@ -84,7 +121,38 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
         if (c.keyword === 'unit_flag' && (c.bare || c.operands.length > 0 || (c.word !== 'check_only' && c.word !== 'check_and_clear')))
           return formatError(c.span, "expects unit_flag('check_only' or 'check_and_clear')");
         if ((c.keyword === 'nz2nd' || c.keyword === 'nosat') && !c.bare) return formatError(c.span, `takes no arguments after ${c.keyword}`);
-        if (!SUPPORTED.has(c.keyword) || (c.keyword === 'sat' && !c.bare)) err(c.span, `the ${c.keyword}${c.bare ? '' : '(...)'} clause is not supported yet`);
+        if (!SUPPORTED.has(c.keyword) || (c.keyword === 'sat' && !c.bare)) {
+          err(c.span, `the ${c.keyword}${c.bare ? '' : '(...)'} clause is not supported yet`);
+          continue;
+        }
+        const args = keyed(c.word);
+        if (c.keyword === 'sat' || c.keyword === 'nosat') decision.sat = c.keyword;
+        else if (c.keyword === 'loop3') {
+          if (c.operands.length !== 3) return formatError(c.span, 'expects loop3(%count, %src_stride, %dst_stride)');
+          operands.loop3 = c.operands;
+        } else if (c.keyword === 'pre_quant') {
+          const m = args.get('mode') ?? '';
+          if (c.operands.length !== 1 || !m) return formatError(c.span, 'expects pre_quant(%payload, mode = <mode>)');
+          if (!QUANT_TO[m]) err(c.span, `the pre_quant mode ${m} is not supported yet`);
+          decision.quant = { mode: m, vector: m.endsWith('_vec') };
+          operands.quant = c.operands;
+        } else if (c.keyword === 'pre_relu') {
+          const m = args.get('mode') ?? '';
+          const clip = args.has('clip') ? 1 : 0;
+          if (!m || c.operands.length - clip > 1) return formatError(c.span, 'expects pre_relu([%payload, ]mode = <mode>[, clip = %value])');
+          if (!RELU_MODES.has(m)) err(c.span, `the pre_relu mode ${m} is not supported yet`);
+          const payload = c.operands.length - clip === 1;
+          if ((m === 'scalar_relu' || m === 'vector_relu') !== payload)
+            err(c.span, payload ? 'mode does not accept pre_relu payload' : `${m} requires payload`);
+          decision.relu = m;
+          if (payload) operands.relu = [c.operands[0]];
+          if (clip) operands.clip = [c.operands.at(-1)!];
+        } else if (c.keyword === 'atomic') {
+          const [type, atomicOp] = [args.get('type'), args.get('op')];
+          if (!type || !atomicOp) return formatError(c.span, 'expects atomic(type = <type>, op = <op>)');
+          if (name !== 'pto.mte_l0c_gm') err(c.span, 'atomic(...) is supported by mte_l0c_gm only');
+          decision.atomic = { type, op: atomicOp };
+        }
       }
       // Types: one per operand, in written order.
       if (layout.types.length !== op.operands.length)
@@ -96,41 +164,145 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
       };
       if (src && space(0) !== 'l0c') err(op.operands[0].span, `'source' must point to l0c, got ${printType(src)}`);
       if (dst && space(1) !== leading.destination) err(op.operands[1].span, `'destination' must point to ${leading.destination}, got ${printType(dst)}`);
-      for (const [n, [i]] of Object.entries(operands)) {
-        const t = v.operands[i];
-        if (i >= 2 && t && printType(t) !== 'i64') err(op.operands[i].span, `'${n}' must be i64, got ${printType(t)}`);
+      for (const [n, list] of Object.entries(operands)) {
+        if (n === 'quant' || n === 'relu' || n === 'clip') continue; // payloads, checked below
+        for (const i of list) {
+          const t = v.operands[i];
+          if (i >= 2 && t && printType(t) !== 'i64') err(op.operands[i].span, `'${n}' must be i64, got ${printType(t)}`);
+        }
       }
-      // Without pre_quant the accumulator's elements are stored as they are: PTOAS's quantization families relate the
-      // two element types only through a pre_quant mode, which is not read yet.
-      if (src?.kind === 'ptr' && dst?.kind === 'ptr' && src.elem !== dst.elem)
-        err(op.operands[1].span, `storing ${printType(src)} elements as ${printType(dst)} needs a pre_quant conversion, which is not supported yet`);
-      v.decide({ operands, layout: mode } satisfies AccStoreDecision);
+      // Without pre_quant the accumulator's elements are stored as they are; a pre_quant mode names its destination type.
+      const to = decision.quant ? QUANT_TO[decision.quant.mode] : undefined;
+      if (src?.kind === 'ptr' && dst?.kind === 'ptr') {
+        if (!decision.quant && src.elem !== dst.elem)
+          err(op.operands[1].span, `storing ${printType(src)} elements as ${printType(dst)} needs a pre_quant conversion`);
+        if (to && (src.elem !== 'f32' || dst.elem !== to))
+          err(op.operands[1].span, `pre_quant mode ${decision.quant!.mode} is incompatible with ${printType(src)} and ${printType(dst)}`);
+      }
+      const payload = (slot: string, vector: boolean) => {
+        const i = operands[slot]?.[0];
+        const t = i === undefined ? undefined : v.operands[i];
+        if (!t) return;
+        const ok = vector
+          ? t.kind === 'ptr' && POINTER_SPACE_NAMES[t.space][0] === 'fb' && FLOAT_PAYLOAD.has(t.elem)
+          : t.kind === 'scalar' && FLOAT_PAYLOAD.has(t.elem);
+        if (!ok)
+          err(
+            op.operands[i!].span,
+            `the ${slot} payload must be ${vector ? 'a pointer to fb of f16, bf16 or f32' : 'an f16, bf16 or f32 scalar'}, got ${printType(t)}`,
+          );
+      };
+      if (decision.quant) payload('quant', decision.quant.vector);
+      if (decision.relu) payload('relu', decision.relu === 'vector_relu');
+      if (operands.clip && dst?.kind === 'ptr') {
+        const t = v.operands[operands.clip[0]];
+        if (dst.elem !== 'f16') err(op.operands[operands.clip[0]].span, `a clip of ${printType(dst)} elements is not supported yet`);
+        else if (t && printType(t) !== 'f16') err(op.operands[operands.clip[0]].span, `the clip value must be f16, got ${printType(t)}`);
+      }
+      decision.layout = mode;
+      v.decide(decision);
     },
     execute(x, op) {
       const fail = (message: string): never => {
         throw vmTrap(`${name}: ${message}`, op.node.span);
       };
       const d = decided<AccStoreDecision>(op);
-      if (name !== 'pto.mte_l0c_gm') return fail('is not implemented yet');
       if (d.layout !== 'nz2nd') return fail(`the ${d.layout ?? 'default'} layout is not implemented yet`);
       const r: MicroRun = { x, op, b: { operands: d.operands, attrs: {}, operandTypes: new Map(), resultTypes: [] }, mnemonic: name.slice(4), fail };
-      storeNz2nd(r);
+      storeNz2nd(r, d, leading.destination);
     },
   };
 }
 
+const F16_MAX = 65504;
+const FINITE_MAX: Record<string, number> = { f16: F16_MAX, bf16: 3.3895313892515355e38, f32: 3.4028234663852886e38 };
+
 /**
- * nz2nd: element (i, j) of the accumulator, i < m, j < n, to GM element i * dst_stride + j after the destination.
- * The accumulator is L0C's NZ layout of 16 x 16 fractals with src_stride rows (the tile model's acc tile, fractal
- * 1024 for 32-bit elements, col_major boxes of row_major elements), read through src/machine's Tile.
+ * One accumulator value through the FIXPIPE, in the manual's order: pre_quant (the value in f32 times the quant
+ * word's M1 scale, src/numerics/fixpipe.ts's m1Scale, rounded to f32), pre_relu (normal: negatives to 0; scalar and
+ * vector: negatives times alpha, rounded to f32), the conversion to the destination type, then clip (the smaller of
+ * the value and the clip value). The conversion: sat turns NaN into 0 and clamps to the type's finite range; nosat
+ * rounds plainly (an overflow gives an infinity, NaN stays); without either a finite value is clamped (the cases'
+ * goldens clip quantized f16 to its range) and a NaN or infinity traps, its handling being the CTRL register's
+ * (set_ctrl), which the VM does not model. The goldens of PTOAS's cv-mixed fixpipe cases decide the details.
  */
-function storeNz2nd(r: MicroRun): void {
-  const value = (n: string) => Number(r.x.int(r.op, r.b.operands[n][0]));
+function fixpipe(r: MicroRun, d: AccStoreDecision, to: ElemType): (value: number, col: number) => number {
+  const ops = d.operands;
+  const scalar = (slot: string) => Math.fround(Number(r.x.operand(r.op, ops[slot][0])));
+  const fb = (slot: string, bytesPer: number, read: (view: DataView) => number) => {
+    const { buffer, address } = localAddress(r, slot, 0);
+    return (col: number) => {
+      const bytes = r.x.memory.bytesAt(buffer, address + col * bytesPer, bytesPer, r.op.def.name, r.op.node.span);
+      return read(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    };
+  };
+  let scale: ((col: number) => number) | undefined;
+  if (d.quant) {
+    if (d.quant.vector) {
+      // One 64-bit quant word per column (the goldens' uint64 arrays), whatever the fb pointer's element type.
+      scale = fb('quant', 8, (v) => m1Scale(v.getUint32(0, true)));
+    } else {
+      const bits = new DataView(new ArrayBuffer(4));
+      bits.setFloat32(0, scalar('quant'), true);
+      const s = m1Scale(bits.getUint32(0, true));
+      scale = () => s;
+    }
+  }
+  let alpha: ((col: number) => number) | undefined;
+  if (d.relu === 'scalar_relu') {
+    const a = scalar('relu');
+    alpha = () => a;
+  } else if (d.relu === 'vector_relu') {
+    const t = r.op.operandTypes[ops.relu[0]];
+    const c = codec(t?.kind === 'ptr' ? t.elem : 'f32');
+    alpha = fb('relu', c.size, (v) => Number(c.read(v, 0)));
+  }
+  const clip = ops.clip ? Number(r.x.operand(r.op, ops.clip[0])) : undefined;
+  const target = codec(to);
+  const max = FINITE_MAX[to];
+  if (max === undefined) return r.fail(`a ${to} destination is not implemented yet`);
+  return (value, col) => {
+    let v = scale ? Math.fround(Math.fround(value) * scale(col)) : value;
+    if (d.relu === 'normal_relu') v = v < 0 || Object.is(v, -0) ? 0 : v;
+    else if (alpha && v < 0) v = Math.fround(v * alpha(col));
+    if (d.sat === 'sat') v = v !== v ? 0 : Math.min(max, Math.max(-max, v));
+    else if (d.sat !== 'nosat') {
+      if (!Number.isFinite(v)) return r.fail("a NaN or infinity under the CTRL register's saturation mode (neither sat nor nosat) is not implemented yet");
+      v = Math.min(max, Math.max(-max, v));
+    }
+    v = Number(target.round(v));
+    return clip !== undefined && v > clip ? clip : v;
+  };
+}
+
+/** The on-chip memory of vector sub-block `subblock` of this core's block, as the cube's FIXPIPE reaches it. */
+function vectorMemory(r: MicroRun, subblock: number): OnChipMemory {
+  const { core } = r.x;
+  if (core.kind !== 'cube') {
+    if (subblock === core.subblock) return r.x.memory;
+    return r.fail(`sub-block ${subblock}'s UB is not reachable from this core`);
+  }
+  const memory = r.x.shared<OnChipMemory | undefined>('launch', coreMemoryKey({ block: core.block, kind: 'vector', subblock }), () => undefined);
+  return memory ?? r.fail(`this launch has no vector sub-block ${subblock}`);
+}
+
+/**
+ * nz2nd: element (i, j) of the accumulator, i < m, j < n, through the FIXPIPE (fixpipe above) to destination element
+ * i * dst_stride + j (GM: atomically combined under atomic(type, op); UB: the selected sub-block's, or with
+ * dst_mode(split_m/split_n) rows [0, m/2) / columns [0, n/2) to sub-block 0 and the rest to sub-block 1, each half
+ * from the destination address; L1: this core's). The accumulator is L0C's NZ layout of 16 x 16 fractals with
+ * src_stride rows (the tile model's acc tile, fractal 1024 for 32-bit elements), read through src/machine's Tile.
+ * loop3 with a count other than 1 traps as not implemented yet.
+ */
+function storeNz2nd(r: MicroRun, d: AccStoreDecision, destination: string): void {
+  const value = (n: string, k = 0) => Number(r.x.int(r.op, r.b.operands[n][k]));
   const [m, n, rows, stride] = [value('m'), value('n'), value('src_stride'), value('dst_stride')];
+  if (r.b.operands.loop3 && value('loop3') !== 1) r.fail(`loop3 with a count of ${value('loop3')} is not implemented yet`);
   const t = r.op.operandTypes[r.b.operands.source[0]];
-  if (t?.kind !== 'ptr') return r.fail('the source is not a pointer');
-  const size = t.elem === 'f32' || t.elem === 'i32' ? 4 : 0;
-  if (size !== 4) return r.fail(`an accumulator of ${t.elem} elements is not implemented yet`);
+  const dt = r.op.operandTypes[r.b.operands.destination[0]];
+  if (t?.kind !== 'ptr' || dt?.kind !== 'ptr') return r.fail('the operands are not pointers');
+  if (t.elem !== 'f32' && t.elem !== 'i32') return r.fail(`an accumulator of ${t.elem} elements is not implemented yet`);
+  if (t.elem === 'i32' && (d.quant || d.relu || d.sat || d.atomic)) return r.fail('the FIXPIPE clauses on an i32 accumulator are not implemented yet');
   if (rows % 16 !== 0 || rows < m) r.fail(`src_stride ${rows} is not a multiple of 16 rows holding m = ${m}`);
   const cols = Math.ceil(n / 16) * 16;
   const { buffer, address } = localAddress(r, 'source', 0);
@@ -151,16 +323,66 @@ function storeNz2nd(r: MicroRun): void {
   };
   if (r.x.memory.bufferOf('acc') !== buffer) r.fail(`the source is not in ${r.x.memory.bufferOf('acc')}`);
   const acc = r.x.memory.place(type, address, r.op.def.name, r.op.node.span);
-  const gm = globalAddress(r, 'destination');
-  if (gm.buffer.codec.size !== size) r.fail(`a ${gm.buffer.elem} destination is not implemented yet`);
-  const first = gm.byte / size;
-  for (let i = 0; i < m; i++) {
-    for (let j = 0; j < n; j++) {
-      const index = first + i * stride + j;
-      if (index < 0 || index >= gm.buffer.length) r.fail(`element ${index} of %${gm.buffer.name} is out of bounds (the buffer has ${gm.buffer.length})`);
-      gm.buffer.copyElementFrom(index, acc.bytes, acc.elementIndex(i, j) * size);
+  const plain = t.elem === 'i32' || (!d.quant && !d.relu && !d.sat && !d.atomic);
+  const convert = plain ? undefined : fixpipe(r, d, dt.elem);
+  const size = codec(dt.elem).size;
+  const view = new DataView(acc.bytes.buffer, acc.bytes.byteOffset, acc.bytes.byteLength);
+  const accValue = (i: number, j: number) => view.getFloat32(acc.elementIndex(i, j) * 4, true);
+  if (destination === 'gm') {
+    const gm = globalAddress(r, 'destination');
+    const first = gm.byte / size;
+    const combine = atomicOf(r, d);
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < n; j++) {
+        const index = first + i * stride + j;
+        if (index < 0 || index >= gm.buffer.length) r.fail(`element ${index} of %${gm.buffer.name} is out of bounds (the buffer has ${gm.buffer.length})`);
+        if (!convert) gm.buffer.copyElementFrom(index, acc.bytes, acc.elementIndex(i, j) * 4);
+        else if (combine) {
+          const v = convert(accValue(i, j), j);
+          gm.buffer.updateElement(index, (old) => combine(Number(old), v));
+        } else gm.buffer.writeElement(index, convert(accValue(i, j), j));
+      }
+    }
+    return;
+  }
+  const dst = localAddress(r, 'destination', 0);
+  const out = codec(dt.elem);
+  // The parts written: [memory, first row, rows, first column, columns].
+  const parts: [OnChipMemory, number, number, number, number][] = [];
+  if (destination === 'l1') parts.push([r.x.memory, 0, m, 0, n]);
+  else if (d.dual === 'split_m') {
+    if (m % 2 !== 0) r.fail(`dst_mode(split_m) needs an even m, got ${m}`);
+    parts.push([vectorMemory(r, 0), 0, m / 2, 0, n], [vectorMemory(r, 1), m / 2, m / 2, 0, n]);
+  } else if (d.dual === 'split_n') {
+    if (n % 32 !== 0) r.fail(`dst_mode(split_n) needs n a multiple of 32, got ${n}`);
+    parts.push([vectorMemory(r, 0), 0, m, 0, n / 2], [vectorMemory(r, 1), 0, m, n / 2, n / 2]);
+  } else {
+    const id = value('sub_blockid');
+    if (id !== 0 && id !== 1) r.fail(`sub_blockid must be 0 or 1, got ${id}`);
+    parts.push([vectorMemory(r, id), 0, m, 0, n]);
+  }
+  for (const [memory, row0, height, col0, width] of parts) {
+    const bytes = memory.bytesAt(dst.buffer, dst.address, ((height - 1) * stride + width) * size, r.op.def.name, r.op.node.span);
+    const target = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < height; i++) {
+      for (let j = 0; j < width; j++) {
+        const at = (i * stride + j) * size;
+        const [si, sj] = [row0 + i, col0 + j];
+        if (convert) out.write(target, at, convert(accValue(si, sj), sj));
+        else bytes.set(acc.bytes.subarray(acc.elementIndex(si, sj) * size, acc.elementIndex(si, sj) * size + size), at);
+      }
     }
   }
+}
+
+/** atomic(type, op) of mte_l0c_gm: f32 add (rounded once), max or min with the element in GM; undefined without one. */
+function atomicOf(r: MicroRun, d: AccStoreDecision): ((old: number, v: number) => number) | undefined {
+  if (!d.atomic) return undefined;
+  if (d.atomic.type !== 'f32') return r.fail(`atomic(type = ${d.atomic.type}) is not implemented yet`);
+  if (d.atomic.op === 'add') return (old, v) => Math.fround(old + v);
+  if (d.atomic.op === 'max') return (old, v) => (old !== old || v !== v ? NaN : Math.max(old, v));
+  if (d.atomic.op === 'min') return (old, v) => (old !== old || v !== v ? NaN : Math.min(old, v));
+  return r.fail(`atomic(op = ${d.atomic.op}) is not implemented yet`);
 }
 
 export const ACC_STORE_DEFINITIONS: Record<string, (row: MicroOpRowData) => OpDefinition> = { 'acc-store': accStoreDefinition };

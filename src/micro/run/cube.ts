@@ -1,6 +1,6 @@
 import { Tile } from '../../machine/memory';
 import { readValues, writeValues } from '../../machine/tile-loops';
-import { addAccumulatorF32, dotProducts } from '../../ops/instructions/semantics/cube';
+import { addF32, dotProducts } from '../../numerics/cube-dots';
 import { codec as codecOf } from '../../numerics/elements';
 import { TileType } from '../../types/type';
 import { coreConfig } from './config';
@@ -298,7 +298,7 @@ function mad(r: MicroRun): void {
   dotProducts(av, bt, m, n, k, kind, out);
   if (r.mnemonic === 'mad_acc') {
     const before = readValues(c, m, n);
-    for (let q = 0; q < m * n; q++) out[q] = kind === 'integer' ? (before[q] + out[q]) | 0 : addAccumulatorF32(before[q], out[q]);
+    for (let q = 0; q < m * n; q++) out[q] = kind === 'integer' ? (before[q] + out[q]) | 0 : addF32(before[q], out[q]);
   } else if (r.mnemonic === 'mad_bias') {
     const { buffer, address } = localAddress(r, 'bias', 0);
     const bytes = r.x.memory.bytesAt(buffer, address, n * 4, r.op.def.name, r.op.node.span);
@@ -306,7 +306,7 @@ function mad(r: MicroRun): void {
     const bias = codecOf(cType);
     for (let q = 0; q < m * n; q++) {
       const b = Number(bias.read(view, (q % n) * 4));
-      out[q] = kind === 'integer' ? (out[q] + b) | 0 : addAccumulatorF32(out[q], b);
+      out[q] = kind === 'integer' ? (out[q] + b) | 0 : addF32(out[q], b);
     }
   }
   if (kind !== 'integer') {

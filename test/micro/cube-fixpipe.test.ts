@@ -1,0 +1,98 @@
+/**
+ * The FIXPIPE clauses of pto.mte_l0c_gm (src/micro/run/acc-store.ts) on a product worked out by hand: A = [[1, 2],
+ * [-3, -4]] times B = [[5, 6, 7], [8, 9, 10]] is C = [[21, 24, 27], [-47, -54, -61]] (pto.mad, m = 2, n = 3, k = 2).
+ */
+import { GlobalBuffer } from '../../src/machine/memory';
+import { runMicroKernel } from '../fixtures/micro';
+import { f16BitsToNumber, numberToF16Bits as f16Bits } from '../../src/numerics/float16';
+
+const kernel = (store: string) => `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<cube>} {
+  func.func @mm(%a_gm: !pto.ptr<f16, gm>, %b_gm: !pto.ptr<f16, gm>, %c_gm: !pto.ptr<f32, gm>, %h_gm: !pto.ptr<f16, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : i64
+    %c1 = arith.constant 1 : i64
+    %c2 = arith.constant 2 : i64
+    %c3 = arith.constant 3 : i64
+    %c16 = arith.constant 16 : i64
+    %c32 = arith.constant 32 : i64
+    %c512 = arith.constant 512 : i64
+    %false = arith.constant false
+    %l1a = pto.castptr %c0 : i64 -> !pto.ptr<f16, l1>
+    %l1b = pto.castptr %c512 : i64 -> !pto.ptr<f16, l1>
+    %l0a = pto.castptr %c0 : i64 -> !pto.ptr<f16, l0a>
+    %l0b = pto.castptr %c0 : i64 -> !pto.ptr<f16, l0b>
+    %l0c = pto.castptr %c0 : i64 -> !pto.ptr<f32, l0c>
+    pto.mte_gm_l1_frac %a_gm, %l1a, nd2nz, shape(%c16, %c16), src_layout(%c32), dst_group(%c1, %c1, %c16, %c0), ctrl(%c0, %false)
+      : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, nd2nz, shape i64, i64, src_layout(i64), dst_group i64, i64, i64, i64, ctrl i64, i1
+    pto.mte_gm_l1_frac %b_gm, %l1b, nd2nz, shape(%c16, %c16), src_layout(%c32), dst_group(%c1, %c1, %c16, %c0), ctrl(%c0, %false)
+      : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, nd2nz, shape i64, i64, src_layout(i64), dst_group i64, i64, i64, i64, ctrl i64, i1
+    pto.mte_l1_l0a %l1a, %l0a, %c16, %c16, %c0, %c0 : !pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64, i64
+    pto.mte_l1_l0b %l1b, %l0b, %c16, %c16, %c0, %c0 {transpose = true} : !pto.ptr<f16, l1>, !pto.ptr<f16, l0b>, i64, i64, i64, i64
+    pto.mad %l0a, %l0b, %l0c, %c2, %c3, %c2 : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64
+    %half = arith.constant 5.000000e-01 : f32
+    %quarter = arith.constant 2.500000e-01 : f32
+    %c8h = arith.constant 8.000000e+00 : f16
+${store}
+    return
+  }
+}
+`;
+/** A 16 x 16 f16 matrix, zero but for `cells` ([row, col, value]). */
+function matrix(name: string, cells: number[][]): GlobalBuffer {
+  const bits = new Uint16Array(256);
+  for (const [r, c, v] of cells) bits[r * 16 + c] = f16Bits(v);
+  return new GlobalBuffer(name, 'f16', new Uint8Array(bits.buffer));
+}
+
+const I64 = 'i64, i64, i64, i64, i64, i64';
+
+function run(store: string, initial = 0): { c: number[]; h: number[] } {
+  const a = [
+    [0, 0, 1],
+    [0, 1, 2],
+    [1, 0, -3],
+    [1, 1, -4],
+  ];
+  const b = [
+    [0, 0, 5],
+    [0, 1, 6],
+    [0, 2, 7],
+    [1, 0, 8],
+    [1, 1, 9],
+    [1, 2, 10],
+  ];
+  const buffers = {
+    a_gm: matrix('a_gm', a),
+    b_gm: matrix('b_gm', b),
+    c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(new Float32Array(6).fill(initial).buffer)),
+    h_gm: new GlobalBuffer('h_gm', 'f16', new Uint8Array(12)),
+  };
+  runMicroKernel(kernel(store), 'mm', buffers);
+  return {
+    c: Array.from(new Float32Array(buffers.c_gm.bytes.buffer.slice(0))),
+    h: Array.from(new Uint16Array(buffers.h_gm.bytes.buffer.slice(0)), f16BitsToNumber),
+  };
+}
+
+test('pre_quant scalar 0.5 to f16, then scalar_relu 0.25, then clip 8', () => {
+  const store = (relu: string) =>
+    `    pto.mte_l0c_gm %l0c, %h_gm, %c2, %c3, %c16, %c3, %c0, %c0, pre_quant(%half, mode = qf322f16_pre_scalar), ${relu}, nz2nd
+      : !pto.ptr<f32, l0c>, !pto.ptr<f16, gm>, ${I64}, f32, ${relu.includes('clip') ? 'f32, f16' : 'f32'}`;
+  // C * 0.5 = [[10.5, 12, 13.5], [-23.5, -27, -30.5]]; negatives times 0.25: -5.875, -6.75, -7.625.
+  expect(run(store('pre_relu(%quarter, mode = scalar_relu)')).h).toEqual([10.5, 12, 13.5, -5.875, -6.75, -7.625]);
+  // clip 8 bounds the values from above only.
+  expect(run(store('pre_relu(%quarter, mode = scalar_relu, clip = %c8h)')).h).toEqual([8, 8, 8, -5.875, -6.75, -7.625]);
+});
+
+test('pre_relu normal_relu without pre_quant keeps f32 and zeroes the negatives', () => {
+  const store = `    pto.mte_l0c_gm %l0c, %c_gm, %c2, %c3, %c16, %c3, %c0, %c0, pre_relu(mode = normal_relu), nz2nd
+      : !pto.ptr<f32, l0c>, !pto.ptr<f32, gm>, ${I64}`;
+  expect(run(store).c).toEqual([21, 24, 27, 0, 0, 0]);
+});
+
+test('atomic(type = f32, op = add) adds into GM; op = max keeps the larger', () => {
+  const store = (op: string) => `    pto.mte_l0c_gm %l0c, %c_gm, %c2, %c3, %c16, %c3, %c0, %c0, nz2nd, atomic(type = f32, op = ${op})
+      : !pto.ptr<f32, l0c>, !pto.ptr<f32, gm>, ${I64}`;
+  // GM starts at 1.5 everywhere: 1.5 + C, and max(1.5, C).
+  expect(run(store('add'), 1.5).c).toEqual([22.5, 25.5, 28.5, -45.5, -52.5, -59.5]);
+  expect(run(store('max'), 1.5).c).toEqual([21, 24, 27, 1.5, 1.5, 1.5]);
+});
