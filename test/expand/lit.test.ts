@@ -33,6 +33,7 @@ suite('lit cross-check', () => {
   test.each([
     ['expand_tile_op_tilelang_tabs.pto', ['pto.vabs', 'pto.vlds', 'pto.vsts']],
     ['expand_tile_op_ptodsl_tadd.pto', ['pto.vadd', 'pto.vsts']],
+    ['expand_tile_op_ptodsl_conversion_1d_2d.pto', ['pto.vcvt', 'pto.vsts']],
   ])('%s: every micro-op it CHECKs is in our expansion', (name, ops) => {
     const r = litCheck(name, lit(name), upstreamDir);
     if (!('checked' in r)) throw new Error(JSON.stringify(r));
