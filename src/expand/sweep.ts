@@ -8,7 +8,8 @@ import { ElemType } from '../types/type';
 import { BufferInput, checkLowering } from './check';
 import { binaryKernel, scalarKernel, unaryKernel } from './kernels';
 
-export type OpKind = 'binary' | 'unary' | 'scalar';
+/** `shift`: a binary op whose second operand is a shift count (0 to 7, non-negative as the shifts require). */
+export type OpKind = 'binary' | 'shift' | 'unary' | 'scalar';
 
 export interface SweepCase {
   op: string;
@@ -82,12 +83,21 @@ export function sweepInput(dtype: SweepCase['dtype'], n: number, second: boolean
   }
 }
 
+function shiftCounts(dtype: SweepCase['dtype'], n: number): BufferInput {
+  const counts = Array.from({ length: n }, (_, i) => i % 8);
+  if (dtype === 'i32') return { elem: 'i32', bytes: new Uint8Array(Int32Array.from(counts).buffer) };
+  if (dtype === 'i16') return { elem: 'i16', bytes: new Uint8Array(Int16Array.from(counts).buffer) };
+  throw new Error(`shift counts of ${dtype}`);
+}
+
 export function runCase(c: SweepCase, upstreamDir: string): SweepRow {
   const k = { op: c.op, dtype: c.dtype, rows: c.rows, cols: c.cols, vRow: c.vRow, vCol: c.vCol };
   const n = c.vRow * c.vCol;
-  const text = c.kind === 'binary' ? binaryKernel(k) : c.kind === 'unary' ? unaryKernel(k) : scalarKernel(k, c.dtype.startsWith('f') ? '2.5' : '3');
+  const text =
+    c.kind === 'binary' || c.kind === 'shift' ? binaryKernel(k) : c.kind === 'unary' ? unaryKernel(k) : scalarKernel(k, c.dtype.startsWith('f') ? '2.5' : '3');
   const inputs: Record<string, BufferInput> = { a: sweepInput(c.dtype, n, false) };
   if (c.kind === 'binary') inputs.b = sweepInput(c.dtype, n, true);
+  if (c.kind === 'shift') inputs.b = shiftCounts(c.dtype, n);
   inputs.out = { elem: c.dtype as ElemType, bytes: new Uint8Array(n * SIZE[c.dtype]) };
   const r = checkLowering(text, 'kernel', inputs, { upstreamDir, only: (op) => op === c.op });
   if ('error' in r) return { case: c, outcome: / does not assemble: /.test(r.error) ? 'rejected' : 'error', detail: r.error };

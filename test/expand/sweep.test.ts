@@ -7,7 +7,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import { upstreamTree } from '../../src/expand/tilelib';
-import { OpKind, runSweep, sweepCases, sweepInput, sweepTable } from '../../src/expand/sweep';
+import { OpKind, SweepCase, runSweep, sweepCases, sweepInput, sweepTable } from '../../src/expand/sweep';
 
 const tree = upstreamTree(process.env.PTO_UPSTREAM_DIR);
 const python = spawnSync(process.env.PYTHON ?? 'python3', ['--version']);
@@ -19,8 +19,9 @@ const upstreamDir = 'dir' in tree ? tree.dir : '';
 /** The ops of the whole sweep: the elementwise families whose kernels src/expand/kernels.ts writes. */
 export const SWEEP_OPS: [string, OpKind][] = [
   ...['tadd', 'tsub', 'tmul', 'tdiv', 'tmax', 'tmin', 'tand', 'tor', 'tfmod'].map((op): [string, OpKind] => [`pto.${op}`, 'binary']),
+  ...['tshl', 'tshr'].map((op): [string, OpKind] => [`pto.${op}`, 'shift']),
   ...['tabs', 'tneg', 'trelu', 'texp', 'tlog', 'tsqrt', 'trsqrt', 'trecip', 'tnot'].map((op): [string, OpKind] => [`pto.${op}`, 'unary']),
-  ...['tadds', 'tsubs', 'tmuls', 'tdivs', 'tmaxs', 'tmins', 'tands', 'tors', 'tfmods'].map((op): [string, OpKind] => [`pto.${op}`, 'scalar']),
+  ...['tadds', 'tsubs', 'tmuls', 'tdivs', 'tmaxs', 'tmins', 'tands', 'tors', 'tfmods', 'tshls', 'tshrs'].map((op): [string, OpKind] => [`pto.${op}`, 'scalar']),
 ];
 
 test('the sweep inputs: f16 bits rounded from f32, no zero divisor', () => {
@@ -32,6 +33,21 @@ test('the sweep inputs: f16 bits rounded from f32, no zero divisor', () => {
 });
 
 suite('sweep', () => {
+  test('shifts: tshl and tshr of i32 by counts 0 to 7 agree', () => {
+    const rows = runSweep(
+      sweepCases(
+        [
+          ['pto.tshl', 'shift'],
+          ['pto.tshr', 'shift'],
+        ],
+        ['i32'],
+        [[8, 64, 8, 64]],
+      ),
+      upstreamDir,
+    );
+    expect(rows.map((r) => `${r.case.op} ${r.outcome} ${r.detail}`)).toEqual(['pto.tshl agree ', 'pto.tshr agree ']);
+  });
+
   test('a fixed slice: tadd and tmax agree on every shape, tfmod f32 differs at its first element', () => {
     const rows = runSweep(
       sweepCases(
@@ -62,7 +78,11 @@ suite('sweep', () => {
 
   const whole = process.env.PTO_EXPAND_SWEEP;
   (whole ? test : test.skip)('the whole sweep, its table written to PTO_EXPAND_SWEEP', () => {
-    const rows = runSweep(sweepCases(SWEEP_OPS, ['f32', 'f16', 'i32', 'i16']), upstreamDir);
+    const dtypes = (kind: OpKind): SweepCase['dtype'][] => (kind === 'shift' ? ['i32', 'i16'] : ['f32', 'f16', 'i32', 'i16']);
+    const rows = runSweep(
+      SWEEP_OPS.flatMap(([op, kind]) => sweepCases([[op, kind]], dtypes(kind))),
+      upstreamDir,
+    );
     fs.writeFileSync(whole!, `${sweepTable(rows)}\n`);
   });
 });
