@@ -276,7 +276,7 @@ function fixpipe(r: MicroRun, d: AccStoreDecision, to: ElemType): (value: number
 }
 
 /** The on-chip memory of vector sub-block `subblock` of this core's block, as the cube's FIXPIPE reaches it. */
-function vectorMemory(r: MicroRun, subblock: number): OnChipMemory {
+export function vectorMemory(r: MicroRun, subblock: number): OnChipMemory {
   const { core } = r.x;
   if (core.kind !== 'cube') {
     if (subblock === core.subblock) return r.x.memory;

@@ -3,6 +3,7 @@ import { readValues, writeValues } from '../../machine/tile-loops';
 import { addF32, dotProducts } from '../../numerics/cube-dots';
 import { codec as codecOf } from '../../numerics/elements';
 import { TileType } from '../../types/type';
+import { vectorMemory } from './acc-store';
 import { coreConfig } from './config';
 import { globalAddress, intOf, localAddress, MicroRun, MicroSemantics } from './operands';
 
@@ -100,6 +101,12 @@ export const CUBE_SEMANTICS: Record<string, MicroSemantics> = {
   },
   mad(r) {
     mad(r);
+  },
+  'l1-fb'(r) {
+    l1ToFixpipeBuffer(r);
+  },
+  'l1-ub'(r) {
+    l1ToUb(r);
   },
 };
 
@@ -320,4 +327,37 @@ function mad(r: MicroRun): void {
     }
   }
   writeValues(c, m, n, out);
+}
+
+/**
+ * mte_l1_fb: n_burst bursts of len_burst parameter-load units of 64 bytes (pto-isa's A5 TMov to a scaling tile:
+ * burstLen = bytes >> 6; 16-cube-matmul.md: the gaps count the same units), burst i starting i * (len_burst + gap)
+ * units after each side's start. The bytes move as they are.
+ */
+function l1ToFixpipeBuffer(r: MicroRun): void {
+  const [n, len, srcGap, dstGap] = [intOf(r, 'n_burst'), intOf(r, 'len_burst'), intOf(r, 'nburst_src_gap'), intOf(r, 'nburst_dst_gap')];
+  const src = localAddress(r, 'source', 0);
+  const dst = localAddress(r, 'destination', 0);
+  for (let i = 0; i < n; i++) {
+    const from = r.x.memory.bytesAt(src.buffer, src.address + i * (len + srcGap) * 64, len * 64, r.op.def.name, r.op.node.span);
+    r.x.memory.bytesAt(dst.buffer, dst.address + i * (len + dstGap) * 64, len * 64, r.op.def.name, r.op.node.span).set(from);
+  }
+}
+
+/**
+ * mte_l1_ub (copy_cbuf_to_ubuf): n_burst bursts of len_burst bytes from L1 into a vector core's UB; the cube core
+ * writes vector sub-block 0's (the only one the goldens read back). PTOAS passes the nburst strides to the hardware's
+ * gap fields, and the cases write (n, 0, 0) for back-to-back rows, so they are gaps: a gap other than 0, whose unit
+ * the docs do not settle (they say bytes between row starts), and loop groups trap as not implemented yet.
+ */
+function l1ToUb(r: MicroRun): void {
+  const [n, len, srcGap, dstGap] = [intOf(r, 'n_burst'), intOf(r, 'len_burst'), intOf(r, 'nburst_src_stride'), intOf(r, 'nburst_dst_stride')];
+  if (srcGap !== 0 || dstGap !== 0) return r.fail('nburst gaps other than 0 are not implemented yet');
+  if ((r.b.operands.loop_counts ?? []).length > 0) return r.fail('loop groups are not implemented yet');
+  const src = localAddress(r, 'source', 0);
+  const dst = localAddress(r, 'destination', 0);
+  const from = r.x.memory.bytesAt(src.buffer, src.address, n * len, r.op.def.name, r.op.node.span);
+  vectorMemory(r, 0)
+    .bytesAt(dst.buffer, dst.address, n * len, r.op.def.name, r.op.node.span)
+    .set(from);
 }
