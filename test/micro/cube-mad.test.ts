@@ -77,10 +77,12 @@ test('pto.mad_acc adds the product to L0C', () => {
   expect(run([mad('mad'), mad('mad_acc')].join('\n'), A)).toEqual([42, 48, 54, 94, 108, 122]);
 });
 
-test('pto.mad sat counts an infinite input as f16 max; nosat keeps it; neither traps on it', () => {
+test('pto.mad sat counts an infinite input as f16 max; nosat keeps it; neither: nosat from reset, a trap after set_ctrl', () => {
   const inf: [number, number, number][] = [[0, 0, Infinity], ...A.slice(1)];
   // sat: 65504 * 5 + 2 * 8 = 327536; 65504 * 6 + 18 = 393042; 65504 * 7 + 20 = 458548 (integers below 2^24: exact in f32).
   expect(run(mad('mad', ' sat'), inf)).toEqual([327536, 393042, 458548, 47, 54, 61]);
   expect(run(mad('mad', ' nosat'), inf)).toEqual([Infinity, Infinity, Infinity, 47, 54, 61]);
-  expect(() => run(mad('mad'), inf)).toThrow(/neither sat nor nosat\) is not implemented yet/);
+  expect(run(mad('mad'), inf)).toEqual([Infinity, Infinity, Infinity, 47, 54, 61]);
+  const setCtrl = '    %ctrl = arith.constant 0 : i64\n    pto.set_ctrl %ctrl : i64\n';
+  expect(() => run(setCtrl + mad('mad'), inf)).toThrow(/neither sat nor nosat\) is not implemented yet/);
 });

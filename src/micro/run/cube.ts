@@ -248,8 +248,8 @@ function tf32(values: Float64Array, length: number, away: boolean): void {
  * tile and L0C the accumulator tile (NZ, 16 x 16 fractals), rows and columns aligned to 16. tf32_mode rounds f32
  * inputs first (the goldens' bit formulas). sat: a NaN input counts as 0 and an infinity as its type's finite
  * extreme, and the result saturates to f32's finite range (a NaN result to 0, as mad_f32f32f32's golden); nosat
- * keeps them. Without either the mode is the one selected outside the op, which the VM does not model: an
- * exceptional input or result traps.
+ * keeps them. Without either the mode is the CTRL register's: nosat from reset; after a set_ctrl an exceptional
+ * input or result traps (its mode bits are not modelled).
  */
 function mad(r: MicroRun): void {
   const [m, n, k] = [intOf(r, 'm'), intOf(r, 'n'), intOf(r, 'k')];
@@ -288,7 +288,10 @@ function mad(r: MicroRun): void {
     tf32(av, m * k, tf32Mode === 'round_away');
     tf32(bt, k * n, tf32Mode === 'round_away');
   }
-  const sat = text('sat_mode');
+  // Without sat or nosat the CTRL register decides: from reset (no set_ctrl yet) exceptional values pass as with
+  // nosat (fixpipe-acc-store-sat-f16-cv's golden multiplies infinities and NaNs before it touches CTRL); after a
+  // set_ctrl the mode bits are not modelled and an exceptional value traps.
+  const sat = text('sat_mode') ?? (coreConfig(r.x.memory).values.has('ctrl') ? undefined : 'nosat');
   if (kind !== 'integer') {
     const max = FINITE_MAX[aType];
     for (const values of [av, bt]) {
@@ -296,8 +299,7 @@ function mad(r: MicroRun): void {
         const v = values[q];
         if (Number.isFinite(v)) continue;
         if (sat === 'sat') values[q] = v !== v ? 0 : Math.sign(v) * max;
-        else if (sat !== 'nosat')
-          r.fail('an infinity or NaN input under the execution mode selected outside the op (neither sat nor nosat) is not implemented yet');
+        else if (sat !== 'nosat') r.fail('an infinity or NaN input under the mode a set_ctrl selected (neither sat nor nosat) is not implemented yet');
       }
     }
   }
@@ -322,8 +324,7 @@ function mad(r: MicroRun): void {
       const v = out[q];
       if (Number.isFinite(v)) continue;
       if (sat === 'sat') out[q] = v !== v ? 0 : Math.sign(v) * max;
-      else if (sat !== 'nosat')
-        r.fail('an infinity or NaN result under the execution mode selected outside the op (neither sat nor nosat) is not implemented yet');
+      else if (sat !== 'nosat') r.fail('an infinity or NaN result under the mode a set_ctrl selected (neither sat nor nosat) is not implemented yet');
     }
   }
   writeValues(c, m, n, out);
