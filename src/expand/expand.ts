@@ -17,6 +17,7 @@ import { Type, printType } from '../types/type';
 import { assemble } from '../verify/assemble';
 import { OperandSpec, instanceName, operandSpec } from './operand-spec';
 import { TemplateRequest, TemplateResult, runTemplates } from './tilelib';
+import { inlineInstance } from './inline';
 
 export interface Expanded {
   /** The tile op, its line, and the instance that replaced it. */
@@ -48,6 +49,8 @@ export interface ExpandOptions {
   target?: 'a5';
   /** Which legal candidate to take, by template name (`template_tadd` for the 2-D traversal); default PTOAS's first. */
   candidate?: (op: string, candidates: string[]) => string | undefined;
+  /** Inline each instance at its op and fold static valid shapes (src/expand/inline.ts); default: a call. */
+  inline?: boolean;
 }
 
 /**
@@ -210,9 +213,24 @@ export function expandModule(file: string, text: string, options: ExpandOptions)
       notExpanded.push({ op: s.node.name, line: s.line, reason: `the traced module of ${r.name} is not one function`, shim: true });
       continue;
     }
-    functions.set(instance, fnText);
-    const call = `func.call @${instance}(${s.operands.map(valueText).join(', ')}) : (${s.types.map(printType).join(', ')}) -> ()`;
-    edits.push({ start: s.node.span.start, end: s.node.span.end, text: call });
+    if (options.inline) {
+      const lineStart = text.lastIndexOf('\n', s.node.span.start - 1) + 1;
+      const indent = /^\s*/.exec(text.slice(lineStart, s.node.span.start))![0];
+      const params = s.operands.map((o, i) => {
+        const t = s.types[i];
+        return { value: valueText(o), valid: t.kind === 'tile' ? ([t.vRow, t.vCol] as [number | null, number | null]) : undefined };
+      });
+      const inlined = inlineInstance(fnText, params, edits.length, indent);
+      if ('error' in inlined) {
+        notExpanded.push({ op: s.node.name, line: s.line, reason: `${r.name} cannot be inlined: ${inlined.error}`, shim: true });
+        continue;
+      }
+      edits.push({ start: s.node.span.start, end: s.node.span.end, text: inlined.text });
+    } else {
+      functions.set(instance, fnText);
+      const call = `func.call @${instance}(${s.operands.map(valueText).join(', ')}) : (${s.types.map(printType).join(', ')}) -> ()`;
+      edits.push({ start: s.node.span.start, end: s.node.span.end, text: call });
+    }
     expanded.push({ op: s.node.name, line: s.line, template: r.name, candidates: r.candidates, instance });
   }
 

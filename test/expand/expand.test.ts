@@ -205,6 +205,23 @@ suite('expanding A5 tile ops with PTOAS templates', () => {
     ]);
   });
 
+  test('inlined and folded (inline: true): no call, the valid shape constants in place of tile_valid_rows/cols', () => {
+    const m = 4 * 63;
+    const inputs = { a: f32(A.slice(0, m)), b: f32(B.slice(0, m)), out: f32(new Array(m).fill(0)) };
+    const r = checkLowering(binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 4, cols: 64, vRow: 4, vCol: 63 }), 'kernel', inputs, {
+      upstreamDir,
+      only: onlyCompute,
+      inline: true,
+    });
+    if ('error' in r) throw new Error(r.error);
+    expect(r.notExpanded).toEqual([]);
+    expect(r.expandedText).not.toMatch(/func\.call|tile_valid_(rows|cols)|func\.func private/);
+    expect(r.expandedText).toMatch(/%x0_0 = arith\.constant 4 : index\n\s+%x0_1 = arith\.constant 63 : index/);
+    expect(r.expandedText).toMatch(/pto\.tile_buf_addr %ta : /);
+    expect(r.agree).toBe(true);
+    expect(asF32(r.outputs.get('out')!)).toEqual(A.slice(0, m).map((a, i) => Math.fround(a + B[i])));
+  });
+
   test('tload and tstore (view operands) are left as tile ops, each reported with the reason', () => {
     const r = expandModule('k.pto', binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }), { upstreamDir });
     if ('error' in r) throw new Error(r.error);
