@@ -90,7 +90,8 @@ function shiftCounts(dtype: SweepCase['dtype'], n: number): BufferInput {
   throw new Error(`shift counts of ${dtype}`);
 }
 
-export function runCase(c: SweepCase, upstreamDir: string): SweepRow {
+/** One case; `inline`: the expansion inlined and folded (src/expand/inline.ts) rather than called. */
+export function runCase(c: SweepCase, upstreamDir: string, inline = false): SweepRow {
   const k = { op: c.op, dtype: c.dtype, rows: c.rows, cols: c.cols, vRow: c.vRow, vCol: c.vCol };
   const n = c.vRow * c.vCol;
   const text =
@@ -99,7 +100,7 @@ export function runCase(c: SweepCase, upstreamDir: string): SweepRow {
   if (c.kind === 'binary') inputs.b = sweepInput(c.dtype, n, true);
   if (c.kind === 'shift') inputs.b = shiftCounts(c.dtype, n);
   inputs.out = { elem: c.dtype as ElemType, bytes: new Uint8Array(n * SIZE[c.dtype]) };
-  const r = checkLowering(text, 'kernel', inputs, { upstreamDir, only: (op) => op === c.op });
+  const r = checkLowering(text, 'kernel', inputs, { upstreamDir, only: (op) => op === c.op, inline });
   if ('error' in r) return { case: c, outcome: / does not assemble: /.test(r.error) ? 'rejected' : 'error', detail: r.error };
   if (r.notExpanded.length > 0) return { case: c, outcome: 'not expanded', detail: r.notExpanded[0].reason };
   const template = r.expanded[0].template;
@@ -108,8 +109,8 @@ export function runCase(c: SweepCase, upstreamDir: string): SweepRow {
   return { case: c, outcome: 'differ', detail: `${d.buffer}[${d.element}]: tile ${d.tileLevel}, expanded ${d.expanded}`, template };
 }
 
-export function runSweep(cases: SweepCase[], upstreamDir: string): SweepRow[] {
-  return cases.map((c) => runCase(c, upstreamDir));
+export function runSweep(cases: SweepCase[], upstreamDir: string, inline = false): SweepRow[] {
+  return cases.map((c) => runCase(c, upstreamDir, inline));
 }
 
 /** The table of docs/lowering.md: per op, its cases by outcome and its first difference. */

@@ -1,6 +1,7 @@
 /**
  * The sweep of tile ops against their expansions (src/expand/sweep.ts). A fixed slice runs here; the whole sweep
- * runs with PTO_EXPAND_SWEEP=<file> (the table of docs/lowering.md is written to that file):
+ * runs with PTO_EXPAND_SWEEP=<file> (the table of docs/lowering.md is written to that file; with
+ * PTO_EXPAND_SWEEP_INLINE=1 the expansions are inlined and folded):
  *
  *   PTO_UPSTREAM_DIR=... PTO_EXPAND_SWEEP=/tmp/sweep.md npx jest test/expand/sweep --testTimeout=3600000
  */
