@@ -144,9 +144,10 @@ export interface OpProperties {
   /**
    * What kind of op a tile-op helper (`pto.tileop.helper`, compute code a kernel calls) may not contain, in
    * PTOAS's words (its pto-materialize-tileop-sections pass): synchronization between pipes, or tiles' allocation
-   * and the tile-granular ops themselves, and the micro level's moves between memories.
+   * and the tile-granular ops themselves, the micro level's moves between memories, and the ops of PTOAS's
+   * SimtOpInterface (the SIMT micro-ops, the core queries, pto.trap), which a helper must launch as a SIMT function.
    */
-  notInTileOpHelper?: 'pipe synchronization' | 'Tile allocation or high-level TileOps' | 'MTE data movement';
+  notInTileOpHelper?: 'pipe synchronization' | 'Tile allocation or high-level TileOps' | 'MTE data movement' | 'SIMT operations';
 }
 
 /**

@@ -17,6 +17,16 @@ export function microDefinitions(): OpDefinition[] {
   return specTables().micro.map(microDefinition);
 }
 
+/** What a row's op may not be inside of, and whether it waits: from its family and fields. */
+function rowProperties(row: MicroOpRowData): OpDefinition['properties'] {
+  // A tile-op helper computes on the tiles it is given; moving data in or out is its caller's (PTOAS's helper
+  // contract), and SIMT code it must launch: the ops of PTOAS's SimtOpInterface are the SIMT families but
+  // pto.simt_launch itself (ld_dev/st_dev are of family device-memory).
+  const simt = row.family.startsWith('simt') && row.name !== 'pto.simt_launch';
+  const refused = row.family === 'dma' ? 'MTE data movement' : simt ? 'SIMT operations' : undefined;
+  return { ...(refused ? { notInTileOpHelper: refused } : {}), ...(row.mayWait ? { mayWait: true } : {}) };
+}
+
 function microDefinition(row: MicroOpRowData): OpDefinition {
   // Alternatives separated by ` || ` (VMI's vstore: with or without a mask, a group stride, two values).
   const formats = row.format.split(' || ').map((f) =>
@@ -53,9 +63,7 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
     name: row.name,
     syntax: 'MicroBody',
     diagnostic: D.microOperand,
-    // A tile-op helper computes on the tiles it is given; moving data in or out is its caller's (PTOAS's helper contract).
-    ...(row.family === 'dma' ? { properties: { notInTileOpHelper: 'MTE data movement' } } : {}),
-    ...(row.mayWait ? { properties: { mayWait: true } } : {}),
+    properties: rowProperties(row),
     verify(v) {
       const named = v.op.results.reduce((n, r) => n + r.count, 0);
       const bound = v.op.micro ? bindFirst(v.op, formats, attributes, named) : { span: v.op.nameSpan, message: `${row.name} is not written in its format` };

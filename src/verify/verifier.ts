@@ -586,7 +586,13 @@ class Verifier implements VerifierState {
     };
     const context = new OpContext(this, entry.def, bound, op, parent, this.currentFunction!, operandTypes, declaredResults);
     const refused = entry.def.properties?.notInTileOpHelper;
-    if (refused && this.inTileOpHelper) context.error(op.nameSpan, `tileop helpers must not contain ${refused}`, undefined, D.tileOpHelper);
+    if (refused && this.inTileOpHelper) {
+      const message =
+        refused === 'SIMT operations'
+          ? 'tileop helpers must launch a @pto.simt helper instead of containing SIMT operations directly'
+          : `tileop helpers must not contain ${refused}`;
+      context.error(op.nameSpan, message, undefined, D.tileOpHelper);
+    }
     const notVpto = entry.def.properties?.notInVptoBackend;
     if (notVpto && this.program.backend === 'vpto')
       context.error(op.nameSpan, `'${op.name}' is not supported by the VPTO backend: ${notVpto}`, undefined, D.notInVptoBackend);

@@ -34,6 +34,14 @@ describe('a tile-op helper holds compute code only (PTOAS places its body in one
     expect(helperErrors(body)).toEqual(['E0436 tileop helpers must not contain MTE data movement']);
   });
 
+  it('no SIMT code in place (the SIMT micro-ops, the core queries, pto.trap): a helper launches a @pto.simt function', () => {
+    const simt = 'E0436 tileop helpers must launch a @pto.simt helper instead of containing SIMT operations directly';
+    expect(helperErrors('    %z = arith.constant 0 : i32\n    %v = pto.prmt %z, %z, %z : i32, i32, i32 -> i32')).toEqual([simt]);
+    expect(helperErrors('    %one = arith.constant 1 : i32\n    pto.store_vfsimt_info %one, %one, %one : i32, i32, i32')).toEqual([simt]);
+    expect(helperErrors('    %b = pto.get_block_idx')).toEqual([simt]);
+    expect(helperErrors('    pto.trap')).toEqual([simt]);
+  });
+
   it('no results: a helper writes through the tiles it is given', () => {
     const text =
       'module {\n  func.func private @h() -> i32 attributes {pto.tileop.helper} {\n    %one = arith.constant 1 : i32\n    return %one : i32\n  }\n}\n';

@@ -13,6 +13,8 @@ import { runThreads } from '../../micro/run/simt';
 function coreQuery(name: string, read: (core: CoreIndex) => number): OpDefinition {
   return {
     name,
+    // PTOAS gives the core queries its SimtOpInterface.
+    properties: { notInTileOpHelper: 'SIMT operations' },
     execute: (x, op) => x.setResults(op, [BigInt(read(x.core))]),
     verify(v) {
       if (v.op.operands.length > 0) v.error(v.op.operands[0].span, `'${name}' takes no operands`);
@@ -142,6 +144,7 @@ const printOp: OpDefinition = {
 
 const trapOp: OpDefinition = {
   name: 'pto.trap',
+  properties: { notInTileOpHelper: 'SIMT operations' },
   verify(v) {
     if (v.op.operands.length > 0 || v.op.resultTypes.length > 0) v.error(v.op.span, "pto.trap takes no operands and gives no results: 'pto.trap'");
     v.expectResults(0);
