@@ -346,10 +346,11 @@ function l1ToFixpipeBuffer(r: MicroRun): void {
 }
 
 /**
- * mte_l1_ub (copy_cbuf_to_ubuf): n_burst bursts of len_burst bytes from L1 into a vector core's UB; the cube core
- * writes vector sub-block 0's (the only one the goldens read back). PTOAS passes the nburst strides to the hardware's
- * gap fields, and the cases write (n, 0, 0) for back-to-back rows, so they are gaps: a gap other than 0, whose unit
- * the docs do not settle (they say bytes between row starts), and loop groups trap as not implemented yet.
+ * mte_l1_ub (copy_cbuf_to_ubuf): n_burst bursts of len_burst 32-byte units from L1 into a vector core's UB; the cube
+ * core writes vector sub-block 0's (the only one the goldens read back). The unit is copy_cbuf_to_ubuf's field's
+ * (dma.ts's blockBursts), which PTOAS passes through: the doc's bytes would move only a quarter of fixpipe-cc-gm's
+ * 40 rows of 256 bytes (len_burst 64). The nburst strides go to the gap fields, and the cases write (n, 0, 0) for
+ * back-to-back bursts: other gaps and loop groups trap as not implemented yet.
  */
 function l1ToUb(r: MicroRun): void {
   const [n, len, srcGap, dstGap] = [intOf(r, 'n_burst'), intOf(r, 'len_burst'), intOf(r, 'nburst_src_stride'), intOf(r, 'nburst_dst_stride')];
@@ -357,8 +358,7 @@ function l1ToUb(r: MicroRun): void {
   if ((r.b.operands.loop_counts ?? []).length > 0) return r.fail('loop groups are not implemented yet');
   const src = localAddress(r, 'source', 0);
   const dst = localAddress(r, 'destination', 0);
-  const from = r.x.memory.bytesAt(src.buffer, src.address, n * len, r.op.def.name, r.op.node.span);
-  vectorMemory(r, 0)
-    .bytesAt(dst.buffer, dst.address, n * len, r.op.def.name, r.op.node.span)
-    .set(from);
+  const bytes = n * len * 32;
+  const from = r.x.memory.bytesAt(src.buffer, src.address, bytes, r.op.def.name, r.op.node.span);
+  vectorMemory(r, 0).bytesAt(dst.buffer, dst.address, bytes, r.op.def.name, r.op.node.span).set(from);
 }
