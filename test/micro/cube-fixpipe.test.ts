@@ -96,3 +96,9 @@ test('atomic(type = f32, op = add) adds into GM; op = max keeps the larger', () 
   expect(run(store('add'), 1.5).c).toEqual([22.5, 25.5, 28.5, -45.5, -52.5, -59.5]);
   expect(run(store('max'), 1.5).c).toEqual([21, 24, 27, 1.5, 1.5, 1.5]);
 });
+
+test('nz2dn(1) writes the transpose: element (i, j) to j * dst_stride + i', () => {
+  const store = `    pto.mte_l0c_gm %l0c, %c_gm, %c2, %c3, %c16, %c2, %c0, %c0, nz2dn(%c1)
+      : !pto.ptr<f32, l0c>, !pto.ptr<f32, gm>, ${I64}, i64`;
+  expect(run(store).c).toEqual([21, -47, 24, -54, 27, -61]);
+});

@@ -15,8 +15,8 @@ import { globalAddress, localAddress, MicroRun } from './operands';
  * (src/syntax/cube-parse.ts). Read: the operands, `dst_mode(...)` of mte_l0c_ub, and the clauses unit_flag, pre_quant
  * (the f32 -> f16/bf16/f32 modes, scalar or vector), pre_relu (no_relu, normal_relu, scalar_relu, vector_relu, with
  * an optional clip), nz2nd, loop3, sat and nosat, and atomic(type, op) of mte_l0c_gm in PTOAS's canonical order;
- * the other quant modes, pwl, nz2dn, nz2nz and sat(preserve_nan) are reported as not supported yet. The nz2nd layout
- * runs (storeNz2nd), one loop3 iteration.
+ * the other quant modes, pwl, nz2nz and sat(preserve_nan) are reported as not supported yet. The nz2nd layout runs
+ * (storeNz2nd), and nz2dn(1) into GM; one loop3 iteration.
  */
 /** PTOAS's clause kinds in canonical order (StructuredAccStoreClauseKind). */
 const CLAUSE_ORDER: Record<string, number> = {
@@ -31,7 +31,7 @@ const CLAUSE_ORDER: Record<string, number> = {
   nosat: 5,
   atomic: 6,
 };
-const SUPPORTED = new Set(['unit_flag', 'pre_quant', 'pre_relu', 'nz2nd', 'loop3', 'sat', 'nosat', 'atomic']);
+const SUPPORTED = new Set(['unit_flag', 'pre_quant', 'pre_relu', 'nz2nd', 'nz2dn', 'loop3', 'sat', 'nosat', 'atomic']);
 
 /** The pre_quant modes that run: f32 accumulators scaled into f16, bf16 or f32 (PTOAS's AccStoreQuantPreMode names). */
 const QUANT_TO: Record<string, 'f16' | 'bf16' | 'f32'> = {
@@ -127,7 +127,10 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
         }
         const args = keyed(c.word);
         if (c.keyword === 'sat' || c.keyword === 'nosat') decision.sat = c.keyword;
-        else if (c.keyword === 'loop3') {
+        else if (c.keyword === 'nz2dn') {
+          if (c.operands.length !== 1 || c.word) return formatError(c.span, 'expects nz2dn(%loop0_src_stride)');
+          operands.loop0 = c.operands;
+        } else if (c.keyword === 'loop3') {
           if (c.operands.length !== 3) return formatError(c.span, 'expects loop3(%count, %src_stride, %dst_stride)');
           operands.loop3 = c.operands;
         } else if (c.keyword === 'pre_quant') {
@@ -207,7 +210,7 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
         throw vmTrap(`${name}: ${message}`, op.node.span);
       };
       const d = decided<AccStoreDecision>(op);
-      if (d.layout !== 'nz2nd') return fail(`the ${d.layout ?? 'default'} layout is not implemented yet`);
+      if (d.layout !== 'nz2nd' && d.layout !== 'nz2dn') return fail(`the ${d.layout ?? 'default'} layout is not implemented yet`);
       const r: MicroRun = { x, op, b: { operands: d.operands, attrs: {}, operandTypes: new Map(), resultTypes: [] }, mnemonic: name.slice(4), fail };
       storeNz2nd(r, d, leading.destination);
     },
@@ -326,6 +329,11 @@ function storeNz2nd(r: MicroRun, d: AccStoreDecision, destination: string): void
   const plain = t.elem === 'i32' || (!d.quant && !d.relu && !d.sat && !d.atomic);
   const convert = plain ? undefined : fixpipe(r, d, dt.elem);
   const size = codec(dt.elem).size;
+  // nz2nd: (i, j) to row i of the destination; nz2dn: to row j (the D/N swap; loop0_src_stride 1 walks the
+  // accumulator one C0 row at a time, the only stride the cases use).
+  if (d.layout === 'nz2dn' && value('loop0') !== 1) r.fail(`nz2dn with loop0_src_stride ${value('loop0')} is not implemented yet`);
+  if (d.layout === 'nz2dn' && destination !== 'gm') r.fail(`nz2dn into ${destination} is not implemented yet`);
+  const place = d.layout === 'nz2dn' ? (i: number, j: number) => j * stride + i : (i: number, j: number) => i * stride + j;
   const view = new DataView(acc.bytes.buffer, acc.bytes.byteOffset, acc.bytes.byteLength);
   const accValue = (i: number, j: number) => view.getFloat32(acc.elementIndex(i, j) * 4, true);
   if (destination === 'gm') {
@@ -334,7 +342,7 @@ function storeNz2nd(r: MicroRun, d: AccStoreDecision, destination: string): void
     const combine = atomicOf(r, d);
     for (let i = 0; i < m; i++) {
       for (let j = 0; j < n; j++) {
-        const index = first + i * stride + j;
+        const index = first + place(i, j);
         if (index < 0 || index >= gm.buffer.length) r.fail(`element ${index} of %${gm.buffer.name} is out of bounds (the buffer has ${gm.buffer.length})`);
         if (!convert) gm.buffer.copyElementFrom(index, acc.bytes, acc.elementIndex(i, j) * 4);
         else if (combine) {
@@ -366,7 +374,7 @@ function storeNz2nd(r: MicroRun, d: AccStoreDecision, destination: string): void
     const target = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let i = 0; i < height; i++) {
       for (let j = 0; j < width; j++) {
-        const at = (i * stride + j) * size;
+        const at = place(i, j) * size;
         const [si, sj] = [row0 + i, col0 + j];
         if (convert) out.write(target, at, convert(accValue(si, sj), sj));
         else bytes.set(acc.bytes.subarray(acc.elementIndex(si, sj) * size, acc.elementIndex(si, sj) * size + size), at);
