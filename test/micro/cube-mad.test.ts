@@ -86,3 +86,44 @@ test('pto.mad sat counts an infinite input as f16 max; nosat keeps it; neither: 
   const setCtrl = '    %ctrl = arith.constant 0 : i64\n    pto.set_ctrl %ctrl : i64\n';
   expect(() => run(setCtrl + mad('mad'), inf)).toThrow(/neither sat nor nosat\) is not implemented yet/);
 });
+
+test('pto.mad of f8E4M3FN codes: [[1, 2], [-3, -4]] x [[5, 6, 7], [8, 9, 10]]', () => {
+  // E4M3 codes by hand: 1 = 0x38, 2 = 0x40, 3 = 0x44, 4 = 0x48, 5 = 0x4a, 6 = 0x4c, 7 = 0x4e, 8 = 0x50, 9 = 0x51,
+  // 10 = 0x52 (sign bit 0x80). A row of 16 one-byte elements is 16 bytes in GM.
+  const text = kernel(mad('mad'))
+    .replaceAll('f16', 'f8E4M3FN')
+    .replace(/src_layout\(%c32\)/g, 'src_layout(%c16)');
+  const bytes = (cells: [number, number, number][]) => {
+    const b = new Uint8Array(256);
+    for (const [r, c, code] of cells) b[r * 16 + c] = code;
+    return b;
+  };
+  const buffers = {
+    a_gm: new GlobalBuffer(
+      'a_gm',
+      'f8E4M3FN',
+      bytes([
+        [0, 0, 0x38],
+        [0, 1, 0x40],
+        [1, 0, 0xc4],
+        [1, 1, 0xc8],
+      ]),
+    ),
+    b_gm: new GlobalBuffer(
+      'b_gm',
+      'f8E4M3FN',
+      bytes([
+        [0, 0, 0x4a],
+        [0, 1, 0x4c],
+        [0, 2, 0x4e],
+        [1, 0, 0x50],
+        [1, 1, 0x51],
+        [1, 2, 0x52],
+      ]),
+    ),
+    c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(24)),
+  };
+  runMicroKernel(text, 'mm', buffers);
+  // Row 1: -3*5 - 4*8 = -47, -3*6 - 4*9 = -54, -3*7 - 4*10 = -61.
+  expect(Array.from(new Float32Array(buffers.c_gm.bytes.buffer.slice(0)))).toEqual([21, 24, 27, -47, -54, -61]);
+});

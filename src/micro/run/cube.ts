@@ -2,6 +2,7 @@ import { Tile } from '../../machine/memory';
 import { readValues, writeValues } from '../../machine/tile-loops';
 import { addF32, dotProducts } from '../../numerics/cube-dots';
 import { codec as codecOf } from '../../numerics/elements';
+import { isPackedFp4, lowPrecisionFormat } from '../../numerics/low-precision';
 import { TileType } from '../../types/type';
 import { vectorMemory } from './acc-store';
 import { coreConfig } from './config';
@@ -265,7 +266,10 @@ function mad(r: MicroRun): void {
   };
   const [aType, bType, cType] = [elem('lhs'), elem('rhs'), elem('dst')];
   const kind = aType === 'i8' && bType === 'i8' && cType === 'i32' ? 'integer' : ['f16', 'bf16'].includes(aType) && bType === aType ? 'half' : 'float';
-  if (!(kind !== 'float' || (aType === 'f32' && bType === 'f32')) || (kind !== 'integer' && cType !== 'f32'))
+  // The 8-bit floats (hif8, f8E4M3FN, f8E5M2) are held as their codes and decoded here (numerics/low-precision's
+  // formats: hif8's 0x40 is 16, so mad_hif8's golden products of 256); their products are exact in f32.
+  const byteFloat = aType === bType && !isPackedFp4(aType) ? lowPrecisionFormat(aType) : undefined;
+  if (!(kind !== 'float' || (aType === 'f32' && bType === 'f32') || byteFloat) || (kind !== 'integer' && cType !== 'f32'))
     return r.fail(`a ${aType} x ${bType} -> ${cType} matmul is not implemented yet`);
   const text = (name: string) => {
     const a = r.b.attrs[name];
@@ -282,6 +286,7 @@ function mad(r: MicroRun): void {
     av = Float64Array.from({ length: k }, (_, t) => Number(codecOf(aType).read(view, t * size)));
   } else av = readValues(tileOver(r, 'lhs', 'left', 'col_major', 'row_major', align(m, 16), align(k, c0)), m, k);
   const bt = readValues(tileOver(r, 'rhs', 'right', 'row_major', 'col_major', align(k, c0), align(n, 16)), k, n, true);
+  if (byteFloat) for (const values of [av, bt]) for (let q = 0; q < values.length; q++) values[q] = byteFloat.decode(values[q]);
   const c = tileOver(r, 'dst', 'acc', 'col_major', 'row_major', align(m, 16), align(n, 16), 1024);
   const tf32Mode = text('tf32_mode');
   if (tf32Mode) {
@@ -293,7 +298,7 @@ function mad(r: MicroRun): void {
   // set_ctrl the mode bits are not modelled and an exceptional value traps.
   const sat = text('sat_mode') ?? (coreConfig(r.x.memory).values.has('ctrl') ? undefined : 'nosat');
   if (kind !== 'integer') {
-    const max = FINITE_MAX[aType];
+    const max = byteFloat ? byteFloat.max : FINITE_MAX[aType];
     for (const values of [av, bt]) {
       for (let q = 0; q < values.length; q++) {
         const v = values[q];
