@@ -51,6 +51,12 @@ export interface ExpandOptions {
   candidate?: (op: string, candidates: string[]) => string | undefined;
   /** Inline each instance at its op and fold static valid shapes (src/expand/inline.ts); default: a call. */
   inline?: boolean;
+  /**
+   * Expand ops with view operands too (tload, tstore). Their templates take a `!pto.tensor_view` and read it with
+   * `pto.tensor_view_addr`, which this toolchain does not define yet (PTOAS bridges the caller's view with a cast and
+   * folds the address), so such an expansion does not assemble: for structural comparisons only (src/expand/lit.ts).
+   */
+  views?: boolean;
 }
 
 /**
@@ -103,8 +109,30 @@ function constantOf(fn: OpNode, name: string): number | undefined {
   return undefined;
 }
 
+/** The op of `fn` defining `name`. */
+function definingOp(fn: OpNode, name: string): OpNode | undefined {
+  for (const op of opsOf(fn.regions.flatMap((r) => r.blocks))) if (op.results.some((r) => r.name === name)) return op;
+  return undefined;
+}
+
+/**
+ * The strides of a partition view: its source's make_tensor_view `strides` (constants, else null), as PTOAS's
+ * lowered memref carries them (a partition keeps its source's strides).
+ */
+function viewStrides(fn: OpNode, name: string): (number | null)[] | undefined {
+  const part = definingOp(fn, name);
+  const source = part?.operands[0]?.value;
+  const view = source ? definingOp(fn, source.name) : undefined;
+  const strides = view?.segments.strides;
+  if (!view || !strides) return undefined;
+  return strides.map((i) => {
+    const v = view.operands[i].value;
+    return v ? (constantOf(fn, v.name) ?? null) : (view.operands[i].literal ?? null);
+  });
+}
+
 /** The tile ops of the program with their operands in written order (ins, then outs: MLIR's operand order). */
-function sites(program: Program, lineOf: (offset: number) => number, notExpanded: NotExpanded[], only: (op: string) => boolean): Site[] {
+function sites(program: Program, lineOf: (offset: number) => number, notExpanded: NotExpanded[], only: (op: string) => boolean, views: boolean): Site[] {
   const found: Site[] = [];
   for (const fn of program.functions.values())
     for (const node of opsOf(fn.regions.flatMap((r) => r.blocks))) {
@@ -132,13 +160,20 @@ function sites(program: Program, lineOf: (offset: number) => number, notExpanded
           reason = 'an operand the verifier did not bind';
           break;
         }
-        const spec = operandSpec(b.type, b.type.kind === 'scalar' ? constantOf(fn, operand.value.name) : undefined);
+        const name = operand.value.name;
+        const spec = operandSpec(
+          b.type,
+          b.type.kind === 'scalar' ? constantOf(fn, name) : undefined,
+          b.type.kind === 'partition_view' ? viewStrides(fn, name) : undefined,
+        );
         if ('unsupported' in spec) reason = spec.unsupported;
         else {
           types.push(b.type);
           specs.push(spec);
         }
       }
+      if (!reason && !views && specs.some((x) => x.kind === 'view'))
+        reason = 'a view operand: its template reads the view with pto.tensor_view_addr, which the VM does not define yet';
       if (reason) notExpanded.push({ op: node.name, line, reason, shim: false });
       else found.push({ node, context, fn, line, operands: node.operands, types, specs });
     }
@@ -164,7 +199,7 @@ export function expandModule(file: string, text: string, options: ExpandOptions)
   if (asm.program.target !== 'a5') return { error: `${file} is not an A5 module (the templates are A5's)` };
   const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length;
   const notExpanded: NotExpanded[] = [];
-  const found = sites(asm.program, lineOf, notExpanded, options.only ?? (() => true));
+  const found = sites(asm.program, lineOf, notExpanded, options.only ?? (() => true), options.views ?? false);
 
   // One request per distinct specialization (PTOAS caches instances by the same key).
   const keyOf = (s: Site): string => JSON.stringify([s.node.name, s.specs, s.context]);

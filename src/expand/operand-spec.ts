@@ -22,7 +22,16 @@ export interface ScalarSpec {
   value?: number;
 }
 
-export type OperandSpec = TileSpec | ScalarSpec;
+/** A view operand (tload's source, tstore's destination): PTOAS's memref after lowering, its shape and strides. */
+export interface ViewSpec {
+  kind: 'view';
+  dtype: string;
+  shape: (number | null)[];
+  strides: (number | null)[];
+  memory_space: string;
+}
+
+export type OperandSpec = TileSpec | ScalarSpec | ViewSpec;
 
 /** PTOAS's getDtypeString: the element type's name in the template's vocabulary; undefined where it has none. */
 const DTYPE_NAMES: Partial<Record<ElemType, string>> = {
@@ -49,8 +58,18 @@ const DTYPE_NAMES: Partial<Record<ElemType, string>> = {
 /** PTOAS's stringifyMemorySpace: VEC (and an unset space) is `ub`. */
 const memorySpace = (t: TileType): string => (t.loc === 'vec' ? 'ub' : t.loc);
 
-/** The operand's spec, or why PTOAS would not make one (an error there too). */
-export function operandSpec(t: Type, constant?: number): OperandSpec | { unsupported: string } {
+/**
+ * The operand's spec, or why PTOAS would not make one (an error there too). A partition view needs its strides
+ * (`strides`, found by the caller from the view's make_tensor_view; null where not a constant).
+ */
+export function operandSpec(t: Type, constant?: number, strides?: (number | null)[]): OperandSpec | { unsupported: string } {
+  if (t.kind === 'partition_view') {
+    if (t.memref) return { unsupported: 'a view written as a memref' };
+    const dtype = DTYPE_NAMES[t.elem];
+    if (!dtype) return { unsupported: `a view of ${t.elem}` };
+    if (!strides || strides.length !== t.shape.length) return { unsupported: 'a view whose strides are not known (no make_tensor_view found)' };
+    return { kind: 'view', dtype, shape: t.shape, strides, memory_space: 'gm' };
+  }
   if (t.kind === 'tile') {
     if (t.level !== 'buf') return { unsupported: 'a tile value (!pto.tile, Level 1): the templates take tile buffers' };
     if (t.memref) return { unsupported: 'a tile written as a memref' };
@@ -95,6 +114,8 @@ export function instanceName(op: string, specs: OperandSpec[], candidate: string
       const c = s.config;
       name += `_bl${BLAYOUT[c.b_layout as keyof typeof BLAYOUT]}_sl${SLAYOUT[c.s_layout as keyof typeof SLAYOUT]}`;
       name += `_fr${c.s_fractal_size}_pd${c.pad_value.slice(2)}_cm${c.compact_mode}`;
+    } else if (s.kind === 'view') {
+      name += `_ms_${s.memory_space}_shape${s.shape.map((d) => `_${d ?? 'd'}`).join('')}_strides${s.strides.map((d) => `_${d ?? 'd'}`).join('')}`;
     } else if (s.value !== undefined) {
       name += `_sv${s.value}`;
     }

@@ -386,4 +386,42 @@ def _print_mem_bar(view, p):
     p.line('pto.mem_bar "%s"' % m.group(1))
 
 
-OWN_FORMS = {"VcvtOp": _print_vcvt, "VtrcOp": _print_vtrc, "MemBarOp": _print_mem_bar}
+def _print_mte(view, p):
+    """`pto.mte_gm_ub %src, %dst, %l2, %len nburst(%n, %s, %d) loop(...)* pad(...)? : types` and `pto.mte_ub_gm %src,
+    %dst, %len nburst(...) l2_cache_ctl(%l2)? loop(...)* : types` (MteGmUbOp::print, MteUbGmOp::print)."""
+    op = view.operation
+    g = view.operand
+    gm_to_ub = op.name == "pto.mte_gm_ub"
+    loops = [[view._given.get(n) or [] for n in ("loop_counts", "loop_src_strides", "loop_dst_strides")]]
+    counts, srcs, dsts = loops[0]
+    if not (len(counts) == len(srcs) == len(dsts)):
+        raise ShimError("%s: loop groups of unequal lengths" % op.name)
+    if op.attributes:
+        raise ShimError("%s with attributes %s" % (op.name, dict(op.attributes)))
+    n = p.names_of
+    parts = [n([g("source"), g("destination")] + ([g("l2_cache_ctl")] if gm_to_ub else []) + [g("len_burst")])]
+    types = [g("source").type, g("destination").type] + ([g("l2_cache_ctl").type] if gm_to_ub else []) + [g("len_burst").type]
+    parts.append("nburst(%s)" % n([g("n_burst"), g("nburst_src_stride"), g("nburst_dst_stride")]))
+    types += [g("n_burst").type, g("nburst_src_stride").type, g("nburst_dst_stride").type]
+    if not gm_to_ub and g("l2_cache_ctl") is not None:
+        parts.append("l2_cache_ctl(%s)" % n([g("l2_cache_ctl")]))
+        types.append(g("l2_cache_ctl").type)
+    type_text = ", ".join(str(t) for t in types)
+    for c, s_, d in zip(counts, srcs, dsts):
+        vals = [_ir._as_value(x, op.name) for x in (c, s_, d)]
+        parts.append("loop(%s)" % n(vals))
+        type_text += ", loop " + ", ".join(str(v.type) for v in vals)
+    if gm_to_ub and g("pad_value") is not None:
+        pads = [g("pad_value")] + [v for v in (g("left_padding_count"), g("right_padding_count")) if v is not None]
+        parts.append("pad(%s)" % n(pads))
+        type_text += ", pad " + ", ".join(str(v.type) for v in pads)
+    p.line("%s %s : %s" % (op.name, " ".join(parts), type_text))
+
+
+OWN_FORMS = {
+    "VcvtOp": _print_vcvt,
+    "VtrcOp": _print_vtrc,
+    "MemBarOp": _print_mem_bar,
+    "MteGmUbOp": _print_mte,
+    "MteUbGmOp": _print_mte,
+}
