@@ -3,7 +3,7 @@
  * [-3, -4]] times B = [[5, 6, 7], [8, 9, 10]] is C = [[21, 24, 27], [-47, -54, -61]] (pto.mad, m = 2, n = 3, k = 2).
  */
 import { GlobalBuffer } from '../../src/machine/memory';
-import { runMicroKernel } from '../fixtures/micro';
+import { microErrors, runMicroKernel } from '../fixtures/micro';
 import { f16BitsToNumber, numberToF16Bits as f16Bits } from '../../src/numerics/float16';
 
 const kernel = (store: string) => `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<cube>} {
@@ -101,4 +101,26 @@ test('nz2dn(1) writes the transpose: element (i, j) to j * dst_stride + i', () =
   const store = `    pto.mte_l0c_gm %l0c, %c_gm, %c2, %c3, %c16, %c2, %c0, %c0, nz2dn(%c1)
       : !pto.ptr<f32, l0c>, !pto.ptr<f32, gm>, ${I64}, i64`;
   expect(run(store).c).toEqual([21, -47, 24, -54, 27, -61]);
+});
+
+test("the clause rules VPTO.cpp checks on constants: dual destinations, nz2dn's unit flag", () => {
+  const params = '%c: !pto.ptr<f32, l0c>, %u: !pto.ptr<f32, ub>, %g: !pto.ptr<f32, gm>';
+  const consts = [1, 2, 16, 40].map((k) => `  %c${k} = arith.constant ${k} : i64`).join('\n');
+  const ub = (m: string, n: string, tail: string) =>
+    `${consts}\n  pto.mte_l0c_ub %c, %u, ${m}, ${n}, %c16, %c16, ${tail} : !pto.ptr<f32, l0c>, !pto.ptr<f32, ub>, i64, i64, i64, i64`;
+  expect(microErrors(ub('%c40', '%c16', 'dst_mode(split_m), nz2nd'), params)).toEqual([]);
+  expect(microErrors(ub('%c1', '%c16', 'dst_mode(split_m), nz2nd'), params)).toEqual(['E0451: pto.mte_l0c_ub: split-M dual destination requires m to be even']);
+  expect(microErrors(ub('%c16', '%c40', 'dst_mode(split_n), nz2nd'), params)).toEqual([
+    'E0451: pto.mte_l0c_ub: split-N dual destination requires n to be a multiple of 32',
+  ]);
+  expect(
+    microErrors(
+      ub('%c16', '%c16', 'dst_mode(split_m), nz2nd, loop3(%c1, %c1, %c1)').replace('i64, i64, i64, i64', 'i64, i64, i64, i64, i64, i64, i64'),
+      params,
+    ),
+  ).toEqual(['E0451: pto.mte_l0c_ub: dual destination mode cannot be combined with pre_quant, pre_relu, clip, nz2dn, nz2nz, or loop3']);
+  const gm = (stride: string) =>
+    `${consts}\n  pto.mte_l0c_gm %c, %g, %c16, %c16, %c16, %c16, %c1, %c1, unit_flag(check_only), nz2dn(${stride}) : !pto.ptr<f32, l0c>, !pto.ptr<f32, gm>, i64, i64, i64, i64, i64, i64, i64`;
+  expect(microErrors(gm('%c1'), params)).toEqual([]);
+  expect(microErrors(gm('%c2'), params)).toEqual(['E0451: pto.mte_l0c_gm: unit_flag must be off when nz2dn loop0_src_stride is not 1']);
 });

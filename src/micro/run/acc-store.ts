@@ -202,6 +202,26 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
         if (dst.elem !== 'f16') err(op.operands[operands.clip[0]].span, `a clip of ${printType(dst)} elements is not supported yet`);
         else if (t && printType(t) !== 'f16') err(op.operands[operands.clip[0]].span, `the clip value must be f16, got ${printType(t)}`);
       }
+      // VPTO.cpp's rules that read constants: nz2dn's loop0_src_stride other than 1 with a unit flag, and the dual
+      // destinations (MteL0cUbOp::verify: no transform clauses, nz2nd only, an even m / n a multiple of 32).
+      const constant = (slot: string) => (operands[slot] ? v.constant(operands[slot][0]) : undefined);
+      const unitFlag = clauses.find((c) => c.keyword === 'unit_flag');
+      if (mode === 'nz2dn' && unitFlag && constant('loop0') !== 1n) err(unitFlag.span, 'unit_flag must be off when nz2dn loop0_src_stride is not 1');
+      if (decision.dual) {
+        const at = op.nameSpan;
+        if (decision.quant || decision.relu || operands.loop3 || operands.loop0 || (mode && mode !== 'nz2nd'))
+          err(
+            at,
+            mode && mode !== 'nz2nd' && mode !== 'nz2dn'
+              ? 'dual destination mode requires normal or nz2nd layout'
+              : 'dual destination mode cannot be combined with pre_quant, pre_relu, clip, nz2dn, nz2nz, or loop3',
+          );
+        const [m, n] = [constant('m'), constant('n')];
+        if (decision.dual === 'split_m' && m !== undefined && m % 2n !== 0n) err(at, 'split-M dual destination requires m to be even');
+        if (decision.dual === 'split_n' && n !== undefined && n % 32n !== 0n) err(at, 'split-N dual destination requires n to be a multiple of 32');
+      }
+      const sub = constant('sub_blockid');
+      if (sub !== undefined && sub > 1n) err(op.operands[operands.sub_blockid[0]].span, 'sub_blockid must be 0 or 1');
       decision.layout = mode;
       v.decide(decision);
     },
