@@ -124,3 +124,10 @@ test("the clause rules VPTO.cpp checks on constants: dual destinations, nz2dn's 
   expect(microErrors(gm('%c1'), params)).toEqual([]);
   expect(microErrors(gm('%c2'), params)).toEqual(['E0451: pto.mte_l0c_gm: unit_flag must be off when nz2dn loop0_src_stride is not 1']);
 });
+
+test('pre_quant mode f32_f16 converts without scaling (its scalar payload selects nothing)', () => {
+  const store = `    pto.mte_l0c_gm %l0c, %h_gm, %c2, %c3, %c16, %c3, %c0, %c0, pre_quant(%half, mode = f32_f16), nz2nd
+      : !pto.ptr<f32, l0c>, !pto.ptr<f16, gm>, ${I64}, f32`;
+  // The payload 0.5 is not a scale here: C as it is, every value exact in f16.
+  expect(run(store).h).toEqual([21, 24, 27, -47, -54, -61]);
+});

@@ -35,6 +35,9 @@ const SUPPORTED = new Set(['unit_flag', 'pre_quant', 'pre_relu', 'nz2nd', 'nz2dn
 
 /** The pre_quant modes that run: f32 accumulators scaled into f16, bf16 or f32 (PTOAS's AccStoreQuantPreMode names). */
 const QUANT_TO: Record<string, 'f16' | 'bf16' | 'f32'> = {
+  // Plain conversions (16-cube-matmul.md: a scalar payload required by the syntax, no scaling, ties to even).
+  f32_f16: 'f16',
+  f32_bf16: 'bf16',
   qf322f16_pre_scalar: 'f16',
   qf322f16_pre_vec: 'f16',
   qf322bf16_pre_scalar: 'bf16',
@@ -260,7 +263,8 @@ function fixpipe(r: MicroRun, d: AccStoreDecision, to: ElemType): (value: number
     };
   };
   let scale: ((col: number) => number) | undefined;
-  if (d.quant) {
+  const castOnly = d.quant?.mode.startsWith('f32_');
+  if (d.quant && !castOnly) {
     if (d.quant.vector) {
       // One 64-bit quant word per column (the goldens' uint64 arrays), whatever the fb pointer's element type.
       scale = fb('quant', 8, (v) => m1Scale(v.getUint32(0, true)));
@@ -291,6 +295,8 @@ function fixpipe(r: MicroRun, d: AccStoreDecision, to: ElemType): (value: number
     if (d.sat === 'sat') v = v !== v ? 0 : Math.min(max, Math.max(-max, v));
     else if (d.sat !== 'nosat') {
       if (!Number.isFinite(v)) return r.fail("a NaN or infinity under the CTRL register's saturation mode (neither sat nor nosat) is not implemented yet");
+      // A plain conversion's overflow is not documented; the quant modes' goldens clamp to the range.
+      if (castOnly && Math.abs(v) > max) return r.fail(`a value beyond ${to}'s range under ${d.quant!.mode} without sat or nosat is not implemented yet`);
       v = Math.min(max, Math.max(-max, v));
     }
     v = Number(target.round(v));
