@@ -98,3 +98,48 @@ ${viewOf('a', from)}${viewOf('out', to)}    %ta = pto.alloc_tile : ${tile(from)}
 }
 `;
 }
+
+/** One operand tile of `opKernel`: its element type, shape and valid shape (and whether GM gives its contents). */
+export interface OperandTile {
+  dtype: string;
+  rows: number;
+  cols: number;
+  vRow: number;
+  vCol: number;
+  /** A scratch tile (`tmp`): allocated, not loaded. */
+  scratch?: boolean;
+}
+
+/**
+ * `op ins(%t0, %t1, ... : ...) outs(%td : ...)` over tiles of any shapes: the sources that are not scratch are
+ * loaded from GM parameters %a, %b, ... (their valid regions, rows `vCol` apart), the destination stored to %out.
+ */
+export function opKernel(op: string, srcs: OperandTile[], dst: OperandTile): string {
+  const names = 'abcdefgh';
+  const tile = (t: OperandTile): string =>
+    `!pto.tile_buf<loc=vec, dtype=${t.dtype}, rows=${t.rows}, cols=${t.cols}, v_row=${t.vRow}, v_col=${t.vCol}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+  const part = (t: OperandTile): string => `!pto.partition_tensor_view<${t.vRow}x${t.vCol}x${t.dtype}>`;
+  const view = (t: OperandTile): string => `!pto.tensor_view<?x?x${t.dtype}>`;
+  const loaded = srcs.map((t, i) => ({ t, p: names[i] })).filter((x) => !x.t.scratch);
+  const gm = [...loaded, { t: dst, p: 'out' }];
+  const consts = new Set(gm.flatMap(({ t }) => [t.vRow, t.vCol]));
+  const viewOf = ({ t, p }: { t: OperandTile; p: string }): string =>
+    `    %${p}v = pto.make_tensor_view %${p}, shape = [%k${t.vRow}, %k${t.vCol}], strides = [%k${t.vCol}, %k1] : ${view(t)}\n` +
+    `    %${p}p = pto.partition_view %${p}v, offsets = [%k0, %k0], sizes = [%k${t.vRow}, %k${t.vCol}] : ${view(t)} -> ${part(t)}\n`;
+  const params = gm.map(({ t, p }) => `%${p}: !pto.ptr<${t.dtype}>`).join(', ');
+  const allocs = srcs.map((t, i) => `    %t${names[i]} = pto.alloc_tile : ${tile(t)}\n`).join('') + `    %td = pto.alloc_tile : ${tile(dst)}\n`;
+  const loads = loaded.map(({ t, p }) => `    pto.tload ins(%${p}p : ${part(t)}) outs(%t${p} : ${tile(t)})\n`).join('');
+  return `module attributes {pto.target_arch = "a5"} {
+  func.func @kernel(${params}) {
+${[0, 1, ...consts]
+  .filter((c, i, all) => all.indexOf(c) === i)
+  .map((c) => `    %k${c} = arith.constant ${c} : index\n`)
+  .join(
+    '',
+  )}${gm.map(viewOf).join('')}${allocs}${loads}    ${op} ins(${srcs.map((_, i) => `%t${names[i]}`).join(', ')} : ${srcs.map(tile).join(', ')}) outs(%td : ${tile(dst)})
+    pto.tstore ins(%td : ${tile(dst)}) outs(%outp : ${part(dst)})
+    return
+  }
+}
+`;
+}

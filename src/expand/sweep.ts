@@ -6,10 +6,16 @@
  */
 import { ElemType } from '../types/type';
 import { BufferInput, checkLowering } from './check';
-import { binaryKernel, scalarKernel, unaryKernel } from './kernels';
+import { OperandTile, binaryKernel, opKernel, scalarKernel, unaryKernel } from './kernels';
 
-/** `shift`: a binary op whose second operand is a shift count (0 to 7, non-negative as the shifts require). */
-export type OpKind = 'binary' | 'shift' | 'unary' | 'scalar';
+/**
+ * How a case's kernel is shaped. `shift`: a binary op whose second operand is a shift count (0 to 7, non-negative
+ * as the shifts require). The others take tiles of other shapes than the destination's (B = one 32-byte block of
+ * the element type): `rowreduce` src R x C and a scratch tile -> R x B (valid R x 1); `colreduce` R x C -> 1 x C;
+ * `rowexpand` R x B (valid R x 1) -> R x C; `colexpand` 1 x C -> R x C; `rowexpandop` R x C and R x B -> R x C;
+ * `colexpandop` R x C and 1 x C -> R x C.
+ */
+export type OpKind = 'binary' | 'shift' | 'unary' | 'scalar' | 'rowreduce' | 'colreduce' | 'rowexpand' | 'colexpand' | 'rowexpandop' | 'colexpandop';
 
 export interface SweepCase {
   op: string;
@@ -91,14 +97,53 @@ function shiftCounts(dtype: SweepCase['dtype'], n: number): BufferInput {
 }
 
 /** One case; `inline`: the expansion inlined and folded (src/expand/inline.ts) rather than called. */
+/** The source and destination tiles of a case of a shaped family (OpKind). */
+function shapedTiles(c: SweepCase): { srcs: OperandTile[]; dst: OperandTile } | undefined {
+  const d = c.dtype;
+  const B = 32 / SIZE[d];
+  const full: OperandTile = { dtype: d, rows: c.rows, cols: c.cols, vRow: c.vRow, vCol: c.vCol };
+  const perRow: OperandTile = { dtype: d, rows: c.rows, cols: B, vRow: c.vRow, vCol: 1 };
+  const perCol: OperandTile = { dtype: d, rows: 1, cols: c.cols, vRow: 1, vCol: c.vCol };
+  switch (c.kind) {
+    case 'rowreduce':
+      return { srcs: [full, { ...full, scratch: true }], dst: perRow };
+    case 'colreduce':
+      return { srcs: [full], dst: perCol };
+    case 'rowexpand':
+      return { srcs: [perRow], dst: full };
+    case 'colexpand':
+      return { srcs: [perCol], dst: full };
+    case 'rowexpandop':
+      return { srcs: [full, { ...perRow, vCol: B }], dst: full };
+    case 'colexpandop':
+      return { srcs: [full, perCol], dst: full };
+    default:
+      return undefined;
+  }
+}
+
 export function runCase(c: SweepCase, upstreamDir: string, inline = false): SweepRow {
   const k = { op: c.op, dtype: c.dtype, rows: c.rows, cols: c.cols, vRow: c.vRow, vCol: c.vCol };
-  const n = c.vRow * c.vCol;
-  const text =
-    c.kind === 'binary' || c.kind === 'shift' ? binaryKernel(k) : c.kind === 'unary' ? unaryKernel(k) : scalarKernel(k, c.dtype.startsWith('f') ? '2.5' : '3');
-  const inputs: Record<string, BufferInput> = { a: sweepInput(c.dtype, n, false) };
-  if (c.kind === 'binary') inputs.b = sweepInput(c.dtype, n, true);
-  if (c.kind === 'shift') inputs.b = shiftCounts(c.dtype, n);
+  const shaped = shapedTiles(c);
+  const n = shaped ? shaped.dst.vRow * shaped.dst.vCol : c.vRow * c.vCol;
+  const inputs: Record<string, BufferInput> = {};
+  let text: string;
+  if (shaped) {
+    text = opKernel(c.op, shaped.srcs, shaped.dst);
+    shaped.srcs.forEach((t, i) => {
+      if (!t.scratch) inputs['abcdefgh'[i]] = sweepInput(c.dtype, t.vRow * t.vCol, i === 1);
+    });
+  } else {
+    text =
+      c.kind === 'binary' || c.kind === 'shift'
+        ? binaryKernel(k)
+        : c.kind === 'unary'
+          ? unaryKernel(k)
+          : scalarKernel(k, c.dtype.startsWith('f') ? '2.5' : '3');
+    inputs.a = sweepInput(c.dtype, n, false);
+    if (c.kind === 'binary') inputs.b = sweepInput(c.dtype, n, true);
+    if (c.kind === 'shift') inputs.b = shiftCounts(c.dtype, n);
+  }
   inputs.out = { elem: c.dtype as ElemType, bytes: new Uint8Array(n * SIZE[c.dtype]) };
   const r = checkLowering(text, 'kernel', inputs, { upstreamDir, only: (op) => op === c.op, inline });
   if ('error' in r) return { case: c, outcome: / does not assemble: /.test(r.error) ? 'rejected' : 'error', detail: r.error };

@@ -23,6 +23,12 @@ export const SWEEP_OPS: [string, OpKind][] = [
   ...['tshl', 'tshr'].map((op): [string, OpKind] => [`pto.${op}`, 'shift']),
   ...['tabs', 'tneg', 'trelu', 'texp', 'tlog', 'tsqrt', 'trsqrt', 'trecip', 'tnot'].map((op): [string, OpKind] => [`pto.${op}`, 'unary']),
   ...['tadds', 'tsubs', 'tmuls', 'tdivs', 'tmaxs', 'tmins', 'tands', 'tors', 'tfmods', 'tshls', 'tshrs'].map((op): [string, OpKind] => [`pto.${op}`, 'scalar']),
+  ...['trowsum', 'trowmax', 'trowmin', 'trowprod'].map((op): [string, OpKind] => [`pto.${op}`, 'rowreduce']),
+  ...['tcolsum', 'tcolmax', 'tcolmin', 'tcolprod'].map((op): [string, OpKind] => [`pto.${op}`, 'colreduce']),
+  ['pto.trowexpand', 'rowexpand'],
+  ['pto.tcolexpand', 'colexpand'],
+  ...['add', 'sub', 'mul', 'div', 'max', 'min'].map((o): [string, OpKind] => [`pto.trowexpand${o}`, 'rowexpandop']),
+  ...['add', 'sub', 'mul', 'div', 'max', 'min'].map((o): [string, OpKind] => [`pto.tcolexpand${o}`, 'colexpandop']),
 ];
 
 test('the sweep inputs: f16 bits rounded from f32, no zero divisor', () => {
@@ -47,6 +53,22 @@ suite('sweep', () => {
       upstreamDir,
     );
     expect(rows.map((r) => `${r.case.op} ${r.outcome} ${r.detail}`)).toEqual(['pto.tshl agree ', 'pto.tshr agree ']);
+  });
+
+  test('reductions and expansions: trowsum (with its scratch tile), tcolmax, trowexpand, tcolexpandmul of f32 agree', () => {
+    const ops: [string, OpKind][] = [
+      ['pto.trowsum', 'rowreduce'],
+      ['pto.tcolmax', 'colreduce'],
+      ['pto.trowexpand', 'rowexpand'],
+      ['pto.tcolexpandmul', 'colexpandop'],
+    ];
+    const rows = runSweep(sweepCases(ops, ['f32'], [[8, 64, 8, 64]]), upstreamDir);
+    expect(rows.map((r) => `${r.case.op} ${r.outcome} ${r.template}`)).toEqual([
+      'pto.trowsum agree template_trowsum',
+      'pto.tcolmax agree template_tcolmax',
+      'pto.trowexpand agree template_trowexpand',
+      'pto.tcolexpandmul agree template_tcolexpandmul',
+    ]);
   });
 
   test('a fixed slice: tadd and tmax agree on every shape, tfmod f32 differs at its first element', () => {
