@@ -127,3 +127,64 @@ test('pto.mad of f8E4M3FN codes: [[1, 2], [-3, -4]] x [[5, 6, 7], [8, 9, 10]]', 
   // Row 1: -3*5 - 4*8 = -47, -3*6 - 4*9 = -54, -3*7 - 4*10 = -61.
   expect(Array.from(new Float32Array(buffers.c_gm.bytes.buffer.slice(0)))).toEqual([21, 24, 27, -47, -54, -61]);
 });
+
+test('pto.mad_mx: each row of A and column of B times its E8M0 scale 2^(code - 127)', () => {
+  // A = [[1, 2], [-3, -4]] with row scales 2 (128) and 0.5 (126); B = [[5, 6, 7], [8, 9, 10]] with column scales
+  // 1 (127), 4 (129), 1 (127). C = A x B = [[21, 24, 27], [-47, -54, -61]] scaled: row 0 x 2, row 1 x 0.5, column 1 x 4.
+  const scales = `    %c4096 = arith.constant 4096 : i64
+    %c4160 = arith.constant 4160 : i64
+    %l1as = pto.castptr %c4096 : i64 -> !pto.ptr<f8E4M3FN, l1>
+    %l1bs = pto.castptr %c4160 : i64 -> !pto.ptr<f8E4M3FN, l1>
+    pto.mte_gm_l1 %as_gm, %l1as, %c32 nburst(%c1, %c0, %c0) : !pto.ptr<f8E4M3FN, gm>, !pto.ptr<f8E4M3FN, l1>, i64, i64, i64, i64
+    pto.mte_gm_l1 %bs_gm, %l1bs, %c32 nburst(%c1, %c0, %c0) : !pto.ptr<f8E4M3FN, gm>, !pto.ptr<f8E4M3FN, l1>, i64, i64, i64, i64
+    pto.mte_l1_l0a_mx %l1as, %l0a, %c2, %c2, %c0, %c0 : !pto.ptr<f8E4M3FN, l1>, !pto.ptr<f8E4M3FN, l0a>, i64, i64, i64, i64
+    pto.mte_l1_l0b_mx %l1bs, %l0b, %c2, %c3, %c0, %c0 : !pto.ptr<f8E4M3FN, l1>, !pto.ptr<f8E4M3FN, l0b>, i64, i64, i64, i64
+`;
+  const text = kernel(scales + mad('mad_mx'))
+    .replaceAll('f16', 'f8E4M3FN')
+    .replace(/src_layout\(%c32\)/g, 'src_layout(%c16)')
+    .replace('%c_gm: !pto.ptr<f32, gm>)', '%c_gm: !pto.ptr<f32, gm>, %as_gm: !pto.ptr<f8E4M3FN, gm>, %bs_gm: !pto.ptr<f8E4M3FN, gm>)');
+  const bytes = (cells: [number, number, number][]) => {
+    const b = new Uint8Array(256);
+    for (const [r, c, code] of cells) b[r * 16 + c] = code;
+    return b;
+  };
+  const buffers = {
+    a_gm: new GlobalBuffer(
+      'a_gm',
+      'f8E4M3FN',
+      bytes([
+        [0, 0, 0x38],
+        [0, 1, 0x40],
+        [1, 0, 0xc4],
+        [1, 1, 0xc8],
+      ]),
+    ),
+    b_gm: new GlobalBuffer(
+      'b_gm',
+      'f8E4M3FN',
+      bytes([
+        [0, 0, 0x4a],
+        [0, 1, 0x4c],
+        [0, 2, 0x4e],
+        [1, 0, 0x50],
+        [1, 1, 0x51],
+        [1, 2, 0x52],
+      ]),
+    ),
+    c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(24)),
+    // One group per row (k = 2): A's scales by row, B's by column ([n][group]).
+    as_gm: new GlobalBuffer(
+      'as_gm',
+      'f8E4M3FN',
+      Uint8Array.from({ length: 32 }, (_, q) => [128, 126][q] ?? 0),
+    ),
+    bs_gm: new GlobalBuffer(
+      'bs_gm',
+      'f8E4M3FN',
+      Uint8Array.from({ length: 32 }, (_, q) => [127, 129, 127][q] ?? 0),
+    ),
+  };
+  runMicroKernel(text, 'mm', buffers);
+  expect(Array.from(new Float32Array(buffers.c_gm.bytes.buffer.slice(0)))).toEqual([42, 192, 54, -23.5, -108, -30.5]);
+});

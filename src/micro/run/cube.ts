@@ -106,6 +106,13 @@ export const CUBE_SEMANTICS: Record<string, MicroSemantics> = {
   'l1-fb'(r) {
     l1ToFixpipeBuffer(r);
   },
+  'l1-l0-mx'(r) {
+    if ((r.b.operands.start_row ?? []).length === 0) return r.fail('the full MX control form is not implemented yet');
+    if (intOf(r, 'start_row') !== 0 || intOf(r, 'start_col') !== 0) r.fail('a start row or column other than 0 is not implemented yet');
+    const bytes = scaleSpace(r, 'destination', r.mnemonic.endsWith('l0a_mx'));
+    const src = localAddress(r, 'source', 0);
+    bytes.set(r.x.memory.bytesAt(src.buffer, src.address, bytes.length, r.op.def.name, r.op.node.span));
+  },
   'l1-ub'(r) {
     l1ToUb(r);
   },
@@ -287,6 +294,11 @@ function mad(r: MicroRun): void {
   } else av = readValues(tileOver(r, 'lhs', 'left', 'col_major', 'row_major', align(m, 16), align(k, c0)), m, k);
   const bt = readValues(tileOver(r, 'rhs', 'right', 'row_major', 'col_major', align(k, c0), align(n, 16)), k, n, true);
   if (byteFloat) for (const values of [av, bt]) for (let q = 0; q < values.length; q++) values[q] = byteFloat.decode(values[q]);
+  // mad_mx*: each input times its group's scale, exact in a double (a power of two); then the sums as for mad.
+  if (r.mnemonic.startsWith('mad_mx')) {
+    if (!byteFloat) return r.fail(`an MX matmul of ${aType} inputs is not implemented yet`);
+    applyScales(r, av, bt, m, n, k);
+  }
   const c = tileOver(r, 'dst', 'acc', 'col_major', 'row_major', align(m, 16), align(n, 16), 1024);
   const tf32Mode = text('tf32_mode');
   if (tf32Mode) {
@@ -310,10 +322,10 @@ function mad(r: MicroRun): void {
   }
   const out = new Float64Array(m * n);
   dotProducts(av, bt, m, n, k, kind, out);
-  if (r.mnemonic === 'mad_acc') {
+  if (r.mnemonic === 'mad_acc' || r.mnemonic === 'mad_mx_acc') {
     const before = readValues(c, m, n);
     for (let q = 0; q < m * n; q++) out[q] = kind === 'integer' ? (before[q] + out[q]) | 0 : addF32(before[q], out[q]);
-  } else if (r.mnemonic === 'mad_bias') {
+  } else if (r.mnemonic === 'mad_bias' || r.mnemonic === 'mad_mx_bias') {
     const { buffer, address } = localAddress(r, 'bias', 0);
     const bytes = r.x.memory.bytesAt(buffer, address, n * 4, r.op.def.name, r.op.node.span);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -366,4 +378,32 @@ function l1ToUb(r: MicroRun): void {
   const bytes = n * len * 32;
   const from = r.x.memory.bytesAt(src.buffer, src.address, bytes, r.op.def.name, r.op.node.span);
   vectorMemory(r, 0).bytesAt(dst.buffer, dst.address, bytes, r.op.def.name, r.op.node.span).set(from);
+}
+
+/** K elements share one E8M0 scale (16-cube-matmul.md's k_group = floor(k / 32)). */
+const MX_GROUP = 32;
+
+/**
+ * The MX scales of an L0A (left) or L0B (right) pointer: the scale space beside that buffer at the pointer's address
+ * >> SHIFT_MX_ADDR (the tile model's placeMxScale, as pto.tget_scale_addr binds it), rows x ceil(k / 32) bytes, rows
+ * the m (L0A) or n (L0B) of the op. The layout is the goldens' (mad_mx's pack_a_scale / pack_b_scale): row i's groups
+ * one after another, for L0B the transposed [n][group]; mte_l1_l0a_mx / l0b_mx (shape form from (0, 0)) move them
+ * from L1 as they are.
+ */
+function scaleSpace(r: MicroRun, ptr: string, left: boolean): Uint8Array {
+  const [rows, k] = left ? [intOf(r, 'm'), intOf(r, 'k')] : [intOf(r, 'n'), intOf(r, 'k')];
+  const of = tileOver(r, ptr, left ? 'left' : 'right', left ? 'col_major' : 'row_major', left ? 'row_major' : 'col_major', 16, 32);
+  const cols = rows * Math.ceil(k / MX_GROUP);
+  const type: TileType = { ...of.type, dtype: '!pto.f8E8M0', rows: 1, cols, vRow: 1, vCol: cols, blayout: 'row_major', slayout: 'none_box', fractal: 512 };
+  const t = r.x.memory.placeMxScale(type, of, r.op.def.name, r.op.node.span);
+  return t.bytes.subarray(0, cols);
+}
+
+/** Multiplies decoded MX inputs by their E8M0 scales (2^(code - 127); code 255, NaN, traps as not implemented yet). */
+function applyScales(r: MicroRun, av: Float64Array, bt: Float64Array, m: number, n: number, k: number): void {
+  const groups = Math.ceil(k / MX_GROUP);
+  const scale = (code: number) => (code === 255 ? r.fail('an E8M0 NaN scale (0xff) is not implemented yet') : 2 ** (code - 127));
+  const [sa, sb] = [scaleSpace(r, 'lhs', true), scaleSpace(r, 'rhs', false)];
+  for (let i = 0; i < m; i++) for (let t = 0; t < k; t++) av[i * k + t] *= scale(sa[i * groups + Math.floor(t / MX_GROUP)]);
+  for (let j = 0; j < n; j++) for (let t = 0; t < k; t++) bt[j * k + t] *= scale(sb[j * groups + Math.floor(t / MX_GROUP)]);
 }
