@@ -7,7 +7,7 @@ import { microErrors, runMicroKernel } from '../fixtures/micro';
 import { f16BitsToNumber, numberToF16Bits as f16Bits } from '../../src/numerics/float16';
 
 const kernel = (store: string) => `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<cube>} {
-  func.func @mm(%a_gm: !pto.ptr<f16, gm>, %b_gm: !pto.ptr<f16, gm>, %c_gm: !pto.ptr<f32, gm>, %h_gm: !pto.ptr<f16, gm>) attributes {pto.kernel} {
+  func.func @mm(%a_gm: !pto.ptr<f16, gm>, %b_gm: !pto.ptr<f16, gm>, %c_gm: !pto.ptr<f32, gm>, %h_gm: !pto.ptr<f16, gm>, %al_gm: !pto.ptr<f32, gm>) attributes {pto.kernel} {
     %c0 = arith.constant 0 : i64
     %c1 = arith.constant 1 : i64
     %c2 = arith.constant 2 : i64
@@ -45,7 +45,7 @@ function matrix(name: string, cells: number[][]): GlobalBuffer {
 
 const I64 = 'i64, i64, i64, i64, i64, i64';
 
-function run(store: string, initial = 0): { c: number[]; h: number[] } {
+function run(store: string, initial = 0, alphas: number[] = []): { c: number[]; h: number[] } {
   const a = [
     [0, 0, 1],
     [0, 1, 2],
@@ -65,6 +65,7 @@ function run(store: string, initial = 0): { c: number[]; h: number[] } {
     b_gm: matrix('b_gm', b),
     c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(new Float32Array(6).fill(initial).buffer)),
     h_gm: new GlobalBuffer('h_gm', 'f16', new Uint8Array(12)),
+    al_gm: new GlobalBuffer('al_gm', 'f32', new Uint8Array(Float32Array.from({ length: 16 }, (_, q) => alphas[q] ?? 0).buffer)),
   };
   runMicroKernel(kernel(store), 'mm', buffers);
   return {
@@ -130,4 +131,18 @@ test('pre_quant mode f32_f16 converts without scaling (its scalar payload select
       : !pto.ptr<f32, l0c>, !pto.ptr<f16, gm>, ${I64}, f32`;
   // The payload 0.5 is not a scale here: C as it is, every value exact in f16.
   expect(run(store).h).toEqual([21, 24, 27, -47, -54, -61]);
+});
+
+test("vector_relu: negatives times their column's alpha, loaded GM -> L1 -> FB (mte_l1_fb: 64-byte units, FB segment 1)", () => {
+  const store = `    %c64 = arith.constant 64 : i64
+    %c4096 = arith.constant 4096 : i64
+    %c65600 = arith.constant 65600 : i64
+    %l1al = pto.castptr %c4096 : i64 -> !pto.ptr<f32, l1>
+    %fbal = pto.castptr %c65600 : i64 -> !pto.ptr<f32, fb>
+    pto.mte_gm_l1 %al_gm, %l1al, %c64 nburst(%c1, %c0, %c0) : !pto.ptr<f32, gm>, !pto.ptr<f32, l1>, i64, i64, i64, i64
+    pto.mte_l1_fb %l1al, %fbal, %c1 nburst(%c1, %c0, %c0) : !pto.ptr<f32, l1>, !pto.ptr<f32, fb>, i64, i64, i64, i64
+    pto.mte_l0c_gm %l0c, %c_gm, %c2, %c3, %c16, %c3, %c0, %c0, pre_relu(%fbal, mode = vector_relu), nz2nd
+      : !pto.ptr<f32, l0c>, !pto.ptr<f32, gm>, ${I64}, !pto.ptr<f32, fb>`;
+  // Row 1 is negative: -47 * 0.5 = -23.5, -54 * 0.25 = -13.5, -61 * 0.125 = -7.625; row 0 stays.
+  expect(run(store, 0, [0.5, 0.25, 0.125]).c).toEqual([21, 24, 27, -23.5, -13.5, -7.625]);
 });

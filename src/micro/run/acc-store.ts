@@ -256,9 +256,9 @@ function fixpipe(r: MicroRun, d: AccStoreDecision, to: ElemType): (value: number
   const ops = d.operands;
   const scalar = (slot: string) => Math.fround(Number(r.x.operand(r.op, ops[slot][0])));
   const fb = (slot: string, bytesPer: number, read: (view: DataView) => number) => {
-    const { buffer, address } = localAddress(r, slot, 0);
+    const { address } = localAddress(r, slot, 0);
     return (col: number) => {
-      const bytes = r.x.memory.bytesAt(buffer, address + col * bytesPer, bytesPer, r.op.def.name, r.op.node.span);
+      const bytes = fixpipeBufferBytes(r, address + col * bytesPer, bytesPer);
       return read(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     };
   };
@@ -302,6 +302,27 @@ function fixpipe(r: MicroRun, d: AccStoreDecision, to: ElemType): (value: number
     v = Number(target.round(v));
     return clip !== undefined && v > clip ? clip : v;
   };
+}
+
+const fbBanks = new WeakMap<OnChipMemory, Map<number, Uint8Array>>();
+
+/**
+ * FB bytes at an fb pointer's address. PTOAS encodes an FB address for the FIXPIPE (buildAccStoreFpcValue) from its
+ * low 16 bits only, and fixpipe-relu-scalar-vector-f16-cv places its relu row at 65600 (0x10000 + 64): the bits above
+ * select a segment of their own. Segment 0 is the VM's FB (its capacity); segment s > 0 is another region of the
+ * same size, kept per core here, which mte_l1_fb writes and the FIXPIPE reads at the same address.
+ */
+export function fixpipeBufferBytes(r: MicroRun, address: number, length: number): Uint8Array {
+  const buffer = r.x.memory.bufferOf('scaling');
+  const [segment, offset] = [Math.floor(address / 65536), address % 65536];
+  if (segment === 0) return r.x.memory.bytesAt(buffer, offset, length, r.op.def.name, r.op.node.span);
+  const capacity = r.x.memory.capacity(buffer);
+  if (offset + length > capacity) return r.fail(`bytes ${offset}..${offset + length} of FB segment ${segment} are outside its ${capacity} bytes`);
+  let banks = fbBanks.get(r.x.memory);
+  if (!banks) fbBanks.set(r.x.memory, (banks = new Map()));
+  let bank = banks.get(segment);
+  if (!bank) banks.set(segment, (bank = new Uint8Array(capacity)));
+  return bank.subarray(offset, offset + length);
 }
 
 /** The on-chip memory of vector sub-block `subblock` of this core's block, as the cube's FIXPIPE reaches it. */

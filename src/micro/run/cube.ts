@@ -4,7 +4,7 @@ import { addF32, dotProducts } from '../../numerics/cube-dots';
 import { codec as codecOf } from '../../numerics/elements';
 import { isPackedFp4, lowPrecisionFormat } from '../../numerics/low-precision';
 import { TileType } from '../../types/type';
-import { vectorMemory } from './acc-store';
+import { fixpipeBufferBytes, vectorMemory } from './acc-store';
 import { coreConfig } from './config';
 import { globalAddress, intOf, localAddress, MicroRun, MicroSemantics } from './operands';
 
@@ -358,7 +358,7 @@ function l1ToFixpipeBuffer(r: MicroRun): void {
   const dst = localAddress(r, 'destination', 0);
   for (let i = 0; i < n; i++) {
     const from = r.x.memory.bytesAt(src.buffer, src.address + i * (len + srcGap) * 64, len * 64, r.op.def.name, r.op.node.span);
-    r.x.memory.bytesAt(dst.buffer, dst.address + i * (len + dstGap) * 64, len * 64, r.op.def.name, r.op.node.span).set(from);
+    fixpipeBufferBytes(r, dst.address + i * (len + dstGap) * 64, len * 64).set(from);
   }
 }
 
