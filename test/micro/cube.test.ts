@@ -75,7 +75,9 @@ test('mte_l0c_gm/ub/l1: the operands and clauses PTOAS reads, and what is not su
   expect(microErrors([gm(', nz2nd'), gm(', unit_flag(check_only), nz2nd, sat'), gm('')].join('\n'), params)).toEqual([]);
   expect(microErrors(gm(', sat, nz2nd'), params)).toEqual(['E0450: pto.mte_l0c_gm clauses must follow canonical order']);
   expect(microErrors(gm(', nz2nd, nz2nd'), params)).toEqual(['E0450: pto.mte_l0c_gm has a duplicate nz2nd clause']);
-  expect(microErrors(gm(', nz2nz'), params)).toContain('E0451: pto.mte_l0c_gm: the nz2nz clause is not supported yet');
+  expect(microErrors(gm(', pre_relu(mode = pwl), nz2nd'), params)).toContain('E0451: pto.mte_l0c_gm: the pre_relu mode pwl is not supported yet');
+  expect(microErrors(gm(', nz2nz', '%h', 'f16'), params)).toContain('E0451: pto.mte_l0c_gm: nz2nz requires destination element type to be f32');
+  expect(microErrors(gm(', nz2nz, sat(preserve_nan)'), params)).toEqual([]);
   expect(microErrors(gm(', nz2nd', '%h', 'f16'), params)).toEqual([
     'E0451: pto.mte_l0c_gm: storing !pto.ptr<f32, l0c> elements as !pto.ptr<f16, gm> needs a pre_quant conversion',
   ]);

@@ -15,8 +15,8 @@ import { globalAddress, localAddress, MicroRun } from './operands';
  * (src/syntax/cube-parse.ts). Read: the operands, `dst_mode(...)` of mte_l0c_ub, and the clauses unit_flag, pre_quant
  * (the f32 -> f16/bf16/f32 modes, scalar or vector), pre_relu (no_relu, normal_relu, scalar_relu, vector_relu, with
  * an optional clip), nz2nd, loop3, sat and nosat, and atomic(type, op) of mte_l0c_gm in PTOAS's canonical order;
- * the other quant modes, pwl, nz2nz and sat(preserve_nan) are reported as not supported yet. The nz2nd layout runs
- * (storeNz2nd), and nz2dn(1) into GM; one loop3 iteration.
+ * the other quant modes and pwl are reported as not supported yet. The nz2nd layout runs (storeNz2nd), and
+ * nz2dn(1) into GM; one loop3 iteration; nz2nz and sat(preserve_nan) verify and trap as not implemented yet.
  */
 /** PTOAS's clause kinds in canonical order (StructuredAccStoreClauseKind). */
 const CLAUSE_ORDER: Record<string, number> = {
@@ -31,7 +31,7 @@ const CLAUSE_ORDER: Record<string, number> = {
   nosat: 5,
   atomic: 6,
 };
-const SUPPORTED = new Set(['unit_flag', 'pre_quant', 'pre_relu', 'nz2nd', 'nz2dn', 'loop3', 'sat', 'nosat', 'atomic']);
+const SUPPORTED = new Set(['unit_flag', 'pre_quant', 'pre_relu', 'nz2nd', 'nz2dn', 'nz2nz', 'loop3', 'sat', 'nosat', 'atomic']);
 
 /** The pre_quant modes that run: f32 accumulators scaled into f16, bf16 or f32 (PTOAS's AccStoreQuantPreMode names). */
 const QUANT_TO: Record<string, 'f16' | 'bf16' | 'f32'> = {
@@ -76,7 +76,7 @@ interface AccStoreDecision {
   dual?: 'split_m' | 'split_n';
   quant?: { mode: string; vector: boolean };
   relu?: string;
-  sat?: 'sat' | 'nosat';
+  sat?: 'sat' | 'nosat' | 'preserve_nan';
   atomic?: { type: string; op: string };
 }
 
@@ -124,13 +124,17 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
         if (c.keyword === 'unit_flag' && (c.bare || c.operands.length > 0 || (c.word !== 'check_only' && c.word !== 'check_and_clear')))
           return formatError(c.span, "expects unit_flag('check_only' or 'check_and_clear')");
         if ((c.keyword === 'nz2nd' || c.keyword === 'nosat') && !c.bare) return formatError(c.span, `takes no arguments after ${c.keyword}`);
-        if (!SUPPORTED.has(c.keyword) || (c.keyword === 'sat' && !c.bare)) {
+        if (!SUPPORTED.has(c.keyword) || (c.keyword === 'sat' && !c.bare && c.word !== 'preserve_nan')) {
           err(c.span, `the ${c.keyword}${c.bare ? '' : '(...)'} clause is not supported yet`);
           continue;
         }
         const args = keyed(c.word);
-        if (c.keyword === 'sat' || c.keyword === 'nosat') decision.sat = c.keyword;
-        else if (c.keyword === 'nz2dn') {
+        if (c.keyword === 'sat' || c.keyword === 'nosat') decision.sat = c.bare ? c.keyword : 'preserve_nan';
+        else if (c.keyword === 'nz2nz') {
+          // nz2nz or nz2nz(%split) (VPTO.cpp: an f32 destination, no loop3); it runs as not implemented yet.
+          if (c.word || c.operands.length > 1) return formatError(c.span, 'expects nz2nz or nz2nz(%split)');
+          if (c.operands.length === 1) operands.split = c.operands;
+        } else if (c.keyword === 'nz2dn') {
           if (c.operands.length !== 1 || c.word) return formatError(c.span, 'expects nz2dn(%loop0_src_stride)');
           operands.loop0 = c.operands;
         } else if (c.keyword === 'loop3') {
@@ -209,6 +213,8 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
       // destinations (MteL0cUbOp::verify: no transform clauses, nz2nd only, an even m / n a multiple of 32).
       const constant = (slot: string) => (operands[slot] ? v.constant(operands[slot][0]) : undefined);
       const unitFlag = clauses.find((c) => c.keyword === 'unit_flag');
+      if (mode === 'nz2nz' && dst?.kind === 'ptr' && dst.elem !== 'f32') err(op.operands[1].span, `nz2nz requires destination element type to be f32`);
+      if (mode === 'nz2nz' && operands.loop3) err(op.nameSpan, 'loop3 requires nz2nd or nz2dn');
       if (mode === 'nz2dn' && unitFlag && constant('loop0') !== 1n) err(unitFlag.span, 'unit_flag must be off when nz2dn loop0_src_stride is not 1');
       if (decision.dual) {
         const at = op.nameSpan;
@@ -347,6 +353,7 @@ export function vectorMemory(r: MicroRun, subblock: number): OnChipMemory {
 function storeNz2nd(r: MicroRun, d: AccStoreDecision, destination: string): void {
   const value = (n: string, k = 0) => Number(r.x.int(r.op, r.b.operands[n][k]));
   const [m, n, rows, stride] = [value('m'), value('n'), value('src_stride'), value('dst_stride')];
+  if (d.sat === 'preserve_nan') r.fail('sat(preserve_nan) is not implemented yet');
   if (r.b.operands.loop3 && value('loop3') !== 1) r.fail(`loop3 with a count of ${value('loop3')} is not implemented yet`);
   const t = r.op.operandTypes[r.b.operands.source[0]];
   const dt = r.op.operandTypes[r.b.operands.destination[0]];
