@@ -146,3 +146,27 @@ test("vector_relu: negatives times their column's alpha, loaded GM -> L1 -> FB (
   // Row 1 is negative: -47 * 0.5 = -23.5, -54 * 0.25 = -13.5, -61 * 0.125 = -7.625; row 0 stays.
   expect(run(store, 0, [0.5, 0.25, 0.125]).c).toEqual([21, 24, 27, -23.5, -13.5, -7.625]);
 });
+
+test('qf322b8_pre_* verify for 8-bit integer destinations (a ui8 clip takes a 16-bit payload) and trap at run time', () => {
+  const params = '%c: !pto.ptr<f32, l0c>, %u8: !pto.ptr<ui8, ub>, %uh: !pto.ptr<f16, ub>, %i: i64, %s: f32, %k: i16';
+  const ub = (dst: string, t: string) =>
+    `  pto.mte_l0c_ub %c, ${dst}, %i, %i, %i, %i, dst_mode(%i), pre_quant(%s, mode = qf322b8_pre_scalar), pre_relu(mode = no_relu, clip = %k), nz2nd : !pto.ptr<f32, l0c>, !pto.ptr<${t}, ub>, i64, i64, i64, i64, i64, f32, i16`;
+  expect(microErrors(ub('%u8', 'ui8'), params)).toEqual([]);
+  expect(microErrors(ub('%uh', 'f16'), params)).toEqual([
+    'E0451: pto.mte_l0c_ub: pre_quant mode qf322b8_pre_scalar is incompatible with !pto.ptr<f32, l0c> and !pto.ptr<f16, ub>',
+    'E0451: pto.mte_l0c_ub: the clip value must be f16, got i16',
+  ]);
+  const store = `    %k = arith.constant 255 : i16
+    pto.mte_l0c_gm %l0c, %u_gm, %c2, %c3, %c16, %c3, %c0, %c0, pre_quant(%half, mode = qf322b8_pre_scalar), nz2nd
+      : !pto.ptr<f32, l0c>, !pto.ptr<ui8, gm>, ${I64}, f32`;
+  expect(() =>
+    runMicroKernel(kernel(store).replace('%al_gm: !pto.ptr<f32, gm>)', '%al_gm: !pto.ptr<f32, gm>, %u_gm: !pto.ptr<ui8, gm>)'), 'mm', {
+      a_gm: matrix('a_gm', []),
+      b_gm: matrix('b_gm', []),
+      c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(24)),
+      h_gm: new GlobalBuffer('h_gm', 'f16', new Uint8Array(12)),
+      al_gm: new GlobalBuffer('al_gm', 'f32', new Uint8Array(64)),
+      u_gm: new GlobalBuffer('u_gm', 'u8', new Uint8Array(6)),
+    }),
+  ).toThrow(/pre_quant mode qf322b8_pre_scalar is not implemented yet/);
+});

@@ -45,6 +45,10 @@ const QUANT_TO: Record<string, 'f16' | 'bf16' | 'f32'> = {
   qf322f32_pre_scalar: 'f32',
   qf322f32_pre_vec: 'f32',
 };
+/** Modes that verify (the destination family: 8-bit integers) but do not run yet: their offset and sign controls are not settled. */
+const VERIFY_ONLY_QUANT: Record<string, string[]> = { qf322b8_pre_scalar: ['i8', 'u8'], qf322b8_pre_vec: ['i8', 'u8'] };
+/** The clip payload a destination takes (16-cube-matmul.md: f16 for f16, a 16-bit unsigned or signless one for ui8). */
+const CLIP_PAYLOAD: Record<string, string[]> = { f16: ['f16'], u8: ['i16', 'ui16'] };
 const RELU_MODES = new Set(['no_relu', 'normal_relu', 'scalar_relu', 'vector_relu']);
 const FLOAT_PAYLOAD = new Set(['f16', 'bf16', 'f32']);
 
@@ -143,7 +147,7 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
         } else if (c.keyword === 'pre_quant') {
           const m = args.get('mode') ?? '';
           if (c.operands.length !== 1 || !m) return formatError(c.span, 'expects pre_quant(%payload, mode = <mode>)');
-          if (!QUANT_TO[m]) err(c.span, `the pre_quant mode ${m} is not supported yet`);
+          if (!QUANT_TO[m] && !VERIFY_ONLY_QUANT[m]) err(c.span, `the pre_quant mode ${m} is not supported yet`);
           decision.quant = { mode: m, vector: m.endsWith('_vec') };
           operands.quant = c.operands;
         } else if (c.keyword === 'pre_relu') {
@@ -186,7 +190,8 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
       if (src?.kind === 'ptr' && dst?.kind === 'ptr') {
         if (!decision.quant && src.elem !== dst.elem)
           err(op.operands[1].span, `storing ${printType(src)} elements as ${printType(dst)} needs a pre_quant conversion`);
-        if (to && (src.elem !== 'f32' || dst.elem !== to))
+        const family = decision.quant && VERIFY_ONLY_QUANT[decision.quant.mode];
+        if ((to && (src.elem !== 'f32' || dst.elem !== to)) || (family && (src.elem !== 'f32' || !family.includes(dst.elem))))
           err(op.operands[1].span, `pre_quant mode ${decision.quant!.mode} is incompatible with ${printType(src)} and ${printType(dst)}`);
       }
       const payload = (slot: string, vector: boolean) => {
@@ -206,8 +211,10 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
       if (decision.relu) payload('relu', decision.relu === 'vector_relu');
       if (operands.clip && dst?.kind === 'ptr') {
         const t = v.operands[operands.clip[0]];
-        if (dst.elem !== 'f16') err(op.operands[operands.clip[0]].span, `a clip of ${printType(dst)} elements is not supported yet`);
-        else if (t && printType(t) !== 'f16') err(op.operands[operands.clip[0]].span, `the clip value must be f16, got ${printType(t)}`);
+        const allowed = CLIP_PAYLOAD[dst.elem];
+        if (!allowed) err(op.operands[operands.clip[0]].span, `a clip of ${printType(dst)} elements is not supported yet`);
+        else if (t && !allowed.includes(printType(t)))
+          err(op.operands[operands.clip[0]].span, `the clip value must be ${allowed.join(' or ')}, got ${printType(t)}`);
       }
       // VPTO.cpp's rules that read constants: nz2dn's loop0_src_stride other than 1 with a unit flag, and the dual
       // destinations (MteL0cUbOp::verify: no transform clauses, nz2nd only, an even m / n a multiple of 32).
@@ -354,6 +361,7 @@ function storeNz2nd(r: MicroRun, d: AccStoreDecision, destination: string): void
   const value = (n: string, k = 0) => Number(r.x.int(r.op, r.b.operands[n][k]));
   const [m, n, rows, stride] = [value('m'), value('n'), value('src_stride'), value('dst_stride')];
   if (d.sat === 'preserve_nan') r.fail('sat(preserve_nan) is not implemented yet');
+  if (d.quant && !QUANT_TO[d.quant.mode]) r.fail(`pre_quant mode ${d.quant.mode} is not implemented yet`);
   if (r.b.operands.loop3 && value('loop3') !== 1) r.fail(`loop3 with a count of ${value('loop3')} is not implemented yet`);
   const t = r.op.operandTypes[r.b.operands.source[0]];
   const dt = r.op.operandTypes[r.b.operands.destination[0]];
