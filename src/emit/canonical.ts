@@ -550,7 +550,13 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
   AccStoreBody(op, depth) {
     const m = op.micro!;
     const items = m.items.map((i) => ('operand' in i ? this.use(op.operands[i.operand]) : this.attr(i.attr)));
-    const clauses = m.clauses.map((c) => (c.bare ? c.keyword : `${c.keyword}(${c.word ?? c.operands.map((k) => this.use(op.operands[k])).join(', ')})`));
+    // A clause's positional values come before its keyed words, as PTOAS prints them (`pre_quant(%s, mode = f32_bf16)`);
+    // the words spell the keyed values (`clip = %c`) themselves.
+    const clauses = m.clauses.map((c) => {
+      if (c.bare) return c.keyword;
+      const positional = c.operands.slice(0, c.operands.length - (c.keyed ?? 0)).map((k) => this.use(op.operands[k]));
+      return `${c.keyword}(${[...positional, ...(c.word ? [c.word] : [])].join(', ')})`;
+    });
     const types = m.types.map((t) => this.type(t.type)).join(', ');
     this.emit(depth, `${op.name} ${[...items, ...clauses].join(', ')}${this.attrSuffix(op.attrs)} : ${types}`);
   },

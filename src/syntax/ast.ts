@@ -162,8 +162,11 @@ export interface OpNode {
  */
 export interface MicroLayout {
   items: MicroItem[];
-  /** A keyword group of operands; `word`: the word written in its parentheses (`round(r)`); `bare`: no parentheses. */
-  clauses: { keyword: string; operands: number[]; span: Span; word?: string; bare?: true }[];
+  /**
+   * A keyword group of operands; `word`: the word written in its parentheses (`round(r)`), or its keyed arguments
+   * (`mode = no_relu, clip = %c`), whose values are the last `keyed` of its operands; `bare`: no parentheses.
+   */
+  clauses: { keyword: string; operands: number[]; span: Span; word?: string; keyed?: number; bare?: true }[];
   types: { keyword?: string; type: TypeRef }[];
   /** A `->` was written. */
   arrow: boolean;

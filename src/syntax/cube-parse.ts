@@ -70,7 +70,7 @@ export function cubeActions<C>(h: ParseHelpers<C>): Record<string, (this: Node, 
 }
 
 /** An item of `AccStoreBody`: a value, a bare word, or a keyword group with its value operands and its words. */
-type AccItemAst = { value: ValueRef; span: Span } | { keyword: string; values?: ValueRef[]; words?: string; group: boolean; span: Span };
+type AccItemAst = { value: ValueRef; span: Span } | { keyword: string; values?: ValueRef[]; words?: string; keyed?: number; group: boolean; span: Span };
 
 /**
  * The actions of `AccStoreBody` (pto.mte_l0c_gm/ub/l1): the operands in written order, each typed by the type at its
@@ -97,6 +97,7 @@ export function accStoreActions<C>(h: ParseHelpers<C>): Record<string, (this: No
             operands: (item.values ?? []).map(place),
             span: item.span,
             ...(item.words ? { word: item.words } : {}),
+            ...(item.keyed ? { keyed: item.keyed } : {}),
           });
       }
       op.operands = operands;
@@ -110,10 +111,14 @@ export function accStoreActions<C>(h: ParseHelpers<C>): Record<string, (this: No
       const c = h.contextOf(this);
       const parsed = args.asIteration().children.map((a) => a.ast(c) as { text: string; value?: ValueRef });
       const words = parsed.filter((a) => !a.value || a.text.includes('=')).map((a) => a.text);
+      // Positional values first, then the keyed ones (`clip = %c`), which the words spell too.
+      const positional = parsed.filter((a) => a.value && !a.text.includes('='));
+      const keyed = parsed.filter((a) => a.value && a.text.includes('='));
       return {
         keyword: keyword.sourceString,
-        values: parsed.filter((a) => a.value).map((a) => a.value!),
+        values: [...positional, ...keyed].map((a) => a.value!),
         ...(words.length ? { words: words.join(', ') } : {}),
+        ...(keyed.length ? { keyed: keyed.length } : {}),
         group: true,
         span: h.spanOf(c, this),
       };
