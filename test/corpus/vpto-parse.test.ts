@@ -1,6 +1,6 @@
 /**
  * PTOAS's micro-op level (VPTO) read and printed back: every kernel.pto of test/vpto/cases and every valid lit case of
- * test/lit/vpto that pto-as accepts prints a canonical form that assembles again to the same text (a fixed point).
+ * test/lit/vpto and test/lit/vmi_new that pto-as accepts prints a canonical form that assembles again to the same text (a fixed point).
  * Read in place from PTO_UPSTREAM_DIR, an export of PTOAS e32488c9; nothing of it is committed.
  *
  *   PTO_UPSTREAM_DIR=/path/to/PTOAS npx jest test/corpus/vpto-parse
@@ -33,7 +33,8 @@ function inputs(root: string): { kernels: Input[]; lit: Input[] } {
     target: 'a5' as TargetName,
   }));
   const lit: Input[] = [];
-  for (const file of corpusFiles(root, 'test/lit/vpto', (f) => /\.(pto|mlir)$/.test(f))) {
+  const folders = ['test/lit/vpto', 'test/lit/vmi_new'];
+  for (const file of folders.flatMap((folder) => corpusFiles(root, folder, (f) => /\.(pto|mlir)$/.test(f)))) {
     const seen = new Set<string>();
     for (const c of litCases(root, file).cases) {
       // `( ptoas ... || true )` lets ptoas fail: such a line does not say the input is valid.
@@ -76,10 +77,10 @@ if (!root) {
     expect(broken).toEqual([]);
   });
 
-  test('every valid test/lit/vpto case that assembles prints a canonical form that assembles again, a fixed point', () => {
+  test('every valid test/lit/vpto and test/lit/vmi_new case that assembles prints a canonical form that assembles again, a fixed point', () => {
     expect(lit.length).toBeGreaterThan(300);
     const { accepted, broken } = fixedPoints(lit);
-    console.log(`test/lit/vpto: ${accepted} of ${lit.length} valid cases accepted, each a fixed point`);
+    console.log(`test/lit/vpto and vmi_new: ${accepted} of ${lit.length} valid cases accepted, each a fixed point`);
     expect(accepted).toBeGreaterThan(0);
     expect(broken).toEqual([]);
   });
