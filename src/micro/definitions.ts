@@ -4,7 +4,7 @@ import { OpDefinition, OpVerifier } from '../ir/definition';
 import { specTables } from '../spec/tables';
 import type { MicroOpRowData, MicroValueSpec } from '../spec/micro-schema';
 import { ElemType, POINTER_SPACE_NAMES, Type, VREG_BYTES, elemBits, elemTypeName, isInteger, printType } from '../types/type';
-import { MicroBinding, bindFirst, parseFormat } from './format';
+import { MicroBinding, MicroFormat, bindFirst, parseFormat } from './format';
 import { MICRO_DEFINITIONS, MICRO_SEMANTICS, microFail } from './execute';
 import { MICRO_CHECKS, MicroValueInfo } from './checks';
 
@@ -28,13 +28,16 @@ function rowProperties(row: MicroOpRowData): OpDefinition['properties'] {
 }
 
 function microDefinition(row: MicroOpRowData): OpDefinition {
-  // Alternatives separated by ` || ` (VMI's vstore: with or without a mask, a group stride, two values).
-  const formats = row.format.split(' || ').map((f) =>
-    parseFormat(
-      f,
-      row.results.map((r) => r.name),
-    ),
-  );
+  // Alternatives separated by ` || ` (VMI's vstore: with or without a mask, a group stride, two values). Read when an
+  // op of the row is first verified: a run of a few ops should not pay for reading the formats of all ~700 rows.
+  let formats: MicroFormat[] | undefined;
+  const formatsOf = (): MicroFormat[] =>
+    (formats ??= row.format.split(' || ').map((f) =>
+      parseFormat(
+        f,
+        row.results.map((r) => r.name),
+      ),
+    ));
   const attributes = new Set(row.attributes.map((a) => a.name));
   const mnemonic = row.name.slice('pto.'.length);
   if (row.region) {
@@ -66,7 +69,7 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
     properties: rowProperties(row),
     verify(v) {
       const named = v.op.results.reduce((n, r) => n + r.count, 0);
-      const bound = v.op.micro ? bindFirst(v.op, formats, attributes, named) : { span: v.op.nameSpan, message: `${row.name} is not written in its format` };
+      const bound = v.op.micro ? bindFirst(v.op, formatsOf(), attributes, named) : { span: v.op.nameSpan, message: `${row.name} is not written in its format` };
       if ('message' in bound) {
         v.error(bound.span, bound.message, undefined, D.microFormat);
         v.define(v.op.results.map(() => undefined));
