@@ -3,31 +3,12 @@
  * [-3, -4]] times B = [[5, 6, 7], [8, 9, 10]] is C = [[21, 24, 27], [-47, -54, -61]] (pto.mad, m = 2, n = 3, k = 2).
  */
 import { GlobalBuffer } from '../../src/machine/memory';
-import { microErrors, runMicroKernel } from '../fixtures/micro';
+import { CUBE_LOAD_A_B, microErrors, runMicroKernel } from '../fixtures/micro';
 import { f16BitsToNumber, numberToF16Bits as f16Bits } from '../../src/numerics/float16';
 
 const kernel = (store: string) => `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<cube>} {
   func.func @mm(%a_gm: !pto.ptr<f16, gm>, %b_gm: !pto.ptr<f16, gm>, %c_gm: !pto.ptr<f32, gm>, %h_gm: !pto.ptr<f16, gm>, %al_gm: !pto.ptr<f32, gm>) attributes {pto.kernel} {
-    %c0 = arith.constant 0 : i64
-    %c1 = arith.constant 1 : i64
-    %c2 = arith.constant 2 : i64
-    %c3 = arith.constant 3 : i64
-    %c16 = arith.constant 16 : i64
-    %c32 = arith.constant 32 : i64
-    %c512 = arith.constant 512 : i64
-    %false = arith.constant false
-    %l1a = pto.castptr %c0 : i64 -> !pto.ptr<f16, l1>
-    %l1b = pto.castptr %c512 : i64 -> !pto.ptr<f16, l1>
-    %l0a = pto.castptr %c0 : i64 -> !pto.ptr<f16, l0a>
-    %l0b = pto.castptr %c0 : i64 -> !pto.ptr<f16, l0b>
-    %l0c = pto.castptr %c0 : i64 -> !pto.ptr<f32, l0c>
-    pto.mte_gm_l1_frac %a_gm, %l1a, nd2nz, shape(%c16, %c16), src_layout(%c32), dst_group(%c1, %c1, %c16, %c0), ctrl(%c0, %false)
-      : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, nd2nz, shape i64, i64, src_layout(i64), dst_group i64, i64, i64, i64, ctrl i64, i1
-    pto.mte_gm_l1_frac %b_gm, %l1b, nd2nz, shape(%c16, %c16), src_layout(%c32), dst_group(%c1, %c1, %c16, %c0), ctrl(%c0, %false)
-      : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, nd2nz, shape i64, i64, src_layout(i64), dst_group i64, i64, i64, i64, ctrl i64, i1
-    pto.mte_l1_l0a %l1a, %l0a, %c16, %c16, %c0, %c0 : !pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64, i64
-    pto.mte_l1_l0b %l1b, %l0b, %c16, %c16, %c0, %c0 {transpose = true} : !pto.ptr<f16, l1>, !pto.ptr<f16, l0b>, i64, i64, i64, i64
-    pto.mad %l0a, %l0b, %l0c, %c2, %c3, %c2 : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64
+${CUBE_LOAD_A_B}    pto.mad %l0a, %l0b, %l0c, %c2, %c3, %c2 : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64
     %half = arith.constant 5.000000e-01 : f32
     %quarter = arith.constant 2.500000e-01 : f32
     %c8h = arith.constant 8.000000e+00 : f16

@@ -4,31 +4,12 @@
  * corner. The expected values are worked out by hand in each test.
  */
 import { GlobalBuffer } from '../../src/machine/memory';
-import { runMicroKernel } from '../fixtures/micro';
+import { CUBE_LOAD_A_B, runMicroKernel } from '../fixtures/micro';
 import { numberToF16Bits as f16Bits } from '../../src/numerics/float16';
 
 const kernel = (mads: string) => `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<cube>} {
   func.func @mm(%a_gm: !pto.ptr<f16, gm>, %b_gm: !pto.ptr<f16, gm>, %c_gm: !pto.ptr<f32, gm>) attributes {pto.kernel} {
-    %c0 = arith.constant 0 : i64
-    %c1 = arith.constant 1 : i64
-    %c2 = arith.constant 2 : i64
-    %c3 = arith.constant 3 : i64
-    %c16 = arith.constant 16 : i64
-    %c32 = arith.constant 32 : i64
-    %c512 = arith.constant 512 : i64
-    %false = arith.constant false
-    %l1a = pto.castptr %c0 : i64 -> !pto.ptr<f16, l1>
-    %l1b = pto.castptr %c512 : i64 -> !pto.ptr<f16, l1>
-    %l0a = pto.castptr %c0 : i64 -> !pto.ptr<f16, l0a>
-    %l0b = pto.castptr %c0 : i64 -> !pto.ptr<f16, l0b>
-    %l0c = pto.castptr %c0 : i64 -> !pto.ptr<f32, l0c>
-    pto.mte_gm_l1_frac %a_gm, %l1a, nd2nz, shape(%c16, %c16), src_layout(%c32), dst_group(%c1, %c1, %c16, %c0), ctrl(%c0, %false)
-      : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, nd2nz, shape i64, i64, src_layout(i64), dst_group i64, i64, i64, i64, ctrl i64, i1
-    pto.mte_gm_l1_frac %b_gm, %l1b, nd2nz, shape(%c16, %c16), src_layout(%c32), dst_group(%c1, %c1, %c16, %c0), ctrl(%c0, %false)
-      : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, nd2nz, shape i64, i64, src_layout(i64), dst_group i64, i64, i64, i64, ctrl i64, i1
-    pto.mte_l1_l0a %l1a, %l0a, %c16, %c16, %c0, %c0 : !pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64, i64
-    pto.mte_l1_l0b %l1b, %l0b, %c16, %c16, %c0, %c0 {transpose = true} : !pto.ptr<f16, l1>, !pto.ptr<f16, l0b>, i64, i64, i64, i64
-${mads}
+${CUBE_LOAD_A_B}${mads}
     pto.mte_l0c_gm %l0c, %c_gm, %c2, %c3, %c16, %c3, %c0, %c0, nz2nd
       : !pto.ptr<f32, l0c>, !pto.ptr<f32, gm>, i64, i64, i64, i64, i64, i64
     return
