@@ -7,6 +7,7 @@ import { ElemType, POINTER_SPACE_NAMES, Type, VREG_BYTES, elemBits, elemTypeName
 import { MicroBinding, MicroFormat, bindFirst, parseFormat } from './format';
 import { MICRO_DEFINITIONS, MICRO_SEMANTICS, microFail } from './execute';
 import { MICRO_CHECKS, MicroValueInfo } from './checks';
+import { microReporters } from './report';
 
 /**
  * The ops of PTOAS's micro-op level (VPTO), each defined by its row of spec/micro/*.json: written in its format
@@ -104,7 +105,7 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
 
 /** The kinds, element types, agreements and mask granularity the row asks of the op's values; the values' types by name. */
 function checkValues(v: OpVerifier, row: MicroOpRowData, b: MicroBinding, results: (Type | undefined)[]): Map<string, MicroValueInfo> {
-  const err = (span: Parameters<OpVerifier['error']>[0], message: string) => v.error(span, `${row.name}: ${message}`, undefined, D.microOperand);
+  const { err } = microReporters(v, row.name);
   const typeOf = new Map<string, MicroValueInfo>();
   for (const spec of row.operands) {
     for (const i of b.operands[spec.name] ?? []) {

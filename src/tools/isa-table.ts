@@ -109,7 +109,10 @@ function microCoverage(): string[] {
   const status = (name: string): 'run' | 'verified' | 'not supported' => {
     const row = rows.get(name);
     // An op of the micro level defined outside spec/micro/ (pto.tile_buf_addr, a tile's address).
-    if (!row) return registry.lookup(name) ? (registry.lookup(name)!.def.execute ? 'run' : 'verified') : 'not supported';
+    if (!row) {
+      const entry = registry.lookup(name);
+      return !entry ? 'not supported' : entry.def.execute ? 'run' : 'verified';
+    }
     return row.region || row.definition || (row.semantics && MICRO_SEMANTICS[row.semantics]) ? 'run' : 'verified';
   };
   const levels: [string, (name: string) => boolean][] = [

@@ -8,6 +8,7 @@ import { codec } from '../../numerics/elements';
 import { m1Scale } from '../../numerics/fixpipe';
 import { ElemType, POINTER_SPACE_NAMES, TileType, printType } from '../../types/type';
 import { globalAddress, localAddress, MicroRun } from './operands';
+import { microReporters } from '../report';
 
 /**
  * The FIXPIPE stores pto.mte_l0c_gm, pto.mte_l0c_ub and pto.mte_l0c_l1 (VPTOOps.td; VPTO.cpp's parser
@@ -95,8 +96,7 @@ export function accStoreDefinition(row: MicroOpRowData): OpDefinition {
     verify(v) {
       const { op } = v;
       const layout = op.micro!;
-      const formatError = (span: typeof op.span, message: string) => v.error(span, `${name} ${message}`, undefined, D.microFormat);
-      const err = (span: typeof op.span, message: string) => v.error(span, `${name}: ${message}`, undefined, D.microOperand);
+      const { formatError, err } = microReporters(v, name);
       v.expectResults(0);
       v.define([]);
       if (layout.items.length !== leading.names.length)

@@ -8,6 +8,7 @@ import { POINTER_SPACE_NAMES, printType } from '../../types/type';
 import { MicroBinding } from '../format';
 import { coreConfig } from './config';
 import { fracLoad } from './cube';
+import { microReporters } from '../report';
 
 /**
  * pto.mte_gm_l1_frac (VPTOOps.td's MteGmL1FracOp, its parser and verifier in VPTO.cpp): written in its own grammar
@@ -36,8 +37,7 @@ export function cubeFracDefinition(row: MicroOpRowData): OpDefinition {
     verify(v) {
       const { op } = v;
       const layout = op.micro!;
-      const formatError = (span: typeof op.span, message: string) => v.error(span, `${name} ${message}`, undefined, D.microFormat);
-      const err = (span: typeof op.span, message: string) => v.error(span, `${name}: ${message}`, undefined, D.microOperand);
+      const { formatError, err } = microReporters(v, name);
       v.expectResults(0);
       v.define([]);
       const mode = attrOf(op, 'mode');

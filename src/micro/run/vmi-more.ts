@@ -16,6 +16,7 @@ import { vaxpy, vexpdif, vmula, vmull } from '../semantics/fused';
 import { carry, vlrelu, vprelu } from '../semantics/lanewise';
 import { localAddress, MicroRun, MicroSemantics } from './operands';
 import { extremum, groupSum } from './vmi';
+import { microReporters } from '../report';
 
 /**
  * The second group of VMI ops (spec/micro/vmi-more.json), run on logical values as ./vmi.ts runs the first (docs/vpto.md,
@@ -636,7 +637,7 @@ function vmiGenericOnly(row: MicroOpRowData): OpDefinition {
     verify(v) {
       const results = v.op.resultTypes.map((t) => v.type(t));
       const located = (types: (Type | undefined)[], spans: { span: Span }[]) => types.map((type, i) => ({ type, span: spans[i].span }));
-      const err = (span: Parameters<typeof v.error>[0], message: string) => v.error(span, `${row.name}: ${message}`, undefined, D.microOperand);
+      const { err } = microReporters(v, row.name);
       // The operands by the row's names, a variadic one taking the rest; the kinds are the check's (./checks/vmi-more.ts).
       const operands: MicroBinding['operands'] = {};
       let next = 0;
