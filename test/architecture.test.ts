@@ -22,14 +22,15 @@ const ALLOWED: Record<string, string[]> = {
   // The micro-op level: its lane semantics (micro/semantics, pure) and its op definitions, which the registry collects.
   micro: ['diag', 'types', 'numerics', 'spec', 'syntax', 'machine', 'ir'],
   ops: ['diag', 'types', 'numerics', 'micro', 'spec', 'syntax', 'ascendc', 'machine', 'ir'],
-  verify: ['diag', 'types', 'spec', 'syntax', 'ascendc', 'ir', 'ops'],
+  // verify runs the micro level's pass checks (micro/passes) after the op verifiers.
+  verify: ['diag', 'types', 'spec', 'syntax', 'ascendc', 'ir', 'micro', 'ops'],
   vm: ['diag', 'types', 'numerics', 'micro', 'spec', 'syntax', 'machine', 'ir', 'ops'],
   emit: ['diag', 'types', 'spec', 'syntax', 'ir', 'ops', 'verify'],
   lower: ['diag', 'types', 'syntax', 'ascendc', 'ir', 'ops', 'verify', 'emit'],
   tools: ['diag', 'types', 'spec', 'ops', 'micro'],
   corpus: ['diag', 'types', 'spec', 'syntax', 'ir', 'verify', 'vm', 'emit'],
   board: ['diag', 'types', 'numerics', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'corpus'],
-  cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'emit', 'lower', 'board'],
+  cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'micro', 'ops', 'verify', 'vm', 'emit', 'lower', 'board'],
   // Expansion without PTOAS (issue 38): PTOAS's tile templates run through the Python shim (board's runner helpers).
   expand: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'board'],
 };

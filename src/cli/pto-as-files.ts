@@ -24,6 +24,8 @@ export interface FileOptions {
   werror: boolean;
   /** Warnings are not reported. */
   quiet: boolean;
+  /** `--passes`: the PTOAS passes whose input checks apply (default: the back end's pipeline). */
+  passes?: string[];
 }
 
 /** One file's outcome. */
@@ -54,7 +56,7 @@ export function processFile(file: string, options: FileOptions): FileReport {
   const diagnostics: FileDiagnostic[] = [];
   const outputs: string[] = [];
   for (const chunk of options.splitInputFile ? splitInputFile(text) : [text]) {
-    const result = assemble(name, chunk, { target: options.target, level: options.level });
+    const result = assemble(name, chunk, { target: options.target, level: options.level, passes: options.passes });
     let produced: Diagnostic[] = result.diags.sorted();
     if (!result.diags.hasErrors() && options.emit !== 'none') {
       try {

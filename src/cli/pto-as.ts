@@ -6,6 +6,7 @@ import { formatDiagnostic } from '../diag/diagnostic';
 import { FileDiagnostic, diagnosticsJson, diagnosticsSarif } from '../diag/report-formats';
 import { didYouMean } from '../diag/suggest';
 import { BuildLevel } from '../ir/definition';
+import { PASS_CHECKS, unknownPasses } from '../micro/passes';
 import { TargetName } from '../spec/schema';
 import { LEVEL_OPTION, TARGET_OPTION, UsageError, exitWith, hintUnknownOptions, loadYargs, usageFailure } from './common';
 import { FileOptions, FileReport, STDIN, processFile, summaryLine } from './pto-as-files';
@@ -40,6 +41,11 @@ const OPTIONS = {
   },
   'split-input-file': { type: 'boolean', default: false, describe: 'assemble each part between // ----- lines on its own' },
   explain: { type: 'string', describe: 'print what a diagnostic code (E0302) means, with an example' },
+  passes: {
+    type: 'string',
+    describe:
+      "check the input as these PTOAS passes would take it, comma-separated, in order (pto-test-opt's, e.g. vmi-layout-assignment,vmi-to-vpto); default: those of ptoas's vpto back end when the back end is vpto",
+  },
 } satisfies Record<string, OptionSpec>;
 
 export const COMMAND_LINE: CommandLine = { scriptName: 'pto-as', options: OPTIONS };
@@ -97,6 +103,7 @@ export function main(argv: string[]): number {
     splitInputFile: args['split-input-file'],
     werror: args.werror,
     quiet: args.quiet,
+    ...(args.passes !== undefined ? { passes: passList(args.passes) } : {}),
   };
   const progress = new Progress(files.length);
   const reports: FileReport[] = [];
@@ -135,6 +142,21 @@ function checkUsage(args: Args): void {
     if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`-o ${args.o}: no directory ${path.dirname(args.o)}`);
   }
   if (args._.filter((f) => String(f) === STDIN).length > 1) throw new UsageError('pto-as: - (stdin) can be given once');
+  if (args.passes !== undefined) {
+    const unknown = unknownPasses(passList(args.passes));
+    if (unknown.length > 0)
+      throw new UsageError(
+        `--passes: no checks of a pass '${unknown[0]}' are modelled${didYouMean(unknown[0], Object.keys(PASS_CHECKS))} (known: ${Object.keys(PASS_CHECKS).join(', ') || 'none'})`,
+      );
+  }
+}
+
+/** `--passes a,b`: the names, a leading dash allowed (pto-test-opt's spelling). */
+function passList(text: string): string[] {
+  return text
+    .split(',')
+    .map((p) => p.trim().replace(/^--?/, ''))
+    .filter((p) => p.length > 0);
 }
 
 /** `--explain CODE`: the catalog's entry for a code (or a kind's name). */

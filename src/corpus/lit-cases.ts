@@ -30,7 +30,12 @@ export interface LitCase {
   expectReject: boolean;
   /** The RUN line, continuations joined. */
   run: string;
+  /** pto-test-opt's passes, in order, by name (`-vmi-to-vpto` -> vmi-to-vpto); none for ptoas. */
+  passes: string[];
 }
+
+/** pto-test-opt's flags that are not passes. */
+const NOT_PASSES = new Set(['split-input-file', 'verify-diagnostics', 'mlir-disable-threading', 'o', 'allow-unregistered-dialect']);
 
 /** RUN lines with their `\` continuations joined. */
 export function runLines(text: string): string[] {
@@ -145,6 +150,7 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
       let level: LitCase['level'] = 'level2';
       let backend: LitCase['backend'];
       let input: string | undefined;
+      const passes: string[] = [];
       for (let i = 1; i < args.length; i++) {
         const a = args[i];
         const value = (flag: string) => (a === flag ? args[++i] : a.startsWith(flag + '=') ? a.slice(flag.length + 1) : undefined);
@@ -154,6 +160,9 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
         if (backendValue === 'vpto' || backendValue === 'emitc') backend = backendValue;
         const levelValue = value('--pto-level');
         if (levelValue !== undefined) level = levelValue.startsWith('level') ? (levelValue as LitCase['level']) : (`level${levelValue}` as LitCase['level']);
+        const flag = tool === 'pto-test-opt' ? /^--?([a-z][\w-]*)$/.exec(a) : null;
+        if (flag && !NOT_PASSES.has(flag[1]) && !flag[1].startsWith('pto-arch') && !flag[1].startsWith('pto-backend') && !flag[1].startsWith('pto-level'))
+          passes.push(flag[1]);
         if (a === '-o') i++;
         else if (a === '%s' || a.startsWith('%t/')) input = a;
       }
@@ -168,7 +177,7 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
         continue;
       }
       if (!args.includes('-split-input-file') && !args.includes('--split-input-file')) {
-        cases.push({ file, part, text: body, tool, arch, backend, level, expectReject, run });
+        cases.push({ file, part, text: body, tool, arch, backend, level, expectReject, run, passes });
         continue;
       }
       // Each chunk is its own input; with -verify-diagnostics a chunk must fail exactly when it expects an error.
@@ -189,6 +198,7 @@ export function litCases(root: string, file: string): { cases: LitCase[]; skippe
           level,
           expectReject: verify ? chunk.expectsError : expectReject && failing[i],
           run,
+          passes,
         }),
       );
     }

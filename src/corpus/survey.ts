@@ -33,8 +33,16 @@ export function tileLevel(outcomes: Outcome[]): Outcome[] {
   return outcomes.filter((o) => !o.microOps);
 }
 
-export function assembleCase(name: string, text: string, target: TargetName | undefined, level?: BuildLevel, backend?: CodeBackend): Outcome {
-  const result = assemble(name, text, { target: namesA5Target(text) ? undefined : target, level, backend });
+/** `passes`: pto-test-opt's (whose checks apply in its order); undefined for ptoas, whose back end's pipeline applies. */
+export function assembleCase(
+  name: string,
+  text: string,
+  target: TargetName | undefined,
+  level?: BuildLevel,
+  backend?: CodeBackend,
+  passes?: string[],
+): Outcome {
+  const result = assemble(name, text, { target: namesA5Target(text) ? undefined : target, level, backend, passes });
   const first = result.diags.sorted().find((d) => d.severity === 'error');
   if (!first) return { name, accepted: true };
   const at = result.source.position(first.span.start);
@@ -69,7 +77,16 @@ export function surveyLit(root: string, expectReject: boolean, folders: string[]
       const name = `${c.file}${c.part ? ':' + c.part : ''}${c.arch ? ' --pto-arch=' + c.arch : ''}${c.level !== 'level2' ? ' --pto-level=' + c.level : ''}`;
       if (c.expectReject !== expectReject || seen.has(name)) continue;
       seen.add(name);
-      outcomes.push(assembleCase(name, c.text, c.arch === 'a5' ? 'a5' : c.arch === 'a3' ? 'a2a3' : undefined, c.level, c.backend));
+      outcomes.push(
+        assembleCase(
+          name,
+          c.text,
+          c.arch === 'a5' ? 'a5' : c.arch === 'a3' ? 'a2a3' : undefined,
+          c.level,
+          c.backend,
+          c.tool === 'pto-test-opt' ? c.passes : undefined,
+        ),
+      );
     }
   }
   return outcomes;

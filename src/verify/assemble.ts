@@ -7,6 +7,7 @@ import { parseModule } from '../syntax/parse';
 import { TypeTable } from '../syntax/type-table';
 import { Program } from '../ir/program';
 import { opRegistry } from '../ops/registry';
+import { VPTO_PIPELINE, runPassChecks } from '../micro/passes';
 import { VerifyOptions, verifyModule } from './verifier';
 
 export interface Assembled {
@@ -31,5 +32,7 @@ export function assemble(path: string, text: string, options: VerifyOptions = {}
   for (const alias of module.aliases) if (alias.alias.startsWith('!')) types.defineAlias(alias.alias, alias.text);
   if (module.ops.length === 0 && !diags.hasErrors()) diags.report(D.emptyInput, { start: 0, end: 0 }, 'empty input: no module or function');
   const program = verifyModule(module, types, diags, options);
+  // The passes run on verified IR only, as PTOAS runs them after its verifiers.
+  if (!diags.hasErrors()) runPassChecks(options.passes ?? (program.backend === 'vpto' ? VPTO_PIPELINE : []), { program, types, diags });
   return { source, diags, module, types, program };
 }

@@ -26,6 +26,11 @@ export interface VerifyOptions {
   level?: BuildLevel;
   /** PTOAS's `--pto-backend`: overrides the module's `pto.backend`. */
   backend?: CodeBackend;
+  /**
+   * The PTOAS passes whose input checks apply (src/micro/passes), as pto-test-opt runs them; undefined: those of
+   * ptoas's pipeline for the program's back end.
+   */
+  passes?: string[];
 }
 
 /**
