@@ -74,6 +74,12 @@ describe('many files', () => {
     expect(r.stderr).toBe(`error: -o ${out}: no directory ${path.dirname(out)}\nRun with --help for usage.\n`);
   });
 
+  it('--passes names only passes whose checks are modelled: another is a usage error before any file is read', () => {
+    const r = ptoAs(scratch.at('missing.pto'), '--passes=-cse');
+    expect(r.status).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: --passes: no checks of a pass 'cse' are modelled/);
+  });
+
   it('- reads standard input, named <stdin> in diagnostics', () => {
     const run = (input: string, ...args: string[]) =>
       spawnSync(process.execPath, [path.join(ROOT, 'bin', 'pto-as'), '-', ...args], { cwd: ROOT, input, encoding: 'utf8' });

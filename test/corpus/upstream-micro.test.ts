@@ -58,6 +58,17 @@ describe('reading micro-level lit tests', () => {
     expect(skipped).toEqual(['ptoas --help | FileCheck %s']);
   });
 
+  test("pto-test-opt's passes are the case's, in order, without its other flags; ptoas has none", () => {
+    const { cases } = casesOf(
+      [
+        '// RUN: not pto-test-opt %s -split-input-file -vmi-lower-unified-to-legacy --vmi-layout-assignment -vmi-to-vpto -o - 2>&1 | FileCheck %s',
+        '// RUN: ptoas --pto-arch=a5 --pto-backend=vpto %s',
+        'module {}',
+      ].join('\n'),
+    );
+    expect(cases.map((c) => c.passes)).toEqual([['vmi-lower-unified-to-legacy', 'vmi-layout-assignment', 'vmi-to-vpto'], []]);
+  });
+
   test('lines that end with CR alone are lines', () => {
     const { cases } = casesOf('// RUN: not ptoas %s 2>&1 | FileCheck %s\rmodule {}\r');
     expect(cases.map((c) => c.expectReject)).toEqual([true]);
