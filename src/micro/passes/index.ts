@@ -1,6 +1,7 @@
 import { DiagnosticBag } from '../../diag/diagnostic';
 import { Program } from '../../ir/program';
 import { TypeTable } from '../../syntax/type-table';
+import { vmiToVpto } from './vmi-to-vpto';
 
 /**
  * The input checks of PTOAS's passes over the micro level (VMI and VPTO). PTOAS's passes reject some IR that its op
@@ -24,7 +25,9 @@ export interface PassCheckContext {
 export type PassCheck = (c: PassCheckContext) => void;
 
 /** Each pass whose input checks are modelled, by its PTOAS name (pto-test-opt's flag without the dash). */
-export const PASS_CHECKS: Record<string, PassCheck> = {};
+export const PASS_CHECKS: Record<string, PassCheck> = {
+  'vmi-to-vpto': vmiToVpto,
+};
 
 /** The passes of ptoas's VPTO back end (its vpto pipeline) whose checks are modelled, in the order it runs them. */
 export const VPTO_PIPELINE: string[] = [];
