@@ -188,8 +188,19 @@ function vsts(c: MicroCheckContext): void {
 }
 
 /**
+ * The element of a vreg operand as the op's signature writes it (`si16`, `i16`, `ui16`); undefined when written
+ * through an alias. The vreg type reads si16 and signless i16 as one element type (the lanes hold the same bits),
+ * where PTOAS's verifiers tell a signed integer from a signless one.
+ */
+function writtenElem(c: MicroCheckContext, name: string): string | undefined {
+  const i = c.b.operands[name]?.[0];
+  const ref = i === undefined ? undefined : c.b.operandTypes.get(i);
+  return ref ? /^!pto\.vreg<\s*\d+\s*x\s*(\w+)\s*>$/.exec(ref.text.trim())?.[1] : undefined;
+}
+
+/**
  * vshl/vshr (VPTO.cpp's verifyShiftVecOp): integer lanes, the result lhs's type, counts of lhs's width and a signed
- * type. The toolchain reads si16 and signless i16 as one type, so only an unsigned count is rejected here.
+ * type (`siN`: a signless or unsigned count is rejected; frontends bitcast theirs).
  */
 function shift(c: MicroCheckContext): void {
   const [lhs, rhs, result] = [c.value('lhs'), c.value('rhs'), c.value('result')];
@@ -198,7 +209,9 @@ function shift(c: MicroCheckContext): void {
   if (result?.type && printType(result.type) !== printType(lhs.type)) return c.err(result.span, 'requires matching result register vector shape');
   if (!isInteger(rhs.type.elem)) return c.err(rhs.span, 'requires integer vector element type for shift count');
   if (elemBits(rhs.type.elem) !== elemBits(lhs.type.elem)) return c.err(rhs.span, 'requires shift count with matching element bitwidth');
-  if (rhs.type.elem.startsWith('u')) c.err(rhs.span, 'requires shift count to use a signed integer element type');
+  const spelled = writtenElem(c, 'rhs');
+  if (rhs.type.elem.startsWith('u') || (spelled !== undefined && !spelled.startsWith('si')))
+    c.err(rhs.span, 'requires shift count to use a signed integer element type');
 }
 
 /** PldiOp/PstiOp::verify: the offset an integer constant (an immediate of the instruction). */
@@ -249,7 +262,9 @@ function vgather2(c: MicroCheckContext): void {
   if (!ok || (bits !== 8 && isInteger(src) !== isInteger(out)))
     return c.err(result.span, `a gather from ${elemTypeName(src)} elements requires a matching result, got ${printType(result.type)}`);
   const width = bits === 32 ? 32 : 16;
-  if (elemBits(off) !== width) return c.err(offsets.span, `requires ui${width}/i${width} offset vector elements`);
+  // Unsigned or signless offsets (isUnsignedOrSignlessIntegerOfWidth): a signed `siN` offset vector is rejected.
+  if (elemBits(off) !== width || writtenElem(c, 'offsets')?.startsWith('si'))
+    return c.err(offsets.span, `requires ui${width}/i${width} offset vector elements`);
   if (mask?.type?.kind === 'mask' && mask.type.granularity !== `b${width}`)
     c.err(mask.span, `mask type must be !pto.mask<b${width}>, got ${printType(mask.type)}`);
 }
