@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/**
+ * The zod schemas of spec/costmodel/*.json: pto-isa's cost-model numbers (formula tables, bandwidths), written as
+ * JSON by scripts/costmodel-fixtures.py and by hand (arch.json). What they mean and how they are evaluated is
+ * src/timing/ (docs/performance.md).
+ */
+
+const Origin = {
+  repository: z.string(),
+  commit: z.string().regex(/^[0-9a-f]{40}$/),
+};
+
+/** a2a3: cycles = round(slope * rows * cols + bias), one row per op, dtype and tile width (cols null: any width). */
+export const A2a3FormulaFile = z.object({
+  ...Origin,
+  extractedBy: z.string(),
+  source: z.string(),
+  rows: z.array(
+    z.strictObject({
+      op: z.string().regex(/^T[A-Z0-9]+$/),
+      dtype: z.enum(['fp32', 'fp16', 'any']),
+      cols: z.number().int().positive().nullable(),
+      slope: z.number(),
+      bias: z.number(),
+    }),
+  ),
+});
+
+/** a5: one curve per op, dtypes, 1-D/2-D path, vector-function form, full/tail; linear or nested in the loop counts. */
+export const A5FormulaFile = z.object({
+  ...Origin,
+  extractedBy: z.string(),
+  source: z.string(),
+  rows: z.array(
+    z.strictObject({
+      op: z.string().regex(/^T[A-Z0-9]+$/),
+      srcDtype: z.string(),
+      dstDtype: z.string(),
+      shapePath: z.enum(['1D', '2D']),
+      vfImplKind: z.enum(['POST_UPDATE', 'NO_POST_UPDATE', 'DEFAULT']),
+      tailKind: z.enum(['full', 'tail']),
+      opParams: z.string(),
+      formula: z.enum(['linear', 'linear_rows', 'linear_tail', 'nested_loop']),
+      params: z.array(z.number()).length(4),
+    }),
+  ),
+});
+
+const Path = z.strictObject({
+  gibs: z.number().positive(),
+  /** Which curve the model takes where pto-isa has two (see arch.json's note). */
+  use: z.enum(['flat', 'fitted']).optional(),
+  fitted: z.strictObject({ peakGibs: z.number().positive(), kBytes: z.number().nonnegative() }).optional(),
+});
+
+export const TRANSFER_PATHS = [
+  'GM_TO_UB',
+  'GM_TO_L1',
+  'UB_TO_GM',
+  'L1_TO_GM',
+  'UB_TO_UB',
+  'L0C_TO_GM',
+  'L0C_TO_L1',
+  'L1_TO_L0A',
+  'L1_TO_L0B',
+  'L1_TO_BT',
+  'L1_TO_FB',
+  'L1_FILL',
+] as const;
+export type TransferPath = (typeof TRANSFER_PATHS)[number];
+
+export const ArchFile = z.object({
+  ...Origin,
+  note: z.string(),
+  frequencyHz: z.number().positive(),
+  bytesPerGiB: z.number().positive(),
+  blockBytes: z.number().int().positive(),
+  paths: z.strictObject(Object.fromEntries(TRANSFER_PATHS.map((p) => [p, Path])) as Record<TransferPath, typeof Path>),
+  mad: z.strictObject({
+    headCycles: z.number().int(),
+    mTile: z.number().int().positive(),
+    nTile: z.number().int().positive(),
+    kFractalBytes: z.number().int().positive(),
+    cyclesPerRepeat: z.record(z.string(), z.number().int().positive()),
+  }),
+});
+
+export type A2a3FormulaData = z.infer<typeof A2a3FormulaFile>;
+export type A5FormulaData = z.infer<typeof A5FormulaFile>;
+export type A5FormulaRow = A5FormulaData['rows'][number];
+export type ArchData = z.infer<typeof ArchFile>;
