@@ -25,6 +25,8 @@ const ALLOWED: Record<string, string[]> = {
   // verify runs the micro level's pass checks (micro/passes) after the op verifiers.
   verify: ['diag', 'types', 'spec', 'syntax', 'ascendc', 'ir', 'micro', 'ops'],
   vm: ['diag', 'types', 'numerics', 'micro', 'spec', 'syntax', 'machine', 'ir', 'ops'],
+  // Cycle estimates (issue 39): pto-isa's cost tables per op; the pipe model will observe the VM's run.
+  timing: ['diag', 'types', 'spec', 'ir', 'vm'],
   emit: ['diag', 'types', 'spec', 'syntax', 'ir', 'ops', 'verify'],
   lower: ['diag', 'types', 'syntax', 'ascendc', 'ir', 'ops', 'verify', 'emit'],
   tools: ['diag', 'types', 'spec', 'ops', 'micro'],

@@ -1,0 +1,59 @@
+import type { ElemType } from '../types/type';
+
+/** The targets the cost model knows. */
+export type CostArch = 'a2a3' | 'a5';
+
+/** The pipes of a core an op is issued to (perf_sim's PipeStage, latency.hpp). */
+export type Pipe = 'scalar' | 'vector' | 'cube' | 'mte1' | 'mte2' | 'mte3' | 'fixpipe';
+
+/** The cost of one op: cycles and where the number comes from, or why there is none. */
+export type OpCost = { kind: 'cycles'; cycles: number; pipe: Pipe; basis: string } | { kind: 'no-data'; pipe: Pipe | undefined; reason: string };
+
+export const noData = (reason: string, pipe?: Pipe): OpCost => ({ kind: 'no-data', pipe, reason });
+
+/** One tile op as the model sees it: its name as the ISA spells it (TADD), its element types and its tile. */
+export interface TileOpInput {
+  op: string;
+  arch: CostArch;
+  dtype: ElemType;
+  /** The destination's element type where it differs (TCVT). */
+  dstDtype?: ElemType;
+  /** The tile's static shape. */
+  rows: number;
+  cols: number;
+  /** The valid region (absent: the whole tile). */
+  validRows?: number;
+  validCols?: number;
+  /** A5's vector-function form, when the program asks for one (pto-isa's VFImplKind); absent: the default. */
+  vfImpl?: '1D_POST_UPDATE' | '1D_NO_POST_UPDATE' | '2D_POST_UPDATE' | '2D_NO_POST_UPDATE';
+  /** A5 curve variant (op_params: TRECIP's "default"/"high_precision", TSEL's even/odd, TCVT's rounding). */
+  opParams?: string;
+  /** TCVT's rounding and saturation (pto-isa's RoundMode, SaturationMode). */
+  roundMode?: 'CAST_NONE' | 'CAST_RINT' | 'CAST_TRUNC' | string;
+  saturation?: 'ON' | 'OFF';
+  /** TMATMUL: the contracted extent (rows = M, cols = N). */
+  k?: number;
+}
+
+/** Element sizes of the dtypes the cost tables name. */
+export function elemBytes(t: ElemType): number | undefined {
+  switch (t) {
+    case 'i8':
+    case 'u8':
+    case 'f8E4M3FN':
+    case 'f8E5M2':
+    case '!pto.hif8':
+      return 1;
+    case 'i16':
+    case 'u16':
+    case 'f16':
+    case 'bf16':
+      return 2;
+    case 'i32':
+    case 'u32':
+    case 'f32':
+      return 4;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,83 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { tileOpCost } from '../../src/timing/estimate';
+import { transferCost } from '../../src/timing/transfer';
+import { costModelTables } from '../../src/spec/costmodel';
+import type { OpCost } from '../../src/timing/cost';
+
+const cycles = (c: OpCost): number | string => (c.kind === 'cycles' ? c.cycles : `no data: ${c.reason}`);
+
+describe('one tile op from pto-isa`s formula tables (values computed by hand from the CSV rows)', () => {
+  it('a2a3: round(slope * rows * cols + bias) of the row for the op, dtype and width', () => {
+    // TADDS,fp32,64: 0.0156 * 2048 + 25 = 56.95
+    expect(cycles(tileOpCost({ op: 'TADDS', arch: 'a2a3', dtype: 'f32', rows: 32, cols: 64 }))).toBe(57);
+    // TMUL,fp16,128: 0.0156 * 2048 + 26 = 57.95
+    expect(cycles(tileOpCost({ op: 'TMUL', arch: 'a2a3', dtype: 'f16', rows: 16, cols: 128 }))).toBe(58);
+    // TEXP,any,*: 0.0314 * 2048 + 30.1 = 94.41, any width and dtype
+    expect(cycles(tileOpCost({ op: 'TEXP', arch: 'a2a3', dtype: 'f32', rows: 32, cols: 64 }))).toBe(94);
+  });
+
+  it('a2a3 TMATMUL: 6 + repeats of 16 x (32 bytes of k) x 16, an f32 repeat two cycles', () => {
+    expect(cycles(tileOpCost({ op: 'TMATMUL', arch: 'a2a3', dtype: 'f16', rows: 31, cols: 17, k: 33 }))).toBe(6 + 2 * 3 * 2);
+    expect(cycles(tileOpCost({ op: 'TMATMUL', arch: 'a2a3', dtype: 'f32', rows: 31, cols: 17, k: 33 }))).toBe(6 + 2 * (2 * 5 * 2));
+  });
+
+  it('reproduces the exact outputs st_fit requires of pto-isa`s a2a3 formula model', () => {
+    const file = path.join(__dirname, '..', 'fixtures', 'costmodel', 'formula-model.json');
+    const cases: { test: string; input: Record<string, string | number>; modelCycles: number }[] = JSON.parse(fs.readFileSync(file, 'utf8')).cases;
+    expect(cases.length).toBe(4);
+    for (const c of cases) {
+      const dtype = c.input.dtype === 'Float' ? 'f32' : 'f16';
+      const cost = tileOpCost({ op: String(c.input.op), arch: 'a2a3', dtype, rows: Number(c.input.rows), cols: Number(c.input.cols), k: c.input.k as number });
+      expect([c.test, cycles(cost)]).toEqual([c.test, c.modelCycles]);
+    }
+  });
+
+  it('a5 2-D TADD: nested curve (p0 * inner + p1) * rows + p2 over the valid region', () => {
+    // 10 x 160 tile, valid 10 x 128: 2-D (the valid width is not the tile's), 2 repeats of 64 per row, no tail:
+    // (1.8749443 * 2 + 2.8762808) * 10 + 44.344619 = 110.61
+    const c = tileOpCost({ op: 'TADD', arch: 'a5', dtype: 'f32', rows: 10, cols: 160, validRows: 10, validCols: 128 });
+    expect(cycles(c)).toBe(111);
+    expect(c.kind === 'cycles' && c.basis).toBe('A5 curve TADD fp32 2D NO_POST_UPDATE full');
+  });
+
+  it('a5 TSEL f32 on the 1-D path picks its curve by the parity of the repeat count', () => {
+    // 640 / 64 = 10 repeats, even: 1.9336735 * 10 + 58.846939 = 78.18
+    expect(cycles(tileOpCost({ op: 'TSEL', arch: 'a5', dtype: 'f32', rows: 1, cols: 640 }))).toBe(78);
+    // 704 / 64 = 11 repeats, odd: 3.9142857 * 11 + 63.885714 = 106.94
+    expect(cycles(tileOpCost({ op: 'TSEL', arch: 'a5', dtype: 'f32', rows: 1, cols: 704 }))).toBe(107);
+  });
+
+  it('says "no data" (never a number) for an op, dtype or width the tables lack', () => {
+    expect(tileOpCost({ op: 'TGATHER', arch: 'a2a3', dtype: 'f32', rows: 16, cols: 16 })).toMatchObject({ kind: 'no-data' });
+    expect(tileOpCost({ op: 'TMAX', arch: 'a5', dtype: 'f32', rows: 16, cols: 64 })).toMatchObject({ kind: 'no-data' });
+    expect(tileOpCost({ op: 'TADDS', arch: 'a2a3', dtype: 'i32', rows: 16, cols: 64 })).toMatchObject({ kind: 'no-data' });
+    expect(tileOpCost({ op: 'TADDS', arch: 'a2a3', dtype: 'f32', rows: 16, cols: 448 })).toMatchObject({
+      kind: 'no-data',
+      reason: expect.stringContaining('no curve for 448 columns'),
+    });
+    expect(tileOpCost({ op: 'TMATMUL', arch: 'a2a3', dtype: 'i8', rows: 6, cols: 8, k: 7 })).toMatchObject({ kind: 'no-data', pipe: 'cube' });
+  });
+});
+
+describe('DMA from bytes and the path`s bandwidth', () => {
+  it('GM -> UB on pto-isa`s fitted curve: (K + bytes) / peak, per DMA instruction', () => {
+    // 247.16 GiB/s at 1.85 GHz = 143.4516 bytes a cycle; (30643 + 65536) / 143.4516 = 670.46
+    expect(cycles(transferCost({ path: 'GM_TO_UB', instructions: [65536] }))).toBe(670);
+    // 32 instructions of 512 bytes: each (30643 + 512) / 143.4516 = 217.18
+    expect(cycles(transferCost({ path: 'GM_TO_UB', instructions: Array(32).fill(512) }))).toBe(32 * 217);
+  });
+
+  it('other paths at their flat bandwidth', () => {
+    // L1 -> GM 32 GiB/s = 18.5729 bytes a cycle: 4096 / 18.5729 = 220.54
+    expect(transferCost({ path: 'L1_TO_GM', instructions: [4096] })).toMatchObject({ kind: 'cycles', cycles: 220, pipe: 'mte3' });
+    expect(transferCost({ path: 'L0C_TO_GM', instructions: [1024] })).toMatchObject({ pipe: 'fixpipe' });
+  });
+
+  it('the tables load through their zod schemas', () => {
+    const t = costModelTables();
+    expect(t.a2a3.rows.length).toBe(274);
+    expect(t.a5.rows.length).toBe(254);
+    expect(t.arch.frequencyHz).toBe(1.85e9);
+  });
+});
