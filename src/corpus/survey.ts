@@ -33,7 +33,11 @@ export function tileLevel(outcomes: Outcome[]): Outcome[] {
   return outcomes.filter((o) => !o.microOps);
 }
 
-/** `passes`: pto-test-opt's (whose checks apply in its order); undefined for ptoas, whose back end's pipeline applies. */
+/**
+ * `passes`: pto-test-opt's (whose checks apply in its order); undefined for ptoas, whose back end's pipeline applies.
+ * `cliArch`: the target is ptoas's --pto-arch, which replaces the module's pto.target_arch (driver.cpp's
+ * loadInputModule); otherwise a module naming A5 is verified for A5 whatever the target.
+ */
 export function assembleCase(
   name: string,
   text: string,
@@ -41,8 +45,9 @@ export function assembleCase(
   level?: BuildLevel,
   backend?: CodeBackend,
   passes?: string[],
+  cliArch = false,
 ): Outcome {
-  const result = assemble(name, text, { target: namesA5Target(text) ? undefined : target, level, backend, passes });
+  const result = assemble(name, text, { target: cliArch || !namesA5Target(text) ? target : undefined, level, backend, passes });
   const first = result.diags.sorted().find((d) => d.severity === 'error');
   if (!first) return { name, accepted: true };
   const at = result.source.position(first.span.start);
@@ -85,6 +90,7 @@ export function surveyLit(root: string, expectReject: boolean, folders: string[]
           c.level,
           c.backend,
           c.tool === 'pto-test-opt' ? c.passes : undefined,
+          c.tool === 'ptoas' && c.arch !== undefined,
         ),
       );
     }
