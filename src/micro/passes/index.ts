@@ -2,6 +2,7 @@ import { DiagnosticBag } from '../../diag/diagnostic';
 import { Program } from '../../ir/program';
 import { TypeTable } from '../../syntax/type-table';
 import { vmiToVpto } from './vmi-to-vpto';
+import { validateVmiBoundary, validateVmiLayout } from './validate-vmi-ir';
 
 /**
  * The input checks of PTOAS's passes over the micro level (VMI and VPTO). PTOAS's passes reject some IR that its op
@@ -27,6 +28,8 @@ export type PassCheck = (c: PassCheckContext) => void;
 /** Each pass whose input checks are modelled, by its PTOAS name (pto-test-opt's flag without the dash). */
 export const PASS_CHECKS: Record<string, PassCheck> = {
   'vmi-to-vpto': vmiToVpto,
+  'pto-validate-vmi-ir': validateVmiBoundary,
+  'pto-validate-vmi-layout-ir': validateVmiLayout,
 };
 
 /** The passes of ptoas's VPTO back end (its vpto pipeline) whose checks are modelled, in the order it runs them. */
