@@ -172,8 +172,7 @@ export interface MicroLayout {
   arrow: boolean;
 }
 
-/** `joined`: an attribute written right after the operand before it, without a comma (`%ptr "SINGLE_CACHE_LINE"`). */
-export type MicroItem = { operand: number; span: Span } | { operand: number; offset: number; span: Span } | { attr: Attr; span: Span; joined?: true };
+export type MicroItem = { operand: number; span: Span } | { operand: number; offset: number; span: Span } | { attr: Attr; span: Span };
 
 export interface Successor {
   label: string;

@@ -16,7 +16,6 @@ import { TargetName } from '../spec/schema';
 import { SyncFinding, SyncTracker } from './sync/tracker';
 import { CrossCoreRaces } from './sync/cross-core';
 import { WaitAnalysis } from './waits';
-import type { RunObserver } from './observer';
 import { coreMemoryKey } from '../micro/run/acc-store';
 
 export type { Value } from '../machine/value';
@@ -42,8 +41,6 @@ export interface RunOptions {
   syncCheck?: boolean;
   /** When the run must stop (`Date.now()` milliseconds; `--timeout`), checked every few hundred steps. */
   deadline?: number;
-  /** Told of every instruction and sync op as it runs, by core (the timing model of --profile); results are unchanged. */
-  observer?: RunObserver;
 }
 
 export interface RunResult {
@@ -765,12 +762,10 @@ class Interpreter implements Executor {
 
   observeInstruction(op: BoundOp, objects: Map<string, Value>): void {
     if (this.options.syncCheck !== false) this.sync.instruction(op.node, op.instruction!, objects);
-    this.options.observer?.instruction(this.id, op, objects);
   }
 
   observeSync(op: BoundOp, id?: number): void {
     if (this.options.syncCheck !== false) this.sync.syncOp(op.node, id === undefined ? op.sync! : { ...op.sync!, id });
-    this.options.observer?.sync(this.id, op, id);
   }
 
   shared<T>(scope: SharedScope, key: string, make: () => T): T {
