@@ -32,9 +32,9 @@ const ALLOWED: Record<string, string[]> = {
   tools: ['diag', 'types', 'spec', 'ops', 'micro'],
   corpus: ['diag', 'types', 'spec', 'syntax', 'ir', 'verify', 'vm', 'emit'],
   board: ['diag', 'types', 'numerics', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'corpus'],
-  cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'micro', 'ops', 'verify', 'vm', 'emit', 'lower', 'board'],
   // Expansion without PTOAS (issue 38): PTOAS's tile templates run through the Python shim (board's runner helpers).
   expand: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'board'],
+  cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'micro', 'ops', 'verify', 'vm', 'emit', 'lower', 'board', 'expand'],
 };
 
 interface Import {

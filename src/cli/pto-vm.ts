@@ -123,7 +123,7 @@ export function parseWithYargs(argv: string[]) {
 function parser(argv: string[]) {
   return loadYargs()(argv)
     .scriptName('pto-vm')
-    .usage('$0 run FILE [options]\n$0 validate PATH... [options]\n\nRun a PTO-AS program on the PTO virtual machine.')
+    .usage('$0 run FILE [options]\n$0 validate PATH... [options]\n$0 check-lowering FILE [options]\n\nRun a PTO-AS program on the PTO virtual machine.')
     .command('run <file>', 'run a function of FILE', (y) => y.positional('file', { type: 'string', describe: 'the .pto program' }))
     .command('validate <paths..>', "check sample kernels against PTOAS's golden scripts, with the VM as the board", (y) => boardValidation().validateOptions(y))
     .options(OPTIONS)
@@ -143,6 +143,8 @@ export function main(argv: string[]): number | Promise<number> {
     parser(['--help']).showHelp((text) => (argv.length === 0 ? process.stderr : process.stdout).write(text + '\n'));
     return argv.length === 0 ? 2 : 0;
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for that command (it brings src/expand)
+  if (argv[0] === 'check-lowering') return (require('./check-lowering') as typeof import('./check-lowering')).checkLoweringMain(argv);
   let args;
   try {
     args = parseSimply(argv, RUN_COMMAND_LINE) as ReturnType<typeof parseWithYargs> | undefined;
@@ -173,7 +175,7 @@ export function main(argv: string[]): number | Promise<number> {
         })
         .catch(exitWith);
     }
-    if (args._[0] !== 'run') throw new UsageError(`unknown command '${String(args._[0])}' (expected 'run')`);
+    if (args._[0] !== 'run') throw new UsageError(`unknown command '${String(args._[0])}' (expected 'run', 'validate' or 'check-lowering')`);
     if (args.direct && args['check-lowering']) throw new UsageError('--direct and --check-lowering exclude each other (--check-lowering runs both)');
     const ranks = checkCount(args.ranks, '--ranks');
     if (ranks > 1 && args['check-lowering']) throw new UsageError('--check-lowering runs one rank: leave out --ranks');

@@ -9,7 +9,7 @@ import { argSpecProblem } from '../vm/io/arguments';
 import { UsageError } from './common';
 import { OptionSpec } from './simple-args';
 
-export const COMMANDS = ['run', 'validate', 'help'] as const;
+export const COMMANDS = ['run', 'validate', 'check-lowering', 'help'] as const;
 
 /** The flags `validate` takes besides --help (its own --keep, and pto-vm's --target, --json, --jobs). */
 export const VALIDATE_FLAGS = ['target', 'json', 'jobs', 'keep'];

@@ -11,7 +11,7 @@ import * as path from 'path';
 const ROOT = path.join(__dirname, '..', '..');
 
 /** The commands documented, as `tool words...`. */
-export const COMMANDS = ['pto-as', 'pto-vm run', 'pto-vm validate'] as const;
+export const COMMANDS = ['pto-as', 'pto-vm run', 'pto-vm validate', 'pto-vm check-lowering'] as const;
 
 /** What `COMMAND --help` prints, run through the built tools. */
 export function helpText(command: string): string {

@@ -41,6 +41,11 @@ export interface RunOptions {
   syncCheck?: boolean;
   /** When the run must stop (`Date.now()` milliseconds; `--timeout`), checked every few hundred steps. */
   deadline?: number;
+  /**
+   * Told after each op has run (not a terminator), with its operands' values and the core's on-chip memory: pto-vm
+   * check-lowering finds there which op last wrote each byte (src/expand/provenance.ts). Unset in plain runs.
+   */
+  afterOp?: (op: OpNode, operands: () => (Value | undefined)[], memory: OnChipMemory) => void;
 }
 
 export interface RunResult {
@@ -586,6 +591,7 @@ class Interpreter implements Executor {
         this.waiting = op;
         yield* waits;
       }
+      this.options.afterOp?.(op.node, () => op.operands.map((_, i) => this.frame[op.operands[i]]), this.memory);
     }
     return undefined;
   }
@@ -664,6 +670,7 @@ class Interpreter implements Executor {
       if (op.def.terminator) return this.end(op);
       const waits = this.execute(op);
       if (waits) runToEnd(waits, op);
+      this.options.afterOp?.(op.node, () => op.operands.map((_, i) => this.frame[op.operands[i]]), this.memory);
     }
     return undefined;
   }

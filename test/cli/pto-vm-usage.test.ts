@@ -74,7 +74,7 @@ describe('values are checked before the run, each a usage error naming it', () =
   test('a missing file, a missing file argument, an unknown command', () => {
     expectUsage(ptoVm('run', 'no-such.pto'), 'no-such.pto: no such file');
     expectUsage(ptoVm('run'), 'pto-vm run: give the .pto file to run (pto-vm run FILE)');
-    expectUsage(ptoVm('rnu', TCOLMIN), "unknown command 'rnu' (expected 'run', 'validate', 'help'); did you mean 'run'?");
+    expectUsage(ptoVm('rnu', TCOLMIN), "unknown command 'rnu' (expected 'run', 'validate', 'check-lowering', 'help'); did you mean 'run'?");
   });
 
   test('validate refuses the options of run', () => {
