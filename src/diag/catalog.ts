@@ -44,6 +44,9 @@ const fn = (body: string, params = '') => `func.func @k(${params}) {\n${body}\n 
 /** A kernel of a5 with a persistent SIMT fragment %f of two f32 (func attributes, then the body). */
 const FRAGMENT = (attrs: string, body: string) =>
   `module attributes {pto.target_arch = "a5"} {\nfunc.func @k()${attrs} {\n  %n = arith.constant 2 : i32\n  %f = llvm.alloca %n x f32 {pto.persistent} : (i32) -> !llvm.ptr\n${body}\n  return\n}\n}\n`;
+/** A kernel of a5 with a persistent SIMT fragment %f of two f32 (func attributes, then the body). */
+const FRAGMENT = (attrs: string, body: string) =>
+  `module attributes {pto.target_arch = "a5"} {\nfunc.func @k()${attrs} {\n  %n = arith.constant 2 : i32\n  %f = llvm.alloca %n x f32 {pto.persistent} : (i32) -> !llvm.ptr\n${body}\n  return\n}\n}\n`;
 
 export const DIAGNOSTICS = {
   // ---- 01xx syntax --------------------------------------------------------------------------------
@@ -429,6 +432,53 @@ export const DIAGNOSTICS = {
     summary:
       'A synchronization op (set_flag, wait_flag, barrier, the buffer, event, fence, cache and SIMT synchronization) inside `pto.vecscope` or `pto.strict_vecscope`: synchronization delimits vector scopes (VPTO.cpp); `pto.mem_bar` may stand inside.',
     example: { tool: 'pto-as', program: fn('  pto.vecscope {\n    pto.barrier #pto.pipe<PIPE_V>\n  }') },
+  },
+  simtFragmentDefinition: {
+    code: 'E0480',
+    severity: 'error',
+    summary:
+      "A persistent SIMT fragment (`llvm.alloca ... {pto.persistent}`) that ptoas's vpto pipeline cannot keep in registers (pto-analyze-simt-persistent-fragment): outside a kernel entry, of an element type or count it does not take, with no single init section that comes before every other section using it, or needing more than the kernel's 123 keep/resume slots.",
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'pto-analyze-simt-persistent-fragment'],
+      program: FRAGMENT('', '  pto.section.simt<<<32, 1, 1>>> {\n    %z = arith.constant 0.0 : f32\n    llvm.store %z, %f : f32, !llvm.ptr\n  }'),
+    },
+  },
+  simtFragmentAccess: {
+    code: 'E0481',
+    severity: 'error',
+    summary:
+      'A use of a persistent SIMT fragment pointer that its register slots cannot serve (pto-analyze-simt-persistent-fragment): an access outside `pto.section.simt` or in a region nested in its body, an element index not known at compile time, or the pointer used as a value (stored, cast to an integer).',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'pto-analyze-simt-persistent-fragment'],
+      program: FRAGMENT(' attributes {pto.entry}', '  %z = arith.constant 0.0 : f32\n  llvm.store %z, %f : f32, !llvm.ptr'),
+    },
+  },
+  simtFragmentOffset: {
+    code: 'E0482',
+    severity: 'error',
+    summary:
+      "A load or store of a persistent SIMT fragment that does not cover whole elements of it (pto-analyze-simt-persistent-fragment): a byte offset that is not an element's start, past the fragment's end, a vector of other than 2 or 4 lanes, or an element type other than the fragment's.",
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'pto-analyze-simt-persistent-fragment'],
+      program: FRAGMENT(
+        ' attributes {pto.entry}',
+        '  pto.section.simt<<<32, 1, 1>>> {\n    %c3 = arith.constant 3 : i64\n    %e = llvm.getelementptr %f[%c3] : (!llvm.ptr, i64) -> !llvm.ptr, f32\n    %z = arith.constant 0.0 : f32\n    llvm.store %z, %e : f32, !llvm.ptr\n  }',
+      ),
+    },
+  },
+  simtFragmentResidency: {
+    code: 'E0483',
+    severity: 'error',
+    summary:
+      "A persistent SIMT fragment element read without a value its slot carries (pto-analyze-simt-persistent-fragment): loaded in the init section before it is stored, or accessed later but never stored by the init section; or a later section that would carry the slots with launch dimensions other than the init section's.",
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'pto-analyze-simt-persistent-fragment'],
+      program: FRAGMENT(' attributes {pto.entry}', '  pto.section.simt<<<32, 1, 1>>> {\n    %v = llvm.load %f : !llvm.ptr -> f32\n    llvm.store %v, %f : f32, !llvm.ptr\n  }'),
+    },
   },
   vmiProducerBoundary: {
     code: 'E0460',

@@ -2,6 +2,7 @@ import { DiagnosticBag } from '../../diag/diagnostic';
 import { Program } from '../../ir/program';
 import { TypeTable } from '../../syntax/type-table';
 import { vmiToVpto } from './vmi-to-vpto';
+import { simtPersistentFragment } from './simt-persistent-fragment';
 import { validateVmiBoundary, validateVmiLayout } from './validate-vmi-ir';
 import { simtPersistentFragment } from './simt-persistent-fragment';
 
@@ -31,6 +32,9 @@ export const PASS_CHECKS: Record<string, PassCheck> = {
   'vmi-to-vpto': vmiToVpto,
   'pto-validate-vmi-ir': validateVmiBoundary,
   'pto-validate-vmi-layout-ir': validateVmiLayout,
+  // The materialization consumes the analysis: run alone, it rejects what the analysis would.
+  'pto-analyze-simt-persistent-fragment': simtPersistentFragment,
+  'pto-materialize-simt-persistent-fragment': simtPersistentFragment,
   // The materialization consumes the analysis: run alone, it rejects what the analysis would.
   'pto-analyze-simt-persistent-fragment': simtPersistentFragment,
   'pto-materialize-simt-persistent-fragment': simtPersistentFragment,

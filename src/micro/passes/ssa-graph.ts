@@ -8,6 +8,8 @@ import { Block, OpNode } from '../../syntax/ast';
 
 /** A value: an op's result (`op`, `result`) or a block argument (`block`; `entry` for the function's parameters). */
 export interface SsaValue {
+  /** Its name as the verifier keys it (`%x`, `%x#1`), for Program.valueTypes. */
+  name: string;
   op?: OpNode;
   result: number;
   block?: Block;
@@ -51,7 +53,7 @@ export function ssaGraph(fn: OpNode): SsaGraph {
       const scope = new Map<string, SsaValue>();
       const scopes = [scope, ...outer];
       const args = parent === undefined && entryArgs && block.args.length === 0 ? (fn.params ?? []) : block.args;
-      for (const a of args) scope.set(a.name, { block, result: 0, entry: parent === undefined && blockIndex === 0, uses: [] });
+      for (const a of args) scope.set(a.name, { name: a.name, block, result: 0, entry: parent === undefined && blockIndex === 0, uses: [] });
       block.ops.forEach((op, index) => {
         g.places.set(op, { parent, block, index });
         g.ops.push(op);
@@ -70,9 +72,10 @@ export function ssaGraph(fn: OpNode): SsaGraph {
         const results: SsaValue[] = [];
         for (const r of op.results) {
           for (let i = 0; i < r.count; i++) {
-            const value: SsaValue = { op, result: results.length, uses: [] };
+            const name = r.count === 1 ? r.name : `${r.name}#${i}`;
+            const value: SsaValue = { name, op, result: results.length, uses: [] };
             results.push(value);
-            scope.set(r.count === 1 ? r.name : `${r.name}#${i}`, value);
+            scope.set(name, value);
           }
         }
         g.results.set(op, results);
