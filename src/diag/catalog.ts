@@ -44,9 +44,6 @@ const fn = (body: string, params = '') => `func.func @k(${params}) {\n${body}\n 
 /** A kernel of a5 with a persistent SIMT fragment %f of two f32 (func attributes, then the body). */
 const FRAGMENT = (attrs: string, body: string) =>
   `module attributes {pto.target_arch = "a5"} {\nfunc.func @k()${attrs} {\n  %n = arith.constant 2 : i32\n  %f = llvm.alloca %n x f32 {pto.persistent} : (i32) -> !llvm.ptr\n${body}\n  return\n}\n}\n`;
-/** A kernel of a5 with a persistent SIMT fragment %f of two f32 (func attributes, then the body). */
-const FRAGMENT = (attrs: string, body: string) =>
-  `module attributes {pto.target_arch = "a5"} {\nfunc.func @k()${attrs} {\n  %n = arith.constant 2 : i32\n  %f = llvm.alloca %n x f32 {pto.persistent} : (i32) -> !llvm.ptr\n${body}\n  return\n}\n}\n`;
 
 export const DIAGNOSTICS = {
   // ---- 01xx syntax --------------------------------------------------------------------------------
@@ -426,77 +423,6 @@ export const DIAGNOSTICS = {
       ),
     },
   },
-  // ---- 047x the limits of PTOAS's VMI -> VPTO lowering (pto-as --passes vmi-to-vpto), data movement ----------
-  vmiLowerCompaction: {
-    code: 'E0470',
-    severity: 'error',
-    summary:
-      'vmi-to-vpto: compress, compress_store, active_prefix_index and expand_load (runtime mask) lower to one squeeze of a single physical register, so their layouts must be contiguous and take one register whose lanes are all logical ones.',
-    example: {
-      tool: 'pto-as',
-      args: ['--passes', 'vmi-to-vpto'],
-      program: fn(
-        '  %o = pto.vmi.compress %s, %m : !pto.vmi.vreg<128xf32, #pto.vmi.layout<contiguous>>, !pto.vmi.mask<128xb32, #pto.vmi.layout<contiguous>> -> !pto.vmi.vreg<128xf32, #pto.vmi.layout<contiguous>>',
-        '%s: !pto.vmi.vreg<128xf32, #pto.vmi.layout<contiguous>>, %m: !pto.vmi.mask<128xb32, #pto.vmi.layout<contiguous>>',
-      ),
-    },
-  },
-  vmiLowerMemory: {
-    code: 'E0471',
-    severity: 'error',
-    summary:
-      'vmi-to-vpto: a store, masked store, gather or scatter whose layouts the lowering has no VPTO sequence for: gather and scatter take contiguous whole registers, a partly used split (deinterleaved = 2) value must have as many registers in each half.',
-    example: {
-      tool: 'pto-as',
-      args: ['--passes', 'vmi-to-vpto'],
-      program: fn(
-        '  pto.vmi.store %v, %p[%o] : !pto.vmi.vreg<129xf32, #pto.vmi.layout<deinterleaved = 2>>, !pto.ptr<f32, ub>',
-        '%v: !pto.vmi.vreg<129xf32, #pto.vmi.layout<deinterleaved = 2>>, %p: !pto.ptr<f32, ub>, %o: index',
-      ),
-    },
-  },
-  vmiLowerLayoutChange: {
-    code: 'E0472',
-    severity: 'error',
-    summary:
-      'vmi-to-vpto: a change of layout or of element width (ensure_layout, ensure_mask_layout, bitcast) with no row in the lowering\'s tables, or a channel_split / channel_merge that is not 2 or 4 channels over whole registers.',
-    example: {
-      tool: 'pto-as',
-      args: ['--passes', 'vmi-to-vpto'],
-      program: fn(
-        '  %d = pto.vmi.ensure_layout %v : !pto.vmi.vreg<128xf32, #pto.vmi.layout<deinterleaved = 4>> -> !pto.vmi.vreg<128xf32, #pto.vmi.layout<contiguous>>',
-        '%v: !pto.vmi.vreg<128xf32, #pto.vmi.layout<deinterleaved = 4>>',
-      ),
-    },
-  },
-  vmiLowerGroupMemory: {
-    code: 'E0473',
-    severity: 'error',
-    summary:
-      'vmi-to-vpto: a group load or store (group_store, group_slot_load, group_broadcast_load) whose stride or result layout the lowering cannot express: slots = 8 needs a constant unit stride, one 32-byte group per block needs a block stride that fits 16 bits.',
-    example: {
-      tool: 'pto-as',
-      args: ['--passes', 'vmi-to-vpto'],
-      program: fn(
-        '  %r = pto.vmi.group_slot_load %p[%o], %s {num_groups = 8} : !pto.ptr<f32, ub> -> !pto.vmi.vreg<8xf32, #pto.vmi.layout<num_groups = 8, slots = 8>>',
-        '%p: !pto.ptr<f32, ub>, %o: index, %s: index',
-      ),
-    },
-  },
-  vmiLowerGroupLayout: {
-    code: 'E0474',
-    severity: 'error',
-    summary:
-      'vmi-to-vpto: a group reduction whose source, mask and result layouts are no row of the lowering\'s table (the result must be num_groups with slots = 1 or 8), or a widening of group slots whose lane stride is not the widening factor.',
-    example: {
-      tool: 'pto-as',
-      args: ['--passes', 'vmi-to-vpto'],
-      program: fn(
-        '  %r = pto.vmi.group_reduce_addf %s, %m {num_groups = 8, reassoc} : !pto.vmi.vreg<64xf32, #pto.vmi.layout<contiguous>>, !pto.vmi.mask<64xb32, #pto.vmi.layout<contiguous>> -> !pto.vmi.vreg<8xf32, #pto.vmi.layout<num_groups = 8>>',
-        '%s: !pto.vmi.vreg<64xf32, #pto.vmi.layout<contiguous>>, %m: !pto.vmi.mask<64xb32, #pto.vmi.layout<contiguous>>',
-      ),
-    },
-  },
   syncInVecScope: {
     code: 'E0452',
     severity: 'error',
@@ -581,53 +507,6 @@ export const DIAGNOSTICS = {
         '  %r = pto.vmi.ensure_layout %a : !pto.vmi.vreg<128xf32, #pto.vmi.layout<deinterleaved = 4>> -> !pto.vmi.vreg<128xf32, #pto.vmi.layout<contiguous>>',
         '%a: !pto.vmi.vreg<128xf32, #pto.vmi.layout<deinterleaved = 4>>',
       ),
-    },
-  },
-  simtFragmentDefinition: {
-    code: 'E0480',
-    severity: 'error',
-    summary:
-      "A persistent SIMT fragment (`llvm.alloca ... {pto.persistent}`) that ptoas's vpto pipeline cannot keep in registers (pto-analyze-simt-persistent-fragment): outside a kernel entry, of an element type or count it does not take, with no single init section that comes before every other section using it, or needing more than the kernel's 123 keep/resume slots.",
-    example: {
-      tool: 'pto-as',
-      args: ['--passes', 'pto-analyze-simt-persistent-fragment'],
-      program: FRAGMENT('', '  pto.section.simt<<<32, 1, 1>>> {\n    %z = arith.constant 0.0 : f32\n    llvm.store %z, %f : f32, !llvm.ptr\n  }'),
-    },
-  },
-  simtFragmentAccess: {
-    code: 'E0481',
-    severity: 'error',
-    summary:
-      'A use of a persistent SIMT fragment pointer that its register slots cannot serve (pto-analyze-simt-persistent-fragment): an access outside `pto.section.simt` or in a region nested in its body, an element index not known at compile time, or the pointer used as a value (stored, cast to an integer).',
-    example: {
-      tool: 'pto-as',
-      args: ['--passes', 'pto-analyze-simt-persistent-fragment'],
-      program: FRAGMENT(' attributes {pto.entry}', '  %z = arith.constant 0.0 : f32\n  llvm.store %z, %f : f32, !llvm.ptr'),
-    },
-  },
-  simtFragmentOffset: {
-    code: 'E0482',
-    severity: 'error',
-    summary:
-      "A load or store of a persistent SIMT fragment that does not cover whole elements of it (pto-analyze-simt-persistent-fragment): a byte offset that is not an element's start, past the fragment's end, a vector of other than 2 or 4 lanes, or an element type other than the fragment's.",
-    example: {
-      tool: 'pto-as',
-      args: ['--passes', 'pto-analyze-simt-persistent-fragment'],
-      program: FRAGMENT(
-        ' attributes {pto.entry}',
-        '  pto.section.simt<<<32, 1, 1>>> {\n    %c3 = arith.constant 3 : i64\n    %e = llvm.getelementptr %f[%c3] : (!llvm.ptr, i64) -> !llvm.ptr, f32\n    %z = arith.constant 0.0 : f32\n    llvm.store %z, %e : f32, !llvm.ptr\n  }',
-      ),
-    },
-  },
-  simtFragmentResidency: {
-    code: 'E0483',
-    severity: 'error',
-    summary:
-      "A persistent SIMT fragment element read without a value its slot carries (pto-analyze-simt-persistent-fragment): loaded in the init section before it is stored, or accessed later but never stored by the init section; or a later section that would carry the slots with launch dimensions other than the init section's.",
-    example: {
-      tool: 'pto-as',
-      args: ['--passes', 'pto-analyze-simt-persistent-fragment'],
-      program: FRAGMENT(' attributes {pto.entry}', '  pto.section.simt<<<32, 1, 1>>> {\n    %v = llvm.load %f : !llvm.ptr -> f32\n    llvm.store %v, %f : f32, !llvm.ptr\n  }'),
     },
   },
   recursiveCall: {

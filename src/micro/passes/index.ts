@@ -4,7 +4,6 @@ import { TypeTable } from '../../syntax/type-table';
 import { vmiToVpto } from './vmi-to-vpto';
 import { simtPersistentFragment } from './simt-persistent-fragment';
 import { validateVmiBoundary, validateVmiLayout } from './validate-vmi-ir';
-import { simtPersistentFragment } from './simt-persistent-fragment';
 
 /**
  * The input checks of PTOAS's passes over the micro level (VMI and VPTO). PTOAS's passes reject some IR that its op
@@ -32,9 +31,6 @@ export const PASS_CHECKS: Record<string, PassCheck> = {
   'vmi-to-vpto': vmiToVpto,
   'pto-validate-vmi-ir': validateVmiBoundary,
   'pto-validate-vmi-layout-ir': validateVmiLayout,
-  // The materialization consumes the analysis: run alone, it rejects what the analysis would.
-  'pto-analyze-simt-persistent-fragment': simtPersistentFragment,
-  'pto-materialize-simt-persistent-fragment': simtPersistentFragment,
   // The materialization consumes the analysis: run alone, it rejects what the analysis would.
   'pto-analyze-simt-persistent-fragment': simtPersistentFragment,
   'pto-materialize-simt-persistent-fragment': simtPersistentFragment,
