@@ -423,6 +423,77 @@ export const DIAGNOSTICS = {
       ),
     },
   },
+  // ---- 047x the limits of PTOAS's VMI -> VPTO lowering (pto-as --passes vmi-to-vpto), data movement ----------
+  vmiLowerCompaction: {
+    code: 'E0470',
+    severity: 'error',
+    summary:
+      'vmi-to-vpto: compress, compress_store, active_prefix_index and expand_load (runtime mask) lower to one squeeze of a single physical register, so their layouts must be contiguous and take one register whose lanes are all logical ones.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-to-vpto'],
+      program: fn(
+        '  %o = pto.vmi.compress %s, %m : !pto.vmi.vreg<128xf32, #pto.vmi.layout<contiguous>>, !pto.vmi.mask<128xb32, #pto.vmi.layout<contiguous>> -> !pto.vmi.vreg<128xf32, #pto.vmi.layout<contiguous>>',
+        '%s: !pto.vmi.vreg<128xf32, #pto.vmi.layout<contiguous>>, %m: !pto.vmi.mask<128xb32, #pto.vmi.layout<contiguous>>',
+      ),
+    },
+  },
+  vmiLowerMemory: {
+    code: 'E0471',
+    severity: 'error',
+    summary:
+      'vmi-to-vpto: a store, masked store, gather or scatter whose layouts the lowering has no VPTO sequence for: gather and scatter take contiguous whole registers, a partly used split (deinterleaved = 2) value must have as many registers in each half.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-to-vpto'],
+      program: fn(
+        '  pto.vmi.store %v, %p[%o] : !pto.vmi.vreg<129xf32, #pto.vmi.layout<deinterleaved = 2>>, !pto.ptr<f32, ub>',
+        '%v: !pto.vmi.vreg<129xf32, #pto.vmi.layout<deinterleaved = 2>>, %p: !pto.ptr<f32, ub>, %o: index',
+      ),
+    },
+  },
+  vmiLowerLayoutChange: {
+    code: 'E0472',
+    severity: 'error',
+    summary:
+      'vmi-to-vpto: a change of layout or of element width (ensure_layout, ensure_mask_layout, bitcast) with no row in the lowering\'s tables, or a channel_split / channel_merge that is not 2 or 4 channels over whole registers.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-to-vpto'],
+      program: fn(
+        '  %d = pto.vmi.ensure_layout %v : !pto.vmi.vreg<128xf32, #pto.vmi.layout<deinterleaved = 4>> -> !pto.vmi.vreg<128xf32, #pto.vmi.layout<contiguous>>',
+        '%v: !pto.vmi.vreg<128xf32, #pto.vmi.layout<deinterleaved = 4>>',
+      ),
+    },
+  },
+  vmiLowerGroupMemory: {
+    code: 'E0473',
+    severity: 'error',
+    summary:
+      'vmi-to-vpto: a group load or store (group_store, group_slot_load, group_broadcast_load) whose stride or result layout the lowering cannot express: slots = 8 needs a constant unit stride, one 32-byte group per block needs a block stride that fits 16 bits.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-to-vpto'],
+      program: fn(
+        '  %r = pto.vmi.group_slot_load %p[%o], %s {num_groups = 8} : !pto.ptr<f32, ub> -> !pto.vmi.vreg<8xf32, #pto.vmi.layout<num_groups = 8, slots = 8>>',
+        '%p: !pto.ptr<f32, ub>, %o: index, %s: index',
+      ),
+    },
+  },
+  vmiLowerGroupLayout: {
+    code: 'E0474',
+    severity: 'error',
+    summary:
+      'vmi-to-vpto: a group reduction whose source, mask and result layouts are no row of the lowering\'s table (the result must be num_groups with slots = 1 or 8), or a widening of group slots whose lane stride is not the widening factor.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-to-vpto'],
+      program: fn(
+        '  %r = pto.vmi.group_reduce_addf %s, %m {num_groups = 8, reassoc} : !pto.vmi.vreg<64xf32, #pto.vmi.layout<contiguous>>, !pto.vmi.mask<64xb32, #pto.vmi.layout<contiguous>> -> !pto.vmi.vreg<8xf32, #pto.vmi.layout<num_groups = 8>>',
+        '%s: !pto.vmi.vreg<64xf32, #pto.vmi.layout<contiguous>>, %m: !pto.vmi.mask<64xb32, #pto.vmi.layout<contiguous>>',
+      ),
+    },
+  },
   syncInVecScope: {
     code: 'E0452',
     severity: 'error',
