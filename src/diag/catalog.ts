@@ -580,6 +580,17 @@ export const DIAGNOSTICS = {
       ),
     },
   },
+  // ---- 0485-0489 module and pass rules of ptoas's VPTO back end ----------------------------------------------
+  vptoKernelKind: {
+    code: 'E0485',
+    severity: 'error',
+    summary:
+      "A child module the VPTO back end compiles (the command line or the outer module names vpto, else its own pto.backend) carries no `pto.kernel_kind` and its functions hold no code ptoas could infer one from (they are empty): PTOAS compiles each as a kernel module for one kind of core (VPTONormalizeContainer).",
+    example: {
+      tool: 'pto-as',
+      program: 'module attributes {pto.target_arch = "a5"} {\n  module attributes {pto.backend = "vpto"} {\n    func.func @k() {\n      return\n    }\n  }\n}\n',
+    },
+  },
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',

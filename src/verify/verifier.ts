@@ -14,6 +14,7 @@ import { tileTypeProblems } from '../ops/memory/tile-rules';
 import { immediateDominators } from './dominance';
 import { checkEntryFunction, checkStructSignature, checkTileOpHelperSignature } from './function-rules';
 import { checkUncoveredSections } from './sections';
+import { checkVptoKernelModules } from './vpto-container';
 import { planFunctionMemory } from './memory-plan';
 import { Registry, opRegistry } from '../ops/registry';
 import { OpContext, VerifierState } from './op-context';
@@ -167,6 +168,7 @@ class Verifier implements VerifierState {
     }
     for (const [def, ops] of this.occurrences) def.checkAll!(ops, (span, message, notes) => this.diags.report(def.diagnostic!, span, message, notes));
     for (const [fn, bound] of this.program.bound.functions) checkUncoveredSections(bound, this.moduleOf.get(fn), this.diags);
+    checkVptoKernelModules(this.program, this.diags, (op) => this.structureOf(op) === 'module');
     return this.program;
   }
 
