@@ -26,7 +26,7 @@ const ALLOWED: Record<string, string[]> = {
   verify: ['diag', 'types', 'spec', 'syntax', 'ascendc', 'ir', 'micro', 'ops'],
   vm: ['diag', 'types', 'numerics', 'micro', 'spec', 'syntax', 'machine', 'ir', 'ops'],
   // Cycle estimates (issue 39): pto-isa's cost tables per op; the pipe model will observe the VM's run.
-  timing: ['diag', 'types', 'spec', 'ir', 'vm'],
+  timing: ['diag', 'types', 'spec', 'machine', 'ir', 'ops', 'vm'],
   emit: ['diag', 'types', 'spec', 'syntax', 'ir', 'ops', 'verify'],
   lower: ['diag', 'types', 'syntax', 'ascendc', 'ir', 'ops', 'verify', 'emit'],
   tools: ['diag', 'types', 'spec', 'ops', 'micro'],
@@ -34,7 +34,7 @@ const ALLOWED: Record<string, string[]> = {
   board: ['diag', 'types', 'numerics', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'corpus'],
   // Expansion without PTOAS (issue 38): PTOAS's tile templates run through the Python shim (board's runner helpers).
   expand: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'ops', 'verify', 'vm', 'board'],
-  cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'micro', 'ops', 'verify', 'vm', 'emit', 'lower', 'board', 'expand'],
+  cli: ['diag', 'types', 'spec', 'syntax', 'machine', 'ir', 'micro', 'ops', 'verify', 'vm', 'emit', 'lower', 'board', 'expand', 'timing'],
 };
 
 interface Import {

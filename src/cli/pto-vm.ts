@@ -81,6 +81,11 @@ const OPTIONS = {
     default: true,
     describe: 'check synchronization while running (--no-sync-check: do not, for speed; nothing is reported then)',
   },
+  profile: {
+    type: 'boolean',
+    default: false,
+    describe: "estimate the run's cycles from pto-isa's cost tables: total, per-pipe busy share, the bottleneck (docs/performance.md; runs on one thread)",
+  },
 } satisfies Record<string, OptionSpec>;
 
 /** `pto-vm run FILE [options]`: the command line simple-args.ts parses without yargs. */
@@ -206,7 +211,8 @@ export function main(argv: string[]): number | Promise<number> {
       blocks: checkCount(args.blocks, '--blocks'),
       subblocks: args.subblocks === undefined ? undefined : checkCount(args.subblocks, '--subblocks'),
       scheduleSeed: args['schedule-seed'] === undefined ? undefined : checkSeed(args['schedule-seed']),
-      jobs: args.jobs === undefined ? os.availableParallelism() : checkJobs(args.jobs),
+      jobs: args.profile ? 1 : args.jobs === undefined ? os.availableParallelism() : checkJobs(args.jobs),
+      profile: args.profile,
     });
     return code instanceof Promise ? code.catch(exitWith) : code;
   } catch (e) {
@@ -280,6 +286,8 @@ interface RunRequest {
   scheduleSeed?: number;
   /** Threads for cores that never wait (--jobs). */
   jobs: number;
+  /** --profile: the timing model observes the run (on the main thread: worker threads would not report to it). */
+  profile: boolean;
 }
 
 type MaybePromise<T> = T | Promise<T>;
@@ -555,6 +563,7 @@ function bindAndRun(
     }
     throw e;
   };
+  const observer = req.profile ? new (timingModel().TimingObserver)(assembled.program.target) : undefined;
   try {
     const result = runRanksWithJobs(
       assembled.program,
@@ -568,15 +577,36 @@ function bindAndRun(
         scheduleSeed: req.scheduleSeed,
         syncCheck: req.syncCheck,
         deadline: Date.now() + req.timeout * 1000,
+        observer,
       },
       { blocks: req.blocks, subblocks: req.subblocks },
       { jobs: req.jobs, source, threadScript: THREAD_SCRIPT, trace: threads.trace, started: threads.started, spawnAfterMs: threads.spawnAfter },
     );
-    const executed = (result: RunResult): Execution => ({ bound: ranks[0], ranks, result });
+    const executed = (result: RunResult): Execution => {
+      if (observer) process.stderr.write(profileText(req.file, observer.summary()));
+      return { bound: ranks[0], ranks, result };
+    };
     return result instanceof Promise ? result.then(executed, failed) : executed(result);
   } catch (e) {
     return failed(e);
   }
+}
+
+/** The timing model, loaded only for --profile. */
+function timingModel(): typeof import('../timing/observer') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it for every run
+  return require('../timing/observer');
+}
+
+/** --profile's report, on standard error beside the notes (standard output keeps the results, or the JSON). */
+function profileText(file: string, s: import('../timing/pipeline').ProfileSummary): string {
+  const lines = [`${s.totalCycles} cycles (${s.microseconds.toFixed(3)} us at 1.85 GHz), ${s.bottleneck}`];
+  if (s.cores.length > 1)
+    for (const c of s.cores)
+      lines.push(`core ${c.core}: ${c.total} cycles; ${c.pipes.map((p) => `${p.pipe.replace(/^PIPE_/, '')} ${Math.round(p.share * 100)}%`).join(', ')}`);
+  if (s.noData.length > 0)
+    lines.push(`no cost data for ${s.noData.map(([op, n]) => `${op} (${n})`).join(', ')}: counted as 0 cycles, so the total is a lower bound`);
+  return lines.map((l) => `${file}: profile: ${l}\n`).join('');
 }
 
 /** The first byte where the lowered run's global buffers differ from the direct run's, described; or null. */

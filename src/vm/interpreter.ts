@@ -16,6 +16,7 @@ import { TargetName } from '../spec/schema';
 import { SyncFinding, SyncTracker } from './sync/tracker';
 import { CrossCoreRaces } from './sync/cross-core';
 import { WaitAnalysis } from './waits';
+import type { RunObserver } from './observer';
 import { coreMemoryKey } from '../micro/run/acc-store';
 
 export type { Value } from '../machine/value';
@@ -41,6 +42,8 @@ export interface RunOptions {
   syncCheck?: boolean;
   /** When the run must stop (`Date.now()` milliseconds; `--timeout`), checked every few hundred steps. */
   deadline?: number;
+  /** Told of every instruction and sync op as it runs, by core (the timing model of --profile); results are unchanged. */
+  observer?: RunObserver;
   /**
    * Told after each op has run (not a terminator), with its operands' values and the core's on-chip memory: pto-vm
    * check-lowering finds there which op last wrote each byte (src/expand/provenance.ts). Unset in plain runs.
@@ -769,10 +772,12 @@ class Interpreter implements Executor {
 
   observeInstruction(op: BoundOp, objects: Map<string, Value>): void {
     if (this.options.syncCheck !== false) this.sync.instruction(op.node, op.instruction!, objects);
+    this.options.observer?.instruction(this.id, op, objects);
   }
 
   observeSync(op: BoundOp, id?: number): void {
     if (this.options.syncCheck !== false) this.sync.syncOp(op.node, id === undefined ? op.sync! : { ...op.sync!, id });
+    this.options.observer?.sync(this.id, op, id);
   }
 
   shared<T>(scope: SharedScope, key: string, make: () => T): T {
