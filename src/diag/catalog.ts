@@ -580,6 +580,65 @@ export const DIAGNOSTICS = {
       ),
     },
   },
+  vmiLayoutContract: {
+    code: 'E0465',
+    severity: 'error',
+    summary:
+      "VMI that PTOAS's layout assignment (vmi-layout-assignment, vmi-mask-granularity-assignment) has no layout plan for: a function declared without a body with VMI values in its signature, a channel split or merge of other than 2 or 4 channels, a grouped load of 16- or 32-element f32 groups whose row stride is neither the group size nor a constant multiple of 8, a grouped reduction of a group size without a layout stored by a grouped store.",
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-layout-assignment'],
+      program:
+        'func.func @k(%a: !pto.vmi.vreg<64xf32>, %b: !pto.vmi.vreg<64xf32>, %c: !pto.vmi.vreg<64xf32>) {\n  %m = "pto.vmi.channel_merge"(%a, %b, %c) : (!pto.vmi.vreg<64xf32>, !pto.vmi.vreg<64xf32>, !pto.vmi.vreg<64xf32>) -> !pto.vmi.vreg<192xf32>\n  return\n}\n',
+    },
+  },
+  vmiLayoutConflict: {
+    code: 'E0466',
+    severity: 'error',
+    summary:
+      'Values that VMI layout assignment joins into one (the results of an scf.if with what its branches yield, the values the returns of a function give) need different layouts or mask granularities: masks compared at 16 and at 32 bits, results of widening conversions of different factors.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-mask-granularity-assignment'],
+      program:
+        'func.func @k(%c: i1, %a: !pto.vmi.vreg<128xf16>, %b: !pto.vmi.vreg<128xf32>) {\n  %m = scf.if %c -> !pto.vmi.mask<128xpred> {\n    %s = pto.vmi.pset "PAT_ALL" : !pto.vmi.mask<128xpred>\n    %x = pto.vmi.vcmp %a, %a, %s {cmp = "olt"} : !pto.vmi.vreg<128xf16>, !pto.vmi.vreg<128xf16>, !pto.vmi.mask<128xpred> -> !pto.vmi.mask<128xpred>\n    scf.yield %x : !pto.vmi.mask<128xpred>\n  } else {\n    %s = pto.vmi.pset "PAT_ALL" : !pto.vmi.mask<128xpred>\n    %y = pto.vmi.vcmp %b, %b, %s {cmp = "olt"} : !pto.vmi.vreg<128xf32>, !pto.vmi.vreg<128xf32>, !pto.vmi.mask<128xpred> -> !pto.vmi.mask<128xpred>\n    scf.yield %y : !pto.vmi.mask<128xpred>\n  }\n  return\n}\n',
+    },
+  },
+  vmiHiddenType: {
+    code: 'E0467',
+    severity: 'error',
+    summary:
+      'An attribute (other than a function signature) holds a VMI type: VMI layout assignment rewrites the types of values and signatures only, and its result is checked to hide none elsewhere.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-layout-assignment'],
+      program: 'module attributes {pto.hidden = !pto.vmi.vreg<128xf32>} {\n}\n',
+    },
+  },
+  vmiLayoutLowering: {
+    code: 'E0468',
+    severity: 'error',
+    summary:
+      'A layout that VMI layout assignment picks which the VMI -> VPTO lowering that follows (vmi-layout-assignment then vmi-to-vpto) cannot lower: a value loaded in 8-element blocks that a conversion needs in another layout or whose reduction needs a mask from outside in blocks, a function argument a reduction needs deinterleaved where no conversion exists, a slot load of one slot per group with an unaligned stride, a vselr over more than one register.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-layout-assignment,vmi-to-vpto'],
+      program:
+        'func.func @k(%s: !pto.vmi.vreg<128xf32>, %i: !pto.vmi.vreg<128xi32>) {\n  %r = pto.vmi.vselr %s, %i : !pto.vmi.vreg<128xf32>, !pto.vmi.vreg<128xi32> -> !pto.vmi.vreg<128xf32>\n  return\n}\n',
+    },
+  },
+  vmiNoLowering: {
+    code: 'E0469',
+    severity: 'error',
+    summary:
+      'A VMI op the VMI -> VPTO lowering has no lowering for, whatever its layout (vmi-layout-assignment then vmi-to-vpto): a vector-scalar op with pmode = "merge", an integer pto.vmi.vmula.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-layout-assignment,vmi-to-vpto'],
+      program:
+        'func.func @k(%s: !pto.vmi.vreg<64xf32>, %x: f32, %m: !pto.vmi.mask<64xpred>) {\n  %r = pto.vmi.vmuls %s, %x, %m {pmode = "merge"} : !pto.vmi.vreg<64xf32>, f32, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<64xf32>\n  return\n}\n',
+    },
+  },
   // ---- 0485-0489 module and pass rules of ptoas's VPTO back end ----------------------------------------------
   vptoKernelKind: {
     code: 'E0485',

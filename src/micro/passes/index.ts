@@ -3,6 +3,7 @@ import { Program } from '../../ir/program';
 import { TypeTable } from '../../syntax/type-table';
 import { vmiToVpto } from './vmi-to-vpto';
 import { simtPersistentFragment } from './simt-persistent-fragment';
+import { vmiLayoutAssignment, vmiMaskGranularityAssignment } from './vmi-layout-assignment';
 import { validateVmiBoundary, validateVmiLayout } from './validate-vmi-ir';
 
 /**
@@ -29,6 +30,8 @@ export type PassCheck = (c: PassCheckContext) => void;
 /** Each pass whose input checks are modelled, by its PTOAS name (pto-test-opt's flag without the dash). */
 export const PASS_CHECKS: Record<string, PassCheck> = {
   'vmi-to-vpto': vmiToVpto,
+  'vmi-mask-granularity-assignment': vmiMaskGranularityAssignment,
+  'vmi-layout-assignment': vmiLayoutAssignment,
   'pto-validate-vmi-ir': validateVmiBoundary,
   'pto-validate-vmi-layout-ir': validateVmiLayout,
   // The materialization consumes the analysis: run alone, it rejects what the analysis would.
