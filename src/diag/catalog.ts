@@ -494,6 +494,72 @@ export const DIAGNOSTICS = {
       ),
     },
   },
+  // ---- 047x the limits of PTOAS's VMI -> VPTO lowering (pto-as --passes vmi-to-vpto), compute and types -------
+  vmiToVptoInput: {
+    code: 'E0475',
+    severity: 'error',
+    summary:
+      'vmi-to-vpto: a VMI type the lowering cannot convert: one without a layout (or a pred mask) when layout assignment has not run, one written in an attribute, or one an unrealized_conversion_cast carries.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-to-vpto'],
+      program: 'module {\n  func.func private @f(!pto.vmi.vreg<128xf32>) -> !pto.vmi.vreg<128xf32>\n}\n',
+    },
+  },
+  vmiToVptoReduce: {
+    code: 'E0476',
+    severity: 'error',
+    summary:
+      'vmi-to-vpto: a full reduction (reduce_*, or vcadd / vcmax / vcmin with a laid-out result) lowers to one VPTO reduction per register, so its source, mask and result must be contiguous and the source must fill whole registers.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-to-vpto'],
+      program: fn(
+        '  %r = pto.vmi.reduce_addi %s, %m : !pto.vmi.vreg<32xi32, #pto.vmi.layout<contiguous>>, !pto.vmi.mask<32xb32, #pto.vmi.layout<contiguous>> -> !pto.vmi.vreg<1xi32, #pto.vmi.layout<contiguous>>',
+        '%s: !pto.vmi.vreg<32xi32, #pto.vmi.layout<contiguous>>, %m: !pto.vmi.mask<32xb32, #pto.vmi.layout<contiguous>>',
+      ),
+    },
+  },
+  vmiToVptoElement: {
+    code: 'E0477',
+    severity: 'error',
+    summary:
+      'vmi-to-vpto: an element type the lowering (or the legacy op a unified one becomes) has no VPTO instruction for: a gather of other than 32-bit (or ui16) elements, fma of other than f16/bf16/f32, an integer sum of other than 32 bits, an integer narrowing whose vcvt pair does not exist.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-to-vpto'],
+      program: fn(
+        '  %r = pto.vmi.trunci %w {saturate = "SAT"} : !pto.vmi.vreg<256xi32, #pto.vmi.layout<deinterleaved = 4>> -> !pto.vmi.vreg<256xi8, #pto.vmi.layout<contiguous>>',
+        '%w: !pto.vmi.vreg<256xi32, #pto.vmi.layout<deinterleaved = 4>>',
+      ),
+    },
+  },
+  vmiToVptoLayout: {
+    code: 'E0478',
+    severity: 'error',
+    summary:
+      'vmi-to-vpto: layouts a compute op has no lowering for: a cast (truncf, trunci, extf, extsi, extui) whose source and result layouts are no legal cast relation, vmull outside contiguous / deinterleaved = 2 or 4, vselr outside one contiguous register, a shuffle that is neither forwarding, a lane-0 splat nor a vselr per register.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-to-vpto'],
+      program: fn(
+        '  %r = pto.vmi.truncf %x {saturate = "SAT"} : !pto.vmi.vreg<256xf32, #pto.vmi.layout<deinterleaved = 4>> -> !pto.vmi.vreg<256xf16, #pto.vmi.layout<contiguous>>',
+        '%x: !pto.vmi.vreg<256xf32, #pto.vmi.layout<deinterleaved = 4>>',
+      ),
+    },
+  },
+  vmiToVptoConstant: {
+    code: 'E0479',
+    severity: 'error',
+    summary: 'vmi-to-vpto: a pto.vmi.constant whose elements are not all equal; the lowering materializes splats only.',
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'vmi-to-vpto'],
+      program: fn(
+        '  %c = "pto.vmi.constant"() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> !pto.vmi.vreg<2xf32, #pto.vmi.layout<contiguous>>',
+      ),
+    },
+  },
   syncInVecScope: {
     code: 'E0452',
     severity: 'error',
