@@ -525,7 +525,8 @@ const CUSTOM_SYNTAX: Record<string, SyntaxPrinter> = {
     const types = m.types.map((t) => (t.keyword ? `${t.keyword} ` : '') + this.type(t.type)).join(', ');
     const results = m.arrow ? ` -> ${op.resultTypes.map((t) => this.type(t)).join(', ')}` : '';
     const signature = types || results ? ` :${types ? ' ' + types : ''}${results}` : '';
-    this.emit(depth, `${res}${op.name}${items.length ? ' ' + items.join(', ') : ''}${clauses}${this.attrSuffix(op.attrs)}${signature}`);
+    const written = items.map((text, k) => (k === 0 ? '' : 'joined' in m.items[k] && m.items[k].joined ? ' ' : ', ') + text).join('');
+    this.emit(depth, `${res}${op.name}${items.length ? ' ' + written : ''}${clauses}${this.attrSuffix(op.attrs)}${signature}`);
   },
   /** pto.mte_gm_l1_frac: its mode, groups and grouped types as PTOAS prints them (src/syntax/cube-parse.ts). */
   CubeFracBody(op, depth) {

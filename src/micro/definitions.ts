@@ -262,6 +262,7 @@ function kindProblem(spec: MicroValueSpec, t: Type | undefined, row: MicroOpRowD
       if (t.kind !== 'ptr') return `must be a !pto.ptr, got ${is}`;
       const space = POINTER_SPACE_NAMES[t.space][0];
       if (spec.space && space !== spec.space) return `must point to ${spec.space}, got ${is}`;
+      if (spec.spaces && !spec.spaces.includes(space as (typeof spec.spaces)[number])) return `must point to ${spec.spaces.join(' or ')}, got ${is}`;
       return undefined;
     }
     case 'vreg-or-scalar':

@@ -27,7 +27,7 @@ export interface MicroFormat {
   arrow: boolean;
 }
 
-export type FormatItem = { name: string } | { base: string; offset: string };
+export type FormatItem = { name: string; joined?: true } | { base: string; offset: string };
 export interface FormatClause {
   keyword: string;
   names: string[];
@@ -56,10 +56,13 @@ export function parseFormat(text: string, resultNames: string[]): MicroFormat {
     else clauses.push(clause(keyword!, names, repeat));
     return '';
   });
-  const items: FormatItem[] = names(head).map((item) => {
-    const m = /^(\w+)\[(\w+)\]$/.exec(item);
-    return m ? { base: m[1], offset: m[2] } : { name: item };
-  });
+  // `ptr cache`: the second written right after the first, no comma between (pto.dcci).
+  const items: FormatItem[] = names(head).flatMap((chunk) =>
+    chunk.split(/\s+/).map((item, j): FormatItem => {
+      const m = /^(\w+)\[(\w+)\]$/.exec(item);
+      return m ? { base: m[1], offset: m[2] } : j > 0 ? { name: item, joined: true } : { name: item };
+    }),
+  );
   const [operandTypes, resultTypes] = after.includes('->') ? splitOnce(after, '->') : [after, undefined];
   const typeItems = splitTop(operandTypes).map((t) => {
     const m = /^([A-Za-z_]\w*)\(([^)]*)\)([*?]?)$/.exec(t);
@@ -149,6 +152,8 @@ export function bindLayout(op: OpNode, format: MicroFormat, attributes: Set<stri
       binding.operands[want.offset] = [got.offset];
     } else if (attributes.has(want.name)) {
       if (!('attr' in got)) return wrong(got.span, `expects the attribute '${want.name}' at item ${i + 1}`);
+      if (!want.joined !== !got.joined)
+        return wrong(got.span, want.joined ? `writes '${want.name}' after the operand before it, without a comma` : `writes a comma before '${want.name}'`);
       binding.attrs[want.name] = got.attr;
     } else {
       if (!('operand' in got) || 'offset' in got) return wrong(got.span, `expects an operand '${want.name}' at item ${i + 1}`);
@@ -225,7 +230,7 @@ export function bindFirst(op: OpNode, formats: MicroFormat[], attributes: Set<st
 
 /** The format as the row writes it, for messages. */
 function formatText(f: MicroFormat): string {
-  const items = f.items.map((i) => ('base' in i ? `${i.base}[${i.offset}]` : i.name)).join(', ');
+  const items = f.items.map((i, k) => (k === 0 ? '' : 'joined' in i && i.joined ? ' ' : ', ') + ('base' in i ? `${i.base}[${i.offset}]` : i.name)).join('');
   const repeat = (c: FormatClause) => (c.repeat === 'any' ? '*' : c.repeat === 'optional' ? '?' : '');
   const clauses = f.clauses
     .map((c) => (c.bare ? ` @${c.attr}${repeat(c)}` : ` ${c.keyword}(${c.attr ? '@' + c.attr : c.names.join(', ')})${repeat(c)}`))

@@ -20,6 +20,8 @@ const MicroValue = z.object({
   elems: z.array(z.string()).optional(),
   /** A pointer's address space (`ub`, `gm`, or a cube buffer: `l1`, `l0a`, `l0b`, `l0c`, `bt`, `fb`); absent: any. */
   space: z.enum(['ub', 'gm', 'l1', 'l0a', 'l0b', 'l0c', 'bt', 'fb']).optional(),
+  /** A pointer into any one of these address spaces (pto.dcci: gm or ub). */
+  spaces: z.array(z.enum(['ub', 'gm', 'l1', 'l0a', 'l0b', 'l0c', 'bt', 'fb'])).optional(),
   /** A mask of one granularity (`pset_b16`: `b16`). */
   granularity: z.enum(['b8', 'b16', 'b32']).optional(),
   optional: z.boolean().optional(),

@@ -172,7 +172,8 @@ export interface MicroLayout {
   arrow: boolean;
 }
 
-export type MicroItem = { operand: number; span: Span } | { operand: number; offset: number; span: Span } | { attr: Attr; span: Span };
+/** `joined`: an attribute written right after the operand before it, without a comma (`%ptr "SINGLE_CACHE_LINE"`). */
+export type MicroItem = { operand: number; span: Span } | { operand: number; offset: number; span: Span } | { attr: Attr; span: Span; joined?: true };
 
 export interface Successor {
   label: string;

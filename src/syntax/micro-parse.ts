@@ -17,7 +17,7 @@ export interface ParseHelpers<C> {
 }
 
 /** One item before the keyword groups, as its action gives it: operands not yet placed in the op. */
-type ItemAst = { values: ValueRef[]; span: Span } | { attr: Attr; span: Span };
+type ItemAst = { values: ValueRef[]; span: Span } | { attr: Attr; span: Span; joined?: true };
 
 /**
  * The actions of `MicroBody` (src/syntax/pto.ohm): every operand of the op in written order (the segment `operands`),
@@ -30,7 +30,7 @@ export function microActions<C>(h: ParseHelpers<C>): Record<string, (this: Node,
       const op = h.fields();
       const operands: Operand[] = [];
       const place = (values: ValueRef[]) => values.map((v) => operands.push(h.valueOperand(v)) - 1);
-      const layoutItems: MicroItem[] = (items.asIteration().children.map((i) => i.ast(c)) as ItemAst[]).map((item) => {
+      const layoutItems: MicroItem[] = (items.asIteration().children.flatMap((i) => i.ast(c)) as ItemAst[]).map((item) => {
         if ('attr' in item) return item;
         const [operand, offset] = place(item.values);
         return offset === undefined ? { operand, span: item.span } : { operand, offset, span: item.span };
@@ -55,15 +55,26 @@ export function microActions<C>(h: ParseHelpers<C>): Record<string, (this: Node,
       const c = h.contextOf(this);
       return { values: [base.ast(c), offset.ast(c)], span: h.spanOf(c, this) } satisfies ItemAst;
     },
+    MicroItem_valueAttr(this: Node, v: Node, a: Node) {
+      const c = h.contextOf(this);
+      const attr = a.ast(c) as { attr: Attr; span: Span };
+      return [
+        { values: [v.ast(c)], span: h.spanOf(c, v) },
+        { ...attr, joined: true },
+      ] satisfies ItemAst[];
+    },
     MicroItem_value(this: Node, v: Node) {
       const c = h.contextOf(this);
       return { values: [v.ast(c)], span: h.spanOf(c, this) } satisfies ItemAst;
     },
     MicroItem_attr(this: Node, a: Node) {
+      return a.ast(h.contextOf(this));
+    },
+    microAttr(this: Node, a: Node) {
       const c = h.contextOf(this);
       const span = h.spanOf(c, this);
-      const inner = a.children[0];
-      const text = a.sourceString;
+      const inner = a;
+      const text = this.sourceString;
       let attr: Attr;
       if (inner.ctorName === 'string') attr = { kind: 'string', value: h.unquote(text), span };
       else if (inner.ctorName === 'dialectAttr') attr = { kind: 'dialect', text, span };

@@ -177,8 +177,8 @@ describe('built from a recorded shape == matched by the grammar', () => {
   });
 
   test('a shape the grammar does not match is not matched again for an op the toolchain does not support', () => {
-    // A VPTO micro-op in a form the generic body does not take: reported as unsupported, each time at its name.
-    const line = '  %m = pto.vselrv2 "PAT_ALL" : !pto.mask<b32>';
+    // An op in a form the generic body does not take: reported as unsupported, each time at its name.
+    const line = '  %m = pto.tnotify "PAT_ALL" : !pto.mask<b32>';
     const text = `func.func @f() {\n${[line, line.replace('%m', '%other'), line].join('\n')}\n  %x = arith.addi %a, : index\n  %y = arith.addi %b, : index\n  return\n}\n`;
     const cache = new ShapeCache();
     const grammar = ptoGrammar();
@@ -186,9 +186,9 @@ describe('built from a recorded shape == matched by the grammar', () => {
     try {
       const parsed = parseWith(text, cache);
       expect(parsed.diags.map((d) => [d.code, text.slice(d.span.start, d.span.end)])).toEqual([
-        ['E0301', 'pto.vselrv2'],
-        ['E0301', 'pto.vselrv2'],
-        ['E0301', 'pto.vselrv2'],
+        ['E0301', 'pto.tnotify'],
+        ['E0301', 'pto.tnotify'],
+        ['E0301', 'pto.tnotify'],
         ['E0101', ':'],
         ['E0101', ':'],
       ]);
@@ -197,7 +197,7 @@ describe('built from a recorded shape == matched by the grammar', () => {
       expect(match.mock.calls.filter(([, rule]) => rule === 'ArithBodyStmt')).toHaveLength(2);
       // The header as the parser matches it: its dialect type cut out for a placeholder.
       const header = line.trim().replace('!pto.mask<b32>', '!T0<>');
-      expect(cache.lookup(headerShape(header, { name: 'pto.vselrv2' }, opRegistry().syntaxOf('pto.vselrv2'))!.key)).toBe('unmatched');
+      expect(cache.lookup(headerShape(header, { name: 'pto.tnotify' }, opRegistry().syntaxOf('pto.tnotify'))!.key)).toBe('unmatched');
     } finally {
       match.mockRestore();
     }
@@ -271,7 +271,7 @@ const newOpNames = fc.constantFrom(
   'pto.tload',
   'pto.nosuch',
   'pto.pset_b32', // a VPTO micro-op the toolchain has
-  'pto.vselrv2', // one it does not have yet
+  'pto.tnotify', // one it does not have yet
   'arith.addi',
   'arith.index_cast',
   'scf.yield',
