@@ -51,12 +51,6 @@ export interface ExpandOptions {
   candidate?: (op: string, candidates: string[]) => string | undefined;
   /** Inline each instance at its op and fold static valid shapes (src/expand/inline.ts); default: a call. */
   inline?: boolean;
-  /**
-   * Expand ops with view operands too (tload, tstore). Their templates take a `!pto.tensor_view` and read it with
-   * `pto.tensor_view_addr`, which this toolchain does not define yet (PTOAS bridges the caller's view with a cast and
-   * folds the address), so such an expansion does not assemble: for structural comparisons only (src/expand/lit.ts).
-   */
-  views?: boolean;
 }
 
 /**
@@ -132,7 +126,7 @@ function viewStrides(fn: OpNode, name: string): (number | null)[] | undefined {
 }
 
 /** The tile ops of the program with their operands in written order (ins, then outs: MLIR's operand order). */
-function sites(program: Program, lineOf: (offset: number) => number, notExpanded: NotExpanded[], only: (op: string) => boolean, views: boolean): Site[] {
+function sites(program: Program, lineOf: (offset: number) => number, notExpanded: NotExpanded[], only: (op: string) => boolean): Site[] {
   const found: Site[] = [];
   for (const fn of program.functions.values())
     for (const node of opsOf(fn.regions.flatMap((r) => r.blocks))) {
@@ -172,12 +166,30 @@ function sites(program: Program, lineOf: (offset: number) => number, notExpanded
           specs.push(spec);
         }
       }
-      if (!reason && !views && specs.some((x) => x.kind === 'view'))
-        reason = 'a view operand: its template reads the view with pto.tensor_view_addr, which the VM does not define yet';
       if (reason) notExpanded.push({ op: node.name, line, reason, shim: false });
       else found.push({ node, context, fn, line, operands: node.operands, types, specs });
     }
   return found;
+}
+
+/**
+ * A template types a view parameter as `!pto.tensor_view<shape x T>` from its spec; the caller passes its partition
+ * (PTOAS bridges the two with a cast and folds pto.tensor_view_addr). The instance takes the caller's type instead,
+ * which pto.tensor_view_addr reads the same way.
+ */
+function bridgeViews(fnText: string, callerTypes: Type[]): string | undefined {
+  const header = fnText.slice(0, fnText.indexOf('{'));
+  const replaced = new Map<string, string>();
+  for (const m of header.matchAll(/%arg(\d+): (!pto\.tensor_view<[^>]*>)/g)) {
+    const caller = callerTypes[Number(m[1])];
+    if (!caller || (caller.kind !== 'partition_view' && caller.kind !== 'tensor_view')) return undefined;
+    const printed = printType(caller);
+    if (replaced.has(m[2]) && replaced.get(m[2]) !== printed) return undefined;
+    replaced.set(m[2], printed);
+  }
+  let out = fnText;
+  for (const [from, to] of replaced) out = out.split(from).join(to);
+  return out;
 }
 
 /** The function of a traced template module, renamed and made private. */
@@ -199,7 +211,7 @@ export function expandModule(file: string, text: string, options: ExpandOptions)
   if (asm.program.target !== 'a5') return { error: `${file} is not an A5 module (the templates are A5's)` };
   const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length;
   const notExpanded: NotExpanded[] = [];
-  const found = sites(asm.program, lineOf, notExpanded, options.only ?? (() => true), options.views ?? false);
+  const found = sites(asm.program, lineOf, notExpanded, options.only ?? (() => true));
 
   // One request per distinct specialization (PTOAS caches instances by the same key).
   const keyOf = (s: Site): string => JSON.stringify([s.node.name, s.specs, s.context]);
@@ -243,9 +255,15 @@ export function expandModule(file: string, text: string, options: ExpandOptions)
       continue;
     }
     const instance = instanceName(s.node.name, s.specs, r.name, s.context);
-    const fnText = functions.get(instance) ?? instanceFunction(r.text, r.name, instance);
+    const traced = functions.get(instance) ?? instanceFunction(r.text, r.name, instance);
+    const fnText = traced === undefined ? undefined : bridgeViews(traced, s.types);
     if (fnText === undefined) {
-      notExpanded.push({ op: s.node.name, line: s.line, reason: `the traced module of ${r.name} is not one function`, shim: true });
+      notExpanded.push({
+        op: s.node.name,
+        line: s.line,
+        reason: `the traced module of ${r.name} is not one function, or its view parameters cannot take the caller’s views`,
+        shim: true,
+      });
       continue;
     }
     if (options.inline) {

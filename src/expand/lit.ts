@@ -38,7 +38,7 @@ export function litCheck(file: string, text: string, upstreamDir: string): LitCh
   if (!/\bpto\.t[a-z0-9_.]+\s+ins\(/.test(text)) return { skip: 'no tile op (a micro-level file)' };
   const checked = checkedMicroOps(text);
   if (checked.length === 0) return { skip: 'no micro-op is CHECKed' };
-  const r = expandModule(file, text, { upstreamDir, target: 'a5', views: true });
+  const r = expandModule(file, text, { upstreamDir, target: 'a5' });
   if ('error' in r) return r;
   if (r.expanded.length === 0) return { error: `no tile op expanded${r.notExpanded.length ? ` (${r.notExpanded[0].op}: ${r.notExpanded[0].reason})` : ''}` };
   const present = new Set([...r.text.matchAll(/\bpto\.(?:vmi\.)?[a-z0-9_]+\b/g)].map((m) => m[0]));

@@ -222,20 +222,21 @@ suite('expanding A5 tile ops with PTOAS templates', () => {
     expect(asF32(r.outputs.get('out')!)).toEqual(A.slice(0, m).map((a, i) => Math.fround(a + B[i])));
   });
 
-  test('tload and tstore (view operands) are left as tile ops, each reported with the reason', () => {
-    const reason = 'a view operand: its template reads the view with pto.tensor_view_addr, which the VM does not define yet';
-    const r = expandModule('k.pto', binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }), { upstreamDir });
+  test('tload and tstore expand and run (pto.tensor_view_addr): the whole kernel, loads and stores too, agrees byte for byte', () => {
+    const m = 4 * 63;
+    const inputs = { a: f32(A.slice(0, m)), b: f32(B.slice(0, m)), out: f32(new Array(m).fill(0)) };
+    const r = checkLowering(binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 4, cols: 64, vRow: 4, vCol: 63 }), 'kernel', inputs, { upstreamDir });
     if ('error' in r) throw new Error(r.error);
-    expect(r.expanded.map((e) => e.op)).toEqual(['pto.tadd']);
-    expect(r.notExpanded.map((e) => [e.op, e.reason, e.shim])).toEqual([
-      ['pto.tload', reason, false],
-      ['pto.tload', reason, false],
-      ['pto.tstore', reason, false],
-    ]);
+    expect(r.notExpanded).toEqual([]);
+    expect(r.expanded.map((e) => e.op)).toEqual(['pto.tload', 'pto.tload', 'pto.tadd', 'pto.tstore']);
+    // The instance takes the caller's partition, which pto.tensor_view_addr reads.
+    expect(r.expandedText).toMatch(/pto\.tensor_view_addr %arg0 : !pto\.partition_tensor_view<4x63xf32> -> !pto\.ptr<f32, gm>/);
+    expect(r.agree).toBe(true);
+    expect(asF32(r.outputs.get('out')!)).toEqual(A.slice(0, m).map((a, i) => Math.fround(a + B[i])));
   });
 
-  test('views: true expands tload and tstore for structural comparison: the view spec carries the constant strides', () => {
-    const r = expandModule('k.pto', binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }), { upstreamDir, views: true });
+  test('tload and tstore: the view spec carries the constant strides', () => {
+    const r = expandModule('k.pto', binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }), { upstreamDir });
     if ('error' in r) throw new Error(r.error);
     expect(r.notExpanded).toEqual([]);
     expect(r.expanded.map((e) => [e.op, e.template])).toEqual([

@@ -2,7 +2,7 @@ import { DIAGNOSTICS as D } from '../../diag/catalog';
 import { localAddressProblem } from './tile-rules';
 import { Executor, OpDefinition } from '../../ir/definition';
 import { BoundOp } from '../../ir/bound';
-import { GlobalBuffer, Tile } from '../../machine/memory';
+import { GlobalBuffer, PartitionView, TensorView, Tile } from '../../machine/memory';
 import { DeclaredOp, declaredDefinition } from '../define/declared';
 import { vmTrap } from '../../machine/trap';
 import { elemSize, isFloat } from '../../types/type';
@@ -169,6 +169,28 @@ const ADDRESS_OPS: DeclaredOp[] = [
     execute(x, op, b) {
       const tile = x.operand(op, b.operands.src[0]) as Tile;
       x.setResults(op, [{ kind: 'local_pointer', buffer: tile.buffer, address: tile.address }]);
+    },
+  },
+  {
+    // PTOAS's tload/tstore templates (lib/TileOps/a5/_load_store.py) read the GM address of the view they are given.
+    name: 'pto.tensor_view_addr',
+    operands: [{ name: 'src', is: ['tensor_view', 'partition_view'] }],
+    results: [{ name: 'dst', is: ['ptr'] }],
+    // VPTO.cpp (TensorViewAddrOp::verify): a pointer to the view's element type in GM. A memref result, which
+    // PTOAS also allows, is not taken yet.
+    check(c) {
+      const view = c.type('src');
+      const ptr = c.v.declared[0];
+      if ((view?.kind === 'tensor_view' || view?.kind === 'partition_view') && ptr?.kind === 'ptr' && (ptr.elem !== view.elem || ptr.space !== 'gm'))
+        c.error(
+          c.v.op.resultTypes[0].span,
+          `pto.tensor_view_addr gives a pointer to the view's elements in global memory (!pto.ptr<${elemTypeName(view.elem)}, gm>), not ${printType(ptr)}`,
+        );
+    },
+    // The view's first element (a partition's offset into its tensor) as a GM pointer.
+    execute(x, op, b) {
+      const view = x.operand(op, b.operands.src[0]) as TensorView | PartitionView;
+      x.setResults(op, [{ kind: 'pointer', buffer: view.buffer, offset: view.offset }]);
     },
   },
   {
