@@ -1,4 +1,5 @@
 import type { BoundOp } from '../ir/bound';
+import type { CoreIndex, HappensBefore } from '../ir/definition';
 import { Tile } from '../machine/memory';
 import type { Value } from '../machine/value';
 import { instructionPipe } from '../ops/instructions/pipe';
@@ -8,7 +9,7 @@ import type { TileLoc } from '../types/type';
 import type { RunObserver } from '../vm/observer';
 import { CostArch, elemBytes, noData, OpCost } from './cost';
 import { tileOpCost } from './estimate';
-import { CorePipeline, ProfileSummary, summarize } from './pipeline';
+import { CorePipeline, ProfileSummary, Slice, summarize } from './pipeline';
 import { transferCost } from './transfer';
 
 /** The path of a data movement between two locations (pto-isa's formula_backend_transfer.hpp, latency.hpp). */
@@ -33,17 +34,42 @@ const MOVES = new Set(['TLOAD', 'TSTORE', 'TMOV', 'TEXTRACT']);
  */
 export class TimingObserver implements RunObserver {
   private readonly cores: CorePipeline[] = [];
+  /** The launch's cores (undefined: one core, run alone). */
+  launched?: readonly CoreIndex[];
+  /**
+   * Per core, its hand-offs to other cores by the epoch of its vector clock they end (the VM's release): when the
+   * latest of them up to that epoch fired and the op that fired it. A clock taken in covers a prefix of each core's.
+   */
+  private readonly handoffs: { time: number; from?: Slice }[][] = [];
+  /** Per core, the epoch of every other core it has already waited for (a wait covers only what is new). */
+  private readonly seen: number[][] = [];
 
-  constructor(readonly arch: CostArch) {}
+  /** `record`: keep every op's slice and the flows, for --trace and --timeline. */
+  constructor(
+    readonly arch: CostArch,
+    readonly record = false,
+  ) {}
 
   private core(i: number): CorePipeline {
-    return (this.cores[i] ??= new CorePipeline());
+    return (this.cores[i] ??= new CorePipeline('PIPE_ALL', i, this.record));
+  }
+
+  launch(cores: readonly CoreIndex[]): void {
+    this.launched = cores;
   }
 
   instruction(core: number, op: BoundOp, objects: ReadonlyMap<string, Value>): void {
     const bound = op.instruction!;
     const isa = bound.spec.isa;
-    this.core(core).issue(instructionPipe(bound), this.cost(isa, op, objects), isa);
+    const cost = this.cost(isa, op, objects);
+    const pipe = instructionPipe(bound);
+    if (!this.record) {
+      this.core(core).issue(pipe, cost, isa);
+      return;
+    }
+    const tile = firstTile(op, objects);
+    const name = tile ? `${isa}(${tile.vRow}x${tile.vCol},${tile.type.dtype})` : isa;
+    this.core(core).issue(pipe, cost, isa, name, { op: op.node.name });
   }
 
   sync(core: number, op: BoundOp, id?: number): void {
@@ -53,6 +79,34 @@ export class TimingObserver implements RunObserver {
     if (s.spec.role === 'set') p.setFlag(s.pipes[0], s.pipes[1], event);
     else if (s.spec.role === 'wait') p.waitFlag(s.pipes[0], s.pipes[1], event);
     else if (s.spec.role === 'barrier') p.barrier(s.pipes[0]);
+  }
+
+  /**
+   * A hand-off to other cores fires when what it covers is done: a cross-core flag when its pipe has drained
+   * (sync.set[<PIPE_MTE3>, 0]), anything else (a pushed or freed pipe slot, a notify) when every pipe has. The copy
+   * of a tpush itself takes no time here: pto-isa has no bandwidth for the L0C -> UB path.
+   */
+  released(core: number, op: BoundOp, clock: HappensBefore): void {
+    const signal = this.core(core).drained(crossCorePipe(op));
+    const list = (this.handoffs[core] ??= []);
+    const before = list[list.length - 1] ?? { time: 0 };
+    // Epochs count up by one per release: entry e is the latest-firing hand-off up to epoch e.
+    while (list.length < clock[core]) list.push(before);
+    list[clock[core]] = before.time > signal.time ? before : signal;
+  }
+
+  /** A wait that passed holds its pipe (or, a scalar wait, every later op) until the hand-offs it takes in fired. */
+  acquired(core: number, op: BoundOp, clock: HappensBefore): void {
+    const seen = (this.seen[core] ??= []);
+    let latest: { time: number; from?: Slice } | undefined;
+    for (let other = 0; other < clock.length; other++) {
+      if (other === core || clock[other] <= (seen[other] ?? 0)) continue;
+      seen[other] = clock[other];
+      const list = this.handoffs[other];
+      const h = list?.[Math.min(clock[other], list.length - 1)];
+      if (h && (!latest || h.time > latest.time)) latest = h;
+    }
+    if (latest) this.core(core).hold(crossCorePipe(op), latest, op.node.name, 'cross-core');
   }
 
   /** The cost of one instruction from its operand tiles: the first tile destination and the first tile source. */
@@ -94,10 +148,33 @@ export class TimingObserver implements RunObserver {
     });
   }
 
+  /** The pipelines of the cores that ran, by core index (for the trace and the timeline). */
+  pipelines(): CorePipeline[] {
+    for (let i = 0; i < (this.launched?.length ?? 1); i++) this.core(i);
+    return this.cores;
+  }
+
   summary(): ProfileSummary {
     return summarize(
       this.cores.filter((c) => c !== undefined),
       costModelTables().arch.frequencyHz,
     );
   }
+}
+
+/** The pipe a cross-core flag op names (sync.set/wait, the intra- and cross-block ops); undefined for other ops. */
+function crossCorePipe(op: BoundOp): string | undefined {
+  const role = op.sync?.spec.role;
+  return role === 'cross-set' || role === 'cross-wait' ? op.sync!.pipes[0] : undefined;
+}
+
+function firstTile(op: BoundOp, objects: ReadonlyMap<string, Value>): Tile | undefined {
+  let src: Tile | undefined;
+  for (const [name, b] of op.instruction!.operands) {
+    const v = objects.get(name);
+    if (!(v instanceof Tile)) continue;
+    if (b.spec.role === 'dst') return v;
+    src ??= v;
+  }
+  return src;
 }

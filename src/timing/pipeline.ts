@@ -1,55 +1,134 @@
 import type { OpCost } from './cost';
 
+/** One op as it ran on its pipe, kept when a trace or a timeline is asked for (--trace, --timeline). */
+export interface Slice {
+  core: number;
+  pipe: string;
+  /** As perf_sim names a slice: the ISA op and its tile (TADDS(8x16,f32)). */
+  name: string;
+  start: number;
+  end: number;
+  /** What the trace shows beside it: the op as written, its line, where its cost comes from. */
+  args: Record<string, string | number>;
+}
+
+/** A dependency the model honoured: a flag between two pipes of a core, or a hand-off between cores. */
+export interface Flow {
+  kind: 'flag' | 'cross-core';
+  /** The op that released it: a set_flag's source pipe's last op, a producer core's last op. */
+  from: Slice;
+  /** The first op that ran after the wait on the held pipe (unset until one does; a flow without one is dropped). */
+  to?: Slice;
+  /** set_flag PIPE_MTE2 -> PIPE_V #0, pto.tpop_from_aic, ... */
+  label: string;
+}
+
+/** A time something fires at, and the op that ends then (for the trace's flow arrows). */
+interface Signal {
+  time: number;
+  from?: Slice;
+}
+
 /**
  * The pipes of one core as in-order queues (perf_sim's model, include/pto/costmodel/perf_sim): each op waits for its
  * pipe to finish the ops before it, and a flag orders two pipes. The scalar unit hands ops to their pipes at no
  * cost, so pipes run ahead of each other until a wait stops them; pipe names are the VM's (spec/sync.json: PIPE_V,
- * PIPE_MTE2, ...).
+ * PIPE_MTE2, ...). A wait for another core holds one pipe (sync.wait names it) or, when the scalar unit waits
+ * (tpop, comm waits), every op issued after it.
  */
 export class CorePipeline {
   /** When each pipe has finished everything issued to it so far. */
   private readonly free = new Map<string, number>();
   private readonly busy = new Map<string, number>();
-  /** Flags set and not yet waited for, per source, destination and event: the times they fire, in order. */
-  private readonly flags = new Map<string, number[]>();
+  /** Flags set and not yet waited for, per source, destination and event: when they fire, in order. */
+  private readonly flags = new Map<string, Signal[]>();
   /** Ops the tables have no cost for: they take no time here, and the summary says how many there were. */
   readonly noData = new Map<string, number>();
   ops = 0;
-  /** No pipe starts before this (the last PIPE_ALL barrier), not even one that has run nothing yet. */
+  /** No pipe starts before this (the last PIPE_ALL barrier, the last wait of the scalar unit). */
   private floor = 0;
+  /** Recorded only when asked for (`record`): every op's slice, and the flows into this core. */
+  readonly slices: Slice[] = [];
+  readonly flows: Flow[] = [];
+  /** The last slice of each pipe, and the one that ended last. */
+  private readonly lastOf = new Map<string, Slice>();
+  private lastEnding?: Slice;
+  /** Flows waiting for the next op of a pipe ('*': of any pipe). */
+  private readonly pending = new Map<string, Flow[]>();
 
-  constructor(readonly allPipes = 'PIPE_ALL') {}
+  constructor(
+    readonly allPipes = 'PIPE_ALL',
+    readonly core = 0,
+    readonly record = false,
+  ) {}
 
   private freeAt(pipe: string): number {
     return Math.max(this.free.get(pipe) ?? 0, this.floor);
   }
 
   /** An op on its pipe: it starts when the pipe is free and takes its cost. Returns when it ends. */
-  issue(pipe: string, cost: OpCost, label: string): { start: number; end: number } {
+  issue(pipe: string, cost: OpCost, label: string, name = label, args: Record<string, string | number> = {}): { start: number; end: number } {
     this.ops++;
     const start = this.freeAt(pipe);
+    let end = start;
     if (cost.kind !== 'cycles') {
       this.noData.set(label, (this.noData.get(label) ?? 0) + 1);
-      return { start, end: start };
+    } else {
+      end = start + cost.cycles;
+      this.free.set(pipe, end);
+      this.busy.set(pipe, (this.busy.get(pipe) ?? 0) + cost.cycles);
     }
-    const end = start + cost.cycles;
-    this.free.set(pipe, end);
-    this.busy.set(pipe, (this.busy.get(pipe) ?? 0) + cost.cycles);
+    if (this.record)
+      this.keep({ core: this.core, pipe, name, start, end, args: { ...args, cost: cost.kind === 'cycles' ? cost.basis : `no data: ${cost.reason}` } });
     return { start, end };
+  }
+
+  private keep(slice: Slice): void {
+    this.slices.push(slice);
+    this.lastOf.set(slice.pipe, slice);
+    if (!this.lastEnding || slice.end >= this.lastEnding.end) this.lastEnding = slice;
+    for (const key of [slice.pipe, '*']) {
+      const waiting = this.pending.get(key);
+      if (!waiting) continue;
+      for (const f of waiting) f.to = slice;
+      this.pending.delete(key);
+    }
+  }
+
+  /** When `pipe` (or, undefined, every pipe) has finished what was issued to it so far, and the op that ends then. */
+  drained(pipe?: string): Signal {
+    if (pipe !== undefined && pipe !== this.allPipes) return { time: this.freeAt(pipe), from: this.lastOf.get(pipe) };
+    return { time: this.total(), from: this.lastEnding };
   }
 
   /** set_flag src -> dst: fires once src has finished what was issued to it before. */
   setFlag(src: string, dst: string, event: number): void {
     const key = `${src}>${dst}#${event}`;
     const queue = this.flags.get(key) ?? [];
-    queue.push(this.freeAt(src));
+    queue.push(this.drained(src));
     this.flags.set(key, queue);
   }
 
   /** wait_flag src -> dst: dst starts nothing more until the flag set first has fired (an unset flag: no wait). */
   waitFlag(src: string, dst: string, event: number): void {
     const fired = this.flags.get(`${src}>${dst}#${event}`)?.shift();
-    if (fired !== undefined && fired > this.freeAt(dst)) this.free.set(dst, fired);
+    if (fired) this.hold(dst, fired, `wait_flag ${src} -> ${dst} #${event}`, 'flag');
+  }
+
+  /**
+   * Nothing issued from now on to `pipe` (undefined: to any pipe, the scalar unit waited) starts before the signal
+   * fires; the trace draws the dependency from the op that fired it to the next op held.
+   */
+  hold(pipe: string | undefined, signal: Signal, label: string, kind: Flow['kind']): void {
+    if (pipe === undefined || pipe === this.allPipes) this.floor = Math.max(this.floor, signal.time);
+    else if (signal.time > this.freeAt(pipe)) this.free.set(pipe, signal.time);
+    if (!this.record || !signal.from) return;
+    const flow: Flow = { kind, from: signal.from, label };
+    this.flows.push(flow);
+    const key = pipe === undefined || pipe === this.allPipes ? '*' : pipe;
+    const waiting = this.pending.get(key) ?? [];
+    waiting.push(flow);
+    this.pending.set(key, waiting);
   }
 
   /** pipe_barrier: one pipe is in order already; PIPE_ALL makes every pipe wait for all of them. */

@@ -103,6 +103,7 @@ export function runRanks(program: Program, _types: TypeTable, fn: OpNode, perRan
   const world = new RunState(cores.length);
   const launches = perRank.map(() => new Map<string, unknown>());
   const interpreters = cores.map((core, id) => new Interpreter(program, { ...options, core }, world, launches[core.rank], id));
+  options.observer?.launch?.(cores);
   // A core may write into another core's on-chip memory (the cube's FIXPIPE store into a vector core's UB,
   // pto.mte_l0c_ub, src/micro/run/acc-store.ts): each core's memory is launch state under coreMemoryKey.
   interpreters.forEach((x, i) => launches[cores[i].rank].set(coreMemoryKey(cores[i]), x.memory));
@@ -504,6 +505,8 @@ class Interpreter implements Executor {
   private readonly sync: SyncTracker;
   /** The op that can wait which this core runs last (where it waits when it yields). */
   private waiting?: BoundOp;
+  /** The op running now (its generator may resume later: nothing else of this core runs meanwhile). */
+  private current?: BoundOp;
   /** Which regions and functions can wait: the others run without generators. */
   private readonly waits: WaitAnalysis;
 
@@ -618,6 +621,8 @@ class Interpreter implements Executor {
   private execute(op: BoundOp): void | Generator<Wait, void, void> {
     if (!op.def.execute) throw vmTrap(`${op.node.name} is not implemented yet`, op.node.nameSpan);
     this.world.races?.enter(this.id, op.node);
+    // The op a release or an acquire belongs to, for the observer (which ops hand off between cores is theirs to say).
+    this.current = op;
     return op.def.execute(this, op);
   }
 
@@ -795,6 +800,7 @@ class Interpreter implements Executor {
     const clock = this.world.clocks[this.id];
     const snapshot = clock.slice();
     clock[this.id]++;
+    if (this.current) this.options.observer?.released?.(this.id, this.current, snapshot);
     return snapshot;
   }
 
@@ -803,5 +809,6 @@ class Interpreter implements Executor {
     this.world.races?.flush();
     const clock = this.world.clocks[this.id];
     for (let i = 0; i < clock.length; i++) if (other[i] > clock[i]) clock[i] = other[i];
+    if (this.current) this.options.observer?.acquired?.(this.id, this.current, other);
   }
 }

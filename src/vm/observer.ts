@@ -1,3 +1,4 @@
+import type { CoreIndex, HappensBefore } from '../ir/definition';
 import type { BoundOp } from '../ir/bound';
 import type { Value } from '../machine/value';
 
@@ -7,7 +8,16 @@ import type { Value } from '../machine/value';
  * is one; the VM never imports it.
  */
 export interface RunObserver {
+  /** The cores of a launch, by the index the other calls name them with (not called for a single-core run). */
+  launch?(cores: readonly CoreIndex[]): void;
   instruction(core: number, op: BoundOp, objects: ReadonlyMap<string, Value>): void;
   /** A sync op ran; `id` is its event id when read at run time. */
   sync(core: number, op: BoundOp, id?: number): void;
+  /**
+   * `op` handed this core's work so far to other cores (a cross-core flag, a pushed or freed pipe slot, a notify):
+   * `clock` is the vector clock it handed, whose own entry names this hand-off.
+   */
+  released?(core: number, op: BoundOp, clock: HappensBefore): void;
+  /** `op` took in what other cores released (a wait that passed, a pop): their hand-offs `clock` covers. */
+  acquired?(core: number, op: BoundOp, clock: HappensBefore): void;
 }
