@@ -716,6 +716,22 @@ export const DIAGNOSTICS = {
       program: 'module attributes {pto.target_arch = "a5"} {\n  module attributes {pto.backend = "vpto"} {\n    func.func @k() {\n      return\n    }\n  }\n}\n',
     },
   },
+  vptoTileLowering: {
+    code: 'E0486',
+    severity: 'error',
+    summary:
+      "A tile op ptoas's VPTO back end cannot lower (pto-lower-to-ubuf-ops on A2/A3: a tload/tstore tensor view whose innermost stride is not the constant 1; pto-expand-tile-op on A5: a textract move that no template of lib/TileOps/a5 takes, vec -> mat, mat -> scaling or acc -> vec).",
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'pto-expand-tile-op'],
+      program:
+        'module attributes {pto.target_arch = "a5"} {\n  func.func @k() {\n    %c0 = arith.constant 0 : index\n' +
+        '    %s = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf16>\n' +
+        '    %d = pto.alloc_tile : !pto.tile_buf<mat, 16x16xf16, blayout=row_major, slayout=col_major>\n' +
+        '    pto.textract ins(%s, %c0, %c0 : !pto.tile_buf<vec, 16x16xf16>, index, index) outs(%d : !pto.tile_buf<mat, 16x16xf16, blayout=row_major, slayout=col_major>)\n' +
+        '    return\n  }\n}\n',
+    },
+  },
   recursiveCall: {
     code: 'W0410',
     severity: 'warning',

@@ -2,6 +2,7 @@ import { DiagnosticBag } from '../../diag/diagnostic';
 import { Program } from '../../ir/program';
 import { TypeTable } from '../../syntax/type-table';
 import { vmiToVpto } from './vmi-to-vpto';
+import { TILE_LOWERING_CHECKS } from './tile-lowering';
 import { simtPersistentFragment } from './simt-persistent-fragment';
 import { vmiLayoutAssignment, vmiMaskGranularityAssignment } from './vmi-layout-assignment';
 import { validateVmiBoundary, validateVmiLayout } from './validate-vmi-ir';
@@ -29,6 +30,7 @@ export type PassCheck = (c: PassCheckContext) => void;
 
 /** Each pass whose input checks are modelled, by its PTOAS name (pto-test-opt's flag without the dash). */
 export const PASS_CHECKS: Record<string, PassCheck> = {
+  ...TILE_LOWERING_CHECKS,
   'vmi-to-vpto': vmiToVpto,
   'vmi-mask-granularity-assignment': vmiMaskGranularityAssignment,
   'vmi-layout-assignment': vmiLayoutAssignment,
@@ -40,7 +42,7 @@ export const PASS_CHECKS: Record<string, PassCheck> = {
 };
 
 /** The passes of ptoas's VPTO back end (its vpto pipeline) whose checks are modelled, in the order it runs them. */
-export const VPTO_PIPELINE: string[] = [];
+export const VPTO_PIPELINE: string[] = ['pto-lower-to-ubuf-ops', 'pto-expand-tile-op'];
 
 /** The names PASS_CHECKS does not know, for a usage error. */
 export function unknownPasses(names: string[]): string[] {
