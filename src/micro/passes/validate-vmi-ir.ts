@@ -115,7 +115,31 @@ class Validator {
     if (!problem) return false;
     const [legacy, reason] = problem;
     const spelled = legacy === op.name ? `'${op.name}'` : `'${op.name}' (${legacy} once lowered)`;
-    return this.report(D.vmiLayoutUnsupported, op.nameSpan, `${spelled} has no VMI -> VPTO lowering rule for these layouts: ${reason}`);
+    const message = `${spelled} has no VMI -> VPTO lowering rule for these layouts: ${reason}`;
+    // A helper serves the one op that asked for its layout: PTOAS blames that op, and points at the helper.
+    const user = LAYOUT_HELPERS.has(op.name) ? this.soleUser(op, fn) : undefined;
+    if (user) {
+      this.c.diags.report(D.vmiLayoutUnsupported, user.nameSpan, `an operand of '${user.name}' gets its layout from ${message}`, [
+        { message: 'the helper that converts it', span: op.nameSpan },
+      ]);
+      return true;
+    }
+    return this.report(D.vmiLayoutUnsupported, op.nameSpan, message);
+  }
+
+  /** The op that uses `op`'s one result, when exactly one use exists. */
+  private soleUser(op: OpNode, fn: OpNode | undefined): OpNode | undefined {
+    const name = op.results.length === 1 && op.results[0].count === 1 ? op.results[0].name : undefined;
+    if (!name || !fn) return undefined;
+    const users: OpNode[] = [];
+    const walk = (ops: OpNode[]) => {
+      for (const o of ops) {
+        for (const operand of o.operands) if (operand.value?.name === name && operand.value.index === undefined) users.push(o);
+        for (const region of o.regions) for (const b of region.blocks) walk(b.ops);
+      }
+    };
+    for (const region of fn.regions) for (const b of region.blocks) walk(b.ops);
+    return users.length === 1 ? users[0] : undefined;
   }
 
   /** The VMI types of an op's signature (a function's), operands, results and block arguments. */

@@ -92,6 +92,18 @@ describe('pto-validate-vmi-layout-ir: each layout has a VMI -> VPTO lowering rul
     expect(errors(ensure(1, 'contiguous', 'num_groups = 1, slots = 1'), GATE)).toEqual([]);
   });
 
+  test('a helper whose result one op uses is blamed on that op (it asked for the layout), with a note at the helper', () => {
+    const d4 = V(128, 'deinterleaved = 4');
+    const c = V(128, 'contiguous');
+    const used = fn(`%a: ${d4}`, `%r = pto.vmi.ensure_layout %a : ${d4} -> ${c}`, `%s = pto.vmi.vadd %r, %r : ${c}, ${c} -> ${c}`);
+    // %r is used twice by the add: two uses, so the helper itself is blamed.
+    expect(errors(used, GATE)).toEqual(['E0462 3:10']);
+    const once = fn(`%a: ${d4}, %b: ${c}`, `%r = pto.vmi.ensure_layout %a : ${d4} -> ${c}`, `%s = pto.vmi.vadd %r, %b : ${c}, ${c} -> ${c}`);
+    expect(errors(once, GATE)).toEqual(['E0462 4:10']);
+    const r = assemble('t.pto', once, { target: 'a5', passes: GATE });
+    expect(r.diags.sorted()[0].notes?.map((n) => r.source.position(n.span.start))).toEqual([expect.objectContaining({ line: 3, col: 10 })]);
+  });
+
   test('ensure_mask_layout: b32 deinterleaved = 4 <-> contiguous only at 256 lanes', () => {
     const ensureMask = (lanes: number) =>
       fn(
