@@ -259,14 +259,18 @@ describe('row and column reduction fast paths match the definitions bit for bit'
       );
     },
   );
-  test.each(['cpu-sim', 'npu'] as const)('trowsum f32 (%s): rows longer than a repeat (lanes folded, then the tree)', (numerics) => {
+  test.each([
+    ['cpu-sim', 'a5'],
+    ['npu', 'a5'],
+    ['npu', 'a2a3'],
+  ] as const)('trowsum f32 (%s, %s): rows longer than a repeat (a2a3: lanes folded, then the tree; a5: a tree per repeat)', (numerics, target) => {
     fc.assert(
       fc.property(
         fc.constantFrom(8, 16),
         fc.constantFrom(8, 72, 136, 200, 1024),
         fc.array(fc.oneof(fc.integer({ min: 0, max: 0xffffffff }), fc.constantFrom(...SPECIAL_F32)), { minLength: 16 * 1024, maxLength: 16 * 1024 }),
         (rows, cols, bits) => {
-          const [all, javascript, none] = runAllWays(reductionProgram('trowsum', 'f32', rows, cols), 'a5', numerics, {
+          const [all, javascript, none] = runAllWays(reductionProgram('trowsum', 'f32', rows, cols), target, numerics, {
             a: new Uint8Array(Uint32Array.from(bits).buffer),
           });
           expect(all).toEqual(none);

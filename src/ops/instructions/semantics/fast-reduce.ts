@@ -115,22 +115,41 @@ const NPU_F32_LANES = 64;
 
 /**
  * npu f32 row sums into dst's column 0 (reduce.ts npuRowSum with the f32 add: 64 lanes folded repeat after repeat,
- * then the adjacent-pair tree, a row of at most 64 padded with +0 to a power of two), prepared; undefined when the
- * tiles are not f32 arrays or share bytes (the definition reads every row before it writes).
+ * then the adjacent-pair tree, a row of at most 64 padded with +0 to a power of two; `a5`: reduce.ts a5RowSum, the
+ * tree of each repeat added to an accumulator starting at +0), prepared; undefined when the tiles are not f32 arrays
+ * or share bytes (the definition reads every row before it writes).
  */
-export function npuF32RowSums(src: Tile, dst: Tile, rows: number, cols: number): (() => void) | undefined {
+export function npuF32RowSums(src: Tile, dst: Tile, rows: number, cols: number, a5 = false): (() => void) | undefined {
   const lanes = f32Lanes([src], rows, cols);
   const out = lanes && f32Lanes([dst], rows, 1);
   if (!lanes || !out || rows === 0 || cols === 0 || sharesBytes(src, dst)) return undefined;
   const [l] = lanes;
   const [d] = out;
-  let width = 1;
-  while (width < Math.min(cols, NPU_F32_LANES)) width *= 2;
-  const acc = new Float64Array(width);
+  const acc = new Float64Array(NPU_F32_LANES);
   const add = (a: number, b: number): number => {
     const v = a + b;
     return v === v ? fround(v) : fround(x86Nan(a, b));
   };
+  // The pair tree of the `count` values from column `first` (count <= 64), padded with +0 to a power of two.
+  const tree = (base: number, first: number, count: number): number => {
+    let width = 1;
+    while (width < count) width *= 2;
+    acc.fill(0, 0, width);
+    for (let k = 0; k < count; k++) acc[k] = l.data[base + (first + k) * l.col];
+    for (let n = width; n > 1; n >>= 1) for (let i = 0; i < n; i += 2) acc[i >> 1] = add(acc[i], acc[i + 1]);
+    return acc[0];
+  };
+  if (a5)
+    return () => {
+      for (let r = 0; r < rows; r++) {
+        const base = l.base + r * l.row;
+        let sum = 0;
+        for (let k = 0; k < cols; k += NPU_F32_LANES) sum = add(sum, tree(base, k, Math.min(NPU_F32_LANES, cols - k)));
+        d.data[d.base + r * d.row] = sum;
+      }
+    };
+  let width = 1;
+  while (width < Math.min(cols, NPU_F32_LANES)) width *= 2;
   return () => {
     for (let r = 0; r < rows; r++) {
       const base = l.base + r * l.row;

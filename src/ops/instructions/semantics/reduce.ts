@@ -75,6 +75,17 @@ function npuRowSum(row: Float64Array, lanes: number, add: (a: number, b: number)
   return pairTree(acc, add);
 }
 
+/**
+ * A float row sum in A5's order: an accumulator starting at +0 takes, repeat after repeat, the pair tree of the
+ * repeat's L lanes (pto-isa npu/a5/TRowReduce.hpp TRowReduceProc: vbr 0, then vcadd and vadd per repeat; PTOAS's
+ * template_trowsum does the same). So ((+0 + tree(x0..xL-1)) + tree(xL..x2L-1)) + ..., and a sum of zeros is +0.
+ */
+function a5RowSum(row: Float64Array, lanes: number, add: (a: number, b: number) => number): number {
+  let acc = 0;
+  for (let k = 0; k < row.length; k += lanes) acc = add(acc, pairTree(row.subarray(k, Math.min(k + lanes, row.length)), add));
+  return acc;
+}
+
 /** Copies the bits of src(r, c) to dst(dr, dc): min and max select an element, they compute nothing. */
 function copySelected(src: Tile, r: number, c: number, dst: Tile, dr: number, dc: number): void {
   copyElement(src.bytes, src.elementIndex(r, c) * src.codec.size, dst.bytes, dst.elementIndex(dr, dc) * dst.codec.size, dst.codec.size);
@@ -210,7 +221,7 @@ function rowProduct(ctx: InstructionContext, src: Tile, dst: Tile): void {
 /**
  * TROWMIN/TROWMAX/TROWSUM: dst[i, 0] = reduce over valid cols of src[i, j]. Float sums: cpu-sim adds
  * in order (f16 accumulating in f32), as the reference simulator does; npu adds in the vector unit's
- * tree order (`npuRowSum`).
+ * tree order (`npuRowSum`; on A5 `a5RowSum`, one tree per repeat).
  */
 export function rowReduce(ctx: InstructionContext): void {
   const src = ctx.tile('src');
@@ -232,7 +243,8 @@ export function rowReduce(ctx: InstructionContext): void {
     return;
   }
   if (ctx.numerics === 'npu' && src.codec.isFloat) {
-    const fast = dst.type.dtype === 'f32' ? npuF32RowSums(src, dst, src.vRow, src.vCol) : undefined;
+    const a5 = ctx.target === 'a5';
+    const fast = dst.type.dtype === 'f32' ? npuF32RowSums(src, dst, src.vRow, src.vCol, a5) : undefined;
     if (fast) {
       fast();
       return ctx.repeatWith(fast);
@@ -241,7 +253,8 @@ export function rowReduce(ctx: InstructionContext): void {
     const lanes = 256 / src.codec.size;
     // Float64Arrays keep a NaN's bits; a JS array may not (see numerics/pair-tree.ts).
     const values = readValues(src, src.vRow, src.vCol);
-    for (let r = 0; r < src.vRow; r++) dst.set(r, 0, npuRowSum(values.subarray(r * src.vCol, (r + 1) * src.vCol), lanes, add));
+    const sum = a5 ? a5RowSum : npuRowSum;
+    for (let r = 0; r < src.vRow; r++) dst.set(r, 0, sum(values.subarray(r * src.vCol, (r + 1) * src.vCol), lanes, add));
     return;
   }
   const run = ctx.numerics === 'cpu-sim' && dst.type.dtype === 'f32' ? fastRowSums(src, dst, src.vRow, src.vCol, ctx.vectorKernels) : undefined;

@@ -51,9 +51,16 @@ function floatMath(name: 'exp' | 'log' | 'sqrt' | 'rsqrt' | 'recip', dtype: Elem
       return (x) => invalid(Math.log(x));
     case 'sqrt':
       return (x) => invalid(Math.sqrt(x));
-    case 'rsqrt':
+    case 'rsqrt': {
+      // A5's vector unit: vsqrt, then vdiv of 1 by it, each rounded to the element type (pto-isa npu/a5/TRsqrt.hpp,
+      // the default precision; PTOAS's template does the same), so two roundings in the element type.
+      if (ctx.numerics === 'npu' && ctx.target === 'a5') {
+        const c = codec(dtype);
+        return (x) => 1 / (c.round(invalid(Math.sqrt(x))) as number);
+      }
       // 1.0 / std::sqrt(x) in double (two roundings), then rounded to the element type, as the simulator computes it.
       return (x) => 1 / invalid(Math.sqrt(x));
+    }
     case 'recip':
       return (x) => {
         if (cpuSim && x === 0) ctx.trap('pto.trecip of 0: the reference simulator asserts a non-zero divisor');
@@ -103,7 +110,8 @@ function unary(ctx: InstructionContext): void {
     dst.forEachValid((r, c) => dst.setBits(r, c, op(src.getBits(r, c), src.get(r, c) as number)));
     return;
   }
-  if (ctx.numerics === 'npu' && name !== 'sqrt' && name !== 'recip') {
+  // A5's trsqrt is vsqrt and vdiv, both correctly rounded (floatMath).
+  if (ctx.numerics === 'npu' && name !== 'sqrt' && name !== 'recip' && !(name === 'rsqrt' && ctx.target === 'a5')) {
     ctx.note(`pto.t${name} under --numerics npu: the vector unit's own error is not documented; the VM computes the correctly rounded result`);
   }
   const math = floatMath(name, dtype, ctx);

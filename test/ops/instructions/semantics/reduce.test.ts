@@ -39,6 +39,30 @@ describe('tcolsum isBinary = true', () => {
   });
 });
 
+describe('trowsum f32 over more than one repeat (npu)', () => {
+  // 72 valid columns: x0 = 1, x1 = 2^-24, x64 = -1, the rest 0. A2/A3's order folds repeat 2 into the lanes of
+  // repeat 1 first (x0 + x64 = 0), then the pair tree: 0 + 2^-24 = 2^-24. A5's (pto-isa npu/a5/TRowReduce.hpp, and
+  // PTOAS's template_trowsum): +0 + tree(x0..x63) = 1 + 2^-24, a tie that rounds to 1; then 1 + tree(x64..x71) = +0.
+  const row = new Array<number>(72).fill(0);
+  row[0] = 1;
+  row[1] = e;
+  row[64] = -1;
+  const tiles = (data: number[], cols: number) => ({
+    s: { dtype: 'f32' as const, rows: 1, cols: 128, valid: [1, cols] as [number, number], data },
+    t: { dtype: 'f32' as const, rows: 1, cols: 128 },
+    d: { dtype: 'f32' as const, rows: 8, cols: 1, valid: [1, 1] as [number, number], columnMajor: true },
+  });
+  const line = 'pto.trowsum ins(%s, %t : T(s), T(t)) outs(%d : T(d))';
+  test('a5: each repeat reduced by its own tree and added to an accumulator from +0; a2a3: lanes folded first', () => {
+    expect(Object.is(runValues(line, tiles(row, 72), 'npu', 'a5').d[0], 0)).toBe(true);
+    expect(runValues(line, tiles(row, 72), 'npu', 'a2a3').d[0]).toBe(e);
+  });
+  test('a5: a row of -0 sums to +0 (the accumulator starts at +0); a2a3 keeps -0', () => {
+    expect(Object.is(runValues(line, tiles([-0], 1), 'npu', 'a5').d[0], 0)).toBe(true);
+    expect(Object.is(runValues(line, tiles([-0], 1), 'npu', 'a2a3').d[0], -0)).toBe(true);
+  });
+});
+
 describe('trowprod', () => {
   const row = [1.5, 3, 1 + 2 ** -20, 7, 0.1, 2, 5, 11, 1.25, 1 / 3].map(f);
   const tiles = () => ({

@@ -82,6 +82,23 @@ describe('tlog, tsqrt, trsqrt', () => {
   });
 });
 
+describe('trsqrt on A5 (npu): vsqrt, then vdiv of 1, each rounded to the element type', () => {
+  // pto-isa npu/a5/TRsqrt.hpp (default precision) and PTOAS's A5 template compute vsqrt then vdiv. f32 rsqrt(6):
+  // sqrt(6) = 2.44948974... rounds to 0x401cc471 (2.4494898319...); 1 / that = 0.408248275... rounds to 0x3ed105eb,
+  // where 1 / sqrt(6) rounded once (0.408248290...) is 0x3ed105ec. rsqrt(7): 0x3ec18490 (two), 0x3ec1848f (one).
+  // f16 rsqrt(17): sqrt rounds to 4.125 (0x4420), 1 / 4.125 = 0.242424... rounds to 0x33c2; once: 0x33c3.
+  test('f32 and f16 on A5: two roundings; A2/A3 (vrsqrt) and cpu-sim: 1 / sqrt rounded once', () => {
+    const a5 = unaryBytes('trsqrt', 'f32', [6, 7, 4, 0], { target: 'a5' });
+    expect([0, 1, 2, 3].map((k) => bits32(a5, k))).toEqual([0x3ed105eb, 0x3ec18490, 0x3f000000, 0x7f800000]);
+    const a2a3 = unaryBytes('trsqrt', 'f32', [6, 7], { target: 'a2a3' });
+    expect([bits32(a2a3, 0), bits32(a2a3, 1)]).toEqual([0x3ed105ec, 0x3ec1848f]);
+    const sim = unaryBytes('trsqrt', 'f32', [6], { ...cpu, target: 'a5' });
+    expect(bits32(sim, 0)).toBe(0x3ed105ec);
+    expect(bits16(unaryBytes('trsqrt', 'f16', [17], { target: 'a5' }), 0)).toBe(0x33c2);
+    expect(bits16(unaryBytes('trsqrt', 'f16', [17], { target: 'a2a3' }), 0)).toBe(0x33c3);
+  });
+});
+
 describe('trecip', () => {
   test('floats: 1/x rounded once; npu 1/0 is inf, cpu-sim traps (the simulator asserts)', () => {
     expect(unary('trecip', 'f32', [3, -0.5, 0])).toEqual([Math.fround(1 / 3), -2, Infinity]);
