@@ -86,7 +86,33 @@ export const ArchFile = z.object({
   }),
 });
 
+/** a2a3 instruction level: each vector intrinsic's head, slope and tail, and the costs around them (note in the file). */
+export const A2a3InstructionsFile = z.object({
+  ...Origin,
+  source: z.string(),
+  note: z.string(),
+  controlCallCycles: z.number().int().nonnegative(),
+  countModeFloorCycles: z.number().int().nonnegative(),
+  intrinsics: z.record(
+    z.string().regex(/^v[a-z_0-9]+$/),
+    z.strictObject({
+      head: z.number().int().nonnegative(),
+      slope: z.number().int().nonnegative(),
+      tail: z.number().int().nonnegative(),
+      countModeFloor: z.boolean(),
+    }),
+  ),
+  /** Per tile op: which of pto-isa's a2a3 lowerings it takes (src/timing/a2a3-instructions.ts) and its intrinsic. */
+  ops: z.record(
+    z.string().regex(/^T[A-Z0-9]+$/),
+    z.strictObject({ lowering: z.enum(['binary', 'binaryScalar', 'unary']), intrinsic: z.string().regex(/^v[a-z_0-9]+$/) }),
+  ),
+  /** Ops whose cost pto-isa states as a constant in place of the instruction model. */
+  fixedOpCycles: z.array(z.strictObject({ op: z.string().regex(/^T[A-Z0-9]+$/), dtypes: z.array(z.string()), cycles: z.number().int() })),
+});
+
 export type A2a3FormulaData = z.infer<typeof A2a3FormulaFile>;
 export type A5FormulaData = z.infer<typeof A5FormulaFile>;
 export type A5FormulaRow = A5FormulaData['rows'][number];
 export type ArchData = z.infer<typeof ArchFile>;
+export type A2a3InstructionsData = z.infer<typeof A2a3InstructionsFile>;

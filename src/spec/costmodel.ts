@@ -1,11 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { SPEC_DIR } from './tables';
-import type { A2a3FormulaData, A5FormulaData, ArchData } from './costmodel-schema';
+import type { A2a3FormulaData, A2a3InstructionsData, A5FormulaData, ArchData } from './costmodel-schema';
 
 /** spec/costmodel/'s tables, validated by zod once per process (only runs that estimate time load them). */
 export interface CostModelTables {
   a2a3: A2a3FormulaData;
+  a2a3Instructions: A2a3InstructionsData;
   a5: A5FormulaData;
   arch: ArchData;
 }
@@ -19,6 +20,7 @@ export function costModelTables(dir = path.join(SPEC_DIR, 'costmodel')): CostMod
   const read = (f: string): unknown => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
   const tables = {
     a2a3: schema.A2a3FormulaFile.parse(read('a2a3-formula.json')),
+    a2a3Instructions: schema.A2a3InstructionsFile.parse(read('a2a3-instructions.json')),
     a5: schema.A5FormulaFile.parse(read('a5-formula.json')),
     arch: schema.ArchFile.parse(read('arch.json')),
   };

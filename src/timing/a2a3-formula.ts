@@ -4,10 +4,10 @@ import { elemBytes, noData, OpCost, TileOpInput } from './cost';
 /**
  * A2/A3 tile ops from pto-isa's fitted formula table (spec/costmodel/a2a3-formula.json): per op, dtype (f32 or f16)
  * and tile width, cycles = round(slope * rows * cols + bias) over the whole tile; a row with no width (cols null,
- * dtype "any") serves every width and dtype (TEXP, TSQRT). Widths the table lacks have no data: the curves differ
- * too much from width to width to interpolate.
+ * dtype "any") serves every width and dtype (TEXP, TSQRT), unless dtypeBlindRows is false. Widths the table lacks
+ * have no data: the curves differ too much from width to width to interpolate.
  */
-export function a2a3FormulaCost(input: TileOpInput): OpCost {
+export function a2a3FormulaCost(input: TileOpInput, { dtypeBlindRows = true } = {}): OpCost {
   const { a2a3 } = costModelTables();
   const dtype = input.dtype === 'f32' ? 'fp32' : input.dtype === 'f16' ? 'fp16' : undefined;
   const rows = a2a3.rows.filter((r) => r.op === input.op);
@@ -15,7 +15,7 @@ export function a2a3FormulaCost(input: TileOpInput): OpCost {
   const row =
     rows.find((r) => r.dtype === dtype && r.cols === input.cols) ??
     rows.find((r) => r.dtype === dtype && r.cols === null) ??
-    rows.find((r) => r.dtype === 'any' && (r.cols === input.cols || r.cols === null));
+    (dtypeBlindRows ? rows.find((r) => r.dtype === 'any' && (r.cols === input.cols || r.cols === null)) : undefined);
   if (!row) {
     const widths = rows.filter((r) => r.dtype === dtype).map((r) => r.cols);
     return noData(

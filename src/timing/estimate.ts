@@ -1,4 +1,5 @@
 import { a2a3FormulaCost, a2a3MatmulCost } from './a2a3-formula';
+import { a2a3InstructionCost } from './a2a3-instructions';
 import { a5FormulaCost } from './a5-formula';
 import { OpCost, TileOpInput } from './cost';
 
@@ -10,5 +11,17 @@ export function tileOpCost(input: TileOpInput): OpCost {
   if (input.op === 'TMATMUL') {
     return input.arch === 'a2a3' ? a2a3MatmulCost(input) : { kind: 'no-data', pipe: 'cube', reason: 'pto-isa has no A5 cube formula' };
   }
-  return input.arch === 'a5' ? a5FormulaCost(input) : a2a3FormulaCost(input);
+  return input.arch === 'a5' ? a5FormulaCost(input) : a2a3Cost(input);
+}
+
+/**
+ * A2/A3: the formula table's curve fitted for the op's own dtype and width where it has one (it is the closer of
+ * pto-isa's two models there); else pto-isa's instruction-level model (a2a3-instructions.ts); else the table's
+ * dtype-blind rows (TEXP, TSQRT: fitted on f32, up to 1.6x too slow for f16).
+ */
+function a2a3Cost(input: TileOpInput): OpCost {
+  const fitted = a2a3FormulaCost(input, { dtypeBlindRows: false });
+  if (fitted.kind === 'cycles') return fitted;
+  const instructions = a2a3InstructionCost(input);
+  return instructions.kind === 'cycles' ? instructions : a2a3FormulaCost(input);
 }

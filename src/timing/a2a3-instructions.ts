@@ -1,0 +1,169 @@
+import { costModelTables } from '../spec/costmodel';
+import type { A2a3InstructionsData } from '../spec/costmodel-schema';
+import { elemBytes, noData, OpCost, TileOpInput } from './cost';
+
+/**
+ * A2/A3 tile ops as pto-isa's instruction-level model costs them (the model its tests/costmodel/st hold): the op is
+ * lowered to vector intrinsics the way pto-isa's a2a3 implementation issues them (include/pto/npu/a2a3: one
+ * instruction over the whole tile, one per row, or a count-mode call; repeats of at most 255; a partial mask for a
+ * tail), and each intrinsic costs what spec/costmodel/a2a3-instructions.json gives (its note says how the pieces add
+ * up). The tile's valid region is taken as a runtime value, as in pto-isa's st tests (Tile<..., -1, -1>).
+ */
+
+/** One step of a lowering: a vector intrinsic with its repeat count, or a control call (mask, mode, barrier). */
+type Step = { kind: 'intrinsic'; repeat: number } | { kind: 'mask'; full: boolean } | { kind: 'countMode'; on: boolean } | { kind: 'barrier' };
+
+/** 256 bytes per repeat, 32 per block; more than 255 repeats or a stride over 255 blocks takes another instruction. */
+const REPEAT_BYTES = 256;
+const BLOCK_BYTES = 32;
+const REPEAT_MAX = 255;
+const STRIDE_MAX = 255;
+
+interface Shape {
+  rows: number;
+  cols: number;
+  validRows: number;
+  validCols: number;
+  /** Elements per repeat and per 32-byte block. */
+  perRepeat: number;
+  perBlock: number;
+}
+
+const fullMask: Step = { kind: 'mask', full: true };
+const partialMask: Step = { kind: 'mask', full: false };
+const run = (repeat: number): Step => ({ kind: 'intrinsic', repeat });
+
+/** The whole valid region as one count-mode call (repeat 0: the hardware counts the elements), or one per row. */
+function countMode(calls: number): Step[] {
+  return [{ kind: 'countMode', on: true }, partialMask, ...Array<Step>(calls).fill(run(0)), { kind: 'countMode', on: false }, fullMask];
+}
+
+/** The valid region as one run: whole repeats, then the remainder under a partial mask. */
+function normalOneRun(s: Shape): Step[] {
+  const n = s.validRows * s.validCols;
+  const steps = [run(Math.floor(n / s.perRepeat))];
+  if (n % s.perRepeat) steps.push(partialMask, run(1), fullMask);
+  return steps;
+}
+
+/** Row by row: each row's whole repeats, in instructions of at most 255 repeats. */
+function rowHeads(s: Shape, perRow: number): Step[] {
+  if (perRow === 0) return [];
+  const row = [...Array<Step>(Math.floor(perRow / REPEAT_MAX)).fill(run(REPEAT_MAX)), ...(perRow % REPEAT_MAX ? [run(perRow % REPEAT_MAX)] : [])];
+  return Array.from({ length: s.validRows }, () => row).flat();
+}
+
+/** Each row's remainder under one partial mask, the rows as repeats (one instruction per row if the stride is too long). */
+function rowTails(s: Shape): Step[] {
+  const strideTooLong = s.cols / s.perBlock > STRIDE_MAX;
+  const steps: Step[] = [partialMask];
+  let left = s.validRows;
+  if (s.rows > REPEAT_MAX) {
+    for (let i = 0; i < Math.floor(s.validRows / REPEAT_MAX); i++) steps.push(...(strideTooLong ? Array<Step>(REPEAT_MAX).fill(run(1)) : [run(REPEAT_MAX)]));
+    left = s.validRows % REPEAT_MAX;
+  }
+  if (left) steps.push(...(strideTooLong ? Array<Step>(left).fill(run(1)) : [run(left)]));
+  return [...steps, fullMask];
+}
+
+/** Rows as repeats (a column block per instruction), or whole rows then the row remainders when that does not fit. */
+function rowRepeats(s: Shape): Step[] {
+  if (s.rows <= REPEAT_MAX && s.cols / s.perBlock <= STRIDE_MAX) {
+    const steps = Array<Step>(Math.floor(s.validCols / s.perRepeat)).fill(run(s.validRows));
+    if (s.validCols % s.perRepeat) steps.push(partialMask, run(s.validRows), fullMask);
+    return steps;
+  }
+  let remain = s.validCols;
+  const steps: Step[] = [];
+  if (s.rows > s.perRepeat) {
+    steps.push(...rowHeads(s, Math.floor(s.validCols / s.perRepeat)));
+    remain = s.validCols % s.perRepeat;
+  }
+  return remain ? [...steps, ...rowTails(s)] : steps;
+}
+
+/** The two-dimensional choices common to the binary and binary-scalar lowerings (valid width short of the tile's). */
+function twoDimensional(s: Shape): Step[] {
+  const blocksPerRow = Math.floor(s.cols / s.perRepeat);
+  if (blocksPerRow > 1 && s.rows * blocksPerRow < 4) return countMode(s.validRows);
+  if (s.rows < blocksPerRow + 1) {
+    return s.validCols % s.perRepeat ? countMode(s.validRows) : Array<Step>(s.validRows).fill(run(Math.floor(s.validCols / s.perRepeat)));
+  }
+  return rowRepeats(s);
+}
+
+/** One run, in count mode when it is long or its width is not a whole number of repeats. */
+function oneRun(s: Shape): Step[] {
+  const repeats = Math.ceil((s.validRows * s.validCols) / s.perRepeat);
+  const ragged = s.validCols > s.perRepeat && s.validCols % s.perRepeat !== 0;
+  return ragged || repeats > REPEAT_MAX ? countMode(1) : normalOneRun(s);
+}
+
+/** pto-isa's a2a3 lowerings (TBinOp.hpp, TBinSOp.hpp, TUnaryOp.hpp), by name in a2a3-instructions.json. */
+const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Shape) => Step[] | undefined> = {
+  // Narrow tiles: the rows as repeats under one mask; else one run when the valid width is the tile's.
+  binary: (s) => {
+    if (s.rows <= REPEAT_MAX && s.cols < s.perRepeat) return [partialMask, run(s.validRows), fullMask];
+    return s.cols === s.validCols || s.validRows === 1 ? oneRun(s) : twoDimensional(s);
+  },
+  // The one-run form only for one-row tiles: a runtime valid region counts as not contiguous.
+  binaryScalar: (s) => (s.rows === 1 ? oneRun(s) : twoDimensional(s)),
+  // One run when the valid width is the tile's; the row-by-row forms are not modelled yet.
+  unary: (s) =>
+    s.validCols === s.cols || s.validRows === 1
+      ? Math.ceil((s.validRows * s.validCols) / s.perRepeat) > REPEAT_MAX
+        ? countMode(1)
+        : normalOneRun(s)
+      : undefined,
+};
+
+/** The cycles of a lowering: heads, slopes, the count-mode floor, control calls and the tail left at the end. */
+function evaluate(steps: Step[], intrinsic: A2a3InstructionsData['intrinsics'][string], table: A2a3InstructionsData): number {
+  let cycles = 0;
+  let pipeIdle = true;
+  let countModeOn = false;
+  let pendingTail = 0;
+  for (const step of steps) {
+    if (step.kind === 'intrinsic') {
+      cycles += intrinsic.slope * step.repeat + (pipeIdle ? intrinsic.head : 0);
+      if (intrinsic.countModeFloor && countModeOn) cycles += table.countModeFloorCycles;
+      pipeIdle = false;
+      pendingTail = intrinsic.tail;
+      continue;
+    }
+    cycles += table.controlCallCycles;
+    if (step.kind === 'mask') countModeOn = !step.full;
+    else if (step.kind === 'countMode') countModeOn = step.on;
+    else {
+      cycles += pendingTail;
+      pendingTail = 0;
+      pipeIdle = true;
+    }
+  }
+  return cycles + pendingTail;
+}
+
+/** The op's cost in pto-isa's a2a3 instruction-level model, or "no data" for an op or shape it does not lower here. */
+export function a2a3InstructionCost(input: TileOpInput): OpCost {
+  const table = costModelTables().a2a3Instructions;
+  const fixed = table.fixedOpCycles.find((f) => f.op === input.op && f.dtypes.includes(input.dtype));
+  if (fixed) return { kind: 'cycles', cycles: fixed.cycles, pipe: 'vector', basis: `a2a3 ${input.op} ${input.dtype}: pto-isa's constant` };
+  const op = table.ops[input.op];
+  const bytes = elemBytes(input.dtype);
+  if (!op) return noData(`pto-isa's a2a3 instruction model has no lowering of ${input.op} here`, 'vector');
+  if (!bytes) return noData(`pto-isa's a2a3 lowering of ${input.op} has no ${input.dtype}`, 'vector');
+  const shape: Shape = {
+    rows: input.rows,
+    cols: input.cols,
+    validRows: input.validRows ?? input.rows,
+    validCols: input.validCols ?? input.cols,
+    perRepeat: REPEAT_BYTES / bytes,
+    perBlock: BLOCK_BYTES / bytes,
+  };
+  const steps = LOWERINGS[op.lowering](shape);
+  const intrinsic = table.intrinsics[op.intrinsic];
+  if (!intrinsic) return noData(`pto-isa's a2a3 instruction table has no ${op.intrinsic}`, 'vector');
+  if (!steps) return noData(`the a2a3 ${op.lowering} lowering of ${input.op} with a valid width short of the tile's is not modelled`, 'vector');
+  const cycles = evaluate(steps, intrinsic, table);
+  return { kind: 'cycles', cycles, pipe: 'vector', basis: `a2a3 instruction model ${op.intrinsic} (${op.lowering})` };
+}
