@@ -8,6 +8,7 @@ import {
   castProblem,
   ensureLayoutProblem,
   ensureMaskLayoutProblem,
+  groupBroadcastLoadProblem,
   groupBroadcastProblem,
   groupLoadProblem,
   groupReduceProblem,
@@ -244,6 +245,8 @@ class Validator {
         return src && layoutOf(src.layout) && layoutOf(src.layout)!.kind !== 'contiguous' ? why(storeProblem(src)) : undefined;
       case 'group_load':
         return res?.layout ? why(groupLoadProblem(res, groups, this.constant(fn, op, 2))) : undefined;
+      case 'group_broadcast_load':
+        return res ? why(groupBroadcastLoadProblem(res, groups, this.constant(fn, op, 2))) : undefined;
       case 'group_slot_load':
         return res ? why(groupSlotMemoryProblem(res, groups, 'result')) : undefined;
       case 'group_store':

@@ -210,6 +210,35 @@ export function groupLoadProblem(result: VmiVregType, numGroups: number, rowStri
     : 'no group_load rule has this result layout for this group size and row stride (a block-deinterleaved result needs a constant row stride of whole 32-byte blocks)';
 }
 
+/** kGroupBroadcastLoadLayoutPatterns: block class, contiguous groups in memory (unit stride) or any, result layout,
+ *  and whether the row needs a single group. */
+const GROUP_BROADCAST_LOAD: [Block, 'contiguous' | 'any', Row, boolean][] = [
+  [gb(1, 4), 'contiguous', ls(4), false],
+  [gb(1, 2), 'contiguous', ls(2), false],
+  [gb(1), 'contiguous', c, false],
+  [gb(2), 'contiguous', c, false],
+  [gb(2), 'contiguous', d(2), false],
+  [gb(4), 'contiguous', c, false],
+  [gb(4), 'contiguous', d(4), false],
+  [gbFull(), 'any', c, false],
+  [gbFull(), 'any', d(2), true],
+  [gbFull(), 'any', d(4), true],
+];
+
+/** `stride`: the source group stride when it is a constant. */
+export function groupBroadcastLoadProblem(result: VmiVregType, numGroups: number, stride: number | undefined): string | undefined {
+  if (!result.layout) return 'the result layout must be assigned';
+  const key = groupKey(result, numGroups, 'group_broadcast_load');
+  if (typeof key === 'string') return key;
+  const ok = GROUP_BROADCAST_LOAD.some(
+    ([block, memory, row, single]) =>
+      blockMatches(block, key) && (!single || numGroups === 1) && (memory === 'any' || stride === 1) && matches(row, result.layout, numGroups),
+  );
+  return ok
+    ? undefined
+    : `no group_broadcast_load rule has this result layout for groups of ${key.groupSize} lanes (groups narrower than a register part need a constant unit source group stride)`;
+}
+
 // ---- grouped reductions and broadcasts ------------------------------------------------------------------------
 
 /** kGroupReduceLayoutPatterns: block class, source (and mask) layout, result layout. */

@@ -182,6 +182,21 @@ describe('pto-validate-vmi-layout-ir: each layout has a VMI -> VPTO lowering rul
     expect(errors(load('contiguous', '%st'), LOWERED)).toEqual(['E0462 4:10']);
   });
 
+  test('a group broadcast load of groups narrower than a register part reads one scalar a group at a constant unit stride', () => {
+    const load = (stride: string, groups: number, layout: string) =>
+      fn(
+        '%src: !pto.ptr<f32, ub>, %off: index, %st: index',
+        '%c1 = arith.constant 1 : index',
+        `%o = pto.vmi.group_broadcast_load %src[%off], ${stride} {num_groups = ${groups}} : !pto.ptr<f32, ub> -> ${V(64, layout)}`,
+      );
+    // 64 / 8 = 8 lanes a group: one 32-byte block.
+    expect(errors(load('%c1', 8, 'contiguous'), GATE)).toEqual([]);
+    expect(errors(load('%st', 8, 'contiguous'), GATE)).toEqual(['E0462 4:10']);
+    // One group of a whole part: any stride, and deinterleaved too.
+    expect(errors(load('%st', 1, 'deinterleaved = 2'), GATE)).toEqual([]);
+    expect(errors(load('%c1', 8, 'deinterleaved = 2'), GATE)).toEqual(['E0462 4:10']);
+  });
+
   test('extf widens contiguous f16 into deinterleaved = 2 f32 (each half of a register to its own part)', () => {
     const cvt = (to: string) => fn(`%s: ${V(128, 'contiguous', 'f16')}`, `%o = pto.vmi.vcvt %s : ${V(128, 'contiguous', 'f16')} -> ${V(128, to)}`);
     expect(errors(cvt('contiguous'), LOWERED)).toEqual(['E0462 3:10']);
