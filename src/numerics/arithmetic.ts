@@ -1,5 +1,6 @@
 import { ElemType, isFloat } from '../types/type';
 import { ElementCodec, Scalar, codec } from './elements';
+import { npuConverter } from './conversion';
 
 /**
  * Per-element arithmetic of the elementwise instructions, for every dtype and both numerics profiles.
@@ -35,6 +36,8 @@ export type BinaryOperationName = (typeof BINARY_OPERATIONS)[number];
 export interface OperationOptions {
   /** The tile-scalar form (tpows, trems, tfmods): the simulator's scalar overloads differ in a few integer and f16 details. */
   scalarForm?: boolean;
+  /** npu on A5: a float fmod is A5's vector sequence (a5Fmod), not C's exact fmod. */
+  a5?: boolean;
 }
 
 /** x86's default NaN (the "real indefinite", sign bit set): f32 0xffc00000, f16 0xfe00 once rounded. */
@@ -97,6 +100,7 @@ function floatOperation(name: BinaryOperationName, dtype: ElemType, numerics: Nu
     case 'min':
       return cpuSim ? (a, b) => ((b as number) < (a as number) ? b : a) : nanFirst((a, b) => ((b as number) < (a as number) ? b : a));
     case 'fmod':
+      if (!cpuSim && options.a5 && (dtype === 'f32' || dtype === 'f16')) return a5Fmod(dtype, fail);
       // JS % on numbers is C's fmod: exact, sign of the dividend.
       return rounded((a, b) => a % b);
     case 'rem': {
@@ -116,6 +120,24 @@ function floatOperation(name: BinaryOperationName, dtype: ElemType, numerics: Nu
       return (a, b) => relu(sub(a, b), numerics);
   }
   return fail(`${name} is not defined for ${dtype}`);
+}
+
+/**
+ * fmod on A5's vector unit (pto-isa npu/a5/TFMod.hpp and TFModS.hpp, default precision; the tile-scalar form alike):
+ * a / b (vdiv), truncated (vtrc ROUND_Z), times b (vmul), subtracted from a (vsub), each step rounded in f32. f16
+ * operands are widened to f32 first and the f32 remainder converted back toward zero, saturating (vcvt ROUND_Z
+ * RS_ENABLE). So an exact multiple gives a - a = +0 where C's fmod keeps the dividend's sign (fmod(-5, 2.5) = -0), and
+ * a quotient past 2^24 loses the low bits C's exact fmod keeps. A NaN follows the x86 rule, as the other npu ops.
+ */
+function a5Fmod(dtype: 'f32' | 'f16', fail: Fail): ElementOperation {
+  const f = Math.fround;
+  const narrow = dtype === 'f16' ? npuConverter('f32', 'f16', 'trunc', true, fail) : (v: Scalar) => v;
+  return (a, b) => {
+    const x = a as number;
+    const y = b as number;
+    const r = f(x - f(Math.trunc(f(x / y)) * y));
+    return narrow(Number.isNaN(r) ? f(x86Nan(a, b)) : r);
+  };
 }
 
 /** npu max/min: the vector unit's vmax/vmin return a NaN when either input is one (the first NaN here). */

@@ -72,7 +72,7 @@ export function elementwise(ctx: InstructionContext): void {
     }
     if (rowRuns3(d, x, y, dst.vRow, dst.vCol, (i, j, k, n) => loops.tiles(d.data, i, x.data, j, y.data, k, n))) return;
   }
-  const op = binaryOperation(name, dst.type.dtype, ctx.numerics, ctx.trap);
+  const op = binaryOperation(name, dst.type.dtype, ctx.numerics, ctx.trap, { a5: ctx.target === 'a5' });
   const finish = finisher(ctx, dst.type.dtype);
   const element = (x: Scalar, y: Scalar) => finish(op(x, y));
   if (mapFloat2(dst, a, b, dst.vRow, dst.vCol, element as (x: number, y: number) => number)) return;
@@ -88,7 +88,7 @@ export function elementwiseScalar(ctx: InstructionContext): void {
   const [src] = sourceTiles(ctx);
   const scalarName = scalarOperandName(ctx);
   const s = scalarAsElement(ctx.scalar(scalarName), src.type.dtype, ctx.trap);
-  const op = binaryOperation(binaryName(ctx), dst.type.dtype, ctx.numerics, ctx.trap, { scalarForm: true });
+  const op = binaryOperation(binaryName(ctx), dst.type.dtype, ctx.numerics, ctx.trap, { scalarForm: true, a5: ctx.target === 'a5' });
   const finish = finisher(ctx, dst.type.dtype);
   const uses = ctx.bound.operands;
   const scalarFirst =

@@ -330,6 +330,27 @@ describe('remainders', () => {
   });
 });
 
+describe('tfmod, tfmods on A5 (npu): vdiv, vtrc toward zero, vmul, vsub, each rounded in f32', () => {
+  // pto-isa npu/a5/TFMod.hpp, TFModS.hpp (default precision) compute a - trunc(a / b) * b in f32 steps.
+  const a2a3: RunOptions = { target: 'a2a3' };
+  const sim: RunOptions = { numerics: 'cpu-sim' };
+  test('an exact multiple of a negative dividend: -5 - (-2 * 2.5) = +0 on A5; C fmod keeps -0 (A2/A3, cpu-sim)', () => {
+    const isPlusZero = (v: Elem) => Object.is(v, 0);
+    const isMinusZero = (v: Elem) => Object.is(v, -0);
+    expect(binary('tfmod', 'f32', [-5, -0, -7], [2.5, 3, 3], { target: 'a5' })).toEqual([0, 0, -1]);
+    expect(binary('tfmod', 'f32', [-5, -0], [2.5, 3], { target: 'a5' }).every(isPlusZero)).toBe(true);
+    expect(scalarOp('tfmods', 'f32', [-5], ['f32', 2.5], { target: 'a5' }).every(isPlusZero)).toBe(true);
+    expect(scalarOp('tfmods', 'f16', [-5], ['f16', 2.5], { target: 'a5' }).every(isPlusZero)).toBe(true);
+    expect(binary('tfmod', 'f32', [-5], [2.5], a2a3).every(isMinusZero)).toBe(true);
+    expect(scalarOp('tfmods', 'f32', [-5], ['f32', 2.5], sim).every(isMinusZero)).toBe(true);
+  });
+  test('a quotient past 2^24: fmod(1e10, 3) is 1 exactly, 0 on A5', () => {
+    // 1e10 / 3 rounds to 3333333248 (f32 steps of 256 there); * 3 = 9999999744 rounds to 1e10 (steps of 1024); 1e10 - 1e10 = 0.
+    expect(binary('tfmod', 'f32', [1e10], [3], { target: 'a5' })).toEqual([0]);
+    expect(binary('tfmod', 'f32', [1e10], [3], a2a3)).toEqual([1]);
+  });
+});
+
 describe('tpow', () => {
   const pow = (dtype: ElemType, base: Elem[], exp: Elem[], opts: RunOptions = {}) =>
     run(
