@@ -614,6 +614,20 @@ export const DIAGNOSTICS = {
       program: FRAGMENT(' attributes {pto.entry}', '  pto.section.simt<<<32, 1, 1>>> {\n    %v = llvm.load %f : !llvm.ptr -> f32\n    llvm.store %v, %f : f32, !llvm.ptr\n  }'),
     },
   },
+  vecscopeEscape: {
+    code: 'E0484',
+    severity: 'error',
+    summary:
+      "A vector register, mask or align made outside any `pto.vecscope` by an op that reads memory (a `vlds`) and used past a boundary of the scope ptoas infers around it (a barrier, a call, a sync or DMA op, an explicit scope, a terminator): pto-infer-vpto-vecscope can repeat a pure producer where it is used, not a load.",
+    example: {
+      tool: 'pto-as',
+      args: ['--passes', 'pto-infer-vpto-vecscope'],
+      program: fn(
+        '  %c0 = arith.constant 0 : index\n  %v = pto.vlds %p[%c0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n  pto.barrier #pto.pipe<PIPE_ALL>\n  %m = pto.pset_b32 "PAT_ALL" : !pto.mask<b32>\n  pto.vsts %v, %p[%c0], %m : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>',
+        '%p: !pto.ptr<f32, ub>',
+      ),
+    },
+  },
   vmiProducerBoundary: {
     code: 'E0460',
     severity: 'error',

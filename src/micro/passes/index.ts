@@ -4,6 +4,7 @@ import { TypeTable } from '../../syntax/type-table';
 import { vmiToVpto } from './vmi-to-vpto';
 import { TILE_LOWERING_CHECKS } from './tile-lowering';
 import { simtPersistentFragment } from './simt-persistent-fragment';
+import { vecscopeInference } from './vecscope-inference';
 import { vmiLayoutAssignment, vmiMaskGranularityAssignment } from './vmi-layout-assignment';
 import { validateVmiBoundary, validateVmiLayout } from './validate-vmi-ir';
 
@@ -39,10 +40,11 @@ export const PASS_CHECKS: Record<string, PassCheck> = {
   // The materialization consumes the analysis: run alone, it rejects what the analysis would.
   'pto-analyze-simt-persistent-fragment': simtPersistentFragment,
   'pto-materialize-simt-persistent-fragment': simtPersistentFragment,
+  'pto-infer-vpto-vecscope': vecscopeInference,
 };
 
 /** The passes of ptoas's VPTO back end (its vpto pipeline) whose checks are modelled, in the order it runs them. */
-export const VPTO_PIPELINE: string[] = ['pto-lower-to-ubuf-ops', 'pto-expand-tile-op'];
+export const VPTO_PIPELINE: string[] = ['pto-lower-to-ubuf-ops', 'pto-expand-tile-op', 'pto-analyze-simt-persistent-fragment', 'pto-infer-vpto-vecscope'];
 
 /** The names PASS_CHECKS does not know, for a usage error. */
 export function unknownPasses(names: string[]): string[] {

@@ -143,3 +143,10 @@ test('slots: 123 a kernel, in fragment order; an i64 element takes an even pair 
   expect(errors(kernel(119, true))).toEqual([]); // 0..118, then the pair 120-121 (119 is odd)
   expect(errors(kernel(121, true))).toEqual(['E0480 6:10']); // 0..120, the pair would start at 122
 });
+
+test("ptoas's vpto back end runs the analysis: a vpto module is checked without --passes", () => {
+  const body = [ALLOC(1), '    %z = arith.constant 0.0 : f32\n    llvm.store %z, %f : f32, !llvm.ptr'].join('\n');
+  const text = `module attributes {pto.target_arch = "a5", pto.backend = "vpto"} {\n  func.func @k() attributes {pto.entry} {\n${body}\n    return\n  }\n}\n`;
+  expect(assemble('t.pto', text).diags.items.map((d) => d.code)).toEqual(['E0481']);
+  expect(assemble('t.pto', text.replace('"vpto"', '"emitc"')).diags.items.map((d) => d.code)).toEqual([]);
+});
