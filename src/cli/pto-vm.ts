@@ -86,6 +86,15 @@ const OPTIONS = {
     default: false,
     describe: "estimate the run's cycles from pto-isa's cost tables: total, per-pipe busy share, the bottleneck (docs/performance.md; runs on one thread)",
   },
+  trace: {
+    type: 'string',
+    describe:
+      "write the timing model's run as Chrome Trace Event JSON (perf_sim's layout: a process per AI core, a thread per pipe, flows for flags and hand-offs; Perfetto opens it), and its per-pipe summary beside it as FILE_pipeline_summary.csv",
+  },
+  timeline: {
+    type: 'string',
+    describe: "draw the timing model's run as an SVG picture: a lane per core and pipe, a box per op, arrows for flags and hand-offs",
+  },
 } satisfies Record<string, OptionSpec>;
 
 /** `pto-vm run FILE [options]`: the command line simple-args.ts parses without yargs. */
@@ -211,8 +220,15 @@ export function main(argv: string[]): number | Promise<number> {
       blocks: checkCount(args.blocks, '--blocks'),
       subblocks: args.subblocks === undefined ? undefined : checkCount(args.subblocks, '--subblocks'),
       scheduleSeed: args['schedule-seed'] === undefined ? undefined : checkSeed(args['schedule-seed']),
-      jobs: args.profile ? 1 : args.jobs === undefined ? os.availableParallelism() : checkJobs(args.jobs),
+      jobs:
+        args.profile || args.trace !== undefined || args.timeline !== undefined
+          ? 1
+          : args.jobs === undefined
+            ? os.availableParallelism()
+            : checkJobs(args.jobs),
       profile: args.profile,
+      trace: args.trace,
+      timeline: args.timeline,
     });
     return code instanceof Promise ? code.catch(exitWith) : code;
   } catch (e) {
@@ -288,6 +304,9 @@ interface RunRequest {
   jobs: number;
   /** --profile: the timing model observes the run (on the main thread: worker threads would not report to it). */
   profile: boolean;
+  /** --trace FILE.json, --timeline FILE.svg: the timing model's run written out (also on the main thread). */
+  trace?: string;
+  timeline?: string;
 }
 
 type MaybePromise<T> = T | Promise<T>;
@@ -563,7 +582,8 @@ function bindAndRun(
     }
     throw e;
   };
-  const observer = req.profile ? new (timingModel().TimingObserver)(assembled.program.target) : undefined;
+  const drawn = req.trace !== undefined || req.timeline !== undefined;
+  const observer = req.profile || drawn ? new (timingModel().TimingObserver)(assembled.program.target, drawn) : undefined;
   try {
     const result = runRanksWithJobs(
       assembled.program,
@@ -583,7 +603,8 @@ function bindAndRun(
       { jobs: req.jobs, source, threadScript: THREAD_SCRIPT, trace: threads.trace, started: threads.started, spawnAfterMs: threads.spawnAfter },
     );
     const executed = (result: RunResult): Execution => {
-      if (observer) process.stderr.write(profileText(req.file, observer.summary()));
+      if (observer && req.profile) process.stderr.write(profileText(req.file, observer.summary()));
+      if (observer && drawn) writeTimeline(req, fn.symbol!, observer);
       return { bound: ranks[0], ranks, result };
     };
     return result instanceof Promise ? result.then(executed, failed) : executed(result);
@@ -596,6 +617,30 @@ function bindAndRun(
 function timingModel(): typeof import('../timing/observer') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it for every run
   return require('../timing/observer');
+}
+
+/** --trace's JSON and the summary CSV beside it, --timeline's SVG (the writers are loaded only then). */
+function writeTimeline(req: RunRequest, entry: string, observer: import('../timing/observer').TimingObserver): void {
+  const frequencyHz = observer.frequencyHz();
+  if (req.trace !== undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for --trace
+    const trace = require('../timing/trace') as typeof import('../timing/trace');
+    fs.mkdirSync(path.dirname(req.trace), { recursive: true });
+    fs.writeFileSync(req.trace, JSON.stringify(trace.chromeTrace(observer, frequencyHz)) + '\n');
+    fs.writeFileSync(summaryPath(req.trace), trace.pipelineSummaryCsv(observer, entry));
+  }
+  if (req.timeline !== undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for --timeline
+    const svg = require('../timing/timeline-svg') as typeof import('../timing/timeline-svg');
+    fs.mkdirSync(path.dirname(req.timeline), { recursive: true });
+    fs.writeFileSync(req.timeline, svg.timelineSvg(observer, { title: `@${entry} (${path.basename(req.file)})`, frequencyHz }));
+  }
+}
+
+/** perf_sim's name for the summary beside a trace: k.json -> k_pipeline_summary.csv. */
+export function summaryPath(trace: string): string {
+  const ext = path.extname(trace);
+  return path.join(path.dirname(trace), `${path.basename(trace, ext)}_pipeline_summary.csv`);
 }
 
 /** --profile's report, on standard error beside the notes (standard output keeps the results, or the JSON). */

@@ -154,6 +154,11 @@ export class TimingObserver implements RunObserver {
     return this.cores;
   }
 
+  /** The chip's clock the cycles are counted in. */
+  frequencyHz(): number {
+    return costModelTables().arch.frequencyHz;
+  }
+
   summary(): ProfileSummary {
     return summarize(
       this.cores.filter((c) => c !== undefined),
