@@ -29,12 +29,13 @@ export function a2a3FormulaCost(input: TileOpInput, { dtypeBlindRows = true } = 
   return { kind: 'cycles', cycles, pipe: 'vector', basis: `a2a3 formula ${row.op} ${row.dtype} cols=${row.cols ?? '*'}` };
 }
 
-/** TMATMUL on A2/A3: a head plus one repeat per 16 x (32 bytes of k) x 16 fractal (f32 two cycles each). */
+/** TMATMUL on A2/A3: a head plus one repeat per 16 x (32 bytes of k) x 16 fractal (f32 two cycles each, others one). */
 export function a2a3MatmulCost(input: TileOpInput): OpCost {
   const { mad } = costModelTables().arch;
   const bytes = elemBytes(input.dtype);
   const perRepeat = mad.cyclesPerRepeat[input.dtype];
-  if (!bytes || !perRepeat || !input.k) return noData(`pto-isa's cube formula covers f16 and f32 inputs, not ${input.dtype}`, 'cube');
+  if (!bytes || !perRepeat || !input.k)
+    return noData(`pto-isa's cube formula covers ${Object.keys(mad.cyclesPerRepeat).join(', ')} inputs, not ${input.dtype}`, 'cube');
   const m = input.validRows ?? input.rows;
   const n = input.validCols ?? input.cols;
   const kTile = mad.kFractalBytes / bytes;

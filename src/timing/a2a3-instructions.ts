@@ -1,6 +1,7 @@
 import { costModelTables } from '../spec/costmodel';
 import type { A2a3InstructionsData } from '../spec/costmodel-schema';
 import { elemBytes, noData, OpCost, TileOpInput } from './cost';
+import { transferCost } from './transfer';
 
 /**
  * A2/A3 tile ops as pto-isa's instruction-level model costs them (the model its tests/costmodel/st hold): the op is
@@ -11,7 +12,13 @@ import { elemBytes, noData, OpCost, TileOpInput } from './cost';
  */
 
 /** One step of a lowering: a vector intrinsic with its repeat count, or a control call (mask, mode, barrier). */
-type Step = { kind: 'intrinsic'; repeat: number } | { kind: 'mask'; full: boolean } | { kind: 'countMode'; on: boolean } | { kind: 'barrier' };
+type Step =
+  | { kind: 'intrinsic'; repeat: number }
+  | { kind: 'mask'; full: boolean }
+  | { kind: 'countMode'; on: boolean }
+  | { kind: 'barrier' }
+  /** Work on another pipe the op waits for (a UB -> UB copy): its cycles, no effect on the vector pipe's state. */
+  | { kind: 'other'; cycles: number };
 
 /** 256 bytes per repeat, 32 per block; more than 255 repeats or a stride over 255 blocks takes another instruction. */
 const REPEAT_BYTES = 256;
@@ -27,11 +34,14 @@ interface Shape {
   /** Elements per repeat and per 32-byte block. */
   perRepeat: number;
   perBlock: number;
+  bytes: number;
+  binary?: boolean;
 }
 
 const fullMask: Step = { kind: 'mask', full: true };
 const partialMask: Step = { kind: 'mask', full: false };
 const run = (repeat: number): Step => ({ kind: 'intrinsic', repeat });
+const barrier: Step = { kind: 'barrier' };
 
 /** The whole valid region as one count-mode call (repeat 0: the hardware counts the elements), or one per row. */
 function countMode(calls: number): Step[] {
@@ -99,6 +109,54 @@ function oneRun(s: Shape): Step[] {
   return ragged || repeats > REPEAT_MAX ? countMode(1) : normalOneRun(s);
 }
 
+/**
+ * Column reductions (TColReduceOps.hpp): the first row copied UB -> UB, then each further row folded into it by one
+ * intrinsic (count mode over the whole repeats, a masked repeat for the remainder), a PIPE_V barrier after each, so
+ * every fold pays the head and the tail again.
+ */
+function columnReduce(s: Shape): Step[] {
+  const steps = copyRow(s);
+  if (s.validRows === 1) return steps;
+  const folds = (repeat: number): Step[] => Array.from({ length: s.validRows - 1 }, () => [run(repeat), barrier]).flat();
+  if (s.validCols >= s.perRepeat) {
+    steps.push({ kind: 'countMode', on: true }, partialMask, ...folds(0), { kind: 'countMode', on: false }, fullMask);
+  }
+  if (s.validCols % s.perRepeat) steps.push(partialMask, ...folds(1), fullMask);
+  return [...steps, barrier];
+}
+
+/** One row's valid bytes copied UB -> UB in whole blocks, then a PIPE_V barrier. */
+function copyRow(s: Shape): Step[] {
+  const copy = transferCost({ path: 'UB_TO_UB', instructions: [Math.ceil((s.validCols * s.bytes) / BLOCK_BYTES) * BLOCK_BYTES] });
+  return [{ kind: 'other', cycles: copy.kind === 'cycles' ? copy.cycles : 0 }, barrier];
+}
+
+/** `calls` count-mode calls over the valid width, with a barrier after each (sequential) or after them all (pairwise). */
+function countModeCalls(calls: number, barrierEach: boolean): Step[] {
+  const body = Array.from({ length: calls }, () => (barrierEach ? [run(0), barrier] : [run(0)])).flat();
+  return [{ kind: 'countMode', on: true }, partialMask, ...body, ...(barrierEach ? [] : [barrier]), { kind: 'countMode', on: false }, fullMask];
+}
+
+/**
+ * TCOLSUM (TColSum.hpp): one row is a copy. Sequential: the first row copied, each further row added into it in count
+ * mode with a barrier after each. Pairwise (isBinary): rows added in pairs into the scratch tile, halving until one
+ * row is left (an odd row folded in after its level), then that row copied out.
+ */
+function columnSum(s: Shape): Step[] | undefined {
+  if (s.validRows === 1) return copyRow(s);
+  if (s.binary === undefined) return undefined;
+  if (!s.binary) return [...copyRow(s), ...countModeCalls(s.validRows - 1, true)];
+  const level = (rows: number): Step[] => {
+    const steps = countModeCalls(Math.floor(rows / 2), false);
+    // The odd row's add and its barrier sit inside the level's count mode.
+    if (rows % 2) steps.splice(steps.length - 2, 0, run(0), barrier);
+    return steps;
+  };
+  const steps = level(s.validRows);
+  for (let rows = Math.floor(s.validRows / 2); rows > 1; rows = Math.floor(rows / 2)) steps.push(...level(rows), barrier);
+  return [...steps, ...copyRow(s)];
+}
+
 /** pto-isa's a2a3 lowerings (TBinOp.hpp, TBinSOp.hpp, TUnaryOp.hpp), by name in a2a3-instructions.json. */
 const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Shape) => Step[] | undefined> = {
   // Narrow tiles: the rows as repeats under one mask; else one run when the valid width is the tile's.
@@ -115,6 +173,8 @@ const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Sha
         ? countMode(1)
         : normalOneRun(s)
       : undefined,
+  columnReduce,
+  columnSum,
 };
 
 /** The cycles of a lowering: heads, slopes, the count-mode floor, control calls and the tail left at the end. */
@@ -124,6 +184,10 @@ function evaluate(steps: Step[], intrinsic: A2a3InstructionsData['intrinsics'][s
   let countModeOn = false;
   let pendingTail = 0;
   for (const step of steps) {
+    if (step.kind === 'other') {
+      cycles += step.cycles;
+      continue;
+    }
     if (step.kind === 'intrinsic') {
       cycles += intrinsic.slope * step.repeat + (pipeIdle ? intrinsic.head : 0);
       if (intrinsic.countModeFloor && countModeOn) cycles += table.countModeFloorCycles;
@@ -159,6 +223,8 @@ export function a2a3InstructionCost(input: TileOpInput): OpCost {
     validCols: input.validCols ?? input.cols,
     perRepeat: REPEAT_BYTES / bytes,
     perBlock: BLOCK_BYTES / bytes,
+    bytes,
+    binary: input.binary,
   };
   const steps = LOWERINGS[op.lowering](shape);
   const intrinsic = table.intrinsics[op.intrinsic];

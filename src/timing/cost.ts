@@ -33,6 +33,8 @@ export interface TileOpInput {
   saturation?: 'ON' | 'OFF';
   /** TMATMUL: the contracted extent (rows = M, cols = N). */
   k?: number;
+  /** TCOLSUM's isBinary (pairwise sums through a scratch tile); absent: not known. */
+  binary?: boolean;
 }
 
 /** Element sizes of the dtypes the cost tables name. */

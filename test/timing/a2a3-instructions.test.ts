@@ -60,3 +60,30 @@ describe('a2a3 tile ops in pto-isa`s instruction-level model', () => {
     expect(cycles(tileOpCost(a2a3('TEXP', 'f16', 64, 64)))).toBe(95);
   });
 });
+
+describe('a2a3 column reductions in pto-isa`s instruction-level model', () => {
+  it('TCOLMAX: the first row copied UB -> UB, each further row folded in with a barrier after it (head and tail each time)', () => {
+    // f32 64x64: copy of 256 bytes (0 cycles at 1024 GiB/s) + barrier 1; set_mask_count 1 + count mask 1;
+    // 63 x (vmax(0): head 10 + floor 16, barrier 1 + tail 14) = 2583; set_mask_norm 1 + full mask 1; barrier 1 = 2589,
+    // the profiled cycles of st's TColMax.float_64x64
+    expect(cycles(a2a3InstructionCost(a2a3('TCOLMAX', 'f32', 64, 64)))).toBe(2589);
+    // f16 64x64: 64 < 128 lanes, a masked repeat per row: 1 + 1 (mask) + 63 x (10 + 2 + 16 + 1 + 14) + 1 + 1 = 2713
+    expect(cycles(a2a3InstructionCost(a2a3('TCOLMAX', 'f16', 64, 64)))).toBe(2713);
+    // one row: the copy alone, 12288 bytes at 1024 GiB/s and 1.85 GHz = 20.67 -> 20, and its barrier
+    expect(cycles(a2a3InstructionCost(a2a3('TCOLMAX', 'f32', 1, 3072)))).toBe(21);
+  });
+
+  it('TCOLSUM: sequential, pairwise through the scratch tile, and no data when the form is not known', () => {
+    // sequential f16 16x256: copy 0 + barrier 1, count mode 2, 15 x (vadd(0) 10 + 16, barrier 1 + 14), 2 = 620
+    expect(cycles(a2a3InstructionCost({ ...a2a3('TCOLSUM', 'f16', 16, 256), binary: false }))).toBe(620);
+    // pairwise f32 64x64: levels of 32, 16, 8, 4, 2, 1 adds, each 2 + (26 + 16 per further add) + barrier 15 + 2,
+    // every level after the first with one more barrier (1); then the copy (0) and its barrier (1):
+    // 541 + 286 + 158 + 94 + 62 + 46 + 1 = 1188
+    expect(cycles(a2a3InstructionCost({ ...a2a3('TCOLSUM', 'f32', 64, 64), binary: true }))).toBe(1188);
+    expect(a2a3InstructionCost(a2a3('TCOLSUM', 'f32', 64, 64)).kind).toBe('no-data');
+  });
+
+  it('TMATMUL i8: one cycle a fractal like f16 (only f32 takes two): 6 + 1 for 6x7x8', () => {
+    expect(cycles(tileOpCost({ ...a2a3('TMATMUL', 'i8', 6, 8), k: 7 }))).toBe(7);
+  });
+});
