@@ -207,7 +207,10 @@ export interface OpVerifier {
   define(types: (Type | undefined)[]): void;
   /** Every operand of these segments is an index or integer value. */
   expectIndexOperands(segments: string[]): void;
-  /** The value of an operand that an integer `arith.constant` of this function defines. */
+  /**
+   * The value of an operand that an integer `arith.constant` of this function defines, or the address of a pointer
+   * that `pto.castptr` makes from one.
+   */
   constant(operandIndex: number): bigint | undefined;
   /** Records the integer value the op's (single) result has, for rules on static operands. */
   recordConstant(value: bigint): void;

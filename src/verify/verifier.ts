@@ -168,7 +168,11 @@ class Verifier implements VerifierState {
     }
     for (const [def, ops] of this.occurrences) def.checkAll!(ops, (span, message, notes) => this.diags.report(def.diagnostic!, span, message, notes));
     for (const [fn, bound] of this.program.bound.functions) checkUncoveredSections(bound, this.moduleOf.get(fn), this.diags);
-    checkVptoKernelModules(this.program, this.diags, (op) => this.structureOf(op) === 'module');
+    checkVptoKernelModules(
+      this.program,
+      this.diags,
+      (op) => this.structureOf(op) ?? (this.registry.lookup(op.name)?.def.terminator === 'return' ? 'return' : undefined),
+    );
     return this.program;
   }
 

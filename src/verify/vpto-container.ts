@@ -17,7 +17,11 @@ import { OpNode, attrOf } from '../syntax/ast';
  * returns: ptoas infers a kind from what the code does (pto-normalize-uncovered-tile-sections: tile ops, vector or cube
  * micro-ops, flags, DMA), so only a child with nothing to infer it from is rejected.
  */
-export function checkVptoKernelModules(program: Program, diags: DiagnosticBag, isModule: (op: OpNode) => boolean): void {
+/** What the structure of an op is, as the registry's definitions say (a return: a function's terminator). */
+export type OpKind = 'module' | 'function' | 'return' | undefined;
+
+export function checkVptoKernelModules(program: Program, diags: DiagnosticBag, kind: (op: OpNode) => OpKind): void {
+  const isModule = (op: OpNode) => kind(op) === 'module';
   for (const outer of program.module.ops) {
     if (!isModule(outer) || attrOf(outer, 'pto.kernel_kind')) continue;
     const ops = (outer.regions[0]?.blocks ?? []).flatMap((b) => b.ops);
@@ -25,7 +29,7 @@ export function checkVptoKernelModules(program: Program, diags: DiagnosticBag, i
     for (const child of ops) {
       const own = attrOf(child, 'pto.backend');
       const backend = program.backend ?? (own?.kind === 'string' ? own.value : 'emitc');
-      if (backend !== 'vpto' || attrOf(child, 'pto.kernel_kind') || holdsCode(child)) continue;
+      if (backend !== 'vpto' || attrOf(child, 'pto.kernel_kind') || holdsCode(child, kind)) continue;
       diags.report(
         D.vptoKernelKind,
         child.nameSpan,
@@ -36,7 +40,7 @@ export function checkVptoKernelModules(program: Program, diags: DiagnosticBag, i
 }
 
 /** An op in the module other than a function or a return, from which ptoas could infer the module's kind of core. */
-function holdsCode(module: OpNode): boolean {
+function holdsCode(module: OpNode, kind: (op: OpNode) => OpKind): boolean {
   const ops = module.regions.flatMap((r) => r.blocks.flatMap((b) => b.ops));
-  return ops.some((op) => (op.name === 'func.func' ? holdsCode(op) : op.name !== 'func.return' && op.name !== 'return'));
+  return ops.some((op) => (kind(op) === 'function' ? holdsCode(op, kind) : kind(op) !== 'return'));
 }

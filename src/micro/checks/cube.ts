@@ -1,5 +1,4 @@
 import { elemTypeName, isFloat, printType } from '../../types/type';
-import { OpNode } from '../../syntax/ast';
 import { MicroCheck, MicroCheckContext } from '../checks';
 
 /**
@@ -121,28 +120,6 @@ const cubeLoadControls: MicroCheck = (c) => {
     c.err(span, transpose < 0n ? 'transpose must be non-negative' : 'transpose must be <= 1 to fit the hardware control field');
 };
 
-/** The op of the function `fn` whose result `name` is (SSA names are unique in a function), undefined for an argument. */
-function definingOp(fn: OpNode, name: string): OpNode | undefined {
-  for (const block of fn.regions.flatMap((r) => r.blocks)) {
-    for (const op of block.ops) {
-      if (op.results.some((r) => r.name === name)) return op;
-      const inner = definingOp(op, name);
-      if (inner) return inner;
-    }
-  }
-  return undefined;
-}
-
-/** The integer a `pto.castptr` of an integer `arith.constant` makes the pointer operand `name` from (its address). */
-function castAddress(c: MicroCheckContext, name: string): bigint | undefined {
-  const ref = c.v.op.operands[c.b.operands[name]?.[0] ?? -1]?.value?.name;
-  const cast = ref === undefined ? undefined : definingOp(c.v.function, ref);
-  const input = cast?.name === 'pto.castptr' ? cast.operands[0]?.value?.name : undefined;
-  const constant = input === undefined ? undefined : definingOp(c.v.function, input);
-  const value = constant?.name === 'arith.constant' ? constant.attrs.find((a) => a.key === 'value')?.value : undefined;
-  return value?.kind === 'int' ? value.value : undefined;
-}
-
 /**
  * The MX loads' constant steps and strides are non-negative (verifyMxLoadOperands); mte_l1_l0a_mx/l0b_mx also take
  * a statically known source address on 32 bytes and destination address on 16 (verifyMxLoadAlignment: the addresses
@@ -158,7 +135,8 @@ const mxLoadControls: MicroCheck = (c) => {
     ['source', 32n],
     ['destination', 16n],
   ] as const) {
-    const address = castAddress(c, name);
+    // A pointer's constant is the address a castptr made it from.
+    const address = constant(c, name);
     if (address !== undefined && address % bytes !== 0n)
       return c.err(c.value(name)?.span ?? c.v.op.nameSpan, `a statically known ${name} address must be aligned to ${bytes} bytes, got ${address}`);
   }

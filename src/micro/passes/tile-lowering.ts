@@ -1,4 +1,5 @@
 import { DIAGNOSTICS as D } from '../../diag/catalog';
+import { BoundOp, BoundRegion } from '../../ir/bound';
 import { OpNode } from '../../syntax/ast';
 import { TileType } from '../../types/type';
 import type { PassCheck, PassCheckContext } from './index';
@@ -9,6 +10,19 @@ import { ssaGraph } from './ssa-graph';
  * A2/A3 each tload/tstore becomes UB DMA ops (pto-lower-to-ubuf-ops), on A5 each tile op is replaced by a PTODSL
  * template of lib/TileOps/a5 (pto-expand-tile-op). Both reject tile ops the op verifiers accept.
  */
+
+/** Each op of the program's functions by its AST node, as verification bound it (its definition, its types). */
+function boundOps(c: PassCheckContext): Map<OpNode, BoundOp> {
+  const ops = new Map<OpNode, BoundOp>();
+  const walk = (region: BoundRegion | undefined): void => {
+    for (const op of region?.blocks.flatMap((b) => b.ops) ?? []) {
+      ops.set(op.node, op);
+      op.regions.forEach(walk);
+    }
+  };
+  for (const fn of c.program.bound.functions.values()) walk(fn.body);
+  return ops;
+}
 
 /** The functions with a body, each with the instructions (tile ops) of its body. */
 function* tileOps(c: PassCheckContext): Generator<{ fn: OpNode; op: OpNode; name: string }> {
@@ -26,13 +40,6 @@ function definer(fn: OpNode, op: OpNode, index: number): OpNode | undefined {
   return ssaGraph(fn).operands.get(op)?.[index]?.op;
 }
 
-/** The integer value an `arith.constant` defining operand `index` of `op` gives, undefined when not one. */
-function constantOperand(fn: OpNode, op: OpNode, index: number): bigint | undefined {
-  const def = definer(fn, op, index);
-  const value = def?.name === 'arith.constant' ? def.attrs.find((a) => a.key === 'value')?.value : undefined;
-  return value?.kind === 'int' ? value.value : undefined;
-}
-
 /**
  * pto-lower-to-ubuf-ops (LowerPTOToUBufOps.cpp, A2/A3 only): a tload's source or a tstore's destination made by
  * partition_view of make_tensor_view becomes DMA bursts of contiguous rows, so the tensor view's innermost stride must
@@ -40,15 +47,21 @@ function constantOperand(fn: OpNode, op: OpNode, index: number): bigint | undefi
  */
 const lowerToUbuf: PassCheck = (c) => {
   if (c.program.target !== 'a2a3') return;
+  const bound = boundOps(c);
   for (const { fn, op, name } of tileOps(c)) {
     const role = name === 'tload' ? 'src' : name === 'tstore' ? 'dst' : undefined;
     const use = role && c.program.instructions.get(op)?.operands.get(role)?.use;
     const index = use ? op.operands.indexOf(use) : -1;
+    // The view is a partition (a partition_view result) of a tensor view written with its strides (make_tensor_view).
     const part = index >= 0 ? definer(fn, op, index) : undefined;
-    if (part?.name !== 'pto.partition_view') continue;
-    const view = definer(fn, part, part.segments.source?.[0] ?? -1);
-    const strides = view?.name === 'pto.make_tensor_view' ? view.segments.strides : undefined;
-    if (!view || !strides?.length || constantOperand(fn, view, strides[strides.length - 1]) === 1n) continue;
+    if (!part || bound.get(part)?.resultTypes[0]?.kind !== 'partition_view' || !part.segments.source) continue;
+    const view = definer(fn, part, part.segments.source[0]);
+    const strides = view?.segments.strides;
+    if (!view || !strides?.length) continue;
+    // The innermost stride as its defining op folds it (an arith.constant folds to its value).
+    const last = definer(fn, view, strides[strides.length - 1]);
+    const known = last && last.operands.length === 0 ? bound.get(last)?.def.fold?.([], undefined, last) : undefined;
+    if (known === 1n) continue;
     c.diags.report(
       D.vptoTileLowering,
       op.operands[index].span,

@@ -127,6 +127,10 @@ const ADDRESS_OPS: DeclaredOp[] = [
       const to = c.v.declared[0];
       if (from?.kind === 'scalar' && to?.kind === 'scalar')
         c.error(c.v.op.span, 'pto.castptr casts between a pointer and an integer or between pointers, not integer to integer');
+      // A pointer made from a constant integer is a statically known address, which ops' rules check (an MX load's
+      // alignment: VPTO.cpp verifyMxPointerAlignment).
+      const address = from?.kind === 'scalar' && to?.kind === 'ptr' ? c.v.constant(0) : undefined;
+      if (address !== undefined) c.v.recordConstant(address);
     },
     // An integer made into a pointer to an on-chip buffer is that buffer's byte address (the micro-op level places
     // its UB data so); a GM pointer of another element type sees the same bytes (its offset must fall on an element
