@@ -98,6 +98,27 @@ suite('template findings (the templates differ from pto-isa)', () => {
   });
 });
 
+suite('contrast: where the same template agrees', () => {
+  test("trowexpandadd with a column-major R x 1 per-row operand (mode 1): the lowest lane is the row's scalar", () => {
+    // kernels.ts makes row-major tiles; the per-row operand's type is rewritten to pto-isa's mode 1 (col_major, one
+    // column). dst[i][j] = src0[i][j] + src1[i]: src0[i][j] = (64 i + j) / 2 - 3, src1[i] = 10 (i + 1).
+    const text = opKernel(
+      'pto.trowexpandadd',
+      [
+        { dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 },
+        { dtype: 'f32', rows: 8, cols: 8, vRow: 8, vCol: 1 },
+      ],
+      { dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 },
+    )
+      .split('rows=8, cols=8, v_row=8, v_col=1, blayout=row_major')
+      .join('rows=8, cols=1, v_row=8, v_col=1, blayout=col_major');
+    const src0 = Array.from({ length: 512 }, (_, k) => k / 2 - 3);
+    const r = check(text, 'pto.trowexpandadd', { a: f32(src0), b: f32([10, 20, 30, 40, 50, 60, 70, 80]), out: f32(new Array(512).fill(0)) });
+    expect(r.agree).toBe(true);
+    expect(asF32(r.outputs.get('out')!)).toEqual(src0.map((x, k) => x + 10 * (Math.floor(k / 64) + 1)));
+  });
+});
+
 suite('VM findings (the tile level now follows pto-isa A5; both sides agree)', () => {
   test('tfmods f32 of an exact multiple of a negative dividend: +0 on both sides', () => {
     // -5 fmod 2.5: pto-isa's A5 TFModS and the template compute -5 - trunc(-5 / 2.5) * 2.5 = -5 - (-5) = +0
