@@ -6,7 +6,7 @@ import { formatDiagnostic } from '../diag/diagnostic';
 import { FileDiagnostic, diagnosticsJson, diagnosticsSarif } from '../diag/report-formats';
 import { didYouMean } from '../diag/suggest';
 import { BuildLevel } from '../ir/definition';
-import { PASS_CHECKS, unknownPasses } from '../micro/passes';
+import { PASS_CHECKS, REWRITING_PASSES, unknownPasses } from '../micro/passes';
 import { TargetName } from '../spec/schema';
 import { LEVEL_OPTION, TARGET_OPTION, UsageError, exitWith, hintUnknownOptions, loadYargs, usageFailure } from './common';
 import { FileOptions, FileReport, STDIN, processFile, summaryLine } from './pto-as-files';
@@ -144,9 +144,10 @@ function checkUsage(args: Args): void {
   if (args._.filter((f) => String(f) === STDIN).length > 1) throw new UsageError('pto-as: - (stdin) can be given once');
   if (args.passes !== undefined) {
     const unknown = unknownPasses(passList(args.passes));
+    const knownPasses = [...Object.keys(PASS_CHECKS), ...REWRITING_PASSES];
     if (unknown.length > 0)
       throw new UsageError(
-        `--passes: no checks of a pass '${unknown[0]}' are modelled${didYouMean(unknown[0], Object.keys(PASS_CHECKS))} (known: ${Object.keys(PASS_CHECKS).join(', ') || 'none'})`,
+        `--passes: no checks of a pass '${unknown[0]}' are modelled${didYouMean(unknown[0], knownPasses)} (known: ${knownPasses.join(', ')})`,
       );
   }
 }

@@ -3,10 +3,10 @@ import { Program } from '../../ir/program';
 import { TypeTable } from '../../syntax/type-table';
 import { vmiToVpto } from './vmi-to-vpto';
 import { TILE_LOWERING_CHECKS } from './tile-lowering';
+import { validateVmiBoundary, validateVmiLayout } from './validate-vmi-ir';
 import { simtPersistentFragment } from './simt-persistent-fragment';
 import { vecscopeInference } from './vecscope-inference';
 import { vmiLayoutAssignment, vmiMaskGranularityAssignment } from './vmi-layout-assignment';
-import { validateVmiBoundary, validateVmiLayout } from './validate-vmi-ir';
 
 /**
  * The input checks of PTOAS's passes over the micro level (VMI and VPTO). PTOAS's passes reject some IR that its op
@@ -46,9 +46,21 @@ export const PASS_CHECKS: Record<string, PassCheck> = {
 /** The passes of ptoas's VPTO back end (its vpto pipeline) whose checks are modelled, in the order it runs them. */
 export const VPTO_PIPELINE: string[] = ['pto-lower-to-ubuf-ops', 'pto-expand-tile-op', 'pto-analyze-simt-persistent-fragment', 'pto-infer-vpto-vecscope'];
 
-/** The names PASS_CHECKS does not know, for a usage error. */
+/**
+ * Passes that reject nothing the verifiers accept, named in a pipeline for what they change: the checks after them
+ * judge their result (a unified VMI op as the legacy op vmi-lower-unified-to-legacy makes of it).
+ */
+export const REWRITING_PASSES = [
+  'vmi-lower-unified-to-legacy',
+  'vmi-legalize-arith-select',
+  'pto-vmi-normalize-signless-int-to-unsigned',
+  'canonicalize',
+  'cse',
+];
+
+/** The names neither PASS_CHECKS nor REWRITING_PASSES knows, for a usage error. */
 export function unknownPasses(names: string[]): string[] {
-  return names.filter((n) => !(n in PASS_CHECKS));
+  return names.filter((n) => !(n in PASS_CHECKS) && !REWRITING_PASSES.includes(n));
 }
 
 /** Runs the checks of `passes` in order; as a pass pipeline stops at the first pass that fails, so do they. */
