@@ -9,7 +9,7 @@ const { bindArguments } = require('../dist/vm/io/arguments');
 const { runFunction } = require('../dist/vm/interpreter');
 const { lowerProgram } = require('../dist/lower');
 const { startupRows } = require('./startup');
-const { vmRows, microRows, realKernelRows, pyptoKernelRows, jobsRows } = require('./vm');
+const { vmRows, microRows, realKernelRows, profileRow, pyptoKernelRows, jobsRows } = require('./vm');
 
 /** The assembler's rows (bench/assembler.js), in this table's form: a throughput's target is a least. */
 function assemblerRows() {
@@ -22,7 +22,7 @@ function assemblerRows() {
 }
 
 const fixed = (v) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2));
-const rows = [...vmRows(), ...microRows(), ...realKernelRows(), ...pyptoKernelRows(), ...jobsRows(), ...assemblerRows(), ...startupRows()];
+const rows = [...vmRows(), ...microRows(), ...realKernelRows(), profileRow(), ...pyptoKernelRows(), ...jobsRows(), ...assemblerRows(), ...startupRows()];
 console.log('| measurement | ours | baseline | ratio | target | met |');
 console.log('|---|---|---|---|---|---|');
 // A row that could not be measured here (its inputs are missing) has null figures: it is marked skipped, not failed.

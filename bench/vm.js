@@ -146,6 +146,29 @@ function realKernelRows(spawns = 5) {
 }
 
 /**
+ * `pto-vm run --profile` against the same run without it (issue 39: at most 1.5x), both on one thread (--profile
+ * runs there: the timing model observes the cores in order), alternating, medians, start-up included.
+ */
+function profileRow(spawns = 5) {
+  const run = [path.join('bin', 'pto-vm'), 'run', path.join('programs', 'rmsnorm.pto'), '--target', 'a5', '--jobs', '1'];
+  const [ours, base] = [[], []];
+  for (let i = 0; i < spawns; i++) {
+    ours.push(processMs([...run, '--profile']));
+    base.push(processMs(run));
+  }
+  const [o, b] = [median(ours), median(base)];
+  return {
+    name: 'pto-vm run programs/rmsnorm.pto --profile vs without (--jobs 1), start-up included',
+    ours: o,
+    baseline: b,
+    ratio: o / b,
+    unit: 'ms',
+    target: 1.5,
+    met: o / b <= 1.5,
+  };
+}
+
+/**
  * The compilers' own kernels (bench/pypto-kernels.js: PTOAS's pypto samples, found through PTO_UPSTREAM_DIR) run by
  * pto-vm on its generated inputs against bench/kernels' plain JavaScript doing the same arithmetic on the same inputs,
  * alternating, medians, after checking that the two give the same output bytes (it throws if not); null figures (a
@@ -233,12 +256,12 @@ function jobsRows(spawns = 5) {
   }
 }
 
-module.exports = { vmRows, microRows, realKernelRows, pyptoKernelRows, jobsRows };
+module.exports = { vmRows, microRows, realKernelRows, profileRow, pyptoKernelRows, jobsRows };
 
 if (require.main === module) {
   console.log('| measurement | ours | baseline | ratio | target | met |');
   console.log('|---|---|---|---|---|---|');
-  for (const r of [...vmRows(), ...microRows(), ...realKernelRows(), ...pyptoKernelRows(), ...jobsRows()]) {
+  for (const r of [...vmRows(), ...microRows(), ...realKernelRows(), profileRow(), ...pyptoKernelRows(), ...jobsRows()]) {
     if (r.ours === null) {
       console.log(`| ${r.name} | - | - | - | <= ${r.target} | skipped |`);
       continue;
