@@ -105,7 +105,12 @@ export const A2a3InstructionsFile = z.object({
   /** Per tile op: which of pto-isa's a2a3 lowerings it takes (src/timing/a2a3-instructions.ts) and its intrinsic. */
   ops: z.record(
     z.string().regex(/^T[A-Z0-9]+$/),
-    z.strictObject({ lowering: z.enum(['binary', 'binaryScalar', 'unary', 'columnReduce', 'columnSum']), intrinsic: z.string().regex(/^v[a-z_0-9]+$/) }),
+    z.strictObject({
+      lowering: z.enum(['binary', 'binaryScalar', 'unary', 'columnReduce', 'columnSum', 'rowReduce']),
+      intrinsic: z.string().regex(/^v[a-z_0-9]+$/),
+      /** The reducing intrinsic of a row reduction (vcmax, vcadd). */
+      reduceIntrinsic: z.string().regex(/^v[a-z_0-9]+$/).optional(),
+    }),
   ),
   /** Ops whose cost pto-isa states as a constant in place of the instruction model. */
   fixedOpCycles: z.array(z.strictObject({ op: z.string().regex(/^T[A-Z0-9]+$/), dtypes: z.array(z.string()), cycles: z.number().int() })),

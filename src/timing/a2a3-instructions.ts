@@ -13,7 +13,8 @@ import { transferCost } from './transfer';
 
 /** One step of a lowering: a vector intrinsic with its repeat count, or a control call (mask, mode, barrier). */
 type Step =
-  | { kind: 'intrinsic'; repeat: number }
+  /** `reduce`: the op's reducing intrinsic (vcmax, vcadd) rather than its element-wise one. */
+  | { kind: 'intrinsic'; repeat: number; reduce?: boolean }
   | { kind: 'mask'; full: boolean }
   | { kind: 'countMode'; on: boolean }
   | { kind: 'barrier' }
@@ -35,6 +36,7 @@ interface Shape {
   perRepeat: number;
   perBlock: number;
   bytes: number;
+  float: boolean;
   binary?: boolean;
 }
 
@@ -42,6 +44,9 @@ const fullMask: Step = { kind: 'mask', full: true };
 const partialMask: Step = { kind: 'mask', full: false };
 const run = (repeat: number): Step => ({ kind: 'intrinsic', repeat });
 const barrier: Step = { kind: 'barrier' };
+const reduce = (repeat: number): Step => ({ kind: 'intrinsic', repeat, reduce: true });
+/** One call in count mode: the mode and the element count set, the call, then the normal mode and full mask back. */
+const inCountMode = (step: Step): Step[] => [{ kind: 'countMode', on: true }, partialMask, step, { kind: 'countMode', on: false }, fullMask];
 
 /** The whole valid region as one count-mode call (repeat 0: the hardware counts the elements), or one per row. */
 function countMode(calls: number): Step[] {
@@ -142,9 +147,9 @@ function countModeCalls(calls: number, barrierEach: boolean): Step[] {
  * mode with a barrier after each. Pairwise (isBinary): rows added in pairs into the scratch tile, halving until one
  * row is left (an odd row folded in after its level), then that row copied out.
  */
-function columnSum(s: Shape): Step[] | undefined {
+function columnSum(s: Shape): Step[] | string {
   if (s.validRows === 1) return copyRow(s);
-  if (s.binary === undefined) return undefined;
+  if (s.binary === undefined) return "TCOLSUM's form (isBinary) is not known";
   if (!s.binary) return [...copyRow(s), ...countModeCalls(s.validRows - 1, true)];
   const level = (rows: number): Step[] => {
     const steps = countModeCalls(Math.floor(rows / 2), false);
@@ -157,8 +162,45 @@ function columnSum(s: Shape): Step[] | undefined {
   return [...steps, ...copyRow(s)];
 }
 
+/** f32 shapes pto-isa reduces by groups when the destination is a column (TryOptimizeFP32Reduce). */
+const GROUPED_ROW_REDUCE = new Set(['64x128', '32x256', '16x512', '8x1024']);
+
+/**
+ * Row reductions, f32 and f16 (TRowReduceOps.hpp TRowReduceInstr; the scratch tile taken as the source's shape):
+ * the row's repeats folded pairwise into the scratch by the element-wise intrinsic in count mode (a remainder under
+ * a mask), a barrier after each fold, then one count-mode call of the reducing intrinsic. A row of at most one
+ * repeat is reduced directly.
+ */
+function rowReduce(s: Shape): Step[] | string {
+  if (!s.float) return 'the integer row reductions (a scalar pass per row) are not modelled';
+  if (s.bytes === 4 && s.validRows === s.rows && s.validCols === s.cols && GROUPED_ROW_REDUCE.has(`${s.rows}x${s.cols}`)) {
+    return `pto-isa reduces f32 ${s.rows}x${s.cols} by groups when the destination is a column, and the destination's layout is not known here`;
+  }
+  // The rows in instructions of at most 255 repeats, as pto-isa's do-while loop counts them.
+  const chunks: number[] = [];
+  for (let left = Math.floor(s.validRows / REPEAT_MAX); left >= 0; left--) chunks.push(left === 0 ? s.validRows % REPEAT_MAX : REPEAT_MAX);
+  const perRow = Math.floor(s.validCols / s.perRepeat);
+  const remain = s.validCols % s.perRepeat;
+  if (s.validCols <= s.perRepeat) {
+    if (remain === 0) return [...inCountMode(reduce(0)), barrier];
+    return [partialMask, ...chunks.flatMap((n) => [reduce(n), barrier]), fullMask];
+  }
+  const strideTooLong = s.cols / s.perBlock > STRIDE_MAX;
+  const fold = strideTooLong ? Array<Step>(s.validRows).fill(run(1)) : inCountMode(run(0));
+  const steps: Step[] = [];
+  if (s.validCols < 2 * s.perRepeat) {
+    const copy = transferCost({ path: 'UB_TO_UB', instructions: [s.validRows * REPEAT_BYTES] });
+    steps.push({ kind: 'other', cycles: copy.kind === 'cycles' ? copy.cycles : 0 }, barrier);
+  } else {
+    steps.push(...fold, barrier);
+  }
+  if (remain) steps.push(partialMask, ...chunks.flatMap((n) => (strideTooLong ? Array<Step>(n).fill(run(1)) : [run(n)])), fullMask, barrier);
+  for (let i = 2; i < perRow; i++) steps.push(...fold, barrier);
+  return [...steps, ...inCountMode(reduce(0)), barrier];
+}
+
 /** pto-isa's a2a3 lowerings (TBinOp.hpp, TBinSOp.hpp, TUnaryOp.hpp), by name in a2a3-instructions.json. */
-const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Shape) => Step[] | undefined> = {
+const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Shape) => Step[] | string> = {
   // Narrow tiles: the rows as repeats under one mask; else one run when the valid width is the tile's.
   binary: (s) => {
     if (s.rows <= REPEAT_MAX && s.cols < s.perRepeat) return [partialMask, run(s.validRows), fullMask];
@@ -172,13 +214,16 @@ const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Sha
       ? Math.ceil((s.validRows * s.validCols) / s.perRepeat) > REPEAT_MAX
         ? countMode(1)
         : normalOneRun(s)
-      : undefined,
+      : "a valid width short of the tile's is not modelled",
   columnReduce,
   columnSum,
+  rowReduce,
 };
 
 /** The cycles of a lowering: heads, slopes, the count-mode floor, control calls and the tail left at the end. */
-function evaluate(steps: Step[], intrinsic: A2a3InstructionsData['intrinsics'][string], table: A2a3InstructionsData): number {
+type Intrinsic = A2a3InstructionsData['intrinsics'][string];
+
+function evaluate(steps: Step[], main: Intrinsic, reducing: Intrinsic | undefined, table: A2a3InstructionsData): number {
   let cycles = 0;
   let pipeIdle = true;
   let countModeOn = false;
@@ -189,6 +234,7 @@ function evaluate(steps: Step[], intrinsic: A2a3InstructionsData['intrinsics'][s
       continue;
     }
     if (step.kind === 'intrinsic') {
+      const intrinsic = step.reduce && reducing ? reducing : main;
       cycles += intrinsic.slope * step.repeat + (pipeIdle ? intrinsic.head : 0);
       if (intrinsic.countModeFloor && countModeOn) cycles += table.countModeFloorCycles;
       pipeIdle = false;
@@ -224,12 +270,14 @@ export function a2a3InstructionCost(input: TileOpInput): OpCost {
     perRepeat: REPEAT_BYTES / bytes,
     perBlock: BLOCK_BYTES / bytes,
     bytes,
+    float: input.dtype === 'f32' || input.dtype === 'f16',
     binary: input.binary,
   };
   const steps = LOWERINGS[op.lowering](shape);
   const intrinsic = table.intrinsics[op.intrinsic];
-  if (!intrinsic) return noData(`pto-isa's a2a3 instruction table has no ${op.intrinsic}`, 'vector');
-  if (!steps) return noData(`the a2a3 ${op.lowering} lowering of ${input.op} with a valid width short of the tile's is not modelled`, 'vector');
-  const cycles = evaluate(steps, intrinsic, table);
+  const reducing = op.reduceIntrinsic === undefined ? undefined : table.intrinsics[op.reduceIntrinsic];
+  if (!intrinsic || (op.reduceIntrinsic && !reducing)) return noData(`pto-isa's a2a3 instruction table lacks an intrinsic of ${input.op}`, 'vector');
+  if (typeof steps === 'string') return noData(`a2a3 ${input.op} ${input.dtype} ${input.rows}x${input.cols}: ${steps}`, 'vector');
+  const cycles = evaluate(steps, intrinsic, reducing, table);
   return { kind: 'cycles', cycles, pipe: 'vector', basis: `a2a3 instruction model ${op.intrinsic} (${op.lowering})` };
 }

@@ -87,3 +87,27 @@ describe('a2a3 column reductions in pto-isa`s instruction-level model', () => {
     expect(cycles(tileOpCost({ ...a2a3('TMATMUL', 'i8', 6, 8), k: 7 }))).toBe(7);
   });
 });
+
+describe('a2a3 row reductions in pto-isa`s instruction-level model', () => {
+  it('a row of one repeat: one count-mode vcmax/vcadd, the values st`s accuracies imply for pto-isa`s model', () => {
+    // TROWMAX f32 64x64: set_mask_count 1 + mask 1 + vcmax(0) head 6 + norm 1 + full mask 1 + barrier 1 (tail 0) = 11;
+    // st: profiled 480, accuracy 0.022916 = 11/480
+    expect(cycles(a2a3InstructionCost(a2a3('TROWMAX', 'f32', 64, 64)))).toBe(11);
+    // TROWSUM f16 64x128: the same with vcadd (head 14, tail 32): 4 + 14 + 1 + 32 = 51; st: 0.10303 = 51/495
+    expect(cycles(a2a3InstructionCost(a2a3('TROWSUM', 'f16', 64, 128)))).toBe(51);
+  });
+
+  it('wider rows: repeats folded into the scratch by vmax in count mode, a barrier after each, then the reduction', () => {
+    // f32 16x256, 4 repeats a row: folds of repeats 0+1, then 2 and 3, each 4 + vmax(0) (10 + floor 16) + barrier
+    // 1 + tail 14 = 45; then the vcmax call 11: 3 x 45 + 11 = 146
+    expect(cycles(a2a3InstructionCost(a2a3('TROWMAX', 'f32', 16, 256)))).toBe(146);
+    // f32 8x100: the first repeat of each row copied (8 x 256 bytes at 1024 GiB/s: 3) + barrier 1; the 36 left
+    // under a mask: mask 1, vmax 8 repeats (10 + 16 + floor 16), full mask 1, barrier 1 + 14; then vcmax 11 = 74
+    expect(cycles(a2a3InstructionCost(a2a3('TROWMAX', 'f32', 8, 100)))).toBe(74);
+  });
+
+  it('no data where pto-isa lowers differently and the input does not say how', () => {
+    expect(a2a3InstructionCost(a2a3('TROWMAX', 'f32', 64, 128))).toMatchObject({ kind: 'no-data', reason: expect.stringContaining('by groups') });
+    expect(a2a3InstructionCost(a2a3('TROWSUM', 'i16', 16, 64)).kind).toBe('no-data');
+  });
+});
