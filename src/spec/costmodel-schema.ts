@@ -106,7 +106,7 @@ export const A2a3InstructionsFile = z.object({
   ops: z.record(
     z.string().regex(/^T[A-Z0-9]+$/),
     z.strictObject({
-      lowering: z.enum(['binary', 'binaryScalar', 'unary', 'columnReduce', 'columnSum', 'rowReduce']),
+      lowering: z.enum(['binary', 'binaryScalar', 'unary', 'columnReduce', 'columnSum', 'rowReduce', 'convert']),
       intrinsic: z.string().regex(/^v[a-z_0-9]+$/),
       /** The reducing intrinsic of a row reduction (vcmax, vcadd). */
       reduceIntrinsic: z.string().regex(/^v[a-z_0-9]+$/).optional(),

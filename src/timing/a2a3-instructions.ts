@@ -18,6 +18,8 @@ type Step =
   | { kind: 'mask'; full: boolean }
   | { kind: 'countMode'; on: boolean }
   | { kind: 'barrier' }
+  /** A control call that changes nothing the model tracks (set_ctrl). */
+  | { kind: 'control' }
   /** Work on another pipe the op waits for (a UB -> UB copy): its cycles, no effect on the vector pipe's state. */
   | { kind: 'other'; cycles: number };
 
@@ -38,6 +40,8 @@ interface Shape {
   bytes: number;
   float: boolean;
   binary?: boolean;
+  /** TCVT: the conversion, as "f32>f16". */
+  conversion?: string;
 }
 
 const fullMask: Step = { kind: 'mask', full: true };
@@ -199,6 +203,24 @@ function rowReduce(s: Shape): Step[] | string {
   return [...steps, ...inCountMode(reduce(0)), barrier];
 }
 
+/** The conversions pto-isa's a2a3 TCVT issues as one vconv per call (GenCastCall). */
+const SINGLE_VCONV = new Set(['f32>f16', 'f16>f32']);
+
+/**
+ * TCVT (TCvt.hpp): the saturation mode set and restored around the work (two set_ctrl), each row's whole repeats
+ * (of the wider type's 256 bytes) in calls of at most 255, then the rows' remainders under a mask, rows as repeats.
+ */
+function convert(s: Shape): Step[] | string {
+  if (!s.conversion || !SINGLE_VCONV.has(s.conversion)) return `the a2a3 conversion ${s.conversion ?? '(no destination type)'} is not modelled`;
+  const steps: Step[] = [{ kind: 'control' }, ...rowHeads(s, Math.floor(s.validCols / s.perRepeat))];
+  if (s.validCols % s.perRepeat) {
+    steps.push(partialMask);
+    for (let left = s.validRows; left > 0; left -= REPEAT_MAX) steps.push(run(Math.min(left, REPEAT_MAX)));
+    steps.push(fullMask);
+  }
+  return [...steps, { kind: 'control' }];
+}
+
 /** pto-isa's a2a3 lowerings (TBinOp.hpp, TBinSOp.hpp, TUnaryOp.hpp), by name in a2a3-instructions.json. */
 const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Shape) => Step[] | string> = {
   // Narrow tiles: the rows as repeats under one mask; else one run when the valid width is the tile's.
@@ -218,6 +240,7 @@ const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Sha
   columnReduce,
   columnSum,
   rowReduce,
+  convert,
 };
 
 /** The cycles of a lowering: heads, slopes, the count-mode floor, control calls and the tail left at the end. */
@@ -242,6 +265,7 @@ function evaluate(steps: Step[], main: Intrinsic, reducing: Intrinsic | undefine
       continue;
     }
     cycles += table.controlCallCycles;
+    if (step.kind === 'control') continue;
     if (step.kind === 'mask') countModeOn = !step.full;
     else if (step.kind === 'countMode') countModeOn = step.on;
     else {
@@ -259,7 +283,8 @@ export function a2a3InstructionCost(input: TileOpInput): OpCost {
   const fixed = table.fixedOpCycles.find((f) => f.op === input.op && f.dtypes.includes(input.dtype));
   if (fixed) return { kind: 'cycles', cycles: fixed.cycles, pipe: 'vector', basis: `a2a3 ${input.op} ${input.dtype}: pto-isa's constant` };
   const op = table.ops[input.op];
-  const bytes = elemBytes(input.dtype);
+  // A conversion's repeat is 256 bytes of the wider type.
+  const bytes = Math.max(elemBytes(input.dtype) ?? 0, (input.dstDtype && elemBytes(input.dstDtype)) || 0) || undefined;
   if (!op) return noData(`pto-isa's a2a3 instruction model has no lowering of ${input.op} here`, 'vector');
   if (!bytes) return noData(`pto-isa's a2a3 lowering of ${input.op} has no ${input.dtype}`, 'vector');
   const shape: Shape = {
@@ -272,6 +297,7 @@ export function a2a3InstructionCost(input: TileOpInput): OpCost {
     bytes,
     float: input.dtype === 'f32' || input.dtype === 'f16',
     binary: input.binary,
+    conversion: input.dstDtype && `${input.dtype}>${input.dstDtype}`,
   };
   const steps = LOWERINGS[op.lowering](shape);
   const intrinsic = table.intrinsics[op.intrinsic];

@@ -111,3 +111,20 @@ describe('a2a3 row reductions in pto-isa`s instruction-level model', () => {
     expect(a2a3InstructionCost(a2a3('TROWSUM', 'i16', 16, 64)).kind).toBe('no-data');
   });
 });
+
+describe('a2a3 TCVT in pto-isa`s instruction-level model', () => {
+  const cvt = (from: TileOpInput['dtype'], to: TileOpInput['dtype'], rows: number, cols: number): TileOpInput => ({
+    ...a2a3('TCVT', from, rows, cols),
+    dstDtype: to,
+  });
+  it('f32 <-> f16: a vconv per row (repeats of 64, the f32 side), two set_ctrl around it', () => {
+    // f32 -> f16 4x64: set_ctrl 1 + vconv 1 repeat per row (14 + 4 x 2) + tail 18 + set_ctrl 1 = 42
+    expect(cycles(a2a3InstructionCost(cvt('f32', 'f16', 4, 64)))).toBe(42);
+    // f16 -> f32 2x100: 1 + rows' whole repeat (14 + 2 + 2) + mask 1 + the 36 left, rows as repeats (2 x 2) + mask 1
+    // + tail 18 + 1 = 44
+    expect(cycles(a2a3InstructionCost(cvt('f16', 'f32', 2, 100)))).toBe(44);
+  });
+  it('other conversions have no data (pto-isa issues several instructions for many of them)', () => {
+    expect(a2a3InstructionCost(cvt('f32', 'i8', 4, 64)).kind).toBe('no-data');
+  });
+});
