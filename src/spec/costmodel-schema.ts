@@ -94,7 +94,7 @@ export const A2a3InstructionsFile = z.object({
   controlCallCycles: z.number().int().nonnegative(),
   countModeFloorCycles: z.number().int().nonnegative(),
   intrinsics: z.record(
-    z.string().regex(/^v[a-z_0-9]+$/),
+    z.string().regex(/^[a-z][a-z_0-9]+$/),
     z.strictObject({
       head: z.number().int().nonnegative(),
       slope: z.number().int().nonnegative(),
@@ -106,10 +106,10 @@ export const A2a3InstructionsFile = z.object({
   ops: z.record(
     z.string().regex(/^T[A-Z0-9]+$/),
     z.strictObject({
-      lowering: z.enum(['binary', 'binaryScalar', 'unary', 'columnReduce', 'columnSum', 'rowReduce', 'convert']),
-      intrinsic: z.string().regex(/^v[a-z_0-9]+$/),
+      lowering: z.enum(['binary', 'binaryScalar', 'unary', 'columnReduce', 'columnSum', 'rowReduce', 'convert', 'transpose']),
+      intrinsic: z.string().regex(/^[a-z][a-z_0-9]+$/),
       /** The reducing intrinsic of a row reduction (vcmax, vcadd). */
-      reduceIntrinsic: z.string().regex(/^v[a-z_0-9]+$/).optional(),
+      reduceIntrinsic: z.string().regex(/^[a-z][a-z_0-9]+$/).optional(),
     }),
   ),
   /** Ops whose cost pto-isa states as a constant in place of the instruction model. */

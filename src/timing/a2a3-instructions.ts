@@ -18,7 +18,7 @@ type Step =
   | { kind: 'mask'; full: boolean }
   | { kind: 'countMode'; on: boolean }
   | { kind: 'barrier' }
-  /** A control call that changes nothing the model tracks (set_ctrl). */
+  /** A control call that changes nothing the model tracks (set_ctrl, set_va_reg_sb). */
   | { kind: 'control' }
   /** Work on another pipe the op waits for (a UB -> UB copy): its cycles, no effect on the vector pipe's state. */
   | { kind: 'other'; cycles: number };
@@ -221,6 +221,25 @@ function convert(s: Shape): Step[] | string {
   return [...steps, { kind: 'control' }];
 }
 
+/**
+ * TTRANS of a row-major tile, 16- and 32-bit (TTrans.hpp TTransOperation): per 32-byte column block, four address
+ * registers set and one scatter_vnchwconv over the 16-row groups; the rows past the last group take one more for all
+ * blocks; then a barrier and the UB -> UB copy of the transposed scratch to the destination. The destination's row
+ * stride is taken as a multiple of 16 elements (pto-isa's element-by-element path otherwise).
+ */
+function transpose(s: Shape): Step[] | string {
+  if (s.bytes === 1) return 'the 8-bit transpose is not modelled';
+  if ((s.cols * s.bytes) % BLOCK_BYTES) return "a source row that is not whole 32-byte blocks takes pto-isa's element-by-element path, not modelled";
+  const groups = Math.floor(s.validRows / 16);
+  const blocks = Math.ceil(s.validCols / s.perBlock);
+  const registers = Array<Step>(4).fill({ kind: 'control' });
+  const steps: Step[] = [];
+  if (groups > 0) for (let i = 0; i < blocks; i++) steps.push(...registers, run(groups));
+  if (s.validRows % 16) steps.push(...registers, run(blocks));
+  const copy = transferCost({ path: 'UB_TO_UB', instructions: [s.validCols * Math.ceil((s.validRows * s.bytes) / BLOCK_BYTES) * BLOCK_BYTES] });
+  return [...steps, barrier, { kind: 'other', cycles: copy.kind === 'cycles' ? copy.cycles : 0 }];
+}
+
 /** pto-isa's a2a3 lowerings (TBinOp.hpp, TBinSOp.hpp, TUnaryOp.hpp), by name in a2a3-instructions.json. */
 const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Shape) => Step[] | string> = {
   // Narrow tiles: the rows as repeats under one mask; else one run when the valid width is the tile's.
@@ -241,6 +260,7 @@ const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Sha
   columnSum,
   rowReduce,
   convert,
+  transpose,
 };
 
 /** The cycles of a lowering: heads, slopes, the count-mode floor, control calls and the tail left at the end. */
