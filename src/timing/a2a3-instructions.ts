@@ -13,12 +13,12 @@ import { transferCost } from './transfer';
 
 /** One step of a lowering: a vector intrinsic with its repeat count, or a control call (mask, mode, barrier). */
 type Step =
-  /** `reduce`: the op's reducing intrinsic (vcmax, vcadd) rather than its element-wise one. */
-  | { kind: 'intrinsic'; repeat: number; reduce?: boolean }
+  /** `reduce`: the op's reducing intrinsic (vcmax, vcadd) rather than its element-wise one; `name`: another one. */
+  | { kind: 'intrinsic'; repeat: number; reduce?: boolean; name?: string }
   | { kind: 'mask'; full: boolean }
   | { kind: 'countMode'; on: boolean }
   | { kind: 'barrier' }
-  /** A control call that changes nothing the model tracks (set_ctrl, set_va_reg_sb). */
+  /** A control call that changes nothing the model tracks (set_ctrl, set_va_reg_sb, set_cmpmask). */
   | { kind: 'control' }
   /** Work on another pipe the op waits for (a UB -> UB copy): its cycles, no effect on the vector pipe's state. */
   | { kind: 'other'; cycles: number };
@@ -240,6 +240,17 @@ function transpose(s: Shape): Step[] | string {
   return [...steps, barrier, { kind: 'other', cycles: copy.kind === 'cycles' ? copy.cycles : 0 }];
 }
 
+/**
+ * TSEL with its scratch (TSel.hpp): in count mode, per row the row's mask bits duplicated into the scratch
+ * (vector_dup), a barrier, set_cmpmask, a barrier, then one vsel over the row.
+ */
+function select(s: Shape): Step[] | string {
+  if (s.bytes === 1) return 'pto-isa has no 8-bit a2a3 TSEL';
+  const row: Step[] = [partialMask, { kind: 'intrinsic', repeat: 1, name: 'vector_dup' }, barrier, { kind: 'control' }, barrier, partialMask, run(1)];
+  const rows = Array.from({ length: s.validRows }, () => row).flat();
+  return [{ kind: 'countMode', on: true }, ...rows, { kind: 'countMode', on: false }, fullMask];
+}
+
 /** pto-isa's a2a3 lowerings (TBinOp.hpp, TBinSOp.hpp, TUnaryOp.hpp), by name in a2a3-instructions.json. */
 const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Shape) => Step[] | string> = {
   // Narrow tiles: the rows as repeats under one mask; else one run when the valid width is the tile's.
@@ -261,6 +272,7 @@ const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Sha
   rowReduce,
   convert,
   transpose,
+  select,
 };
 
 /** The cycles of a lowering: heads, slopes, the count-mode floor, control calls and the tail left at the end. */
@@ -277,7 +289,7 @@ function evaluate(steps: Step[], main: Intrinsic, reducing: Intrinsic | undefine
       continue;
     }
     if (step.kind === 'intrinsic') {
-      const intrinsic = step.reduce && reducing ? reducing : main;
+      const intrinsic = (step.name && table.intrinsics[step.name]) || (step.reduce && reducing) || main;
       cycles += intrinsic.slope * step.repeat + (pipeIdle ? intrinsic.head : 0);
       if (intrinsic.countModeFloor && countModeOn) cycles += table.countModeFloorCycles;
       pipeIdle = false;

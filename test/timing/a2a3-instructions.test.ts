@@ -139,3 +139,13 @@ describe('a2a3 TTRANS in pto-isa`s instruction-level model', () => {
     expect(a2a3InstructionCost(a2a3('TTRANS', 'i8', 32, 32)).kind).toBe('no-data');
   });
 });
+
+describe('a2a3 TSEL in pto-isa`s instruction-level model', () => {
+  it('per row: mask bits duplicated, two barriers around set_cmpmask, one vsel', () => {
+    // f16 1x128: set_mask_count 1; mask 1, vector_dup (11 + 1), barrier 1 + tail 13, set_cmpmask 1, barrier 1,
+    // mask 1, vsel (13 + 2); set_mask_norm 1, full mask 1, vsel's tail 14 = 62
+    expect(cycles(a2a3InstructionCost(a2a3('TSEL', 'f16', 1, 128)))).toBe(62);
+    // f32 4x64: the rows after the first find the pipe busy (no vector_dup head): 62 + 3 x (1 + 1 + 14 + 1 + 1 + 1 + 15) = 164
+    expect(cycles(a2a3InstructionCost(a2a3('TSEL', 'f32', 4, 64)))).toBe(164);
+  });
+});
