@@ -583,7 +583,7 @@ function bindAndRun(
     throw e;
   };
   const drawn = req.trace !== undefined || req.timeline !== undefined;
-  const observer = req.profile || drawn ? new (timingModel().TimingObserver)(assembled.program.target, drawn) : undefined;
+  const observer = req.profile || drawn ? new (timingModel().TimingObserver)(assembled.program.target, drawn, assembled.program) : undefined;
   try {
     const result = runRanksWithJobs(
       assembled.program,

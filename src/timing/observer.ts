@@ -1,5 +1,7 @@
 import type { BoundOp } from '../ir/bound';
 import type { CoreIndex, HappensBefore } from '../ir/definition';
+import type { Program } from '../ir/program';
+import type { OpNode } from '../syntax/ast';
 import { Tile } from '../machine/memory';
 import type { Value } from '../machine/value';
 import { instructionPipe } from '../ops/instructions/pipe';
@@ -9,7 +11,7 @@ import type { TileLoc } from '../types/type';
 import type { RunObserver } from '../vm/observer';
 import { CostArch, elemBytes, noData, OpCost } from './cost';
 import { tileOpCost } from './estimate';
-import { CorePipeline, ProfileSummary, Slice, summarize } from './pipeline';
+import { CorePipeline, ProfileSummary, Signal, Slice, summarize } from './pipeline';
 import { transferCost } from './transfer';
 
 /** The path of a data movement between two locations (pto-isa's formula_backend_transfer.hpp, latency.hpp). */
@@ -44,11 +46,25 @@ export class TimingObserver implements RunObserver {
   /** Per core, the epoch of every other core it has already waited for (a wait covers only what is new). */
   private readonly seen: number[][] = [];
 
-  /** `record`: keep every op's slice and the flows, for --trace and --timeline. */
+  /** The ops of functions without an intra-core sync op, which PTOAS synchronizes itself (--enable-insert-sync). */
+  private readonly autoSynced = new Set<OpNode>();
+  /** Per core, what each on-chip range was last written and read by (for the functions PTOAS synchronizes). */
+  private readonly tiles: Map<string, TileUse>[] = [];
+  /** Per core, per source and destination pipe, the latest point of the source the destination waited for. */
+  private readonly ordered: Map<string, number>[] = [];
+
+  /**
+   * `record`: keep every op's slice and the flows, for --trace and --timeline. `program`: to find the functions
+   * with no intra-core sync op, which PTOAS synchronizes itself (docs/sync.md): there a tile one pipe writes holds
+   * the pipe that reads it, as the flag PTOAS inserts would (without it, such pipes are not ordered).
+   */
   constructor(
     readonly arch: CostArch,
     readonly record = false,
-  ) {}
+    program?: Program,
+  ) {
+    if (program) for (const fn of program.functions.values()) collectAutoSynced(fn, program, this.autoSynced);
+  }
 
   private core(i: number): CorePipeline {
     return (this.cores[i] ??= new CorePipeline('PIPE_ALL', i, this.record));
@@ -63,13 +79,61 @@ export class TimingObserver implements RunObserver {
     const isa = bound.spec.isa;
     const cost = this.cost(isa, op, objects);
     const pipe = instructionPipe(bound);
-    if (!this.record) {
-      this.core(core).issue(pipe, cost, isa);
-      return;
+    const auto = this.autoSynced.has(op.node);
+    if (auto) this.waitForTiles(core, op, objects, pipe);
+    let issued;
+    if (!this.record) issued = this.core(core).issue(pipe, cost, isa);
+    else {
+      const tile = firstTile(op, objects);
+      const name = tile ? `${isa}(${tile.vRow}x${tile.vCol},${tile.type.dtype})` : isa;
+      issued = this.core(core).issue(pipe, cost, isa, name, { op: op.node.name });
     }
-    const tile = firstTile(op, objects);
-    const name = tile ? `${isa}(${tile.vRow}x${tile.vCol},${tile.type.dtype})` : isa;
-    this.core(core).issue(pipe, cost, isa, name, { op: op.node.name });
+    if (auto) this.useTiles(core, op, objects, pipe, { time: issued.end, from: issued.slice });
+  }
+
+  /** The op's tile operands: on-chip byte ranges, each read or written. */
+  private *tileUses(op: BoundOp, objects: ReadonlyMap<string, Value>): Generator<{ key: string; lo: number; hi: number; write: boolean }> {
+    for (const [name, b] of op.instruction!.operands) {
+      const v = objects.get(name);
+      if (v instanceof Tile) yield { key: v.buffer, lo: v.address, hi: v.address + v.bytes.byteLength, write: b.spec.role !== 'src' };
+    }
+  }
+
+  /**
+   * Where PTOAS inserts a flag: a read waits for another pipe's write of the tile, a write for other pipes' uses; a
+   * pipe already ordered after that point (an earlier inserted flag) needs none.
+   */
+  private waitForTiles(core: number, op: BoundOp, objects: ReadonlyMap<string, Value>, pipe: string): void {
+    const uses = (this.tiles[core] ??= new Map());
+    const ordered = (this.ordered[core] ??= new Map());
+    let latest: Signal | undefined;
+    const after = (from: string, s: Signal) => {
+      const key = `${from}>${pipe}`;
+      if (from === pipe || (ordered.get(key) ?? -1) >= s.time) return;
+      ordered.set(key, s.time);
+      if (!latest || s.time > latest.time) latest = s;
+    };
+    for (const t of this.tileUses(op, objects)) {
+      for (const [at, use] of uses) {
+        if (!at.startsWith(`${t.key}:`) || use.hi <= t.lo || t.hi <= use.lo) continue;
+        if (use.writer) after(use.writer.pipe, use.writer);
+        if (t.write) for (const [p, r] of use.readers) after(p, r);
+      }
+    }
+    if (latest) this.core(core).hold(pipe, latest, 'a tile shared by two pipes (PTOAS inserts the flag)', 'data');
+  }
+
+  private useTiles(core: number, op: BoundOp, objects: ReadonlyMap<string, Value>, pipe: string, done: Signal): void {
+    const uses = (this.tiles[core] ??= new Map());
+    for (const t of this.tileUses(op, objects)) {
+      const at = `${t.key}:${t.lo}:${t.hi}`;
+      const use = uses.get(at) ?? { lo: t.lo, hi: t.hi, readers: new Map() };
+      if (t.write) uses.set(at, { lo: t.lo, hi: t.hi, writer: { ...done, pipe }, readers: new Map() });
+      else {
+        use.readers.set(pipe, done);
+        uses.set(at, use);
+      }
+    }
   }
 
   sync(core: number, op: BoundOp, id?: number): void {
@@ -182,4 +246,27 @@ function firstTile(op: BoundOp, objects: ReadonlyMap<string, Value>): Tile | und
     src ??= v;
   }
   return src;
+}
+
+/** What an on-chip range was last written by, and read by on each pipe since. */
+interface TileUse {
+  lo: number;
+  hi: number;
+  writer?: Signal & { pipe: string };
+  readers: Map<string, Signal>;
+}
+
+/** The ops of `fn` (not of the functions it calls) when it has no intra-core sync op (cross-core ones do not count). */
+function collectAutoSynced(fn: OpNode, program: Program, into: Set<OpNode>): void {
+  const ops: OpNode[] = [];
+  const walk = (op: OpNode): void => {
+    ops.push(op);
+    for (const region of op.regions) for (const block of region.blocks) for (const inner of block.ops) walk(inner);
+  };
+  walk(fn);
+  const synchronized = ops.some((o) => {
+    const role = program.syncOps.get(o)?.spec.role;
+    return role !== undefined && role !== 'cross-set' && role !== 'cross-wait';
+  });
+  if (!synchronized) for (const o of ops) into.add(o);
 }

@@ -14,7 +14,8 @@ export interface Slice {
 
 /** A dependency the model honoured: a flag between two pipes of a core, or a hand-off between cores. */
 export interface Flow {
-  kind: 'flag' | 'cross-core';
+  /** A set/wait flag; a hand-off between cores; a tile shared by two pipes where PTOAS inserts the flag itself. */
+  kind: 'flag' | 'cross-core' | 'data';
   /** The op that released it: a set_flag's source pipe's last op, a producer core's last op. */
   from: Slice;
   /** The first op that ran after the wait on the held pipe (unset until one does; a flow without one is dropped). */
@@ -24,7 +25,7 @@ export interface Flow {
 }
 
 /** A time something fires at, and the op that ends then (for the trace's flow arrows). */
-interface Signal {
+export interface Signal {
   time: number;
   from?: Slice;
 }
@@ -67,7 +68,7 @@ export class CorePipeline {
   }
 
   /** An op on its pipe: it starts when the pipe is free and takes its cost. Returns when it ends. */
-  issue(pipe: string, cost: OpCost, label: string, name = label, args: Record<string, string | number> = {}): { start: number; end: number } {
+  issue(pipe: string, cost: OpCost, label: string, name = label, args: Record<string, string | number> = {}): { start: number; end: number; slice?: Slice } {
     this.ops++;
     const start = this.freeAt(pipe);
     let end = start;
@@ -78,9 +79,10 @@ export class CorePipeline {
       this.free.set(pipe, end);
       this.busy.set(pipe, (this.busy.get(pipe) ?? 0) + cost.cycles);
     }
-    if (this.record)
-      this.keep({ core: this.core, pipe, name, start, end, args: { ...args, cost: cost.kind === 'cycles' ? cost.basis : `no data: ${cost.reason}` } });
-    return { start, end };
+    if (!this.record) return { start, end };
+    const slice: Slice = { core: this.core, pipe, name, start, end, args: { ...args, cost: cost.kind === 'cycles' ? cost.basis : `no data: ${cost.reason}` } };
+    this.keep(slice);
+    return { start, end, slice };
   }
 
   private keep(slice: Slice): void {

@@ -26,6 +26,9 @@ const FILL: Record<string, string> = {
   MTE3: '#f0b060',
 };
 
+/** Arrows by what they stand for: a set/wait flag, a hand-off between cores, a flag PTOAS inserts. */
+const FLOW_COLOR = { flag: '#34495e', 'cross-core': '#c0392b', data: '#2471a3' } as const;
+
 const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const num = (n: number): string => String(Math.round(n * 10) / 10);
 
@@ -73,7 +76,7 @@ export function timelineSvg(observer: TimingObserver, options: { title: string; 
   }
   for (const f of data.flows) {
     const to = f.to!;
-    const color = f.kind === 'cross-core' ? '#c0392b' : '#34495e';
+    const color = FLOW_COLOR[f.kind];
     parts.push(
       `<line class="flow" data-kind="${f.kind}" x1="${num(x(f.from.end))}" y1="${num(boxTop(f.from) + BOX / 2)}" x2="${num(x(to.start))}" y2="${num(boxTop(to) + BOX / 2)}" stroke="${color}" stroke-width="1.2" marker-end="url(#arrow-${f.kind})"><title>${escape(`${f.label}: ${f.from.name} -> ${to.name}`)}</title></line>`,
     );
@@ -93,10 +96,10 @@ export function timelineSvg(observer: TimingObserver, options: { title: string; 
   );
   const height = axisY + AXIS + 6;
   const width = LABEL_WIDTH + PLOT_WIDTH + 20;
-  const markers = (['flag', 'cross-core'] as const)
+  const markers = (['flag', 'cross-core', 'data'] as const)
     .map(
       (kind) =>
-        `<marker id="arrow-${kind}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="${kind === 'cross-core' ? '#c0392b' : '#34495e'}"/></marker>`,
+        `<marker id="arrow-${kind}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="${FLOW_COLOR[kind]}"/></marker>`,
     )
     .join('');
   return (
