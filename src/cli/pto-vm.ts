@@ -648,7 +648,10 @@ function profileText(file: string, s: import('../timing/pipeline').ProfileSummar
   const lines = [`${s.totalCycles} cycles (${s.microseconds.toFixed(3)} us at 1.85 GHz), ${s.bottleneck}`];
   if (s.cores.length > 1)
     for (const c of s.cores)
-      lines.push(`core ${c.core}: ${c.total} cycles; ${c.pipes.map((p) => `${p.pipe.replace(/^PIPE_/, '')} ${Math.round(p.share * 100)}%`).join(', ')}`);
+      lines.push(
+        `core ${c.core}: ${c.total} cycles; ${c.pipes.map((p) => `${p.pipe.replace(/^PIPE_/, '')} ${Math.round(p.share * 100)}%`).join(', ')}` +
+          (c.waited > 0 ? `; waited ${c.waited} cycles for other cores` : ''),
+      );
   if (s.noData.length > 0)
     lines.push(`no cost data for ${s.noData.map(([op, n]) => `${op} (${n})`).join(', ')}: counted as 0 cycles, so the total is a lower bound`);
   return lines.map((l) => `${file}: profile: ${l}\n`).join('');

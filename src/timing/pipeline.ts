@@ -46,6 +46,8 @@ export class CorePipeline {
   /** Ops the tables have no cost for: they take no time here, and the summary says how many there were. */
   readonly noData = new Map<string, number>();
   ops = 0;
+  /** Cycles this core's waits for other cores held it beyond where it had got to (what the summary names). */
+  waited = 0;
   /** No pipe starts before this (the last PIPE_ALL barrier, the last wait of the scalar unit). */
   private floor = 0;
   /** Recorded only when asked for (`record`): every op's slice, and the flows into this core. */
@@ -122,6 +124,8 @@ export class CorePipeline {
    * fires; the trace draws the dependency from the op that fired it to the next op held.
    */
   hold(pipe: string | undefined, signal: Signal, label: string, kind: Flow['kind']): void {
+    const all = pipe === undefined || pipe === this.allPipes;
+    if (kind === 'cross-core') this.waited += Math.max(0, signal.time - (all ? this.total() : this.freeAt(pipe)));
     if (pipe === undefined || pipe === this.allPipes) this.floor = Math.max(this.floor, signal.time);
     else if (signal.time > this.freeAt(pipe)) this.free.set(pipe, signal.time);
     if (!this.record || !signal.from) return;
@@ -169,7 +173,7 @@ export interface ProfileSummary {
   totalCycles: number;
   microseconds: number;
   /** Per core: its total and each pipe's busy cycles and share of the core's total. */
-  cores: { core: number; total: number; pipes: { pipe: string; busy: number; share: number }[] }[];
+  cores: { core: number; total: number; waited: number; pipes: { pipe: string; busy: number; share: number }[] }[];
   /** "MTE2 busy 83%: loads from GM bound the run; V busy 20%" */
   bottleneck: string;
   /** Ops without data, by op, summed over cores. */
@@ -180,9 +184,9 @@ export interface ProfileSummary {
 export function summarize(cores: CorePipeline[], frequencyHz: number): ProfileSummary {
   const perCore = cores.map((c, core) => {
     const total = c.total();
-    return { core, total, pipes: c.busyPipes().map((p) => ({ ...p, share: total ? p.busy / total : 0 })) };
+    return { core, total, waited: c.waited, pipes: c.busyPipes().map((p) => ({ ...p, share: total ? p.busy / total : 0 })) };
   });
-  const slowest = perCore.reduce((a, b) => (b.total > a.total ? b : a), perCore[0] ?? { core: 0, total: 0, pipes: [] });
+  const slowest = perCore.reduce((a, b) => (b.total > a.total ? b : a), perCore[0] ?? { core: 0, total: 0, waited: 0, pipes: [] });
   const totalCycles = slowest.total;
   const noData = new Map<string, number>();
   for (const c of cores) for (const [k, v] of c.noData) noData.set(k, (noData.get(k) ?? 0) + v);
@@ -192,11 +196,13 @@ export function summarize(cores: CorePipeline[], frequencyHz: number): ProfileSu
     ? `${short(top.pipe)} busy ${pct(top.share)}: ${BOUND_BY[top.pipe] ?? top.pipe} bound the run` +
       (rest.length ? `; ${rest.map((p) => `${short(p.pipe)} busy ${pct(p.share)}`).join(', ')}` : '')
     : 'no op with a known cost ran';
+  // The slowest core may be slow because it waited for another: say for how long.
+  const waited = slowest.waited > 0 ? `; core ${slowest.core} waited ${slowest.waited} cycles (${pct(slowest.waited / totalCycles)}) for other cores` : '';
   return {
     totalCycles,
     microseconds: (totalCycles / frequencyHz) * 1e6,
     cores: perCore,
-    bottleneck,
+    bottleneck: bottleneck + waited,
     noData: [...noData.entries()].sort((a, b) => b[1] - a[1]),
   };
 }

@@ -31,6 +31,8 @@ describe('waits for another core', () => {
     expect(slices(o, 1)).toEqual([['PIPE_MTE2', 'TLOAD(32x64,f32)', 0, 270]]);
     expect(slices(o, 0)).toEqual([['PIPE_MTE2', 'TLOAD(16x16,f16)', 270, 276]]);
     expect(o.summary().totalCycles).toBe(276);
+    // The cube is the slowest core, and most of its time is the wait.
+    expect(o.summary().bottleneck).toBe('MTE2 busy 2%: loads from GM bound the run; core 0 waited 270 cycles (98%) for other cores');
     const [flow] = o.pipelines()[0].flows;
     expect([flow.kind, flow.from.core, flow.from.name, flow.to?.core, flow.to?.name]).toEqual(['cross-core', 1, 'TLOAD(32x64,f32)', 0, 'TLOAD(16x16,f16)']);
   });
