@@ -251,6 +251,19 @@ function select(s: Shape): Step[] | string {
   return [{ kind: 'countMode', on: true }, ...rows, { kind: 'countMode', on: false }, fullMask];
 }
 
+/**
+ * TSORT32 of whole 32-element blocks (TSort32.hpp TSort32Impl): per row, vbitsort over the row's blocks (in calls
+ * of 255 blocks, the last taking the remainder), a barrier after each call. A row that ends inside a block takes
+ * another path when the program gives a scratch tile, which the input does not say.
+ */
+function sort32(s: Shape): Step[] | string {
+  if (s.validCols % 32) return 'a row that ends inside a 32-element block depends on the scratch tile, not known here';
+  const blocks = s.validCols / 32;
+  const loops = Math.ceil(blocks / REPEAT_MAX);
+  const calls: number[] = blocks <= REPEAT_MAX ? [blocks] : Array.from({ length: loops }, (_, j) => (j === loops - 1 ? blocks % REPEAT_MAX : REPEAT_MAX));
+  return Array.from({ length: s.validRows }, () => calls.flatMap((n) => [run(n), barrier])).flat();
+}
+
 /** pto-isa's a2a3 lowerings (TBinOp.hpp, TBinSOp.hpp, TUnaryOp.hpp), by name in a2a3-instructions.json. */
 const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Shape) => Step[] | string> = {
   // Narrow tiles: the rows as repeats under one mask; else one run when the valid width is the tile's.
@@ -273,6 +286,7 @@ const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Sha
   convert,
   transpose,
   select,
+  sort32,
 };
 
 /** The cycles of a lowering: heads, slopes, the count-mode floor, control calls and the tail left at the end. */

@@ -47,7 +47,7 @@ describe('a2a3 tile ops in pto-isa`s instruction-level model', () => {
   });
 
   it('an op without a lowering here has no data', () => {
-    expect(a2a3InstructionCost(a2a3('TSORT32', 'f32', 8, 32)).kind).toBe('no-data');
+    expect(a2a3InstructionCost(a2a3('TGATHER', 'f32', 8, 32)).kind).toBe('no-data');
     expect(a2a3InstructionCost({ ...a2a3('TEXP', 'f32', 4, 64), validCols: 40 }).kind).toBe('no-data');
   });
 
@@ -147,5 +147,13 @@ describe('a2a3 TSEL in pto-isa`s instruction-level model', () => {
     expect(cycles(a2a3InstructionCost(a2a3('TSEL', 'f16', 1, 128)))).toBe(62);
     // f32 4x64: the rows after the first find the pipe busy (no vector_dup head): 62 + 3 x (1 + 1 + 14 + 1 + 1 + 1 + 15) = 164
     expect(cycles(a2a3InstructionCost(a2a3('TSEL', 'f32', 4, 64)))).toBe(164);
+  });
+});
+
+describe('a2a3 TSORT32 in pto-isa`s instruction-level model', () => {
+  it('per row one vbitsort over its 32-element blocks, a barrier after it', () => {
+    // f32 8x32: 8 x (vbitsort 1 block: head 6 + 2, barrier 1) = 72
+    expect(cycles(a2a3InstructionCost(a2a3('TSORT32', 'f32', 8, 32)))).toBe(72);
+    expect(a2a3InstructionCost(a2a3('TSORT32', 'f16', 32, 16)).kind).toBe('no-data');
   });
 });
