@@ -58,10 +58,12 @@ export interface ExpandOptions {
  * name: the context key and the value PTOAS writes (tcvt's rmode as getTCvtRoundModeString spells it). Others written
  * on an op keep it from being expanded (not passed yet).
  */
-const CONTEXT_KEYS: Record<string, { key: string; value: (v: string) => string }> = {
-  cmpMode: { key: 'cmp_mode', value: (v) => v },
-  precisionType: { key: 'precisionType', value: (v) => v },
-  rmode: { key: 'round_mode', value: (v) => (['NONE', 'RINT', 'CAST_RINT'].includes(v) ? 'RINT' : v) },
+const CONTEXT_KEYS: Record<string, { key: string; value: (v: string | boolean) => string }> = {
+  cmpMode: { key: 'cmp_mode', value: (v) => String(v) },
+  precisionType: { key: 'precisionType', value: (v) => String(v) },
+  rmode: { key: 'round_mode', value: (v) => (['NONE', 'RINT', 'CAST_RINT'].includes(String(v)) ? 'RINT' : String(v)) },
+  // tci's order: PTOAS always sends "true" or "false" (false when the op writes none, the template's default too).
+  descending: { key: 'descending', value: (v) => (v === true || v === 'true' ? 'true' : 'false') },
 };
 
 /**
@@ -70,7 +72,7 @@ const CONTEXT_KEYS: Record<string, { key: string; value: (v: string) => string }
  * the template's default is what PTOAS's run would use. A template that reads any other key it was not given
  * (lowering_kind, upper_or_lower, byte, rounds, ...: PTOAS computes them) is not expanded.
  */
-const DEFAULT_WHEN_ABSENT = new Set(['cmp_mode', 'precisionType', 'round_mode', 'mask_pattern', 'axis_value']);
+const DEFAULT_WHEN_ABSENT = new Set(['cmp_mode', 'precisionType', 'round_mode', 'mask_pattern', 'axis_value', 'descending']);
 
 interface Site {
   node: OpNode;
@@ -144,7 +146,7 @@ function sites(program: Program, lineOf: (offset: number) => number, notExpanded
       for (const a of node.attrs)
         if (a.key in CONTEXT_KEYS) {
           const v = inst.attributes?.get(a.key);
-          if (typeof v === 'string') context[CONTEXT_KEYS[a.key].key] = CONTEXT_KEYS[a.key].value(v);
+          if (typeof v === 'string' || typeof v === 'boolean') context[CONTEXT_KEYS[a.key].key] = CONTEXT_KEYS[a.key].value(v);
           else reason = `its attribute ${a.key} has a value the shim does not pass (${String(v)})`;
         }
       for (const operand of node.operands) {
@@ -281,7 +283,19 @@ export function expandModule(file: string, text: string, options: ExpandOptions)
       edits.push({ start: s.node.span.start, end: s.node.span.end, text: inlined.text });
     } else {
       functions.set(instance, fnText);
-      const call = `func.call @${instance}(${s.operands.map(valueText).join(', ')}) : (${s.types.map(printType).join(', ')}) -> ()`;
+      // The library types an index scalar as i32 (PTOAS's getDtypeString): the call passes it cast.
+      const lineStart = text.lastIndexOf('\n', s.node.span.start - 1) + 1;
+      const indent = /^\s*/.exec(text.slice(lineStart, s.node.span.start))![0];
+      const casts: string[] = [];
+      const args = s.operands.map((o, i) => {
+        const t = s.types[i];
+        if (t.kind !== 'scalar' || t.elem !== 'index') return valueText(o);
+        const name = `%__index_${edits.length}_${i}`;
+        casts.push(`${name} = arith.index_cast ${valueText(o)} : index to i32\n${indent}`);
+        return name;
+      });
+      const types = s.types.map((t) => (t.kind === 'scalar' && t.elem === 'index' ? 'i32' : printType(t)));
+      const call = `${casts.join('')}func.call @${instance}(${args.join(', ')}) : (${types.join(', ')}) -> ()`;
       edits.push({ start: s.node.span.start, end: s.node.span.end, text: call });
     }
     expanded.push({ op: s.node.name, line: s.line, template: r.name, candidates: r.candidates, instance });

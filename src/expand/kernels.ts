@@ -143,3 +143,49 @@ ${[0, 1, ...consts]
 }
 `;
 }
+
+/** An operand of `genericKernel`'s op: a tile (loaded from GM unless scratch) or a scalar constant. */
+export type KernelOperand = OperandTile | { scalar: string; type: string };
+
+/**
+ * `op ins(...) outs(...)` with tiles and scalars in the op's operand order, `attrs` (`{cmpMode = ...}`) after the
+ * ins operands: each loaded source from GM parameters %a, %b, ... (in order), each destination stored to %out, %out1, ...
+ */
+export function genericKernel(op: string, ins: KernelOperand[], outs: OperandTile[], attrs = ''): string {
+  const names = 'abcdefgh';
+  const tile = (t: OperandTile): string =>
+    `!pto.tile_buf<loc=vec, dtype=${t.dtype}, rows=${t.rows}, cols=${t.cols}, v_row=${t.vRow}, v_col=${t.vCol}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+  const part = (t: OperandTile): string => `!pto.partition_tensor_view<${t.vRow}x${t.vCol}x${t.dtype}>`;
+  const view = (t: OperandTile): string => `!pto.tensor_view<?x?x${t.dtype}>`;
+  const isTile = (o: KernelOperand): o is OperandTile => !('scalar' in o);
+  const srcs = ins.map((o, i) => ({ o, p: names[i] }));
+  const loaded = srcs.filter((x): x is { o: OperandTile; p: string } => isTile(x.o) && !x.o.scratch);
+  const stored = outs.map((t, i) => ({ o: t, p: i === 0 ? 'out' : `out${i}` }));
+  const gm = [...loaded, ...stored];
+  const consts = new Set(gm.flatMap(({ o }) => [o.vRow, o.vCol]));
+  const viewOf = ({ o, p }: { o: OperandTile; p: string }): string =>
+    `    %${p}v = pto.make_tensor_view %${p}, shape = [%k${o.vRow}, %k${o.vCol}], strides = [%k${o.vCol}, %k1] : ${view(o)}\n` +
+    `    %${p}p = pto.partition_view %${p}v, offsets = [%k0, %k0], sizes = [%k${o.vRow}, %k${o.vCol}] : ${view(o)} -> ${part(o)}\n`;
+  const value = (x: { o: KernelOperand; p: string }): string => (isTile(x.o) ? `%t${x.p}` : `%s${x.p}`);
+  const typeOf = (o: KernelOperand): string => (isTile(o) ? tile(o) : o.type);
+  return `module attributes {pto.target_arch = "a5"} {
+  func.func @kernel(${gm.map(({ o, p }) => `%${p}: !pto.ptr<${o.dtype}>`).join(', ')}) {
+${[0, 1, ...consts]
+  .filter((c, i, all) => all.indexOf(c) === i)
+  .map((c) => `    %k${c} = arith.constant ${c} : index\n`)
+  .join('')}${srcs
+    .filter((x) => !isTile(x.o))
+    .map((x) => `    %s${x.p} = arith.constant ${(x.o as { scalar: string }).scalar} : ${typeOf(x.o)}\n`)
+    .join('')}${gm.map(viewOf).join('')}${srcs
+    .filter((x) => isTile(x.o))
+    .map((x) => `    %t${x.p} = pto.alloc_tile : ${typeOf(x.o)}\n`)
+    .join('')}${stored.map(({ o, p }) => `    %t${p} = pto.alloc_tile : ${tile(o)}\n`).join('')}${loaded
+    .map(({ o, p }) => `    pto.tload ins(%${p}p : ${part(o)}) outs(%t${p} : ${tile(o)})\n`)
+    .join('')}    ${op} ins(${srcs.map(value).join(', ')}${attrs ? ` ${attrs}` : ''} : ${ins.map(typeOf).join(', ')}) outs(${stored
+    .map(({ p }) => `%t${p}`)
+    .join(', ')} : ${outs.map(tile).join(', ')})
+${stored.map(({ o, p }) => `    pto.tstore ins(%t${p} : ${tile(o)}) outs(%${p}p : ${part(o)})\n`).join('')}    return
+  }
+}
+`;
+}

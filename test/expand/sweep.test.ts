@@ -17,18 +17,21 @@ if (skipReason) console.warn(`test/expand/sweep.test.ts skipped: ${skipReason}`)
 const suite = skipReason ? describe.skip : describe;
 const upstreamDir = 'dir' in tree ? tree.dir : '';
 
-/** The ops of the whole sweep: the elementwise families whose kernels src/expand/kernels.ts writes. */
+/** The ops of the whole sweep: the elementwise families whose kernels src/expand/kernels.ts writes (the others: families.test.ts). */
 export const SWEEP_OPS: [string, OpKind][] = [
-  ...['tadd', 'tsub', 'tmul', 'tdiv', 'tmax', 'tmin', 'tand', 'tor', 'tfmod'].map((op): [string, OpKind] => [`pto.${op}`, 'binary']),
+  ...['tadd', 'tsub', 'tmul', 'tdiv', 'tmax', 'tmin', 'tand', 'tor', 'tfmod', 'tpartadd', 'tpartmax', 'tpartmin', 'tpartmul'].map((op): [string, OpKind] => [
+    `pto.${op}`,
+    'binary',
+  ]),
   ...['tshl', 'tshr'].map((op): [string, OpKind] => [`pto.${op}`, 'shift']),
-  ...['tabs', 'tneg', 'trelu', 'texp', 'tlog', 'tsqrt', 'trsqrt', 'trecip', 'tnot'].map((op): [string, OpKind] => [`pto.${op}`, 'unary']),
+  ...['tabs', 'tneg', 'trelu', 'texp', 'tlog', 'tsqrt', 'trsqrt', 'trecip', 'tnot', 'tmov'].map((op): [string, OpKind] => [`pto.${op}`, 'unary']),
   ...['tadds', 'tsubs', 'tmuls', 'tdivs', 'tmaxs', 'tmins', 'tands', 'tors', 'tfmods', 'tshls', 'tshrs'].map((op): [string, OpKind] => [`pto.${op}`, 'scalar']),
   ...['trowsum', 'trowmax', 'trowmin', 'trowprod'].map((op): [string, OpKind] => [`pto.${op}`, 'rowreduce']),
   ...['tcolsum', 'tcolmax', 'tcolmin', 'tcolprod'].map((op): [string, OpKind] => [`pto.${op}`, 'colreduce']),
   ['pto.trowexpand', 'rowexpand'],
   ['pto.tcolexpand', 'colexpand'],
-  ...['add', 'sub', 'mul', 'div', 'max', 'min'].map((o): [string, OpKind] => [`pto.trowexpand${o}`, 'rowexpandop']),
-  ...['add', 'sub', 'mul', 'div', 'max', 'min'].map((o): [string, OpKind] => [`pto.tcolexpand${o}`, 'colexpandop']),
+  ...['add', 'sub', 'mul', 'div', 'max', 'min', 'expdif'].map((o): [string, OpKind] => [`pto.trowexpand${o}`, 'rowexpandop']),
+  ...['add', 'sub', 'mul', 'div', 'max', 'min', 'expdif'].map((o): [string, OpKind] => [`pto.tcolexpand${o}`, 'colexpandop']),
 ];
 
 test('the sweep inputs: f16 bits rounded from f32, no zero divisor', () => {

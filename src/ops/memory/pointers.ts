@@ -5,6 +5,7 @@ import { BoundOp } from '../../ir/bound';
 import { GlobalBuffer, PartitionView, TensorView, Tile } from '../../machine/memory';
 import { DeclaredOp, declaredDefinition } from '../define/declared';
 import { vmTrap } from '../../machine/trap';
+import { LocalPointer } from '../../machine/value';
 import { elemSize, isFloat } from '../../types/type';
 import { pointerOperand } from './global-memory';
 import { pointerAt } from '../../machine/windows';
@@ -144,6 +145,13 @@ const ADDRESS_OPS: DeclaredOp[] = [
         const size = elemSize(to.elem);
         if (byte % size !== 0) throw vmTrap(`pto.castptr: byte ${byte} of %${buffer.name} is not on a ${printType(to)} element`, op.node.span);
         x.setResults(op, [{ kind: 'pointer', buffer: buffer.retyped(to.elem), offset: byte / size }]);
+        return;
+      }
+      // An on-chip pointer seen as another element type (the select templates read an i8 mask as ui8): the same
+      // buffer and byte address.
+      if (to?.kind === 'ptr' && from?.kind === 'ptr' && from.space === to.space && to.space !== 'gm') {
+        const p = x.operand(op, 0) as LocalPointer;
+        x.setResults(op, [{ kind: 'local_pointer', buffer: p.buffer, address: p.address }]);
         return;
       }
       if (to?.kind !== 'ptr' || to.space === 'gm' || from?.kind !== 'scalar')

@@ -1,0 +1,73 @@
+/**
+ * The sweep's other families (src/expand/families.ts): a fixed slice runs here (well under two minutes); the whole
+ * family sweep with PTO_EXPAND_FAMILIES=<file> (its table written there):
+ *
+ *   PTO_UPSTREAM_DIR=... PTO_EXPAND_FAMILIES=/tmp/families.md npx jest test/expand/families --testTimeout=3600000
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import { upstreamTree } from '../../src/expand/tilelib';
+import { FamilyCase, familyCases, familyTable, runFamilyCase, values } from '../../src/expand/families';
+
+const tree = upstreamTree(process.env.PTO_UPSTREAM_DIR);
+const python = spawnSync(process.env.PYTHON ?? 'python3', ['--version']);
+const skipReason = 'error' in tree ? tree.error : python.status !== 0 ? `${process.env.PYTHON ?? 'python3'} cannot run` : undefined;
+if (skipReason) console.warn(`test/expand/families.test.ts skipped: ${skipReason}`);
+const suite = skipReason ? describe.skip : describe;
+const upstreamDir = 'dir' in tree ? tree.dir : '';
+
+test('family inputs: indices below their bound, byte offsets of whole 32-byte blocks', () => {
+  const idx = new Int32Array(values('i32', 100, 1, { index: 10 }).bytes.buffer);
+  expect(idx.every((x) => x >= 0 && x < 10)).toBe(true);
+  const off = new Uint32Array(values('u32', 100, 2, { blocks: 16 }).bytes.buffer);
+  expect(off.every((x) => x % 32 === 0 && x < 16 * 32)).toBe(true);
+  // ((0 * 7919 + 1 * 104729) % 2001) - 1000 = -323: -323 / 37 in f32.
+  expect(new Float32Array(values('f32', 1, 1).bytes.buffer)[0]).toBe(Math.fround(-323 / 37));
+});
+
+suite('families', () => {
+  const pick = (op: string, label: string): FamilyCase => {
+    const c = familyCases().find((x) => x.op === op && x.label === label);
+    if (!c) throw new Error(`no case ${op} ${label}`);
+    return c;
+  };
+
+  test('a fixed slice: compares, selects, concatenation, block gathers, loads and stores agree; tcmps differs', () => {
+    // textract's index operands reach its template as i32 (the call casts them); tsel's template reads its i8 mask
+    // through a ui8 pointer (pto.castptr of a UB pointer).
+    const slice = [
+      pick('pto.tcmp', 'f32 4x64 valid 4x63'),
+      pick('pto.tsel', 'f16 16x128 valid 5x100'),
+      pick('pto.tconcat', 'f32 4x64 valid 4x63'),
+      pick('pto.tgatherb', 'f32 8x64 valid 8x64'),
+      pick('pto.tload', 'f16 4x64 valid 4x63'),
+      pick('pto.tstore', 'i8 16x128 valid 5x100'),
+      pick('pto.tcvt', 'f32 -> f16 4x64 valid 4x63'),
+      pick('pto.textract', 'f32 4x64 valid 4x63'),
+      pick('pto.tcmps', 'f32 8x64 valid 8x64'),
+    ];
+    const rows = slice.map((c) => runFamilyCase(c, upstreamDir));
+    expect(rows.map((r) => `${r.case.op} ${r.outcome}`)).toEqual([
+      'pto.tcmp agree',
+      'pto.tsel agree',
+      'pto.tconcat agree',
+      'pto.tgatherb agree',
+      'pto.tload agree',
+      'pto.tstore agree',
+      'pto.tcvt agree',
+      'pto.textract agree',
+      'pto.tcmps differ',
+    ]);
+    // tcmps (x >= 0.5) into a ui8 tile of 64 columns: both pack a bit per element, 8 bytes a row; the tile level
+    // puts row 1's bytes at the tile's row 1 (byte 64), the template right after row 0's (byte 8: elements 64..71,
+    // of which the first three are >= 0.5 -> 0x07).
+    expect(rows[8].detail).toBe('out[8]: tile 00, expanded 07');
+    expect(familyTable(rows).split('\n')[2]).toBe('| pto.tcmp | 1 | 1 | 0 | 0 | 0 |  |');
+  });
+
+  const whole = process.env.PTO_EXPAND_FAMILIES;
+  (whole ? test : test.skip)('the whole family sweep, its table written to PTO_EXPAND_FAMILIES', () => {
+    const rows = familyCases().map((c) => runFamilyCase(c, upstreamDir));
+    fs.writeFileSync(whole!, `${familyTable(rows)}\n`);
+  });
+});
