@@ -1,7 +1,6 @@
 import type { BoundOp } from '../ir/bound';
 import type { CoreIndex, HappensBefore } from '../ir/definition';
 import type { Program } from '../ir/program';
-import type { OpNode } from '../syntax/ast';
 import { Tile } from '../machine/memory';
 import type { Value } from '../machine/value';
 import { instructionPipe } from '../ops/instructions/pipe';
@@ -13,6 +12,9 @@ import { CostArch, elemBytes, noData, OpCost } from './cost';
 import { tileOpCost } from './estimate';
 import { CorePipeline, ProfileSummary, Signal, Slice, summarize } from './pipeline';
 import { transferCost } from './transfer';
+
+/** An op as parsed (the syntax package's OpNode, named through the IR, which timing may import). */
+type OpNode = BoundOp['node'];
 
 /** The path of a data movement between two locations (pto-isa's formula_backend_transfer.hpp, latency.hpp). */
 function pathOf(isa: string, src: TileLoc | 'gm', dst: TileLoc | 'gm'): TransferPath | undefined {
