@@ -11,6 +11,7 @@ import { Program } from '../ir/program';
 import { ElemType, Type } from '../types/type';
 import { StaticSizing } from '../vm/io/arguments';
 import { integerScalarValue, launchBlocks, pinnedOutputs } from './harness-defaults';
+import { opRegistry } from '../ops/registry';
 
 export interface CaseBuffer {
   /** The harness's name (`v1` for the first argument). */
@@ -163,7 +164,8 @@ export function deriveCase(program: Program, types: TypeTable, functions: OpNode
     runtime: runtime.has(p.name),
   }));
   let readsBlockIndex = false;
-  for (const f of functions) walk(f.regions, (op) => (readsBlockIndex ||= op.name === 'pto.get_block_idx'));
+  const registry = opRegistry();
+  for (const f of functions) walk(f.regions, (op) => (readsBlockIndex ||= registry.lookup(op.name)?.def.properties?.coreQuery === 'block'));
   return { testcase, functions, buffers, scalars, blocks: launchBlocks(testcase, readsBlockIndex) };
 }
 

@@ -72,10 +72,15 @@ function constants(fn: OpNode, op: OpNode, segment: string): number[] | undefine
   return values;
 }
 
-/** The coordinates of element `e` of pointer `%name` in the first make_tensor_view of it with static strides. */
-export function coordinatesOf(fn: OpNode, name: string, e: number): number[] | undefined {
+/**
+ * The coordinates of element `e` of pointer `%name` in the first tensor view made of it (make_tensor_view: a
+ * tensor_view result, written strides) with static strides.
+ */
+export function coordinatesOf(program: Program, fn: OpNode, name: string, e: number): number[] | undefined {
+  const types = program.valueTypes.get(fn);
   for (const op of opsOf(fn.regions.flatMap((r) => r.blocks))) {
-    if (op.name !== 'pto.make_tensor_view' || op.operands[0]?.value?.name !== `%${name}`) continue;
+    const made = op.results.length === 1 ? types?.get(op.results[0].name) : undefined;
+    if (made?.kind !== 'tensor_view' || op.operands[0]?.value?.name !== `%${name}`) continue;
     const strides = constants(fn, op, 'strides');
     if (!strides || strides.length === 0) continue;
     // Dimensions from the largest stride down; each coordinate is what the larger strides leave over.
@@ -151,7 +156,7 @@ export function checkFunction(tileLevel: Runnable, expanded: Runnable, fn: strin
         const hex = hexOf(buffer.bytes.subarray(element * size, (element + 1) * size));
         return { hex, value: String(formatValue(buffer.codec.read(buffer.view, element * size))) };
       };
-      const coords = coordinatesOf(before, b.name, element);
+      const coords = coordinatesOf(tileLevel.program, before, b.name, element);
       const report = (w: Writer | undefined): WriterReport | undefined =>
         w && {
           op: w.op.name,

@@ -106,6 +106,17 @@ export interface OpProperties {
   aliasesOperand?: { level2: boolean };
   /** Its region holds code for one kind of core (`pto.section.cube`). */
   coreKind?: CoreKind;
+  /** Its region is run by SIMT threads of a vector core, each with its own copy of the frame (`pto.section.simt`). */
+  simtSection?: boolean;
+  /**
+   * Structured control flow, which passes take as one unit or look into: `counted-loop` (`scf.for`, the loop
+   * `pto.unroll` marks), `loop` (`scf.while`), `conditional` (`scf.if`).
+   */
+  controlFlow?: 'counted-loop' | 'loop' | 'conditional';
+  /** It runs another function of the program (`func.call`). */
+  callsFunction?: boolean;
+  /** It reads which core runs it: the field of `CoreIndex` it returns (`pto.get_block_idx`: `block`). */
+  coreQuery?: 'block' | 'blocks' | 'subblock' | 'subblocks';
   /**
    * It reads global memory through the views among its operands (a transfer or collective between ranks): the VM
    * fills the pointers behind them with generated data when they are not bound.
@@ -214,6 +225,8 @@ export interface OpVerifier {
   constant(operandIndex: number): bigint | undefined;
   /** Records the integer value the op's (single) result has, for rules on static operands. */
   recordConstant(value: bigint): void;
+  /** The definition of another op (the registry's), for rules that ask what a neighbouring or enclosing op is. */
+  definitionOf(op: OpNode): OpDefinition | undefined;
   /** The byte address (in its tile's buffer) of a tile operand that `alloc_tile addr = %c` places at a constant. */
   placement(operandIndex: number): bigint | undefined;
   /** Records the constant byte address of the op's (single) tile result. */

@@ -3,6 +3,8 @@ import { Attr, AttrEntry, OpNode, Operand, ResultDef, TypeRef } from '../syntax/
 import { newOp, typeRef, withSegments } from '../syntax/build';
 import { ElemType, TileType, elemSize, elemTypeName, printType } from '../types/type';
 import { subview } from '../ops/memory/tiles';
+import { addiOp, constantOp, muliOp } from '../ops/structure/arith';
+import { forOp } from '../ops/structure/scf';
 
 /** A tile value of the lowered program: its SSA name and type. */
 export interface TileValue {
@@ -103,7 +105,7 @@ export class Emitter {
       this.constantNames.set(key, name);
       const literal: Attr = { kind: 'int', value: BigInt(value), type: this.typeRef(type), span: this.span };
       this.constants.push(
-        newOp('arith.constant', 'custom', this.span, {
+        newOp(constantOp.name, 'custom', this.span, {
           results: this.result(name),
           attrs: [{ key: 'value', value: literal, span: this.span }],
           resultTypes: [this.typeRef(type)],
@@ -133,7 +135,7 @@ export class Emitter {
   /** `base * scale + offset` on index values, folding constants. */
   affine(base: IndexValue, scale: number, offset: number): IndexValue {
     if (typeof base === 'number') return base * scale + offset;
-    const v = scale === 1 ? base : this.indexArith('arith.muli', base, this.constant(scale), 'm');
+    const v = scale === 1 ? base : this.indexArith(muliOp.name, base, this.constant(scale), 'm');
     return this.add(v, offset);
   }
 
@@ -149,7 +151,7 @@ export class Emitter {
     this.blocks.pop();
     const block = { args: [{ name: i, type: undefined, span: this.span }], ops, span: this.span };
     this.push(
-      newOp('scf.for', 'custom', this.span, {
+      newOp(forOp.name, 'custom', this.span, {
         ...withSegments([
           ['lb', [bounds[0]]],
           ['ub', [bounds[1]]],
@@ -266,7 +268,7 @@ export class Emitter {
     if (typeof a === 'number' && typeof b === 'number') return a + b;
     if (a === 0) return b;
     if (b === 0) return a;
-    return this.indexArith('arith.addi', this.index(a), this.index(b), 'a');
+    return this.indexArith(addiOp.name, this.index(a), this.index(b), 'a');
   }
 
   cast(value: string, from: string, to: string, op: string): string {

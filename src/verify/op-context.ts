@@ -24,6 +24,7 @@ export interface VerifierState {
   checkIndexOperands(op: OpNode, segments: string[], operandTypes: (Type | undefined)[]): void;
   integerConstant(name: string): bigint | undefined;
   recordIntegerConstant(name: string, value: bigint): void;
+  definitionOf(op: OpNode): OpDefinition | undefined;
   tilePlacement(name: string): bigint | undefined;
   recordTilePlacement(name: string, byte: bigint): void;
   resolveCallee(caller: OpNode, name: string): { symbol?: OpNode; definition?: OpNode } | undefined;
@@ -105,6 +106,10 @@ export class OpContext implements OpVerifier {
   recordConstant(value: bigint): void {
     const results = this.op.results;
     if (results.length === 1 && results[0].count === 1) this.state.recordIntegerConstant(results[0].name, value);
+  }
+
+  definitionOf(op: OpNode): OpDefinition | undefined {
+    return this.state.definitionOf(op);
   }
 
   placement(operandIndex: number): bigint | undefined {

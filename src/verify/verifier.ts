@@ -534,6 +534,10 @@ class Verifier implements VerifierState {
     this.integerConstants.set(name, value);
   }
 
+  definitionOf(op: OpNode): OpDefinition | undefined {
+    return this.registry.lookup(op.name)?.def;
+  }
+
   tilePlacement(name: string): bigint | undefined {
     return this.tilePlacements.get(name);
   }

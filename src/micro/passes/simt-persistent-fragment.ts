@@ -1,7 +1,9 @@
 import { DIAGNOSTICS as D, DiagnosticKind } from '../../diag/catalog';
 import { Span } from '../../diag/source';
 import { OpNode } from '../../syntax/ast';
+import { BoundOp } from '../../ir/bound';
 import type { PassCheck } from './index';
+import { boundOps } from './definitions';
 import { SsaGraph, SsaValue, dominates, enclosing, ssaGraph } from './ssa-graph';
 
 /**
@@ -43,13 +45,18 @@ export const simtPersistentFragment: PassCheck = (c) => {
   for (const fn of c.program.functions.values()) {
     if (fn.regions.length === 0) continue;
     try {
-      checkFunction(fn);
+      checkFunction(fn, boundOps(c.program));
     } catch (e) {
       if (e instanceof Rejected) c.diags.report(e.kind, e.span, e.message);
       else if (!(e instanceof Unmodelled)) throw e;
     }
   }
 };
+
+/** The program's ops as verification bound them: what an op is, its definition says. */
+type Bound = ReadonlyMap<OpNode, BoundOp>;
+
+const isSimtSection = (b: Bound, op: OpNode) => b.get(op)?.def.properties?.simtSection === true;
 
 /** The scalar types a fragment holds, with their byte size (MLIR's data layout: a power of two of whole bytes). */
 function scalarBytes(t: string): number | undefined {
@@ -70,15 +77,15 @@ interface Access {
   elements: number[];
 }
 
-function checkFunction(fn: OpNode): void {
+function checkFunction(fn: OpNode, b: Bound): void {
   const g = ssaGraph(fn);
   const allocas = g.ops.filter((op) => op.name === 'llvm.alloca' && op.attrs.some((a) => a.key === 'pto.persistent') && live(g, op));
   if (allocas.length === 0) return;
   if (g.multiBlock) throw new Unmodelled();
   if (!fn.attrs.some((a) => ENTRY_ATTRS.includes(a.key) && a.value.kind === 'unit'))
     reject(D.simtFragmentDefinition, allocas[0].nameSpan, `a persistent SIMT fragment belongs to a kernel entry (pto.entry); @${fn.symbol} is not one`);
-  const sections = g.ops.filter((op) => op.name === 'pto.section.simt');
-  const plans = allocas.map((a) => analyzeFragment(g, fn, a, sections));
+  const sections = g.ops.filter((op) => isSimtSection(b, op));
+  const plans = allocas.map((a) => analyzeFragment(g, b, fn, a, sections));
   allocateSlots(fn, plans);
 }
 
@@ -88,10 +95,10 @@ interface FragmentPlan {
   resident: number[];
 }
 
-function analyzeFragment(g: SsaGraph, fn: OpNode, alloca: OpNode, sections: OpNode[]): FragmentPlan {
+function analyzeFragment(g: SsaGraph, b: Bound, fn: OpNode, alloca: OpNode, sections: OpNode[]): FragmentPlan {
   const attr = alloca.attrs.find((a) => a.key === 'pto.persistent')!;
   if (attr.value.kind !== 'unit') reject(D.simtFragmentDefinition, attr.span, "'pto.persistent' is a unit attribute: write it without a value");
-  if (enclosing(g, alloca, 'pto.section.simt'))
+  if (enclosing(g, alloca, (p) => isSimtSection(b, p)))
     reject(D.simtFragmentDefinition, alloca.nameSpan, 'a persistent SIMT fragment is defined before the pto.section.simt regions that use it, not inside one');
   if (fn.attrs.some((a) => a.key === 'pto.simt_entry'))
     reject(D.simtFragmentDefinition, alloca.nameSpan, 'a persistent SIMT fragment cannot be defined in an outlined SIMT function');
@@ -104,7 +111,7 @@ function analyzeFragment(g: SsaGraph, fn: OpNode, alloca: OpNode, sections: OpNo
       elemClause?.span ?? alloca.nameSpan,
       `a persistent SIMT fragment holds integers of up to 64 bits, f16, bf16 or f32, not ${elem}`,
     );
-  const count = constant(g, g.operands.get(alloca)![0]);
+  const count = constant(g, b, g.operands.get(alloca)![0]);
   if (typeof count !== 'bigint') {
     if (count === 'dynamic')
       reject(D.simtFragmentDefinition, alloca.operands[0].span, 'the element count of a persistent SIMT fragment must be a compile-time constant');
@@ -126,9 +133,9 @@ function analyzeFragment(g: SsaGraph, fn: OpNode, alloca: OpNode, sections: OpNo
             user.operands[use.operand].span,
             'a persistent SIMT fragment pointer may be the base of llvm.getelementptr only, not its index',
           );
-        walk(g.results.get(user)![0], byteOffset + gepBytes(g, user));
+        walk(g.results.get(user)![0], byteOffset + gepBytes(g, b, user));
       } else if (user.name === 'llvm.load') {
-        accesses.push(access(g, user, user.resultTypes[0]?.text ?? '', byteOffset, elem, elemBytes!, total, false));
+        accesses.push(access(g, b, user, user.resultTypes[0]?.text ?? '', byteOffset, elem, elemBytes!, total, false));
       } else if (user.name === 'llvm.store') {
         if (use.operand === 0)
           reject(
@@ -136,7 +143,7 @@ function analyzeFragment(g: SsaGraph, fn: OpNode, alloca: OpNode, sections: OpNo
             user.operands[0].span,
             'a persistent SIMT fragment pointer cannot be stored as a value: the fragment lives in registers, not memory',
           );
-        accesses.push(access(g, user, user.micro?.types[0]?.type.text ?? '', byteOffset, elem, elemBytes!, total, true));
+        accesses.push(access(g, b, user, user.micro?.types[0]?.type.text ?? '', byteOffset, elem, elemBytes!, total, true));
       } else {
         reject(
           D.simtFragmentAccess,
@@ -201,13 +208,13 @@ function analyzeFragment(g: SsaGraph, fn: OpNode, alloca: OpNode, sections: OpNo
 }
 
 /** One load or store of the fragment at `byteOffset`: where it stands and the elements its lanes touch. */
-function access(g: SsaGraph, op: OpNode, type: string, byteOffset: number, elem: string, elemBytes: number, total: number, store: boolean): Access {
-  const section = enclosing(g, op, 'pto.section.simt');
+function access(g: SsaGraph, b: Bound, op: OpNode, type: string, byteOffset: number, elem: string, elemBytes: number, total: number, store: boolean): Access {
+  const section = enclosing(g, op, (p) => isSimtSection(b, p));
   if (!section)
     reject(D.simtFragmentAccess, op.nameSpan, 'a persistent SIMT fragment is accessed inside pto.section.simt only: outside, no lane owns its slots');
   if (section!.regions[0]?.blocks.length !== 1 || g.places.get(op)!.parent !== section) {
     // ptoas unrolls `pto.unroll` loops before the analysis; an access in one is not judged here.
-    if (enclosing(g, op, 'scf.for')) throw new Unmodelled();
+    if (enclosing(g, op, (p) => b.get(p)?.def.properties?.controlFlow === 'counted-loop')) throw new Unmodelled();
     reject(
       D.simtFragmentAccess,
       op.nameSpan,
@@ -247,8 +254,8 @@ function access(g: SsaGraph, op: OpNode, type: string, byteOffset: number, elem:
 }
 
 /** The bytes a getelementptr of one constant index moves its base by. */
-function gepBytes(g: SsaGraph, gep: OpNode): number {
-  const index = constant(g, g.operands.get(gep)![1], gep.operands[1]?.literal);
+function gepBytes(g: SsaGraph, b: Bound, gep: OpNode): number {
+  const index = constant(g, b, g.operands.get(gep)![1], gep.operands[1]?.literal);
   if (index === 'dynamic')
     reject(
       D.simtFragmentAccess,
@@ -293,28 +300,20 @@ function live(g: SsaGraph, op: OpNode, seen = new Set<OpNode>()): boolean {
 }
 
 /**
- * An integer value as SCCP sees it: a constant (through casts and + - *), 'dynamic' when it comes from a kernel
- * argument or a load, 'unknown' otherwise (a loop variable, a value this check does not fold).
+ * An integer value as SCCP sees it: a constant (an op's definition folds it from constant operands: a constant,
+ * casts, arithmetic), 'dynamic' when it comes from a kernel argument or a load, or from an op that folds but has a
+ * dynamic operand, 'unknown' otherwise (a loop variable, a value no definition folds).
  */
-function constant(g: SsaGraph, v: SsaValue | undefined, literal?: number): bigint | 'dynamic' | 'unknown' {
+function constant(g: SsaGraph, b: Bound, v: SsaValue | undefined, literal?: number): bigint | 'dynamic' | 'unknown' {
   if (literal !== undefined) return BigInt(literal);
   if (!v) return 'unknown';
   if (!v.op) return v.entry ? 'dynamic' : 'unknown';
   const op = v.op;
-  if (op.name === 'arith.constant') {
-    const a = op.attrs.find((x) => x.key === 'value')?.value;
-    return a?.kind === 'int' ? a.value : 'unknown';
-  }
   if (/^(llvm|pto|memref)\.load$/.test(op.name)) return 'dynamic';
-  const args = (g.operands.get(op) ?? []).map((x) => constant(g, x));
+  const args = (g.operands.get(op) ?? []).map((x) => constant(g, b, x));
   if (args.includes('unknown')) return 'unknown';
-  if (/^arith\.(index_cast|index_castui|extsi|extui|trunci)$/.test(op.name)) return args[0];
-  const math: Record<string, (a: bigint, b: bigint) => bigint> = {
-    'arith.addi': (a, b) => a + b,
-    'arith.subi': (a, b) => a - b,
-    'arith.muli': (a, b) => a * b,
-  };
-  if (!math[op.name] || args.length !== 2) return 'unknown';
+  const bound = b.get(op);
+  if (!bound?.def.fold) return 'unknown';
   if (args.includes('dynamic')) return 'dynamic';
-  return math[op.name](args[0] as bigint, args[1] as bigint);
+  return bound.def.fold(args as bigint[], bound.resultTypes[0], op) ?? 'unknown';
 }

@@ -95,9 +95,9 @@ function lookup(scopes: Map<string, SsaValue>[], key: string): SsaValue | undefi
   return undefined;
 }
 
-/** The nearest op named `name` that encloses `op` (not `op` itself). */
-export function enclosing(g: SsaGraph, op: OpNode, name: string): OpNode | undefined {
-  for (let p = g.places.get(op)?.parent; p; p = g.places.get(p)?.parent) if (p.name === name) return p;
+/** The nearest op that encloses `op` (not `op` itself) and is one `is` looks for. */
+export function enclosing(g: SsaGraph, op: OpNode, is: (p: OpNode) => boolean): OpNode | undefined {
+  for (let p = g.places.get(op)?.parent; p; p = g.places.get(p)?.parent) if (is(p)) return p;
   return undefined;
 }
 

@@ -16,6 +16,7 @@ import {
   layoutOf,
   storeProblem,
 } from './vmi-layout-support';
+import { boundOps, foldedConstant, isFunction } from './definitions';
 
 /**
  * The two gates of PTOAS's VMI pipeline (lib/PTO/Transforms/PTOValidateVMIIR.cpp). `pto-validate-vmi-ir` checks
@@ -68,7 +69,7 @@ class Validator {
 
   /** Inner ops first (MLIR's post-order walk); true once something is reported. */
   private visit(op: OpNode, fn: OpNode | undefined): boolean {
-    const inner = op.name === 'func.func' ? op : fn;
+    const inner = isFunction(this.c.program, op) ? op : fn;
     for (const region of op.regions) for (const block of region.blocks) for (const child of block.ops) if (this.visit(child, inner)) return true;
     return this.check(op, inner);
   }
@@ -153,7 +154,7 @@ class Validator {
       }
     };
     const values = fn && this.c.program.valueTypes.get(fn);
-    if (op.name === 'func.func') {
+    if (isFunction(this.c.program, op)) {
       for (const p of op.params ?? []) addText(p.type?.text, p.type?.span ?? p.span);
       for (const r of op.resultTypes) addText(r.text, r.span);
       return held;
@@ -213,8 +214,10 @@ class Validator {
       this.defs.set(fn, defs);
     }
     const def = defs.get(v.name);
-    const value = def?.name === 'arith.constant' ? def.attrs.find((a) => a.key === 'value')?.value : undefined;
-    return value?.kind === 'int' && value.type?.text === 'index' ? Number(value.value) : undefined;
+    // Its definer folds to it (an arith.constant) and it is an index.
+    const value = foldedConstant(this.c.program, def);
+    const type = def && boundOps(this.c.program).get(def)?.resultTypes[0];
+    return value !== undefined && type?.kind === 'scalar' && type.elem === 'index' ? Number(value) : undefined;
   }
 
   /** The op as the layout gate sees it (unified ops by their legacy form when lowered) and why its layouts have no rule. */

@@ -3,6 +3,8 @@ import { Block, OpNode } from '../../syntax/ast';
 import { Type, printType } from '../../types/type';
 import type { PassCheck } from './index';
 import { SsaGraph, SsaValue, ancestorIn, ssaGraph } from './ssa-graph';
+import { OpDefinition } from '../../ir/definition';
+import { definitionOf } from './definitions';
 
 /**
  * PTOAS's `pto-infer-vpto-vecscope`: vector ops written outside any `pto.vecscope` are gathered, per block, into runs
@@ -20,14 +22,14 @@ import { SsaGraph, SsaValue, ancestorIn, ssaGraph } from './ssa-graph';
 
 type OpClass = 'vector' | 'scalar' | 'boundary';
 
-/** Ops the pass names: the boundaries, and those outside it that must stay out of a vector scope. */
-const BOUNDARIES = new Set(['pto.barrier', 'pto.barrier_sync', 'func.call', 'pto.vbitsort', 'pto.vmrgsort4', 'pto.get_block_idx', 'pto.get_block_num']);
+/**
+ * Ops the pass names as boundaries, besides calls and the block queries (`pto.get_block_idx`, `pto.get_block_num`),
+ * which their definitions tell.
+ */
+const BOUNDARIES = new Set(['pto.barrier', 'pto.barrier_sync', 'pto.vbitsort', 'pto.vmrgsort4']);
 const EXPLICIT_SCOPES = new Set(['pto.vecscope', 'pto.strict_vecscope']);
 /** Ops without vector types that still need a vector scope. */
 const NEEDS_SCOPE = new Set(['pto.mem_bar', 'pto.sprclr']);
-const TERMINATORS = new Set(['func.return', 'scf.yield', 'scf.condition', 'cf.br', 'cf.cond_br']);
-/** The structured control flow the pass takes as one unit when it holds vector ops and no boundary. */
-const ATOMIC = new Set(['scf.if', 'scf.for', 'scf.while']);
 /** Ops of other dialects with memory effects. */
 const MEMORY = /^(memref\.(load|store|copy)|llvm\.(load|store))$/;
 
@@ -40,7 +42,7 @@ export const vecscopeInference: PassCheck = (c) => {
     if (g.multiBlock) continue;
     const types = c.program.valueTypes.get(fn);
     const typeOf = (v: SsaValue | undefined) => (v ? types?.get(v.name) : undefined);
-    const inference = new Inference(g, typeOf);
+    const inference = new Inference(g, typeOf, (op) => definitionOf(c.program, op));
     for (const r of fn.regions)
       for (const b of r.blocks) {
         const escape = inference.block(b);
@@ -69,7 +71,15 @@ class Inference {
   constructor(
     private g: SsaGraph,
     private typeOf: (v: SsaValue | undefined) => Type | undefined,
+    private definitionOf: (op: OpNode) => OpDefinition | undefined,
   ) {}
+
+  /** Ends a run: a terminator, a call, a block query or an op the pass names. */
+  private boundary(op: OpNode): boolean {
+    const def = this.definitionOf(op);
+    const query = def?.properties?.coreQuery;
+    return def?.terminator !== undefined || def?.properties?.callsFunction === true || query === 'block' || query === 'blocks' || BOUNDARIES.has(op.name);
+  }
 
   /** The first vector value of `block` (or of the blocks nested in its boundary ops) that escapes its inferred scope. */
   block(block: Block): Escape | undefined {
@@ -116,7 +126,7 @@ class Inference {
 
   /** No memory effects (approximated): no pointer operand, and a result to be kept for. */
   private pure(op: OpNode): boolean {
-    if (BOUNDARIES.has(op.name) || NEEDS_SCOPE.has(op.name) || TERMINATORS.has(op.name) || MEMORY.test(op.name)) return false;
+    if (this.boundary(op) || NEEDS_SCOPE.has(op.name) || MEMORY.test(op.name)) return false;
     if (op.results.length === 0) return false;
     return !(this.g.operands.get(op) ?? []).some((v) => this.typeOf(v)?.kind === 'ptr');
   }
@@ -128,12 +138,13 @@ class Inference {
   }
 
   private compute(op: OpNode): OpClass {
-    if (EXPLICIT_SCOPES.has(op.name) || TERMINATORS.has(op.name) || BOUNDARIES.has(op.name)) return 'boundary';
+    if (EXPLICIT_SCOPES.has(op.name) || this.boundary(op)) return 'boundary';
     const values = [...(this.g.operands.get(op) ?? []), ...(this.g.results.get(op) ?? [])];
     if (op.name.startsWith('pto.') && (NEEDS_SCOPE.has(op.name) || values.some((v) => isScopeType(this.typeOf(v))))) return 'vector';
     if (op.regions.length > 0) {
-      if (!ATOMIC.has(op.name)) return 'boundary';
-      const nested = op.regions.flatMap((r) => r.blocks.flatMap((b) => b.ops.filter((o) => !TERMINATORS.has(o.name))));
+      // Structured control flow is one unit when it holds vector ops and no boundary.
+      if (!this.definitionOf(op)?.properties?.controlFlow) return 'boundary';
+      const nested = op.regions.flatMap((r) => r.blocks.flatMap((b) => b.ops.filter((o) => this.definitionOf(o)?.terminator === undefined)));
       const classes = nested.map((o) => this.classify(o));
       return classes.includes('vector') && !classes.includes('boundary') ? 'vector' : 'boundary';
     }

@@ -17,6 +17,7 @@ import {
   vregOf,
 } from './vmi-layout-ir';
 import { LOWERING_RULES } from './vmi-layout-lowering';
+import { definitionOf } from './definitions';
 
 /**
  * The input checks of PTOAS's VMI layout assignment (lib/PTO/Transforms/VMILayoutAssignment.cpp with
@@ -94,7 +95,7 @@ const maskGranularity: Rule = (c, views) => {
         if (lhs) granularity.set(find(op), bitsOf(lhs));
         continue;
       }
-      if (op.name !== 'scf.if') continue;
+      if (definitionOf(view.program, op)?.properties?.controlFlow !== 'conditional') continue;
       for (let i = 0; i < op.results.length; i++) {
         if (view.types.get(op.results[i].name)?.kind !== 'vmi_mask') continue;
         const result = op.results[i];
@@ -145,7 +146,7 @@ function preferredWideningLayout(view: FnView, name: string | undefined): string
 /** The values a function returns at one position, from every return, must agree on one layout. */
 const returnConflict: Rule = (c, views) => {
   for (const view of views) {
-    const returns = view.ops.filter((op) => op.name === 'func.return' && op.operands.length > 0);
+    const returns = view.ops.filter((op) => definitionOf(view.program, op)?.terminator === 'return' && op.operands.length > 0);
     for (let i = 0; returns.length > 1 && i < returns[0].operands.length; i++) {
       let joined = preferredWideningLayout(view, valueName(returns[0].operands[i]));
       for (const ret of returns.slice(1)) {

@@ -1,6 +1,8 @@
 import type { OpNode, Operand } from '../../syntax/ast';
 import { Type, VmiVregType, elemBits } from '../../types/type';
 import type { PassCheckContext } from './index';
+import { Program } from '../../ir/program';
+import { foldedConstant } from './definitions';
 
 /**
  * A function of the verified program as the layout passes look at it: who defines each value, who uses it, which
@@ -17,6 +19,8 @@ export interface FnView {
   /** The entry block's arguments. */
   params: Set<string>;
   types: Map<string, Type>;
+  /** The verified program, whose bound ops give each op's definition. */
+  program: Program;
 }
 
 /** A rule of a pass: reports what it finds over the functions viewed. */
@@ -35,6 +39,7 @@ export function functionViews(c: PassCheckContext): FnView[] {
       users: new Map(),
       params: new Set(entry.args.map((a) => a.name)),
       types: c.program.valueTypes.get(fn) ?? new Map(),
+      program: c.program,
     };
     const visit = (op: OpNode) => {
       for (const region of op.regions) for (const block of region.blocks) for (const inner of block.ops) visit(inner);
@@ -83,14 +88,12 @@ export function resultName(op: OpNode): string | undefined {
   return r === undefined ? undefined : r.count === 1 ? r.name : `${r.name}#0`;
 }
 
-/** The value of an `arith.constant` integer an operand reads (PTOAS's getConstantIndexValue), else undefined. */
+/** The integer constant an operand reads (PTOAS's getConstantIndexValue: its definer folds to it), else undefined. */
 export function constantInt(view: FnView, operand: Operand | undefined): number | undefined {
   if (operand?.literal !== undefined) return operand.literal;
   const name = valueName(operand);
-  const def = name === undefined ? undefined : view.defs.get(name);
-  if (def?.name !== 'arith.constant') return undefined;
-  const value = def.attrs.find((a) => a.key === 'value')?.value;
-  return value?.kind === 'int' ? Number(value.value) : undefined;
+  const value = foldedConstant(view.program, name === undefined ? undefined : view.defs.get(name));
+  return value === undefined ? undefined : Number(value);
 }
 
 export function intAttr(op: OpNode, key: string): number | undefined {

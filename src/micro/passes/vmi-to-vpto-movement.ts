@@ -5,6 +5,7 @@ import { Span } from '../../diag/source';
 import { VmiLayout, parseVmiLayout } from '../../syntax/vmi-layout';
 import { Type, VmiMaskType, VmiVregType, elemBits } from '../../types/type';
 import { physicalPlacement } from '../checks/vmi-more';
+import { foldedConstant } from './definitions';
 
 /**
  * The data-movement limits of PTOAS's VMI -> VPTO lowering (VMIToVPTO.cpp's verifySupportedVMIToVPTOOps and the
@@ -438,9 +439,8 @@ function runRules(c: PassCheckContext): void {
     };
     const constantOf = (op: OpNode, i: number): number | null => {
       const name = valueName(op, i);
-      const d = name === undefined ? undefined : defs.get(name);
-      const v = d?.name === 'arith.constant' ? attrOf(d, 'value') : undefined;
-      return v?.kind === 'int' ? Number(v.value) : null;
+      const v = foldedConstant(c.program, name === undefined ? undefined : defs.get(name));
+      return v === undefined ? null : Number(v);
     };
     walk(fn.regions, (op) => {
       if (!op.name.startsWith('pto.vmi.')) return;

@@ -225,9 +225,11 @@ function simtChecks(v: OpVerifier, name: string, family: string): void {
   }
 }
 
+/** Whether `op` is a SIMT section (`pto.section.simt`), as its definition says. */
+const isSimtSection = (v: OpVerifier, op: OpNode): boolean => v.definitionOf(op)?.properties?.simtSection === true;
+
 /** In a `pto.simt_entry` function or a `pto.section.simt` (PTOAS's isInsideSimtExecutionScope). */
-const insideSimt = (v: OpVerifier): boolean =>
-  v.function.attrs.some((a) => a.key === 'pto.simt_entry') || v.enclosing.some((o) => o.name === 'pto.section.simt');
+const insideSimt = (v: OpVerifier): boolean => v.function.attrs.some((a) => a.key === 'pto.simt_entry') || v.enclosing.some((o) => isSimtSection(v, o));
 
 /** The words of a slot group a keep or resume uses (a 64-bit value two). */
 function slotWords(o: OpNode): number[] {
@@ -247,7 +249,7 @@ function placementChecks(v: OpVerifier, mnemonic: string, err: (message: string)
   const block = v.parent.regions.flatMap((r) => r.blocks).find((b) => b.ops.includes(v.op));
   if (!block) return;
   const ops = block.ops;
-  const inSection = v.parent.name === 'pto.section.simt';
+  const inSection = isSimtSection(v, v.parent);
   const group: OpNode[] = [];
   if (mnemonic === 'resume') {
     let k = 0;
@@ -257,7 +259,7 @@ function placementChecks(v: OpVerifier, mnemonic: string, err: (message: string)
     if (!group.includes(v.op)) return err('must be in the contiguous SIMT resume prologue group after constant-like operations');
   } else {
     let k = ops.length - 1;
-    if (!inSection && ops[k]?.name === 'func.return') k--;
+    if (!inSection && ops[k] && v.definitionOf(ops[k])?.terminator === 'return') k--;
     else if (!inSection) return err('must be placed in the SIMT epilogue before func.return or the end of pto.section.simt');
     while (k >= 0 && ops[k].name === 'pto.syncthreads') k--;
     if (ops[k]?.name !== 'pto.keep')
@@ -300,8 +302,7 @@ function memoryChecks(v: OpVerifier, mnemonic: string, err: (message: string) =>
   if (ptr?.kind === 'ptr' && value && !(value.kind === 'scalar' && value.elem === ptr.elem))
     return err(`expects ${mnemonic} value type to match pointer element type`);
   if (mnemonic === 'ldg' || mnemonic === 'stg') {
-    const simt = v.function.attrs.some((a) => a.key === 'pto.simt_entry') || v.enclosing.some((o) => o.name === 'pto.section.simt');
-    if (!simt) err('must be inside a pto.simt_entry function or pto.section.simt');
+    if (!insideSimt(v)) err('must be inside a pto.simt_entry function or pto.section.simt');
   }
 }
 

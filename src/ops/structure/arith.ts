@@ -356,7 +356,7 @@ const select: OpDefinition = {
   },
 };
 
-const constant: OpDefinition = {
+export const constantOp: OpDefinition = {
   name: 'arith.constant',
   syntax: 'ArithConstantBody',
   verify(v) {
@@ -534,12 +534,17 @@ const bitcast: OpDefinition = {
   },
 };
 
+const INTEGER_BINARY_DEFINITIONS = Object.keys(INTEGER_BINARY).map(integerBinary);
+/** The index arithmetic the lowering writes (src/lower/emitter.ts). */
+export const addiOp = INTEGER_BINARY_DEFINITIONS.find((d) => d.name === 'arith.addi')!;
+export const muliOp = INTEGER_BINARY_DEFINITIONS.find((d) => d.name === 'arith.muli')!;
+
 export const ARITH_DEFINITIONS: OpDefinition[] = [
-  constant,
+  constantOp,
   cmpi,
   cmpf,
   select,
-  ...Object.keys(INTEGER_BINARY).map(integerBinary),
+  ...INTEGER_BINARY_DEFINITIONS,
   ...Object.keys(FLOAT_BINARY).map((n) => floatArithmetic(n, 2)),
   floatArithmetic('arith.negf', 1),
   ...Object.keys(INTEGER_CASTS).map(integerCast),

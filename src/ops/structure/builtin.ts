@@ -57,6 +57,7 @@ export const callOp: OpDefinition = {
   name: 'func.call',
   syntax: 'CallBody',
   spellings: [{ name: 'call' }],
+  properties: { callsFunction: true },
   verify(v) {
     const { op } = v;
     // PTOAS places a helper's whole body in one section: it may launch SIMT work, not call code of its own.

@@ -1,5 +1,5 @@
 import { decided } from '../../ir/bound';
-import { CoreIndex, CoreKind, OpDefinition } from '../../ir/definition';
+import { CoreKind, OpDefinition, OpProperties } from '../../ir/definition';
 import { vmTrap } from '../../machine/trap';
 import { formatScalar } from './print-format';
 import { attrOf } from '../../syntax/ast';
@@ -10,12 +10,12 @@ import { runThreads } from '../../micro/run/simt';
 /** What a kernel asks of the machine it runs on: which core it is, code sections per core kind, printing, stopping. */
 
 /** `pto.get_block_idx` and friends: no operands, one i64 result (PTOAS writes no type). */
-function coreQuery(name: string, read: (core: CoreIndex) => number): OpDefinition {
+function coreQuery(name: string, field: NonNullable<OpProperties['coreQuery']>): OpDefinition {
   return {
     name,
     // PTOAS gives the core queries its SimtOpInterface.
-    properties: { notInTileOpHelper: 'SIMT operations' },
-    execute: (x, op) => x.setResults(op, [BigInt(read(x.core))]),
+    properties: { notInTileOpHelper: 'SIMT operations', coreQuery: field },
+    execute: (x, op) => x.setResults(op, [BigInt(x.core[field])]),
     verify(v) {
       if (v.op.operands.length > 0) v.error(v.op.operands[0].span, `'${name}' takes no operands`);
       v.expectResults(1);
@@ -51,6 +51,7 @@ const simtSection: OpDefinition = {
   name: 'pto.section.simt',
   syntax: 'SimtSectionBody',
   hasRegions: true,
+  properties: { simtSection: true },
   verify(v) {
     for (const key of ['dimX', 'dimY', 'dimZ']) {
       const a = attrOf(v.op, key);
@@ -155,10 +156,10 @@ const trapOp: OpDefinition = {
 };
 
 export const RUNTIME_DEFINITIONS: OpDefinition[] = [
-  coreQuery('pto.get_block_idx', (core) => core.block),
-  coreQuery('pto.get_block_num', (core) => core.blocks),
-  coreQuery('pto.get_subblock_idx', (core) => core.subblock),
-  coreQuery('pto.get_subblock_num', (core) => core.subblocks),
+  coreQuery('pto.get_block_idx', 'block'),
+  coreQuery('pto.get_block_num', 'blocks'),
+  coreQuery('pto.get_subblock_idx', 'subblock'),
+  coreQuery('pto.get_subblock_num', 'subblocks'),
   section('pto.section.vector', 'vector'),
   section('pto.section.cube', 'cube'),
   simtSection,

@@ -34,6 +34,7 @@ export const forOp: OpDefinition = {
   name: 'scf.for',
   syntax: 'ScfForBody',
   hasRegions: true,
+  properties: { controlFlow: 'counted-loop' },
   verify(v) {
     const { op } = v;
     for (const k of ['lb', 'ub', 'step']) {
@@ -68,6 +69,7 @@ export const ifOp: OpDefinition = {
   name: 'scf.if',
   syntax: 'ScfIfBody',
   hasRegions: true,
+  properties: { controlFlow: 'conditional' },
   verify(v) {
     const { op } = v;
     if (!isScalarOf(v.operands[0], ['i1'])) v.error(op.operands[0].span, 'scf.if condition must be i1');
@@ -89,6 +91,7 @@ export const whileOp: OpDefinition = {
   name: 'scf.while',
   syntax: 'ScfWhileBody',
   hasRegions: true,
+  properties: { controlFlow: 'loop' },
   verify(v) {
     const { op } = v;
     v.expectResults(v.declared.length);
