@@ -61,3 +61,18 @@ describe('one core`s pipes as in-order queues', () => {
     expect(s.bottleneck).toBe('MTE2 busy 83%: loads from GM bound the run; V busy 20%, MTE3 busy 17%');
   });
 });
+
+describe('waits for another core', () => {
+  it('a wait naming a pipe holds that pipe; a scalar wait holds every op issued after it; flows go to the op held', () => {
+    const p = new CorePipeline('PIPE_ALL', 0, true);
+    p.issue('PIPE_MTE2', c(10), 'TLOAD'); // 0..10
+    p.hold('PIPE_V', { time: 50 }, 'sync.wait', 'cross-core');
+    expect(p.issue('PIPE_MTE2', c(5), 'TLOAD').start).toBe(10); // another pipe runs on
+    expect(p.issue('PIPE_V', c(5), 'TADD').start).toBe(50);
+    const from = p.slices[0];
+    p.hold(undefined, { time: 100, from }, 'tpop', 'cross-core');
+    expect(p.issue('PIPE_MTE3', c(5), 'TSTORE').start).toBe(100);
+    expect(p.waited).toBe(50 + (100 - 55));
+    expect(p.flows.map((f) => [f.from.name, f.to?.name])).toEqual([['TLOAD', 'TSTORE']]);
+  });
+});
