@@ -17,7 +17,8 @@ export function triangle(ctx: InstructionContext): void {
   const raw = ctx.scalar('diagonal');
   if (typeof raw !== 'bigint') return ctx.trap('pto.ttri needs an integer diagonal');
   const diagonal = Number(raw);
-  const upper = ctx.flag('upper') === true;
+  // PTOAS's {upperOrLower = 1 : i32}, or the VM's older {upper = true}.
+  const upper = ctx.flag('upper') === true || Number(ctx.attribute('upperOrLower') ?? 0) === 1;
   const [one, zero] = dst.codec.size === 8 && !dst.codec.isFloat ? [1n, 0n] : [1, 0];
   for (let i = 0; i < dst.vRow; i++) {
     for (let j = 0; j < dst.vCol; j++) {

@@ -16,6 +16,23 @@ describe('tci', () => {
 });
 
 describe('ttri', () => {
+  // PTOAS e32488c9 spells the side {upperOrLower = 1 : i32} (its lit ttri cases); the VM used to ignore it and
+  // compute the lower triangle. Diagonal 1, 1 x 8: upper (pto-isa A5 TTriu: the first i + 1 of row i are 0) gives
+  // 0 1 1 1 1 1 1 1, lower 1 1 0 0 0 0 0 0.
+  test.each([
+    [1, [0, 1, 1, 1, 1, 1, 1, 1]],
+    [0, [1, 1, 0, 0, 0, 0, 0, 0]],
+  ])("PTOAS's upperOrLower = %d", (side, expected) => {
+    const out = runTiles(
+      `pto.ttri ins(%k {upperOrLower = ${side} : i32} : i32) outs(%d : T(d))`,
+      { d: { dtype: 'i32', rows: 1, cols: 8 } },
+      {
+        scalars: { k: ['i32', 1n] },
+      },
+    );
+    expect(out.d).toEqual(expected);
+  });
+
   const line = (upper: boolean) => `pto.ttri ins(%k : i32) outs(%d : T(d)) {upper = ${upper}}`;
   const reference = (upper: boolean, k: number, rows: number, cols: number, valid: [number, number], pad: number) =>
     Array.from({ length: rows * cols }, (_, n) => {
