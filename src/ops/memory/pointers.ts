@@ -6,7 +6,8 @@ import { GlobalBuffer, PartitionView, TensorView, Tile } from '../../machine/mem
 import { DeclaredOp, declaredDefinition } from '../define/declared';
 import { vmTrap } from '../../machine/trap';
 import { LocalPointer } from '../../machine/value';
-import { elemSize, isFloat } from '../../types/type';
+import { ElemType, elemSize, isFloat } from '../../types/type';
+import { codec } from '../../numerics/elements';
 import { pointerOperand } from './global-memory';
 import { pointerAt } from '../../machine/windows';
 import { elemTypeName, printType } from '../../types/type';
@@ -25,6 +26,25 @@ function scalarAccess(x: Executor, op: BoundOp): { buffer: GlobalBuffer; element
     );
   }
   return { buffer, element };
+}
+
+/**
+ * The scalar a `pto.load_scalar`/`store_scalar` touches through a pointer into an on-chip buffer (`pto.castptr`'s: the
+ * scalar unit reading or writing UB, as the micro level's kernels do), as a view of its bytes; outside the buffer traps.
+ */
+function localScalar(x: Executor, op: BoundOp, pointer: LocalPointer): { view: DataView; elem: ElemType } | undefined {
+  const t = op.operandTypes[op.node.segments.ptr[0]];
+  if (t?.kind !== 'ptr') return undefined;
+  const size = elemSize(t.elem);
+  const address = pointer.address + x.index(op, op.node.segments.offset[0]) * size;
+  const bytes = x.memory.bytesAt(pointer.buffer, address, size, op.def.name, op.node.span);
+  return { view: new DataView(bytes.buffer, bytes.byteOffset, size), elem: t.elem };
+}
+
+/** The operand as a pointer into an on-chip buffer, or undefined (a global pointer). */
+function asLocalPointer(x: Executor, op: BoundOp): LocalPointer | undefined {
+  const v = x.operand(op, op.node.segments.ptr[0]);
+  return typeof v === 'object' && v !== null && 'kind' in v && v.kind === 'local_pointer' ? v : undefined;
 }
 
 /** The pointer ops by name, with how each runs; they share one verification. */
@@ -48,6 +68,13 @@ const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute' | 'pro
     syntax: 'LoadScalarBody',
     properties: { accessesElement: true },
     execute(x, op) {
+      const local = asLocalPointer(x, op);
+      const scalar = local && localScalar(x, op, local);
+      if (scalar) {
+        const value = codec(scalar.elem).read(scalar.view, 0);
+        x.setResults(op, [isFloat(scalar.elem) ? value : BigInt(value)]);
+        return;
+      }
       const { buffer, element } = scalarAccess(x, op);
       const loaded = buffer.readElement(element);
       // Integer scalars are bigint in the VM whatever their width (the codec reads narrow ones as numbers).
@@ -58,8 +85,15 @@ const POINTER_OPS: Record<string, Pick<OpDefinition, 'syntax' | 'execute' | 'pro
     syntax: 'StoreScalarBody',
     properties: { accessesElement: true },
     execute(x, op) {
+      const value = x.operand(op, op.node.segments.value[0]) as number | bigint;
+      const local = asLocalPointer(x, op);
+      const scalar = local && localScalar(x, op, local);
+      if (scalar) {
+        codec(scalar.elem).write(scalar.view, 0, value);
+        return;
+      }
       const { buffer, element } = scalarAccess(x, op);
-      buffer.writeElement(element, x.operand(op, op.node.segments.value[0]) as number | bigint);
+      buffer.writeElement(element, value);
     },
   },
 };
