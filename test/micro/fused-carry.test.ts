@@ -42,8 +42,13 @@ ${body}
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer.slice(0));
 
 test('verification: shift counts are signed lanes of the width, carries 32-bit integer lanes, vexpdif f32 out', () => {
-  const params = '%u: !pto.vreg<128xui16>, %s: !pto.vreg<128xi16>, %w: !pto.vreg<64xi32>, %f: !pto.vreg<64xf32>, %m16: !pto.mask<b16>, %m: !pto.mask<b32>';
-  expect(errors('  %a = pto.vshl %u, %s, %m16 : !pto.vreg<128xui16>, !pto.vreg<128xi16>, !pto.mask<b16> -> !pto.vreg<128xui16>', params)).toEqual([]);
+  const params =
+    '%u: !pto.vreg<128xui16>, %s: !pto.vreg<128xi16>, %n: !pto.vreg<128xsi16>, %w: !pto.vreg<64xi32>, %f: !pto.vreg<64xf32>, %m16: !pto.mask<b16>, %m: !pto.mask<b32>';
+  // A signed (siN) count only: a signless one is refused too (PTOAS's vshift_mixed_signedness_verify, signless_rhs).
+  expect(errors('  %a = pto.vshl %u, %n, %m16 : !pto.vreg<128xui16>, !pto.vreg<128xsi16>, !pto.mask<b16> -> !pto.vreg<128xui16>', params)).toEqual([]);
+  expect(errors('  %a = pto.vshl %u, %s, %m16 : !pto.vreg<128xui16>, !pto.vreg<128xi16>, !pto.mask<b16> -> !pto.vreg<128xui16>', params)).toEqual([
+    'E0451: pto.vshl: requires shift count to use a signed integer element type',
+  ]);
   expect(errors('  %a = pto.vshr %s, %u, %m16 : !pto.vreg<128xi16>, !pto.vreg<128xui16>, !pto.mask<b16> -> !pto.vreg<128xi16>', params)).toEqual([
     'E0451: pto.vshr: requires shift count to use a signed integer element type',
   ]);

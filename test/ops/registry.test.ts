@@ -43,16 +43,7 @@ describe('the op registry', () => {
   });
 });
 
-describe("PTOAS's vector micro-ops (VPTO): known, reported as not supported, at the construct", () => {
-  test('an op of VPTOOps.td in a form the generic syntax does not read is reported at its name, not as a syntax error', () => {
-    // pto.vselrv2 has no row in spec/micro/ yet (the ops that have one are defined: test/micro/).
-    const text =
-      'module {\n  func.func @f(%a: !pto.vreg<64xf32>, %i: !pto.vreg<64xui32>) {\n    %r = pto.vselrv2 %a : !pto.vreg<64xf32> -> !pto.vreg<64xui32>\n    return\n  }\n}\n';
-    expect(formatAll(assemble('v.pto', text).diags)).toContain(
-      "v.pto:3:10: error[E0301]: pto.vselrv2 is a VPTO micro-op (PTOAS's vector level), which this toolchain does not support yet",
-    );
-  });
-
+describe("PTOAS's vector micro-ops (VPTO): their types, checked where written", () => {
   test('a VPTO register type that is not 256 bytes is reported where it is written', () => {
     const text = 'module {\n  func.func @f(%v: !pto.vreg<63xf32>) {\n    return\n  }\n}\n';
     expect(formatAll(assemble('v.pto', text).diags)).toContain("v.pto:2:20: error[E0201]: '!pto.vreg<63xf32>' expected exactly 256 bytes");
