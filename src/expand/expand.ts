@@ -58,12 +58,16 @@ export interface ExpandOptions {
  * name: the context key and the value PTOAS writes (tcvt's rmode as getTCvtRoundModeString spells it). Others written
  * on an op keep it from being expanded (not passed yet).
  */
-const CONTEXT_KEYS: Record<string, { key: string; value: (v: string | boolean) => string }> = {
+const CONTEXT_KEYS: Record<string, { key: string; value: (v: string | boolean | number) => string }> = {
   cmpMode: { key: 'cmp_mode', value: (v) => String(v) },
   precisionType: { key: 'precisionType', value: (v) => String(v) },
   rmode: { key: 'round_mode', value: (v) => (['NONE', 'RINT', 'CAST_RINT'].includes(String(v)) ? 'RINT' : String(v)) },
   // tci's order: PTOAS always sends "true" or "false" (false when the op writes none, the template's default too).
   descending: { key: 'descending', value: (v) => (v === true || v === 'true' ? 'true' : 'false') },
+  // ttri's side (0 lower, 1 upper) and trandom's rounds, as the op writes them (PTOAS sends the op's value, its
+  // default when none is written: 0 and 10, the templates' defaults too).
+  upperOrLower: { key: 'upper_or_lower', value: (v) => String(v) },
+  rounds: { key: 'rounds', value: (v) => String(v) },
 };
 
 /**
@@ -72,7 +76,7 @@ const CONTEXT_KEYS: Record<string, { key: string; value: (v: string | boolean) =
  * the template's default is what PTOAS's run would use. A template that reads any other key it was not given
  * (lowering_kind, upper_or_lower, byte, rounds, ...: PTOAS computes them) is not expanded.
  */
-const DEFAULT_WHEN_ABSENT = new Set(['cmp_mode', 'precisionType', 'round_mode', 'mask_pattern', 'axis_value', 'descending']);
+const DEFAULT_WHEN_ABSENT = new Set(['cmp_mode', 'precisionType', 'round_mode', 'mask_pattern', 'axis_value', 'descending', 'upper_or_lower', 'rounds']);
 
 interface Site {
   node: OpNode;
@@ -145,8 +149,9 @@ function sites(program: Program, lineOf: (offset: number) => number, notExpanded
       if (other.length > 0 || node.positional) reason = `its attributes (${other.join(', ') || 'positional'}) are not passed to templates yet`;
       for (const a of node.attrs)
         if (a.key in CONTEXT_KEYS) {
-          const v = inst.attributes?.get(a.key);
-          if (typeof v === 'string' || typeof v === 'boolean') context[CONTEXT_KEYS[a.key].key] = CONTEXT_KEYS[a.key].value(v);
+          // The bound value, else an integer as written (`upperOrLower = 1 : i32`).
+          const v = inst.attributes?.get(a.key) ?? (a.value.kind === 'int' ? String(a.value.value) : undefined);
+          if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') context[CONTEXT_KEYS[a.key].key] = CONTEXT_KEYS[a.key].value(v);
           else reason = `its attribute ${a.key} has a value the shim does not pass (${String(v)})`;
         }
       for (const operand of node.operands) {
@@ -236,6 +241,27 @@ export function expandModule(file: string, text: string, options: ExpandOptions)
   );
   if ('error' in second) return second;
   again.forEach((k, i) => results.set(k, second[i]));
+
+  // Context PTOAS derives from the planned tiles: tfillpad's lowering_kind (Utils.cpp
+  // inferTFillPadLoweringKindAfterMemoryPlanning): "expand" when the destination's physical shape is larger than the
+  // source's, "in_place" when both are the same tile (one start address), else "normal". Asked for in a third batch.
+  const derived: Site[] = [];
+  for (const site of found) {
+    const r = results.get(keyOf(site))!;
+    if (!('name' in r) || !('lowering_kind' in r.unsupplied)) continue;
+    const [src, dst] = [site.types[0], site.types[site.types.length - 1]];
+    const [a, b] = [site.operands[0].value, site.operands[site.operands.length - 1].value];
+    if (src.kind !== 'tile' || dst.kind !== 'tile' || !a || !b) continue;
+    const same = a.name === b.name && a.index === b.index;
+    site.context = { ...site.context, lowering_kind: dst.rows > src.rows || dst.cols > src.cols ? 'expand' : same ? 'in_place' : 'normal' };
+    derived.push(site);
+  }
+  const third = runTemplates(
+    derived.map((x) => ({ op: x.node.name, operands: x.specs, context: x.context })),
+    options.upstreamDir,
+  );
+  if ('error' in third) return third;
+  derived.forEach((x, i) => results.set(keyOf(x), third[i]));
 
   const expanded: Expanded[] = [];
   const functions = new Map<string, string>();

@@ -223,6 +223,72 @@ export function familyCases(): FamilyCase[] {
     };
   });
 
+  // Generators: triangular masks (lower, and upper with upperOrLower = 1), Philox random numbers (default and 7
+  // rounds), from scalars only.
+  for (const upper of [false, true])
+    each(
+      'pto.ttri',
+      ['i32'],
+      (d, s) => ({ ins: [{ scalar: '1', type: 'i32' }], outs: [full(d, s)], attrs: upper ? '{upperOrLower = 1 : i32}' : '' }),
+      (d) => (upper ? `${d} upper` : `${d} lower`),
+    );
+  for (const rounds of [undefined, 7])
+    each(
+      'pto.trandom',
+      ['ui32'],
+      (d, s) => ({
+        ins: ['11', '22', '0', '1', '2', '3'].map((v) => ({ scalar: v, type: 'i32' })),
+        outs: [full(d, s)],
+        attrs: rounds ? `{rounds = ${rounds} : i32}` : '',
+      }),
+      (d) => (rounds ? `${d} ${rounds} rounds` : d),
+    );
+
+  // Sorting 32-element blocks (values with their indices into (value, index) pairs), dequantization by a per-row
+  // scale and offset.
+  for (const [r, c] of [
+    [1, 32],
+    [4, 64],
+    [2, 128],
+    [8, 32],
+    [1, 256],
+  ])
+    for (const d of ['f32', 'f16'])
+      cases.push({
+        op: 'pto.tsort32',
+        label: label(d, [r, c, r, c]),
+        ins: [tile(d, r, c), { ...tile('ui32', r, c), fill: { index: 1 << 20 } }],
+        // A record is 8 bytes: 2 f32 or 4 f16 columns.
+        outs: [tile(d, r, (c * 8) / elemSize(elem(d)))],
+      });
+  // Merging sorted lists of (value, index) records in one row (tmrgsort's single-list form, lists of blockLen).
+  // Four lists of blockLen elements per row: one repeat of vmrgsort4 (the micro-op VM runs one repeat only yet).
+  for (const [c, block] of [
+    [256, 64],
+    [512, 128],
+    [1024, 256],
+    [2048, 512],
+    [4096, 1024],
+  ])
+    cases.push({
+      op: 'pto.tmrgsort',
+      label: `f32 1x${c} blockLen ${block}`,
+      ins: [tile('f32', 1, c), { scalar: String(block), type: 'i32' }],
+      outs: [tile('f32', 1, c)],
+    });
+  // Padding: the source's valid region copied, the rest of the destination (the same shape: "normal") filled.
+  for (const pad of [1, 3])
+    each(
+      'pto.tfillpad',
+      ['f32', 'f16', 'i32'],
+      (d, [r, c, vr, vc]) => ({ ins: [tile(d, r, c, vr, vc)], outs: [{ ...tile(d, r, c, r, c), pad }] }),
+      (d) => `${d} pad=${pad}`,
+    );
+  each('pto.tdequant', ['i16', 'i8'], (d, [r, c, vr, vc]) => ({
+    ins: [tile(d, r, c, vr, vc), tile('f32', r, 8, vr, 1), tile('f32', r, 8, vr, 1)],
+    outs: [tile('f32', r, c, vr, vc)],
+  }));
+
   // Loads and stores alone (the op between them, tmov, runs tile-level).
   for (const op of ['pto.tload', 'pto.tstore'])
     each(

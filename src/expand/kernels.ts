@@ -108,6 +108,8 @@ export interface OperandTile {
   vCol: number;
   /** A scratch tile (`tmp`): allocated, not loaded. */
   scratch?: boolean;
+  /** The tile type's pad value (genericKernel; default 0, none). */
+  pad?: number;
 }
 
 /**
@@ -154,7 +156,7 @@ export type KernelOperand = OperandTile | { scalar: string; type: string };
 export function genericKernel(op: string, ins: KernelOperand[], outs: OperandTile[], attrs = ''): string {
   const names = 'abcdefgh';
   const tile = (t: OperandTile): string =>
-    `!pto.tile_buf<loc=vec, dtype=${t.dtype}, rows=${t.rows}, cols=${t.cols}, v_row=${t.vRow}, v_col=${t.vCol}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+    `!pto.tile_buf<loc=vec, dtype=${t.dtype}, rows=${t.rows}, cols=${t.cols}, v_row=${t.vRow}, v_col=${t.vCol}, blayout=row_major, slayout=none_box, fractal=512, pad=${t.pad ?? 0}>`;
   const part = (t: OperandTile): string => `!pto.partition_tensor_view<${t.vRow}x${t.vCol}x${t.dtype}>`;
   const view = (t: OperandTile): string => `!pto.tensor_view<?x?x${t.dtype}>`;
   const isTile = (o: KernelOperand): o is OperandTile => !('scalar' in o);

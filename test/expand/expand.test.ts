@@ -7,7 +7,7 @@ import { spawnSync } from 'child_process';
 import { checkLowering, compareRuns, BufferInput } from '../../src/expand/check';
 import { expandModule } from '../../src/expand/expand';
 import { upstreamTree } from '../../src/expand/tilelib';
-import { binaryKernel, compareKernel, convertKernel, scalarKernel, unaryKernel } from '../../src/expand/kernels';
+import { binaryKernel, compareKernel, convertKernel, genericKernel, scalarKernel, unaryKernel } from '../../src/expand/kernels';
 
 const tree = upstreamTree(process.env.PTO_UPSTREAM_DIR);
 const python = spawnSync(process.env.PYTHON ?? 'python3', ['--version']);
@@ -193,16 +193,21 @@ suite('expanding A5 tile ops with PTOAS templates', () => {
     expect(asI32(r.outputs.get('out')!)).toEqual(a.map((x) => f(x) | 0));
   });
 
-  test('tfillpad is not expanded: its template reads lowering_kind, which PTOAS derives from memory planning', () => {
-    const r = expandModule('k.pto', unaryKernel({ op: 'pto.tfillpad', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }).replace(/pad=0/g, 'pad=1'), {
-      upstreamDir,
-      only: onlyCompute,
-    });
+  test('tfillpad: lowering_kind derived as PTOAS derives it (distinct tiles of one shape: normal), and the fill agrees', () => {
+    // A 4 x 63 valid source padded into a whole 4 x 64 destination with pad = zero: column 63 of each row becomes 0.
+    const src = { dtype: 'f32', rows: 4, cols: 64, vRow: 4, vCol: 63 };
+    const text = genericKernel('pto.tfillpad', [src], [{ ...src, vCol: 64, pad: 1 }]);
+    const r = checkLowering(
+      text,
+      'kernel',
+      { a: f32(A.slice(0, 4 * 63)), out: f32(new Array(4 * 64).fill(7)) },
+      { upstreamDir, only: (op) => op === 'pto.tfillpad' },
+    );
     if ('error' in r) throw new Error(r.error);
-    expect(r.expanded).toEqual([]);
-    expect(r.notExpanded.map((e) => [e.op, e.reason, e.shim])).toEqual([
-      ['pto.tfillpad', expect.stringMatching(/^template_tfillpad\w* reads the context attribute lowering_kind, which PTOAS derives/), true],
-    ]);
+    expect(r.expanded.map((e) => e.instance.includes('_ctx_lowering_kind_normal__'))).toEqual([true]);
+    expect(r.agree).toBe(true);
+    const want = Array.from({ length: 4 * 64 }, (_, k) => (k % 64 === 63 ? 0 : Math.fround(A[Math.floor(k / 64) * 63 + (k % 64)])));
+    expect(asF32(r.outputs.get('out')!)).toEqual(want);
   });
 
   test('inlined and folded (inline: true): no call, the valid shape constants in place of tile_valid_rows/cols', () => {

@@ -34,7 +34,8 @@ suite('families', () => {
 
   test('a fixed slice: compares, selects, concatenation, block gathers, loads and stores agree; tcmps differs', () => {
     // textract's index operands reach its template as i32 (the call casts them); tsel's template reads its i8 mask
-    // through a ui8 pointer (pto.castptr of a UB pointer).
+    // through a ui8 pointer (pto.castptr of a UB pointer); tci's template stores with pto.store, which the shim now
+    // prints in its own form; ttri's {upperOrLower = 1 : i32} reaches the VM and the template alike.
     const slice = [
       pick('pto.tcmp', 'f32 4x64 valid 4x63'),
       pick('pto.tsel', 'f16 16x128 valid 5x100'),
@@ -44,6 +45,8 @@ suite('families', () => {
       pick('pto.tstore', 'i8 16x128 valid 5x100'),
       pick('pto.tcvt', 'f32 -> f16 4x64 valid 4x63'),
       pick('pto.textract', 'f32 4x64 valid 4x63'),
+      pick('pto.tci', 'i32 8x64 valid 8x64'),
+      pick('pto.ttri', 'i32 upper 4x64 valid 4x63'),
       pick('pto.tcmps', 'f32 8x64 valid 8x64'),
     ];
     const rows = slice.map((c) => runFamilyCase(c, upstreamDir));
@@ -56,12 +59,14 @@ suite('families', () => {
       'pto.tstore agree',
       'pto.tcvt agree',
       'pto.textract agree',
+      'pto.tci agree',
+      'pto.ttri agree',
       'pto.tcmps differ',
     ]);
     // tcmps (x >= 0.5) into a ui8 tile of 64 columns: both pack a bit per element, 8 bytes a row; the tile level
     // puts row 1's bytes at the tile's row 1 (byte 64), the template right after row 0's (byte 8: elements 64..71,
     // of which the first three are >= 0.5 -> 0x07).
-    expect(rows[8].detail).toBe('out[8]: tile 00, expanded 07');
+    expect(rows[10].detail).toBe('out[8]: tile 00, expanded 07');
     expect(familyTable(rows).split('\n')[2]).toBe('| pto.tcmp | 1 | 1 | 0 | 0 | 0 |  |');
   });
 

@@ -574,6 +574,10 @@ class BlockList(list):
         return block
 
 
+# Op name -> a function giving an op built by Operation.create its view (dialects/pto.py fills it).
+VIEW_BY_NAME = {}
+
+
 class Operation:
     """One operation: its name, operands, results, attributes (printed in order of setting) and regions."""
 
@@ -615,6 +619,11 @@ class Operation:
         if successors:
             raise ShimError("Operation.create with successors")
         op = Operation(name, operands or [], results or [], attributes, regions)
+        # A registered op made by name (ptodsl's scalar.store builds pto.store so) prints in its own form, as MLIR
+        # prints an op of a loaded dialect whatever built it.
+        attach = VIEW_BY_NAME.get(name)
+        if attach is not None and not results and not attributes and not regions:
+            op.view = attach(op)
         (ip or InsertionPoint.current()).insert(op)
         return op
 

@@ -411,7 +411,19 @@ def _install_micro_ops():
         name = def_name.split("_", 1)[1] if "_" in def_name else def_name
         printer = _micro.OWN_FORMS.get(name) or (_micro.print_by_format if facts["format"] else None)
         extra = {"print_custom": printer} if printer else {}
-        globals()[name] = make_op_class(name, facts, FactOp, extra)
+        cls = globals()[name] = make_op_class(name, facts, FactOp, extra)
+        names = [n for n, _ in facts["arguments"]]
+        if printer and not facts["results"] and all(k == "single" for _, k in facts["arguments"]):
+            _ir.VIEW_BY_NAME[facts["mnemonic"]] = lambda op, cls=cls, names=names: _view_of(cls, names, op)
+
+
+def _view_of(cls, names, op):
+    """The view of an op of `cls` made by Operation.create with its operands in the facts' order (none left out)."""
+    if len(op.operands) != len(names):
+        return None
+    view = cls.__new__(cls)
+    view.__dict__.update(_operation=op, _given=dict(zip(names, op.operands)), _operand_names=[(n, "single") for n in names], _result_given={})
+    return view
 
 
 _install_micro_ops()
