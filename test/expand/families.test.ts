@@ -8,6 +8,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import { upstreamTree } from '../../src/expand/tilelib';
 import { FamilyCase, familyCases, familyTable, runFamilyCase, values } from '../../src/expand/families';
+import { runCase } from '../../src/expand/sweep';
 
 const tree = upstreamTree(process.env.PTO_UPSTREAM_DIR);
 const python = spawnSync(process.env.PYTHON ?? 'python3', ['--version']);
@@ -68,6 +69,23 @@ suite('families', () => {
     // of which the first three are >= 0.5 -> 0x07).
     expect(rows[10].detail).toBe('out[8]: tile 00, expanded 07');
     expect(familyTable(rows).split('\n')[2]).toBe('| pto.tcmp | 1 | 1 | 0 | 0 | 0 |  |');
+  });
+
+  // The reproducers of docs/lowering.md's findings 8-10 (not yet explained against pto-isa): each difference as the
+  // sweep first met it, pinned, so that a change of either side shows here.
+  test('findings 8-10: trem and trems, the expdif expansions, tfillpad with pad = min', () => {
+    const rows = [pick('pto.trem', 'f32 8x64 valid 8x64'), pick('pto.trems', 'f32 8x64 valid 8x64'), pick('pto.tfillpad', 'f32 pad=3 4x64 valid 4x63')].map(
+      (c) => runFamilyCase(c, upstreamDir),
+    );
+    expect(rows.map((r) => `${r.case.op} ${r.outcome} ${r.detail}`)).toEqual([
+      'pto.trem differ out[3]: tile b067dd3e, expanded c067dd3e',
+      // -0 tile-level, +0 from the template (an exact multiple), as tfmods before finding 3.
+      'pto.trems differ out[69]: tile 00000080, expanded 00000000',
+      // pad = min: -inf (0xff800000) tile-level, the largest negative finite value (0xff7fffff) from the template.
+      'pto.tfillpad differ out[63]: tile 000080ff, expanded ffff7fff',
+    ]);
+    const expdif = runCase({ op: 'pto.tcolexpandexpdif', kind: 'colexpandop', dtype: 'f32', rows: 8, cols: 64, vRow: 8, vCol: 64 }, upstreamDir);
+    expect(`${expdif.outcome} ${expdif.detail}`).toBe('differ out[0]: tile d75b4232, expanded e45b4232');
   });
 
   const whole = process.env.PTO_EXPAND_FAMILIES;
