@@ -456,7 +456,7 @@ export const DIAGNOSTICS = {
     code: 'E0472',
     severity: 'error',
     summary:
-      'vmi-to-vpto: a change of layout or of element width (ensure_layout, ensure_mask_layout, bitcast) with no row in the lowering\'s tables, or a channel_split / channel_merge that is not 2 or 4 channels over whole registers.',
+      "vmi-to-vpto: a change of layout or of element width (ensure_layout, ensure_mask_layout, bitcast) with no row in the lowering's tables, or a channel_split / channel_merge that is not 2 or 4 channels over whole registers.",
     example: {
       tool: 'pto-as',
       args: ['--passes', 'vmi-to-vpto'],
@@ -484,7 +484,7 @@ export const DIAGNOSTICS = {
     code: 'E0474',
     severity: 'error',
     summary:
-      'vmi-to-vpto: a group reduction whose source, mask and result layouts are no row of the lowering\'s table (the result must be num_groups with slots = 1 or 8), or a widening of group slots whose lane stride is not the widening factor.',
+      "vmi-to-vpto: a group reduction whose source, mask and result layouts are no row of the lowering's table (the result must be num_groups with slots = 1 or 8), or a widening of group slots whose lane stride is not the widening factor.",
     example: {
       tool: 'pto-as',
       args: ['--passes', 'vmi-to-vpto'],
@@ -555,9 +555,7 @@ export const DIAGNOSTICS = {
     example: {
       tool: 'pto-as',
       args: ['--passes', 'vmi-to-vpto'],
-      program: fn(
-        '  %c = "pto.vmi.constant"() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> !pto.vmi.vreg<2xf32, #pto.vmi.layout<contiguous>>',
-      ),
+      program: fn('  %c = "pto.vmi.constant"() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> !pto.vmi.vreg<2xf32, #pto.vmi.layout<contiguous>>'),
     },
   },
   syncInVecScope: {
@@ -611,14 +609,17 @@ export const DIAGNOSTICS = {
     example: {
       tool: 'pto-as',
       args: ['--passes', 'pto-analyze-simt-persistent-fragment'],
-      program: FRAGMENT(' attributes {pto.entry}', '  pto.section.simt<<<32, 1, 1>>> {\n    %v = llvm.load %f : !llvm.ptr -> f32\n    llvm.store %v, %f : f32, !llvm.ptr\n  }'),
+      program: FRAGMENT(
+        ' attributes {pto.entry}',
+        '  pto.section.simt<<<32, 1, 1>>> {\n    %v = llvm.load %f : !llvm.ptr -> f32\n    llvm.store %v, %f : f32, !llvm.ptr\n  }',
+      ),
     },
   },
   vecscopeEscape: {
     code: 'E0484',
     severity: 'error',
     summary:
-      "A vector register, mask or align made outside any `pto.vecscope` by an op that reads memory (a `vlds`) and used past a boundary of the scope ptoas infers around it (a barrier, a call, a sync or DMA op, an explicit scope, a terminator): pto-infer-vpto-vecscope can repeat a pure producer where it is used, not a load.",
+      'A vector register, mask or align made outside any `pto.vecscope` by an op that reads memory (a `vlds`) and used past a boundary of the scope ptoas infers around it (a barrier, a call, a sync or DMA op, an explicit scope, a terminator): pto-infer-vpto-vecscope can repeat a pure producer where it is used, not a load.',
     example: {
       tool: 'pto-as',
       args: ['--passes', 'pto-infer-vpto-vecscope'],
@@ -632,7 +633,7 @@ export const DIAGNOSTICS = {
     code: 'E0460',
     severity: 'error',
     summary:
-      "IR that the VMI producer boundary does not take (pto-validate-vmi-ir): a VMI type with a layout or a mask of b8/b16/b32 granularity (before layout assignment VMI values are logical), a layout helper, an op other than pto.vmi and func/scf/cf ops holding a VMI value, or a VMI type hidden in an attribute.",
+      'IR that the VMI producer boundary does not take (pto-validate-vmi-ir): a VMI type with a layout or a mask of b8/b16/b32 granularity (before layout assignment VMI values are logical), a layout helper, an op other than pto.vmi and func/scf/cf ops holding a VMI value, or a VMI type hidden in an attribute.',
     example: {
       tool: 'pto-as',
       args: ['--passes', 'pto-validate-vmi-ir'],
@@ -643,7 +644,7 @@ export const DIAGNOSTICS = {
     code: 'E0461',
     severity: 'error',
     summary:
-      "IR that is not layout-assigned VMI (pto-validate-vmi-layout-ir): a VMI value without a layout, a mask of `pred` granularity, a pack/unpack helper (those belong to VMI -> VPTO), an op other than pto.vmi and func/scf/cf ops holding a VMI value, or a VMI type hidden in an attribute.",
+      'IR that is not layout-assigned VMI (pto-validate-vmi-layout-ir): a VMI value without a layout, a mask of `pred` granularity, a pack/unpack helper (those belong to VMI -> VPTO), an op other than pto.vmi and func/scf/cf ops holding a VMI value, or a VMI type hidden in an attribute.',
     example: { tool: 'pto-as', args: ['--passes', 'pto-validate-vmi-layout-ir'], program: fn('', '%a: !pto.vmi.vreg<64xf32>') },
   },
   vmiLayoutUnsupported: {
@@ -724,10 +725,11 @@ export const DIAGNOSTICS = {
     code: 'E0485',
     severity: 'error',
     summary:
-      "A child module the VPTO back end compiles (the command line or the outer module names vpto, else its own pto.backend) carries no `pto.kernel_kind` and its functions hold no code ptoas could infer one from (they are empty): PTOAS compiles each as a kernel module for one kind of core (VPTONormalizeContainer).",
+      'A child module the VPTO back end compiles (the command line or the outer module names vpto, else its own pto.backend) carries no `pto.kernel_kind` and its functions hold no code ptoas could infer one from (they are empty): PTOAS compiles each as a kernel module for one kind of core (VPTONormalizeContainer).',
     example: {
       tool: 'pto-as',
-      program: 'module attributes {pto.target_arch = "a5"} {\n  module attributes {pto.backend = "vpto"} {\n    func.func @k() {\n      return\n    }\n  }\n}\n',
+      program:
+        'module attributes {pto.target_arch = "a5"} {\n  module attributes {pto.backend = "vpto"} {\n    func.func @k() {\n      return\n    }\n  }\n}\n',
     },
   },
   vptoTileLowering: {

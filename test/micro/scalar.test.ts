@@ -49,7 +49,7 @@ describe('pto.dcci', () => {
     ].join('\n');
     expect(microErrors(body, P)).toEqual([]);
     const a = assemble('m.pto', `func.func @k(${P}) {\n${body}\n  return\n}\n`);
-    expect(printCanonical(a.module, a.types)).toContain(body.replace(/^    /gm, '  '));
+    expect(printCanonical(a.module, a.types)).toContain(body.replace(/^ {4}/gm, '  '));
   });
 
   test('a comma before the cache word, an unknown word, another address space are errors', () => {
