@@ -6,8 +6,8 @@
  * golden.py, then the host (host/run.ts interprets its C++; its launch runs the kernel on the VM), then compare.py
  * with COMPARE_STRICT=1, its exit status the verdict. Both scripts run from the case's folder with the output
  * folder as their working directory, as upstream (some import a helper from the family's folder by __file__).
- * onboard-only cases are skipped on the simulator upstream, and here; PTODSL cases (kernel.py) build their kernel
- * with PTOAS's Python DSL and CANN's sim_dsl.sh, which this flow does not model: listed, skipped, saying why.
+ * onboard-only cases are skipped on the simulator upstream, and here; PTODSL cases (kernel.py, or a script) run
+ * through src/board/vpto-dsl.ts when their kernels are written out as MLIR, else are skipped, saying why.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -20,6 +20,7 @@ import { HostProgram } from './host/parse';
 import { HostError, HostInterpreter } from './host/run';
 import { PythonRunner } from './python-runner';
 import { CaseResult, KernelFailure, Outcome, loadHost, runKernel } from './tilelang';
+import { runDslScript } from './vpto-dsl';
 
 export type { CaseResult, Outcome };
 
@@ -120,13 +121,16 @@ export async function runCaseReporting(cases: string, c: VptoCase, options: Case
 /** Runs one case: its result (one per case folder; the suite's cases have no case table). */
 export async function runCase(cases: string, c: VptoCase, options: CaseOptions): Promise<CaseResult> {
   const result = (outcome: Outcome, reason?: string): CaseResult => ({ id: c.id, outcome, ...(reason === undefined ? {} : { reason }) });
-  if (c.kind === 'ptodsl')
-    return result('skip', "PTODSL case: its kernel is built by PTOAS's Python DSL and run by CANN's sim_dsl.sh, which this flow does not model");
   if (c.id.startsWith(ONBOARD_ONLY)) return result('skip', 'onboard-only: upstream runs it on a board only, never on the simulator');
   const source = path.join(cases, c.id);
   const work = path.join(options.scratch, c.id.replace(/[/\s]/g, '_'));
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(work, { recursive: true });
+  if (c.kind === 'ptodsl') {
+    const script = fs.statSync(source).isFile() ? source : path.join(source, 'kernel.py');
+    const verdict = await runDslScript(script, work, options.runner, options.maxSteps);
+    return verdict.outcome === 'pass' ? result('pass') : result(verdict.outcome, verdict.reason);
+  }
   let host: HostProgram;
   try {
     host = loadCaseHost(source);

@@ -105,9 +105,48 @@ function makeSuite(): string {
   write('micro-op/fam/good/ptoas.flags', '--pto-arch a5\n');
   for (const f of ['kernel.pto', 'launch.cpp', 'main.cpp', 'golden.py', 'compare.py']) write(`onboard-only/board/${f}`, '');
   write('kernels/dsl/kernel.py', '');
+  // PTODSL scripts whose jit gives the kernel's MLIR (source=): a copy of 16 f32; the golden is the input (right) or
+  // the input + 1 (wrong). _dsl_common.py stands for test/dsl-st/common.py's golden_output_case.
+  write('micro-op/dslfam/_dsl_common.py', DSL_COMMON);
+  write('micro-op/dslfam/copy_ok.py', DSL_SCRIPT('0'));
+  write('micro-op/dslfam/copy_bad.py', DSL_SCRIPT('1'));
   write('vmi_new/not-a-case/README.md', 'no kernel here');
   return root;
 }
+
+const DSL_COMMON = `import numpy as np
+def golden_output_case(name, kernel, *, inputs, expected, rtol=1e-5, atol=1e-5):
+    def make_case():
+        host = [np.array(v, copy=True) for v in inputs()]
+        golden = np.array(expected(*host), copy=True)
+        return [*host, np.zeros(golden.shape, golden.dtype)], golden
+    def check(device, golden):
+        np.testing.assert_allclose(device[-1].cpu().numpy(), golden, rtol=rtol, atol=atol)
+    return {"name": name, "kernel": kernel, "make_case": make_case, "check": check}
+`;
+const DSL_SCRIPT = (plus: string) => `import os, sys
+import numpy as np
+sys.path.insert(0, os.path.dirname(__file__))
+from _dsl_common import golden_output_case
+from ptodsl import pto
+SOURCE = """module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @copy_kernel(%src: !pto.ptr<f32, gm>, %dst: !pto.ptr<f32, gm>) {
+    %c0 = arith.constant 0 : i64
+    %c1 = arith.constant 1 : i64
+    %c64 = arith.constant 64 : i64
+    %ub = pto.castptr %c0 : i64 -> !pto.ptr<f32, ub>
+    pto.mte_gm_ub %src, %ub, %c0, %c64 nburst(%c1, %c64, %c64) : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64
+    pto.set_flag["PIPE_MTE2", "PIPE_MTE3", "EVENT_ID0"]
+    pto.wait_flag["PIPE_MTE2", "PIPE_MTE3", "EVENT_ID0"]
+    pto.mte_ub_gm %ub, %dst, %c64 nburst(%c1, %c64, %c64) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64
+    return
+  }
+}"""
+@pto.jit(name="copy_kernel", target="a5", mode="explicit", source=SOURCE)
+def copy_kernel(src: pto.ptr(pto.f32, "gm"), dst: pto.ptr(pto.f32, "gm")):
+    pass
+CASES = [golden_output_case("copy", copy_kernel, inputs=lambda: [np.arange(16, dtype=np.float32)], expected=lambda x: x + ${plus})]
+`;
 
 describe('the suite layout', () => {
   const root = makeSuite();
@@ -116,6 +155,8 @@ describe('the suite layout', () => {
   test('cases as run_host_vpto_validation.sh discovers them, with their families; PTODSL ones by kernel.py', () => {
     expect(listCases(root)).toEqual([
       { id: 'kernels/dsl', family: 'kernels', kind: 'ptodsl' },
+      { id: 'micro-op/dslfam/copy_bad.py', family: 'micro-op/dslfam', kind: 'ptodsl' },
+      { id: 'micro-op/dslfam/copy_ok.py', family: 'micro-op/dslfam', kind: 'ptodsl' },
       { id: 'micro-op/fam/bad', family: 'micro-op/fam', kind: 'pto' },
       { id: 'micro-op/fam/good', family: 'micro-op/fam', kind: 'pto' },
       { id: 'onboard-only/board', family: 'onboard-only', kind: 'pto' },
@@ -135,7 +176,10 @@ describe('the suite layout', () => {
       const results = [];
       for (const c of listCases(root)) results.push(await runCase(root, c, { runner, scratch }));
       expect(results).toEqual([
-        { id: 'kernels/dsl', outcome: 'skip', reason: expect.stringMatching(/^PTODSL case/) },
+        { id: 'kernels/dsl', outcome: 'skip', reason: expect.stringMatching(/^PTODSL case not taken: .*has no CASES list/) },
+        // The script's own check judges the VM's output: 0..15 copied is the input, not the input + 1.
+        { id: 'micro-op/dslfam/copy_bad.py', outcome: 'fail', reason: 'copy: Mismatched elements: 16 / 16 (100%)' },
+        { id: 'micro-op/dslfam/copy_ok.py', outcome: 'pass' },
         { id: 'micro-op/fam/bad', outcome: 'fail', reason: 'compare.py: [ERROR] compare failed: v2' },
         { id: 'micro-op/fam/good', outcome: 'pass' },
         { id: 'onboard-only/board', outcome: 'skip', reason: expect.stringMatching(/^onboard-only/) },
@@ -144,6 +188,7 @@ describe('the suite layout', () => {
       const out = new Uint8Array(fs.readFileSync(path.join(scratch, 'micro-op_fam_good', 'v2.bin')));
       expect([...new Float32Array(out.buffer)]).toEqual(Array.from({ length: 16 }, (_, i) => i + 1.5));
       expect(familySummary(results)).toEqual([
+        { family: 'micro-op/dslfam', pass: 1, fail: 1, error: 0, skip: 0 },
         { family: 'micro-op/fam', pass: 1, fail: 1, error: 0, skip: 0 },
         { family: 'kernels', pass: 0, fail: 0, error: 0, skip: 1 },
         { family: 'onboard-only', pass: 0, fail: 0, error: 0, skip: 1 },
