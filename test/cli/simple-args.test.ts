@@ -49,6 +49,7 @@ describe('the usual command lines are parsed without yargs, as yargs parses them
       out: [],
       numerics: 'npu',
       json: false,
+      profile: false,
       quiet: false,
       'json-values': 1048576,
       jsonValues: 1048576,
