@@ -34,7 +34,9 @@ if (!root) {
       expect(results.length).toBe(264);
       const skipped = results.filter((r) => r.outcome === 'skip');
       expect(
-        skipped.map((r) => categoryOf(r.reason ?? '')).every((c) => /^skipped: (PTODSL kernel traced by ptodsl|onboard-only|golden\.py needs the Python module)/.test(c)),
+        skipped
+          .map((r) => categoryOf(r.reason ?? ''))
+          .every((c) => /^skipped: (PTODSL kernel traced by ptodsl|onboard-only|golden\.py needs the Python module)/.test(c)),
       ).toBe(true);
       const listed = new Map<string, string>();
       for (const [category, cases] of Object.entries(exceptions as Record<string, Record<string, string>>))
