@@ -603,7 +603,7 @@ function bindAndRun(
       { jobs: req.jobs, source, threadScript: THREAD_SCRIPT, trace: threads.trace, started: threads.started, spawnAfterMs: threads.spawnAfter },
     );
     const executed = (result: RunResult): Execution => {
-      if (observer && req.profile) process.stderr.write(profileText(req.file, observer.summary()));
+      if (observer && req.profile) process.stderr.write(profileText(req.file, observer.summary(), assembled.source));
       if (observer && drawn) writeTimeline(req, fn.symbol!, observer);
       return { bound: ranks[0], ranks, result };
     };
@@ -644,7 +644,7 @@ export function summaryPath(trace: string): string {
 }
 
 /** --profile's report, on standard error beside the notes (standard output keeps the results, or the JSON). */
-function profileText(file: string, s: import('../timing/pipeline').ProfileSummary): string {
+function profileText(file: string, s: import('../timing/pipeline').ProfileSummary, source: SourceFile): string {
   const lines = [`${s.totalCycles} cycles (${s.microseconds.toFixed(3)} us at 1.85 GHz), ${s.bottleneck}`];
   if (s.cores.length > 1)
     for (const c of s.cores)
@@ -654,6 +654,7 @@ function profileText(file: string, s: import('../timing/pipeline').ProfileSummar
       );
   if (s.noData.length > 0)
     lines.push(`no cost data for ${s.noData.map(([op, n]) => `${op} (${n})`).join(', ')}: counted as 0 cycles, so the total is a lower bound`);
+  lines.push(...timingModel().criticalPathText(s.critical, (offset) => source.position(offset).line));
   return lines.map((l) => `${file}: profile: ${l}\n`).join('');
 }
 

@@ -13,6 +13,8 @@ import { tileOpCost } from './estimate';
 import { CorePipeline, ProfileSummary, Signal, Slice, summarize } from './pipeline';
 import { transferCost } from './transfer';
 
+export { criticalPathText } from './critical-path';
+
 /** An op as parsed (the syntax package's OpNode, named through the IR, which timing may import). */
 type OpNode = BoundOp['node'];
 
@@ -69,7 +71,8 @@ export class TimingObserver implements RunObserver {
   }
 
   private core(i: number): CorePipeline {
-    return (this.cores[i] ??= new CorePipeline('PIPE_ALL', i, this.record));
+    // Every op is linked to what it waited for, for --profile's critical path (cheap: unlinked slices are dropped).
+    return (this.cores[i] ??= new CorePipeline('PIPE_ALL', i, this.record, true));
   }
 
   launch(cores: readonly CoreIndex[]): void {
@@ -83,14 +86,15 @@ export class TimingObserver implements RunObserver {
     const pipe = instructionPipe(bound);
     const auto = this.autoSynced.has(op.node);
     if (auto) this.waitForTiles(core, op, objects, pipe);
+    const source = { op: op.node.name, at: op.node.span.start };
     let issued;
-    if (!this.record) issued = this.core(core).issue(pipe, cost, isa);
+    if (!this.record) issued = this.core(core).issue(pipe, cost, isa, isa, undefined, source);
     else {
       const tile = firstTile(op, objects);
       const name = tile ? `${isa}(${tile.vRow}x${tile.vCol},${tile.type.dtype})` : isa;
-      issued = this.core(core).issue(pipe, cost, isa, name, { op: op.node.name });
+      issued = this.core(core).issue(pipe, cost, isa, name, { op: op.node.name }, source);
     }
-    if (auto) this.useTiles(core, op, objects, pipe, { time: issued.end, from: issued.slice });
+    if (auto) this.useTiles(core, op, objects, pipe, { time: issued.end, from: issued.slice, by: issued.slice });
   }
 
   /** The op's tile operands: on-chip byte ranges, each read or written. */
@@ -122,7 +126,7 @@ export class TimingObserver implements RunObserver {
         if (t.write) for (const [p, r] of use.readers) after(p, r);
       }
     }
-    if (latest) this.core(core).hold(pipe, latest, 'a tile shared by two pipes (PTOAS inserts the flag)', 'data');
+    if (latest) this.core(core).hold(pipe, latest, 'a tile shared by two pipes (PTOAS inserts the flag)', 'data', op.node.span.start);
   }
 
   private useTiles(core: number, op: BoundOp, objects: ReadonlyMap<string, Value>, pipe: string, done: Signal): void {
@@ -143,8 +147,8 @@ export class TimingObserver implements RunObserver {
     const event = id ?? s.id;
     const p = this.core(core);
     if (s.spec.role === 'set') p.setFlag(s.pipes[0], s.pipes[1], event);
-    else if (s.spec.role === 'wait') p.waitFlag(s.pipes[0], s.pipes[1], event);
-    else if (s.spec.role === 'barrier') p.barrier(s.pipes[0]);
+    else if (s.spec.role === 'wait') p.waitFlag(s.pipes[0], s.pipes[1], event, op.node.span.start);
+    else if (s.spec.role === 'barrier') p.barrier(s.pipes[0], op.node.span.start);
   }
 
   /**
@@ -172,7 +176,7 @@ export class TimingObserver implements RunObserver {
       const h = list?.[Math.min(clock[other], list.length - 1)];
       if (h && (!latest || h.time > latest.time)) latest = h;
     }
-    if (latest) this.core(core).hold(crossCorePipe(op), latest, op.node.name, 'cross-core');
+    if (latest) this.core(core).hold(crossCorePipe(op), latest, op.node.name, 'cross-core', op.node.span.start);
   }
 
   /** The cost of one instruction from its operand tiles: the first tile destination and the first tile source. */

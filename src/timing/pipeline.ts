@@ -1,4 +1,5 @@
 import type { OpCost } from './cost';
+import { criticalPath } from './critical-path';
 
 /** One op as it ran on its pipe, kept when a trace or a timeline is asked for (--trace, --timeline). */
 export interface Slice {
@@ -10,6 +11,22 @@ export interface Slice {
   end: number;
   /** What the trace shows beside it: the op as written, its line, where its cost comes from. */
   args: Record<string, string | number>;
+  /** The op as written and its offset in the source (for the critical path's lines). */
+  op?: string;
+  at?: number;
+  /** What made it start when it did; undefined: nothing held it (it starts at 0). */
+  after?: Cause;
+}
+
+/** Why an op started when it did: one link of the critical path (--profile). */
+export interface Cause {
+  /** 'pipe': its pipe's previous op; 'barrier': a PIPE_ALL barrier; else a wait, as a Flow's kind. */
+  kind: 'pipe' | 'barrier' | Flow['kind'];
+  /** The op whose end it waited for (on this pipe, another pipe, or another core). */
+  from: Slice;
+  /** The wait as written (wait_flag PIPE_MTE2 -> PIPE_V #0, pto.tpop_from_aic) and its offset in the source. */
+  label?: string;
+  at?: number;
 }
 
 /** A dependency the model honoured: a flag between two pipes of a core, or a hand-off between cores. */
@@ -28,6 +45,8 @@ export interface Flow {
 export interface Signal {
   time: number;
   from?: Slice;
+  /** The op whose end sets `time` (from may end earlier, when a wait moved its pipe on): the critical path's link. */
+  by?: Slice;
 }
 
 /**
@@ -58,11 +77,19 @@ export class CorePipeline {
   private lastEnding?: Slice;
   /** Flows waiting for the next op of a pipe ('*': of any pipe). */
   private readonly pending = new Map<string, Flow[]>();
+  /** Why each pipe is free only from its time on, and why the floor is where it is (with `chain`). */
+  private readonly freeCause = new Map<string, Cause>();
+  private floorCause?: Cause;
 
+  /**
+   * `record`: keep every slice and flow (--trace, --timeline). `chain`: only link each op to what it waited for
+   * (--profile's critical path); slices off the path are not kept, so memory follows the path, not the run.
+   */
   constructor(
     readonly allPipes = 'PIPE_ALL',
     readonly core = 0,
     readonly record = false,
+    readonly chain = record,
   ) {}
 
   private freeAt(pipe: string): number {
@@ -70,9 +97,17 @@ export class CorePipeline {
   }
 
   /** An op on its pipe: it starts when the pipe is free and takes its cost. Returns when it ends. */
-  issue(pipe: string, cost: OpCost, label: string, name = label, args: Record<string, string | number> = {}): { start: number; end: number; slice?: Slice } {
+  issue(
+    pipe: string,
+    cost: OpCost,
+    label: string,
+    name = label,
+    args: Record<string, string | number> = {},
+    source?: { op: string; at: number },
+  ): { start: number; end: number; slice?: Slice } {
     this.ops++;
-    const start = this.freeAt(pipe);
+    const own = this.free.get(pipe) ?? 0;
+    const start = Math.max(own, this.floor);
     let end = start;
     if (cost.kind !== 'cycles') {
       this.noData.set(label, (this.noData.get(label) ?? 0) + 1);
@@ -81,16 +116,21 @@ export class CorePipeline {
       this.free.set(pipe, end);
       this.busy.set(pipe, (this.busy.get(pipe) ?? 0) + cost.cycles);
     }
-    if (!this.record) return { start, end };
-    const slice: Slice = { core: this.core, pipe, name, start, end, args: { ...args, cost: cost.kind === 'cycles' ? cost.basis : `no data: ${cost.reason}` } };
-    this.keep(slice);
+    if (!this.chain) return { start, end };
+    const after = start === 0 ? undefined : own >= this.floor ? this.freeCause.get(pipe) : this.floorCause;
+    const slice: Slice = { core: this.core, pipe, name, start, end, args, op: source?.op, at: source?.at, after };
+    if (cost.kind === 'cycles') this.freeCause.set(pipe, { kind: 'pipe', from: slice });
+    this.lastOf.set(slice.pipe, slice);
+    if (!this.lastEnding || slice.end >= this.lastEnding.end) this.lastEnding = slice;
+    if (this.record) {
+      slice.args = { ...args, cost: cost.kind === 'cycles' ? cost.basis : `no data: ${cost.reason}` };
+      this.keep(slice);
+    }
     return { start, end, slice };
   }
 
   private keep(slice: Slice): void {
     this.slices.push(slice);
-    this.lastOf.set(slice.pipe, slice);
-    if (!this.lastEnding || slice.end >= this.lastEnding.end) this.lastEnding = slice;
     for (const key of [slice.pipe, '*']) {
       const waiting = this.pending.get(key);
       if (!waiting) continue;
@@ -101,8 +141,24 @@ export class CorePipeline {
 
   /** When `pipe` (or, undefined, every pipe) has finished what was issued to it so far, and the op that ends then. */
   drained(pipe?: string): Signal {
-    if (pipe !== undefined && pipe !== this.allPipes) return { time: this.freeAt(pipe), from: this.lastOf.get(pipe) };
-    return { time: this.total(), from: this.lastEnding };
+    if (pipe !== undefined && pipe !== this.allPipes) {
+      const own = this.free.get(pipe) ?? 0;
+      const by = this.chain ? (own >= this.floor ? this.freeCause.get(pipe) : this.floorCause)?.from : undefined;
+      return { time: Math.max(own, this.floor), from: this.lastOf.get(pipe), by };
+    }
+    return { time: this.total(), from: this.lastEnding, by: this.chain ? this.totalCause()?.from : undefined };
+  }
+
+  /** Why every pipe is done only at total(): the cause of the pipe that finishes last, or of the floor. */
+  totalCause(): Cause | undefined {
+    let t = this.floor;
+    let cause = this.floorCause;
+    for (const [pipe, v] of this.free)
+      if (v > t) {
+        t = v;
+        cause = this.freeCause.get(pipe);
+      }
+    return cause;
   }
 
   /** set_flag src -> dst: fires once src has finished what was issued to it before. */
@@ -114,20 +170,29 @@ export class CorePipeline {
   }
 
   /** wait_flag src -> dst: dst starts nothing more until the flag set first has fired (an unset flag: no wait). */
-  waitFlag(src: string, dst: string, event: number): void {
+  waitFlag(src: string, dst: string, event: number, at?: number): void {
     const fired = this.flags.get(`${src}>${dst}#${event}`)?.shift();
-    if (fired) this.hold(dst, fired, `wait_flag ${src} -> ${dst} #${event}`, 'flag');
+    if (fired) this.hold(dst, fired, `wait_flag ${src} -> ${dst} #${event}`, 'flag', at);
   }
 
   /**
    * Nothing issued from now on to `pipe` (undefined: to any pipe, the scalar unit waited) starts before the signal
    * fires; the trace draws the dependency from the op that fired it to the next op held.
    */
-  hold(pipe: string | undefined, signal: Signal, label: string, kind: Flow['kind']): void {
+  hold(pipe: string | undefined, signal: Signal, label: string, kind: Flow['kind'], at?: number): void {
     const all = pipe === undefined || pipe === this.allPipes;
     if (kind === 'cross-core') this.waited += Math.max(0, signal.time - (all ? this.total() : this.freeAt(pipe)));
-    if (pipe === undefined || pipe === this.allPipes) this.floor = Math.max(this.floor, signal.time);
-    else if (signal.time > this.freeAt(pipe)) this.free.set(pipe, signal.time);
+    const cause: Cause | undefined = this.chain && signal.by ? { kind, from: signal.by, label, at } : undefined;
+    if (pipe === undefined || pipe === this.allPipes) {
+      if (signal.time > this.floor) {
+        this.floor = signal.time;
+        this.floorCause = cause;
+      }
+    } else if (signal.time > this.freeAt(pipe)) {
+      this.free.set(pipe, signal.time);
+      if (cause) this.freeCause.set(pipe, cause);
+      else this.freeCause.delete(pipe);
+    }
     if (!this.record || !signal.from) return;
     const flow: Flow = { kind, from: signal.from, label };
     this.flows.push(flow);
@@ -138,9 +203,14 @@ export class CorePipeline {
   }
 
   /** pipe_barrier: one pipe is in order already; PIPE_ALL makes every pipe wait for all of them. */
-  barrier(pipe: string): void {
+  barrier(pipe: string, at?: number): void {
     if (pipe !== this.allPipes) return;
-    this.floor = this.total();
+    const total = this.total();
+    if (this.chain && total > this.floor) {
+      const by = this.totalCause()?.from;
+      this.floorCause = by && { kind: 'barrier', from: by, label: `pipe_barrier ${pipe}`, at };
+    }
+    this.floor = total;
   }
 
   /** Cycles until every pipe is done. */
@@ -178,6 +248,8 @@ export interface ProfileSummary {
   bottleneck: string;
   /** Ops without data, by op, summed over cores. */
   noData: [string, number][];
+  /** The ops that set the total, from time 0 to the last (critical-path.ts); empty unless the cores linked them. */
+  critical: Slice[];
 }
 
 /** The run's totals: the slowest core sets the time; the busiest pipe of that core is named. */
@@ -204,5 +276,6 @@ export function summarize(cores: CorePipeline[], frequencyHz: number): ProfileSu
     cores: perCore,
     bottleneck: bottleneck + waited,
     noData: [...noData.entries()].sort((a, b) => b[1] - a[1]),
+    critical: criticalPath(cores),
   };
 }
