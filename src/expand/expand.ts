@@ -11,7 +11,7 @@
  * a tile op it does not compute.
  */
 import { OpNode, Operand, Block } from '../syntax/ast';
-import { Program } from '../ir/program';
+import { BoundInstruction, Program } from '../ir/program';
 import { moduleOp } from '../ops/structure/builtin';
 import { Type, printType } from '../types/type';
 import { assemble } from '../verify/assemble';
@@ -131,7 +131,19 @@ function viewStrides(fn: OpNode, name: string): (number | null)[] | undefined {
   });
 }
 
-/** The tile ops of the program with their operands in written order (ins, then outs: MLIR's operand order). */
+/**
+ * The op's operand uses in MLIR's operand order, which PTOAS passes to the template (tgather's is src, dst,
+ * indices: the destination between the sources): the spec's `mlirOperands`, the absent optional ones left out.
+ */
+function mlirOrder(inst: BoundInstruction): Operand[] | undefined {
+  const uses = inst.spec.mlirOperands.flatMap((name) => {
+    const b = inst.operands.get(name);
+    return b?.use ? [b.use] : [];
+  });
+  return uses.length === inst.operands.size ? uses : undefined;
+}
+
+/** The tile ops of the program with their operands in MLIR's operand order (mlirOrder). */
 function sites(program: Program, lineOf: (offset: number) => number, notExpanded: NotExpanded[], only: (op: string) => boolean): Site[] {
   const found: Site[] = [];
   for (const fn of program.functions.values())
@@ -154,7 +166,9 @@ function sites(program: Program, lineOf: (offset: number) => number, notExpanded
           if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') context[CONTEXT_KEYS[a.key].key] = CONTEXT_KEYS[a.key].value(v);
           else reason = `its attribute ${a.key} has a value the shim does not pass (${String(v)})`;
         }
-      for (const operand of node.operands) {
+      const ordered = mlirOrder(inst);
+      if (!ordered || ordered.length !== node.operands.length) reason ??= 'an operand the verifier did not bind';
+      for (const operand of ordered ?? []) {
         if (reason) break;
         const b = bound.find((x) => x.use === operand);
         if (!b || !operand.value) {
@@ -174,7 +188,7 @@ function sites(program: Program, lineOf: (offset: number) => number, notExpanded
         }
       }
       if (reason) notExpanded.push({ op: node.name, line, reason, shim: false });
-      else found.push({ node, context, fn, line, operands: node.operands, types, specs });
+      else found.push({ node, context, fn, line, operands: ordered!, types, specs });
     }
   return found;
 }

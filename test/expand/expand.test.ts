@@ -193,6 +193,46 @@ suite('expanding A5 tile ops with PTOAS templates', () => {
     expect(asI32(r.outputs.get('out')!)).toEqual(a.map((x) => f(x) | 0));
   });
 
+  // PTOAS passes a template the op's operands in MLIR's order (the spec's mlirOperands), which for tgather and
+  // tscatter puts the destination between the sources: src, dst, indices.
+  test('tgather f32 by i32 indices: the template takes (src, dst, indices), the destination between the sources', () => {
+    const t = (dtype: string) => ({ dtype, rows: 2, cols: 64, vRow: 2, vCol: 64 });
+    const idx = Array.from({ length: 128 }, (_, k) => 127 - k);
+    const r = checkLowering(
+      genericKernel('pto.tgather', [t('f32'), t('i32')], [t('f32')]),
+      'kernel',
+      { a: f32(A.slice(0, 128)), b: i32(idx), out: f32(new Array(128).fill(0)) },
+      { upstreamDir, only: (op) => op === 'pto.tgather' },
+    );
+    if ('error' in r) throw new Error(r.error);
+    expect(r.notExpanded).toEqual([]);
+    const [f, i] = ['tile_f32_2_64_v2_v64_bl0_sl0_fr512_pd0_cm0', 'tile_i32_2_64_v2_v64_bl0_sl0_fr512_pd0_cm0'];
+    expect(r.expanded[0].instance).toBe(`__pto_tilelang_a5_tgather_${f}_${f}_${i}__template_tgather`);
+    expect(r.expandedText).toContain(`func.call @${r.expanded[0].instance}(%ta, %tout, %tb)`);
+    expect(r.agree).toBe(true);
+    // dst[k] = src[127 - k]: the source reversed.
+    expect(asF32(r.outputs.get('out')!)).toEqual(A.slice(0, 128).reverse());
+  });
+
+  test('tscatter i32 by i32 indices: (src, dst, indexes) too; dst[7k mod 128] = src[k]', () => {
+    const t = (dtype: string) => ({ dtype, rows: 2, cols: 64, vRow: 2, vCol: 64 });
+    const idx = Array.from({ length: 128 }, (_, k) => (7 * k) % 128);
+    const src = Array.from({ length: 128 }, (_, k) => 1000 + k);
+    const r = checkLowering(
+      genericKernel('pto.tscatter', [t('i32'), t('i32')], [t('i32')]),
+      'kernel',
+      { a: i32(src), b: i32(idx), out: i32(new Array(128).fill(0)) },
+      { upstreamDir, only: (op) => op === 'pto.tscatter' },
+    );
+    if ('error' in r) throw new Error(r.error);
+    expect(r.expanded.map((e) => e.template)).toEqual(['template_tscatter_index']);
+    expect(r.expandedText).toContain(`func.call @${r.expanded[0].instance}(%ta, %tout, %tb)`);
+    expect(r.agree).toBe(true);
+    const want = new Array(128).fill(0);
+    idx.forEach((d, k) => (want[d] = src[k]));
+    expect(asI32(r.outputs.get('out')!)).toEqual(want);
+  });
+
   test('tfillpad: lowering_kind derived as PTOAS derives it (distinct tiles of one shape: normal), and the fill agrees', () => {
     // A 4 x 63 valid source padded into a whole 4 x 64 destination with pad = zero: column 63 of each row becomes 0.
     const src = { dtype: 'f32', rows: 4, cols: 64, vRow: 4, vCol: 63 };
