@@ -101,9 +101,9 @@ const aligned = (dtype: string, cols: number): number => {
   return Math.ceil(cols / per) * per;
 };
 
-/** The sweep's shapes with their columns aligned for `dtype` (rows, cols, valid rows, valid cols). */
+/** The sweep's shapes with their columns aligned for `dtype` (of a pair `f32/i32`, the first) (rows, cols, valid rows, valid cols). */
 function shapes(dtype: string): [number, number, number, number][] {
-  return SWEEP_SHAPES.map(([r, c, vr, vc]) => [r, aligned(dtype, c), vr, vc]);
+  return SWEEP_SHAPES.map(([r, c, vr, vc]) => [r, aligned(dtype.split('/')[0], c), vr, vc]);
 }
 
 const label = (types: string, [r, c, vr, vc]: number[]): string => `${types} ${r}x${c} valid ${vr}x${vc}`;
@@ -221,6 +221,18 @@ export function familyCases(): FamilyCase[] {
       ins: [tile(d, r, c, r, c), { ...tile('ui32', vr, aligned('ui32', blocks), vr, blocks), fill: { blocks: r * blocks } }],
       outs: [tile(d, vr, c, vr, c)],
     };
+  });
+  // Gathers and scatters by element indices (index form; the pair is data/index types). A gather's destination and
+  // indices are contiguous (vCol == cols) and its indices point anywhere in the source tile; a scatter's indices
+  // (i * 7 + 3 * seed mod rows x cols, 7 prime to it) are distinct, so no element is written twice; its label's shape
+  // is the destination's, its source and indices the valid rows x all columns.
+  each('pto.tgather', ['f32/i32', 'f32/ui32', 'i32/i32', 'f16/i16', 'f16/i32', 'i8/i16'], (p, [r, c, vr, vc]) => {
+    const [d, ix] = p.split('/');
+    return { ins: [tile(d, r, c, vr, vc), { ...tile(ix, vr, c), fill: { index: r * c } }], outs: [tile(d, vr, c)] };
+  });
+  each('pto.tscatter', ['f32/i32', 'f32/ui32', 'i32/i32', 'f16/i16', 'i16/ui16', 'i8/i16'], (p, [r, c, vr]) => {
+    const [d, ix] = p.split('/');
+    return { ins: [tile(d, vr, c), { ...tile(ix, vr, c), fill: { index: r * c } }], outs: [tile(d, r, c)] };
   });
 
   // Generators: triangular masks (lower, and upper with upperOrLower = 1), Philox random numbers (default and 7

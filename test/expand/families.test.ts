@@ -71,6 +71,30 @@ suite('families', () => {
     expect(familyTable(rows).split('\n')[2]).toBe('| pto.tcmp | 1 | 1 | 0 | 0 | 0 |  |');
   });
 
+  // tgather and tscatter reach their templates with the destination between the sources (MLIR's operand order).
+  test('gathers and scatters by indices agree; the template defects: the f16 gather by i32 indices, a scatter into a larger tile', () => {
+    const rows = [
+      pick('pto.tgather', 'f16/i16 16x128 valid 5x100'),
+      pick('pto.tgather', 'i8/i16 4x64 valid 4x63'),
+      pick('pto.tscatter', 'f32/ui32 4x64 valid 4x63'),
+      pick('pto.tgather', 'f16/i32 8x64 valid 8x64'),
+      pick('pto.tscatter', 'f32/i32 16x128 valid 5x100'),
+    ].map((c) => runFamilyCase(c, upstreamDir));
+    expect(rows.map((r) => `${r.case.op} ${r.outcome}`)).toEqual([
+      'pto.tgather agree',
+      'pto.tgather agree',
+      'pto.tscatter agree',
+      'pto.tgather error',
+      'pto.tscatter error',
+    ]);
+    // 64 offsets of 32 bits gathering into a vector of 128 f16 lanes (PTOAS's Vgather2BcOp::verify says
+    // the same); pto-isa's TGather_b16_bc stores the 64 results packed (PK_B32).
+    expect(rows[3].detail).toMatch(/pto\.vgather2_bc: offset and result vectors must have the same element count/);
+    // The template scatters over the destination's valid region (16 x 128), past the 5 rows of the source
+    // and its indices (pto-isa: the index tile's valid region); the rows beyond hold index 0 again and again.
+    expect(rows[4].detail).toMatch(/pto\.vscatter: two active requests store to element 0/);
+  });
+
   // The reproducers of docs/lowering.md's findings 8-10 (not yet explained against pto-isa): each difference as the
   // sweep first met it, pinned, so that a change of either side shows here.
   test('findings 8-10: trem and trems, the expdif expansions, tfillpad with pad = min', () => {
