@@ -1,4 +1,4 @@
-import type { ElemType } from '../types/type';
+import { ElemType, elemSize } from '../types/type';
 
 /** The targets the cost model knows. */
 export type CostArch = 'a2a3' | 'a5';
@@ -37,25 +37,22 @@ export interface TileOpInput {
   binary?: boolean;
 }
 
-/** Element sizes of the dtypes the cost tables name. */
+/** The dtypes the cost tables name (8-, 16- and 32-bit): their sizes; another dtype has no data. */
+const COSTED_DTYPES: ReadonlySet<ElemType> = new Set<ElemType>([
+  'i8',
+  'u8',
+  'f8E4M3FN',
+  'f8E5M2',
+  '!pto.hif8',
+  'i16',
+  'u16',
+  'f16',
+  'bf16',
+  'i32',
+  'u32',
+  'f32',
+]);
+
 export function elemBytes(t: ElemType): number | undefined {
-  switch (t) {
-    case 'i8':
-    case 'u8':
-    case 'f8E4M3FN':
-    case 'f8E5M2':
-    case '!pto.hif8':
-      return 1;
-    case 'i16':
-    case 'u16':
-    case 'f16':
-    case 'bf16':
-      return 2;
-    case 'i32':
-    case 'u32':
-    case 'f32':
-      return 4;
-    default:
-      return undefined;
-  }
+  return COSTED_DTYPES.has(t) ? elemSize(t) : undefined;
 }

@@ -3,19 +3,10 @@
  * known addresses (verifyMxLoadAlignment). Expected values from VPTO.cpp and PTOAS's
  * test/lit/vpto/cube/load_cbuf_to_mx_verify_invalid.pto.
  */
-import { assemble } from '../../src/verify/assemble';
+import { errorsAt } from '../fixtures/micro';
 
 /** Each error as `code line:col message`. */
-function errors(text: string): string[] {
-  const { diags, source } = assemble('m.pto', text, { target: 'a5' });
-  return diags
-    .sorted()
-    .filter((d) => d.severity === 'error')
-    .map((d) => {
-      const at = source.position(d.span.start);
-      return `${d.code} ${at.line}:${at.col} ${d.message}`;
-    });
-}
+const errors = (text: string): string[] => errorsAt(text, { target: 'a5' }, true);
 
 /** An MX scale load from L1 address `src` into L0A (or L0B) address `dst`, each made by a castptr of a constant. */
 function mxLoad(src: number, dst: number, into: 'l0a' | 'l0b' = 'l0a'): string {

@@ -4,19 +4,10 @@
  * unsigned-or-signless offsets. Expected values from VPTO.cpp and PTOAS's test/lit/vpto/vshift_mixed_signedness_verify.pto
  * and vgather2_verify_invalid_offset.pto.
  */
-import { assemble } from '../../src/verify/assemble';
+import { errorsAt } from '../fixtures/micro';
 
 /** Each error as `code line:col message`. */
-function errors(text: string): string[] {
-  const { diags, source } = assemble('m.pto', text, { target: 'a5' });
-  return diags
-    .sorted()
-    .filter((d) => d.severity === 'error')
-    .map((d) => {
-      const at = source.position(d.span.start);
-      return `${d.code} ${at.line}:${at.col} ${d.message}`;
-    });
-}
+const errors = (text: string): string[] => errorsAt(text, { target: 'a5' }, true);
 
 /** `op` shifting `lhs` lanes by `count` lanes (both 64 x 32-bit). */
 function shift(op: string, lhs: string, count: string): string {

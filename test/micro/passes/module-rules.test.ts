@@ -5,19 +5,10 @@
  * PTOAS's test/lit/vpto/backend_vpto_child_missing_kernel_kind_invalid.pto.
  */
 import { CodeBackend } from '../../../src/ir/definition';
-import { assemble } from '../../../src/verify/assemble';
+import { errorsAt } from '../../fixtures/micro';
 
 /** Each error as `code line:col`. */
-function errors(text: string, backend?: CodeBackend): string[] {
-  const { diags, source } = assemble('m.pto', text, { target: 'a5', backend });
-  return diags
-    .sorted()
-    .filter((d) => d.severity === 'error')
-    .map((d) => {
-      const at = source.position(d.span.start);
-      return `${d.code} ${at.line}:${at.col}`;
-    });
-}
+const errors = (text: string, backend?: CodeBackend): string[] => errorsAt(text, { target: 'a5', backend });
 
 /** An outer module (attributes `outer`) of children, each given by its attributes and its function's body. */
 function container(outer: string, ...children: [string, string][]): string {

@@ -6,19 +6,10 @@
  */
 import { CodeBackend } from '../../../src/ir/definition';
 import { TargetName } from '../../../src/spec/schema';
-import { assemble } from '../../../src/verify/assemble';
+import { errorsAt } from '../../fixtures/micro';
 
 /** Each error as `code line:col`, the file assembled for `target` with the checks of `passes` (else the back end's). */
-function errors(text: string, target: TargetName, passes?: string[], backend?: CodeBackend): string[] {
-  const { diags, source } = assemble('m.pto', text, { target, passes, backend });
-  return diags
-    .sorted()
-    .filter((d) => d.severity === 'error')
-    .map((d) => {
-      const at = source.position(d.span.start);
-      return `${d.code} ${at.line}:${at.col}`;
-    });
-}
+const errors = (text: string, target: TargetName, passes?: string[], backend?: CodeBackend): string[] => errorsAt(text, { target, passes, backend });
 
 const TILE = '!pto.tile_buf<vec, 16x32xf32>';
 
