@@ -159,6 +159,11 @@ export interface OpProperties {
    * SimtOpInterface (the SIMT micro-ops, the core queries, pto.trap), which a helper must launch as a SIMT function.
    */
   notInTileOpHelper?: 'pipe synchronization' | 'Tile allocation or high-level TileOps' | 'MTE data movement' | 'SIMT operations';
+  /**
+   * A synchronization op that delimits vector scopes, so it may not stand inside `pto.vecscope` (VPTO.cpp's
+   * isForbiddenSynchronizationInsideVecScope; pto.mem_bar may).
+   */
+  delimitsVectorScope?: boolean;
 }
 
 /**

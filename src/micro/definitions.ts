@@ -25,7 +25,11 @@ function rowProperties(row: MicroOpRowData): OpDefinition['properties'] {
   // pto.simt_launch itself (ld_dev/st_dev are of family device-memory).
   const simt = row.family.startsWith('simt') && row.name !== 'pto.simt_launch';
   const refused = row.family === 'dma' ? 'MTE data movement' : simt ? 'SIMT operations' : undefined;
-  return { ...(refused ? { notInTileOpHelper: refused } : {}), ...(row.mayWait ? { mayWait: true } : {}) };
+  return {
+    ...(refused ? { notInTileOpHelper: refused } : {}),
+    ...(row.mayWait ? { mayWait: true } : {}),
+    ...(row.delimitsVectorScope ? { delimitsVectorScope: true } : {}),
+  };
 }
 
 function microDefinition(row: MicroOpRowData): OpDefinition {

@@ -88,6 +88,8 @@ export const MicroOpRow = z.object({
   definition: z.string().optional(),
   /** Its run may wait (a SIMT barrier or lane collective waits for the launch's other threads). */
   mayWait: z.boolean().optional(),
+  /** It delimits vector scopes: it may not stand inside `pto.vecscope` (VPTO.cpp's isForbiddenSynchronizationInsideVecScope). */
+  delimitsVectorScope: z.boolean().optional(),
 });
 
 export const MicroFile = z.object({

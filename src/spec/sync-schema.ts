@@ -56,6 +56,8 @@ const SyncOpEntry = z.object({
    * than once in the attribute list").
    */
   customParser: z.boolean().optional(),
+  /** It delimits vector scopes: it may not stand inside `pto.vecscope` (VPTO.cpp's isForbiddenSynchronizationInsideVecScope). */
+  delimitsVectorScope: z.boolean().optional(),
   targets: z.array(Target).min(1),
   /** The positional attributes, in order. */
   attributes: z.array(SyncAttribute).min(1),

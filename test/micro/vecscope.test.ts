@@ -4,6 +4,7 @@
  * a strict scope through its captures.
  */
 import { GlobalBuffer } from '../../src/machine/memory';
+import { opRegistry } from '../../src/ops/registry';
 import { microErrors as errors, runMicroKernel } from '../fixtures/micro';
 
 const BODY = `    ^bb0(%p: !pto.ptr<f32, ub>, %off: index, %s: f32):
@@ -65,4 +66,40 @@ ${BODY}
   runMicroKernel(kernel, 'k', buffers);
   // Elements 64..127 (the captured offset) gain 0.5; 0..63 are untouched.
   expect(Array.from(new Float32Array(buffers.io.bytes.buffer.slice(0)))).toEqual(Array.from({ length: 128 }, (_, i) => (i < 64 ? i : i + 0.5)));
+});
+
+test("the ops that delimit vector scopes are PTOAS's isForbiddenSynchronizationInsideVecScope list; pto.mem_bar is not", () => {
+  // VPTO.cpp: RecordEvent, WaitEvent, BarrierSync; SetFlag, WaitFlag, SetFlagDyn, WaitFlagDyn, GetBuf, RlsBuf, Barrier;
+  // SyncSet, SyncWait, CmoCacheInvalid, FenceBarrierAll, TSync, SyncAll, Dsb, Dcci, Syncthreads, Threadfence,
+  // ThreadfenceBlock (GetBufDyn and RlsBufDyn too, which the toolchain does not define yet).
+  const delimiting = [
+    'pto.record_event',
+    'pto.wait_event',
+    'pto.barrier_sync',
+    'pto.set_flag',
+    'pto.wait_flag',
+    'pto.set_flag_dyn',
+    'pto.wait_flag_dyn',
+    'pto.get_buf',
+    'pto.rls_buf',
+    'pto.barrier',
+    'pto.sync.set',
+    'pto.sync.wait',
+    'pto.cmo.cacheinvalid',
+    'pto.fence.barrier_all',
+    'pto.tsync',
+    'pto.syncall',
+    'pto.dsb',
+    'pto.dcci',
+    'pto.syncthreads',
+    'pto.threadfence',
+    'pto.threadfence_block',
+  ];
+  const registry = opRegistry();
+  const marked = registry.definitions.filter((d) => d.properties?.delimitsVectorScope).map((d) => d.name);
+  expect(marked.sort()).toEqual([...delimiting].sort());
+  expect(registry.lookup('pto.mem_bar')?.def.properties?.delimitsVectorScope).toBeUndefined();
+  expect(errors('  pto.vecscope {\n    pto.syncthreads\n  }', '')).toContain(
+    "E0452: pto.syncthreads must be outside 'pto.vecscope'; synchronization operations delimit vector scopes",
+  );
 });

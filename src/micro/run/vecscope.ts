@@ -4,41 +4,12 @@ import type { MicroOpRowData } from '../../spec/micro-schema';
 import { Region } from '../../syntax/ast';
 import { printType } from '../../types/type';
 
-/**
- * The ops that delimit vector scopes and so may not stand inside one (VPTO.cpp's
- * isForbiddenSynchronizationInsideVecScope); pto.mem_bar may.
- */
-const SYNCHRONIZATION = new Set([
-  'pto.record_event',
-  'pto.wait_event',
-  'pto.barrier_sync',
-  'pto.set_flag',
-  'pto.wait_flag',
-  'pto.set_flag_dyn',
-  'pto.wait_flag_dyn',
-  'pto.get_buf',
-  'pto.get_buf_dyn',
-  'pto.rls_buf',
-  'pto.rls_buf_dyn',
-  'pto.barrier',
-  'pto.sync.set',
-  'pto.sync.wait',
-  'pto.cmo.cacheinvalid',
-  'pto.fence.barrier_all',
-  'pto.tsync',
-  'pto.syncall',
-  'pto.dsb',
-  'pto.dcci',
-  'pto.syncthreads',
-  'pto.threadfence',
-  'pto.threadfence_block',
-]);
-
 /** The first synchronization op anywhere in the region (nested regions included) is an error at that op. */
 function checkNoSynchronization(v: OpVerifier, region: Region, scope: string): void {
   for (const block of region.blocks)
     for (const op of block.ops) {
-      if (SYNCHRONIZATION.has(op.name)) {
+      // The ops that delimit vector scopes say so (OpProperties.delimitsVectorScope); pto.mem_bar does not.
+      if (v.definitionOf(op)?.properties?.delimitsVectorScope) {
         v.error(op.nameSpan, `${op.name} must be outside '${scope}'; synchronization operations delimit vector scopes`, undefined, D.syncInVecScope);
         return;
       }

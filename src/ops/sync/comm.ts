@@ -218,6 +218,7 @@ const COMM_OPS: DeclaredOp[] = [
     // `pto.syncall() mode = #pto.sync_all_mode<hard>, core_type = #pto.sync_core_type<mix>`; soft mode counts
     // arrivals in a global workspace.
     name: 'pto.syncall',
+    properties: { delimitsVectorScope: true },
     execute: syncAll,
     operands: [
       { name: 'gm_workspace', is: ['ptr', 'tensor_view', 'partition_view'], optional: true },

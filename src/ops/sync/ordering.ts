@@ -15,14 +15,14 @@ const ORDERING_OPS: DeclaredOp[] = [
   {
     name: 'pto.fence.barrier_all',
     syntax: 'FenceBody',
-    properties: { notInVptoBackend: VPTO_LOWERS_NO_FENCE },
+    properties: { notInVptoBackend: VPTO_LOWERS_NO_FENCE, delimitsVectorScope: true },
     attrs: [{ name: 'scope', type: ptoEnum('fence_scope', ['local_memory', 'gm', 'all']), required: true }],
     execute() {},
   },
   {
     name: 'pto.cmo.cacheinvalid',
     syntax: 'CacheInvalidBody',
-    properties: { notInVptoBackend: VPTO_LOWERS_NO_FENCE },
+    properties: { notInVptoBackend: VPTO_LOWERS_NO_FENCE, delimitsVectorScope: true },
     operands: [{ name: 'addr', is: ['ptr', 'tensor_view', 'partition_view'], optional: true, keyword: true }],
     attrs: [{ name: 'space', type: ptoEnum('address_space', ['gm', 'zero', 'vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling']) }],
     check(c) {
@@ -36,6 +36,7 @@ const ORDERING_OPS: DeclaredOp[] = [
   },
   {
     name: 'pto.tsync',
+    properties: { delimitsVectorScope: true },
     operands: [{ name: 'events', is: ['tile', 'tensor_view', 'partition_view'], variadic: true }],
     execute() {},
   },

@@ -17,6 +17,7 @@ export function syncDefinition(spec: SyncOpSpec): OpDefinition {
       // PTOAS materializes a tile-op helper's body into sections of its callers, which own the synchronization.
       notInTileOpHelper: 'pipe synchronization',
       mayWait: spec.role === 'cross-wait',
+      ...(spec.delimitsVectorScope ? { delimitsVectorScope: true } : {}),
       ...todaysList(spec),
     },
     verify(v) {
