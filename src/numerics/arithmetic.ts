@@ -104,6 +104,7 @@ function floatOperation(name: BinaryOperationName, dtype: ElemType, numerics: Nu
       // JS % on numbers is C's fmod: exact, sign of the dividend.
       return rounded((a, b) => a % b);
     case 'rem': {
+      if (!cpuSim && options.a5 && (dtype === 'f32' || dtype === 'f16')) return a5Rem(dtype, !options.scalarForm, fail);
       const fmod = rounded((a, b) => a % b);
       return (a, b) => {
         const r = fmod(a, b);
@@ -137,6 +138,27 @@ function a5Fmod(dtype: 'f32' | 'f16', fail: Fail): ElementOperation {
     const y = b as number;
     const r = f(x - f(Math.trunc(f(x / y)) * y));
     return narrow(Number.isNaN(r) ? f(x86Nan(a, b)) : r);
+  };
+}
+
+/**
+ * The remainder on A5's vector unit (pto-isa npu/a5/TRem.hpp, TRemS.hpp, default precision): a / b (vdiv), floored
+ * (vtrc ROUND_F), times b (vmul), subtracted from a (vsub), each step rounded in f32; f16 widened to f32 first and the
+ * f32 result converted back toward zero, saturating. trem then (`correct`) adds b where b * r < 0 (vmul, vcmps LT,
+ * vadd, vsel; in f16 for f16), trems does not. So an exact multiple gives +0 (C's fmod keeps the dividend's sign) and
+ * a quotient past 2^24 loses the low bits an exact remainder keeps (1e9 rem 3: 0, not 1).
+ */
+function a5Rem(dtype: 'f32' | 'f16', correct: boolean, fail: Fail): ElementOperation {
+  const f = Math.fround;
+  const narrow = dtype === 'f16' ? npuConverter('f32', 'f16', 'trunc', true, fail) : (v: Scalar) => v;
+  const round = codec(dtype).round;
+  return (a, b) => {
+    const x = a as number;
+    const y = b as number;
+    const r = f(x - f(Math.floor(f(x / y)) * y));
+    if (Number.isNaN(r)) return narrow(f(x86Nan(a, b)));
+    const n = narrow(r) as number;
+    return correct && (round(y * n) as number) < 0 ? round(n + y) : n;
   };
 }
 

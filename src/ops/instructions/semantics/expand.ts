@@ -27,7 +27,13 @@ function operationName(ctx: InstructionContext): ExpandOperation {
 function expDifference(dtype: ElemType, ctx: InstructionContext, finish: (v: Scalar) => Scalar): ElementOperation {
   const sub = binaryOperation('sub', dtype, ctx.numerics, ctx.trap);
   const target = codec(dtype);
+  // A5's f32 TROW/TCOLEXPANDEXPDIF is one fused vexpdif (pto-isa npu/a5/TRowExpandExpdif.hpp, TColExpandExpdif.hpp):
+  // the difference is not rounded to f32 first (exact in a double), the result rounded once, as the micro-op VM's
+  // vexpdif. Its f16 form, A2/A3 and the simulator keep vsub then vexp.
+  const fused = ctx.numerics === 'npu' && ctx.target === 'a5' && dtype === 'f32';
   return (a, b) => {
+    const exact = (a as number) - (b as number);
+    if (fused && !Number.isNaN(exact)) return target.round(Math.exp(exact));
     const d = finish(sub(a, b)) as number;
     return Number.isNaN(d) ? d : target.round(Math.exp(d));
   };

@@ -320,7 +320,7 @@ describe('remainders', () => {
   test("trem takes the divisor's sign, tfmod the dividend's", () => {
     expect(binary('trem', 'i32', [7, -7, 7, -7, 6], [3, 3, -3, -3, -3])).toEqual([1, 2, -2, -1, 0]);
     expect(binary('tfmod', 'i32', [7, -7, 7, -7], [3, 3, -3, -3])).toEqual([1, -1, 1, -1]);
-    expect(binary('trem', 'f32', [7.5, -7.5, -0], [2, 2, 2])).toEqual([1.5, 0.5, -0]);
+    expect(binary('trem', 'f32', [7.5, -7.5, -0], [2, 2, 2], { target: 'a2a3' })).toEqual([1.5, 0.5, -0]);
     expect(binary('tfmod', 'f32', [7.5, -7.5], [2, 2])).toEqual([1.5, -1.5]);
     expect(binary('trem', 'u16', [7], [3])).toEqual([1]);
     // f16: the adjustment r + b rounds: fmod(-1, 4096) = -1, -1 + 4096 = 4095 needs 12 bits -> 4096 (tie to even).
@@ -348,6 +348,25 @@ describe('tfmod, tfmods on A5 (npu): vdiv, vtrc toward zero, vmul, vsub, each ro
     // 1e10 / 3 rounds to 3333333248 (f32 steps of 256 there); * 3 = 9999999744 rounds to 1e10 (steps of 1024); 1e10 - 1e10 = 0.
     expect(binary('tfmod', 'f32', [1e10], [3], { target: 'a5' })).toEqual([0]);
     expect(binary('tfmod', 'f32', [1e10], [3], a2a3)).toEqual([1]);
+  });
+});
+
+describe('trem, trems on A5 (npu): vdiv, vtrc floor, vmul, vsub, each rounded in f32', () => {
+  // pto-isa npu/a5/TRem.hpp (then b added where b * r < 0) and TRemS.hpp (no correction), default precision.
+  const isPlusZero = (v: Elem) => Object.is(v, 0);
+  test('an exact multiple of a negative dividend gives +0 on A5 (-5 - (-2 * 2.5)); the exact remainder keeps -0', () => {
+    expect(binary('trem', 'f32', [-5, -0, 7.5, -7.5], [2.5, 2, 2, 2])).toEqual([0, 0, 1.5, 0.5]);
+    expect(binary('trem', 'f32', [-5, -0], [2.5, 2]).every(isPlusZero)).toBe(true);
+    expect(scalarOp('trems', 'f32', [-5], ['f32', 2.5]).every(isPlusZero)).toBe(true);
+    expect(scalarOp('trems', 'f16', [-5], ['f16', 2.5]).every(isPlusZero)).toBe(true);
+    expect(Object.is(binary('trem', 'f32', [-5], [2.5], { target: 'a2a3' })[0], -0)).toBe(true);
+  });
+  test('a quotient past 2^24: 1e9 rem 3 is 1 exactly, 0 on A5', () => {
+    // 1e9 / 3 rounds to 333333344 (f32 steps of 32), floored the same; * 3 = 1000000032 is a tie between 1e9 and
+    // 1e9 + 64 (steps of 64) and rounds to even, 1e9; 1e9 - 1e9 = +0, and 3 * 0 is not below 0.
+    expect(binary('trem', 'f32', [1e9], [3])).toEqual([0]);
+    expect(scalarOp('trems', 'f32', [1e9], ['f32', 3])).toEqual([0]);
+    expect(binary('trem', 'f32', [1e9], [3], { target: 'a2a3' })).toEqual([1]);
   });
 });
 

@@ -255,6 +255,32 @@ describe('trowexpand / tcolexpand copy bits', () => {
     expect(e.d).toEqual(range(16, (k) => Math.fround(Math.exp(Math.fround(a[k] - s[k % 8])))));
   });
 
+  test('tcolexpandexpdif / trowexpandexpdif f32 on A5: one fused vexpdif, the difference not rounded to f32 first', () => {
+    // 80 - 2^-20 rounds to 80 in f32 (steps of 2^-17 there): vsub then vexp gives f32(e^80) = 0x792abbce. The fused
+    // vexpdif takes e^(80 - 2^-20) = e^80 (1 - 2^-20 + ...), 2^-20 e^80 = 5.3e28 below, about 10.7 f32 steps (2^92)
+    // of e^80 = 5.54e34: 0x792abbc3. A2/A3 (vsub, vexp) keeps the rounded difference.
+    const f32Bits = (v: Elem) => new Uint32Array(Float32Array.of(v as number).buffer)[0];
+    const tiles = {
+      a: { dtype: 'f32' as const, rows: 1, cols: 8, data: [80, 1] },
+      s: { dtype: 'f32' as const, rows: 1, cols: 8, data: [2 ** -20, 1] },
+      d: { dtype: 'f32' as const, rows: 1, cols: 8 },
+    };
+    const col = 'pto.tcolexpandexpdif ins(%a, %s : T(a), T(s)) outs(%d : T(d))';
+    expect(runValues(col, tiles, 'npu', 'a5').d.slice(0, 2).map(f32Bits)).toEqual([0x792abbc3, 0x3f800000]);
+    expect(runValues(col, tiles, 'npu', 'a2a3').d.slice(0, 2).map(f32Bits)).toEqual([0x792abbce, 0x3f800000]);
+    const row = runValues(
+      'pto.trowexpandexpdif ins(%a, %s : T(a), T(s)) outs(%d : T(d))',
+      {
+        a: { dtype: 'f32', rows: 1, cols: 8, data: [80] },
+        s: { dtype: 'f32', rows: 8, cols: 1, valid: [1, 1], columnMajor: true, data: [2 ** -20] },
+        d: { dtype: 'f32', rows: 1, cols: 8 },
+      },
+      'npu',
+      'a5',
+    );
+    expect(f32Bits(row.d[0])).toBe(0x792abbc3);
+  });
+
   test('tcolexpandexpdif f16 overflow: +inf on A5 (as its board suite expects), 65504 under A2/A3 saturation', () => {
     // exp(12 - 0) = 162754.8 is past f16's largest finite 65504 (anything from 65520 up rounds to inf); exp(1 - 1) = 1.
     const tiles = {
