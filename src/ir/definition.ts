@@ -164,6 +164,12 @@ export interface OpProperties {
    * isForbiddenSynchronizationInsideVecScope; pto.mem_bar may).
    */
   delimitsVectorScope?: boolean;
+  /**
+   * How PTOAS's vecscope inference (PTOInferVPTOVecScope) takes it, where its types do not tell: an op that ends an
+   * inferred scope (`boundary`), a scope written out (`explicit-scope`), an op without vector values that still runs
+   * in a vector scope (`needs-scope`).
+   */
+  vecscopeInference?: 'boundary' | 'explicit-scope' | 'needs-scope';
 }
 
 /**

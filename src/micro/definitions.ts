@@ -29,6 +29,7 @@ function rowProperties(row: MicroOpRowData): OpDefinition['properties'] {
     ...(refused ? { notInTileOpHelper: refused } : {}),
     ...(row.mayWait ? { mayWait: true } : {}),
     ...(row.delimitsVectorScope ? { delimitsVectorScope: true } : {}),
+    ...(row.vecscopeInference ? { vecscopeInference: row.vecscopeInference } : {}),
   };
 }
 

@@ -90,6 +90,8 @@ export const MicroOpRow = z.object({
   mayWait: z.boolean().optional(),
   /** It delimits vector scopes: it may not stand inside `pto.vecscope` (VPTO.cpp's isForbiddenSynchronizationInsideVecScope). */
   delimitsVectorScope: z.boolean().optional(),
+  /** How PTOAS's vecscope inference takes it (OpProperties.vecscopeInference). */
+  vecscopeInference: z.enum(['boundary', 'explicit-scope', 'needs-scope']).optional(),
 });
 
 export const MicroFile = z.object({

@@ -58,6 +58,8 @@ const SyncOpEntry = z.object({
   customParser: z.boolean().optional(),
   /** It delimits vector scopes: it may not stand inside `pto.vecscope` (VPTO.cpp's isForbiddenSynchronizationInsideVecScope). */
   delimitsVectorScope: z.boolean().optional(),
+  /** How PTOAS's vecscope inference takes it (OpProperties.vecscopeInference). */
+  vecscopeInference: z.enum(['boundary', 'explicit-scope', 'needs-scope']).optional(),
   targets: z.array(Target).min(1),
   /** The positional attributes, in order. */
   attributes: z.array(SyncAttribute).min(1),

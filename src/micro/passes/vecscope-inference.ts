@@ -22,14 +22,6 @@ import { definitionOf } from './definitions';
 
 type OpClass = 'vector' | 'scalar' | 'boundary';
 
-/**
- * Ops the pass names as boundaries, besides calls and the block queries (`pto.get_block_idx`, `pto.get_block_num`),
- * which their definitions tell.
- */
-const BOUNDARIES = new Set(['pto.barrier', 'pto.barrier_sync', 'pto.vbitsort', 'pto.vmrgsort4']);
-const EXPLICIT_SCOPES = new Set(['pto.vecscope', 'pto.strict_vecscope']);
-/** Ops without vector types that still need a vector scope. */
-const NEEDS_SCOPE = new Set(['pto.mem_bar', 'pto.sprclr']);
 /** Ops of other dialects with memory effects. */
 const MEMORY = /^(memref\.(load|store|copy)|llvm\.(load|store))$/;
 
@@ -74,11 +66,22 @@ class Inference {
     private definitionOf: (op: OpNode) => OpDefinition | undefined,
   ) {}
 
-  /** Ends a run: a terminator, a call, a block query or an op the pass names. */
+  /** How the pass takes the op where its types do not tell (its definition says: vecscopeInference). */
+  private role(op: OpNode): 'boundary' | 'explicit-scope' | 'needs-scope' | undefined {
+    return this.definitionOf(op)?.properties?.vecscopeInference;
+  }
+
+  /** Ends a run: a terminator, a call, a block query or an op the pass names a boundary. */
   private boundary(op: OpNode): boolean {
     const def = this.definitionOf(op);
     const query = def?.properties?.coreQuery;
-    return def?.terminator !== undefined || def?.properties?.callsFunction === true || query === 'block' || query === 'blocks' || BOUNDARIES.has(op.name);
+    return (
+      def?.terminator !== undefined ||
+      def?.properties?.callsFunction === true ||
+      query === 'block' ||
+      query === 'blocks' ||
+      def?.properties?.vecscopeInference === 'boundary'
+    );
   }
 
   /** The first vector value of `block` (or of the blocks nested in its boundary ops) that escapes its inferred scope. */
@@ -107,7 +110,7 @@ class Inference {
       }
     }
     for (const op of block.ops) {
-      if (EXPLICIT_SCOPES.has(op.name) || this.classify(op) === 'vector') continue;
+      if (this.role(op) === 'explicit-scope' || this.classify(op) === 'vector') continue;
       for (const r of op.regions)
         for (const b of r.blocks) {
           const escape = this.block(b);
@@ -126,7 +129,7 @@ class Inference {
 
   /** No memory effects (approximated): no pointer operand, and a result to be kept for. */
   private pure(op: OpNode): boolean {
-    if (this.boundary(op) || NEEDS_SCOPE.has(op.name) || MEMORY.test(op.name)) return false;
+    if (this.boundary(op) || this.role(op) === 'needs-scope' || MEMORY.test(op.name)) return false;
     if (op.results.length === 0) return false;
     return !(this.g.operands.get(op) ?? []).some((v) => this.typeOf(v)?.kind === 'ptr');
   }
@@ -138,9 +141,9 @@ class Inference {
   }
 
   private compute(op: OpNode): OpClass {
-    if (EXPLICIT_SCOPES.has(op.name) || this.boundary(op)) return 'boundary';
+    if (this.role(op) === 'explicit-scope' || this.boundary(op)) return 'boundary';
     const values = [...(this.g.operands.get(op) ?? []), ...(this.g.results.get(op) ?? [])];
-    if (op.name.startsWith('pto.') && (NEEDS_SCOPE.has(op.name) || values.some((v) => isScopeType(this.typeOf(v))))) return 'vector';
+    if (op.name.startsWith('pto.') && (this.role(op) === 'needs-scope' || values.some((v) => isScopeType(this.typeOf(v))))) return 'vector';
     if (op.regions.length > 0) {
       // Structured control flow is one unit when it holds vector ops and no boundary.
       if (!this.definitionOf(op)?.properties?.controlFlow) return 'boundary';

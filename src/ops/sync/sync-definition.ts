@@ -18,6 +18,7 @@ export function syncDefinition(spec: SyncOpSpec): OpDefinition {
       notInTileOpHelper: 'pipe synchronization',
       mayWait: spec.role === 'cross-wait',
       ...(spec.delimitsVectorScope ? { delimitsVectorScope: true } : {}),
+      ...(spec.vecscopeInference ? { vecscopeInference: spec.vecscopeInference } : {}),
       ...todaysList(spec),
     },
     verify(v) {
