@@ -8,7 +8,7 @@
 import { spawnSync } from 'child_process';
 import { checkLowering, BufferInput, CheckResult } from '../../src/expand/check';
 import { upstreamTree } from '../../src/expand/tilelib';
-import { binaryKernel, opKernel, scalarKernel, unaryKernel } from '../../src/expand/kernels';
+import { binaryKernel, genericKernel, opKernel, scalarKernel, unaryKernel } from '../../src/expand/kernels';
 
 const tree = upstreamTree(process.env.PTO_UPSTREAM_DIR);
 const python = spawnSync(process.env.PYTHON ?? 'python3', ['--version']);
@@ -22,6 +22,7 @@ const f32 = (values: number[]): BufferInput => ({ elem: 'f32', bytes: new Uint8A
 const f16 = (bits: number[]): BufferInput => ({ elem: 'f16', bytes: new Uint8Array(Uint16Array.from(bits).buffer) });
 const asF32 = (bytes: Uint8Array): number[] => Array.from(new Float32Array(bytes.slice().buffer));
 const asWords = (bytes: Uint8Array): number[] => Array.from(new Uint32Array(bytes.slice().buffer));
+const i32 = (values: number[]): BufferInput => ({ elem: 'i32', bytes: new Uint8Array(Int32Array.from(values).buffer) });
 /** Little-endian hex of an f32 value or of an f16 bit pattern, as CheckResult's difference spells elements. */
 const hex = (x: number): string => Buffer.from(Float32Array.of(x).buffer).toString('hex');
 const hex16 = (bits: number): string => Buffer.from(Uint16Array.of(bits).buffer).toString('hex');
@@ -150,5 +151,100 @@ suite('VM findings (the tile level now follows pto-isa A5; both sides agree)', (
     const r = check(text, 'pto.trowsum', { a: f32(row), out: f32([7]) });
     expect(r.agree).toBe(true);
     expect(asWords(r.outputs.get('out')!)).toEqual([0]);
+  });
+});
+
+suite('findings 7-10 (docs/lowering.md): explained against pto-isa A5', () => {
+  test('7. tcmps into a ui8 tile: pto-isa puts row i at byte i x the row stride, the 1-D template packs the rows', () => {
+    // 2 x 64 f32, x >= 0.5 with x[0][1] = x[1][0] = 1. pto-isa's TCmps_32B stores row i at dst + i * DstStride (the
+    // ui8 tile's 64 bytes): out[0] = 0b10, out[64] = 1. template_tcmps_1d stores element k's bit at byte k / 8:
+    // out[0] = 0b10, out[8] = 1 (element 64), out[64] = 0.
+    const a = new Array<number>(128).fill(0);
+    a[1] = 1;
+    a[64] = 1;
+    const text = genericKernel(
+      'pto.tcmps',
+      [
+        { dtype: 'f32', rows: 2, cols: 64, vRow: 2, vCol: 64 },
+        { scalar: '0.5', type: 'f32' },
+      ],
+      [{ dtype: 'ui8', rows: 2, cols: 64, vRow: 2, vCol: 64 }],
+      '{cmpMode = #pto<cmp ge>}',
+    );
+    const r = check(text, 'pto.tcmps', { a: f32(a), out: { elem: 'u8', bytes: new Uint8Array(128) } });
+    expect(r.expanded.map((e) => e.template)).toEqual(['template_tcmps_1d']);
+    expect(r.agree).toBe(false);
+    if (r.agree) return;
+    expect(r.difference).toEqual({ buffer: 'out', element: 8, tileLevel: '00', expanded: '01' });
+    const out = r.outputs.get('out')!;
+    expect([out[0], out[8], out[64]]).toEqual([2, 1, 0]);
+  });
+
+  const tremKernel = (dtype: string) => {
+    const t = { dtype, rows: 1, cols: 8, vRow: 1, vCol: 8 };
+    return opKernel('pto.trem', [t, t, { ...t, rows: 2, scratch: true }], t);
+  };
+
+  test('8. trem i32: the template returns the truncated remainder (no sign correction for integers)', () => {
+    // Divisor's sign (pto-isa's TREM, the VM): 7 rem 3 = 1, -7 rem 3 = 2, 7 rem -3 = -2, -7 rem -3 = -1.
+    // _remainder.py: integer vdiv truncates, a - (a / b) * b keeps the dividend's sign: 1, -1, 1, -1.
+    const r = check(tremKernel('i32'), 'pto.trem', { a: i32([7, -7, 7, -7, 6, 0, 0, 0]), b: i32([3, 3, -3, -3, 3, 1, 1, 1]), out: i32(new Array(8).fill(0)) });
+    expect(r.agree).toBe(false);
+    if (r.agree) return;
+    expect(r.difference).toEqual({ buffer: 'out', element: 1, tileLevel: '02000000', expanded: 'ffffffff' });
+    expect(Array.from(new Int32Array(r.outputs.get('out')!.slice().buffer)).slice(0, 5)).toEqual([1, -1, 1, -1, 0]);
+  });
+
+  test('8. trem f32: A5 floors an f32 quotient on both sides (1e9 rem 3 = 0, -5 rem 2.5 = +0)', () => {
+    // 1e9 / 3 rounds to 333333344, floored the same; * 3 = 1000000032 ties to 1e9 (f32 steps of 64); 1e9 - 1e9 = +0.
+    // -5 / 2.5 = -2; -5 - (-5) = +0. 7.5 rem -2: floor(-3.75) = -4, 7.5 - 8 = -0.5.
+    const r = check(tremKernel('f32'), 'pto.trem', {
+      a: f32([1e9, -5, 7.5, 1, 1, 1, 1, 1]),
+      b: f32([3, 2.5, -2, 1, 1, 1, 1, 1]),
+      out: f32(new Array(8).fill(1)),
+    });
+    expect(r.agree).toBe(true);
+    expect(asWords(r.outputs.get('out')!).slice(0, 3)).toEqual([0, 0, 0xbf000000]);
+  });
+
+  test('9. tcolexpandexpdif f32: one fused vexpdif on both sides', () => {
+    // e^(80 - 2^-20), the difference unrounded (in f32 it would round to 80, e^80 = 0x792abbce): 0x792abbc3.
+    const text = opKernel(
+      'pto.tcolexpandexpdif',
+      [
+        { dtype: 'f32', rows: 1, cols: 8, vRow: 1, vCol: 8 },
+        { dtype: 'f32', rows: 1, cols: 8, vRow: 1, vCol: 8 },
+      ],
+      { dtype: 'f32', rows: 1, cols: 8, vRow: 1, vCol: 8 },
+    );
+    const r = check(text, 'pto.tcolexpandexpdif', {
+      a: f32([80, 1, 0, 0, 0, 0, 0, 0]),
+      b: f32([2 ** -20, 1, 0, 0, 0, 0, 0, 0]),
+      out: f32(new Array(8).fill(0)),
+    });
+    expect(r.agree).toBe(true);
+    expect(asWords(r.outputs.get('out')!).slice(0, 2)).toEqual([0x792abbc3, 0x3f800000]);
+  });
+
+  const fillpad = (cols: number, vCol: number) =>
+    genericKernel('pto.tfillpad', [{ dtype: 'f32', rows: 1, cols, vRow: 1, vCol }], [{ dtype: 'f32', rows: 1, cols, vRow: 1, vCol: cols, pad: 3 }]);
+
+  test('10. tfillpad pad = min: pto-isa pads with -inf, the template with the most negative finite f32', () => {
+    // 1 x 16, 8 valid columns: pto-isa's PadValueMap<float, Min> is 0xff800000; _fillpad.py's _min is -3.4028e38.
+    const r = check(fillpad(16, 8), 'pto.tfillpad', { a: f32([1, 2, 3, 4, 5, 6, 7, 8]), out: f32(new Array(16).fill(0)) });
+    expect(r.agree).toBe(false);
+    if (r.agree) return;
+    expect(r.difference).toEqual({ buffer: 'out', element: 8, tileLevel: hex(-Infinity), expanded: 'ffff7fff' });
+  });
+
+  test("10. tfillpad past one vector: _fillpad.py's loops read the initial count, not the loop-carried one", () => {
+    // 1 x 128, 100 valid columns (64 f32 lanes a vector). Both vectors of the copy mask plt(100) (all 64 lanes), so
+    // columns 100..127 are copied from the source tile's unloaded columns (0); the fill masks plt(128) xor plt(100)
+    // = none in both. pto-isa pads columns 100..127 (TileDataDst::Cols - srcValidCol) with -inf.
+    const r = check(fillpad(128, 100), 'pto.tfillpad', { a: f32(new Array(100).fill(1)), out: f32(new Array(128).fill(7)) });
+    expect(r.agree).toBe(false);
+    if (r.agree) return;
+    expect(r.difference).toEqual({ buffer: 'out', element: 100, tileLevel: hex(-Infinity), expanded: hex(0) });
+    expect(asF32(r.outputs.get('out')!).slice(99, 102)).toEqual([1, 0, 0]);
   });
 });
