@@ -44,59 +44,18 @@ export const unaryKernel = (k: TileKernel): string => kernel(k, ['a']);
 /** `op ins(%ta, %s) outs(%td)` with the scalar a constant (`2.5`, `7`) of the tile's element type. */
 export const scalarKernel = (k: TileKernel, scalar: string): string => kernel(k, ['a'], scalar);
 
-/** `pto.tcmp ins(%ta, %tb {cmpMode = #pto<cmp MODE>}) outs(%td)`: f32 sources, an i8 destination of the same shape. */
+/** A whole `rows x cols` tile of `dtype`, every element valid. */
+const wholeTile = (dtype: string, rows: number, cols: number): OperandTile => ({ dtype, rows, cols, vRow: rows, vCol: cols });
+
+/** `pto.tcmp ins(%ta, %tb {cmpMode = #pto<cmp MODE>}) outs(...)`: f32 sources, an i8 destination of the same shape. */
 export function compareKernel(mode: string, rows: number, cols: number): string {
-  const tile = (d: string): string =>
-    `!pto.tile_buf<loc=vec, dtype=${d}, rows=${rows}, cols=${cols}, v_row=${rows}, v_col=${cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
-  const part = (d: string): string => `!pto.partition_tensor_view<${rows}x${cols}x${d}>`;
-  const view = (d: string): string => `!pto.tensor_view<?x?x${d}>`;
-  const viewOf = (p: string, d: string): string =>
-    `    %${p}v = pto.make_tensor_view %${p}, shape = [%r, %c], strides = [%c, %c1] : ${view(d)}\n` +
-    `    %${p}p = pto.partition_view %${p}v, offsets = [%c0, %c0], sizes = [%r, %c] : ${view(d)} -> ${part(d)}\n`;
-  return `module attributes {pto.target_arch = "a5"} {
-  func.func @kernel(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %out: !pto.ptr<i8>) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %r = arith.constant ${rows} : index
-    %c = arith.constant ${cols} : index
-${viewOf('a', 'f32')}${viewOf('b', 'f32')}${viewOf('out', 'i8')}    %ta = pto.alloc_tile : ${tile('f32')}
-    %tb = pto.alloc_tile : ${tile('f32')}
-    %td = pto.alloc_tile : ${tile('i8')}
-    pto.tload ins(%ap : ${part('f32')}) outs(%ta : ${tile('f32')})
-    pto.tload ins(%bp : ${part('f32')}) outs(%tb : ${tile('f32')})
-    pto.tcmp ins(%ta, %tb {cmpMode = #pto<cmp ${mode}>} : ${tile('f32')}, ${tile('f32')}) outs(%td : ${tile('i8')})
-    pto.tstore ins(%td : ${tile('i8')}) outs(%outp : ${part('i8')})
-    return
-  }
-}
-`;
+  const f32 = wholeTile('f32', rows, cols);
+  return genericKernel('pto.tcmp', [f32, f32], [wholeTile('i8', rows, cols)], `{cmpMode = #pto<cmp ${mode}>}`);
 }
 
-/** `pto.tcvt ins(%ta {rmode = #pto<round_mode MODE>}) outs(%td)`: a `from` tile converted to a `to` tile. */
+/** `pto.tcvt ins(%ta {rmode = #pto<round_mode MODE>}) outs(...)`: a `from` tile converted to a `to` tile. */
 export function convertKernel(from: string, to: string, rows: number, cols: number, rmode?: string): string {
-  const tile = (d: string): string =>
-    `!pto.tile_buf<loc=vec, dtype=${d}, rows=${rows}, cols=${cols}, v_row=${rows}, v_col=${cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
-  const part = (d: string): string => `!pto.partition_tensor_view<${rows}x${cols}x${d}>`;
-  const view = (d: string): string => `!pto.tensor_view<?x?x${d}>`;
-  const viewOf = (p: string, d: string): string =>
-    `    %${p}v = pto.make_tensor_view %${p}, shape = [%r, %c], strides = [%c, %c1] : ${view(d)}\n` +
-    `    %${p}p = pto.partition_view %${p}v, offsets = [%c0, %c0], sizes = [%r, %c] : ${view(d)} -> ${part(d)}\n`;
-  const attrs = rmode ? ` {rmode = #pto<round_mode ${rmode}>}` : '';
-  return `module attributes {pto.target_arch = "a5"} {
-  func.func @kernel(%a: !pto.ptr<${from}>, %out: !pto.ptr<${to}>) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %r = arith.constant ${rows} : index
-    %c = arith.constant ${cols} : index
-${viewOf('a', from)}${viewOf('out', to)}    %ta = pto.alloc_tile : ${tile(from)}
-    %td = pto.alloc_tile : ${tile(to)}
-    pto.tload ins(%ap : ${part(from)}) outs(%ta : ${tile(from)})
-    pto.tcvt ins(%ta${attrs} : ${tile(from)}) outs(%td : ${tile(to)})
-    pto.tstore ins(%td : ${tile(to)}) outs(%outp : ${part(to)})
-    return
-  }
-}
-`;
+  return genericKernel('pto.tcvt', [wholeTile(from, rows, cols)], [wholeTile(to, rows, cols)], rmode ? `{rmode = #pto<round_mode ${rmode}>}` : '');
 }
 
 /** One operand tile of `opKernel`: its element type, shape and valid shape (and whether GM gives its contents). */
@@ -113,38 +72,10 @@ export interface OperandTile {
 }
 
 /**
- * `op ins(%t0, %t1, ... : ...) outs(%td : ...)` over tiles of any shapes: the sources that are not scratch are
+ * `op ins(%t0, %t1, ... : ...) outs(... : ...)` over tiles of any shapes: the sources that are not scratch are
  * loaded from GM parameters %a, %b, ... (their valid regions, rows `vCol` apart), the destination stored to %out.
  */
-export function opKernel(op: string, srcs: OperandTile[], dst: OperandTile): string {
-  const names = 'abcdefgh';
-  const tile = (t: OperandTile): string =>
-    `!pto.tile_buf<loc=vec, dtype=${t.dtype}, rows=${t.rows}, cols=${t.cols}, v_row=${t.vRow}, v_col=${t.vCol}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
-  const part = (t: OperandTile): string => `!pto.partition_tensor_view<${t.vRow}x${t.vCol}x${t.dtype}>`;
-  const view = (t: OperandTile): string => `!pto.tensor_view<?x?x${t.dtype}>`;
-  const loaded = srcs.map((t, i) => ({ t, p: names[i] })).filter((x) => !x.t.scratch);
-  const gm = [...loaded, { t: dst, p: 'out' }];
-  const consts = new Set(gm.flatMap(({ t }) => [t.vRow, t.vCol]));
-  const viewOf = ({ t, p }: { t: OperandTile; p: string }): string =>
-    `    %${p}v = pto.make_tensor_view %${p}, shape = [%k${t.vRow}, %k${t.vCol}], strides = [%k${t.vCol}, %k1] : ${view(t)}\n` +
-    `    %${p}p = pto.partition_view %${p}v, offsets = [%k0, %k0], sizes = [%k${t.vRow}, %k${t.vCol}] : ${view(t)} -> ${part(t)}\n`;
-  const params = gm.map(({ t, p }) => `%${p}: !pto.ptr<${t.dtype}>`).join(', ');
-  const allocs = srcs.map((t, i) => `    %t${names[i]} = pto.alloc_tile : ${tile(t)}\n`).join('') + `    %td = pto.alloc_tile : ${tile(dst)}\n`;
-  const loads = loaded.map(({ t, p }) => `    pto.tload ins(%${p}p : ${part(t)}) outs(%t${p} : ${tile(t)})\n`).join('');
-  return `module attributes {pto.target_arch = "a5"} {
-  func.func @kernel(${params}) {
-${[0, 1, ...consts]
-  .filter((c, i, all) => all.indexOf(c) === i)
-  .map((c) => `    %k${c} = arith.constant ${c} : index\n`)
-  .join(
-    '',
-  )}${gm.map(viewOf).join('')}${allocs}${loads}    ${op} ins(${srcs.map((_, i) => `%t${names[i]}`).join(', ')} : ${srcs.map(tile).join(', ')}) outs(%td : ${tile(dst)})
-    pto.tstore ins(%td : ${tile(dst)}) outs(%outp : ${part(dst)})
-    return
-  }
-}
-`;
-}
+export const opKernel = (op: string, srcs: OperandTile[], dst: OperandTile): string => genericKernel(op, srcs, [dst]);
 
 /** An operand of `genericKernel`'s op: a tile (loaded from GM unless scratch) or a scalar constant. */
 export type KernelOperand = OperandTile | { scalar: string; type: string };
