@@ -68,18 +68,23 @@ test('pto.mad sat counts an infinite input as f16 max; nosat keeps it; neither: 
   expect(() => run(setCtrl + mad('mad'), inf)).toThrow(/neither sat nor nosat\) is not implemented yet/);
 });
 
-test('pto.mad of f8E4M3FN codes: [[1, 2], [-3, -4]] x [[5, 6, 7], [8, 9, 10]]', () => {
-  // E4M3 codes by hand: 1 = 0x38, 2 = 0x40, 3 = 0x44, 4 = 0x48, 5 = 0x4a, 6 = 0x4c, 7 = 0x4e, 8 = 0x50, 9 = 0x51,
-  // 10 = 0x52 (sign bit 0x80). A row of 16 one-byte elements is 16 bytes in GM.
-  const text = kernel(mad('mad'))
+/** The f16 kernel around `body` with f8E4M3FN elements (a row of 16 one-byte elements is 16 bytes in GM). */
+const fp8Kernel = (body: string): string =>
+  kernel(body)
     .replaceAll('f16', 'f8E4M3FN')
     .replace(/src_layout\(%c32\)/g, 'src_layout(%c16)');
+
+/**
+ * A = [[1, 2], [-3, -4]] and B = [[5, 6, 7], [8, 9, 10]] as E4M3 codes in GM, worked out by hand: 1 = 0x38, 2 = 0x40,
+ * 3 = 0x44, 4 = 0x48, 5 = 0x4a, 6 = 0x4c, 7 = 0x4e, 8 = 0x50, 9 = 0x51, 10 = 0x52 (sign bit 0x80); C of 2 x 3 f32.
+ */
+function fp8Operands(): Record<'a_gm' | 'b_gm' | 'c_gm', GlobalBuffer> {
   const bytes = (cells: [number, number, number][]) => {
     const b = new Uint8Array(256);
     for (const [r, c, code] of cells) b[r * 16 + c] = code;
     return b;
   };
-  const buffers = {
+  return {
     a_gm: new GlobalBuffer(
       'a_gm',
       'f8E4M3FN',
@@ -104,7 +109,11 @@ test('pto.mad of f8E4M3FN codes: [[1, 2], [-3, -4]] x [[5, 6, 7], [8, 9, 10]]', 
     ),
     c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(24)),
   };
-  runMicroKernel(text, 'mm', buffers);
+}
+
+test('pto.mad of f8E4M3FN codes: [[1, 2], [-3, -4]] x [[5, 6, 7], [8, 9, 10]]', () => {
+  const buffers = fp8Operands();
+  runMicroKernel(fp8Kernel(mad('mad')), 'mm', buffers);
   // Row 1: -3*5 - 4*8 = -47, -3*6 - 4*9 = -54, -3*7 - 4*10 = -61.
   expect(Array.from(new Float32Array(buffers.c_gm.bytes.buffer.slice(0)))).toEqual([21, 24, 27, -47, -54, -61]);
 });
@@ -121,39 +130,12 @@ test('pto.mad_mx: each row of A and column of B times its E8M0 scale 2^(code - 1
     pto.mte_l1_l0a_mx %l1as, %l0a, %c2, %c2, %c0, %c0 : !pto.ptr<f8E4M3FN, l1>, !pto.ptr<f8E4M3FN, l0a>, i64, i64, i64, i64
     pto.mte_l1_l0b_mx %l1bs, %l0b, %c2, %c3, %c0, %c0 : !pto.ptr<f8E4M3FN, l1>, !pto.ptr<f8E4M3FN, l0b>, i64, i64, i64, i64
 `;
-  const text = kernel(scales + mad('mad_mx'))
-    .replaceAll('f16', 'f8E4M3FN')
-    .replace(/src_layout\(%c32\)/g, 'src_layout(%c16)')
-    .replace('%c_gm: !pto.ptr<f32, gm>)', '%c_gm: !pto.ptr<f32, gm>, %as_gm: !pto.ptr<f8E4M3FN, gm>, %bs_gm: !pto.ptr<f8E4M3FN, gm>)');
-  const bytes = (cells: [number, number, number][]) => {
-    const b = new Uint8Array(256);
-    for (const [r, c, code] of cells) b[r * 16 + c] = code;
-    return b;
-  };
+  const text = fp8Kernel(scales + mad('mad_mx')).replace(
+    '%c_gm: !pto.ptr<f32, gm>)',
+    '%c_gm: !pto.ptr<f32, gm>, %as_gm: !pto.ptr<f8E4M3FN, gm>, %bs_gm: !pto.ptr<f8E4M3FN, gm>)',
+  );
   const buffers = {
-    a_gm: new GlobalBuffer(
-      'a_gm',
-      'f8E4M3FN',
-      bytes([
-        [0, 0, 0x38],
-        [0, 1, 0x40],
-        [1, 0, 0xc4],
-        [1, 1, 0xc8],
-      ]),
-    ),
-    b_gm: new GlobalBuffer(
-      'b_gm',
-      'f8E4M3FN',
-      bytes([
-        [0, 0, 0x4a],
-        [0, 1, 0x4c],
-        [0, 2, 0x4e],
-        [1, 0, 0x50],
-        [1, 1, 0x51],
-        [1, 2, 0x52],
-      ]),
-    ),
-    c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(24)),
+    ...fp8Operands(),
     // One group per row (k = 2): A's scales by row, B's by column ([n][group]).
     as_gm: new GlobalBuffer(
       'as_gm',
