@@ -3,8 +3,8 @@
  * [-3, -4]] times B = [[5, 6, 7], [8, 9, 10]] is C = [[21, 24, 27], [-47, -54, -61]] (pto.mad, m = 2, n = 3, k = 2).
  */
 import { GlobalBuffer } from '../../src/machine/memory';
-import { CUBE_LOAD_A_B, microErrors, runMicroKernel } from '../fixtures/micro';
-import { f16BitsToNumber, numberToF16Bits as f16Bits } from '../../src/numerics/float16';
+import { CUBE_B, CUBE_LOAD_A_B, f16Matrix, microErrors, runMicroKernel } from '../fixtures/micro';
+import { f16BitsToNumber } from '../../src/numerics/float16';
 
 const kernel = (store: string) => `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<cube>} {
   func.func @mm(%a_gm: !pto.ptr<f16, gm>, %b_gm: !pto.ptr<f16, gm>, %c_gm: !pto.ptr<f32, gm>, %h_gm: !pto.ptr<f16, gm>, %al_gm: !pto.ptr<f32, gm>) attributes {pto.kernel} {
@@ -18,32 +18,18 @@ ${store}
 }
 `;
 /** A 16 x 16 f16 matrix, zero but for `cells` ([row, col, value]). */
-function matrix(name: string, cells: number[][]): GlobalBuffer {
-  const bits = new Uint16Array(256);
-  for (const [r, c, v] of cells) bits[r * 16 + c] = f16Bits(v);
-  return new GlobalBuffer(name, 'f16', new Uint8Array(bits.buffer));
-}
-
 const I64 = 'i64, i64, i64, i64, i64, i64';
 
 function run(store: string, initial = 0, alphas: number[] = []): { c: number[]; h: number[] } {
-  const a = [
+  const a: [number, number, number][] = [
     [0, 0, 1],
     [0, 1, 2],
     [1, 0, -3],
     [1, 1, -4],
   ];
-  const b = [
-    [0, 0, 5],
-    [0, 1, 6],
-    [0, 2, 7],
-    [1, 0, 8],
-    [1, 1, 9],
-    [1, 2, 10],
-  ];
   const buffers = {
-    a_gm: matrix('a_gm', a),
-    b_gm: matrix('b_gm', b),
+    a_gm: f16Matrix('a_gm', a),
+    b_gm: f16Matrix('b_gm', CUBE_B),
     c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(new Float32Array(6).fill(initial).buffer)),
     h_gm: new GlobalBuffer('h_gm', 'f16', new Uint8Array(12)),
     al_gm: new GlobalBuffer('al_gm', 'f32', new Uint8Array(Float32Array.from({ length: 16 }, (_, q) => alphas[q] ?? 0).buffer)),
@@ -142,8 +128,8 @@ test('qf322b8_pre_* verify for 8-bit integer destinations (a ui8 clip takes a 16
       : !pto.ptr<f32, l0c>, !pto.ptr<ui8, gm>, ${I64}, f32`;
   expect(() =>
     runMicroKernel(kernel(store).replace('%al_gm: !pto.ptr<f32, gm>)', '%al_gm: !pto.ptr<f32, gm>, %u_gm: !pto.ptr<ui8, gm>)'), 'mm', {
-      a_gm: matrix('a_gm', []),
-      b_gm: matrix('b_gm', []),
+      a_gm: f16Matrix('a_gm', []),
+      b_gm: f16Matrix('b_gm', []),
       c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(24)),
       h_gm: new GlobalBuffer('h_gm', 'f16', new Uint8Array(12)),
       al_gm: new GlobalBuffer('al_gm', 'f32', new Uint8Array(64)),

@@ -4,8 +4,7 @@
  * corner. The expected values are worked out by hand in each test.
  */
 import { GlobalBuffer } from '../../src/machine/memory';
-import { CUBE_LOAD_A_B, runMicroKernel } from '../fixtures/micro';
-import { numberToF16Bits as f16Bits } from '../../src/numerics/float16';
+import { CUBE_B, CUBE_LOAD_A_B, f16Matrix, runMicroKernel } from '../fixtures/micro';
 
 const kernel = (mads: string) => `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<cube>} {
   func.func @mm(%a_gm: !pto.ptr<f16, gm>, %b_gm: !pto.ptr<f16, gm>, %c_gm: !pto.ptr<f32, gm>) attributes {pto.kernel} {
@@ -20,23 +19,8 @@ const mad = (op: string, tail = '') =>
   `    pto.${op} %l0a, %l0b, %l0c, %c2, %c3, %c2${tail} : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64`;
 
 /** A 16 x 16 f16 matrix, zero but for `cells` ([row, col, value]). */
-function matrix(name: string, cells: [number, number, number][]): GlobalBuffer {
-  const bits = new Uint16Array(256);
-  for (const [r, c, v] of cells) bits[r * 16 + c] = f16Bits(v);
-  return new GlobalBuffer(name, 'f16', new Uint8Array(bits.buffer));
-}
-
 function run(mads: string, a: [number, number, number][]): number[] {
-  // B = [[5, 6, 7], [8, 9, 10]].
-  const b: [number, number, number][] = [
-    [0, 0, 5],
-    [0, 1, 6],
-    [0, 2, 7],
-    [1, 0, 8],
-    [1, 1, 9],
-    [1, 2, 10],
-  ];
-  const buffers = { a_gm: matrix('a_gm', a), b_gm: matrix('b_gm', b), c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(24)) };
+  const buffers = { a_gm: f16Matrix('a_gm', a), b_gm: f16Matrix('b_gm', CUBE_B), c_gm: new GlobalBuffer('c_gm', 'f32', new Uint8Array(24)) };
   runMicroKernel(kernel(mads), 'mm', buffers);
   return Array.from(new Float32Array(buffers.c_gm.bytes.buffer.slice(0)));
 }
