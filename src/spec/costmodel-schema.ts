@@ -50,8 +50,15 @@ export const A5FormulaFile = z.object({
 const Path = z.strictObject({
   gibs: z.number().positive(),
   /** Which curve the model takes where pto-isa has two (see arch.json's note). */
-  use: z.enum(['flat', 'fitted']).optional(),
+  use: z.enum(['flat', 'fitted', 'measured']).optional(),
   fitted: z.strictObject({ peakGibs: z.number().positive(), kBytes: z.number().nonnegative() }).optional(),
+  /**
+   * Our own fit to pto-isa's hardware measurements (test/timing/fits.test.ts refits it from the fixtures): each DMA
+   * instruction takes startCycles + bytes / bytesPerCycle. `from` names the profiled tests it was fitted on.
+   */
+  measured: z
+    .strictObject({ startCycles: z.number().nonnegative(), bytesPerCycle: z.number().positive(), from: z.string() })
+    .optional(),
 });
 
 export const TRANSFER_PATHS = [

@@ -136,7 +136,7 @@ function columnReduce(s: Shape): Step[] {
 
 /** One row's valid bytes copied UB -> UB in whole blocks, then a PIPE_V barrier. */
 function copyRow(s: Shape): Step[] {
-  const copy = transferCost({ path: 'UB_TO_UB', instructions: [Math.ceil((s.validCols * s.bytes) / BLOCK_BYTES) * BLOCK_BYTES] });
+  const copy = transferCost({ path: 'UB_TO_UB', instructions: [Math.ceil((s.validCols * s.bytes) / BLOCK_BYTES) * BLOCK_BYTES], curve: 'flat' });
   return [{ kind: 'other', cycles: copy.kind === 'cycles' ? copy.cycles : 0 }, barrier];
 }
 
@@ -193,7 +193,7 @@ function rowReduce(s: Shape): Step[] | string {
   const fold = strideTooLong ? Array<Step>(s.validRows).fill(run(1)) : inCountMode(run(0));
   const steps: Step[] = [];
   if (s.validCols < 2 * s.perRepeat) {
-    const copy = transferCost({ path: 'UB_TO_UB', instructions: [s.validRows * REPEAT_BYTES] });
+    const copy = transferCost({ path: 'UB_TO_UB', instructions: [s.validRows * REPEAT_BYTES], curve: 'flat' });
     steps.push({ kind: 'other', cycles: copy.kind === 'cycles' ? copy.cycles : 0 }, barrier);
   } else {
     steps.push(...fold, barrier);
@@ -236,7 +236,7 @@ function transpose(s: Shape): Step[] | string {
   const steps: Step[] = [];
   if (groups > 0) for (let i = 0; i < blocks; i++) steps.push(...registers, run(groups));
   if (s.validRows % 16) steps.push(...registers, run(blocks));
-  const copy = transferCost({ path: 'UB_TO_UB', instructions: [s.validCols * Math.ceil((s.validRows * s.bytes) / BLOCK_BYTES) * BLOCK_BYTES] });
+  const copy = transferCost({ path: 'UB_TO_UB', instructions: [s.validCols * Math.ceil((s.validRows * s.bytes) / BLOCK_BYTES) * BLOCK_BYTES], curve: 'flat' });
   return [...steps, barrier, { kind: 'other', cycles: copy.kind === 'cycles' ? copy.cycles : 0 }];
 }
 

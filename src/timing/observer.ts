@@ -1,7 +1,7 @@
 import type { BoundOp } from '../ir/bound';
 import type { CoreIndex, HappensBefore } from '../ir/definition';
 import type { Program } from '../ir/program';
-import { Tile } from '../machine/memory';
+import { PartitionView, Tile } from '../machine/memory';
 import type { Value } from '../machine/value';
 import { instructionPipe } from '../ops/instructions/pipe';
 import { costModelTables } from '../spec/costmodel';
@@ -11,7 +11,7 @@ import type { RunObserver } from '../vm/observer';
 import { CostArch, elemBytes, noData, OpCost } from './cost';
 import { tileOpCost } from './estimate';
 import { CorePipeline, ProfileSummary, Signal, Slice, summarize } from './pipeline';
-import { transferCost } from './transfer';
+import { sliceInstructions, transferCost, ubCopyInstructions } from './transfer';
 
 export { criticalPathText } from './critical-path';
 
@@ -183,8 +183,10 @@ export class TimingObserver implements RunObserver {
   cost(isa: string, op: BoundOp, objects: ReadonlyMap<string, Value>): OpCost {
     let dst: Tile | undefined;
     const srcs: Tile[] = [];
+    let view: PartitionView | undefined;
     for (const [name, b] of op.instruction!.operands) {
       const v = objects.get(name);
+      if (typeof v === 'object' && 'kind' in v && v.kind === 'partition_view') view ??= v;
       if (!(v instanceof Tile)) continue;
       if (b.spec.role === 'dst') dst ??= v;
       else if (b.spec.role === 'src') srcs.push(v);
@@ -195,9 +197,12 @@ export class TimingObserver implements RunObserver {
       const path = pathOf(isa, src?.type.loc ?? 'gm', dst?.type.loc ?? 'gm');
       const bytes = moved && elemBytes(moved.type.dtype);
       if (!path || !moved || !bytes) return noData(`no transfer path for ${isa} ${src?.type.loc ?? 'gm'} -> ${dst?.type.loc ?? 'gm'}`);
-      // One DMA instruction for the tile's valid region (a view with outer dimensions issues one per slice on the
-      // board: not modelled yet).
-      return transferCost({ path, instructions: [moved.vRow * moved.vCol * bytes] });
+      const validBytes = moved.vRow * moved.vCol * bytes;
+      if (path === 'UB_TO_UB' && src && dst) {
+        const shape = (t: Tile) => ({ rows: t.type.rows, cols: t.type.cols, validRows: t.vRow, validCols: t.vCol });
+        return transferCost({ path, instructions: ubCopyInstructions(shape(src), shape(dst), bytes, costModelTables().arch.blockBytes) });
+      }
+      return transferCost({ path, instructions: view ? sliceInstructions(view.shape, validBytes) : [validBytes] });
     }
     const tile = dst ?? srcs[0];
     if (!tile) return noData(`${isa} has no tile operand`);

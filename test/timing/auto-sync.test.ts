@@ -21,14 +21,14 @@ const spans = (o: TimingObserver) => o.pipelines()[0].slices.map((s) => [s.pipe,
 const flows = (o: TimingObserver) => o.pipelines()[0].flows.map((f) => [f.kind, f.from.pipe, f.to?.pipe]);
 
 describe('a function PTOAS synchronizes itself (no set/wait flag)', () => {
-  // TLOAD 270, TADDS 57, TSTORE 74 (test/timing/observer.test.ts derives each): the tile TLOAD writes holds TADDS,
+  // TLOAD 327, TADDS 57, TSTORE 74 (test/timing/observer.test.ts derives each): the tile TLOAD writes holds TADDS,
   // the tile TADDS writes holds TSTORE, as the flags PTOAS inserts would; the same times as the hand-written flags.
   it('orders the pipes by the tiles they share, as the flags PTOAS inserts would', () => {
     const o = observe(false, true);
     expect(spans(o)).toEqual([
-      ['PIPE_MTE2', 0, 270],
-      ['PIPE_V', 270, 327],
-      ['PIPE_MTE3', 327, 401],
+      ['PIPE_MTE2', 0, 327],
+      ['PIPE_V', 327, 384],
+      ['PIPE_MTE3', 384, 458],
     ]);
     expect(flows(o)).toEqual([
       ['data', 'PIPE_MTE2', 'PIPE_V'],

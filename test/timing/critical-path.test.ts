@@ -14,7 +14,7 @@ const line = (n: number) => ({ op: `op${n}`, at: n });
 const lineOf = (offset: number): number => offset;
 
 describe('the critical path', () => {
-  // TLOAD 0..270 on MTE2, set/wait flag MTE2 -> V, TADDS 270..327, set/wait flag V -> MTE3, TSTORE 327..401
+  // TLOAD 0..327 on MTE2, set/wait flag MTE2 -> V, TADDS 327..384, set/wait flag V -> MTE3, TSTORE 384..458
   // (test/timing/observer.test.ts derives each cost): every op waits for the one before it, through a flag.
   it('load -> flag -> vector op -> flag -> store: the three ops, each waiting for the flag before it', () => {
     const text = loadAddStore(true);
@@ -28,19 +28,19 @@ describe('the critical path', () => {
     runFunction(program, types, program.functions.get('k')!, args, { numerics: 'npu', maxSteps: 1000, observer, syncCheck: false });
     const path = observer.summary().critical;
     expect(path.map((s) => [s.op, s.pipe, s.start, s.end, s.after?.kind, s.after?.label])).toEqual([
-      ['pto.tload', 'PIPE_MTE2', 0, 270, undefined, undefined],
-      ['pto.tadds', 'PIPE_V', 270, 327, 'flag', 'wait_flag PIPE_MTE2 -> PIPE_V #0'],
-      ['pto.tstore', 'PIPE_MTE3', 327, 401, 'flag', 'wait_flag PIPE_V -> PIPE_MTE3 #0'],
+      ['pto.tload', 'PIPE_MTE2', 0, 327, undefined, undefined],
+      ['pto.tadds', 'PIPE_V', 327, 384, 'flag', 'wait_flag PIPE_MTE2 -> PIPE_V #0'],
+      ['pto.tstore', 'PIPE_MTE3', 384, 458, 'flag', 'wait_flag PIPE_V -> PIPE_MTE3 #0'],
     ]);
     expect(path[1].after?.from).toBe(path[0]);
     expect(path[2].after?.from).toBe(path[1]);
     // The fixture's lines: tload 14, the MTE2 -> V wait 16, tadds 17, the V -> MTE3 wait 19, tstore 20.
     const source = new SourceFile('k.pto', text);
     expect(criticalPathText(path, (o) => source.position(o).line)).toEqual([
-      'critical path: 3 ops, 0..401 cycles',
-      '  0..270 pto.tload (line 14) on MTE2: starts at 0',
-      '  270..327 pto.tadds (line 17) on V: waits for wait_flag PIPE_MTE2 -> PIPE_V #0, line 16',
-      '  327..401 pto.tstore (line 20) on MTE3: waits for wait_flag PIPE_V -> PIPE_MTE3 #0, line 19',
+      'critical path: 3 ops, 0..458 cycles',
+      '  0..327 pto.tload (line 14) on MTE2: starts at 0',
+      '  327..384 pto.tadds (line 17) on V: waits for wait_flag PIPE_MTE2 -> PIPE_V #0, line 16',
+      '  384..458 pto.tstore (line 20) on MTE3: waits for wait_flag PIPE_V -> PIPE_MTE3 #0, line 19',
     ]);
   });
 

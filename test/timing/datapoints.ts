@@ -3,7 +3,7 @@ import * as path from 'path';
 import type { ElemType } from '../../src/types/type';
 import type { OpCost, TileOpInput } from '../../src/timing/cost';
 import { tileOpCost } from '../../src/timing/estimate';
-import { transferCost } from '../../src/timing/transfer';
+import { sliceInstructions, transferCost, TransferInput, ubCopyInstructions } from '../../src/timing/transfer';
 
 /**
  * pto-isa's profiled single-op datapoints (test/fixtures/costmodel/single-op.json, from
@@ -66,20 +66,29 @@ const num = (a: Record<string, string | number>, ...names: string[]): number | u
   return undefined;
 };
 
-/** Our estimate for a datapoint. */
-export function estimate(p: Datapoint): OpCost {
+/** The DMA instructions a transfer datapoint issues (undefined for a compute op). */
+export function transferOf(p: Datapoint): TransferInput | undefined {
   const a = p.args;
-  if (p.op === 'TLOAD') return tloadCost(a);
+  if (p.op === 'TLOAD') return tloadTransfer(a);
   if (p.op === 'TLOADCONV') {
     // GM -> L1 in 32-byte C0 blocks; NC1HWC0 issues one DMA per N (pto-isa's TLoad), the fractal forms one per C1.
     const blocks = num(a, 'N')! * num(a, 'C1')! * num(a, 'H')! * num(a, 'W')!;
     const n = a.L === 'NC1HWC0' ? num(a, 'N')! : num(a, 'C1')!;
-    return transferCost({ path: 'GM_TO_L1', instructions: Array(n).fill((blocks * 32) / n) });
+    return { path: 'GM_TO_L1', instructions: Array(n).fill((blocks * 32) / n) };
   }
   if (p.op === 'TMOV' && a.srcLoc === 'Vec' && a.dstLoc === 'Vec') {
-    const bytes = num(a, 'validRow')! * num(a, 'validCol')! * 4;
-    return transferCost({ path: 'UB_TO_UB', instructions: [bytes] });
+    // Both tiles have the test's shape and valid region.
+    const tile = { rows: num(a, 'rows')!, cols: num(a, 'cols')!, validRows: num(a, 'validRow')!, validCols: num(a, 'validCol')! };
+    return { path: 'UB_TO_UB', instructions: ubCopyInstructions(tile, tile, dtypeBytes(dtype(a.T)), 32) };
   }
+  return undefined;
+}
+
+/** Our estimate for a datapoint. */
+export function estimate(p: Datapoint): OpCost {
+  const a = p.args;
+  const transfer = transferOf(p);
+  if (transfer) return transferCost(transfer);
   if (p.op === 'TMATMUL') {
     return tileOpCost({
       op: p.op,
@@ -114,12 +123,13 @@ export function estimate(p: Datapoint): OpCost {
  * TLOAD of a 5-D global tensor into a UB tile on A2/A3: pto-isa's TLoad issues one DMA per slice of the three
  * outer dimensions, each moving the slice's rows (ND) or columns (DN) of the valid extent.
  */
-function tloadCost(a: Record<string, string | number>): OpCost {
+function tloadTransfer(a: Record<string, string | number>): TransferInput {
   const bytes = dtypeBytes(dtype(a.T));
   const slices = num(a, 'gShape0')! * num(a, 'gShape1')! * num(a, 'gShape2')!;
   const outer = num(a, 'shape0')! * num(a, 'shape1')! * num(a, 'shape2')!;
   const perSlice = a.gRows === undefined ? (num(a, 'kTRows')! / outer) * num(a, 'gCols')! * bytes : num(a, 'shape3')! * (num(a, 'kTCols')! / outer) * bytes;
-  return transferCost({ path: 'GM_TO_UB', instructions: Array(slices).fill(perSlice) });
+  const view = [num(a, 'gShape0')!, num(a, 'gShape1')!, num(a, 'gShape2')!, num(a, 'shape3')!, num(a, 'shape4')!];
+  return { path: 'GM_TO_UB', instructions: sliceInstructions(view, slices * perSlice) };
 }
 
 function dtypeBytes(t: ElemType): number {

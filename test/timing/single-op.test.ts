@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { tileOpCost } from '../../src/timing/estimate';
 import { a2a3FormulaCost } from '../../src/timing/a2a3-formula';
-import { transferCost } from '../../src/timing/transfer';
+import { sliceInstructions, transferCost, ubCopyInstructions } from '../../src/timing/transfer';
 import { costModelTables } from '../../src/spec/costmodel';
 import type { OpCost, TileOpInput } from '../../src/timing/cost';
 
@@ -72,11 +72,30 @@ describe('one tile op from pto-isa`s formula tables (values computed by hand fro
 });
 
 describe('DMA from bytes and the path`s bandwidth', () => {
-  it('GM -> UB on pto-isa`s fitted curve: (K + bytes) / peak, per DMA instruction', () => {
-    // 247.16 GiB/s at 1.85 GHz = 143.4516 bytes a cycle; (30643 + 65536) / 143.4516 = 670.46
-    expect(cycles(transferCost({ path: 'GM_TO_UB', instructions: [65536] }))).toBe(670);
-    // 32 instructions of 512 bytes: each (30643 + 512) / 143.4516 = 217.18
-    expect(cycles(transferCost({ path: 'GM_TO_UB', instructions: Array(32).fill(512) }))).toBe(32 * 217);
+  it('GM -> UB on the curve measured from pto-isa`s profiled loads: start-up + bytes / rate, per DMA instruction', () => {
+    // arch.json: 262.35 cycles + bytes / 127.66; round(262.35 + 65536 / 127.66) = round(775.71)
+    expect(cycles(transferCost({ path: 'GM_TO_UB', instructions: [65536] }))).toBe(776);
+    // 32 instructions of 512 bytes: each round(262.35 + 4.01) = 266
+    expect(cycles(transferCost({ path: 'GM_TO_UB', instructions: Array(32).fill(512) }))).toBe(32 * 266);
+    // pto-isa's flat 100.9 GiB/s (58.56 bytes a cycle) where a lowering asks for it: floor(65536 / 58.56) = 1119
+    expect(cycles(transferCost({ path: 'GM_TO_UB', instructions: [65536], curve: 'flat' }))).toBe(1119);
+  });
+
+  it('UB -> UB (TMOV between vector tiles) as pto-isa`s TMovToVec issues its copies, 5 cycles + 32 bytes a cycle each', () => {
+    const tile = (rows: number, cols: number, validRows: number, validCols: number) => ({ rows, cols, validRows, validCols });
+    // Whole rows: one copy of all valid rows (64 x 128 f32 = 32 KB): 5 + 32768 / 32 = 1029.
+    expect(ubCopyInstructions(tile(64, 128, 64, 128), tile(64, 128, 64, 128), 4, 32)).toEqual([32768]);
+    expect(cycles(transferCost({ path: 'UB_TO_UB', instructions: [32768] }))).toBe(1029);
+    // A valid width short of the tile's: a copy per row, 125 f32 = 500 bytes rounded up to 16 blocks of 32.
+    expect(ubCopyInstructions(tile(64, 128, 63, 125), tile(64, 128, 63, 125), 4, 32)).toEqual(Array(63).fill(512));
+    expect(cycles(transferCost({ path: 'UB_TO_UB', instructions: Array(63).fill(512) }))).toBe(63 * 21);
+    // Tiles of different widths: a copy per row even at the full width; 23 f32 = 92 bytes -> 3 blocks.
+    expect(ubCopyInstructions(tile(16, 24, 15, 23), tile(16, 32, 15, 23), 4, 32)).toEqual(Array(15).fill(96));
+  });
+
+  it('a TLOAD or TSTORE issues one DMA per slice of the view`s outer dimensions', () => {
+    expect(sliceInstructions([2, 2, 2, 32, 64], 65536)).toEqual(Array(8).fill(8192));
+    expect(sliceInstructions([32, 64], 8192)).toEqual([8192]);
   });
 
   it('other paths at their flat bandwidth', () => {
