@@ -15,9 +15,9 @@ describe('pto-vm run --profile', () => {
     const profiled = runTool('pto-vm', 'run', file, '--arg', 'x=random:2048:7', '--profile');
     expect(profiled.status).toBe(0);
     expect(profiled.stdout).toBe(plain.stdout);
-    // 270 (TLOAD) + 57 (TADDS) + 74 (TSTORE) in order: test/timing/observer.test.ts derives each.
+    // 327 (TLOAD) + 57 (TADDS) + 74 (TSTORE) in order: test/timing/observer.test.ts derives each.
     expect(profiled.stderr).toContain(
-      `${file}: profile: 401 cycles (0.217 us at 1.85 GHz), MTE2 busy 67%: loads from GM bound the run; MTE3 busy 18%, V busy 14%\n`,
+      `${file}: profile: 458 cycles (0.248 us at 1.85 GHz), MTE2 busy 71%: loads from GM bound the run; MTE3 busy 16%, V busy 12%\n`,
     );
     expect(plain.stderr).not.toContain('profile:');
   });
@@ -26,10 +26,10 @@ describe('pto-vm run --profile', () => {
     const r = runTool('pto-vm', 'run', file, '--profile');
     expect(r.stderr).toContain(
       [
-        'critical path: 3 ops, 0..401 cycles',
-        '  0..270 pto.tload (line 14) on MTE2: starts at 0',
-        '  270..327 pto.tadds (line 17) on V: waits for wait_flag PIPE_MTE2 -> PIPE_V #0, line 16',
-        '  327..401 pto.tstore (line 20) on MTE3: waits for wait_flag PIPE_V -> PIPE_MTE3 #0, line 19',
+        'critical path: 3 ops, 0..458 cycles',
+        '  0..327 pto.tload (line 14) on MTE2: starts at 0',
+        '  327..384 pto.tadds (line 17) on V: waits for wait_flag PIPE_MTE2 -> PIPE_V #0, line 16',
+        '  384..458 pto.tstore (line 20) on MTE3: waits for wait_flag PIPE_V -> PIPE_MTE3 #0, line 19',
       ]
         .map((l) => `${file}: profile: ${l}\n`)
         .join(''),
@@ -63,6 +63,6 @@ describe('pto-vm run --profile', () => {
   it('keeps standard output JSON under --json', () => {
     const r = runTool('pto-vm', 'run', file, '--profile', '--json');
     expect(JSON.parse(r.stdout).ok).toBe(true);
-    expect(r.stderr).toContain('profile: 401 cycles');
+    expect(r.stderr).toContain('profile: 458 cycles');
   });
 });
