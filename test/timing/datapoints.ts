@@ -86,18 +86,15 @@ export function transferOf(p: Datapoint): TransferInput | undefined {
 
 /** Our estimate for a datapoint. */
 export function estimate(p: Datapoint): OpCost {
-  const a = p.args;
   const transfer = transferOf(p);
-  if (transfer) return transferCost(transfer);
+  return transfer ? transferCost(transfer) : tileOpCost(inputOf(p));
+}
+
+/** A compute datapoint as the input of our single-op model. */
+export function inputOf(p: Datapoint): TileOpInput {
+  const a = p.args;
   if (p.op === 'TMATMUL') {
-    return tileOpCost({
-      op: p.op,
-      arch: p.arch,
-      dtype: dtype(a.AType),
-      rows: num(a, 'validM', 'M')!,
-      cols: num(a, 'validN', 'N')!,
-      k: num(a, 'validK', 'K'),
-    });
+    return { op: p.op, arch: p.arch, dtype: dtype(a.AType), rows: num(a, 'validM', 'M')!, cols: num(a, 'validN', 'N')!, k: num(a, 'validK', 'K') };
   }
   const input: TileOpInput = {
     op: p.op,
@@ -116,7 +113,7 @@ export function estimate(p: Datapoint): OpCost {
   const kind = String(a.VfImplKindValue ?? a.vf_impl_kind ?? 'VFIMPL_DEFAULT').replace(/^VFIMPL_/, '');
   if (kind !== 'DEFAULT') input.vfImpl = kind as TileOpInput['vfImpl'];
   if (input.rows === undefined || input.cols === undefined) throw new Error(`${p.test}: no shape in ${JSON.stringify(a)}`);
-  return tileOpCost(input);
+  return input;
 }
 
 /**

@@ -21,17 +21,25 @@ export function fitRelative(samples: readonly Sample[]): number[] {
       a[i][n] += x[i];
     }
   }
+  // Gauss-Jordan; a term the samples cannot tell from the others (a 1-D curve's rows term is always 1) gets 0.
+  const scale = Math.max(...a.map((row, i) => Math.abs(row[i])));
+  const used = Array<boolean>(n).fill(false);
   for (let c = 0; c < n; c++) {
-    const pivot = a.reduce((best, row, r) => (r >= c && Math.abs(row[c]) > Math.abs(a[best][c]) ? r : best), c);
-    [a[c], a[pivot]] = [a[pivot], a[c]];
-    if (Math.abs(a[c][c]) < 1e-300) throw new Error('the samples do not determine the curve');
+    let pivot = -1;
+    for (let r = 0; r < n; r++) if (!used[r] && (pivot < 0 || Math.abs(a[r][c]) > Math.abs(a[pivot][c]))) pivot = r;
+    if (pivot < 0 || Math.abs(a[pivot][c]) <= 1e-12 * scale) continue;
+    used[pivot] = true;
     for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const k = a[r][c] / a[c][c];
-      for (let j = c; j <= n; j++) a[r][j] -= k * a[c][j];
+      if (r === pivot) continue;
+      const k = a[r][c] / a[pivot][c];
+      for (let j = c; j <= n; j++) a[r][j] -= k * a[pivot][j];
     }
+    a[pivot] = a[pivot].map((v) => v / a[pivot][c]);
+    a[pivot].push(c);
   }
-  return a.map((row, i) => row[n] / a[i][i]);
+  const params = Array<number>(n).fill(0);
+  for (const row of a) if (row.length > n + 1) params[row[n + 1]] = row[n];
+  return params;
 }
 
 export const predict = (params: readonly number[], features: readonly number[]): number => params.reduce((sum, p, i) => sum + p * features[i], 0);
