@@ -42,6 +42,9 @@ interface Shape {
   binary?: boolean;
   /** TCVT: the conversion, as "f32>f16". */
   conversion?: string;
+  sources?: TileOpInput['sources'];
+  blockLen?: number;
+  maskPattern?: string;
 }
 
 const fullMask: Step = { kind: 'mask', full: true };
@@ -257,11 +260,42 @@ function select(s: Shape): Step[] | string {
  * another path when the program gives a scratch tile, which the input does not say.
  */
 function sort32(s: Shape): Step[] | string {
-  if (s.validCols % 32) return 'a row that ends inside a 32-element block depends on the scratch tile, not known here';
-  const blocks = s.validCols / 32;
+  // The source's width counts the elements (the destination holds 2 or 4 columns of record per element).
+  const width = s.sources?.[0]?.validCols ?? s.validCols;
+  if (width % 32) return 'a row that ends inside a 32-element block depends on the scratch tile, not known here';
+  const blocks = width / 32;
   const loops = Math.ceil(blocks / REPEAT_MAX);
   const calls: number[] = blocks <= REPEAT_MAX ? [blocks] : Array.from({ length: loops }, (_, j) => (j === loops - 1 ? blocks % REPEAT_MAX : REPEAT_MAX));
   return Array.from({ length: s.validRows }, () => calls.flatMap((n) => [run(n), barrier])).flat();
+}
+
+/**
+ * TMRGSORT (TMrgSort.hpp): format 1 is one vmrgsort4 whose repeats are the groups of 4 blocks in the source's valid
+ * width; format 2 (2 to 4 lists) one vmrgsort4 of one repeat into the scratch, a barrier, then the scratch copied
+ * UB -> UB to the destination (its valid width in whole 32-byte blocks; the flat rate, as pto-isa costs copies inside
+ * an op). The exhausted form's status read is not modelled.
+ */
+function mergeSort(s: Shape): Step[] | string {
+  const sources = s.sources ?? [];
+  if (sources.length >= 2) {
+    const copy = transferCost({ path: 'UB_TO_UB', instructions: [Math.ceil((s.validCols * s.bytes) / BLOCK_BYTES) * BLOCK_BYTES], curve: 'flat' });
+    return [run(1), barrier, { kind: 'other', cycles: copy.kind === 'cycles' ? copy.cycles : 0 }];
+  }
+  const width = sources[0]?.validCols;
+  if (s.blockLen === undefined || width === undefined) return "TMRGSORT's blockLen or source is not known";
+  const repeat = width / (4 * s.blockLen);
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > REPEAT_MAX) return `a source of ${width} columns is not 1 to 255 groups of 4 x ${s.blockLen}`;
+  return [run(repeat)];
+}
+
+/**
+ * TGATHER's mask form along rows (TGather.hpp): in count mode over the source's valid width, one vreducev2 whose
+ * repeats are the source's valid rows. The index and compare forms are not modelled.
+ */
+function gather(s: Shape): Step[] | string {
+  const src = s.sources?.[0];
+  if (!s.maskPattern || !src) return "only TGATHER's mask form is modelled";
+  return inCountMode(run(src.validRows));
 }
 
 /** pto-isa's a2a3 lowerings (TBinOp.hpp, TBinSOp.hpp, TUnaryOp.hpp), by name in a2a3-instructions.json. */
@@ -287,6 +321,8 @@ const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Sha
   transpose,
   select,
   sort32,
+  mergeSort,
+  gather,
 };
 
 /** The cycles of a lowering: heads, slopes, the count-mode floor, control calls and the tail left at the end. */
@@ -344,6 +380,9 @@ export function a2a3InstructionCost(input: TileOpInput): OpCost {
     float: input.dtype === 'f32' || input.dtype === 'f16',
     binary: input.binary,
     conversion: input.dstDtype && `${input.dtype}>${input.dstDtype}`,
+    sources: input.sources,
+    blockLen: input.blockLen,
+    maskPattern: input.maskPattern,
   };
   const steps = LOWERINGS[op.lowering](shape);
   const intrinsic = table.intrinsics[op.intrinsic];

@@ -35,6 +35,12 @@ export interface TileOpInput {
   k?: number;
   /** TCOLSUM's isBinary (pairwise sums through a scratch tile); absent: not known. */
   binary?: boolean;
+  /** The tile sources' valid regions, in operand order (TMRGSORT: one source is format 1, several are lists). */
+  sources?: readonly { validRows: number; validCols: number }[];
+  /** TMRGSORT format 1: the length of each of the 4 merged blocks, in elements. */
+  blockLen?: number;
+  /** TGATHER: the mask form's pattern (absent: the index or compare form). */
+  maskPattern?: string;
 }
 
 /** The dtypes the cost tables name (8-, 16- and 32-bit): their sizes; another dtype has no data. */

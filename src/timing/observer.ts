@@ -211,6 +211,9 @@ export class TimingObserver implements RunObserver {
       return tileOpCost({ op: 'TMATMUL', arch: this.arch, dtype: a?.type.dtype ?? tile.type.dtype, rows: tile.vRow, cols: tile.vCol, k: a?.vCol });
     }
     const src = srcs[0] ?? tile;
+    // TMRGSORT's format 1 gives blockLen as its second source (an integer); TGATHER's mask form a pattern.
+    const blockLen = objects.get('src1');
+    const maskPattern = op.instruction!.attributes?.get('maskPattern');
     return tileOpCost({
       op: isa,
       arch: this.arch,
@@ -220,6 +223,9 @@ export class TimingObserver implements RunObserver {
       cols: tile.type.cols,
       validRows: tile.vRow,
       validCols: tile.vCol,
+      sources: srcs.map((t) => ({ validRows: t.vRow, validCols: t.vCol })),
+      blockLen: typeof blockLen === 'number' || typeof blockLen === 'bigint' ? Number(blockLen) : undefined,
+      maskPattern: typeof maskPattern === 'string' ? maskPattern : undefined,
     });
   }
 

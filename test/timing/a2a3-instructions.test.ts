@@ -157,3 +157,36 @@ describe('a2a3 TSORT32 in pto-isa`s instruction-level model', () => {
     expect(a2a3InstructionCost(a2a3('TSORT32', 'f16', 32, 16)).kind).toBe('no-data');
   });
 });
+
+/**
+ * The ops of pto-isa's top-k kernel (perf_sim_st), worked by hand from TMrgSort.hpp, TGather.hpp, TSort32.hpp and
+ * cce_costmodel_vector_compute.hpp (vmrgsort4: head 20, slope 78; vreducev2: head 14, slope 14, tail 20). perf_sim's
+ * trace of that kernel shows the same TMRGSORT and TSORT32 cycles (and TGATHER without vreducev2's tail).
+ */
+describe('a2a3 TMRGSORT, TGATHER and TSORT32 as the top-k kernel issues them', () => {
+  const row = (validCols: number) => ({ validRows: 1, validCols });
+  it('TMRGSORT format 1: one vmrgsort4, a repeat per group of 4 blocks of blockLen', () => {
+    // f32 1x2048, blockLen 64: 2048 / 256 = 8 repeats: 20 + 78 * 8 = 644; blockLen 256: 2 repeats: 20 + 156 = 176
+    expect(cycles(a2a3InstructionCost({ ...a2a3('TMRGSORT', 'f32', 1, 2048), sources: [row(2048)], blockLen: 64 }))).toBe(644);
+    expect(cycles(a2a3InstructionCost({ ...a2a3('TMRGSORT', 'f32', 1, 2048), sources: [row(2048)], blockLen: 256 }))).toBe(176);
+    // 384 columns are not whole groups of 4 x 64
+    expect(a2a3InstructionCost({ ...a2a3('TMRGSORT', 'f32', 1, 384), sources: [row(384)], blockLen: 64 }).kind).toBe('no-data');
+  });
+
+  it('TMRGSORT format 2: one vmrgsort4 repeat into tmp, a barrier, the UB -> UB copy of dst`s valid width at the flat rate', () => {
+    // two lists of 256 f32 into 1x512: 20 + 78 + barrier 1 + 2048 bytes at 1024 GiB/s (594.2 bytes a cycle) = 3 -> 102
+    expect(cycles(a2a3InstructionCost({ ...a2a3('TMRGSORT', 'f32', 1, 512), sources: [row(256), row(256)] }))).toBe(102);
+  });
+
+  it('TGATHER`s mask form: one vreducev2 in count mode, a repeat per source row', () => {
+    // set_mask_count 1 + mask 1 + vreducev2 (14 + 14 * 1) + set_mask_norm 1 + full mask 1 + tail 20 = 52
+    expect(cycles(a2a3InstructionCost({ ...a2a3('TGATHER', 'f32', 1, 1024), sources: [row(2048)], maskPattern: 'P0101' }))).toBe(52);
+    // 7 rows: 14 + 14 * 7 + 4 + 20 = 136
+    expect(cycles(a2a3InstructionCost({ ...a2a3('TGATHER', 'u32', 7, 512), sources: [{ validRows: 7, validCols: 1024 }], maskPattern: 'P1010' }))).toBe(136);
+  });
+
+  it('TSORT32 counts the blocks of the source`s width, not of the destination`s records', () => {
+    // src 1x1024 f32 (dst 1x2048): 32 blocks: 6 + 2 * 32 + barrier 1 = 71
+    expect(cycles(a2a3InstructionCost({ ...a2a3('TSORT32', 'f32', 1, 2048), sources: [row(1024), row(1024)] }))).toBe(71);
+  });
+});
