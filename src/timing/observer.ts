@@ -193,7 +193,8 @@ export class TimingObserver implements RunObserver {
     }
     if (MOVES.has(isa)) {
       const src = srcs[0];
-      const moved = isa === 'TLOAD' ? dst : src;
+      // A store moves its source tile; a load or an on-chip move (TMOV, TEXTRACT's slice) fills its destination.
+      const moved = isa === 'TSTORE' ? src : dst;
       const path = pathOf(isa, src?.type.loc ?? 'gm', dst?.type.loc ?? 'gm');
       const bytes = moved && elemBytes(moved.type.dtype);
       if (!path || !moved || !bytes) return noData(`no transfer path for ${isa} ${src?.type.loc ?? 'gm'} -> ${dst?.type.loc ?? 'gm'}`);
@@ -207,7 +208,8 @@ export class TimingObserver implements RunObserver {
     const tile = dst ?? srcs[0];
     if (!tile) return noData(`${isa} has no tile operand`);
     if (isa === 'TMATMUL' || isa.startsWith('TMATMUL_')) {
-      const a = srcs[0];
+      // The left operand gives k and the input dtype (TMATMUL_ACC's first source is the accumulator).
+      const a = srcs.find((t) => t.type.loc === 'left') ?? srcs[0];
       return tileOpCost({ op: 'TMATMUL', arch: this.arch, dtype: a?.type.dtype ?? tile.type.dtype, rows: tile.vRow, cols: tile.vCol, k: a?.vCol });
     }
     const src = srcs[0] ?? tile;

@@ -3,6 +3,7 @@ import { GlobalBuffer } from '../../src/machine/memory';
 import { Value, runFunction } from '../../src/vm/interpreter';
 import { TimingObserver } from '../../src/timing/observer';
 import { loadAddStore as kernel } from '../fixtures/timing';
+import { gemmProgram } from '../fixtures/costmodel/perf-sim/gemm';
 
 function profile(flags: boolean) {
   const { program, types, diags } = assemble('k.pto', kernel(flags));
@@ -35,5 +36,43 @@ describe('the timing model observing a run', () => {
 
   it('without flags the pipes overlap: the total is the longest pipe', () => {
     expect(profile(false).totalCycles).toBe(327);
+  });
+});
+
+describe('the cube path (TEXTRACT L1 -> L0A/L0B, TMATMUL_ACC) in a GEMM', () => {
+  // pto-isa's GEMM kernel (test/fixtures/costmodel/perf-sim/gemm.ts) with K = 512: two 128x256 / 256x256 panels in
+  // L1, eight K steps of 128x64x256 (one TMATMUL, seven TMATMUL_ACC).
+  const size = { test: 'gemm', m: 128, k: 512, n: 256, stepKa: 4, stepKb: 4 };
+  const { program, types, diags } = assemble('gemm.pto', gemmProgram(size));
+  const observer = new TimingObserver('a2a3', true);
+  const args = new Map<string, Value>([
+    ['%a', new GlobalBuffer('a', 'f16', new Uint8Array(128 * 512 * 2))],
+    ['%b', new GlobalBuffer('b', 'f16', new Uint8Array(512 * 256 * 2))],
+    ['%c', new GlobalBuffer('c', 'f32', new Uint8Array(128 * 256 * 4))],
+  ]);
+  runFunction(program, types, program.functions.get('gemm')!, args, { numerics: 'npu', maxSteps: 100_000, observer, syncCheck: false });
+  const cycles = (name: string) => [
+    ...new Set(
+      observer
+        .pipelines()[0]
+        .slices.filter((s) => s.name === name)
+        .map((s) => s.end - s.start),
+    ),
+  ];
+
+  it('assembles', () => expect(diags.sorted().filter((d) => d.severity === 'error')).toEqual([]));
+
+  // A TEXTRACT moves the slice it writes, not its whole L1 panel: 128 x 64 f16 = 16384 bytes at L1 -> L0A's
+  // 441 GiB/s (255.96 bytes a cycle) is 64 cycles; 64 x 256 f16 = 32768 bytes at L1 -> L0B's 220.5 GiB/s is 256.
+  it('costs a TEXTRACT by the slice it extracts', () => {
+    expect(cycles('TEXTRACT(128x64,f16)')).toEqual([64]);
+    expect(cycles('TEXTRACT(64x256,f16)')).toEqual([256]);
+  });
+
+  // mad over 16x16 fractals of 32 bytes of k: (128 / 16) x (64 / 16) x (256 / 16) = 512 repeats of one cycle (f16),
+  // plus the 6-cycle head: TMATMUL_ACC takes k and its dtype from its left operand, not from the accumulator.
+  it('costs TMATMUL and TMATMUL_ACC by the left operand`s k and dtype', () => {
+    expect(cycles('TMATMUL(128x256,f32)')).toEqual([518]);
+    expect(cycles('TMATMUL_ACC(128x256,f32)')).toEqual([518]);
   });
 });
