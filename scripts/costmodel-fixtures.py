@@ -4,7 +4,8 @@
 Reads the test sources of hw-native-sys/pto-isa at one commit (a bare git repo) and writes data only: for every
 single-op test of tests/costmodel/{st,st_a5,st_fit,st_a5_fit}, the op, arch, the arguments the test varies (named as
 the test names them), the profiled cycles and the accuracy pto-isa's own model is held to; for perf_sim_st, each
-kernel's expected total. Each datapoint names its source file and test.
+kernel test, the cores it launches and the pipes it requires (perf_sim's totals are measured by
+scripts/perf-sim-totals.py, which this script keeps). Each datapoint names its source file and test.
 
   python3 scripts/costmodel-fixtures.py [/work/.mirror/hw-native-sys+pto-isa/repo] [commit]
 
@@ -261,6 +262,23 @@ def write_spec(origin):
             fh.write('\n')
 
 
+def keep_measured(kernels, commit):
+    """Keeps what scripts/perf-sim-totals.py measured (it builds and runs perf_sim) for the same commit: every
+    field of an entry this script does not compute, and its totalCycles."""
+    path = os.path.join(OUT, 'perf-sim-kernels.json')
+    if not os.path.exists(path):
+        return
+    with open(path) as fh:
+        old = json.load(fh)
+    if old.get('commit') != commit:
+        return
+    previous = {(k['source'], k['test']): k for k in old['kernels']}
+    for kernel in kernels:
+        for field, v in previous.get((kernel['source'], kernel['test']), {}).items():
+            if field not in kernel or field == 'totalCycles':
+                kernel[field] = v
+
+
 def main():
     files = [f for f in git('ls-tree', '-r', '--name-only', COMMIT, 'tests/costmodel').split('\n') if f.endswith('main.cpp')]
     single, st_fit, kernels, no_profile = [], [], [], []
@@ -312,10 +330,12 @@ def main():
         'datapoints': single,
     })
     write('formula-model.json', {**origin, 'note': "st_fit: the a2a3 formula model's exact outputs", 'cases': st_fit})
+    keep_measured(kernels, commit)
     write('perf-sim-kernels.json', {
         **origin,
-        'note': 'perf_sim_st asserts which pipes a kernel uses, never its total: totalCycles stays null until a '
-                'total is published (running perf_sim itself needs its C++ build)',
+        'note': 'perf_sim_st asserts which pipes a kernel uses, never its total. totalCycles, pipeBusyCycles and '
+                'measuredBy come from running perf_sim: python3 scripts/perf-sim-totals.py builds and runs each test '
+                'and writes them here (null where perf_sim deadlocks, with the reason)',
         'kernels': kernels,
     })
     profiled = [p for p in single if p['profiled'] > 0]
