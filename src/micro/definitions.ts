@@ -15,8 +15,21 @@ import { microReporters } from './report';
  * types, and run by the semantics its row names (./execute.ts). A region op (`pto.vecscope`) is written as a section.
  */
 export function microDefinitions(): OpDefinition[] {
-  return specTables().micro.map(microDefinition);
+  return specTables().micro.map((row) => {
+    const def = microDefinition(row);
+    rows.set(def, row);
+    return def;
+  });
 }
+
+const rows = new WeakMap<OpDefinition, MicroOpRowData>();
+
+/**
+ * The row of spec/micro an op's definition was made from; undefined for an op of another level. What only the micro
+ * level's passes ask of an op (a comparison, a conversion that widens, a helper only a pass inserts) they read here,
+ * from its definition, rather than keeping lists of names.
+ */
+export const microRowOf = (def: OpDefinition | undefined): MicroOpRowData | undefined => (def ? rows.get(def) : undefined);
 
 /** What a row's op may not be inside of, and whether it waits: from its family and fields. */
 function rowProperties(row: MicroOpRowData): OpDefinition['properties'] {

@@ -92,6 +92,30 @@ export const MicroOpRow = z.object({
   delimitsVectorScope: z.boolean().optional(),
   /** How PTOAS's vecscope inference takes it (OpProperties.vecscopeInference). */
   vecscopeInference: z.enum(['boundary', 'explicit-scope', 'needs-scope']).optional(),
+  // What PTOAS's VMI passes know of the op (VMILayoutAssignment, VMILayoutSupport's tables, VMIToVPTO,
+  // PTOValidateVMIIR); the pass checks (src/micro/passes) ask the op's row through its definition (microRowOf).
+  /** It compares lanes into a mask: mask granularity assignment gives the mask the compared data's width. */
+  compares: z.boolean().optional(),
+  /**
+   * An elementwise conversion, and what it does to the element width: `widening` (extf, extsi, extui), `narrowing`
+   * (truncf, trunci), `float-int` between floats and integers (fptosi, fptoui, sitofp), `any` (vcvt: as its types
+   * say). One that may widen prefers a deinterleaved result (kPreferredCastLayoutPatterns); none takes a
+   * block-deinterleaved source (VMIToVPTO).
+   */
+  conversion: z.enum(['widening', 'narrowing', 'float-int', 'any']).optional(),
+  /** A reduction that may reduce per group of lanes (the unified form's `group`, the legacy form's `num_groups`). */
+  reducesGroups: z.boolean().optional(),
+  /** A store of group slots: `always` (group_store), or `with-group` when its `group` attribute is positive (vstore). */
+  storesGroups: z.enum(['always', 'with-group']).optional(),
+  /** It broadcasts across lanes (vbrc; group_broadcast, from group slots): a slot load it reads keeps its slots packed. */
+  broadcasts: z.boolean().optional(),
+  /** A vector-scalar op (its scalar applies to every lane), whose merge predicate mode vmi-to-vpto does not lower. */
+  vectorScalar: z.boolean().optional(),
+  /**
+   * An op only PTOAS's passes insert, never a producer: `layout` by layout assignment (ensure_layout and friends),
+   * `physical` by VMI -> VPTO physicalization (pack, unpack), which layout-assigned IR may not hold yet.
+   */
+  vmiHelper: z.enum(['layout', 'physical']).optional(),
 });
 
 export const MicroFile = z.object({

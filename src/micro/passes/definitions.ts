@@ -2,6 +2,8 @@ import { BoundOp, BoundRegion } from '../../ir/bound';
 import { OpDefinition } from '../../ir/definition';
 import { Program } from '../../ir/program';
 import { OpNode } from '../../syntax/ast';
+import type { MicroOpRowData } from '../../spec/micro-schema';
+import { microRowOf } from '../definitions';
 
 /**
  * What a pass check knows of an op it asks the op's definition, as verification bound it (terminator, control flow,
@@ -29,6 +31,9 @@ export function boundOps(program: Program): ReadonlyMap<OpNode, BoundOp> {
 
 /** The definition of an op of the program's function bodies. */
 export const definitionOf = (program: Program, op: OpNode): OpDefinition | undefined => boundOps(program).get(op)?.def;
+
+/** The spec/micro row of a micro op of the program's function bodies, which its definition was made from. */
+export const microRow = (program: Program, op: OpNode): MicroOpRowData | undefined => microRowOf(definitionOf(program, op));
 
 /** Whether `op` is a function (`func.func`): the verifier binds each. */
 export const isFunction = (program: Program, op: OpNode): boolean => program.bound.functions.has(op);

@@ -16,7 +16,7 @@ import {
   layoutOf,
   storeProblem,
 } from './vmi-layout-support';
-import { boundOps, foldedConstant, isFunction } from './definitions';
+import { boundOps, foldedConstant, isFunction, microRow } from './definitions';
 
 /**
  * The two gates of PTOAS's VMI pipeline (lib/PTO/Transforms/PTOValidateVMIIR.cpp). `pto-validate-vmi-ir` checks
@@ -29,10 +29,6 @@ import { boundOps, foldedConstant, isFunction } from './definitions';
  */
 
 type Stage = 'boundary' | 'layout';
-
-/** The ops only layout assignment and VMI -> VPTO insert. */
-const LAYOUT_HELPERS = new Set(['pto.vmi.ensure_layout', 'pto.vmi.ensure_mask_layout', 'pto.vmi.ensure_mask_granularity']);
-const PHYSICAL_HELPERS = new Set(['pto.vmi.pack', 'pto.vmi.unpack']);
 
 const isStructural = (name: string) =>
   name === 'module' || name === 'builtin.module' || name.startsWith('func.') || name.startsWith('scf.') || name.startsWith('cf.');
@@ -102,10 +98,12 @@ class Validator {
         return this.report(kind, a.span, `attribute '${a.key}' holds the VMI type '${hidden}': VMI types may stand only in signatures, operands and results`);
     }
     if (held.length === 0) return false;
-    if (LAYOUT_HELPERS.has(op.name) || PHYSICAL_HELPERS.has(op.name)) {
+    // An op only layout assignment or VMI -> VPTO inserts says so (its row's `vmiHelper`).
+    const helper = microRow(this.c.program, op)?.vmiHelper;
+    if (helper) {
       if (this.stage === 'boundary')
         return this.report(kind, op.nameSpan, `'${op.name}' is a VMI helper, which only layout assignment and VMI -> VPTO insert: it cannot stand before them`);
-      if (PHYSICAL_HELPERS.has(op.name))
+      if (helper === 'physical')
         return this.report(kind, op.nameSpan, `'${op.name}' belongs to VMI -> VPTO physicalization: layout-assigned IR cannot hold it yet`);
     } else if (!op.name.startsWith('pto.vmi.')) {
       if (isStructural(op.name)) return false;
@@ -119,7 +117,7 @@ class Validator {
     const spelled = legacy === op.name ? `'${op.name}'` : `'${op.name}' (${legacy} once lowered)`;
     const message = `${spelled} has no VMI -> VPTO lowering rule for these layouts: ${reason}`;
     // A helper serves the one op that asked for its layout: PTOAS blames that op, and points at the helper.
-    const user = LAYOUT_HELPERS.has(op.name) ? this.soleUser(op, fn) : undefined;
+    const user = helper === 'layout' ? this.soleUser(op, fn) : undefined;
     if (user) {
       this.c.diags.report(D.vmiLayoutUnsupported, user.nameSpan, `an operand of '${user.name}' gets its layout from ${message}`, [
         { message: 'the helper that converts it', span: op.nameSpan },

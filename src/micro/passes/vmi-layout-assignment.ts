@@ -17,7 +17,7 @@ import {
   vregOf,
 } from './vmi-layout-ir';
 import { LOWERING_RULES } from './vmi-layout-lowering';
-import { definitionOf } from './definitions';
+import { definitionOf, microRow } from './definitions';
 
 /**
  * The input checks of PTOAS's VMI layout assignment (lib/PTO/Transforms/VMILayoutAssignment.cpp with
@@ -71,9 +71,6 @@ const groupLoadStride: Rule = (c, views) => {
     }
 };
 
-/** A mask's granularity as a comparison fixes it: the width of the data compared. */
-const COMPARES = new Set(['pto.vmi.vcmp', 'pto.vmi.cmpf', 'pto.vmi.cmpi']);
-
 /**
  * Masks joined by scf.if (each result with what both branches yield) must agree on one granularity. Values are told
  * apart by their defining op, not their name: sibling regions may each define a `%m`.
@@ -90,7 +87,8 @@ const maskGranularity: Rule = (c, views) => {
       return root;
     };
     for (const op of view.ops) {
-      if (COMPARES.has(op.name)) {
+      // A comparison (its row says `compares`) fixes its mask's granularity: the width of the data compared.
+      if (microRow(view.program, op)?.compares) {
         const lhs = vregOf(view, op.operands[0]);
         if (lhs) granularity.set(find(op), bitsOf(lhs));
         continue;
@@ -125,14 +123,14 @@ const maskGranularity: Rule = (c, views) => {
 };
 
 /**
- * The layout a widening conversion prefers for its result when it spans several registers (VMILayoutSupport's
- * kPreferredCastLayoutPatterns): 2x wider deinterleaved = 2, 4x wider deinterleaved = 4.
+ * The layout a widening conversion (its row's `conversion`: widening, or any for vcvt) prefers for its result when
+ * it spans several registers (VMILayoutSupport's kPreferredCastLayoutPatterns): 2x wider deinterleaved = 2, 4x wider
+ * deinterleaved = 4.
  */
-const WIDENING = new Set(['pto.vmi.vcvt', 'pto.vmi.extf', 'pto.vmi.extsi', 'pto.vmi.extui']);
-
 function preferredWideningLayout(view: FnView, name: string | undefined): string | undefined {
   const def = name === undefined ? undefined : view.defs.get(name);
-  if (!def || !WIDENING.has(def.name)) return undefined;
+  const conversion = def && microRow(view.program, def)?.conversion;
+  if (!def || (conversion !== 'widening' && conversion !== 'any')) return undefined;
   const source = vregOf(view, def.operands[0]);
   const result = resultType(view, def);
   if (!source || result?.kind !== 'vmi_vreg' || result.layout !== undefined) return undefined;
@@ -165,8 +163,6 @@ const returnConflict: Rule = (c, views) => {
   }
 };
 
-const GROUP_STORES = new Set(['pto.vmi.vstore', 'pto.vmi.group_store']);
-
 /**
  * A grouped reduction over groups of a size that has no row in the reduction table (not a quarter, half, one, two
  * or four 32-byte blocks, nor whole registers) leaves its result in a bare group layout, which a grouped store's
@@ -175,16 +171,18 @@ const GROUP_STORES = new Set(['pto.vmi.vstore', 'pto.vmi.group_store']);
 const reduceGroupSize: Rule = (c, views) => {
   for (const view of views)
     for (const op of view.ops) {
-      const groups = reduceGroups(op);
+      const groups = reduceGroups(view, op);
       const source = vregOf(view, op.operands[0]);
       const name = resultName(op);
       if (groups === undefined || groups <= 0 || !source || source.layout || source.lanes % groups !== 0 || name === undefined) continue;
       const size = source.lanes / groups;
       if (groupBlocks(size, bitsOf(source)) !== undefined) continue;
-      const store =
-        view.users.get(name)?.find((u) => GROUP_STORES.has(u.name) && (intAttr(u, 'group') ?? 0) > 0) ??
-        view.users.get(name)?.find((u) => u.name === 'pto.vmi.group_store');
-      if (!store) continue;
+      // A grouped store (its row's `storesGroups`: always, or with a positive `group`) uses the result.
+      const storesGroups = (u: OpNode) => {
+        const stores = microRow(view.program, u)?.storesGroups;
+        return stores === 'always' || (stores === 'with-group' && (intAttr(u, 'group') ?? 0) > 0);
+      };
+      if (!view.users.get(name)?.some(storesGroups)) continue;
       c.diags.report(
         D.vmiLayoutContract,
         op.nameSpan,

@@ -2,7 +2,7 @@ import type { OpNode, Operand } from '../../syntax/ast';
 import { Type, VmiVregType, elemBits } from '../../types/type';
 import type { PassCheckContext } from './index';
 import { Program } from '../../ir/program';
-import { foldedConstant } from './definitions';
+import { foldedConstant, microRow } from './definitions';
 
 /**
  * A function of the verified program as the layout passes look at it: who defines each value, who uses it, which
@@ -158,21 +158,11 @@ export function groupLoadPlan(view: FnView, op: OpNode, passes: string[]): 'cont
   return stride !== undefined && stride > 0 && stride % 8 === 0 ? 'blocks' : 'none';
 }
 
-/** Grouped reductions (the unified form with `group`, and the legacy ones). */
-export const GROUP_REDUCES = new Set([
-  'pto.vmi.vcadd',
-  'pto.vmi.vcmax',
-  'pto.vmi.vcmin',
-  'pto.vmi.group_reduce_addf',
-  'pto.vmi.group_reduce_addi',
-  'pto.vmi.group_reduce_maxf',
-  'pto.vmi.group_reduce_maxi',
-  'pto.vmi.group_reduce_minf',
-  'pto.vmi.group_reduce_mini',
-]);
-
-/** A grouped reduction's group count (`group` of the unified form, `num_groups` of the legacy one). */
-export function reduceGroups(op: OpNode): number | undefined {
-  if (!GROUP_REDUCES.has(op.name)) return undefined;
+/**
+ * A grouped reduction's group count (`group` of the unified form, `num_groups` of the legacy one); undefined for an
+ * op that is not a reduction by groups (its row says `reducesGroups`).
+ */
+export function reduceGroups(view: FnView, op: OpNode): number | undefined {
+  if (!microRow(view.program, op)?.reducesGroups) return undefined;
   return intAttr(op, 'group') ?? intAttr(op, 'num_groups');
 }

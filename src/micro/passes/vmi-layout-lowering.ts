@@ -16,6 +16,7 @@ import {
   valueName,
   vregOf,
 } from './vmi-layout-ir';
+import { microRow } from './definitions';
 
 /**
  * What the layouts layout assignment picks leave `vmi-to-vpto` unable to lower (VMIToVPTO.cpp's support checks and
@@ -27,19 +28,6 @@ import {
 function lowered(passes: string[]): boolean {
   return runsAfter(passes, 'vmi-to-vpto', 'vmi-layout-assignment');
 }
-
-/** The conversions (unified and legacy): none of their layout-table rows takes an 8-element-block layout. */
-const CONVERSIONS = new Set([
-  'pto.vmi.vcvt',
-  'pto.vmi.extf',
-  'pto.vmi.truncf',
-  'pto.vmi.extsi',
-  'pto.vmi.extui',
-  'pto.vmi.trunci',
-  'pto.vmi.fptosi',
-  'pto.vmi.fptoui',
-  'pto.vmi.sitofp',
-]);
 
 /**
  * A grouped load whose rows stand a multiple of 8 elements apart is loaded as 8-element blocks
@@ -55,7 +43,8 @@ const blockLoadUsers: Rule = (c, views) => {
       const layout = `#pto.vmi.layout<block_deinterleaved = ${groupLoad(view, op, c.passes)!.groupSize / 8}>`;
       for (const user of view.users.get(name) ?? []) {
         const operand = user.operands[0];
-        if (CONVERSIONS.has(user.name) && valueName(operand) === name) {
+        // A conversion (its row's `conversion`, unified or legacy): no layout-table row takes a block layout.
+        if (microRow(view.program, user)?.conversion !== undefined && valueName(operand) === name) {
           c.diags.report(
             D.vmiLayoutLowering,
             operand.span,
@@ -67,7 +56,7 @@ const blockLoadUsers: Rule = (c, views) => {
         const maskName = valueName(mask);
         const maskType = maskName === undefined ? undefined : view.types.get(maskName);
         if (
-          reduceGroups(user) !== undefined &&
+          reduceGroups(view, user) !== undefined &&
           valueName(operand) === name &&
           maskName &&
           view.params.has(maskName) &&
@@ -102,7 +91,7 @@ const DEINTERLEAVE_LANES: Record<number, Record<2 | 4, number[]>> = {
 const argumentReduce: Rule = (c, views) => {
   for (const view of views)
     for (const op of view.ops) {
-      const groups = reduceGroups(op);
+      const groups = reduceGroups(view, op);
       const source = vregOf(view, op.operands[0]);
       const name = valueName(op.operands[0]);
       if (groups === undefined || groups <= 0 || !source || source.layout || !name || !view.params.has(name) || source.lanes % groups !== 0) continue;
@@ -117,8 +106,6 @@ const argumentReduce: Rule = (c, views) => {
       return;
     }
 };
-
-const BROADCASTS = new Set(['pto.vmi.vbrc', 'pto.vmi.group_broadcast']);
 
 /**
  * A slot load (one element per group) with a stride other than 1 gets one slot per group (slots = 1), lowered as one
@@ -137,7 +124,7 @@ const slotLoadStride: Rule = (c, views) => {
       const strideOperand = op.operands[2];
       if (groups === undefined || t?.kind !== 'vmi_vreg' || t.layout || t.lanes !== groups || !strideOperand) continue;
       // A broadcast of the slots takes them packed eight to a block (the pre-assignment combine may fold both into one load).
-      if (view.users.get(resultName(op)!)?.some((u) => BROADCASTS.has(u.name))) continue;
+      if (view.users.get(resultName(op)!)?.some((u) => microRow(view.program, u)?.broadcasts)) continue;
       const stride = constantInt(view, strideOperand);
       const block = 256 / bitsOf(t);
       if (stride === 1 || (stride !== undefined && stride > 0 && stride % block === 0)) continue;
@@ -171,13 +158,11 @@ const vselrShape: Rule = (c, views) => {
     }
 };
 
-/** The vector-scalar ops: their merge predicate mode would need a lowering that keeps the inactive lanes. */
-const VEC_SCALAR = new Set(['pto.vmi.vadds', 'pto.vmi.vmuls', 'pto.vmi.vmaxs', 'pto.vmi.vmins', 'pto.vmi.vshls', 'pto.vmi.vshrs']);
-
+/** A vector-scalar op (its row says `vectorScalar`) merging: keeping the inactive lanes needs a lowering it has not. */
 const mergeVecScalar: Rule = (c, views) => {
   for (const view of views)
     for (const op of view.ops) {
-      if (!VEC_SCALAR.has(op.name) || stringAttr(op, 'pmode') !== 'merge') continue;
+      if (!microRow(view.program, op)?.vectorScalar || stringAttr(op, 'pmode') !== 'merge') continue;
       const attr = op.attrs.find((a) => a.key === 'pmode')!;
       c.diags.report(
         D.vmiNoLowering,
