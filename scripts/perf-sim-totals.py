@@ -93,22 +93,23 @@ def extract(repo, commit, src):
         run([sys.executable, gen], cwd=src)
 
 
-def apply_compat(src, work):
-    """Writes the prelude and makes the edits; returns what was applied, for measuredBy."""
+def apply_compat(src, work, extra_prelude=(), extra_edits=()):
+    """Writes the prelude and makes the edits (the extra ones after ours, in the same form: scripts/vfsim-cycles.py
+    adds the A5 build's); returns what was applied, for measuredBy."""
     headers = ''
     for path in glob.glob(os.path.join(src, 'include', '**', '*.*'), recursive=True):
         if path.endswith(('.hpp', '.h', '.inl')):
             with open(path, errors='replace') as fh:
                 headers += fh.read()
     applied, lines = [], ['#include <cstdint>']
-    for name, defined, decl, _why in COMPAT_PRELUDE:
+    for name, defined, decl, _why in [*COMPAT_PRELUDE, *extra_prelude]:
         if defined is None or not re.search(defined, headers):
             lines.append(decl)
             applied.append(name)
     prelude = os.path.join(work, 'compat-prelude.h')
     with open(prelude, 'w') as fh:
         fh.write('\n'.join(lines) + '\n')
-    for rel, old, new, _why in COMPAT_EDITS:
+    for rel, old, new, _why in [*COMPAT_EDITS, *extra_edits]:
         path = os.path.join(src, rel)
         with open(path) as fh:
             text = fh.read()

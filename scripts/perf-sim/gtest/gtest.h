@@ -6,6 +6,7 @@
 // and a main() that runs every registered test in registration order, or those selected by
 // --gtest_filter=POSITIVE[:POSITIVE...][-NEGATIVE[:NEGATIVE...]] (`*` and `?` wildcards, as gtest reads it).
 // --gtest_list_tests prints the tests as "Suite.Name" one a line. The exit status is 1 when a check failed.
+// AfterEach() holds an optional function run after each test.
 // Define GTEST_STANDIN_NO_MAIN before including it in all but one file of a multi-file program.
 #ifndef PTO_AS_GTEST_STANDIN_H
 #define PTO_AS_GTEST_STANDIN_H
@@ -36,6 +37,15 @@ inline bool &CurrentFailed()
 {
     static bool failed = false;
     return failed;
+}
+
+// Called after each test with its "Suite.Name" and whether it failed, when set: lets a -include'd header
+// of ours report what the code under test recorded (scripts/vfsim/report.h) without editing the tests.
+using AfterEachHook = void (*)(const std::string &full, bool failed);
+inline AfterEachHook &AfterEach()
+{
+    static AfterEachHook hook = nullptr;
+    return hook;
 }
 
 inline bool Register(const char *suite, const char *name, void (*body)())
@@ -163,6 +173,8 @@ inline int RunAll(int argc, char **argv)
         CurrentFailed() = false;
         std::cout << "[ RUN      ] " << full << std::endl;
         test.body();
+        if (AfterEach())
+            AfterEach()(full, CurrentFailed());
         std::cout << (CurrentFailed() ? "[  FAILED  ] " : "[       OK ] ") << full << std::endl;
         if (CurrentFailed())
             failed.push_back(full);

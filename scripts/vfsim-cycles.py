@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""Build and run pto-isa's A5 VfSim tile-op tests and record VfSim's cycles in test/fixtures/costmodel (issue 39).
+
+  python3 scripts/vfsim-cycles.py [--repo REPO] [--commit COMMIT] [--work DIR] [--out DIR] [--only CASE ...]
+
+pto-isa's tests/costmodel/st_a5 run one A5 tile op each (TADD f32 1x512, ...) on its CPU cost model ("mocker"): a
+clang pass plugin (include/pto/costmodel/a5/PtoLoopTracePass.cpp) marks the loops of the op's vector function, the
+mocker records the function's body (vlds, vlds, vadd, vsts) and repeat count, and VfSim
+(include/pto/costmodel/a5/VfSim, its tables in params/*.csv) turns that into cycles. The tests check the body and
+the repeat, never the cycles. This script:
+
+1. extracts the repository at COMMIT and supplies the names it needs to compile, with scripts/perf-sim-totals.py's
+   extract() and apply_compat() (A5_COMPAT below adds the A5 build's);
+2. builds what pto-isa's cmake/a5_vf_mock.cmake builds, without CMake: the pass plugin, VfSim's parameter header
+   (gen_vfsim_params_header.py) and library; then each test case with the definitions and options of
+   tests/costmodel/st_a5's CMake files, our googletest stand-in (scripts/perf-sim/gtest) and scripts/vfsim/report.cpp,
+   which prints after each test what the mocker recorded: the op, VfSim's cycles, the body tree;
+3. runs each case and writes test/fixtures/costmodel/vfsim-tileops.json: per test its source, op, dtype, shape
+   (from the TEST line's template arguments), body, repeat and vfsimCycles.
+
+It needs clang++ 15 or newer (pto-isa's half type is _Float16, which clang 14 does not offer on x86) and the
+LLVM development headers of the same version for the plugin (Debian: apt-get install clang-19 llvm-19-dev); it
+takes the newest /usr/lib/llvm-N with both, or $LLVM_CONFIG. --out DIR keeps each case's output and a
+results.json of every test's record.
+"""
+import argparse
+import csv
+import glob
+import importlib.util
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+FIXTURE = os.path.join(ROOT, 'test', 'fixtures', 'costmodel', 'vfsim-tileops.json')
+REPORT = os.path.join(ROOT, 'scripts', 'vfsim', 'report.cpp')
+SUITE = 'tests/costmodel/st_a5'
+VFSIM = 'include/pto/costmodel/a5/VfSim'
+
+
+def _load_perf_sim_totals():
+    spec = importlib.util.spec_from_file_location(
+        'perf_sim_totals', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'perf-sim-totals.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pst = _load_perf_sim_totals()
+
+# The int64 tile ops (0e0d9490, after st_a5 was added in 6ea657ef) call intrinsics the A5 mock
+# (cce_costmodel/a5_vf_stub.hpp) does not define. None of st_a5's ops is int64, so none of them runs; each is
+# supplied as a stub that stops the test ("... is not implemented yet") if it ever is, so no cycles are
+# recorded for a body the mock could not see.
+INT64_INTRINSICS = ['vaddc', 'vaddcs', 'vsubc', 'vsubcs', 'vmull', 'vcmp_ge', 'psel', 'psts', 'pxor', 'vbr', 'vintlv',
+                    'vdintlv', 'ppack', 'punpack', 'plds', 'atomicAdd']
+INT64_MODES = ['INTLV_B32', 'DINTLV_B32', 'LOWER', 'PART_EVEN', 'ROUND_R', 'ROUND_Z', 'RS_DISABLE', 'US']
+A5_COMPAT_PRELUDE = [
+    ('vfsim_missing', None,
+     '#include <cstdio>\n#include <cstdlib>\n[[noreturn]] inline void vfsim_missing(const char *name) '
+     '{ std::fprintf(stderr, "%s is not implemented yet in the A5 mock\\n", name); std::abort(); }',
+     'the trap the stubs below call'),
+    *[(name, rf'inline[^;{{}}]*\b{name}\s*\(|PTO_VF_RECORD_\w+\({name}\)',
+       f'template <class... A> [[noreturn]] inline int {name}(A &&...) {{ vfsim_missing("{name}"); }}',
+       'used by the int64 ops (npu/a5/Int64*.hpp) and syncall_soft.hpp, which no st_a5 test runs')
+      for name in INT64_INTRINSICS],
+    ('int64 modes', r'#define\s+INTLV_B32\b|\bINTLV_B32\s*=',
+     f'enum VfsimMissingMode {{ {", ".join(INT64_MODES)} }};',
+     'the mode arguments of those intrinsics; only passed to them'),
+]
+A5_COMPAT_EDITS = [
+    ('include/pto/costmodel/a5/cce_costmodel/a5_vf_stub.hpp', '\nstruct hifloat8_t {};\n', '\n',
+     'an empty placeholder; cpu/Hifloat8.hpp (3a36f00b), which the same build includes, defines the real type'),
+]
+
+DTYPES = {'float': 'f32', 'half': 'f16', 'bfloat16_t': 'bf16', 'int8_t': 'i8', 'uint8_t': 'u8', 'int16_t': 'i16',
+          'uint16_t': 'u16', 'int32_t': 'i32', 'uint32_t': 'u32'}
+
+
+def find_llvm():
+    """(clang++, llvm-config) of one LLVM version, 15 or newer."""
+    configs = [os.environ['LLVM_CONFIG']] if os.environ.get('LLVM_CONFIG') else sorted(
+        glob.glob('/usr/lib/llvm-*/bin/llvm-config'), key=lambda p: int(re.search(r'llvm-(\d+)', p).group(1)))[::-1]
+    for config in configs:
+        bindir = pst.run([config, '--bindir']).stdout.strip()
+        major = int(pst.run([config, '--version']).stdout.split('.')[0])
+        clang = os.path.join(bindir, 'clang++')
+        if major >= 15 and os.path.exists(clang) and os.path.isdir(pst.run([config, '--includedir']).stdout.strip()):
+            return clang, config
+    sys.exit('no clang++ >= 15 with its llvm-config found (Debian: apt-get install clang-19 llvm-19-dev)')
+
+
+def cmake_list(path, command):
+    """The arguments of every `command(...)`, quoted ones kept whole and "SHELL:a b" split, as CMake reads them."""
+    args = []
+    for raw in pst.cmake_args(path, command):
+        for arg in shlex.split(' '.join(raw)):
+            args += arg[len('SHELL:'):].split() if arg.startswith('SHELL:') else [arg]
+    return args
+
+
+def test_flags(src):
+    """The compile flags st_a5's CMakeLists.txt and cmake/a5_vf_mock.cmake give every test case."""
+    suite = os.path.join(src, SUITE, 'CMakeLists.txt')
+    flags = cmake_list(suite, 'add_definitions') + cmake_list(suite, 'add_compile_options')
+    # CMAKE_CXX_STANDARD 23 there; -O0 -g from target_enable_a5_vf_mock (the plugin needs the loops' debug lines)
+    return ['-std=c++23', *flags, '-O0', '-g', '-I', os.path.join(src, SUITE, 'testcase', 'common'), '-I',
+            os.path.join(src, 'include')]
+
+
+def test_cases(src):
+    for args in pst.cmake_args(os.path.join(src, SUITE, 'testcase', 'CMakeLists.txt'), 'set'):
+        if args[0] == 'ALL_TESTCASES':
+            return args[1:]
+    sys.exit(f'{SUITE}/testcase/CMakeLists.txt lists no ALL_TESTCASES')
+
+
+def compile_all(cmd, what):
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:
+        errors = [line for line in result.stderr.split('\n') if 'error' in line]
+        return '\n'.join(errors[:10]) or result.stderr[-2000:]
+    print(f'built {what}', file=sys.stderr)
+    return None
+
+
+def build_support(src, work, clang, config, prelude):
+    """The pass plugin, VfSim's library (sources as cmake/a5_vf_mock.cmake lists them) and our report."""
+    out = os.path.join(work, 'obj')
+    os.makedirs(out, exist_ok=True)
+    pst.run([sys.executable, os.path.join(src, VFSIM, 'gen_vfsim_params_header.py')], cwd=src)
+    plugin = os.path.join(out, 'PtoLoopTracePass.so')
+    cxxflags = pst.run([config, '--cxxflags']).stdout.split()
+    error = compile_all([clang, '-shared', '-fPIC', *cxxflags, os.path.join(src, 'include/pto/costmodel/a5',
+                                                                          'PtoLoopTracePass.cpp'), '-o', plugin],
+                        'the pass plugin')
+    if error:
+        sys.exit(f'the pass plugin does not compile:\n{error}')
+    mock = os.path.join(src, 'cmake', 'a5_vf_mock.cmake')
+    with open(mock) as fh:
+        sources = re.findall(r'\$\{_vfsim_dir\}/(\w+\.cpp)', fh.read())
+    objects = []
+    for name in sources:
+        obj = os.path.join(out, name.replace('.cpp', '.o'))
+        error = compile_all([clang, '-std=c++20', '-O2', '-c', '-I', os.path.join(src, 'include'),
+                             f'-DPTO_VFSIM_SOURCE_ROOT="{os.path.join(src, VFSIM)}"', os.path.join(src, VFSIM, name),
+                             '-o', obj], name)
+        if error:
+            sys.exit(f'VfSim\'s {name} does not compile:\n{error}')
+        objects.append(obj)
+    report = os.path.join(out, 'report.o')
+    error = compile_all([clang, *test_flags(src), '-include', prelude, '-I', pst.GTEST_STANDIN, '-c', REPORT, '-o',
+                         report], 'scripts/vfsim/report.cpp')
+    if error:
+        sys.exit(f'scripts/vfsim/report.cpp does not compile:\n{error}')
+    return plugin, [report, *objects]
+
+
+def parse_tests(path):
+    """Each TEST(Suite, Name) { runX<T, rows, cols>(...) } of a case's main.cpp: {Suite.Name: (dtype, rows, cols)}."""
+    with open(path) as fh:
+        text = fh.read()
+    tests = {}
+    for m in re.finditer(r'TEST\((\w+),\s*(\w+)\)\s*\{\s*\w+<(\w+),\s*(\d+),\s*(\d+)>', text):
+        suite, name, ctype, rows, cols = m.groups()
+        tests[f'{suite}.{name}'] = (DTYPES.get(ctype, ctype), int(rows), int(cols))
+    # every st_a5 runner builds its tiles as TileData(rows, cols): the valid region is the whole tile
+    if tests and not re.search(r'TileData \w+\(rows, cols\);', text):
+        sys.exit(f'{path}: the tiles are not built as TileData(rows, cols); read their valid region from the source')
+    return tests
+
+
+def run_case(binary, case, out):
+    result = subprocess.run([binary], capture_output=True, text=True)
+    if out:
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, f'{case}.txt'), 'w') as fh:
+            fh.write(result.stdout + result.stderr)
+    records = [json.loads(line[len('[VFSIM] '):]) for line in result.stdout.split('\n') if line.startswith('[VFSIM] ')]
+    return records, result.returncode
+
+
+def isa_forms(src):
+    """The (OP, form) pairs VfSim has parameters for (params/isa.csv)."""
+    with open(os.path.join(src, VFSIM, 'params', 'isa.csv')) as fh:
+        return {(row['op'], row['form']) for row in csv.DictReader(fh)}
+
+
+def not_simulated(record, forms):
+    """Why PredictVfCyclesWithVfSim costs the record with its fallback table instead of simulating it (VfSimCostModel.cpp:
+    an instruction without a destination or a source, or whose form params/isa.csv lacks), or None."""
+    for inst in record['insts']:
+        if not inst['dst'] or (not inst['src'] and inst['op'] != 'vdup'):
+            return f"{inst['op']} has no {'destination' if not inst['dst'] else 'source'} operand"
+        if (inst['op'].upper(), inst['form']) not in forms:
+            have = sorted(f for op, f in forms if op == inst['op'].upper())
+            return (f"params/isa.csv has no {inst['form']} form of {inst['op'].upper()} (it has "
+                    f"{', '.join(have) or 'none'})")
+    return None
+
+
+def entry(record, source, shape, forms):
+    """A fixture entry; the body and repeat when the test recorded one vector function of one loop."""
+    dtype, rows, cols = shape
+    trees = record.get('vf', [])
+    loop = trees[0][0] if len(trees) == 1 and len(trees[0]) == 1 and isinstance(trees[0][0], dict) else None
+    flat = loop and all(isinstance(n, str) for n in loop['body'])
+    op = {
+        'test': record['test'],
+        'source': source,
+        'op': record['op'],
+        'dtype': dtype,
+        'shape': {'rows': rows, 'cols': cols, 'validRows': rows, 'validCols': cols},
+        'body': loop['body'] if flat else None,
+        'repeat': loop['loop'] if flat else None,
+        'forms': [inst['form'] for inst in record['insts']],
+        'vfsimCycles': record['vfsimCycles'],
+    }
+    if not flat:
+        op['vf'] = trees
+    if record['totalCycles'] != record['vfsimCycles']:
+        op['totalCycles'] = record['totalCycles']
+        op['cceCalls'] = record['cceCalls']
+    why = not_simulated(record, forms)
+    if why:
+        # the number is the fallback table's (vec_cycle_generated.hpp), not VfSim's: kept apart, with the reason
+        op['vfsimCycles'] = None
+        op['fallbackCycles'] = record['tableCycles']
+        op['notSimulated'] = why
+    elif record['vfsimCycles'] == record['tableCycles']:
+        sys.exit(f"{record['test']}: VfSim's cycles equal its fallback table's though every form is in isa.csv; check")
+    return op
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--repo', default='/work/.mirror/hw-native-sys+pto-isa/repo')
+    parser.add_argument('--commit', default='HEAD')
+    parser.add_argument('--work', help='build here and keep it (default: a temporary directory, removed)')
+    parser.add_argument('--out', help='keep each case\'s output and results.json (every record) in OUT')
+    parser.add_argument('--only', nargs='*', help='only these cases (tadd, ...)')
+    args = parser.parse_args()
+
+    clang, config = find_llvm()
+    commit = pst.run(['git', '-C', args.repo, 'rev-parse', args.commit]).stdout.strip()
+    work = args.work or tempfile.mkdtemp(prefix='vfsim-')
+    try:
+        src = os.path.join(work, 'src')
+        if os.path.exists(src):
+            shutil.rmtree(src)
+        pst.extract(args.repo, commit, src)
+        prelude, applied = pst.apply_compat(src, work, A5_COMPAT_PRELUDE, A5_COMPAT_EDITS)
+        plugin, objects = build_support(src, work, clang, config, prelude)
+        forms = isa_forms(src)
+        ops, records, failures = [], [], []
+        for case in test_cases(src):
+            if args.only and case not in args.only:
+                continue
+            source = f'{SUITE}/testcase/{case}/main.cpp'
+            binary = os.path.join(work, 'bin', case)
+            os.makedirs(os.path.dirname(binary), exist_ok=True)
+            error = compile_all([clang, *test_flags(src), '-include', prelude, '-I', pst.GTEST_STANDIN,
+                                 f'-fpass-plugin={plugin}', os.path.join(src, source), *objects, '-lpthread', '-o',
+                                 binary], case)
+            if error:
+                failures.append(f'{case} does not compile:\n{error}')
+                continue
+            shapes = parse_tests(os.path.join(src, source))
+            case_records, status = run_case(binary, case, args.out)
+            records += case_records
+            seen = set()
+            for record in case_records:
+                seen.add(record['test'])
+                if record['failed'] or 'op' not in record:
+                    failures.append(f"{record['test']}: the test failed or recorded no instruction")
+                elif record['test'] not in shapes:
+                    failures.append(f"{record['test']}: its TEST line does not give the runner's template arguments")
+                else:
+                    ops.append(entry(record, source, shapes[record['test']], forms))
+            for test in sorted(set(shapes) - seen):
+                failures.append(f'{test}: did not run (the case exited {status})')
+        fixture = {
+            'repository': 'hw-native-sys/pto-isa',
+            'commit': commit,
+            'measuredBy': {
+                'script': 'scripts/vfsim-cycles.py',
+                'compiler': pst.run([clang, '--version']).stdout.split('\n')[0],
+                'compat': applied,
+            },
+            'note': ('VfSim\'s cycles for the vector function of each tests/costmodel/st_a5 test (the tests check '
+                     'body and repeat only): vfsimCycles is PredictVfCycles over the op\'s recorded vector '
+                     'functions, read after each test by scripts/vfsim/report.cpp. body is the loop\'s '
+                     'instructions in order, repeat its iteration count; shape is the tile and its valid region'),
+            'ops': ops,
+        }
+        with open(FIXTURE, 'w') as fh:
+            json.dump(fixture, fh, indent=1)
+            fh.write('\n')
+        if args.out:
+            with open(os.path.join(args.out, 'results.json'), 'w') as fh:
+                json.dump(records, fh, indent=1)
+        print(f'{len(ops)} tests recorded in {os.path.relpath(FIXTURE, ROOT)}', file=sys.stderr)
+        for failure in failures:
+            print(f'not measured: {failure}', file=sys.stderr)
+        return 1 if failures else 0
+    finally:
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
