@@ -245,7 +245,7 @@ def csv_rows(path):
 
 
 def write_spec(origin):
-    """spec/costmodel/: the two formula tables as JSON (the numbers only; the evaluation is src/timing)."""
+    """spec/costmodel/: the two formula tables and VfSim's tables as JSON (the numbers only; the evaluation is src/timing)."""
     spec = os.path.join(os.path.dirname(__file__), '..', 'spec', 'costmodel')
     os.makedirs(spec, exist_ok=True)
     a2 = 'include/pto/costmodel/a2a3/formula_costmodel/formula_params.csv'
@@ -260,6 +260,41 @@ def write_spec(origin):
         with open(os.path.join(spec, name), 'w') as fh:
             json.dump({**origin, 'source': path, 'rows': rows}, fh, indent=1)
             fh.write('\n')
+    write_vfsim(origin, spec)
+
+
+VFSIM = 'include/pto/costmodel/a5/VfSim/params'
+
+
+def typed(kind, text):
+    """A uarch.csv value by its declared type."""
+    return int(text) if kind == 'int' else text == 'true' if kind == 'bool' else text
+
+
+def pair_table(path, first, second):
+    """forwarding.csv / initiation_interval.csv as {first: {second: cycles}}, each op named OP.form as VfSim does."""
+    table = {}
+    for r in csv_rows(path):
+        table.setdefault(r[first], {})[r[second]] = int(r['cycles'])
+    return table
+
+
+def write_vfsim(origin, spec):
+    """spec/costmodel/a5-vfsim.json: VfSim's parameter tables (A5 vector micro-ops), numbers only."""
+    rows = [{'op': r['op'], 'form': r['form'], 'startupCost': int(r['pipeline_startup_cost']), 'latency': int(r['latency']),
+             'throughput': int(r['throughput']), 'drainCost': int(r['pipeline_drain_cost']),
+             'loadCost': int(r['data_load_cost']), 'storeCost': int(r['data_store_cost']), 'exu': r['EXU'],
+             'dispatchExu': r['dispatch_exu'], 'opClass': r['op_class']} for r in csv_rows(f'{VFSIM}/isa.csv')]
+    defaults = {r['key']: int(r['value']) for r in csv_rows(f'{VFSIM}/isa_defaults.csv')}
+    doc = {**origin, 'source': VFSIM,
+           'defaults': {'vfStartupCost': defaults['vf_startup_cost'], 'vfDrainCost': defaults['vf_drain_cost']},
+           'uarch': {r['key']: typed(r['type'], r['value']) for r in csv_rows(f'{VFSIM}/uarch.csv')},
+           'instructions': rows,
+           'forwarding': pair_table(f'{VFSIM}/forwarding.csv', 'producer', 'consumer'),
+           'initiationInterval': pair_table(f'{VFSIM}/initiation_interval.csv', 'previous', 'current')}
+    with open(os.path.join(spec, 'a5-vfsim.json'), 'w') as fh:
+        json.dump(doc, fh, indent=1)
+        fh.write('\n')
 
 
 def keep_measured(kernels, commit):

@@ -123,7 +123,43 @@ export const A2a3InstructionsFile = z.object({
   fixedOpCycles: z.array(z.strictObject({ op: z.string().regex(/^T[A-Z0-9]+$/), dtypes: z.array(z.string()), cycles: z.number().int() })),
 });
 
+/** An op as VfSim names it in its pair tables: OP.form (VADD.fp32, VCVT_F16_TO_F32.f16_to_f32). */
+const VfSimOp = z.string().regex(/^[A-Z][A-Z0-9_]*\.[a-z0-9_]+$/);
+const Cycles = z.number().int().nonnegative();
+
+/** a5 VfSim (pto-isa's micro-architecture model of the vector core): its parameter CSVs as one table. */
+export const A5VfSimFile = z.object({
+  ...Origin,
+  extractedBy: z.string(),
+  source: z.string(),
+  /** isa_defaults.csv: a vector function's start-up before its first dispatch and drain after its last op. */
+  defaults: z.strictObject({ vfStartupCost: Cycles, vfDrainCost: Cycles }),
+  /** uarch.csv: issue ports, queue sizes, delays between the stages (by VfSim's key). */
+  uarch: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/), z.union([z.number().int(), z.boolean(), z.string()])),
+  /** isa.csv: per op and form, its latency, the data store cost a store of its result takes, its unit and class. */
+  instructions: z.array(
+    z.strictObject({
+      op: z.string().regex(/^[A-Z][A-Z0-9_]*$/),
+      form: z.string().regex(/^[a-z0-9_]+$/),
+      startupCost: Cycles,
+      latency: Cycles,
+      throughput: Cycles,
+      drainCost: Cycles,
+      loadCost: Cycles,
+      storeCost: Cycles,
+      exu: z.enum(['ALU', 'SFU', '']),
+      dispatchExu: z.enum(['EXU01', 'EXU0_ONLY', 'EXU012', '']),
+      opClass: z.enum(['COMPUTE', 'LOAD', 'STORE']),
+    }),
+  ),
+  /** forwarding.csv: producer -> consumer -> the cycles from the producer's start until the consumer may use it. */
+  forwarding: z.record(VfSimOp, z.record(VfSimOp, Cycles)),
+  /** initiation_interval.csv: previous -> current op on one issue port -> the cycles between their issues. */
+  initiationInterval: z.record(VfSimOp, z.record(VfSimOp, Cycles)),
+});
+
 export type A2a3FormulaData = z.infer<typeof A2a3FormulaFile>;
+export type A5VfSimData = z.infer<typeof A5VfSimFile>;
 export type A5FormulaData = z.infer<typeof A5FormulaFile>;
 export type A5FormulaRow = A5FormulaData['rows'][number];
 export type ArchData = z.infer<typeof ArchFile>;

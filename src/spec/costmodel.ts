@@ -1,20 +1,22 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { SPEC_DIR } from './tables';
-import type { A2a3FormulaData, A2a3InstructionsData, A5FormulaData, ArchData } from './costmodel-schema';
+import type { A2a3FormulaData, A2a3InstructionsData, A5FormulaData, A5VfSimData, ArchData } from './costmodel-schema';
 
 /** spec/costmodel/'s tables, validated by zod once per process (only runs that estimate time load them). */
 export interface CostModelTables {
   a2a3: A2a3FormulaData;
   a2a3Instructions: A2a3InstructionsData;
   a5: A5FormulaData;
+  /** VfSim's tables: the A5 vector micro-ops (src/timing/vf-sim.ts). */
+  a5VfSim: A5VfSimData;
   arch: ArchData;
 }
 
 let loaded: CostModelTables | undefined;
 
 const DEFAULT_DIR = path.join(SPEC_DIR, 'costmodel');
-const FILES = ['a2a3-formula.json', 'a2a3-instructions.json', 'a5-formula.json', 'arch.json'];
+const FILES = ['a2a3-formula.json', 'a2a3-instructions.json', 'a5-formula.json', 'a5-vfsim.json', 'arch.json'];
 
 /** Where the build saves the validated tables (scripts/spec-tables.js), beside the compiled costmodel.js. */
 export const SAVED_COSTMODEL_FILE = path.join(__dirname, 'costmodel-tables.json');
@@ -40,6 +42,7 @@ export function validateCostModel(dir = DEFAULT_DIR): CostModelTables {
     a2a3: schema.A2a3FormulaFile.parse(read('a2a3-formula.json')),
     a2a3Instructions: schema.A2a3InstructionsFile.parse(read('a2a3-instructions.json')),
     a5: schema.A5FormulaFile.parse(read('a5-formula.json')),
+    a5VfSim: schema.A5VfSimFile.parse(read('a5-vfsim.json')),
     arch: schema.ArchFile.parse(read('arch.json')),
   };
 }
