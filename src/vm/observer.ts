@@ -1,4 +1,4 @@
-import type { CoreIndex, HappensBefore } from '../ir/definition';
+import type { CoreIndex, Executor, HappensBefore } from '../ir/definition';
 import type { BoundOp } from '../ir/bound';
 import type { Value } from '../machine/value';
 
@@ -11,6 +11,11 @@ export interface RunObserver {
   /** The cores of a launch, by the index the other calls name them with (not called for a single-core run). */
   launch?(cores: readonly CoreIndex[]): void;
   instruction(core: number, op: BoundOp, objects: ReadonlyMap<string, Value>): void;
+  /**
+   * A micro-level op (VPTO: written in a micro-op format, or a vector scope) is about to run; `x` reads its operands
+   * (`x.slot(op.operands[i])`). For a vector scope, what it returns is called when the scope has run.
+   */
+  microOp?(core: number, op: BoundOp, x: Executor): (() => void) | void;
   /** A sync op ran; `id` is its event id when read at run time. */
   sync(core: number, op: BoundOp, id?: number): void;
   /**
