@@ -59,12 +59,19 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
     ));
   const attributes = new Set(row.attributes.map((a) => a.name));
   const mnemonic = row.name.slice('pto.'.length);
+  if (row.definition) {
+    const make = MICRO_DEFINITIONS[row.definition];
+    if (!make) throw new Error(`${row.name}: no micro-op definition '${row.definition}'`);
+    // The standard definition (the row's format and value rules), which a definition of its own may build on.
+    return make(row, () => microDefinition({ ...row, definition: undefined }));
+  }
   if (row.region) {
     return {
       name: row.name,
       syntax: 'SectionBody',
       hasRegions: true,
       diagnostic: D.microOperand,
+      properties: rowProperties(row),
       verify(v) {
         v.expectResults(0);
         for (const r of v.op.regions) v.region(r);
@@ -73,12 +80,6 @@ function microDefinition(row: MicroOpRowData): OpDefinition {
         yield* x.runRegion(op.regions[0], []);
       },
     };
-  }
-  if (row.definition) {
-    const make = MICRO_DEFINITIONS[row.definition];
-    if (!make) throw new Error(`${row.name}: no micro-op definition '${row.definition}'`);
-    // The standard definition (the row's format and value rules), which a definition of its own may build on.
-    return make(row, () => microDefinition({ ...row, definition: undefined }));
   }
   const semantics = row.semantics ? MICRO_SEMANTICS[row.semantics] : undefined;
   return {

@@ -17,22 +17,17 @@ function checkNoSynchronization(v: OpVerifier, region: Region, scope: string): v
     }
 }
 
-/** `pto.vecscope { ... }`: a vector scope (VecScopeOp::verify: no entry arguments, no synchronization inside). */
-function vecscope(row: MicroOpRowData): OpDefinition {
+/**
+ * `pto.vecscope { ... }`: a vector scope (VecScopeOp::verify: no entry arguments, no synchronization inside). Its row
+ * is a region op: the standard definition (src/micro/definitions.ts) writes and runs it, this adds the scope's rule.
+ */
+function vecscope(row: MicroOpRowData, standard: () => OpDefinition): OpDefinition {
+  const region = standard();
   return {
-    name: row.name,
-    syntax: 'SectionBody',
-    hasRegions: true,
-    diagnostic: D.microOperand,
+    ...region,
     verify(v) {
-      v.expectResults(0);
-      for (const r of v.op.regions) {
-        checkNoSynchronization(v, r, row.name);
-        v.region(r);
-      }
-    },
-    *execute(x, op) {
-      yield* x.runRegion(op.regions[0], []);
+      for (const r of v.op.regions) checkNoSynchronization(v, r, row.name);
+      region.verify(v);
     },
   };
 }
@@ -42,13 +37,15 @@ function vecscope(row: MicroOpRowData): OpDefinition {
  * captures, as its entry block's arguments (VPTO.cpp's StrictVecScopeOp::verify: one argument per capture, of the
  * capture's type; no synchronization inside). It runs its body once with the captured values.
  */
-function strictVecscope(row: MicroOpRowData): OpDefinition {
+function strictVecscope(row: MicroOpRowData, standard: () => OpDefinition): OpDefinition {
   const name = row.name;
   return {
     name,
     syntax: 'StrictVecScopeBody',
     hasRegions: true,
     diagnostic: D.microOperand,
+    // What its row says of it (vecscope inference leaves it alone), as for every row's op.
+    properties: standard().properties,
     verify(v) {
       const { op } = v;
       const err = (message: string, span = op.nameSpan) => v.error(span, `${name}: ${message}`, undefined, D.microOperand);
@@ -81,4 +78,7 @@ function strictVecscope(row: MicroOpRowData): OpDefinition {
   };
 }
 
-export const VECTOR_DEFINITIONS: Record<string, (row: MicroOpRowData) => OpDefinition> = { vecscope, strict_vecscope: strictVecscope };
+export const VECTOR_DEFINITIONS: Record<string, (row: MicroOpRowData, standard: () => OpDefinition) => OpDefinition> = {
+  vecscope,
+  strict_vecscope: strictVecscope,
+};

@@ -63,6 +63,17 @@ test('a register used inside an explicit pto.vecscope: no inferred scope can hol
   expect(errors([`    pto.vecscope {\n  ${VLDS('%v')}\n  ${PSET('%m')}\n  ${VSTS('%v', '%m')}\n    }`].join('\n'))).toEqual([]);
 });
 
+test('the inference leaves explicit scopes alone (vecscopeInference explicit-scope): a scalar load inside one ends no run', () => {
+  // Outside any scope the scalar load (a pointer in, a scalar out) ends the run: the loaded register escapes it.
+  const LOAD = '    %x = pto.load %p[%c0] : !pto.ptr<f32, ub> -> f32';
+  expect(errors([VLDS('%v'), LOAD, PSET('%m'), VSTS('%v', '%m')].join('\n'))).toEqual(['E0484 4:10']);
+  // PTOInferVPTOVecScope does not enter pto.vecscope or pto.strict_vecscope (isExplicitVectorScopeCarrier).
+  expect(errors([`    pto.vecscope {\n  ${VLDS('%v')}\n  ${LOAD}\n  ${PSET('%m')}\n  ${VSTS('%v', '%m')}\n    }`].join('\n'))).toEqual([]);
+  const strict = (body: string[]) =>
+    `    pto.strict_vecscope(%p, %c0) {\n    ^bb0(%q: !pto.ptr<f32, ub>, %z: index):\n${body.map((l) => '  ' + l.replace(/%p\b/g, '%q').replace(/%c0\b/g, '%z')).join('\n')}\n    } : (!pto.ptr<f32, ub>, index) -> ()`;
+  expect(errors([strict([VLDS('%v'), LOAD, PSET('%m'), VSTS('%v', '%m')])].join('\n'))).toEqual([]);
+});
+
 test('control flow: a loop of vector ops is one unit with what surrounds it; a loop holding a barrier is a boundary', () => {
   const loop = (inner: string) =>
     `    %c1 = arith.constant 1 : index\n    %c2 = arith.constant 2 : index\n    scf.for %i = %c0 to %c2 step %c1 {\n${inner}\n    }`;
