@@ -34,9 +34,9 @@ export const microRowOf = (def: OpDefinition | undefined): MicroOpRowData | unde
 /** What a row's op may not be inside of, and whether it waits: from its family and fields. */
 function rowProperties(row: MicroOpRowData): OpDefinition['properties'] {
   // A tile-op helper computes on the tiles it is given; moving data in or out is its caller's (PTOAS's helper
-  // contract), and SIMT code it must launch: the ops of PTOAS's SimtOpInterface are the SIMT families but
-  // pto.simt_launch itself (ld_dev/st_dev are of family device-memory).
-  const simt = row.family.startsWith('simt') && row.name !== 'pto.simt_launch';
+  // contract), and SIMT code it must launch: the ops of PTOAS's SimtOpInterface are the SIMT op families (simt-math,
+  // simt-memory, ...), not the launch, whose family is `simt` (ld_dev/st_dev are of family device-memory).
+  const simt = row.family.startsWith('simt-');
   const refused = row.family === 'dma' ? 'MTE data movement' : simt ? 'SIMT operations' : undefined;
   return {
     ...(refused ? { notInTileOpHelper: refused } : {}),
