@@ -7,9 +7,11 @@ import { instructionPipe } from '../ops/instructions/pipe';
 import { costModelTables } from '../spec/costmodel';
 import type { TransferPath } from '../spec/costmodel-schema';
 import type { TileLoc } from '../types/type';
+import type { Executor } from '../ir/definition';
 import type { RunObserver } from '../vm/observer';
 import { CostArch, elemBytes, noData, OpCost } from './cost';
 import { tileOpCost } from './estimate';
+import { MicroTiming } from './micro';
 import { CorePipeline, ProfileSummary, Signal, Slice, summarize } from './pipeline';
 import { sliceInstructions, transferCost, ubCopyInstructions } from './transfer';
 
@@ -56,6 +58,10 @@ export class TimingObserver implements RunObserver {
   private readonly tiles: Map<string, TileUse>[] = [];
   /** Per core, per source and destination pipe, the latest point of the source the destination waited for. */
   private readonly ordered: Map<string, number>[] = [];
+  /** The micro-ops (A5 VPTO): vector functions costed by VfSim's tables, DMA ops on their MTE pipe. */
+  private readonly micro = new MicroTiming((core) => this.core(core));
+  /** Per core, per buffer id, the latest rls_buf: a get_buf of the id waits for every earlier release (A5). */
+  private readonly buffers: Map<number, Signal>[] = [];
 
   /**
    * `record`: keep every op's slice and the flows, for --trace and --timeline. `program`: to find the functions
@@ -79,7 +85,12 @@ export class TimingObserver implements RunObserver {
     this.launched = cores;
   }
 
+  microOp(core: number, op: BoundOp, x: Executor): (() => void) | void {
+    return this.micro.microOp(core, op, x);
+  }
+
   instruction(core: number, op: BoundOp, objects: ReadonlyMap<string, Value>): void {
+    this.micro.flush(core);
     const bound = op.instruction!;
     const isa = bound.spec.isa;
     const cost = this.cost(isa, op, objects);
@@ -143,12 +154,21 @@ export class TimingObserver implements RunObserver {
   }
 
   sync(core: number, op: BoundOp, id?: number): void {
+    this.micro.flush(core);
     const s = op.sync!;
     const event = id ?? s.id;
     const p = this.core(core);
     if (s.spec.role === 'set') p.setFlag(s.pipes[0], s.pipes[1], event);
     else if (s.spec.role === 'wait') p.waitFlag(s.pipes[0], s.pipes[1], event, op.node.span.start);
     else if (s.spec.role === 'barrier') p.barrier(s.pipes[0], op.node.span.start);
+    else if (s.spec.role === 'release') {
+      const released = (this.buffers[core] ??= new Map());
+      const done = p.drained(s.pipes[0]);
+      if (done.time >= (released.get(event)?.time ?? -1)) released.set(event, done);
+    } else if (s.spec.role === 'acquire') {
+      const last = this.buffers[core]?.get(event);
+      if (last) p.hold(s.pipes[0], last, `rls_buf #${event}`, 'flag', op.node.span.start);
+    }
   }
 
   /**
@@ -157,6 +177,7 @@ export class TimingObserver implements RunObserver {
    * of a tpush itself takes no time here: pto-isa has no bandwidth for the L0C -> UB path.
    */
   released(core: number, op: BoundOp, clock: HappensBefore): void {
+    this.micro.flush(core);
     const signal = this.core(core).drained(crossCorePipe(op));
     const list = (this.handoffs[core] ??= []);
     const before = list[list.length - 1] ?? { time: 0 };
@@ -233,6 +254,7 @@ export class TimingObserver implements RunObserver {
 
   /** The pipelines of the cores that ran, by core index (for the trace and the timeline). */
   pipelines(): CorePipeline[] {
+    this.micro.flushAll();
     for (let i = 0; i < (this.launched?.length ?? 1); i++) this.core(i);
     return this.cores;
   }
@@ -243,6 +265,7 @@ export class TimingObserver implements RunObserver {
   }
 
   summary(): ProfileSummary {
+    this.micro.flushAll();
     return summarize(
       this.cores.filter((c) => c !== undefined),
       costModelTables().arch.frequencyHz,
