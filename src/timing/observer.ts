@@ -167,7 +167,7 @@ export class TimingObserver implements RunObserver {
       if (done.time >= (released.get(event)?.time ?? -1)) released.set(event, done);
     } else if (s.spec.role === 'acquire') {
       const last = this.buffers[core]?.get(event);
-      if (last) p.hold(s.pipes[0], last, `rls_buf #${event}`, 'flag', op.node.span.start);
+      if (last) p.hold(s.pipes[0], last, `the last rls_buf of buffer #${event}`, 'flag', op.node.span.start);
     }
   }
 

@@ -271,6 +271,22 @@ ${loops(elem)}
     expect(vf && [vf.name, vf.end - vf.start]).toEqual(['VF(64 ops)', 80]);
   });
 
+  // Two scopes with nothing between them are two vector functions, each with its start-up and drain.
+  it('each pto.vecscope is a vector function of its own', () => {
+    const twice = (elem: string) => `${flat(elem)}
+    }
+    pto.vecscope {
+${flat(elem)}`;
+    const vfs = run('f32', twice)
+      .pipelines()[0]
+      .slices.filter((s) => s.pipe === 'PIPE_V')
+      .map((s) => [s.name, s.end - s.start]);
+    expect(vfs).toEqual([
+      ['VF(64 ops)', 70],
+      ['VF(64 ops)', 70],
+    ]);
+  });
+
   it('a vector function VfSim has no numbers for is no data, named by its op', () => {
     expect(run('i32').summary().noData).toEqual([['VLDS.i32', 1]]);
   });
