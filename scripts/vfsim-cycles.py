@@ -199,23 +199,20 @@ def not_simulated(record, forms):
             return f"{inst['op']} has no {'destination' if not inst['dst'] else 'source'} operand"
         if (inst['op'].upper(), inst['form']) not in forms:
             have = sorted(f for op, f in forms if op == inst['op'].upper())
-            return (f"params/isa.csv has no {inst['form']} form of {inst['op'].upper()} (it has "
-                    f"{', '.join(have) or 'none'})")
+            if not have:
+                return f"params/isa.csv has no {inst['op'].upper()}"
+            return f"params/isa.csv has no {inst['form']} form of {inst['op'].upper()} (it has {', '.join(have)})"
     return None
 
 
-def entry(record, source, shape, forms):
-    """A fixture entry; the body and repeat when the test recorded one vector function of one loop."""
-    dtype, rows, cols = shape
+def entry(record, fields, forms):
+    """A fixture entry: FIELDS (what the test ran), then what the mocker recorded: the body and repeat when it is
+    one vector function of one loop, else the whole tree (vf)."""
     trees = record.get('vf', [])
     loop = trees[0][0] if len(trees) == 1 and len(trees[0]) == 1 and isinstance(trees[0][0], dict) else None
     flat = loop and all(isinstance(n, str) for n in loop['body'])
     op = {
-        'test': record['test'],
-        'source': source,
-        'op': record['op'],
-        'dtype': dtype,
-        'shape': {'rows': rows, 'cols': cols, 'validRows': rows, 'validCols': cols},
+        **fields,
         'body': loop['body'] if flat else None,
         'repeat': loop['loop'] if flat else None,
         'forms': [inst['form'] for inst in record['insts']],
@@ -235,6 +232,86 @@ def entry(record, source, shape, forms):
     elif record['vfsimCycles'] == record['tableCycles']:
         sys.exit(f"{record['test']}: VfSim's cycles equal its fallback table's though every form is in isa.csv; check")
     return op
+
+
+SINGLE_OP = os.path.join(ROOT, 'test', 'fixtures', 'costmodel', 'single-op.json')
+FIT_OPS = os.path.join(ROOT, 'scripts', 'vfsim', 'fit_ops.hpp')
+FIT_TYPES = {'float': ('float', 'f32'), 'Float': ('float', 'f32'), 'half': ('half', 'f16'), 'Half': ('half', 'f16')}
+# The form a tile op called as a kernel calls it takes: pto-isa's tests chose the other forms explicitly.
+FIT_DEFAULT_FORMS = ('VFIMPL_DEFAULT', 'VFIMPL_1D_POST_UPDATE')
+
+
+def fit_points():
+    """st_a5_fit's profiled datapoints (single-op.json) a runner of fit_ops.hpp can replay, and why the others
+    are left out: {reason: count}."""
+    with open(FIT_OPS) as fh:
+        runners = set(re.findall(r'^VFSIM_FIT_\w+\((\w+)\)', fh.read(), re.M))
+    with open(SINGLE_OP) as fh:
+        points = [p for p in json.load(fh)['datapoints'] if '/st_a5_fit/' in p['source']]
+    chosen, skipped = [], {}
+    for point in points:
+        a = {k.lower().replace('_', ''): v for k, v in point['args'].items()}
+        kind = a.get('vfimplkindvalue', a.get('vfimplkind'))
+        if point['op'] not in runners:
+            why = f"{point['op']}: no runner in scripts/vfsim/fit_ops.hpp (see there)"
+        elif kind not in FIT_DEFAULT_FORMS:
+            why = f'{kind}: pto-isa chose this form explicitly; the tile op takes the default one'
+        elif a.get('opparams') not in (None, '', 'default'):
+            why = f"{a['opparams']}: a variant the tile op's default does not take"
+        elif (a.get('t') or a.get('dtype')) not in FIT_TYPES:
+            why = f"{a.get('t') or a.get('dtype')}: element type not replayed"
+        else:
+            rows, cols = a['rows'], a['cols']
+            # st_a5_fit passes a valid region of 0 x 0 (or none) for the whole tile
+            valid = (a.get('validrows') or rows, a.get('validcols') or cols)
+            chosen.append((point, (a.get('t') or a.get('dtype')), rows, cols, *valid, kind))
+            continue
+        skipped[why] = skipped.get(why, 0) + 1
+    return chosen, skipped
+
+
+def run_fit(work, clang, plugin, objects, prelude, src, forms, out):
+    """Replays the chosen datapoints, each test alone (an op the A5 mock cannot record stops its process)."""
+    chosen, skipped = fit_points()
+    tests, lines = {}, ['#include <gtest/gtest.h>', '#include "fit_ops.hpp"']
+    for point, ctype, rows, cols, vrows, vcols, _kind in chosen:
+        key = (point['op'], ctype, rows, cols, vrows, vcols)
+        if key not in tests:
+            tests[key] = f'VfsimFit.p{len(tests)}'
+            lines.append(f'TEST(VfsimFit, p{len(tests) - 1}) {{ vfsim_fit::Run{point["op"]}<{FIT_TYPES[ctype][0]}, '
+                         f'{rows}, {cols}, {vrows}, {vcols}>(); }}')
+    driver, binary = os.path.join(work, 'fit.cpp'), os.path.join(work, 'bin', 'fit')
+    with open(driver, 'w') as fh:
+        fh.write('\n'.join(lines) + '\n')
+    os.makedirs(os.path.dirname(binary), exist_ok=True)
+    error = compile_all([clang, *test_flags(src), '-include', prelude, '-I', pst.GTEST_STANDIN, '-I',
+                         os.path.dirname(FIT_OPS), f'-fpass-plugin={plugin}', driver, *objects, '-lpthread', '-o',
+                         binary], 'the st_a5_fit replay')
+    if error:
+        return [], skipped, [f'the st_a5_fit replay does not compile:\n{error}']
+    records, failures = {}, []
+    for test in tests.values():
+        result = subprocess.run([binary, f'--gtest_filter={test}'], capture_output=True, text=True)
+        found = [json.loads(line[len('[VFSIM] '):]) for line in result.stdout.split('\n') if line.startswith('[VFSIM] ')]
+        if found and not found[0]['failed'] and 'op' in found[0]:
+            records[test] = found[0]
+        else:
+            records[test] = result.stderr.strip().split('\n')[-1] or f'exit {result.returncode}'
+    if out:
+        with open(os.path.join(out, 'fit-results.json'), 'w') as fh:
+            json.dump(records, fh, indent=1)
+    ops = []
+    for point, ctype, rows, cols, vrows, vcols, kind in chosen:
+        record = records[tests[(point['op'], ctype, rows, cols, vrows, vcols)]]
+        if isinstance(record, str):
+            why = f"{point['op']}: {record}"
+            skipped[why] = skipped.get(why, 0) + 1
+            continue
+        fields = {'test': point['test'], 'source': point['source'], 'op': point['op'], 'dtype': FIT_TYPES[ctype][1],
+                  'shape': {'rows': rows, 'cols': cols, 'validRows': vrows, 'validCols': vcols}, 'vfImplKind': kind,
+                  'profiled': point['profiled']}
+        ops.append(entry(record, fields, forms))
+    return ops, skipped, failures
 
 
 def main():
@@ -281,9 +358,15 @@ def main():
                 elif record['test'] not in shapes:
                     failures.append(f"{record['test']}: its TEST line does not give the runner's template arguments")
                 else:
-                    ops.append(entry(record, source, shapes[record['test']], forms))
+                    dtype, rows, cols = shapes[record['test']]
+                    shape = {'rows': rows, 'cols': cols, 'validRows': rows, 'validCols': cols}
+                    fields = {'test': record['test'], 'source': source, 'op': record['op'], 'dtype': dtype,
+                              'shape': shape}
+                    ops.append(entry(record, fields, forms))
             for test in sorted(set(shapes) - seen):
                 failures.append(f'{test}: did not run (the case exited {status})')
+        fit_ops, fit_skipped, fit_failures = run_fit(work, clang, plugin, objects, prelude, src, forms, args.out)
+        failures += fit_failures
         fixture = {
             'repository': 'hw-native-sys/pto-isa',
             'commit': commit,
@@ -297,6 +380,11 @@ def main():
                      'functions, read after each test by scripts/vfsim/report.cpp. body is the loop\'s '
                      'instructions in order, repeat its iteration count; shape is the tile and its valid region'),
             'ops': ops,
+            'fitNote': ('fitOps: st_a5_fit\'s hardware-profiled shapes (profiled, from single-op.json) replayed on '
+                        'the same mock (scripts/vfsim/fit_ops.hpp), for the ops and forms it can replay; fitSkipped '
+                        'counts the datapoints left out, by reason'),
+            'fitOps': fit_ops,
+            'fitSkipped': fit_skipped,
         }
         with open(FIXTURE, 'w') as fh:
             json.dump(fixture, fh, indent=1)

@@ -18,6 +18,9 @@ interface VfSimOp {
   vfsimCycles: number | null;
   fallbackCycles?: number;
   notSimulated?: string;
+  vf?: unknown[];
+  vfImplKind?: string;
+  profiled?: number;
 }
 
 const fixtures = path.join(__dirname, '..', 'fixtures', 'costmodel');
@@ -27,6 +30,8 @@ const fixture: {
   measuredBy: { script: string; compiler: string; compat: string[] };
   note: string;
   ops: VfSimOp[];
+  fitOps: VfSimOp[];
+  fitSkipped: Record<string, number>;
 } = JSON.parse(fs.readFileSync(path.join(fixtures, 'vfsim-tileops.json'), 'utf8'));
 const byTest = (test: string): VfSimOp => fixture.ops.find((o) => o.test === test)!;
 
@@ -81,5 +86,34 @@ describe('VfSim tile-op cycles (vfsim-tileops.json)', () => {
     expect([tand.vfsimCycles, tand.fallbackCycles, tand.forms[0]]).toEqual([null, 8 * (4 + 4 + 6 + 4), 'uint32']);
     expect(tand.notSimulated).toContain('no uint32 form of VLDS');
     expect([byTest('TShlS.uint32_1x512').vfsimCycles, byTest('TShlS.uint32_1x512').fallbackCycles]).toEqual([null, 8 * 14]);
+  });
+});
+
+describe('VfSim on st_a5_fit`s hardware-profiled shapes (vfsim-tileops.json fitOps)', () => {
+  const singleOp = JSON.parse(fs.readFileSync(path.join(fixtures, 'single-op.json'), 'utf8'));
+  const fitPoints = singleOp.datapoints.filter((p: { source: string }) => p.source.includes('/st_a5_fit/'));
+  const fit = (op: string, rows: number, cols: number, validRows: number, validCols: number): VfSimOp =>
+    fixture.fitOps.find((o) => o.op === op && o.dtype === 'f32' && JSON.stringify(o.shape) === JSON.stringify({ rows, cols, validRows, validCols }))!;
+
+  it('accounts for every st_a5_fit datapoint: replayed, or counted under the reason it is not', () => {
+    const skipped = Object.values(fixture.fitSkipped).reduce((a, b) => a + b, 0);
+    expect(fixture.fitOps.length + skipped).toBe(fitPoints.length);
+    expect(fixture.fitOps.length).toBeGreaterThan(100);
+  });
+
+  it('TADD f32 1x64: one iteration of vlds, vlds, vadd, vsts; VfSim gives the 55 cycles profiled on hardware', () => {
+    const o = fit('TADD', 1, 64, 1, 64);
+    expect([o.body, o.repeat, o.profiled, o.vfsimCycles]).toEqual([['vlds', 'vlds', 'vadd', 'vsts'], 1, 55, 55]);
+  });
+
+  it('a 2x160 tile with 128 valid columns takes the 2-D form: a loop over the 2 rows of 2 iterations each', () => {
+    const o = fit('TADD', 2, 160, 2, 128);
+    expect([o.body, o.vf]).toEqual([null, [[{ loop: 2, body: [{ loop: 2, body: ['vlds', 'vlds', 'vadd', 'vsts'] }] }]]]);
+  });
+
+  it('TSQRT has no VfSim cycles: params/isa.csv has no VSQRT', () => {
+    for (const o of fixture.fitOps.filter((x) => x.op === 'TSQRT')) {
+      expect([o.vfsimCycles, o.notSimulated]).toEqual([null, 'params/isa.csv has no VSQRT']);
+    }
   });
 });
