@@ -16,7 +16,11 @@ the repeat, never the cycles. This script:
    tests/costmodel/st_a5's CMake files, our googletest stand-in (scripts/perf-sim/gtest) and scripts/vfsim/report.cpp,
    which prints after each test what the mocker recorded: the op, VfSim's cycles, the body tree;
 3. runs each case and writes test/fixtures/costmodel/vfsim-tileops.json: per test its source, op, dtype, shape
-   (from the TEST line's template arguments), body, repeat and vfsimCycles.
+   (from the TEST line's template arguments), body, repeat, each instruction's form and vfsimCycles (null, with
+   the reason and the fallback table's number, where pto-isa does not simulate the body);
+4. replays st_a5_fit's hardware-profiled shapes (our single-op.json) on the same mock, one test per shape through
+   scripts/vfsim/fit_ops.hpp, each run alone: fitOps holds them beside their profiled cycles, fitSkipped counts
+   the datapoints it cannot replay, by reason.
 
 It needs clang++ 15 or newer (pto-isa's half type is _Float16, which clang 14 does not offer on x86) and the
 LLVM development headers of the same version for the plugin (Debian: apt-get install clang-19 llvm-19-dev); it
