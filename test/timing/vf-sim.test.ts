@@ -149,42 +149,66 @@ describe("against VfSim's own cycles", () => {
 });
 
 /**
- * pto-isa's own A5 tile-op tests (tests/costmodel/st_a5) run through VfSim (test/fixtures/costmodel/vfsim-tileops.json,
- * by scripts/vfsim-cycles.py): each records its vector function's loop body and repeat count. The body read as data
- * flow: a load makes a value, a compute op reads the values made since the last compute op (or that op's result) and
- * makes one, a store writes the last value.
+ * pto-isa's own A5 tile-op tests run through VfSim (test/fixtures/costmodel/vfsim-tileops.json, by
+ * scripts/vfsim-cycles.py): `ops`, tests/costmodel/st_a5 (a loop of `repeat` over `body`), and `fitOps`, st_a5_fit's
+ * profiled shapes replayed (their vector functions' loop trees, `vf`, where there are loops in loops). A body read as
+ * data flow: a load makes a value, a compute op reads the values made since the last compute op (or that op's result)
+ * and makes one, a store writes the last value.
  */
-describe("pto-isa's st_a5 tile ops: VfSim's cycles", () => {
-  type Recorded = { test: string; body: string[]; forms: string[]; repeat: number; vfsimCycles: number | null; notSimulated?: string };
-  const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/costmodel/vfsim-tileops.json'), 'utf8')) as { ops: Recorded[] };
-  function ops(r: Recorded): VfOp[] {
-    const out: VfOp[] = [];
-    let next = 0;
-    for (let i = 0; i < r.repeat; i++) {
+describe("pto-isa's A5 tile ops: VfSim's cycles", () => {
+  type Tree = (string | { loop: number; body: Tree })[];
+  type Recorded = { test: string; body: string[] | null; forms: string[]; repeat: number | null; vfsimCycles: number | null; vf?: Tree[] };
+  const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/costmodel/vfsim-tileops.json'), 'utf8')) as {
+    ops: Recorded[];
+    fitOps: Recorded[];
+  };
+  /** The recorded vector functions, each as the ops it runs. */
+  function functions(r: Recorded): VfOp[][] {
+    const trees = r.vf ?? [[{ loop: r.repeat!, body: r.body! }]];
+    return trees.map((tree) => {
+      const out: VfOp[] = [];
+      let next = 0;
+      let runs = 0;
       let live: number[] = [];
-      r.body.forEach((name, k) => {
-        const op = name.toUpperCase();
-        const form = r.forms[k];
-        if (op === 'VSTS') out.push({ op, form, srcs: live.slice(-1), dsts: [] });
-        else {
-          out.push({ op, form, srcs: op === 'VLDS' ? [] : live, dsts: [next], names: [k] });
-          live = op === 'VLDS' ? [...live, next] : [next];
-          next++;
-        }
-      });
-    }
-    return out;
+      const walk = (nodes: Tree, loops: VfLoop[]): void =>
+        nodes.forEach((node, k) => {
+          if (typeof node !== 'string') {
+            const run = runs++;
+            for (let i = 0; i < node.loop; i++) {
+              live = [];
+              walk(node.body, [...loops, { run, iteration: i }]);
+            }
+            return;
+          }
+          const op = node.toUpperCase();
+          const form = r.forms[0];
+          if (op === 'VSTS') out.push({ op, form, srcs: live.slice(-1), dsts: [], loops });
+          else {
+            out.push({ op, form, srcs: op === 'VLDS' ? [] : live, dsts: [next], names: [k], loops });
+            live = op === 'VLDS' ? [...live, next] : [next];
+            next++;
+          }
+        });
+      walk(tree, []);
+      return out;
+    });
   }
-  const simulated = fixture.ops.filter((r) => r.vfsimCycles !== null);
-  it.each(simulated.map((r) => [r.test, r] as const))('%s: the same cycles', (_, r) => {
-    expect(vfCost(ops(r))).toMatchObject({ kind: 'cycles', cycles: r.vfsimCycles });
+  const total = (r: Recorded) => functions(r).map((ops) => vfCost(ops));
+  const all = [...fixture.ops, ...fixture.fitOps];
+  const simulated = all.filter((r) => r.vfsimCycles !== null);
+
+  it.each(simulated.map((r) => [r.test, `${JSON.stringify(r.vf ?? r.repeat)}`.slice(0, 40), r] as const))('%s %s: the same cycles', (_, __, r) => {
+    const costs = total(r);
+    expect(costs.every((c) => c.kind === 'cycles')).toBe(true);
+    expect(costs.reduce((n, c) => n + (c.kind === 'cycles' ? c.cycles : 0), 0)).toBe(r.vfsimCycles);
   });
-  // VfSim's isa.csv has only fp32 and fp16 forms: pto-isa costs the others by its fallback table; we have no data.
-  it.each(fixture.ops.filter((r) => r.vfsimCycles === null).map((r) => [r.test, r] as const))('%s: no data, as VfSim has none', (_, r) => {
-    expect(vfCost(ops(r)).kind).toBe('no-data');
+  // VfSim's isa.csv has only fp32 and fp16 forms and no VSQRT: pto-isa costs those by its fallback table; no data here.
+  it.each(all.filter((r) => r.vfsimCycles === null).map((r) => [r.test, r] as const))('%s: no data, as VfSim has none', (_, r) => {
+    expect(total(r).some((c) => c.kind === 'no-data')).toBe(true);
   });
-  it('covers the tests recorded so far (15 simulated)', () => {
-    expect(simulated.length).toBeGreaterThanOrEqual(15);
+  it('covers what was recorded (15 st_a5 tests and 164 st_a5_fit shapes simulated, 96 of them loops in loops)', () => {
+    expect([fixture.ops, fixture.fitOps].map((list) => list.filter((r) => r.vfsimCycles !== null).length)).toEqual([15, 164]);
+    expect(fixture.fitOps.filter((r) => r.vf).length).toBe(96);
   });
 });
 
