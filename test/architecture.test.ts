@@ -26,7 +26,7 @@ const ALLOWED: Record<string, string[]> = {
   verify: ['diag', 'types', 'spec', 'syntax', 'ascendc', 'ir', 'micro', 'ops'],
   vm: ['diag', 'types', 'numerics', 'micro', 'spec', 'syntax', 'machine', 'ir', 'ops'],
   // Cycle estimates (issue 39): pto-isa's cost tables per op; the pipe model will observe the VM's run.
-  timing: ['diag', 'types', 'spec', 'machine', 'ir', 'ops', 'vm'],
+  timing: ['diag', 'types', 'spec', 'machine', 'ir', 'micro', 'ops', 'vm'],
   emit: ['diag', 'types', 'spec', 'syntax', 'ir', 'ops', 'verify'],
   lower: ['diag', 'types', 'syntax', 'ascendc', 'ir', 'ops', 'verify', 'emit'],
   tools: ['diag', 'types', 'spec', 'ops', 'micro'],

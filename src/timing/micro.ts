@@ -1,4 +1,5 @@
 import type { BoundOp } from '../ir/bound';
+import { pairOf } from '../micro/run/config';
 import type { Executor } from '../ir/definition';
 import type { TransferPath } from '../spec/costmodel-schema';
 import type { PointerSpace, Type } from '../types/type';
@@ -29,6 +30,9 @@ const PIPE_NAMES: Record<Pipe, string> = {
 /** VfSim's names of our element types (its forms): fp32/fp16 for ops, f32/f16/s32 inside a conversion's name. */
 const FORMS: Record<string, string> = { f32: 'fp32', f16: 'fp16' };
 const CONVERSION: Record<string, string> = { f32: 'f32', f16: 'f16', i32: 's32' };
+
+/** The hardware loop registers (set_loop_size_*) a raw copy on each path runs under. */
+const HARDWARE_LOOPS: Partial<Record<TransferPath, string>> = { GM_TO_UB: 'outtoub', UB_TO_GM: 'ubtoout', GM_TO_L1: 'outtol1' };
 
 /** A DMA's path by its pointers' spaces (the pointer operands are the op's source, then its destination). */
 function dmaPath(src: PointerSpace, dst: PointerSpace): TransferPath | undefined {
@@ -164,6 +168,11 @@ function dmaCost(op: BoundOp, x: Executor): OpCost | undefined {
   const int = (name: string, k = 0) => Number(x.int(op, operands[name][k]));
   const block = ptrs[0] !== 'gm' && ptrs[1] !== 'gm' ? 32 : 1;
   let bytes = int('n_burst') * int('len_burst') * block;
-  (operands.loop_counts ?? []).forEach((_, k) => (bytes *= int('loop_counts', k)));
+  if (operands.loop_counts) operands.loop_counts.forEach((_, k) => (bytes *= int('loop_counts', k)));
+  else {
+    // A raw copy repeats its bursts under the hardware loops set_loop_size_* set for its direction.
+    const direction = HARDWARE_LOOPS[path];
+    if (direction) for (const size of pairOf(x.memory, `loop_size_${direction}`)) bytes *= Number(size);
+  }
   return transferCost({ path, instructions: [bytes] });
 }

@@ -315,3 +315,41 @@ ${flat(elem)}`;
     expect(run('i32').summary().noData).toEqual([['VLDS.i32', 1]]);
   });
 });
+
+describe('a raw copy under the hardware loop registers', () => {
+  // One burst of 4096 bytes; set_loop_size_outtoub (2, 3) repeats it 2 x 3 times: 24576 bytes in one DMA.
+  const kernel = (loop2: number, loop1: number) => `module attributes {pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%a: !pto.ptr<f32, gm>) attributes {pto.kernel} {
+    %c0 = arith.constant 0 : i64
+    %c1 = arith.constant 1 : i64
+    %c4096 = arith.constant 4096 : i64
+    %c12288 = arith.constant 12288 : i64
+    %l2 = arith.constant ${loop2} : i64
+    %l1 = arith.constant ${loop1} : i64
+    %false = arith.constant false
+    %ub = pto.castptr %c0 : i64 -> !pto.ptr<f32, ub>
+    pto.set_loop1_stride_outtoub %c4096, %c4096 : i64, i64
+    pto.set_loop2_stride_outtoub %c12288, %c12288 : i64, i64
+    pto.set_loop_size_outtoub %l2, %l1 : i64, i64
+    pto.copy_gm_to_ubuf %a, %ub, %c0, %c1, %c4096, %c0, %c0, %false, %c0, %c0, %c0
+      : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64, i1, i64, i64, i64
+    pto.set_loop_size_outtoub %c1, %c1 : i64, i64
+    return
+  }
+}
+`;
+  const load = (loop2: number, loop1: number): number => {
+    const { program, types, diags } = assemble('k.pto', kernel(loop2, loop1));
+    expect(diags.sorted().filter((d) => d.severity === 'error')).toEqual([]);
+    const observer = new TimingObserver('a5', true);
+    const args = new Map<string, Value>([['%a', new GlobalBuffer('a', 'f32', new Uint8Array(24576))]]);
+    runFunction(program, types, program.functions.get('k')!, args, { numerics: 'npu', maxSteps: 1000, observer, syncCheck: false });
+    const slice = observer.pipelines()[0].slices.find((s) => s.pipe === 'PIPE_MTE2')!;
+    return slice.end - slice.start;
+  };
+
+  it('moves every pass: 262.35 + 24576 / 127.66 = 455 cycles, where one pass is 262.35 + 4096 / 127.66 = 294', () => {
+    expect(load(2, 3)).toBe(455);
+    expect(load(1, 1)).toBe(294);
+  });
+});
