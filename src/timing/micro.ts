@@ -3,7 +3,7 @@ import { pairOf } from '../micro/run/config';
 import type { Executor } from '../ir/definition';
 import type { TransferPath } from '../spec/costmodel-schema';
 import type { PointerSpace, Type } from '../types/type';
-import { noData, OpCost, Pipe } from './cost';
+import { CostArch, noData, OpCost, Pipe } from './cost';
 import type { CorePipeline } from './pipeline';
 import { transferCost } from './transfer';
 import type { VfLoop } from './vf-loops';
@@ -102,7 +102,10 @@ export class MicroTiming {
   private readonly base: number[] = [];
   private runs = 0;
 
-  constructor(private readonly pipeline: (core: number) => CorePipeline) {}
+  constructor(
+    private readonly pipeline: (core: number) => CorePipeline,
+    private readonly arch: CostArch,
+  ) {}
 
   /** A micro op is about to run: a vector scope opens a function (closed by what is returned), others go to it. */
   microOp(core: number, op: BoundOp, x: Executor): (() => void) | void {
@@ -146,9 +149,10 @@ export class MicroTiming {
     this.open[core] = undefined;
     vf.settle();
     if (vf.ops.length === 0) return;
-    const cost = vfCost(vf.ops);
+    // VfSim models the A5 vector core; another target's vector function has no data, counted as 'VF on <arch>'.
+    const cost = this.arch === 'a5' ? vfCost(vf.ops) : noData(`VfSim models the A5 vector core, not ${this.arch}'s`, 'vector');
     // A function VfSim lacks an op of is counted by that op (the profile's no-data list names it).
-    const label = cost.kind === 'cycles' ? 'VF' : cost.reason.replace(/^VfSim's tables have no /, '');
+    const label = this.arch !== 'a5' ? `VF on ${this.arch}` : cost.kind === 'cycles' ? 'VF' : cost.reason.replace(/^VfSim's tables have no /, '');
     this.pipeline(core).issue('PIPE_V', cost, label, `VF(${vf.ops.length} ops)`, {}, vf.source);
   }
 

@@ -59,7 +59,7 @@ export class TimingObserver implements RunObserver {
   /** Per core, per source and destination pipe, the latest point of the source the destination waited for. */
   private readonly ordered: Map<string, number>[] = [];
   /** The micro-ops (A5 VPTO): vector functions costed by VfSim's tables, DMA ops on their MTE pipe. */
-  private readonly micro = new MicroTiming((core) => this.core(core));
+  private readonly micro: MicroTiming;
   /** Per core, per buffer id, the latest rls_buf: a get_buf of the id waits for every earlier release (A5). */
   private readonly buffers: Map<number, Signal>[] = [];
 
@@ -73,6 +73,7 @@ export class TimingObserver implements RunObserver {
     readonly record = false,
     program?: Program,
   ) {
+    this.micro = new MicroTiming((core) => this.core(core), arch);
     if (program) for (const fn of program.functions.values()) collectAutoSynced(fn, program, this.autoSynced);
   }
 

@@ -260,10 +260,10 @@ ${loops(elem)}
   }
 }
 `;
-  function run(elem: 'f32' | 'i32', loops = flat) {
+  function run(elem: 'f32' | 'i32', loops = flat, arch: 'a5' | 'a2a3' = 'a5') {
     const { program, types, diags } = assemble('k.pto', kernel(elem, loops));
     expect(diags.sorted().filter((d) => d.severity === 'error')).toEqual([]);
-    const observer = new TimingObserver('a5', true);
+    const observer = new TimingObserver(arch, true);
     const buffer = (name: string) => new GlobalBuffer(name, elem, new Uint8Array(1024 * 4));
     const args = new Map<string, Value>(['a', 'b', 'c'].map((n) => [`%${n}`, buffer(n)]));
     runFunction(program, types, program.functions.get('k')!, args, { numerics: 'npu', maxSteps: 100_000, observer, syncCheck: false });
@@ -313,6 +313,10 @@ ${flat(elem)}`;
 
   it('a vector function VfSim has no numbers for is no data, named by its op', () => {
     expect(run('i32').summary().noData).toEqual([['VLDS.i32', 1]]);
+  });
+
+  it('VfSim models the A5 vector core: timed for a2a3, the vector function is no data', () => {
+    expect(run('f32', flat, 'a2a3').summary().noData).toEqual([['VF on a2a3', 1]]);
   });
 });
 
