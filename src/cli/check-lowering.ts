@@ -19,6 +19,7 @@ import { FunctionCheck, Runnable, WriterReport, checkFunction } from '../expand/
 import { TARGET_OPTION, UsageError, exitWith, loadYargs, usageFailure } from './common';
 import { rankedPairs } from './ranks';
 import { checkArgValues } from './vm-checks';
+import type { OpComparison } from './lowering-profile';
 
 export const CHECK_LOWERING_OPTIONS = {
   target: { ...TARGET_OPTION, choices: ['a5'] as const, describe: "target chip (the templates are A5's; default: the module's pto.target_arch)" },
@@ -32,6 +33,11 @@ export const CHECK_LOWERING_OPTIONS = {
   vpto: { type: 'string', describe: "PTOAS's own --emit-vpto output of FILE, checked instead of our expansion (needs neither python3 nor PTO_UPSTREAM_DIR)" },
   'save-expanded': { type: 'string', describe: 'write the expansion checked (the lines the report names) to this file' },
   json: { type: 'boolean', default: false, describe: 'print one JSON document: every function, the first difference of each' },
+  profile: {
+    type: 'boolean',
+    default: false,
+    describe: "estimate both runs' cycles (docs/performance.md): the tile level from pto-isa's A5 curves, the expansion's micro-ops from VfSim's tables",
+  },
   'max-steps': { type: 'number', default: LIMITS.steps.value, describe: 'stop a run after this many steps' },
 } as const;
 
@@ -96,6 +102,15 @@ function line(r: FunctionCheck, file: string, expandedName: string): string {
   return parts.join('; ');
 }
 
+/** The timing model and the comparison, loaded only for --profile. */
+function timing() {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it for every check
+  const t = require('../timing/observer') as typeof import('../timing/observer');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with it
+  const compare = require('./lowering-profile') as typeof import('./lowering-profile');
+  return { observer: (a: Assembled) => new t.TimingObserver('a5', true, a.program), ...compare };
+}
+
 export function checkLoweringMain(argv: string[]): number {
   let args;
   try {
@@ -129,6 +144,7 @@ export function checkLoweringMain(argv: string[]): number {
       vpto: args.vpto,
       saveExpanded: args['save-expanded'],
       json: args.json,
+      profile: args.profile,
       maxSteps: args['max-steps'],
     });
   } catch (e) {
@@ -144,6 +160,7 @@ interface Request {
   vpto?: string;
   saveExpanded?: string;
   json: boolean;
+  profile: boolean;
   maxSteps: number;
 }
 
@@ -209,6 +226,7 @@ function check(req: Request): number {
   if (unused.length > 0) throw new UsageError(`--arg ${unused[0]}: no function checked has an argument %${unused[0]}`);
   const tileOpOfCall = callsToTileOps(after, expanded);
   const results: FunctionCheck[] = [];
+  const profiles = new Map<string, OpComparison[]>();
   for (const fn of fns) {
     const names = new Set((fn.regions[0].blocks[0].args ?? []).map((a) => a.name.slice(1)));
     const mine = new Map([...specs].filter(([name]) => names.has(name)));
@@ -219,7 +237,11 @@ function check(req: Request): number {
       if (e instanceof ArgumentError) throw new UsageError(`@${fn.symbol}: ${e.message}`);
       throw e;
     }
-    results.push(checkFunction(runnable(tile, text), runnable(after, expandedText), fn.symbol!, bound.values, { maxSteps: req.maxSteps, tileOpOfCall }));
+    const observers = req.profile ? { tileLevel: timing().observer(tile), expanded: timing().observer(after) } : undefined;
+    results.push(
+      checkFunction(runnable(tile, text), runnable(after, expandedText), fn.symbol!, bound.values, { maxSteps: req.maxSteps, tileOpOfCall, observers }),
+    );
+    if (observers) profiles.set(fn.symbol!, timing().compareOps(tile, observers.tileLevel, after, observers.expanded, expanded));
   }
 
   if (req.json) {
@@ -229,13 +251,15 @@ function check(req: Request): number {
       expansion: req.vpto ?? 'templates',
       expanded: expanded.map((e) => ({ op: e.op, line: e.line, template: e.template, instance: e.instance })),
       notExpanded: notExpanded.map((n) => ({ op: n.op, line: n.line, reason: n.reason })),
-      functions: results,
+      functions: results.map((r) => (profiles.has(r.fn) ? { ...r, profile: profiles.get(r.fn) } : r)),
     };
     process.stdout.write(JSON.stringify(doc) + '\n');
   } else {
     if (expanded.length > 0)
       process.stdout.write(`${req.file}: ${expanded.length} tile op${expanded.length > 1 ? 's' : ''} expanded, ${notExpanded.length} not\n`);
     for (const r of results) process.stdout.write(line(r, req.file, expandedName) + '\n');
+    for (const [fn, ops] of profiles)
+      for (const l of timing().comparisonLines(fn, ops)) process.stderr.write(`${req.file}${l.line === undefined ? '' : `:${l.line}`}: ${l.text}\n`);
   }
   return results.every((r) => 'agree' in r && r.agree) ? 0 : 1;
 }

@@ -12,6 +12,7 @@ import { Program } from '../ir/program';
 import { OpNode, Block } from '../syntax/ast';
 import { TypeTable } from '../syntax/type-table';
 import { runFunction } from '../vm/interpreter';
+import type { RunObserver } from '../vm/observer';
 import { formatValue } from '../vm/io/results';
 import { WriteTracker, Writer } from './provenance';
 
@@ -117,6 +118,8 @@ export interface CheckFunctionOptions {
   maxSteps: number;
   /** The tile op each call of an expansion stands for (our expansion: the calls' ops and their tile ops). */
   tileOpOfCall?: Map<OpNode, { op: string; line: number }>;
+  /** Watchers of the two runs (the timing model, for check-lowering --profile). */
+  observers?: { tileLevel: RunObserver; expanded: RunObserver };
 }
 
 /**
@@ -134,12 +137,17 @@ export function checkFunction(tileLevel: Runnable, expanded: Runnable, fn: strin
   const afterArgs = new Map<string, Value>(params.map((p, i) => [afterParams[i].name, cloneValue(args.get(p.name)!, copies)]));
   const tracker = new WriteTracker([...copies.values()], new Set(opsOf(after.regions.flatMap((r) => r.blocks))));
   try {
-    runFunction(tileLevel.program, tileLevel.types, before, args, { numerics: 'npu', maxSteps: options.maxSteps });
+    runFunction(tileLevel.program, tileLevel.types, before, args, { numerics: 'npu', maxSteps: options.maxSteps, observer: options.observers?.tileLevel });
   } catch (e) {
     return { fn, error: `the tile-level run: ${(e as Error).message}` };
   }
   try {
-    runFunction(expanded.program, expanded.types, after, afterArgs, { numerics: 'npu', maxSteps: options.maxSteps, afterOp: tracker.afterOp });
+    runFunction(expanded.program, expanded.types, after, afterArgs, {
+      numerics: 'npu',
+      maxSteps: options.maxSteps,
+      afterOp: tracker.afterOp,
+      observer: options.observers?.expanded,
+    });
   } catch (e) {
     return { fn, error: `the expanded run: ${(e as Error).message}` };
   }

@@ -114,6 +114,11 @@ export class MicroTiming {
     const inner = frames[frames.length - 1];
     if (inner && inner.first === undefined) [inner.first, inner.iteration] = [op.node, 0];
     else if (inner && inner.first === op.node) inner.iteration++;
+    // A vector function lies within one function: a call ends the one open before it, and its own at its return.
+    if (op.def.properties?.callsFunction) {
+      this.flush(core);
+      return () => this.flush(core);
+    }
     const flow = op.def.properties?.controlFlow;
     if (flow === 'conditional') return;
     if (flow) {

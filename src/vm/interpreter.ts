@@ -624,11 +624,12 @@ class Interpreter implements Executor {
     // The op a release or an acquire belongs to, for the observer (which ops hand off between cores is theirs to say).
     this.current = op;
     const props = op.def.properties;
-    if (this.options.observer?.microOp && (op.node.micro || props?.vecscopeInference === 'explicit-scope' || props?.controlFlow)) return this.observeMicro(op);
+    if (this.options.observer?.microOp && (op.node.micro || props?.vecscopeInference === 'explicit-scope' || props?.controlFlow || props?.callsFunction))
+      return this.observeMicro(op);
     return op.def.execute(this, op);
   }
 
-  /** Runs a micro-level op or a control-flow op under an observer that asked to see them (the timing model's vector functions). */
+  /** Runs a micro-level op, a control-flow op or a call under an observer that asked to see them (the timing model's vector functions). */
   private observeMicro(op: BoundOp): void | Generator<Wait, void, void> {
     const ran = this.options.observer!.microOp!(this.id, op, this);
     const run = op.def.execute!(this, op);

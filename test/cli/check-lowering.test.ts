@@ -49,6 +49,28 @@ expanding('check-lowering', () => {
     expect(doc.functions).toEqual([{ fn: 'kernel', agree: true, bytes: 6144 }]);
   });
 
+  test('--profile: each expanded op at both levels; tadd f32 1x512 is 65 cycles tile level, 62 expanded (VfSim`s own)', () => {
+    const file = scratch.write('tadd512.pto', binaryKernel({ op: 'pto.tadd', dtype: 'f32', rows: 1, cols: 512, vRow: 1, vCol: 512 }));
+    const r = runTool('pto-vm', 'check-lowering', file, '--profile');
+    expect(r.status).toBe(0);
+    const lines = r.stderr.split('\n').filter((l) => l.includes('profile:'));
+    // Tile level: pto-isa's A5 curve TADD fp32 1D, 1.2469671 x 8 repeats + 55.073657 = 65. Expanded: the template's
+    // vector function, 8 x (vlds, vlds, vadd, vsts), which VfSim itself puts at 62 (vfsim-tileops.json,
+    // TAdd.float_1x512). Each load of 2048 bytes: 262.35 + 2048 / 127.66 = 278 at both levels; the store 2048 bytes
+    // at 188.46 GiB/s: 18.
+    expect(lines).toEqual([
+      `${file}: @kernel: profile: the expanded ops' cycles summed: tile level 639 cycles, expanded 636 cycles`,
+      `${file}:14: @kernel: profile: pto.tload: tile level MTE2 278, expanded MTE2 278`,
+      `${file}:16: @kernel: profile: pto.tload: tile level MTE2 278, expanded MTE2 278`,
+      `${file}:18: @kernel: profile: pto.tadd: tile level V 65, expanded V 62`,
+      `${file}:19: @kernel: profile: pto.tstore: tile level MTE3 18, expanded MTE3 18`,
+    ]);
+    const doc = JSON.parse(runTool('pto-vm', 'check-lowering', file, '--profile', '--json').stdout) as {
+      functions: { profile: { op: string; tileLevel: { pipes: Record<string, number> }; expanded: { pipes: Record<string, number> } }[] }[];
+    };
+    expect(doc.functions[0].profile.map((o) => [o.op, o.tileLevel.pipes, o.expanded.pipes])[2]).toEqual(['pto.tadd', { PIPE_V: 65 }, { PIPE_V: 62 }]);
+  });
+
   test('tfmod f32 (-7 fmod 3): differ at the first element, both values, the tstore’s mte_ub_gm and the tfmod template’s vsts named; exit 1', () => {
     const file = scratch.write('tfmod.pto', binaryKernel({ op: 'pto.tfmod', dtype: 'f32', rows: 4, cols: 64, vRow: 4, vCol: 63 }));
     const a = scratch.at('a.bin');

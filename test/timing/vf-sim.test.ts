@@ -357,3 +357,49 @@ describe('a raw copy under the hardware loop registers', () => {
     expect(load(1, 1)).toBe(294);
   });
 });
+
+describe('vector functions end at function boundaries', () => {
+  // @add's 8 iterations of vlds/vlds/vadd/vsts (no scope of its own, as PTOAS's templates write it), called twice:
+  // two vector functions of 62 cycles each (VfSim's TADD f32 1x512: test/fixtures/costmodel/vfsim-tileops.json),
+  // not one of 16 iterations.
+  const text = `module attributes {pto.target_arch = "a5"} {
+  func.func private @add(%a: !pto.ptr<f32, ub>, %b: !pto.ptr<f32, ub>, %c: !pto.ptr<f32, ub>) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c512 = arith.constant 512 : index
+    %n = arith.constant 512 : i32
+    %r:1 = scf.for %i = %c0 to %c512 step %c64 iter_args(%left = %n) -> (i32) {
+      %m, %rest = pto.plt_b32 %left : i32 -> !pto.mask<b32>, i32
+      %x = pto.vlds %a[%i] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>
+      %y = pto.vlds %b[%i] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>
+      %s = pto.vadd %x, %y, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>
+      pto.vsts %s, %c[%i], %m : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>
+      scf.yield %rest : i32
+    }
+    return
+  }
+  func.func @k() {
+    %c0 = arith.constant 0 : i64
+    %c2048 = arith.constant 2048 : i64
+    %c4096 = arith.constant 4096 : i64
+    %a = pto.castptr %c0 : i64 -> !pto.ptr<f32, ub>
+    %b = pto.castptr %c2048 : i64 -> !pto.ptr<f32, ub>
+    %c = pto.castptr %c4096 : i64 -> !pto.ptr<f32, ub>
+    func.call @add(%a, %b, %c) : (!pto.ptr<f32, ub>, !pto.ptr<f32, ub>, !pto.ptr<f32, ub>) -> ()
+    func.call @add(%a, %b, %c) : (!pto.ptr<f32, ub>, !pto.ptr<f32, ub>, !pto.ptr<f32, ub>) -> ()
+    return
+  }
+}
+`;
+  it('two calls of a function of vector ops are two vector functions', () => {
+    const { program, types, diags } = assemble('k.pto', text);
+    expect(diags.sorted().filter((d) => d.severity === 'error')).toEqual([]);
+    const observer = new TimingObserver('a5', true);
+    runFunction(program, types, program.functions.get('k')!, new Map(), { numerics: 'npu', maxSteps: 10_000, observer, syncCheck: false });
+    const vfs = observer.pipelines()[0].slices.filter((s) => s.pipe === 'PIPE_V');
+    expect(vfs.map((s) => [s.name, s.end - s.start])).toEqual([
+      ['VF(32 ops)', 62],
+      ['VF(32 ops)', 62],
+    ]);
+  });
+});
