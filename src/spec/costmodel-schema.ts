@@ -113,7 +113,7 @@ export const A2a3InstructionsFile = z.object({
   ops: z.record(
     z.string().regex(/^T[A-Z0-9]+$/),
     z.strictObject({
-      lowering: z.enum(['binary', 'binaryScalar', 'unary', 'columnReduce', 'columnSum', 'rowReduce', 'convert', 'transpose', 'select', 'sort32', 'mergeSort', 'gather']),
+      lowering: z.enum(['binary', 'binaryScalar', 'unary', 'columnReduce', 'columnSum', 'rowReduce', 'convert', 'transpose', 'select', 'sort32', 'mergeSort', 'gather', 'rowExpandBinary']),
       intrinsic: z.string().regex(/^[a-z][a-z_0-9]+$/),
       /** The reducing intrinsic of a row reduction (vcmax, vcadd). */
       reduceIntrinsic: z.string().regex(/^[a-z][a-z_0-9]+$/).optional(),

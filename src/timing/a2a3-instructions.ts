@@ -298,6 +298,24 @@ function gather(s: Shape): Step[] | string {
   return inCountMode(run(src.validRows));
 }
 
+/**
+ * TROWEXPANDADD/SUB/MUL/DIV/MAX/MIN (TRowExpandBinOp.hpp TRowExpandBin): a column-major per-row operand is first
+ * broadcast to one 32-byte block a row (vbrcb, ceil(rows / 8) repeats) and a barrier; then one count-mode call a row
+ * when the row strides overflow or a row has more repeats than there are rows, else the rows as repeats, one
+ * instruction per repeat of the width (a remainder under a mask; a tile narrower than a repeat under one mask).
+ */
+function rowExpandBinary(s: Shape): Step[] | string {
+  const perRow = s.sources?.[1];
+  if (perRow?.rowMajor === undefined) return "the per-row operand's layout is not known";
+  if (s.rows >= 256 && s.validRows >= 256) return 'the form for 256 rows or more is not modelled';
+  const steps: Step[] = perRow.rowMajor ? [] : [{ kind: 'intrinsic', repeat: Math.ceil(s.validRows / 8), name: 'vbrcb' }, barrier];
+  if (s.cols / s.perBlock > STRIDE_MAX || Math.floor(s.validCols / s.perRepeat) > s.validRows) return [...steps, ...countMode(s.validRows)];
+  if (s.cols < s.perRepeat) return [...steps, partialMask, run(s.validRows), fullMask];
+  steps.push(...Array<Step>(Math.floor(s.validCols / s.perRepeat)).fill(run(s.validRows)));
+  if (s.validCols % s.perRepeat) steps.push(partialMask, run(s.validRows), fullMask);
+  return steps;
+}
+
 /** pto-isa's a2a3 lowerings (TBinOp.hpp, TBinSOp.hpp, TUnaryOp.hpp), by name in a2a3-instructions.json. */
 const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Shape) => Step[] | string> = {
   // Narrow tiles: the rows as repeats under one mask; else one run when the valid width is the tile's.
@@ -323,6 +341,7 @@ const LOWERINGS: Record<A2a3InstructionsData['ops'][string]['lowering'], (s: Sha
   sort32,
   mergeSort,
   gather,
+  rowExpandBinary,
 };
 
 /** The cycles of a lowering: heads, slopes, the count-mode floor, control calls and the tail left at the end. */

@@ -36,7 +36,7 @@ export interface TileOpInput {
   /** TCOLSUM's isBinary (pairwise sums through a scratch tile); absent: not known. */
   binary?: boolean;
   /** The tile sources' valid regions, in operand order (TMRGSORT: one source is format 1, several are lists). */
-  sources?: readonly { validRows: number; validCols: number }[];
+  sources?: readonly { validRows: number; validCols: number; /** Row-major (else column-major). */ rowMajor?: boolean }[];
   /** TMRGSORT format 1: the length of each of the 4 merged blocks, in elements. */
   blockLen?: number;
   /** TGATHER: the mask form's pattern (absent: the index or compare form). */

@@ -247,7 +247,7 @@ export class TimingObserver implements RunObserver {
       cols: tile.type.cols,
       validRows: tile.vRow,
       validCols: tile.vCol,
-      sources: srcs.map((t) => ({ validRows: t.vRow, validCols: t.vCol })),
+      sources: srcs.map((t) => ({ validRows: t.vRow, validCols: t.vCol, rowMajor: t.type.blayout === 'row_major' })),
       blockLen: typeof blockLen === 'number' || typeof blockLen === 'bigint' ? Number(blockLen) : undefined,
       maskPattern: typeof maskPattern === 'string' ? maskPattern : undefined,
     });

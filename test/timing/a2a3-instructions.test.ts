@@ -190,3 +190,44 @@ describe('a2a3 TMRGSORT, TGATHER and TSORT32 as the top-k kernel issues them', (
     expect(cycles(a2a3InstructionCost({ ...a2a3('TSORT32', 'f32', 1, 2048), sources: [row(1024), row(1024)] }))).toBe(71);
   });
 });
+
+describe('a2a3 TROWEXPAND{ADD,SUB,MUL,DIV,MAX,MIN} in pto-isa`s instruction-level model', () => {
+  // dst and src0 rows x cols f32, the per-row operand rows x 1 (column-major, as a row reduction leaves it).
+  const rowExpand = (op: string, rows: number, cols: number, rowMajor = false): TileOpInput => ({
+    ...a2a3(op, 'f32', rows, cols),
+    sources: [
+      { validRows: rows, validCols: cols },
+      { validRows: rows, validCols: rowMajor ? 8 : 1, rowMajor },
+    ],
+  });
+
+  it('a column-major per-row operand: vbrcb, a barrier, then the rows as repeats per 256-byte column block', () => {
+    // TROWEXPANDSUB 16x64: vbrcb(2) costs 0 (head 0, slope 0), the barrier 1 + vbrcb's tail 18; vsub 16 repeats after
+    // the barrier 10 + 2 * 16; the tail 14 at the end: 75
+    expect(cycles(a2a3InstructionCost(rowExpand('TROWEXPANDSUB', 16, 64)))).toBe(75);
+    // A row-major per-row operand (one 32-byte block a row already): no vbrcb, no barrier: 10 + 32 + 14 = 56
+    expect(cycles(a2a3InstructionCost(rowExpand('TROWEXPANDSUB', 16, 64, true)))).toBe(56);
+  });
+
+  // perf_sim's flash-attention traces at 3186c381 (scripts/perf-sim-totals.py --out: FAPerfSim.*'s ops.tsv) give these
+  // ops' durations from pto-isa's own model, which perf_sim reads before the last intrinsic's tail is added; ours
+  // are each of them plus that tail (vmul 15, vdiv 19, vsub 14).
+  it.each([
+    ['TROWEXPANDMUL', 32, 64, 93, 15],
+    ['TROWEXPANDMUL', 64, 64, 157, 15],
+    ['TROWEXPANDMUL', 64, 128, 285, 15],
+    ['TROWEXPANDDIV', 32, 64, 158, 19],
+    ['TROWEXPANDDIV', 64, 64, 286, 19],
+    ['TROWEXPANDDIV', 64, 128, 542, 19],
+    ['TROWEXPANDSUB', 8, 256, 93, 14],
+    ['TROWEXPANDSUB', 16, 256, 157, 14],
+    ['TROWEXPANDSUB', 32, 256, 285, 14],
+  ])('%s f32 %ix%i: perf_sim`s %i plus the tail %i', (op, rows, cols, perfSim, tail) => {
+    expect(cycles(a2a3InstructionCost(rowExpand(op, rows, cols)))).toBe(perfSim + tail);
+  });
+
+  it('no data without the per-row operand`s layout, or from 256 rows on', () => {
+    expect(cycles(a2a3InstructionCost(a2a3('TROWEXPANDSUB', 'f32', 16, 64)))).toContain("the per-row operand's layout is not known");
+    expect(cycles(a2a3InstructionCost(rowExpand('TROWEXPANDSUB', 256, 64)))).toContain('256 rows or more');
+  });
+});

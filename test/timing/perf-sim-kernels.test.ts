@@ -64,7 +64,7 @@ function faRun(size: FaSize, inputs: { q: number[]; k: number[]; v: number[] }) 
   const fn = [...program.functions.values()].find((f) => f.symbol === 'fa')!;
   const args = new Map<string, Value>(Object.entries(buffers).map(([name, b]) => [`%${name}`, b]));
   runLaunch(program, types, fn, args, { numerics: 'npu', maxSteps: 10_000_000, observer }, size.blocks);
-  return { total: observer.summary().totalCycles, o: buffers.o, buffers };
+  return { total: observer.summary().totalCycles, noData: observer.summary().noData, o: buffers.o, buffers };
 }
 
 /** Zero Q (the rows of every block), K and V. */
@@ -119,8 +119,10 @@ describe('perf_sim_st flash attention (kernels/manual/common/flash_atten)', () =
     expect(fs.readFileSync(path.join(FIXTURES, 'perf-sim', `${size.test}.pto`), 'utf8')).toBe(faProgram(size));
   });
 
-  test.each(FA_SIZES)('$test: total recorded as ours in its exception', (size) => {
-    holds(size.test, faRun(size, zeroInputs(size)).total);
+  test.each(FA_SIZES)('$test: total recorded as ours in its exception, every op costed', (size) => {
+    const run = faRun(size, zeroInputs(size));
+    expect(run.noData).toEqual([]);
+    holds(size.test, run.total);
   });
 
   // O = softmax(Q K^T / sqrt(head)) V against numpy (perf-sim/fa_check.py: a float64 reference within 2^-11 max|V|,
