@@ -20,7 +20,12 @@ the repeat, never the cycles. This script:
    the reason and the fallback table's number, where pto-isa does not simulate the body);
 4. replays st_a5_fit's hardware-profiled shapes (our single-op.json) on the same mock, one test per shape through
    scripts/vfsim/fit_ops.hpp, each run alone: fitOps holds them beside their profiled cycles, fitSkipped counts
-   the datapoints it cannot replay, by reason.
+   the datapoints it cannot replay, by reason;
+5. runs the tile ops pto-isa's A5 curves lack (NO_CURVE_CASES: row and column reductions, row broadcasts, TEXPANDS,
+   binary-scalar shapes) at a few shapes each through the same runners: noCurveOps holds each one's loop tree, its
+   registers and VfSim's cycles (simCycles: VfSim's simulator past PredictVfCycles' guard against vbr, whose source
+   is a scalar), noCurveUnrecorded the shapes the mock's loop trace could not record. The intrinsics they need and
+   the A5 mock lacks are recorded as it records the others (NO_CURVE_INTRINSICS).
 
 It needs clang++ 15 or newer (pto-isa's half type is _Float16, which clang 14 does not offer on x86) and the
 LLVM development headers of the same version for the plugin (Debian: apt-get install clang-19 llvm-19-dev); it
@@ -61,9 +66,11 @@ pst = _load_perf_sim_totals()
 # (cce_costmodel/a5_vf_stub.hpp) does not define. None of st_a5's ops is int64, so none of them runs; each is
 # supplied as a stub that stops the test ("... is not implemented yet") if it ever is, so no cycles are
 # recorded for a body the mock could not see.
-INT64_INTRINSICS = ['vaddc', 'vaddcs', 'vsubc', 'vsubcs', 'vmull', 'vcmp_ge', 'psel', 'psts', 'pxor', 'vbr', 'vintlv',
-                    'vdintlv', 'ppack', 'punpack', 'plds', 'atomicAdd']
-INT64_MODES = ['INTLV_B32', 'DINTLV_B32', 'LOWER', 'PART_EVEN', 'ROUND_R', 'ROUND_Z', 'RS_DISABLE', 'US']
+INT64_INTRINSICS = ['vaddc', 'vaddcs', 'vsubc', 'vsubcs', 'vmull', 'vcmp_ge', 'psel', 'psts', 'pxor', 'vintlv',
+                    'vdintlv', 'ppack', 'punpack', 'plds', 'atomicAdd', 'vgather2', 'vscatter',
+                    'vci']
+INT64_MODES = ['INTLV_B32', 'DINTLV_B32', 'LOWER', 'PART_EVEN', 'ROUND_R', 'ROUND_Z', 'RS_DISABLE', 'US', 'NORM_B32',
+               'INC_ORDER']
 A5_COMPAT_PRELUDE = [
     ('vfsim_missing', None,
      '#include <cstdio>\n#include <cstdlib>\n[[noreturn]] inline void vfsim_missing(const char *name) '
@@ -77,7 +84,25 @@ A5_COMPAT_PRELUDE = [
      f'enum VfsimMissingMode {{ {", ".join(INT64_MODES)} }};',
      'the mode arguments of those intrinsics; only passed to them'),
 ]
+# The ops pto-isa's A5 curves lack (row and column reductions, row broadcasts) call intrinsics the A5 mock does not
+# define either, though VfSim's params/isa.csv prices most (VCADD, VCMAX, VCMIN, VBR, VMAXS): they are recorded here the way
+# the mock records every other compute intrinsic (PTO_VF_RECORD_VOID: the first operand the destination, the
+# registers after it the sources), so VfSim sees the body pto-isa's source issues. vbr's source is a scalar, no
+# register: VfSimCostModel takes an instruction without a source register (but vdup) as one it cannot simulate.
+NO_CURVE_INTRINSICS = ['vcadd', 'vcmax', 'vcmin', 'vbr', 'vmaxs', 'vldas', 'vldus']
+NO_CURVE_MODES = ['PAT_VL1', 'POS_LOWEST', 'MODE_MERGING', 'PART_ODD', 'VST_VLD', 'BRC_B8', 'BRC_B16', 'BRC_B32', 'BLK']
+A5_COMPAT_PRELUDE += [
+    ('mem_bar', r'inline[^;{}]*\bmem_bar\s*\(|PTO_VF_RECORD_\w+\(mem_bar\)',
+     'template <class... A> [[noreturn]] inline int mem_bar(A &&...) { vfsim_missing("mem_bar"); }',
+     'only in TCOLSUM\'s binary-tree form (TColSum_Binary_TmpProc), which no runner takes'),
+    ('no-curve modes', r'#define\s+PAT_VL1\b|\bPAT_VL1\s*=',
+     f'enum VfsimNoCurveMode {{ {", ".join(NO_CURVE_MODES)} }};',
+     'mode arguments of the reduction and broadcast intrinsics below; only passed to them'),
+]
 A5_COMPAT_EDITS = [
+    ('include/pto/costmodel/a5/cce_costmodel/a5_vf_stub.hpp', '\nPTO_VF_RECORD_VOID(pnot)\n',
+     '\nPTO_VF_RECORD_VOID(pnot)\n' + ''.join(f'PTO_VF_RECORD_VOID({n})\n' for n in NO_CURVE_INTRINSICS),
+     'the intrinsics of the no-curve ops, recorded as the mock records the others (NO_CURVE_INTRINSICS)'),
     ('include/pto/costmodel/a5/cce_costmodel/a5_vf_stub.hpp', '\nstruct hifloat8_t {};\n', '\n',
      'an empty placeholder; cpu/Hifloat8.hpp (3a36f00b), which the same build includes, defines the real type'),
 ]
@@ -233,6 +258,9 @@ def entry(record, fields, forms):
         op['vfsimCycles'] = None
         op['fallbackCycles'] = record['tableCycles']
         op['notSimulated'] = why
+        # VfSim's simulator run on the same tree past that guard (scripts/vfsim/report.cpp simCycles), where it can
+        if record.get('simCycles', -1) >= 0:
+            op['simCycles'] = record['simCycles']
     elif record['vfsimCycles'] == record['tableCycles']:
         sys.exit(f"{record['test']}: VfSim's cycles equal its fallback table's though every form is in isa.csv; check")
     return op
@@ -318,6 +346,69 @@ def run_fit(work, clang, plugin, objects, prelude, src, forms, out):
     return ops, skipped, failures
 
 
+# The tile ops pto-isa's A5 curves (a5-formula.json) lack, run at a few shapes each through the runners of
+# scripts/vfsim/fit_ops.hpp: (op, element type, rows, cols, valid rows, valid cols). Row ops write or read a
+# column-major rows x 1 tile, which must be 32-byte aligned: 8 rows of f32, 16 of f16 at least.
+ROW_SHAPES = [('float', 16, 64, 16, 64), ('float', 8, 256, 8, 200), ('float', 8, 64, 1, 64), ('float', 16, 32, 16, 32),
+              ('half', 16, 128, 16, 128), ('half', 16, 256, 16, 100)]
+COL_SHAPES = [('float', 16, 64, 16, 64), ('float', 1, 64, 1, 64), ('float', 7, 256, 7, 200), ('half', 16, 128, 16, 128),
+              ('half', 4, 256, 3, 100)]
+FILL_SHAPES = [('float', 16, 64, 16, 64), ('float', 1, 512, 1, 512), ('float', 8, 256, 8, 200), ('half', 16, 128, 16, 128),
+               ('half', 4, 256, 4, 100)]
+NO_CURVE_CASES = [
+    *[(op, *shape) for op in ('TROWSUM', 'TROWMAX', 'TROWMIN') for shape in ROW_SHAPES],
+    *[(f'TROWEXPAND{op}', *shape) for op in ('ADD', 'SUB', 'MUL', 'DIV', 'MAX', 'MIN') for shape in ROW_SHAPES],
+    *[(op, *shape) for op in ('TCOLSUM', 'TCOLMAX', 'TCOLMIN') for shape in COL_SHAPES],
+    *[('TEXPANDS', *shape) for shape in FILL_SHAPES],
+    # binary-scalar shapes the curves lack (a one-row tile narrower than a repeat: rmsnorm's), and 2-D ones
+    ('TMULS', 'float', 1, 16, 1, 16), ('TADDS', 'float', 1, 16, 1, 16), ('TSUBS', 'float', 8, 256, 8, 200),
+    ('TMAXS', 'half', 16, 256, 16, 100), ('TMAXS', 'float', 16, 64, 16, 64),
+]
+
+
+def run_no_curve(work, clang, plugin, objects, prelude, src, forms, out):
+    """Runs NO_CURVE_CASES, each test alone; returns their entries (with each instruction's register names: the
+    data flow a body's model must follow) the cases the mock recorded nothing for, and the cases that did not run."""
+    lines = ['#include <gtest/gtest.h>', '#include "fit_ops.hpp"']
+    for k, (op, ctype, rows, cols, vrows, vcols) in enumerate(NO_CURVE_CASES):
+        lines.append(f'TEST(VfsimNoCurve, c{k}) {{ vfsim_fit::Run{op}<{ctype}, {rows}, {cols}, {vrows}, {vcols}>(); }}')
+    driver, binary = os.path.join(work, 'no-curve.cpp'), os.path.join(work, 'bin', 'no-curve')
+    with open(driver, 'w') as fh:
+        fh.write('\n'.join(lines) + '\n')
+    os.makedirs(os.path.dirname(binary), exist_ok=True)
+    error = compile_all([clang, *test_flags(src), '-include', prelude, '-I', pst.GTEST_STANDIN, '-I',
+                         os.path.dirname(FIT_OPS), f'-fpass-plugin={plugin}', driver, *objects, '-lpthread', '-o',
+                         binary], 'the no-curve ops')
+    if error:
+        return [], [], [f'the no-curve ops do not compile:\n{error}']
+    ops, failures, records, unrecorded = [], [], [], []
+    for k, (op, ctype, rows, cols, vrows, vcols) in enumerate(NO_CURVE_CASES):
+        result = subprocess.run([binary, f'--gtest_filter=VfsimNoCurve.c{k}'], capture_output=True, text=True)
+        found = [json.loads(line[len('[VFSIM] '):]) for line in result.stdout.split('\n') if line.startswith('[VFSIM] ')]
+        name = f'{op} {ctype} {rows}x{cols} valid {vrows}x{vcols}'
+        if not found or found[0]['failed'] or 'op' not in found[0]:
+            failures.append(f"{name}: {result.stderr.strip().split(chr(10))[-1] or f'exit {result.returncode}'}")
+            continue
+        record = found[0]
+        records.append(record)
+        if not record['insts']:
+            # The mock's loop trace (vf_trace.hpp) keeps a loop only when every iteration records the same
+            # instructions on the same operands: a row op whose source pointer moves by the row's padding between
+            # rows (its post-update loads do not move the mock's pointer) names another UB address each row.
+            unrecorded.append(f'{name}: the mock recorded no vector function (its loop trace found rows that differ)')
+            continue
+        fields = {'test': name, 'source': 'scripts/vfsim/fit_ops.hpp', 'op': op, 'dtype': FIT_TYPES[ctype][1],
+                  'shape': {'rows': rows, 'cols': cols, 'validRows': vrows, 'validCols': vcols}}
+        o = entry(record, fields, forms)
+        o['vf'] = record['vf']
+        o['registers'] = [inst['names'] for inst in record['insts']]
+        ops.append(o)
+    if out:
+        with open(os.path.join(out, 'no-curve-results.json'), 'w') as fh:
+            json.dump(records, fh, indent=1)
+    return ops, unrecorded, failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--repo', default='/work/.mirror/hw-native-sys+pto-isa/repo')
@@ -371,6 +462,8 @@ def main():
                 failures.append(f'{test}: did not run (the case exited {status})')
         fit_ops, fit_skipped, fit_failures = run_fit(work, clang, plugin, objects, prelude, src, forms, args.out)
         failures += fit_failures
+        no_curve_ops, no_curve_unrecorded, no_curve_failures = run_no_curve(work, clang, plugin, objects, prelude, src, forms, args.out)
+        failures += no_curve_failures
         fixture = {
             'repository': 'hw-native-sys/pto-isa',
             'commit': commit,
@@ -389,6 +482,14 @@ def main():
                         'counts the datapoints left out, by reason'),
             'fitOps': fit_ops,
             'fitSkipped': fit_skipped,
+            'noCurveNote': ('noCurveOps: tile ops pto-isa\'s A5 curves lack, run at a few shapes each on the same '
+                            'mock (NO_CURVE_CASES, through scripts/vfsim/fit_ops.hpp; the intrinsics the mock lacks '
+                            'recorded as it records the others, NO_CURVE_INTRINSICS). vf is the loop tree, registers '
+                            'each instruction\'s operand names (destinations first) in the order of forms. Where '
+                            'PredictVfCycles falls back to its table (vfsimCycles null, notSimulated why), simCycles '
+                            'is VfSim\'s simulator on the same tree past that guard (scripts/vfsim/report.cpp)'),
+            'noCurveOps': no_curve_ops,
+            'noCurveUnrecorded': no_curve_unrecorded,
         }
         with open(FIXTURE, 'w') as fh:
             json.dump(fixture, fh, indent=1)

@@ -11,6 +11,19 @@
 // TRSQRT is left out: npu/a5/TRsqrt.hpp uses MODE_MERGING, which the A5 mock does not define.
 #include <pto/npu/a5/TDivS.hpp>
 #include <pto/npu/a5/TUnaryOp.hpp>
+// The ops pto-isa's A5 curves lack (scripts/vfsim-cycles.py NO_CURVE_CASES): reductions, row broadcasts, fills.
+#include <pto/npu/a5/TRowReduce.hpp>
+#include <pto/npu/a5/TRowExpandAdd.hpp>
+#include <pto/npu/a5/TRowExpandSub.hpp>
+#include <pto/npu/a5/TRowExpandMul.hpp>
+#include <pto/npu/a5/TRowExpandDiv.hpp>
+#include <pto/npu/a5/TRowExpandMax.hpp>
+#include <pto/npu/a5/TRowExpandMin.hpp>
+#include <pto/npu/a5/TColSum.hpp>
+#include <pto/npu/a5/TColMax.hpp>
+#include <pto/npu/a5/TColMin.hpp>
+#include <pto/npu/a5/TExpandS.hpp>
+#include <pto/npu/a5/TMaxs.hpp>
 
 namespace vfsim_fit {
 
@@ -51,6 +64,54 @@ using VecTile = pto::Tile<pto::TileType::Vec, T, Rows, Cols, pto::BLayout::RowMa
         OP(dst, src, static_cast<T>(2));                                     \
     }
 
+// A row reduction into a column-major Rows x 1 tile (softmax's layout); the scratch tile is unused on A5.
+#define VFSIM_FIT_ROW_REDUCE(OP)                                                                        \
+    template <typename T, int Rows, int Cols, int ValidRows, int ValidCols>                             \
+    void Run##OP()                                                                                      \
+    {                                                                                                   \
+        VecTile<T, Rows, Cols, ValidRows, ValidCols> src, tmp;                                          \
+        pto::Tile<pto::TileType::Vec, T, Rows, 1, pto::BLayout::ColMajor, ValidRows, 1> dst;            \
+        TASSIGN(src, 0x0);                                                                              \
+        TASSIGN(tmp, 0x10000);                                                                          \
+        TASSIGN(dst, 0x20000);                                                                          \
+        ::pto::mocker::ResetTrace();                                                                    \
+        OP(dst, src, tmp);                                                                              \
+    }
+// A row broadcast: src1 holds one value a row, column-major Rows x 1 (as a row reduction leaves it).
+#define VFSIM_FIT_ROW_EXPAND(OP)                                                                        \
+    template <typename T, int Rows, int Cols, int ValidRows, int ValidCols>                             \
+    void Run##OP()                                                                                      \
+    {                                                                                                   \
+        VecTile<T, Rows, Cols, ValidRows, ValidCols> dst, src0;                                         \
+        pto::Tile<pto::TileType::Vec, T, Rows, 1, pto::BLayout::ColMajor, ValidRows, 1> src1;           \
+        TASSIGN(src0, 0x0);                                                                             \
+        TASSIGN(src1, 0x10000);                                                                         \
+        TASSIGN(dst, 0x20000);                                                                          \
+        ::pto::mocker::ResetTrace();                                                                    \
+        OP(dst, src0, src1);                                                                            \
+    }
+// A column reduction into a 1 x Cols row (TCOLSUM's two-operand form: not the binary-tree one).
+#define VFSIM_FIT_COL_REDUCE(OP)                                                                        \
+    template <typename T, int Rows, int Cols, int ValidRows, int ValidCols>                             \
+    void Run##OP()                                                                                      \
+    {                                                                                                   \
+        VecTile<T, Rows, Cols, ValidRows, ValidCols> src;                                               \
+        VecTile<T, 1, Cols, 1, ValidCols> dst;                                                          \
+        TASSIGN(src, 0x0);                                                                              \
+        TASSIGN(dst, 0x20000);                                                                          \
+        ::pto::mocker::ResetTrace();                                                                    \
+        OP(dst, src);                                                                                   \
+    }
+#define VFSIM_FIT_FILL(OP)                                                                              \
+    template <typename T, int Rows, int Cols, int ValidRows, int ValidCols>                             \
+    void Run##OP()                                                                                      \
+    {                                                                                                   \
+        VecTile<T, Rows, Cols, ValidRows, ValidCols> dst;                                               \
+        TASSIGN(dst, 0x20000);                                                                          \
+        ::pto::mocker::ResetTrace();                                                                    \
+        OP(dst, static_cast<T>(2));                                                                     \
+    }
+
 VFSIM_FIT_BINARY(TADD)
 VFSIM_FIT_BINARY(TSUB)
 VFSIM_FIT_BINARY(TMUL)
@@ -60,5 +121,22 @@ VFSIM_FIT_UNARY(TRECIP)
 VFSIM_FIT_UNARY(TNEG)
 VFSIM_FIT_SCALAR(TMINS)
 VFSIM_FIT_SCALAR(TDIVS)
+VFSIM_FIT_SCALAR(TADDS)
+VFSIM_FIT_SCALAR(TSUBS)
+VFSIM_FIT_SCALAR(TMULS)
+VFSIM_FIT_SCALAR(TMAXS)
+VFSIM_FIT_ROW_REDUCE(TROWSUM)
+VFSIM_FIT_ROW_REDUCE(TROWMAX)
+VFSIM_FIT_ROW_REDUCE(TROWMIN)
+VFSIM_FIT_ROW_EXPAND(TROWEXPANDADD)
+VFSIM_FIT_ROW_EXPAND(TROWEXPANDSUB)
+VFSIM_FIT_ROW_EXPAND(TROWEXPANDMUL)
+VFSIM_FIT_ROW_EXPAND(TROWEXPANDDIV)
+VFSIM_FIT_ROW_EXPAND(TROWEXPANDMAX)
+VFSIM_FIT_ROW_EXPAND(TROWEXPANDMIN)
+VFSIM_FIT_COL_REDUCE(TCOLSUM)
+VFSIM_FIT_COL_REDUCE(TCOLMAX)
+VFSIM_FIT_COL_REDUCE(TCOLMIN)
+VFSIM_FIT_FILL(TEXPANDS)
 
 } // namespace vfsim_fit
