@@ -158,7 +158,52 @@ export const A5VfSimFile = z.object({
   initiationInterval: z.record(VfSimOp, z.record(VfSimOp, Cycles)),
 });
 
+/** A node of a vector-function body: an instruction (op a VfSim name or a role), a loop, or a block issued once. */
+export type A5VfBodyNode =
+  | { op: string; dst: string[]; src: string[] }
+  | { loop: A5VfBodyCount; body: A5VfBodyNode[] }
+  | { if: A5VfBodyCount; body: A5VfBodyNode[] };
+const COUNTS = ['rows', 'repeats', 'cells', 'rowRepeats', 'pairs', 'oddRest'] as const;
+export type A5VfBodyCount = (typeof COUNTS)[number];
+const Register = z.string().regex(/^[a-z][a-z0-9]*$/);
+const BodyNode: z.ZodType<A5VfBodyNode> = z.lazy(() =>
+  z.union([
+    z.strictObject({ op: z.string().regex(/^([A-Z][A-Z0-9_]*|[a-z]+)$/), dst: z.array(Register), src: z.array(Register) }),
+    z.strictObject({ loop: z.enum(COUNTS), body: z.array(BodyNode) }),
+    z.strictObject({ if: z.enum(COUNTS), body: z.array(BodyNode) }),
+  ]),
+);
+
+/** a5: the vector-function bodies of the tile ops pto-isa's curves lack, per family (src/timing/a5-vf-bodies.ts). */
+export const A5VfBodiesFile = z.object({
+  ...Origin,
+  source: z.string(),
+  note: z.string(),
+  families: z.record(
+    z.enum(['rowReduce', 'rowExpand', 'colReduce', 'binaryScalar', 'fill']),
+    z.strictObject({
+      from: z.string(),
+      region: z.enum(['source', 'destination']),
+      dtypes: z.array(z.enum(['f32', 'f16'])),
+      paths: z.partialRecord(z.enum(['1D', '2D', '1D-rowMajor', '1D-colMajor']), z.array(BodyNode)),
+    }),
+  ),
+  ops: z.record(
+    z.string().regex(/^T[A-Z0-9]+$/),
+    z.strictObject({
+      family: z.enum(['rowReduce', 'rowExpand', 'colReduce', 'binaryScalar', 'fill']),
+      /** The VfSim op each role of the family's body takes for this op. */
+      roles: z.record(z.string().regex(/^[a-z]+$/), z.string().regex(/^[A-Z][A-Z0-9_]*$/)),
+      /** TCOLSUM: only its non-binary form runs this body. */
+      needsNotBinary: z.boolean().optional(),
+      /** TEXPANDS takes either layout, which the cost input does not carry: costed where both give the same loops. */
+      eitherLayout: z.boolean().optional(),
+    }),
+  ),
+});
+
 export type A2a3FormulaData = z.infer<typeof A2a3FormulaFile>;
+export type A5VfBodiesData = z.infer<typeof A5VfBodiesFile>;
 export type A5VfSimData = z.infer<typeof A5VfSimFile>;
 export type A5FormulaData = z.infer<typeof A5FormulaFile>;
 export type A5FormulaRow = A5FormulaData['rows'][number];

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { SPEC_DIR } from './tables';
-import type { A2a3FormulaData, A2a3InstructionsData, A5FormulaData, A5VfSimData, ArchData } from './costmodel-schema';
+import type { A2a3FormulaData, A2a3InstructionsData, A5FormulaData, A5VfBodiesData, A5VfSimData, ArchData } from './costmodel-schema';
 
 /** spec/costmodel/'s tables, validated by zod once per process (only runs that estimate time load them). */
 export interface CostModelTables {
@@ -10,13 +10,15 @@ export interface CostModelTables {
   a5: A5FormulaData;
   /** VfSim's tables: the A5 vector micro-ops (src/timing/vf-sim.ts). */
   a5VfSim: A5VfSimData;
+  /** The vector-function bodies of the A5 ops without a curve (src/timing/a5-vf-bodies.ts). */
+  a5VfBodies: A5VfBodiesData;
   arch: ArchData;
 }
 
 let loaded: CostModelTables | undefined;
 
 const DEFAULT_DIR = path.join(SPEC_DIR, 'costmodel');
-const FILES = ['a2a3-formula.json', 'a2a3-instructions.json', 'a5-formula.json', 'a5-vfsim.json', 'arch.json'];
+const FILES = ['a2a3-formula.json', 'a2a3-instructions.json', 'a5-formula.json', 'a5-vfsim.json', 'a5-vf-bodies.json', 'arch.json'];
 
 /** Where the build saves the validated tables (scripts/spec-tables.js), beside the compiled costmodel.js. */
 export const SAVED_COSTMODEL_FILE = path.join(__dirname, 'costmodel-tables.json');
@@ -43,6 +45,7 @@ export function validateCostModel(dir = DEFAULT_DIR): CostModelTables {
     a2a3Instructions: schema.A2a3InstructionsFile.parse(read('a2a3-instructions.json')),
     a5: schema.A5FormulaFile.parse(read('a5-formula.json')),
     a5VfSim: schema.A5VfSimFile.parse(read('a5-vfsim.json')),
+    a5VfBodies: schema.A5VfBodiesFile.parse(read('a5-vf-bodies.json')),
     arch: schema.ArchFile.parse(read('arch.json')),
   };
 }
