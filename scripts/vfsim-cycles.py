@@ -21,7 +21,7 @@ the repeat, never the cycles. This script:
 4. replays st_a5_fit's hardware-profiled shapes (our single-op.json) on the same mock, one test per shape through
    scripts/vfsim/fit_ops.hpp, each run alone: fitOps holds them beside their profiled cycles, fitSkipped counts
    the datapoints it cannot replay, by reason;
-5. runs the tile ops pto-isa's A5 curves lack (NO_CURVE_CASES: row and column reductions, row broadcasts, TEXPANDS,
+5. runs the tile ops pto-isa's A5 curves lack (NO_CURVE_CASES: row and column reductions, row and column broadcasts, TEXPANDS,
    binary-scalar shapes) at a few shapes each through the same runners: noCurveOps holds each one's loop tree, its
    registers and VfSim's cycles (simCycles: VfSim's simulator past PredictVfCycles' guard against vbr, whose source
    is a scalar), noCurveUnrecorded the shapes the mock's loop trace could not record. The intrinsics they need and
@@ -355,11 +355,14 @@ COL_SHAPES = [('float', 16, 64, 16, 64), ('float', 1, 64, 1, 64), ('float', 7, 2
               ('half', 4, 256, 3, 100)]
 FILL_SHAPES = [('float', 16, 64, 16, 64), ('float', 1, 512, 1, 512), ('float', 8, 256, 8, 200), ('half', 16, 128, 16, 128),
                ('half', 4, 256, 4, 100)]
+COL_EXPAND_SHAPES = [('float', 16, 64, 16, 64), ('float', 1, 1024, 1, 1024), ('float', 8, 256, 8, 200),
+                     ('half', 16, 128, 16, 128), ('half', 16, 256, 16, 100)]
 NO_CURVE_CASES = [
     *[(op, *shape) for op in ('TROWSUM', 'TROWMAX', 'TROWMIN') for shape in ROW_SHAPES],
     *[(f'TROWEXPAND{op}', *shape) for op in ('ADD', 'SUB', 'MUL', 'DIV', 'MAX', 'MIN') for shape in ROW_SHAPES],
     *[(op, *shape) for op in ('TCOLSUM', 'TCOLMAX', 'TCOLMIN') for shape in COL_SHAPES],
     *[('TEXPANDS', *shape) for shape in FILL_SHAPES],
+    *[(f'TCOLEXPAND{op}', *shape) for op in ('ADD', 'SUB', 'MUL', 'DIV', 'MAX', 'MIN') for shape in COL_EXPAND_SHAPES],
     # binary-scalar shapes the curves lack (a one-row tile narrower than a repeat: rmsnorm's), and 2-D ones
     ('TMULS', 'float', 1, 16, 1, 16), ('TADDS', 'float', 1, 16, 1, 16), ('TSUBS', 'float', 8, 256, 8, 200),
     ('TMAXS', 'half', 16, 256, 16, 100), ('TMAXS', 'float', 16, 64, 16, 64),

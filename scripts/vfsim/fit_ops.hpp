@@ -24,6 +24,12 @@
 #include <pto/npu/a5/TColMin.hpp>
 #include <pto/npu/a5/TExpandS.hpp>
 #include <pto/npu/a5/TMaxs.hpp>
+#include <pto/npu/a5/TColExpandAdd.hpp>
+#include <pto/npu/a5/TColExpandSub.hpp>
+#include <pto/npu/a5/TColExpandMul.hpp>
+#include <pto/npu/a5/TColExpandDiv.hpp>
+#include <pto/npu/a5/TColExpandMax.hpp>
+#include <pto/npu/a5/TColExpandMin.hpp>
 
 namespace vfsim_fit {
 
@@ -102,6 +108,19 @@ using VecTile = pto::Tile<pto::TileType::Vec, T, Rows, Cols, pto::BLayout::RowMa
         ::pto::mocker::ResetTrace();                                                                    \
         OP(dst, src);                                                                                   \
     }
+// A column broadcast: src1 holds one row, 1 x Cols (as a column reduction leaves it).
+#define VFSIM_FIT_COL_EXPAND(OP)                                                                        \
+    template <typename T, int Rows, int Cols, int ValidRows, int ValidCols>                             \
+    void Run##OP()                                                                                      \
+    {                                                                                                   \
+        VecTile<T, Rows, Cols, ValidRows, ValidCols> dst, src0;                                         \
+        VecTile<T, 1, Cols, 1, ValidCols> src1;                                                         \
+        TASSIGN(src0, 0x0);                                                                             \
+        TASSIGN(src1, 0x10000);                                                                         \
+        TASSIGN(dst, 0x20000);                                                                          \
+        ::pto::mocker::ResetTrace();                                                                    \
+        OP(dst, src0, src1);                                                                            \
+    }
 #define VFSIM_FIT_FILL(OP)                                                                              \
     template <typename T, int Rows, int Cols, int ValidRows, int ValidCols>                             \
     void Run##OP()                                                                                      \
@@ -138,5 +157,11 @@ VFSIM_FIT_COL_REDUCE(TCOLSUM)
 VFSIM_FIT_COL_REDUCE(TCOLMAX)
 VFSIM_FIT_COL_REDUCE(TCOLMIN)
 VFSIM_FIT_FILL(TEXPANDS)
+VFSIM_FIT_COL_EXPAND(TCOLEXPANDADD)
+VFSIM_FIT_COL_EXPAND(TCOLEXPANDSUB)
+VFSIM_FIT_COL_EXPAND(TCOLEXPANDMUL)
+VFSIM_FIT_COL_EXPAND(TCOLEXPANDDIV)
+VFSIM_FIT_COL_EXPAND(TCOLEXPANDMAX)
+VFSIM_FIT_COL_EXPAND(TCOLEXPANDMIN)
 
 } // namespace vfsim_fit

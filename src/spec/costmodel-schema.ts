@@ -180,7 +180,7 @@ export const A5VfBodiesFile = z.object({
   source: z.string(),
   note: z.string(),
   families: z.record(
-    z.enum(['rowReduce', 'rowExpand', 'colReduce', 'binaryScalar', 'fill']),
+    z.enum(['rowReduce', 'rowExpand', 'colReduce', 'colExpand', 'binaryScalar', 'fill']),
     z.strictObject({
       from: z.string(),
       region: z.enum(['source', 'destination']),
@@ -191,7 +191,7 @@ export const A5VfBodiesFile = z.object({
   ops: z.record(
     z.string().regex(/^T[A-Z0-9]+$/),
     z.strictObject({
-      family: z.enum(['rowReduce', 'rowExpand', 'colReduce', 'binaryScalar', 'fill']),
+      family: z.enum(['rowReduce', 'rowExpand', 'colReduce', 'colExpand', 'binaryScalar', 'fill']),
       /** The VfSim op each role of the family's body takes for this op. */
       roles: z.record(z.string().regex(/^[a-z]+$/), z.string().regex(/^[A-Z][A-Z0-9_]*$/)),
       /** TCOLSUM: only its non-binary form runs this body. */
