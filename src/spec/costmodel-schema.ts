@@ -117,6 +117,8 @@ export const A2a3InstructionsFile = z.object({
       intrinsic: z.string().regex(/^[a-z][a-z_0-9]+$/),
       /** The reducing intrinsic of a row reduction (vcmax, vcadd). */
       reduceIntrinsic: z.string().regex(/^[a-z][a-z_0-9]+$/).optional(),
+      /** The group-reducing intrinsic of an f32 row reduction into a column (vcgmax, vcgadd). */
+      groupIntrinsic: z.string().regex(/^[a-z][a-z_0-9]+$/).optional(),
     }),
   ),
   /** Ops whose cost pto-isa states as a constant in place of the instruction model. */

@@ -45,6 +45,8 @@ interface Shape {
   sources?: TileOpInput['sources'];
   blockLen?: number;
   maskPattern?: string;
+  columnDestination?: boolean;
+  groupIntrinsic?: string;
 }
 
 const fullMask: Step = { kind: 'mask', full: true };
@@ -169,8 +171,35 @@ function columnSum(s: Shape): Step[] | string {
   return [...steps, ...copyRow(s)];
 }
 
-/** f32 shapes pto-isa reduces by groups when the destination is a column (TryOptimizeFP32Reduce). */
-const GROUPED_ROW_REDUCE = new Set(['64x128', '32x256', '16x512', '8x1024']);
+/**
+ * The f32 shapes pto-isa reduces by groups when the destination is a column (TryOptimizeFP32Reduce): per shape its
+ * steps, each a group reduction (vcgmax/vcgadd: 8 elements a repeat) or a fold by the element-wise intrinsic, of
+ * the given repeats, each followed by a barrier.
+ */
+const GROUPED_ROW_REDUCE: Record<string, ['group' | 'fold', number][]> = {
+  '64x128': [
+    ['group', 128],
+    ['fold', 8],
+    ['group', 8],
+  ],
+  '32x256': [
+    ['group', 128],
+    ['fold', 8],
+    ['fold', 4],
+    ['group', 4],
+  ],
+  '16x512': [
+    ['group', 128],
+    ['group', 16],
+    ['group', 2],
+  ],
+  '8x1024': [
+    ['group', 128],
+    ['group', 16],
+    ['fold', 1],
+    ['group', 1],
+  ],
+};
 
 /**
  * Row reductions, f32 and f16 (TRowReduceOps.hpp TRowReduceInstr; the scratch tile taken as the source's shape):
@@ -180,8 +209,14 @@ const GROUPED_ROW_REDUCE = new Set(['64x128', '32x256', '16x512', '8x1024']);
  */
 function rowReduce(s: Shape): Step[] | string {
   if (!s.float) return 'the integer row reductions (a scalar pass per row) are not modelled';
-  if (s.bytes === 4 && s.validRows === s.rows && s.validCols === s.cols && GROUPED_ROW_REDUCE.has(`${s.rows}x${s.cols}`)) {
+  const grouped = s.bytes === 4 && s.validRows === s.rows && s.validCols === s.cols ? GROUPED_ROW_REDUCE[`${s.rows}x${s.cols}`] : undefined;
+  if (grouped && s.columnDestination === undefined) {
     return `pto-isa reduces f32 ${s.rows}x${s.cols} by groups when the destination is a column, and the destination's layout is not known here`;
+  }
+  if (grouped && s.columnDestination) {
+    if (!s.groupIntrinsic) return `no group-reducing intrinsic for f32 ${s.rows}x${s.cols}`;
+    const name = s.groupIntrinsic;
+    return grouped.flatMap(([kind, repeat]): Step[] => [kind === 'group' ? { kind: 'intrinsic', repeat, name } : run(repeat), barrier]);
   }
   // The rows in instructions of at most 255 repeats, as pto-isa's do-while loop counts them.
   const chunks: number[] = [];
@@ -402,6 +437,8 @@ export function a2a3InstructionCost(input: TileOpInput): OpCost {
     sources: input.sources,
     blockLen: input.blockLen,
     maskPattern: input.maskPattern,
+    columnDestination: input.columnDestination,
+    groupIntrinsic: op.groupIntrinsic,
   };
   const steps = LOWERINGS[op.lowering](shape);
   const intrinsic = table.intrinsics[op.intrinsic];

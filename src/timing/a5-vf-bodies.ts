@@ -73,6 +73,7 @@ function regionOf(family: Family, input: TileOpInput): { rows: number; cols: num
 
 /** Why an op's row does not apply to this input, or undefined. */
 function unsupported(row: OpRow, family: Family, input: TileOpInput): string | undefined {
+  if (input.loc !== undefined && input.loc !== 'vec') return `${input.op} on a ${input.loc} tile is not a vector function`;
   if (!(family.dtypes as string[]).includes(input.dtype)) return `pto-isa's A5 ${input.op} body is not modelled for ${input.dtype}`;
   if (input.vfImpl) return `${input.op}: only the default vector-function form's body is modelled, not ${input.vfImpl}`;
   if (row.needsNotBinary && input.binary === undefined) return `${input.op}'s form (isBinary) is not known`;
@@ -247,7 +248,8 @@ const cache = new Map<string, OpCost>();
 
 /** The cycles of the op's body on VfSim's tables; no data, with the reason, where there is no body. */
 export function a5VfBodyCost(input: TileOpInput): OpCost {
-  const key = JSON.stringify([input.op, input.dtype, input.rows, input.cols, input.validRows, input.validCols, input.sources, input.vfImpl, input.binary]);
+  // Every field of the input may change the body (a field left out of the key once let a mat tile take a vec tile's).
+  const key = JSON.stringify(input);
   const hit = cache.get(key);
   if (hit) return hit;
   const body = a5VfBody(input);

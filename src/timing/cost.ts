@@ -1,4 +1,4 @@
-import { ElemType, elemSize } from '../types/type';
+import { ElemType, elemSize, TileLoc } from '../types/type';
 
 /** The targets the cost model knows. */
 export type CostArch = 'a2a3' | 'a5';
@@ -36,6 +36,10 @@ export interface TileOpInput {
   /** TCOLSUM's isBinary (pairwise sums through a scratch tile); absent: not known. */
   binary?: boolean;
   /** The tile sources' valid regions, in operand order (TMRGSORT: one source is format 1, several are lists). */
+  /** The destination is a column: column-major, not boxed, one valid column (a row reduction's grouped form). */
+  columnDestination?: boolean;
+  /** The destination's on-chip location (a vector function writes only vector tiles). */
+  loc?: TileLoc;
   sources?: readonly { validRows: number; validCols: number; /** Row-major (else column-major). */ rowMajor?: boolean }[];
   /** TMRGSORT format 1: the length of each of the 4 merged blocks, in elements. */
   blockLen?: number;

@@ -235,21 +235,28 @@ export class TimingObserver implements RunObserver {
       return tileOpCost({ op: 'TMATMUL', arch: this.arch, dtype: a?.type.dtype ?? tile.type.dtype, rows: tile.vRow, cols: tile.vCol, k: a?.vCol });
     }
     const src = srcs[0] ?? tile;
+    // The region an op works over is its larger side: a reduction's source (pto-isa's cost tables are keyed by it),
+    // an expansion's destination, either for an element-wise op.
+    const region = src.vRow * src.vCol > tile.vRow * tile.vCol ? src : tile;
     // TMRGSORT's format 1 gives blockLen as its second source (an integer); TGATHER's mask form a pattern.
     const blockLen = objects.get('src1');
     const maskPattern = op.instruction!.attributes?.get('maskPattern');
+    const isBinary = op.instruction!.attributes?.get('isBinary');
     return tileOpCost({
       op: isa,
       arch: this.arch,
       dtype: isa === 'TCVT' ? src.type.dtype : tile.type.dtype,
       dstDtype: isa === 'TCVT' ? tile.type.dtype : undefined,
-      rows: tile.type.rows,
-      cols: tile.type.cols,
-      validRows: tile.vRow,
-      validCols: tile.vCol,
+      rows: region.type.rows,
+      cols: region.type.cols,
+      validRows: region.vRow,
+      validCols: region.vCol,
       sources: srcs.map((t) => ({ validRows: t.vRow, validCols: t.vCol, rowMajor: t.type.blayout === 'row_major' })),
       blockLen: typeof blockLen === 'number' || typeof blockLen === 'bigint' ? Number(blockLen) : undefined,
       maskPattern: typeof maskPattern === 'string' ? maskPattern : undefined,
+      binary: typeof isBinary === 'boolean' ? isBinary : undefined,
+      loc: tile.type.loc,
+      columnDestination: tile.type.blayout === 'col_major' && tile.type.slayout === 'none_box' && tile.vCol === 1,
     });
   }
 

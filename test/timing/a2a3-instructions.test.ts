@@ -110,6 +110,21 @@ describe('a2a3 row reductions in pto-isa`s instruction-level model', () => {
     expect(a2a3InstructionCost(a2a3('TROWMAX', 'f32', 64, 128))).toMatchObject({ kind: 'no-data', reason: expect.stringContaining('by groups') });
     expect(a2a3InstructionCost(a2a3('TROWSUM', 'i16', 16, 64)).kind).toBe('no-data');
   });
+
+  it('into a column, f32 64x128, 32x256, 16x512 and 8x1024 reduce by groups (vcgmax/vcgadd), a barrier after each step', () => {
+    const column = (op: string, rows: number, cols: number): TileOpInput => ({ ...a2a3(op, 'f32', rows, cols), columnDestination: true });
+    // 32x256: vcgmax 128 repeats (14 + 128, barrier 1 + tail 17), vmax 8 (10 + 16, 1 + 14), vmax 4 (10 + 8, 1 + 14),
+    // vcgmax 4 (14 + 4, 1 + 17): 160 + 41 + 33 + 36 = 270, perf_sim's TROWMAX(32x1,fp32) in its flash-attention trace;
+    // TROWSUM with vcgadd (14, 1, 24) and vadd: 167 + 41 + 33 + 43 = 284, perf_sim's too (every tail paid at a barrier).
+    expect(cycles(a2a3InstructionCost(column('TROWMAX', 32, 256)))).toBe(270);
+    expect(cycles(a2a3InstructionCost(column('TROWSUM', 32, 256)))).toBe(284);
+    // 64x128: vcgmax 128 (160), vmax 8 (41), vcgmax 8 (14 + 8 + 1 + 17 = 40): 241
+    expect(cycles(a2a3InstructionCost(column('TROWMAX', 64, 128)))).toBe(241);
+    // A row-major destination takes the folds: three count-mode vmax folds, each set_mask_count, mask, vmax(0)
+    // (10 + floor 16), set_mask_norm, mask, barrier 1 + tail 14 = 45; then the count-mode vcmax(0) 1 + 1 + 6 + 1 + 1
+    // and its barrier 1: 135 + 11 = 146
+    expect(cycles(a2a3InstructionCost({ ...a2a3('TROWMAX', 'f32', 32, 256), columnDestination: false }))).toBe(146);
+  });
 });
 
 describe('a2a3 TCVT in pto-isa`s instruction-level model', () => {

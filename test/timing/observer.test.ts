@@ -76,3 +76,33 @@ describe('the cube path (TEXTRACT L1 -> L0A/L0B, TMATMUL_ACC) in a GEMM', () => 
     expect(cycles('TMATMUL_ACC(128x256,f32)')).toEqual([518]);
   });
 });
+
+describe('what the observer tells the model of an op', () => {
+  const T = (loc: string, rows: number, cols: number, dtype = 'f16') =>
+    `!pto.tile_buf<loc=${loc}, dtype=${dtype}, rows=${rows}, cols=${cols}, v_row=${rows}, v_col=${cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0>`;
+  const slices = (arch: 'a2a3' | 'a5', body: string) => {
+    const text = `module {\n  func.func @k() {\n${body}\n    return\n  }\n}\n`;
+    const { program, types, diags } = assemble('k.pto', text, { target: arch });
+    expect(diags.sorted().filter((d) => d.severity === 'error')).toEqual([]);
+    const observer = new TimingObserver(arch, true);
+    runFunction(program, types, program.functions.get('k')!, new Map(), { numerics: 'npu', maxSteps: 1000, observer, syncCheck: false });
+    return { slices: observer.pipelines()[0].slices.map((s) => [s.name, s.end - s.start]), noData: observer.summary().noData };
+  };
+
+  it('TCOLSUM`s isBinary (written, or its default false): sequential f16 16x256 is 620 cycles on a2a3', () => {
+    const body = (attr: string) => `    %s = pto.alloc_tile : ${T('vec', 16, 256)}
+    %d = pto.alloc_tile : ${T('vec', 1, 256)}
+    pto.tcolsum ins(%s${attr} : ${T('vec', 16, 256)}) outs(%d : ${T('vec', 1, 256)})`;
+    // test/timing/a2a3-instructions.test.ts works the 620 out by hand.
+    expect(slices('a2a3', body('')).slices).toEqual([['TCOLSUM(1x256,f16)', 620]]);
+    expect(slices('a2a3', body(' {isBinary = false}')).slices).toEqual([['TCOLSUM(1x256,f16)', 620]]);
+  });
+
+  it('TEXPANDS into a mat tile on a5 is no vector function: no data, not the vector fill`s cycles', () => {
+    const fill = (loc: string) => `    %z = arith.constant 0.0 : f16
+    %d = pto.alloc_tile : ${T(loc, 16, 256)}
+    pto.texpands ins(%z : f16) outs(%d : ${T(loc, 16, 256)})`;
+    expect(slices('a5', fill('vec')).noData).toEqual([]);
+    expect(slices('a5', fill('mat')).noData).toEqual([['TEXPANDS', 1]]);
+  });
+});
