@@ -12,9 +12,10 @@ export interface RunObserver {
   launch?(cores: readonly CoreIndex[]): void;
   instruction(core: number, op: BoundOp, objects: ReadonlyMap<string, Value>): void;
   /**
-   * A micro-level op (VPTO: written in a micro-op format, or a vector scope) or a control-flow op (scf.for, scf.if:
-   * the loops around vector ops) is about to run; `x` reads its operands (`x.slot(op.operands[i])`). For an op with
-   * regions, what it returns is called when the op has run.
+   * A micro-level op (VPTO: written in a micro-op format, or a vector scope), a control-flow op (scf.for, scf.if:
+   * the loops around vector ops) or a call (a vector function ends at a call and at its return) is about to run; `x`
+   * reads its operands (`x.slot(op.operands[i])`). For an op with regions or a call, what it returns is called when
+   * the op has run.
    */
   microOp?(core: number, op: BoundOp, x: Executor): (() => void) | void;
   /** A sync op ran; `id` is its event id when read at run time. */
