@@ -2,10 +2,10 @@ import type { BoundOp } from '../ir/bound';
 import { pairOf } from '../micro/run/config';
 import type { Executor } from '../ir/definition';
 import type { TransferPath } from '../spec/costmodel-schema';
-import type { PointerSpace, Type } from '../types/type';
+import type { Type } from '../types/type';
 import { CostArch, noData, OpCost, Pipe } from './cost';
 import type { CorePipeline } from './pipeline';
-import { transferCost } from './transfer';
+import { transferCost, transferPath } from './transfer';
 import type { VfLoop } from './vf-loops';
 import { vfCost, VfOp } from './vf-sim';
 
@@ -33,13 +33,6 @@ const CONVERSION: Record<string, string> = { f32: 'f32', f16: 'f16', i32: 's32' 
 
 /** The hardware loop registers (set_loop_size_*) a raw copy on each path runs under. */
 const HARDWARE_LOOPS: Partial<Record<TransferPath, string>> = { GM_TO_UB: 'outtoub', UB_TO_GM: 'ubtoout', GM_TO_L1: 'outtol1' };
-
-/** A DMA's path by its pointers' spaces (the pointer operands are the op's source, then its destination). */
-function dmaPath(src: PointerSpace, dst: PointerSpace): TransferPath | undefined {
-  if (src === 'gm') return dst === 'vec' ? 'GM_TO_UB' : dst === 'mat' ? 'GM_TO_L1' : undefined;
-  if (dst === 'gm') return src === 'vec' ? 'UB_TO_GM' : src === 'mat' ? 'L1_TO_GM' : undefined;
-  return src === 'vec' && dst === 'vec' ? 'UB_TO_UB' : undefined;
-}
 
 /** The vector function being gathered on one core: its ops so far, and the last op's results to read back. */
 class VectorFunction {
@@ -172,7 +165,8 @@ function dmaCost(op: BoundOp, x: Executor): OpCost | undefined {
   const operands = (op.decoded as { operands?: Record<string, number[]> } | undefined)?.operands;
   if (!operands?.n_burst || !operands.len_burst) return undefined;
   const ptrs = op.operandTypes.flatMap((t) => (t?.kind === 'ptr' ? [t.space] : []));
-  const path = ptrs.length >= 2 ? dmaPath(ptrs[0], ptrs[1]) : undefined;
+  // The pointer operands are the op's source, then its destination.
+  const path = ptrs.length >= 2 ? transferPath(ptrs[0], ptrs[1]) : undefined;
   if (!path) return noData(`${op.node.name}: no transfer path for ${ptrs.join(' -> ')}`);
   const int = (name: string, k = 0) => Number(x.int(op, operands[name][k]));
   const block = ptrs[0] !== 'gm' && ptrs[1] !== 'gm' ? 32 : 1;

@@ -5,33 +5,18 @@ import { PartitionView, Tile } from '../machine/memory';
 import type { Value } from '../machine/value';
 import { instructionPipe } from '../ops/instructions/pipe';
 import { costModelTables } from '../spec/costmodel';
-import type { TransferPath } from '../spec/costmodel-schema';
-import type { TileLoc } from '../types/type';
 import type { Executor } from '../ir/definition';
 import type { RunObserver } from '../vm/observer';
 import { CostArch, elemBytes, noData, OpCost } from './cost';
 import { tileOpCost } from './estimate';
 import { MicroTiming } from './micro';
 import { CorePipeline, ProfileSummary, Signal, Slice, summarize } from './pipeline';
-import { sliceInstructions, transferCost, ubCopyInstructions } from './transfer';
+import { sliceInstructions, transferCost, transferPath, ubCopyInstructions } from './transfer';
 
 export { criticalPathText } from './critical-path';
 
 /** An op as parsed (the syntax package's OpNode, named through the IR, which timing may import). */
 type OpNode = BoundOp['node'];
-
-/** The path of a data movement between two locations (pto-isa's formula_backend_transfer.hpp, latency.hpp). */
-function pathOf(isa: string, src: TileLoc | 'gm', dst: TileLoc | 'gm'): TransferPath | undefined {
-  if (isa === 'TLOAD') return dst === 'vec' ? 'GM_TO_UB' : dst === 'mat' ? 'GM_TO_L1' : undefined;
-  if (isa === 'TSTORE') return src === 'vec' ? 'UB_TO_GM' : src === 'mat' ? 'L1_TO_GM' : src === 'acc' ? 'L0C_TO_GM' : undefined;
-  if (src === 'mat' && dst === 'left') return 'L1_TO_L0A';
-  if (src === 'mat' && dst === 'right') return 'L1_TO_L0B';
-  if (src === 'mat' && dst === 'bias') return 'L1_TO_BT';
-  if (src === 'mat' && dst === 'scaling') return 'L1_TO_FB';
-  if (src === 'acc' && dst === 'mat') return 'L0C_TO_L1';
-  if (src === 'vec' && dst === 'vec') return 'UB_TO_UB';
-  return undefined;
-}
 
 const MOVES = new Set(['TLOAD', 'TSTORE', 'TMOV', 'TEXTRACT']);
 
@@ -217,7 +202,7 @@ export class TimingObserver implements RunObserver {
       const src = srcs[0];
       // A store moves its source tile; a load or an on-chip move (TMOV, TEXTRACT's slice) fills its destination.
       const moved = isa === 'TSTORE' ? src : dst;
-      const path = pathOf(isa, src?.type.loc ?? 'gm', dst?.type.loc ?? 'gm');
+      const path = transferPath(src?.type.loc ?? 'gm', dst?.type.loc ?? 'gm');
       const bytes = moved && elemBytes(moved.type.dtype);
       if (!path || !moved || !bytes) return noData(`no transfer path for ${isa} ${src?.type.loc ?? 'gm'} -> ${dst?.type.loc ?? 'gm'}`);
       const validBytes = moved.vRow * moved.vCol * bytes;

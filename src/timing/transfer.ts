@@ -1,5 +1,6 @@
 import { costModelTables } from '../spec/costmodel';
 import type { TransferPath } from '../spec/costmodel-schema';
+import type { PointerSpace } from '../types/type';
 import { OpCost, Pipe } from './cost';
 
 /** A data movement: its path and the DMA instructions it issues (each a number of bytes, its bursts summed). */
@@ -12,6 +13,22 @@ export interface TransferInput {
    * inside an op's lowering (the TTRANS measurement shows those copies far faster than a measured TMOV's).
    */
   curve?: 'flat';
+}
+
+/**
+ * The path of a data movement between two locations (pto-isa's formula_backend_transfer.hpp, latency.hpp): a tile
+ * op's (its tiles' locations, 'gm' for a view) and a DMA micro-op's (its pointers' spaces) alike.
+ */
+export function transferPath(src: PointerSpace, dst: PointerSpace): TransferPath | undefined {
+  if (src === 'gm') return dst === 'vec' ? 'GM_TO_UB' : dst === 'mat' ? 'GM_TO_L1' : undefined;
+  if (dst === 'gm') return src === 'vec' ? 'UB_TO_GM' : src === 'mat' ? 'L1_TO_GM' : src === 'acc' ? 'L0C_TO_GM' : undefined;
+  if (src === 'mat' && dst === 'left') return 'L1_TO_L0A';
+  if (src === 'mat' && dst === 'right') return 'L1_TO_L0B';
+  if (src === 'mat' && dst === 'bias') return 'L1_TO_BT';
+  if (src === 'mat' && dst === 'scaling') return 'L1_TO_FB';
+  if (src === 'acc' && dst === 'mat') return 'L0C_TO_L1';
+  if (src === 'vec' && dst === 'vec') return 'UB_TO_UB';
+  return undefined;
 }
 
 /** The pipe a path runs on (perf_sim's latency.hpp: loads MTE2, stores MTE3, L0C out fixpipe, L1 -> L0 MTE1). */
