@@ -52,14 +52,19 @@ export function compareOps(
 ): OpComparison[] {
   const lineOf = (at: number): number => tile.source.position(at).line;
   const tileSlices = new Map<number, Slice[]>();
-  for (const s of slicesOf(tileRun)) if (s.at !== undefined) tileSlices.set(lineOf(s.at), [...(tileSlices.get(lineOf(s.at)) ?? []), s]);
+  const add = <K>(into: Map<K, Slice[]>, key: K, s: Slice) => {
+    const list = into.get(key);
+    if (list) list.push(s);
+    else into.set(key, [s]);
+  };
+  for (const s of slicesOf(tileRun)) if (s.at !== undefined) add(tileSlices, lineOf(s.at), s);
   // The expansion's slices by the instance function they ran in.
   const instances = [...after.program.functions.values()].filter((f) => expanded.some((e) => e.instance === f.symbol));
   const instanceOf = (at: number) => instances.find((f) => f.span.start <= at && at < f.span.end)?.symbol;
   const bodySlices = new Map<string, Slice[]>();
   for (const s of slicesOf(afterRun)) {
     const instance = s.at === undefined ? undefined : instanceOf(s.at);
-    if (instance) bodySlices.set(instance, [...(bodySlices.get(instance) ?? []), s]);
+    if (instance) add(bodySlices, instance, s);
   }
   // An instance serves every op of its signature: its runs are the runs of all of them.
   const runsOf = (line: number): number => tileSlices.get(line)?.length ?? 0;
