@@ -221,6 +221,20 @@ def run_test(binary, test, work, out):
     return measured, None
 
 
+def write_json(path, doc):
+    """`doc` as indented JSON with a final newline (the fixtures' form)."""
+    with open(path, 'w') as fh:
+        json.dump(doc, fh, indent=1)
+        fh.write('\n')
+
+
+def report_failures(failures):
+    """Each test that could not be measured on stderr; the exit status: 1 when there was one."""
+    for failure in failures:
+        print(f'not measured: {failure}', file=sys.stderr)
+    return 1 if failures else 0
+
+
 def record(kernel, measured, how):
     kernel.pop('deadlock', None)
     kernel.pop('reportedTotalCycles', None)
@@ -282,12 +296,8 @@ def main():
             record(kernel, measured, how)
             print(f"{kernel['test']}: {kernel['totalCycles']}"
                   + (f" (deadlock; perf_sim reports {measured['total']})" if measured['overlapping'] else ''))
-        with open(FIXTURE, 'w') as fh:
-            json.dump(fixture, fh, indent=1)
-            fh.write('\n')
-        for failure in failures:
-            print(f'not measured: {failure}', file=sys.stderr)
-        return 1 if failures else 0
+        write_json(FIXTURE, fixture)
+        return report_failures(failures)
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)

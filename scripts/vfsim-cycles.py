@@ -302,36 +302,49 @@ def fit_points():
     return chosen, skipped
 
 
-def run_fit(work, clang, plugin, objects, prelude, src, forms, out):
-    """Replays the chosen datapoints, each test alone (an op the A5 mock cannot record stops its process)."""
-    chosen, skipped = fit_points()
-    tests, lines = {}, ['#include <gtest/gtest.h>', '#include "fit_ops.hpp"']
-    for point, ctype, rows, cols, vrows, vcols, _kind in chosen:
-        key = (point['op'], ctype, rows, cols, vrows, vcols)
-        if key not in tests:
-            tests[key] = f'VfsimFit.p{len(tests)}'
-            lines.append(f'TEST(VfsimFit, p{len(tests) - 1}) {{ vfsim_fit::Run{point["op"]}<{FIT_TYPES[ctype][0]}, '
-                         f'{rows}, {cols}, {vrows}, {vcols}>(); }}')
-    driver, binary = os.path.join(work, 'fit.cpp'), os.path.join(work, 'bin', 'fit')
+def build_replay(work, clang, plugin, objects, prelude, src, name, what, tests):
+    """Compiles a driver of one gtest per (test name, runner call of scripts/vfsim/fit_ops.hpp) into
+    work/bin/NAME (`what` names it in the build's messages): the binary, or None and the compiler's errors."""
+    lines = ['#include <gtest/gtest.h>', '#include "fit_ops.hpp"']
+    lines += [f'TEST({test.replace(".", ", ")}) {{ vfsim_fit::{call}; }}' for test, call in tests]
+    driver, binary = os.path.join(work, f'{name}.cpp'), os.path.join(work, 'bin', name)
     with open(driver, 'w') as fh:
         fh.write('\n'.join(lines) + '\n')
     os.makedirs(os.path.dirname(binary), exist_ok=True)
     error = compile_all([clang, *test_flags(src), '-include', prelude, '-I', pst.GTEST_STANDIN, '-I',
                          os.path.dirname(FIT_OPS), f'-fpass-plugin={plugin}', driver, *objects, '-lpthread', '-o',
-                         binary], 'the st_a5_fit replay')
+                         binary], what)
+    return (None, error) if error else (binary, None)
+
+
+def replay(binary, test):
+    """Runs one test of a replay binary alone (an op the A5 mock cannot record stops its process): what report.cpp
+    printed for it, or None and why not."""
+    result = subprocess.run([binary, f'--gtest_filter={test}'], capture_output=True, text=True)
+    found = [json.loads(line[len('[VFSIM] '):]) for line in result.stdout.split('\n') if line.startswith('[VFSIM] ')]
+    if found and not found[0]['failed'] and 'op' in found[0]:
+        return found[0], None
+    return None, result.stderr.strip().split('\n')[-1] or f'exit {result.returncode}'
+
+
+def run_fit(work, clang, plugin, objects, prelude, src, forms, out):
+    """Replays the chosen datapoints, each test alone (an op the A5 mock cannot record stops its process)."""
+    chosen, skipped = fit_points()
+    tests, calls = {}, []
+    for point, ctype, rows, cols, vrows, vcols, _kind in chosen:
+        key = (point['op'], ctype, rows, cols, vrows, vcols)
+        if key not in tests:
+            tests[key] = f'VfsimFit.p{len(tests)}'
+            calls.append((tests[key], f'Run{point["op"]}<{FIT_TYPES[ctype][0]}, {rows}, {cols}, {vrows}, {vcols}>()'))
+    binary, error = build_replay(work, clang, plugin, objects, prelude, src, 'fit', 'the st_a5_fit replay', calls)
     if error:
         return [], skipped, [f'the st_a5_fit replay does not compile:\n{error}']
     records, failures = {}, []
     for test in tests.values():
-        result = subprocess.run([binary, f'--gtest_filter={test}'], capture_output=True, text=True)
-        found = [json.loads(line[len('[VFSIM] '):]) for line in result.stdout.split('\n') if line.startswith('[VFSIM] ')]
-        if found and not found[0]['failed'] and 'op' in found[0]:
-            records[test] = found[0]
-        else:
-            records[test] = result.stderr.strip().split('\n')[-1] or f'exit {result.returncode}'
+        record, why = replay(binary, test)
+        records[test] = record or why
     if out:
-        with open(os.path.join(out, 'fit-results.json'), 'w') as fh:
-            json.dump(records, fh, indent=1)
+        pst.write_json(os.path.join(out, 'fit-results.json'), records)
     ops = []
     for point, ctype, rows, cols, vrows, vcols, kind in chosen:
         record = records[tests[(point['op'], ctype, rows, cols, vrows, vcols)]]
@@ -372,27 +385,18 @@ NO_CURVE_CASES = [
 def run_no_curve(work, clang, plugin, objects, prelude, src, forms, out):
     """Runs NO_CURVE_CASES, each test alone; returns their entries (with each instruction's register names: the
     data flow a body's model must follow) the cases the mock recorded nothing for, and the cases that did not run."""
-    lines = ['#include <gtest/gtest.h>', '#include "fit_ops.hpp"']
-    for k, (op, ctype, rows, cols, vrows, vcols) in enumerate(NO_CURVE_CASES):
-        lines.append(f'TEST(VfsimNoCurve, c{k}) {{ vfsim_fit::Run{op}<{ctype}, {rows}, {cols}, {vrows}, {vcols}>(); }}')
-    driver, binary = os.path.join(work, 'no-curve.cpp'), os.path.join(work, 'bin', 'no-curve')
-    with open(driver, 'w') as fh:
-        fh.write('\n'.join(lines) + '\n')
-    os.makedirs(os.path.dirname(binary), exist_ok=True)
-    error = compile_all([clang, *test_flags(src), '-include', prelude, '-I', pst.GTEST_STANDIN, '-I',
-                         os.path.dirname(FIT_OPS), f'-fpass-plugin={plugin}', driver, *objects, '-lpthread', '-o',
-                         binary], 'the no-curve ops')
+    calls = [(f'VfsimNoCurve.c{k}', f'Run{op}<{ctype}, {rows}, {cols}, {vrows}, {vcols}>()')
+             for k, (op, ctype, rows, cols, vrows, vcols) in enumerate(NO_CURVE_CASES)]
+    binary, error = build_replay(work, clang, plugin, objects, prelude, src, 'no-curve', 'the no-curve ops', calls)
     if error:
         return [], [], [f'the no-curve ops do not compile:\n{error}']
     ops, failures, records, unrecorded = [], [], [], []
     for k, (op, ctype, rows, cols, vrows, vcols) in enumerate(NO_CURVE_CASES):
-        result = subprocess.run([binary, f'--gtest_filter=VfsimNoCurve.c{k}'], capture_output=True, text=True)
-        found = [json.loads(line[len('[VFSIM] '):]) for line in result.stdout.split('\n') if line.startswith('[VFSIM] ')]
+        record, why = replay(binary, f'VfsimNoCurve.c{k}')
         name = f'{op} {ctype} {rows}x{cols} valid {vrows}x{vcols}'
-        if not found or found[0]['failed'] or 'op' not in found[0]:
-            failures.append(f"{name}: {result.stderr.strip().split(chr(10))[-1] or f'exit {result.returncode}'}")
+        if not record:
+            failures.append(f'{name}: {why}')
             continue
-        record = found[0]
         records.append(record)
         if not record['insts']:
             # The mock's loop trace (vf_trace.hpp) keeps a loop only when every iteration records the same
@@ -407,8 +411,7 @@ def run_no_curve(work, clang, plugin, objects, prelude, src, forms, out):
         o['registers'] = [inst['names'] for inst in record['insts']]
         ops.append(o)
     if out:
-        with open(os.path.join(out, 'no-curve-results.json'), 'w') as fh:
-            json.dump(records, fh, indent=1)
+        pst.write_json(os.path.join(out, 'no-curve-results.json'), records)
     return ops, unrecorded, failures
 
 
@@ -494,16 +497,11 @@ def main():
             'noCurveOps': no_curve_ops,
             'noCurveUnrecorded': no_curve_unrecorded,
         }
-        with open(FIXTURE, 'w') as fh:
-            json.dump(fixture, fh, indent=1)
-            fh.write('\n')
+        pst.write_json(FIXTURE, fixture)
         if args.out:
-            with open(os.path.join(args.out, 'results.json'), 'w') as fh:
-                json.dump(records, fh, indent=1)
+            pst.write_json(os.path.join(args.out, 'results.json'), records)
         print(f'{len(ops)} tests recorded in {os.path.relpath(FIXTURE, ROOT)}', file=sys.stderr)
-        for failure in failures:
-            print(f'not measured: {failure}', file=sys.stderr)
-        return 1 if failures else 0
+        return pst.report_failures(failures)
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)
